@@ -1,0 +1,247 @@
+//! Compiles the domain file: enums, entity field types, tool parameters and
+//! the result paths of read tools.
+
+use std::collections::BTreeMap;
+
+use turnstile_rules::ValueType;
+
+use crate::bundle::model::{DomainFile, Sp, ToolKind};
+use crate::compile::Ctx;
+use crate::diag::{ProblemKind, RawProblem};
+use crate::schema::{
+    Domain, Entity, EnumDef, JsonPath, ReadSpec, Tool, TypeExpr, parse_json_path, parse_type,
+};
+use crate::source::FileId;
+
+pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFile)) -> Domain {
+    let file = *file;
+    let mut domain = Domain::default();
+    for (name, values) in &def.enums {
+        let mut seen = Vec::new();
+        for value in values.value() {
+            if seen.contains(value) {
+                ctx.report(
+                    RawProblem::new(
+                        ProblemKind::DuplicateId,
+                        Some(values.loc(file)),
+                        format!("enum `{name}` lists `{value}` twice"),
+                    )
+                    .help("each literal appears once"),
+                );
+            }
+            seen.push(value.clone());
+            ctx.interner.intern(value);
+        }
+        if seen.is_empty() {
+            ctx.report(RawProblem::new(
+                ProblemKind::BadType,
+                Some(values.loc(file)),
+                format!("enum `{name}` has no values"),
+            ));
+        }
+        let symbol = ctx.interner.intern(name);
+        domain.enums.insert(
+            name.clone(),
+            EnumDef {
+                name: name.clone(),
+                symbol,
+                values: seen,
+            },
+        );
+    }
+    for (name, entity) in &def.entities {
+        let fields = entity
+            .fields
+            .iter()
+            .filter_map(|(field, ty)| {
+                ctx.interner.intern(field);
+                resolve_type(ctx, &domain, ty, file).map(|t| (field.clone(), t))
+            })
+            .collect();
+        let symbol = ctx.interner.intern(name);
+        domain.entities.insert(
+            name.clone(),
+            Entity {
+                name: name.clone(),
+                symbol,
+                fields,
+            },
+        );
+    }
+    for tool in &def.tools {
+        let name = tool.name.value();
+        if domain.tools.contains_key(name) {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::DuplicateId,
+                    Some(tool.name.loc(file)),
+                    format!("tool `{name}` is declared twice"),
+                )
+                .label("second declaration"),
+            );
+            continue;
+        }
+        let params: BTreeMap<String, ValueType> = tool
+            .params
+            .iter()
+            .filter_map(|(param, ty)| {
+                ctx.interner.intern(param);
+                resolve_type(ctx, &domain, ty, file).map(|t| (param.clone(), t))
+            })
+            .collect();
+        let kind = *tool.kind.value();
+        if kind != ToolKind::Read && !tool.reads.is_empty() {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnexpectedAttribute,
+                    Some(tool.kind.loc(file)),
+                    format!("tool `{name}` declares `reads` but is not a read tool"),
+                )
+                .help("only the results of read tools are trusted as facts"),
+            );
+        }
+        let reads = tool
+            .reads
+            .iter()
+            .filter_map(|read| compile_read(ctx, &domain, read, file))
+            .collect();
+        let symbol = ctx.interner.intern(name);
+        domain.tools.insert(
+            name.clone(),
+            Tool {
+                name: name.clone(),
+                symbol,
+                side: *tool.side.value(),
+                kind,
+                params,
+                reads,
+            },
+        );
+    }
+    domain
+}
+
+fn compile_read(
+    ctx: &mut Ctx<'_>,
+    domain: &Domain,
+    read: &crate::bundle::model::ReadDef,
+    file: FileId,
+) -> Option<ReadSpec> {
+    let entity_name = read.entity.value();
+    let Some(entity) = domain.entities.get(entity_name) else {
+        let known = domain
+            .entities
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        ctx.report(
+            RawProblem::new(
+                ProblemKind::UnknownEntity,
+                Some(read.entity.loc(file)),
+                format!("unknown entity `{entity_name}`"),
+            )
+            .help(format!("declared entities: {known}")),
+        );
+        return None;
+    };
+    let each = match &read.each {
+        Some(each) => Some(path(ctx, each, file)?),
+        None => None,
+    };
+    let id = path(ctx, &read.id, file)?;
+    let mut fields = BTreeMap::new();
+    for (field, field_path) in &read.fields {
+        if !entity.fields.contains_key(field) {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnknownField,
+                    Some(field_path.loc(file)),
+                    format!("entity `{entity_name}` has no field `{field}`"),
+                )
+                .help("declare the field under the entity's `fields` with its type"),
+            );
+            continue;
+        }
+        if let Some(p) = path(ctx, field_path, file) {
+            fields.insert(field.clone(), p);
+        }
+    }
+    Some(ReadSpec {
+        entity: entity_name.clone(),
+        each,
+        id,
+        fields,
+    })
+}
+
+fn path(ctx: &mut Ctx<'_>, sp: &Sp<String>, file: FileId) -> Option<JsonPath> {
+    match parse_json_path(sp.value()) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            let loc = ctx.inner_loc(sp, file, e.span);
+            ctx.error(ProblemKind::BadPath, Some(loc), e.message)
+        }
+    }
+}
+
+/// Parses and resolves a type expression written in the schema.
+pub(crate) fn resolve_type(
+    ctx: &mut Ctx<'_>,
+    domain: &Domain,
+    sp: &Sp<String>,
+    file: FileId,
+) -> Option<ValueType> {
+    let parsed = match parse_type(sp.value()) {
+        Ok(t) => t,
+        Err(e) => {
+            let loc = ctx.inner_loc(sp, file, e.span);
+            return ctx.error(ProblemKind::BadType, Some(loc), e.message);
+        }
+    };
+    lower_type(ctx, domain, &parsed, sp, file)
+}
+
+fn lower_type(
+    ctx: &mut Ctx<'_>,
+    domain: &Domain,
+    ty: &TypeExpr,
+    sp: &Sp<String>,
+    file: FileId,
+) -> Option<ValueType> {
+    Some(match ty {
+        TypeExpr::Str => ValueType::Str,
+        TypeExpr::Int => ValueType::Int,
+        TypeExpr::Amount => ValueType::Amount,
+        TypeExpr::Bool => ValueType::Bool,
+        TypeExpr::Date => ValueType::Date,
+        TypeExpr::DateTime => ValueType::DateTime,
+        TypeExpr::Enum(name, span) => match domain.enums.get(name) {
+            Some(e) => ValueType::Enum(e.symbol),
+            None => {
+                let loc = ctx.inner_loc(sp, file, span.clone());
+                let known = domain.enums.keys().cloned().collect::<Vec<_>>().join(", ");
+                ctx.report(
+                    RawProblem::new(
+                        ProblemKind::UnknownEnum,
+                        Some(loc),
+                        format!("unknown enum `{name}`"),
+                    )
+                    .help(format!("declared enums: {known}")),
+                );
+                return None;
+            }
+        },
+        TypeExpr::List(inner) => {
+            ValueType::List(Box::new(lower_type(ctx, domain, inner, sp, file)?))
+        }
+        TypeExpr::Object(fields) => {
+            let mut lowered = Vec::new();
+            for (name, ty) in fields {
+                let symbol = ctx.interner.intern(name);
+                lowered.push((symbol, lower_type(ctx, domain, ty, sp, file)?));
+            }
+            ValueType::Object(lowered)
+        }
+    })
+}

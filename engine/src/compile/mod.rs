@@ -1,0 +1,171 @@
+//! The bundle compiler: resolves the domain schema, inlines subflows into one
+//! flat FSM, type-checks and lowers every expression to the rules IR, and
+//! validates the graph. Every problem found is reported, not just the first.
+
+mod domain;
+mod flows;
+mod typecheck;
+mod validate;
+
+use std::path::Path;
+
+use serde::Serialize;
+use turnstile_rules::{CheckSet, Interner};
+
+use crate::bundle::model::Sp;
+use crate::bundle::{LoadedBundle, load};
+use crate::diag::{ProblemKind, Problems, RawProblem};
+use crate::fsm::Workflow;
+use crate::schema::Domain;
+use crate::source::{FileId, Loc, SourceMap};
+
+/// A request variable such as `$order`, typed by the entity it identifies.
+#[derive(Debug, Clone, Serialize)]
+pub struct Variable {
+    pub name: String,
+    pub entity: String,
+}
+
+/// A dialogue-semantic criterion: what the judge will be asked, and where.
+#[derive(Debug, Clone, Serialize)]
+pub struct SemanticCriterion {
+    pub node: String,
+    /// The decision branch label, when the question guards a branch.
+    pub branch: Option<String>,
+    pub question: String,
+}
+
+/// What later stages consume: the FSM, the formal checks and the semantic
+/// criteria, with every name interned.
+#[derive(Debug, Clone)]
+pub struct CompiledBundle {
+    pub name: String,
+    pub description: Option<String>,
+    /// Stable FNV-1a hash of every source file (cache keys, reports).
+    pub hash: String,
+    pub interner: Interner,
+    pub domain: Domain,
+    pub variables: Vec<Variable>,
+    pub checks: CheckSet,
+    pub workflow: Workflow,
+    pub semantic: Vec<SemanticCriterion>,
+    pub request_types: Vec<String>,
+    /// Mutating tools left to humans or other systems, with the reason.
+    pub out_of_scope: Vec<(String, String)>,
+}
+
+/// Loads and compiles the bundle in `dir`.
+pub fn check_bundle(dir: &Path) -> Result<CompiledBundle, Problems> {
+    compile(load(dir)?)
+}
+
+pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
+    let mut ctx = Ctx::new(&bundle.sources);
+    let domain = domain::compile_domain(&mut ctx, &bundle.domain);
+    ctx.enum_values = domain
+        .enums
+        .iter()
+        .map(|(k, v)| (k.clone(), v.values.clone()))
+        .collect();
+    let hash = source_hash(&bundle.sources);
+    let (manifest_file, manifest) = &bundle.manifest;
+    let request_types: Vec<String> = manifest
+        .request_types
+        .iter()
+        .map(|r| r.value().clone())
+        .collect();
+    let lowered = flows::lower_flows(&mut ctx, &domain, &bundle);
+    if let Some(lowered) = &lowered {
+        validate::validate(&mut ctx, &domain, &bundle, lowered);
+    }
+    match lowered {
+        Some(lowered) if ctx.problems.is_empty() => Ok(CompiledBundle {
+            name: manifest.name.value().clone(),
+            description: manifest.description.clone(),
+            hash,
+            interner: ctx.interner,
+            domain,
+            variables: lowered.variables,
+            checks: lowered.checks,
+            workflow: lowered.workflow,
+            semantic: lowered.semantic,
+            request_types,
+            out_of_scope: manifest
+                .out_of_scope
+                .iter()
+                .map(|o| (o.tool.value().clone(), o.reason.value().clone()))
+                .collect(),
+        }),
+        _ => {
+            let _ = manifest_file;
+            Err(Problems::from_raw(ctx.problems, &bundle.sources))
+        }
+    }
+}
+
+/// State shared by the compiler passes: the interner and the problem list.
+pub(crate) struct Ctx<'a> {
+    pub sources: &'a SourceMap,
+    pub interner: Interner,
+    pub problems: Vec<RawProblem>,
+    /// Literals of every enum, once the domain is compiled.
+    pub enum_values: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(sources: &'a SourceMap) -> Self {
+        Ctx {
+            sources,
+            interner: Interner::new(),
+            problems: Vec::new(),
+            enum_values: Default::default(),
+        }
+    }
+
+    pub fn report(&mut self, problem: RawProblem) {
+        self.problems.push(problem);
+    }
+
+    pub fn error<T>(
+        &mut self,
+        kind: ProblemKind,
+        at: Option<Loc>,
+        message: impl Into<String>,
+    ) -> Option<T> {
+        self.problems.push(RawProblem::new(kind, at, message));
+        None
+    }
+
+    /// Location of bytes `range` inside the YAML scalar `sp`, accounting for
+    /// the opening quote of a quoted scalar.
+    pub fn inner_loc<T>(&self, sp: &Sp<T>, file: FileId, range: std::ops::Range<usize>) -> Loc {
+        let base = sp.loc(file);
+        let text = self
+            .sources
+            .file(file)
+            .map(|f| f.text.as_str())
+            .unwrap_or("");
+        let quote = matches!(text.as_bytes().get(base.offset), Some(b'"' | b'\''));
+        let skip = usize::from(quote) + range.start;
+        base.narrow(skip, range.len().max(1))
+    }
+}
+
+fn source_hash(sources: &SourceMap) -> String {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0100_0000_01b3;
+    let mut hash = OFFSET;
+    for file in sources.files() {
+        for byte in file
+            .display
+            .bytes()
+            .chain([0])
+            .chain(file.text.bytes())
+            .chain([0])
+        {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(PRIME);
+        }
+    }
+    format!("{hash:016x}")
+}

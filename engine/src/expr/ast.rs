@@ -1,0 +1,104 @@
+//! Untyped syntax trees of check expressions, with byte spans into the
+//! expression text for column-accurate diagnostics.
+
+use std::ops::Range;
+
+use turnstile_rules::CmpOp;
+
+pub type Span = Range<usize>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lit {
+    Str(String),
+    Int(i64),
+    /// A decimal literal, kept as written so amounts stay exact.
+    Decimal(String),
+    Bool(bool),
+    Date(String),
+    DateTime(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PathSeg {
+    Key(String),
+    Index(u32),
+    Each,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// `name op value` inside `called(...)` / `succeeded(...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constraint {
+    pub path: Vec<PathSeg>,
+    pub path_span: Span,
+    pub op: CmpOp,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    Called,
+    Succeeded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    Sum,
+    Count,
+    Min,
+    Max,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    Or(Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Compare {
+        op: CmpOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    InList {
+        operand: Box<Expr>,
+        set: Vec<Expr>,
+    },
+    InEnum {
+        operand: Box<Expr>,
+        name: Ident,
+    },
+    /// `x in user[$u].order_ids`: membership in a list-valued operand.
+    InOperand {
+        operand: Box<Expr>,
+        list: Box<Expr>,
+    },
+    Lit(Lit),
+    Var(Ident),
+    Field {
+        entity: Ident,
+        id: Box<Expr>,
+        field: Ident,
+    },
+    Args(Vec<PathSeg>),
+    Result(Vec<PathSeg>),
+    Aggregate {
+        op: Aggregate,
+        of: Box<Expr>,
+    },
+    Event {
+        kind: EventKind,
+        tool: Ident,
+        constraints: Vec<Constraint>,
+    },
+}

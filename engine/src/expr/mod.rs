@@ -1,0 +1,24 @@
+//! The check expression language: lexer, recursive-descent parser and AST.
+//! Type checking and lowering to the rules IR live in `compile::typecheck`.
+//!
+//! ```text
+//! expr     := or
+//! or       := and ('||' and)*
+//! and      := unary ('&&' unary)*
+//! unary    := '!' unary | compare
+//! compare  := operand (cmpop operand | 'in' '[' operand,* ']' | 'in' 'enum' '(' ident ')' | 'in' operand)?
+//! operand  := literal | '$' ident | ident '[' expr ']' '.' ident        (entity field)
+//!           | 'args' path | 'result' path                              (call arguments / result)
+//!           | ('sum'|'count'|'min'|'max') '(' expr ')'
+//!           | ('called'|'succeeded') '(' tool (',' path cmpop operand)* ')'
+//!           | ('date'|'datetime') '(' string ')' | '(' expr ')'
+//! path     := ('.' ident | '[' int ']' | '[' '*' ']')*
+//! ```
+
+pub mod ast;
+pub mod lexer;
+pub mod parser;
+pub mod template;
+
+pub use ast::{Expr, ExprKind, Lit, PathSeg};
+pub use parser::{ParseError, parse};

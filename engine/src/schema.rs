@@ -1,0 +1,338 @@
+//! The compiled domain schema: enums, entities with typed fields, tools with
+//! typed parameters and the JSON paths their results carry. Also the two small
+//! languages the schema uses: type expressions and result paths.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use turnstile_rules::{Symbol, ValueType};
+
+use crate::bundle::model::{Side, ToolKind};
+
+/// A closed enumeration and its literals, in declaration order.
+#[derive(Debug, Clone, Serialize)]
+pub struct EnumDef {
+    pub name: String,
+    pub symbol: Symbol,
+    pub values: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Entity {
+    pub name: String,
+    pub symbol: Symbol,
+    pub fields: BTreeMap<String, ValueType>,
+}
+
+/// One step of a result path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum JsonStep {
+    Key(String),
+    Index(usize),
+    /// `[*]`: every element of a list.
+    EachItem,
+    /// `.*`: every value of an object.
+    EachValue,
+}
+
+/// A path into a tool result: from the result root (`$...`) or from the
+/// current element selected by `each` (`.…`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JsonPath {
+    pub from_root: bool,
+    pub steps: Vec<JsonStep>,
+}
+
+impl JsonPath {
+    pub fn selects_many(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|s| matches!(s, JsonStep::EachItem | JsonStep::EachValue))
+    }
+}
+
+/// How one entity is read out of a tool result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadSpec {
+    pub entity: String,
+    pub each: Option<JsonPath>,
+    pub id: JsonPath,
+    pub fields: BTreeMap<String, JsonPath>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Tool {
+    pub name: String,
+    pub symbol: Symbol,
+    pub side: Side,
+    pub kind: ToolKind,
+    pub params: BTreeMap<String, ValueType>,
+    pub reads: Vec<ReadSpec>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Domain {
+    pub enums: BTreeMap<String, EnumDef>,
+    pub entities: BTreeMap<String, Entity>,
+    pub tools: BTreeMap<String, Tool>,
+}
+
+impl Domain {
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.get(name)
+    }
+
+    /// Agent-side mutating tools: the ones the workflow must authorize.
+    pub fn agent_writes(&self) -> impl Iterator<Item = &Tool> {
+        self.tools
+            .values()
+            .filter(|t| t.kind == ToolKind::Write && t.side == Side::Agent)
+    }
+}
+
+/// A syntax error in a type expression or a path, with its byte range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxError {
+    pub message: String,
+    pub span: std::ops::Range<usize>,
+}
+
+/// A parsed type expression whose enum names are still unresolved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeExpr {
+    Str,
+    Int,
+    Amount,
+    Bool,
+    Date,
+    DateTime,
+    Enum(String, std::ops::Range<usize>),
+    List(Box<TypeExpr>),
+    Object(Vec<(String, TypeExpr)>),
+}
+
+/// Parses `string`, `integer`, `amount`, `bool`, `date`, `datetime`,
+/// `enum(name)`, `list<T>`, `object{name: T, ...}`.
+pub fn parse_type(text: &str) -> Result<TypeExpr, SyntaxError> {
+    let mut cursor = Cursor { text, pos: 0 };
+    let ty = cursor.ty(0)?;
+    cursor.skip_ws();
+    if cursor.pos < text.len() {
+        return Err(cursor.error("unexpected text after the type"));
+    }
+    Ok(ty)
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn skip_ws(&mut self) {
+        while self.text[self.pos..].starts_with(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    fn error(&self, message: &str) -> SyntaxError {
+        let end = (self.pos + 1).min(self.text.len());
+        SyntaxError {
+            message: message.to_owned(),
+            span: self.pos..end.max(self.pos),
+        }
+    }
+
+    fn word(&mut self) -> (String, std::ops::Range<usize>) {
+        self.skip_ws();
+        let start = self.pos;
+        while self.text[self.pos..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            self.pos += 1;
+        }
+        (self.text[start..self.pos].to_owned(), start..self.pos)
+    }
+
+    fn punct(&mut self, c: char) -> Result<(), SyntaxError> {
+        self.skip_ws();
+        if self.text[self.pos..].starts_with(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected `{c}`")))
+        }
+    }
+
+    fn ty(&mut self, depth: usize) -> Result<TypeExpr, SyntaxError> {
+        if depth > 16 {
+            return Err(self.error("type nested too deeply"));
+        }
+        let (word, span) = self.word();
+        Ok(match word.as_str() {
+            "string" => TypeExpr::Str,
+            "integer" => TypeExpr::Int,
+            "amount" => TypeExpr::Amount,
+            "bool" => TypeExpr::Bool,
+            "date" => TypeExpr::Date,
+            "datetime" => TypeExpr::DateTime,
+            "enum" => {
+                self.punct('(')?;
+                let (name, span) = self.word();
+                if name.is_empty() {
+                    return Err(self.error("expected an enum name"));
+                }
+                self.punct(')')?;
+                TypeExpr::Enum(name, span)
+            }
+            "list" => {
+                self.punct('<')?;
+                let inner = self.ty(depth + 1)?;
+                self.punct('>')?;
+                TypeExpr::List(Box::new(inner))
+            }
+            "object" => {
+                self.punct('{')?;
+                let mut fields = Vec::new();
+                loop {
+                    self.skip_ws();
+                    if self.text[self.pos..].starts_with('}') {
+                        self.pos += 1;
+                        break;
+                    }
+                    let (name, _) = self.word();
+                    if name.is_empty() {
+                        return Err(self.error("expected a field name"));
+                    }
+                    self.punct(':')?;
+                    fields.push((name, self.ty(depth + 1)?));
+                    self.skip_ws();
+                    if self.text[self.pos..].starts_with(',') {
+                        self.pos += 1;
+                    }
+                }
+                TypeExpr::Object(fields)
+            }
+            _ => {
+                return Err(SyntaxError {
+                    message: format!(
+                        "unknown type `{word}`; expected string, integer, amount, bool, date, datetime, enum(name), list<T> or object{{...}}"
+                    ),
+                    span: if span.is_empty() {
+                        span.start..span.start + 1
+                    } else {
+                        span
+                    },
+                });
+            }
+        })
+    }
+}
+
+/// Parses a result path: `$`, `$.a.b[0]`, `$.items[*].price`,
+/// `$.payment_methods.*`, `.`, `.id`.
+pub fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
+    let (from_root, mut pos) = if text.starts_with('$') {
+        (true, 1)
+    } else if text.starts_with('.') {
+        (false, 0)
+    } else {
+        return Err(SyntaxError {
+            message: "a path starts with `$` (the result) or `.` (the current element)".to_owned(),
+            span: 0..text.len().clamp(1, 1),
+        });
+    };
+    let mut steps = Vec::new();
+    let bytes = text.as_bytes();
+    let error = |message: &str, at: usize| SyntaxError {
+        message: message.to_owned(),
+        span: at..(at + 1).min(text.len()).max(at),
+    };
+    if !from_root && text == "." {
+        return Ok(JsonPath { from_root, steps });
+    }
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'.' if bytes.get(pos + 1) == Some(&b'*') => {
+                steps.push(JsonStep::EachValue);
+                pos += 2;
+            }
+            b'.' => {
+                let start = pos + 1;
+                let mut end = start;
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
+                    end += 1;
+                }
+                if end == start {
+                    return Err(error("expected a field name after `.`", start));
+                }
+                steps.push(JsonStep::Key(text[start..end].to_owned()));
+                pos = end;
+            }
+            b'[' => {
+                let Some(close) = text[pos..].find(']').map(|c| pos + c) else {
+                    return Err(error("unclosed `[`", pos));
+                };
+                let inner = &text[pos + 1..close];
+                if inner == "*" {
+                    steps.push(JsonStep::EachItem);
+                } else {
+                    let index = inner
+                        .parse::<usize>()
+                        .map_err(|_| error("expected `*` or an index inside `[...]`", pos + 1))?;
+                    steps.push(JsonStep::Index(index));
+                }
+                pos = close + 1;
+            }
+            _ => return Err(error("expected `.name`, `.*`, `[n]` or `[*]`", pos)),
+        }
+    }
+    Ok(JsonPath { from_root, steps })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_types() {
+        assert_eq!(parse_type("amount").unwrap(), TypeExpr::Amount);
+        assert_eq!(
+            parse_type("list<enum(cabin)>").unwrap(),
+            TypeExpr::List(Box::new(TypeExpr::Enum("cabin".into(), 10..15)))
+        );
+        let TypeExpr::List(inner) =
+            parse_type("list<object{payment_id: string, amount: amount}>").unwrap()
+        else {
+            panic!("list")
+        };
+        assert!(matches!(*inner, TypeExpr::Object(ref f) if f.len() == 2));
+    }
+
+    #[test]
+    fn type_errors_are_located() {
+        let err = parse_type("list<strng>").unwrap_err();
+        assert_eq!(err.span, 5..10);
+        assert!(parse_type("enum()").is_err());
+        assert!(parse_type("list<string").is_err());
+        assert!(parse_type("string extra").is_err());
+    }
+
+    #[test]
+    fn parses_paths() {
+        let p = parse_json_path("$.items[*].price").unwrap();
+        assert!(p.from_root && p.selects_many());
+        assert_eq!(p.steps.len(), 3);
+        let p = parse_json_path("$.payment_methods.*").unwrap();
+        assert_eq!(p.steps[1], JsonStep::EachValue);
+        assert_eq!(parse_json_path(".").unwrap().steps, vec![]);
+        assert_eq!(parse_json_path("$").unwrap().steps, vec![]);
+        assert_eq!(
+            parse_json_path(".id").unwrap().steps,
+            vec![JsonStep::Key("id".into())]
+        );
+        assert!(parse_json_path("items").is_err());
+        assert!(parse_json_path("$.a[x]").is_err());
+        assert!(parse_json_path("$.").is_err());
+    }
+}

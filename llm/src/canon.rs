@@ -1,0 +1,81 @@
+//! Canonical hashing of what a judge sees, so that identical questions on
+//! identical slices map to identical cache and recording keys across runs and
+//! machines.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::types::{JudgeRequest, Question, Turn};
+
+/// Bumped whenever the hashed representation changes, so stale caches miss
+/// instead of answering for a different question.
+const HASH_DOMAIN: &[u8] = b"turnstile-llm/slice/v1\n";
+
+#[derive(Serialize)]
+struct Hashed<'a> {
+    question: &'a Question,
+    bindings: &'a BTreeMap<String, String>,
+    conversation: &'a [Turn],
+}
+
+/// Hex SHA-256 of the judged question, bindings and conversation slice.
+///
+/// Bundle hash, node id and policy excerpt are not included: they are keyed
+/// separately (the excerpt belongs to the bundle, whose hash covers it).
+#[must_use]
+pub fn request_hash(request: &JudgeRequest) -> String {
+    let hashed = Hashed {
+        question: &request.question,
+        bindings: &request.bindings,
+        conversation: &request.conversation,
+    };
+    let mut hasher = Sha256::new();
+    hasher.update(HASH_DOMAIN);
+    // Serialising plain structs, enums, strings and a BTreeMap cannot fail and
+    // is deterministic (field order is declaration order, maps are sorted).
+    match serde_json::to_vec(&hashed) {
+        Ok(bytes) => hasher.update(&bytes),
+        Err(e) => hasher.update(e.to_string().as_bytes()),
+    }
+    hex(&hasher.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Role;
+
+    fn req(text: &str) -> JudgeRequest {
+        JudgeRequest {
+            bundle_hash: "b".into(),
+            node_id: "n".into(),
+            question: Question::Criterion { text: "c".into() },
+            policy_excerpt: None,
+            bindings: BTreeMap::from([("order".into(), "#W1".into())]),
+            conversation: vec![Turn::new(3, Role::User, text)],
+        }
+    }
+
+    #[test]
+    fn hash_is_stable_and_sensitive() {
+        let a = request_hash(&req("yes"));
+        assert_eq!(a, request_hash(&req("yes")));
+        assert_ne!(a, request_hash(&req("no")));
+        assert_eq!(a.len(), 64);
+        let mut other_node = req("yes");
+        other_node.node_id = "m".into();
+        assert_eq!(a, request_hash(&other_node));
+    }
+}

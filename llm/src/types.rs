@@ -1,0 +1,324 @@
+//! The plain data exchanged with a judge: what is asked ([`JudgeRequest`]) and
+//! what comes back ([`Judgement`], [`Verdict`], [`Usage`]).
+//!
+//! These types deliberately do not depend on the engine: the engine converts
+//! its own trace events and workflow nodes into them, so this crate stays a
+//! leaf of the workspace.
+
+use std::collections::BTreeMap;
+use std::iter::Sum;
+use std::ops::{Add, AddAssign};
+
+use serde::{Deserialize, Serialize};
+
+/// Who produced a [`Turn`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The customer.
+    User,
+    /// Natural-language text written by the agent (not its tool calls).
+    Agent,
+    /// A tool call issued by the agent or a tool result. Kept apart from
+    /// [`Role::Agent`] so a tool call between the user's "yes" and the action
+    /// is never mistaken for the agent's last summary.
+    Tool,
+}
+
+impl Role {
+    /// Lower-case name used in prompts and recordings.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Agent => "agent",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+/// One event of the conversation slice shown to the judge.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Turn {
+    /// Index of the event in the whole trace; evidence positions refer to it.
+    pub event_index: u32,
+    /// Who produced it.
+    pub role: Role,
+    /// Its text (for tool events, a rendering of the call or result).
+    pub text: String,
+}
+
+impl Turn {
+    /// Convenience constructor.
+    #[must_use]
+    pub fn new(event_index: u32, role: Role, text: impl Into<String>) -> Self {
+        Self {
+            event_index,
+            role,
+            text: text.into(),
+        }
+    }
+}
+
+/// One outcome of a classification decision.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Branch {
+    /// The label the judge must answer with (e.g. `cancel`, `general`, `transfer`).
+    pub label: String,
+    /// What requests of this kind look like, in words.
+    #[serde(default)]
+    pub description: String,
+    /// Words or phrases that indicate this branch (used by the offline judge).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+}
+
+/// What the judge is asked.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Question {
+    /// A yes/no semantic criterion, e.g. "the user explicitly confirmed (yes)
+    /// after the agent listed the action details".
+    Criterion {
+        /// The criterion in words.
+        text: String,
+    },
+    /// Which of these request types is the conversation about.
+    Classify {
+        /// The candidate branches; labels are unique.
+        branches: Vec<Branch>,
+    },
+}
+
+/// A request to judge one semantic node on one conversation slice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeRequest {
+    /// Hash of the compiled bundle the node belongs to.
+    pub bundle_hash: String,
+    /// The node's id, e.g. `cancel_order.confirm`.
+    pub node_id: String,
+    /// What is asked.
+    pub question: Question,
+    /// The part of the policy relevant to the node, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_excerpt: Option<String>,
+    /// The request's bindings, e.g. `order -> "#W123"`.
+    #[serde(default)]
+    pub bindings: BTreeMap<String, String>,
+    /// The slice of the conversation from the node's lower evidence bound to now.
+    pub conversation: Vec<Turn>,
+}
+
+impl JudgeRequest {
+    /// Event index of the last turn of the slice, if the slice is not empty.
+    #[must_use]
+    pub fn last_event(&self) -> Option<u32> {
+        self.conversation.last().map(|t| t.event_index)
+    }
+
+    /// The turn with this event index, if it is part of the slice.
+    #[must_use]
+    pub fn turn_at(&self, event_index: u32) -> Option<&Turn> {
+        self.conversation
+            .iter()
+            .find(|t| t.event_index == event_index)
+    }
+}
+
+/// The judge's answer.
+///
+/// Callers must fail closed: only [`Verdict::Satisfied`] and
+/// [`Verdict::Chosen`] mean the criterion holds; [`Verdict::NotSatisfied`] and
+/// [`Verdict::Unknown`] (errors, timeouts, unparsable answers) must keep a
+/// gate closed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// The criterion holds; the given user turn is the evidence.
+    Satisfied {
+        /// Event index of the evidence turn.
+        evidence_event: u32,
+    },
+    /// Classification picked this branch.
+    Chosen {
+        /// One of the request's branch labels.
+        label: String,
+        /// Event index of the evidence turn.
+        evidence_event: u32,
+    },
+    /// The criterion does not hold on this slice.
+    NotSatisfied,
+    /// No usable answer: judge error, timeout, invalid answer, or undecidable.
+    Unknown {
+        /// Why, for reports. Never contains secrets.
+        reason: String,
+    },
+}
+
+impl Verdict {
+    /// True only for a positive, definitive answer ([`Verdict::Satisfied`] or
+    /// [`Verdict::Chosen`]). Everything else must be treated as not satisfied.
+    #[must_use]
+    pub fn is_satisfied(&self) -> bool {
+        matches!(self, Verdict::Satisfied { .. } | Verdict::Chosen { .. })
+    }
+
+    /// True for every verdict except [`Verdict::Unknown`]; only these are
+    /// worth caching.
+    #[must_use]
+    pub fn is_definitive(&self) -> bool {
+        !matches!(self, Verdict::Unknown { .. })
+    }
+
+    /// The evidence event of a positive verdict.
+    #[must_use]
+    pub fn evidence_event(&self) -> Option<u32> {
+        match self {
+            Verdict::Satisfied { evidence_event } | Verdict::Chosen { evidence_event, .. } => {
+                Some(*evidence_event)
+            }
+            Verdict::NotSatisfied | Verdict::Unknown { .. } => None,
+        }
+    }
+
+    /// Shorthand for an [`Verdict::Unknown`] with this reason.
+    #[must_use]
+    pub fn unknown(reason: impl Into<String>) -> Self {
+        Verdict::Unknown {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Cost of producing one or many judgements; sums with `+=` and `Sum`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Usage {
+    /// Requests sent to a model (retries count).
+    pub calls: u64,
+    /// Prompt tokens reported by the model.
+    pub input_tokens: u64,
+    /// Completion tokens reported by the model.
+    pub output_tokens: u64,
+    /// Wall-clock time spent, in microseconds.
+    pub latency_micros: u64,
+    /// Judgements answered from the verdict cache.
+    pub cache_hits: u64,
+}
+
+impl Usage {
+    /// The usage of one judgement served from the cache.
+    #[must_use]
+    pub fn cache_hit() -> Self {
+        Self {
+            cache_hits: 1,
+            ..Self::default()
+        }
+    }
+}
+
+impl AddAssign for Usage {
+    fn add_assign(&mut self, rhs: Self) {
+        self.calls += rhs.calls;
+        self.input_tokens += rhs.input_tokens;
+        self.output_tokens += rhs.output_tokens;
+        self.latency_micros += rhs.latency_micros;
+        self.cache_hits += rhs.cache_hits;
+    }
+}
+
+impl Add for Usage {
+    type Output = Usage;
+    fn add(mut self, rhs: Self) -> Self {
+        self += rhs;
+        self
+    }
+}
+
+impl Sum for Usage {
+    fn sum<I: Iterator<Item = Usage>>(iter: I) -> Self {
+        iter.fold(Usage::default(), Add::add)
+    }
+}
+
+impl<'a> Sum<&'a Usage> for Usage {
+    fn sum<I: Iterator<Item = &'a Usage>>(iter: I) -> Self {
+        iter.copied().sum()
+    }
+}
+
+/// A verdict with its explanation and cost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// The answer.
+    pub verdict: Verdict,
+    /// A short explanation for reports.
+    #[serde(default)]
+    pub rationale: String,
+    /// What it cost.
+    #[serde(default)]
+    pub usage: Usage,
+}
+
+impl Judgement {
+    /// A judgement with zero usage.
+    #[must_use]
+    pub fn new(verdict: Verdict, rationale: impl Into<String>) -> Self {
+        Self {
+            verdict,
+            rationale: rationale.into(),
+            usage: Usage::default(),
+        }
+    }
+
+    /// An [`Verdict::Unknown`] judgement whose rationale repeats the reason.
+    #[must_use]
+    pub fn unknown(reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        Self::new(Verdict::unknown(reason.clone()), reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_sums() {
+        let a = Usage {
+            calls: 1,
+            input_tokens: 10,
+            output_tokens: 2,
+            latency_micros: 5,
+            cache_hits: 0,
+        };
+        let total: Usage = [a, a, Usage::cache_hit()].iter().sum();
+        assert_eq!(total.calls, 2);
+        assert_eq!(total.input_tokens, 20);
+        assert_eq!(total.output_tokens, 4);
+        assert_eq!(total.latency_micros, 10);
+        assert_eq!(total.cache_hits, 1);
+    }
+
+    #[test]
+    fn only_positive_verdicts_are_satisfied() {
+        assert!(Verdict::Satisfied { evidence_event: 1 }.is_satisfied());
+        assert!(
+            Verdict::Chosen {
+                label: "x".into(),
+                evidence_event: 1
+            }
+            .is_satisfied()
+        );
+        assert!(!Verdict::NotSatisfied.is_satisfied());
+        assert!(!Verdict::unknown("x").is_satisfied());
+    }
+
+    #[test]
+    fn verdict_serde_is_flat() {
+        let v = Verdict::Satisfied { evidence_event: 7 };
+        let s = serde_json::to_string(&v).unwrap();
+        assert_eq!(s, r#"{"verdict":"satisfied","evidence_event":7}"#);
+        let back: Verdict = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, v);
+    }
+}
