@@ -12,7 +12,7 @@ use turnstile_engine::{check_bundle, compile};
 fn bench_compile(c: &mut Criterion) {
     let dir = toy_bundle();
     c.bench_function("load_and_compile/toy-orders", |b| {
-        b.iter(|| check_bundle(black_box(&dir)).map(|b| b.checks.len()))
+        b.iter(|| check_bundle(black_box(&dir)).map(|b| b.program.checks.len()))
     });
     c.bench_function("load/toy-orders", |b| {
         b.iter(|| load(black_box(&dir)).map(|b| b.flows.len()))
@@ -20,7 +20,7 @@ fn bench_compile(c: &mut Criterion) {
     c.bench_function("compile_only/toy-orders", |b| {
         b.iter_batched(
             || load(&dir),
-            |loaded| loaded.map(|l| compile(l).map(|b| b.checks.len())),
+            |loaded| loaded.map(|l| compile(l).map(|b| b.program.checks.len())),
             criterion::BatchSize::SmallInput,
         )
     });

@@ -131,7 +131,7 @@ fn summary(bundle: &CompiledBundle) -> String {
         bundle.hash,
         graph.node_count(),
         graph.edge_count(),
-        bundle.checks.len(),
+        bundle.program.checks.len(),
         bundle.semantic.len(),
         bundle.domain.tools.len(),
         writes,

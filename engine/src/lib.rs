@@ -10,12 +10,16 @@
 
 pub mod bundle;
 pub mod compile;
+pub mod decide;
 pub mod diag;
 pub mod expr;
+pub mod facts;
 pub mod fsm;
+pub mod import;
 pub mod render;
 pub mod schema;
 pub mod source;
+pub mod trace;
 
 pub use compile::{CompiledBundle, check_bundle, compile};
 pub use diag::{Problem, Problems};

@@ -125,8 +125,26 @@ pub enum Operand {
         op: AggOp,
         of: Box<Operand>,
     },
-    /// How many past calls match the filter.
+    /// How many elements of a list equal a value (`count(list, value)`).
+    CountEqual {
+        of: Box<Operand>,
+        value: Box<Operand>,
+    },
+    /// How many past calls match the filter (at most one `==` constraint,
+    /// against a variable or a constant).
     CountEvents(EventFilter),
+    /// `lhs + rhs` or `lhs - rhs` on numbers (amount differences).
+    Arith {
+        op: ArithOp,
+        lhs: Box<Operand>,
+        rhs: Box<Operand>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ArithOp {
+    Add,
+    Sub,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -6,13 +6,21 @@
 //! types so the evaluator (the Datalog program) and the compiler agree on one
 //! representation.
 
+pub mod encode;
+pub mod evaluate;
+pub mod facts;
 pub mod intern;
 pub mod ir;
+pub mod program;
+pub mod spec;
 pub mod value;
 
+pub use evaluate::{Cited, Derived, EvaluateError, FailedAtom, Reason, Violation, evaluate};
+pub use facts::TraceFacts;
 pub use intern::{Interner, Symbol};
 pub use ir::{
-    AggOp, ArgConstraint, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand,
-    Outcome, VarId,
+    AggOp, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter,
+    Operand, Outcome, VarId,
 };
+pub use spec::{CompiledChecks, Step, StepId, Timing};
 pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};

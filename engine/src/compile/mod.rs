@@ -4,13 +4,16 @@
 
 mod domain;
 mod flows;
+mod steps;
 mod typecheck;
 mod validate;
 
 use std::path::Path;
 
 use serde::Serialize;
-use turnstile_rules::{CheckSet, Interner};
+use std::collections::BTreeMap;
+
+use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId};
 
 use crate::bundle::model::Sp;
 use crate::bundle::{LoadedBundle, load};
@@ -46,8 +49,16 @@ pub struct CompiledBundle {
     pub interner: Interner,
     pub domain: Domain,
     pub variables: Vec<Variable>,
-    pub checks: CheckSet,
     pub workflow: Workflow,
+    /// The formal checks and the step graph the evaluator decides. Step `i`
+    /// for `i < node_count` is graph node `i`; later steps are decision branches.
+    pub program: CompiledChecks,
+    /// Binding sources per step (see [`crate::fsm::Binding`]).
+    pub step_binds: Vec<Vec<crate::fsm::Binding>>,
+    /// The step of each decision branch, by graph edge index.
+    pub branch_steps: BTreeMap<usize, StepId>,
+    /// Argument paths the checks read; fact extraction provides exactly these.
+    pub arg_paths: Vec<ArgPath>,
     pub semantic: Vec<SemanticCriterion>,
     pub request_types: Vec<String>,
     /// Mutating tools left to humans or other systems, with the reason.
@@ -68,7 +79,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
         .map(|(k, v)| (k.clone(), v.values.clone()))
         .collect();
     let hash = source_hash(&bundle.sources);
-    let (manifest_file, manifest) = &bundle.manifest;
+    let (_, manifest) = &bundle.manifest;
     let request_types: Vec<String> = manifest
         .request_types
         .iter()
@@ -79,27 +90,46 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
         validate::validate(&mut ctx, &domain, &bundle, lowered);
     }
     match lowered {
-        Some(lowered) if ctx.problems.is_empty() => Ok(CompiledBundle {
-            name: manifest.name.value().clone(),
-            description: manifest.description.clone(),
-            hash,
-            interner: ctx.interner,
-            domain,
-            variables: lowered.variables,
-            checks: lowered.checks,
-            workflow: lowered.workflow,
-            semantic: lowered.semantic,
-            request_types,
-            out_of_scope: manifest
-                .out_of_scope
-                .iter()
-                .map(|o| (o.tool.value().clone(), o.reason.value().clone()))
-                .collect(),
-        }),
-        _ => {
-            let _ = manifest_file;
-            Err(Problems::from_raw(ctx.problems, &bundle.sources))
+        Some(lowered) if ctx.problems.is_empty() => {
+            let steps = steps::lower_steps(
+                &lowered.workflow,
+                lowered.checks,
+                &domain,
+                lowered.variables.len(),
+            );
+            let mut arg_paths =
+                turnstile_rules::encode::Encoded::new(&steps.program.checks).arg_paths;
+            for binds in &steps.binds {
+                for bind in binds {
+                    if let crate::fsm::BindSource::Arg(path) = &bind.source
+                        && !arg_paths.contains(path)
+                    {
+                        arg_paths.push(path.clone());
+                    }
+                }
+            }
+            Ok(CompiledBundle {
+                name: manifest.name.value().clone(),
+                description: manifest.description.clone(),
+                hash,
+                interner: ctx.interner,
+                domain,
+                variables: lowered.variables,
+                workflow: lowered.workflow,
+                program: steps.program,
+                step_binds: steps.binds,
+                branch_steps: steps.branch_steps,
+                arg_paths,
+                semantic: lowered.semantic,
+                request_types,
+                out_of_scope: manifest
+                    .out_of_scope
+                    .iter()
+                    .map(|o| (o.tool.value().clone(), o.reason.value().clone()))
+                    .collect(),
+            })
         }
+        _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),
     }
 }
 

@@ -328,6 +328,66 @@ impl Ctx<'_> {
                 ),
             ),
             ExprKind::Aggregate { op, of } => self.lower_aggregate(scope, site, expr, *op, of),
+            ExprKind::CountEqual { of, value } => {
+                let (list, item) = (
+                    self.lower_operand(scope, site, of),
+                    self.lower_operand(scope, site, value),
+                );
+                let (list, item) = (list?, item?);
+                if !matches!(list.ty, ValueType::List(_)) {
+                    let shown = self.show_type(&list.ty);
+                    return self.expr_error(
+                        site,
+                        &of.span,
+                        ProblemKind::TypeMismatch,
+                        format!("count(list, value) takes a list, found a {shown}"),
+                        None,
+                    );
+                }
+                let (list, item) = self.unify(site, expr, CmpOp::Eq, list, item)?;
+                plain(
+                    Operand::CountEqual {
+                        of: Box::new(list),
+                        value: Box::new(item),
+                    },
+                    ValueType::Int,
+                )
+            }
+            ExprKind::Arith { op, lhs, rhs } => {
+                let (l, r) = (
+                    self.lower_operand(scope, site, lhs),
+                    self.lower_operand(scope, site, rhs),
+                );
+                let (l, r) = (l?, r?);
+                if !(l.ty.is_numeric() && r.ty.is_numeric()) {
+                    let (lt, rt) = (self.show_type(&l.ty), self.show_type(&r.ty));
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        format!("`+` and `-` need two numbers, found a {lt} and a {rt}"),
+                        Some(
+                            "aggregate lists first, e.g. `sum(order[$o].item_prices) - 10`"
+                                .to_owned(),
+                        ),
+                    );
+                }
+                let ty = if l.ty == ValueType::Amount || r.ty == ValueType::Amount {
+                    ValueType::Amount
+                } else {
+                    ValueType::Int
+                };
+                let l = self.coerce(site, expr, l.operand, None, &ty)?;
+                let r = self.coerce(site, expr, r.operand, None, &ty)?;
+                plain(
+                    Operand::Arith {
+                        op: *op,
+                        lhs: Box::new(l),
+                        rhs: Box::new(r),
+                    },
+                    ty,
+                )
+            }
             ExprKind::Event { .. } => self.expr_error(
                 site,
                 &expr.span,
@@ -422,6 +482,24 @@ impl Ctx<'_> {
                 );
             }
             let filter = self.lower_event(scope, site, *kind, tool, constraints)?;
+            let countable = match filter.constraints.as_slice() {
+                [] => true,
+                [c] => {
+                    c.op == CmpOp::Eq
+                        && matches!(c.value, Operand::Var(_) | Operand::Const(_))
+                        && !c.path.yields_list()
+                }
+                _ => false,
+            };
+            if !countable {
+                return self.expr_error(
+                    site,
+                    &of.span,
+                    ProblemKind::TypeMismatch,
+                    "a counted event takes at most one constraint, `param == $var` or `param == literal`".to_owned(),
+                    Some("count per entity, e.g. `count(succeeded(exchange_delivered_order_items, order_id == $order))`".to_owned()),
+                );
+            }
             return Some(Typed {
                 operand: Operand::CountEvents(filter),
                 ty: ValueType::Int,

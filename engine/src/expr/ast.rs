@@ -83,6 +83,12 @@ pub enum ExprKind {
         operand: Box<Expr>,
         list: Box<Expr>,
     },
+    /// `lhs + rhs` / `lhs - rhs` on numbers.
+    Arith {
+        op: turnstile_rules::ArithOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     Lit(Lit),
     Var(Ident),
     Field {
@@ -95,6 +101,11 @@ pub enum ExprKind {
     Aggregate {
         op: Aggregate,
         of: Box<Expr>,
+    },
+    /// `count(list, value)`: elements equal to a value.
+    CountEqual {
+        of: Box<Expr>,
+        value: Box<Expr>,
     },
     Event {
         kind: EventKind,

@@ -27,6 +27,8 @@ pub enum Tok {
     Le,
     Gt,
     Ge,
+    Plus,
+    Minus,
 }
 
 impl Tok {
@@ -60,6 +62,8 @@ impl Tok {
             Tok::Le => "<=",
             Tok::Gt => ">",
             Tok::Ge => ">=",
+            Tok::Plus => "+",
+            Tok::Minus => "-",
             _ => "",
         }
     }
@@ -136,6 +140,28 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
                 span: start..end,
             });
             i = end;
+            continue;
+        }
+        // `-` starts a negative literal only where a value is expected.
+        let after_value = tokens.last().is_some_and(|t: &Token| {
+            matches!(
+                t.tok,
+                Tok::Ident(_)
+                    | Tok::Var(_)
+                    | Tok::Str(_)
+                    | Tok::Int(_)
+                    | Tok::Decimal(_)
+                    | Tok::RParen
+                    | Tok::RBracket
+            )
+        });
+        if c == b'+' || (c == b'-' && after_value) {
+            let tok = if c == b'+' { Tok::Plus } else { Tok::Minus };
+            tokens.push(Token {
+                tok,
+                span: i..i + 1,
+            });
+            i += 1;
             continue;
         }
         if c.is_ascii_digit() || (c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {

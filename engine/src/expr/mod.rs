@@ -6,7 +6,8 @@
 //! or       := and ('||' and)*
 //! and      := unary ('&&' unary)*
 //! unary    := '!' unary | compare
-//! compare  := operand (cmpop operand | 'in' '[' operand,* ']' | 'in' 'enum' '(' ident ')' | 'in' operand)?
+//! compare  := sum (cmpop sum | 'in' '[' operand,* ']' | 'in' 'enum' '(' ident ')' | 'in' operand)?
+//! sum      := operand (('+' | '-') operand)*
 //! operand  := literal | '$' ident | ident '[' expr ']' '.' ident        (entity field)
 //!           | 'args' path | 'result' path                              (call arguments / result)
 //!           | ('sum'|'count'|'min'|'max') '(' expr ')'

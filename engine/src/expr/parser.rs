@@ -195,10 +195,10 @@ impl Parser {
     }
 
     fn compare(&mut self) -> Result<Expr, ParseError> {
-        let lhs = self.operand()?;
+        let lhs = self.sum()?;
         if let Some(op) = self.peek().and_then(cmp_op) {
             self.pos += 1;
-            let rhs = self.operand()?;
+            let rhs = self.sum()?;
             let span = lhs.span.start..rhs.span.end;
             return Ok(Expr {
                 kind: ExprKind::Compare {
@@ -263,6 +263,29 @@ impl Parser {
             },
             span,
         })
+    }
+
+    /// `operand (('+' | '-') operand)*`, left-associative.
+    fn sum(&mut self) -> Result<Expr, ParseError> {
+        let mut lhs = self.operand()?;
+        loop {
+            let op = match self.peek() {
+                Some(Tok::Plus) => turnstile_rules::ArithOp::Add,
+                Some(Tok::Minus) => turnstile_rules::ArithOp::Sub,
+                _ => return Ok(lhs),
+            };
+            self.pos += 1;
+            let rhs = self.operand()?;
+            let span = lhs.span.start..rhs.span.end;
+            lhs = Expr {
+                kind: ExprKind::Arith {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            };
+        }
     }
 
     fn operand(&mut self) -> Result<Expr, ParseError> {
@@ -367,9 +390,17 @@ impl Parser {
         };
         let kind = if let Some(op) = aggregate {
             let of = self.expr()?;
-            ExprKind::Aggregate {
-                op,
-                of: Box::new(of),
+            if op == Aggregate::Count && self.eat(&Tok::Comma) {
+                let value = self.sum()?;
+                ExprKind::CountEqual {
+                    of: Box::new(of),
+                    value: Box::new(value),
+                }
+            } else {
+                ExprKind::Aggregate {
+                    op,
+                    of: Box::new(of),
+                }
             }
         } else if name == "called" || name == "succeeded" {
             let kind = if name == "called" {
@@ -516,6 +547,28 @@ mod tests {
         ] {
             assert!(text.contains(needle), "missing {needle} in {text}");
         }
+    }
+
+    #[test]
+    fn arithmetic_and_negative_literals() {
+        let e = parse("$a - 2 >= -3 + $b").unwrap();
+        let ExprKind::Compare { lhs, rhs, .. } = e.kind else {
+            panic!("compare")
+        };
+        assert!(matches!(
+            lhs.kind,
+            ExprKind::Arith {
+                op: turnstile_rules::ArithOp::Sub,
+                ..
+            }
+        ));
+        let ExprKind::Arith {
+            lhs: minus_three, ..
+        } = rhs.kind
+        else {
+            panic!("arith")
+        };
+        assert_eq!(minus_three.kind, ExprKind::Lit(Lit::Int(-3)));
     }
 
     #[test]

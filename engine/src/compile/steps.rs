@@ -1,0 +1,132 @@
+//! Lowers the compiled FSM to the evaluator's step graph: one step per node,
+//! plus one per decision branch (whose guard becomes that step's criterion),
+//! each with the timing at which its criterion is decided.
+
+use std::collections::BTreeMap;
+
+use petgraph::visit::EdgeRef;
+use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, Timing};
+
+use crate::bundle::model::NodeKind;
+use crate::fsm::{Binding, Edge, Workflow};
+use crate::schema::Domain;
+
+/// The step graph plus what fact extraction needs per step.
+pub(crate) struct Steps {
+    pub program: CompiledChecks,
+    /// Binding sources of each step, by step index.
+    pub binds: Vec<Vec<Binding>>,
+    /// The step of each decision branch, by graph edge index.
+    pub branch_steps: BTreeMap<usize, StepId>,
+}
+
+pub(crate) fn lower_steps(
+    workflow: &Workflow,
+    mut checks: CheckSet,
+    domain: &Domain,
+    vars: usize,
+) -> Steps {
+    let graph = &workflow.graph;
+    let tool_symbol = |name: &Option<String>| {
+        name.as_deref()
+            .and_then(|t| domain.tool(t))
+            .map(|t| t.symbol)
+    };
+    let mut steps = Vec::new();
+    let mut binds = Vec::new();
+    for idx in graph.node_indices() {
+        let node = &graph[idx];
+        let tool = tool_symbol(&node.tool);
+        let (timing, check) = match (node.kind, tool) {
+            (NodeKind::ToolCall, Some(t)) => (Timing::Result(t), node.criterion.check),
+            (NodeKind::ToolAuthorization, Some(t)) => (Timing::Call(t), node.guard),
+            _ => (Timing::State, node.criterion.check),
+        };
+        steps.push(Step {
+            name: node.id.clone(),
+            timing,
+            check,
+            semantic: node.criterion.judge.is_some(),
+            binds: node.binds.iter().map(|b| b.var.0).collect(),
+            authorizes: if node.kind == NodeKind::ToolAuthorization {
+                tool
+            } else {
+                None
+            },
+        });
+        binds.push(node.binds.clone());
+    }
+    let mut edges = Vec::new();
+    let mut branch_steps = BTreeMap::new();
+    for source in graph.node_indices() {
+        let outgoing: Vec<_> = graph.edges(source).collect();
+        let formal_guards: Vec<Check> = outgoing
+            .iter()
+            .filter_map(|e| match e.weight() {
+                Edge::Branch { check: Some(c), .. } => checks.get(*c).cloned(),
+                _ => None,
+            })
+            .collect();
+        let all_formal = outgoing.iter().all(|e| match e.weight() {
+            Edge::Branch {
+                check, otherwise, ..
+            } => check.is_some() || *otherwise,
+            Edge::Next => true,
+        });
+        for edge in outgoing {
+            let (from, to) = (
+                step_id(edge.source().index()),
+                step_id(edge.target().index()),
+            );
+            match edge.weight() {
+                Edge::Next => edges.push((from, to)),
+                Edge::Branch {
+                    label,
+                    check,
+                    judge,
+                    otherwise,
+                    ..
+                } => {
+                    let check = match (*otherwise, check) {
+                        // `otherwise` holds exactly when no formal sibling does;
+                        // with semantic siblings the judge decides, so it is free.
+                        (true, _) if all_formal => Some(
+                            checks.push(Check::Not(Box::new(Check::Any(formal_guards.clone())))),
+                        ),
+                        (_, c) => *c,
+                    };
+                    let branch = step_id(steps.len());
+                    steps.push(Step {
+                        name: format!("{}[{label}]", graph[edge.source()].id),
+                        timing: Timing::State,
+                        check,
+                        semantic: judge.is_some(),
+                        binds: Vec::new(),
+                        authorizes: None,
+                    });
+                    binds.push(Vec::new());
+                    branch_steps.insert(edge.id().index(), branch);
+                    edges.push((from, branch));
+                    edges.push((branch, to));
+                }
+            }
+        }
+    }
+    let gated_tools = domain.agent_writes().map(|t| t.symbol).collect();
+    Steps {
+        program: CompiledChecks {
+            checks,
+            steps,
+            edges,
+            entry: step_id(workflow.entry.index()),
+            vars: u32::try_from(vars).unwrap_or(u32::MAX),
+            gated_tools,
+        },
+        binds,
+        branch_steps,
+    }
+}
+
+fn step_id(i: usize) -> StepId {
+    StepId(u32::try_from(i).unwrap_or(u32::MAX))
+}

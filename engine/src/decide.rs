@@ -1,0 +1,286 @@
+//! Whole-trace evaluation with the Datalog program (the reference semantics)
+//! and human-readable explanations of its verdicts.
+
+use turnstile_rules::encode::{CNode, ONode};
+use turnstile_rules::evaluate::{Derived, EvaluateError, Violation};
+use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
+
+use crate::compile::CompiledBundle;
+use crate::facts::extract;
+use crate::trace::Trace;
+
+/// The facts of a trace and what the program derived from them.
+#[derive(Debug)]
+pub struct Decision {
+    pub facts: TraceFacts,
+    pub derived: Derived,
+}
+
+/// Extracts the trace's facts, adds the judge's verdicts (`judged`: semantic
+/// step and evidence event) and runs the program.
+pub fn decide(
+    bundle: &CompiledBundle,
+    trace: &Trace,
+    judged: &[(StepId, u32)],
+) -> Result<Decision, EvaluateError> {
+    let mut facts = extract(bundle, trace);
+    facts.judged = judged.to_vec();
+    let derived = evaluate(&bundle.program, &facts)?;
+    Ok(Decision { facts, derived })
+}
+
+impl CompiledBundle {
+    /// The step of node `id` (a qualified id such as `cancel.authorize`).
+    pub fn step(&self, id: &str) -> Option<StepId> {
+        self.workflow
+            .index
+            .get(id)
+            .and_then(|i| u32::try_from(i.index()).ok())
+            .map(StepId)
+    }
+
+    /// The step of decision `node`'s branch `label`.
+    pub fn branch_step(&self, node: &str, label: &str) -> Option<StepId> {
+        let name = format!("{node}[{label}]");
+        self.program
+            .steps
+            .iter()
+            .position(|s| s.name == name)
+            .and_then(|i| u32::try_from(i).ok())
+            .map(StepId)
+    }
+
+    pub fn step_name(&self, step: StepId) -> &str {
+        self.program.step(step).map_or("?", |s| s.name.as_str())
+    }
+}
+
+/// Renders a violation for people: the call, the step where the request's
+/// path stopped, why, and the facts that decided it.
+pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violation) -> String {
+    let names = Names { bundle, decision };
+    let tool = decision.facts.interner.resolve(violation.tool);
+    let mut out = format!(
+        "event {}: {tool} blocked ({:?})",
+        violation.event, violation.reason
+    );
+    if let Some(step) = violation.unmet {
+        out.push_str(&format!(
+            ": step `{}` is not satisfied",
+            bundle.step_name(step)
+        ));
+    }
+    let bound: Vec<String> = bundle
+        .variables
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let value =
+                turnstile_rules::program::env_get(&violation.request, u32::try_from(i).ok()?)?;
+            Some(format!(
+                "${} = {}",
+                v.name,
+                decision.facts.interner.resolve(value)
+            ))
+        })
+        .collect();
+    if !bound.is_empty() {
+        out.push_str(&format!(" for request {{{}}}", bound.join(", ")));
+    }
+    for failed in &violation.failed {
+        out.push_str(&format!("\n  failed: {}", names.atom(failed.atom)));
+        for cited in &failed.cited {
+            if matches!(names.onode(cited.operand), Some(ONode::Const(_))) {
+                continue;
+            }
+            let values = if cited.values.is_empty() {
+                "no value".to_owned()
+            } else {
+                cited
+                    .values
+                    .iter()
+                    .map(|v| names.value(v))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let source = cited
+                .read_at
+                .map(|e| format!(" (read at event {e})"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "\n    {} = {values}{source}",
+                names.operand(cited.operand)
+            ));
+        }
+    }
+    out
+}
+
+struct Names<'a> {
+    bundle: &'a CompiledBundle,
+    decision: &'a Decision,
+}
+
+impl Names<'_> {
+    fn sym(&self, s: turnstile_rules::Symbol) -> &str {
+        self.decision.facts.interner.resolve(s)
+    }
+
+    fn onode(&self, o: u32) -> Option<&ONode> {
+        self.decision.derived.encoded.onodes.get(o as usize)
+    }
+
+    fn value(&self, v: &Value) -> String {
+        match v {
+            Value::Str(s) => format!("{:?}", self.sym(*s)),
+            Value::Int(i) => i.to_string(),
+            Value::Amount(a) => a.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Date(d) => d.to_string(),
+            Value::DateTime(d) => d.to_string(),
+        }
+    }
+
+    fn operand(&self, o: u32) -> String {
+        let encoded = &self.decision.derived.encoded;
+        match self.onode(o) {
+            None => "?".to_owned(),
+            Some(ONode::Const(v)) => self.value(v),
+            Some(ONode::Var(v)) => format!(
+                "${}",
+                self.bundle
+                    .variables
+                    .get(*v as usize)
+                    .map_or("?", |x| x.name.as_str())
+            ),
+            Some(ONode::Arg(p)) => {
+                let mut text = String::from("args");
+                for step in encoded
+                    .arg_paths
+                    .get(*p as usize)
+                    .map(|p| p.0.as_slice())
+                    .unwrap_or_default()
+                {
+                    match step {
+                        ArgStep::Key(k) => text.push_str(&format!(".{}", self.sym(*k))),
+                        ArgStep::Index(i) => text.push_str(&format!("[{i}]")),
+                        ArgStep::Each => text.push_str("[*]"),
+                    }
+                }
+                text
+            }
+            Some(ONode::Field { entity, id, field }) => {
+                format!(
+                    "{}[{}].{}",
+                    self.sym(*entity),
+                    self.operand(*id),
+                    self.sym(*field)
+                )
+            }
+            Some(ONode::Agg { op, inner, .. }) => {
+                let name = match op {
+                    AggOp::Sum => "sum",
+                    AggOp::Count => "count",
+                    AggOp::Min => "min",
+                    AggOp::Max => "max",
+                };
+                format!("{name}({})", self.operand(*inner))
+            }
+            Some(ONode::CountEqual { inner, value }) => {
+                format!("count({}, {})", self.operand(*inner), self.operand(*value))
+            }
+            Some(ONode::Count { filter, .. }) => format!("count({})", self.filter(*filter)),
+            Some(ONode::Arith { op, lhs, rhs }) => {
+                let sign = if *op == ArithOp::Add { "+" } else { "-" };
+                format!("{} {sign} {}", self.operand(*lhs), self.operand(*rhs))
+            }
+        }
+    }
+
+    fn filter(&self, f: u32) -> String {
+        let Some(filter) = self.decision.derived.encoded.filters.get(f as usize) else {
+            return "?".to_owned();
+        };
+        let kind = if filter.outcome == Outcome::Called {
+            "called"
+        } else {
+            "succeeded"
+        };
+        let mut parts = vec![self.sym(filter.tool).to_owned()];
+        for &(p, op, o) in &filter.constraints {
+            let path = self
+                .decision
+                .derived
+                .encoded
+                .arg_paths
+                .get(p as usize)
+                .map(|p| {
+                    p.0.iter()
+                        .map(|s| match s {
+                            ArgStep::Key(k) => self.sym(*k).to_owned(),
+                            ArgStep::Index(i) => format!("[{i}]"),
+                            ArgStep::Each => "[*]".to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(".")
+                })
+                .unwrap_or_default();
+            parts.push(format!("{path} {} {}", op.symbol(), self.operand(o)));
+        }
+        format!("{kind}({})", parts.join(", "))
+    }
+
+    fn atom(&self, c: u32) -> String {
+        let encoded = &self.decision.derived.encoded;
+        let not = |negated: bool| if negated { "!" } else { "" };
+        match encoded.cnodes.get(c as usize) {
+            Some(CNode::Cmp {
+                op,
+                lhs,
+                rhs,
+                negated,
+            }) => {
+                format!(
+                    "{}({} {} {})",
+                    not(*negated),
+                    self.operand(*lhs),
+                    op.symbol(),
+                    self.operand(*rhs)
+                )
+            }
+            Some(CNode::In {
+                operand,
+                set,
+                negated,
+            }) => {
+                let members: Vec<String> = encoded
+                    .sets
+                    .get(*set as usize)
+                    .map(|m| m.iter().map(|o| self.operand(*o)).collect())
+                    .unwrap_or_default();
+                format!(
+                    "{}({} in [{}])",
+                    not(*negated),
+                    self.operand(*operand),
+                    members.join(", ")
+                )
+            }
+            Some(CNode::Contains {
+                item,
+                list,
+                negated,
+            }) => {
+                format!(
+                    "{}({} in {})",
+                    not(*negated),
+                    self.operand(*item),
+                    self.operand(*list)
+                )
+            }
+            Some(CNode::Happened { filter, negated }) => {
+                format!("{}{}", not(*negated), self.filter(*filter))
+            }
+            _ => "?".to_owned(),
+        }
+    }
+}

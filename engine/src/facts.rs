@@ -1,0 +1,491 @@
+//! Fact extraction: turns a trace's events into the typed, interned facts the
+//! evaluator reads — calls, results, argument values along the paths the
+//! checks use, entity attributes from successful reads (with the interval in
+//! which each value is the latest), and request bindings. Input that does not
+//! fit the schema becomes a typed diagnostic; the facts it would have
+//! produced are simply absent, so the checks needing them fail closed.
+
+use std::collections::BTreeMap;
+
+use hashbrown::HashMap;
+use serde_json::Value as Json;
+use turnstile_rules::facts::{
+    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, ExtractionDiagnostic,
+    ExtractionProblem, FOREVER, ResultFact, SCALAR,
+};
+use turnstile_rules::{
+    Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Symbol, Timing, TraceFacts, Value,
+    ValueType,
+};
+
+use crate::bundle::model::{Side, ToolKind};
+use crate::compile::CompiledBundle;
+use crate::fsm::BindSource;
+use crate::schema::{JsonPath, JsonStep, ReadSpec, Tool};
+use crate::trace::{Event, Trace};
+
+/// Extracts the facts of `trace`. Semantic verdicts (`judged`) are added by
+/// the caller, who owns the judge.
+pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
+    let mut x = Extractor {
+        bundle,
+        facts: TraceFacts {
+            interner: bundle.interner.clone(),
+            events: u32::try_from(trace.events.len()).unwrap_or(u32::MAX),
+            arg_paths: bundle.arg_paths.clone(),
+            ..TraceFacts::default()
+        },
+        versions: BTreeMap::new(),
+        open_calls: HashMap::new(),
+    };
+    for (index, event) in trace.events.iter().enumerate() {
+        let k = u32::try_from(index).unwrap_or(u32::MAX);
+        match event {
+            Event::Call {
+                id,
+                tool,
+                args,
+                requestor,
+            } => x.call(k, id, tool, args, *requestor),
+            Event::Result { id, ok, content } => x.result(k, id, *ok, content),
+            Event::User { .. } | Event::Agent { .. } => {}
+        }
+    }
+    x.finish_attributes();
+    x.facts
+}
+
+/// One read of one entity field: the event and the value(s) read.
+type Version = (u32, Vec<Value>, bool);
+
+struct Extractor<'a> {
+    bundle: &'a CompiledBundle,
+    facts: TraceFacts,
+    /// Every read of every field, by (entity, id, field), in event order.
+    versions: BTreeMap<(Symbol, Symbol, Symbol), Vec<Version>>,
+    /// Call id to (call event, tool name, arguments).
+    open_calls: HashMap<String, (u32, String, Json)>,
+}
+
+impl Extractor<'_> {
+    fn diagnose(&mut self, event: u32, kind: ExtractionProblem, detail: String) {
+        self.facts.diagnostics.push(ExtractionDiagnostic {
+            event,
+            kind,
+            detail,
+        });
+    }
+
+    fn call(&mut self, k: u32, id: &str, tool: &str, args: &Json, requestor: Side) {
+        let symbol = self.facts.interner.intern(tool);
+        self.facts.calls.push(CallFact {
+            event: k,
+            tool: symbol,
+            by_agent: requestor == Side::Agent,
+        });
+        self.open_calls
+            .insert(id.to_owned(), (k, tool.to_owned(), args.clone()));
+        let params = self.bundle.domain.tool(tool).map(|t| &t.params);
+        for (index, path) in self.bundle.arg_paths.clone().iter().enumerate() {
+            let declared = params.and_then(|p| arg_type(&self.facts.interner, p, path));
+            let Some(found) = select_args(&self.facts.interner, args, path) else {
+                continue;
+            };
+            let path_index = u32::try_from(index).unwrap_or(u32::MAX);
+            let is_list = path.yields_list();
+            if is_list {
+                self.facts.arg_lens.push(ArgLenFact {
+                    call: k,
+                    path: path_index,
+                    len: u32::try_from(found.len()).unwrap_or(u32::MAX),
+                });
+            }
+            for (elem, json) in found.into_iter().enumerate() {
+                match typed(&mut self.facts.interner, json, declared.as_ref()) {
+                    Ok(value) => self.facts.args.push(ArgFact {
+                        call: k,
+                        path: path_index,
+                        elem: if is_list {
+                            u32::try_from(elem).unwrap_or(u32::MAX)
+                        } else {
+                            SCALAR
+                        },
+                        value,
+                    }),
+                    Err((kind, why)) => self.diagnose(
+                        k,
+                        kind,
+                        format!(
+                            "argument {} of {tool}: {why}",
+                            show_path(&self.facts.interner, path)
+                        ),
+                    ),
+                }
+            }
+        }
+        self.bind(k, tool, args, None);
+    }
+
+    fn result(&mut self, k: u32, id: &str, ok: bool, content: &Json) {
+        let Some((call, tool, args)) = self.open_calls.remove(id) else {
+            self.diagnose(
+                k,
+                ExtractionProblem::OrphanResult,
+                format!("result for unknown call id {id:?}"),
+            );
+            return;
+        };
+        self.facts.results.push(ResultFact { event: k, call, ok });
+        if !ok {
+            return;
+        }
+        let Some(def) = self.bundle.domain.tool(&tool).cloned() else {
+            return;
+        };
+        if def.kind == ToolKind::Read {
+            for read in &def.reads {
+                self.read(k, &def, read, content);
+            }
+        }
+        self.bind(k, &tool, &args, Some(content));
+    }
+
+    /// Bindings of the steps satisfied by this event: call-timed steps bind at
+    /// the call, result-timed steps at the successful result.
+    fn bind(&mut self, k: u32, tool: &str, args: &Json, result: Option<&Json>) {
+        let Some(symbol) = self.facts.interner.get(tool) else {
+            return;
+        };
+        for (index, step) in self.bundle.program.steps.iter().enumerate() {
+            let applies = match step.timing {
+                Timing::Call(t) => t == symbol && result.is_none(),
+                Timing::Result(t) => t == symbol && result.is_some(),
+                Timing::State => false,
+            };
+            if !applies {
+                continue;
+            }
+            let Some(binds) = self.bundle.step_binds.get(index) else {
+                continue;
+            };
+            for binding in binds.clone() {
+                let json = match (&binding.source, result) {
+                    (BindSource::Arg(path), _) => select_args(&self.facts.interner, args, path)
+                        .and_then(|v| v.first().copied().cloned()),
+                    (BindSource::Result(path), Some(content)) => {
+                        select_json(content, content, path)
+                            .first()
+                            .copied()
+                            .cloned()
+                    }
+                    (BindSource::Result(_), None) => None,
+                };
+                let Some(value) = json.as_ref().and_then(id_text) else {
+                    self.diagnose(
+                        k,
+                        ExtractionProblem::MissingField,
+                        format!(
+                            "{} cannot bind its variable: value absent or not an id",
+                            step.name
+                        ),
+                    );
+                    continue;
+                };
+                let value = self.facts.interner.intern(&value);
+                self.facts.binds.push(BindFact {
+                    step: StepId(u32::try_from(index).unwrap_or(u32::MAX)),
+                    event: k,
+                    var: binding.var.0,
+                    value,
+                });
+            }
+        }
+    }
+
+    fn read(&mut self, k: u32, tool: &Tool, read: &ReadSpec, content: &Json) {
+        let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
+            return;
+        };
+        let records: Vec<&Json> = match &read.each {
+            Some(each) => select_json(content, content, each),
+            None => vec![content],
+        };
+        if records.is_empty() && read.each.is_none() {
+            self.diagnose(
+                k,
+                ExtractionProblem::NotJson,
+                format!("{} returned nothing readable", tool.name),
+            );
+        }
+        for record in records {
+            let Some(id) = select_json(content, record, &read.id)
+                .first()
+                .and_then(|j| id_text(j))
+            else {
+                let kind = if content.is_object() || content.is_array() {
+                    ExtractionProblem::MissingField
+                } else {
+                    ExtractionProblem::NotJson
+                };
+                self.diagnose(
+                    k,
+                    kind,
+                    format!("{}: no {} id in the result", tool.name, read.entity),
+                );
+                continue;
+            };
+            let id = self.facts.interner.intern(&id);
+            for (field, path) in &read.fields {
+                let Some(ty) = entity.fields.get(field) else {
+                    continue;
+                };
+                let found = select_json(content, record, path);
+                let field_sym = self.facts.interner.intern(field);
+                let is_list = matches!(ty, ValueType::List(_));
+                if found.is_empty() && !(is_list && path.selects_many()) {
+                    self.diagnose(
+                        k,
+                        ExtractionProblem::MissingField,
+                        format!("{}: {}.{field} is absent", tool.name, read.entity),
+                    );
+                    continue;
+                }
+                let element = match ty {
+                    ValueType::List(inner) => (**inner).clone(),
+                    other => other.clone(),
+                };
+                let mut values = Vec::new();
+                let mut failed = false;
+                // A list field read through a path that selects one JSON list
+                // takes that list's elements.
+                let items: Vec<&Json> = match (is_list, found.as_slice()) {
+                    (true, [Json::Array(items)]) if !path.selects_many() => items.iter().collect(),
+                    _ => found,
+                };
+                for json in items {
+                    match typed(&mut self.facts.interner, json, Some(&element)) {
+                        Ok(v) => values.push(v),
+                        Err((kind, why)) => {
+                            failed = true;
+                            self.diagnose(
+                                k,
+                                kind,
+                                format!("{}: {}.{field}: {why}", tool.name, read.entity),
+                            );
+                        }
+                    }
+                }
+                if failed || (!is_list && values.len() != 1) {
+                    continue;
+                }
+                self.versions
+                    .entry((entity.symbol, id, field_sym))
+                    .or_default()
+                    .push((k, values, is_list));
+            }
+        }
+    }
+
+    /// Turns every field's reads into facts valid until the next read.
+    fn finish_attributes(&mut self) {
+        for ((entity, id, field), versions) in std::mem::take(&mut self.versions) {
+            for (i, (from, values, is_list)) in versions.iter().enumerate() {
+                let until = versions.get(i + 1).map_or(FOREVER, |v| v.0);
+                if *is_list {
+                    self.facts.attr_lens.push(AttrLenFact {
+                        entity,
+                        id,
+                        field,
+                        len: u32::try_from(values.len()).unwrap_or(u32::MAX),
+                        from: *from,
+                        until,
+                    });
+                }
+                for (elem, value) in values.iter().enumerate() {
+                    self.facts.attrs.push(AttrFact {
+                        entity,
+                        id,
+                        field,
+                        elem: if *is_list {
+                            u32::try_from(elem).unwrap_or(u32::MAX)
+                        } else {
+                            SCALAR
+                        },
+                        value: *value,
+                        from: *from,
+                        until,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The JSON values at `path` in `args` (several when the path has `[*]`).
+fn select_args<'j>(interner: &Interner, args: &'j Json, path: &ArgPath) -> Option<Vec<&'j Json>> {
+    let mut current = vec![args];
+    for step in &path.0 {
+        let mut next = Vec::new();
+        for json in current {
+            match step {
+                ArgStep::Key(k) => next.extend(json.get(interner.resolve(*k))),
+                ArgStep::Index(i) => next.extend(json.get(*i as usize)),
+                ArgStep::Each => next.extend(json.as_array().into_iter().flatten()),
+            }
+        }
+        current = next;
+    }
+    let list = path.yields_list();
+    // A list path over an absent list is absent, not empty.
+    if current.is_empty() && !(list && select_list_exists(interner, args, path)) {
+        return None;
+    }
+    Some(current)
+}
+
+fn select_list_exists(interner: &Interner, args: &Json, path: &ArgPath) -> bool {
+    let mut json = args;
+    for step in &path.0 {
+        match step {
+            ArgStep::Key(k) => match json.get(interner.resolve(*k)) {
+                Some(j) => json = j,
+                None => return false,
+            },
+            ArgStep::Index(i) => match json.get(*i as usize) {
+                Some(j) => json = j,
+                None => return false,
+            },
+            ArgStep::Each => return json.is_array(),
+        }
+    }
+    true
+}
+
+/// The JSON values at a result path, from `root` (`$...`) or `current` (`.…`).
+pub fn select_json<'j>(root: &'j Json, current: &'j Json, path: &JsonPath) -> Vec<&'j Json> {
+    let mut selected = vec![if path.from_root { root } else { current }];
+    for step in &path.steps {
+        let mut next = Vec::new();
+        for json in selected {
+            match step {
+                JsonStep::Key(k) => next.extend(json.get(k)),
+                JsonStep::Index(i) => next.extend(json.get(*i)),
+                JsonStep::EachItem => next.extend(json.as_array().into_iter().flatten()),
+                JsonStep::EachValue => {
+                    next.extend(json.as_object().into_iter().flat_map(|o| o.values()))
+                }
+            }
+        }
+        selected = next;
+    }
+    selected
+}
+
+/// An entity id as text: strings as they are, integers in decimal.
+fn id_text(json: &Json) -> Option<String> {
+    match json {
+        Json::String(s) => Some(s.clone()),
+        Json::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The declared type at `path` of a tool's parameters.
+fn arg_type(
+    interner: &Interner,
+    params: &BTreeMap<String, ValueType>,
+    path: &ArgPath,
+) -> Option<ValueType> {
+    let mut steps = path.0.iter();
+    let Some(ArgStep::Key(first)) = steps.next() else {
+        return None;
+    };
+    let mut ty = params.get(interner.resolve(*first))?.clone();
+    for step in steps {
+        ty = match (step, ty) {
+            (ArgStep::Each | ArgStep::Index(_), ValueType::List(inner)) => *inner,
+            (ArgStep::Key(k), ValueType::Object(fields)) => {
+                fields.into_iter().find(|(f, _)| f == k)?.1
+            }
+            _ => return None,
+        };
+    }
+    Some(ty)
+}
+
+type TypeError = (ExtractionProblem, String);
+
+/// Converts a JSON scalar to a typed value; without a declared type, the JSON
+/// kind decides.
+fn typed(
+    interner: &mut Interner,
+    json: &Json,
+    declared: Option<&ValueType>,
+) -> Result<Value, TypeError> {
+    let wrong = |want: &str| {
+        (
+            ExtractionProblem::WrongType,
+            format!("expected {want}, found {json}"),
+        )
+    };
+    match (declared, json) {
+        (Some(ValueType::Str | ValueType::Enum(_)) | None, Json::String(s)) => {
+            Ok(Value::Str(interner.intern(s)))
+        }
+        (Some(ValueType::Str | ValueType::Enum(_)), _) => Err(wrong("a string")),
+        (Some(ValueType::Int), Json::Number(n)) => match n.as_i64() {
+            Some(i) => Ok(Value::Int(i)),
+            None if n.is_u64() => Err((
+                ExtractionProblem::Overflow,
+                format!("{n} overflows an integer"),
+            )),
+            None => Err(wrong("an integer")),
+        },
+        (Some(ValueType::Amount), Json::Number(n)) | (None, Json::Number(n))
+            if !matches!(declared, Some(ValueType::Int)) =>
+        {
+            if let (Some(i), None) = (n.as_i64(), declared) {
+                return Ok(Value::Int(i));
+            }
+            let amount = match n.as_i64() {
+                Some(i) => Amount::from_int(i).ok_or_else(|| {
+                    (
+                        ExtractionProblem::Overflow,
+                        format!("{n} overflows an amount"),
+                    )
+                }),
+                None => n.as_f64().ok_or_else(|| wrong("a number")).and_then(|f| {
+                    Amount::from_f64(f).map_err(|e| (ExtractionProblem::Overflow, e.to_string()))
+                }),
+            };
+            amount.map(Value::Amount)
+        }
+        (Some(ValueType::Bool) | None, Json::Bool(b)) => Ok(Value::Bool(*b)),
+        (Some(ValueType::Date), Json::String(s)) => Date::parse(s)
+            .map(Value::Date)
+            .map_err(|e| (ExtractionProblem::WrongType, e.to_string())),
+        (Some(ValueType::DateTime), Json::String(s)) => DateTime::parse(s)
+            .map(Value::DateTime)
+            .map_err(|e| (ExtractionProblem::WrongType, e.to_string())),
+        (Some(ValueType::Int), _) => Err(wrong("an integer")),
+        (Some(ValueType::Amount), _) => Err(wrong("an amount")),
+        (Some(ValueType::Bool), _) => Err(wrong("a bool")),
+        (Some(ValueType::Date | ValueType::DateTime), _) => Err(wrong("a date")),
+        (Some(ValueType::List(_) | ValueType::Object(_)), _) | (None, _) => Err(wrong("a scalar")),
+    }
+}
+
+fn show_path(interner: &Interner, path: &ArgPath) -> String {
+    let mut out = String::from("args");
+    for step in &path.0 {
+        match step {
+            ArgStep::Key(k) => {
+                out.push('.');
+                out.push_str(interner.resolve(*k));
+            }
+            ArgStep::Index(i) => out.push_str(&format!("[{i}]")),
+            ArgStep::Each => out.push_str("[*]"),
+        }
+    }
+    out
+}

@@ -1,0 +1,256 @@
+//! Shared pieces of the converters: a trace builder that validates call/result
+//! pairing as events are added and collects every problem of a record, and
+//! typed accessors over `serde_json::Value` that report the JSON path of a
+//! value of the wrong type.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::error::{ImportError, ImportErrorKind, type_name};
+use crate::bundle::model::Side;
+use crate::trace::{Event, Trace, TraceMeta};
+
+/// Builds one trace from one record, collecting its errors.
+pub(crate) struct Builder<'a> {
+    file: &'a Path,
+    record: Option<usize>,
+    pub(crate) events: Vec<Event>,
+    open: HashSet<String>,
+    pub(crate) errors: Vec<ImportError>,
+}
+
+impl<'a> Builder<'a> {
+    pub(crate) fn new(file: &'a Path, record: Option<usize>) -> Self {
+        Builder {
+            file,
+            record,
+            events: Vec::new(),
+            open: HashSet::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    pub(crate) fn error(&mut self, path: impl Into<String>, kind: ImportErrorKind) {
+        self.errors
+            .push(ImportError::new(self.file, self.record, path, kind));
+    }
+
+    /// A message; empty text produces no event.
+    pub(crate) fn text(&mut self, side: Side, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let text = text.to_owned();
+        self.events.push(match side {
+            Side::User => Event::User { text },
+            Side::Agent => Event::Agent { text },
+        });
+    }
+
+    /// A tool call; `path` points at the call object.
+    pub(crate) fn call(&mut self, path: &str, id: &str, tool: &str, args: Value, requestor: Side) {
+        if !self.open.insert(id.to_owned()) {
+            self.error(
+                format!("{path}.id"),
+                ImportErrorKind::DuplicateCallId { id: id.to_owned() },
+            );
+            return;
+        }
+        self.events.push(Event::Call {
+            id: id.to_owned(),
+            tool: tool.to_owned(),
+            args,
+            requestor,
+        });
+    }
+
+    /// A tool result; `path` points at the result message.
+    pub(crate) fn result(&mut self, path: &str, id: &str, ok: bool, content: Value) {
+        if !self.open.remove(id) {
+            self.error(path, ImportErrorKind::UnknownCallId { id: id.to_owned() });
+            return;
+        }
+        self.events.push(Event::Result {
+            id: id.to_owned(),
+            ok,
+            content,
+        });
+    }
+
+    /// The trace, or every error found in the record.
+    pub(crate) fn finish(self, meta: TraceMeta) -> Result<Trace, Vec<ImportError>> {
+        if self.errors.is_empty() {
+            Ok(Trace {
+                meta,
+                events: self.events,
+            })
+        } else {
+            Err(self.errors)
+        }
+    }
+}
+
+/// `value` as an object, or an error at `path`.
+pub(crate) fn object<'v>(
+    b: &mut Builder<'_>,
+    value: &'v Value,
+    path: &str,
+) -> Option<&'v Map<String, Value>> {
+    match value {
+        Value::Object(map) => Some(map),
+        other => {
+            b.error(path, wrong("an object", other));
+            None
+        }
+    }
+}
+
+/// An optional field: `Ok(None)` when missing or null.
+pub(crate) fn opt<'v>(obj: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    obj.get(key).filter(|v| !v.is_null())
+}
+
+/// An optional string field (missing or null is `None`); other types are an error.
+pub(crate) fn opt_str<'v>(
+    b: &mut Builder<'_>,
+    obj: &'v Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<Option<&'v str>, ()> {
+    match opt(obj, key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => {
+            b.error(join(path, key), wrong("a string", other));
+            Err(())
+        }
+    }
+}
+
+/// A required string field.
+pub(crate) fn req_str<'v>(
+    b: &mut Builder<'_>,
+    obj: &'v Map<String, Value>,
+    key: &'static str,
+    path: &str,
+) -> Option<&'v str> {
+    match opt_str(b, obj, key, path) {
+        Ok(Some(s)) => Some(s),
+        Ok(None) => {
+            b.error(path, ImportErrorKind::MissingField { field: key });
+            None
+        }
+        Err(()) => None,
+    }
+}
+
+/// An optional boolean flag (missing or null is `false`).
+pub(crate) fn flag(b: &mut Builder<'_>, obj: &Map<String, Value>, key: &str, path: &str) -> bool {
+    match opt(obj, key) {
+        None => false,
+        Some(Value::Bool(v)) => *v,
+        Some(other) => {
+            b.error(join(path, key), wrong("a boolean", other));
+            false
+        }
+    }
+}
+
+/// An optional array field (missing or null is empty).
+pub(crate) fn opt_array<'v>(
+    b: &mut Builder<'_>,
+    obj: &'v Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> &'v [Value] {
+    match opt(obj, key) {
+        None => &[],
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            b.error(join(path, key), wrong("an array", other));
+            &[]
+        }
+    }
+}
+
+/// Tool-call arguments: an object (or any JSON value), or a string holding JSON.
+pub(crate) fn arguments(b: &mut Builder<'_>, value: Option<&Value>, path: &str) -> Option<Value> {
+    match value {
+        None | Some(Value::Null) => Some(Value::Object(Map::new())),
+        Some(Value::String(text)) if text.trim().is_empty() => Some(Value::Object(Map::new())),
+        Some(Value::String(text)) => match serde_json::from_str(text) {
+            Ok(args) => Some(args),
+            Err(e) => {
+                b.error(
+                    path,
+                    ImportErrorKind::InvalidArguments {
+                        message: e.to_string(),
+                    },
+                );
+                None
+            }
+        },
+        Some(other) => Some(other.clone()),
+    }
+}
+
+/// A tool-call requestor: `assistant`/`agent` or `user`.
+pub(crate) fn requestor(
+    b: &mut Builder<'_>,
+    value: Option<&Value>,
+    default: Side,
+    path: &str,
+) -> Option<Side> {
+    match value {
+        None | Some(Value::Null) => Some(default),
+        Some(Value::String(s)) => match s.as_str() {
+            "assistant" | "agent" => Some(Side::Agent),
+            "user" => Some(Side::User),
+            _ => {
+                b.error(
+                    path,
+                    ImportErrorKind::UnknownRequestor {
+                        requestor: s.clone(),
+                    },
+                );
+                None
+            }
+        },
+        Some(other) => {
+            b.error(path, wrong("a string", other));
+            None
+        }
+    }
+}
+
+/// An id that may be recorded as a string or a number.
+pub(crate) fn id_text(value: Option<&Value>) -> Option<String> {
+    match value {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+pub(crate) fn wrong(expected: &'static str, found: &Value) -> ImportErrorKind {
+    ImportErrorKind::WrongType {
+        expected,
+        found: type_name(found),
+    }
+}
+
+/// `base.key`, or `key` at the root.
+pub(crate) fn join(base: &str, key: &str) -> String {
+    if base.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{base}.{key}")
+    }
+}
+
+/// `base[index]`.
+pub(crate) fn index(base: &str, i: usize) -> String {
+    format!("{base}[{i}]")
+}

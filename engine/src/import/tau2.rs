@@ -1,0 +1,276 @@
+//! tau2-bench results files: `{timestamp, info, tasks[], simulations[]}`.
+//!
+//! The reader walks the top-level object key by key and the `simulations`
+//! array element by element, so memory is bounded by the largest simulation,
+//! not the file. `info.environment_info.domain_name` gives each trace's
+//! domain when `info` comes before `simulations` (as in every tau2 file).
+//!
+//! Mapping of one simulation's `messages[]`:
+//!
+//! - `role: user` / `role: assistant` with non-empty `content` →
+//!   [`Event::User`](crate::trace::Event::User) /
+//!   [`Event::Agent`](crate::trace::Event::Agent); then each of its
+//!   `tool_calls[{id, name, arguments, requestor}]` →
+//!   [`Event::Call`](crate::trace::Event::Call) (`requestor` `assistant` →
+//!   agent, `user` → user, defaulting to the message's role; `arguments` an
+//!   object or a string holding JSON);
+//! - `role: tool` → [`Event::Result`](crate::trace::Event::Result) with the
+//!   message's `id`, `ok = !error`, content parsed by
+//!   [`parse_content`].
+//!
+//! Meta: `id` = `<file stem>#<simulation id>` (or the index when there is no
+//! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`.
+//!
+//! The `tasks` array (the task copies the file was graded against) is read
+//! separately by [`tau2_tasks`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::build::{
+    Builder, arguments, flag, id_text, index, join, object, opt, opt_array, opt_str, req_str,
+    requestor, wrong,
+};
+use super::error::{ImportError, ImportErrorKind};
+use super::scan::{Cursor, MAX_RECORD_BYTES, parse_json};
+use crate::bundle::model::Side;
+use crate::trace::{Trace, TraceMeta, parse_content};
+
+/// Converts simulation number `i` of a tau2 file.
+pub(crate) fn simulation(
+    file: &Path,
+    stem: &str,
+    i: usize,
+    value: &Value,
+    domain: Option<&str>,
+) -> Result<Trace, Vec<ImportError>> {
+    let base = index("simulations", i);
+    let mut b = Builder::new(file, Some(i));
+    let Some(sim) = object(&mut b, value, &base) else {
+        return Err(b.errors);
+    };
+    let id = id_text(opt(sim, "id")).unwrap_or_else(|| i.to_string());
+    let mut meta = TraceMeta {
+        id: format!("{stem}#{id}"),
+        task_id: id_text(opt(sim, "task_id")),
+        trial: None,
+        reward: None,
+        domain: domain.map(str::to_owned),
+    };
+    match opt(sim, "trial") {
+        None => {}
+        Some(Value::Number(n)) if n.as_i64().is_some() => meta.trial = n.as_i64(),
+        Some(other) => b.error(join(&base, "trial"), wrong("an integer", other)),
+    }
+    if let Some(info) = opt(sim, "reward_info") {
+        let path = join(&base, "reward_info");
+        if let Some(info) = object(&mut b, info, &path) {
+            match opt(info, "reward") {
+                None => {}
+                Some(Value::Number(n)) => meta.reward = n.as_f64(),
+                Some(other) => b.error(join(&path, "reward"), wrong("a number", other)),
+            }
+        }
+    }
+    let messages_path = join(&base, "messages");
+    match opt(sim, "messages") {
+        Some(Value::Array(messages)) => {
+            for (m, message) in messages.iter().enumerate() {
+                tau2_message(&mut b, message, &index(&messages_path, m));
+            }
+        }
+        Some(other) => b.error(messages_path, wrong("an array", other)),
+        None => b.error(base, ImportErrorKind::MissingField { field: "messages" }),
+    }
+    b.finish(meta)
+}
+
+fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str) {
+    let Some(message) = object(b, value, path) else {
+        return;
+    };
+    let Some(role) = req_str(b, message, "role", path) else {
+        return;
+    };
+    let side = match role {
+        "user" => Side::User,
+        "assistant" => Side::Agent,
+        "tool" => {
+            let Some(id) = req_str(b, message, "id", path) else {
+                return;
+            };
+            let ok = !flag(b, message, "error", path);
+            let Ok(content) = opt_str(b, message, "content", path) else {
+                return;
+            };
+            let content = content.map_or(Value::Null, parse_content);
+            b.result(path, id, ok, content);
+            return;
+        }
+        other => {
+            b.error(
+                join(path, "role"),
+                ImportErrorKind::UnknownRole {
+                    role: other.to_owned(),
+                },
+            );
+            return;
+        }
+    };
+    if let Ok(Some(text)) = opt_str(b, message, "content", path) {
+        b.text(side, text);
+    }
+    let calls_path = join(path, "tool_calls");
+    for (c, call) in opt_array(b, message, "tool_calls", path).iter().enumerate() {
+        let call_path = index(&calls_path, c);
+        let Some(call) = object(b, call, &call_path) else {
+            continue;
+        };
+        let id = req_str(b, call, "id", &call_path);
+        let name = req_str(b, call, "name", &call_path);
+        let args = arguments(b, call.get("arguments"), &join(&call_path, "arguments"));
+        let side = requestor(
+            b,
+            call.get("requestor"),
+            side,
+            &join(&call_path, "requestor"),
+        );
+        if let (Some(id), Some(name), Some(args), Some(side)) = (id, name, args, side) {
+            b.call(&call_path, id, name, args, side);
+        }
+    }
+}
+
+/// Reads the domain name out of a tau2 `info` object, if it has one.
+pub(crate) fn domain_of(info: &Value) -> Option<String> {
+    info.get("environment_info")?
+        .get("domain_name")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// One gold action of a task (`evaluation_criteria.actions[]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoldAction {
+    /// The benchmark's id for the action, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The expected arguments.
+    #[serde(default)]
+    pub arguments: Value,
+    /// Who performs it: the agent or (telecom) the user.
+    pub requestor: Side,
+}
+
+/// The task copies embedded in a tau2 results file: task id → gold actions.
+/// Each simulation is graded against the copy in its own file (gold actions
+/// changed between benchmark releases).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tau2Tasks {
+    /// Task id → the gold action sequence (empty when the task has none).
+    pub tasks: BTreeMap<String, Vec<GoldAction>>,
+}
+
+/// Reads the `tasks` array of a tau2 results file, skipping (without
+/// storing) everything else. Fails on the first malformed task.
+pub fn tau2_tasks(path: &Path) -> Result<Tau2Tasks, ImportError> {
+    let at = |record: Option<usize>, p: String, kind| ImportError::new(path, record, p, kind);
+    let file = std::fs::File::open(path).map_err(|e| at(None, String::new(), e.into()))?;
+    let mut cursor = Cursor::new(Box::new(std::io::BufReader::new(file)));
+    cursor
+        .expect(b'{')
+        .map_err(|kind| at(None, String::new(), kind))?;
+    let mut scratch = Vec::new();
+    let mut first = true;
+    let mut found = None;
+    while let Some(key) = cursor
+        .key(first, &mut scratch)
+        .map_err(|kind| at(None, String::new(), kind))?
+    {
+        first = false;
+        if key == "tasks" {
+            let mut buf = Vec::new();
+            let start = cursor
+                .value(Some(&mut buf), MAX_RECORD_BYTES)
+                .map_err(|kind| at(None, "tasks".into(), kind))?;
+            let value = parse_json(&buf, start).map_err(|kind| at(None, "tasks".into(), kind))?;
+            found = Some(tasks_from(path, &value)?);
+        } else {
+            cursor
+                .value(None, 0)
+                .map_err(|kind| at(None, key.clone(), kind))?;
+        }
+    }
+    found.ok_or_else(|| {
+        at(
+            None,
+            String::new(),
+            ImportErrorKind::MissingField { field: "tasks" },
+        )
+    })
+}
+
+fn tasks_from(file: &Path, value: &Value) -> Result<Tau2Tasks, ImportError> {
+    let mut b = Builder::new(file, None);
+    let mut out = Tau2Tasks::default();
+    match value {
+        Value::Array(tasks) => {
+            for (t, task) in tasks.iter().enumerate() {
+                let path = index("tasks", t);
+                if let Some((id, actions)) = task_from(&mut b, task, &path) {
+                    out.tasks.insert(id, actions);
+                }
+                if !b.errors.is_empty() {
+                    break;
+                }
+            }
+        }
+        other => b.error("tasks", wrong("an array", other)),
+    }
+    match b.errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+fn task_from(b: &mut Builder<'_>, task: &Value, path: &str) -> Option<(String, Vec<GoldAction>)> {
+    let task = object(b, task, path)?;
+    let Some(id) = id_text(opt(task, "id")) else {
+        b.error(path, ImportErrorKind::MissingField { field: "id" });
+        return None;
+    };
+    let mut actions = Vec::new();
+    let Some(criteria) = opt(task, "evaluation_criteria") else {
+        return Some((id, actions));
+    };
+    let criteria_path = join(path, "evaluation_criteria");
+    let criteria = object(b, criteria, &criteria_path)?;
+    let actions_path = join(&criteria_path, "actions");
+    for (a, action) in opt_array(b, criteria, "actions", &criteria_path)
+        .iter()
+        .enumerate()
+    {
+        let action_path = index(&actions_path, a);
+        let action = object(b, action, &action_path)?;
+        let name = req_str(b, action, "name", &action_path)?;
+        let arguments = arguments(b, action.get("arguments"), &join(&action_path, "arguments"))?;
+        let requestor = requestor(
+            b,
+            action.get("requestor"),
+            Side::Agent,
+            &join(&action_path, "requestor"),
+        )?;
+        actions.push(GoldAction {
+            action_id: id_text(opt(action, "action_id")),
+            name: name.to_owned(),
+            arguments,
+            requestor,
+        });
+    }
+    Some((id, actions))
+}

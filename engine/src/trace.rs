@@ -1,0 +1,144 @@
+//! The conversation as Turnstile sees it: a flat sequence of events (messages,
+//! tool calls, tool results), whatever format it was recorded in. Event
+//! indices are positions in [`Trace::events`]; every later stage (facts,
+//! evidence, verdicts) refers to events by that index.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::model::Side;
+
+/// One thing that happened in a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The user said something.
+    User { text: String },
+    /// The agent said something to the user.
+    Agent { text: String },
+    /// A tool call, by the agent or (telecom) by the user on their device.
+    Call {
+        /// Links the call to its result.
+        id: String,
+        tool: String,
+        #[serde(default)]
+        args: serde_json::Value,
+        #[serde(default = "agent_side")]
+        requestor: Side,
+    },
+    /// The result of the call with the same `id`.
+    Result {
+        id: String,
+        /// `false` when the tool raised an error; `content` is then the error text.
+        ok: bool,
+        /// The result: parsed JSON when it was JSON, else the raw text as a JSON string.
+        #[serde(default)]
+        content: serde_json::Value,
+    },
+}
+
+fn agent_side() -> Side {
+    Side::Agent
+}
+
+impl Event {
+    pub fn is_agent_event(&self) -> bool {
+        match self {
+            Event::Agent { .. } => true,
+            Event::Call { requestor, .. } => *requestor == Side::Agent,
+            _ => false,
+        }
+    }
+
+    pub fn call_id(&self) -> Option<&str> {
+        match self {
+            Event::Call { id, .. } | Event::Result { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// What is known about where a trace came from and how it was graded.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceMeta {
+    /// Stable id: file name plus simulation id / record index.
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial: Option<i64>,
+    /// The benchmark's final reward, when the source recorded one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reward: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+}
+
+/// One conversation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub meta: TraceMeta,
+    pub events: Vec<Event>,
+}
+
+impl Trace {
+    /// The index of the call event that `result_index` answers, if any.
+    pub fn call_of(&self, result_index: usize) -> Option<usize> {
+        let Some(Event::Result { id, .. }) = self.events.get(result_index) else {
+            return None;
+        };
+        self.events[..result_index]
+            .iter()
+            .rposition(|e| matches!(e, Event::Call { id: call, .. } if call == id))
+    }
+}
+
+/// Parses a tool result's text: JSON when it is JSON, else the text itself.
+pub fn parse_content(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::String(text.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_events_round_trip_as_json() {
+        let events = vec![
+            Event::User {
+                text: "cancel #W1".into(),
+            },
+            Event::Call {
+                id: "c1".into(),
+                tool: "get_order_details".into(),
+                args: serde_json::json!({"order_id": "#W1"}),
+                requestor: Side::Agent,
+            },
+            Event::Result {
+                id: "c1".into(),
+                ok: true,
+                content: parse_content("{\"status\": \"pending\"}"),
+            },
+        ];
+        for event in &events {
+            let line = serde_json::to_string(event).unwrap();
+            assert_eq!(&serde_json::from_str::<Event>(&line).unwrap(), event);
+        }
+        let call: Event = serde_json::from_str(r#"{"type":"call","id":"x","tool":"t"}"#).unwrap();
+        assert!(call.is_agent_event());
+        let trace = Trace {
+            meta: TraceMeta::default(),
+            events,
+        };
+        assert_eq!(trace.call_of(2), Some(1));
+        assert_eq!(trace.call_of(0), None);
+    }
+
+    #[test]
+    fn non_json_content_is_kept_as_text() {
+        assert_eq!(
+            parse_content("sara_doe_496"),
+            serde_json::json!("sara_doe_496")
+        );
+        assert_eq!(parse_content("[1, 2]"), serde_json::json!([1, 2]));
+    }
+}

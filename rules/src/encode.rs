@@ -1,0 +1,331 @@
+//! Encodes the check IR as Datalog input facts: every check tree in negation
+//! normal form (so the rule program needs negation only against lower strata)
+//! with binary `and`/`or` nodes, and every operand as a numbered node.
+
+use hashbrown::HashMap;
+
+use crate::intern::Symbol;
+use crate::ir::{
+    AggOp, ArgPath, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand, Outcome,
+};
+use crate::value::Value;
+
+/// A check node in negation normal form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CNode {
+    True,
+    False,
+    And(u32, u32),
+    Or(u32, u32),
+    /// `negated`: some element pair fails (or a length differs), instead of all hold.
+    Cmp {
+        op: CmpOp,
+        lhs: u32,
+        rhs: u32,
+        negated: bool,
+    },
+    In {
+        operand: u32,
+        set: u32,
+        negated: bool,
+    },
+    Contains {
+        item: u32,
+        list: u32,
+        negated: bool,
+    },
+    Happened {
+        filter: u32,
+        negated: bool,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ONode {
+    Const(Value),
+    Var(u32),
+    Arg(u32),
+    Field {
+        entity: Symbol,
+        id: u32,
+        field: Symbol,
+    },
+    /// `zero` is the sum of an empty list, typed like its elements.
+    Agg {
+        op: AggOp,
+        inner: u32,
+        zero: Value,
+    },
+    Count {
+        filter: u32,
+        key: u32,
+    },
+    CountEqual {
+        inner: u32,
+        value: u32,
+    },
+    Arith {
+        op: ArithOp,
+        lhs: u32,
+        rhs: u32,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FilterNode {
+    pub tool: Symbol,
+    pub outcome: Outcome,
+    pub constraints: Vec<(u32, CmpOp, u32)>,
+}
+
+/// The encoded program input for one [`CheckSet`].
+#[derive(Clone, Debug, Default)]
+pub struct Encoded {
+    pub cnodes: Vec<CNode>,
+    pub onodes: Vec<ONode>,
+    pub sets: Vec<Vec<u32>>,
+    pub filters: Vec<FilterNode>,
+    /// Argument paths by index (operands and filter constraints refer to them).
+    pub arg_paths: Vec<ArgPath>,
+    /// Root node of each check, by [`CheckId`].
+    pub roots: Vec<u32>,
+    /// Variables each check's root reads, as a bit mask.
+    pub var_masks: Vec<u32>,
+    /// For count operands: the key operand is a constant `true` when the
+    /// filter has no constraint.
+    pub count_keys: Vec<(u32, Option<(u32, u32)>)>,
+}
+
+impl Encoded {
+    pub fn new(checks: &CheckSet) -> Encoded {
+        let mut encoded = Encoded::default();
+        let mut paths: HashMap<ArgPath, u32> = HashMap::new();
+        for (_, check) in checks.iter() {
+            let mut mask = 0;
+            let root = encoded.check(check, false, &mut paths, &mut mask);
+            encoded.roots.push(root);
+            encoded.var_masks.push(mask);
+        }
+        encoded
+    }
+
+    pub fn root(&self, id: CheckId) -> Option<u32> {
+        self.roots.get(id.0 as usize).copied()
+    }
+
+    pub fn mask(&self, id: CheckId) -> u32 {
+        self.var_masks.get(id.0 as usize).copied().unwrap_or(0)
+    }
+
+    fn push_c(&mut self, node: CNode) -> u32 {
+        self.cnodes.push(node);
+        index(self.cnodes.len() - 1)
+    }
+
+    fn push_o(&mut self, node: ONode) -> u32 {
+        self.onodes.push(node);
+        index(self.onodes.len() - 1)
+    }
+
+    fn path(&mut self, path: &ArgPath, paths: &mut HashMap<ArgPath, u32>) -> u32 {
+        if let Some(&i) = paths.get(path) {
+            return i;
+        }
+        self.arg_paths.push(path.clone());
+        let i = index(self.arg_paths.len() - 1);
+        paths.insert(path.clone(), i);
+        i
+    }
+
+    fn check(
+        &mut self,
+        check: &Check,
+        negated: bool,
+        paths: &mut HashMap<ArgPath, u32>,
+        mask: &mut u32,
+    ) -> u32 {
+        match check {
+            Check::Const(b) => self.push_c(if *b != negated {
+                CNode::True
+            } else {
+                CNode::False
+            }),
+            Check::Not(inner) => self.check(inner, !negated, paths, mask),
+            Check::All(items) | Check::Any(items) => {
+                // De Morgan: a negated conjunction is a disjunction of negations.
+                let conjunction = matches!(check, Check::All(_)) != negated;
+                let mut nodes: Vec<u32> = items
+                    .iter()
+                    .map(|c| self.check(c, negated, paths, mask))
+                    .collect();
+                let Some(mut acc) = nodes.pop() else {
+                    return self.push_c(if conjunction {
+                        CNode::True
+                    } else {
+                        CNode::False
+                    });
+                };
+                while let Some(next) = nodes.pop() {
+                    acc = self.push_c(if conjunction {
+                        CNode::And(next, acc)
+                    } else {
+                        CNode::Or(next, acc)
+                    });
+                }
+                acc
+            }
+            Check::Compare { op, lhs, rhs } => {
+                let (lhs, rhs) = (
+                    self.operand(lhs, paths, mask),
+                    self.operand(rhs, paths, mask),
+                );
+                self.push_c(CNode::Cmp {
+                    op: *op,
+                    lhs,
+                    rhs,
+                    negated,
+                })
+            }
+            Check::OneOf { operand, set } => {
+                let operand = self.operand(operand, paths, mask);
+                let members = set.iter().map(|m| self.operand(m, paths, mask)).collect();
+                self.sets.push(members);
+                let set = index(self.sets.len() - 1);
+                self.push_c(CNode::In {
+                    operand,
+                    set,
+                    negated,
+                })
+            }
+            Check::Contains { item, list } => {
+                let (item, list) = (
+                    self.operand(item, paths, mask),
+                    self.operand(list, paths, mask),
+                );
+                self.push_c(CNode::Contains {
+                    item,
+                    list,
+                    negated,
+                })
+            }
+            Check::Happened(filter) => {
+                let filter = self.filter(filter, paths, mask);
+                self.push_c(CNode::Happened { filter, negated })
+            }
+        }
+    }
+
+    fn filter(
+        &mut self,
+        filter: &EventFilter,
+        paths: &mut HashMap<ArgPath, u32>,
+        mask: &mut u32,
+    ) -> u32 {
+        let constraints = filter
+            .constraints
+            .iter()
+            .map(|c| {
+                (
+                    self.path(&c.path, paths),
+                    c.op,
+                    self.operand(&c.value, paths, mask),
+                )
+            })
+            .collect();
+        self.filters.push(FilterNode {
+            tool: filter.tool,
+            outcome: filter.outcome,
+            constraints,
+        });
+        index(self.filters.len() - 1)
+    }
+
+    fn operand(
+        &mut self,
+        operand: &Operand,
+        paths: &mut HashMap<ArgPath, u32>,
+        mask: &mut u32,
+    ) -> u32 {
+        let node = match operand {
+            Operand::Const(v) => ONode::Const(*v),
+            Operand::Var(v) => {
+                *mask |= 1u32.checked_shl(v.0).unwrap_or(0);
+                ONode::Var(v.0)
+            }
+            Operand::Arg(path) => ONode::Arg(self.path(path, paths)),
+            Operand::Field { entity, id, field } => {
+                let id = self.operand(id, paths, mask);
+                ONode::Field {
+                    entity: *entity,
+                    id,
+                    field: *field,
+                }
+            }
+            Operand::Aggregate { op, of } => {
+                let inner = self.operand(of, paths, mask);
+                ONode::Agg {
+                    op: *op,
+                    inner,
+                    zero: Value::Int(0),
+                }
+            }
+            Operand::CountEqual { of, value } => {
+                let (inner, value) = (
+                    self.operand(of, paths, mask),
+                    self.operand(value, paths, mask),
+                );
+                ONode::CountEqual { inner, value }
+            }
+            Operand::CountEvents(filter) => {
+                let key = match filter.constraints.first() {
+                    Some(c) => self.operand(&c.value, paths, mask),
+                    None => self.push_o(ONode::Const(Value::Bool(true))),
+                };
+                let filter_index = self.filter(filter, paths, mask);
+                ONode::Count {
+                    filter: filter_index,
+                    key,
+                }
+            }
+            Operand::Arith { op, lhs, rhs } => {
+                let (lhs, rhs) = (
+                    self.operand(lhs, paths, mask),
+                    self.operand(rhs, paths, mask),
+                );
+                ONode::Arith { op: *op, lhs, rhs }
+            }
+        };
+        self.push_o(node)
+    }
+}
+
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::VarId;
+
+    #[test]
+    fn negation_is_pushed_to_the_leaves() {
+        let mut checks = CheckSet::default();
+        let cmp = |v| Check::Compare {
+            op: CmpOp::Eq,
+            lhs: Operand::Var(VarId(v)),
+            rhs: Operand::Const(Value::Int(1)),
+        };
+        checks.push(Check::Not(Box::new(Check::All(vec![cmp(0), cmp(2)]))));
+        let encoded = Encoded::new(&checks);
+        let root = encoded.roots[0] as usize;
+        assert!(matches!(encoded.cnodes[root], CNode::Or(..)));
+        let negated = encoded
+            .cnodes
+            .iter()
+            .filter(|c| matches!(c, CNode::Cmp { negated: true, .. }))
+            .count();
+        assert_eq!(negated, 2);
+        assert_eq!(encoded.var_masks[0], 0b101);
+    }
+}

@@ -1,0 +1,839 @@
+//! `evaluate`: runs the Datalog program on one trace and returns typed
+//! results — where each step is satisfied, which gated calls were allowed,
+//! and every violation with the step where its path stopped, the reason, and
+//! the facts the verdict rests on.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use hashbrown::{HashMap, HashSet};
+use serde::{Deserialize, Serialize};
+
+use crate::encode::{CNode, Encoded, ONode};
+use crate::facts::{FOREVER, TraceFacts};
+use crate::intern::Symbol;
+use crate::ir::{CmpOp, Outcome};
+use crate::program::{self, EMPTY_ENV, Env, MAX_VARS, Program, env_with};
+use crate::spec::{CompiledChecks, StepId, Timing};
+use crate::value::Value;
+
+/// Why a gated call was blocked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Reason {
+    /// The tool has no authorization step at all.
+    NoAuthorization,
+    /// A value the decision needs was never read (or not by then).
+    MissingRead,
+    /// A read value has the wrong value (a status, a flag).
+    WrongValue,
+    /// An amount or quantity is out of bounds.
+    AmountOutOfBounds,
+    /// An argument is not grounded in what was read for this request.
+    Ungrounded,
+    /// The call (or a related one) already happened too often.
+    TooManyCalls,
+    /// A required step happened, but before its predecessor.
+    OutOfOrder,
+    /// A dialogue-semantic step (confirmation, reason...) is not established.
+    MissingConfirmation,
+    /// A required earlier step did not happen.
+    MissingStep,
+}
+
+impl Reason {
+    /// When several conditions fail, the one reported: a cause before its
+    /// consequences (an ungrounded id also leaves its fields unread).
+    pub fn precedence(self) -> u8 {
+        match self {
+            Reason::NoAuthorization => 0,
+            Reason::Ungrounded => 1,
+            Reason::TooManyCalls => 2,
+            Reason::OutOfOrder => 3,
+            Reason::AmountOutOfBounds => 4,
+            Reason::WrongValue => 5,
+            Reason::MissingRead => 6,
+            Reason::MissingConfirmation => 7,
+            Reason::MissingStep => 8,
+        }
+    }
+}
+
+/// A fact a verdict rests on: an operand's value(s) at the decision, and the
+/// read event it came from when it is an entity field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cited {
+    /// Encoded operand node (see [`Encoded::onodes`]).
+    pub operand: u32,
+    pub values: Vec<Value>,
+    pub read_at: Option<u32>,
+}
+
+/// One failing condition of a guard or criterion, with its operands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedAtom {
+    /// Encoded check node (see [`Encoded::cnodes`]).
+    pub atom: u32,
+    pub cited: Vec<Cited>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// The gated call's event index.
+    pub event: u32,
+    pub tool: Symbol,
+    /// The request (bindings) whose path came closest to authorizing it.
+    pub request: Env,
+    /// The first unmet step on that path.
+    pub unmet: Option<StepId>,
+    pub reason: Reason,
+    pub failed: Vec<FailedAtom>,
+}
+
+/// What the program derived for one trace.
+#[derive(Clone, Debug, Default)]
+pub struct Derived {
+    pub encoded: Encoded,
+    /// `(step, request, event)`: the step is satisfied there on a valid path.
+    pub sat: BTreeSet<(StepId, Env, u32)>,
+    /// Earliest satisfaction of each step per request.
+    pub evidence: BTreeMap<(StepId, Env), u32>,
+    /// Gated calls that were authorized, with the authorizing step and request.
+    pub allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    pub violations: Vec<Violation>,
+    holds: HashSet<(u32, u32, Env)>,
+}
+
+impl Derived {
+    /// Whether check `root` (an encoded node) holds at `event` under `env`.
+    pub fn holds(&self, root: u32, event: u32, env: &Env) -> bool {
+        self.holds.contains(&(root, event, *env))
+    }
+
+    pub fn is_allowed(&self, event: u32) -> bool {
+        self.allowed.contains_key(&event)
+    }
+}
+
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum EvaluateError {
+    #[error("the bundle declares {0} request variables; the evaluator supports at most {MAX_VARS}")]
+    TooManyVariables(u32),
+}
+
+/// Runs the program. Deterministic: the same inputs give the same `Derived`.
+pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, EvaluateError> {
+    if checks.vars as usize > MAX_VARS {
+        return Err(EvaluateError::TooManyVariables(checks.vars));
+    }
+    let mut encoded = Encoded::new(&checks.checks);
+    let mut runtime = Program::new();
+    let inputs = Inputs::build(checks, facts, &mut encoded);
+    inputs.load(checks, &encoded, facts, &mut runtime);
+    let (
+        val,
+        _len,
+        field_src,
+        present,
+        _happened,
+        holds,
+        _run,
+        sat,
+        evidence,
+        allowed,
+        frontier,
+        unguarded,
+    ) = runtime.run_with_hasher::<hashbrown::DefaultHashBuilder>();
+    let mut derived = Derived {
+        holds: holds
+            .into_iter()
+            .map(|program::Holds(c, k, e)| (c, k, e))
+            .collect(),
+        sat: sat
+            .into_iter()
+            .map(|program::Sat(s, e, k)| (StepId(s), e, k))
+            .collect(),
+        evidence: evidence
+            .into_iter()
+            .map(|program::Evidence(s, e, k)| ((StepId(s), e), k))
+            .collect(),
+        ..Derived::default()
+    };
+    for program::Allowed(k, a, e) in allowed {
+        derived.allowed.entry(k).or_default().push((StepId(a), e));
+    }
+    for list in derived.allowed.values_mut() {
+        list.sort();
+    }
+    let values = ValueIndex::new(val, field_src, present);
+    let explain = Explainer {
+        checks,
+        facts,
+        encoded: &encoded,
+        inputs: &inputs,
+        derived: &derived,
+        values: &values,
+    };
+    let mut violations: Vec<Violation> = unguarded
+        .into_iter()
+        .filter_map(|program::Unguarded(k)| explain.unguarded(k))
+        .collect();
+    let mut by_call: BTreeMap<u32, Vec<(u32, Env, u32, u32)>> = BTreeMap::new();
+    for program::Frontier(k, a, e, n, j) in frontier {
+        by_call.entry(k).or_default().push((a, e, n, j));
+    }
+    let gated: BTreeSet<Symbol> = checks.gated_tools.iter().copied().collect();
+    for call in facts
+        .calls
+        .iter()
+        .filter(|c| c.by_agent && gated.contains(&c.tool))
+    {
+        if derived.is_allowed(call.event) || violations.iter().any(|v| v.event == call.event) {
+            continue;
+        }
+        let candidates = by_call.remove(&call.event).unwrap_or_default();
+        violations.push(explain.blocked(call.event, call.tool, candidates));
+    }
+    violations.sort_by_key(|v| v.event);
+    derived.violations = violations;
+    derived.encoded = encoded;
+    Ok(derived)
+}
+
+/// Operand values by (operand, event, env), for explanations.
+struct ValueIndex {
+    values: HashMap<(u32, u32, Env), Vec<(u32, Value)>>,
+    sources: HashMap<(u32, u32, Env), u32>,
+    present: HashSet<(u32, u32, Env)>,
+}
+
+impl ValueIndex {
+    fn new(
+        val: impl IntoIterator<Item = program::Val>,
+        src: impl IntoIterator<Item = program::FieldSrc>,
+        present: impl IntoIterator<Item = program::Present>,
+    ) -> Self {
+        let mut values: HashMap<(u32, u32, Env), Vec<(u32, Value)>> = HashMap::new();
+        for program::Val(o, k, e, el, v) in val {
+            values.entry((o, k, e)).or_default().push((el, v));
+        }
+        for list in values.values_mut() {
+            list.sort();
+        }
+        ValueIndex {
+            values,
+            sources: src
+                .into_iter()
+                .map(|program::FieldSrc(o, k, e, r)| ((o, k, e), r))
+                .collect(),
+            present: present
+                .into_iter()
+                .map(|program::Present(o, k, e)| (o, k, e))
+                .collect(),
+        }
+    }
+}
+
+/// Everything fed to the program besides the encoded checks.
+struct Inputs {
+    step_roots: Vec<u32>,
+    points: Vec<Vec<u32>>,
+    eval_at: BTreeSet<(u32, u32, Env)>,
+    bind_masks: Vec<u32>,
+    depth: Vec<u32>,
+    count_values: Vec<(u32, Value, u32, u32, u32)>,
+}
+
+impl Inputs {
+    fn build(checks: &CompiledChecks, facts: &TraceFacts, encoded: &mut Encoded) -> Inputs {
+        let mut used_roots = HashSet::new();
+        let mut step_roots = Vec::new();
+        for step in &checks.steps {
+            let root = match step.check.and_then(|c| encoded.root(c)) {
+                Some(r) if used_roots.insert(r) => r,
+                Some(r) => {
+                    // Keep one root per step so runs never mix steps.
+                    encoded.cnodes.push(CNode::True);
+                    let fresh = to_u32(encoded.cnodes.len() - 1);
+                    encoded.cnodes.push(CNode::And(r, fresh));
+                    to_u32(encoded.cnodes.len() - 1)
+                }
+                None => {
+                    encoded.cnodes.push(CNode::True);
+                    to_u32(encoded.cnodes.len() - 1)
+                }
+            };
+            step_roots.push(root);
+        }
+        let tool_of_call: HashMap<u32, Symbol> =
+            facts.calls.iter().map(|c| (c.event, c.tool)).collect();
+        let mut global: Vec<u32> = std::iter::once(0)
+            .chain(facts.calls.iter().map(|c| c.event))
+            .chain(facts.results.iter().map(|r| r.event))
+            .collect();
+        global.sort_unstable();
+        global.dedup();
+        let mut bind_env: HashMap<(u32, u32), Env> = HashMap::new();
+        let mut candidates: BTreeMap<u32, BTreeSet<Symbol>> = BTreeMap::new();
+        for b in &facts.binds {
+            let env = bind_env.entry((b.step.0, b.event)).or_insert(EMPTY_ENV);
+            *env = env_with(*env, b.var, b.value);
+            candidates.entry(b.var).or_default().insert(b.value);
+        }
+        let mut points = Vec::new();
+        let mut bind_masks = Vec::new();
+        let mut eval_at = BTreeSet::new();
+        for (index, step) in checks.steps.iter().enumerate() {
+            let s = to_u32(index);
+            let pts: Vec<u32> = match step.timing {
+                Timing::State if step.check.is_none() => vec![0],
+                Timing::State => global.clone(),
+                Timing::Call(tool) => facts
+                    .calls
+                    .iter()
+                    .filter(|c| c.tool == tool)
+                    .map(|c| c.event)
+                    .collect(),
+                Timing::Result(tool) => facts
+                    .results
+                    .iter()
+                    .filter(|r| r.ok && tool_of_call.get(&r.call) == Some(&tool))
+                    .map(|r| r.event)
+                    .collect(),
+            };
+            let bind_mask = step
+                .binds
+                .iter()
+                .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0));
+            let check_mask = step.check.map(|c| encoded.mask(c)).unwrap_or(0) & !bind_mask;
+            for &k in &pts {
+                let bound = bind_env.get(&(s, k)).copied().unwrap_or(EMPTY_ENV);
+                let complete = step
+                    .binds
+                    .iter()
+                    .all(|v| program::env_get(&bound, *v).is_some());
+                if !complete {
+                    continue;
+                }
+                for env in projections(bound, check_mask, &candidates) {
+                    eval_at.insert((step_roots[index], k, env));
+                }
+            }
+            points.push(pts);
+            bind_masks.push(bind_mask);
+        }
+        let depth = depths(checks);
+        let count_values = count_intervals(encoded, facts, &candidates);
+        Inputs {
+            step_roots,
+            points,
+            eval_at,
+            bind_masks,
+            depth,
+            count_values,
+        }
+    }
+
+    fn load(
+        &self,
+        checks: &CompiledChecks,
+        encoded: &Encoded,
+        facts: &TraceFacts,
+        rt: &mut Program,
+    ) {
+        use program::*;
+        rt.extend(self.eval_at.iter().map(|&(c, k, e)| IEvalAt(c, k, e)));
+        for (i, node) in encoded.cnodes.iter().enumerate() {
+            let c = to_u32(i);
+            match *node {
+                CNode::True => rt.extend([ICTrue(c)]),
+                CNode::False => {}
+                CNode::And(l, r) => rt.extend([ICAnd(c, l, r)]),
+                CNode::Or(l, r) => rt.extend([ICOr(c, l, r)]),
+                CNode::Cmp {
+                    op,
+                    lhs,
+                    rhs,
+                    negated,
+                } => rt.extend([ICCmp(c, op, lhs, rhs, negated)]),
+                CNode::In {
+                    operand,
+                    set,
+                    negated,
+                } => rt.extend([ICIn(c, operand, set, negated)]),
+                CNode::Contains {
+                    item,
+                    list,
+                    negated,
+                } => rt.extend([ICContains(c, item, list, negated)]),
+                CNode::Happened { filter, negated } => rt.extend([ICHappened(c, filter, negated)]),
+            }
+        }
+        for (s, members) in encoded.sets.iter().enumerate() {
+            rt.extend(members.iter().map(|&m| ISetMember(to_u32(s), m)));
+        }
+        let path_map: Vec<Option<u32>> = encoded
+            .arg_paths
+            .iter()
+            .map(|p| facts.arg_path_index(p))
+            .collect();
+        // Encoded paths the facts lack get an index no fact carries (fail closed).
+        let path = |p: u32| {
+            path_map
+                .get(p as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(u32::MAX)
+        };
+        for (i, node) in encoded.onodes.iter().enumerate() {
+            let o = to_u32(i);
+            match *node {
+                ONode::Const(v) => rt.extend([IOConst(o, v)]),
+                ONode::Var(v) => rt.extend([IOVar(o, v)]),
+                ONode::Arg(p) => rt.extend([IOArg(o, path(p))]),
+                ONode::Field { entity, id, field } => rt.extend([IOField(o, entity, id, field)]),
+                ONode::Agg { op, inner, zero } => rt.extend([IOAgg(o, op, inner, zero)]),
+                ONode::Count { filter, key } => rt.extend([IOCount(o, filter, key)]),
+                ONode::Arith { op, lhs, rhs } => rt.extend([IOArith(o, op, lhs, rhs)]),
+                ONode::CountEqual { inner, value } => rt.extend([IOCountEq(o, inner, value)]),
+            }
+        }
+        for (f, filter) in encoded.filters.iter().enumerate() {
+            let f = to_u32(f);
+            rt.extend([IFilter(f, filter.tool, filter.outcome)]);
+            rt.extend(
+                filter
+                    .constraints
+                    .iter()
+                    .map(|&(p, op, o)| IFCons(f, path(p), op, o)),
+            );
+        }
+        rt.extend(
+            self.count_values
+                .iter()
+                .map(|&(f, v, n, from, until)| ICountV(f, v, n, from, until)),
+        );
+        rt.extend(
+            facts
+                .calls
+                .iter()
+                .map(|c| ICall(c.event, c.tool, c.by_agent)),
+        );
+        rt.extend(facts.calls.iter().map(|c| IArgsOf(c.event, c.event)));
+        rt.extend(facts.results.iter().map(|r| IResult(r.event, r.call, r.ok)));
+        rt.extend(facts.results.iter().map(|r| IArgsOf(r.event, r.call)));
+        rt.extend(
+            facts
+                .attrs
+                .iter()
+                .map(|a| IAttr(a.entity, a.id, a.field, a.elem, a.value, a.from, a.until)),
+        );
+        rt.extend(
+            facts
+                .attr_lens
+                .iter()
+                .map(|a| IAttrLen(a.entity, a.id, a.field, a.len, a.from, a.until)),
+        );
+        rt.extend(
+            facts
+                .args
+                .iter()
+                .map(|a| IArg(a.call, a.path, a.elem, a.value)),
+        );
+        rt.extend(
+            facts
+                .arg_lens
+                .iter()
+                .map(|a| IArgLen(a.call, a.path, a.len)),
+        );
+        rt.extend(facts.judged.iter().map(|&(s, k)| IJudged(s.0, k)));
+        for (i, pts) in self.points.iter().enumerate() {
+            let s = to_u32(i);
+            rt.extend([IStepRoot(s, self.step_roots[i])]);
+            rt.extend([IStepBinds(s, self.bind_masks[i])]);
+            rt.extend(pts.iter().map(|&k| IStepPoint(s, k)));
+            rt.extend(pts.windows(2).map(|w| INextPt(s, w[0], w[1])));
+            if let (Some(&first), Some(&last)) = (pts.first(), pts.last()) {
+                rt.extend([IFirstPt(s, first)]);
+                rt.extend([ILastPt(s, last)]);
+            }
+        }
+        for (i, step) in checks.steps.iter().enumerate() {
+            let s = to_u32(i);
+            if step.timing == Timing::State {
+                rt.extend([IStepIsState(s)]);
+            }
+            if step.semantic {
+                rt.extend([ISemantic(s)]);
+            }
+            if let Some(tool) = step.authorizes {
+                rt.extend([IAuth(s, tool)]);
+            }
+        }
+        rt.extend(checks.edges.iter().map(|&(a, b)| IEdge(a.0, b.0)));
+        rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
+        rt.extend([ISeed(checks.entry.0, EMPTY_ENV, 0)]);
+    }
+}
+
+fn to_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Every binding of the variables in `mask` to candidate values, on top of `base`.
+fn projections(base: Env, mask: u32, candidates: &BTreeMap<u32, BTreeSet<Symbol>>) -> Vec<Env> {
+    let mut envs = vec![base];
+    for var in 0..MAX_VARS as u32 {
+        if mask & (1 << var) == 0 {
+            continue;
+        }
+        let Some(values) = candidates.get(&var) else {
+            return Vec::new();
+        };
+        envs = envs
+            .iter()
+            .flat_map(|e| values.iter().map(move |v| env_with(*e, var, *v)))
+            .collect();
+    }
+    envs
+}
+
+/// Distance of each step from the entry (for choosing the deepest unmet step).
+fn depths(checks: &CompiledChecks) -> Vec<u32> {
+    let mut depth = vec![u32::MAX; checks.steps.len()];
+    let mut queue = VecDeque::from([checks.entry]);
+    if let Some(d) = depth.get_mut(checks.entry.0 as usize) {
+        *d = 0;
+    }
+    while let Some(s) = queue.pop_front() {
+        let here = depth[s.0 as usize];
+        for &(a, b) in &checks.edges {
+            if a == s && depth[b.0 as usize] == u32::MAX {
+                depth[b.0 as usize] = here + 1;
+                queue.push_back(b);
+            }
+        }
+    }
+    depth
+}
+
+/// Step functions "how many matching events so far" for every counted filter
+/// and candidate key, as `(filter, key, count, from, until)`.
+fn count_intervals(
+    encoded: &Encoded,
+    facts: &TraceFacts,
+    candidates: &BTreeMap<u32, BTreeSet<Symbol>>,
+) -> Vec<(u32, Value, u32, u32, u32)> {
+    let tool_of: HashMap<u32, Symbol> = facts.calls.iter().map(|c| (c.event, c.tool)).collect();
+    let mut out = Vec::new();
+    for node in &encoded.onodes {
+        let ONode::Count { filter, key } = *node else {
+            continue;
+        };
+        let Some(f) = encoded.filters.get(filter as usize) else {
+            continue;
+        };
+        let keys: Vec<Value> = match encoded.onodes.get(key as usize) {
+            Some(ONode::Const(v)) => vec![*v],
+            Some(ONode::Var(var)) => candidates
+                .get(var)
+                .map(|vs| vs.iter().map(|s| Value::Str(*s)).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let constraint = f.constraints.first().and_then(|&(p, op, _)| {
+            let path = encoded.arg_paths.get(p as usize)?;
+            Some((facts.arg_path_index(path)?, op))
+        });
+        let events: Vec<(u32, u32)> = match f.outcome {
+            Outcome::Called => facts
+                .calls
+                .iter()
+                .filter(|c| c.tool == f.tool)
+                .map(|c| (c.event, c.event))
+                .collect(),
+            Outcome::Succeeded => facts
+                .results
+                .iter()
+                .filter(|r| r.ok && tool_of.get(&r.call) == Some(&f.tool))
+                .map(|r| (r.event, r.call))
+                .collect(),
+        };
+        for key_value in keys {
+            let mut matches: Vec<u32> = events
+                .iter()
+                .filter(|(_, call)| match (constraint, f.constraints.is_empty()) {
+                    (_, true) => true,
+                    (Some((path, op)), false) => facts.args.iter().any(|a| {
+                        a.call == *call
+                            && a.path == path
+                            && program::compare(op, &a.value, &key_value)
+                    }),
+                    (None, false) => false,
+                })
+                .map(|(ev, _)| *ev)
+                .collect();
+            matches.sort_unstable();
+            let mut from = 0;
+            for (n, ev) in matches.iter().enumerate() {
+                out.push((filter, key_value, to_u32(n), from, *ev));
+                from = *ev;
+            }
+            out.push((filter, key_value, to_u32(matches.len()), from, FOREVER));
+        }
+    }
+    out
+}
+
+struct Explainer<'a> {
+    checks: &'a CompiledChecks,
+    facts: &'a TraceFacts,
+    encoded: &'a Encoded,
+    inputs: &'a Inputs,
+    derived: &'a Derived,
+    values: &'a ValueIndex,
+}
+
+impl Explainer<'_> {
+    fn unguarded(&self, event: u32) -> Option<Violation> {
+        let tool = self.facts.calls.iter().find(|c| c.event == event)?.tool;
+        Some(Violation {
+            event,
+            tool,
+            request: EMPTY_ENV,
+            unmet: None,
+            reason: Reason::NoAuthorization,
+            failed: Vec::new(),
+        })
+    }
+
+    /// Picks the request that came closest (most bindings, deepest unmet
+    /// step, and — among equals — one the call's arguments are about rather
+    /// than one it is ungrounded for) and says why its path stopped.
+    fn blocked(
+        &self,
+        event: u32,
+        tool: Symbol,
+        candidates: Vec<(u32, Env, u32, u32)>,
+    ) -> Violation {
+        let bound = |e: &Env| e.iter().filter(|v| **v != 0).count();
+        let mut ranked: Vec<(u32, Env, u32, Reason, Vec<FailedAtom>)> = candidates
+            .into_iter()
+            .map(|(a, e, n, j)| {
+                let (reason, failed) = self.classify(event, e, a, n, j);
+                (a, e, n, reason, failed)
+            })
+            .collect();
+        ranked.sort_by_key(|(a, e, n, reason, failed)| {
+            let depth = self.inputs.depth.get(*n as usize).copied().unwrap_or(0);
+            (
+                std::cmp::Reverse(bound(e)),
+                std::cmp::Reverse(depth),
+                *reason == Reason::Ungrounded,
+                failed.len(),
+                *a,
+                *n,
+                *e,
+            )
+        });
+        match ranked.into_iter().next() {
+            Some((_, env, unmet, reason, failed)) => Violation {
+                event,
+                tool,
+                request: env,
+                unmet: Some(StepId(unmet)),
+                reason,
+                failed,
+            },
+            None => Violation {
+                event,
+                tool,
+                request: EMPTY_ENV,
+                unmet: None,
+                reason: Reason::MissingStep,
+                failed: Vec::new(),
+            },
+        }
+    }
+
+    fn classify(
+        &self,
+        event: u32,
+        env: Env,
+        auth: u32,
+        unmet: u32,
+        pred_evidence: u32,
+    ) -> (Reason, Vec<FailedAtom>) {
+        let Some(step) = self.checks.steps.get(unmet as usize) else {
+            return (Reason::MissingStep, Vec::new());
+        };
+        let root = self.inputs.step_roots[unmet as usize];
+        let judged_in_time = self
+            .facts
+            .judged
+            .iter()
+            .any(|&(s, k)| s.0 == unmet && k >= pred_evidence && k <= event);
+        if step.semantic && !judged_in_time {
+            return (Reason::MissingConfirmation, Vec::new());
+        }
+        // Held at some point, but only before its predecessor was satisfied.
+        let held_earlier = self
+            .derived
+            .holds
+            .iter()
+            .any(|&(c, k, e)| c == root && k < pred_evidence && agrees(&e, &env))
+            && step.check.is_some();
+        let at = if unmet == auth {
+            event
+        } else {
+            self.last_point(unmet, event)
+        };
+        let (failed, evaluated_env) = self.failed_atoms(root, at, &env);
+        if unmet != auth {
+            let evaluated_since = self.inputs.points[unmet as usize]
+                .iter()
+                .any(|&k| k >= pred_evidence && k <= event);
+            if matches!(step.timing, Timing::Result(_)) && (!evaluated_since || failed.is_empty()) {
+                return (Reason::MissingRead, failed);
+            }
+            if held_earlier {
+                return (Reason::OutOfOrder, failed);
+            }
+        }
+        let reason = failed
+            .iter()
+            .map(|f| self.atom_reason(f.atom, at, &evaluated_env.unwrap_or(env)))
+            .min_by_key(|r| r.precedence())
+            .unwrap_or(if unmet == auth {
+                Reason::WrongValue
+            } else {
+                Reason::MissingStep
+            });
+        (reason, failed)
+    }
+
+    /// The latest evaluation point of `step` at or before `event`.
+    fn last_point(&self, step: u32, event: u32) -> u32 {
+        self.inputs.points[step as usize]
+            .iter()
+            .copied()
+            .filter(|&k| k <= event)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Environments the root was evaluated with at `k` that agree with `env`.
+    fn envs_at(&self, root: u32, k: u32, env: &Env) -> Vec<Env> {
+        self.inputs
+            .eval_at
+            .range((root, k, EMPTY_ENV)..=(root, k, [u32::MAX; MAX_VARS]))
+            .filter(|(_, _, e)| agrees(e, env))
+            .map(|&(_, _, e)| e)
+            .collect()
+    }
+
+    /// The failing atoms of `root` at `k`, and the environment it was evaluated in.
+    fn failed_atoms(&self, root: u32, k: u32, env: &Env) -> (Vec<FailedAtom>, Option<Env>) {
+        let envs = self.envs_at(root, k, env);
+        let Some(p) = envs.first() else {
+            return (Vec::new(), None);
+        };
+        let mut out = Vec::new();
+        self.collect_failed(root, k, p, &mut out);
+        (out, Some(*p))
+    }
+
+    fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
+        if self.derived.holds(c, k, env) {
+            return;
+        }
+        match self.encoded.cnodes.get(c as usize) {
+            Some(CNode::And(l, r)) | Some(CNode::Or(l, r)) => {
+                self.collect_failed(*l, k, env, out);
+                self.collect_failed(*r, k, env, out);
+            }
+            Some(CNode::True) | None => {}
+            Some(node) => {
+                let operands = atom_operands(node, self.encoded);
+                let cited = operands
+                    .into_iter()
+                    .map(|o| Cited {
+                        operand: o,
+                        values: self
+                            .values
+                            .values
+                            .get(&(o, k, *env))
+                            .map(|vs| vs.iter().map(|(_, v)| *v).collect())
+                            .unwrap_or_default(),
+                        read_at: self.values.sources.get(&(o, k, *env)).copied(),
+                    })
+                    .collect();
+                out.push(FailedAtom { atom: c, cited });
+            }
+        }
+    }
+
+    fn atom_reason(&self, atom: u32, k: u32, env: &Env) -> Reason {
+        let Some(node) = self.encoded.cnodes.get(atom as usize) else {
+            return Reason::MissingStep;
+        };
+        let operands = atom_operands(node, self.encoded);
+        let missing = operands.iter().any(|o| {
+            !self.values.present.contains(&(*o, k, *env))
+                && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
+        });
+        let kinds: Vec<&ONode> = operands
+            .iter()
+            .filter_map(|o| self.encoded.onodes.get(*o as usize))
+            .collect();
+        let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
+        match node {
+            CNode::Happened { .. } => Reason::MissingStep,
+            _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
+            _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+            CNode::Contains { .. } => Reason::Ungrounded,
+            CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
+            _ if has(|n| {
+                matches!(
+                    n,
+                    ONode::Agg { .. } | ONode::Arith { .. } | ONode::CountEqual { .. }
+                )
+            }) =>
+            {
+                Reason::AmountOutOfBounds
+            }
+            CNode::Cmp {
+                op: CmpOp::Eq | CmpOp::Ne,
+                ..
+            } if has(|n| matches!(n, ONode::Arg(_)))
+                && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
+            {
+                Reason::Ungrounded
+            }
+            _ => Reason::WrongValue,
+        }
+    }
+}
+
+/// Both environments give the same value to every variable both bind.
+fn agrees(a: &Env, b: &Env) -> bool {
+    a.iter()
+        .zip(b.iter())
+        .all(|(x, y)| *x == 0 || *y == 0 || x == y)
+}
+
+fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
+    match *node {
+        CNode::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
+        CNode::In { operand, set, .. } => {
+            let mut v = vec![operand];
+            v.extend(encoded.sets.get(set as usize).cloned().unwrap_or_default());
+            v
+        }
+        CNode::Contains { item, list, .. } => vec![item, list],
+        CNode::Happened { filter, .. } => encoded
+            .filters
+            .get(filter as usize)
+            .map(|f| f.constraints.iter().map(|&(_, _, o)| o).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,376 @@
+//! The Datalog program (crepe): one fixed, generic rule set whose inputs are
+//! the encoded checks, the workflow's steps and the trace facts. It derives
+//! where every check holds, where every step is satisfied along valid paths
+//! (evidence indices), and which mutating calls were not authorized.
+//!
+//! Semantics (the reference the incremental monitor is tested against):
+//! - The state at event `k` includes every event up to and including `k`;
+//!   an attribute's value at `k` comes from the latest read at or before `k`.
+//! - A step's criterion is evaluated at its *points*: every call of its tool
+//!   (authorizations), every successful result of its tool (reads), or — for
+//!   state criteria — event 0 and every tool event, holding until the next
+//!   point. A semantic criterion adds "the judge found it at or after the
+//!   predecessor's evidence".
+//! - From a predecessor satisfied at `j`, a step is satisfied at the earliest
+//!   `k >= j` where its criterion holds, under the request's bindings; a step
+//!   that binds a variable forks one request per bound value.
+//! - A gated call at `k` is allowed iff its authorization step is satisfied
+//!   exactly at `k` on some request.
+
+use crepe::crepe;
+
+use crate::intern::Symbol;
+use crate::ir::{AggOp, ArithOp, CmpOp, Outcome};
+use crate::value::{Amount, Value};
+
+/// Request bindings: `env[var]` is the bound symbol plus one, 0 when unbound.
+pub type Env = [u32; MAX_VARS];
+pub const MAX_VARS: usize = 8;
+pub const EMPTY_ENV: Env = [0; MAX_VARS];
+
+/// Event index meaning "never superseded".
+pub const FOREVER: u32 = crate::facts::FOREVER;
+const SCALAR: u32 = crate::facts::SCALAR;
+
+pub fn env_get(env: &Env, var: u32) -> Option<Symbol> {
+    env.get(var as usize)
+        .and_then(|v| v.checked_sub(1))
+        .map(Symbol)
+}
+
+pub fn env_with(mut env: Env, var: u32, value: Symbol) -> Env {
+    if let Some(slot) = env.get_mut(var as usize) {
+        *slot = value.0.saturating_add(1);
+    }
+    env
+}
+
+/// `p` can extend `env`: every variable `p` sets is either set equally in
+/// `env`, or unset there and bound by the step (`binds` mask).
+fn joinable(env: &Env, p: &Env, binds: u32) -> bool {
+    env.iter()
+        .zip(p.iter())
+        .enumerate()
+        .all(|(i, (e, q))| *q == 0 || *e == *q || (*e == 0 && binds & (1 << i) != 0))
+}
+
+fn merge(env: &Env, p: &Env) -> Env {
+    let mut out = *env;
+    for (o, q) in out.iter_mut().zip(p.iter()) {
+        if *o == 0 {
+            *o = *q;
+        }
+    }
+    out
+}
+
+/// `wider` binds everything `narrower` binds, to the same values.
+fn extends(wider: &Env, narrower: &Env) -> bool {
+    wider
+        .iter()
+        .zip(narrower.iter())
+        .all(|(w, n)| *n == 0 || w == n)
+}
+
+fn pairs(i: u32, j: u32) -> bool {
+    i == j || i == SCALAR || j == SCALAR
+}
+
+/// Numeric view for cross-type comparison of integers and amounts.
+fn as_amount(v: &Value) -> Option<Amount> {
+    match v {
+        Value::Int(i) => Amount::from_int(*i),
+        Value::Amount(a) => Some(*a),
+        _ => None,
+    }
+}
+
+pub fn compare(op: CmpOp, a: &Value, b: &Value) -> bool {
+    let ordering = match (a, b) {
+        (Value::Int(_) | Value::Amount(_), Value::Int(_) | Value::Amount(_)) => {
+            match (as_amount(a), as_amount(b)) {
+                (Some(x), Some(y)) => Some(x.cmp(&y)),
+                _ => None,
+            }
+        }
+        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)).filter(|_| !op.is_ordering()),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)).filter(|_| !op.is_ordering()),
+        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
+        (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
+        _ => None,
+    };
+    let Some(ordering) = ordering else {
+        // Different kinds never compare equal; ordering them is meaningless.
+        return op == CmpOp::Ne;
+    };
+    match op {
+        CmpOp::Eq => ordering.is_eq(),
+        CmpOp::Ne => ordering.is_ne(),
+        CmpOp::Lt => ordering.is_lt(),
+        CmpOp::Le => ordering.is_le(),
+        CmpOp::Gt => ordering.is_gt(),
+        CmpOp::Ge => ordering.is_ge(),
+    }
+}
+
+fn combine(op: AggOp, acc: Value, next: Value) -> Option<Value> {
+    match op {
+        AggOp::Sum => arith(ArithOp::Add, acc, next),
+        AggOp::Min => Some(if compare(CmpOp::Le, &acc, &next) {
+            acc
+        } else {
+            next
+        }),
+        AggOp::Max => Some(if compare(CmpOp::Ge, &acc, &next) {
+            acc
+        } else {
+            next
+        }),
+        AggOp::Count => None,
+    }
+}
+
+/// Exact arithmetic; `None` on overflow or non-numbers (the check then fails closed).
+pub fn arith(op: ArithOp, a: Value, b: Value) -> Option<Value> {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        return match op {
+            ArithOp::Add => x.checked_add(y),
+            ArithOp::Sub => x.checked_sub(y),
+        }
+        .map(Value::Int);
+    }
+    let (x, y) = (as_amount(&a)?, as_amount(&b)?);
+    match op {
+        ArithOp::Add => x.0.checked_add(y.0),
+        ArithOp::Sub => x.0.checked_sub(y.0),
+    }
+    .map(|v| Value::Amount(Amount(v)))
+}
+
+crepe! {
+    // ---- encoded checks ----
+    @input pub struct IEvalAt(pub u32, pub u32, pub Env);
+    @input pub struct ICAnd(pub u32, pub u32, pub u32);
+    @input pub struct ICOr(pub u32, pub u32, pub u32);
+    @input pub struct ICTrue(pub u32);
+    @input pub struct ICCmp(pub u32, pub CmpOp, pub u32, pub u32, pub bool);
+    @input pub struct ICIn(pub u32, pub u32, pub u32, pub bool);
+    @input pub struct ISetMember(pub u32, pub u32);
+    @input pub struct ICContains(pub u32, pub u32, pub u32, pub bool);
+    @input pub struct ICHappened(pub u32, pub u32, pub bool);
+    @input pub struct IOConst(pub u32, pub Value);
+    @input pub struct IOVar(pub u32, pub u32);
+    @input pub struct IOArg(pub u32, pub u32);
+    @input pub struct IOField(pub u32, pub Symbol, pub u32, pub Symbol);
+    @input pub struct IOAgg(pub u32, pub AggOp, pub u32, pub Value);
+    @input pub struct IOCount(pub u32, pub u32, pub u32);
+    @input pub struct IOArith(pub u32, pub ArithOp, pub u32, pub u32);
+    @input pub struct IOCountEq(pub u32, pub u32, pub u32);
+    @input pub struct IFilter(pub u32, pub Symbol, pub Outcome);
+    @input pub struct IFCons(pub u32, pub u32, pub CmpOp, pub u32);
+    // ---- trace facts ----
+    @input pub struct ICall(pub u32, pub Symbol, pub bool);
+    @input pub struct IResult(pub u32, pub u32, pub bool);
+    @input pub struct IArgsOf(pub u32, pub u32);
+    @input pub struct IAttr(pub Symbol, pub Symbol, pub Symbol, pub u32, pub Value, pub u32, pub u32);
+    @input pub struct IAttrLen(pub Symbol, pub Symbol, pub Symbol, pub u32, pub u32, pub u32);
+    @input pub struct IArg(pub u32, pub u32, pub u32, pub Value);
+    @input pub struct IArgLen(pub u32, pub u32, pub u32);
+    @input pub struct ICountV(pub u32, pub Value, pub u32, pub u32, pub u32);
+    // ---- workflow ----
+    @input pub struct IStepRoot(pub u32, pub u32);
+    @input pub struct IStepPoint(pub u32, pub u32);
+    @input pub struct INextPt(pub u32, pub u32, pub u32);
+    @input pub struct IFirstPt(pub u32, pub u32);
+    @input pub struct ILastPt(pub u32, pub u32);
+    @input pub struct IStepIsState(pub u32);
+    @input pub struct IStepBinds(pub u32, pub u32);
+    @input pub struct ISemantic(pub u32);
+    @input pub struct IJudged(pub u32, pub u32);
+    @input pub struct IEdge(pub u32, pub u32);
+    @input pub struct ISeed(pub u32, pub Env, pub u32);
+    @input pub struct IAuth(pub u32, pub Symbol);
+    @input pub struct IGated(pub Symbol);
+
+    // ---- demand: which (node, event, env) to evaluate ----
+    struct Eval(u32, u32, Env);
+    struct Need(u32, u32, Env);
+    struct NeedFilter(u32, u32, Env);
+    Eval(c, k, e) <- IEvalAt(c, k, e);
+    Eval(l, k, e) <- Eval(c, k, e), ICAnd(c, l, _);
+    Eval(r, k, e) <- Eval(c, k, e), ICAnd(c, _, r);
+    Eval(l, k, e) <- Eval(c, k, e), ICOr(c, l, _);
+    Eval(r, k, e) <- Eval(c, k, e), ICOr(c, _, r);
+    Need(l, k, e) <- Eval(c, k, e), ICCmp(c, _, l, _, _);
+    Need(r, k, e) <- Eval(c, k, e), ICCmp(c, _, _, r, _);
+    Need(o, k, e) <- Eval(c, k, e), ICIn(c, o, _, _);
+    Need(m, k, e) <- Eval(c, k, e), ICIn(c, _, s, _), ISetMember(s, m);
+    Need(i, k, e) <- Eval(c, k, e), ICContains(c, i, _, _);
+    Need(l, k, e) <- Eval(c, k, e), ICContains(c, _, l, _);
+    NeedFilter(f, k, e) <- Eval(c, k, e), ICHappened(c, f, _);
+    Need(o, k, e) <- NeedFilter(f, k, e), IFCons(f, _, _, o);
+    Need(i, k, e) <- Need(o, k, e), IOField(o, _, i, _);
+    Need(i, k, e) <- Need(o, k, e), IOAgg(o, _, i, _);
+    Need(key, k, e) <- Need(o, k, e), IOCount(o, _, key);
+    Need(i, k, e) <- Need(o, k, e), IOCountEq(o, i, _);
+    Need(t, k, e) <- Need(o, k, e), IOCountEq(o, _, t);
+    Need(l, k, e) <- Need(o, k, e), IOArith(o, _, l, _);
+    Need(r, k, e) <- Need(o, k, e), IOArith(o, _, _, r);
+
+    // ---- operand values ----
+    @output pub struct Val(pub u32, pub u32, pub Env, pub u32, pub Value);
+    @output pub struct Len(pub u32, pub u32, pub Env, pub u32);
+    @output pub struct FieldSrc(pub u32, pub u32, pub Env, pub u32);
+    struct Fold(u32, u32, Env, u32, Value);
+    Val(o, k, e, SCALAR, v) <- Need(o, k, e), IOConst(o, v);
+    Val(o, k, e, SCALAR, Value::Str(s)) <- Need(o, k, e), IOVar(o, var), let Some(s) = env_get(&e, var);
+    Val(o, k, e, el, v) <- Need(o, k, e), IOArg(o, p), IArgsOf(k, c), IArg(c, p, el, v);
+    Len(o, k, e, n) <- Need(o, k, e), IOArg(o, p), IArgsOf(k, c), IArgLen(c, p, n);
+    Val(o, k, e, el, v) <- Need(o, k, e), IOField(o, ent, i, f), Val(i, k, e, SCALAR, idv), let Value::Str(id) = idv,
+        IAttr(ent, id, f, el, v, from, until), (from <= k && k < until);
+    Len(o, k, e, n) <- Need(o, k, e), IOField(o, ent, i, f), Val(i, k, e, SCALAR, idv), let Value::Str(id) = idv,
+        IAttrLen(ent, id, f, n, from, until), (from <= k && k < until);
+    FieldSrc(o, k, e, from) <- Need(o, k, e), IOField(o, ent, i, f), Val(i, k, e, SCALAR, idv), let Value::Str(id) = idv,
+        IAttr(ent, id, f, _, _, from, until), (from <= k && k < until);
+    // A field of a list of ids is a list, element by element.
+    Val(o, k, e, el, v) <- Need(o, k, e), IOField(o, ent, i, f), Val(i, k, e, el, idv), (el != SCALAR), let Value::Str(id) = idv,
+        IAttr(ent, id, f, SCALAR, v, from, until), (from <= k && k < until);
+    Len(o, k, e, n) <- Need(o, k, e), IOField(o, _, i, _), Len(i, k, e, n);
+    Fold(o, k, e, 0, v) <- Need(o, k, e), IOAgg(o, op, i, _), (op != AggOp::Count), Val(i, k, e, 0, v);
+    Fold(o, k, e, n + 1, acc2) <- Fold(o, k, e, n, acc), IOAgg(o, op, i, _), Val(i, k, e, n + 1, v),
+        let Some(acc2) = combine(op, acc, v);
+    Val(o, k, e, SCALAR, acc) <- Fold(o, k, e, n, acc), IOAgg(o, _, i, _), Len(i, k, e, len), (n + 1 == len);
+    Val(o, k, e, SCALAR, zero) <- Need(o, k, e), IOAgg(o, AggOp::Sum, i, zero), Len(i, k, e, 0);
+    Val(o, k, e, SCALAR, Value::Int(i64::from(n))) <- Need(o, k, e), IOAgg(o, AggOp::Count, i, _), Len(i, k, e, n);
+    Val(o, k, e, SCALAR, Value::Int(i64::from(n))) <- Need(o, k, e), IOCount(o, f, key), Val(key, k, e, SCALAR, kv),
+        ICountV(f, kv, n, from, until), (from <= k && k < until);
+    struct CountFold(u32, u32, Env, u32, u32);
+    CountFold(o, k, e, 0, u32::from(v == t)) <- Need(o, k, e), IOCountEq(o, i, to), Val(to, k, e, SCALAR, t),
+        Val(i, k, e, 0, v);
+    CountFold(o, k, e, n + 1, c + u32::from(v == t)) <- CountFold(o, k, e, n, c), IOCountEq(o, i, to),
+        Val(to, k, e, SCALAR, t), Val(i, k, e, n + 1, v);
+    Val(o, k, e, SCALAR, Value::Int(i64::from(c))) <- CountFold(o, k, e, n, c), IOCountEq(o, i, _), Len(i, k, e, len),
+        (n + 1 == len);
+    Val(o, k, e, SCALAR, Value::Int(0)) <- Need(o, k, e), IOCountEq(o, i, _), Len(i, k, e, 0);
+    Val(o, k, e, SCALAR, x) <- Need(o, k, e), IOArith(o, op, l, r), Val(l, k, e, SCALAR, a), Val(r, k, e, SCALAR, b),
+        let Some(x) = arith(op, a, b);
+    @output pub struct Present(pub u32, pub u32, pub Env);
+    struct HasElem(u32, u32, Env, u32);
+    struct ElemMissing(u32, u32, Env);
+    Present(o, k, e) <- Val(o, k, e, SCALAR, _);
+    Present(o, k, e) <- Len(o, k, e, _);
+    HasElem(o, k, e, el) <- Val(o, k, e, el, _), (el != SCALAR);
+    ElemMissing(o, k, e) <- Len(o, k, e, n), for el in 0..n, !HasElem(o, k, e, el);
+
+    // ---- atoms ----
+    struct CmpReady(u32, u32, Env);
+    struct CmpFail(u32, u32, Env);
+    CmpReady(c, k, e) <- Eval(c, k, e), ICCmp(c, _, l, r, _), Present(l, k, e), Present(r, k, e),
+        !ElemMissing(l, k, e), !ElemMissing(r, k, e);
+    CmpFail(c, k, e) <- CmpReady(c, k, e), ICCmp(c, op, l, r, _), Val(l, k, e, i, a), Val(r, k, e, j, b),
+        (pairs(i, j)), (!compare(op, &a, &b));
+    CmpFail(c, k, e) <- CmpReady(c, k, e), ICCmp(c, _, l, r, _), Len(l, k, e, n), Len(r, k, e, m), (n != m);
+    struct InSetVal(u32, u32, Env, Value);
+    struct InFail(u32, u32, Env);
+    InSetVal(s, k, e, v) <- Eval(c, k, e), ICIn(c, _, s, _), ISetMember(s, m), Val(m, k, e, _, v);
+    InFail(c, k, e) <- Eval(c, k, e), ICIn(c, o, s, _), Val(o, k, e, _, v), !InSetVal(s, k, e, v);
+    struct ListHas(u32, u32, Env, Value);
+    struct ContainsFail(u32, u32, Env);
+    ListHas(l, k, e, v) <- Eval(c, k, e), ICContains(c, _, l, _), Val(l, k, e, el, v), (el != SCALAR);
+    ContainsFail(c, k, e) <- Eval(c, k, e), ICContains(c, i, l, _), Val(i, k, e, _, v), !ListHas(l, k, e, v);
+    struct FilterEv(u32, u32, u32);
+    FilterEv(f, k, k) <- IFilter(f, tool, Outcome::Called), ICall(k, tool, _);
+    FilterEv(f, r, c) <- IFilter(f, tool, Outcome::Succeeded), IResult(r, c, true), ICall(c, tool, _);
+    struct HasArg(u32, u32);
+    HasArg(c, p) <- IArg(c, p, _, _);
+    struct ConsBroken(u32, u32, Env, u32);
+    struct ConsNotReady(u32, u32, Env);
+    ConsBroken(f, k, e, ev) <- NeedFilter(f, k, e), FilterEv(f, ev, c), (ev <= k), IFCons(f, p, op, o),
+        Val(o, k, e, SCALAR, b), IArg(c, p, _, a), (!compare(op, &a, &b));
+    ConsBroken(f, k, e, ev) <- NeedFilter(f, k, e), FilterEv(f, ev, c), (ev <= k), IFCons(f, p, _, _), !HasArg(c, p);
+    ConsNotReady(f, k, e) <- NeedFilter(f, k, e), IFCons(f, _, _, o), !Present(o, k, e);
+    @output pub struct HappenedAt(pub u32, pub u32, pub Env, pub u32);
+    struct AnyHappened(u32, u32, Env);
+    HappenedAt(f, k, e, ev) <- NeedFilter(f, k, e), FilterEv(f, ev, _), (ev <= k), !ConsBroken(f, k, e, ev);
+    AnyHappened(f, k, e) <- HappenedAt(f, k, e, _);
+
+    // ---- checks ----
+    @output pub struct Holds(pub u32, pub u32, pub Env);
+    Holds(c, k, e) <- Eval(c, k, e), ICTrue(c);
+    Holds(c, k, e) <- Eval(c, k, e), ICAnd(c, l, r), Holds(l, k, e), Holds(r, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICOr(c, l, _), Holds(l, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICOr(c, _, r), Holds(r, k, e);
+    Holds(c, k, e) <- CmpReady(c, k, e), ICCmp(c, _, _, _, false), !CmpFail(c, k, e);
+    Holds(c, k, e) <- CmpReady(c, k, e), ICCmp(c, _, _, _, true), CmpFail(c, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICIn(c, o, _, false), Present(o, k, e), !ElemMissing(o, k, e), !InFail(c, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICIn(c, o, _, true), Present(o, k, e), !ElemMissing(o, k, e), InFail(c, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICContains(c, i, l, false), Present(i, k, e), Present(l, k, e),
+        !ElemMissing(i, k, e), !ElemMissing(l, k, e), !ContainsFail(c, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICContains(c, i, l, true), Present(i, k, e), Present(l, k, e),
+        !ElemMissing(i, k, e), !ElemMissing(l, k, e), ContainsFail(c, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, false), AnyHappened(f, k, e), !ConsNotReady(f, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, true), !AnyHappened(f, k, e), !ConsNotReady(f, k, e);
+
+    // ---- runs: maximal stretches where a step's criterion holds ----
+    struct StepHolds(u32, u32, Env);
+    StepHolds(s, k, p) <- IStepRoot(s, root), IStepPoint(s, k), Holds(root, k, p);
+    struct RunStart(u32, Env, u32);
+    struct InRun(u32, Env, u32, u32);
+    struct RunLast(u32, Env, u32, u32, u32);
+    RunStart(s, p, k) <- StepHolds(s, k, p), IFirstPt(s, k);
+    RunStart(s, p, k2) <- StepHolds(s, k2, p), INextPt(s, k, k2), !StepHolds(s, k, p);
+    RunStart(s, p, k) <- StepHolds(s, k, p), !IStepIsState(s);
+    InRun(s, p, k, k) <- RunStart(s, p, k), IStepIsState(s);
+    InRun(s, p, st, k2) <- InRun(s, p, st, k), INextPt(s, k, k2), StepHolds(s, k2, p);
+    RunLast(s, p, st, k, k2) <- InRun(s, p, st, k), INextPt(s, k, k2), !StepHolds(s, k2, p);
+    RunLast(s, p, st, k, FOREVER) <- InRun(s, p, st, k), ILastPt(s, k);
+    RunLast(s, p, k, k, k + 1) <- RunStart(s, p, k), !IStepIsState(s);
+    struct Walk(u32, Env, u32, u32);
+    Walk(s, p, last, last) <- RunLast(s, p, _, last, _);
+    Walk(s, p, last, k2) <- Walk(s, p, last, k), INextPt(s, k, k2), !StepHolds(s, k2, p);
+    struct PrevEnd(u32, Env, u32, u32);
+    struct HasPrev(u32, Env, u32);
+    PrevEnd(s, p, k2, until) <- Walk(s, p, last, k), INextPt(s, k, k2), StepHolds(s, k2, p), RunStart(s, p, k2),
+        RunLast(s, p, _, last, until);
+    HasPrev(s, p, k) <- PrevEnd(s, p, k, _);
+    @output pub struct Run(pub u32, pub Env, pub u32, pub u32, pub u32);
+    Run(s, p, st, until, prev) <- RunLast(s, p, st, _, until), PrevEnd(s, p, st, prev);
+    Run(s, p, st, until, 0) <- RunLast(s, p, st, _, until), !HasPrev(s, p, st);
+
+    // ---- satisfaction along the workflow ----
+    @output pub struct Sat(pub u32, pub Env, pub u32);
+    struct Ready(u32, Env, u32);
+    Sat(s, e, k) <- ISeed(s, e, k);
+    Ready(s2, e, j) <- Sat(s1, e, j), IEdge(s1, s2), !ISemantic(s2);
+    Ready(s2, e, jj) <- Sat(s1, e, j), IEdge(s1, s2), ISemantic(s2), IJudged(s2, jj), (jj >= j);
+    Sat(s, e2, k) <- Ready(s, e, j), IStepBinds(s, binds), Run(s, p, from, until, prev), (joinable(&e, &p, binds)),
+        ((from <= j && j < until) || (prev <= j && j < from)), let k = j.max(from), let e2 = merge(&e, &p);
+    @output pub struct Evidence(pub u32, pub Env, pub u32);
+    struct SatLater(u32, Env, u32);
+    SatLater(s, e, k) <- Sat(s, e, k), Sat(s, e, j), (j < k);
+    Evidence(s, e, k) <- Sat(s, e, k), !SatLater(s, e, k);
+
+    // ---- the gate: unauthorized mutating calls and where their path stopped ----
+    struct Reaches(u32, u32);
+    Reaches(x, y) <- IEdge(x, y);
+    Reaches(x, z) <- IEdge(x, y), Reaches(y, z);
+    struct GatedCall(u32, Symbol);
+    GatedCall(k, t) <- ICall(k, t, true), IGated(t);
+    @output pub struct Allowed(pub u32, pub u32, pub Env);
+    struct AnyAllowed(u32);
+    Allowed(k, a, e) <- GatedCall(k, t), IAuth(a, t), Sat(a, e, k);
+    AnyAllowed(k) <- Allowed(k, _, _);
+    struct SatBy(u32, Env, u32);
+    SatBy(n, e, k) <- GatedCall(k, _), Sat(p, e, j), (j <= k), IEdge(p, n), Sat(n, e2, j2),
+        (j <= j2 && j2 <= k), (extends(&e2, &e));
+    @output pub struct Frontier(pub u32, pub u32, pub Env, pub u32, pub u32);
+    Frontier(k, a, e, n, j) <- GatedCall(k, t), !AnyAllowed(k), IAuth(a, t), Sat(p, e, j), (j <= k), IEdge(p, n),
+        Reaches(n, a), !SatBy(n, e, k);
+    Frontier(k, a, e, a, j) <- GatedCall(k, t), !AnyAllowed(k), IAuth(a, t), Sat(p, e, j), (j <= k), IEdge(p, a);
+    @output pub struct Unguarded(pub u32);
+    struct HasAuth(Symbol);
+    HasAuth(t) <- IAuth(_, t);
+    Unguarded(k) <- GatedCall(k, t), !HasAuth(t);
+}
+
+pub use self::Crepe as Program;

@@ -1,0 +1,58 @@
+//! What the evaluator needs to know about a compiled bundle: its checks and
+//! its workflow as a graph of *steps* (FSM nodes, plus one step per decision
+//! branch so a branch guard is a criterion like any other).
+
+use serde::{Deserialize, Serialize};
+
+use crate::intern::Symbol;
+use crate::ir::{CheckId, CheckSet};
+
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct StepId(pub u32);
+
+/// When a step's formal criterion is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Timing {
+    /// At any event; the criterion is a property of the state.
+    State,
+    /// Only at a call event of this tool (an authorization: the call itself).
+    Call(Symbol),
+    /// Only at a successful result event of this tool (a read).
+    Result(Symbol),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// Node id, or `node[branch]` for a decision branch.
+    pub name: String,
+    pub timing: Timing,
+    /// Formal criterion; `None` means trivially true.
+    pub check: Option<CheckId>,
+    /// Whether a judge must also confirm this step.
+    pub semantic: bool,
+    /// Variables this step binds from its call (when `timing` is a call or result).
+    pub binds: Vec<u32>,
+    /// The mutating tool this step authorizes.
+    pub authorizes: Option<Symbol>,
+}
+
+/// The workflow and every check, as the evaluator consumes them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompiledChecks {
+    pub checks: CheckSet,
+    pub steps: Vec<Step>,
+    pub edges: Vec<(StepId, StepId)>,
+    pub entry: StepId,
+    /// Number of request variables (`$user`, `$order`, ...).
+    pub vars: u32,
+    /// Agent-side mutating tools: every call of one must be authorized.
+    pub gated_tools: Vec<Symbol>,
+}
+
+impl CompiledChecks {
+    pub fn step(&self, id: StepId) -> Option<&Step> {
+        self.steps.get(id.0 as usize)
+    }
+}
