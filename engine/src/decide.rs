@@ -191,7 +191,11 @@ impl Names<'_> {
             }
             Some(ONode::Count { filter, .. }) => format!("count({})", self.filter(*filter)),
             Some(ONode::Arith { op, lhs, rhs }) => {
-                let sign = if *op == ArithOp::Add { "+" } else { "-" };
+                let sign = match op {
+                    ArithOp::Add => "+",
+                    ArithOp::Sub => "-",
+                    ArithOp::Mul => "*",
+                };
                 format!("{} {sign} {}", self.operand(*lhs), self.operand(*rhs))
             }
         }

@@ -88,11 +88,26 @@ impl Extractor<'_> {
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
         for (index, path) in self.bundle.arg_paths.clone().iter().enumerate() {
             let declared = params.and_then(|p| arg_type(&self.facts.interner, p, path));
-            let Some(found) = select_args(&self.facts.interner, args, path) else {
+            let Some(mut found) = select_args(&self.facts.interner, args, path) else {
                 continue;
             };
             let path_index = u32::try_from(index).unwrap_or(u32::MAX);
-            let is_list = path.yields_list();
+            // A path to a whole list argument (`args.passengers`) is a list too.
+            let whole_list = !path.yields_list() && matches!(declared, Some(ValueType::List(_)));
+            if whole_list {
+                found = found
+                    .first()
+                    .and_then(|j| j.as_array())
+                    .map(|items| items.iter().collect())
+                    .unwrap_or_default();
+            }
+            let is_list = path.yields_list() || whole_list;
+            let declared = match (whole_list, declared) {
+                (true, Some(ValueType::List(inner))) => Some(*inner),
+                (_, other) => other,
+            };
+            // Objects have no scalar value: their list counts, their elements don't.
+            let scalar_elements = !matches!(declared, Some(ValueType::Object(_)));
             if is_list {
                 self.facts.arg_lens.push(ArgLenFact {
                     call: k,
@@ -100,7 +115,7 @@ impl Extractor<'_> {
                     len: u32::try_from(found.len()).unwrap_or(u32::MAX),
                 });
             }
-            for (elem, json) in found.into_iter().enumerate() {
+            for (elem, json) in found.into_iter().enumerate().filter(|_| scalar_elements) {
                 match typed(&mut self.facts.interner, json, declared.as_ref()) {
                     Ok(value) => self.facts.args.push(ArgFact {
                         call: k,
@@ -142,7 +157,7 @@ impl Extractor<'_> {
         let Some(def) = self.bundle.domain.tool(&tool).cloned() else {
             return;
         };
-        if def.kind == ToolKind::Read {
+        if def.kind != ToolKind::Generic {
             for read in &def.reads {
                 self.read(k, &def, read, content);
             }

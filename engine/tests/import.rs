@@ -4,11 +4,11 @@
 //! native reader streams.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::cell::Cell;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 use turnstile_engine::bundle::model::Side;
@@ -450,6 +450,9 @@ fn native_without_headers_is_one_trace_named_by_the_file() {
         .collect();
     let path = write(&dir, "again.jsonl", &lines.join("\n"));
     assert_eq!(clean(&path, None)[0].events, native_events());
+    // A file that starts with a call (no header, no message first).
+    let path = write(&dir, "calls.jsonl", &lines[1..].join("\n"));
+    assert_eq!(clean(&path, None)[0].events, native_events()[1..]);
 }
 
 #[test]
@@ -553,6 +556,35 @@ fn a_truncated_tau2_file_keeps_the_simulations_before_the_cut() {
     );
     let s = reader.summary();
     assert_eq!((s.traces, s.errors), (5, 1));
+}
+
+#[test]
+fn a_tau2_file_cut_anywhere_gives_a_prefix_of_traces_then_one_error() {
+    let path = tau2_dir().join("traces/telecom_gpt-4.1-mini_single.json");
+    let bytes = fs::read(&path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cut_path = dir.path().join("cut.json");
+    for cut in (0..bytes.len()).step_by(389).chain([bytes.len() - 1]) {
+        fs::write(&cut_path, &bytes[..cut]).unwrap();
+        let items: Vec<_> = TraceReader::open(&cut_path, Some(Format::Tau2))
+            .unwrap()
+            .collect();
+        let whole = serde_json::from_slice::<Value>(&bytes[..cut]).is_ok();
+        let errors = items.iter().filter(|i| i.is_err()).count();
+        if whole {
+            assert_eq!((items.len(), errors), (1, 0), "cut at {cut}");
+            continue;
+        }
+        assert_eq!(errors, 1, "cut at {cut}: {items:#?}");
+        let last = items.last().unwrap().as_ref().unwrap_err();
+        assert!(
+            matches!(last.kind, ImportErrorKind::Truncated { offset } if offset == cut as u64),
+            "cut at {cut}: {last}"
+        );
+        if last.path.starts_with("simulations") {
+            assert_eq!(last.record, Some(0), "cut at {cut}: {last}");
+        }
+    }
 }
 
 #[test]
@@ -669,6 +701,42 @@ fn a_native_line_that_is_not_json_is_reported_and_the_rest_imports() {
 }
 
 #[test]
+fn an_overlong_native_line_is_an_error_for_that_line_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(turnstile_engine::import::MAX_LINE_BYTES);
+    let text = format!(
+        "{}\n{{\"type\":\"user\",\"text\":\"{long}\"}}\n{}\n",
+        r#"{"type":"user","text":"a"}"#, r#"{"type":"agent","text":"b"}"#
+    );
+    let path = write(&dir, "long.jsonl", &text);
+    let imported = import_file(&path, None).unwrap();
+    assert_eq!(imported.traces.len(), 1);
+    assert_eq!(imported.traces[0].events, vec![user("a"), agent("b")]);
+    let e = only_error(&imported.errors);
+    assert_eq!(e.record, Some(2));
+    assert!(matches!(e.kind, ImportErrorKind::RecordTooLarge { .. }));
+}
+
+#[test]
+fn tau_bench_jsonl_is_one_result_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}\n{}\n",
+        r#"{"task_id": 1, "reward": 0.0, "traj": [{"role": "user", "content": "hi"}]}"#,
+        r#"{"task_id": 2, "reward": 1.0, "traj": [{"role": "tool", "tool_call_id": "z", "content": "x"}]}"#,
+    );
+    let path = write(&dir, "tb.jsonl", &text);
+    assert_eq!(detect(&path).unwrap(), Format::TauBench);
+    let imported = import_file(&path, None).unwrap();
+    assert_eq!(imported.traces.len(), 1);
+    assert_eq!(imported.traces[0].meta.id, "tb#1");
+    assert_eq!(imported.traces[0].events, vec![user("hi")]);
+    let e = only_error(&imported.errors);
+    assert_eq!((e.record, e.path.as_str()), (Some(2), "traj[0]"));
+    assert!(matches!(&e.kind, ImportErrorKind::UnknownCallId { id } if id == "z"));
+}
+
+#[test]
 fn non_utf8_bytes_are_errors_with_their_offset() {
     let dir = tempfile::tempdir().unwrap();
     let mut bytes =
@@ -768,6 +836,9 @@ fn formats_are_named_and_detected() {
         assert_eq!(serde_json::to_value(format).unwrap(), json!(name));
     }
     assert!("yaml".parse::<Format>().is_err());
+    // Readers can be handed to worker threads.
+    fn send<T: Send>() {}
+    send::<TraceReader>();
     let dir = tempfile::tempdir().unwrap();
     let path = write(&dir, "empty.jsonl", "");
     assert_eq!(detect(&path).unwrap(), Format::Native);
@@ -787,13 +858,13 @@ fn formats_are_named_and_detected() {
 /// A reader that counts the bytes handed out.
 struct Counting<R> {
     inner: R,
-    read: Rc<Cell<usize>>,
+    read: Arc<AtomicUsize>,
 }
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.read.set(self.read.get() + n);
+        self.read.fetch_add(n, Ordering::Relaxed);
         Ok(n)
     }
 }
@@ -823,12 +894,12 @@ fn native_files_stream_trace_by_trace() {
         }
     }
     let total = fs::metadata(&path).unwrap().len() as usize;
-    let read = Rc::new(Cell::new(0));
-    let source: Box<dyn BufRead> = Box::new(BufReader::with_capacity(
+    let read = Arc::new(AtomicUsize::new(0));
+    let source: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(
         1 << 16,
         Counting {
             inner: fs::File::open(&path).unwrap(),
-            read: Rc::clone(&read),
+            read: Arc::clone(&read),
         },
     ));
     let mut reader = TraceReader::from_reader(source, &path, Format::Native);
@@ -841,9 +912,9 @@ fn native_files_stream_trace_by_trace() {
         // long before the end of the file.
         let bound = total / TRACES * (seen + 2) + (1 << 16);
         assert!(
-            read.get() <= bound,
+            read.load(Ordering::Relaxed) <= bound,
             "trace {seen}: read {} of {total} bytes",
-            read.get()
+            read.load(Ordering::Relaxed)
         );
         seen += 1;
     }

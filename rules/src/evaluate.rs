@@ -128,20 +128,8 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
     let mut runtime = Program::new();
     let inputs = Inputs::build(checks, facts, &mut encoded);
     inputs.load(checks, &encoded, facts, &mut runtime);
-    let (
-        val,
-        _len,
-        field_src,
-        present,
-        _happened,
-        holds,
-        _run,
-        sat,
-        evidence,
-        allowed,
-        frontier,
-        unguarded,
-    ) = runtime.run_with_hasher::<hashbrown::DefaultHashBuilder>();
+    let (val, _len, field_src, present, _matched, holds, _cover, sat, allowed, frontier, unguarded) =
+        runtime.run_with_hasher::<hashbrown::DefaultHashBuilder>();
     let mut derived = Derived {
         holds: holds
             .into_iter()
@@ -151,12 +139,12 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
             .into_iter()
             .map(|program::Sat(s, e, k)| (StepId(s), e, k))
             .collect(),
-        evidence: evidence
-            .into_iter()
-            .map(|program::Evidence(s, e, k)| ((StepId(s), e), k))
-            .collect(),
         ..Derived::default()
     };
+    // Sat is ordered by (step, env, event): the first entry per request is its evidence.
+    for &(s, e, k) in &derived.sat {
+        derived.evidence.entry((s, e)).or_insert(k);
+    }
     for program::Allowed(k, a, e) in allowed {
         derived.allowed.entry(k).or_default().push((StepId(a), e));
     }
@@ -235,7 +223,18 @@ impl ValueIndex {
 /// Everything fed to the program besides the encoded checks.
 struct Inputs {
     step_roots: Vec<u32>,
+    /// Every event where each step is evaluated (empty for trivial steps).
     points: Vec<Vec<u32>>,
+    /// The ordered evaluation points of each (step, env).
+    step_points: BTreeMap<(u32, Env), Vec<u32>>,
+    /// Variables a request's bindings select a step's runs by.
+    key_masks: Vec<u32>,
+    /// Per filter: `(event, call, key)` of every event of its tool and outcome,
+    /// keyed by the argument its first `==` constraint reads.
+    filter_events: BTreeMap<u32, Vec<(u32, u32, Value)>>,
+    /// `(semantic step, j, k)`: the first judge verdict at or after `j` is at `k`.
+    next_judged: Vec<(u32, u32, u32)>,
+    trivial: Vec<bool>,
     eval_at: BTreeSet<(u32, u32, Env)>,
     bind_masks: Vec<u32>,
     depth: Vec<u32>,
@@ -265,12 +264,6 @@ impl Inputs {
         }
         let tool_of_call: HashMap<u32, Symbol> =
             facts.calls.iter().map(|c| (c.event, c.tool)).collect();
-        let mut global: Vec<u32> = std::iter::once(0)
-            .chain(facts.calls.iter().map(|c| c.event))
-            .chain(facts.results.iter().map(|r| r.event))
-            .collect();
-        global.sort_unstable();
-        global.dedup();
         let mut bind_env: HashMap<(u32, u32), Env> = HashMap::new();
         let mut candidates: BTreeMap<u32, BTreeSet<Symbol>> = BTreeMap::new();
         for b in &facts.binds {
@@ -278,53 +271,130 @@ impl Inputs {
             *env = env_with(*env, b.var, b.value);
             candidates.entry(b.var).or_default().insert(b.value);
         }
+        let mut deps = Dependencies::new(facts, &tool_of_call);
+        let filter_events = keyed_filter_events(encoded, facts, &deps);
+        for (f, events) in &filter_events {
+            for &(ev, _, key) in events {
+                deps.by_key.entry((*f, key)).or_default().push(ev);
+            }
+            deps.by_filter
+                .insert(*f, events.iter().map(|&(ev, _, _)| ev).collect());
+        }
         let mut points = Vec::new();
         let mut bind_masks = Vec::new();
-        let mut eval_at = BTreeSet::new();
+        let mut key_masks = Vec::new();
+        let mut step_points: BTreeMap<(u32, Env), Vec<u32>> = BTreeMap::new();
         for (index, step) in checks.steps.iter().enumerate() {
             let s = to_u32(index);
-            let pts: Vec<u32> = match step.timing {
-                Timing::State if step.check.is_none() => vec![0],
-                Timing::State => global.clone(),
-                Timing::Call(tool) => facts
-                    .calls
-                    .iter()
-                    .filter(|c| c.tool == tool)
-                    .map(|c| c.event)
-                    .collect(),
-                Timing::Result(tool) => facts
-                    .results
-                    .iter()
-                    .filter(|r| r.ok && tool_of_call.get(&r.call) == Some(&tool))
-                    .map(|r| r.event)
-                    .collect(),
-            };
             let bind_mask = step
                 .binds
                 .iter()
                 .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0));
             let check_mask = step.check.map(|c| encoded.mask(c)).unwrap_or(0) & !bind_mask;
-            for &k in &pts {
-                let bound = bind_env.get(&(s, k)).copied().unwrap_or(EMPTY_ENV);
-                let complete = step
-                    .binds
-                    .iter()
-                    .all(|v| program::env_get(&bound, *v).is_some());
-                if !complete {
-                    continue;
+            let root = step_roots[index];
+            match step.timing {
+                Timing::State if step.check.is_none() => {}
+                Timing::State => {
+                    for env in projections(EMPTY_ENV, check_mask, &candidates) {
+                        step_points.insert((s, env), deps.state_points(encoded, root, &env));
+                    }
                 }
-                for env in projections(bound, check_mask, &candidates) {
-                    eval_at.insert((step_roots[index], k, env));
+                Timing::Call(tool) | Timing::Result(tool) => {
+                    let events = match step.timing {
+                        Timing::Call(_) => deps.calls(tool),
+                        _ => deps.results(tool),
+                    };
+                    let pins = pinned_vars(encoded, root);
+                    for (k, call) in events {
+                        let bound = bind_env.get(&(s, k)).copied().unwrap_or(EMPTY_ENV);
+                        let complete = step
+                            .binds
+                            .iter()
+                            .all(|v| program::env_get(&bound, *v).is_some());
+                        if !complete {
+                            continue;
+                        }
+                        // A guard `args.x == $v` can only hold for the request
+                        // whose $v is this call's x: evaluate just that one.
+                        let mut narrowed = candidates.clone();
+                        for &(var, path) in &pins {
+                            let value = facts
+                                .arg_path_index(&encoded.arg_paths[path as usize])
+                                .and_then(|p| deps.args.get(&(call, p)))
+                                .and_then(|vs| match vs.as_slice() {
+                                    [Value::Str(s)] => Some(*s),
+                                    _ => None,
+                                });
+                            // An argument no request bound keeps every candidate,
+                            // so the failing grounding can be explained.
+                            if let Some(v) = value
+                                .filter(|v| candidates.get(&var).is_some_and(|c| c.contains(v)))
+                            {
+                                narrowed.insert(var, BTreeSet::from([v]));
+                            }
+                        }
+                        for env in projections(bound, check_mask, &narrowed) {
+                            step_points.entry((s, env)).or_default().push(k);
+                        }
+                    }
                 }
             }
-            points.push(pts);
+            let mut all: Vec<u32> = step_points
+                .range((s, EMPTY_ENV)..=(s, [u32::MAX; MAX_VARS]))
+                .flat_map(|(_, v)| v.iter().copied())
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            points.push(all);
             bind_masks.push(bind_mask);
+            key_masks.push(check_mask);
+        }
+        let mut eval_at = BTreeSet::new();
+        for ((s, env), pts) in step_points.iter_mut() {
+            pts.sort_unstable();
+            pts.dedup();
+            for &k in pts.iter() {
+                eval_at.insert((step_roots[*s as usize], k, *env));
+            }
+        }
+        let mut next_judged = Vec::new();
+        for (index, step) in checks.steps.iter().enumerate() {
+            if !step.semantic {
+                continue;
+            }
+            let mut judged: Vec<u32> = facts
+                .judged
+                .iter()
+                .filter(|(st, _)| st.0 as usize == index)
+                .map(|(_, k)| *k)
+                .collect();
+            judged.sort_unstable();
+            judged.dedup();
+            let mut next = judged.iter().peekable();
+            for j in 0..facts.events.max(1) {
+                while next.peek().is_some_and(|&&k| k < j) {
+                    next.next();
+                }
+                if let Some(&&k) = next.peek() {
+                    next_judged.push((to_u32(index), j, k));
+                }
+            }
         }
         let depth = depths(checks);
-        let count_values = count_intervals(encoded, facts, &candidates);
+        let count_values = count_intervals(encoded, &deps, &candidates);
+        let trivial = checks
+            .steps
+            .iter()
+            .map(|s| s.timing == Timing::State && s.check.is_none())
+            .collect();
         Inputs {
             step_roots,
             points,
+            step_points,
+            key_masks,
+            next_judged,
+            filter_events,
+            trivial,
             eval_at,
             bind_masks,
             depth,
@@ -396,9 +466,19 @@ impl Inputs {
                 ONode::CountEqual { inner, value } => rt.extend([IOCountEq(o, inner, value)]),
             }
         }
+        for (f, events) in &self.filter_events {
+            rt.extend(events.iter().map(|&(ev, c, key)| IFilterEv(*f, ev, c, key)));
+        }
         for (f, filter) in encoded.filters.iter().enumerate() {
             let f = to_u32(f);
-            rt.extend([IFilter(f, filter.tool, filter.outcome)]);
+            if let Some(&(_, _, o)) = filter
+                .constraints
+                .iter()
+                .find(|&&(_, op, _)| op == CmpOp::Eq)
+            {
+                rt.extend([IFilterKeyOp(f, o)]);
+                rt.extend([IFilterKeyed(f)]);
+            }
             rt.extend(
                 filter
                     .constraints
@@ -444,16 +524,26 @@ impl Inputs {
                 .iter()
                 .map(|a| IArgLen(a.call, a.path, a.len)),
         );
-        rt.extend(facts.judged.iter().map(|&(s, k)| IJudged(s.0, k)));
-        for (i, pts) in self.points.iter().enumerate() {
+        rt.extend(
+            self.next_judged
+                .iter()
+                .map(|&(s, j, k)| INextJudged(s, j, k)),
+        );
+        for i in 0..self.points.len() {
             let s = to_u32(i);
             rt.extend([IStepRoot(s, self.step_roots[i])]);
             rt.extend([IStepBinds(s, self.bind_masks[i])]);
-            rt.extend(pts.iter().map(|&k| IStepPoint(s, k)));
-            rt.extend(pts.windows(2).map(|w| INextPt(s, w[0], w[1])));
+            rt.extend([IStepKeyMask(s, self.key_masks[i])]);
+            if self.trivial[i] {
+                rt.extend([ITrivial(s)]);
+            }
+        }
+        for (&(s, env), pts) in &self.step_points {
+            rt.extend(pts.iter().map(|&k| IStepPt(s, env, k)));
+            rt.extend(pts.windows(2).map(|w| INextPt(s, env, w[0], w[1])));
             if let (Some(&first), Some(&last)) = (pts.first(), pts.last()) {
-                rt.extend([IFirstPt(s, first)]);
-                rt.extend([ILastPt(s, last)]);
+                rt.extend([IFirstPt(s, env, first)]);
+                rt.extend([ILastPt(s, env, last)]);
             }
         }
         for (i, step) in checks.steps.iter().enumerate() {
@@ -472,6 +562,247 @@ impl Inputs {
         rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
         rt.extend([ISeed(checks.entry.0, EMPTY_ENV, 0)]);
     }
+}
+
+/// Variables a check pins to an argument: top-level conjuncts `args.x == $v`
+/// (as `(var, encoded path)`), which can only hold when `$v` is that argument.
+fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(u32, u32)> {
+    let mut pins = Vec::new();
+    let mut stack = vec![root];
+    while let Some(c) = stack.pop() {
+        match encoded.cnodes.get(c as usize) {
+            Some(CNode::And(l, r)) => stack.extend([*l, *r]),
+            Some(CNode::Cmp {
+                op: CmpOp::Eq,
+                lhs,
+                rhs,
+                negated: false,
+            }) => {
+                let side = |o: &u32| encoded.onodes.get(*o as usize);
+                let scalar = |p: &u32| {
+                    !encoded
+                        .arg_paths
+                        .get(*p as usize)
+                        .is_some_and(|path| path.yields_list())
+                };
+                match (side(lhs), side(rhs)) {
+                    (Some(ONode::Arg(p)), Some(ONode::Var(v)))
+                    | (Some(ONode::Var(v)), Some(ONode::Arg(p)))
+                        if scalar(p) =>
+                    {
+                        pins.push((*v, *p));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    pins
+}
+
+/// Which events can change what a state criterion reads, per environment.
+struct Dependencies {
+    /// `(entity, id, field)` to the events that (re)read it.
+    reads: HashMap<(Symbol, Symbol, Symbol), Vec<u32>>,
+    /// Tool to its `(call event, call event)` and `(ok result event, call event)`.
+    calls: HashMap<Symbol, Vec<(u32, u32)>>,
+    results: HashMap<Symbol, Vec<(u32, u32)>>,
+    all_tool_events: Vec<u32>,
+    args: ArgIndex,
+    /// Events of each filter, and by the key of its first `==` constraint.
+    by_filter: HashMap<u32, Vec<u32>>,
+    by_key: HashMap<(u32, Value), Vec<u32>>,
+}
+
+/// Argument values by (call event, path index).
+type ArgIndex = HashMap<(u32, u32), Vec<Value>>;
+
+fn arg_index(facts: &TraceFacts) -> ArgIndex {
+    let mut index: ArgIndex = HashMap::new();
+    for a in &facts.args {
+        index.entry((a.call, a.path)).or_default().push(a.value);
+    }
+    index
+}
+
+impl Dependencies {
+    fn new(facts: &TraceFacts, tool_of_call: &HashMap<u32, Symbol>) -> Self {
+        let mut reads: HashMap<(Symbol, Symbol, Symbol), Vec<u32>> = HashMap::new();
+        for a in &facts.attrs {
+            reads
+                .entry((a.entity, a.id, a.field))
+                .or_default()
+                .push(a.from);
+        }
+        for a in &facts.attr_lens {
+            reads
+                .entry((a.entity, a.id, a.field))
+                .or_default()
+                .push(a.from);
+        }
+        let mut calls: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
+        for c in &facts.calls {
+            calls.entry(c.tool).or_default().push((c.event, c.event));
+        }
+        let mut results: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
+        for r in facts.results.iter().filter(|r| r.ok) {
+            if let Some(tool) = tool_of_call.get(&r.call) {
+                results.entry(*tool).or_default().push((r.event, r.call));
+            }
+        }
+        let mut all_tool_events: Vec<u32> = facts
+            .calls
+            .iter()
+            .map(|c| c.event)
+            .chain(facts.results.iter().map(|r| r.event))
+            .collect();
+        all_tool_events.sort_unstable();
+        Dependencies {
+            reads,
+            calls,
+            results,
+            all_tool_events,
+            args: arg_index(facts),
+            by_filter: HashMap::new(),
+            by_key: HashMap::new(),
+        }
+    }
+
+    fn calls(&self, tool: Symbol) -> Vec<(u32, u32)> {
+        self.calls.get(&tool).cloned().unwrap_or_default()
+    }
+
+    fn results(&self, tool: Symbol) -> Vec<(u32, u32)> {
+        self.results.get(&tool).cloned().unwrap_or_default()
+    }
+
+    /// Event 0 and every event where the criterion under `root` may change
+    /// value for `env`; all tool events where that cannot be narrowed.
+    fn state_points(&self, encoded: &Encoded, root: u32, env: &Env) -> Vec<u32> {
+        let mut points = vec![0];
+        let mut stack = vec![Node::C(root)];
+        while let Some(node) = stack.pop() {
+            match node {
+                Node::C(c) => match encoded.cnodes.get(c as usize) {
+                    Some(CNode::And(l, r) | CNode::Or(l, r)) => {
+                        stack.extend([Node::C(*l), Node::C(*r)])
+                    }
+                    Some(CNode::Cmp { lhs, rhs, .. }) => {
+                        stack.extend([Node::O(*lhs), Node::O(*rhs)])
+                    }
+                    Some(CNode::In { operand, set, .. }) => {
+                        stack.push(Node::O(*operand));
+                        stack.extend(
+                            encoded
+                                .sets
+                                .get(*set as usize)
+                                .into_iter()
+                                .flatten()
+                                .map(|m| Node::O(*m)),
+                        );
+                    }
+                    Some(CNode::Contains { item, list, .. }) => {
+                        stack.extend([Node::O(*item), Node::O(*list)])
+                    }
+                    Some(CNode::Happened { filter, .. }) => {
+                        points.extend(self.filter_events(encoded, *filter, env))
+                    }
+                    Some(CNode::True | CNode::False) | None => {}
+                },
+                Node::O(o) => match encoded.onodes.get(o as usize) {
+                    Some(ONode::Field { entity, id, field }) => {
+                        let key = match encoded.onodes.get(*id as usize) {
+                            Some(ONode::Var(v)) => program::env_get(env, *v),
+                            Some(ONode::Const(Value::Str(s))) => Some(*s),
+                            _ => None,
+                        };
+                        match key {
+                            Some(id) => points.extend(
+                                self.reads.get(&(*entity, id, *field)).into_iter().flatten(),
+                            ),
+                            None => {
+                                stack.push(Node::O(*id));
+                                points.extend(self.all_tool_events.iter().copied());
+                            }
+                        }
+                    }
+                    Some(ONode::Agg { inner, .. }) => stack.push(Node::O(*inner)),
+                    Some(ONode::CountEqual { inner, value }) => {
+                        stack.extend([Node::O(*inner), Node::O(*value)])
+                    }
+                    Some(ONode::Arith { lhs, rhs, .. }) => {
+                        stack.extend([Node::O(*lhs), Node::O(*rhs)])
+                    }
+                    Some(ONode::Count { filter, .. }) => {
+                        points.extend(self.filter_events(encoded, *filter, env))
+                    }
+                    Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
+                },
+            }
+        }
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+
+    /// Events of a filter's tool, narrowed to those whose argument equals the
+    /// env's value when its first `==` constraint compares with a variable.
+    fn filter_events(&self, encoded: &Encoded, filter: u32, env: &Env) -> Vec<u32> {
+        let Some(f) = encoded.filters.get(filter as usize) else {
+            return Vec::new();
+        };
+        let key = f
+            .constraints
+            .iter()
+            .find(|&&(_, op, _)| op == CmpOp::Eq)
+            .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
+                Some(ONode::Var(v)) => program::env_get(env, *v).map(Value::Str),
+                Some(ONode::Const(v)) => Some(*v),
+                _ => None,
+            });
+        match key {
+            Some(key) => self.by_key.get(&(filter, key)).cloned().unwrap_or_default(),
+            None => self.by_filter.get(&filter).cloned().unwrap_or_default(),
+        }
+    }
+}
+
+/// Every filter's events with the key its first `==` constraint compares.
+fn keyed_filter_events(
+    encoded: &Encoded,
+    facts: &TraceFacts,
+    deps: &Dependencies,
+) -> BTreeMap<u32, Vec<(u32, u32, Value)>> {
+    let mut out = BTreeMap::new();
+    for (f, filter) in encoded.filters.iter().enumerate() {
+        let events = match filter.outcome {
+            Outcome::Called => deps.calls(filter.tool),
+            Outcome::Succeeded => deps.results(filter.tool),
+        };
+        let key_path = filter
+            .constraints
+            .iter()
+            .find(|&&(_, op, _)| op == CmpOp::Eq)
+            .and_then(|&(p, _, _)| facts.arg_path_index(encoded.arg_paths.get(p as usize)?));
+        let keyed: Vec<(u32, u32, Value)> = events
+            .into_iter()
+            .flat_map(|(ev, call)| {
+                let keys: Vec<Value> = match key_path {
+                    None => vec![Value::Bool(true)],
+                    Some(path) => deps.args.get(&(call, path)).cloned().unwrap_or_default(),
+                };
+                keys.into_iter().map(move |k| (ev, call, k))
+            })
+            .collect();
+        out.insert(to_u32(f), keyed);
+    }
+    out
+}
+
+enum Node {
+    C(u32),
+    O(u32),
 }
 
 fn to_u32(i: usize) -> u32 {
@@ -519,16 +850,12 @@ fn depths(checks: &CompiledChecks) -> Vec<u32> {
 /// and candidate key, as `(filter, key, count, from, until)`.
 fn count_intervals(
     encoded: &Encoded,
-    facts: &TraceFacts,
+    deps: &Dependencies,
     candidates: &BTreeMap<u32, BTreeSet<Symbol>>,
 ) -> Vec<(u32, Value, u32, u32, u32)> {
-    let tool_of: HashMap<u32, Symbol> = facts.calls.iter().map(|c| (c.event, c.tool)).collect();
     let mut out = Vec::new();
     for node in &encoded.onodes {
         let ONode::Count { filter, key } = *node else {
-            continue;
-        };
-        let Some(f) = encoded.filters.get(filter as usize) else {
             continue;
         };
         let keys: Vec<Value> = match encoded.onodes.get(key as usize) {
@@ -539,39 +866,21 @@ fn count_intervals(
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
-        let constraint = f.constraints.first().and_then(|&(p, op, _)| {
-            let path = encoded.arg_paths.get(p as usize)?;
-            Some((facts.arg_path_index(path)?, op))
-        });
-        let events: Vec<(u32, u32)> = match f.outcome {
-            Outcome::Called => facts
-                .calls
-                .iter()
-                .filter(|c| c.tool == f.tool)
-                .map(|c| (c.event, c.event))
-                .collect(),
-            Outcome::Succeeded => facts
-                .results
-                .iter()
-                .filter(|r| r.ok && tool_of.get(&r.call) == Some(&f.tool))
-                .map(|r| (r.event, r.call))
-                .collect(),
-        };
+        let unconstrained = encoded
+            .filters
+            .get(filter as usize)
+            .is_some_and(|f| f.constraints.is_empty());
         for key_value in keys {
-            let mut matches: Vec<u32> = events
-                .iter()
-                .filter(|(_, call)| match (constraint, f.constraints.is_empty()) {
-                    (_, true) => true,
-                    (Some((path, op)), false) => facts.args.iter().any(|a| {
-                        a.call == *call
-                            && a.path == path
-                            && program::compare(op, &a.value, &key_value)
-                    }),
-                    (None, false) => false,
-                })
-                .map(|(ev, _)| *ev)
-                .collect();
+            let mut matches = if unconstrained {
+                deps.by_filter.get(&filter).cloned().unwrap_or_default()
+            } else {
+                deps.by_key
+                    .get(&(filter, key_value))
+                    .cloned()
+                    .unwrap_or_default()
+            };
             matches.sort_unstable();
+            matches.dedup();
             let mut from = 0;
             for (n, ev) in matches.iter().enumerate() {
                 out.push((filter, key_value, to_u32(n), from, *ev));
@@ -622,9 +931,79 @@ impl Explainer<'_> {
                 (a, e, n, reason, failed)
             })
             .collect();
+        // The call is about the requests whose bound ids appear in its arguments.
+        let mentioned: BTreeSet<u32> = self
+            .facts
+            .args
+            .iter()
+            .filter(|a| a.call == event)
+            .filter_map(|a| match a.value {
+                Value::Str(s) => Some(s.0 + 1),
+                _ => None,
+            })
+            .collect();
+        let about = |e: &Env| {
+            e.iter()
+                .filter(|v| **v != 0 && mentioned.contains(v))
+                .count()
+        };
+        // A request whose binding contradicts what the guard pins to this
+        // call's argument (`args.order_id == $order`) is about another entity.
+        let contradicts = |a: u32, e: &Env| {
+            let root = self
+                .inputs
+                .step_roots
+                .get(a as usize)
+                .copied()
+                .unwrap_or(u32::MAX);
+            pinned_vars(self.encoded, root)
+                .into_iter()
+                .any(|(var, path)| {
+                    let arg = self
+                        .encoded
+                        .arg_paths
+                        .get(path as usize)
+                        .and_then(|p| self.facts.arg_path_index(p))
+                        .and_then(|p| {
+                            self.facts
+                                .args
+                                .iter()
+                                .find(|x| x.call == event && x.path == p)
+                        })
+                        .map(|x| x.value);
+                    match (program::env_get(e, var), arg) {
+                        (Some(bound), Some(Value::Str(s))) => bound != s,
+                        _ => false,
+                    }
+                })
+        };
+        // First the requests this call is about (bindings that its pinned
+        // arguments name, or whose unmet step would bind them), then requests
+        // about another entity (the call is ungrounded for them), then the rest.
+        let class = |a: u32, e: &Env, n: u32| {
+            let pins = pinned_vars(
+                self.encoded,
+                self.inputs
+                    .step_roots
+                    .get(a as usize)
+                    .copied()
+                    .unwrap_or(u32::MAX),
+            );
+            let binds = self.inputs.bind_masks.get(n as usize).copied().unwrap_or(0);
+            let would_bind = pins.iter().any(|(var, _)| binds & (1 << var) != 0);
+            if contradicts(a, e) {
+                1
+            } else if about(e) > 0 || would_bind {
+                0
+            } else {
+                2
+            }
+        };
         ranked.sort_by_key(|(a, e, n, reason, failed)| {
             let depth = self.inputs.depth.get(*n as usize).copied().unwrap_or(0);
             (
+                class(*a, e, *n),
+                std::cmp::Reverse(about(e)),
                 std::cmp::Reverse(bound(e)),
                 std::cmp::Reverse(depth),
                 *reason == Reason::Ungrounded,
@@ -684,9 +1063,14 @@ impl Explainer<'_> {
         let at = if unmet == auth {
             event
         } else {
-            self.last_point(unmet, event)
+            self.last_point(unmet, event, &env)
         };
         let (failed, evaluated_env) = self.failed_atoms(root, at, &env);
+        if unmet == auth && evaluated_env.is_none() {
+            // The guard pins a variable to an argument, and this request's
+            // value is not it: the call is not about this request.
+            return (Reason::Ungrounded, failed);
+        }
         if unmet != auth {
             let evaluated_since = self.inputs.points[unmet as usize]
                 .iter()
@@ -710,11 +1094,14 @@ impl Explainer<'_> {
         (reason, failed)
     }
 
-    /// The latest evaluation point of `step` at or before `event`.
-    fn last_point(&self, step: u32, event: u32) -> u32 {
-        self.inputs.points[step as usize]
-            .iter()
-            .copied()
+    /// The latest evaluation point of `step`, under an env agreeing with
+    /// `env`, at or before `event`.
+    fn last_point(&self, step: u32, event: u32, env: &Env) -> u32 {
+        self.inputs
+            .step_points
+            .range((step, EMPTY_ENV)..=(step, [u32::MAX; MAX_VARS]))
+            .filter(|((_, p), _)| agrees(p, env))
+            .flat_map(|(_, pts)| pts.iter().copied())
             .filter(|&k| k <= event)
             .max()
             .unwrap_or(0)
@@ -786,6 +1173,14 @@ impl Explainer<'_> {
             .collect();
         let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
         match node {
+            // A required past call of a read tool is a missing read.
+            CNode::Happened {
+                filter,
+                negated: false,
+            } => match self.encoded.filters.get(*filter as usize) {
+                Some(f) if !self.checks.gated_tools.contains(&f.tool) => Reason::MissingRead,
+                _ => Reason::MissingStep,
+            },
             CNode::Happened { .. } => Reason::MissingStep,
             _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
             _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
@@ -806,7 +1201,19 @@ impl Explainer<'_> {
             } if has(|n| matches!(n, ONode::Arg(_)))
                 && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
             {
-                Reason::Ungrounded
+                // An id that does not match what was read is ungrounded; a
+                // number that does not match is an amount out of bounds.
+                let numeric = operands.iter().any(|o| {
+                    self.values.values.get(&(*o, k, *env)).is_some_and(|vs| {
+                        vs.iter()
+                            .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
+                    })
+                });
+                if numeric {
+                    Reason::AmountOutOfBounds
+                } else {
+                    Reason::Ungrounded
+                }
             }
             _ => Reason::WrongValue,
         }

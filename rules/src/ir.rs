@@ -145,6 +145,8 @@ pub enum Operand {
 pub enum ArithOp {
     Add,
     Sub,
+    /// At least one side an integer: amount × count stays exact.
+    Mul,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -20,7 +20,7 @@
 use crepe::crepe;
 
 use crate::intern::Symbol;
-use crate::ir::{AggOp, ArithOp, CmpOp, Outcome};
+use crate::ir::{AggOp, ArithOp, CmpOp};
 use crate::value::{Amount, Value};
 
 /// Request bindings: `env[var]` is the bound symbol plus one, 0 when unbound.
@@ -59,6 +59,17 @@ fn merge(env: &Env, p: &Env) -> Env {
     for (o, q) in out.iter_mut().zip(p.iter()) {
         if *o == 0 {
             *o = *q;
+        }
+    }
+    out
+}
+
+/// `env` restricted to the variables in `mask`.
+pub fn project(env: &Env, mask: u32) -> Env {
+    let mut out = EMPTY_ENV;
+    for (i, (o, v)) in out.iter_mut().zip(env.iter()).enumerate() {
+        if mask & (1 << i) != 0 {
+            *o = *v;
         }
     }
     out
@@ -132,19 +143,27 @@ fn combine(op: AggOp, acc: Value, next: Value) -> Option<Value> {
 
 /// Exact arithmetic; `None` on overflow or non-numbers (the check then fails closed).
 pub fn arith(op: ArithOp, a: Value, b: Value) -> Option<Value> {
-    if let (Value::Int(x), Value::Int(y)) = (a, b) {
-        return match op {
+    match (op, a, b) {
+        (_, Value::Int(x), Value::Int(y)) => match op {
             ArithOp::Add => x.checked_add(y),
             ArithOp::Sub => x.checked_sub(y),
+            ArithOp::Mul => x.checked_mul(y),
         }
-        .map(Value::Int);
+        .map(Value::Int),
+        (ArithOp::Mul, Value::Amount(x), Value::Int(n))
+        | (ArithOp::Mul, Value::Int(n), Value::Amount(x)) => {
+            x.0.checked_mul(n).map(|v| Value::Amount(Amount(v)))
+        }
+        (ArithOp::Mul, _, _) => None,
+        _ => {
+            let (x, y) = (as_amount(&a)?, as_amount(&b)?);
+            match op {
+                ArithOp::Add => x.0.checked_add(y.0),
+                _ => x.0.checked_sub(y.0),
+            }
+            .map(|v| Value::Amount(Amount(v)))
+        }
     }
-    let (x, y) = (as_amount(&a)?, as_amount(&b)?);
-    match op {
-        ArithOp::Add => x.0.checked_add(y.0),
-        ArithOp::Sub => x.0.checked_sub(y.0),
-    }
-    .map(|v| Value::Amount(Amount(v)))
 }
 
 crepe! {
@@ -166,8 +185,10 @@ crepe! {
     @input pub struct IOCount(pub u32, pub u32, pub u32);
     @input pub struct IOArith(pub u32, pub ArithOp, pub u32, pub u32);
     @input pub struct IOCountEq(pub u32, pub u32, pub u32);
-    @input pub struct IFilter(pub u32, pub Symbol, pub Outcome);
     @input pub struct IFCons(pub u32, pub u32, pub CmpOp, pub u32);
+    @input pub struct IFilterEv(pub u32, pub u32, pub u32, pub Value);
+    @input pub struct IFilterKeyOp(pub u32, pub u32);
+    @input pub struct IFilterKeyed(pub u32);
     // ---- trace facts ----
     @input pub struct ICall(pub u32, pub Symbol, pub bool);
     @input pub struct IResult(pub u32, pub u32, pub bool);
@@ -179,14 +200,16 @@ crepe! {
     @input pub struct ICountV(pub u32, pub Value, pub u32, pub u32, pub u32);
     // ---- workflow ----
     @input pub struct IStepRoot(pub u32, pub u32);
-    @input pub struct IStepPoint(pub u32, pub u32);
-    @input pub struct INextPt(pub u32, pub u32, pub u32);
-    @input pub struct IFirstPt(pub u32, pub u32);
-    @input pub struct ILastPt(pub u32, pub u32);
+    @input pub struct IStepPt(pub u32, pub Env, pub u32);
+    @input pub struct INextPt(pub u32, pub Env, pub u32, pub u32);
+    @input pub struct IFirstPt(pub u32, pub Env, pub u32);
+    @input pub struct ILastPt(pub u32, pub Env, pub u32);
+    @input pub struct ITrivial(pub u32);
+    @input pub struct IStepKeyMask(pub u32, pub u32);
+    @input pub struct INextJudged(pub u32, pub u32, pub u32);
     @input pub struct IStepIsState(pub u32);
     @input pub struct IStepBinds(pub u32, pub u32);
     @input pub struct ISemantic(pub u32);
-    @input pub struct IJudged(pub u32, pub u32);
     @input pub struct IEdge(pub u32, pub u32);
     @input pub struct ISeed(pub u32, pub Env, pub u32);
     @input pub struct IAuth(pub u32, pub Symbol);
@@ -208,7 +231,6 @@ crepe! {
     Need(i, k, e) <- Eval(c, k, e), ICContains(c, i, _, _);
     Need(l, k, e) <- Eval(c, k, e), ICContains(c, _, l, _);
     NeedFilter(f, k, e) <- Eval(c, k, e), ICHappened(c, f, _);
-    Need(o, k, e) <- NeedFilter(f, k, e), IFCons(f, _, _, o);
     Need(i, k, e) <- Need(o, k, e), IOField(o, _, i, _);
     Need(i, k, e) <- Need(o, k, e), IOAgg(o, _, i, _);
     Need(key, k, e) <- Need(o, k, e), IOCount(o, _, key);
@@ -245,9 +267,9 @@ crepe! {
     Val(o, k, e, SCALAR, Value::Int(i64::from(n))) <- Need(o, k, e), IOCount(o, f, key), Val(key, k, e, SCALAR, kv),
         ICountV(f, kv, n, from, until), (from <= k && k < until);
     struct CountFold(u32, u32, Env, u32, u32);
-    CountFold(o, k, e, 0, u32::from(v == t)) <- Need(o, k, e), IOCountEq(o, i, to), Val(to, k, e, SCALAR, t),
+    CountFold(o, k, e, 0, u32::from(compare(CmpOp::Eq, &v, &t))) <- Need(o, k, e), IOCountEq(o, i, to), Val(to, k, e, SCALAR, t),
         Val(i, k, e, 0, v);
-    CountFold(o, k, e, n + 1, c + u32::from(v == t)) <- CountFold(o, k, e, n, c), IOCountEq(o, i, to),
+    CountFold(o, k, e, n + 1, c + u32::from(compare(CmpOp::Eq, &v, &t))) <- CountFold(o, k, e, n, c), IOCountEq(o, i, to),
         Val(to, k, e, SCALAR, t), Val(i, k, e, n + 1, v);
     Val(o, k, e, SCALAR, Value::Int(i64::from(c))) <- CountFold(o, k, e, n, c), IOCountEq(o, i, _), Len(i, k, e, len),
         (n + 1 == len);
@@ -278,21 +300,35 @@ crepe! {
     struct ContainsFail(u32, u32, Env);
     ListHas(l, k, e, v) <- Eval(c, k, e), ICContains(c, _, l, _), Val(l, k, e, el, v), (el != SCALAR);
     ContainsFail(c, k, e) <- Eval(c, k, e), ICContains(c, i, l, _), Val(i, k, e, _, v), !ListHas(l, k, e, v);
-    struct FilterEv(u32, u32, u32);
-    FilterEv(f, k, k) <- IFilter(f, tool, Outcome::Called), ICall(k, tool, _);
-    FilterEv(f, r, c) <- IFilter(f, tool, Outcome::Succeeded), IResult(r, c, true), ICall(c, tool, _);
+    // Event predicates compare past calls' arguments with variables or
+    // constants (the compiler enforces it), so matching does not depend on
+    // the decision point: match once per (filter, env).
+    // `IFilterEv(f, ev, call, key)`: event `ev` has the filter's tool and
+    // outcome, and `key` is its argument under the filter's first `==`
+    // constraint (`true` when there is none), so a request finds its
+    // matching events by key instead of scanning every call of the tool.
+    struct FilterKey(u32, Env);
+    FilterKey(f, e) <- NeedFilter(f, _, e);
+    struct KeyVal(u32, Env, Value);
+    KeyVal(o, e, v) <- FilterKey(f, e), IFCons(f, _, _, o), IOConst(o, v);
+    KeyVal(o, e, Value::Str(s)) <- FilterKey(f, e), IFCons(f, _, _, o), IOVar(o, var), let Some(s) = env_get(&e, var);
+    struct KeyReady(u32, Env, u32);
+    KeyReady(f, e, o) <- FilterKey(f, e), IFCons(f, _, _, o), KeyVal(o, e, _);
+    struct ConsNotReady(u32, Env);
+    ConsNotReady(f, e) <- FilterKey(f, e), IFCons(f, _, _, o), !KeyReady(f, e, o);
+    struct Candidate(u32, Env, u32, u32);
+    Candidate(f, e, ev, c) <- FilterKey(f, e), IFilterKeyOp(f, o), KeyVal(o, e, kv), IFilterEv(f, ev, c, kv);
+    Candidate(f, e, ev, c) <- FilterKey(f, e), !IFilterKeyed(f), IFilterEv(f, ev, c, _);
     struct HasArg(u32, u32);
     HasArg(c, p) <- IArg(c, p, _, _);
-    struct ConsBroken(u32, u32, Env, u32);
-    struct ConsNotReady(u32, u32, Env);
-    ConsBroken(f, k, e, ev) <- NeedFilter(f, k, e), FilterEv(f, ev, c), (ev <= k), IFCons(f, p, op, o),
-        Val(o, k, e, SCALAR, b), IArg(c, p, _, a), (!compare(op, &a, &b));
-    ConsBroken(f, k, e, ev) <- NeedFilter(f, k, e), FilterEv(f, ev, c), (ev <= k), IFCons(f, p, _, _), !HasArg(c, p);
-    ConsNotReady(f, k, e) <- NeedFilter(f, k, e), IFCons(f, _, _, o), !Present(o, k, e);
-    @output pub struct HappenedAt(pub u32, pub u32, pub Env, pub u32);
+    struct MatchFails(u32, Env, u32);
+    MatchFails(f, e, ev) <- Candidate(f, e, ev, c), IFCons(f, p, op, o), KeyVal(o, e, b), IArg(c, p, _, a),
+        (!compare(op, &a, &b));
+    MatchFails(f, e, ev) <- Candidate(f, e, ev, c), IFCons(f, p, _, _), !HasArg(c, p);
+    @output pub struct Matched(pub u32, pub Env, pub u32);
+    Matched(f, e, ev) <- Candidate(f, e, ev, _), !MatchFails(f, e, ev);
     struct AnyHappened(u32, u32, Env);
-    HappenedAt(f, k, e, ev) <- NeedFilter(f, k, e), FilterEv(f, ev, _), (ev <= k), !ConsBroken(f, k, e, ev);
-    AnyHappened(f, k, e) <- HappenedAt(f, k, e, _);
+    AnyHappened(f, k, e) <- NeedFilter(f, k, e), Matched(f, e, ev), (ev <= k);
 
     // ---- checks ----
     @output pub struct Holds(pub u32, pub u32, pub Env);
@@ -308,47 +344,54 @@ crepe! {
         !ElemMissing(i, k, e), !ElemMissing(l, k, e), !ContainsFail(c, k, e);
     Holds(c, k, e) <- Eval(c, k, e), ICContains(c, i, l, true), Present(i, k, e), Present(l, k, e),
         !ElemMissing(i, k, e), !ElemMissing(l, k, e), ContainsFail(c, k, e);
-    Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, false), AnyHappened(f, k, e), !ConsNotReady(f, k, e);
-    Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, true), !AnyHappened(f, k, e), !ConsNotReady(f, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, false), AnyHappened(f, k, e), !ConsNotReady(f, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, true), !AnyHappened(f, k, e), !ConsNotReady(f, e);
 
     // ---- runs: maximal stretches where a step's criterion holds ----
+    // Each (step, env) has its own ordered evaluation points: the events of
+    // its tool for call and result steps; for state steps event 0 plus every
+    // event that can change what the criterion reads under that env (reads of
+    // its fields, events of its predicates). A state criterion holds from a
+    // point until the next point; a call or result criterion only at its event.
     struct StepHolds(u32, u32, Env);
-    StepHolds(s, k, p) <- IStepRoot(s, root), IStepPoint(s, k), Holds(root, k, p);
+    StepHolds(s, k, p) <- IStepPt(s, p, k), IStepRoot(s, root), Holds(root, k, p);
     struct RunStart(u32, Env, u32);
-    struct InRun(u32, Env, u32, u32);
-    struct RunLast(u32, Env, u32, u32, u32);
-    RunStart(s, p, k) <- StepHolds(s, k, p), IFirstPt(s, k);
-    RunStart(s, p, k2) <- StepHolds(s, k2, p), INextPt(s, k, k2), !StepHolds(s, k, p);
+    RunStart(s, p, k) <- StepHolds(s, k, p), IFirstPt(s, p, k), IStepIsState(s);
+    RunStart(s, p, k2) <- StepHolds(s, k2, p), INextPt(s, p, k, k2), !StepHolds(s, k, p), IStepIsState(s);
     RunStart(s, p, k) <- StepHolds(s, k, p), !IStepIsState(s);
+    struct InRun(u32, Env, u32, u32);
     InRun(s, p, k, k) <- RunStart(s, p, k), IStepIsState(s);
-    InRun(s, p, st, k2) <- InRun(s, p, st, k), INextPt(s, k, k2), StepHolds(s, k2, p);
-    RunLast(s, p, st, k, k2) <- InRun(s, p, st, k), INextPt(s, k, k2), !StepHolds(s, k2, p);
-    RunLast(s, p, st, k, FOREVER) <- InRun(s, p, st, k), ILastPt(s, k);
+    InRun(s, p, st, k2) <- InRun(s, p, st, k), INextPt(s, p, k, k2), StepHolds(s, k2, p);
+    struct RunLast(u32, Env, u32, u32, u32);
+    RunLast(s, p, st, k, k2) <- InRun(s, p, st, k), INextPt(s, p, k, k2), !StepHolds(s, k2, p);
+    RunLast(s, p, st, k, FOREVER) <- InRun(s, p, st, k), ILastPt(s, p, k);
     RunLast(s, p, k, k, k + 1) <- RunStart(s, p, k), !IStepIsState(s);
     struct Walk(u32, Env, u32, u32);
     Walk(s, p, last, last) <- RunLast(s, p, _, last, _);
-    Walk(s, p, last, k2) <- Walk(s, p, last, k), INextPt(s, k, k2), !StepHolds(s, k2, p);
+    Walk(s, p, last, k2) <- Walk(s, p, last, k), INextPt(s, p, k, k2), !StepHolds(s, k2, p);
     struct PrevEnd(u32, Env, u32, u32);
+    PrevEnd(s, p, k2, until) <- Walk(s, p, last, k), INextPt(s, p, k, k2), RunStart(s, p, k2), RunLast(s, p, _, last, until);
     struct HasPrev(u32, Env, u32);
-    PrevEnd(s, p, k2, until) <- Walk(s, p, last, k), INextPt(s, k, k2), StepHolds(s, k2, p), RunStart(s, p, k2),
-        RunLast(s, p, _, last, until);
     HasPrev(s, p, k) <- PrevEnd(s, p, k, _);
-    @output pub struct Run(pub u32, pub Env, pub u32, pub u32, pub u32);
-    Run(s, p, st, until, prev) <- RunLast(s, p, st, _, until), PrevEnd(s, p, st, prev);
-    Run(s, p, st, until, 0) <- RunLast(s, p, st, _, until), !HasPrev(s, p, st);
+    // Run(s, q, p, start, until, prev): a run of (s, p) — `q` is `p` without
+    // the variables the step binds, the key a request looks runs up by — and
+    // `prev` is where the previous run of (s, p) ended (0 for the first).
+    @output pub struct Run(pub u32, pub Env, pub Env, pub u32, pub u32, pub u32);
+    Run(s, project(&p, m), p, st, until, prev) <- RunLast(s, p, st, _, until), PrevEnd(s, p, st, prev), IStepKeyMask(s, m);
+    Run(s, project(&p, m), p, st, until, 0) <- RunLast(s, p, st, _, until), !HasPrev(s, p, st), IStepKeyMask(s, m);
 
     // ---- satisfaction along the workflow ----
+    // From a predecessor satisfied at `j`, a step is satisfied at the earliest
+    // `k >= j` where it holds: `j` itself inside a run, else the next run's start.
     @output pub struct Sat(pub u32, pub Env, pub u32);
     struct Ready(u32, Env, u32);
     Sat(s, e, k) <- ISeed(s, e, k);
     Ready(s2, e, j) <- Sat(s1, e, j), IEdge(s1, s2), !ISemantic(s2);
-    Ready(s2, e, jj) <- Sat(s1, e, j), IEdge(s1, s2), ISemantic(s2), IJudged(s2, jj), (jj >= j);
-    Sat(s, e2, k) <- Ready(s, e, j), IStepBinds(s, binds), Run(s, p, from, until, prev), (joinable(&e, &p, binds)),
-        ((from <= j && j < until) || (prev <= j && j < from)), let k = j.max(from), let e2 = merge(&e, &p);
-    @output pub struct Evidence(pub u32, pub Env, pub u32);
-    struct SatLater(u32, Env, u32);
-    SatLater(s, e, k) <- Sat(s, e, k), Sat(s, e, j), (j < k);
-    Evidence(s, e, k) <- Sat(s, e, k), !SatLater(s, e, k);
+    Ready(s2, e, jj) <- Sat(s1, e, j), IEdge(s1, s2), ISemantic(s2), INextJudged(s2, j, jj);
+    Sat(s, e, j) <- Ready(s, e, j), ITrivial(s);
+    Sat(s, merge(&e, &p), j.max(st)) <- Ready(s, e, j), IStepKeyMask(s, m), let q = project(&e, m),
+        Run(s, q, p, st, until, prev), ((st <= j && j < until) || (prev <= j && j < st)),
+        IStepBinds(s, b), (joinable(&e, &p, b));
 
     // ---- the gate: unauthorized mutating calls and where their path stopped ----
     struct Reaches(u32, u32);

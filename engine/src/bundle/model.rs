@@ -144,7 +144,8 @@ pub struct ToolDef {
     /// `object{name: type, ...}` and `list<object{...}>`).
     #[serde(default)]
     pub params: BTreeMap<String, Sp<String>>,
-    /// Entities a successful result carries (read tools).
+    /// Entities a successful result carries (read tools, and write tools
+    /// whose result is the updated record).
     #[serde(default)]
     pub reads: Vec<ReadDef>,
 }

@@ -90,14 +90,14 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
             })
             .collect();
         let kind = *tool.kind.value();
-        if kind != ToolKind::Read && !tool.reads.is_empty() {
+        if kind == ToolKind::Generic && !tool.reads.is_empty() {
             ctx.report(
                 RawProblem::new(
                     ProblemKind::UnexpectedAttribute,
                     Some(tool.kind.loc(file)),
-                    format!("tool `{name}` declares `reads` but is not a read tool"),
+                    format!("tool `{name}` declares `reads` but is a generic tool"),
                 )
-                .help("only the results of read tools are trusted as facts"),
+                .help("only the results of read and write tools (the domain's own API) are trusted as facts"),
             );
         }
         let reads = tool

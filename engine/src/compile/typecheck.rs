@@ -365,11 +365,23 @@ impl Ctx<'_> {
                         site,
                         &expr.span,
                         ProblemKind::TypeMismatch,
-                        format!("`+` and `-` need two numbers, found a {lt} and a {rt}"),
+                        format!("arithmetic needs two numbers, found a {lt} and a {rt}"),
                         Some(
                             "aggregate lists first, e.g. `sum(order[$o].item_prices) - 10`"
                                 .to_owned(),
                         ),
+                    );
+                }
+                if *op == turnstile_rules::ArithOp::Mul
+                    && l.ty == ValueType::Amount
+                    && r.ty == ValueType::Amount
+                {
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        "an amount can only be multiplied by an integer".to_owned(),
+                        Some("e.g. `100 * count(reservation[$r].passengers)`".to_owned()),
                     );
                 }
                 let ty = if l.ty == ValueType::Amount || r.ty == ValueType::Amount {
@@ -377,8 +389,15 @@ impl Ctx<'_> {
                 } else {
                     ValueType::Int
                 };
-                let l = self.coerce(site, expr, l.operand, None, &ty)?;
-                let r = self.coerce(site, expr, r.operand, None, &ty)?;
+                // Multiplication keeps its integer side an integer (exact scaling).
+                let (l, r) = if *op == turnstile_rules::ArithOp::Mul {
+                    (l.operand, r.operand)
+                } else {
+                    (
+                        self.coerce(site, expr, l.operand, None, &ty)?,
+                        self.coerce(site, expr, r.operand, None, &ty)?,
+                    )
+                };
                 plain(
                     Operand::Arith {
                         op: *op,
@@ -587,6 +606,20 @@ impl Ctx<'_> {
                 ok = false;
                 continue;
             };
+            if !matches!(value.operand, Operand::Var(_) | Operand::Const(_)) {
+                ok = false;
+                self.expr_error::<()>(
+                    site,
+                    &constraint.value.span,
+                    ProblemKind::TypeMismatch,
+                    "an event constraint compares with a variable or a literal".to_owned(),
+                    Some(
+                        "bind the value to a request variable first, e.g. `order_id == $order`"
+                            .to_owned(),
+                    ),
+                );
+                continue;
+            }
             let arg = Typed {
                 operand: Operand::Arg(path.clone()),
                 ty,

@@ -7,7 +7,8 @@
 //! and      := unary ('&&' unary)*
 //! unary    := '!' unary | compare
 //! compare  := sum (cmpop sum | 'in' '[' operand,* ']' | 'in' 'enum' '(' ident ')' | 'in' operand)?
-//! sum      := operand (('+' | '-') operand)*
+//! sum      := product (('+' | '-') product)*
+//! product  := operand ('*' operand)*
 //! operand  := literal | '$' ident | ident '[' expr ']' '.' ident        (entity field)
 //!           | 'args' path | 'result' path                              (call arguments / result)
 //!           | ('sum'|'count'|'min'|'max') '(' expr ')'

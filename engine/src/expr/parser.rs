@@ -265,9 +265,9 @@ impl Parser {
         })
     }
 
-    /// `operand (('+' | '-') operand)*`, left-associative.
+    /// `product (('+' | '-') product)*`, left-associative.
     fn sum(&mut self) -> Result<Expr, ParseError> {
-        let mut lhs = self.operand()?;
+        let mut lhs = self.product()?;
         loop {
             let op = match self.peek() {
                 Some(Tok::Plus) => turnstile_rules::ArithOp::Add,
@@ -275,17 +275,19 @@ impl Parser {
                 _ => return Ok(lhs),
             };
             self.pos += 1;
-            let rhs = self.operand()?;
-            let span = lhs.span.start..rhs.span.end;
-            lhs = Expr {
-                kind: ExprKind::Arith {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span,
-            };
+            let rhs = self.product()?;
+            lhs = arith(op, lhs, rhs);
         }
+    }
+
+    /// `operand ('*' operand)*`.
+    fn product(&mut self) -> Result<Expr, ParseError> {
+        let mut lhs = self.operand()?;
+        while self.eat(&Tok::Star) {
+            let rhs = self.operand()?;
+            lhs = arith(turnstile_rules::ArithOp::Mul, lhs, rhs);
+        }
+        Ok(lhs)
     }
 
     fn operand(&mut self) -> Result<Expr, ParseError> {
@@ -509,6 +511,18 @@ fn cmp_op(tok: &Tok) -> Option<CmpOp> {
     })
 }
 
+fn arith(op: turnstile_rules::ArithOp, lhs: Expr, rhs: Expr) -> Expr {
+    let span = lhs.span.start..rhs.span.end;
+    Expr {
+        kind: ExprKind::Arith {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        span,
+    }
+}
+
 fn join(lhs: Expr, rhs: Expr, make: fn(Box<Expr>, Box<Expr>) -> ExprKind) -> Expr {
     let span = lhs.span.start..rhs.span.end;
     Expr {
@@ -551,6 +565,25 @@ mod tests {
 
     #[test]
     fn arithmetic_and_negative_literals() {
+        let e = parse("2 * $n + 1 == 5").unwrap();
+        let ExprKind::Compare { lhs, .. } = e.kind else {
+            panic!("compare")
+        };
+        let ExprKind::Arith {
+            op: turnstile_rules::ArithOp::Add,
+            lhs: product,
+            ..
+        } = lhs.kind
+        else {
+            panic!("sum")
+        };
+        assert!(matches!(
+            product.kind,
+            ExprKind::Arith {
+                op: turnstile_rules::ArithOp::Mul,
+                ..
+            }
+        ));
         let e = parse("$a - 2 >= -3 + $b").unwrap();
         let ExprKind::Compare { lhs, rhs, .. } = e.kind else {
             panic!("compare")

@@ -13,7 +13,8 @@
 //! entry point also takes an explicit format (the CLI's `--format`).
 //!
 //! **Streaming.** [`TraceReader`] is an iterator of `Result<Trace,
-//! ImportError>`. It never holds more than one record in memory: JSON
+//! ImportError>`. It holds one record at a time (and, for native files, the
+//! trace being assembled), never the file: JSON
 //! documents are walked value by value (tau2's `simulations` and tau-bench's
 //! top-level array one element at a time), line formats line by line, each
 //! record bounded ([`MAX_RECORD_BYTES`], [`MAX_LINE_BYTES`]). The one
@@ -319,7 +320,7 @@ impl TraceReader {
     /// and errors (its extension decides JSON vs JSON Lines for OpenAI and
     /// tau-bench).
     pub fn from_reader(
-        reader: impl BufRead + 'static,
+        reader: impl BufRead + Send + 'static,
         name: impl Into<PathBuf>,
         format: Format,
     ) -> Self {
@@ -585,6 +586,13 @@ impl TraceReader {
         if first_is_comment(&self.buf) {
             return;
         }
+        if self.format == Format::Native {
+            let mut out = Vec::new();
+            self.native
+                .line(&self.file, &self.stem, line, &self.buf, start, &mut out);
+            self.pending.extend(out);
+            return;
+        }
         let value = match parse_json(&self.buf, start) {
             Ok(value) => value,
             Err(kind) => {
@@ -595,12 +603,7 @@ impl TraceReader {
         };
         let id = format!("{}#{line}", self.stem);
         match self.format {
-            Format::Native => {
-                let mut out = Vec::new();
-                self.native
-                    .line(&self.file, &self.stem, line, value, &mut out);
-                self.pending.extend(out);
-            }
+            Format::Native => {} // handled above
             Format::OpenAi => {
                 let converted = openai::conversation(&self.file, Some(line), id, &value, "");
                 self.deliver(converted);

@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use super::build::id_text;
 use super::error::{ImportError, ImportErrorKind, type_name};
+use super::scan::parse_json;
 use crate::trace::{Event, Trace, TraceMeta};
 
 /// The importer's state between lines.
@@ -52,15 +53,50 @@ pub(crate) struct Native {
 type Item = Result<Trace, ImportError>;
 
 impl Native {
-    /// Handles one parsed line; completed traces and errors go to `out`.
+    /// Handles one line (`bytes`, starting at file offset `start`; not blank,
+    /// not a comment); completed traces and errors go to `out`.
     pub(crate) fn line(
+        &mut self,
+        file: &Path,
+        stem: &str,
+        line: usize,
+        bytes: &[u8],
+        start: u64,
+        out: &mut Vec<Item>,
+    ) {
+        let err = |path: &str, kind| ImportError::new(file, Some(line), path, kind);
+        if let Err(e) = std::str::from_utf8(bytes) {
+            let offset = start + e.valid_up_to() as u64;
+            out.push(Err(err("", ImportErrorKind::NotUtf8 { offset })));
+            return;
+        }
+        // Fast path: an event line. Anything else (a header, an error) is
+        // parsed again as a `Value` to say what it is.
+        let event = match serde_json::from_slice::<Event>(bytes) {
+            Ok(event) => event,
+            Err(_) => match parse_json(bytes, start) {
+                Ok(value) => match self.not_an_event(file, stem, line, value, out) {
+                    Some(event) => event,
+                    None => return,
+                },
+                Err(kind) => {
+                    out.push(Err(err("", kind)));
+                    return;
+                }
+            },
+        };
+        self.event(file, stem, line, event, out);
+    }
+
+    /// A line that did not deserialize as an event: a header, or an error.
+    fn not_an_event(
         &mut self,
         file: &Path,
         stem: &str,
         line: usize,
         value: Value,
         out: &mut Vec<Item>,
-    ) {
+    ) -> Option<Event> {
         let err = |path: &str, kind| ImportError::new(file, Some(line), path, kind);
         let kind = match &value {
             Value::Object(map) => match map.get("type") {
@@ -73,14 +109,14 @@ impl Native {
                             found: type_name(other),
                         },
                     )));
-                    return;
+                    return None;
                 }
                 None => {
                     out.push(Err(err(
                         "",
                         ImportErrorKind::MissingField { field: "type" },
                     )));
-                    return;
+                    return None;
                 }
             },
             other => {
@@ -91,7 +127,7 @@ impl Native {
                         found: type_name(other),
                     },
                 )));
-                return;
+                return None;
             }
         };
         if kind == "trace" {
@@ -107,10 +143,10 @@ impl Native {
             });
             self.flush(out);
             self.start(meta);
-            return;
+            return None;
         }
-        let event: Event = match serde_json::from_value(value) {
-            Ok(event) => event,
+        match serde_json::from_value(value) {
+            Ok(event) => Some(event),
             Err(e) => {
                 out.push(Err(err(
                     "",
@@ -118,9 +154,21 @@ impl Native {
                         message: e.to_string(),
                     },
                 )));
-                return;
+                None
             }
-        };
+        }
+    }
+
+    /// Adds a parsed event to the trace in progress, checking call ids.
+    fn event(&mut self, file: &Path, stem: &str, line: usize, event: Event, out: &mut Vec<Item>) {
+        let err = |path: &str, kind| ImportError::new(file, Some(line), path, kind);
+        // Events before any header form a trace named by the file stem.
+        if self.current.is_none() {
+            self.start(TraceMeta {
+                id: stem.to_owned(),
+                ..TraceMeta::default()
+            });
+        }
         match &event {
             Event::Call { id, .. } if !self.open.insert(id.clone()) => {
                 out.push(Err(err(
@@ -137,12 +185,6 @@ impl Native {
                 return;
             }
             _ => {}
-        }
-        if self.current.is_none() {
-            self.start(TraceMeta {
-                id: stem.to_owned(),
-                ..TraceMeta::default()
-            });
         }
         if let Some(trace) = &mut self.current {
             trace.events.push(event);

@@ -21,7 +21,7 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A byte cursor with an absolute offset.
 pub(crate) struct Cursor {
-    inner: Box<dyn BufRead>,
+    inner: Box<dyn BufRead + Send>,
     offset: u64,
 }
 
@@ -103,12 +103,12 @@ impl Utf8Check {
     /// Checks `chunk`, which starts at absolute offset `offset`.
     fn feed(&mut self, mut chunk: &[u8], mut offset: u64) -> Result<(), ImportErrorKind> {
         if self.len > 0 {
-            let width = match self.carry[0] {
+            let width: usize = match self.carry[0] {
                 0xC2..=0xDF => 2,
                 0xE0..=0xEF => 3,
                 _ => 4,
             };
-            let need = (width - self.len).min(chunk.len());
+            let need = width.saturating_sub(self.len).min(chunk.len());
             self.carry[self.len..self.len + need].copy_from_slice(&chunk[..need]);
             self.len += need;
             chunk = &chunk[need..];
@@ -164,7 +164,7 @@ pub(crate) fn truncated(offset: u64) -> ImportErrorKind {
 }
 
 impl Cursor {
-    pub(crate) fn new(inner: Box<dyn BufRead>) -> Self {
+    pub(crate) fn new(inner: Box<dyn BufRead + Send>) -> Self {
         Cursor { inner, offset: 0 }
     }
 
@@ -255,8 +255,18 @@ impl Cursor {
             }
             let mut n = 0;
             let mut done = false;
-            for &byte in buf {
-                match scan.feed(byte) {
+            while n < buf.len() {
+                if scan.in_string && !scan.escape {
+                    // Fast path: plain string bytes need no state change.
+                    match buf[n..].iter().position(|&b| b == b'"' || b == b'\\') {
+                        Some(plain) => n += plain,
+                        None => {
+                            n = buf.len();
+                            break;
+                        }
+                    }
+                }
+                match scan.feed(buf[n]) {
                     Step::Take => n += 1,
                     Step::TakeLast => {
                         n += 1;
@@ -392,15 +402,19 @@ impl Cursor {
 }
 
 /// Parses copied bytes as JSON, mapping failures to absolute offsets.
+///
+/// Parsing into a `Value` reads every string, so serde_json has checked all
+/// the bytes for UTF-8; the (slower) exact check runs only to explain a
+/// failure.
 pub(crate) fn parse_json(bytes: &[u8], start: u64) -> Result<Value, ImportErrorKind> {
-    if let Err(e) = std::str::from_utf8(bytes) {
-        return Err(ImportErrorKind::NotUtf8 {
-            offset: start + e.valid_up_to() as u64,
-        });
-    }
-    serde_json::from_slice(bytes).map_err(|e| ImportErrorKind::Syntax {
-        offset: start + offset_of(bytes, e.line(), e.column()),
-        message: strip_position(&e.to_string()),
+    serde_json::from_slice(bytes).map_err(|e| match std::str::from_utf8(bytes) {
+        Err(bad) => ImportErrorKind::NotUtf8 {
+            offset: start + bad.valid_up_to() as u64,
+        },
+        Ok(_) => ImportErrorKind::Syntax {
+            offset: start + offset_of(bytes, e.line(), e.column()),
+            message: strip_position(&e.to_string()),
+        },
     })
 }
 

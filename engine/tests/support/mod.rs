@@ -566,6 +566,42 @@ pub const BROKEN: &[Broken] = &[
         message: "",
     },
     Broken {
+        name: "event_constraint_on_a_field",
+        edits: &[edit(
+            CANCEL,
+            "succeeded(cancel_pending_order, order_id == $order)",
+            "succeeded(cancel_pending_order, order_id == order[$order].user_id)",
+        )],
+        code: "turnstile::type_mismatch",
+        at: Some((CANCEL, "order[$order].user_id)")),
+        message: "an event constraint compares with a variable or a literal",
+    },
+    Broken {
+        name: "counted_event_with_two_constraints",
+        edits: &[edit(
+            CANCEL,
+            "    check: succeeded(cancel_pending_order, order_id == $order)",
+            "    check: count(succeeded(cancel_pending_order, order_id == $order, reason == \"x\")) < 1",
+        )],
+        code: "turnstile::type_mismatch",
+        at: Some((
+            CANCEL,
+            "succeeded(cancel_pending_order, order_id == $order, reason",
+        )),
+        message: "a counted event takes at most one constraint",
+    },
+    Broken {
+        name: "multiplying_two_amounts",
+        edits: &[edit(
+            CANCEL,
+            "order[$order].status == \"pending\"\n",
+            "sum(order[$order].item_prices) * sum(order[$order].item_prices) > 1\n",
+        )],
+        code: "turnstile::type_mismatch",
+        at: Some((CANCEL, "sum(order[$order].item_prices) * sum")),
+        message: "an amount can only be multiplied by an integer",
+    },
+    Broken {
         name: "binding_an_unknown_variable",
         edits: &[edit(
             CANCEL,
