@@ -94,7 +94,7 @@ fn profile() -> Json {
             "cert1": {"id": "cert1", "source": "certificate", "balance": 100},
             "cert2": {"id": "cert2", "source": "certificate", "balance": 100}
         },
-        "bills": [{"status": "Paid"}]
+        "bills": [{"bill_id": "B1", "status": "Paid"}]
     })
 }
 
@@ -122,6 +122,10 @@ fn shirts() -> Json {
 
 /// Authenticated conversation: identify done, request type chosen.
 fn opening(request: &str) -> (Convo, Vec<(StepId, u32)>) {
+    opening_with(profile(), request)
+}
+
+fn opening_with(profile: Json, request: &str) -> (Convo, Vec<(StepId, u32)>) {
     let bundle = shop();
     let mut c = Convo::default();
     c.user("hello, I'm u1@example.com");
@@ -130,7 +134,7 @@ fn opening(request: &str) -> (Convo, Vec<(StepId, u32)>) {
         json!({"email": "u1@example.com"}),
         json!("u1"),
     );
-    c.read("get_user_details", json!({"user_id": "u1"}), profile());
+    c.read("get_user_details", json!({"user_id": "u1"}), profile);
     let asked = c.user(&format!("I want to {request}"));
     let judged = vec![(bundle.branch_step("classify", request).unwrap(), asked)];
     (c, judged)
@@ -556,6 +560,38 @@ fn refuel_at_most_two_gigabytes() {
     assert_allowed(&d, k);
     let (d, k) = refuel(json!(2.5));
     assert_blocked(&d, k, Reason::AmountOutOfBounds, "refuel.authorize");
+}
+
+// ---- telecom bills: status gate and "at most one awaiting payment" ----
+
+fn bill_request(bills: Json, bill: &str) -> (Decision, u32) {
+    let mut p = profile();
+    p["bills"] = bills;
+    let (mut c, judged) = opening_with(p, "bill");
+    let k = c.write("send_payment_request", json!({"bill_id": bill}));
+    (run(&c, &judged), k)
+}
+
+#[test]
+fn a_payment_request_needs_an_overdue_bill() {
+    let (d, k) = bill_request(
+        json!([{"bill_id": "B1", "status": "Overdue"}, {"bill_id": "B0", "status": "Paid"}]),
+        "B1",
+    );
+    assert_allowed(&d, k);
+    let (d, k) = bill_request(
+        json!([{"bill_id": "B1", "status": "Overdue"}, {"bill_id": "B0", "status": "Paid"}]),
+        "B0",
+    );
+    let text = assert_blocked(&d, k, Reason::WrongValue, "bill.authorize");
+    assert!(text.contains("\"Paid\""), "{text}");
+}
+
+#[test]
+fn at_most_one_bill_awaits_payment() {
+    let bills = json!([{"bill_id": "B1", "status": "Overdue"}, {"bill_id": "B2", "status": "Awaiting Payment"}]);
+    let (d, k) = bill_request(bills, "B1");
+    assert_blocked(&d, k, Reason::AmountOutOfBounds, "bill.authorize");
 }
 
 // ---- bad input fails closed ----
