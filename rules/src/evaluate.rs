@@ -128,7 +128,7 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
     let mut runtime = Program::new();
     let inputs = Inputs::build(checks, facts, &mut encoded);
     inputs.load(checks, &encoded, facts, &mut runtime);
-    let (val, _len, field_src, present, _matched, holds, _cover, sat, allowed, frontier, unguarded) =
+    let (val, field_src, present, holds, sat, allowed, frontier, unguarded) =
         runtime.run_with_hasher::<hashbrown::DefaultHashBuilder>();
     let mut derived = Derived {
         holds: holds

@@ -241,7 +241,7 @@ crepe! {
 
     // ---- operand values ----
     @output pub struct Val(pub u32, pub u32, pub Env, pub u32, pub Value);
-    @output pub struct Len(pub u32, pub u32, pub Env, pub u32);
+    struct Len(u32, u32, Env, u32);
     @output pub struct FieldSrc(pub u32, pub u32, pub Env, pub u32);
     struct Fold(u32, u32, Env, u32, Value);
     Val(o, k, e, SCALAR, v) <- Need(o, k, e), IOConst(o, v);
@@ -325,7 +325,7 @@ crepe! {
     MatchFails(f, e, ev) <- Candidate(f, e, ev, c), IFCons(f, p, op, o), KeyVal(o, e, b), IArg(c, p, _, a),
         (!compare(op, &a, &b));
     MatchFails(f, e, ev) <- Candidate(f, e, ev, c), IFCons(f, p, _, _), !HasArg(c, p);
-    @output pub struct Matched(pub u32, pub Env, pub u32);
+    struct Matched(u32, Env, u32);
     Matched(f, e, ev) <- Candidate(f, e, ev, _), !MatchFails(f, e, ev);
     struct AnyHappened(u32, u32, Env);
     AnyHappened(f, k, e) <- NeedFilter(f, k, e), Matched(f, e, ev), (ev <= k);
@@ -376,7 +376,7 @@ crepe! {
     // Run(s, q, p, start, until, prev): a run of (s, p) — `q` is `p` without
     // the variables the step binds, the key a request looks runs up by — and
     // `prev` is where the previous run of (s, p) ended (0 for the first).
-    @output pub struct Run(pub u32, pub Env, pub Env, pub u32, pub u32, pub u32);
+    struct Run(u32, Env, Env, u32, u32, u32);
     Run(s, project(&p, m), p, st, until, prev) <- RunLast(s, p, st, _, until), PrevEnd(s, p, st, prev), IStepKeyMask(s, m);
     Run(s, project(&p, m), p, st, until, 0) <- RunLast(s, p, st, _, until), !HasPrev(s, p, st), IStepKeyMask(s, m);
 

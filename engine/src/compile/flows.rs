@@ -608,14 +608,6 @@ impl<'d> Builder<'_, '_, 'd> {
         Some(tool)
     }
 
-    fn scope(&self, tool: Option<&'d Tool>) -> Scope<'_> {
-        Scope {
-            domain: self.domain,
-            tool,
-            vars: &self.vars,
-        }
-    }
-
     fn lower_check_text(
         &mut self,
         sp: &Sp<String>,
@@ -668,12 +660,10 @@ impl<'d> Builder<'_, '_, 'd> {
             match piece {
                 Piece::Text(t) => lowered.push(TemplatePiece::Text(t)),
                 Piece::Value(expr, range) => {
-                    let scope = self.scope(tool);
-                    let vars = scope.vars.clone();
                     let scope = Scope {
                         domain: self.domain,
                         tool,
-                        vars: &vars,
+                        vars: &self.vars,
                     };
                     let typed = self.ctx.lower_operand(
                         &scope,
