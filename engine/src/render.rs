@@ -47,8 +47,9 @@ fn short_label(node: &Node) -> String {
         (None, Some(outcome)) => format!("\n{outcome:?}").to_lowercase(),
         _ => String::new(),
     };
+    // ASCII: Graphviz's default fonts lack most symbols.
     let judged = if node.criterion.judge.is_some() {
-        " ⚖"
+        " (judge)"
     } else {
         ""
     };
