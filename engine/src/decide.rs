@@ -6,7 +6,11 @@ use turnstile_rules::evaluate::{Derived, EvaluateError, Violation};
 use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
 
 use crate::compile::CompiledBundle;
-use crate::facts::extract;
+use std::sync::Arc;
+
+use turnstile_rules::monitor::{Monitor, MonitorError, Plan};
+
+use crate::facts::{Extractor, extract};
 use crate::trace::Trace;
 
 /// The facts of a trace and what the program derived from them.
@@ -27,6 +31,30 @@ pub fn decide(
     facts.judged = judged.to_vec();
     let derived = evaluate(&bundle.program, &facts)?;
     Ok(Decision { facts, derived })
+}
+
+/// Runs the incremental monitor over a whole trace, as a session does event
+/// by event (with `judged` as the accepted verdicts). Equal to [`decide`]'s
+/// `sat` and `allowed`; the live path uses it instead of the Datalog program.
+pub fn monitor_trace(
+    bundle: &CompiledBundle,
+    plan: &Arc<Plan>,
+    trace: &Trace,
+    judged: &[(StepId, u32)],
+) -> Result<Monitor, MonitorError> {
+    let mut extractor = Extractor::new(bundle);
+    let mut monitor = Monitor::new(Arc::clone(plan));
+    for (index, event) in trace.events.iter().enumerate() {
+        let k = u32::try_from(index).unwrap_or(u32::MAX);
+        let facts = extractor.event(bundle, k, event);
+        let now: Vec<StepId> = judged
+            .iter()
+            .filter(|(_, e)| *e == k)
+            .map(|(s, _)| *s)
+            .collect();
+        monitor.push(&facts, &now)?;
+    }
+    Ok(monitor)
 }
 
 impl CompiledBundle {

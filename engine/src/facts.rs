@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use turnstile_rules::facts::{
-    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, ExtractionDiagnostic,
-    ExtractionProblem, FOREVER, ResultFact, SCALAR,
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
+    FactsBuilder, Read, ResultFact, SCALAR,
 };
 use turnstile_rules::{
-    Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Symbol, Timing, TraceFacts, Value,
+    Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Timing, TraceFacts, Value,
     ValueType,
 };
 
@@ -27,19 +27,43 @@ use crate::trace::{Event, Trace};
 /// Extracts the facts of `trace`. Semantic verdicts (`judged`) are added by
 /// the caller, who owns the judge.
 pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
-    let mut x = Extractor {
-        bundle,
-        facts: TraceFacts {
-            interner: bundle.interner.clone(),
-            events: u32::try_from(trace.events.len()).unwrap_or(u32::MAX),
-            arg_paths: bundle.arg_paths.clone(),
-            ..TraceFacts::default()
-        },
-        versions: BTreeMap::new(),
-        open_calls: HashMap::new(),
-    };
+    let mut extractor = Extractor::new(bundle);
+    let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
     for (index, event) in trace.events.iter().enumerate() {
         let k = u32::try_from(index).unwrap_or(u32::MAX);
+        builder.push(&extractor.event(bundle, k, event));
+    }
+    let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
+    builder.finish(extractor.interner, events)
+}
+
+/// Turns events into facts one at a time (the live session and the batch
+/// extraction share it). Owns the interner the facts' symbols resolve in.
+#[derive(Clone, Debug)]
+pub struct Extractor {
+    pub interner: Interner,
+    /// Call id to (call event, tool name, arguments).
+    open_calls: HashMap<String, (u32, String, Json)>,
+    /// The facts of the event being extracted.
+    facts: EventFacts,
+}
+
+impl Extractor {
+    pub fn new(bundle: &CompiledBundle) -> Self {
+        Extractor {
+            interner: bundle.interner.clone(),
+            open_calls: HashMap::new(),
+            facts: EventFacts::default(),
+        }
+    }
+
+    /// The facts event `k` adds.
+    pub fn event(&mut self, bundle: &CompiledBundle, k: u32, event: &Event) -> EventFacts {
+        self.facts = EventFacts {
+            event: k,
+            ..EventFacts::default()
+        };
+        let mut x = Extraction { bundle, out: self };
         match event {
             Event::Call {
                 id,
@@ -50,26 +74,18 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
             Event::User { .. } | Event::Agent { .. } => {}
         }
+        std::mem::take(&mut self.facts)
     }
-    x.finish_attributes();
-    x.facts
 }
 
-/// One read of one entity field: the event and the value(s) read.
-type Version = (u32, Vec<Value>, bool);
-
-struct Extractor<'a> {
+struct Extraction<'a> {
     bundle: &'a CompiledBundle,
-    facts: TraceFacts,
-    /// Every read of every field, by (entity, id, field), in event order.
-    versions: BTreeMap<(Symbol, Symbol, Symbol), Vec<Version>>,
-    /// Call id to (call event, tool name, arguments).
-    open_calls: HashMap<String, (u32, String, Json)>,
+    out: &'a mut Extractor,
 }
 
-impl Extractor<'_> {
+impl Extraction<'_> {
     fn diagnose(&mut self, event: u32, kind: ExtractionProblem, detail: String) {
-        self.facts.diagnostics.push(ExtractionDiagnostic {
+        self.out.facts.diagnostics.push(ExtractionDiagnostic {
             event,
             kind,
             detail,
@@ -77,18 +93,19 @@ impl Extractor<'_> {
     }
 
     fn call(&mut self, k: u32, id: &str, tool: &str, args: &Json, requestor: Side) {
-        let symbol = self.facts.interner.intern(tool);
-        self.facts.calls.push(CallFact {
+        let symbol = self.out.interner.intern(tool);
+        self.out.facts.call = Some(CallFact {
             event: k,
             tool: symbol,
             by_agent: requestor == Side::Agent,
         });
-        self.open_calls
+        self.out
+            .open_calls
             .insert(id.to_owned(), (k, tool.to_owned(), args.clone()));
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
         for (index, path) in self.bundle.arg_paths.clone().iter().enumerate() {
-            let declared = params.and_then(|p| arg_type(&self.facts.interner, p, path));
-            let Some(mut found) = select_args(&self.facts.interner, args, path) else {
+            let declared = params.and_then(|p| arg_type(&self.out.interner, p, path));
+            let Some(mut found) = select_args(&self.out.interner, args, path) else {
                 continue;
             };
             let path_index = u32::try_from(index).unwrap_or(u32::MAX);
@@ -109,15 +126,15 @@ impl Extractor<'_> {
             // Objects have no scalar value: their list counts, their elements don't.
             let scalar_elements = !matches!(declared, Some(ValueType::Object(_)));
             if is_list {
-                self.facts.arg_lens.push(ArgLenFact {
+                self.out.facts.arg_lens.push(ArgLenFact {
                     call: k,
                     path: path_index,
                     len: u32::try_from(found.len()).unwrap_or(u32::MAX),
                 });
             }
             for (elem, json) in found.into_iter().enumerate().filter(|_| scalar_elements) {
-                match typed(&mut self.facts.interner, json, declared.as_ref()) {
-                    Ok(value) => self.facts.args.push(ArgFact {
+                match typed(&mut self.out.interner, json, declared.as_ref()) {
+                    Ok(value) => self.out.facts.args.push(ArgFact {
                         call: k,
                         path: path_index,
                         elem: if is_list {
@@ -132,7 +149,7 @@ impl Extractor<'_> {
                         kind,
                         format!(
                             "argument {} of {tool}: {why}",
-                            show_path(&self.facts.interner, path)
+                            show_path(&self.out.interner, path)
                         ),
                     ),
                 }
@@ -142,7 +159,7 @@ impl Extractor<'_> {
     }
 
     fn result(&mut self, k: u32, id: &str, ok: bool, content: &Json) {
-        let Some((call, tool, args)) = self.open_calls.remove(id) else {
+        let Some((call, tool, args)) = self.out.open_calls.remove(id) else {
             self.diagnose(
                 k,
                 ExtractionProblem::OrphanResult,
@@ -150,7 +167,7 @@ impl Extractor<'_> {
             );
             return;
         };
-        self.facts.results.push(ResultFact { event: k, call, ok });
+        self.out.facts.result = Some(ResultFact { event: k, call, ok });
         if !ok {
             return;
         }
@@ -168,7 +185,7 @@ impl Extractor<'_> {
     /// Bindings of the steps satisfied by this event: call-timed steps bind at
     /// the call, result-timed steps at the successful result.
     fn bind(&mut self, k: u32, tool: &str, args: &Json, result: Option<&Json>) {
-        let Some(symbol) = self.facts.interner.get(tool) else {
+        let Some(symbol) = self.out.interner.get(tool) else {
             return;
         };
         for (index, step) in self.bundle.program.steps.iter().enumerate() {
@@ -185,7 +202,7 @@ impl Extractor<'_> {
             };
             for binding in binds.clone() {
                 let json = match (&binding.source, result) {
-                    (BindSource::Arg(path), _) => select_args(&self.facts.interner, args, path)
+                    (BindSource::Arg(path), _) => select_args(&self.out.interner, args, path)
                         .and_then(|v| v.first().copied().cloned()),
                     (BindSource::Result(path), Some(content)) => {
                         select_json(content, content, path)
@@ -206,8 +223,8 @@ impl Extractor<'_> {
                     );
                     continue;
                 };
-                let value = self.facts.interner.intern(&value);
-                self.facts.binds.push(BindFact {
+                let value = self.out.interner.intern(&value);
+                self.out.facts.binds.push(BindFact {
                     step: StepId(u32::try_from(index).unwrap_or(u32::MAX)),
                     event: k,
                     var: binding.var.0,
@@ -249,13 +266,13 @@ impl Extractor<'_> {
                 );
                 continue;
             };
-            let id = self.facts.interner.intern(&id);
+            let id = self.out.interner.intern(&id);
             for (field, path) in &read.fields {
                 let Some(ty) = entity.fields.get(field) else {
                     continue;
                 };
                 let found = select_json(content, record, path);
-                let field_sym = self.facts.interner.intern(field);
+                let field_sym = self.out.interner.intern(field);
                 let is_list = matches!(ty, ValueType::List(_));
                 if found.is_empty() && !(is_list && path.selects_many()) {
                     self.diagnose(
@@ -278,7 +295,7 @@ impl Extractor<'_> {
                     _ => found,
                 };
                 for json in items {
-                    match typed(&mut self.facts.interner, json, Some(&element)) {
+                    match typed(&mut self.out.interner, json, Some(&element)) {
                         Ok(v) => values.push(v),
                         Err((kind, why)) => {
                             failed = true;
@@ -293,44 +310,13 @@ impl Extractor<'_> {
                 if failed || (!is_list && values.len() != 1) {
                     continue;
                 }
-                self.versions
-                    .entry((entity.symbol, id, field_sym))
-                    .or_default()
-                    .push((k, values, is_list));
-            }
-        }
-    }
-
-    /// Turns every field's reads into facts valid until the next read.
-    fn finish_attributes(&mut self) {
-        for ((entity, id, field), versions) in std::mem::take(&mut self.versions) {
-            for (i, (from, values, is_list)) in versions.iter().enumerate() {
-                let until = versions.get(i + 1).map_or(FOREVER, |v| v.0);
-                if *is_list {
-                    self.facts.attr_lens.push(AttrLenFact {
-                        entity,
-                        id,
-                        field,
-                        len: u32::try_from(values.len()).unwrap_or(u32::MAX),
-                        from: *from,
-                        until,
-                    });
-                }
-                for (elem, value) in values.iter().enumerate() {
-                    self.facts.attrs.push(AttrFact {
-                        entity,
-                        id,
-                        field,
-                        elem: if *is_list {
-                            u32::try_from(elem).unwrap_or(u32::MAX)
-                        } else {
-                            SCALAR
-                        },
-                        value: *value,
-                        from: *from,
-                        until,
-                    });
-                }
+                self.out.facts.reads.push(Read {
+                    entity: entity.symbol,
+                    id,
+                    field: field_sym,
+                    values,
+                    is_list,
+                });
             }
         }
     }

@@ -43,7 +43,11 @@ pub struct Binding {
 #[derive(Debug, Clone, Serialize)]
 pub enum TemplatePiece {
     Text(String),
-    Value(Operand),
+    /// A placeholder: its operand and its source text (without braces).
+    Value {
+        operand: Operand,
+        text: String,
+    },
 }
 
 /// A remediation message with typed placeholders.

@@ -18,6 +18,7 @@ pub mod fsm;
 pub mod import;
 pub mod render;
 pub mod schema;
+pub mod session;
 pub mod source;
 pub mod trace;
 

@@ -109,6 +109,19 @@ impl Encoded {
         encoded
     }
 
+    /// Encodes one more operand (outside any check), reusing the paths
+    /// already numbered; returns its node.
+    pub fn encode_operand(&mut self, operand: &Operand) -> u32 {
+        let mut paths: HashMap<ArgPath, u32> = self
+            .arg_paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.clone(), index(i)))
+            .collect();
+        let mut mask = 0;
+        self.operand(operand, &mut paths, &mut mask)
+    }
+
     pub fn root(&self, id: CheckId) -> Option<u32> {
         self.roots.get(id.0 as usize).copied()
     }

@@ -11,6 +11,7 @@ pub mod evaluate;
 pub mod facts;
 pub mod intern;
 pub mod ir;
+pub mod monitor;
 pub mod program;
 pub mod spec;
 pub mod value;

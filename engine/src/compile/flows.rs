@@ -673,7 +673,11 @@ impl<'d> Builder<'_, '_, 'd> {
                         },
                         &expr,
                     )?;
-                    lowered.push(TemplatePiece::Value(typed.operand));
+                    let text = sp.value().get(range.clone()).unwrap_or("?").to_owned();
+                    lowered.push(TemplatePiece::Value {
+                        operand: typed.operand,
+                        text,
+                    });
                 }
             }
         }

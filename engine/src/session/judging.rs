@@ -1,0 +1,248 @@
+//! The semantic half of a firing: which requests wait for a judge verdict,
+//! what the judge is asked (the node's criterion, or the branches of a
+//! classification, with the conversation slice from the predecessor's
+//! evidence to now), and how its answers become verdict facts. Anything but
+//! a positive answer whose evidence lies inside the slice leaves the step
+//! unsatisfied: the gate fails closed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use turnstile_llm::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
+use turnstile_rules::monitor::Monitor;
+use turnstile_rules::program::Env;
+use turnstile_rules::{Interner, StepId};
+
+use super::runtime::{Asked, Runtime};
+use crate::trace::Event;
+
+/// One question of a firing: the steps it decides and the request.
+#[derive(Clone, Debug)]
+pub struct Ask {
+    /// `(step, branch label)`; the label is `None` for a criterion.
+    pub steps: Vec<(StepId, Option<String>)>,
+    pub env: Env,
+    /// First event of the slice shown to the judge.
+    pub from: u32,
+    /// The verdict takes effect at this event at the earliest (the
+    /// predecessor's evidence): an intent stated before the classification
+    /// was reached counts from there.
+    pub ready: u32,
+    pub request: JudgeRequest,
+}
+
+impl Ask {
+    /// Identifies the question and its slice up to the last message: asking
+    /// it again before anyone says something new cannot change the answer.
+    pub fn key(&self) -> (u32, Env, u32, u32) {
+        let first = self.steps.first().map_or(u32::MAX, |(s, _)| s.0);
+        let end = self
+            .request
+            .conversation
+            .iter()
+            .rev()
+            .find(|t| t.role != Role::Tool)
+            .map_or(self.from, |t| t.event_index + 1);
+        (first, self.env, self.ready, end)
+    }
+}
+
+/// What the judge said, for reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeNote {
+    /// The event before which the judge was asked.
+    pub at: u32,
+    pub node: String,
+    pub request: BTreeMap<String, String>,
+    pub verdict: Verdict,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rationale: String,
+    /// Why a positive answer was not accepted, if it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<String>,
+}
+
+/// The questions for every request waiting on a judge, with the slice
+/// `[from, now)` of the conversation.
+pub fn questions(
+    rt: &Runtime,
+    monitor: &Monitor,
+    events: &[Event],
+    interner: &Interner,
+    now: u32,
+) -> Vec<Ask> {
+    let mut criteria: Vec<Ask> = Vec::new();
+    let mut branches: BTreeMap<(u32, Env), Ask> = BTreeMap::new();
+    for waiting in monitor.waiting() {
+        let Some(from) = waiting.judge_from else {
+            continue;
+        };
+        let Some(info) = rt.step(waiting.step) else {
+            continue;
+        };
+        let Some(asked) = &info.asked else { continue };
+        let bindings = bindings(rt, &waiting.request, interner);
+        let node = &rt.bundle.workflow.graph[info.node];
+        match asked {
+            Asked::Criterion(text) => criteria.push(Ask {
+                steps: vec![(waiting.step, None)],
+                env: waiting.request,
+                from,
+                ready: from,
+                request: JudgeRequest {
+                    bundle_hash: rt.bundle.hash.clone(),
+                    node_id: node.id.clone(),
+                    question: Question::Criterion { text: text.clone() },
+                    policy_excerpt: node.expect.clone(),
+                    bindings,
+                    conversation: slice(events, from, now),
+                },
+            }),
+            Asked::Branch {
+                decision,
+                label,
+                description,
+                keywords,
+            } => {
+                let ask = branches
+                    .entry((decision.index() as u32, waiting.request))
+                    .or_insert_with(|| Ask {
+                        steps: Vec::new(),
+                        env: waiting.request,
+                        from: classification_start(rt, monitor, *decision, &waiting.request, from),
+                        ready: from,
+                        request: JudgeRequest {
+                            bundle_hash: rt.bundle.hash.clone(),
+                            node_id: node.id.clone(),
+                            question: Question::Classify {
+                                branches: Vec::new(),
+                            },
+                            policy_excerpt: node.expect.clone(),
+                            bindings,
+                            conversation: Vec::new(),
+                        },
+                    });
+                ask.ready = ask.ready.min(from);
+                ask.steps.push((waiting.step, Some(label.clone())));
+                if let Question::Classify { branches } = &mut ask.request.question {
+                    branches.push(Branch {
+                        label: label.clone(),
+                        description: description.clone(),
+                        keywords: keywords.clone(),
+                    });
+                }
+            }
+        }
+    }
+    for ask in branches.values_mut() {
+        ask.request.conversation = slice(events, ask.from, now);
+    }
+    criteria.extend(branches.into_values());
+    criteria
+}
+
+/// The step a judgement satisfies and its evidence event, or why it does not
+/// satisfy any.
+pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String> {
+    let (step, evidence) = match &judgement.verdict {
+        Verdict::Satisfied { evidence_event } => match ask.steps.as_slice() {
+            [(step, None)] => (*step, *evidence_event),
+            _ => return Err("a yes/no answer to a classification".to_owned()),
+        },
+        Verdict::Chosen {
+            label,
+            evidence_event,
+        } => {
+            let step = ask
+                .steps
+                .iter()
+                .find(|(_, l)| l.as_deref() == Some(label.as_str()))
+                .map(|(s, _)| *s)
+                .ok_or_else(|| format!("label {label:?} is not one of the branches"))?;
+            (step, *evidence_event)
+        }
+        Verdict::NotSatisfied => return Err("not satisfied".to_owned()),
+        Verdict::Unknown { reason } => return Err(format!("unknown: {reason}")),
+    };
+    if ask.request.turn_at(evidence).is_none() {
+        return Err(format!(
+            "evidence event {evidence} is not part of the judged slice"
+        ));
+    }
+    Ok((step, evidence))
+}
+
+/// Where a classification's slice starts: after this request's previous
+/// classification at the same decision, or at the start of the conversation
+/// (users state what they want before they are identified).
+fn classification_start(
+    rt: &Runtime,
+    monitor: &Monitor,
+    decision: crate::fsm::NodeIdx,
+    env: &Env,
+    ready: u32,
+) -> u32 {
+    let siblings = rt.steps.iter().enumerate().filter(|(_, info)| {
+        matches!(&info.asked, Some(Asked::Branch { decision: d, .. }) if *d == decision)
+    });
+    siblings
+        .filter_map(|(i, _)| {
+            let step = StepId(u32::try_from(i).ok()?);
+            monitor
+                .sat()
+                .range((step, *env, 0)..(step, *env, ready))
+                .next_back()
+                .map(|(_, _, k)| k + 1)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn bindings(rt: &Runtime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
+    rt.bundle
+        .variables
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let value = turnstile_rules::program::env_get(env, u32::try_from(i).ok()?)?;
+            Some((v.name.clone(), interner.resolve(value).to_owned()))
+        })
+        .collect()
+}
+
+/// Longest rendering of a tool event shown to the judge.
+const TOOL_TEXT_LIMIT: usize = 600;
+
+/// Events `[from, now)` as judge turns.
+pub fn slice(events: &[Event], from: u32, now: u32) -> Vec<Turn> {
+    let end = (now as usize).min(events.len());
+    let start = (from as usize).min(end);
+    events[start..end]
+        .iter()
+        .enumerate()
+        .map(|(i, event)| {
+            let index = u32::try_from(start + i).unwrap_or(u32::MAX);
+            let (role, text) = match event {
+                Event::User { text } => (Role::User, text.clone()),
+                Event::Agent { text } => (Role::Agent, text.clone()),
+                Event::Call { tool, args, .. } => (Role::Tool, format!("call {tool} {args}")),
+                Event::Result { ok, content, .. } => {
+                    let outcome = if *ok { "result" } else { "error" };
+                    (Role::Tool, format!("{outcome} {content}"))
+                }
+            };
+            Turn::new(index, role, truncate(text, TOOL_TEXT_LIMIT, role))
+        })
+        .collect()
+}
+
+fn truncate(text: String, limit: usize, role: Role) -> String {
+    if role != Role::Tool || text.len() <= limit {
+        return text;
+    }
+    let mut cut = limit;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…", &text[..cut])
+}

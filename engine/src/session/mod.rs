@@ -1,0 +1,658 @@
+//! Sessions: the live state of one conversation, owned by code. A session
+//! takes events one at a time; at the events its firing schedule selects it
+//! runs Algorithm 1 of PolicyGuide deterministically — ask the judge about
+//! the requests waiting on a dialogue-semantic step, let the incremental
+//! monitor decide everything formal — and returns a verdict: **allow** or
+//! **block** (with the reason, the first unmet step and its remediation) for
+//! an agent's mutating call, **guide** (the remediation at each open
+//! request's cursor) for any other agent event.
+//!
+//! Requests are the monitor's bindings (`{$user, $order}`): a request forks
+//! whenever a step binds a new value, so two orders are two requests. Its
+//! cursor is the deepest step it waits at. Judge errors, timeouts and
+//! unusable answers never satisfy a step: the gate fails closed.
+//!
+//! A session serializes to [`SessionState`] (events, accepted verdicts, what
+//! was asked) and restores by replaying them, so a restored session answers
+//! exactly like the original.
+
+mod judging;
+mod remedy;
+pub mod replay;
+mod runtime;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use turnstile_llm::{Judge, Judgement, Usage};
+use turnstile_rules::facts::{EventFacts, FactsBuilder};
+use turnstile_rules::monitor::{EventOutcome, Monitor, MonitorError, Waiting};
+use turnstile_rules::program::{EMPTY_ENV, Env, env_get};
+use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
+
+pub use judging::JudgeNote;
+pub use remedy::plain_value;
+pub use runtime::Runtime;
+
+use crate::decide::{Decision, explain};
+use crate::facts::Extractor;
+use crate::trace::Event;
+
+/// When a session fires (asks the judge and issues verdicts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// Before every agent event: the hard gate. Covers every first deviation.
+    Workflow,
+    /// At the first agent event after each user message, and once more at
+    /// the agent event after a block (the agent's retry is checked).
+    Boundary,
+    /// Only on agent calls of mutating tools (the PolicyGuard baseline).
+    Action,
+}
+
+impl Schedule {
+    pub const ALL: [Schedule; 3] = [Schedule::Workflow, Schedule::Boundary, Schedule::Action];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Workflow => "workflow",
+            Schedule::Boundary => "boundary",
+            Schedule::Action => "action",
+        }
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Schedule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Schedule::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| format!("unknown schedule {s:?}: use workflow, boundary or action"))
+    }
+}
+
+/// Request bindings by variable name (`order -> "#W1"`).
+pub type Bindings = BTreeMap<String, String>;
+
+/// The verdict on one event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum GateVerdict {
+    /// The mutating call is authorized: this request's path reached `step`.
+    Allow { step: String, request: Bindings },
+    /// The mutating call is not authorized.
+    Block {
+        reason: Reason,
+        /// The first unmet step on the path that came closest.
+        step: Option<String>,
+        request: Bindings,
+        remediation: Option<String>,
+        /// Which conditions failed, with the values read.
+        explanation: String,
+    },
+    /// Any other agent event: what each open request needs next.
+    Guide { guidance: Vec<Guidance> },
+    /// Not an agent event: nothing to decide.
+    Observe,
+    /// An agent event the schedule does not fire on. `would_block`: the
+    /// monitor's decision had it fired (a deviation this schedule misses).
+    Unchecked { would_block: bool },
+}
+
+impl GateVerdict {
+    pub fn is_block(&self) -> bool {
+        matches!(self, GateVerdict::Block { .. })
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            GateVerdict::Allow { .. } => "allow",
+            GateVerdict::Block { .. } => "block",
+            GateVerdict::Guide { .. } => "guide",
+            GateVerdict::Observe => "observe",
+            GateVerdict::Unchecked { .. } => "unchecked",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guidance {
+    pub request: Bindings,
+    pub step: String,
+    pub remediation: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestStatus {
+    /// First seen at this firing.
+    Open,
+    /// Seen at an earlier firing, not finished.
+    Continuing,
+    /// Reached an exit.
+    Done,
+}
+
+/// One request at a firing: its bindings, status and cursor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestView {
+    pub request: Bindings,
+    pub status: RequestStatus,
+    pub cursor: Vec<Cursor>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    pub step: String,
+    /// Waiting for a judge verdict rather than for data.
+    pub needs_judge: bool,
+    pub remediation: Option<String>,
+}
+
+/// Everything a session says about one event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventReport {
+    pub event: u32,
+    pub kind: String,
+    pub fired: bool,
+    #[serde(flatten)]
+    pub verdict: GateVerdict,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<RequestView>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judge: Vec<JudgeNote>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Evaluate(#[from] EvaluateError),
+    #[error(transparent)]
+    Monitor(#[from] MonitorError),
+    #[error("the saved session was made with bundle {saved}; the loaded bundle is {loaded}")]
+    BundleMismatch { saved: String, loaded: String },
+    #[error("session state format {0} is not supported (expected {STATE_VERSION})")]
+    StateVersion(u32),
+}
+
+pub const STATE_VERSION: u32 = 1;
+
+/// What a session is, serialized: its inputs and the judge's accepted
+/// verdicts. Everything else is recomputed on restore.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionState {
+    pub version: u32,
+    pub bundle: String,
+    pub schedule: Schedule,
+    pub events: Vec<Event>,
+    /// `(step, evidence event)` of every accepted verdict.
+    pub judged: Vec<(u32, u32)>,
+    /// Questions already answered on an unchanged slice.
+    pub asked: Vec<(u32, Env, u32, u32)>,
+    pub seen: Vec<Env>,
+    pub after_user: bool,
+    pub after_block: bool,
+    pub usage: Usage,
+}
+
+/// One conversation's live state. See the module documentation.
+#[derive(Clone, Debug)]
+pub struct Session {
+    rt: Arc<Runtime>,
+    schedule: Schedule,
+    extractor: Extractor,
+    builder: FactsBuilder,
+    monitor: Monitor,
+    events: Vec<Event>,
+    log: Vec<EventFacts>,
+    judged: BTreeMap<u32, BTreeSet<StepId>>,
+    asked: BTreeSet<(u32, Env, u32, u32)>,
+    seen: BTreeSet<Env>,
+    after_user: bool,
+    after_block: bool,
+    usage: Usage,
+}
+
+impl Session {
+    pub fn new(rt: Arc<Runtime>, schedule: Schedule) -> Self {
+        Session {
+            extractor: Extractor::new(&rt.bundle),
+            builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
+            monitor: Monitor::new(Arc::clone(&rt.plan)),
+            rt,
+            schedule,
+            events: Vec::new(),
+            log: Vec::new(),
+            judged: BTreeMap::new(),
+            asked: BTreeSet::new(),
+            seen: BTreeSet::new(),
+            after_user: false,
+            after_block: false,
+            usage: Usage::default(),
+        }
+    }
+
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn monitor(&self) -> &Monitor {
+        &self.monitor
+    }
+
+    /// Judge usage so far.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// Accepted verdicts as `(step, evidence event)`.
+    pub fn judged(&self) -> Vec<(StepId, u32)> {
+        self.judged
+            .iter()
+            .flat_map(|(k, steps)| steps.iter().map(move |s| (*s, *k)))
+            .collect()
+    }
+
+    /// Takes the next event; `judge` answers the semantic questions if the
+    /// schedule fires on it.
+    pub async fn push(
+        &mut self,
+        event: Event,
+        judge: &dyn Judge,
+    ) -> Result<EventReport, SessionError> {
+        let k = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        let fired = self.fires(&event);
+        let notes = if fired {
+            self.consult(judge, k).await?
+        } else {
+            Vec::new()
+        };
+        let outcome = self.ingest(event)?;
+        let verdict = self.verdict(k, fired, &outcome);
+        let Some(event) = self.events.last() else {
+            return Err(SessionError::Monitor(MonitorError::OutOfOrder {
+                got: k,
+                expected: 0,
+            }));
+        };
+        let kind = describe(event);
+        match event {
+            Event::User { .. } => self.after_user = true,
+            e if e.is_agent_event() => {
+                self.after_user = false;
+                self.after_block = verdict.is_block();
+            }
+            _ => {}
+        }
+        let requests = if fired {
+            let views = self.requests();
+            self.mark_seen();
+            views
+        } else {
+            Vec::new()
+        };
+        Ok(EventReport {
+            event: k,
+            kind,
+            fired,
+            verdict,
+            requests,
+            judge: notes,
+        })
+    }
+
+    fn fires(&self, event: &Event) -> bool {
+        if !event.is_agent_event() {
+            return false;
+        }
+        match self.schedule {
+            Schedule::Workflow => true,
+            Schedule::Boundary => self.after_user || self.after_block,
+            Schedule::Action => self.is_gated_call(event),
+        }
+    }
+
+    fn is_gated_call(&self, event: &Event) -> bool {
+        match event {
+            Event::Call { tool, .. } if event.is_agent_event() => self
+                .rt
+                .bundle
+                .domain
+                .tool(tool)
+                .is_some_and(|t| self.rt.bundle.program.gated_tools.contains(&t.symbol)),
+            _ => false,
+        }
+    }
+
+    /// Extracts the event's facts and feeds the monitor.
+    fn ingest(&mut self, event: Event) -> Result<EventOutcome, SessionError> {
+        let k = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        let facts = self.extractor.event(&self.rt.bundle, k, &event);
+        self.builder.push(&facts);
+        self.events.push(event);
+        let judged: Vec<StepId> = self.judged_at(k);
+        let outcome = self.monitor.push(&facts, &judged)?;
+        self.log.push(facts);
+        Ok(outcome)
+    }
+
+    fn judged_at(&self, k: u32) -> Vec<StepId> {
+        self.judged
+            .get(&k)
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Asks the judge about every request waiting on a semantic step, with
+    /// the conversation before event `now`; accepted verdicts are replayed
+    /// into the monitor at their evidence events.
+    async fn consult(
+        &mut self,
+        judge: &dyn Judge,
+        now: u32,
+    ) -> Result<Vec<JudgeNote>, SessionError> {
+        let asks: Vec<judging::Ask> = judging::questions(
+            &self.rt,
+            &self.monitor,
+            &self.events,
+            &self.extractor.interner,
+            now,
+        )
+        .into_iter()
+        .filter(|a| !self.asked.contains(&a.key()))
+        .collect();
+        if asks.is_empty() {
+            return Ok(Vec::new());
+        }
+        let requests: Vec<_> = asks.iter().map(|a| a.request.clone()).collect();
+        let judgements = judge.judge_batch(&requests).await;
+        let mut notes = Vec::with_capacity(asks.len());
+        let mut accepted = false;
+        for (i, ask) in asks.iter().enumerate() {
+            let judgement = judgements
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
+            self.usage += judgement.usage;
+            // Asked again only once the conversation has moved on: a judge
+            // that failed on this slice (and so kept the gate closed) gets
+            // another chance with the next message, not at every event.
+            self.asked.insert(ask.key());
+            let rejected = match judging::accept(ask, &judgement) {
+                Ok((step, evidence)) => {
+                    let at = evidence.max(ask.ready);
+                    accepted |= self.judged.entry(at).or_default().insert(step);
+                    None
+                }
+                Err(why) if judgement.verdict.is_satisfied() => Some(why),
+                Err(_) => None,
+            };
+            notes.push(JudgeNote {
+                at: now,
+                node: ask.request.node_id.clone(),
+                request: ask.request.bindings.clone(),
+                verdict: judgement.verdict,
+                rationale: judgement.rationale,
+                rejected,
+            });
+        }
+        if accepted {
+            self.rebuild()?;
+        }
+        Ok(notes)
+    }
+
+    /// Replays the logged facts into a fresh monitor (after a verdict cited
+    /// an earlier event).
+    fn rebuild(&mut self) -> Result<(), SessionError> {
+        let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
+        for facts in &self.log {
+            monitor.push(facts, &self.judged_at(facts.event))?;
+        }
+        self.monitor = monitor;
+        Ok(())
+    }
+
+    fn verdict(&self, k: u32, fired: bool, outcome: &EventOutcome) -> GateVerdict {
+        let Some(event) = self.events.get(k as usize) else {
+            return GateVerdict::Observe;
+        };
+        if !event.is_agent_event() {
+            return GateVerdict::Observe;
+        }
+        if !fired {
+            return GateVerdict::Unchecked {
+                would_block: outcome.allowed() == Some(false),
+            };
+        }
+        match &outcome.gated {
+            Some(allowed) => match allowed.first() {
+                Some((step, env)) => GateVerdict::Allow {
+                    step: self.rt.step_name(*step).to_owned(),
+                    request: self.bindings(env),
+                },
+                None => self.block(k),
+            },
+            None => GateVerdict::Guide {
+                guidance: self
+                    .requests()
+                    .into_iter()
+                    .filter(|r| r.status != RequestStatus::Done)
+                    .flat_map(|r| {
+                        r.cursor.into_iter().map(move |c| Guidance {
+                            request: r.request.clone(),
+                            step: c.step,
+                            remediation: c.remediation,
+                        })
+                    })
+                    .collect(),
+            },
+        }
+    }
+
+    /// A block verdict for the gated call at `k`, explained by the reference
+    /// Datalog program over the facts so far (blocks are rare; allows never
+    /// pay for this).
+    fn block(&self, k: u32) -> GateVerdict {
+        let mut facts = self
+            .builder
+            .snapshot(&self.extractor.interner, k.saturating_add(1));
+        facts.judged = self.judged();
+        let unexplained = GateVerdict::Block {
+            reason: Reason::MissingStep,
+            step: None,
+            request: Bindings::new(),
+            remediation: None,
+            explanation: format!("event {k}: no authorizing path"),
+        };
+        let Ok(derived) = evaluate(&self.rt.bundle.program, &facts) else {
+            return unexplained;
+        };
+        let decision = Decision { facts, derived };
+        let Some(violation) = decision.derived.violations.iter().find(|v| v.event == k) else {
+            return unexplained;
+        };
+        let remediation = violation
+            .unmet
+            .and_then(|s| self.remediation(s, &violation.request));
+        GateVerdict::Block {
+            reason: violation.reason,
+            step: violation.unmet.map(|s| self.rt.step_name(s).to_owned()),
+            request: self.bindings(&violation.request),
+            remediation,
+            explanation: explain(&self.rt.bundle, &decision, violation),
+        }
+    }
+
+    fn remediation(&self, step: StepId, env: &Env) -> Option<String> {
+        let pieces = self.rt.step(step)?.remediation.as_ref()?;
+        Some(remedy::render(
+            pieces,
+            &self.monitor,
+            env,
+            &self.extractor.interner,
+        ))
+    }
+
+    fn bindings(&self, env: &Env) -> Bindings {
+        self.rt
+            .bundle
+            .variables
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                let value = env_get(env, u32::try_from(i).ok()?)?;
+                Some((
+                    v.name.clone(),
+                    self.extractor.interner.resolve(value).to_owned(),
+                ))
+            })
+            .collect()
+    }
+
+    /// The requests now: every binding set that waits somewhere or reached
+    /// an exit, except those an open, more specific request extends.
+    fn requests(&self) -> Vec<RequestView> {
+        let waiting = self.monitor.waiting();
+        let done: BTreeSet<Env> = self
+            .monitor
+            .evidence()
+            .keys()
+            .filter(|(s, _)| self.rt.step(*s).is_some_and(|i| i.is_exit))
+            .map(|(_, e)| *e)
+            .collect();
+        let mut by_env: BTreeMap<Env, Vec<Waiting>> = BTreeMap::new();
+        for w in waiting {
+            if !done.contains(&w.request) {
+                by_env.entry(w.request).or_default().push(w);
+            }
+        }
+        let open: Vec<Env> = by_env.keys().copied().collect();
+        let shown = |e: &Env| !open.iter().any(|o| o != e && extends(o, e));
+        let mut views = Vec::new();
+        for (env, list) in &by_env {
+            if !shown(env) {
+                continue;
+            }
+            let deepest = list
+                .iter()
+                .map(|w| self.rt.step(w.step).map_or(0, |i| i.depth))
+                .max()
+                .unwrap_or(0);
+            let cursor = list
+                .iter()
+                .filter(|w| self.rt.step(w.step).map_or(0, |i| i.depth) == deepest)
+                .map(|w| Cursor {
+                    step: self.rt.step_name(w.step).to_owned(),
+                    needs_judge: w.judge_from.is_some(),
+                    remediation: self.remediation(w.step, env),
+                })
+                .collect();
+            let status = if self.seen.contains(env) {
+                RequestStatus::Continuing
+            } else {
+                RequestStatus::Open
+            };
+            views.push(RequestView {
+                request: self.bindings(env),
+                status,
+                cursor,
+            });
+        }
+        for env in done.iter().filter(|e| **e != EMPTY_ENV && shown(e)) {
+            views.push(RequestView {
+                request: self.bindings(env),
+                status: RequestStatus::Done,
+                cursor: Vec::new(),
+            });
+        }
+        views
+    }
+
+    /// Remembers the requests waiting now, so later firings call them continuing.
+    fn mark_seen(&mut self) {
+        let waiting: Vec<Env> = self.monitor.waiting().iter().map(|w| w.request).collect();
+        self.seen.extend(waiting);
+    }
+
+    /// The session's state, for saving.
+    pub fn snapshot(&self) -> SessionState {
+        SessionState {
+            version: STATE_VERSION,
+            bundle: self.rt.bundle.hash.clone(),
+            schedule: self.schedule,
+            events: self.events.clone(),
+            judged: self.judged().iter().map(|(s, k)| (s.0, *k)).collect(),
+            asked: self.asked.iter().copied().collect(),
+            seen: self.seen.iter().copied().collect(),
+            after_user: self.after_user,
+            after_block: self.after_block,
+            usage: self.usage,
+        }
+    }
+
+    /// Rebuilds a session from its saved state (no judge is asked).
+    pub fn restore(rt: Arc<Runtime>, state: SessionState) -> Result<Session, SessionError> {
+        if state.version != STATE_VERSION {
+            return Err(SessionError::StateVersion(state.version));
+        }
+        if state.bundle != rt.bundle.hash {
+            return Err(SessionError::BundleMismatch {
+                saved: state.bundle,
+                loaded: rt.bundle.hash.clone(),
+            });
+        }
+        let mut session = Session::new(rt, state.schedule);
+        for (step, k) in state.judged {
+            session.judged.entry(k).or_default().insert(StepId(step));
+        }
+        for event in state.events {
+            session.ingest(event)?;
+        }
+        session.asked = state.asked.into_iter().collect();
+        session.seen = state.seen.into_iter().collect();
+        session.after_user = state.after_user;
+        session.after_block = state.after_block;
+        session.usage = state.usage;
+        Ok(session)
+    }
+}
+
+/// `wider` binds everything `narrower` binds, to the same values.
+fn extends(wider: &Env, narrower: &Env) -> bool {
+    wider
+        .iter()
+        .zip(narrower.iter())
+        .all(|(w, n)| *n == 0 || w == n)
+}
+
+/// A short description of an event for tables.
+pub fn describe(event: &Event) -> String {
+    match event {
+        Event::User { .. } => "user".to_owned(),
+        Event::Agent { .. } => "agent".to_owned(),
+        Event::Call {
+            tool, requestor, ..
+        } => match requestor {
+            crate::bundle::model::Side::Agent => format!("call {tool}"),
+            crate::bundle::model::Side::User => format!("user call {tool}"),
+        },
+        Event::Result { ok: true, .. } => "result".to_owned(),
+        Event::Result { ok: false, .. } => "error".to_owned(),
+    }
+}

@@ -1,0 +1,44 @@
+//! Remediation text: a node's template with its placeholders filled from
+//! what the monitor knows — request bindings (taken from tool calls and
+//! results) and entity fields (from tool results). A placeholder with no
+//! grounded value is rendered as `<x: not read yet>`, never guessed and never
+//! filled from what the user said.
+
+use turnstile_rules::program::Env;
+use turnstile_rules::{Interner, Value};
+
+use super::runtime::Piece;
+use turnstile_rules::monitor::Monitor;
+
+/// Renders `pieces` for the request `env`.
+pub fn render(pieces: &[Piece], monitor: &Monitor, env: &Env, interner: &Interner) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Value(node, source) => {
+                let values = monitor.operand_values(*node, env);
+                if values.is_empty() {
+                    out.push_str(&format!("<{source}: not read yet>"));
+                } else {
+                    let shown: Vec<String> =
+                        values.iter().map(|v| plain_value(v, interner)).collect();
+                    out.push_str(&shown.join(", "));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A value as people read it: strings without quotes.
+pub fn plain_value(value: &Value, interner: &Interner) -> String {
+    match value {
+        Value::Str(s) => interner.resolve(*s).to_owned(),
+        Value::Int(i) => i.to_string(),
+        Value::Amount(a) => a.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Date(d) => d.to_string(),
+        Value::DateTime(d) => d.to_string(),
+    }
+}

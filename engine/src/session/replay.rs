@@ -1,0 +1,89 @@
+//! Replaying a recorded trace through a session under a firing schedule,
+//! and comparing schedules: a *deviation* is a mutating call the complete
+//! `workflow` schedule blocks; another schedule catches it if it blocks it
+//! too, and misses it if it did not fire there.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use turnstile_llm::{Judge, Usage};
+
+use super::{EventReport, GateVerdict, Runtime, Schedule, Session, SessionError};
+use crate::trace::Trace;
+
+/// One trace replayed under one schedule.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReplayReport {
+    pub trace: String,
+    pub schedule: Schedule,
+    pub events: Vec<EventReport>,
+    pub usage: Usage,
+}
+
+impl ReplayReport {
+    /// Events of gated calls and whether each was blocked (`None`: not checked).
+    pub fn gated_calls(&self) -> Vec<(u32, Option<bool>)> {
+        self.events
+            .iter()
+            .filter_map(|r| match &r.verdict {
+                GateVerdict::Allow { .. } => Some((r.event, Some(false))),
+                GateVerdict::Block { .. } => Some((r.event, Some(true))),
+                GateVerdict::Unchecked { would_block } if r.kind.starts_with("call ") => {
+                    // Only mutating calls matter; the monitor marks them.
+                    would_block.then_some((r.event, None))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn blocked(&self) -> Vec<u32> {
+        self.events
+            .iter()
+            .filter(|r| r.verdict.is_block())
+            .map(|r| r.event)
+            .collect()
+    }
+}
+
+/// Replays `trace` event by event.
+pub async fn replay(
+    rt: &Arc<Runtime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn Judge,
+) -> Result<ReplayReport, SessionError> {
+    let mut session = Session::new(Arc::clone(rt), schedule);
+    let mut events = Vec::with_capacity(trace.events.len());
+    for event in &trace.events {
+        events.push(session.push(event.clone(), judge).await?);
+    }
+    Ok(ReplayReport {
+        trace: trace.meta.id.clone(),
+        schedule,
+        events,
+        usage: session.usage(),
+    })
+}
+
+/// Which of the reference's deviations a schedule caught and missed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    pub schedule: Option<Schedule>,
+    pub deviations: Vec<u32>,
+    pub caught: Vec<u32>,
+    pub missed: Vec<u32>,
+}
+
+/// Compares `other` with the `workflow` replay of the same trace.
+pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
+    let deviations = workflow.blocked();
+    let blocked = other.blocked();
+    let (caught, missed) = deviations.iter().partition(|e| blocked.contains(e));
+    Coverage {
+        schedule: Some(other.schedule),
+        deviations,
+        caught,
+        missed,
+    }
+}

@@ -1,0 +1,175 @@
+//! What every session of one bundle shares, computed once: the monitor plan
+//! (with remediation placeholders encoded as operands), and per step its node,
+//! its judge question, its remediation template, its depth and whether it is
+//! an exit.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use petgraph::visit::EdgeRef;
+use turnstile_rules::monitor::Plan;
+use turnstile_rules::{EvaluateError, StepId};
+
+use crate::bundle::model::NodeKind;
+use crate::compile::CompiledBundle;
+use crate::fsm::{Edge, NodeIdx, TemplatePiece};
+
+/// A remediation template with its placeholders as monitor operands.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    Text(String),
+    /// Encoded operand node, and the placeholder's source text (for "unknown").
+    Value(u32, String),
+}
+
+/// Where a semantic step's question comes from.
+#[derive(Clone, Debug)]
+pub enum Asked {
+    /// A yes/no criterion of a node.
+    Criterion(String),
+    /// One branch of a decision: asked together with its sibling branches.
+    Branch {
+        decision: NodeIdx,
+        label: String,
+        description: String,
+        keywords: Vec<String>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct StepInfo {
+    /// The node the step belongs to (for a branch, its decision).
+    pub node: NodeIdx,
+    pub asked: Option<Asked>,
+    pub remediation: Option<Vec<Piece>>,
+    pub depth: u32,
+    pub is_exit: bool,
+}
+
+/// Shared, immutable per-bundle runtime data.
+#[derive(Debug)]
+pub struct Runtime {
+    pub bundle: Arc<CompiledBundle>,
+    pub plan: Arc<Plan>,
+    pub steps: Vec<StepInfo>,
+}
+
+impl Runtime {
+    pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<Runtime>, EvaluateError> {
+        let mut plan = Plan::new(&bundle.program, &bundle.arg_paths)?;
+        let graph = &bundle.workflow.graph;
+        let depth = depths(&bundle);
+        let mut steps = Vec::with_capacity(bundle.program.steps.len());
+        for (i, step) in bundle.program.steps.iter().enumerate() {
+            let node = if i < graph.node_count() {
+                NodeIdx::new(i)
+            } else {
+                branch_source(&bundle, i).unwrap_or(bundle.workflow.entry)
+            };
+            let asked = if !step.semantic {
+                None
+            } else if i < graph.node_count() {
+                graph[node].criterion.judge.clone().map(Asked::Criterion)
+            } else {
+                branch_question(&bundle, i)
+            };
+            let remediation = graph[node].remediation.as_ref().map(|t| {
+                t.pieces
+                    .iter()
+                    .map(|p| match p {
+                        TemplatePiece::Text(text) => Piece::Text(text.clone()),
+                        TemplatePiece::Value { operand, text } => {
+                            Piece::Value(plan.add_operand(operand, &bundle.arg_paths), text.clone())
+                        }
+                    })
+                    .collect()
+            });
+            steps.push(StepInfo {
+                node,
+                asked,
+                remediation,
+                depth: depth.get(i).copied().unwrap_or(u32::MAX),
+                // Subflow exits return to their caller; only terminal exits end a request.
+                is_exit: i < graph.node_count()
+                    && graph[node].kind == NodeKind::Exit
+                    && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
+            });
+        }
+        Ok(Arc::new(Runtime {
+            plan: Arc::new(plan),
+            bundle,
+            steps,
+        }))
+    }
+
+    pub fn step(&self, step: StepId) -> Option<&StepInfo> {
+        self.steps.get(step.0 as usize)
+    }
+
+    pub fn step_name(&self, step: StepId) -> &str {
+        self.bundle.step_name(step)
+    }
+}
+
+fn edge_of_branch(bundle: &CompiledBundle, step: usize) -> Option<usize> {
+    bundle
+        .branch_steps
+        .iter()
+        .find(|(_, s)| s.0 as usize == step)
+        .map(|(e, _)| *e)
+}
+
+fn branch_source(bundle: &CompiledBundle, step: usize) -> Option<NodeIdx> {
+    let edge = edge_of_branch(bundle, step)?;
+    let graph = &bundle.workflow.graph;
+    graph
+        .edge_references()
+        .find(|e| e.id().index() == edge)
+        .map(|e| e.source())
+}
+
+fn branch_question(bundle: &CompiledBundle, step: usize) -> Option<Asked> {
+    let edge = edge_of_branch(bundle, step)?;
+    let graph = &bundle.workflow.graph;
+    let e = graph.edge_references().find(|e| e.id().index() == edge)?;
+    match e.weight() {
+        Edge::Branch {
+            label,
+            judge: Some(judge),
+            keywords,
+            ..
+        } => Some(Asked::Branch {
+            decision: e.source(),
+            label: label.clone(),
+            description: judge.clone(),
+            keywords: keywords.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// Distance of each step from the entry along the step graph.
+fn depths(bundle: &CompiledBundle) -> Vec<u32> {
+    let program = &bundle.program;
+    let mut succs: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (a, b) in &program.edges {
+        succs.entry(a.0).or_default().push(b.0);
+    }
+    let mut depth = vec![u32::MAX; program.steps.len()];
+    let mut queue = VecDeque::from([program.entry.0]);
+    if let Some(d) = depth.get_mut(program.entry.0 as usize) {
+        *d = 0;
+    }
+    while let Some(s) = queue.pop_front() {
+        let here = depth.get(s as usize).copied().unwrap_or(0);
+        for &n in succs.get(&s).into_iter().flatten() {
+            if let Some(d) = depth.get_mut(n as usize)
+                && *d == u32::MAX
+            {
+                *d = here.saturating_add(1);
+                queue.push_back(n);
+            }
+        }
+    }
+    depth
+}

@@ -1,0 +1,566 @@
+//! Sessions end to end on the `shop` fixture: hand-written conversations
+//! replayed event by event, asserting every verdict, the requests' cursors
+//! and the remediation text; judges that fail (scripted, and a real HTTP
+//! server that errors or hangs) keep the gate closed; a saved session
+//! restores and answers identically; schedules catch or miss deviations.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{Value as Json, json};
+use turnstile_engine::bundle::model::Side;
+use turnstile_engine::check_bundle;
+use turnstile_engine::session::replay::{coverage, replay};
+use turnstile_engine::session::{
+    EventReport, GateVerdict, RequestStatus, Runtime, Schedule, Session, SessionState,
+};
+use turnstile_engine::trace::{Event, Trace};
+use turnstile_llm::{
+    HttpJudge, HttpJudgeConfig, Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict,
+};
+use turnstile_rules::Reason;
+
+fn runtime() -> Arc<Runtime> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
+    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    Runtime::new(Arc::new(bundle)).unwrap()
+}
+
+fn user(text: &str) -> Event {
+    Event::User { text: text.into() }
+}
+
+fn agent(text: &str) -> Event {
+    Event::Agent { text: text.into() }
+}
+
+fn call(id: &str, tool: &str, args: Json) -> Event {
+    Event::Call {
+        id: id.into(),
+        tool: tool.into(),
+        args,
+        requestor: Side::Agent,
+    }
+}
+
+fn ok(id: &str, content: Json) -> Event {
+    Event::Result {
+        id: id.into(),
+        ok: true,
+        content,
+    }
+}
+
+fn profile() -> Json {
+    json!({
+        "user_id": "u1",
+        "orders": ["#O1", "#O2"],
+        "payment_methods": {"cc": {"id": "cc", "source": "credit_card"}},
+        "bills": []
+    })
+}
+
+fn order(id: &str, status: &str) -> Json {
+    json!({
+        "order_id": id, "user_id": "u1", "status": status, "total": 120.25,
+        "items": [{"item_id": "shirt_red_m", "product_id": "shirt", "price": 20}]
+    })
+}
+
+/// Identification and the order read: events 0-7.
+fn opening(order_id: &str, status: &str) -> Vec<Event> {
+    vec![
+        user("Hi! I'd like to cancel an order. My email is u1@example.com."),
+        agent("Sure, let me look you up."),
+        call(
+            "c1",
+            "find_user_id_by_email",
+            json!({"email": "u1@example.com"}),
+        ),
+        ok("c1", json!("u1")),
+        call("c2", "get_user_details", json!({"user_id": "u1"})),
+        ok("c2", profile()),
+        call("c3", "get_order_details", json!({"order_id": order_id})),
+        ok("c3", order(order_id, status)),
+    ]
+}
+
+/// The agent summarizes, the user says yes, the agent cancels: events 8-11.
+fn confirmed_cancel(order_id: &str) -> Vec<Event> {
+    vec![
+        agent(&format!(
+            "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+        )),
+        user("Yes, please go ahead."),
+        call(
+            "c4",
+            "cancel_pending_order",
+            json!({"order_id": order_id, "reason": "no longer needed"}),
+        ),
+        ok("c4", json!({"status": "cancelled"})),
+    ]
+}
+
+async fn run(session: &mut Session, events: Vec<Event>, judge: &dyn Judge) -> Vec<EventReport> {
+    let mut out = Vec::new();
+    for event in events {
+        out.push(session.push(event, judge).await.unwrap());
+    }
+    out
+}
+
+fn guidance(report: &EventReport) -> Vec<(String, String, Option<String>)> {
+    match &report.verdict {
+        GateVerdict::Guide { guidance } => guidance
+            .iter()
+            .map(|g| {
+                let request: Vec<String> =
+                    g.request.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                (request.join(","), g.step.clone(), g.remediation.clone())
+            })
+            .collect(),
+        other => panic!("event {}: expected guide, got {other:?}", report.event),
+    }
+}
+
+fn bindings(pairs: &[(&str, &str)]) -> std::collections::BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_compliant_cancellation_is_guided_then_allowed() {
+    let rt = runtime();
+    let mut session = Session::new(rt, Schedule::Workflow);
+    let mut events = opening("#O1", "pending");
+    events.extend(confirmed_cancel("#O1"));
+    events.push(agent("Your order is cancelled."));
+    let r = run(&mut session, events, &OfflineJudge).await;
+
+    // Only agent events fire; user messages and results are observed.
+    let fired: Vec<u32> = r.iter().filter(|x| x.fired).map(|x| x.event).collect();
+    assert_eq!(fired, vec![1, 2, 4, 6, 8, 10, 12]);
+    for x in r.iter().filter(|x| !x.fired) {
+        assert_eq!(x.verdict, GateVerdict::Observe, "event {}", x.event);
+    }
+    // Before identification: authenticate by email.
+    assert_eq!(
+        guidance(&r[1]),
+        vec![(
+            String::new(),
+            "identify.find".to_owned(),
+            Some("Authenticate the user by email first.".to_owned())
+        )]
+    );
+    assert_eq!(r[1].requests[0].status, RequestStatus::Open);
+    assert_eq!(r[2].requests[0].status, RequestStatus::Continuing);
+    // After the email lookup the request is about u1: load the profile.
+    assert_eq!(
+        guidance(&r[4]),
+        vec![(
+            "user=u1".to_owned(),
+            "identify.profile".to_owned(),
+            Some("Load u1's profile.".to_owned())
+        )]
+    );
+    // Identified; the judge classified the request from the first message
+    // (stated before identification), so the cursor is the order read.
+    assert_eq!(
+        guidance(&r[6]),
+        vec![(
+            "user=u1".to_owned(),
+            "cancel.read".to_owned(),
+            Some("Read the order first.".to_owned())
+        )]
+    );
+    let classified = &r[6].judge;
+    assert_eq!(classified.len(), 1, "{classified:?}");
+    assert_eq!(classified[0].node, "classify");
+    assert!(
+        matches!(&classified[0].verdict, Verdict::Chosen { label, evidence_event: 0 } if label == "cancel")
+    );
+    // The order is read: the request is now about #O1 and waits for the user's yes.
+    let at_summary = guidance(&r[8]);
+    assert_eq!(
+        at_summary,
+        vec![(
+            "order=#O1,user=u1".to_owned(),
+            "cancel.confirm".to_owned(),
+            Some("Ask for confirmation.".to_owned())
+        )]
+    );
+    assert!(
+        r[8].requests
+            .iter()
+            .any(|q| q.cursor.iter().any(|c| c.needs_judge))
+    );
+    // The confirmation was judged from the user's "yes" (event 9): allowed.
+    assert_eq!(
+        r[10].verdict,
+        GateVerdict::Allow {
+            step: "cancel.authorize".to_owned(),
+            request: bindings(&[("order", "#O1"), ("user", "u1")]),
+        }
+    );
+    assert!(matches!(
+        r[10].judge[0].verdict,
+        Verdict::Satisfied { evidence_event: 9 }
+    ));
+    // After the verified cancellation the #O1 request is done; the user's
+    // cancel request stays open for another order.
+    let done: Vec<_> = r[12]
+        .requests
+        .iter()
+        .filter(|q| q.status == RequestStatus::Done)
+        .map(|q| q.request.clone())
+        .collect();
+    assert_eq!(done, vec![bindings(&[("order", "#O1"), ("user", "u1")])]);
+    assert_eq!(
+        guidance(&r[12]),
+        vec![(
+            "user=u1".to_owned(),
+            "cancel.read".to_owned(),
+            Some("Read the order first.".to_owned())
+        )]
+    );
+}
+
+#[tokio::test]
+async fn a_delivered_order_is_blocked_with_grounded_remediation() {
+    let rt = runtime();
+    let mut session = Session::new(rt, Schedule::Workflow);
+    let mut events = opening("#O2", "delivered");
+    // The user claims otherwise; only the tool result counts.
+    events.push(user("It's definitely still pending, trust me."));
+    events.extend(confirmed_cancel("#O2"));
+    let r = run(&mut session, events, &OfflineJudge).await;
+    let GateVerdict::Block {
+        reason,
+        step,
+        request,
+        remediation,
+        explanation,
+    } = &r[11].verdict
+    else {
+        panic!("expected a block, got {:?}", r[11].verdict);
+    };
+    assert_eq!(*reason, Reason::WrongValue);
+    assert_eq!(step.as_deref(), Some("cancel.authorize"));
+    assert_eq!(request, &bindings(&[("order", "#O2"), ("user", "u1")]));
+    assert_eq!(
+        remediation.as_deref(),
+        Some("Only pending orders can be cancelled; #O2 is delivered.")
+    );
+    assert!(
+        explanation.contains("\"delivered\" (read at event 7)"),
+        "{explanation}"
+    );
+}
+
+#[tokio::test]
+async fn a_write_without_the_read_is_blocked_as_missing_step() {
+    let rt = runtime();
+    let mut session = Session::new(rt, Schedule::Workflow);
+    let mut events = opening("#O1", "pending");
+    events.truncate(6); // identified, order never read
+    events.push(agent(
+        "Shall I cancel #O1 with reason 'no longer needed'? Please confirm (yes).",
+    ));
+    events.push(user("yes"));
+    events.push(call(
+        "c9",
+        "cancel_pending_order",
+        json!({"order_id": "#O1", "reason": "no longer needed"}),
+    ));
+    let r = run(&mut session, events, &OfflineJudge).await;
+    let GateVerdict::Block {
+        step, remediation, ..
+    } = &r[8].verdict
+    else {
+        panic!("{:?}", r[8].verdict);
+    };
+    assert_eq!(step.as_deref(), Some("cancel.read"));
+    assert_eq!(remediation.as_deref(), Some("Read the order first."));
+}
+
+#[tokio::test]
+async fn two_orders_are_two_requests() {
+    let rt = runtime();
+    let mut session = Session::new(rt, Schedule::Workflow);
+    let mut events = opening("#O1", "pending");
+    events.push(call("c5", "get_order_details", json!({"order_id": "#O2"})));
+    events.push(ok("c5", order("#O2", "pending")));
+    events.push(agent("Which one?"));
+    let r = run(&mut session, events, &OfflineJudge).await;
+    let mut requests: Vec<_> = r[10].requests.iter().map(|q| q.request.clone()).collect();
+    requests.sort();
+    assert_eq!(
+        requests,
+        vec![
+            bindings(&[("order", "#O1"), ("user", "u1")]),
+            bindings(&[("order", "#O2"), ("user", "u1")]),
+        ]
+    );
+}
+
+/// Classifies with the offline judge; answers every criterion with `answer`.
+struct FailingCriteria {
+    answer: fn(&JudgeRequest) -> Vec<Judgement>,
+}
+
+#[async_trait]
+impl Judge for FailingCriteria {
+    fn name(&self) -> &str {
+        "failing-criteria"
+    }
+
+    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+        let mut answers = self.judge_batch(std::slice::from_ref(request)).await;
+        answers
+            .pop()
+            .unwrap_or_else(|| Judgement::unknown("no answer"))
+    }
+
+    async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        let mut out = Vec::new();
+        for request in requests {
+            match request.question {
+                Question::Classify { .. } => out.push(OfflineJudge.judge(request).await),
+                Question::Criterion { .. } => out.extend((self.answer)(request)),
+            }
+        }
+        out
+    }
+}
+
+async fn cancel_with(judge: &dyn Judge) -> EventReport {
+    let rt = runtime();
+    let mut session = Session::new(rt, Schedule::Workflow);
+    let mut events = opening("#O1", "pending");
+    events.extend(confirmed_cancel("#O1"));
+    let mut r = run(&mut session, events, judge).await;
+    r.swap_remove(10)
+}
+
+fn assert_closed(report: &EventReport) {
+    let GateVerdict::Block { reason, step, .. } = &report.verdict else {
+        panic!("gate opened: {:?}", report.verdict);
+    };
+    assert_eq!(*reason, Reason::MissingConfirmation);
+    assert_eq!(step.as_deref(), Some("cancel.confirm"));
+}
+
+#[tokio::test]
+async fn every_judge_failure_keeps_the_gate_closed() {
+    let answers: [fn(&JudgeRequest) -> Vec<Judgement>; 6] = [
+        |_| vec![Judgement::unknown("timeout")],
+        |_| vec![Judgement::new(Verdict::NotSatisfied, "no")],
+        // Evidence outside the judged slice.
+        |_| {
+            vec![Judgement::new(
+                Verdict::Satisfied { evidence_event: 0 },
+                "the first message",
+            )]
+        },
+        |_| {
+            vec![Judgement::new(
+                Verdict::Satisfied {
+                    evidence_event: 999,
+                },
+                "made up",
+            )]
+        },
+        // A classification answer to a yes/no question.
+        |_| {
+            vec![Judgement::new(
+                Verdict::Chosen {
+                    label: "cancel".into(),
+                    evidence_event: 9,
+                },
+                "?",
+            )]
+        },
+        // No answer at all.
+        |_| Vec::new(),
+    ];
+    for answer in answers {
+        let report = cancel_with(&FailingCriteria { answer }).await;
+        assert_closed(&report);
+    }
+    // The control: the same judge answering properly opens it.
+    let report = cancel_with(&FailingCriteria {
+        answer: |_| {
+            vec![Judgement::new(
+                Verdict::Satisfied { evidence_event: 9 },
+                "yes",
+            )]
+        },
+    })
+    .await;
+    assert!(
+        matches!(report.verdict, GateVerdict::Allow { .. }),
+        "{:?}",
+        report.verdict
+    );
+}
+
+/// Classifies offline; asks a real HTTP judge every criterion.
+struct HttpCriteria(HttpJudge);
+
+#[async_trait]
+impl Judge for HttpCriteria {
+    fn name(&self) -> &str {
+        "http-criteria"
+    }
+
+    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+        match request.question {
+            Question::Classify { .. } => OfflineJudge.judge(request).await,
+            Question::Criterion { .. } => self.0.judge(request).await,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_failing_http_judge_keeps_the_gate_closed() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let completion = |content: &str| {
+        json!({"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+               "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+    };
+    let cases = vec![
+        ResponseTemplate::new(500),
+        ResponseTemplate::new(200).set_body_string("{not json"),
+        ResponseTemplate::new(200).set_body_json(completion("I think the user agreed.")),
+        ResponseTemplate::new(200)
+            .set_body_json(completion(r#"{"verdict": "satisfied"}"#))
+            .set_delay(Duration::from_secs(5)),
+    ];
+    for response in cases {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/v1/chat/completions"))
+            .respond_with(response)
+            .mount(&server)
+            .await;
+        let mut config = HttpJudgeConfig::new(format!("{}/v1", server.uri()), "test-model", None);
+        config.timeout = Duration::from_millis(300);
+        config.max_attempts = 2;
+        config.backoff_base = Duration::from_millis(1);
+        let judge = HttpCriteria(HttpJudge::new(config).unwrap());
+        let report = cancel_with(&judge).await;
+        assert_closed(&report);
+        assert!(
+            matches!(report.judge[0].verdict, Verdict::Unknown { .. }),
+            "{:?}",
+            report.judge
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_restored_session_answers_identically() {
+    let rt = runtime();
+    let mut events = opening("#O1", "pending");
+    events.extend(confirmed_cancel("#O1"));
+    events.push(call("c5", "get_order_details", json!({"order_id": "#O2"})));
+    events.push(ok("c5", order("#O2", "pending")));
+    events.push(call(
+        "c6",
+        "cancel_pending_order",
+        json!({"order_id": "#O2", "reason": "no longer needed"}),
+    ));
+    let mut whole = Session::new(Arc::clone(&rt), Schedule::Boundary);
+    let expected = run(&mut whole, events.clone(), &OfflineJudge).await;
+    for cut in [0, 3, 7, 9, 10, 13] {
+        let mut first = Session::new(Arc::clone(&rt), Schedule::Boundary);
+        let mut got = run(&mut first, events[..cut].to_vec(), &OfflineJudge).await;
+        let saved = serde_json::to_string(&first.snapshot()).unwrap();
+        let state: SessionState = serde_json::from_str(&saved).unwrap();
+        assert_eq!(state, first.snapshot());
+        let mut restored = Session::restore(Arc::clone(&rt), state).unwrap();
+        assert_eq!(restored.snapshot(), first.snapshot());
+        got.extend(run(&mut restored, events[cut..].to_vec(), &OfflineJudge).await);
+        assert_eq!(got, expected, "restored at event {cut}");
+    }
+    // The second cancellation was never confirmed, and happened mid-turn:
+    // the boundary schedule does not check it (the workflow schedule would).
+    assert_eq!(
+        expected[14].verdict,
+        GateVerdict::Unchecked { would_block: true }
+    );
+}
+
+#[tokio::test]
+async fn a_state_of_another_bundle_is_refused() {
+    let rt = runtime();
+    let session = Session::new(Arc::clone(&rt), Schedule::Workflow);
+    let mut state = session.snapshot();
+    state.bundle = "0000".into();
+    assert!(Session::restore(Arc::clone(&rt), state.clone()).is_err());
+    state.bundle = session.snapshot().bundle;
+    state.version = 99;
+    assert!(Session::restore(rt, state).is_err());
+}
+
+#[tokio::test]
+async fn schedules_catch_or_miss_a_mid_turn_deviation() {
+    let rt = runtime();
+    let mut events = opening("#O1", "pending");
+    // Mid-turn: no user message since the first one, no confirmation.
+    events.push(call(
+        "c4",
+        "cancel_pending_order",
+        json!({"order_id": "#O1", "reason": "no longer needed"}),
+    ));
+    events.push(ok("c4", json!({})));
+    let trace = Trace {
+        events,
+        ..Trace::default()
+    };
+    let workflow = replay(&rt, &trace, Schedule::Workflow, &OfflineJudge)
+        .await
+        .unwrap();
+    let boundary = replay(&rt, &trace, Schedule::Boundary, &OfflineJudge)
+        .await
+        .unwrap();
+    let action = replay(&rt, &trace, Schedule::Action, &OfflineJudge)
+        .await
+        .unwrap();
+    assert_eq!(workflow.blocked(), vec![8]);
+    assert_eq!(action.blocked(), vec![8]);
+    assert_eq!(
+        boundary.events[8].verdict,
+        GateVerdict::Unchecked { would_block: true }
+    );
+    let missed = coverage(&workflow, &boundary);
+    assert_eq!((missed.caught, missed.missed), (vec![], vec![8]));
+    let caught = coverage(&workflow, &action);
+    assert_eq!((caught.caught, caught.missed), (vec![8], vec![]));
+    // The action schedule is silent on every other event.
+    assert!(
+        action
+            .events
+            .iter()
+            .filter(|e| e.event != 8)
+            .all(|e| !e.fired)
+    );
+}
+
+#[tokio::test]
+async fn malformed_tool_output_fails_closed_without_panicking() {
+    let rt = runtime();
+    let mut session = Session::new(rt, Schedule::Workflow);
+    let mut events = opening("#O1", "pending");
+    events[7] = ok("c3", json!("<html>502 Bad Gateway</html>"));
+    events.push(ok("nope", json!({}))); // a result for a call that never happened
+    events.extend(confirmed_cancel("#O1"));
+    let r = run(&mut session, events, &OfflineJudge).await;
+    assert!(r[11].verdict.is_block(), "{:?}", r[11].verdict);
+}

@@ -1,0 +1,382 @@
+//! The incremental monitor: the live path's evaluator. It consumes a trace's
+//! facts one event at a time and maintains, per request, where each step of
+//! the workflow is satisfied — the same `Sat` and `Allowed` relations the
+//! Datalog program ([`crate::program`], the reference semantics) derives for
+//! the whole trace, without re-running anything over past events.
+//!
+//! How: every `(step, request)` that is *ready* (its predecessor satisfied)
+//! but not yet satisfied waits in a pending set. An event updates the state
+//! (latest values, call arguments, filter matches) and then re-tries only the
+//! pending entries it can affect: state criteria on tool events, call and
+//! result criteria on events of their tool. A satisfied step makes its
+//! successors ready at the same event, so several steps can be passed in one
+//! event. Semantic steps wait for a judge verdict at or after their
+//! predecessor's evidence. `proptests/tests/monitor_vs_datalog.rs` checks the
+//! monitor against the Datalog program on random workflows and traces.
+
+mod eval;
+mod plan;
+mod state;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+pub use eval::OpVal;
+pub use plan::{Plan, StepPlan};
+pub use state::{Latest, State};
+
+use crate::facts::EventFacts;
+use crate::intern::Symbol;
+use crate::program::{EMPTY_ENV, Env, project};
+use crate::spec::{StepId, Timing};
+use crate::value::Value;
+
+/// Why the monitor refused an input.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum MonitorError {
+    #[error(
+        "got the facts of event {got}, expected event {expected}: every event is pushed, in order"
+    )]
+    OutOfOrder { got: u32, expected: u32 },
+}
+
+/// What the monitor concluded about one event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventOutcome {
+    /// For an agent call of a gated tool: the authorizing steps and requests
+    /// (empty: blocked).
+    pub gated: Option<Vec<(StepId, Env)>>,
+    /// Steps newly satisfied at this event.
+    pub satisfied: Vec<(StepId, Env)>,
+}
+
+impl EventOutcome {
+    /// `Some(true)` allowed, `Some(false)` blocked, `None` not a gated call.
+    pub fn allowed(&self) -> Option<bool> {
+        self.gated.as_ref().map(|a| !a.is_empty())
+    }
+}
+
+/// A request waiting at a step: its cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Waiting {
+    pub step: StepId,
+    pub request: Env,
+    /// Waiting for a judge verdict (a semantic step) that may cite events
+    /// from this one on; `None`: waiting for data.
+    pub judge_from: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Monitor {
+    plan: Arc<Plan>,
+    state: State,
+    sat: BTreeSet<(StepId, Env, u32)>,
+    evidence: BTreeMap<(StepId, Env), u32>,
+    allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    /// State steps: requests waiting for the criterion to hold.
+    pending_state: BTreeMap<u32, BTreeSet<Env>>,
+    /// Call and result steps: requests waiting, with the bound values already
+    /// satisfied since they became ready (a binding step forks per value).
+    pending_event: BTreeMap<u32, BTreeMap<Env, BTreeSet<Env>>>,
+    /// Semantic steps: requests waiting for a verdict, with the earliest
+    /// event a verdict may cite (their predecessor's evidence).
+    awaiting: BTreeMap<u32, BTreeMap<Env, u32>>,
+    judged_now: Vec<u32>,
+}
+
+enum Work {
+    Ready(u32, Env),
+    Retry(u32, Env),
+}
+
+impl Monitor {
+    pub fn new(plan: Arc<Plan>) -> Self {
+        Monitor {
+            plan,
+            state: State::default(),
+            sat: BTreeSet::new(),
+            evidence: BTreeMap::new(),
+            allowed: BTreeMap::new(),
+            pending_state: BTreeMap::new(),
+            pending_event: BTreeMap::new(),
+            awaiting: BTreeMap::new(),
+            judged_now: Vec::new(),
+        }
+    }
+
+    pub fn plan(&self) -> &Arc<Plan> {
+        &self.plan
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Events consumed so far.
+    pub fn events(&self) -> u32 {
+        self.state.events
+    }
+
+    /// `(step, request, event)` for every satisfaction so far.
+    pub fn sat(&self) -> &BTreeSet<(StepId, Env, u32)> {
+        &self.sat
+    }
+
+    pub fn evidence(&self) -> &BTreeMap<(StepId, Env), u32> {
+        &self.evidence
+    }
+
+    /// Gated calls allowed so far, with their authorizing steps and requests.
+    pub fn allowed(&self) -> &BTreeMap<u32, Vec<(StepId, Env)>> {
+        &self.allowed
+    }
+
+    /// Consumes the next event's facts. `judged`: semantic steps the judge
+    /// found satisfied with this event as evidence.
+    pub fn push(
+        &mut self,
+        facts: &EventFacts,
+        judged: &[StepId],
+    ) -> Result<EventOutcome, MonitorError> {
+        let k = facts.event;
+        if k != self.state.events {
+            return Err(MonitorError::OutOfOrder {
+                got: k,
+                expected: self.state.events,
+            });
+        }
+        let plan = Arc::clone(&self.plan);
+        self.state.apply(&plan, facts);
+        self.judged_now = judged.iter().map(|s| s.0).collect();
+        let mut outcome = EventOutcome::default();
+        let mut work = Vec::new();
+        for &s in &self.judged_now {
+            for e in std::mem::take(self.awaiting.entry(s).or_default()).into_keys() {
+                work.push(Work::Ready(s, e));
+            }
+        }
+        if self.state.is_tool_event() {
+            for (&s, envs) in &self.pending_state {
+                work.extend(envs.iter().map(|e| Work::Retry(s, *e)));
+            }
+        }
+        let tool_steps = match (self.state.call_now, self.state.ok_result_now) {
+            (Some((tool, _)), _) => plan.call_steps.get(&tool),
+            (None, Some(tool)) => plan.result_steps.get(&tool),
+            (None, None) => None,
+        };
+        for &s in tool_steps.into_iter().flatten() {
+            if let Some(envs) = self.pending_event.get(&s) {
+                work.extend(envs.keys().map(|e| Work::Retry(s, *e)));
+            }
+        }
+        if k == 0 {
+            self.emit(plan.entry.0, EMPTY_ENV, k, &mut work, &mut outcome);
+        }
+        // Depth-first is fine: every derivation happens at this event, and
+        // the result is a set.
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Ready(s, e) => self.ready(s, e, k, &mut work, &mut outcome),
+                Work::Retry(s, e) => self.retry(s, e, k, &mut work, &mut outcome),
+            }
+        }
+        if let Some((tool, true)) = self.state.call_now
+            && plan.is_gated(tool)
+        {
+            outcome.gated = Some(self.allowed.get(&k).cloned().unwrap_or_default());
+        }
+        Ok(outcome)
+    }
+
+    fn ready(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>, out: &mut EventOutcome) {
+        let Some(step) = self.plan.steps.get(s as usize) else {
+            return;
+        };
+        if step.trivial {
+            self.emit(s, e, k, work, out);
+            return;
+        }
+        if !binds_all(&e, step.key_mask) {
+            // The request has not bound every variable the criterion reads:
+            // no evaluation point matches it, ever.
+            return;
+        }
+        match step.timing {
+            Timing::State => {
+                self.pending_state.entry(s).or_default().insert(e);
+            }
+            Timing::Call(_) | Timing::Result(_) => {
+                self.pending_event
+                    .entry(s)
+                    .or_default()
+                    .insert(e, BTreeSet::new());
+            }
+        }
+        self.retry(s, e, k, work, out);
+    }
+
+    fn retry(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>, out: &mut EventOutcome) {
+        let plan = Arc::clone(&self.plan);
+        let Some(step) = plan.steps.get(s as usize) else {
+            return;
+        };
+        if !self.state.is_point(step.timing) {
+            return;
+        }
+        match step.timing {
+            Timing::State => {
+                let q = project(&e, step.key_mask);
+                if self.holds(step.root, &q) {
+                    if let Some(envs) = self.pending_state.get_mut(&s) {
+                        envs.remove(&e);
+                    }
+                    self.emit(s, e, k, work, out);
+                }
+            }
+            Timing::Call(_) | Timing::Result(_) => {
+                let bound = self.state.binds_now(s);
+                if !binds_all(&bound, step.bind_mask) || !joinable(&e, &bound, step.bind_mask) {
+                    return;
+                }
+                let p = union(&project(&e, step.key_mask), &bound);
+                let combo = project(&p, step.bind_mask);
+                let fired = self
+                    .pending_event
+                    .get(&s)
+                    .and_then(|m| m.get(&e))
+                    .is_some_and(|done| done.contains(&combo));
+                if fired || !self.holds(step.root, &p) {
+                    return;
+                }
+                if let Some(m) = self.pending_event.get_mut(&s) {
+                    if step.bind_mask == 0 {
+                        m.remove(&e);
+                    } else if let Some(done) = m.get_mut(&e) {
+                        done.insert(combo);
+                    }
+                }
+                self.emit(s, union(&e, &p), k, work, out);
+            }
+        }
+    }
+
+    fn holds(&self, root: Option<u32>, env: &Env) -> bool {
+        let Some(root) = root else { return true };
+        eval::Ctx {
+            plan: &self.plan,
+            state: &self.state,
+            env,
+        }
+        .holds(root)
+    }
+
+    fn emit(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>, out: &mut EventOutcome) {
+        if !self.sat.insert((StepId(s), e, k)) {
+            return;
+        }
+        self.evidence.entry((StepId(s), e)).or_insert(k);
+        out.satisfied.push((StepId(s), e));
+        let plan = Arc::clone(&self.plan);
+        let Some(step) = plan.steps.get(s as usize) else {
+            return;
+        };
+        if let (Some(tool), Some((now, true))) = (step.authorizes, self.state.call_now)
+            && tool == now
+            && plan.is_gated(tool)
+        {
+            let list = self.allowed.entry(k).or_default();
+            list.push((StepId(s), e));
+            list.sort();
+        }
+        for &next in &step.succs {
+            let semantic = plan.steps.get(next as usize).is_some_and(|n| n.semantic);
+            if !semantic || self.judged_now.contains(&next) {
+                work.push(Work::Ready(next, e));
+            } else {
+                self.awaiting.entry(next).or_default().entry(e).or_insert(k);
+            }
+        }
+    }
+
+    /// Every request waiting at a step (the cursors), in a stable order.
+    pub fn waiting(&self) -> Vec<Waiting> {
+        let mut out: Vec<Waiting> = Vec::new();
+        for (&s, envs) in &self.pending_state {
+            out.extend(envs.iter().map(|e| Waiting {
+                step: StepId(s),
+                request: *e,
+                judge_from: None,
+            }));
+        }
+        for (&s, envs) in &self.pending_event {
+            out.extend(envs.keys().map(|e| Waiting {
+                step: StepId(s),
+                request: *e,
+                judge_from: None,
+            }));
+        }
+        for (&s, envs) in &self.awaiting {
+            out.extend(envs.iter().map(|(e, from)| Waiting {
+                step: StepId(s),
+                request: *e,
+                judge_from: Some(*from),
+            }));
+        }
+        out.sort();
+        out
+    }
+
+    /// The values of encoded operand `o` now, under request `env`, with the
+    /// event each field value was read at.
+    pub fn operand_values(&self, o: u32, env: &Env) -> Vec<Value> {
+        eval::Ctx {
+            plan: &self.plan,
+            state: &self.state,
+            env,
+        }
+        .operand(o)
+        .vals
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
+    }
+
+    /// Whether check node `c` holds now under `env`.
+    pub fn check_holds(&self, c: u32, env: &Env) -> bool {
+        self.holds(Some(c), env)
+    }
+
+    /// The latest read of a field, if any.
+    pub fn latest(&self, entity: Symbol, id: Symbol, field: Symbol) -> Option<&Latest> {
+        self.state.attr(entity, id, field)
+    }
+}
+
+/// `env` binds every variable in `mask`.
+fn binds_all(env: &Env, mask: u32) -> bool {
+    env.iter()
+        .enumerate()
+        .all(|(i, v)| *v != 0 || mask & (1 << i) == 0)
+}
+
+/// Every variable `bound` sets is unset in `env` or equal there, and is one
+/// the step binds.
+fn joinable(env: &Env, bound: &Env, bind_mask: u32) -> bool {
+    env.iter()
+        .zip(bound.iter())
+        .enumerate()
+        .all(|(i, (e, b))| *b == 0 || *e == *b || (*e == 0 && bind_mask & (1 << i) != 0))
+}
+
+/// `a` with `b`'s bindings added where `a` has none.
+fn union(a: &Env, b: &Env) -> Env {
+    let mut out = *a;
+    for (o, v) in out.iter_mut().zip(b.iter()) {
+        if *o == 0 {
+            *o = *v;
+        }
+    }
+    out
+}
