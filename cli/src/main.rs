@@ -6,9 +6,18 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::render::{GraphFormat, bundle_schema, render};
+use turnstile_engine::session::{Runtime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
+
+mod gate;
+mod judge_args;
+mod replay;
+
+use judge_args::JudgeArgs;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +50,63 @@ enum Command {
     },
     /// Print the JSON Schema of bundle files (for editor completion).
     Schema,
+    /// Replay recorded traces event by event: each request's cursor, the
+    /// verdict and the remediation at every event.
+    Replay {
+        bundle: PathBuf,
+        /// A tau2-bench results file, OpenAI chat messages, tau-bench
+        /// trajectories or native JSONL (detected).
+        traces: PathBuf,
+        /// When the gate fires; `all` replays under each and reports which
+        /// deviations each schedule caught and missed.
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Workflow)]
+        schedule: ScheduleArg,
+        #[command(flatten)]
+        judge: JudgeArgs,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
+        /// Only the trace with this id or task id.
+        #[arg(long)]
+        trace: Option<String>,
+        /// Totals per trace only, no per-event table.
+        #[arg(long)]
+        summary: bool,
+    },
+    /// The live gate: native JSONL events on stdin, one JSON verdict per line
+    /// on stdout; the session survives restarts in the --state file.
+    Gate {
+        bundle: PathBuf,
+        /// Session state file (created if missing, restored if present).
+        #[arg(long)]
+        state: PathBuf,
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Workflow)]
+        schedule: ScheduleArg,
+        #[command(flatten)]
+        judge: JudgeArgs,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ScheduleArg {
+    /// Before every agent event (the hard gate).
+    Workflow,
+    /// At user-turn boundaries, and once after a block.
+    Boundary,
+    /// Only on mutating calls.
+    Action,
+    /// Each of the three (replay only).
+    All,
+}
+
+impl ScheduleArg {
+    fn schedules(self) -> Vec<Schedule> {
+        match self {
+            ScheduleArg::Workflow => vec![Schedule::Workflow],
+            ScheduleArg::Boundary => vec![Schedule::Boundary],
+            ScheduleArg::Action => vec![Schedule::Action],
+            ScheduleArg::All => Schedule::ALL.to_vec(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -66,7 +132,80 @@ fn main() -> ExitCode {
             output,
         } => graph(&bundle, format, output),
         Command::Schema => emit(&format!("{:#}\n", bundle_schema()), None),
+        Command::Replay {
+            bundle,
+            traces,
+            schedule,
+            judge,
+            format,
+            trace,
+            summary,
+        } => {
+            let options = replay::ReplayOptions {
+                schedules: schedule.schedules(),
+                json: matches!(format, ReportFormat::Json),
+                only: trace,
+                summary,
+            };
+            with_runtime(&bundle, &judge, |rt, judge| {
+                replay::run(&rt, &traces, judge, &options).map(|clean| {
+                    if clean {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::FAILURE
+                    }
+                })
+            })
+        }
+        Command::Gate {
+            bundle,
+            state,
+            schedule,
+            judge,
+        } => {
+            let schedule = match schedule.schedules().as_slice() {
+                [one] => *one,
+                _ => {
+                    eprintln!("error: the gate runs under one schedule, not `all`");
+                    return ExitCode::from(2);
+                }
+            };
+            with_runtime(&bundle, &judge, |rt, judge| {
+                gate::run(rt, &state, schedule, judge).map(|()| ExitCode::SUCCESS)
+            })
+        }
     }
+}
+
+/// Compiles the bundle and builds the judge, then runs `f`; every failure is
+/// reported on standard error.
+fn with_runtime(
+    path: &std::path::Path,
+    judge: &JudgeArgs,
+    f: impl FnOnce(Arc<Runtime>, Arc<dyn turnstile_llm::Judge>) -> Result<ExitCode, String>,
+) -> ExitCode {
+    let bundle = match check_bundle(path) {
+        Ok(b) => b,
+        Err(problems) => return report_problems(path, &problems),
+    };
+    let judge = match judge.build() {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rt = match Runtime::new(Arc::new(bundle)) {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    f(rt, judge).unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        ExitCode::FAILURE
+    })
 }
 
 fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {

@@ -19,6 +19,8 @@ pub type NodeIdx = NodeIndex<u32>;
 pub struct Criterion {
     pub check: Option<CheckId>,
     pub judge: Option<String>,
+    /// Phrases of the user's messages that establish `judge` (offline judge).
+    pub keywords: Vec<String>,
 }
 
 impl Criterion {

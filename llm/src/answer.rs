@@ -30,7 +30,7 @@ pub fn parse_answer(content: &str, request: &JudgeRequest) -> ParsedAnswer {
         Some(_) => return unknown("field `rationale` is not a string"),
     };
     let verdict = match &request.question {
-        Question::Criterion { text } => criterion_verdict(&object, request, about_user(text)),
+        Question::Criterion { text, .. } => criterion_verdict(&object, request, about_user(text)),
         Question::Classify { branches } => {
             let labels: Vec<&str> = branches.iter().map(|b| b.label.as_str()).collect();
             classify_verdict(&object, request, &labels)
@@ -192,6 +192,7 @@ mod tests {
             node_id: "n".into(),
             question: Question::Criterion {
                 text: "the user explicitly confirmed".into(),
+                keywords: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

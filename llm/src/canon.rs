@@ -61,7 +61,10 @@ mod tests {
         JudgeRequest {
             bundle_hash: "b".into(),
             node_id: "n".into(),
-            question: Question::Criterion { text: "c".into() },
+            question: Question::Criterion {
+                text: "c".into(),
+                keywords: Vec::new(),
+            },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),
             conversation: vec![Turn::new(3, Role::User, text)],

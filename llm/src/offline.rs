@@ -43,6 +43,12 @@
 //! When several user turns follow the summary, the last one with a
 //! recognisable answer decides, and it is the evidence event.
 //!
+//! **Criteria with keywords.** Any other criterion for which the bundle
+//! declares `keywords` (phrases such as "no longer need" for "the user stated
+//! an accepted cancellation reason") is satisfied by the last user turn of
+//! the slice containing one of them as a whole word sequence, and not
+//! satisfied when no user turn does. Without keywords it is `Unknown`.
+//!
 //! **Classification.** Each branch scores the number of occurrences, in the
 //! slice's user turns, of its keywords and of its label (underscores read as
 //! spaces), matched as whole word sequences. The unique highest positive score
@@ -72,12 +78,14 @@ impl OfflineJudge {
     #[must_use]
     pub fn decide(&self, request: &JudgeRequest) -> Judgement {
         match &request.question {
-            Question::Criterion { text } => {
+            Question::Criterion { text, keywords } => {
                 if is_consent_criterion(text) {
                     judge_consent(&request.conversation)
+                } else if !keywords.is_empty() {
+                    judge_by_keywords(keywords, &request.conversation)
                 } else {
                     Judgement::unknown(
-                        "the offline judge decides only confirmation/consent criteria",
+                        "the offline judge decides only confirmation/consent criteria and criteria with keywords",
                     )
                 }
             }
@@ -518,6 +526,38 @@ fn judge_consent(conversation: &[Turn]) -> Judgement {
     }
 }
 
+/// A criterion the bundle gave keywords for: satisfied by the last user turn
+/// of the slice that contains one of them (whole word sequences).
+fn judge_by_keywords(keywords: &[String], conversation: &[Turn]) -> Judgement {
+    let terms: Vec<Vec<String>> = keywords
+        .iter()
+        .map(|k| words(&normalise(k)))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !conversation.iter().any(|t| t.role == Role::User) {
+        return Judgement::new(Verdict::NotSatisfied, "no user turn in the slice");
+    }
+    let hit = conversation
+        .iter()
+        .rev()
+        .filter(|t| t.role == Role::User)
+        .find_map(|turn| {
+            let tokens = words(&normalise(&turn.text));
+            let term = terms.iter().find(|t| count_phrase(&tokens, t) > 0)?;
+            Some((turn.event_index, term.join(" ")))
+        });
+    match hit {
+        Some((evidence_event, term)) => Judgement::new(
+            Verdict::Satisfied { evidence_event },
+            format!("the user said `{term}` at event {evidence_event}"),
+        ),
+        None => Judgement::new(
+            Verdict::NotSatisfied,
+            "no user turn in the slice contains one of the criterion's keywords",
+        ),
+    }
+}
+
 fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement {
     let user_turns: Vec<(&Turn, Vec<String>)> = conversation
         .iter()
@@ -578,8 +618,7 @@ mod tests {
                 node_id: "n".into(),
                 question: Question::Criterion {
                     text: "the user explicitly confirmed (yes) after the agent listed the action details"
-                        .into(),
-                },
+                        .into(), keywords: Vec::new() },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
                 conversation: turns,
@@ -588,6 +627,53 @@ mod tests {
     }
 
     const ASK: &str = "I will cancel order #W1. Do you confirm (yes/no)?";
+
+    fn by_keywords(keywords: &[&str], turns: Vec<Turn>) -> Verdict {
+        OfflineJudge
+            .decide(&JudgeRequest {
+                bundle_hash: "b".into(),
+                node_id: "n".into(),
+                question: Question::Criterion {
+                    text: "The user stated an accepted reason for cancelling.".into(),
+                    keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+                },
+                policy_excerpt: None,
+                bindings: BTreeMap::new(),
+                conversation: turns,
+            })
+            .verdict
+    }
+
+    #[test]
+    fn keyword_criteria_cite_the_last_user_turn_that_says_one() {
+        let reasons = ["no longer need", "ordered by mistake"];
+        let turns = vec![
+            Turn::new(3, Role::User, "I ordered it by mistake, honestly."),
+            Turn::new(
+                4,
+                Role::Agent,
+                "I see. Any other reason? I no longer need to know.",
+            ),
+            Turn::new(5, Role::User, "I just no longer need it."),
+            Turn::new(6, Role::User, "Thanks!"),
+        ];
+        assert_eq!(
+            by_keywords(&reasons, turns),
+            Verdict::Satisfied { evidence_event: 5 }
+        );
+        // Agent text never counts; a different phrasing does not match.
+        let turns = vec![
+            Turn::new(3, Role::Agent, "Was it ordered by mistake?"),
+            Turn::new(4, Role::User, "It arrived too late for the party."),
+        ];
+        assert_eq!(by_keywords(&reasons, turns), Verdict::NotSatisfied);
+        assert_eq!(by_keywords(&reasons, Vec::new()), Verdict::NotSatisfied);
+        // Without keywords the offline judge cannot tell.
+        assert!(matches!(
+            by_keywords(&[], vec![Turn::new(1, Role::User, "no longer need it")]),
+            Verdict::Unknown { .. }
+        ));
+    }
 
     #[test]
     fn punctuation_tolerant_yes() {
@@ -648,6 +734,7 @@ mod tests {
                 node_id: "n".into(),
                 question: Question::Criterion {
                     text: "the agent explained the refund timeline".into(),
+                    keywords: Vec::new(),
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),

@@ -44,9 +44,12 @@ pub fn user_message(request: &JudgeRequest) -> String {
     // Writing to a String cannot fail; the results are ignored on purpose.
     let _ = writeln!(s, "Node: {}", request.node_id);
     match &request.question {
-        Question::Criterion { text } => {
+        Question::Criterion { text, keywords } => {
             let _ = writeln!(s, "Question type: criterion");
             let _ = writeln!(s, "Criterion: {}", one_line(text));
+            if !keywords.is_empty() {
+                let _ = writeln!(s, "Phrases that indicate it: {}", keywords.join(", "));
+            }
         }
         Question::Classify { branches } => {
             let _ = writeln!(s, "Question type: classification");
@@ -103,6 +106,7 @@ mod tests {
             node_id: "cancel.confirm".into(),
             question: Question::Criterion {
                 text: "the user confirmed".into(),
+                keywords: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),

@@ -328,6 +328,7 @@ mod tests {
             node_id: "cancel.confirm".into(),
             question: Question::Criterion {
                 text: "the user confirmed".into(),
+                keywords: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

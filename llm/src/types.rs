@@ -82,6 +82,10 @@ pub enum Question {
     Criterion {
         /// The criterion in words.
         text: String,
+        /// Phrases of the user's messages that establish it, if the bundle
+        /// declares any (the offline judge decides non-consent criteria by them).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        keywords: Vec<String>,
     },
     /// Which of these request types is the conversation about.
     Classify {

@@ -51,6 +51,7 @@ fn consent(node: &str, reply: &str) -> JudgeRequest {
         question: Question::Criterion {
             text: "the user explicitly confirmed (yes) after the agent listed the action details"
                 .into(),
+            keywords: Vec::new(),
         },
         policy_excerpt: None,
         bindings: BTreeMap::from([("order".into(), "#W1".into())]),

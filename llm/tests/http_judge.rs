@@ -40,6 +40,7 @@ fn criterion_request() -> JudgeRequest {
         question: Question::Criterion {
             text: "the user explicitly confirmed (yes) after the agent listed the action details"
                 .into(),
+            keywords: Vec::new(),
         },
         policy_excerpt: Some(
             "Before any consequential action, obtain explicit confirmation (yes).".into(),

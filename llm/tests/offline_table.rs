@@ -215,6 +215,7 @@ fn judge(reply: &str) -> Verdict {
                 text:
                     "the user explicitly confirmed (yes) after the agent listed the action details"
                         .into(),
+                keywords: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

@@ -113,6 +113,7 @@ fn request(conversation: Vec<Turn>) -> JudgeRequest {
         node_id: "confirm".into(),
         question: Question::Criterion {
             text: CRITERION.into(),
+            keywords: Vec::new(),
         },
         policy_excerpt: None,
         bindings: BTreeMap::new(),

@@ -271,6 +271,10 @@ pub struct NodeDef {
     /// Semantic criterion: a question for the dialogue judge.
     #[serde(default)]
     pub judge: Option<Sp<String>>,
+    /// Words or phrases of the user's messages that establish the `judge`
+    /// criterion (used by the offline judge; a model judge sees them as hints).
+    #[serde(default)]
+    pub keywords: Vec<String>,
     /// Template shown when this is the first unmet node; `{expr}` placeholders
     /// are filled with grounded values.
     #[serde(default)]

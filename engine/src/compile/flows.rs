@@ -394,6 +394,7 @@ impl<'d> Builder<'_, '_, 'd> {
         let mut criterion = Criterion {
             check: None,
             judge: def.judge.as_ref().map(|j| j.value().clone()),
+            keywords: def.keywords.clone(),
         };
         let explicit = def
             .check
@@ -475,6 +476,7 @@ impl<'d> Builder<'_, '_, 'd> {
             ("outcome", def.outcome.is_some()),
             ("check", def.check.is_some()),
             ("judge", def.judge.is_some()),
+            ("keywords", !def.keywords.is_empty()),
             ("bind", !def.bind.is_empty()),
             ("classifier", def.classifier),
             ("expect", def.expect.is_some()),
@@ -483,14 +485,17 @@ impl<'d> Builder<'_, '_, 'd> {
         let (required, allowed): (&[&str], &[&str]) = match kind {
             Entry => (&["next"], &["expect"]),
             Exit => (&["outcome"], &["expect", "remediation"]),
-            AgentAction | UserInput => (&["next", "expect", "remediation"], &["check", "judge"]),
+            AgentAction | UserInput => (
+                &["next", "expect", "remediation"],
+                &["check", "judge", "keywords"],
+            ),
             ToolCall => (
                 &["tool", "next", "expect", "remediation"],
-                &["check", "judge", "bind"],
+                &["check", "judge", "keywords", "bind"],
             ),
             ToolAuthorization => (
                 &["tool", "next", "expect", "remediation"],
-                &["guard", "bind", "judge"],
+                &["guard", "bind", "judge", "keywords"],
             ),
             Decision => (&["branches", "expect", "remediation"], &["classifier"]),
             Subflow => (&["flow", "next"], &["expect", "remediation"]),

@@ -32,6 +32,19 @@ pub struct Ask {
 }
 
 impl Ask {
+    /// Where an accepted verdict takes effect. A criterion (a confirmation,
+    /// a stated reason) at its evidence, which lies in the slice after the
+    /// predecessor's evidence. A classification where the classification was
+    /// reached: the request type is what the conversation is about, whenever
+    /// the user said it, so the reads an agent made while identifying the
+    /// user still count for the chosen request.
+    pub fn effective_at(&self, evidence: u32) -> u32 {
+        match self.request.question {
+            Question::Classify { .. } => self.ready,
+            Question::Criterion { .. } => evidence.max(self.ready),
+        }
+    }
+
     /// Identifies the question and its slice up to the last message: asking
     /// it again before anyone says something new cannot change the answer.
     pub fn key(&self) -> (u32, Env, u32, u32) {
@@ -84,7 +97,7 @@ pub fn questions(
         let bindings = bindings(rt, &waiting.request, interner);
         let node = &rt.bundle.workflow.graph[info.node];
         match asked {
-            Asked::Criterion(text) => criteria.push(Ask {
+            Asked::Criterion(text, keywords) => criteria.push(Ask {
                 steps: vec![(waiting.step, None)],
                 env: waiting.request,
                 from,
@@ -92,7 +105,10 @@ pub fn questions(
                 request: JudgeRequest {
                     bundle_hash: rt.bundle.hash.clone(),
                     node_id: node.id.clone(),
-                    question: Question::Criterion { text: text.clone() },
+                    question: Question::Criterion {
+                        text: text.clone(),
+                        keywords: keywords.clone(),
+                    },
                     policy_excerpt: node.expect.clone(),
                     bindings,
                     conversation: slice(events, from, now),

@@ -395,7 +395,7 @@ impl Session {
             self.asked.insert(ask.key());
             let rejected = match judging::accept(ask, &judgement) {
                 Ok((step, evidence)) => {
-                    let at = evidence.max(ask.ready);
+                    let at = ask.effective_at(evidence);
                     accepted |= self.judged.entry(at).or_default().insert(step);
                     None
                 }

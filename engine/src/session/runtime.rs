@@ -25,8 +25,8 @@ pub enum Piece {
 /// Where a semantic step's question comes from.
 #[derive(Clone, Debug)]
 pub enum Asked {
-    /// A yes/no criterion of a node.
-    Criterion(String),
+    /// A yes/no criterion of a node, with its keywords.
+    Criterion(String, Vec<String>),
     /// One branch of a decision: asked together with its sibling branches.
     Branch {
         decision: NodeIdx,
@@ -69,7 +69,11 @@ impl Runtime {
             let asked = if !step.semantic {
                 None
             } else if i < graph.node_count() {
-                graph[node].criterion.judge.clone().map(Asked::Criterion)
+                let criterion = &graph[node].criterion;
+                criterion
+                    .judge
+                    .clone()
+                    .map(|text| Asked::Criterion(text, criterion.keywords.clone()))
             } else {
                 branch_question(&bundle, i)
             };

@@ -1,0 +1,68 @@
+//! The judge flags shared by `replay` and `gate`: which judge answers the
+//! dialogue-semantic questions, and the cache and recording around it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use turnstile_llm::{HttpJudgeConfig, Judge, JudgeOptions, JudgeSpec, build};
+
+#[derive(Args, Clone, Debug)]
+pub struct JudgeArgs {
+    /// `offline` (default: deterministic, no network), `openai` (any
+    /// OpenAI-compatible server: TURNSTILE_JUDGE_URL, TURNSTILE_JUDGE_MODEL,
+    /// OPENAI_API_KEY) or `recorded:<file>` (verdicts recorded earlier).
+    #[arg(long, default_value = "offline")]
+    pub judge: String,
+    /// Base URL of the OpenAI-compatible server (overrides TURNSTILE_JUDGE_URL),
+    /// e.g. http://127.0.0.1:8000/v1 for a local vLLM.
+    #[arg(long)]
+    pub judge_url: Option<String>,
+    /// Model name (overrides TURNSTILE_JUDGE_MODEL).
+    #[arg(long)]
+    pub judge_model: Option<String>,
+    /// Verdict cache (JSONL): re-auditing asks nothing twice.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Append every verdict to this file (replay later with `--judge recorded:<file>`).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+impl JudgeArgs {
+    /// Builds the judge stack; the message says what is wrong.
+    pub fn build(&self) -> Result<Arc<dyn Judge>, String> {
+        let spec: JudgeSpec = self.judge.parse().map_err(|e| format!("--judge: {e}"))?;
+        let http = if self.judge_url.is_some() || self.judge_model.is_some() {
+            let mut config = HttpJudgeConfig::from_env().map_err(|e| e.to_string())?;
+            if let Some(url) = &self.judge_url {
+                config.base_url.clone_from(url);
+            }
+            if let Some(model) = &self.judge_model {
+                config.model.clone_from(model);
+            }
+            Some(config)
+        } else {
+            None
+        };
+        let options = JudgeOptions {
+            cache: self.cache.clone(),
+            record: self.record.clone(),
+            http,
+        };
+        let built = build(&spec, &options).map_err(|e| e.to_string())?;
+        if let Some(report) = &built.cache_report {
+            eprintln!("judge cache: {} verdicts loaded", report.entries);
+            if report.torn_tail > 0 {
+                eprintln!("judge cache: warning: its last line was torn and is ignored");
+            }
+            if !report.garbled_lines.is_empty() {
+                eprintln!(
+                    "judge cache: warning: garbled lines skipped: {:?}",
+                    report.garbled_lines
+                );
+            }
+        }
+        Ok(built.judge)
+    }
+}
