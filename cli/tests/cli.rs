@@ -195,3 +195,194 @@ fn schema_describes_every_bundle_file() {
         assert!(text.contains(field), "schema lacks {field}");
     }
 }
+
+// ---- replay and gate ----
+
+fn shop_bundle() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../engine/tests/fixtures/shop")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A cancellation in the native format: identification, order read, the
+/// user's yes, the cancel call (event 10), then a second, unconfirmed
+/// cancellation of a delivered order (event 14).
+const SHOP_TRACE: &str = r##"{"type":"trace","id":"shop-1","task_id":"7"}
+{"type":"user","text":"Hi! I'd like to cancel an order. My email is u1@example.com."}
+{"type":"agent","text":"Sure, let me look you up."}
+{"type":"call","id":"c1","tool":"find_user_id_by_email","args":{"email":"u1@example.com"}}
+{"type":"result","id":"c1","ok":true,"content":"u1"}
+{"type":"call","id":"c2","tool":"get_user_details","args":{"user_id":"u1"}}
+{"type":"result","id":"c2","ok":true,"content":{"user_id":"u1","orders":["#O1","#O2"],"payment_methods":{},"bills":[]}}
+{"type":"call","id":"c3","tool":"get_order_details","args":{"order_id":"#O1"}}
+{"type":"result","id":"c3","ok":true,"content":{"order_id":"#O1","user_id":"u1","status":"pending","total":10,"items":[]}}
+{"type":"agent","text":"Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."}
+{"type":"user","text":"Yes, please go ahead."}
+{"type":"call","id":"c4","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}
+{"type":"result","id":"c4","ok":true,"content":{}}
+{"type":"call","id":"c5","tool":"get_order_details","args":{"order_id":"#O2"}}
+{"type":"result","id":"c5","ok":true,"content":{"order_id":"#O2","user_id":"u1","status":"delivered","total":10,"items":[]}}
+{"type":"call","id":"c6","tool":"cancel_pending_order","args":{"order_id":"#O2","reason":"no longer needed"}}
+"##;
+
+fn shop_trace_file() -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
+    std::io::Write::write_all(&mut file, SHOP_TRACE.as_bytes()).unwrap();
+    file
+}
+
+#[test]
+fn replay_prints_each_event_with_its_verdict() {
+    let traces = shop_trace_file();
+    let out = turnstile(&["replay", &shop_bundle(), traces.path().to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("== shop-1 (task 7) · schedule workflow · 15 events"),
+        "{stdout}"
+    );
+    let line = |n: &str| {
+        stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .unwrap_or_else(|| panic!("no line for event {n} in {stdout}"))
+            .to_owned()
+    };
+    assert!(
+        line("10").contains("ALLOW  cancel.authorize {order=#O1, user=u1}"),
+        "{}",
+        line("10")
+    );
+    assert!(
+        line("14").contains("BLOCK  MissingConfirmation at cancel.confirm"),
+        "{}",
+        line("14")
+    );
+    assert!(line("1").contains("guide") && line("1").contains("identify.find"));
+    assert!(stdout.contains("mutating calls 2, blocked 1"), "{stdout}");
+}
+
+#[test]
+fn replay_under_all_schedules_reports_coverage_as_json() {
+    let traces = shop_trace_file();
+    let out = turnstile(&[
+        "replay",
+        &shop_bundle(),
+        traces.path().to_str().unwrap(),
+        "--schedule",
+        "all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let line: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let schedules: Vec<&str> = line["replays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["schedule"].as_str().unwrap())
+        .collect();
+    assert_eq!(schedules, ["workflow", "boundary", "action"]);
+    let coverage = line["coverage"].as_array().unwrap();
+    // Event 14 follows no user message: the boundary schedule misses it.
+    assert_eq!(coverage[0]["schedule"], "boundary");
+    assert_eq!(coverage[0]["missed"], serde_json::json!([14]));
+    assert_eq!(coverage[1]["schedule"], "action");
+    assert_eq!(coverage[1]["caught"], serde_json::json!([14]));
+}
+
+#[test]
+fn replay_rejects_a_bad_judge_and_reports_bad_records() {
+    let traces = shop_trace_file();
+    let path = traces.path().to_str().unwrap().to_owned();
+    let out = turnstile(&["replay", &shop_bundle(), &path, "--judge", "oracle"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown judge"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = turnstile(&[
+        "replay",
+        &shop_bundle(),
+        &path,
+        "--judge",
+        "recorded:/nonexistent/v.jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let mut broken = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
+    std::io::Write::write_all(
+        &mut broken,
+        b"{\"type\":\"user\",\"text\":\"hi\"}\n{\"type\":\"result\",\"id\":\"zz\",\"ok\":true}\n",
+    )
+    .unwrap();
+    let out = turnstile(&["replay", &shop_bundle(), broken.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("record 2"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+fn gate(state: &std::path::Path, input: &str) -> Vec<serde_json::Value> {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(["gate", &shop_bundle(), "--state", state.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn gate_answers_one_verdict_per_event_and_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("session.json");
+    let events: Vec<&str> = SHOP_TRACE.lines().skip(1).collect();
+    // First run: events 0-8, with a comment, a blank line and a garbled line.
+    let mut first = events[..9].join("\n");
+    first.push_str("\n# a comment\n\n{\"type\":\"call\",\"tool\":\n");
+    let verdicts = gate(&state, &first);
+    assert_eq!(verdicts.len(), 10);
+    assert_eq!(verdicts[0]["verdict"], "observe");
+    assert_eq!(verdicts[1]["verdict"], "guide");
+    assert_eq!(verdicts[8]["event"], 8);
+    assert_eq!(verdicts[9]["verdict"], "block");
+    assert!(
+        verdicts[9]["error"]
+            .as_str()
+            .unwrap()
+            .contains("not an event")
+    );
+    assert!(state.is_file());
+    // Second run restores the session: event numbering and state continue.
+    let verdicts = gate(&state, &events[9..].join("\n"));
+    assert_eq!(verdicts.len(), 6);
+    assert_eq!(verdicts[1]["event"], 10);
+    assert_eq!(verdicts[1]["verdict"], "allow");
+    assert_eq!(verdicts[1]["step"], "cancel.authorize");
+    assert_eq!(verdicts[5]["event"], 14);
+    assert_eq!(verdicts[5]["verdict"], "block");
+    assert_eq!(verdicts[5]["reason"], "MissingConfirmation");
+}

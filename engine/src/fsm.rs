@@ -8,7 +8,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
 use turnstile_rules::{ArgPath, CheckId, Operand, VarId};
 
-use crate::bundle::model::{Actor, ExitOutcome, NodeKind};
+use crate::bundle::model::{Actor, ExitOutcome, JudgeWindow, NodeKind};
 use crate::schema::JsonPath;
 
 pub type NodeIdx = NodeIndex<u32>;
@@ -21,6 +21,8 @@ pub struct Criterion {
     pub judge: Option<String>,
     /// Phrases of the user's messages that establish `judge` (offline judge).
     pub keywords: Vec<String>,
+    /// What the judge sees of the conversation.
+    pub window: JudgeWindow,
 }
 
 impl Criterion {

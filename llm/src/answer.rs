@@ -193,6 +193,7 @@ mod tests {
             question: Question::Criterion {
                 text: "the user explicitly confirmed".into(),
                 keywords: Vec::new(),
+                said_by: Role::User,
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

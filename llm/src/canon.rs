@@ -64,6 +64,7 @@ mod tests {
             question: Question::Criterion {
                 text: "c".into(),
                 keywords: Vec::new(),
+                said_by: Role::User,
             },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),

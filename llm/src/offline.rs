@@ -78,11 +78,15 @@ impl OfflineJudge {
     #[must_use]
     pub fn decide(&self, request: &JudgeRequest) -> Judgement {
         match &request.question {
-            Question::Criterion { text, keywords } => {
-                if is_consent_criterion(text) {
+            Question::Criterion {
+                text,
+                keywords,
+                said_by,
+            } => {
+                if *said_by == Role::User && is_consent_criterion(text) {
                     judge_consent(&request.conversation)
                 } else if !keywords.is_empty() {
-                    judge_by_keywords(keywords, &request.conversation)
+                    judge_by_keywords(keywords, *said_by, &request.conversation)
                 } else {
                     Judgement::unknown(
                         "the offline judge decides only confirmation/consent criteria and criteria with keywords",
@@ -526,21 +530,22 @@ fn judge_consent(conversation: &[Turn]) -> Judgement {
     }
 }
 
-/// A criterion the bundle gave keywords for: satisfied by the last user turn
-/// of the slice that contains one of them (whole word sequences).
-fn judge_by_keywords(keywords: &[String], conversation: &[Turn]) -> Judgement {
+/// A criterion the bundle gave keywords for: satisfied by the last turn of
+/// `said_by` in the slice that contains one of them (whole word sequences).
+fn judge_by_keywords(keywords: &[String], said_by: Role, conversation: &[Turn]) -> Judgement {
+    let who = said_by.as_str();
     let terms: Vec<Vec<String>> = keywords
         .iter()
         .map(|k| words(&normalise(k)))
         .filter(|t| !t.is_empty())
         .collect();
-    if !conversation.iter().any(|t| t.role == Role::User) {
-        return Judgement::new(Verdict::NotSatisfied, "no user turn in the slice");
+    if !conversation.iter().any(|t| t.role == said_by) {
+        return Judgement::new(Verdict::NotSatisfied, format!("no {who} turn in the slice"));
     }
     let hit = conversation
         .iter()
         .rev()
-        .filter(|t| t.role == Role::User)
+        .filter(|t| t.role == said_by)
         .find_map(|turn| {
             let tokens = words(&normalise(&turn.text));
             let term = terms.iter().find(|t| count_phrase(&tokens, t) > 0)?;
@@ -549,11 +554,11 @@ fn judge_by_keywords(keywords: &[String], conversation: &[Turn]) -> Judgement {
     match hit {
         Some((evidence_event, term)) => Judgement::new(
             Verdict::Satisfied { evidence_event },
-            format!("the user said `{term}` at event {evidence_event}"),
+            format!("the {who} said `{term}` at event {evidence_event}"),
         ),
         None => Judgement::new(
             Verdict::NotSatisfied,
-            "no user turn in the slice contains one of the criterion's keywords",
+            format!("no {who} turn in the slice contains one of the criterion's keywords"),
         ),
     }
 }
@@ -618,7 +623,7 @@ mod tests {
                 node_id: "n".into(),
                 question: Question::Criterion {
                     text: "the user explicitly confirmed (yes) after the agent listed the action details"
-                        .into(), keywords: Vec::new() },
+                        .into(), keywords: Vec::new(), said_by: Role::User },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
                 conversation: turns,
@@ -636,6 +641,7 @@ mod tests {
                 question: Question::Criterion {
                     text: "The user stated an accepted reason for cancelling.".into(),
                     keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+                    said_by: Role::User,
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
@@ -735,6 +741,7 @@ mod tests {
                 question: Question::Criterion {
                     text: "the agent explained the refund timeline".into(),
                     keywords: Vec::new(),
+                    said_by: Role::User,
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),

@@ -44,7 +44,7 @@ pub fn user_message(request: &JudgeRequest) -> String {
     // Writing to a String cannot fail; the results are ignored on purpose.
     let _ = writeln!(s, "Node: {}", request.node_id);
     match &request.question {
-        Question::Criterion { text, keywords } => {
+        Question::Criterion { text, keywords, .. } => {
             let _ = writeln!(s, "Question type: criterion");
             let _ = writeln!(s, "Criterion: {}", one_line(text));
             if !keywords.is_empty() {
@@ -107,6 +107,7 @@ mod tests {
             question: Question::Criterion {
                 text: "the user confirmed".into(),
                 keywords: Vec::new(),
+                said_by: Role::User,
             },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),

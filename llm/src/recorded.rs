@@ -329,6 +329,7 @@ mod tests {
             question: Question::Criterion {
                 text: "the user confirmed".into(),
                 keywords: Vec::new(),
+                said_by: Role::User,
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

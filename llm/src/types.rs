@@ -37,6 +37,14 @@ impl Role {
     }
 }
 
+fn user_role() -> Role {
+    Role::User
+}
+
+fn is_user(role: &Role) -> bool {
+    *role == Role::User
+}
+
 /// One event of the conversation slice shown to the judge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Turn {
@@ -86,6 +94,10 @@ pub enum Question {
         /// declares any (the offline judge decides non-consent criteria by them).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         keywords: Vec<String>,
+        /// Whose turns the keywords are looked for in: the user's (stated
+        /// reasons, choices) or the agent's (an offer or a refusal was made).
+        #[serde(default = "user_role", skip_serializing_if = "is_user")]
+        said_by: Role,
     },
     /// Which of these request types is the conversation about.
     Classify {

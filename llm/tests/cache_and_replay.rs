@@ -52,6 +52,7 @@ fn consent(node: &str, reply: &str) -> JudgeRequest {
             text: "the user explicitly confirmed (yes) after the agent listed the action details"
                 .into(),
             keywords: Vec::new(),
+            said_by: Role::User,
         },
         policy_excerpt: None,
         bindings: BTreeMap::from([("order".into(), "#W1".into())]),

@@ -41,6 +41,7 @@ fn criterion_request() -> JudgeRequest {
             text: "the user explicitly confirmed (yes) after the agent listed the action details"
                 .into(),
             keywords: Vec::new(),
+            said_by: Role::User,
         },
         policy_excerpt: Some(
             "Before any consequential action, obtain explicit confirmation (yes).".into(),

@@ -216,6 +216,7 @@ fn judge(reply: &str) -> Verdict {
                     "the user explicitly confirmed (yes) after the agent listed the action details"
                         .into(),
                 keywords: Vec::new(),
+                said_by: Role::User,
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

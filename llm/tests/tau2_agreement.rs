@@ -114,6 +114,7 @@ fn request(conversation: Vec<Turn>) -> JudgeRequest {
         question: Question::Criterion {
             text: CRITERION.into(),
             keywords: Vec::new(),
+            said_by: Role::User,
         },
         policy_excerpt: None,
         bindings: BTreeMap::new(),

@@ -218,6 +218,21 @@ pub enum Actor {
     System,
 }
 
+/// Which part of the conversation a semantic criterion is judged on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum JudgeWindow {
+    /// Only what happened since the previous node was satisfied: an event
+    /// that must follow it (a confirmation after the summary, a refusal
+    /// after the status was read). The default.
+    #[default]
+    AfterPrevious,
+    /// The whole conversation so far: something the user states once and
+    /// that stays true (a reason, a choice, details given up front). It takes
+    /// effect at the previous node's evidence at the earliest.
+    Conversation,
+}
+
 /// How a conversation (or a subflow) ends at an exit node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -275,6 +290,9 @@ pub struct NodeDef {
     /// criterion (used by the offline judge; a model judge sees them as hints).
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// What the judge sees of the conversation (default `after_previous`).
+    #[serde(default)]
+    pub judge_window: Option<Sp<JudgeWindow>>,
     /// Template shown when this is the first unmet node; `{expr}` placeholders
     /// are filled with grounded values.
     #[serde(default)]
@@ -322,5 +340,8 @@ pub struct BranchDef {
     /// Words that suggest this branch (used by the offline classifier).
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// What the judge sees of the conversation (default `after_previous`).
+    #[serde(default)]
+    pub judge_window: Option<Sp<JudgeWindow>>,
     pub to: Sp<String>,
 }

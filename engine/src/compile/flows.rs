@@ -395,6 +395,11 @@ impl<'d> Builder<'_, '_, 'd> {
             check: None,
             judge: def.judge.as_ref().map(|j| j.value().clone()),
             keywords: def.keywords.clone(),
+            window: def
+                .judge_window
+                .as_ref()
+                .map(|w| *w.value())
+                .unwrap_or_default(),
         };
         let explicit = def
             .check
@@ -477,6 +482,7 @@ impl<'d> Builder<'_, '_, 'd> {
             ("check", def.check.is_some()),
             ("judge", def.judge.is_some()),
             ("keywords", !def.keywords.is_empty()),
+            ("judge_window", def.judge_window.is_some()),
             ("bind", !def.bind.is_empty()),
             ("classifier", def.classifier),
             ("expect", def.expect.is_some()),
@@ -487,15 +493,15 @@ impl<'d> Builder<'_, '_, 'd> {
             Exit => (&["outcome"], &["expect", "remediation"]),
             AgentAction | UserInput => (
                 &["next", "expect", "remediation"],
-                &["check", "judge", "keywords"],
+                &["check", "judge", "keywords", "judge_window"],
             ),
             ToolCall => (
                 &["tool", "next", "expect", "remediation"],
-                &["check", "judge", "keywords", "bind"],
+                &["check", "judge", "keywords", "judge_window", "bind"],
             ),
             ToolAuthorization => (
                 &["tool", "next", "expect", "remediation"],
-                &["guard", "bind", "judge", "keywords"],
+                &["guard", "bind", "judge", "keywords", "judge_window"],
             ),
             Decision => (&["branches", "expect", "remediation"], &["classifier"]),
             Subflow => (&["flow", "next"], &["expect", "remediation"]),

@@ -14,6 +14,7 @@ use turnstile_rules::program::Env;
 use turnstile_rules::{Interner, StepId};
 
 use super::runtime::{Asked, Runtime};
+use crate::bundle::model::JudgeWindow;
 use crate::trace::Event;
 
 /// One question of a firing: the steps it decides and the request.
@@ -32,12 +33,12 @@ pub struct Ask {
 }
 
 impl Ask {
-    /// Where an accepted verdict takes effect. A criterion (a confirmation,
-    /// a stated reason) at its evidence, which lies in the slice after the
-    /// predecessor's evidence. A classification where the classification was
-    /// reached: the request type is what the conversation is about, whenever
-    /// the user said it, so the reads an agent made while identifying the
-    /// user still count for the chosen request.
+    /// Where an accepted verdict takes effect. A criterion at its evidence,
+    /// or at the predecessor's evidence if it was said earlier (a
+    /// `conversation`-window criterion). A classification where the
+    /// classification was reached: the request type is what the conversation
+    /// is about, whenever the user said it, so the reads an agent made while
+    /// identifying the user still count for the chosen request.
     pub fn effective_at(&self, evidence: u32) -> u32 {
         match self.request.question {
             Question::Classify { .. } => self.ready,
@@ -97,10 +98,18 @@ pub fn questions(
         let bindings = bindings(rt, &waiting.request, interner);
         let node = &rt.bundle.workflow.graph[info.node];
         match asked {
-            Asked::Criterion(text, keywords) => criteria.push(Ask {
+            Asked::Criterion {
+                text,
+                keywords,
+                said_by,
+                window,
+            } => criteria.push(Ask {
                 steps: vec![(waiting.step, None)],
                 env: waiting.request,
-                from,
+                from: match window {
+                    JudgeWindow::AfterPrevious => from,
+                    JudgeWindow::Conversation => 0,
+                },
                 ready: from,
                 request: JudgeRequest {
                     bundle_hash: rt.bundle.hash.clone(),
@@ -108,6 +117,7 @@ pub fn questions(
                     question: Question::Criterion {
                         text: text.clone(),
                         keywords: keywords.clone(),
+                        said_by: *said_by,
                     },
                     policy_excerpt: node.expect.clone(),
                     bindings,
@@ -125,7 +135,11 @@ pub fn questions(
                     .or_insert_with(|| Ask {
                         steps: Vec::new(),
                         env: waiting.request,
-                        from: classification_start(rt, monitor, *decision, &waiting.request, from),
+                        // Users say what they want before they are identified,
+                        // and often several things at once: a classification
+                        // sees the whole conversation, and the branches already
+                        // chosen for this request are no longer candidates.
+                        from: 0,
                         ready: from,
                         request: JudgeRequest {
                             bundle_hash: rt.bundle.hash.clone(),
@@ -186,32 +200,6 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String>
         ));
     }
     Ok((step, evidence))
-}
-
-/// Where a classification's slice starts: after this request's previous
-/// classification at the same decision, or at the start of the conversation
-/// (users state what they want before they are identified).
-fn classification_start(
-    rt: &Runtime,
-    monitor: &Monitor,
-    decision: crate::fsm::NodeIdx,
-    env: &Env,
-    ready: u32,
-) -> u32 {
-    let siblings = rt.steps.iter().enumerate().filter(|(_, info)| {
-        matches!(&info.asked, Some(Asked::Branch { decision: d, .. }) if *d == decision)
-    });
-    siblings
-        .filter_map(|(i, _)| {
-            let step = StepId(u32::try_from(i).ok()?);
-            monitor
-                .sat()
-                .range((step, *env, 0)..(step, *env, ready))
-                .next_back()
-                .map(|(_, _, k)| k + 1)
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 fn bindings(rt: &Runtime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {

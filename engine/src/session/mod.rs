@@ -358,63 +358,83 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Asks the judge about every request waiting on a semantic step, with
-    /// the conversation before event `now`; accepted verdicts are replayed
-    /// into the monitor at their evidence events.
+    /// Algorithm 1's walk: asks the judge about every request waiting on a
+    /// semantic step, with the conversation before event `now`; accepted
+    /// verdicts are replayed into the monitor at the events they take effect,
+    /// which may leave requests waiting on the next semantic step — those are
+    /// asked in the same firing, until nothing more is accepted.
     async fn consult(
         &mut self,
         judge: &dyn Judge,
         now: u32,
     ) -> Result<Vec<JudgeNote>, SessionError> {
-        let asks: Vec<judging::Ask> = judging::questions(
-            &self.rt,
-            &self.monitor,
-            &self.events,
-            &self.extractor.interner,
-            now,
-        )
-        .into_iter()
-        .filter(|a| !self.asked.contains(&a.key()))
-        .collect();
-        if asks.is_empty() {
-            return Ok(Vec::new());
-        }
-        let requests: Vec<_> = asks.iter().map(|a| a.request.clone()).collect();
-        let judgements = judge.judge_batch(&requests).await;
-        let mut notes = Vec::with_capacity(asks.len());
-        let mut accepted = false;
-        for (i, ask) in asks.iter().enumerate() {
-            let judgement = judgements
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
-            self.usage += judgement.usage;
-            // Asked again only once the conversation has moved on: a judge
-            // that failed on this slice (and so kept the gate closed) gets
-            // another chance with the next message, not at every event.
-            self.asked.insert(ask.key());
-            let rejected = match judging::accept(ask, &judgement) {
-                Ok((step, evidence)) => {
-                    let at = ask.effective_at(evidence);
-                    accepted |= self.judged.entry(at).or_default().insert(step);
-                    None
-                }
-                Err(why) if judgement.verdict.is_satisfied() => Some(why),
-                Err(_) => None,
-            };
-            notes.push(JudgeNote {
-                at: now,
-                node: ask.request.node_id.clone(),
-                request: ask.request.bindings.clone(),
-                verdict: judgement.verdict,
-                rationale: judgement.rationale,
-                rejected,
-            });
-        }
-        if accepted {
+        let mut notes = Vec::new();
+        // Each round satisfies at least one more step, so the walk is bounded
+        // by the workflow's length.
+        for _ in 0..=self.rt.steps.len() {
+            let asks: Vec<judging::Ask> = judging::questions(
+                &self.rt,
+                &self.monitor,
+                &self.events,
+                &self.extractor.interner,
+                now,
+            )
+            .into_iter()
+            .filter(|a| !self.asked.contains(&a.key()))
+            .collect();
+            if asks.is_empty() {
+                break;
+            }
+            let requests: Vec<_> = asks.iter().map(|a| a.request.clone()).collect();
+            let judgements = judge.judge_batch(&requests).await;
+            let mut accepted = false;
+            for (i, ask) in asks.iter().enumerate() {
+                let judgement = judgements
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
+                accepted |= self.record(ask, judgement, now, &mut notes);
+            }
+            if !accepted {
+                break;
+            }
             self.rebuild()?;
         }
         Ok(notes)
+    }
+
+    /// Books one judgement; returns whether it satisfied a step anew.
+    fn record(
+        &mut self,
+        ask: &judging::Ask,
+        judgement: Judgement,
+        now: u32,
+        notes: &mut Vec<JudgeNote>,
+    ) -> bool {
+        self.usage += judgement.usage;
+        // Asked again only once the conversation has moved on: a judge that
+        // failed on this slice (and so kept the gate closed) gets another
+        // chance with the next message, not at every event.
+        self.asked.insert(ask.key());
+        let mut accepted = false;
+        let rejected = match judging::accept(ask, &judgement) {
+            Ok((step, evidence)) => {
+                let at = ask.effective_at(evidence);
+                accepted = self.judged.entry(at).or_default().insert(step);
+                None
+            }
+            Err(why) if judgement.verdict.is_satisfied() => Some(why),
+            Err(_) => None,
+        };
+        notes.push(JudgeNote {
+            at: now,
+            node: ask.request.node_id.clone(),
+            request: ask.request.bindings.clone(),
+            verdict: judgement.verdict,
+            rationale: judgement.rationale,
+            rejected,
+        });
+        accepted
     }
 
     /// Replays the logged facts into a fresh monitor (after a verdict cited

@@ -10,7 +10,9 @@ use petgraph::visit::EdgeRef;
 use turnstile_rules::monitor::Plan;
 use turnstile_rules::{EvaluateError, StepId};
 
-use crate::bundle::model::NodeKind;
+use turnstile_llm::Role;
+
+use crate::bundle::model::{Actor, JudgeWindow, NodeKind};
 use crate::compile::CompiledBundle;
 use crate::fsm::{Edge, NodeIdx, TemplatePiece};
 
@@ -25,8 +27,14 @@ pub enum Piece {
 /// Where a semantic step's question comes from.
 #[derive(Clone, Debug)]
 pub enum Asked {
-    /// A yes/no criterion of a node, with its keywords.
-    Criterion(String, Vec<String>),
+    /// A yes/no criterion of a node.
+    Criterion {
+        text: String,
+        keywords: Vec<String>,
+        /// Whose turns the keywords are looked for in.
+        said_by: Role,
+        window: JudgeWindow,
+    },
     /// One branch of a decision: asked together with its sibling branches.
     Branch {
         decision: NodeIdx,
@@ -70,10 +78,16 @@ impl Runtime {
                 None
             } else if i < graph.node_count() {
                 let criterion = &graph[node].criterion;
-                criterion
-                    .judge
-                    .clone()
-                    .map(|text| Asked::Criterion(text, criterion.keywords.clone()))
+                let said_by = match graph[node].actor {
+                    Actor::Agent => Role::Agent,
+                    _ => Role::User,
+                };
+                criterion.judge.clone().map(|text| Asked::Criterion {
+                    text,
+                    keywords: criterion.keywords.clone(),
+                    said_by,
+                    window: criterion.window,
+                })
             } else {
                 branch_question(&bundle, i)
             };
