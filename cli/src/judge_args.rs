@@ -21,6 +21,10 @@ pub struct JudgeArgs {
     /// Model name (overrides TURNSTILE_JUDGE_MODEL).
     #[arg(long)]
     pub judge_model: Option<String>,
+    /// Do not send `response_format: json_object` (for servers that reject
+    /// it); the answer is still validated as JSON.
+    #[arg(long)]
+    pub judge_no_json_mode: bool,
     /// Verdict cache (JSONL): re-auditing asks nothing twice.
     #[arg(long)]
     pub cache: Option<PathBuf>,
@@ -33,18 +37,20 @@ impl JudgeArgs {
     /// Builds the judge stack; the message says what is wrong.
     pub fn build(&self) -> Result<Arc<dyn Judge>, String> {
         let spec: JudgeSpec = self.judge.parse().map_err(|e| format!("--judge: {e}"))?;
-        let http = if self.judge_url.is_some() || self.judge_model.is_some() {
-            let mut config = HttpJudgeConfig::from_env().map_err(|e| e.to_string())?;
-            if let Some(url) = &self.judge_url {
-                config.base_url.clone_from(url);
-            }
-            if let Some(model) = &self.judge_model {
-                config.model.clone_from(model);
-            }
-            Some(config)
-        } else {
-            None
-        };
+        let http =
+            if self.judge_url.is_some() || self.judge_model.is_some() || self.judge_no_json_mode {
+                let mut config = HttpJudgeConfig::from_env().map_err(|e| e.to_string())?;
+                if let Some(url) = &self.judge_url {
+                    config.base_url.clone_from(url);
+                }
+                if let Some(model) = &self.judge_model {
+                    config.model.clone_from(model);
+                }
+                config.json_mode = !self.judge_no_json_mode;
+                Some(config)
+            } else {
+                None
+            };
         let options = JudgeOptions {
             cache: self.cache.clone(),
             record: self.record.clone(),

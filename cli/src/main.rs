@@ -72,6 +72,16 @@ enum Command {
         #[arg(long)]
         summary: bool,
     },
+    /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
+    Convert {
+        traces: PathBuf,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Only these trace ids or task ids (repeatable).
+        #[arg(long = "trace")]
+        only: Vec<String>,
+    },
     /// The live gate: native JSONL events on stdin, one JSON verdict per line
     /// on stdout; the session survives restarts in the --state file.
     Gate {
@@ -157,6 +167,11 @@ fn main() -> ExitCode {
                 })
             })
         }
+        Command::Convert {
+            traces,
+            output,
+            only,
+        } => convert(&traces, output.as_deref(), &only),
         Command::Gate {
             bundle,
             state,
@@ -174,6 +189,57 @@ fn main() -> ExitCode {
                 gate::run(rt, &state, schedule, judge).map(|()| ExitCode::SUCCESS)
             })
         }
+    }
+}
+
+/// Streams every trace of `path` to native JSONL; import errors go to
+/// standard error and make the exit code 1.
+fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[String]) -> ExitCode {
+    use std::ops::ControlFlow;
+    use turnstile_engine::import::{for_each_trace, native::write_native};
+    let sink: Box<dyn Write> = match output {
+        Some(file) => match std::fs::File::create(file) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut sink = sink;
+    let mut clean = true;
+    let mut write_error = None;
+    let result = for_each_trace(path, None, |item| match item {
+        Ok(trace) => {
+            let wanted = only.is_empty()
+                || only.iter().any(|id| {
+                    trace.meta.id == *id || trace.meta.task_id.as_deref() == Some(id.as_str())
+                });
+            if wanted && let Err(e) = write_native(&mut sink, &trace) {
+                write_error = Some(e);
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            clean = false;
+            ControlFlow::Continue(())
+        }
+    });
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(e) = write_error.or_else(|| sink.flush().err()) {
+        eprintln!("error: cannot write the converted traces: {e}");
+        return ExitCode::FAILURE;
+    }
+    if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

@@ -386,3 +386,60 @@ fn gate_answers_one_verdict_per_event_and_survives_a_restart() {
     assert_eq!(verdicts[5]["verdict"], "block");
     assert_eq!(verdicts[5]["reason"], "MissingConfirmation");
 }
+
+#[test]
+fn an_unreachable_judge_keeps_the_gate_closed() {
+    let traces = shop_trace_file();
+    let out = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args([
+            "replay",
+            &shop_bundle(),
+            traces.path().to_str().unwrap(),
+            "--judge",
+            "openai",
+            "--judge-url",
+            "http://127.0.0.1:9/v1",
+            "--judge-model",
+            "none",
+        ])
+        .env("TURNSTILE_JUDGE_TIMEOUT_MS", "300")
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The classification fails too: nothing is allowed.
+    assert!(stdout.contains("mutating calls 2, blocked 2"), "{stdout}");
+    assert!(!stdout.contains("ALLOW"), "{stdout}");
+    assert!(stdout.contains("unknown:"), "{stdout}");
+}
+
+#[test]
+fn a_recorded_replay_reproduces_the_report() {
+    let traces = shop_trace_file();
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("verdicts.jsonl");
+    let path = traces.path().to_str().unwrap();
+    let first = turnstile(&[
+        "replay",
+        &shop_bundle(),
+        path,
+        "--format",
+        "json",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let spec = format!("recorded:{}", record.display());
+    let second = turnstile(&[
+        "replay",
+        &shop_bundle(),
+        path,
+        "--format",
+        "json",
+        "--judge",
+        &spec,
+    ]);
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    assert_eq!(text(&first.stdout), text(&second.stdout));
+}

@@ -926,3 +926,24 @@ fn native_files_stream_trace_by_trace() {
         (TRACES * PER_TRACE / 2, TRACES * PER_TRACE / 2, 0)
     );
 }
+
+#[test]
+fn every_tau2_trace_converts_to_native_and_back_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in trace_files() {
+        let traces = clean(&file, None);
+        let out = dir.path().join("converted.jsonl");
+        let mut writer = std::io::BufWriter::new(fs::File::create(&out).unwrap());
+        for trace in &traces {
+            turnstile_engine::import::native::write_native(&mut writer, trace).unwrap();
+        }
+        writer.flush().unwrap();
+        drop(writer);
+        let back = clean(&out, Some(Format::Native));
+        assert_eq!(back.len(), traces.len(), "{}", file.display());
+        for (a, b) in traces.iter().zip(&back) {
+            assert_eq!(a.events, b.events, "{}: {}", file.display(), a.meta.id);
+            assert_eq!(a.meta, b.meta, "{}", file.display());
+        }
+    }
+}

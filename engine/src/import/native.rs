@@ -208,6 +208,24 @@ impl Native {
     }
 }
 
+/// Writes `trace` in the native format: its header line, then one line per
+/// event. Reading the result back gives the same trace.
+pub fn write_native(
+    out: &mut impl std::io::Write,
+    trace: &crate::trace::Trace,
+) -> std::io::Result<()> {
+    let mut header = serde_json::to_value(&trace.meta).map_err(std::io::Error::other)?;
+    if let Some(fields) = header.as_object_mut() {
+        fields.insert("type".to_owned(), serde_json::Value::from("trace"));
+    }
+    writeln!(out, "{header}")?;
+    for event in &trace.events {
+        let line = serde_json::to_string(event).map_err(std::io::Error::other)?;
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 /// The meta of a `{"type":"trace",...}` header line.
 fn header(
     value: &Value,
