@@ -29,20 +29,24 @@ pub struct Ask {
     /// predecessor's evidence): an intent stated before the classification
     /// was reached counts from there.
     pub ready: u32,
+    /// Judged on the whole conversation (a classification, a `conversation`
+    /// criterion) rather than on what followed the predecessor.
+    pub whole_conversation: bool,
     pub request: JudgeRequest,
 }
 
 impl Ask {
-    /// Where an accepted verdict takes effect. A criterion at its evidence,
-    /// or at the predecessor's evidence if it was said earlier (a
-    /// `conversation`-window criterion). A classification where the
-    /// classification was reached: the request type is what the conversation
-    /// is about, whenever the user said it, so the reads an agent made while
-    /// identifying the user still count for the chosen request.
+    /// Where an accepted verdict takes effect. An `after_previous` criterion
+    /// (a confirmation, a refusal) at its evidence, which lies after the
+    /// predecessor's evidence. A `conversation` criterion (a reason or a
+    /// choice the user stated) and a classification where the step became
+    /// ready: what the user said holds for the conversation, whenever they
+    /// said it, so the reads the agent made meanwhile still count.
     pub fn effective_at(&self, evidence: u32) -> u32 {
-        match self.request.question {
-            Question::Classify { .. } => self.ready,
-            Question::Criterion { .. } => evidence.max(self.ready),
+        if self.whole_conversation {
+            self.ready
+        } else {
+            evidence.max(self.ready)
         }
     }
 
@@ -111,6 +115,7 @@ pub fn questions(
                     JudgeWindow::Conversation => 0,
                 },
                 ready: from,
+                whole_conversation: *window == JudgeWindow::Conversation,
                 request: JudgeRequest {
                     bundle_hash: rt.bundle.hash.clone(),
                     node_id: node.id.clone(),
@@ -141,6 +146,7 @@ pub fn questions(
                         // chosen for this request are no longer candidates.
                         from: 0,
                         ready: from,
+                        whole_conversation: true,
                         request: JudgeRequest {
                             bundle_hash: rt.bundle.hash.clone(),
                             node_id: node.id.clone(),

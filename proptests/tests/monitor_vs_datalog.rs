@@ -1,0 +1,1830 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+//! Differential test of the two evaluators of `turnstile-rules`: the
+//! incremental monitor (`turnstile_rules::monitor`) must derive exactly the
+//! `Sat` and `Allowed` relations of the Datalog program (`evaluate`, the
+//! reference semantics documented at the top of `rules/src/program.rs`).
+//!
+//! The generator keeps the vocabulary tiny (2–3 tools, one entity with a
+//! status, an amount and a list of items, 2–3 ids, 2–3 request variables) so
+//! that random workflows, checks and traces run into each other: the same id
+//! read twice with different values, a binding step forking requests, a
+//! guard pinned to an argument, a count that changes under a state step.
+//! Both evaluators see the same per-event [`EventFacts`]: the monitor one at a
+//! time, the program through [`FactsBuilder`].
+//!
+//! Cases: 256, or `TURNSTILE_PROPTEST_CASES`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use proptest::strategy::Union;
+use proptest::test_runner::TestCaseError;
+use turnstile_rules::facts::{
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, FactsBuilder, Read, ResultFact, SCALAR,
+};
+use turnstile_rules::ir::{ArgConstraint, ArithOp};
+use turnstile_rules::monitor::{EventOutcome, Monitor, Plan};
+use turnstile_rules::program::Env;
+use turnstile_rules::{
+    AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
+    EventFilter, Interner, Operand, Outcome, Step, StepId, Symbol, Timing, Value, VarId, evaluate,
+};
+
+// ---------------------------------------------------------------------------
+// Vocabulary: every name interned once, in this order, so symbols are constants.
+
+const NAMES: [&str; 18] = [
+    "lookup",
+    "inspect",
+    "cancel",
+    "refund",
+    "order",
+    "status",
+    "amount",
+    "items",
+    "#O1",
+    "#O2",
+    "#O3",
+    "pending",
+    "delivered",
+    "cancelled",
+    "order_id",
+    "item_ids",
+    "total",
+    "ghost",
+];
+
+const LOOKUP: Symbol = Symbol(0);
+const INSPECT: Symbol = Symbol(1);
+const CANCEL: Symbol = Symbol(2);
+const REFUND: Symbol = Symbol(3);
+const ORDER: Symbol = Symbol(4);
+const STATUS: Symbol = Symbol(5);
+const AMOUNT: Symbol = Symbol(6);
+const ITEMS: Symbol = Symbol(7);
+const IDS: [Symbol; 3] = [Symbol(8), Symbol(9), Symbol(10)];
+const STATUSES: [Symbol; 3] = [Symbol(11), Symbol(12), Symbol(13)];
+const ORDER_ID: Symbol = Symbol(14);
+const ITEM_IDS: Symbol = Symbol(15);
+const TOTAL: Symbol = Symbol(16);
+const GHOST: Symbol = Symbol(17);
+
+fn interner() -> Interner {
+    let mut interner = Interner::new();
+    for (i, name) in NAMES.iter().enumerate() {
+        assert_eq!(interner.intern(name), Symbol(i as u32));
+    }
+    interner
+}
+
+fn name(s: Symbol) -> &'static str {
+    NAMES.get(s.0 as usize).copied().unwrap_or("?")
+}
+
+fn path_order_id() -> ArgPath {
+    ArgPath(vec![ArgStep::Key(ORDER_ID)])
+}
+
+fn path_item_ids() -> ArgPath {
+    ArgPath(vec![ArgStep::Key(ITEM_IDS), ArgStep::Each])
+}
+
+fn path_total() -> ArgPath {
+    ArgPath(vec![ArgStep::Key(TOTAL)])
+}
+
+/// A path the checks may use but the facts are never extracted along.
+fn path_ghost() -> ArgPath {
+    ArgPath(vec![ArgStep::Key(GHOST)])
+}
+
+/// The argument paths facts are extracted along (index = `ArgFact::path`).
+fn arg_paths() -> Vec<ArgPath> {
+    vec![path_order_id(), path_item_ids(), path_total()]
+}
+
+const P_ORDER_ID: u32 = 0;
+const P_ITEM_IDS: u32 = 1;
+const P_TOTAL: u32 = 2;
+
+/// The random part of the vocabulary.
+#[derive(Clone, Debug)]
+struct Vocab {
+    read_tools: Vec<Symbol>,
+    gated: Vec<Symbol>,
+    ids: Vec<Symbol>,
+    statuses: Vec<Symbol>,
+    vars: u32,
+    /// The amount field holds money (else integers).
+    money: bool,
+}
+
+impl Vocab {
+    fn tools(&self) -> Vec<Symbol> {
+        self.read_tools.iter().chain(&self.gated).copied().collect()
+    }
+
+    /// Ids and statuses: the symbols items, arguments and binds range over.
+    fn symbols(&self) -> Vec<Symbol> {
+        self.ids.iter().chain(&self.statuses).copied().collect()
+    }
+}
+
+fn vocab() -> impl Strategy<Value = Vocab> {
+    (0usize..3, 2usize..=3, 2usize..=3, 2u32..=3, any::<bool>()).prop_map(
+        |(layout, n_ids, n_statuses, vars, money)| {
+            let (reads, gated) = match layout {
+                0 => (1, 1),
+                1 => (2, 1),
+                _ => (1, 2),
+            };
+            Vocab {
+                read_tools: [LOOKUP, INSPECT][..reads].to_vec(),
+                gated: [CANCEL, REFUND][..gated].to_vec(),
+                ids: IDS[..n_ids].to_vec(),
+                statuses: STATUSES[..n_statuses].to_vec(),
+                vars,
+                money,
+            }
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Strategies for checks.
+
+fn weighted<T: fmt::Debug + 'static>(items: Vec<(u32, BoxedStrategy<T>)>) -> BoxedStrategy<T> {
+    Union::new_weighted(items).boxed()
+}
+
+fn select<T: Clone + fmt::Debug + 'static>(items: Vec<T>) -> BoxedStrategy<T> {
+    prop::sample::select(items).boxed()
+}
+
+fn cmp_op() -> BoxedStrategy<CmpOp> {
+    select(vec![
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ])
+}
+
+fn agg_op() -> BoxedStrategy<AggOp> {
+    select(vec![AggOp::Sum, AggOp::Count, AggOp::Min, AggOp::Max])
+}
+
+fn arith_op() -> BoxedStrategy<ArithOp> {
+    select(vec![ArithOp::Add, ArithOp::Sub, ArithOp::Mul])
+}
+
+fn outcome() -> BoxedStrategy<Outcome> {
+    select(vec![Outcome::Called, Outcome::Succeeded])
+}
+
+fn sym_value(v: &Vocab) -> BoxedStrategy<Value> {
+    select(v.symbols()).prop_map(Value::Str).boxed()
+}
+
+fn id_value(v: &Vocab) -> BoxedStrategy<Value> {
+    select(v.ids.clone()).prop_map(Value::Str).boxed()
+}
+
+fn num_value() -> BoxedStrategy<Value> {
+    prop_oneof![
+        (-1i64..=4).prop_map(Value::Int),
+        (0i64..=8).prop_map(|h| Value::Amount(Amount(h * 500_000))),
+    ]
+    .boxed()
+}
+
+/// A value of the amount field.
+fn amount_value(v: &Vocab) -> BoxedStrategy<Value> {
+    if v.money {
+        (0i64..=8)
+            .prop_map(|h| Value::Amount(Amount(h * 500_000)))
+            .boxed()
+    } else {
+        (0i64..=4).prop_map(Value::Int).boxed()
+    }
+}
+
+fn const_value(v: &Vocab) -> BoxedStrategy<Value> {
+    weighted(vec![
+        (4, sym_value(v)),
+        (3, num_value()),
+        (1, any::<bool>().prop_map(Value::Bool).boxed()),
+    ])
+}
+
+fn const_operand(v: &Vocab) -> BoxedStrategy<Operand> {
+    const_value(v).prop_map(Operand::Const).boxed()
+}
+
+/// A request variable; rarely one no step ever binds.
+fn var_operand(v: &Vocab) -> BoxedStrategy<Operand> {
+    weighted(vec![
+        (16, Just(Operand::Var(VarId(0))).boxed()),
+        (2, (1..v.vars).prop_map(|i| Operand::Var(VarId(i))).boxed()),
+        (1, Just(Operand::Var(VarId(v.vars))).boxed()),
+    ])
+}
+
+/// A variable a step binds: mostly the first.
+fn bind_var(v: &Vocab) -> BoxedStrategy<u32> {
+    weighted(vec![(1, Just(0).boxed()), (3, (0..v.vars).boxed())])
+}
+
+fn arg(path: ArgPath) -> Operand {
+    Operand::Arg(path)
+}
+
+fn field(id: Operand, f: Symbol) -> Operand {
+    Operand::Field {
+        entity: ORDER,
+        id: Box::new(id),
+        field: f,
+    }
+}
+
+/// What an entity id can be: a variable, a literal, the call's `order_id`.
+fn id_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
+    let mut items = vec![
+        (5, var_operand(v)),
+        (2, id_value(v).prop_map(Operand::Const).boxed()),
+        (1, const_operand(v)),
+    ];
+    if args {
+        items.push((2, Just(arg(path_order_id())).boxed()));
+    }
+    weighted(items)
+}
+
+fn scalar_field(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
+    (id_operand(v, args), select(vec![STATUS, AMOUNT, ITEMS]))
+        .prop_map(|(id, f)| field(id, f))
+        .boxed()
+}
+
+/// The field read of every id of a list (rarely the list field itself,
+/// which has no scalar value to give).
+fn per_item_field() -> BoxedStrategy<Symbol> {
+    select(vec![STATUS, STATUS, AMOUNT, AMOUNT, ITEMS])
+}
+
+/// List-valued operands: the items field, a field of every item, the
+/// call's `item_ids[*]`, a field of every listed id.
+fn list_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
+    let mut items = vec![
+        (
+            4,
+            id_operand(v, args).prop_map(|id| field(id, ITEMS)).boxed(),
+        ),
+        (
+            2,
+            (id_operand(v, args), per_item_field())
+                .prop_map(|(id, f)| field(field(id, ITEMS), f))
+                .boxed(),
+        ),
+    ];
+    if args {
+        items.push((3, Just(arg(path_item_ids())).boxed()));
+        items.push((
+            2,
+            per_item_field()
+                .prop_map(|f| field(arg(path_item_ids()), f))
+                .boxed(),
+        ));
+    }
+    weighted(items)
+}
+
+fn leaf_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
+    let mut items = vec![
+        (3, const_operand(v)),
+        (2, var_operand(v)),
+        (4, scalar_field(v, args)),
+    ];
+    if args {
+        items.push((
+            3,
+            select(vec![
+                path_order_id(),
+                path_item_ids(),
+                path_total(),
+                path_ghost(),
+            ])
+            .prop_map(arg)
+            .boxed(),
+        ));
+    }
+    weighted(items)
+}
+
+/// A constraint value: a variable or a literal (what the compiler allows).
+fn key_operand(v: &Vocab) -> BoxedStrategy<Operand> {
+    weighted(vec![
+        (3, var_operand(v)),
+        (2, id_value(v).prop_map(Operand::Const).boxed()),
+        (1, const_operand(v)),
+    ])
+}
+
+/// A counted filter: at most one constraint, `scalar path == var/literal`.
+fn count_filter(v: &Vocab) -> BoxedStrategy<EventFilter> {
+    let constraint = (
+        select(vec![path_order_id(), path_total(), path_ghost()]),
+        key_operand(v),
+    )
+        .prop_map(|(path, value)| ArgConstraint {
+            path,
+            op: CmpOp::Eq,
+            value,
+        });
+    (
+        select(v.tools()),
+        outcome(),
+        prop::option::weighted(0.75, constraint),
+    )
+        .prop_map(|(tool, outcome, c)| EventFilter {
+            tool,
+            outcome,
+            constraints: c.into_iter().collect(),
+        })
+        .boxed()
+}
+
+/// An event predicate: any constraints on any path, at most one `==`.
+fn happened_filter(v: &Vocab) -> BoxedStrategy<EventFilter> {
+    let constraint = (
+        select(vec![
+            path_order_id(),
+            path_item_ids(),
+            path_total(),
+            path_ghost(),
+        ]),
+        cmp_op(),
+        key_operand(v),
+    )
+        .prop_map(|(path, op, value)| ArgConstraint { path, op, value });
+    (
+        select(v.tools()),
+        outcome(),
+        prop::collection::vec(constraint, 0..=2),
+    )
+        .prop_map(|(tool, outcome, mut constraints)| {
+            // At most one `==` (the key the evaluators index matches by).
+            let mut seen = false;
+            for c in &mut constraints {
+                if c.op == CmpOp::Eq {
+                    if seen {
+                        c.op = CmpOp::Ne;
+                    }
+                    seen = true;
+                }
+            }
+            EventFilter {
+                tool,
+                outcome,
+                constraints,
+            }
+        })
+        .boxed()
+}
+
+fn operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
+    let agg = (agg_op(), list_operand(v, args))
+        .prop_map(|(op, of)| Operand::Aggregate {
+            op,
+            of: Box::new(of),
+        })
+        .boxed();
+    let arith_side = weighted(vec![(3, leaf_operand(v, args)), (1, agg.clone())]);
+    weighted(vec![
+        (6, leaf_operand(v, args)),
+        (2, agg),
+        (
+            1,
+            (list_operand(v, args), leaf_operand(v, args))
+                .prop_map(|(of, value)| Operand::CountEqual {
+                    of: Box::new(of),
+                    value: Box::new(value),
+                })
+                .boxed(),
+        ),
+        (
+            1,
+            (arith_op(), arith_side.clone(), arith_side)
+                .prop_map(|(op, lhs, rhs)| Operand::Arith {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                })
+                .boxed(),
+        ),
+        (2, count_filter(v).prop_map(Operand::CountEvents).boxed()),
+    ])
+}
+
+fn compare(op: CmpOp, lhs: Operand, rhs: Operand) -> Check {
+    Check::Compare { op, lhs, rhs }
+}
+
+/// Atoms shaped like real guards (well typed, often true).
+fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
+    let statuses = v.statuses.clone();
+    let mut items = vec![
+        (
+            3,
+            (
+                id_operand(v, args),
+                select(vec![CmpOp::Eq, CmpOp::Ne]),
+                select(statuses.clone()),
+            )
+                .prop_map(|(id, op, s)| {
+                    compare(op, field(id, STATUS), Operand::Const(Value::Str(s)))
+                })
+                .boxed(),
+        ),
+        (
+            2,
+            (
+                id_operand(v, args),
+                prop::sample::subsequence(statuses.clone(), 1..=statuses.len()),
+            )
+                .prop_map(|(id, set)| Check::OneOf {
+                    operand: field(id, STATUS),
+                    set: set
+                        .into_iter()
+                        .map(|s| Operand::Const(Value::Str(s)))
+                        .collect(),
+                })
+                .boxed(),
+        ),
+        (
+            2,
+            (id_operand(v, args), cmp_op(), amount_value(v))
+                .prop_map(|(id, op, a)| compare(op, field(id, AMOUNT), Operand::Const(a)))
+                .boxed(),
+        ),
+        (
+            2,
+            (agg_op(), list_operand(v, args), cmp_op(), 0i64..=3)
+                .prop_map(|(agg, of, op, n)| {
+                    compare(
+                        op,
+                        Operand::Aggregate {
+                            op: agg,
+                            of: Box::new(of),
+                        },
+                        Operand::Const(Value::Int(n)),
+                    )
+                })
+                .boxed(),
+        ),
+        (
+            2,
+            (count_filter(v), cmp_op(), 0i64..=2)
+                .prop_map(|(f, op, n)| {
+                    compare(op, Operand::CountEvents(f), Operand::Const(Value::Int(n)))
+                })
+                .boxed(),
+        ),
+        (
+            2,
+            (select(v.read_tools.clone()), outcome(), var_operand(v))
+                .prop_map(|(tool, outcome, value)| {
+                    Check::Happened(EventFilter {
+                        tool,
+                        outcome,
+                        constraints: vec![ArgConstraint {
+                            path: path_order_id(),
+                            op: CmpOp::Eq,
+                            value,
+                        }],
+                    })
+                })
+                .boxed(),
+        ),
+        (
+            1,
+            (id_operand(v, args), list_operand(v, args))
+                .prop_map(|(item, list)| Check::Contains { item, list })
+                .boxed(),
+        ),
+    ];
+    if args {
+        items.push((
+            4,
+            var_operand(v)
+                .prop_map(|var| compare(CmpOp::Eq, arg(path_order_id()), var))
+                .boxed(),
+        ));
+        items.push((
+            2,
+            (cmp_op(), id_operand(v, args))
+                .prop_map(|(op, id)| compare(op, arg(path_total()), field(id, AMOUNT)))
+                .boxed(),
+        ));
+        items.push((
+            2,
+            id_operand(v, args)
+                .prop_map(|id| Check::Contains {
+                    item: arg(path_item_ids()),
+                    list: field(id, ITEMS),
+                })
+                .boxed(),
+        ));
+    }
+    weighted(items)
+}
+
+/// Atoms over arbitrary operands (often ill-typed).
+fn random_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
+    weighted(vec![
+        (
+            4,
+            (cmp_op(), operand(v, args), operand(v, args))
+                .prop_map(|(op, l, r)| compare(op, l, r))
+                .boxed(),
+        ),
+        (
+            2,
+            (
+                operand(v, args),
+                prop::collection::vec(leaf_operand(v, args), 0..=3),
+            )
+                .prop_map(|(operand, set)| Check::OneOf { operand, set })
+                .boxed(),
+        ),
+        (
+            2,
+            (operand(v, args), operand(v, args))
+                .prop_map(|(item, list)| Check::Contains { item, list })
+                .boxed(),
+        ),
+        (2, happened_filter(v).prop_map(Check::Happened).boxed()),
+        (1, any::<bool>().prop_map(Check::Const).boxed()),
+        (
+            1,
+            select(vec![Check::All(Vec::new()), Check::Any(Vec::new())]),
+        ),
+    ])
+}
+
+fn check(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
+    let atom = weighted(vec![
+        (4, plausible_atom(v, args)),
+        (2, random_atom(v, args)),
+    ]);
+    atom.prop_recursive(2, 8, 3, |inner| {
+        weighted(vec![
+            (
+                2,
+                inner.clone().prop_map(|c| Check::Not(Box::new(c))).boxed(),
+            ),
+            (
+                3,
+                prop::collection::vec(inner.clone(), 1..=3)
+                    .prop_map(Check::All)
+                    .boxed(),
+            ),
+            (
+                2,
+                prop::collection::vec(inner, 1..=3)
+                    .prop_map(Check::Any)
+                    .boxed(),
+            ),
+        ])
+    })
+    .boxed()
+}
+
+// ---------------------------------------------------------------------------
+// Strategies for workflows.
+
+#[derive(Clone, Copy, Debug)]
+enum TimingSpec {
+    State,
+    Call(usize),
+    Result(usize),
+}
+
+#[derive(Clone, Debug)]
+struct StepSpec {
+    timing: TimingSpec,
+    check: Option<Check>,
+    /// Reuse the check of an earlier step (when compatible).
+    share: Option<usize>,
+    semantic: bool,
+    bind: Option<u32>,
+    /// The predecessor, among earlier steps (keeps every step reachable);
+    /// `None`: the step just before (a chain).
+    parent: Option<usize>,
+    /// Authorizes this gated tool (pick); then the timing is its call.
+    auth: Option<usize>,
+}
+
+fn parent() -> BoxedStrategy<Option<usize>> {
+    prop::option::weighted(0.5, any::<usize>()).boxed()
+}
+
+/// A first step that finds the request's subject: a read tool's result (or
+/// call) binding `$0`, as real workflows start.
+fn find_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
+    (
+        0..v.read_tools.len(),
+        prop::bool::weighted(0.25),
+        prop::option::weighted(0.3, check(v, true)),
+        prop::bool::weighted(0.1),
+    )
+        .prop_map(|(tool, call, check, semantic)| StepSpec {
+            timing: if call {
+                TimingSpec::Call(tool)
+            } else {
+                TimingSpec::Result(tool)
+            },
+            check,
+            share: None,
+            semantic,
+            bind: Some(0),
+            parent: None,
+            auth: None,
+        })
+        .boxed()
+}
+
+fn step_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
+    let tools = v.tools().len();
+    let share = prop::option::weighted(0.1, any::<usize>());
+    let semantic = prop::bool::weighted(0.2);
+    let state = (
+        prop::option::weighted(0.8, check(v, false)),
+        share.clone(),
+        semantic,
+        parent(),
+    )
+        .prop_map(|(check, share, semantic, parent)| StepSpec {
+            timing: TimingSpec::State,
+            check,
+            share,
+            semantic,
+            bind: None,
+            parent,
+            auth: None,
+        })
+        .boxed();
+    let event = (
+        0..tools,
+        any::<bool>(),
+        prop::option::weighted(0.65, check(v, true)),
+        share,
+        semantic,
+        prop::option::weighted(0.5, bind_var(v)),
+        parent(),
+    )
+        .prop_map(
+            |(tool, call, check, share, semantic, bind, parent)| StepSpec {
+                timing: if call {
+                    TimingSpec::Call(tool)
+                } else {
+                    TimingSpec::Result(tool)
+                },
+                check,
+                share,
+                semantic,
+                bind,
+                parent,
+                auth: None,
+            },
+        )
+        .boxed();
+    weighted(vec![(4, state), (6, event)])
+}
+
+fn auth_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
+    (
+        any::<usize>(),
+        prop::option::weighted(0.8, check(v, true)),
+        prop::option::weighted(0.1, any::<usize>()),
+        prop::bool::weighted(0.15),
+        prop::option::weighted(0.2, bind_var(v)),
+        parent(),
+    )
+        .prop_map(|(gated, check, share, semantic, bind, parent)| StepSpec {
+            timing: TimingSpec::Call(0),
+            check,
+            share,
+            semantic,
+            bind,
+            parent,
+            auth: Some(gated),
+        })
+        .boxed()
+}
+
+fn uses_args(check: &Check) -> bool {
+    fn operand(o: &Operand) -> bool {
+        match o {
+            Operand::Const(_) | Operand::Var(_) | Operand::CountEvents(_) => false,
+            Operand::Arg(_) => true,
+            Operand::Field { id, .. } => operand(id),
+            Operand::Aggregate { of, .. } => operand(of),
+            Operand::CountEqual { of, value } => operand(of) || operand(value),
+            Operand::Arith { lhs, rhs, .. } => operand(lhs) || operand(rhs),
+        }
+    }
+    match check {
+        Check::Const(_) | Check::Happened(_) => false,
+        Check::Compare { lhs, rhs, .. } => operand(lhs) || operand(rhs),
+        Check::OneOf { operand: o, set } => operand(o) || set.iter().any(operand),
+        Check::Contains { item, list } => operand(item) || operand(list),
+        Check::Not(c) => uses_args(c),
+        Check::All(cs) | Check::Any(cs) => cs.iter().any(uses_args),
+    }
+}
+
+fn build_checks(
+    v: &Vocab,
+    normal: &[StepSpec],
+    auth: &[StepSpec],
+    extra_edges: &[(usize, usize)],
+) -> CompiledChecks {
+    let tools = v.tools();
+    let mut checks = CheckSet::default();
+    let mut steps = vec![Step {
+        name: "entry".into(),
+        timing: Timing::State,
+        check: None,
+        semantic: false,
+        binds: Vec::new(),
+        authorizes: None,
+    }];
+    let mut edges = Vec::new();
+    let mut with_args: Vec<bool> = Vec::new();
+    for (i, spec) in normal.iter().chain(auth).enumerate() {
+        let index = i + 1;
+        let (timing, authorizes) = match (spec.auth, spec.timing) {
+            (Some(g), _) => {
+                // The first auth steps cover every gated tool in turn.
+                let tool = if i >= normal.len() && i - normal.len() < v.gated.len() {
+                    v.gated[i - normal.len()]
+                } else {
+                    v.gated[g % v.gated.len()]
+                };
+                (Timing::Call(tool), Some(tool))
+            }
+            (None, TimingSpec::State) => (Timing::State, None),
+            (None, TimingSpec::Call(t)) => (Timing::Call(tools[t % tools.len()]), None),
+            (None, TimingSpec::Result(t)) => (Timing::Result(tools[t % tools.len()]), None),
+        };
+        let state = timing == Timing::State;
+        let shared = spec.share.and_then(|pick| {
+            let earlier: Vec<CheckId> = steps
+                .iter()
+                .filter_map(|s| s.check)
+                .filter(|c| !state || !with_args[c.0 as usize])
+                .collect();
+            (!earlier.is_empty()).then(|| earlier[pick % earlier.len()])
+        });
+        let check = shared.or_else(|| {
+            spec.check.clone().map(|c| {
+                with_args.push(uses_args(&c));
+                checks.push(c)
+            })
+        });
+        steps.push(Step {
+            name: format!("s{index}"),
+            timing,
+            check,
+            semantic: spec.semantic,
+            binds: if state {
+                Vec::new()
+            } else {
+                spec.bind.into_iter().collect()
+            },
+            authorizes,
+        });
+        // Only step 1 hangs off the entry (extra edges may add more).
+        let parent = match spec.parent {
+            Some(p) if index > 1 => 1 + p % (index - 1),
+            _ => index - 1,
+        };
+        edges.push((StepId(parent as u32), StepId(index as u32)));
+    }
+    let n = steps.len();
+    for &(a, b) in extra_edges {
+        edges.push((StepId((a % n) as u32), StepId((b % n) as u32)));
+    }
+    CompiledChecks {
+        checks,
+        steps,
+        edges,
+        entry: StepId(0),
+        vars: v.vars,
+        gated_tools: v.gated.clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Strategies for traces.
+
+#[derive(Clone, Debug)]
+enum FieldRead {
+    Status(Symbol),
+    Amount(Value),
+    Items(Vec<Symbol>),
+}
+
+/// The value a binding step binds at an event.
+#[derive(Clone, Copy, Debug)]
+enum BindPick {
+    /// The `order_id` of the call (the event's own, or the one answered);
+    /// the first id when it has none.
+    FromCall,
+    Value(Symbol),
+    /// No bind fact (the step cannot be satisfied at this event).
+    Skip,
+}
+
+#[derive(Clone, Debug)]
+enum EventSpec {
+    Message,
+    Call {
+        tool: usize,
+        by_agent: bool,
+        order_id: Option<Value>,
+        item_ids: Option<Vec<Value>>,
+        total: Option<Value>,
+        binds: Vec<BindPick>,
+    },
+    Result {
+        /// The call answered (a pick among earlier calls); `None`: the latest.
+        call: Option<usize>,
+        ok: bool,
+        /// `None`: the id the call asked for.
+        reads: Vec<(Option<Symbol>, FieldRead)>,
+        binds: Vec<BindPick>,
+    },
+}
+
+/// Missing picks default to [`BindPick::FromCall`].
+fn bind_picks(v: &Vocab) -> BoxedStrategy<Vec<BindPick>> {
+    let pick = weighted(vec![
+        (5, Just(BindPick::FromCall).boxed()),
+        (2, select(v.ids.clone()).prop_map(BindPick::Value).boxed()),
+        (
+            1,
+            select(v.statuses.clone()).prop_map(BindPick::Value).boxed(),
+        ),
+        (1, Just(BindPick::Skip).boxed()),
+    ]);
+    prop::collection::vec(pick, 0..=3).boxed()
+}
+
+/// One interaction: a message, a call answered right away, a call left
+/// pending, or a (late, repeated) result of some earlier call.
+fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
+    let reads = v.read_tools.len();
+    let tools = v.tools().len();
+    let tool = weighted(vec![(3, (0..reads).boxed()), (2, (reads..tools).boxed())]);
+    let order_id = weighted(vec![
+        (6, id_value(v)),
+        (1, sym_value(v)),
+        (1, (0i64..=2).prop_map(Value::Int).boxed()),
+    ]);
+    let item = weighted(vec![
+        (6, sym_value(v)),
+        (1, (0i64..=2).prop_map(Value::Int).boxed()),
+    ]);
+    let call = (
+        tool,
+        prop::bool::weighted(0.85),
+        prop::option::weighted(0.85, order_id),
+        prop::option::weighted(0.5, prop::collection::vec(item, 0..=3)),
+        prop::option::weighted(0.6, num_value()),
+        bind_picks(v),
+    )
+        .prop_map(
+            |(tool, by_agent, order_id, item_ids, total, binds)| EventSpec::Call {
+                tool,
+                by_agent,
+                order_id,
+                item_ids,
+                total,
+                binds,
+            },
+        )
+        .boxed();
+    let field_read = weighted(vec![
+        (
+            3,
+            select(v.statuses.clone())
+                .prop_map(FieldRead::Status)
+                .boxed(),
+        ),
+        (2, amount_value(v).prop_map(FieldRead::Amount).boxed()),
+        (
+            2,
+            prop::collection::vec(select(v.symbols()), 0..=3)
+                .prop_map(FieldRead::Items)
+                .boxed(),
+        ),
+    ]);
+    let result = (
+        prop::option::weighted(0.2, any::<usize>()),
+        prop::bool::weighted(0.85),
+        prop::collection::vec(
+            (
+                prop::option::weighted(0.4, select(v.ids.clone())),
+                field_read,
+            ),
+            0..=3,
+        ),
+        bind_picks(v),
+    )
+        .prop_map(|(call, ok, reads, binds)| EventSpec::Result {
+            call,
+            ok,
+            reads,
+            binds,
+        })
+        .boxed();
+    weighted(vec![
+        (2, Just(vec![EventSpec::Message]).boxed()),
+        (
+            6,
+            (call.clone(), result.clone())
+                .prop_map(|(c, mut r)| {
+                    if let EventSpec::Result { call, .. } = &mut r {
+                        *call = None;
+                    }
+                    vec![c, r]
+                })
+                .boxed(),
+        ),
+        (2, call.prop_map(|c| vec![c]).boxed()),
+        (1, result.prop_map(|r| vec![r]).boxed()),
+    ])
+}
+
+/// The evaluation point an event is, for binding steps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Point {
+    Call(Symbol),
+    Result(Symbol),
+}
+
+fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<EventFacts> {
+    let tools = v.tools();
+    // (event, tool, order_id) of every call so far.
+    let mut calls: Vec<(u32, Symbol, Option<Symbol>)> = Vec::new();
+    let mut events = Vec::new();
+    for (k, spec) in specs.iter().enumerate() {
+        let k = k as u32;
+        let mut ev = EventFacts {
+            event: k,
+            ..EventFacts::default()
+        };
+        let mut point = None;
+        let mut picks: &[BindPick] = &[];
+        let mut asked = None;
+        match spec {
+            EventSpec::Message => {}
+            EventSpec::Call {
+                tool,
+                by_agent,
+                order_id,
+                item_ids,
+                total,
+                binds,
+            } => {
+                let tool = tools[tool % tools.len()];
+                ev.call = Some(CallFact {
+                    event: k,
+                    tool,
+                    by_agent: *by_agent,
+                });
+                for (path, value) in [(P_ORDER_ID, order_id), (P_TOTAL, total)] {
+                    if let Some(value) = value {
+                        ev.args.push(ArgFact {
+                            call: k,
+                            path,
+                            elem: SCALAR,
+                            value: *value,
+                        });
+                    }
+                }
+                if let Some(items) = item_ids {
+                    for (elem, value) in items.iter().enumerate() {
+                        ev.args.push(ArgFact {
+                            call: k,
+                            path: P_ITEM_IDS,
+                            elem: elem as u32,
+                            value: *value,
+                        });
+                    }
+                    ev.arg_lens.push(ArgLenFact {
+                        call: k,
+                        path: P_ITEM_IDS,
+                        len: items.len() as u32,
+                    });
+                }
+                asked = match order_id {
+                    Some(Value::Str(s)) => Some(*s),
+                    _ => None,
+                };
+                calls.push((k, tool, asked));
+                point = Some(Point::Call(tool));
+                picks = binds;
+            }
+            EventSpec::Result {
+                call,
+                ok,
+                reads,
+                binds,
+            } => {
+                let pick = call.map_or(calls.len().wrapping_sub(1), |c| c % calls.len().max(1));
+                if let Some(&(c, tool, order_id)) = calls.get(pick) {
+                    asked = order_id;
+                    ev.result = Some(ResultFact {
+                        event: k,
+                        call: c,
+                        ok: *ok,
+                    });
+                    if *ok {
+                        for (id, read) in reads {
+                            let Some(id) = id.or(asked) else { continue };
+                            let (f, values, is_list) = match read {
+                                FieldRead::Status(s) => (STATUS, vec![Value::Str(*s)], false),
+                                FieldRead::Amount(a) => (AMOUNT, vec![*a], false),
+                                FieldRead::Items(items) => {
+                                    (ITEMS, items.iter().map(|s| Value::Str(*s)).collect(), true)
+                                }
+                            };
+                            ev.reads.push(Read {
+                                entity: ORDER,
+                                id,
+                                field: f,
+                                values,
+                                is_list,
+                            });
+                        }
+                        point = Some(Point::Result(tool));
+                        picks = binds;
+                    }
+                }
+            }
+        }
+        if let Some(point) = point {
+            let mut j = 0;
+            for (s, step) in checks.steps.iter().enumerate() {
+                let here = match step.timing {
+                    Timing::Call(t) => point == Point::Call(t),
+                    Timing::Result(t) => point == Point::Result(t),
+                    Timing::State => false,
+                };
+                if !here || step.binds.is_empty() {
+                    continue;
+                }
+                let value = match picks.get(j).copied().unwrap_or(BindPick::FromCall) {
+                    BindPick::FromCall => Some(asked.unwrap_or(v.ids[0])),
+                    BindPick::Value(s) => Some(s),
+                    BindPick::Skip => None,
+                };
+                j += 1;
+                if let Some(value) = value {
+                    for &var in &step.binds {
+                        ev.binds.push(BindFact {
+                            step: StepId(s as u32),
+                            event: k,
+                            var,
+                            value,
+                        });
+                    }
+                }
+            }
+        }
+        events.push(ev);
+    }
+    events
+}
+
+// ---------------------------------------------------------------------------
+// A case, and running both evaluators on it.
+
+#[derive(Clone)]
+struct Case {
+    checks: CompiledChecks,
+    events: Vec<EventFacts>,
+    /// Judge verdicts: (semantic step, evidence event).
+    judged: Vec<(StepId, u32)>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    vocab().prop_flat_map(|v| {
+        (
+            Just(v.clone()),
+            prop::option::weighted(0.75, find_spec(&v)),
+            prop::collection::vec(step_spec(&v), 0..=5),
+            prop::collection::vec(auth_spec(&v), 1..=3),
+            prop::collection::vec((any::<usize>(), any::<usize>()), 0..=3),
+            prop::collection::vec(interaction(&v), 2..=18).prop_map(|events| {
+                let mut events: Vec<EventSpec> = events.into_iter().flatten().collect();
+                events.truncate(30);
+                events
+            }),
+            prop::collection::vec((any::<usize>(), any::<usize>()), 0..=8),
+            // A lenient case: many steps lose their check, so paths get deep.
+            prop::option::weighted(0.3, prop::collection::vec(prop::bool::weighted(0.6), 10)),
+        )
+            .prop_map(
+                |(v, find, mut normal, mut auth, extra, events, judged, lenient)| {
+                    normal.splice(0..0, find);
+                    for (spec, drop) in normal
+                        .iter_mut()
+                        .chain(auth.iter_mut())
+                        .zip(lenient.into_iter().flatten())
+                    {
+                        if drop {
+                            spec.check = None;
+                        }
+                    }
+                    if normal.is_empty() {
+                        // At least three steps: entry, one more, an authorization.
+                        normal.push(StepSpec {
+                            timing: TimingSpec::State,
+                            check: None,
+                            share: None,
+                            semantic: false,
+                            bind: None,
+                            parent: None,
+                            auth: None,
+                        });
+                    }
+                    let checks = build_checks(&v, &normal, &auth, &extra);
+                    let events = build_events(&v, &checks, &events);
+                    let semantic: Vec<StepId> = checks
+                        .steps
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.semantic)
+                        .map(|(i, _)| StepId(i as u32))
+                        .collect();
+                    let n = events.len();
+                    let judged = judged
+                        .into_iter()
+                        .filter_map(|(s, k)| {
+                            // Mostly semantic steps; now and then any step.
+                            let step = if s % 8 == 7 || semantic.is_empty() {
+                                StepId((s % checks.steps.len()) as u32)
+                            } else {
+                                semantic[s % semantic.len()]
+                            };
+                            (!semantic.is_empty() || s % 8 == 7).then_some((step, (k % n) as u32))
+                        })
+                        .collect();
+                    Case {
+                        checks,
+                        events,
+                        judged,
+                    }
+                },
+            )
+    })
+}
+
+/// Both evaluators' results on one case.
+struct Run {
+    derived: Derived,
+    sat: BTreeSet<(StepId, Env, u32)>,
+    allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    outcomes: Vec<EventOutcome>,
+}
+
+fn run(case: &Case) -> Run {
+    let paths = arg_paths();
+    let plan = Arc::new(Plan::new(&case.checks, &paths).unwrap());
+    let mut monitor = Monitor::new(plan);
+    let mut builder = FactsBuilder::new(paths);
+    let mut outcomes = Vec::new();
+    for ev in &case.events {
+        builder.push(ev);
+        let judged: Vec<StepId> = case
+            .judged
+            .iter()
+            .filter(|(_, k)| *k == ev.event)
+            .map(|(s, _)| *s)
+            .collect();
+        outcomes.push(monitor.push(ev, &judged).unwrap());
+    }
+    let mut facts = builder.finish(interner(), case.events.len() as u32);
+    facts.judged = case.judged.clone();
+    let derived = evaluate(&case.checks, &facts).unwrap();
+    Run {
+        derived,
+        sat: monitor.sat().clone(),
+        allowed: monitor.allowed().clone(),
+        outcomes,
+    }
+}
+
+fn gated_agent_call(case: &Case, ev: &EventFacts) -> bool {
+    ev.call
+        .is_some_and(|c| c.by_agent && case.checks.gated_tools.contains(&c.tool))
+}
+
+/// The property: the monitor derives what the program derives.
+fn agree(case: &Case, run: &Run) -> Result<(), TestCaseError> {
+    let only = |a: &BTreeSet<(StepId, Env, u32)>, b: &BTreeSet<(StepId, Env, u32)>| {
+        a.difference(b)
+            .map(|&(s, e, k)| format!("s{}{} @{k}", s.0, show_env(&e)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    prop_assert_eq!(
+        &run.derived.sat,
+        &run.sat,
+        "Sat differs\n  only in datalog: {}\n  only in monitor: {}\n{:?}",
+        only(&run.derived.sat, &run.sat),
+        only(&run.sat, &run.derived.sat),
+        case
+    );
+    prop_assert_eq!(
+        &run.derived.allowed,
+        &run.allowed,
+        "Allowed differs\n  datalog: {}\n  monitor: {}\n{:?}",
+        show_allowed(&run.derived.allowed),
+        show_allowed(&run.allowed),
+        case
+    );
+    for (ev, outcome) in case.events.iter().zip(&run.outcomes) {
+        let expected = gated_agent_call(case, ev).then(|| run.derived.is_allowed(ev.event));
+        prop_assert_eq!(
+            outcome.allowed(),
+            expected,
+            "gate verdict at event {} differs\n{:?}",
+            ev.event,
+            case
+        );
+    }
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("TURNSTILE_PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(256)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn monitor_equals_datalog(case in case()) {
+        let run = run(&case);
+        agree(&case, &run)?;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Readable cases (shown on failure).
+
+fn show_value(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("\"{}\"", name(*s)),
+        Value::Int(i) => i.to_string(),
+        Value::Amount(a) => format!("{a}$"),
+        Value::Bool(b) => b.to_string(),
+        Value::Date(d) => d.to_string(),
+        Value::DateTime(d) => d.to_string(),
+    }
+}
+
+fn show_path(p: &ArgPath) -> String {
+    let mut out = String::from("args");
+    for step in &p.0 {
+        match step {
+            ArgStep::Key(k) => {
+                out.push('.');
+                out.push_str(name(*k));
+            }
+            ArgStep::Index(i) => out.push_str(&format!("[{i}]")),
+            ArgStep::Each => out.push_str("[*]"),
+        }
+    }
+    out
+}
+
+fn show_filter(f: &EventFilter) -> String {
+    let kind = match f.outcome {
+        Outcome::Called => "called",
+        Outcome::Succeeded => "succeeded",
+    };
+    let mut parts = vec![name(f.tool).to_owned()];
+    parts.extend(f.constraints.iter().map(|c| {
+        format!(
+            "{} {} {}",
+            show_path(&c.path),
+            c.op.symbol(),
+            show_operand(&c.value)
+        )
+    }));
+    format!("{kind}({})", parts.join(", "))
+}
+
+fn show_operand(o: &Operand) -> String {
+    match o {
+        Operand::Const(v) => show_value(v),
+        Operand::Var(v) => format!("${}", v.0),
+        Operand::Field { entity, id, field } => {
+            format!("{}[{}].{}", name(*entity), show_operand(id), name(*field))
+        }
+        Operand::Arg(p) => show_path(p),
+        Operand::Aggregate { op, of } => format!("{}({})", op.name(), show_operand(of)),
+        Operand::CountEqual { of, value } => {
+            format!("count({}, {})", show_operand(of), show_operand(value))
+        }
+        Operand::CountEvents(f) => format!("count({})", show_filter(f)),
+        Operand::Arith { op, lhs, rhs } => {
+            let op = match op {
+                ArithOp::Add => "+",
+                ArithOp::Sub => "-",
+                ArithOp::Mul => "*",
+            };
+            format!("({} {op} {})", show_operand(lhs), show_operand(rhs))
+        }
+    }
+}
+
+fn show_check(c: &Check) -> String {
+    let join = |cs: &[Check], sep: &str, empty: &str| {
+        if cs.is_empty() {
+            empty.to_owned()
+        } else {
+            format!(
+                "({})",
+                cs.iter().map(show_check).collect::<Vec<_>>().join(sep)
+            )
+        }
+    };
+    match c {
+        Check::Const(b) => b.to_string(),
+        Check::Compare { op, lhs, rhs } => {
+            format!(
+                "{} {} {}",
+                show_operand(lhs),
+                op.symbol(),
+                show_operand(rhs)
+            )
+        }
+        Check::OneOf { operand, set } => format!(
+            "{} in [{}]",
+            show_operand(operand),
+            set.iter().map(show_operand).collect::<Vec<_>>().join(", ")
+        ),
+        Check::Contains { item, list } => {
+            format!("{} in {}", show_operand(item), show_operand(list))
+        }
+        Check::Not(inner) => format!("!({})", show_check(inner)),
+        Check::All(cs) => join(cs, " && ", "all()"),
+        Check::Any(cs) => join(cs, " || ", "any()"),
+        Check::Happened(f) => show_filter(f),
+    }
+}
+
+fn show_env(env: &Env) -> String {
+    let bound: Vec<String> = env
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0)
+        .map(|(i, v)| format!("${i}={}", name(Symbol(v - 1))))
+        .collect();
+    format!("{{{}}}", bound.join(" "))
+}
+
+fn show_allowed(allowed: &BTreeMap<u32, Vec<(StepId, Env)>>) -> String {
+    allowed
+        .iter()
+        .map(|(k, list)| {
+            let by: Vec<String> = list
+                .iter()
+                .map(|(s, e)| format!("s{}{}", s.0, show_env(e)))
+                .collect();
+            format!("@{k} by {}", by.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn show_timing(t: Timing) -> String {
+    match t {
+        Timing::State => "state".to_owned(),
+        Timing::Call(tool) => format!("call {}", name(tool)),
+        Timing::Result(tool) => format!("result {}", name(tool)),
+    }
+}
+
+impl fmt::Debug for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.checks;
+        let gated: Vec<&str> = c.gated_tools.iter().map(|t| name(*t)).collect();
+        writeln!(f, "workflow (vars {}, gated {:?}):", c.vars, gated)?;
+        for (i, step) in c.steps.iter().enumerate() {
+            let succs: Vec<String> = c
+                .edges
+                .iter()
+                .filter(|(a, _)| a.0 as usize == i)
+                .map(|(_, b)| format!("s{}", b.0))
+                .collect();
+            write!(f, "  s{i} [{}]", show_timing(step.timing))?;
+            if step.semantic {
+                write!(f, " semantic")?;
+            }
+            if !step.binds.is_empty() {
+                write!(f, " binds {:?}", step.binds)?;
+            }
+            if let Some(t) = step.authorizes {
+                write!(f, " authorizes {}", name(t))?;
+            }
+            if let Some(id) = step.check {
+                let check = c.checks.get(id).map(show_check).unwrap_or_default();
+                write!(f, " check#{}: {check}", id.0)?;
+            }
+            writeln!(f, " -> [{}]", succs.join(", "))?;
+        }
+        writeln!(f, "trace:")?;
+        for ev in &self.events {
+            write!(f, "  {}:", ev.event)?;
+            if let Some(call) = ev.call {
+                write!(
+                    f,
+                    " call {}{}",
+                    name(call.tool),
+                    if call.by_agent { "" } else { " (user)" }
+                )?;
+                let mut args: Vec<String> = Vec::new();
+                for (p, label) in [(P_ORDER_ID, "order_id"), (P_TOTAL, "total")] {
+                    for a in ev.args.iter().filter(|a| a.path == p) {
+                        args.push(format!("{label}={}", show_value(&a.value)));
+                    }
+                }
+                if ev.arg_lens.iter().any(|l| l.path == P_ITEM_IDS) {
+                    let items: Vec<String> = ev
+                        .args
+                        .iter()
+                        .filter(|a| a.path == P_ITEM_IDS)
+                        .map(|a| show_value(&a.value))
+                        .collect();
+                    args.push(format!("item_ids=[{}]", items.join(", ")));
+                }
+                write!(f, "({})", args.join(", "))?;
+            }
+            if let Some(r) = ev.result {
+                write!(
+                    f,
+                    " result of {} {}",
+                    r.call,
+                    if r.ok { "ok" } else { "FAILED" }
+                )?;
+            }
+            if ev.call.is_none() && ev.result.is_none() {
+                write!(f, " message")?;
+            }
+            for read in &ev.reads {
+                let values: Vec<String> = read.values.iter().map(show_value).collect();
+                let values = if read.is_list {
+                    format!("[{}]", values.join(", "))
+                } else {
+                    values.join(", ")
+                };
+                write!(
+                    f,
+                    "; {}[{}].{} = {values}",
+                    name(read.entity),
+                    name(read.id),
+                    name(read.field)
+                )?;
+            }
+            for b in &ev.binds {
+                write!(f, "; s{} binds ${}={}", b.step.0, b.var, name(b.value))?;
+            }
+            let verdicts: Vec<String> = self
+                .judged
+                .iter()
+                .filter(|(_, k)| *k == ev.event)
+                .map(|(s, _)| format!("s{}", s.0))
+                .collect();
+            if !verdicts.is_empty() {
+                write!(f, "; judge confirms {}", verdicts.join(", "))?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Hand-written regression cases.
+
+fn step(name: &str, timing: Timing, check: Option<CheckId>, binds: Vec<u32>) -> Step {
+    Step {
+        name: name.into(),
+        timing,
+        check,
+        semantic: false,
+        binds,
+        authorizes: None,
+    }
+}
+
+fn chain(steps: Vec<Step>, checks: CheckSet, back: &[(u32, u32)]) -> CompiledChecks {
+    let mut edges: Vec<(StepId, StepId)> = (1..steps.len() as u32)
+        .map(|i| (StepId(i - 1), StepId(i)))
+        .collect();
+    edges.extend(back.iter().map(|&(a, b)| (StepId(a), StepId(b))));
+    CompiledChecks {
+        checks,
+        steps,
+        edges,
+        entry: StepId(0),
+        vars: 1,
+        gated_tools: vec![CANCEL],
+    }
+}
+
+fn message(k: u32) -> EventFacts {
+    EventFacts {
+        event: k,
+        ..EventFacts::default()
+    }
+}
+
+fn call(k: u32, tool: Symbol, order_id: Symbol) -> EventFacts {
+    EventFacts {
+        event: k,
+        call: Some(CallFact {
+            event: k,
+            tool,
+            by_agent: true,
+        }),
+        args: vec![ArgFact {
+            call: k,
+            path: P_ORDER_ID,
+            elem: SCALAR,
+            value: Value::Str(order_id),
+        }],
+        ..EventFacts::default()
+    }
+}
+
+/// An ok result of call `c` reading `id`'s status, with an optional bind.
+fn result(
+    k: u32,
+    c: u32,
+    status: Option<(Symbol, Symbol)>,
+    bind: Option<(u32, Symbol)>,
+) -> EventFacts {
+    EventFacts {
+        event: k,
+        result: Some(ResultFact {
+            event: k,
+            call: c,
+            ok: true,
+        }),
+        reads: status
+            .into_iter()
+            .map(|(id, s)| Read {
+                entity: ORDER,
+                id,
+                field: STATUS,
+                values: vec![Value::Str(s)],
+                is_list: false,
+            })
+            .collect(),
+        binds: bind
+            .into_iter()
+            .map(|(s, value)| BindFact {
+                step: StepId(s),
+                event: k,
+                var: 0,
+                value,
+            })
+            .collect(),
+        ..EventFacts::default()
+    }
+}
+
+fn env(id: Symbol) -> Env {
+    turnstile_rules::program::env_with(turnstile_rules::program::EMPTY_ENV, 0, id)
+}
+
+fn pinned() -> Check {
+    compare(CmpOp::Eq, arg(path_order_id()), Operand::Var(VarId(0)))
+}
+
+fn is_pending() -> Check {
+    compare(
+        CmpOp::Eq,
+        field(Operand::Var(VarId(0)), STATUS),
+        Operand::Const(Value::Str(STATUSES[0])),
+    )
+}
+
+/// Runs both evaluators, asserts they agree, returns the run.
+fn agreed(case: &Case) -> Run {
+    let run = run(case);
+    if let Err(e) = agree(case, &run) {
+        panic!("{e}");
+    }
+    run
+}
+
+fn sat_events(run: &Run, s: u32, e: Env) -> Vec<u32> {
+    run.sat
+        .iter()
+        .filter(|(st, en, _)| st.0 == s && *en == e)
+        .map(|(_, _, k)| *k)
+        .collect()
+}
+
+fn allowed_events(run: &Run) -> Vec<u32> {
+    run.allowed.keys().copied().collect()
+}
+
+#[test]
+fn call_step_fires_at_the_first_holding_call_after_its_predecessor() {
+    let [o1, o2, _] = IDS;
+    let pending = STATUSES[0];
+    let mut checks = CheckSet::default();
+    let guard = checks.push(Check::All(vec![is_pending(), pinned()]));
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let case = Case {
+        checks: chain(
+            vec![
+                step("entry", Timing::State, None, vec![]),
+                step("find", Timing::Result(LOOKUP), None, vec![0]),
+                auth,
+            ],
+            checks,
+            &[],
+        ),
+        events: vec![
+            message(0),
+            // A call before the predecessor is satisfied does not count.
+            call(1, CANCEL, o1),
+            call(2, LOOKUP, o1),
+            result(3, 2, Some((o1, pending)), Some((1, o1))),
+            call(4, CANCEL, o2),
+            call(5, CANCEL, o1),
+            call(6, CANCEL, o1),
+        ],
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    assert_eq!(allowed_events(&run), vec![5]);
+    assert_eq!(sat_events(&run, 2, env(o1)), vec![5]);
+    assert_eq!(
+        run.outcomes
+            .iter()
+            .map(EventOutcome::allowed)
+            .collect::<Vec<_>>(),
+        vec![
+            None,
+            Some(false),
+            None,
+            None,
+            Some(false),
+            Some(true),
+            Some(false)
+        ]
+    );
+}
+
+#[test]
+fn binding_step_forks_one_request_per_value() {
+    let [o1, o2, _] = IDS;
+    let [pending, delivered, _] = STATUSES;
+    let mut checks = CheckSet::default();
+    let state = checks.push(is_pending());
+    let guard = checks.push(pinned());
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let case = Case {
+        checks: chain(
+            vec![
+                step("entry", Timing::State, None, vec![]),
+                step("find", Timing::Result(LOOKUP), None, vec![0]),
+                step("pending", Timing::State, Some(state), vec![]),
+                auth,
+            ],
+            checks,
+            &[],
+        ),
+        events: vec![
+            message(0),
+            call(1, LOOKUP, o1),
+            result(2, 1, Some((o1, pending)), Some((1, o1))),
+            call(3, LOOKUP, o2),
+            result(4, 3, Some((o2, delivered)), Some((1, o2))),
+            call(5, CANCEL, o2),
+            call(6, LOOKUP, o2),
+            result(7, 6, Some((o2, pending)), Some((1, o2))),
+            call(8, CANCEL, o2),
+            call(9, CANCEL, o1),
+        ],
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    assert_eq!(sat_events(&run, 1, env(o1)), vec![2]);
+    // The first bind of each value counts; #O2's re-read at 7 binds no new request.
+    assert_eq!(sat_events(&run, 1, env(o2)), vec![4]);
+    assert_eq!(sat_events(&run, 2, env(o1)), vec![2]);
+    assert_eq!(sat_events(&run, 2, env(o2)), vec![7]);
+    assert_eq!(allowed_events(&run), vec![8, 9]);
+}
+
+#[test]
+fn semantic_step_waits_for_a_verdict_after_its_predecessor() {
+    let [o1, _, _] = IDS;
+    let mut checks = CheckSet::default();
+    let guard = checks.push(pinned());
+    let mut confirm = step("confirm", Timing::State, None, vec![]);
+    confirm.semantic = true;
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let case = Case {
+        checks: chain(
+            vec![
+                step("entry", Timing::State, None, vec![]),
+                step("find", Timing::Result(LOOKUP), None, vec![0]),
+                confirm,
+                auth,
+            ],
+            checks,
+            &[],
+        ),
+        events: vec![
+            message(0),
+            call(1, LOOKUP, o1),
+            result(2, 1, None, Some((1, o1))),
+            call(3, CANCEL, o1),
+            message(4),
+            call(5, CANCEL, o1),
+        ],
+        // The verdict at 0 precedes the predecessor's evidence (2): it does not count.
+        judged: vec![(StepId(2), 0), (StepId(2), 4)],
+    };
+    let run = agreed(&case);
+    assert_eq!(sat_events(&run, 2, env(o1)), vec![4]);
+    assert_eq!(allowed_events(&run), vec![5]);
+}
+
+#[test]
+fn state_step_is_satisfied_again_after_a_re_read() {
+    let [o1, _, _] = IDS;
+    let [pending, delivered, _] = STATUSES;
+    let mut checks = CheckSet::default();
+    let state = checks.push(is_pending());
+    let guard = checks.push(pinned());
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let case = Case {
+        checks: chain(
+            vec![
+                step("entry", Timing::State, None, vec![]),
+                step("find", Timing::Result(LOOKUP), None, vec![0]),
+                step("pending", Timing::State, Some(state), vec![]),
+                auth,
+                step("done", Timing::Result(CANCEL), None, vec![]),
+            ],
+            checks,
+            // After each cancellation the order must be pending again.
+            &[(4, 2)],
+        ),
+        events: vec![
+            message(0),
+            call(1, LOOKUP, o1),
+            result(2, 1, Some((o1, pending)), Some((1, o1))),
+            call(3, CANCEL, o1),
+            result(4, 3, Some((o1, delivered)), None),
+            call(5, CANCEL, o1),
+            call(6, LOOKUP, o1),
+            result(7, 6, Some((o1, pending)), None),
+            call(8, CANCEL, o1),
+        ],
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    assert_eq!(sat_events(&run, 2, env(o1)), vec![2, 7]);
+    assert_eq!(allowed_events(&run), vec![3, 8]);
+}
