@@ -443,3 +443,29 @@ fn a_recorded_replay_reproduces_the_report() {
     assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
     assert_eq!(text(&first.stdout), text(&second.stdout));
 }
+
+#[test]
+fn the_readme_main_command_replays_the_shipped_examples() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = turnstile(&[
+        "replay",
+        root.join("bundles/retail").to_str().unwrap(),
+        root.join("examples/retail-sample.jsonl").to_str().unwrap(),
+        "--schedule",
+        "all",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("5 of 5 traces replayed: 8 mutating calls, 5 blocked (workflow)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("BLOCK  MissingRead at exchange.read_product"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("action    caught 5 deviations, missed 0"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,386 @@
+//! The shipped bundles on the benchmark's real agent conversations: every
+//! retail and airline simulation in `tau2/traces`, replayed through a session
+//! under the `workflow` and `action` schedules.
+//!
+//! Ground truth without any LLM: on a task whose gold actions contain no
+//! mutating tool, every mutating call the agent made is a violation and must
+//! be blocked; a mutating call that matches a gold action (name and
+//! arguments) should be allowed when the conversation shows the required
+//! reads and confirmation. Three modes:
+//! - `offline · workflow` and `offline · action`: sessions with the shipped
+//!   offline judge (keywords and consent detection; anything it cannot tell
+//!   blocks) under the two schedules;
+//! - `formal only`: the Datalog program with every semantic step granted at
+//!   every event (so as soon as it is reached) — what the formal checks alone
+//!   decide. A wrong call it allows is one the policy leaves to the dialogue.
+//!
+//! Every wrong call the offline judge lets through is listed with the
+//! semantic steps the judge accepted on the allowing request's path: the
+//! dialogue is why it passed, and the test asserts there is such a step.
+//!
+//! Prints a per-file table (`cargo test --test real_traces -- --nocapture`);
+//! the figures are in `bundles/README.md`. Reads tau2 from `TAU2_DATA`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+use turnstile_engine::decide::decide;
+use turnstile_engine::import::import_file;
+use turnstile_engine::session::replay::{ReplayReport, replay};
+use turnstile_engine::session::{GateVerdict, Runtime, Schedule};
+use turnstile_engine::trace::{Event, Trace};
+use turnstile_engine::{CompiledBundle, check_bundle};
+use turnstile_llm::OfflineJudge;
+use turnstile_rules::StepId;
+
+fn tau2() -> PathBuf {
+    std::env::var_os("TAU2_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
+        PathBuf::from,
+    )
+}
+
+/// Gold mutating actions of every task, by task id.
+fn gold_writes(domain: &str, mutating: &[String]) -> HashMap<String, Vec<(String, Json)>> {
+    let path = tau2().join(domain).join("tasks.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", path.display()));
+    let tasks: Vec<Json> = serde_json::from_str(&text).unwrap();
+    tasks
+        .iter()
+        .map(|t| {
+            let id = match &t["id"] {
+                Json::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let writes = t["evaluation_criteria"]["actions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| {
+                    let name = a["name"].as_str()?;
+                    mutating
+                        .iter()
+                        .any(|m| m == name)
+                        .then(|| (name.to_owned(), a["arguments"].clone()))
+                })
+                .collect();
+            (id, writes)
+        })
+        .collect()
+}
+
+#[derive(Default, Clone)]
+struct Row {
+    traces: usize,
+    calls: usize,
+    blocked: usize,
+    wrong: usize,
+    wrong_blocked: usize,
+    gold: usize,
+    gold_allowed: usize,
+    reasons: BTreeMap<String, usize>,
+    /// Wrong calls that were allowed: trace, event, what allowed it.
+    leaks: Vec<(String, u32, String)>,
+    /// Gold-matching calls that were blocked: trace, event, why.
+    gold_blocked: Vec<(String, u32, String)>,
+}
+
+impl Row {
+    fn add(&mut self, other: &Row) {
+        self.traces += other.traces;
+        self.calls += other.calls;
+        self.blocked += other.blocked;
+        self.wrong += other.wrong;
+        self.wrong_blocked += other.wrong_blocked;
+        self.gold += other.gold;
+        self.gold_allowed += other.gold_allowed;
+        for (k, v) in &other.reasons {
+            *self.reasons.entry(k.clone()).or_default() += v;
+        }
+        self.leaks.extend(other.leaks.iter().cloned());
+        self.gold_blocked.extend(other.gold_blocked.iter().cloned());
+    }
+
+    fn line(&self, name: &str) -> String {
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                "—".to_owned()
+            } else {
+                format!("{:.1}%", 100.0 * a as f64 / b as f64)
+            }
+        };
+        let mut reasons: Vec<_> = self.reasons.iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(a.1));
+        let top: Vec<String> = reasons
+            .iter()
+            .take(3)
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        format!(
+            "| {name} | {} | {} | {} | {}/{} ({}) | {}/{} ({}) | {} |",
+            self.traces,
+            self.calls,
+            self.blocked,
+            self.wrong_blocked,
+            self.wrong,
+            pct(self.wrong_blocked, self.wrong),
+            self.gold_allowed,
+            self.gold,
+            pct(self.gold_allowed, self.gold),
+            top.join(", ")
+        )
+    }
+}
+
+/// One gated call's outcome in one mode: blocked with a reason key, or
+/// allowed (with a description of what allowed it).
+enum Outcome {
+    Blocked(String),
+    Allowed(String),
+}
+
+fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
+    report
+        .events
+        .iter()
+        .filter_map(|r| match &r.verdict {
+            GateVerdict::Block { reason, step, .. } => Some((
+                r.event,
+                Outcome::Blocked(format!("{reason:?}@{}", step.as_deref().unwrap_or("?"))),
+            )),
+            GateVerdict::Allow { step, request } => {
+                let accepted: Vec<String> = report
+                    .events
+                    .iter()
+                    .filter(|e| e.event <= r.event)
+                    .flat_map(|e| &e.judge)
+                    .filter(|n| n.verdict.is_satisfied() && n.rejected.is_none())
+                    .filter(|n| n.request.iter().all(|(k, v)| request.get(k) == Some(v)))
+                    .map(|n| n.node.clone())
+                    .collect();
+                Some((
+                    r.event,
+                    Outcome::Allowed(format!(
+                        "at {step} {request:?}; judge accepted {accepted:?}"
+                    )),
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The formal checks alone: every semantic step granted at every event.
+fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outcome> {
+    let semantic: Vec<StepId> = (0..bundle.program.steps.len())
+        .filter(|&i| bundle.program.steps[i].semantic)
+        .map(|i| StepId(u32::try_from(i).unwrap()))
+        .collect();
+    let mut judged = Vec::new();
+    for k in 0..trace.events.len() {
+        judged.extend(semantic.iter().map(|s| (*s, u32::try_from(k).unwrap())));
+    }
+    let decision = decide(bundle, trace, &judged).unwrap();
+    let mut out: HashMap<u32, Outcome> = decision
+        .derived
+        .violations
+        .iter()
+        .map(|v| {
+            let step = v.unmet.map_or("?", |s| bundle.step_name(s));
+            (v.event, Outcome::Blocked(format!("{:?}@{step}", v.reason)))
+        })
+        .collect();
+    for (k, list) in &decision.derived.allowed {
+        let step = list.first().map_or("?", |(s, _)| bundle.step_name(*s));
+        out.insert(
+            *k,
+            Outcome::Allowed(format!("at {step} (formal checks pass)")),
+        );
+    }
+    out
+}
+
+fn score(
+    trace: &Trace,
+    outcomes: &HashMap<u32, Outcome>,
+    gold: &HashMap<String, Vec<(String, Json)>>,
+    mutating: &[String],
+) -> Row {
+    let writes = trace
+        .meta
+        .task_id
+        .as_ref()
+        .and_then(|t| gold.get(t))
+        .cloned()
+        .unwrap_or_default();
+    let mut row = Row {
+        traces: 1,
+        ..Row::default()
+    };
+    for (k, event) in trace.events.iter().enumerate() {
+        let Event::Call { tool, args, .. } = event else {
+            continue;
+        };
+        if !mutating.contains(tool) || !event.is_agent_event() {
+            continue;
+        }
+        let k = u32::try_from(k).unwrap();
+        row.calls += 1;
+        let outcome = outcomes
+            .get(&k)
+            .unwrap_or_else(|| panic!("{}: event {k} ({tool}) has no verdict", trace.meta.id));
+        let blocked = match outcome {
+            Outcome::Blocked(key) => {
+                *row.reasons.entry(key.clone()).or_default() += 1;
+                true
+            }
+            Outcome::Allowed(_) => false,
+        };
+        row.blocked += usize::from(blocked);
+        if writes.is_empty() {
+            row.wrong += 1;
+            row.wrong_blocked += usize::from(blocked);
+            if let Outcome::Allowed(why) = outcome {
+                row.leaks
+                    .push((trace.meta.id.clone(), k, format!("{tool} allowed {why}")));
+            }
+        } else if writes.iter().any(|(name, a)| name == tool && a == args) {
+            row.gold += 1;
+            row.gold_allowed += usize::from(!blocked);
+            if let Outcome::Blocked(why) = outcome {
+                row.gold_blocked
+                    .push((trace.meta.id.clone(), k, format!("{tool} blocked: {why}")));
+            }
+        }
+    }
+    row
+}
+
+fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bundles")
+        .join(domain);
+    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    let mutating: Vec<String> = bundle
+        .domain
+        .agent_writes()
+        .map(|t| t.name.clone())
+        .collect();
+    let gold = gold_writes(domain, &mutating);
+    let bundle = Arc::new(bundle);
+    let rt = Runtime::new(Arc::clone(&bundle)).unwrap();
+    let traces_dir = tau2().join("traces");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&traces_dir)
+        .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", traces_dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&format!("{domain}_")))
+        })
+        .collect();
+    files.sort();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mut table = BTreeMap::new();
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let imported = import_file(file, None).unwrap();
+        assert!(imported.errors.is_empty(), "{name}: {:?}", imported.errors);
+        for schedule in [Schedule::Workflow, Schedule::Action] {
+            let mut row = Row::default();
+            for trace in &imported.traces {
+                let report = runtime
+                    .block_on(replay(&rt, trace, schedule, &OfflineJudge))
+                    .unwrap();
+                row.add(&score(trace, &session_outcomes(&report), &gold, &mutating));
+            }
+            table.insert((format!("offline · {schedule}"), name.clone()), row);
+        }
+        let mut row = Row::default();
+        for trace in &imported.traces {
+            row.add(&score(
+                trace,
+                &formal_outcomes(&bundle, trace),
+                &gold,
+                &mutating,
+            ));
+        }
+        table.insert(("formal only".to_owned(), name.clone()), row);
+    }
+    table
+}
+
+fn report(domain: &str) -> BTreeMap<(String, String), Row> {
+    let table = run_domain(domain);
+    println!("\n### {domain}\n");
+    println!(
+        "| mode · file | traces | mutating calls | blocked | wrong calls blocked | gold-matching allowed | top block reasons |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut totals: BTreeMap<String, Row> = BTreeMap::new();
+    for ((mode, file), row) in &table {
+        println!("{}", row.line(&format!("{mode} · {file}")));
+        totals.entry(mode.clone()).or_default().add(row);
+    }
+    for (mode, row) in &totals {
+        println!("{}", row.line(&format!("**{mode} · all**")));
+    }
+    for (mode, row) in &totals {
+        for (trace, event, why) in &row.leaks {
+            println!("- {mode}: {trace} event {event}: {why}");
+        }
+    }
+    if let Some(row) = totals.get("formal only") {
+        for (trace, event, why) in &row.gold_blocked {
+            println!("- gold-matching, formal only: {trace} event {event}: {why}");
+        }
+    }
+    table
+}
+
+/// Every wrong call the offline judge lets through passed because the judge
+/// accepted a dialogue-semantic step on its request's path, and is listed.
+fn assert_leaks_are_dialogue_only(domain: &str, table: &BTreeMap<(String, String), Row>) {
+    for ((mode, file), row) in table {
+        assert!(
+            row.calls > 0 || row.traces == 0,
+            "{domain} {mode} {file}: no calls"
+        );
+        assert_eq!(
+            row.wrong - row.wrong_blocked,
+            row.leaks.len(),
+            "{domain} {mode} {file}: every allowed wrong call is listed"
+        );
+        if mode == "formal only" {
+            continue;
+        }
+        for (trace, event, why) in &row.leaks {
+            let accepted = why
+                .split("judge accepted ")
+                .nth(1)
+                .is_some_and(|list| list.contains('.'));
+            assert!(
+                accepted,
+                "{domain} {mode}: {trace} event {event} ({why}) passed without any dialogue step"
+            );
+        }
+    }
+}
+
+#[test]
+fn retail_traces() {
+    let table = report("retail");
+    assert_leaks_are_dialogue_only("retail", &table);
+}
+
+#[test]
+fn airline_traces() {
+    let table = report("airline");
+    assert_leaks_are_dialogue_only("airline", &table);
+}
