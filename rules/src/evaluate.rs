@@ -999,10 +999,16 @@ impl Explainer<'_> {
                 2
             }
         };
+        // Among the requests the call is about, a path whose authorization
+        // finds the call's arguments foreign to it (a cabin change whose
+        // flights differ) is about another request type: explain by the
+        // others first.
         ranked.sort_by_key(|(a, e, n, reason, failed)| {
             let depth = self.inputs.depth.get(*n as usize).copied().unwrap_or(0);
+            let class = class(*a, e, *n);
             (
-                class(*a, e, *n),
+                class,
+                class == 0 && *reason == Reason::Ungrounded && *n == *a,
                 std::cmp::Reverse(about(e)),
                 std::cmp::Reverse(bound(e)),
                 std::cmp::Reverse(depth),
@@ -1013,6 +1019,12 @@ impl Explainer<'_> {
                 *e,
             )
         });
+        if let Some((a, e, n, _, _)) = ranked.first()
+            && contradicts(*a, e)
+            && let Some(unread) = self.known_but_unread(event, *a, *n, e)
+        {
+            return unread;
+        }
         match ranked.into_iter().next() {
             Some((_, env, unmet, reason, failed)) => Violation {
                 event,
@@ -1031,6 +1043,78 @@ impl Explainer<'_> {
                 failed: Vec::new(),
             },
         }
+    }
+
+    /// The call names an entity (by a pinned argument) that no request is
+    /// about, though a read did list it (the user's own reservation, seen in
+    /// their profile): the read that would have bound it is missing. `None`
+    /// when nothing read mentions the value — then it is ungrounded.
+    fn known_but_unread(&self, event: u32, auth: u32, near: u32, env: &Env) -> Option<Violation> {
+        let root = self.inputs.step_roots.get(auth as usize).copied()?;
+        let (var, value) =
+            pinned_vars(self.encoded, root)
+                .into_iter()
+                .find_map(|(var, path)| {
+                    let p = self
+                        .facts
+                        .arg_path_index(self.encoded.arg_paths.get(path as usize)?)?;
+                    let arg = self
+                        .facts
+                        .args
+                        .iter()
+                        .find(|x| x.call == event && x.path == p)?;
+                    match (arg.value, program::env_get(env, var)) {
+                        (Value::Str(s), Some(bound)) if bound != s => Some((var, s)),
+                        _ => None,
+                    }
+                })?;
+        let listed = self
+            .facts
+            .attrs
+            .iter()
+            .any(|a| a.value == Value::Str(value) && a.from <= event);
+        if !listed {
+            return None;
+        }
+        // The deepest step upstream of the authorization that binds the variable.
+        let binder = (0..self.checks.steps.len())
+            .filter(|&i| self.inputs.bind_masks[i] & (1 << var) != 0)
+            .filter(|&i| self.reaches(i, auth as usize))
+            .max_by_key(|&i| (self.inputs.depth[i], i == near as usize))?;
+        let mut request = *env;
+        if let Some(slot) = request.get_mut(var as usize) {
+            *slot = 0;
+        }
+        Some(Violation {
+            event,
+            tool: self.facts.calls.iter().find(|c| c.event == event)?.tool,
+            request,
+            unmet: Some(StepId(to_u32(binder))),
+            reason: Reason::MissingRead,
+            failed: Vec::new(),
+        })
+    }
+
+    /// Whether step `to` can be reached from step `from` along the workflow.
+    fn reaches(&self, from: usize, to: usize) -> bool {
+        let mut seen = vec![false; self.checks.steps.len()];
+        let mut stack = vec![from];
+        while let Some(s) = stack.pop() {
+            if s == to {
+                return true;
+            }
+            if std::mem::replace(&mut seen[s], true) {
+                continue;
+            }
+            stack.extend(
+                self.checks
+                    .edges
+                    .iter()
+                    .filter(|(a, _)| a.0 as usize == s)
+                    .map(|(_, b)| b.0 as usize),
+            );
+        }
+        false
     }
 
     fn classify(
