@@ -827,8 +827,9 @@ fn projections(base: Env, mask: u32, candidates: &BTreeMap<u32, BTreeSet<Symbol>
     envs
 }
 
-/// Distance of each step from the entry (for choosing the deepest unmet step).
-fn depths(checks: &CompiledChecks) -> Vec<u32> {
+/// Distance of each step from the entry along the step graph (`u32::MAX`
+/// when unreachable), for choosing the deepest unmet step.
+pub fn depths(checks: &CompiledChecks) -> Vec<u32> {
     let mut depth = vec![u32::MAX; checks.steps.len()];
     let mut queue = VecDeque::from([checks.entry]);
     if let Some(d) = depth.get_mut(checks.entry.0 as usize) {

@@ -76,7 +76,7 @@ pub fn project(env: &Env, mask: u32) -> Env {
 }
 
 /// `wider` binds everything `narrower` binds, to the same values.
-fn extends(wider: &Env, narrower: &Env) -> bool {
+pub fn extends(wider: &Env, narrower: &Env) -> bool {
     wider
         .iter()
         .zip(narrower.iter())

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use turnstile_llm::{Judge, Judgement, Usage};
 use turnstile_rules::facts::{EventFacts, FactsBuilder};
 use turnstile_rules::monitor::{EventOutcome, Monitor, MonitorError, Waiting};
-use turnstile_rules::program::{EMPTY_ENV, Env, env_get};
+use turnstile_rules::program::{EMPTY_ENV, Env, env_get, extends};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 
 pub use judging::JudgeNote;
@@ -651,14 +651,6 @@ impl Session {
         session.usage = state.usage;
         Ok(session)
     }
-}
-
-/// `wider` binds everything `narrower` binds, to the same values.
-fn extends(wider: &Env, narrower: &Env) -> bool {
-    wider
-        .iter()
-        .zip(narrower.iter())
-        .all(|(w, n)| *n == 0 || w == n)
 }
 
 /// A short description of an event for tables.

@@ -3,7 +3,6 @@
 //! its judge question, its remediation template, its depth and whether it is
 //! an exit.
 
-use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
@@ -66,7 +65,7 @@ impl Runtime {
     pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<Runtime>, EvaluateError> {
         let mut plan = Plan::new(&bundle.program, &bundle.arg_paths)?;
         let graph = &bundle.workflow.graph;
-        let depth = depths(&bundle);
+        let depth = turnstile_rules::evaluate::depths(&bundle.program);
         let mut steps = Vec::with_capacity(bundle.program.steps.len());
         for (i, step) in bundle.program.steps.iter().enumerate() {
             let node = if i < graph.node_count() {
@@ -164,30 +163,4 @@ fn branch_question(bundle: &CompiledBundle, step: usize) -> Option<Asked> {
         }),
         _ => None,
     }
-}
-
-/// Distance of each step from the entry along the step graph.
-fn depths(bundle: &CompiledBundle) -> Vec<u32> {
-    let program = &bundle.program;
-    let mut succs: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for (a, b) in &program.edges {
-        succs.entry(a.0).or_default().push(b.0);
-    }
-    let mut depth = vec![u32::MAX; program.steps.len()];
-    let mut queue = VecDeque::from([program.entry.0]);
-    if let Some(d) = depth.get_mut(program.entry.0 as usize) {
-        *d = 0;
-    }
-    while let Some(s) = queue.pop_front() {
-        let here = depth.get(s as usize).copied().unwrap_or(0);
-        for &n in succs.get(&s).into_iter().flatten() {
-            if let Some(d) = depth.get_mut(n as usize)
-                && *d == u32::MAX
-            {
-                *d = here.saturating_add(1);
-                queue.push_back(n);
-            }
-        }
-    }
-    depth
 }
