@@ -103,7 +103,8 @@ impl Extraction<'_> {
             .open_calls
             .insert(id.to_owned(), (k, tool.to_owned(), args.clone()));
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
-        for (index, path) in self.bundle.arg_paths.clone().iter().enumerate() {
+        let bundle = self.bundle;
+        for (index, path) in bundle.arg_paths.iter().enumerate() {
             let declared = params.and_then(|p| arg_type(&self.out.interner, p, path));
             let Some(mut found) = select_args(&self.out.interner, args, path) else {
                 continue;

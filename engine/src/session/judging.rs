@@ -50,16 +50,22 @@ impl Ask {
         }
     }
 
-    /// Identifies the question and its slice up to the last message: asking
-    /// it again before anyone says something new cannot change the answer.
+    /// Identifies the question and its slice up to the last turn that can
+    /// change the answer — the user's for classifications and for what the
+    /// user says, the agent's for what the agent does: asking again before
+    /// that speaker says something new cannot change it.
     pub fn key(&self) -> (u32, Env, u32, u32) {
         let first = self.steps.first().map_or(u32::MAX, |(s, _)| s.0);
+        let speaker = match &self.request.question {
+            Question::Criterion { said_by, .. } => *said_by,
+            Question::Classify { .. } => Role::User,
+        };
         let end = self
             .request
             .conversation
             .iter()
             .rev()
-            .find(|t| t.role != Role::Tool)
+            .find(|t| t.role == speaker)
             .map_or(self.from, |t| t.event_index + 1);
         (first, self.env, self.ready, end)
     }

@@ -1,0 +1,488 @@
+//! Gate decision latency: deciding the n-th event of a conversation, a gated
+//! agent call (`cancel_pending_order`), after the first n-1 events, at
+//! n = 10, 100 and 1,000, allowed and blocked (`turnstile_benches::gate_trace`).
+//! The decision is formal-only: every semantic verdict it depends on (the
+//! classification, the user's confirmations) is already accepted.
+//!
+//! - `monitor`: the incremental monitor (with its fact extractor) that
+//!   consumed the prefix extracts and pushes the call.
+//! - `datalog`: `decide` on the whole n-event trace, as a non-incremental gate
+//!   must at every decision.
+//! - `session`: `Session::push` of the call (offline judge, workflow
+//!   schedule), restored with every verdict accepted: the monitor's work plus
+//!   the judge traversal over the waiting steps (the open classification
+//!   branches are asked again), the allow/guide bookkeeping and, for a block,
+//!   the Datalog explanation. `session_live` is the allowed call as a live
+//!   session meets it: the confirmation right before the call is judged at
+//!   this push, which replays the monitor.
+//!
+//! Outside the timed region, the monitor's prefix state is cloned and the
+//! sessions are restored from their saved state (see [`restore`]). Criterion
+//! reports medians; after it, `percentiles` times individual decisions with
+//! `Instant` and prints median and p99 per (evaluator, size), and what the
+//! session's decision asked the judge. `GATE_PROFILE=<monitor|session>:<n>`
+//! skips all that and repeats one decision for a profiler (see [`profile`]).
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{BatchSize, BenchmarkId, Criterion};
+use tokio::runtime::Runtime as Tokio;
+use turnstile_benches::{gate_trace, shop_bundle};
+use turnstile_engine::CompiledBundle;
+use turnstile_engine::check_bundle;
+use turnstile_engine::decide::decide;
+use turnstile_engine::facts::Extractor;
+use turnstile_engine::session::{
+    EventReport, GateVerdict, Runtime, Schedule, Session, SessionState,
+};
+use turnstile_engine::trace::{Event, Trace};
+use turnstile_llm::OfflineJudge;
+use turnstile_rules::StepId;
+use turnstile_rules::monitor::Monitor;
+
+const SIZES: [usize; 3] = [10, 100, 1_000];
+
+/// One gate decision: the n-event trace and every evaluator's state after
+/// its first n-1 events.
+struct Case {
+    events: usize,
+    allowed: bool,
+    trace: Trace,
+    /// Every accepted verdict of a live session over the whole trace.
+    judged: Vec<(StepId, u32)>,
+    /// Verdicts citing the last event (none: the decision is formal-only).
+    judged_last: Vec<StepId>,
+    monitor: (Extractor, Monitor),
+    /// The session after the prefix, every verdict accepted (the final
+    /// confirmation included).
+    session: SessionState,
+    /// The session as a live run leaves the prefix: the confirmation not yet
+    /// judged.
+    live: SessionState,
+}
+
+impl Case {
+    fn last(&self) -> &Event {
+        self.trace
+            .events
+            .last()
+            .unwrap_or_else(|| panic!("an empty trace"))
+    }
+
+    fn k(&self) -> u32 {
+        u32::try_from(self.events - 1).unwrap_or(u32::MAX)
+    }
+
+    fn name(&self) -> &'static str {
+        if self.allowed { "allow" } else { "block" }
+    }
+}
+
+fn tokio() -> Tokio {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap_or_else(|e| panic!("a current-thread tokio runtime: {e}"))
+}
+
+/// A session in `state`. Restored rather than cloned: a cloned `Vec` has no
+/// spare capacity, so the clone's next push would copy every event's data
+/// (O(n)), which a live session, grown push by push, does not.
+fn restore(rt: &Arc<Runtime>, state: &SessionState) -> Session {
+    Session::restore(Arc::clone(rt), state.clone()).unwrap_or_else(|e| panic!("restore: {e}"))
+}
+
+fn push(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
+    tokio
+        .block_on(session.push(event, &OfflineJudge))
+        .unwrap_or_else(|e| panic!("session push: {e}"))
+}
+
+/// The session's decision (separate from [`push`] so a profiler can tell
+/// it from the setup's pushes).
+#[inline(never)]
+fn session_decision(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
+    push(tokio, session, event)
+}
+
+fn live_run(tokio: &Tokio, rt: &Arc<Runtime>, events: &[Event]) -> (Session, Vec<EventReport>) {
+    let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let reports = events
+        .iter()
+        .map(|e| push(tokio, &mut session, e.clone()))
+        .collect();
+    (session, reports)
+}
+
+/// The monitor's decision: extract the call's facts and push them.
+fn monitor_decision(
+    bundle: &CompiledBundle,
+    state: &mut (Extractor, Monitor),
+    k: u32,
+    event: &Event,
+    judged: &[StepId],
+) -> Option<bool> {
+    let facts = state.0.event(bundle, k, event);
+    state
+        .1
+        .push(&facts, judged)
+        .unwrap_or_else(|e| panic!("monitor push: {e}"))
+        .allowed()
+}
+
+fn datalog_decision(bundle: &CompiledBundle, trace: &Trace, judged: &[(StepId, u32)]) -> bool {
+    let k = u32::try_from(trace.events.len() - 1).unwrap_or(u32::MAX);
+    decide(bundle, trace, judged)
+        .unwrap_or_else(|e| panic!("decide: {e}"))
+        .derived
+        .is_allowed(k)
+}
+
+fn build(tokio: &Tokio, rt: &Arc<Runtime>, events: usize, allowed: bool) -> Case {
+    let bundle = &rt.bundle;
+    let trace = gate_trace(events, allowed);
+    assert_eq!(trace.events.len(), events);
+    let n = trace.events.len();
+    let k = u32::try_from(n - 1).unwrap_or(u32::MAX);
+
+    // A live session over the whole trace: its verdicts are the judged facts.
+    let (full, reports) = live_run(tokio, rt, &trace.events);
+    for r in &reports[..n - 1] {
+        assert!(!r.verdict.is_block(), "n={n}: event {} blocked", r.event);
+    }
+    let last = &reports[n - 1];
+    match (&last.verdict, allowed) {
+        (GateVerdict::Allow { .. }, true) | (GateVerdict::Block { .. }, false) => {}
+        (other, _) => panic!("n={n}, allowed={allowed}: the live session said {other:?}"),
+    }
+    let judged = full.judged();
+    let confirm = bundle
+        .step("cancel.confirm")
+        .unwrap_or_else(|| panic!("the shop bundle has cancel.confirm"));
+    assert!(
+        judged.contains(&(confirm, k - 1)),
+        "the final confirmation is judged: {judged:?}"
+    );
+    let judged_last: Vec<StepId> = judged
+        .iter()
+        .filter(|(_, e)| *e == k)
+        .map(|(s, _)| *s)
+        .collect();
+    assert!(judged_last.is_empty(), "formal-only: {judged_last:?}");
+
+    // The monitor after the prefix.
+    let mut extractor = Extractor::new(bundle);
+    let mut monitor = Monitor::new(Arc::clone(&rt.plan));
+    for (i, event) in trace.events[..n - 1].iter().enumerate() {
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        let facts = extractor.event(bundle, i, event);
+        let now: Vec<StepId> = judged
+            .iter()
+            .filter(|(_, e)| *e == i)
+            .map(|(s, _)| *s)
+            .collect();
+        monitor
+            .push(&facts, &now)
+            .unwrap_or_else(|e| panic!("monitor push: {e}"));
+    }
+
+    // Sessions after the prefix: as a live run leaves it, and restored with
+    // the final confirmation accepted.
+    let (live, _) = live_run(tokio, rt, &trace.events[..n - 1]);
+    let live = live.snapshot();
+    let mut session = live.clone();
+    session.judged = judged.iter().map(|(s, e)| (s.0, *e)).collect();
+
+    let case = Case {
+        events: n,
+        allowed,
+        judged,
+        judged_last,
+        monitor: (extractor, monitor),
+        session,
+        live,
+        trace,
+    };
+
+    // Every evaluator agrees, once, outside the timing.
+    let mut m = case.monitor.clone();
+    assert_eq!(
+        monitor_decision(bundle, &mut m, k, case.last(), &case.judged_last),
+        Some(allowed),
+        "monitor, n={n}"
+    );
+    assert_eq!(
+        datalog_decision(bundle, &case.trace, &case.judged),
+        allowed,
+        "datalog, n={n}"
+    );
+    let mut s = restore(rt, &case.session);
+    let before = s.judged();
+    let report = push(tokio, &mut s, case.last().clone());
+    assert!(report.fired);
+    assert_eq!(
+        report.verdict.is_block(),
+        !allowed,
+        "session, n={n}: {:?}",
+        report.verdict
+    );
+    assert_eq!(
+        s.judged(),
+        before,
+        "no verdict is accepted at the decision: {:?}",
+        report.judge
+    );
+    case
+}
+
+fn cases(tokio: &Tokio, rt: &Arc<Runtime>) -> Vec<Case> {
+    SIZES
+        .iter()
+        .flat_map(|&n| [true, false].map(|allowed| build(tokio, rt, n, allowed)))
+        .collect()
+}
+
+fn bench_gate(c: &mut Criterion, tokio: &Tokio, rt: &Arc<Runtime>, cases: &[Case]) {
+    let bundle = &rt.bundle;
+
+    // Short windows: a decision takes microseconds, so even these give tens
+    // of thousands of iterations, while each iteration's untimed setup (the
+    // clone or restore of the prefix state) multiplies the wall time.
+    let mut group = c.benchmark_group("gate_monitor");
+    group
+        .sample_size(50)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_millis(500));
+    for case in cases {
+        let id = BenchmarkId::new(case.name(), case.events);
+        group.bench_function(id, |b| {
+            b.iter_batched(
+                || case.monitor.clone(),
+                |mut state| {
+                    let allowed = monitor_decision(
+                        bundle,
+                        &mut state,
+                        case.k(),
+                        black_box(case.last()),
+                        &case.judged_last,
+                    );
+                    (state, allowed)
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("gate_datalog");
+    group.warm_up_time(Duration::from_millis(300));
+    for case in cases {
+        // Linear sampling runs 55 iterations at sample size 10.
+        let (samples, window) = match case.events {
+            ..100 => (30, 1_000),
+            100..1_000 => (10, 1_000),
+            _ => (10, 3_000),
+        };
+        group
+            .sample_size(samples)
+            .measurement_time(Duration::from_millis(window));
+        let id = BenchmarkId::new(case.name(), case.events);
+        group.bench_function(id, |b| {
+            b.iter(|| datalog_decision(bundle, black_box(&case.trace), &case.judged))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("gate_session");
+    group.warm_up_time(Duration::from_millis(300));
+    for case in cases {
+        let slow = case.events >= 1_000 && !case.allowed;
+        group
+            .sample_size(if slow { 10 } else { 20 })
+            .measurement_time(Duration::from_millis(if slow { 3_000 } else { 1_000 }));
+        let id = BenchmarkId::new(case.name(), case.events);
+        group.bench_function(id, |b| {
+            b.iter_batched(
+                || (restore(rt, &case.session), case.last().clone()),
+                |(mut session, event)| {
+                    let report = session_decision(tokio, &mut session, event);
+                    (session, report)
+                },
+                BatchSize::SmallInput,
+            )
+        });
+        if case.allowed {
+            let id = BenchmarkId::new("allow_live", case.events);
+            group.bench_function(id, |b| {
+                b.iter_batched(
+                    || (restore(rt, &case.live), case.last().clone()),
+                    |(mut session, event)| {
+                        let report = session_decision(tokio, &mut session, event);
+                        (session, report)
+                    },
+                    BatchSize::SmallInput,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Median and p99 of individually timed decisions: up to `max` of them, or
+/// as many as fit in `budget` (at least 100). The input is prepared (cloned)
+/// outside the timing and the output dropped outside it.
+fn sample<S, O>(
+    max: usize,
+    budget: Duration,
+    mut setup: impl FnMut() -> S,
+    mut run: impl FnMut(&mut S) -> O,
+) -> (Duration, Duration, usize) {
+    let start = Instant::now();
+    let mut times = Vec::with_capacity(max);
+    while times.len() < max && (times.len() < 100 || start.elapsed() < budget) {
+        let mut state = setup();
+        let t = Instant::now();
+        let out = run(&mut state);
+        times.push(t.elapsed());
+        drop(black_box(out));
+        drop(state);
+    }
+    times.sort();
+    let at = |q: f64| {
+        let i = ((times.len() as f64 * q).ceil() as usize).saturating_sub(1);
+        times.get(i).copied().unwrap_or_default()
+    };
+    (at(0.5), at(0.99), times.len())
+}
+
+fn micros(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 100.0 {
+        format!("{us:.2} µs")
+    } else if us < 10_000.0 {
+        format!("{us:.0} µs")
+    } else {
+        format!("{:.1} ms", us / 1e3)
+    }
+}
+
+fn percentiles(tokio: &Tokio, rt: &Arc<Runtime>, cases: &[Case]) {
+    let bundle = &rt.bundle;
+    let budget = Duration::from_millis(1_500);
+    println!("\nIndividually timed decisions (Instant), median / p99 (samples):");
+    println!("| evaluator | decision | events | median | p99 | samples |");
+    println!("|---|---|---|---|---|---|");
+    let row = |what: &str, case: &Case, (median, p99, n): (Duration, Duration, usize)| {
+        println!(
+            "| {what} | {} | {} | {} | {} | {n} |",
+            case.name(),
+            case.events,
+            micros(median),
+            micros(p99)
+        );
+    };
+    for case in cases {
+        let mut session = restore(rt, &case.session);
+        let report = session_decision(tokio, &mut session, case.last().clone());
+        let asked: Vec<String> = report
+            .judge
+            .iter()
+            .map(|j| format!("{} {:?} -> {:?}", j.node, j.request, j.verdict))
+            .collect();
+        println!(
+            "judge questions of the session's decision ({}, {} events): {asked:?}",
+            case.name(),
+            case.events
+        );
+        let k = case.k();
+        let r = sample(
+            2_000,
+            budget,
+            || case.monitor.clone(),
+            |state| monitor_decision(bundle, state, k, case.last(), &case.judged_last),
+        );
+        row("monitor", case, r);
+        let r = sample(
+            2_000,
+            budget,
+            || (),
+            |()| datalog_decision(bundle, &case.trace, &case.judged),
+        );
+        row("datalog", case, r);
+        let r = sample(
+            2_000,
+            budget,
+            || Some((restore(rt, &case.session), case.last().clone())),
+            |input| {
+                input.take().map(|(mut session, event)| {
+                    (session_decision(tokio, &mut session, event), session)
+                })
+            },
+        );
+        row("session", case, r);
+        if case.allowed {
+            let r = sample(
+                2_000,
+                budget,
+                || Some((restore(rt, &case.live), case.last().clone())),
+                |input| {
+                    input.take().map(|(mut session, event)| {
+                        (session_decision(tokio, &mut session, event), session)
+                    })
+                },
+            );
+            row("session_live", case, r);
+            // What the clone excluded above costs (the prefix state's size).
+            let r = sample(2_000, budget, || (), |()| case.monitor.clone());
+            row("monitor clone", case, r);
+        }
+    }
+}
+
+/// `GATE_PROFILE=<monitor|session>:<events>`: only repeat that evaluator's
+/// allowed decision at that length for ten seconds, without criterion (to run
+/// under `perf record` or `valgrind --tool=callgrind`).
+fn profile(tokio: &Tokio, rt: &Arc<Runtime>, spec: &str) {
+    let (what, events) = spec.split_once(':').unwrap_or(("monitor", spec));
+    let events: usize = events
+        .parse()
+        .unwrap_or_else(|e| panic!("GATE_PROFILE={spec}: {e}"));
+    let case = build(tokio, rt, events, true);
+    println!("{} argument paths", rt.bundle.arg_paths.len());
+    let start = Instant::now();
+    let mut decisions = 0u64;
+    while start.elapsed() < Duration::from_secs(10) {
+        let allowed = if what == "session" {
+            let mut session = restore(rt, &case.session);
+            let report = session_decision(tokio, &mut session, case.last().clone());
+            Some(!report.verdict.is_block())
+        } else {
+            let mut state = case.monitor.clone();
+            monitor_decision(
+                &rt.bundle,
+                &mut state,
+                case.k(),
+                case.last(),
+                &case.judged_last,
+            )
+        };
+        decisions += u64::from(black_box(allowed) == Some(true));
+    }
+    println!("{decisions} decisions");
+}
+
+fn main() {
+    let bundle = check_bundle(&shop_bundle()).unwrap_or_else(|e| panic!("shop bundle: {e}"));
+    let rt = Runtime::new(Arc::new(bundle)).unwrap_or_else(|e| panic!("runtime: {e}"));
+    let tokio = tokio();
+    if let Ok(spec) = std::env::var("GATE_PROFILE") {
+        profile(&tokio, &rt, &spec);
+        return;
+    }
+    let cases = cases(&tokio, &rt);
+    let mut c = Criterion::default().configure_from_args();
+    bench_gate(&mut c, &tokio, &rt, &cases);
+    c.final_summary();
+    percentiles(&tokio, &rt, &cases);
+}
