@@ -223,6 +223,8 @@ impl ValueIndex {
 /// Everything fed to the program besides the encoded checks.
 struct Inputs {
     step_roots: Vec<u32>,
+    /// The workflow's edges without the back edges of its loops.
+    forward_edges: Vec<(u32, u32)>,
     /// Every event where each step is evaluated (empty for trivial steps).
     points: Vec<Vec<u32>>,
     /// The ordered evaluation points of each (step, env).
@@ -381,6 +383,7 @@ impl Inputs {
             }
         }
         let depth = depths(checks);
+        let forward_edges = forward_edges(checks);
         let count_values = count_intervals(encoded, &deps, &candidates);
         let trivial = checks
             .steps
@@ -389,6 +392,7 @@ impl Inputs {
             .collect();
         Inputs {
             step_roots,
+            forward_edges,
             points,
             step_points,
             key_masks,
@@ -847,6 +851,54 @@ pub fn depths(checks: &CompiledChecks) -> Vec<u32> {
     depth
 }
 
+/// The edges of the step graph minus the back edges of a depth-first search
+/// from the entry (edges into a step still on the search path).
+fn forward_edges(checks: &CompiledChecks) -> Vec<(u32, u32)> {
+    let n = checks.steps.len();
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in &checks.edges {
+        if let Some(list) = succs.get_mut(a.0 as usize) {
+            list.push(b.0);
+        }
+    }
+    // 0 unvisited, 1 on the path, 2 done.
+    let mut state = vec![0u8; n];
+    let mut back = HashSet::new();
+    let mut stack: Vec<(u32, usize)> = vec![(checks.entry.0, 0)];
+    if let Some(s) = state.get_mut(checks.entry.0 as usize) {
+        *s = 1;
+    }
+    while let Some((node, i)) = stack.pop() {
+        let next = succs.get(node as usize).and_then(|l| l.get(i)).copied();
+        match next {
+            Some(child) => {
+                stack.push((node, i + 1));
+                match state.get(child as usize) {
+                    Some(0) => {
+                        state[child as usize] = 1;
+                        stack.push((child, 0));
+                    }
+                    Some(1) => {
+                        back.insert((node, child));
+                    }
+                    _ => {}
+                }
+            }
+            None => {
+                if let Some(s) = state.get_mut(node as usize) {
+                    *s = 2;
+                }
+            }
+        }
+    }
+    checks
+        .edges
+        .iter()
+        .map(|&(a, b)| (a.0, b.0))
+        .filter(|e| !back.contains(e))
+        .collect()
+}
+
 /// Step functions "how many matching events so far" for every counted filter
 /// and candidate key, as `(filter, key, count, from, until)`.
 fn count_intervals(
@@ -1008,6 +1060,7 @@ impl Explainer<'_> {
             let depth = self.inputs.depth.get(*n as usize).copied().unwrap_or(0);
             let class = class(*a, e, *n);
             (
+                !self.reaches(*n as usize, *a as usize),
                 class,
                 class == 0 && *reason == Reason::Ungrounded && *n == *a,
                 std::cmp::Reverse(about(e)),
@@ -1096,7 +1149,10 @@ impl Explainer<'_> {
         })
     }
 
-    /// Whether step `to` can be reached from step `from` along the workflow.
+    /// Whether step `to` can be reached from step `from` along the workflow
+    /// without taking a loop's back edge (a finished request returning to
+    /// the classifier): a path to an authorization that goes around such a
+    /// loop belongs to another request type.
     fn reaches(&self, from: usize, to: usize) -> bool {
         let mut seen = vec![false; self.checks.steps.len()];
         let mut stack = vec![from];
@@ -1108,11 +1164,11 @@ impl Explainer<'_> {
                 continue;
             }
             stack.extend(
-                self.checks
-                    .edges
+                self.inputs
+                    .forward_edges
                     .iter()
-                    .filter(|(a, _)| a.0 as usize == s)
-                    .map(|(_, b)| b.0 as usize),
+                    .filter(|(a, _)| *a as usize == s)
+                    .map(|(_, b)| *b as usize),
             );
         }
         false
