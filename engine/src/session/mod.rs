@@ -282,30 +282,29 @@ impl Session {
         } else {
             Vec::new()
         };
+        let kind = describe(&event);
+        let is_user = matches!(event, Event::User { .. });
+        let is_agent = event.is_agent_event();
         let outcome = self.ingest(event)?;
-        let verdict = self.verdict(k, fired, &outcome);
-        let Some(event) = self.events.last() else {
-            return Err(SessionError::Monitor(MonitorError::OutOfOrder {
-                got: k,
-                expected: 0,
-            }));
-        };
-        let kind = describe(event);
-        match event {
-            Event::User { .. } => self.after_user = true,
-            e if e.is_agent_event() => {
-                self.after_user = false;
-                self.after_block = verdict.is_block();
+        let requests = if fired { self.requests() } else { Vec::new() };
+        let verdict = if !is_agent {
+            GateVerdict::Observe
+        } else if !fired {
+            GateVerdict::Unchecked {
+                would_block: outcome.allowed() == Some(false),
             }
-            _ => {}
-        }
-        let requests = if fired {
-            let views = self.requests();
-            self.mark_seen();
-            views
         } else {
-            Vec::new()
+            self.verdict(k, &outcome, &requests)
         };
+        if fired {
+            self.mark_seen();
+        }
+        if is_user {
+            self.after_user = true;
+        } else if is_agent {
+            self.after_user = false;
+            self.after_block = verdict.is_block();
+        }
         Ok(EventReport {
             event: k,
             kind,
@@ -448,18 +447,9 @@ impl Session {
         Ok(())
     }
 
-    fn verdict(&self, k: u32, fired: bool, outcome: &EventOutcome) -> GateVerdict {
-        let Some(event) = self.events.get(k as usize) else {
-            return GateVerdict::Observe;
-        };
-        if !event.is_agent_event() {
-            return GateVerdict::Observe;
-        }
-        if !fired {
-            return GateVerdict::Unchecked {
-                would_block: outcome.allowed() == Some(false),
-            };
-        }
+    /// The verdict on the agent event `k` at a firing: allow or block for a
+    /// gated call, else the guidance of the open requests.
+    fn verdict(&self, k: u32, outcome: &EventOutcome, requests: &[RequestView]) -> GateVerdict {
         match &outcome.gated {
             Some(allowed) => match allowed.first() {
                 Some((step, env)) => GateVerdict::Allow {
@@ -469,15 +459,14 @@ impl Session {
                 None => self.block(k),
             },
             None => GateVerdict::Guide {
-                guidance: self
-                    .requests()
-                    .into_iter()
+                guidance: requests
+                    .iter()
                     .filter(|r| r.status != RequestStatus::Done)
                     .flat_map(|r| {
-                        r.cursor.into_iter().map(move |c| Guidance {
+                        r.cursor.iter().map(|c| Guidance {
                             request: r.request.clone(),
-                            step: c.step,
-                            remediation: c.remediation,
+                            step: c.step.clone(),
+                            remediation: c.remediation.clone(),
                         })
                     })
                     .collect(),
