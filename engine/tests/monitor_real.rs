@@ -6,35 +6,21 @@
 //! Reads tau2 from `TAU2_DATA` (default `../shared/tau2` from the workspace).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::{Path, PathBuf};
+#[path = "support/tau2.rs"]
+mod tau2;
+
 use std::sync::Arc;
 
+use tau2::{domain_trace_files, semantic_steps, shipped_bundle};
+use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::{decide, monitor_trace};
 use turnstile_engine::import::import_file;
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_engine::{CompiledBundle, check_bundle};
 use turnstile_rules::StepId;
 use turnstile_rules::monitor::Plan;
 
-fn tau2_dir() -> PathBuf {
-    std::env::var_os("TAU2_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
-        PathBuf::from,
-    )
-}
-
-fn bundle(name: &str) -> CompiledBundle {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bundles")
-        .join(name);
-    check_bundle(&dir).unwrap_or_else(|e| panic!("{name}: {e:?}"))
-}
-
 fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, u32)> {
-    let semantic: Vec<StepId> = (0..bundle.program.steps.len())
-        .filter(|&i| bundle.program.steps[i].semantic)
-        .map(|i| StepId(u32::try_from(i).unwrap()))
-        .collect();
+    let semantic = semantic_steps(bundle);
     let mut judged = Vec::new();
     for (k, event) in trace.events.iter().enumerate() {
         if matches!(event, Event::User { .. }) {
@@ -45,20 +31,9 @@ fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, u32)>
 }
 
 fn compare_domain(domain: &str) {
-    let bundle = bundle(domain);
+    let bundle = shipped_bundle(domain);
     let plan = Arc::new(Plan::new(&bundle.program, &bundle.arg_paths).unwrap());
-    let dir = tau2_dir().join("traces");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(&format!("{domain}_")))
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no {domain} traces in {}", dir.display());
+    let files = domain_trace_files(domain);
     let mut compared = 0;
     let mut gated = 0;
     for file in files {

@@ -22,30 +22,25 @@
 //! the figures are in `bundles/README.md`. Reads tau2 from `TAU2_DATA`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
+#[path = "support/tau2.rs"]
+mod tau2;
+
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
+use tau2::{domain_trace_files, semantic_steps, shipped_bundle, tau2_dir};
+use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::decide;
 use turnstile_engine::import::import_file;
 use turnstile_engine::session::replay::{ReplayReport, replay};
 use turnstile_engine::session::{GateVerdict, Runtime, Schedule};
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_engine::{CompiledBundle, check_bundle};
 use turnstile_llm::OfflineJudge;
-use turnstile_rules::StepId;
-
-fn tau2() -> PathBuf {
-    std::env::var_os("TAU2_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
-        PathBuf::from,
-    )
-}
 
 /// Gold mutating actions of every task, by task id.
 fn gold_writes(domain: &str, mutating: &[String]) -> HashMap<String, Vec<(String, Json)>> {
-    let path = tau2().join(domain).join("tasks.json");
+    let path = tau2_dir().join(domain).join("tasks.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", path.display()));
     let tasks: Vec<Json> = serde_json::from_str(&text).unwrap();
@@ -176,10 +171,7 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
 
 /// The formal checks alone: every semantic step granted at every event.
 fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outcome> {
-    let semantic: Vec<StepId> = (0..bundle.program.steps.len())
-        .filter(|&i| bundle.program.steps[i].semantic)
-        .map(|i| StepId(u32::try_from(i).unwrap()))
-        .collect();
+    let semantic = semantic_steps(bundle);
     let mut judged = Vec::new();
     for k in 0..trace.events.len() {
         judged.extend(semantic.iter().map(|s| (*s, u32::try_from(k).unwrap())));
@@ -261,10 +253,7 @@ fn score(
 }
 
 fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bundles")
-        .join(domain);
-    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    let bundle = shipped_bundle(domain);
     let mutating: Vec<String> = bundle
         .domain
         .agent_writes()
@@ -273,17 +262,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
     let gold = gold_writes(domain, &mutating);
     let bundle = Arc::new(bundle);
     let rt = Runtime::new(Arc::clone(&bundle)).unwrap();
-    let traces_dir = tau2().join("traces");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&traces_dir)
-        .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", traces_dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(&format!("{domain}_")))
-        })
-        .collect();
-    files.sort();
+    let files = domain_trace_files(domain);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();

@@ -288,11 +288,8 @@ impl Inputs {
         let mut step_points: BTreeMap<(u32, Env), Vec<u32>> = BTreeMap::new();
         for (index, step) in checks.steps.iter().enumerate() {
             let s = to_u32(index);
-            let bind_mask = step
-                .binds
-                .iter()
-                .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0));
-            let check_mask = step.check.map(|c| encoded.mask(c)).unwrap_or(0) & !bind_mask;
+            let bind_mask = step.bind_mask();
+            let check_mask = step.key_mask(encoded);
             let root = step_roots[index];
             match step.timing {
                 Timing::State if step.check.is_none() => {}

@@ -38,6 +38,21 @@ pub struct Step {
     pub authorizes: Option<Symbol>,
 }
 
+impl Step {
+    /// The variables the step binds, as a bit mask.
+    pub fn bind_mask(&self) -> u32 {
+        self.binds
+            .iter()
+            .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0))
+    }
+
+    /// The variables its check reads but does not bind: a request must have
+    /// bound them all for the step to be satisfiable.
+    pub fn key_mask(&self, encoded: &crate::encode::Encoded) -> u32 {
+        self.check.map(|c| encoded.mask(c)).unwrap_or(0) & !self.bind_mask()
+    }
+}
+
 /// The workflow and every check, as the evaluator consumes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompiledChecks {

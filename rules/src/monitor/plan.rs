@@ -68,11 +68,8 @@ impl Plan {
         plan.remap_paths(arg_paths);
         for (index, step) in checks.steps.iter().enumerate() {
             let s = to_u32(index);
-            let bind_mask = step
-                .binds
-                .iter()
-                .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0));
-            let key_mask = step.check.map(|c| plan.encoded.mask(c)).unwrap_or(0) & !bind_mask;
+            let bind_mask = step.bind_mask();
+            let key_mask = step.key_mask(&plan.encoded);
             match step.timing {
                 Timing::State => plan.state_steps.push(s),
                 Timing::Call(t) => plan.call_steps.entry(t).or_default().push(s),
