@@ -36,6 +36,7 @@ pub fn run(
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let mut clean = true;
     let mut failure = None;
+    let mut closed = false;
     let mut totals = Totals::default();
     let mut out = std::io::stdout().lock();
     let summary = for_each_trace(file, None, |item| {
@@ -68,7 +69,11 @@ pub fn run(
         };
         let written = print_trace(&mut out, &trace, &reports, options, &mut totals);
         if let Err(e) = written {
-            failure = Some(format!("cannot write the report: {e}"));
+            // A closed pipe (`| head`) is the reader's choice, not an error.
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                failure = Some(format!("cannot write the report: {e}"));
+            }
+            closed = true;
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -77,7 +82,7 @@ pub fn run(
     if let Some(e) = failure {
         return Err(e);
     }
-    if !options.json {
+    if !options.json && !closed {
         let _ = totals.print(&mut out, summary.traces);
     }
     Ok(clean)
@@ -185,7 +190,7 @@ fn print_trace(
             "   mutating calls {}, blocked {}, unchecked deviations {}; judge calls {}, tokens {}+{}",
             gated.len(),
             report.blocked().len(),
-            gated.iter().filter(|(_, b)| b.is_none()).count(),
+            report.unchecked_deviations(),
             report.usage.calls,
             report.usage.input_tokens,
             report.usage.output_tokens

@@ -79,7 +79,7 @@ struct Row {
     gold_allowed: usize,
     reasons: BTreeMap<String, usize>,
     /// Wrong calls that were allowed: trace, event, what allowed it.
-    leaks: Vec<(String, u32, String)>,
+    leaks: Vec<Leak>,
     /// Gold-matching calls that were blocked: trace, event, why.
     gold_blocked: Vec<(String, u32, String)>,
 }
@@ -132,10 +132,21 @@ impl Row {
 }
 
 /// One gated call's outcome in one mode: blocked with a reason key, or
-/// allowed (with a description of what allowed it).
+/// allowed, with what allowed it and the judge-accepted steps of the
+/// request's own flow (qualified ids such as `cancel.confirm`; the
+/// classification alone does not count).
 enum Outcome {
     Blocked(String),
-    Allowed(String),
+    Allowed { why: String, dialogue: Vec<String> },
+}
+
+/// A wrong call that was allowed.
+#[derive(Clone)]
+struct Leak {
+    trace: String,
+    event: u32,
+    why: String,
+    dialogue: Vec<String>,
 }
 
 fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
@@ -157,11 +168,17 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
                     .filter(|n| n.request.iter().all(|(k, v)| request.get(k) == Some(v)))
                     .map(|n| n.node.clone())
                     .collect();
+                let dialogue = accepted
+                    .iter()
+                    .filter(|n| n.contains('.'))
+                    .cloned()
+                    .collect();
                 Some((
                     r.event,
-                    Outcome::Allowed(format!(
-                        "at {step} {request:?}; judge accepted {accepted:?}"
-                    )),
+                    Outcome::Allowed {
+                        why: format!("at {step} {request:?}; judge accepted {accepted:?}"),
+                        dialogue,
+                    },
                 ))
             }
             _ => None,
@@ -190,7 +207,10 @@ fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outco
         let step = list.first().map_or("?", |(s, _)| bundle.step_name(*s));
         out.insert(
             *k,
-            Outcome::Allowed(format!("at {step} (formal checks pass)")),
+            Outcome::Allowed {
+                why: format!("at {step} (formal checks pass)"),
+                dialogue: Vec::new(),
+            },
         );
     }
     out
@@ -230,15 +250,19 @@ fn score(
                 *row.reasons.entry(key.clone()).or_default() += 1;
                 true
             }
-            Outcome::Allowed(_) => false,
+            Outcome::Allowed { .. } => false,
         };
         row.blocked += usize::from(blocked);
         if writes.is_empty() {
             row.wrong += 1;
             row.wrong_blocked += usize::from(blocked);
-            if let Outcome::Allowed(why) = outcome {
-                row.leaks
-                    .push((trace.meta.id.clone(), k, format!("{tool} allowed {why}")));
+            if let Outcome::Allowed { why, dialogue } = outcome {
+                row.leaks.push(Leak {
+                    trace: trace.meta.id.clone(),
+                    event: k,
+                    why: format!("{tool} allowed {why}"),
+                    dialogue: dialogue.clone(),
+                });
             }
         } else if writes.iter().any(|(name, a)| name == tool && a == args) {
             row.gold += 1;
@@ -311,8 +335,11 @@ fn report(domain: &str) -> BTreeMap<(String, String), Row> {
         println!("{}", row.line(&format!("**{mode} · all**")));
     }
     for (mode, row) in &totals {
-        for (trace, event, why) in &row.leaks {
-            println!("- {mode}: {trace} event {event}: {why}");
+        for leak in &row.leaks {
+            println!(
+                "- {mode}: {} event {}: {}",
+                leak.trace, leak.event, leak.why
+            );
         }
     }
     if let Some(row) = totals.get("formal only") {
@@ -339,14 +366,13 @@ fn assert_leaks_are_dialogue_only(domain: &str, table: &BTreeMap<(String, String
         if mode == "formal only" {
             continue;
         }
-        for (trace, event, why) in &row.leaks {
-            let accepted = why
-                .split("judge accepted ")
-                .nth(1)
-                .is_some_and(|list| list.contains('.'));
+        for leak in &row.leaks {
             assert!(
-                accepted,
-                "{domain} {mode}: {trace} event {event} ({why}) passed without any dialogue step"
+                !leak.dialogue.is_empty(),
+                "{domain} {mode}: {} event {} ({}) passed without any dialogue step",
+                leak.trace,
+                leak.event,
+                leak.why
             );
         }
     }

@@ -539,6 +539,10 @@ async fn schedules_catch_or_miss_a_mid_turn_deviation() {
         boundary.events[8].verdict,
         GateVerdict::Unchecked { would_block: true }
     );
+    assert_eq!(workflow.gated_calls(), vec![(8, Some(true))]);
+    assert_eq!(boundary.gated_calls(), vec![(8, None)]);
+    assert_eq!(boundary.unchecked_deviations(), 1);
+    assert_eq!(workflow.unchecked_deviations(), 0);
     let missed = coverage(&workflow, &boundary);
     assert_eq!((missed.caught, missed.missed), (vec![], vec![8]));
     let caught = coverage(&workflow, &action);

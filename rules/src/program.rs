@@ -47,14 +47,15 @@ pub fn env_with(mut env: Env, var: u32, value: Symbol) -> Env {
 
 /// `p` can extend `env`: every variable `p` sets is either set equally in
 /// `env`, or unset there and bound by the step (`binds` mask).
-fn joinable(env: &Env, p: &Env, binds: u32) -> bool {
+pub fn joinable(env: &Env, p: &Env, binds: u32) -> bool {
     env.iter()
         .zip(p.iter())
         .enumerate()
         .all(|(i, (e, q))| *q == 0 || *e == *q || (*e == 0 && binds & (1 << i) != 0))
 }
 
-fn merge(env: &Env, p: &Env) -> Env {
+/// `env` with `p`'s bindings added where `env` has none.
+pub fn merge(env: &Env, p: &Env) -> Env {
     let mut out = *env;
     for (o, q) in out.iter_mut().zip(p.iter()) {
         if *o == 0 {

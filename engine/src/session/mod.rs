@@ -165,6 +165,9 @@ pub struct Cursor {
 pub struct EventReport {
     pub event: u32,
     pub kind: String,
+    /// An agent call of a mutating (gated) tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mutating: bool,
     pub fired: bool,
     #[serde(flatten)]
     pub verdict: GateVerdict,
@@ -308,6 +311,7 @@ impl Session {
         Ok(EventReport {
             event: k,
             kind,
+            mutating: outcome.gated.is_some(),
             fired,
             verdict,
             requests,

@@ -21,20 +21,26 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
-    /// Events of gated calls and whether each was blocked (`None`: not checked).
+    /// Every mutating call's event and whether it was blocked (`None`: the
+    /// schedule did not fire there).
     pub fn gated_calls(&self) -> Vec<(u32, Option<bool>)> {
         self.events
             .iter()
-            .filter_map(|r| match &r.verdict {
-                GateVerdict::Allow { .. } => Some((r.event, Some(false))),
-                GateVerdict::Block { .. } => Some((r.event, Some(true))),
-                GateVerdict::Unchecked { would_block } if r.kind.starts_with("call ") => {
-                    // Only mutating calls matter; the monitor marks them.
-                    would_block.then_some((r.event, None))
-                }
-                _ => None,
+            .filter(|r| r.mutating)
+            .map(|r| match &r.verdict {
+                GateVerdict::Unchecked { .. } => (r.event, None),
+                verdict => (r.event, Some(verdict.is_block())),
             })
             .collect()
+    }
+
+    /// Mutating calls the schedule did not check although the monitor would
+    /// have blocked them: the deviations it missed.
+    pub fn unchecked_deviations(&self) -> usize {
+        self.events
+            .iter()
+            .filter(|r| matches!(r.verdict, GateVerdict::Unchecked { would_block: true }))
+            .count()
     }
 
     pub fn blocked(&self) -> Vec<u32> {

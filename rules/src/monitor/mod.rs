@@ -26,8 +26,7 @@ pub use plan::{Plan, StepPlan};
 pub use state::{Latest, State};
 
 use crate::facts::EventFacts;
-use crate::intern::Symbol;
-use crate::program::{EMPTY_ENV, Env, project};
+use crate::program::{EMPTY_ENV, Env, joinable, merge, project};
 use crate::spec::{StepId, Timing};
 use crate::value::Value;
 
@@ -46,8 +45,6 @@ pub struct EventOutcome {
     /// For an agent call of a gated tool: the authorizing steps and requests
     /// (empty: blocked).
     pub gated: Option<Vec<(StepId, Env)>>,
-    /// Steps newly satisfied at this event.
-    pub satisfied: Vec<(StepId, Env)>,
 }
 
 impl EventOutcome {
@@ -105,14 +102,6 @@ impl Monitor {
         }
     }
 
-    pub fn plan(&self) -> &Arc<Plan> {
-        &self.plan
-    }
-
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-
     /// Events consumed so far.
     pub fn events(&self) -> u32 {
         self.state.events
@@ -149,7 +138,6 @@ impl Monitor {
         let plan = Arc::clone(&self.plan);
         self.state.apply(&plan, facts);
         self.judged_now = judged.iter().map(|s| s.0).collect();
-        let mut outcome = EventOutcome::default();
         let mut work = Vec::new();
         for &s in &self.judged_now {
             for e in std::mem::take(self.awaiting.entry(s).or_default()).into_keys() {
@@ -172,30 +160,31 @@ impl Monitor {
             }
         }
         if k == 0 {
-            self.emit(plan.entry.0, EMPTY_ENV, k, &mut work, &mut outcome);
+            self.emit(plan.entry.0, EMPTY_ENV, k, &mut work);
         }
         // Depth-first is fine: every derivation happens at this event, and
         // the result is a set.
         while let Some(item) = work.pop() {
             match item {
-                Work::Ready(s, e) => self.ready(s, e, k, &mut work, &mut outcome),
-                Work::Retry(s, e) => self.retry(s, e, k, &mut work, &mut outcome),
+                Work::Ready(s, e) => self.ready(s, e, k, &mut work),
+                Work::Retry(s, e) => self.retry(s, e, k, &mut work),
             }
         }
-        if let Some((tool, true)) = self.state.call_now
-            && plan.is_gated(tool)
-        {
-            outcome.gated = Some(self.allowed.get(&k).cloned().unwrap_or_default());
-        }
-        Ok(outcome)
+        let gated = match self.state.call_now {
+            Some((tool, true)) if plan.is_gated(tool) => {
+                Some(self.allowed.get(&k).cloned().unwrap_or_default())
+            }
+            _ => None,
+        };
+        Ok(EventOutcome { gated })
     }
 
-    fn ready(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>, out: &mut EventOutcome) {
+    fn ready(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>) {
         let Some(step) = self.plan.steps.get(s as usize) else {
             return;
         };
         if step.trivial {
-            self.emit(s, e, k, work, out);
+            self.emit(s, e, k, work);
             return;
         }
         if !binds_all(&e, step.key_mask) {
@@ -214,10 +203,10 @@ impl Monitor {
                     .insert(e, BTreeSet::new());
             }
         }
-        self.retry(s, e, k, work, out);
+        self.retry(s, e, k, work);
     }
 
-    fn retry(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>, out: &mut EventOutcome) {
+    fn retry(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>) {
         let plan = Arc::clone(&self.plan);
         let Some(step) = plan.steps.get(s as usize) else {
             return;
@@ -232,7 +221,7 @@ impl Monitor {
                     if let Some(envs) = self.pending_state.get_mut(&s) {
                         envs.remove(&e);
                     }
-                    self.emit(s, e, k, work, out);
+                    self.emit(s, e, k, work);
                 }
             }
             Timing::Call(_) | Timing::Result(_) => {
@@ -240,7 +229,7 @@ impl Monitor {
                 if !binds_all(&bound, step.bind_mask) || !joinable(&e, &bound, step.bind_mask) {
                     return;
                 }
-                let p = union(&project(&e, step.key_mask), &bound);
+                let p = merge(&project(&e, step.key_mask), &bound);
                 let combo = project(&p, step.bind_mask);
                 let fired = self
                     .pending_event
@@ -257,7 +246,7 @@ impl Monitor {
                         done.insert(combo);
                     }
                 }
-                self.emit(s, union(&e, &p), k, work, out);
+                self.emit(s, merge(&e, &p), k, work);
             }
         }
     }
@@ -272,12 +261,11 @@ impl Monitor {
         .holds(root)
     }
 
-    fn emit(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>, out: &mut EventOutcome) {
+    fn emit(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>) {
         if !self.sat.insert((StepId(s), e, k)) {
             return;
         }
         self.evidence.entry((StepId(s), e)).or_insert(k);
-        out.satisfied.push((StepId(s), e));
         let plan = Arc::clone(&self.plan);
         let Some(step) = plan.steps.get(s as usize) else {
             return;
@@ -342,16 +330,6 @@ impl Monitor {
         .map(|(_, v)| v)
         .collect()
     }
-
-    /// Whether check node `c` holds now under `env`.
-    pub fn check_holds(&self, c: u32, env: &Env) -> bool {
-        self.holds(Some(c), env)
-    }
-
-    /// The latest read of a field, if any.
-    pub fn latest(&self, entity: Symbol, id: Symbol, field: Symbol) -> Option<&Latest> {
-        self.state.attr(entity, id, field)
-    }
 }
 
 /// `env` binds every variable in `mask`.
@@ -359,24 +337,4 @@ fn binds_all(env: &Env, mask: u32) -> bool {
     env.iter()
         .enumerate()
         .all(|(i, v)| *v != 0 || mask & (1 << i) == 0)
-}
-
-/// Every variable `bound` sets is unset in `env` or equal there, and is one
-/// the step binds.
-fn joinable(env: &Env, bound: &Env, bind_mask: u32) -> bool {
-    env.iter()
-        .zip(bound.iter())
-        .enumerate()
-        .all(|(i, (e, b))| *b == 0 || *e == *b || (*e == 0 && bind_mask & (1 << i) != 0))
-}
-
-/// `a` with `b`'s bindings added where `a` has none.
-fn union(a: &Env, b: &Env) -> Env {
-    let mut out = *a;
-    for (o, v) in out.iter_mut().zip(b.iter()) {
-        if *o == 0 {
-            *o = *v;
-        }
-    }
-    out
 }

@@ -5,7 +5,7 @@
 
 use hashbrown::HashMap;
 
-use crate::encode::{Encoded, ONode};
+use crate::encode::Encoded;
 use crate::evaluate::EvaluateError;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome};
@@ -140,10 +140,6 @@ impl Plan {
 
     pub fn is_gated(&self, tool: Symbol) -> bool {
         self.gated.contains(&tool)
-    }
-
-    pub fn onode(&self, o: u32) -> Option<&ONode> {
-        self.encoded.onodes.get(o as usize)
     }
 }
 
