@@ -1,7 +1,7 @@
 //! The offline default judge: deterministic word-level heuristics, no network.
 //!
 //! It answers two kinds of question and declines everything else with
-//! [`Verdict::Unknown`].
+//! [`Verdict::Unknown`](crate::Verdict::Unknown).
 //!
 //! **Confirmation criteria.** A criterion whose text mentions confirmation or
 //! consent (`confirm`, `consent`, `agree`, `approve`, `yes`, `permission`,
