@@ -38,7 +38,7 @@ use turnstile_engine::session::{
     EventReport, GateVerdict, Runtime, Schedule, Session, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_llm::OfflineJudge;
+use turnstile_judge::OfflineJudge;
 use turnstile_rules::StepId;
 use turnstile_rules::monitor::Monitor;
 

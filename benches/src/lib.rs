@@ -127,7 +127,7 @@ pub const GATE_TRACE_MIN: usize = 10;
 /// `#OF`, summarizes, the user says yes and the agent cancels. `#OF` is
 /// `pending` when `allowed` and `processed` otherwise, so the final call is
 /// allowed or blocked by the formal guard alone. The wording passes the
-/// offline judge (`turnstile_llm::OfflineJudge`): a live session accepts
+/// offline judge (`turnstile_judge::OfflineJudge`): a live session accepts
 /// every confirmation and classifies the request as a cancellation.
 pub fn gate_trace(events: usize, allowed: bool) -> Trace {
     const ORDERS: usize = 5;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use turnstile_engine::session::{Runtime, Schedule, Session, SessionState};
 use turnstile_engine::trace::Event;
-use turnstile_llm::Judge;
+use turnstile_judge::Judge;
 
 /// Runs the gate until end of input.
 pub fn run(

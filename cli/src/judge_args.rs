@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use turnstile_llm::{HttpJudgeConfig, Judge, JudgeOptions, JudgeSpec, build};
+use turnstile_judge::Judge;
+use turnstile_llm::{HttpJudgeConfig, JudgeOptions, JudgeSpec, build};
 
 #[derive(Args, Clone, Debug)]
 pub struct JudgeArgs {

@@ -248,7 +248,7 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<Runtime>, Arc<dyn turnstile_llm::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<Runtime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
 ) -> ExitCode {
     let bundle = match check_bundle(path) {
         Ok(b) => b,

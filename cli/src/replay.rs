@@ -11,7 +11,7 @@ use turnstile_engine::import::for_each_trace;
 use turnstile_engine::session::replay::{Coverage, ReplayReport, coverage, replay};
 use turnstile_engine::session::{EventReport, GateVerdict, RequestStatus, Runtime, Schedule};
 use turnstile_engine::trace::Trace;
-use turnstile_llm::Judge;
+use turnstile_judge::Judge;
 
 /// What `replay` was asked for.
 pub struct ReplayOptions {
@@ -298,7 +298,7 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
 }
 
 fn verdict_text(note: &turnstile_engine::session::JudgeNote) -> String {
-    use turnstile_llm::Verdict;
+    use turnstile_judge::Verdict;
     let base = match &note.verdict {
         Verdict::Satisfied { evidence_event } => format!("yes (event {evidence_event})"),
         Verdict::Chosen {

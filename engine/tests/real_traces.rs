@@ -36,7 +36,7 @@ use turnstile_engine::import::import_file;
 use turnstile_engine::session::replay::{ReplayReport, replay};
 use turnstile_engine::session::{GateVerdict, Runtime, Schedule};
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_llm::OfflineJudge;
+use turnstile_judge::OfflineJudge;
 
 /// Gold mutating actions of every task, by task id.
 fn gold_writes(domain: &str, mutating: &[String]) -> HashMap<String, Vec<(String, Json)>> {

@@ -18,9 +18,8 @@ use turnstile_engine::session::{
     EventReport, GateVerdict, RequestStatus, Runtime, Schedule, Session, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_llm::{
-    HttpJudge, HttpJudgeConfig, Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict,
-};
+use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict};
+use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use turnstile_rules::Reason;
 
 fn runtime() -> Arc<Runtime> {

@@ -7,20 +7,20 @@
 
 use serde_json::{Map, Value};
 
-use crate::types::{JudgeRequest, Question, Role, Verdict};
+use turnstile_judge::{JudgeRequest, Question, Role, Verdict};
 
 /// A validated answer: the verdict and the model's rationale (may be empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParsedAnswer {
+pub(crate) struct ParsedAnswer {
     /// The validated verdict.
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// The `rationale` field, if the model gave one.
-    pub rationale: String,
+    pub(crate) rationale: String,
 }
 
 /// Parses and validates `content` (the model's message text) against `request`.
 #[must_use]
-pub fn parse_answer(content: &str, request: &JudgeRequest) -> ParsedAnswer {
+pub(crate) fn parse_answer(content: &str, request: &JudgeRequest) -> ParsedAnswer {
     let Some(object) = first_json_object(content) else {
         return unknown("answer contains no JSON object");
     };
@@ -49,7 +49,7 @@ fn unknown(reason: &str) -> ParsedAnswer {
 /// A criterion is "about the user" when it names the user or customer; its
 /// evidence must then be something the user said, not the agent or a tool.
 #[must_use]
-pub fn about_user(criterion: &str) -> bool {
+fn about_user(criterion: &str) -> bool {
     let lower = criterion.to_lowercase();
     lower
         .split(|c: char| !c.is_alphanumeric())
@@ -134,19 +134,20 @@ fn evidence(
 /// the object and ```json fences are tolerated; a truncated object never
 /// balances and yields `None`.
 #[must_use]
-pub fn first_json_object(text: &str) -> Option<Map<String, Value>> {
+fn first_json_object(text: &str) -> Option<Map<String, Value>> {
     let bytes = text.as_bytes();
-    let mut start = 0;
-    while let Some(offset) = bytes[start..].iter().position(|&b| b == b'{') {
-        let open = start + offset;
-        if let Some(close) = matching_brace(&bytes[open..])
-            && let Ok(Value::Object(map)) = serde_json::from_slice(&bytes[open..=open + close])
-        {
-            return Some(map);
-        }
-        start = open + 1;
-    }
-    None
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'{')
+        .find_map(|(open, _)| {
+            let from_open = bytes.get(open..)?;
+            let close = matching_brace(from_open)?;
+            match serde_json::from_slice(from_open.get(..=close)?) {
+                Ok(Value::Object(map)) => Some(map),
+                _ => None,
+            }
+        })
 }
 
 /// Index (relative to `bytes`, which starts with `{`) of the brace closing it.
@@ -183,8 +184,8 @@ fn matching_brace(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Branch, Turn};
     use std::collections::BTreeMap;
+    use turnstile_judge::{Branch, Turn};
 
     fn criterion() -> JudgeRequest {
         JudgeRequest {

@@ -5,7 +5,7 @@
 //! exponential backoff (429, 5xx, connection errors; `Retry-After` honoured
 //! but capped), a concurrency limit, token and latency accounting, and the
 //! mapping of every failure to [`Verdict::Unknown`]. Prompt text lives in
-//! [`crate::prompt`], answer validation in [`crate::answer`].
+//! `prompt`, answer validation in `answer`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -18,26 +18,26 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+use turnstile_judge::{Judge, JudgeRequest, Judgement, Usage, Verdict};
+
 use crate::answer::parse_answer;
-use crate::judge::Judge;
 use crate::prompt::{system_message, user_message};
-use crate::types::{JudgeRequest, Judgement, Usage, Verdict};
 
 /// Environment variable holding the base URL (e.g. `http://127.0.0.1:8000/v1`).
-pub const ENV_URL: &str = "TURNSTILE_JUDGE_URL";
+const ENV_URL: &str = "TURNSTILE_JUDGE_URL";
 /// Environment variable holding the model name.
-pub const ENV_MODEL: &str = "TURNSTILE_JUDGE_MODEL";
+const ENV_MODEL: &str = "TURNSTILE_JUDGE_MODEL";
 /// Environment variable holding the API key (optional for local servers).
-pub const ENV_API_KEY: &str = "OPENAI_API_KEY";
+const ENV_API_KEY: &str = "OPENAI_API_KEY";
 /// Environment variable overriding the per-request timeout, in milliseconds.
-pub const ENV_TIMEOUT_MS: &str = "TURNSTILE_JUDGE_TIMEOUT_MS";
+const ENV_TIMEOUT_MS: &str = "TURNSTILE_JUDGE_TIMEOUT_MS";
 /// Environment variable overriding the number of concurrent requests.
-pub const ENV_CONCURRENCY: &str = "TURNSTILE_JUDGE_CONCURRENCY";
+const ENV_CONCURRENCY: &str = "TURNSTILE_JUDGE_CONCURRENCY";
 
 /// Default base URL when [`ENV_URL`] is unset.
-pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 /// Default model when [`ENV_MODEL`] is unset.
-pub const DEFAULT_MODEL: &str = "gpt-4.1-mini";
+const DEFAULT_MODEL: &str = "gpt-4.1-mini";
 
 /// A credential that never shows itself in `Debug` output, errors or reports.
 #[derive(Clone, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Secret {
 
     /// The secret itself; only for building the `Authorization` header.
     #[must_use]
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }
@@ -139,8 +139,10 @@ impl HttpJudgeConfig {
         }
     }
 
-    /// Reads [`ENV_URL`], [`ENV_MODEL`], [`ENV_API_KEY`], [`ENV_TIMEOUT_MS`]
-    /// and [`ENV_CONCURRENCY`] from the process environment.
+    /// Reads `TURNSTILE_JUDGE_URL` (default `https://api.openai.com/v1`),
+    /// `TURNSTILE_JUDGE_MODEL` (default `gpt-4.1-mini`), `OPENAI_API_KEY`,
+    /// `TURNSTILE_JUDGE_TIMEOUT_MS` and `TURNSTILE_JUDGE_CONCURRENCY` from the
+    /// process environment.
     ///
     /// # Errors
     /// A numeric variable that does not parse.
@@ -322,8 +324,10 @@ impl Inner {
                 {"role": "user", "content": user_message(request)},
             ],
         });
-        if cfg.json_mode {
-            body["response_format"] = json!({"type": "json_object"});
+        if cfg.json_mode
+            && let Some(fields) = body.as_object_mut()
+        {
+            fields.insert("response_format".to_owned(), json!({"type": "json_object"}));
         }
         let mut attempt: u32 = 0;
         loop {

@@ -1,41 +1,41 @@
-//! Judges for Turnstile's *dialogue-semantic* criteria: the questions that no
-//! tool result can decide, such as "the user explicitly said yes after the
-//! agent listed the details" or "which request type is this".
+//! The model-backed judge of Turnstile's dialogue-semantic criteria: an
+//! OpenAI-compatible HTTP [`HttpJudge`], what it tells the model (`prompt`)
+//! and the strict validation of what the model answers (`answer`), plus the
+//! CLI's `--judge offline|openai|recorded:<file>` builder ([`build`]), which
+//! assembles a judge stack around it or around the judges of
+//! `turnstile-judge`.
 //!
-//! Everything else in a workflow bundle is decided by code; this crate is the
-//! one place where a model (or a stand-in for one) is asked. Its contract is
-//! fail-closed: a judge never returns an error, it returns
-//! [`Verdict::Unknown`], and only [`Verdict::is_satisfied`] answers may open a
-//! gate.
+//! The [`turnstile_judge::Judge`] trait, its request and verdict types and
+//! the network-free judges live in `turnstile-judge`; this crate adds only
+//! what talks to a model, so nothing else in the workspace builds an HTTP
+//! client.
 //!
-//! Map:
-//! - [`types`]: requests, verdicts, usage.
-//! - [`judge`]: the object-safe async [`Judge`] trait.
-//! - [`http`]: the OpenAI-compatible HTTP judge (timeouts, retries, limits).
-//! - [`prompt`] and [`answer`]: what the model is told, and the strict
-//!   validation of what it answers.
-//! - [`offline`]: the deterministic default judge.
-//! - [`cache`]: the JSONL verdict cache and [`CachingJudge`].
-//! - [`recorded`]: replaying and recording verdicts.
-//! - [`spec`]: `--judge offline|openai|recorded:<file>` for the CLI.
-//! - [`canon`]: canonical request hashing for cache and recording keys.
+//! Map (the modules are private; every item is re-exported here):
+//! - `http`: the HTTP judge (timeouts, retries, limits).
+//! - `prompt` and `answer`: the chat messages, and the answer parser.
+//! - `spec`: [`JudgeSpec`], [`JudgeOptions`] and [`build`].
 
-pub mod answer;
-pub mod cache;
-pub mod canon;
-pub mod http;
-pub mod judge;
-pub mod offline;
-pub mod prompt;
-pub mod recorded;
-pub mod spec;
-pub mod types;
+#![warn(missing_docs)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
-pub use cache::{CacheError, CacheKey, CachingJudge, LoadReport, VerdictCache};
-pub use canon::request_hash;
+mod answer;
+mod http;
+mod prompt;
+mod spec;
+
 pub use http::{ConfigError, HttpJudge, HttpJudgeConfig, Secret};
-pub use judge::Judge;
-pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge, Reply, classify_reply};
-pub use recorded::{Record, RecordError, RecordedJudge, RecordingJudge};
-pub use spec::{BuiltJudge, JudgeOptions, JudgeSpec, SpecError, build, from_spec};
-pub use types::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict};
+pub use spec::{BuiltJudge, JudgeOptions, JudgeSpec, SpecError, build};

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use crate::types::{JudgeRequest, Question};
+use turnstile_judge::{JudgeRequest, Question};
 
 const RULES: &str = "\
 You are the semantic judge of Turnstile, a policy-workflow engine for customer-service agents.
@@ -27,7 +27,7 @@ Output contract: reply with one JSON object and nothing else.
 
 /// The system message: fixed rules and output contract, then the policy excerpt.
 #[must_use]
-pub fn system_message(policy_excerpt: Option<&str>) -> String {
+pub(crate) fn system_message(policy_excerpt: Option<&str>) -> String {
     let mut s = String::from(RULES);
     if let Some(policy) = policy_excerpt {
         s.push_str("\nPolicy excerpt:\n");
@@ -39,7 +39,7 @@ pub fn system_message(policy_excerpt: Option<&str>) -> String {
 
 /// The user message: the question, bindings and the numbered slice.
 #[must_use]
-pub fn user_message(request: &JudgeRequest) -> String {
+pub(crate) fn user_message(request: &JudgeRequest) -> String {
     let mut s = String::new();
     // Writing to a String cannot fail; the results are ignored on purpose.
     let _ = writeln!(s, "Node: {}", request.node_id);
@@ -93,8 +93,8 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Role, Turn};
     use std::collections::BTreeMap;
+    use turnstile_judge::{Role, Turn};
 
     #[test]
     fn system_prefix_is_stable_and_user_part_varies() {

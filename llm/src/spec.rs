@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::cache::{CacheError, CachingJudge, LoadReport, VerdictCache};
+use turnstile_judge::{
+    CacheError, CachingJudge, Judge, LoadReport, OfflineJudge, RecordError, RecordedJudge,
+    RecordingJudge, VerdictCache,
+};
+
 use crate::http::{ConfigError, HttpJudge, HttpJudgeConfig};
-use crate::judge::Judge;
-use crate::offline::OfflineJudge;
-use crate::recorded::{RecordError, RecordedJudge, RecordingJudge};
 
 /// Which judge answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,14 +126,6 @@ pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, Spe
     })
 }
 
-/// Parses `spec` and builds it with `options` (see [`build`]).
-///
-/// # Errors
-/// A bad spec, or anything [`build`] rejects.
-pub fn from_spec(spec: &str, options: &JudgeOptions) -> Result<Arc<dyn Judge>, SpecError> {
-    Ok(build(&spec.parse()?, options)?.judge)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,10 +148,14 @@ mod tests {
         ));
     }
 
+    fn from_spec(spec: &str, options: &JudgeOptions) -> Result<Arc<dyn Judge>, SpecError> {
+        Ok(build(&spec.parse()?, options)?.judge)
+    }
+
     #[test]
     fn builds_offline_and_reports_missing_recording() {
         let judge = from_spec("offline", &JudgeOptions::default()).unwrap();
-        assert_eq!(judge.name(), crate::offline::OFFLINE_JUDGE_NAME);
+        assert_eq!(judge.name(), turnstile_judge::OFFLINE_JUDGE_NAME);
         let err = from_spec(
             "recorded:/nonexistent/verdicts.jsonl",
             &JudgeOptions::default(),

@@ -9,9 +9,8 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use turnstile_llm::{
-    Branch, HttpJudge, HttpJudgeConfig, Judge, JudgeRequest, Question, Role, Secret, Turn, Verdict,
-};
+use turnstile_judge::{Branch, Judge, JudgeRequest, Question, Role, Turn, Verdict};
+use turnstile_llm::{HttpJudge, HttpJudgeConfig, Secret};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use turnstile_llm::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
+use turnstile_judge::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
 use turnstile_rules::monitor::Monitor;
 use turnstile_rules::program::Env;
 use turnstile_rules::{Interner, StepId};

@@ -27,7 +27,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use turnstile_llm::{Judge, Judgement, Usage};
+use turnstile_judge::{Judge, Judgement, Usage};
 use turnstile_rules::facts::{EventFacts, FactsBuilder};
 use turnstile_rules::monitor::{EventOutcome, Monitor, MonitorError, Waiting};
 use turnstile_rules::program::{EMPTY_ENV, Env, env_get, extends};

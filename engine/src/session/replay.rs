@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use turnstile_llm::{Judge, Usage};
+use turnstile_judge::{Judge, Usage};
 
 use super::{EventReport, GateVerdict, Runtime, Schedule, Session, SessionError};
 use crate::trace::Trace;

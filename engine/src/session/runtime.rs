@@ -9,7 +9,7 @@ use petgraph::visit::EdgeRef;
 use turnstile_rules::monitor::Plan;
 use turnstile_rules::{EvaluateError, StepId};
 
-use turnstile_llm::Role;
+use turnstile_judge::Role;
 
 use crate::bundle::model::{Actor, JudgeWindow, NodeKind};
 use crate::compile::CompiledBundle;

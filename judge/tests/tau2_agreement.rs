@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use turnstile_llm::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
+use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
 
 const CRITERION: &str =
     "the user explicitly confirmed (yes) after the agent listed the action details";

@@ -96,7 +96,7 @@ pub struct Record {
 impl Record {
     /// The record of `judgement` answering `request`, keyed as precisely as possible.
     #[must_use]
-    pub fn of(request: &JudgeRequest, judgement: &Judgement) -> Self {
+    fn of(request: &JudgeRequest, judgement: &Judgement) -> Self {
         Self {
             node: request.node_id.clone(),
             bundle: Some(request.bundle_hash.clone()),
@@ -148,12 +148,6 @@ impl RecordedJudge {
             records.push(record);
         }
         Ok(Self { records })
-    }
-
-    /// A judge replaying these records.
-    #[must_use]
-    pub fn from_records(records: Vec<Record>) -> Self {
-        Self { records }
     }
 
     /// The records, in file order.

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use async_trait::async_trait;
-use turnstile_llm::{
-    Branch, CacheKey, CachingJudge, Judge, JudgeOptions, JudgeRequest, Judgement, OfflineJudge,
-    Question, RecordedJudge, RecordingJudge, Role, Turn, Usage, Verdict, VerdictCache, from_spec,
+use turnstile_judge::{
+    Branch, CacheKey, CachingJudge, Judge, JudgeRequest, Judgement, OfflineJudge, Question,
+    RecordedJudge, RecordingJudge, Role, Turn, Usage, Verdict, VerdictCache,
 };
 
 /// The offline judge, counting calls and reporting one model call each.
@@ -39,7 +39,7 @@ impl Judge for Counting {
 /// A fresh path in a per-process scratch directory (under the target dir's
 /// temp area), so parallel tests and reruns never share files.
 fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("turnstile-llm-test-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("turnstile-judge-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(format!("{}-{name}", fastrand::u64(..)))
 }
@@ -246,32 +246,4 @@ async fn record_then_replay_round_trip() {
     // A slice that was never recorded fails closed.
     let unseen = consent("a.confirm", "Yes, absolutely, do it.");
     assert!(!replay.judge(&unseen).await.verdict.is_satisfied());
-}
-
-#[tokio::test]
-async fn spec_wires_cache_and_recording() {
-    let cache = temp_path("spec-cache.jsonl");
-    let record = temp_path("spec-record.jsonl");
-    let options = JudgeOptions {
-        cache: Some(cache.clone()),
-        record: Some(record.clone()),
-        http: None,
-    };
-    let judge = from_spec("offline", &options).unwrap();
-    let first = judge.judge(&consent("a.confirm", "yes")).await;
-    assert_eq!(first.verdict, Verdict::Satisfied { evidence_event: 6 });
-    drop(judge);
-    let judge = from_spec("offline", &options).unwrap();
-    let second = judge.judge(&consent("a.confirm", "yes")).await;
-    assert_eq!(second.usage.cache_hits, 1);
-    drop(judge);
-    let replay = from_spec(
-        &format!("recorded:{}", record.display()),
-        &JudgeOptions::default(),
-    )
-    .unwrap();
-    assert_eq!(
-        replay.judge(&consent("a.confirm", "yes")).await.verdict,
-        Verdict::Satisfied { evidence_event: 6 }
-    );
 }

@@ -258,48 +258,65 @@ impl<J: Judge> Judge for CachingJudge<J> {
 
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         let key = CacheKey::new(request, self.inner.name());
-        if let Some(mut hit) = self.cache.get(&key) {
-            hit.usage = Usage::cache_hit();
+        if let Some(hit) = self.cached(&key) {
             return hit;
         }
         let judgement = self.inner.judge(request).await;
+        self.remember(key, &judgement);
+        judgement
+    }
+
+    async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        let looked_up: Vec<(CacheKey, Option<Judgement>)> = requests
+            .iter()
+            .map(|r| {
+                let key = CacheKey::new(r, self.inner.name());
+                let hit = self.cached(&key);
+                (key, hit)
+            })
+            .collect();
+        let asked: Vec<JudgeRequest> = requests
+            .iter()
+            .zip(&looked_up)
+            .filter(|(_, (_, hit))| hit.is_none())
+            .map(|(request, _)| request.clone())
+            .collect();
+        // Answers come in the order of `asked`, i.e. of the misses.
+        let mut answers = self.inner.judge_batch(&asked).await.into_iter();
+        let mut out = Vec::with_capacity(looked_up.len());
+        for (key, hit) in looked_up {
+            let judgement = match hit {
+                Some(hit) => hit,
+                None => match answers.next() {
+                    Some(judgement) => {
+                        self.remember(key, &judgement);
+                        judgement
+                    }
+                    None => Judgement::unknown("inner judge returned too few answers"),
+                },
+            };
+            out.push(judgement);
+        }
+        out
+    }
+}
+
+impl<J: Judge> CachingJudge<J> {
+    /// The cached judgement for `key`, with the usage of a cache hit.
+    fn cached(&self, key: &CacheKey) -> Option<Judgement> {
+        self.cache.get(key).map(|mut hit| {
+            hit.usage = Usage::cache_hit();
+            hit
+        })
+    }
+
+    /// Stores a definitive judgement; a write failure is kept for
+    /// [`VerdictCache::write_errors`], since a judge cannot return it.
+    fn remember(&self, key: CacheKey, judgement: &Judgement) {
         if judgement.verdict.is_definitive()
             && let Err(e) = self.cache.insert(key, judgement.clone())
         {
             lock(&self.cache.write_errors).push(e.to_string());
         }
-        judgement
-    }
-
-    async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
-        let keys: Vec<CacheKey> = requests
-            .iter()
-            .map(|r| CacheKey::new(r, self.inner.name()))
-            .collect();
-        let mut out: Vec<Option<Judgement>> = keys
-            .iter()
-            .map(|k| {
-                self.cache.get(k).map(|mut hit| {
-                    hit.usage = Usage::cache_hit();
-                    hit
-                })
-            })
-            .collect();
-        let missing: Vec<usize> = (0..requests.len()).filter(|&i| out[i].is_none()).collect();
-        let asked: Vec<JudgeRequest> = missing.iter().map(|&i| requests[i].clone()).collect();
-        let answers = self.inner.judge_batch(&asked).await;
-        for (&i, judgement) in missing.iter().zip(answers) {
-            if judgement.verdict.is_definitive()
-                && let Err(e) = self.cache.insert(keys[i].clone(), judgement.clone())
-            {
-                lock(&self.cache.write_errors).push(e.to_string());
-            }
-            out[i] = Some(judgement);
-        }
-        out.into_iter()
-            .map(|j| {
-                j.unwrap_or_else(|| Judgement::unknown("inner judge returned too few answers"))
-            })
-            .collect()
     }
 }

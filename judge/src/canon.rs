@@ -3,6 +3,7 @@
 //! machines.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -11,6 +12,8 @@ use crate::types::{JudgeRequest, Question, Turn};
 
 /// Bumped whenever the hashed representation changes, so stale caches miss
 /// instead of answering for a different question.
+/// (It names the crate these hashes were first computed in; renaming it would
+/// invalidate every existing cache and recording.)
 const HASH_DOMAIN: &[u8] = b"turnstile-llm/slice/v1\n";
 
 #[derive(Serialize)]
@@ -42,12 +45,12 @@ pub fn request_hash(request: &JudgeRequest) -> String {
     hex(&hasher.finalize())
 }
 
+/// Lower-case hex, two digits per byte.
 fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+        // Writing to a String cannot fail.
+        let _ = write!(s, "{b:02x}");
     }
     s
 }

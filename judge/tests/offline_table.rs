@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use turnstile_llm::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
+use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Want {

@@ -1,0 +1,55 @@
+//! The judge interface for Turnstile's *dialogue-semantic* criteria: the
+//! questions that no tool result can decide, such as "the user explicitly
+//! said yes after the agent listed the details" or "which request type is
+//! this".
+//!
+//! Everything else in a workflow bundle is decided by code; a [`Judge`] is the
+//! one place where a model (or a stand-in for one) is asked. Its contract is
+//! fail-closed: a judge never returns an error, it returns
+//! [`Verdict::Unknown`], and only [`Verdict::is_satisfied`] answers may open a
+//! gate.
+//!
+//! This crate holds the interface and every judge that needs no network, so
+//! the engine builds without an HTTP client; the model-backed judge lives in
+//! `turnstile-llm`.
+//!
+//! Map (the modules are private; every item is re-exported here):
+//! - `types`: requests, verdicts, usage.
+//! - `judge`: the object-safe async [`Judge`] trait.
+//! - `offline`: the deterministic default judge, [`OfflineJudge`].
+//! - `cache`: the JSONL [`VerdictCache`] and [`CachingJudge`].
+//! - `recorded`: replaying ([`RecordedJudge`]) and recording
+//!   ([`RecordingJudge`]) verdicts.
+//! - `canon`: canonical request hashing ([`request_hash`]) for cache and
+//!   recording keys.
+
+#![warn(missing_docs)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+mod cache;
+mod canon;
+mod judge;
+mod offline;
+mod recorded;
+mod types;
+
+pub use cache::{CacheError, CacheKey, CachingJudge, LoadReport, VerdictCache};
+pub use canon::request_hash;
+pub use judge::Judge;
+pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge};
+pub use recorded::{Record, RecordError, RecordedJudge, RecordingJudge};
+pub use types::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict};

@@ -1,0 +1,319 @@
+//! The offline default judge: deterministic word-level heuristics, no network.
+//!
+//! It answers two kinds of question and declines everything else with
+//! [`Verdict::Unknown`](crate::Verdict::Unknown).
+//!
+//! **Confirmation criteria.** A criterion whose text mentions confirmation or
+//! consent (`confirm`, `consent`, `agree`, `approve`, `yes`, `permission`,
+//! `authoriz…`) is read as "the user said yes to what the agent last
+//! proposed". The judge takes the last user turn of the slice and the agent's
+//! last text turn before it (the *summary*); the user turns after the summary
+//! are the reply. If the agent spoke again after the reply and asked for
+//! confirmation, the reply is stale and the criterion is not satisfied. If no
+//! user turn follows the summary, it is not satisfied. If the summary does not
+//! ask for a decision at all (no `confirm`, `proceed`, `go ahead`,
+//! `shall I`, `would you like`, `(yes)`, …), the answer is unknown.
+//!
+//! Each reply turn is read clause by clause, case-insensitively, on word
+//! boundaries, tolerating punctuation ("Yes, please." / "Yes—go ahead" /
+//! "yes!"):
+//! - a *negation* ("no", "nope", "wait", "hold on", "not yet", "don't
+//!   proceed", "cancel that", "changed my mind", "before I confirm", or a
+//!   go-ahead phrase negated by one of the three words before it, as in "I
+//!   don't want to go ahead") -> `NotSatisfied`. Openers such as "no",
+//!   "wait" and "cancel that" count only at the start of a clause, so "No
+//!   other items" or "I'll wait until it's delivered" do not;
+//! - phrases governed by "if"/"whether" ("not sure if these are correct")
+//!   are hypothetical and count neither way;
+//! - an affirmative together with a *correction* ("yes, but …",
+//!   "actually …", "… instead", or an affirmative plus a negation) ->
+//!   **`Unknown`**: the user agreed to something other than what was listed,
+//!   so the details must be restated; `Unknown` keeps the gate closed like
+//!   `NotSatisfied` but tells the caller the answer was not a plain no;
+//! - a *strong* go-ahead ("go ahead", "proceed", "I confirm", "please do",
+//!   "do it", "please cancel/process/book …") -> `Satisfied`, even if a later
+//!   sentence adds a new request or question ("Yes, go ahead. Also, could you
+//!   add a bag?"), because that does not retract the consent;
+//! - a *weak* affirmative ("yes", "yeah", "sure", "correct", "that's right",
+//!   "sounds good", …) -> `Satisfied` unless the turn also asks a question,
+//!   in which case the user is still deciding -> `NotSatisfied`;
+//! - a question without any affirmative -> `NotSatisfied`;
+//! - anything else -> `Unknown`.
+//!
+//! When several user turns follow the summary, the last one with a
+//! recognisable answer decides, and it is the evidence event.
+//!
+//! **Criteria with keywords.** Any other criterion for which the bundle
+//! declares `keywords` (phrases such as "no longer need" for "the user stated
+//! an accepted cancellation reason") is satisfied by the last user turn of
+//! the slice containing one of them as a whole word sequence, and not
+//! satisfied when no user turn does. Without keywords it is `Unknown`.
+//!
+//! **Classification.** Each branch scores the number of occurrences, in the
+//! slice's user turns, of its keywords and of its label (underscores read as
+//! spaces), matched as whole word sequences. The unique highest positive score
+//! wins, with the first user turn that matched one of its terms as evidence; a
+//! tie or no match is `Unknown`.
+
+mod classify;
+mod consent;
+mod lexicon;
+mod text;
+
+use async_trait::async_trait;
+
+use crate::judge::Judge;
+use crate::types::{JudgeRequest, Judgement, Question, Role};
+
+use classify::{classify, judge_by_keywords};
+use consent::{is_consent_criterion, judge_consent};
+
+/// Identity of the offline judge (part of cache keys); bump on behaviour change.
+pub const OFFLINE_JUDGE_NAME: &str = "offline-v1";
+
+/// The deterministic offline judge. See the module documentation.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OfflineJudge;
+
+impl OfflineJudge {
+    /// A new offline judge.
+    #[must_use]
+    pub fn new() -> Self {
+        Self
+    }
+
+    /// The judgement, synchronously (the judge never waits on anything).
+    #[must_use]
+    pub fn decide(&self, request: &JudgeRequest) -> Judgement {
+        match &request.question {
+            Question::Criterion {
+                text,
+                keywords,
+                said_by,
+            } => {
+                if *said_by == Role::User && is_consent_criterion(text) {
+                    judge_consent(&request.conversation)
+                } else if !keywords.is_empty() {
+                    judge_by_keywords(keywords, *said_by, &request.conversation)
+                } else {
+                    Judgement::unknown(
+                        "the offline judge decides only confirmation/consent criteria and criteria with keywords",
+                    )
+                }
+            }
+            Question::Classify { branches } => classify(branches, &request.conversation),
+        }
+    }
+}
+
+#[async_trait]
+impl Judge for OfflineJudge {
+    fn name(&self) -> &str {
+        OFFLINE_JUDGE_NAME
+    }
+
+    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+        self.decide(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Branch, Turn, Verdict};
+    use std::collections::BTreeMap;
+
+    fn consent(turns: Vec<Turn>) -> Verdict {
+        OfflineJudge
+            .decide(&JudgeRequest {
+                bundle_hash: "b".into(),
+                node_id: "n".into(),
+                question: Question::Criterion {
+                    text: "the user explicitly confirmed (yes) after the agent listed the action details"
+                        .into(), keywords: Vec::new(), said_by: Role::User },
+                policy_excerpt: None,
+                bindings: BTreeMap::new(),
+                conversation: turns,
+            })
+            .verdict
+    }
+
+    const ASK: &str = "I will cancel order #W1. Do you confirm (yes/no)?";
+
+    fn by_keywords(keywords: &[&str], turns: Vec<Turn>) -> Verdict {
+        OfflineJudge
+            .decide(&JudgeRequest {
+                bundle_hash: "b".into(),
+                node_id: "n".into(),
+                question: Question::Criterion {
+                    text: "The user stated an accepted reason for cancelling.".into(),
+                    keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+                    said_by: Role::User,
+                },
+                policy_excerpt: None,
+                bindings: BTreeMap::new(),
+                conversation: turns,
+            })
+            .verdict
+    }
+
+    #[test]
+    fn keyword_criteria_cite_the_last_user_turn_that_says_one() {
+        let reasons = ["no longer need", "ordered by mistake"];
+        let turns = vec![
+            Turn::new(3, Role::User, "I ordered it by mistake, honestly."),
+            Turn::new(
+                4,
+                Role::Agent,
+                "I see. Any other reason? I no longer need to know.",
+            ),
+            Turn::new(5, Role::User, "I just no longer need it."),
+            Turn::new(6, Role::User, "Thanks!"),
+        ];
+        assert_eq!(
+            by_keywords(&reasons, turns),
+            Verdict::Satisfied { evidence_event: 5 }
+        );
+        // Agent text never counts; a different phrasing does not match.
+        let turns = vec![
+            Turn::new(3, Role::Agent, "Was it ordered by mistake?"),
+            Turn::new(4, Role::User, "It arrived too late for the party."),
+        ];
+        assert_eq!(by_keywords(&reasons, turns), Verdict::NotSatisfied);
+        assert_eq!(by_keywords(&reasons, Vec::new()), Verdict::NotSatisfied);
+        // Without keywords the offline judge cannot tell.
+        assert!(matches!(
+            by_keywords(&[], vec![Turn::new(1, Role::User, "no longer need it")]),
+            Verdict::Unknown { .. }
+        ));
+    }
+
+    #[test]
+    fn punctuation_tolerant_yes() {
+        for reply in [
+            "Yes, please.",
+            "Yes—go ahead",
+            "yes!",
+            "YEP",
+            "sure thing",
+            "Go ahead.",
+        ] {
+            assert_eq!(
+                consent(vec![
+                    Turn::new(1, Role::Agent, ASK),
+                    Turn::new(2, Role::User, reply)
+                ]),
+                Verdict::Satisfied { evidence_event: 2 },
+                "{reply}"
+            );
+        }
+    }
+
+    #[test]
+    fn slice_shapes() {
+        // No reply yet: premature.
+        assert_eq!(
+            consent(vec![
+                Turn::new(1, Role::User, "yes"),
+                Turn::new(2, Role::Agent, ASK)
+            ]),
+            Verdict::NotSatisfied
+        );
+        // A tool call between the yes and now does not matter.
+        assert_eq!(
+            consent(vec![
+                Turn::new(1, Role::Agent, ASK),
+                Turn::new(2, Role::User, "yes"),
+                Turn::new(3, Role::Tool, "get_order_details"),
+                Turn::new(4, Role::Agent, "Processing it now."),
+            ]),
+            Verdict::Satisfied { evidence_event: 2 }
+        );
+        assert_eq!(consent(vec![]), Verdict::NotSatisfied);
+        assert!(matches!(
+            consent(vec![
+                Turn::new(1, Role::Agent, "What is your email?"),
+                Turn::new(2, Role::User, "Sure, it's a@b.c")
+            ]),
+            Verdict::Unknown { .. }
+        ));
+    }
+
+    #[test]
+    fn other_criteria_are_unknown() {
+        let v = OfflineJudge
+            .decide(&JudgeRequest {
+                bundle_hash: "b".into(),
+                node_id: "n".into(),
+                question: Question::Criterion {
+                    text: "the agent explained the refund timeline".into(),
+                    keywords: Vec::new(),
+                    said_by: Role::User,
+                },
+                policy_excerpt: None,
+                bindings: BTreeMap::new(),
+                conversation: vec![Turn::new(1, Role::User, "yes")],
+            })
+            .verdict;
+        assert!(matches!(v, Verdict::Unknown { .. }));
+    }
+
+    #[test]
+    fn classification() {
+        let branches = vec![
+            Branch {
+                label: "cancel".into(),
+                description: String::new(),
+                keywords: vec!["cancel".into(), "cancellation".into()],
+            },
+            Branch {
+                label: "return".into(),
+                description: String::new(),
+                keywords: vec!["send back".into(), "refund".into()],
+            },
+            Branch {
+                label: "transfer".into(),
+                description: String::new(),
+                keywords: vec!["human agent".into()],
+            },
+        ];
+        let req = |text: &str| JudgeRequest {
+            bundle_hash: "b".into(),
+            node_id: "classify".into(),
+            question: Question::Classify {
+                branches: branches.clone(),
+            },
+            policy_excerpt: None,
+            bindings: BTreeMap::new(),
+            conversation: vec![
+                Turn::new(0, Role::Agent, "How can I help? I can cancel or refund."),
+                Turn::new(1, Role::User, "Hi there."),
+                Turn::new(2, Role::User, text),
+            ],
+        };
+        assert_eq!(
+            OfflineJudge
+                .decide(&req("I want to send back my shoes for a refund"))
+                .verdict,
+            Verdict::Chosen {
+                label: "return".into(),
+                evidence_event: 2
+            }
+        );
+        assert!(matches!(
+            OfflineJudge.decide(&req("cancel or refund?")).verdict,
+            Verdict::Unknown { .. }
+        ));
+        assert!(matches!(
+            OfflineJudge.decide(&req("hello")).verdict,
+            Verdict::Unknown { .. }
+        ));
+        assert_eq!(
+            OfflineJudge.decide(&req("get me a human agent")).verdict,
+            Verdict::Chosen {
+                label: "transfer".into(),
+                evidence_event: 2
+            }
+        );
+    }
+}

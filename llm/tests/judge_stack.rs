@@ -1,0 +1,72 @@
+//! The `--judge` spec builder wires the verdict cache and the recorder around
+//! the judge it names.
+
+// Test helpers outside #[test] functions panic on broken fixtures on purpose.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use turnstile_judge::{Judge, JudgeRequest, Question, Role, Turn, Verdict};
+use turnstile_llm::{JudgeOptions, SpecError, build};
+
+/// A fresh path in a per-process scratch directory, so parallel tests and
+/// reruns never share files.
+fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("turnstile-llm-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{}-{name}", fastrand::u64(..)))
+}
+
+fn consent(node: &str, reply: &str) -> JudgeRequest {
+    JudgeRequest {
+        bundle_hash: "bundle".into(),
+        node_id: node.into(),
+        question: Question::Criterion {
+            text: "the user explicitly confirmed (yes) after the agent listed the action details"
+                .into(),
+            keywords: Vec::new(),
+            said_by: Role::User,
+        },
+        policy_excerpt: None,
+        bindings: BTreeMap::from([("order".into(), "#W1".into())]),
+        conversation: vec![
+            Turn::new(5, Role::Agent, "I will cancel #W1. Shall I proceed?"),
+            Turn::new(6, Role::User, reply),
+        ],
+    }
+}
+
+/// Parses `spec` and builds it, as the CLI does.
+fn from_spec(spec: &str, options: &JudgeOptions) -> Result<Arc<dyn Judge>, SpecError> {
+    Ok(build(&spec.parse()?, options)?.judge)
+}
+
+#[tokio::test]
+async fn spec_wires_cache_and_recording() {
+    let cache = temp_path("spec-cache.jsonl");
+    let record = temp_path("spec-record.jsonl");
+    let options = JudgeOptions {
+        cache: Some(cache.clone()),
+        record: Some(record.clone()),
+        http: None,
+    };
+    let judge = from_spec("offline", &options).unwrap();
+    let first = judge.judge(&consent("a.confirm", "yes")).await;
+    assert_eq!(first.verdict, Verdict::Satisfied { evidence_event: 6 });
+    drop(judge);
+    let judge = from_spec("offline", &options).unwrap();
+    let second = judge.judge(&consent("a.confirm", "yes")).await;
+    assert_eq!(second.usage.cache_hits, 1);
+    drop(judge);
+    let replay = from_spec(
+        &format!("recorded:{}", record.display()),
+        &JudgeOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        replay.judge(&consent("a.confirm", "yes")).await.verdict,
+        Verdict::Satisfied { evidence_event: 6 }
+    );
+}
