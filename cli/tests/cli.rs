@@ -469,3 +469,122 @@ fn the_readme_main_command_replays_the_shipped_examples() {
         "{stdout}"
     );
 }
+
+// ---- compressed trace files ----
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut encoder, bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// `name`, `name.gz` and `name.zst` in `dir`, each holding `plain`.
+fn three_copies(dir: &tempfile::TempDir, name: &str, plain: &[u8]) -> [std::path::PathBuf; 3] {
+    let copies = [
+        (name.to_owned(), plain.to_vec()),
+        (format!("{name}.gz"), gzip(plain)),
+        (format!("{name}.zst"), zstd(plain)),
+    ];
+    copies.map(|(file, bytes)| {
+        let path = dir.path().join(file);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    })
+}
+
+/// Stdout of a successful run.
+fn stdout_of(args: &[&str]) -> String {
+    let out = turnstile(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+#[test]
+fn replay_and_convert_read_gzip_and_zstd_files_like_plain_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let shop = three_copies(&dir, "shop.jsonl", SHOP_TRACE.as_bytes());
+    let bundle = shop_bundle();
+    let replays = shop
+        .iter()
+        .map(|p| stdout_of(&["replay", &bundle, p.to_str().unwrap(), "--schedule", "all"]))
+        .collect::<Vec<_>>();
+    let converted = shop
+        .iter()
+        .map(|p| stdout_of(&["convert", p.to_str().unwrap()]))
+        .collect::<Vec<_>>();
+    assert!(
+        replays[0].contains("BLOCK  MissingConfirmation"),
+        "{}",
+        replays[0]
+    );
+    assert!(
+        converted[0].contains("\"id\":\"shop-1\""),
+        "{}",
+        converted[0]
+    );
+    for (replay, convert) in replays.iter().zip(&converted).skip(1) {
+        assert_eq!(replay, &replays[0]);
+        assert_eq!(convert, &converted[0]);
+    }
+
+    // A shipped tau2 results file (compressed by the zstd tool) replays like
+    // its decompressed copy.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let shipped = root.join("data/tau2/traces/retail_gpt-4.1-mini_single.json.zst");
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut ruzstd::decoding::StreamingDecoder::new(std::fs::File::open(&shipped).unwrap())
+            .unwrap(),
+        &mut plain,
+    )
+    .unwrap();
+    let copies = three_copies(&dir, "retail_gpt-4.1-mini_single.json", &plain);
+    let retail = root.join("bundles/retail");
+    let expected = stdout_of(&[
+        "replay",
+        retail.to_str().unwrap(),
+        copies[0].to_str().unwrap(),
+    ]);
+    assert!(expected.contains("1 of 1 traces replayed"), "{expected}");
+    for path in [&copies[1], &copies[2], &shipped] {
+        let replayed = stdout_of(&["replay", retail.to_str().unwrap(), path.to_str().unwrap()]);
+        assert_eq!(replayed, expected, "{}", path.display());
+    }
+    let converted = stdout_of(&["convert", copies[0].to_str().unwrap()]);
+    assert_eq!(
+        stdout_of(&["convert", shipped.to_str().unwrap()]),
+        converted
+    );
+}
+
+#[test]
+fn a_truncated_compressed_trace_file_fails_with_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = shop_bundle();
+    for (name, compressed, format) in [
+        ("cut.jsonl.gz", gzip(SHOP_TRACE.as_bytes()), "gzip"),
+        ("cut.jsonl.zst", zstd(SHOP_TRACE.as_bytes()), "zstd"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &compressed[..compressed.len() - 6]).unwrap();
+        let path = path.to_str().unwrap();
+        for args in [vec!["convert", path], vec!["replay", &bundle, path]] {
+            let out = turnstile(&args);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(name) && stderr.contains(&format!("truncated {format} stream")),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+}

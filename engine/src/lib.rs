@@ -2,7 +2,7 @@
 //! domain schema and compiles it into a typed finite-state machine plus the
 //! formal checks the `rules` crate decides.
 //!
-//! Data flow: [`bundle::load`] reads YAML into the raw [`bundle::model`] with
+//! Data flow: [`bundle::load()`] reads YAML into the raw [`bundle::model`] with
 //! source spans; [`compile::compile`] resolves names, inlines subflows,
 //! type-checks every expression and validates the graph, producing a
 //! [`compile::CompiledBundle`] or a list of [`diag::Problem`]s that point at

@@ -5,18 +5,19 @@
 //! deviations injected into those conversations must be blocked with the
 //! right `Reason`. Prints the figures quoted in `bundles/README.md`.
 //!
-//! Reads tau2 from `TAU2_DATA` (default `../shared/tau2` from the workspace).
+//! Reads tau2 from `data/tau2/` (or `TAU2_DATA`), through `support/tau2.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 #[path = "conformance/plan.rs"]
 mod plan;
 #[path = "conformance/sim.rs"]
 mod sim;
+#[path = "support/tau2.rs"]
+mod tau2;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde_json::Value as Json;
 use turnstile_engine::decide::{Decision, decide, explain};
 use turnstile_engine::{CompiledBundle, check_bundle};
 
@@ -70,25 +71,6 @@ fn stride() -> usize {
         .and_then(|s| s.parse().ok())
         .unwrap_or(if cfg!(debug_assertions) { 4 } else { 1 })
         .max(1)
-}
-
-fn tau2() -> PathBuf {
-    let dir = std::env::var_os("TAU2_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.join("retail/tasks.json").is_file(),
-        "tau2-bench data not found at {}: set TAU2_DATA to the directory holding retail/ and airline/",
-        dir.display()
-    );
-    dir
-}
-
-fn load_json(path: &Path) -> Json {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn bundle(domain: Domain) -> CompiledBundle {
@@ -149,11 +131,10 @@ struct Tally {
 }
 
 fn run(domain: Domain) -> Tally {
-    let dir = tau2();
-    let tasks = load_json(&dir.join(domain.name()).join("tasks.json"));
+    let tasks = tau2::tau2_json(&format!("{}/tasks.json", domain.name()));
     let db = Db {
         domain,
-        data: load_json(&dir.join(domain.name()).join("db.json")),
+        data: tau2::tau2_json(&format!("{}/db.json", domain.name())),
     };
     let bundle = bundle(domain);
     let mut t = Tally::default();

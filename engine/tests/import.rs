@@ -17,33 +17,10 @@ use turnstile_engine::import::{
 };
 use turnstile_engine::trace::{Event, Trace};
 
-fn tau2_dir() -> PathBuf {
-    match std::env::var_os("TAU2_DATA") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
-    }
-}
+#[path = "support/tau2.rs"]
+mod tau2;
 
-fn trace_files() -> Vec<PathBuf> {
-    let dir = tau2_dir().join("traces");
-    let entries = fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!(
-            "tau2 traces not found at {} ({e}); set TAU2_DATA to the tau2 data directory",
-            dir.display()
-        )
-    });
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "no *.json in {}; set TAU2_DATA",
-        dir.display()
-    );
-    files
-}
+use tau2::{read_stored, read_tau2, trace_files, trace_stem};
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     let path = dir.path().join(name);
@@ -155,10 +132,10 @@ fn trace_counts(trace: &Trace) -> Counts {
 #[test]
 fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
     for path in trace_files() {
-        let raw: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let raw: Value = serde_json::from_slice(&read_stored(&path)).unwrap();
         let simulations = raw["simulations"].as_array().unwrap();
         let domain = raw["info"]["environment_info"]["domain_name"].as_str();
-        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let stem = trace_stem(&path);
 
         assert_eq!(detect(&path).unwrap(), Format::Tau2, "{}", path.display());
         let imported = import_file(&path, None).unwrap();
@@ -521,8 +498,7 @@ fn only_error(errors: &[ImportError]) -> &ImportError {
 
 #[test]
 fn a_truncated_tau2_file_keeps_the_simulations_before_the_cut() {
-    let path = tau2_dir().join("traces/retail_gpt-4.1.json");
-    let bytes = fs::read(&path).unwrap();
+    let bytes = read_tau2("traces/retail_gpt-4.1.json");
     let raw: Value = serde_json::from_slice(&bytes).unwrap();
     let sim_id = raw["simulations"][5]["id"].as_str().unwrap();
     let at = bytes
@@ -560,8 +536,7 @@ fn a_truncated_tau2_file_keeps_the_simulations_before_the_cut() {
 
 #[test]
 fn a_tau2_file_cut_anywhere_gives_a_prefix_of_traces_then_one_error() {
-    let path = tau2_dir().join("traces/telecom_gpt-4.1-mini_single.json");
-    let bytes = fs::read(&path).unwrap();
+    let bytes = read_tau2("traces/telecom_gpt-4.1-mini_single.json");
     let dir = tempfile::tempdir().unwrap();
     let cut_path = dir.path().join("cut.json");
     for cut in (0..bytes.len()).step_by(389).chain([bytes.len() - 1]) {

@@ -3,7 +3,7 @@
 //! bundles, with no verdicts and with every semantic step judged satisfied at
 //! every user turn. `sat` and `allowed` must be identical.
 //!
-//! Reads tau2 from `TAU2_DATA` (default `../shared/tau2` from the workspace).
+//! Reads tau2 from `data/tau2/` (or `TAU2_DATA`), through `support/tau2.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 #[path = "support/tau2.rs"]

@@ -19,7 +19,7 @@
 //! dialogue is why it passed, and the test asserts there is such a step.
 //!
 //! Prints a per-file table (`cargo test --test real_traces -- --nocapture`);
-//! the figures are in `bundles/README.md`. Reads tau2 from `TAU2_DATA`.
+//! the figures are in `bundles/README.md`. Reads tau2 from `data/tau2/` (or `TAU2_DATA`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 #[path = "support/tau2.rs"]
@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
-use tau2::{domain_trace_files, semantic_steps, shipped_bundle, tau2_dir};
+use tau2::{domain_trace_files, semantic_steps, shipped_bundle, tau2_json};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::decide;
 use turnstile_engine::import::import_file;
@@ -40,10 +40,8 @@ use turnstile_judge::OfflineJudge;
 
 /// Gold mutating actions of every task, by task id.
 fn gold_writes(domain: &str, mutating: &[String]) -> HashMap<String, Vec<(String, Json)>> {
-    let path = tau2_dir().join(domain).join("tasks.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set TAU2_DATA)", path.display()));
-    let tasks: Vec<Json> = serde_json::from_str(&text).unwrap();
+    let tasks: Vec<Json> =
+        serde_json::from_value(tau2_json(&format!("{domain}/tasks.json"))).unwrap();
     tasks
         .iter()
         .map(|t| {

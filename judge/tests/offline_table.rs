@@ -1,5 +1,5 @@
 //! Table test of the offline judge on real user utterances copied verbatim
-//! from the tau2-bench traces in `shared/tau2/traces` (typographic quotes and
+//! from the tau2-bench traces in `data/tau2/traces` (typographic quotes and
 //! tau2's `###STOP###` marker included). Each is judged as the reply to an
 //! agent turn that listed an action and asked for confirmation.
 

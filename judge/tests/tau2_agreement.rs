@@ -8,12 +8,14 @@
 //! Cutting the same slice right after the agent's confirmation request, before
 //! the user answered, must never be `Satisfied` (negatives: a premature action).
 //!
-//! The data directory is `$TAU2_DATA`, else `<workspace>/../shared/tau2`.
+//! The data directory is `$TAU2_DATA`, else the repository's `data/tau2/`;
+//! its files may be plain, gzip or zstd (told apart by their magic bytes).
 
 // Test helpers outside #[test] functions panic on broken fixtures on purpose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -31,23 +33,40 @@ const POSITIVE_FLOOR: f64 = 0.721;
 /// See [`POSITIVE_FLOOR`].
 const POSITIVE_WITH_USER_FLOOR: f64 = 0.863;
 
+/// Where the tau2-bench data is: `TAU2_DATA`, else the vendored `data/tau2/`.
 fn data_dir() -> PathBuf {
     let dir = std::env::var_os("TAU2_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tau2"),
         PathBuf::from,
     );
     assert!(
         dir.join("traces").is_dir() && dir.join("tools.json").is_file(),
-        "tau2 data not found at {}: set TAU2_DATA to the directory holding traces/ and tools.json \
-         (the shared/tau2 folder beside the workspace)",
+        "tau2 data not found at {}: set TAU2_DATA to a directory laid out like data/tau2 \
+         (traces/ and tools.json)",
         dir.display()
     );
     dir
 }
 
+/// A data file's content, decompressed when it is gzip or zstd.
+fn read_stored(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    let decoded = if bytes.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out)
+    } else if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        ruzstd::decoding::StreamingDecoder::new(bytes.as_slice())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .read_to_end(&mut out)
+    } else {
+        return bytes;
+    };
+    decoded.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    out
+}
+
 fn write_tools(dir: &Path) -> HashMap<String, HashSet<String>> {
-    let tools: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("tools.json")).unwrap()).unwrap();
+    let tools: Value = serde_json::from_slice(&read_stored(&dir.join("tools.json"))).unwrap();
     tools
         .as_object()
         .unwrap()
@@ -143,7 +162,7 @@ fn offline_judge_agrees_with_tau2_confirmed_actions() {
         if domain != "retail" && domain != "airline" {
             continue;
         }
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let doc: Value = serde_json::from_slice(&read_stored(&file)).unwrap();
         let tasks: HashMap<&str, &Value> = doc["tasks"]
             .as_array()
             .unwrap()

@@ -14,6 +14,8 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use super::compressed::{Compression, DecompressError};
+
 /// One malformed record, or a failure to read the file at all.
 #[derive(Debug, Error)]
 #[error("{}{}: {kind}", .file.display(), location(*.record, .path))]
@@ -35,7 +37,26 @@ pub struct ImportError {
 pub enum ImportErrorKind {
     /// The file could not be opened or read.
     #[error("cannot read: {0}")]
-    Io(#[from] std::io::Error),
+    Io(#[source] std::io::Error),
+    /// A gzip or zstd file whose compressed data ends before the stream's
+    /// end marker (the file was cut short).
+    #[error(
+        "truncated {format} stream: the compressed data ends after {offset} decompressed bytes"
+    )]
+    CompressedTruncated {
+        format: Compression,
+        /// Decompressed bytes delivered before the cut.
+        offset: u64,
+    },
+    /// A gzip or zstd file whose compressed data does not decode or fails
+    /// its checksum.
+    #[error("corrupt {format} stream after {offset} decompressed bytes: {message}")]
+    CompressedCorrupt {
+        format: Compression,
+        /// Decompressed bytes delivered before the failure.
+        offset: u64,
+        message: String,
+    },
     /// The bytes are not UTF-8.
     #[error("invalid UTF-8 at byte offset {offset}")]
     NotUtf8 {
@@ -91,6 +112,20 @@ pub enum ImportErrorKind {
     /// The format could not be recognised (see [`super::detect`]).
     #[error("cannot tell the trace format: {reason}")]
     UnknownFormat { reason: String },
+}
+
+impl From<std::io::Error> for ImportErrorKind {
+    /// A decoding failure of a compressed file arrives as an `io::Error`
+    /// carrying a [`DecompressError`]; it gets its own kind.
+    fn from(error: std::io::Error) -> Self {
+        match error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<DecompressError>())
+        {
+            Some(failed) => failed.clone().into_kind(),
+            None => ImportErrorKind::Io(error),
+        }
+    }
 }
 
 fn location(record: Option<usize>, path: &str) -> Location<'_> {

@@ -12,6 +12,15 @@
 //! [`detect`] tells them apart from the extension and the first bytes; every
 //! entry point also takes an explicit format (the CLI's `--format`).
 //!
+//! **Compression.** Every entry point that opens a file ([`detect`],
+//! [`TraceReader::open`], [`import_file`], [`for_each_trace`],
+//! [`tau2_tasks`]) reads it plain, gzip- or zstd-compressed, told apart by
+//! the magic bytes and decoded as a stream ([`compressed`]). A compressed
+//! file is named by its content: `x.jsonl.gz` is a JSON Lines file whose
+//! trace ids start `x#`, like those of `x.jsonl`. A cut or damaged stream is
+//! an [`ImportErrorKind::CompressedTruncated`] or
+//! [`ImportErrorKind::CompressedCorrupt`] error item that ends the reader.
+//!
 //! **Streaming.** [`TraceReader`] is an iterator of `Result<Trace,
 //! ImportError>`. It holds one record at a time (and, for native files, the
 //! trace being assembled), never the file: JSON
@@ -32,6 +41,7 @@
 //! id may not be reused while open, tool-call arguments given as a string
 //! must be JSON, the bytes must be UTF-8 (the error gives the byte offset).
 
+pub mod compressed;
 pub mod error;
 pub mod native;
 pub mod openai;
@@ -42,8 +52,7 @@ mod scan;
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -52,6 +61,7 @@ use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
 
+pub use compressed::Compression;
 pub use error::{ImportError, ImportErrorKind};
 pub use scan::{MAX_LINE_BYTES, MAX_RECORD_BYTES};
 pub use tau2::{GoldAction, Tau2Tasks, tau2_tasks};
@@ -154,12 +164,32 @@ fn is_lines(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
 }
 
-fn open(path: &Path) -> Result<Cursor, ImportError> {
-    let file = File::open(path).map_err(|e| ImportError::new(path, None, "", e.into()))?;
-    Ok(Cursor::new(Box::new(BufReader::with_capacity(
-        1 << 18,
-        file,
-    ))))
+/// What really broke a compressed file whose content stopped making sense:
+/// damage that still decodes yields garbage (a JSON error, say) before the
+/// decoder or the checksum notices, so the rest of the stream is read to
+/// find out. Returns the compressed stream's error if there is one, else
+/// `kind` unchanged. Plain files and read errors are returned as they are.
+pub(crate) fn damage_behind(
+    cursor: &mut Cursor,
+    compression: Compression,
+    kind: ImportErrorKind,
+) -> ImportErrorKind {
+    let already_a_read_error = matches!(
+        kind,
+        ImportErrorKind::Io(_)
+            | ImportErrorKind::CompressedTruncated { .. }
+            | ImportErrorKind::CompressedCorrupt { .. }
+    );
+    if compression == Compression::Plain || already_a_read_error {
+        return kind;
+    }
+    match cursor.drain().map_err(ImportErrorKind::from) {
+        Err(
+            damage @ (ImportErrorKind::CompressedTruncated { .. }
+            | ImportErrorKind::CompressedCorrupt { .. }),
+        ) => damage,
+        _ => kind,
+    }
 }
 
 fn first_is_comment(line: &[u8]) -> bool {
@@ -175,7 +205,20 @@ fn first_is_comment(line: &[u8]) -> bool {
 /// (an object with `simulations` or `tasks` is tau2, with `messages` OpenAI;
 /// an array whose first element has `traj` is tau-bench, `role` OpenAI).
 pub fn detect(path: &Path) -> Result<Format, ImportError> {
-    let mut cursor = open(path)?;
+    let (compression, reader) = compressed::open(path)?;
+    let content_name = compressed::content_name(path, compression);
+    let mut cursor = Cursor::new(reader);
+    detect_content(&mut cursor, path, &content_name).map_err(|mut e| {
+        e.kind = damage_behind(&mut cursor, compression, e.kind);
+        e
+    })
+}
+
+fn detect_content(
+    cursor: &mut Cursor,
+    path: &Path,
+    content_name: &Path,
+) -> Result<Format, ImportError> {
     let fail = |record, kind| ImportError::new(path, record, "", kind);
     let unknown = |reason: &str| {
         fail(
@@ -186,7 +229,7 @@ pub fn detect(path: &Path) -> Result<Format, ImportError> {
         )
     };
     let mut buf = Vec::new();
-    if is_lines(path) {
+    if is_lines(content_name) {
         let mut line = 0;
         loop {
             let Some((start, too_long)) = cursor
@@ -291,6 +334,8 @@ pub struct TraceReader {
     file: PathBuf,
     stem: String,
     format: Format,
+    /// The file's compression; plain for [`TraceReader::from_reader`].
+    compression: Compression,
     cursor: Cursor,
     mode: Mode,
     domain: Option<String>,
@@ -308,12 +353,11 @@ impl TraceReader {
             Some(format) => format,
             None => detect(path)?,
         };
-        let file = File::open(path).map_err(|e| ImportError::new(path, None, "", e.into()))?;
-        Ok(Self::from_reader(
-            BufReader::with_capacity(1 << 18, file),
-            path,
-            format,
-        ))
+        let (compression, reader) = compressed::open(path)?;
+        let content_name = compressed::content_name(path, compression);
+        let mut reader = Self::with_names(reader, path.to_path_buf(), &content_name, format);
+        reader.compression = compression;
+        Ok(reader)
     }
 
     /// Reads `reader` as `format`; `name` is the file name used in trace ids
@@ -325,13 +369,26 @@ impl TraceReader {
         format: Format,
     ) -> Self {
         let file = name.into();
-        let stem = file
+        let content_name = file.clone();
+        Self::with_names(Box::new(reader), file, &content_name, format)
+    }
+
+    /// Reads `reader` as `format`: errors name `file`, trace ids and the
+    /// JSON-vs-lines decision follow `content_name` (the file's name less a
+    /// compression extension).
+    fn with_names(
+        reader: Box<dyn BufRead + Send>,
+        file: PathBuf,
+        content_name: &Path,
+        format: Format,
+    ) -> Self {
+        let stem = content_name
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mode = match format {
             Format::Native => Mode::Lines { line: 0 },
-            _ if is_lines(&file) => Mode::Lines { line: 0 },
+            _ if is_lines(content_name) => Mode::Lines { line: 0 },
             Format::Tau2 => Mode::Tau2Start,
             Format::TauBench => Mode::ArrayStart,
             Format::OpenAi => Mode::Document,
@@ -340,7 +397,8 @@ impl TraceReader {
             file,
             stem,
             format,
-            cursor: Cursor::new(Box::new(reader)),
+            compression: Compression::Plain,
+            cursor: Cursor::new(reader),
             mode,
             domain: None,
             saw_simulations: false,
@@ -370,8 +428,10 @@ impl TraceReader {
         ImportError::new(&self.file, record, path, kind)
     }
 
-    /// Reports an error after which the file cannot be read further.
+    /// Reports an error after which the file cannot be read further (in a
+    /// compressed file, the stream's damage when that is what caused it).
     fn fatal(&mut self, record: Option<usize>, path: impl Into<String>, kind: ImportErrorKind) {
+        let kind = damage_behind(&mut self.cursor, self.compression, kind);
         let e = self.error(record, path, kind);
         self.pending.push_back(Err(e));
         self.mode = Mode::Done;

@@ -343,6 +343,18 @@ impl Cursor {
         Ok(Some(key))
     }
 
+    /// Reads and drops everything left, for the read error (if any) it meets.
+    pub(crate) fn drain(&mut self) -> io::Result<()> {
+        loop {
+            let n = self.inner.fill_buf()?.len();
+            if n == 0 {
+                return Ok(());
+            }
+            self.inner.consume(n);
+            self.offset += n as u64;
+        }
+    }
+
     /// Requires that nothing but whitespace follows.
     pub(crate) fn end(&mut self) -> Result<(), ImportErrorKind> {
         match self.skip_ws()? {

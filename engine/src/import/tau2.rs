@@ -176,12 +176,20 @@ pub struct Tau2Tasks {
     pub tasks: BTreeMap<String, Vec<GoldAction>>,
 }
 
-/// Reads the `tasks` array of a tau2 results file, skipping (without
-/// storing) everything else. Fails on the first malformed task.
+/// Reads the `tasks` array of a tau2 results file (plain, gzip or zstd),
+/// skipping (without storing) everything else. Fails on the first malformed
+/// task.
 pub fn tau2_tasks(path: &Path) -> Result<Tau2Tasks, ImportError> {
+    let (compression, reader) = super::compressed::open(path)?;
+    let mut cursor = Cursor::new(reader);
+    tasks_in(&mut cursor, path).map_err(|mut e| {
+        e.kind = super::damage_behind(&mut cursor, compression, e.kind);
+        e
+    })
+}
+
+fn tasks_in(cursor: &mut Cursor, path: &Path) -> Result<Tau2Tasks, ImportError> {
     let at = |record: Option<usize>, p: String, kind| ImportError::new(path, record, p, kind);
-    let file = std::fs::File::open(path).map_err(|e| at(None, String::new(), e.into()))?;
-    let mut cursor = Cursor::new(Box::new(std::io::BufReader::new(file)));
     cursor
         .expect(b'{')
         .map_err(|kind| at(None, String::new(), kind))?;
