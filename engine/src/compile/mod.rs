@@ -4,6 +4,8 @@
 
 mod domain;
 mod flows;
+mod lower;
+mod nodes;
 mod steps;
 mod typecheck;
 mod validate;
