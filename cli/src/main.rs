@@ -9,9 +9,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use turnstile_engine::render::{GraphFormat, bundle_schema, render};
 use turnstile_engine::session::{Runtime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
+use turnstile_engine::{GraphFormat, bundle_schema, render_graph};
 
 mod gate;
 mod judge_args;
@@ -355,7 +355,7 @@ fn graph(path: &std::path::Path, format: GraphArg, output: Option<PathBuf>) -> E
         GraphArg::Mermaid => GraphFormat::Mermaid,
         GraphArg::Json => GraphFormat::Json,
     };
-    emit(&render(&bundle, format), output)
+    emit(&render_graph(&bundle, format), output)
 }
 
 fn emit(text: &str, output: Option<PathBuf>) -> ExitCode {

@@ -96,7 +96,7 @@ impl ProblemKind {
 
 /// One problem with a bundle, before it is tied to its source text.
 #[derive(Clone, Debug)]
-pub struct RawProblem {
+pub(crate) struct RawProblem {
     pub kind: ProblemKind,
     pub message: String,
     pub loc: Option<Loc>,
@@ -142,7 +142,7 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn resolve(raw: RawProblem, sources: &SourceMap) -> Problem {
+    pub(crate) fn resolve(raw: RawProblem, sources: &SourceMap) -> Problem {
         let located = raw.loc.and_then(|loc| {
             let (source, span) = sources.named_source(loc)?;
             let (line, column) = sources.line_col(loc)?;
@@ -211,7 +211,7 @@ impl Diagnostic for Problem {
 pub struct Problems(pub Vec<Problem>);
 
 impl Problems {
-    pub fn from_raw(raw: Vec<RawProblem>, sources: &SourceMap) -> Problems {
+    pub(crate) fn from_raw(raw: Vec<RawProblem>, sources: &SourceMap) -> Problems {
         Problems(
             raw.into_iter()
                 .map(|p| Problem::resolve(p, sources))

@@ -25,12 +25,6 @@ pub struct Criterion {
     pub window: JudgeWindow,
 }
 
-impl Criterion {
-    pub fn is_trivial(&self) -> bool {
-        self.check.is_none() && self.judge.is_none()
-    }
-}
-
 /// Where a request variable's value comes from when its node's call happens.
 #[derive(Debug, Clone, Serialize)]
 pub enum BindSource {

@@ -19,7 +19,7 @@ pub enum GraphFormat {
     Json,
 }
 
-pub fn render(bundle: &CompiledBundle, format: GraphFormat) -> String {
+pub fn render_graph(bundle: &CompiledBundle, format: GraphFormat) -> String {
     match format {
         GraphFormat::Dot => dot(bundle),
         GraphFormat::Mermaid => mermaid(bundle),

@@ -1,7 +1,6 @@
 //! Source files of a bundle kept in memory, so every diagnostic can quote the
 //! exact line it is about.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use miette::{NamedSource, SourceSpan};
@@ -34,7 +33,6 @@ pub struct SourceFile {
     /// Path as the user should read it (relative to the bundle directory's parent
     /// when possible).
     pub display: String,
-    pub path: PathBuf,
     pub text: Arc<String>,
 }
 
@@ -45,11 +43,10 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
-    pub fn add(&mut self, path: &Path, display: String, text: String) -> FileId {
+    pub fn add(&mut self, display: String, text: String) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
         self.files.push(SourceFile {
             display,
-            path: path.to_path_buf(),
             text: Arc::new(text),
         });
         id

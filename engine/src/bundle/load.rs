@@ -22,11 +22,11 @@ pub const MANIFEST: &str = "bundle.yaml";
 /// A bundle read from disk, not yet checked.
 #[derive(Debug)]
 pub struct LoadedBundle {
-    pub dir: PathBuf,
-    pub sources: SourceMap,
-    pub manifest: (FileId, Manifest),
-    pub domain: (FileId, DomainFile),
-    pub flows: Vec<(FileId, FlowDef)>,
+    /// Every file read, so diagnostics can quote their lines.
+    pub(crate) sources: SourceMap,
+    pub(crate) manifest: (FileId, Manifest),
+    pub(crate) domain: (FileId, DomainFile),
+    pub(crate) flows: Vec<(FileId, FlowDef)>,
 }
 
 /// Loads the bundle in `dir` (or the manifest file `dir` names). Reports every
@@ -60,7 +60,6 @@ pub fn load(dir: &Path) -> Result<LoadedBundle, Problems> {
         .collect();
     match domain {
         Some(domain) if loader.problems.is_empty() => Ok(LoadedBundle {
-            dir,
             sources: loader.sources,
             manifest,
             domain,
@@ -135,13 +134,13 @@ impl Loader {
         };
         match String::from_utf8(bytes) {
             Ok(text) => {
-                let file = self.sources.add(path, display, text.clone());
+                let file = self.sources.add(display, text.clone());
                 Some((file, text))
             }
             Err(err) => {
                 let valid = err.utf8_error().valid_up_to();
                 let lossy = String::from_utf8_lossy(err.as_bytes()).into_owned();
-                let file = self.sources.add(path, display, lossy);
+                let file = self.sources.add(display, lossy);
                 self.problems.push(
                     RawProblem::new(
                         ProblemKind::NotUtf8,

@@ -23,7 +23,7 @@ impl<T> Sp<T> {
     }
 
     /// The byte range of this node in `file`, when the parser knew it.
-    pub fn loc(&self, file: FileId) -> Loc {
+    pub(crate) fn loc(&self, file: FileId) -> Loc {
         let span = self.0.referenced.span();
         Loc {
             file,

@@ -7,9 +7,12 @@ use turnstile_rules::CmpOp;
 
 pub type Span = Range<usize>;
 
+/// A parsed check expression. Its syntax tree is internal to the engine;
+/// callers outside it see where the expression lies in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
-    pub kind: ExprKind,
+    pub(crate) kind: ExprKind,
+    /// Byte range of the whole expression within its text.
     pub span: Span,
 }
 
