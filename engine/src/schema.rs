@@ -249,8 +249,8 @@ pub fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
     if !from_root && text == "." {
         return Ok(JsonPath { from_root, steps });
     }
-    while pos < bytes.len() {
-        match bytes[pos] {
+    while let Some(&byte) = bytes.get(pos) {
+        match byte {
             b'.' if bytes.get(pos + 1) == Some(&b'*') => {
                 steps.push(JsonStep::EachValue);
                 pos += 2;
@@ -258,8 +258,9 @@ pub fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
             b'.' => {
                 let start = pos + 1;
                 let mut end = start;
-                while end < bytes.len()
-                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                while bytes
+                    .get(end)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
                 {
                     end += 1;
                 }

@@ -28,6 +28,15 @@ pub(crate) struct Lowered {
     pub decisions: Vec<(NodeIdx, Vec<BranchInfo>)>,
 }
 
+impl Lowered {
+    /// Where graph node `idx` is defined.
+    pub fn site(&self, idx: NodeIdx) -> Option<Loc> {
+        self.sites.get(idx.index()).copied()
+    }
+}
+
+/// A decision branch as validation needs it: its label, lowered guard and
+/// where it is written.
 pub(crate) struct BranchInfo {
     pub label: String,
     pub check: Option<Check>,
@@ -84,11 +93,11 @@ pub(crate) fn lower_flows(
     let mut stack = vec![main.clone()];
     let (entry, returns) = builder.expand(main, "", &mut stack)?;
     for ret in returns {
-        let loc = builder.sites[ret.index()];
+        let loc = builder.sites.get(ret.index()).copied();
         builder.ctx.report(
             RawProblem::new(
                 ProblemKind::MisplacedReturn,
-                Some(loc),
+                loc,
                 "an exit with `outcome: return` in the main flow has nowhere to return to",
             )
             .help("use normal, general, transfer or refuse in the main flow"),
@@ -380,19 +389,40 @@ impl<'d> Builder<'_, '_, 'd> {
 /// Levenshtein distance, for "did you mean" hints.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
+    // `row[j]` is the distance from the prefix of `a` read so far to `b[..j]`,
+    // updated in place one character of `a` at a time.
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
+        let mut diagonal = i;
+        let mut left = i + 1;
+        if let Some(first) = row.first_mut() {
+            *first = left;
+        }
+        for (cb, cell) in b.iter().zip(row.iter_mut().skip(1)) {
+            let above = *cell;
+            *cell = if ca == *cb {
+                diagonal
             } else {
-                1 + prev.min(row[j]).min(cur)
+                1 + diagonal.min(left).min(above)
             };
-            prev = cur;
+            diagonal = above;
+            left = *cell;
         }
     }
-    row[b.len()]
+    row.last().copied().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edit_distance;
+
+    #[test]
+    fn edit_distance_counts_insertions_deletions_and_substitutions() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("verify", "verify"), 0);
+        assert_eq!(edit_distance("verfy", "verify"), 1);
+        assert_eq!(edit_distance("é", "e"), 1);
+    }
 }

@@ -645,7 +645,7 @@ impl Ctx<'_> {
         };
         let mut steps = vec![ArgStep::Key(self.interner.intern(first))];
         let mut lists = 0;
-        for seg in &path[1..] {
+        for seg in path.iter().skip(1) {
             let next = match (seg, &ty) {
                 (PathSeg::Each, ValueType::List(inner)) => {
                     lists += 1;

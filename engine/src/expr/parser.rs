@@ -99,6 +99,14 @@ impl Parser {
         }
     }
 
+    /// Where the last consumed token ends (the text's end before any token).
+    fn previous_end(&self) -> usize {
+        self.pos
+            .checked_sub(1)
+            .and_then(|last| self.tokens.get(last))
+            .map_or(self.end, |t| t.span.end)
+    }
+
     fn here(&self) -> Range<usize> {
         self.peek_token()
             .map_or(self.end..self.end, |t| t.span.clone())
@@ -254,7 +262,7 @@ impl Parser {
                 break;
             }
         }
-        let end = self.tokens[self.pos - 1].span.end;
+        let end = self.previous_end();
         let span = operand.span.start..end;
         Ok(Expr {
             kind: ExprKind::InList {
