@@ -2,6 +2,13 @@
 //! over the engine; this file owns argument parsing, output formats and exit
 //! codes (0 success, 1 the input has problems, 2 usage errors).
 
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
