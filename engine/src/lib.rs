@@ -9,8 +9,8 @@
 //!   column. [`render_graph`] draws the workflow; [`bundle_schema`] is the
 //!   JSON Schema of the bundle files.
 //! - **Traces**: [`import`] reads recorded conversations (tau2, OpenAI chat,
-//!   tau-bench, native JSONL) into a [`trace::Trace`]; [`facts`] extracts the
-//!   typed facts the checks read from each event.
+//!   tau-bench, native JSONL) into a [`trace::Trace`]; fact extraction turns
+//!   each event into the typed facts the checks read.
 //! - **Decisions**: [`decide`] judges a whole trace and explains violations;
 //!   [`session`] follows a live conversation one event at a time and answers
 //!   allow, block or guide before each tool call.
