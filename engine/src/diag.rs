@@ -133,14 +133,20 @@ impl ProblemKind {
 /// One problem with a bundle, before it is tied to its source text.
 #[derive(Clone, Debug)]
 pub(crate) struct RawProblem {
+    /// What went wrong.
     pub kind: ProblemKind,
+    /// What went wrong, in words.
     pub message: String,
+    /// Where; absent for whole-bundle problems.
     pub loc: Option<Loc>,
+    /// The text under the highlighted span.
     pub label: Option<String>,
+    /// How to fix it.
     pub help: Option<String>,
 }
 
 impl RawProblem {
+    /// A problem without label or help.
     pub fn new(kind: ProblemKind, loc: Option<Loc>, message: impl Into<String>) -> Self {
         RawProblem {
             kind,
@@ -151,11 +157,13 @@ impl RawProblem {
         }
     }
 
+    /// Adds the text under the highlighted span.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
         self
     }
 
+    /// Adds a hint on how to fix it.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
@@ -184,6 +192,7 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// Ties a raw problem to its file, line and column.
     pub(crate) fn resolve(raw: RawProblem, sources: &SourceMap) -> Problem {
         let located = raw.loc.and_then(|loc| {
             let (source, span) = sources.named_source(loc)?;
@@ -253,6 +262,7 @@ impl Diagnostic for Problem {
 pub struct Problems(pub Vec<Problem>);
 
 impl Problems {
+    /// Ties every raw problem to its file, line and column, keeping their order.
     pub(crate) fn from_raw(raw: Vec<RawProblem>, sources: &SourceMap) -> Problems {
         Problems(
             raw.into_iter()

@@ -122,7 +122,9 @@ impl Domain {
 /// A syntax error in a type expression or a path, with its byte range.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SyntaxError {
+    /// What is wrong.
     pub message: String,
+    /// Where, within the text.
     pub span: std::ops::Range<usize>,
 }
 

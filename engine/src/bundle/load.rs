@@ -24,8 +24,11 @@ pub const MANIFEST: &str = "bundle.yaml";
 pub struct LoadedBundle {
     /// Every file read, so diagnostics can quote their lines.
     pub(crate) sources: SourceMap,
+    /// The manifest and its file.
     pub(crate) manifest: (FileId, Manifest),
+    /// The domain schema file.
     pub(crate) domain: (FileId, DomainFile),
+    /// Every flow file, in manifest order.
     pub(crate) flows: Vec<(FileId, FlowDef)>,
 }
 

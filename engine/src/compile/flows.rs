@@ -18,9 +18,13 @@ use crate::source::{FileId, Loc};
 
 /// The result of lowering, before graph validation.
 pub(crate) struct Lowered {
+    /// The flat FSM.
     pub workflow: Workflow,
+    /// Every check lowered so far, referenced by id from the graph.
     pub checks: CheckSet,
+    /// Request variables, in `VarId` order.
     pub variables: Vec<Variable>,
+    /// Every question for the judge.
     pub semantic: Vec<SemanticCriterion>,
     /// Where each graph node is defined, in node index order.
     pub sites: Vec<Loc>,
@@ -38,13 +42,20 @@ impl Lowered {
 /// A decision branch as validation needs it: its label, lowered guard and
 /// where it is written.
 pub(crate) struct BranchInfo {
+    /// The branch label.
     pub label: String,
+    /// The lowered formal guard, for completeness and overlap checks.
     pub check: Option<Check>,
+    /// Whether the judge decides the branch.
     pub has_judge: bool,
+    /// Whether the branch is the fallback.
     pub otherwise: bool,
+    /// Where the label is written.
     pub loc: Loc,
 }
 
+/// Lowers every flow of `bundle` into one FSM, starting at the main flow; `None` when there is
+/// no main flow to expand.
 pub(crate) fn lower_flows(
     ctx: &mut Ctx<'_>,
     domain: &Domain,
@@ -173,14 +184,20 @@ fn collect_vars(
 /// The FSM under construction while the main flow is expanded; `nodes` adds
 /// the nodes, this module the flow structure.
 pub(super) struct Builder<'c, 'a, 'd> {
+    /// Interner and problem list.
     pub(super) ctx: &'c mut Ctx<'a>,
+    /// The compiled domain, for names and types.
     pub(super) domain: &'d Domain,
     flows: BTreeMap<String, (FileId, &'d FlowDef)>,
     /// Request variables by name: their id and entity.
     pub(super) vars: BTreeMap<String, (VarId, String)>,
+    /// The graph built so far.
     pub(super) graph: DiGraph<Node, Edge, u32>,
+    /// Nodes by qualified id.
     pub(super) index: BTreeMap<String, NodeIdx>,
+    /// Checks lowered so far.
     pub(super) checks: CheckSet,
+    /// Questions for the judge found so far.
     pub(super) semantic: Vec<SemanticCriterion>,
     /// Where each graph node is defined, in node index order.
     pub(super) sites: Vec<Loc>,

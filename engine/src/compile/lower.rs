@@ -19,13 +19,16 @@ use crate::schema::{Domain, Tool};
 
 /// What names an expression may use.
 pub(crate) struct Scope<'d> {
+    /// Enums, entities and tools.
     pub domain: &'d Domain,
     /// The tool whose call is being decided (`args`), if any.
     pub tool: Option<&'d Tool>,
+    /// Request variables: id and entity, by name.
     pub vars: &'d BTreeMap<String, (VarId, String)>,
 }
 
 impl Ctx<'_> {
+    /// Lowers a condition; reports every problem in it and returns `None` if there was one.
     pub(crate) fn lower_check(
         &mut self,
         scope: &Scope<'_>,
@@ -176,6 +179,7 @@ impl Ctx<'_> {
         }
     }
 
+    /// Lowers a value with its type; reports problems and returns `None` if there was one.
     pub(crate) fn lower_operand(
         &mut self,
         scope: &Scope<'_>,

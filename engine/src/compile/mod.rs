@@ -151,8 +151,10 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
 
 /// State shared by the compiler passes: the interner and the problem list.
 pub(crate) struct Ctx<'a> {
+    /// The bundle files, for locations inside scalars.
     pub sources: &'a SourceMap,
     pub interner: Interner,
+    /// Every problem found so far.
     pub problems: Vec<RawProblem>,
     /// Literals of every enum, once the domain is compiled.
     pub enum_values: BTreeMap<String, Vec<String>>,
@@ -168,10 +170,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Records a problem.
     pub fn report(&mut self, problem: RawProblem) {
         self.problems.push(problem);
     }
 
+    /// Records a problem and returns `None`, for `return ctx.error(...)`.
     pub fn error<T>(
         &mut self,
         kind: ProblemKind,

@@ -20,6 +20,7 @@ use crate::schema::{JsonPath, JsonStep, Tool};
 use crate::source::FileId;
 
 impl<'d> Builder<'_, '_, 'd> {
+    /// Checks and lowers one node and adds it to the graph under `prefix`.
     pub(super) fn add_node(
         &mut self,
         def: &NodeDef,
@@ -268,6 +269,7 @@ impl<'d> Builder<'_, '_, 'd> {
         Some(tool)
     }
 
+    /// Parses and lowers the check expression written in `sp`.
     pub(super) fn lower_check_text(
         &mut self,
         sp: &Sp<String>,

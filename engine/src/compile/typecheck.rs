@@ -17,7 +17,9 @@ use crate::source::FileId;
 /// Where the expression text lives, for diagnostics.
 #[derive(Clone, Copy)]
 pub(crate) struct Site<'s> {
+    /// The YAML scalar holding the expression.
     pub sp: &'s Sp<String>,
+    /// The file of that scalar.
     pub file: FileId,
     /// Offset of the expression inside the scalar (templates embed several).
     pub shift: usize,
@@ -26,8 +28,11 @@ pub(crate) struct Site<'s> {
 /// A lowered operand with its type; `literal` keeps the text of a string
 /// literal so it can be checked against an enum or coerced to a date.
 pub(crate) struct Typed {
+    /// The lowered operand.
     pub operand: Operand,
+    /// Its type.
     pub ty: ValueType,
+    /// The text of a string literal.
     pub literal: Option<String>,
 }
 

@@ -18,6 +18,8 @@ use crate::schema::Domain;
 /// Labels every classifier must offer besides the declared request types.
 pub const BUILTIN_REQUEST_TYPES: [&str; 2] = ["general", "transfer"];
 
+/// Validates the lowered graph: reachability, exits, authorization and verify nodes, decision
+/// completeness and consistency, classifiers.
 pub(crate) fn validate(
     ctx: &mut Ctx<'_>,
     domain: &Domain,

@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+/// A token of the expression language.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
     Ident(String),
@@ -32,6 +33,7 @@ pub enum Tok {
 }
 
 impl Tok {
+    /// The token as an error message names it.
     pub fn describe(&self) -> String {
         match self {
             Tok::Ident(s) => format!("`{s}`"),
@@ -69,18 +71,21 @@ impl Tok {
     }
 }
 
+/// A token with its byte span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Token {
     pub tok: Tok,
     pub span: Range<usize>,
 }
 
+/// Why the text does not tokenize, and where.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LexError {
     pub message: String,
     pub span: Range<usize>,
 }
 
+/// Splits `text` into tokens; whitespace separates and is dropped.
 pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
