@@ -2,7 +2,6 @@
 //! source spans) and the loader that reads a bundle directory safely.
 
 mod load;
-/// The serde model of the bundle files.
 pub mod model;
 
 pub use load::{LoadedBundle, MANIFEST, MAX_FILE_BYTES, load};

@@ -18,11 +18,9 @@
 //! path     := ('.' ident | '[' int ']' | '[' '*' ']')*
 //! ```
 
-/// Syntax trees.
 pub(crate) mod ast;
 mod lexer;
 mod parser;
-/// Remediation templates.
 pub(crate) mod template;
 
 pub use ast::Expr;
