@@ -2,6 +2,13 @@
 //! over the engine; this file owns argument parsing, output formats and exit
 //! codes (0 success, 1 the input has problems, 2 usage errors).
 
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,9 +16,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use turnstile_engine::render::{GraphFormat, bundle_schema, render};
 use turnstile_engine::session::{Runtime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
+use turnstile_engine::{GraphFormat, bundle_schema, render_graph};
 
 mod gate;
 mod judge_args;
@@ -355,7 +362,7 @@ fn graph(path: &std::path::Path, format: GraphArg, output: Option<PathBuf>) -> E
         GraphArg::Mermaid => GraphFormat::Mermaid,
         GraphArg::Json => GraphFormat::Json,
     };
-    emit(&render(&bundle, format), output)
+    emit(&render_graph(&bundle, format), output)
 }
 
 fn emit(text: &str, output: Option<PathBuf>) -> ExitCode {

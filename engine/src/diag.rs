@@ -15,44 +15,80 @@ use crate::source::{Loc, SourceMap};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
+    /// A file could not be read.
     Io,
+    /// A file exceeds the loader's size limit.
     FileTooLarge,
+    /// A file is not valid UTF-8.
     NotUtf8,
+    /// A file is not valid YAML or does not fit the bundle model.
     Yaml,
+    /// A file exceeds the YAML parser's budget (depth, aliases, size).
     YamlBudget,
+    /// A node lacks an attribute its type requires.
     MissingAttribute,
+    /// A node has an attribute its type does not take.
     UnexpectedAttribute,
+    /// A flow, node or variable is defined twice.
     DuplicateId,
+    /// A `next` or branch `to` names no node of its flow.
     UnknownNode,
+    /// A subflow or the main flow names no defined flow.
     UnknownFlow,
+    /// A tool name is not declared in the domain.
     UnknownTool,
+    /// An entity name is not declared in the domain.
     UnknownEntity,
+    /// An entity has no field of that name.
     UnknownField,
+    /// An enum name is not declared in the domain.
     UnknownEnum,
+    /// A literal is not a value of its enum.
     UnknownEnumValue,
+    /// A `$variable` is not declared under any flow's `vars`.
     UnknownVariable,
+    /// An `args` path does not fit the tool's parameters.
     UnknownParam,
+    /// A node names a tool of the wrong kind (read vs write).
     WrongToolKind,
+    /// A node's actor does not match the side that calls its tool.
     WrongToolSide,
+    /// A check expression does not parse.
     ExprSyntax,
+    /// A check expression is ill-typed.
     TypeMismatch,
+    /// A result path in the domain does not parse.
     BadPath,
+    /// A type in the domain does not parse, or an enum has no values.
     BadType,
+    /// A flow does not have exactly one entry node.
     EntryCount,
+    /// A `return` exit in the main flow.
     MisplacedReturn,
+    /// Flows invoke each other in a cycle.
     SubflowCycle,
+    /// A node cannot be reached from the entry.
     Unreachable,
+    /// No exit can be reached from a node.
     NoExit,
+    /// An agent write tool has no authorization node and is not out of scope.
     MissingAuthorization,
+    /// An authorization is not followed by a verify node.
     MissingVerify,
+    /// An `out_of_scope` tool is not a write tool, or is authorized anyway.
     OutOfScopeConflict,
+    /// A decision's branches do not cover every case.
     DecisionIncomplete,
+    /// A decision's branches overlap.
     DecisionInconsistent,
+    /// Request types are declared but no classifier decision offers them all.
     ClassifierIncomplete,
+    /// A remediation template does not parse.
     BadTemplate,
 }
 
 impl ProblemKind {
+    /// The stable code users and tests see, e.g. `turnstile::unknown_node`.
     pub fn code(self) -> &'static str {
         match self {
             ProblemKind::Io => "turnstile::io",
@@ -96,15 +132,21 @@ impl ProblemKind {
 
 /// One problem with a bundle, before it is tied to its source text.
 #[derive(Clone, Debug)]
-pub struct RawProblem {
+pub(crate) struct RawProblem {
+    /// What went wrong.
     pub kind: ProblemKind,
+    /// What went wrong, in words.
     pub message: String,
+    /// Where; absent for whole-bundle problems.
     pub loc: Option<Loc>,
+    /// The text under the highlighted span.
     pub label: Option<String>,
+    /// How to fix it.
     pub help: Option<String>,
 }
 
 impl RawProblem {
+    /// A problem without label or help.
     pub fn new(kind: ProblemKind, loc: Option<Loc>, message: impl Into<String>) -> Self {
         RawProblem {
             kind,
@@ -115,11 +157,13 @@ impl RawProblem {
         }
     }
 
+    /// Adds the text under the highlighted span.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
         self
     }
 
+    /// Adds a hint on how to fix it.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
@@ -129,20 +173,27 @@ impl RawProblem {
 /// A problem tied to its file, line and column; a miette [`Diagnostic`].
 #[derive(Debug, Clone)]
 pub struct Problem {
+    /// What went wrong.
     pub kind: ProblemKind,
+    /// What went wrong, in words.
     pub message: String,
+    /// How to fix it, when there is a hint.
     pub help: Option<String>,
+    /// The text under the highlighted span.
     pub label: Option<String>,
-    /// File as displayed, 1-based line and column; absent for whole-bundle problems.
+    /// File as displayed; absent for whole-bundle problems.
     pub file: Option<String>,
+    /// 1-based line.
     pub line: Option<usize>,
+    /// 1-based column, in characters.
     pub column: Option<usize>,
     source: Option<NamedSource<Arc<String>>>,
     span: Option<SourceSpan>,
 }
 
 impl Problem {
-    pub fn resolve(raw: RawProblem, sources: &SourceMap) -> Problem {
+    /// Ties a raw problem to its file, line and column.
+    pub(crate) fn resolve(raw: RawProblem, sources: &SourceMap) -> Problem {
         let located = raw.loc.and_then(|loc| {
             let (source, span) = sources.named_source(loc)?;
             let (line, column) = sources.line_col(loc)?;
@@ -211,7 +262,8 @@ impl Diagnostic for Problem {
 pub struct Problems(pub Vec<Problem>);
 
 impl Problems {
-    pub fn from_raw(raw: Vec<RawProblem>, sources: &SourceMap) -> Problems {
+    /// Ties every raw problem to its file, line and column, keeping their order.
+    pub(crate) fn from_raw(raw: Vec<RawProblem>, sources: &SourceMap) -> Problems {
         Problems(
             raw.into_iter()
                 .map(|p| Problem::resolve(p, sources))
@@ -219,18 +271,22 @@ impl Problems {
         )
     }
 
+    /// Whether no problem was found.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// How many problems were found.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// The problems, in the order they were found.
     pub fn iter(&self) -> impl Iterator<Item = &Problem> {
         self.0.iter()
     }
 
+    /// Whether some problem is of `kind`.
     pub fn has(&self, kind: ProblemKind) -> bool {
         self.0.iter().any(|p| p.kind == kind)
     }

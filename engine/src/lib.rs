@@ -1,26 +1,38 @@
-//! Turnstile's engine: loads a workflow bundle, type-checks it against its
-//! domain schema and compiles it into a typed finite-state machine plus the
-//! formal checks the `rules` crate decides.
+//! Turnstile's engine: everything between a workflow bundle on disk and a
+//! verdict on an agent's behaviour.
 //!
-//! Data flow: [`bundle::load()`] reads YAML into the raw [`bundle::model`] with
-//! source spans; [`compile::compile`] resolves names, inlines subflows,
-//! type-checks every expression and validates the graph, producing a
-//! [`compile::CompiledBundle`] or a list of [`diag::Problem`]s that point at
-//! file, line and column.
+//! - **Bundles**: [`bundle::load()`] reads the YAML files of a bundle (safely,
+//!   with source spans); [`compile()`] resolves the domain [`schema`], inlines
+//!   subflows, type-checks every expression and validates the graph, giving a
+//!   [`CompiledBundle`] (a typed [`Workflow`] plus the formal checks the
+//!   `rules` crate decides) or [`Problems`] that point at file, line and
+//!   column. [`render_graph`] draws the workflow; [`bundle_schema`] is the
+//!   JSON Schema of the bundle files.
+//! - **Traces**: [`import`] reads recorded conversations (tau2, OpenAI chat,
+//!   tau-bench, native JSONL) into a [`trace::Trace`]; fact extraction turns
+//!   each event into the typed facts the checks read.
+//! - **Decisions**: [`decide`] judges a whole trace and explains violations;
+//!   [`session`] follows a live conversation one event at a time and answers
+//!   allow, block or guide before each tool call.
 
 pub mod bundle;
-pub mod compile;
+mod compile;
 pub mod decide;
-pub mod diag;
-pub mod expr;
+mod diag;
+mod expr;
 pub mod facts;
-pub mod fsm;
+mod fsm;
 pub mod import;
-pub mod render;
+mod render;
 pub mod schema;
 pub mod session;
-pub mod source;
+mod source;
 pub mod trace;
 
-pub use compile::{CompiledBundle, check_bundle, compile};
-pub use diag::{Problem, Problems};
+pub use compile::{CompiledBundle, SemanticCriterion, Variable, check_bundle, compile};
+pub use diag::{Problem, ProblemKind, Problems};
+pub use expr::{Expr, ParseError, parse as parse_expr};
+pub use fsm::{
+    BindSource, Binding, Criterion, Edge, Node, NodeIdx, Template, TemplatePiece, Workflow,
+};
+pub use render::{GraphFormat, bundle_schema, render_graph};

@@ -12,14 +12,19 @@ use crate::bundle::model::NodeKind;
 use crate::compile::CompiledBundle;
 use crate::fsm::{Edge, Node};
 
+/// How [`render_graph`] writes the workflow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GraphFormat {
+    /// Graphviz DOT, subflows as clusters.
     Dot,
+    /// A Mermaid flowchart.
     Mermaid,
+    /// Nodes and edges as JSON.
     Json,
 }
 
-pub fn render(bundle: &CompiledBundle, format: GraphFormat) -> String {
+/// The compiled workflow of `bundle`, drawn in `format`.
+pub fn render_graph(bundle: &CompiledBundle, format: GraphFormat) -> String {
     match format {
         GraphFormat::Dot => dot(bundle),
         GraphFormat::Mermaid => mermaid(bundle),

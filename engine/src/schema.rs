@@ -12,22 +12,31 @@ use crate::bundle::model::{Side, ToolKind};
 /// A closed enumeration and its literals, in declaration order.
 #[derive(Debug, Clone, Serialize)]
 pub struct EnumDef {
+    /// The enum's name as declared.
     pub name: String,
+    /// The name, interned (the tag of `ValueType::Enum`).
     pub symbol: Symbol,
+    /// The literals, in declaration order.
     pub values: Vec<String>,
 }
 
+/// A kind of record the tools read (an order, a user), with typed fields.
 #[derive(Debug, Clone, Serialize)]
 pub struct Entity {
+    /// The entity's name as declared.
     pub name: String,
+    /// The name, interned (the entity of an `Operand::Field`).
     pub symbol: Symbol,
+    /// Each field's type, by field name.
     pub fields: BTreeMap<String, ValueType>,
 }
 
 /// One step of a result path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub enum JsonStep {
+    /// `.name`: a member of an object.
     Key(String),
+    /// `[n]`: one element of a list.
     Index(usize),
     /// `[*]`: every element of a list.
     EachItem,
@@ -39,11 +48,14 @@ pub enum JsonStep {
 /// current element selected by `each` (`.…`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct JsonPath {
+    /// Starts at the result root (`$`) rather than at the current element.
     pub from_root: bool,
+    /// The steps, in order.
     pub steps: Vec<JsonStep>,
 }
 
 impl JsonPath {
+    /// Whether the path can select several values (it has `[*]` or `.*`).
     pub fn selects_many(&self) -> bool {
         self.steps
             .iter()
@@ -54,30 +66,47 @@ impl JsonPath {
 /// How one entity is read out of a tool result.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReadSpec {
+    /// The entity read.
     pub entity: String,
+    /// Selects several records (e.g. `$.orders[*]`); absent for one record.
     pub each: Option<JsonPath>,
+    /// Where the record's id is, relative to the record.
     pub id: JsonPath,
+    /// Where each field's value is, relative to the record, by field name.
     pub fields: BTreeMap<String, JsonPath>,
 }
 
+/// A tool the agent or the user may call, with typed parameters and what its
+/// result tells about the domain's entities.
 #[derive(Debug, Clone, Serialize)]
 pub struct Tool {
+    /// The tool's name as the traces spell it.
     pub name: String,
+    /// The name, interned (the tool of event facts and filters).
     pub symbol: Symbol,
+    /// Who calls it: the agent or the user.
     pub side: Side,
+    /// Whether it reads or mutates state.
     pub kind: ToolKind,
+    /// Each parameter's type, by parameter name.
     pub params: BTreeMap<String, ValueType>,
+    /// The entities a successful result carries.
     pub reads: Vec<ReadSpec>,
 }
 
+/// The compiled domain: every enum, entity and tool, by name.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Domain {
+    /// Enums by name.
     pub enums: BTreeMap<String, EnumDef>,
+    /// Entities by name.
     pub entities: BTreeMap<String, Entity>,
+    /// Tools by name.
     pub tools: BTreeMap<String, Tool>,
 }
 
 impl Domain {
+    /// The tool named `name`, if declared.
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.tools.get(name)
     }
@@ -92,14 +121,16 @@ impl Domain {
 
 /// A syntax error in a type expression or a path, with its byte range.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SyntaxError {
+pub(crate) struct SyntaxError {
+    /// What is wrong.
     pub message: String,
+    /// Where, within the text.
     pub span: std::ops::Range<usize>,
 }
 
 /// A parsed type expression whose enum names are still unresolved.
 #[derive(Debug, Clone, PartialEq)]
-pub enum TypeExpr {
+pub(crate) enum TypeExpr {
     Str,
     Int,
     Amount,
@@ -113,7 +144,7 @@ pub enum TypeExpr {
 
 /// Parses `string`, `integer`, `amount`, `bool`, `date`, `datetime`,
 /// `enum(name)`, `list<T>`, `object{name: T, ...}`.
-pub fn parse_type(text: &str) -> Result<TypeExpr, SyntaxError> {
+pub(crate) fn parse_type(text: &str) -> Result<TypeExpr, SyntaxError> {
     let mut cursor = Cursor { text, pos: 0 };
     let ty = cursor.ty(0)?;
     cursor.skip_ws();
@@ -229,7 +260,7 @@ impl Cursor<'_> {
 
 /// Parses a result path: `$`, `$.a.b[0]`, `$.items[*].price`,
 /// `$.payment_methods.*`, `.`, `.id`.
-pub fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
+pub(crate) fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
     let (from_root, mut pos) = if text.starts_with('$') {
         (true, 1)
     } else if text.starts_with('.') {
@@ -249,8 +280,8 @@ pub fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
     if !from_root && text == "." {
         return Ok(JsonPath { from_root, steps });
     }
-    while pos < bytes.len() {
-        match bytes[pos] {
+    while let Some(&byte) = bytes.get(pos) {
+        match byte {
             b'.' if bytes.get(pos + 1) == Some(&b'*') => {
                 steps.push(JsonStep::EachValue);
                 pos += 2;
@@ -258,8 +289,9 @@ pub fn parse_json_path(text: &str) -> Result<JsonPath, SyntaxError> {
             b'.' => {
                 let start = pos + 1;
                 let mut end = start;
-                while end < bytes.len()
-                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                while bytes
+                    .get(end)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
                 {
                     end += 1;
                 }

@@ -1,7 +1,6 @@
 //! Source files of a bundle kept in memory, so every diagnostic can quote the
 //! exact line it is about.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use miette::{NamedSource, SourceSpan};
@@ -13,8 +12,11 @@ pub struct FileId(pub u32);
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Loc {
+    /// The file.
     pub file: FileId,
+    /// Byte offset of the start.
     pub offset: usize,
+    /// Length in bytes.
     pub len: usize,
 }
 
@@ -29,12 +31,13 @@ impl Loc {
     }
 }
 
+/// One file of a bundle, as read.
 #[derive(Debug)]
 pub struct SourceFile {
     /// Path as the user should read it (relative to the bundle directory's parent
     /// when possible).
     pub display: String,
-    pub path: PathBuf,
+    /// The file's text (lossily decoded if it was not UTF-8).
     pub text: Arc<String>,
 }
 
@@ -45,20 +48,22 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
-    pub fn add(&mut self, path: &Path, display: String, text: String) -> FileId {
+    /// Adds a file; returns its id.
+    pub fn add(&mut self, display: String, text: String) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
         self.files.push(SourceFile {
             display,
-            path: path.to_path_buf(),
             text: Arc::new(text),
         });
         id
     }
 
+    /// The file with id `id`.
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {
         self.files.get(id.0 as usize)
     }
 
+    /// Every file, in the order read.
     pub fn files(&self) -> impl Iterator<Item = &SourceFile> {
         self.files.iter()
     }

@@ -7,8 +7,8 @@ mod support;
 use std::fs;
 
 use support::{BROKEN, bundle_in, mutated, position_of, toy_bundle};
+use turnstile_engine::ProblemKind;
 use turnstile_engine::check_bundle;
-use turnstile_engine::diag::ProblemKind;
 
 #[test]
 fn the_toy_bundle_is_valid() {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use turnstile_engine::check_bundle;
-use turnstile_engine::expr::parse;
+use turnstile_engine::parse_expr;
 
 fn toy_bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/toy-orders")
@@ -89,7 +89,7 @@ const TOKENS: &[&str] = &[
 proptest! {
     #[test]
     fn parser_never_panics_on_any_text(text in "\\PC{0,80}") {
-        if let Err(e) = parse(&text) {
+        if let Err(e) = parse_expr(&text) {
             prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len());
             prop_assert!(text.is_char_boundary(e.span.start) && text.is_char_boundary(e.span.end));
         }
@@ -98,7 +98,7 @@ proptest! {
     #[test]
     fn parser_never_panics_on_token_soup(tokens in prop::collection::vec(prop::sample::select(TOKENS), 0..30)) {
         let text = tokens.join(" ");
-        match parse(&text) {
+        match parse_expr(&text) {
             Ok(expr) => prop_assert!(expr.span.end <= text.len()),
             Err(e) => prop_assert!(e.span.end <= text.len()),
         }

@@ -22,11 +22,14 @@ pub const MANIFEST: &str = "bundle.yaml";
 /// A bundle read from disk, not yet checked.
 #[derive(Debug)]
 pub struct LoadedBundle {
-    pub dir: PathBuf,
-    pub sources: SourceMap,
-    pub manifest: (FileId, Manifest),
-    pub domain: (FileId, DomainFile),
-    pub flows: Vec<(FileId, FlowDef)>,
+    /// Every file read, so diagnostics can quote their lines.
+    pub(crate) sources: SourceMap,
+    /// The manifest and its file.
+    pub(crate) manifest: (FileId, Manifest),
+    /// The domain schema file.
+    pub(crate) domain: (FileId, DomainFile),
+    /// Every flow file, in manifest order.
+    pub(crate) flows: Vec<(FileId, FlowDef)>,
 }
 
 /// Loads the bundle in `dir` (or the manifest file `dir` names). Reports every
@@ -60,7 +63,6 @@ pub fn load(dir: &Path) -> Result<LoadedBundle, Problems> {
         .collect();
     match domain {
         Some(domain) if loader.problems.is_empty() => Ok(LoadedBundle {
-            dir,
             sources: loader.sources,
             manifest,
             domain,
@@ -135,13 +137,13 @@ impl Loader {
         };
         match String::from_utf8(bytes) {
             Ok(text) => {
-                let file = self.sources.add(path, display, text.clone());
+                let file = self.sources.add(display, text.clone());
                 Some((file, text))
             }
             Err(err) => {
                 let valid = err.utf8_error().valid_up_to();
                 let lossy = String::from_utf8_lossy(err.as_bytes()).into_owned();
-                let file = self.sources.add(path, display, lossy);
+                let file = self.sources.add(display, lossy);
                 self.problems.push(
                     RawProblem::new(
                         ProblemKind::NotUtf8,

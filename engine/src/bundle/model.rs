@@ -18,12 +18,13 @@ use crate::source::{FileId, Loc};
 pub struct Sp<T>(pub Spanned<T>);
 
 impl<T> Sp<T> {
+    /// The value, without its location.
     pub fn value(&self) -> &T {
         &self.0.value
     }
 
     /// The byte range of this node in `file`, when the parser knew it.
-    pub fn loc(&self, file: FileId) -> Loc {
+    pub(crate) fn loc(&self, file: FileId) -> Loc {
         let span = self.0.referenced.span();
         Loc {
             file,
@@ -63,8 +64,10 @@ impl<T: JsonSchema> JsonSchema for Sp<T> {
 pub struct Manifest {
     /// Short machine name of the bundle, e.g. `retail`.
     pub name: Sp<String>,
+    /// The bundle's version, free-form.
     #[serde(default)]
     pub version: Option<String>,
+    /// What the bundle covers, in words.
     #[serde(default)]
     pub description: Option<String>,
     /// The policy document the nodes cite, relative to the bundle directory.
@@ -84,10 +87,13 @@ pub struct Manifest {
     pub out_of_scope: Vec<OutOfScope>,
 }
 
+/// A mutating tool the workflow deliberately leaves unauthorized.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OutOfScope {
+    /// The tool's name.
     pub tool: Sp<String>,
+    /// Why the workflow does not cover it.
     pub reason: Sp<String>,
 }
 
@@ -98,14 +104,18 @@ pub struct DomainFile {
     /// Closed enumerations, with the exact literals the data uses.
     #[serde(default)]
     pub enums: BTreeMap<String, Sp<Vec<String>>>,
+    /// The kinds of record tools read, by name.
     #[serde(default)]
     pub entities: BTreeMap<String, EntityDef>,
+    /// Every tool of the domain, agent- and user-side.
     pub tools: Vec<ToolDef>,
 }
 
+/// A kind of record the tools read (an order, a user).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityDef {
+    /// What the entity is, in words.
     #[serde(default)]
     pub description: Option<String>,
     /// Field name to type: `string`, `integer`, `amount`, `bool`, `date`,
@@ -113,13 +123,17 @@ pub struct EntityDef {
     pub fields: BTreeMap<String, Sp<String>>,
 }
 
+/// Which side of the conversation calls a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The agent under audit.
     Agent,
+    /// The user, on their own device (telecom).
     User,
 }
 
+/// What a tool does to the domain's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolKind {
@@ -131,13 +145,17 @@ pub enum ToolKind {
     Generic,
 }
 
+/// A tool as declared in the domain file.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ToolDef {
+    /// The tool's name as the traces spell it.
     pub name: Sp<String>,
     /// Who calls the tool: the agent, or (telecom) the user on their device.
     pub side: Sp<Side>,
+    /// Whether it reads, writes or does neither.
     pub kind: Sp<ToolKind>,
+    /// What the tool does, in words.
     #[serde(default)]
     pub description: Option<String>,
     /// Parameter name to type (see [`EntityDef::fields`]; also
@@ -158,6 +176,7 @@ pub struct ToolDef {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadDef {
+    /// The entity read.
     pub entity: Sp<String>,
     /// Selects several records, e.g. `$.payment_methods.*`; default: the root.
     #[serde(default)]
@@ -173,29 +192,42 @@ pub struct ReadDef {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowDef {
+    /// The flow's id, named by `main` or by `subflow` nodes.
     pub flow: Sp<String>,
+    /// What the flow handles, in words.
     #[serde(default)]
     pub description: Option<String>,
     /// Request variables this flow binds, name to entity type (`order: order`).
     #[serde(default)]
     pub vars: BTreeMap<String, Sp<String>>,
+    /// The flow's nodes; exactly one is the `entry`.
     pub nodes: Vec<NodeDef>,
 }
 
+/// The type of a node, which decides the attributes it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
+    /// Where a flow starts.
     Entry,
+    /// Where a flow ends, with an outcome.
     Exit,
+    /// Something the agent says or does, judged or checked.
     AgentAction,
+    /// Something the user says, judged or checked.
     UserInput,
+    /// A call of a read or generic tool.
     ToolCall,
+    /// The gate before a call of a mutating tool, with its guard.
     ToolAuthorization,
+    /// A split into guarded branches.
     Decision,
+    /// An invocation of another flow, inlined at compile time.
     Subflow,
 }
 
 impl NodeKind {
+    /// The type as written in YAML (`tool_authorization`).
     pub fn name(self) -> &'static str {
         match self {
             NodeKind::Entry => "entry",
@@ -210,11 +242,15 @@ impl NodeKind {
     }
 }
 
+/// Who acts at a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Actor {
+    /// The agent under audit.
     Agent,
+    /// The user.
     User,
+    /// Nobody: structural nodes (entry, exit, subflow).
     System,
 }
 
@@ -253,11 +289,14 @@ pub enum ExitOutcome {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Cites {
+    /// A single citation.
     One(String),
+    /// Several citations.
     Many(Vec<String>),
 }
 
 impl Cites {
+    /// The citations as a list, whichever way they were written.
     pub fn to_vec(&self) -> Vec<String> {
         match self {
             Cites::One(c) => vec![c.clone()],
@@ -271,7 +310,9 @@ impl Cites {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeDef {
+    /// The node's id, unique within its flow.
     pub id: Sp<String>,
+    /// The node's type.
     #[serde(rename = "type")]
     pub kind: Sp<NodeKind>,
     /// Who acts at this node; defaults by type (user for `user_input`, else agent).
@@ -297,6 +338,7 @@ pub struct NodeDef {
     /// are filled with grounded values.
     #[serde(default)]
     pub remediation: Option<Sp<String>>,
+    /// The policy lines this node implements (`policy.md:12`).
     #[serde(default)]
     pub cites: Option<Cites>,
     /// The node that follows once this one is satisfied.
@@ -326,12 +368,16 @@ pub struct NodeDef {
     pub outcome: Option<Sp<ExitOutcome>>,
 }
 
+/// One branch of a decision: a label, a guard and the node it leads to.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BranchDef {
+    /// The branch's label, unique within its decision.
     pub label: Sp<String>,
+    /// Formal guard: a check expression decided from data.
     #[serde(default)]
     pub check: Option<Sp<String>>,
+    /// Semantic guard: a question for the dialogue judge.
     #[serde(default)]
     pub judge: Option<Sp<String>>,
     /// Taken when no other branch holds; must be last and unguarded.
@@ -343,5 +389,6 @@ pub struct BranchDef {
     /// What the judge sees of the conversation (default `after_previous`).
     #[serde(default)]
     pub judge_window: Option<Sp<JudgeWindow>>,
+    /// The node taken when the branch holds.
     pub to: Sp<String>,
 }

@@ -13,6 +13,8 @@ use crate::schema::{
 };
 use crate::source::FileId;
 
+/// Compiles the domain file: enums, entity field types, tool parameters and
+/// result paths, reporting every problem.
 pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFile)) -> Domain {
     let file = *file;
     let mut domain = Domain::default();

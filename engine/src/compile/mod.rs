@@ -4,6 +4,8 @@
 
 mod domain;
 mod flows;
+mod lower;
+mod nodes;
 mod steps;
 mod typecheck;
 mod validate;
@@ -18,23 +20,27 @@ use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId};
 use crate::bundle::model::Sp;
 use crate::bundle::{LoadedBundle, load};
 use crate::diag::{ProblemKind, Problems, RawProblem};
-use crate::fsm::Workflow;
+use crate::fsm::{BindSource, Binding, Workflow};
 use crate::schema::Domain;
 use crate::source::{FileId, Loc, SourceMap};
 
 /// A request variable such as `$order`, typed by the entity it identifies.
 #[derive(Debug, Clone, Serialize)]
 pub struct Variable {
+    /// The name without `$`.
     pub name: String,
+    /// The entity whose id it holds.
     pub entity: String,
 }
 
 /// A dialogue-semantic criterion: what the judge will be asked, and where.
 #[derive(Debug, Clone, Serialize)]
 pub struct SemanticCriterion {
+    /// The qualified id of the node asking.
     pub node: String,
     /// The decision branch label, when the question guards a branch.
     pub branch: Option<String>,
+    /// The question, as written in the bundle.
     pub question: String,
 }
 
@@ -42,24 +48,32 @@ pub struct SemanticCriterion {
 /// criteria, with every name interned.
 #[derive(Debug, Clone)]
 pub struct CompiledBundle {
+    /// The bundle's name, from its manifest.
     pub name: String,
+    /// The manifest's description.
     pub description: Option<String>,
     /// Stable FNV-1a hash of every source file (cache keys, reports).
     pub hash: String,
+    /// Every name the checks and facts use, interned in first-seen order.
     pub interner: Interner,
+    /// Enums, entities and tools.
     pub domain: Domain,
+    /// Request variables, by `VarId` order.
     pub variables: Vec<Variable>,
+    /// The procedure, subflows inlined.
     pub workflow: Workflow,
     /// The formal checks and the step graph the evaluator decides. Step `i`
     /// for `i < node_count` is graph node `i`; later steps are decision branches.
     pub program: CompiledChecks,
-    /// Binding sources per step (see [`crate::fsm::Binding`]).
-    pub step_binds: Vec<Vec<crate::fsm::Binding>>,
+    /// Binding sources per step (see [`Binding`]).
+    pub step_binds: Vec<Vec<Binding>>,
     /// The step of each decision branch, by graph edge index.
     pub branch_steps: BTreeMap<usize, StepId>,
     /// Argument paths the checks read; fact extraction provides exactly these.
     pub arg_paths: Vec<ArgPath>,
+    /// Every question for the judge, by node and branch.
     pub semantic: Vec<SemanticCriterion>,
+    /// The kinds of request the bundle handles, from its manifest.
     pub request_types: Vec<String>,
     /// Mutating tools left to humans or other systems, with the reason.
     pub out_of_scope: Vec<(String, String)>,
@@ -70,6 +84,8 @@ pub fn check_bundle(dir: &Path) -> Result<CompiledBundle, Problems> {
     compile(load(dir)?)
 }
 
+/// Compiles a loaded bundle: every problem found is reported, not just the
+/// first.
 pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
     let mut ctx = Ctx::new(&bundle.sources);
     let domain = domain::compile_domain(&mut ctx, &bundle.domain);
@@ -101,7 +117,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 turnstile_rules::encode::Encoded::new(&steps.program.checks).arg_paths;
             for binds in &steps.binds {
                 for bind in binds {
-                    if let crate::fsm::BindSource::Arg(path) = &bind.source
+                    if let BindSource::Arg(path) = &bind.source
                         && !arg_paths.contains(path)
                     {
                         arg_paths.push(path.clone());
@@ -135,11 +151,13 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
 
 /// State shared by the compiler passes: the interner and the problem list.
 pub(crate) struct Ctx<'a> {
+    /// The bundle files, for locations inside scalars.
     pub sources: &'a SourceMap,
     pub interner: Interner,
+    /// Every problem found so far.
     pub problems: Vec<RawProblem>,
     /// Literals of every enum, once the domain is compiled.
-    pub enum_values: std::collections::BTreeMap<String, Vec<String>>,
+    pub enum_values: BTreeMap<String, Vec<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -152,10 +170,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Records a problem.
     pub fn report(&mut self, problem: RawProblem) {
         self.problems.push(problem);
     }
 
+    /// Records a problem and returns `None`, for `return ctx.error(...)`.
     pub fn error<T>(
         &mut self,
         kind: ProblemKind,

@@ -20,6 +20,7 @@ pub(crate) struct Steps {
     pub branch_steps: BTreeMap<usize, StepId>,
 }
 
+/// Lowers `workflow` to the step graph: steps in node order, then one per decision branch.
 pub(crate) fn lower_steps(
     workflow: &Workflow,
     mut checks: CheckSet,

@@ -18,6 +18,8 @@ use crate::schema::Domain;
 /// Labels every classifier must offer besides the declared request types.
 pub const BUILTIN_REQUEST_TYPES: [&str; 2] = ["general", "transfer"];
 
+/// Validates the lowered graph: reachability, exits, authorization and verify nodes, decision
+/// completeness and consistency, classifiers.
 pub(crate) fn validate(
     ctx: &mut Ctx<'_>,
     domain: &Domain,
@@ -45,20 +47,20 @@ fn reachability(ctx: &mut Ctx<'_>, lowered: &Lowered) {
     });
     let finishes = flood(lowered, terminals, Direction::Incoming);
     for idx in graph.node_indices() {
-        let site = lowered.sites[idx.index()];
+        let site = lowered.site(idx);
         let id = &graph[idx].id;
         if !reached.contains(&idx) {
             ctx.report(
                 RawProblem::new(
                     ProblemKind::Unreachable,
-                    Some(site),
+                    site,
                     format!("node `{id}` cannot be reached from the entry"),
                 )
                 .help("link it with `next` or a branch `to`, or remove it"),
             );
         } else if !finishes.contains(&idx) {
             ctx.report(
-                RawProblem::new(ProblemKind::NoExit, Some(site), format!("no exit can be reached from node `{id}`"))
+                RawProblem::new(ProblemKind::NoExit, site, format!("no exit can be reached from node `{id}`"))
                     .help("every path must end at an exit node (a conversation that cannot end cannot be audited)"),
             );
         }
@@ -134,7 +136,7 @@ fn authorizations(ctx: &mut Ctx<'_>, domain: &Domain, bundle: &LoadedBundle, low
                 ctx.report(
                     RawProblem::new(
                         ProblemKind::MissingVerify,
-                        Some(lowered.sites[auth.index()]),
+                        lowered.site(auth),
                         format!(
                             "authorization `{}` is not followed by a verify node for `{}`",
                             graph[auth].id, tool.name
@@ -171,7 +173,7 @@ fn decision(
     branches: &[BranchInfo],
 ) {
     let node = &lowered.workflow.graph[idx];
-    let loc = Some(lowered.sites[idx.index()]);
+    let loc = lowered.site(idx);
     let mut labels = BTreeSet::new();
     for (i, branch) in branches.iter().enumerate() {
         if !labels.insert(branch.label.as_str()) {
@@ -397,7 +399,7 @@ fn classifiers(ctx: &mut Ctx<'_>, bundle: &LoadedBundle, lowered: &Lowered) {
             .map(String::as_str)
             .filter(|r| !labels.contains(r))
             .collect();
-        let loc = Some(lowered.sites[idx.index()]);
+        let loc = lowered.site(idx);
         if !missing.is_empty() {
             ctx.report(
                 RawProblem::new(

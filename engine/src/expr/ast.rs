@@ -5,14 +5,19 @@ use std::ops::Range;
 
 use turnstile_rules::CmpOp;
 
+/// A byte range within the expression text.
 pub type Span = Range<usize>;
 
+/// A parsed check expression. Its syntax tree is internal to the engine;
+/// callers outside it see where the expression lies in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
-    pub kind: ExprKind,
+    pub(crate) kind: ExprKind,
+    /// Byte range of the whole expression within its text.
     pub span: Span,
 }
 
+/// A literal value as written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lit {
     Str(String),
@@ -24,6 +29,7 @@ pub enum Lit {
     DateTime(String),
 }
 
+/// One segment of an `args` or `result` path.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PathSeg {
     Key(String),
@@ -31,6 +37,7 @@ pub enum PathSeg {
     Each,
 }
 
+/// A name with its span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ident {
     pub name: String,
@@ -40,18 +47,24 @@ pub struct Ident {
 /// `name op value` inside `called(...)` / `succeeded(...)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Constraint {
+    /// The argument path constrained.
     pub path: Vec<PathSeg>,
+    /// Where the path is written.
     pub path_span: Span,
+    /// The comparison.
     pub op: CmpOp,
+    /// What the argument is compared with.
     pub value: Expr,
 }
 
+/// Which calls an event predicate matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventKind {
     Called,
     Succeeded,
 }
 
+/// An aggregate function over a list (or events, for `count`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Aggregate {
     Sum,
@@ -60,6 +73,7 @@ pub enum Aggregate {
     Max,
 }
 
+/// The shape of an expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
     Or(Box<Expr>, Box<Expr>),

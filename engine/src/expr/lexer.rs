@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+/// A token of the expression language.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
     Ident(String),
@@ -32,6 +33,7 @@ pub enum Tok {
 }
 
 impl Tok {
+    /// The token as an error message names it.
     pub fn describe(&self) -> String {
         match self {
             Tok::Ident(s) => format!("`{s}`"),
@@ -69,24 +71,26 @@ impl Tok {
     }
 }
 
+/// A token with its byte span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Token {
     pub tok: Tok,
     pub span: Range<usize>,
 }
 
+/// Why the text does not tokenize, and where.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LexError {
     pub message: String,
     pub span: Range<usize>,
 }
 
+/// Splits `text` into tokens; whitespace separates and is dropped.
 pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
+    while let Some(&c) = bytes.get(i) {
         let start = i;
         if c.is_ascii_whitespace() {
             i += 1;
@@ -166,14 +170,14 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
         }
         if c.is_ascii_digit() || (c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             i += 1;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
                 i += 1;
             }
             let decimal =
                 bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
             if decimal {
                 i += 1;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                while bytes.get(i).is_some_and(u8::is_ascii_digit) {
                     i += 1;
                 }
             }
@@ -193,10 +197,13 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
             i += 1;
         }
         let ident_start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        while bytes
+            .get(i)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        {
             i += 1;
         }
-        if i == ident_start || bytes[ident_start].is_ascii_digit() {
+        if i == ident_start || bytes.get(ident_start).is_some_and(u8::is_ascii_digit) {
             let shown = text[start..].chars().next().unwrap_or(' ');
             let message = if is_var {
                 "`$` must be followed by a variable name".to_owned()

@@ -1,5 +1,6 @@
 //! The check expression language: lexer, recursive-descent parser and AST.
-//! Type checking and lowering to the rules IR live in `compile::typecheck`.
+//! Type checking and lowering to the rules IR live in `compile::typecheck` and
+//! `compile::lower`.
 //!
 //! ```text
 //! expr     := or
@@ -17,10 +18,10 @@
 //! path     := ('.' ident | '[' int ']' | '[' '*' ']')*
 //! ```
 
-pub mod ast;
-pub mod lexer;
-pub mod parser;
-pub mod template;
+pub(crate) mod ast;
+mod lexer;
+mod parser;
+pub(crate) mod template;
 
-pub use ast::{Expr, ExprKind, Lit, PathSeg};
+pub use ast::Expr;
 pub use parser::{ParseError, parse};

@@ -8,8 +8,10 @@ use turnstile_rules::CmpOp;
 use crate::expr::ast::{Aggregate, Constraint, EventKind, Expr, ExprKind, Ident, Lit, PathSeg};
 use crate::expr::lexer::{Tok, Token, lex};
 
+/// Why an expression does not parse, and where.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {
+    /// What is wrong, in words.
     pub message: String,
     /// Byte range within the expression text.
     pub span: Range<usize>,
@@ -18,6 +20,7 @@ pub struct ParseError {
 /// Nesting beyond this is refused rather than risking the stack.
 const MAX_DEPTH: usize = 64;
 
+/// Parses a check expression (see the grammar in `expr`).
 pub fn parse(text: &str) -> Result<Expr, ParseError> {
     let tokens = lex(text).map_err(|e| ParseError {
         message: e.message,
@@ -97,6 +100,14 @@ impl Parser {
         } else {
             false
         }
+    }
+
+    /// Where the last consumed token ends (the text's end before any token).
+    fn previous_end(&self) -> usize {
+        self.pos
+            .checked_sub(1)
+            .and_then(|last| self.tokens.get(last))
+            .map_or(self.end, |t| t.span.end)
     }
 
     fn here(&self) -> Range<usize> {
@@ -254,7 +265,7 @@ impl Parser {
                 break;
             }
         }
-        let end = self.tokens[self.pos - 1].span.end;
+        let end = self.previous_end();
         let span = operand.span.start..end;
         Ok(Expr {
             kind: ExprKind::InList {

@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::expr::ast::Expr;
 use crate::expr::parser::{ParseError, parse_operand};
 
+/// A piece of a parsed template.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece {
     Text(String),
@@ -14,6 +15,7 @@ pub enum Piece {
     Value(Expr, Range<usize>),
 }
 
+/// Splits a template into text and parsed placeholders.
 pub fn parse_template(text: &str) -> Result<Vec<Piece>, ParseError> {
     let mut pieces = Vec::new();
     let mut literal = String::new();

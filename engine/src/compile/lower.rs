@@ -1,0 +1,725 @@
+//! Lowering of check expressions to the rules IR: walks the AST of a check
+//! (a condition) or an operand (a value), resolving names against the domain
+//! schema and the request variables, and produces `Check`s and `Operand`s.
+//! Each step is type-directed through the rules of `compile::typecheck`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use turnstile_rules::{
+    AggOp, Amount, ArgConstraint, ArgPath, ArgStep, Check, CmpOp, Date, DateTime, EventFilter,
+    Operand, Outcome, Value, ValueType, VarId,
+};
+
+use crate::compile::Ctx;
+use crate::compile::typecheck::{Site, Typed, element};
+use crate::diag::ProblemKind;
+use crate::expr::ast::{Aggregate, EventKind, Expr, ExprKind, Lit, PathSeg};
+use crate::schema::{Domain, Tool};
+
+/// What names an expression may use.
+pub(crate) struct Scope<'d> {
+    /// Enums, entities and tools.
+    pub domain: &'d Domain,
+    /// The tool whose call is being decided (`args`), if any.
+    pub tool: Option<&'d Tool>,
+    /// Request variables: id and entity, by name.
+    pub vars: &'d BTreeMap<String, (VarId, String)>,
+}
+
+impl Ctx<'_> {
+    /// Lowers a condition; reports every problem in it and returns `None` if there was one.
+    pub(crate) fn lower_check(
+        &mut self,
+        scope: &Scope<'_>,
+        site: Site<'_>,
+        expr: &Expr,
+    ) -> Option<Check> {
+        match &expr.kind {
+            ExprKind::Or(a, b) => {
+                let (a, b) = (
+                    self.lower_check(scope, site, a),
+                    self.lower_check(scope, site, b),
+                );
+                Some(flatten(a?, b?, false))
+            }
+            ExprKind::And(a, b) => {
+                let (a, b) = (
+                    self.lower_check(scope, site, a),
+                    self.lower_check(scope, site, b),
+                );
+                Some(flatten(a?, b?, true))
+            }
+            ExprKind::Not(inner) => {
+                Some(Check::Not(Box::new(self.lower_check(scope, site, inner)?)))
+            }
+            ExprKind::Compare { op, lhs, rhs } => {
+                let (l, r) = (
+                    self.lower_operand(scope, site, lhs),
+                    self.lower_operand(scope, site, rhs),
+                );
+                let (l, r) = self.unify(site, expr, *op, l?, r?)?;
+                Some(Check::Compare {
+                    op: *op,
+                    lhs: l,
+                    rhs: r,
+                })
+            }
+            ExprKind::InList { operand, set } => {
+                let subject = self.lower_operand(scope, site, operand)?;
+                let mut members = Vec::new();
+                for member in set {
+                    let typed = self.lower_operand(scope, site, member)?;
+                    let subject_copy = Typed {
+                        operand: subject.operand.clone(),
+                        ty: subject.ty.clone(),
+                        literal: subject.literal.clone(),
+                    };
+                    let (_, m) = self.unify(site, member, CmpOp::Eq, subject_copy, typed)?;
+                    members.push(m);
+                }
+                Some(Check::OneOf {
+                    operand: subject.operand,
+                    set: members,
+                })
+            }
+            ExprKind::InEnum { operand, name } => {
+                let subject = self.lower_operand(scope, site, operand)?;
+                let Some(def) = scope.domain.enums.get(&name.name) else {
+                    let known = scope
+                        .domain
+                        .enums
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    return self.expr_error(
+                        site,
+                        &name.span,
+                        ProblemKind::UnknownEnum,
+                        format!("unknown enum `{}`", name.name),
+                        Some(format!("declared enums: {known}")),
+                    );
+                };
+                let fits = match element(&subject.ty) {
+                    ValueType::Str => true,
+                    ValueType::Enum(e) => *e == def.symbol,
+                    _ => false,
+                };
+                if !fits {
+                    let shown = self.show_type(&subject.ty);
+                    return self.expr_error(
+                        site,
+                        &operand.span,
+                        ProblemKind::TypeMismatch,
+                        format!("a {shown} cannot be a member of enum `{}`", def.name),
+                        None,
+                    );
+                }
+                let set = def
+                    .values
+                    .iter()
+                    .map(|v| Operand::Const(Value::Str(self.interner.intern(v))))
+                    .collect();
+                Some(Check::OneOf {
+                    operand: subject.operand,
+                    set,
+                })
+            }
+            ExprKind::Event {
+                kind,
+                tool,
+                constraints,
+            } => {
+                let filter = self.lower_event(scope, site, *kind, tool, constraints)?;
+                Some(Check::Happened(filter))
+            }
+            ExprKind::InOperand { operand, list } => {
+                let (item, list_typed) = (
+                    self.lower_operand(scope, site, operand),
+                    self.lower_operand(scope, site, list),
+                );
+                let (item, list_typed) = (item?, list_typed?);
+                if !matches!(list_typed.ty, ValueType::List(_)) {
+                    let shown = self.show_type(&list_typed.ty);
+                    return self.expr_error(
+                        site,
+                        &list.span,
+                        ProblemKind::TypeMismatch,
+                        format!("`in` needs a list here, found a {shown}"),
+                        Some(
+                            "write `x in [a, b]` for literals or `x == y` for one value".to_owned(),
+                        ),
+                    );
+                }
+                let (item, list_operand) = self.unify(site, expr, CmpOp::Eq, item, list_typed)?;
+                Some(Check::Contains {
+                    item,
+                    list: list_operand,
+                })
+            }
+            _ => {
+                let typed = self.lower_operand(scope, site, expr)?;
+                if typed.ty == ValueType::Bool {
+                    return Some(Check::Compare {
+                        op: CmpOp::Eq,
+                        lhs: typed.operand,
+                        rhs: Operand::Const(Value::Bool(true)),
+                    });
+                }
+                let shown = self.show_type(&typed.ty);
+                self.expr_error(
+                    site,
+                    &expr.span,
+                    ProblemKind::TypeMismatch,
+                    format!("expected a condition, found a {shown}"),
+                    Some("compare it with something, e.g. `== \"pending\"`".to_owned()),
+                )
+            }
+        }
+    }
+
+    /// Lowers a value with its type; reports problems and returns `None` if there was one.
+    pub(crate) fn lower_operand(
+        &mut self,
+        scope: &Scope<'_>,
+        site: Site<'_>,
+        expr: &Expr,
+    ) -> Option<Typed> {
+        let plain = |operand, ty| {
+            Some(Typed {
+                operand,
+                ty,
+                literal: None,
+            })
+        };
+        match &expr.kind {
+            ExprKind::Lit(lit) => self.lower_literal(site, expr, lit),
+            ExprKind::Var(ident) => match scope.vars.get(&ident.name) {
+                Some((id, _)) => plain(Operand::Var(*id), ValueType::Str),
+                None => {
+                    let known = scope
+                        .vars
+                        .keys()
+                        .map(|v| format!("${v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    self.expr_error(
+                        site,
+                        &ident.span,
+                        ProblemKind::UnknownVariable,
+                        format!("unknown variable `${}`", ident.name),
+                        Some(format!(
+                            "declare it under a flow's `vars`; declared: {known}"
+                        )),
+                    )
+                }
+            },
+            ExprKind::Field { entity, id, field } => {
+                let Some(def) = scope.domain.entities.get(&entity.name) else {
+                    let known = scope
+                        .domain
+                        .entities
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    return self.expr_error(
+                        site,
+                        &entity.span,
+                        ProblemKind::UnknownEntity,
+                        format!("unknown entity `{}`", entity.name),
+                        Some(format!("declared entities: {known}")),
+                    );
+                };
+                let key = self.lower_operand(scope, site, id)?;
+                let Some(field_ty) = def.fields.get(&field.name).cloned() else {
+                    let known = def.fields.keys().cloned().collect::<Vec<_>>().join(", ");
+                    return self.expr_error(
+                        site,
+                        &field.span,
+                        ProblemKind::UnknownField,
+                        format!("entity `{}` has no field `{}`", entity.name, field.name),
+                        Some(format!("its fields: {known}")),
+                    );
+                };
+                let key_is_list = matches!(key.ty, ValueType::List(_));
+                if !matches!(element(&key.ty), ValueType::Str | ValueType::Enum(_)) {
+                    let shown = self.show_type(&key.ty);
+                    return self.expr_error(
+                        site,
+                        &id.span,
+                        ProblemKind::TypeMismatch,
+                        format!("an entity id is a string, found a {shown}"),
+                        None,
+                    );
+                }
+                let ty = if key_is_list {
+                    ValueType::List(Box::new(field_ty))
+                } else {
+                    field_ty
+                };
+                let entity_sym = def.symbol;
+                let field_sym = self.interner.intern(&field.name);
+                plain(
+                    Operand::Field {
+                        entity: entity_sym,
+                        id: Box::new(key.operand),
+                        field: field_sym,
+                    },
+                    ty,
+                )
+            }
+            ExprKind::Args(path) => {
+                let Some(tool) = scope.tool else {
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::UnknownParam,
+                        "`args` is only available in tool_call and tool_authorization nodes"
+                            .to_owned(),
+                        Some("refer to a bound variable (`$order`) instead".to_owned()),
+                    );
+                };
+                let (path, ty) = self.lower_arg_path(site, &expr.span, tool, path)?;
+                plain(Operand::Arg(path), ty)
+            }
+            ExprKind::Result(_) => self.expr_error(
+                site,
+                &expr.span,
+                ProblemKind::UnknownParam,
+                "`result` is only available in `bind`".to_owned(),
+                Some(
+                    "checks read results through entity fields, e.g. `order[$order].status`"
+                        .to_owned(),
+                ),
+            ),
+            ExprKind::Aggregate { op, of } => self.lower_aggregate(scope, site, expr, *op, of),
+            ExprKind::CountEqual { of, value } => {
+                let (list, item) = (
+                    self.lower_operand(scope, site, of),
+                    self.lower_operand(scope, site, value),
+                );
+                let (list, item) = (list?, item?);
+                if !matches!(list.ty, ValueType::List(_)) {
+                    let shown = self.show_type(&list.ty);
+                    return self.expr_error(
+                        site,
+                        &of.span,
+                        ProblemKind::TypeMismatch,
+                        format!("count(list, value) takes a list, found a {shown}"),
+                        None,
+                    );
+                }
+                let (list, item) = self.unify(site, expr, CmpOp::Eq, list, item)?;
+                plain(
+                    Operand::CountEqual {
+                        of: Box::new(list),
+                        value: Box::new(item),
+                    },
+                    ValueType::Int,
+                )
+            }
+            ExprKind::Arith { op, lhs, rhs } => {
+                let (l, r) = (
+                    self.lower_operand(scope, site, lhs),
+                    self.lower_operand(scope, site, rhs),
+                );
+                let (l, r) = (l?, r?);
+                if !(l.ty.is_numeric() && r.ty.is_numeric()) {
+                    let (lt, rt) = (self.show_type(&l.ty), self.show_type(&r.ty));
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        format!("arithmetic needs two numbers, found a {lt} and a {rt}"),
+                        Some(
+                            "aggregate lists first, e.g. `sum(order[$o].item_prices) - 10`"
+                                .to_owned(),
+                        ),
+                    );
+                }
+                if *op == turnstile_rules::ArithOp::Mul
+                    && l.ty == ValueType::Amount
+                    && r.ty == ValueType::Amount
+                {
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        "an amount can only be multiplied by an integer".to_owned(),
+                        Some("e.g. `100 * count(reservation[$r].passengers)`".to_owned()),
+                    );
+                }
+                let ty = if l.ty == ValueType::Amount || r.ty == ValueType::Amount {
+                    ValueType::Amount
+                } else {
+                    ValueType::Int
+                };
+                // Multiplication keeps its integer side an integer (exact scaling).
+                let (l, r) = if *op == turnstile_rules::ArithOp::Mul {
+                    (l.operand, r.operand)
+                } else {
+                    (
+                        self.coerce(site, expr, l.operand, None, &ty)?,
+                        self.coerce(site, expr, r.operand, None, &ty)?,
+                    )
+                };
+                plain(
+                    Operand::Arith {
+                        op: *op,
+                        lhs: Box::new(l),
+                        rhs: Box::new(r),
+                    },
+                    ty,
+                )
+            }
+            ExprKind::Event { .. } => self.expr_error(
+                site,
+                &expr.span,
+                ProblemKind::TypeMismatch,
+                "an event predicate is a condition, not a value".to_owned(),
+                Some("count events with `count(succeeded(...))`".to_owned()),
+            ),
+            _ => self.expr_error(
+                site,
+                &expr.span,
+                ProblemKind::TypeMismatch,
+                "expected a value, found a condition".to_owned(),
+                None,
+            ),
+        }
+    }
+
+    fn lower_literal(&mut self, site: Site<'_>, expr: &Expr, lit: &Lit) -> Option<Typed> {
+        let (value, ty, literal) = match lit {
+            Lit::Str(s) => (
+                Value::Str(self.interner.intern(s)),
+                ValueType::Str,
+                Some(s.clone()),
+            ),
+            Lit::Int(i) => (Value::Int(*i), ValueType::Int, None),
+            Lit::Bool(b) => (Value::Bool(*b), ValueType::Bool, None),
+            Lit::Decimal(d) => match Amount::parse(d) {
+                Ok(a) => (Value::Amount(a), ValueType::Amount, None),
+                Err(e) => {
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        e.to_string(),
+                        None,
+                    );
+                }
+            },
+            Lit::Date(d) => match Date::parse(d) {
+                Ok(v) => (Value::Date(v), ValueType::Date, None),
+                Err(e) => {
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        e.to_string(),
+                        None,
+                    );
+                }
+            },
+            Lit::DateTime(d) => match DateTime::parse(d) {
+                Ok(v) => (Value::DateTime(v), ValueType::DateTime, None),
+                Err(e) => {
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::TypeMismatch,
+                        e.to_string(),
+                        None,
+                    );
+                }
+            },
+        };
+        Some(Typed {
+            operand: Operand::Const(value),
+            ty,
+            literal,
+        })
+    }
+
+    fn lower_aggregate(
+        &mut self,
+        scope: &Scope<'_>,
+        site: Site<'_>,
+        expr: &Expr,
+        op: Aggregate,
+        of: &Expr,
+    ) -> Option<Typed> {
+        if let ExprKind::Event {
+            kind,
+            tool,
+            constraints,
+        } = &of.kind
+        {
+            if op != Aggregate::Count {
+                return self.expr_error(
+                    site,
+                    &expr.span,
+                    ProblemKind::TypeMismatch,
+                    "events can only be counted".to_owned(),
+                    Some("use `count(succeeded(...))`".to_owned()),
+                );
+            }
+            let filter = self.lower_event(scope, site, *kind, tool, constraints)?;
+            let countable = match filter.constraints.as_slice() {
+                [] => true,
+                [c] => {
+                    c.op == CmpOp::Eq
+                        && matches!(c.value, Operand::Var(_) | Operand::Const(_))
+                        && !c.path.yields_list()
+                }
+                _ => false,
+            };
+            if !countable {
+                return self.expr_error(
+                    site,
+                    &of.span,
+                    ProblemKind::TypeMismatch,
+                    "a counted event takes at most one constraint, `param == $var` or `param == literal`".to_owned(),
+                    Some("count per entity, e.g. `count(succeeded(exchange_delivered_order_items, order_id == $order))`".to_owned()),
+                );
+            }
+            return Some(Typed {
+                operand: Operand::CountEvents(filter),
+                ty: ValueType::Int,
+                literal: None,
+            });
+        }
+        let inner = self.lower_operand(scope, site, of)?;
+        let ValueType::List(elem) = &inner.ty else {
+            let shown = self.show_type(&inner.ty);
+            return self.expr_error(
+                site,
+                &of.span,
+                ProblemKind::TypeMismatch,
+                format!("{} takes a list, found a {shown}", agg_name(op)),
+                Some(
+                    "select list elements with `[*]`, e.g. `args.payment_methods[*].amount`"
+                        .to_owned(),
+                ),
+            );
+        };
+        let elem = (**elem).clone();
+        let (rules_op, ty) = match op {
+            Aggregate::Count => (AggOp::Count, ValueType::Int),
+            Aggregate::Sum if elem.is_numeric() => (AggOp::Sum, elem),
+            Aggregate::Min | Aggregate::Max
+                if elem.is_numeric() || matches!(elem, ValueType::Date | ValueType::DateTime) =>
+            {
+                (
+                    if op == Aggregate::Min {
+                        AggOp::Min
+                    } else {
+                        AggOp::Max
+                    },
+                    elem,
+                )
+            }
+            _ => {
+                let shown = self.show_type(&inner.ty);
+                return self.expr_error(
+                    site,
+                    &of.span,
+                    ProblemKind::TypeMismatch,
+                    format!("{} needs numbers, found a {shown}", agg_name(op)),
+                    None,
+                );
+            }
+        };
+        Some(Typed {
+            operand: Operand::Aggregate {
+                op: rules_op,
+                of: Box::new(inner.operand),
+            },
+            ty,
+            literal: None,
+        })
+    }
+
+    fn lower_event(
+        &mut self,
+        scope: &Scope<'_>,
+        site: Site<'_>,
+        kind: EventKind,
+        tool: &crate::expr::ast::Ident,
+        constraints: &[crate::expr::ast::Constraint],
+    ) -> Option<EventFilter> {
+        let Some(def) = scope.domain.tool(&tool.name) else {
+            return self.expr_error(
+                site,
+                &tool.span,
+                ProblemKind::UnknownTool,
+                format!("unknown tool `{}`", tool.name),
+                Some("tools are declared in the domain file".to_owned()),
+            );
+        };
+        let mut lowered = Vec::new();
+        let mut ok = true;
+        for constraint in constraints {
+            let Some((path, ty)) =
+                self.lower_arg_path(site, &constraint.path_span, def, &constraint.path)
+            else {
+                ok = false;
+                continue;
+            };
+            let Some(value) = self.lower_operand(scope, site, &constraint.value) else {
+                ok = false;
+                continue;
+            };
+            if !matches!(value.operand, Operand::Var(_) | Operand::Const(_)) {
+                ok = false;
+                self.expr_error::<()>(
+                    site,
+                    &constraint.value.span,
+                    ProblemKind::TypeMismatch,
+                    "an event constraint compares with a variable or a literal".to_owned(),
+                    Some(
+                        "bind the value to a request variable first, e.g. `order_id == $order`"
+                            .to_owned(),
+                    ),
+                );
+                continue;
+            }
+            let arg = Typed {
+                operand: Operand::Arg(path.clone()),
+                ty,
+                literal: None,
+            };
+            let span = constraint.path_span.start..constraint.value.span.end;
+            let whole = Expr {
+                kind: ExprKind::Lit(Lit::Bool(true)),
+                span,
+            };
+            match self.unify(site, &whole, constraint.op, arg, value) {
+                Some((_, value)) => lowered.push(ArgConstraint {
+                    path,
+                    op: constraint.op,
+                    value,
+                }),
+                None => ok = false,
+            }
+        }
+        ok.then_some(EventFilter {
+            tool: def.symbol,
+            outcome: match kind {
+                EventKind::Called => Outcome::Called,
+                EventKind::Succeeded => Outcome::Succeeded,
+            },
+            constraints: lowered,
+        })
+    }
+
+    /// Types a path into `tool`'s arguments.
+    pub(crate) fn lower_arg_path(
+        &mut self,
+        site: Site<'_>,
+        span: &Range<usize>,
+        tool: &Tool,
+        path: &[PathSeg],
+    ) -> Option<(ArgPath, ValueType)> {
+        let Some(PathSeg::Key(first)) = path.first() else {
+            return self.expr_error(
+                site,
+                span,
+                ProblemKind::UnknownParam,
+                format!(
+                    "name a parameter of `{}`, e.g. `args.{}`",
+                    tool.name,
+                    tool.params.keys().next().map_or("id", |k| k)
+                ),
+                None,
+            );
+        };
+        let Some(mut ty) = tool.params.get(first).cloned() else {
+            let known = tool.params.keys().cloned().collect::<Vec<_>>().join(", ");
+            return self.expr_error(
+                site,
+                span,
+                ProblemKind::UnknownParam,
+                format!("tool `{}` has no parameter `{first}`", tool.name),
+                Some(format!("its parameters: {known}")),
+            );
+        };
+        let mut steps = vec![ArgStep::Key(self.interner.intern(first))];
+        let mut lists = 0;
+        for seg in path.iter().skip(1) {
+            let next = match (seg, &ty) {
+                (PathSeg::Each, ValueType::List(inner)) => {
+                    lists += 1;
+                    steps.push(ArgStep::Each);
+                    Some((**inner).clone())
+                }
+                (PathSeg::Index(i), ValueType::List(inner)) => {
+                    steps.push(ArgStep::Index(*i));
+                    Some((**inner).clone())
+                }
+                (PathSeg::Key(k), ValueType::Object(fields)) => {
+                    let symbol = self.interner.intern(k);
+                    steps.push(ArgStep::Key(symbol));
+                    fields
+                        .iter()
+                        .find(|(f, _)| *f == symbol)
+                        .map(|(_, t)| t.clone())
+                }
+                _ => None,
+            };
+            match next {
+                Some(t) => ty = t,
+                None => {
+                    let shown = self.show_type(&ty);
+                    return self.expr_error(
+                        site,
+                        span,
+                        ProblemKind::UnknownParam,
+                        format!("this path does not fit the argument's type ({shown})"),
+                        Some("use `[*]` or `[n]` on lists and `.name` on objects".to_owned()),
+                    );
+                }
+            }
+        }
+        if lists > 1 {
+            return self.expr_error(
+                site,
+                span,
+                ProblemKind::UnknownParam,
+                "at most one `[*]` per path".to_owned(),
+                None,
+            );
+        }
+        if lists == 1 {
+            ty = ValueType::List(Box::new(ty));
+        }
+        Some((ArgPath(steps), ty))
+    }
+}
+
+fn agg_name(op: Aggregate) -> &'static str {
+    match op {
+        Aggregate::Sum => "sum",
+        Aggregate::Count => "count",
+        Aggregate::Min => "min",
+        Aggregate::Max => "max",
+    }
+}
+
+fn flatten(a: Check, b: Check, all: bool) -> Check {
+    let mut items = Vec::new();
+    for c in [a, b] {
+        match (c, all) {
+            (Check::All(inner), true) | (Check::Any(inner), false) => items.extend(inner),
+            (c, _) => items.push(c),
+        }
+    }
+    if all {
+        Check::All(items)
+    } else {
+        Check::Any(items)
+    }
+}
