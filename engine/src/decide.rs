@@ -98,13 +98,11 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
             bundle.step_name(step)
         ));
     }
-    let bound: Vec<String> = bundle
-        .variables
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| {
-            let value =
-                turnstile_rules::program::env_get(&violation.request, u32::try_from(i).ok()?)?;
+    let bound: Vec<String> = violation
+        .request
+        .bound()
+        .filter_map(|(var, value)| {
+            let v = bundle.variables.get(var.0 as usize)?;
             Some(format!(
                 "${} = {}",
                 v.name,
@@ -178,7 +176,7 @@ impl Names<'_> {
                 "${}",
                 self.bundle
                     .variables
-                    .get(*v as usize)
+                    .get(v.0 as usize)
                     .map_or("?", |x| x.name.as_str())
             ),
             Some(ONode::Arg(p)) => {

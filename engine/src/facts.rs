@@ -228,7 +228,7 @@ impl Extraction<'_> {
                 self.out.facts.binds.push(BindFact {
                     step: StepId(u32::try_from(index).unwrap_or(u32::MAX)),
                     event: k,
-                    var: binding.var.0,
+                    var: binding.var,
                     value,
                 });
             }

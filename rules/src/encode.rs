@@ -6,7 +6,7 @@ use hashbrown::HashMap;
 
 use crate::intern::Symbol;
 use crate::ir::{
-    AggOp, ArgPath, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand, Outcome,
+    AggOp, ArgPath, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand, Outcome, VarId,
 };
 use crate::value::Value;
 
@@ -43,7 +43,7 @@ pub enum CNode {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ONode {
     Const(Value),
-    Var(u32),
+    Var(VarId),
     Arg(u32),
     Field {
         entity: Symbol,
@@ -262,8 +262,8 @@ impl Encoded {
         let node = match operand {
             Operand::Const(v) => ONode::Const(*v),
             Operand::Var(v) => {
-                *mask |= 1u32.checked_shl(v.0).unwrap_or(0);
-                ONode::Var(v.0)
+                *mask |= v.mask();
+                ONode::Var(*v)
             }
             Operand::Arg(path) => ONode::Arg(self.path(path, paths)),
             Operand::Field { entity, id, field } => {
@@ -319,7 +319,6 @@ fn index(i: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::VarId;
 
     #[test]
     fn negation_is_pushed_to_the_leaves() {

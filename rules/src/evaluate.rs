@@ -9,10 +9,11 @@ use hashbrown::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::encode::{CNode, Encoded, ONode};
+use crate::env::{Env, MAX_VARS};
 use crate::facts::{FOREVER, TraceFacts};
 use crate::intern::Symbol;
-use crate::ir::{CmpOp, Outcome};
-use crate::program::{self, EMPTY_ENV, Env, MAX_VARS, Program, env_with};
+use crate::ir::{CmpOp, Outcome, VarId};
+use crate::program::{self, Program};
 use crate::spec::{CompiledChecks, StepId, Timing};
 use crate::value::Value;
 
@@ -267,10 +268,10 @@ impl Inputs {
         let tool_of_call: HashMap<u32, Symbol> =
             facts.calls.iter().map(|c| (c.event, c.tool)).collect();
         let mut bind_env: HashMap<(u32, u32), Env> = HashMap::new();
-        let mut candidates: BTreeMap<u32, BTreeSet<Symbol>> = BTreeMap::new();
+        let mut candidates: BTreeMap<VarId, BTreeSet<Symbol>> = BTreeMap::new();
         for b in &facts.binds {
-            let env = bind_env.entry((b.step.0, b.event)).or_insert(EMPTY_ENV);
-            *env = env_with(*env, b.var, b.value);
+            let env = bind_env.entry((b.step.0, b.event)).or_insert(Env::EMPTY);
+            *env = env.with(b.var, b.value);
             candidates.entry(b.var).or_default().insert(b.value);
         }
         let mut deps = Dependencies::new(facts, &tool_of_call);
@@ -294,7 +295,7 @@ impl Inputs {
             match step.timing {
                 Timing::State if step.check.is_none() => {}
                 Timing::State => {
-                    for env in projections(EMPTY_ENV, check_mask, &candidates) {
+                    for env in projections(Env::EMPTY, check_mask, &candidates) {
                         step_points.insert((s, env), deps.state_points(encoded, root, &env));
                     }
                 }
@@ -305,11 +306,8 @@ impl Inputs {
                     };
                     let pins = pinned_vars(encoded, root);
                     for (k, call) in events {
-                        let bound = bind_env.get(&(s, k)).copied().unwrap_or(EMPTY_ENV);
-                        let complete = step
-                            .binds
-                            .iter()
-                            .all(|v| program::env_get(&bound, *v).is_some());
+                        let bound = bind_env.get(&(s, k)).copied().unwrap_or(Env::EMPTY);
+                        let complete = step.binds.iter().all(|v| bound.is_bound(*v));
                         if !complete {
                             continue;
                         }
@@ -339,7 +337,7 @@ impl Inputs {
                 }
             }
             let mut all: Vec<u32> = step_points
-                .range((s, EMPTY_ENV)..=(s, [u32::MAX; MAX_VARS]))
+                .range((s, Env::EMPTY)..=(s, Env::MAX))
                 .flat_map(|(_, v)| v.iter().copied())
                 .collect();
             all.sort_unstable();
@@ -561,13 +559,13 @@ impl Inputs {
         }
         rt.extend(checks.edges.iter().map(|&(a, b)| IEdge(a.0, b.0)));
         rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
-        rt.extend([ISeed(checks.entry.0, EMPTY_ENV, 0)]);
+        rt.extend([ISeed(checks.entry.0, Env::EMPTY, 0)]);
     }
 }
 
 /// Variables a check pins to an argument: top-level conjuncts `args.x == $v`
 /// (as `(var, encoded path)`), which can only hold when `$v` is that argument.
-fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(u32, u32)> {
+fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(VarId, u32)> {
     let mut pins = Vec::new();
     let mut stack = vec![root];
     while let Some(c) = stack.pop() {
@@ -714,7 +712,7 @@ impl Dependencies {
                 Node::O(o) => match encoded.onodes.get(o as usize) {
                     Some(ONode::Field { entity, id, field }) => {
                         let key = match encoded.onodes.get(*id as usize) {
-                            Some(ONode::Var(v)) => program::env_get(env, *v),
+                            Some(ONode::Var(v)) => env.get(*v),
                             Some(ONode::Const(Value::Str(s))) => Some(*s),
                             _ => None,
                         };
@@ -758,7 +756,7 @@ impl Dependencies {
             .iter()
             .find(|&&(_, op, _)| op == CmpOp::Eq)
             .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
-                Some(ONode::Var(v)) => program::env_get(env, *v).map(Value::Str),
+                Some(ONode::Var(v)) => env.get(*v).map(Value::Str),
                 Some(ONode::Const(v)) => Some(*v),
                 _ => None,
             });
@@ -811,18 +809,18 @@ fn to_u32(i: usize) -> u32 {
 }
 
 /// Every binding of the variables in `mask` to candidate values, on top of `base`.
-fn projections(base: Env, mask: u32, candidates: &BTreeMap<u32, BTreeSet<Symbol>>) -> Vec<Env> {
+fn projections(base: Env, mask: u32, candidates: &BTreeMap<VarId, BTreeSet<Symbol>>) -> Vec<Env> {
     let mut envs = vec![base];
     for var in 0..MAX_VARS as u32 {
         if mask & (1 << var) == 0 {
             continue;
         }
-        let Some(values) = candidates.get(&var) else {
+        let Some(values) = candidates.get(&VarId(var)) else {
             return Vec::new();
         };
         envs = envs
             .iter()
-            .flat_map(|e| values.iter().map(move |v| env_with(*e, var, *v)))
+            .flat_map(|e| values.iter().map(move |v| e.with(VarId(var), *v)))
             .collect();
     }
     envs
@@ -901,7 +899,7 @@ fn forward_edges(checks: &CompiledChecks) -> Vec<(u32, u32)> {
 fn count_intervals(
     encoded: &Encoded,
     deps: &Dependencies,
-    candidates: &BTreeMap<u32, BTreeSet<Symbol>>,
+    candidates: &BTreeMap<VarId, BTreeSet<Symbol>>,
 ) -> Vec<(u32, Value, u32, u32, u32)> {
     let mut out = Vec::new();
     for node in &encoded.onodes {
@@ -957,7 +955,7 @@ impl Explainer<'_> {
         Some(Violation {
             event,
             tool,
-            request: EMPTY_ENV,
+            request: Env::EMPTY,
             unmet: None,
             reason: Reason::NoAuthorization,
             failed: Vec::new(),
@@ -973,7 +971,7 @@ impl Explainer<'_> {
         tool: Symbol,
         candidates: Vec<(u32, Env, u32, u32)>,
     ) -> Violation {
-        let bound = |e: &Env| e.iter().filter(|v| **v != 0).count();
+        let bound = |e: &Env| e.bound_count();
         let mut ranked: Vec<(u32, Env, u32, Reason, Vec<FailedAtom>)> = candidates
             .into_iter()
             .map(|(a, e, n, j)| {
@@ -982,21 +980,17 @@ impl Explainer<'_> {
             })
             .collect();
         // The call is about the requests whose bound ids appear in its arguments.
-        let mentioned: BTreeSet<u32> = self
+        let mentioned: BTreeSet<Symbol> = self
             .facts
             .args
             .iter()
             .filter(|a| a.call == event)
             .filter_map(|a| match a.value {
-                Value::Str(s) => Some(s.0 + 1),
+                Value::Str(s) => Some(s),
                 _ => None,
             })
             .collect();
-        let about = |e: &Env| {
-            e.iter()
-                .filter(|v| **v != 0 && mentioned.contains(v))
-                .count()
-        };
+        let about = |e: &Env| e.bound().filter(|(_, s)| mentioned.contains(s)).count();
         // A request whose binding contradicts what the guard pins to this
         // call's argument (`args.order_id == $order`) is about another entity.
         let contradicts = |a: u32, e: &Env| {
@@ -1021,7 +1015,7 @@ impl Explainer<'_> {
                                 .find(|x| x.call == event && x.path == p)
                         })
                         .map(|x| x.value);
-                    match (program::env_get(e, var), arg) {
+                    match (e.get(var), arg) {
                         (Some(bound), Some(Value::Str(s))) => bound != s,
                         _ => false,
                     }
@@ -1040,7 +1034,7 @@ impl Explainer<'_> {
                     .unwrap_or(u32::MAX),
             );
             let binds = self.inputs.bind_masks.get(n as usize).copied().unwrap_or(0);
-            let would_bind = pins.iter().any(|(var, _)| binds & (1 << var) != 0);
+            let would_bind = pins.iter().any(|(var, _)| binds & var.mask() != 0);
             if contradicts(a, e) {
                 1
             } else if about(e) > 0 || would_bind {
@@ -1088,7 +1082,7 @@ impl Explainer<'_> {
             None => Violation {
                 event,
                 tool,
-                request: EMPTY_ENV,
+                request: Env::EMPTY,
                 unmet: None,
                 reason: Reason::MissingStep,
                 failed: Vec::new(),
@@ -1114,7 +1108,7 @@ impl Explainer<'_> {
                         .args
                         .iter()
                         .find(|x| x.call == event && x.path == p)?;
-                    match (arg.value, program::env_get(env, var)) {
+                    match (arg.value, env.get(var)) {
                         (Value::Str(s), Some(bound)) if bound != s => Some((var, s)),
                         _ => None,
                     }
@@ -1129,13 +1123,10 @@ impl Explainer<'_> {
         }
         // The deepest step upstream of the authorization that binds the variable.
         let binder = (0..self.checks.steps.len())
-            .filter(|&i| self.inputs.bind_masks[i] & (1 << var) != 0)
+            .filter(|&i| self.inputs.bind_masks[i] & var.mask() != 0)
             .filter(|&i| self.reaches(i, auth as usize))
             .max_by_key(|&i| (self.inputs.depth[i], i == near as usize))?;
-        let mut request = *env;
-        if let Some(slot) = request.get_mut(var as usize) {
-            *slot = 0;
-        }
+        let request = env.without(var);
         Some(Violation {
             event,
             tool: self.facts.calls.iter().find(|c| c.event == event)?.tool,
@@ -1196,7 +1187,7 @@ impl Explainer<'_> {
             .derived
             .holds
             .iter()
-            .any(|&(c, k, e)| c == root && k < pred_evidence && agrees(&e, &env))
+            .any(|&(c, k, e)| c == root && k < pred_evidence && e.agrees(&env))
             && step.check.is_some();
         let at = if unmet == auth {
             event
@@ -1237,8 +1228,8 @@ impl Explainer<'_> {
     fn last_point(&self, step: u32, event: u32, env: &Env) -> u32 {
         self.inputs
             .step_points
-            .range((step, EMPTY_ENV)..=(step, [u32::MAX; MAX_VARS]))
-            .filter(|((_, p), _)| agrees(p, env))
+            .range((step, Env::EMPTY)..=(step, Env::MAX))
+            .filter(|((_, p), _)| p.agrees(env))
             .flat_map(|(_, pts)| pts.iter().copied())
             .filter(|&k| k <= event)
             .max()
@@ -1249,8 +1240,8 @@ impl Explainer<'_> {
     fn envs_at(&self, root: u32, k: u32, env: &Env) -> Vec<Env> {
         self.inputs
             .eval_at
-            .range((root, k, EMPTY_ENV)..=(root, k, [u32::MAX; MAX_VARS]))
-            .filter(|(_, _, e)| agrees(e, env))
+            .range((root, k, Env::EMPTY)..=(root, k, Env::MAX))
+            .filter(|(_, _, e)| e.agrees(env))
             .map(|&(_, _, e)| e)
             .collect()
     }
@@ -1359,12 +1350,6 @@ impl Explainer<'_> {
 }
 
 /// Both environments give the same value to every variable both bind.
-fn agrees(a: &Env, b: &Env) -> bool {
-    a.iter()
-        .zip(b.iter())
-        .all(|(x, y)| *x == 0 || *y == 0 || x == y)
-}
-
 fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
     match *node {
         CNode::Cmp { lhs, rhs, .. } => vec![lhs, rhs],

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::intern::{Interner, Symbol};
-use crate::ir::ArgPath;
+use crate::ir::{ArgPath, VarId};
 use crate::spec::StepId;
 use crate::value::Value;
 
@@ -76,7 +76,7 @@ pub struct ArgLenFact {
 pub struct BindFact {
     pub step: StepId,
     pub event: u32,
-    pub var: u32,
+    pub var: VarId,
     pub value: Symbol,
 }
 

@@ -20,6 +20,13 @@ pub struct CheckId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct VarId(pub u32);
 
+impl VarId {
+    /// This variable's bit in a variable mask (none past bit 31).
+    pub fn mask(self) -> u32 {
+        1u32.checked_shl(self.0).unwrap_or(0)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CmpOp {
     Eq,

@@ -7,6 +7,7 @@
 //! representation.
 
 pub mod encode;
+pub mod env;
 pub mod evaluate;
 pub mod facts;
 pub mod intern;
@@ -16,6 +17,7 @@ pub mod program;
 pub mod spec;
 pub mod value;
 
+pub use env::{Env, MAX_VARS};
 pub use evaluate::{Cited, Derived, EvaluateError, FailedAtom, Reason, Violation, evaluate};
 pub use facts::TraceFacts;
 pub use intern::{Interner, Symbol};

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::intern::Symbol;
-use crate::ir::{CheckId, CheckSet};
+use crate::ir::{CheckId, CheckSet, VarId};
 
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
@@ -33,7 +33,7 @@ pub struct Step {
     /// Whether a judge must also confirm this step.
     pub semantic: bool,
     /// Variables this step binds from its call (when `timing` is a call or result).
-    pub binds: Vec<u32>,
+    pub binds: Vec<VarId>,
     /// The mutating tool this step authorizes.
     pub authorizes: Option<Symbol>,
 }
@@ -41,9 +41,7 @@ pub struct Step {
 impl Step {
     /// The variables the step binds, as a bit mask.
     pub fn bind_mask(&self) -> u32 {
-        self.binds
-            .iter()
-            .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0))
+        self.binds.iter().fold(0u32, |m, v| m | v.mask())
     }
 
     /// The variables its check reads but does not bind: a request must have

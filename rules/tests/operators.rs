@@ -115,7 +115,7 @@ fn facts(w: &World) -> TraceFacts {
         binds: vec![turnstile_rules::facts::BindFact {
             step: StepId(1),
             event: 2,
-            var: 0,
+            var: VarId(0),
             value: w.o1,
         }],
         judged: Vec::new(),
@@ -132,7 +132,7 @@ fn holds_with(w: &World, check: Check, timing: Timing, facts: &TraceFacts) -> bo
         timing,
         check,
         semantic: false,
-        binds,
+        binds: binds.into_iter().map(VarId).collect(),
         authorizes: None,
     };
     let spec = CompiledChecks {

@@ -47,7 +47,7 @@ pub(crate) fn lower_steps(
             timing,
             check,
             semantic: node.criterion.judge.is_some(),
-            binds: node.binds.iter().map(|b| b.var.0).collect(),
+            binds: node.binds.iter().map(|b| b.var).collect(),
             authorizes: if node.kind == NodeKind::ToolAuthorization {
                 tool
             } else {

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use turnstile_llm::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
+use turnstile_rules::Env;
 use turnstile_rules::monitor::Monitor;
-use turnstile_rules::program::Env;
 use turnstile_rules::{Interner, StepId};
 
 use super::runtime::{Asked, Runtime};
@@ -215,12 +215,9 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String>
 }
 
 fn bindings(rt: &Runtime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
-    rt.bundle
-        .variables
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| {
-            let value = turnstile_rules::program::env_get(env, u32::try_from(i).ok()?)?;
+    env.bound()
+        .filter_map(|(var, value)| {
+            let v = rt.bundle.variables.get(var.0 as usize)?;
             Some((v.name.clone(), interner.resolve(value).to_owned()))
         })
         .collect()

@@ -28,9 +28,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use turnstile_llm::{Judge, Judgement, Usage};
+use turnstile_rules::Env;
 use turnstile_rules::facts::{EventFacts, FactsBuilder};
 use turnstile_rules::monitor::{EventOutcome, Monitor, MonitorError, Waiting};
-use turnstile_rules::program::{EMPTY_ENV, Env, env_get, extends};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 
 pub use judging::JudgeNote;
@@ -523,13 +523,9 @@ impl Session {
     }
 
     fn bindings(&self, env: &Env) -> Bindings {
-        self.rt
-            .bundle
-            .variables
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| {
-                let value = env_get(env, u32::try_from(i).ok()?)?;
+        env.bound()
+            .filter_map(|(var, value)| {
+                let v = self.rt.bundle.variables.get(var.0 as usize)?;
                 Some((
                     v.name.clone(),
                     self.extractor.interner.resolve(value).to_owned(),
@@ -556,7 +552,7 @@ impl Session {
             }
         }
         let open: Vec<Env> = by_env.keys().copied().collect();
-        let shown = |e: &Env| !open.iter().any(|o| o != e && extends(o, e));
+        let shown = |e: &Env| !open.iter().any(|o| o != e && o.extends(e));
         let mut views = Vec::new();
         for (env, list) in &by_env {
             if !shown(env) {
@@ -587,7 +583,7 @@ impl Session {
                 cursor,
             });
         }
-        for env in done.iter().filter(|e| **e != EMPTY_ENV && shown(e)) {
+        for env in done.iter().filter(|e| !e.is_empty() && shown(e)) {
             views.push(RequestView {
                 request: self.bindings(env),
                 status: RequestStatus::Done,

@@ -4,7 +4,7 @@
 //! grounded value is rendered as `<x: not read yet>`, never guessed and never
 //! filled from what the user said.
 
-use turnstile_rules::program::Env;
+use turnstile_rules::Env;
 use turnstile_rules::{Interner, Value};
 
 use super::runtime::Piece;

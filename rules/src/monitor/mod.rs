@@ -25,8 +25,8 @@ pub use eval::OpVal;
 pub use plan::{Plan, StepPlan};
 pub use state::{Latest, State};
 
+use crate::env::Env;
 use crate::facts::EventFacts;
-use crate::program::{EMPTY_ENV, Env, joinable, merge, project};
 use crate::spec::{StepId, Timing};
 use crate::value::Value;
 
@@ -160,7 +160,7 @@ impl Monitor {
             }
         }
         if k == 0 {
-            self.emit(plan.entry.0, EMPTY_ENV, k, &mut work);
+            self.emit(plan.entry.0, Env::EMPTY, k, &mut work);
         }
         // Depth-first is fine: every derivation happens at this event, and
         // the result is a set.
@@ -187,7 +187,7 @@ impl Monitor {
             self.emit(s, e, k, work);
             return;
         }
-        if !binds_all(&e, step.key_mask) {
+        if !e.binds_all(step.key_mask) {
             // The request has not bound every variable the criterion reads:
             // no evaluation point matches it, ever.
             return;
@@ -216,7 +216,7 @@ impl Monitor {
         }
         match step.timing {
             Timing::State => {
-                let q = project(&e, step.key_mask);
+                let q = e.project(step.key_mask);
                 if self.holds(step.root, &q) {
                     if let Some(envs) = self.pending_state.get_mut(&s) {
                         envs.remove(&e);
@@ -226,11 +226,11 @@ impl Monitor {
             }
             Timing::Call(_) | Timing::Result(_) => {
                 let bound = self.state.binds_now(s);
-                if !binds_all(&bound, step.bind_mask) || !joinable(&e, &bound, step.bind_mask) {
+                if !bound.binds_all(step.bind_mask) || !e.joinable(&bound, step.bind_mask) {
                     return;
                 }
-                let p = merge(&project(&e, step.key_mask), &bound);
-                let combo = project(&p, step.bind_mask);
+                let p = e.project(step.key_mask).merge(&bound);
+                let combo = p.project(step.bind_mask);
                 let fired = self
                     .pending_event
                     .get(&s)
@@ -246,7 +246,7 @@ impl Monitor {
                         done.insert(combo);
                     }
                 }
-                self.emit(s, merge(&e, &p), k, work);
+                self.emit(s, e.merge(&p), k, work);
             }
         }
     }
@@ -330,11 +330,4 @@ impl Monitor {
         .map(|(_, v)| v)
         .collect()
     }
-}
-
-/// `env` binds every variable in `mask`.
-fn binds_all(env: &Env, mask: u32) -> bool {
-    env.iter()
-        .enumerate()
-        .all(|(i, v)| *v != 0 || mask & (1 << i) == 0)
 }

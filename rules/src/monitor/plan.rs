@@ -6,10 +6,10 @@
 use hashbrown::HashMap;
 
 use crate::encode::Encoded;
+use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome};
-use crate::program::MAX_VARS;
 use crate::spec::{CompiledChecks, StepId, Timing};
 
 #[derive(Clone, Debug)]
