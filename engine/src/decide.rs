@@ -3,7 +3,9 @@
 
 use turnstile_rules::encode::{CNode, ONode};
 use turnstile_rules::evaluate::{Derived, EvaluateError, Violation};
-use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
+use turnstile_rules::{
+    AggOp, ArgStep, ArithOp, Outcome, StepId, StepOrigin, TraceFacts, Value, evaluate,
+};
 
 use crate::compile::CompiledBundle;
 use std::sync::Arc;
@@ -69,11 +71,17 @@ impl CompiledBundle {
 
     /// The step of decision `node`'s branch `label`.
     pub fn branch_step(&self, node: &str, label: &str) -> Option<StepId> {
-        let name = format!("{node}[{label}]");
+        let decision = self.step(node)?;
         self.program
             .steps
             .iter()
-            .position(|s| s.name == name)
+            .position(|s| match &s.origin {
+                StepOrigin::Branch {
+                    decision: d,
+                    label: l,
+                } => *d == decision && l == label,
+                StepOrigin::Node => false,
+            })
             .and_then(|i| u32::try_from(i).ok())
             .map(StepId)
     }

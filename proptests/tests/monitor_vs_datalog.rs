@@ -29,7 +29,8 @@ use turnstile_rules::ir::{ArgConstraint, ArithOp};
 use turnstile_rules::monitor::{EventOutcome, Monitor, Plan};
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
-    EventFilter, Interner, Operand, Outcome, Step, StepId, Symbol, Timing, Value, VarId, evaluate,
+    EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, Value,
+    VarId, evaluate,
 };
 
 // ---------------------------------------------------------------------------
@@ -757,6 +758,7 @@ fn build_checks(
     let tools = v.tools();
     let mut checks = CheckSet::default();
     let mut steps = vec![Step {
+        origin: StepOrigin::Node,
         name: "entry".into(),
         timing: Timing::State,
         check: None,
@@ -798,6 +800,7 @@ fn build_checks(
             })
         });
         steps.push(Step {
+            origin: StepOrigin::Node,
             name: format!("s{index}"),
             timing,
             check,
@@ -1536,6 +1539,7 @@ impl fmt::Debug for Case {
 fn step(name: &str, timing: Timing, check: Option<CheckId>, binds: Vec<u32>) -> Step {
     Step {
         name: name.into(),
+        origin: StepOrigin::Node,
         timing,
         check,
         semantic: false,

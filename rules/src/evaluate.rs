@@ -118,6 +118,9 @@ impl Derived {
 pub enum EvaluateError {
     #[error("the bundle declares {0} request variables; the evaluator supports at most {MAX_VARS}")]
     TooManyVariables(u32),
+    /// A step's origin names a workflow node the workflow does not have.
+    #[error("step `{0}` names a node the workflow does not have")]
+    StepWithoutNode(String),
 }
 
 /// Runs the program. Deterministic: the same inputs give the same `Derived`.

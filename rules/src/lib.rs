@@ -25,5 +25,5 @@ pub use ir::{
     AggOp, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter,
     Operand, Outcome, VarId,
 };
-pub use spec::{CompiledChecks, Step, StepId, Timing};
+pub use spec::{CompiledChecks, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};

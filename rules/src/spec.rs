@@ -23,10 +23,28 @@ pub enum Timing {
     Result(Symbol),
 }
 
+/// Where a step comes from in the workflow.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StepOrigin {
+    /// A workflow node; its step id is the node's index in the workflow graph.
+    Node,
+    /// One branch of a decision node: the decision's step and the branch label.
+    Branch {
+        /// The step of the decision node the branch leaves.
+        decision: StepId,
+        /// The branch label, as written in the bundle.
+        label: String,
+    },
+}
+
+/// One step of the workflow as the evaluator walks it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
-    /// Node id, or `node[branch]` for a decision branch.
+    /// For rendering only: the node id, or `node[label]` for a decision
+    /// branch. Code that needs to know what the step is matches [`Step::origin`].
     pub name: String,
+    /// The node or decision branch the step stands for.
+    pub origin: StepOrigin,
     pub timing: Timing,
     /// Formal criterion; `None` means trivially true.
     pub check: Option<CheckId>,

@@ -9,8 +9,8 @@ use turnstile_rules::facts::{
 use turnstile_rules::ir::{ArgConstraint, ArithOp};
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckSet, CmpOp, CompiledChecks, Date, DateTime,
-    EventFilter, Interner, Operand, Outcome, Step, StepId, Symbol, Timing, TraceFacts, Value,
-    VarId, evaluate,
+    EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, TraceFacts,
+    Value, VarId, evaluate,
 };
 
 /// Names used by the facts below, interned once.
@@ -128,6 +128,7 @@ fn holds_with(w: &World, check: Check, timing: Timing, facts: &TraceFacts) -> bo
     let mut checks = CheckSet::default();
     let id = checks.push(check);
     let step = |name: &str, timing, check, binds: Vec<u32>| Step {
+        origin: StepOrigin::Node,
         name: name.into(),
         timing,
         check,

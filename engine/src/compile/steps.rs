@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, Timing};
+use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, StepOrigin, Timing};
 
 use crate::bundle::model::NodeKind;
 use crate::fsm::{Binding, Edge, Workflow};
@@ -44,6 +44,7 @@ pub(crate) fn lower_steps(
         };
         steps.push(Step {
             name: node.id.clone(),
+            origin: StepOrigin::Node,
             timing,
             check,
             semantic: node.criterion.judge.is_some(),
@@ -98,6 +99,10 @@ pub(crate) fn lower_steps(
                     let branch = step_id(steps.len());
                     steps.push(Step {
                         name: format!("{}[{label}]", graph[edge.source()].id),
+                        origin: StepOrigin::Branch {
+                            decision: from,
+                            label: label.clone(),
+                        },
                         timing: Timing::State,
                         check,
                         semantic: judge.is_some(),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
 use turnstile_rules::monitor::Plan;
-use turnstile_rules::{EvaluateError, StepId};
+use turnstile_rules::{EvaluateError, StepId, StepOrigin};
 
 use turnstile_llm::Role;
 
@@ -68,16 +68,19 @@ impl Runtime {
         let depth = turnstile_rules::evaluate::depths(&bundle.program);
         let mut steps = Vec::with_capacity(bundle.program.steps.len());
         for (i, step) in bundle.program.steps.iter().enumerate() {
-            let node = if i < graph.node_count() {
-                NodeIdx::new(i)
-            } else {
-                branch_source(&bundle, i).unwrap_or(bundle.workflow.entry)
+            let node = match &step.origin {
+                StepOrigin::Node => NodeIdx::new(i),
+                StepOrigin::Branch { decision, .. } => NodeIdx::new(decision.0 as usize),
+            };
+            let is_node = step.origin == StepOrigin::Node;
+            let Some(node_data) = graph.node_weight(node) else {
+                return Err(EvaluateError::StepWithoutNode(step.name.clone()));
             };
             let asked = if !step.semantic {
                 None
-            } else if i < graph.node_count() {
-                let criterion = &graph[node].criterion;
-                let said_by = match graph[node].actor {
+            } else if is_node {
+                let criterion = &node_data.criterion;
+                let said_by = match node_data.actor {
                     Actor::Agent => Role::Agent,
                     _ => Role::User,
                 };
@@ -90,7 +93,7 @@ impl Runtime {
             } else {
                 branch_question(&bundle, i)
             };
-            let remediation = graph[node].remediation.as_ref().map(|t| {
+            let remediation = node_data.remediation.as_ref().map(|t| {
                 t.pieces
                     .iter()
                     .map(|p| match p {
@@ -107,8 +110,8 @@ impl Runtime {
                 remediation,
                 depth: depth.get(i).copied().unwrap_or(u32::MAX),
                 // Subflow exits return to their caller; only terminal exits end a request.
-                is_exit: i < graph.node_count()
-                    && graph[node].kind == NodeKind::Exit
+                is_exit: is_node
+                    && node_data.kind == NodeKind::Exit
                     && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
             });
         }
@@ -134,15 +137,6 @@ fn edge_of_branch(bundle: &CompiledBundle, step: usize) -> Option<usize> {
         .iter()
         .find(|(_, s)| s.0 as usize == step)
         .map(|(e, _)| *e)
-}
-
-fn branch_source(bundle: &CompiledBundle, step: usize) -> Option<NodeIdx> {
-    let edge = edge_of_branch(bundle, step)?;
-    let graph = &bundle.workflow.graph;
-    graph
-        .edge_references()
-        .find(|e| e.id().index() == edge)
-        .map(|e| e.source())
 }
 
 fn branch_question(bundle: &CompiledBundle, step: usize) -> Option<Asked> {
