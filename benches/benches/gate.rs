@@ -35,7 +35,7 @@ use turnstile_engine::check_bundle;
 use turnstile_engine::decide::decide;
 use turnstile_engine::facts::Extractor;
 use turnstile_engine::session::{
-    EventReport, GateVerdict, Runtime, Schedule, Session, SessionState,
+    AcceptedVerdict, EventReport, GateVerdict, Runtime, Schedule, Session, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_llm::OfflineJudge;
@@ -192,7 +192,10 @@ fn build(tokio: &Tokio, rt: &Arc<Runtime>, events: usize, allowed: bool) -> Case
     let (live, _) = live_run(tokio, rt, &trace.events[..n - 1]);
     let live = live.snapshot();
     let mut session = live.clone();
-    session.judged = judged.iter().map(|(s, e)| (s.0, *e)).collect();
+    session.judged = judged
+        .iter()
+        .map(|&(step, evidence)| AcceptedVerdict { step, evidence })
+        .collect();
 
     let case = Case {
         events: n,

@@ -63,8 +63,7 @@ fn open(rt: Arc<Runtime>, state: &Path, schedule: Schedule) -> Result<Session, S
     }
     let text = std::fs::read_to_string(state)
         .map_err(|e| format!("cannot read {}: {e}", state.display()))?;
-    let saved: SessionState = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a saved session: {e}", state.display()))?;
+    let saved = SessionState::from_json(&text).map_err(|e| format!("{}: {e}", state.display()))?;
     if saved.schedule != schedule {
         return Err(format!(
             "{}: the saved session uses the {} schedule, not {schedule}",

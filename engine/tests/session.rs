@@ -15,7 +15,8 @@ use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::session::replay::{coverage, replay};
 use turnstile_engine::session::{
-    EventReport, GateVerdict, RequestStatus, Runtime, Schedule, Session, SessionState,
+    EventReport, GateVerdict, RequestStatus, Runtime, STATE_VERSION, Schedule, Session,
+    SessionError, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_llm::{
@@ -462,6 +463,24 @@ async fn a_failing_http_judge_keeps_the_gate_closed() {
             report.judge
         );
     }
+}
+
+#[tokio::test]
+async fn a_state_of_another_version_or_bundle_is_refused_on_restore() {
+    let rt = runtime();
+    let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
+    run(&mut session, opening("#O1", "pending"), &OfflineJudge).await;
+    let mut state = session.snapshot();
+    state.version = STATE_VERSION + 1;
+    let err = Session::restore(Arc::clone(&rt), state).unwrap_err();
+    assert!(
+        matches!(err, SessionError::StateVersion(v) if v == STATE_VERSION + 1),
+        "{err}"
+    );
+    let mut state = session.snapshot();
+    state.bundle = "another".to_owned();
+    let err = Session::restore(rt, state).unwrap_err();
+    assert!(matches!(err, SessionError::BundleMismatch { .. }), "{err}");
 }
 
 #[tokio::test]

@@ -14,6 +14,7 @@ use turnstile_rules::monitor::Monitor;
 use turnstile_rules::{Interner, StepId};
 
 use super::runtime::{Asked, Runtime};
+use super::state::AskedQuestion;
 use crate::bundle::model::JudgeWindow;
 use crate::trace::Event;
 
@@ -54,8 +55,8 @@ impl Ask {
     /// change the answer — the user's for classifications and for what the
     /// user says, the agent's for what the agent does: asking again before
     /// that speaker says something new cannot change it.
-    pub fn key(&self) -> (u32, Env, u32, u32) {
-        let first = self.steps.first().map_or(u32::MAX, |(s, _)| s.0);
+    pub fn key(&self) -> AskedQuestion {
+        let first = self.steps.first().map_or(StepId(u32::MAX), |(s, _)| *s);
         let speaker = match &self.request.question {
             Question::Criterion { said_by, .. } => *said_by,
             Question::Classify { .. } => Role::User,
@@ -67,7 +68,12 @@ impl Ask {
             .rev()
             .find(|t| t.role == speaker)
             .map_or(self.from, |t| t.event_index + 1);
-        (first, self.env, self.ready, end)
+        AskedQuestion {
+            step: first,
+            request: self.env,
+            ready: self.ready,
+            slice_end: end,
+        }
     }
 }
 

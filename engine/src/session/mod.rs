@@ -20,13 +20,13 @@ mod judging;
 mod remedy;
 pub mod replay;
 mod runtime;
+mod schedule;
+mod state;
+mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use turnstile_llm::{Judge, Judgement, Usage};
 use turnstile_rules::Env;
 use turnstile_rules::facts::{EventFacts, FactsBuilder};
@@ -36,146 +36,15 @@ use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 pub use judging::JudgeNote;
 pub use remedy::plain_value;
 pub use runtime::Runtime;
+pub use schedule::Schedule;
+pub use state::{AcceptedVerdict, AskedQuestion, STATE_VERSION, SessionState};
+pub use verdict::{
+    Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
+};
 
 use crate::decide::{Decision, explain};
 use crate::facts::Extractor;
 use crate::trace::Event;
-
-/// When a session fires (asks the judge and issues verdicts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Schedule {
-    /// Before every agent event: the hard gate. Covers every first deviation.
-    Workflow,
-    /// At the first agent event after each user message, and once more at
-    /// the agent event after a block (the agent's retry is checked).
-    Boundary,
-    /// Only on agent calls of mutating tools (the PolicyGuard baseline).
-    Action,
-}
-
-impl Schedule {
-    pub const ALL: [Schedule; 3] = [Schedule::Workflow, Schedule::Boundary, Schedule::Action];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Schedule::Workflow => "workflow",
-            Schedule::Boundary => "boundary",
-            Schedule::Action => "action",
-        }
-    }
-}
-
-impl fmt::Display for Schedule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl FromStr for Schedule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Schedule::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| format!("unknown schedule {s:?}: use workflow, boundary or action"))
-    }
-}
-
-/// Request bindings by variable name (`order -> "#W1"`).
-pub type Bindings = BTreeMap<String, String>;
-
-/// The verdict on one event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum GateVerdict {
-    /// The mutating call is authorized: this request's path reached `step`.
-    Allow { step: String, request: Bindings },
-    /// The mutating call is not authorized.
-    Block {
-        reason: Reason,
-        /// The first unmet step on the path that came closest.
-        step: Option<String>,
-        request: Bindings,
-        remediation: Option<String>,
-        /// Which conditions failed, with the values read.
-        explanation: String,
-    },
-    /// Any other agent event: what each open request needs next.
-    Guide { guidance: Vec<Guidance> },
-    /// Not an agent event: nothing to decide.
-    Observe,
-    /// An agent event the schedule does not fire on. `would_block`: the
-    /// monitor's decision had it fired (a deviation this schedule misses).
-    Unchecked { would_block: bool },
-}
-
-impl GateVerdict {
-    pub fn is_block(&self) -> bool {
-        matches!(self, GateVerdict::Block { .. })
-    }
-
-    pub fn label(&self) -> &'static str {
-        match self {
-            GateVerdict::Allow { .. } => "allow",
-            GateVerdict::Block { .. } => "block",
-            GateVerdict::Guide { .. } => "guide",
-            GateVerdict::Observe => "observe",
-            GateVerdict::Unchecked { .. } => "unchecked",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Guidance {
-    pub request: Bindings,
-    pub step: String,
-    pub remediation: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RequestStatus {
-    /// First seen at this firing.
-    Open,
-    /// Seen at an earlier firing, not finished.
-    Continuing,
-    /// Reached an exit.
-    Done,
-}
-
-/// One request at a firing: its bindings, status and cursor.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RequestView {
-    pub request: Bindings,
-    pub status: RequestStatus,
-    pub cursor: Vec<Cursor>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cursor {
-    pub step: String,
-    /// Waiting for a judge verdict rather than for data.
-    pub needs_judge: bool,
-    pub remediation: Option<String>,
-}
-
-/// Everything a session says about one event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventReport {
-    pub event: u32,
-    pub kind: String,
-    /// An agent call of a mutating (gated) tool.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub mutating: bool,
-    pub fired: bool,
-    #[serde(flatten)]
-    pub verdict: GateVerdict,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requests: Vec<RequestView>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub judge: Vec<JudgeNote>,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -185,28 +54,12 @@ pub enum SessionError {
     Monitor(#[from] MonitorError),
     #[error("the saved session was made with bundle {saved}; the loaded bundle is {loaded}")]
     BundleMismatch { saved: String, loaded: String },
-    #[error("session state format {0} is not supported (expected {STATE_VERSION})")]
+    #[error(
+        "session state format version {0} is not supported (this build reads version {STATE_VERSION}); start a new session"
+    )]
     StateVersion(u32),
-}
-
-pub const STATE_VERSION: u32 = 1;
-
-/// What a session is, serialized: its inputs and the judge's accepted
-/// verdicts. Everything else is recomputed on restore.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SessionState {
-    pub version: u32,
-    pub bundle: String,
-    pub schedule: Schedule,
-    pub events: Vec<Event>,
-    /// `(step, evidence event)` of every accepted verdict.
-    pub judged: Vec<(u32, u32)>,
-    /// Questions already answered on an unchanged slice.
-    pub asked: Vec<(u32, Env, u32, u32)>,
-    pub seen: Vec<Env>,
-    pub after_user: bool,
-    pub after_block: bool,
-    pub usage: Usage,
+    #[error("not a saved session: {0}")]
+    StateFormat(String),
 }
 
 /// One conversation's live state. See the module documentation.
@@ -220,7 +73,7 @@ pub struct Session {
     events: Vec<Event>,
     log: Vec<EventFacts>,
     judged: BTreeMap<u32, BTreeSet<StepId>>,
-    asked: BTreeSet<(u32, Env, u32, u32)>,
+    asked: BTreeSet<AskedQuestion>,
     seen: BTreeSet<Env>,
     after_user: bool,
     after_block: bool,
@@ -606,7 +459,11 @@ impl Session {
             bundle: self.rt.bundle.hash.clone(),
             schedule: self.schedule,
             events: self.events.clone(),
-            judged: self.judged().iter().map(|(s, k)| (s.0, *k)).collect(),
+            judged: self
+                .judged()
+                .into_iter()
+                .map(|(step, evidence)| AcceptedVerdict { step, evidence })
+                .collect(),
             asked: self.asked.iter().copied().collect(),
             seen: self.seen.iter().copied().collect(),
             after_user: self.after_user,
@@ -627,8 +484,12 @@ impl Session {
             });
         }
         let mut session = Session::new(rt, state.schedule);
-        for (step, k) in state.judged {
-            session.judged.entry(k).or_default().insert(StepId(step));
+        for verdict in state.judged {
+            session
+                .judged
+                .entry(verdict.evidence)
+                .or_default()
+                .insert(verdict.step);
         }
         for event in state.events {
             session.ingest(event)?;
