@@ -11,13 +11,13 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use turnstile_engine::session::{Runtime, Schedule, Session, SessionState};
+use turnstile_engine::session::{BundleRuntime, Schedule, Session, SessionState};
 use turnstile_engine::trace::Event;
 use turnstile_llm::Judge;
 
 /// Runs the gate until end of input.
 pub fn run(
-    rt: Arc<Runtime>,
+    rt: Arc<BundleRuntime>,
     state: &Path,
     schedule: Schedule,
     judge: Arc<dyn Judge>,
@@ -57,7 +57,7 @@ fn refusal(line: usize, error: &str) -> serde_json::Value {
     serde_json::json!({ "verdict": "block", "line": line, "error": error })
 }
 
-fn open(rt: Arc<Runtime>, state: &Path, schedule: Schedule) -> Result<Session, String> {
+fn open(rt: Arc<BundleRuntime>, state: &Path, schedule: Schedule) -> Result<Session, String> {
     if !state.exists() {
         return Ok(Session::new(rt, schedule));
     }

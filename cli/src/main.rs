@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::render::{GraphFormat, bundle_schema, render};
-use turnstile_engine::session::{Runtime, Schedule};
+use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 
 mod gate;
@@ -248,7 +248,7 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<Runtime>, Arc<dyn turnstile_llm::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_llm::Judge>) -> Result<ExitCode, String>,
 ) -> ExitCode {
     let bundle = match check_bundle(path) {
         Ok(b) => b,
@@ -261,7 +261,7 @@ fn with_runtime(
             return ExitCode::from(2);
         }
     };
-    let rt = match Runtime::new(Arc::new(bundle)) {
+    let rt = match BundleRuntime::new(Arc::new(bundle)) {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: {e}");

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use turnstile_rules::monitor::{Monitor, MonitorError, Plan};
 
-use crate::facts::{Extractor, extract};
+use crate::extract::{Extractor, extract};
 use crate::trace::Trace;
 
 /// The facts of a trace and what the program derived from them.

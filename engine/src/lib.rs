@@ -13,7 +13,7 @@ pub mod compile;
 pub mod decide;
 pub mod diag;
 pub mod expr;
-pub mod facts;
+pub mod extract;
 pub mod fsm;
 pub mod import;
 pub mod render;

@@ -48,13 +48,6 @@ impl Event {
             _ => false,
         }
     }
-
-    pub fn call_id(&self) -> Option<&str> {
-        match self {
-            Event::Call { id, .. } | Event::Result { id, .. } => Some(id),
-            _ => None,
-        }
-    }
 }
 
 /// What is known about where a trace came from and how it was graded.

@@ -233,7 +233,7 @@ fn an_unlisted_cancellation_reason_is_blocked() {
 #[test]
 fn a_missing_confirmation_is_blocked() {
     let (d, k) = cancel("pending", "no longer needed", false);
-    assert_blocked(&d, k, Reason::MissingConfirmation, "cancel.confirm");
+    assert_blocked(&d, k, Reason::DialogueUnmet, "cancel.confirm");
 }
 
 #[test]

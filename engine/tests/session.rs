@@ -13,9 +13,9 @@ use async_trait::async_trait;
 use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
-use turnstile_engine::session::replay::{coverage, replay};
+use turnstile_engine::session::recorded::{coverage, replay};
 use turnstile_engine::session::{
-    EventReport, GateVerdict, RequestStatus, Runtime, STATE_VERSION, Schedule, Session,
+    BundleRuntime, EventReport, GateVerdict, RequestStatus, STATE_VERSION, Schedule, Session,
     SessionError, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
@@ -24,10 +24,10 @@ use turnstile_llm::{
 };
 use turnstile_rules::Reason;
 
-fn runtime() -> Arc<Runtime> {
+fn runtime() -> Arc<BundleRuntime> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
     let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-    Runtime::new(Arc::new(bundle)).unwrap()
+    BundleRuntime::new(Arc::new(bundle)).unwrap()
 }
 
 fn user(text: &str) -> Event {
@@ -352,7 +352,7 @@ fn assert_closed(report: &EventReport) {
     let GateVerdict::Block { reason, step, .. } = &report.verdict else {
         panic!("gate opened: {:?}", report.verdict);
     };
-    assert_eq!(*reason, Reason::MissingConfirmation);
+    assert_eq!(*reason, Reason::DialogueUnmet);
     assert_eq!(step.as_deref(), Some("cancel.confirm"));
 }
 

@@ -14,7 +14,7 @@ use crate::facts::{FOREVER, TraceFacts};
 use crate::intern::Symbol;
 use crate::ir::{CmpOp, Outcome, VarId};
 use crate::program::{self, Program};
-use crate::spec::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, StepId, Timing};
 use crate::value::Value;
 
 /// Why a gated call was blocked.
@@ -35,7 +35,7 @@ pub enum Reason {
     /// A required step happened, but before its predecessor.
     OutOfOrder,
     /// A dialogue-semantic step (confirmation, reason...) is not established.
-    MissingConfirmation,
+    DialogueUnmet,
     /// A required earlier step did not happen.
     MissingStep,
 }
@@ -52,7 +52,7 @@ impl Reason {
             Reason::AmountOutOfBounds => 4,
             Reason::WrongValue => 5,
             Reason::MissingRead => 6,
-            Reason::MissingConfirmation => 7,
+            Reason::DialogueUnmet => 7,
             Reason::MissingStep => 8,
         }
     }
@@ -1183,7 +1183,7 @@ impl Explainer<'_> {
             .iter()
             .any(|&(s, k)| s.0 == unmet && k >= pred_evidence && k <= event);
         if step.semantic && !judged_in_time {
-            return (Reason::MissingConfirmation, Vec::new());
+            return (Reason::DialogueUnmet, Vec::new());
         }
         // Held at some point, but only before its predecessor was satisfied.
         let held_earlier = self

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::intern::{Interner, Symbol};
 use crate::ir::{ArgPath, VarId};
-use crate::spec::StepId;
+use crate::steps::StepId;
 use crate::value::Value;
 
 /// `elem` of a scalar value; list elements are numbered from 0.

@@ -14,7 +14,7 @@ pub mod intern;
 pub mod ir;
 pub mod monitor;
 pub mod program;
-pub mod spec;
+pub mod steps;
 pub mod value;
 
 pub use env::{Env, MAX_VARS};
@@ -25,5 +25,5 @@ pub use ir::{
     AggOp, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter,
     Operand, Outcome, VarId,
 };
-pub use spec::{CompiledChecks, Step, StepId, StepOrigin, Timing};
+pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};

@@ -28,10 +28,6 @@ impl ValueType {
     pub fn is_numeric(&self) -> bool {
         matches!(self, ValueType::Int | ValueType::Amount)
     }
-
-    pub fn is_scalar(&self) -> bool {
-        !matches!(self, ValueType::List(_) | ValueType::Object(_))
-    }
 }
 
 /// A scalar value as facts carry it.

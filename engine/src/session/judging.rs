@@ -13,7 +13,7 @@ use turnstile_rules::Env;
 use turnstile_rules::monitor::Monitor;
 use turnstile_rules::{Interner, StepId};
 
-use super::runtime::{Asked, Runtime};
+use super::runtime::{Asked, BundleRuntime};
 use super::state::AskedQuestion;
 use crate::bundle::model::JudgeWindow;
 use crate::trace::Event;
@@ -95,7 +95,7 @@ pub struct JudgeNote {
 /// The questions for every request waiting on a judge, with the slice
 /// `[from, now)` of the conversation.
 pub fn questions(
-    rt: &Runtime,
+    rt: &BundleRuntime,
     monitor: &Monitor,
     events: &[Event],
     interner: &Interner,
@@ -220,7 +220,7 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String>
     Ok((step, evidence))
 }
 
-fn bindings(rt: &Runtime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
+fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
     env.bound()
         .filter_map(|(var, value)| {
             let v = rt.bundle.variables.get(var.0 as usize)?;

@@ -1,6 +1,6 @@
 //! Sessions: the live state of one conversation, owned by code. A session
 //! takes events one at a time; at the events its firing schedule selects it
-//! runs Algorithm 1 of PolicyGuide deterministically — ask the judge about
+//! runs the PolicyGuide paper's (2026) Algorithm 1 deterministically — ask the judge about
 //! the requests waiting on a dialogue-semantic step, let the incremental
 //! monitor decide everything formal — and returns a verdict: **allow** or
 //! **block** (with the reason, the first unmet step and its remediation) for
@@ -17,8 +17,8 @@
 //! exactly like the original.
 
 mod judging;
+pub mod recorded;
 mod remedy;
-pub mod replay;
 mod runtime;
 mod schedule;
 mod state;
@@ -35,7 +35,7 @@ use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 
 pub use judging::JudgeNote;
 pub use remedy::plain_value;
-pub use runtime::Runtime;
+pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
 pub use state::{AcceptedVerdict, AskedQuestion, STATE_VERSION, SessionState};
 pub use verdict::{
@@ -43,7 +43,7 @@ pub use verdict::{
 };
 
 use crate::decide::{Decision, explain};
-use crate::facts::Extractor;
+use crate::extract::Extractor;
 use crate::trace::Event;
 
 #[derive(Debug, thiserror::Error)]
@@ -65,7 +65,7 @@ pub enum SessionError {
 /// One conversation's live state. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct Session {
-    rt: Arc<Runtime>,
+    rt: Arc<BundleRuntime>,
     schedule: Schedule,
     extractor: Extractor,
     builder: FactsBuilder,
@@ -81,7 +81,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(rt: Arc<Runtime>, schedule: Schedule) -> Self {
+    pub fn new(rt: Arc<BundleRuntime>, schedule: Schedule) -> Self {
         Session {
             extractor: Extractor::new(&rt.bundle),
             builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
@@ -214,7 +214,7 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Algorithm 1's walk: asks the judge about every request waiting on a
+    /// The walk of the PolicyGuide paper (2026), Algorithm 1: asks the judge about every request waiting on a
     /// semantic step, with the conversation before event `now`; accepted
     /// verdicts are replayed into the monitor at the events they take effect,
     /// which may leave requests waiting on the next semantic step — those are
@@ -473,7 +473,7 @@ impl Session {
     }
 
     /// Rebuilds a session from its saved state (no judge is asked).
-    pub fn restore(rt: Arc<Runtime>, state: SessionState) -> Result<Session, SessionError> {
+    pub fn restore(rt: Arc<BundleRuntime>, state: SessionState) -> Result<Session, SessionError> {
         if state.version != STATE_VERSION {
             return Err(SessionError::StateVersion(state.version));
         }

@@ -17,7 +17,7 @@ use crate::fsm::{Edge, NodeIdx, TemplatePiece};
 
 /// A remediation template with its placeholders as monitor operands.
 #[derive(Clone, Debug)]
-pub enum Piece {
+pub enum RemedyPiece {
     Text(String),
     /// Encoded operand node, and the placeholder's source text (for "unknown").
     Value(u32, String),
@@ -48,21 +48,21 @@ pub struct StepInfo {
     /// The node the step belongs to (for a branch, its decision).
     pub node: NodeIdx,
     pub asked: Option<Asked>,
-    pub remediation: Option<Vec<Piece>>,
+    pub remediation: Option<Vec<RemedyPiece>>,
     pub depth: u32,
     pub is_exit: bool,
 }
 
 /// Shared, immutable per-bundle runtime data.
 #[derive(Debug)]
-pub struct Runtime {
+pub struct BundleRuntime {
     pub bundle: Arc<CompiledBundle>,
     pub plan: Arc<Plan>,
     pub steps: Vec<StepInfo>,
 }
 
-impl Runtime {
-    pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<Runtime>, EvaluateError> {
+impl BundleRuntime {
+    pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<BundleRuntime>, EvaluateError> {
         let mut plan = Plan::new(&bundle.program, &bundle.arg_paths)?;
         let graph = &bundle.workflow.graph;
         let depth = turnstile_rules::evaluate::depths(&bundle.program);
@@ -97,10 +97,11 @@ impl Runtime {
                 t.pieces
                     .iter()
                     .map(|p| match p {
-                        TemplatePiece::Text(text) => Piece::Text(text.clone()),
-                        TemplatePiece::Value { operand, text } => {
-                            Piece::Value(plan.add_operand(operand, &bundle.arg_paths), text.clone())
-                        }
+                        TemplatePiece::Text(text) => RemedyPiece::Text(text.clone()),
+                        TemplatePiece::Value { operand, text } => RemedyPiece::Value(
+                            plan.add_operand(operand, &bundle.arg_paths),
+                            text.clone(),
+                        ),
                     })
                     .collect()
             });
@@ -115,7 +116,7 @@ impl Runtime {
                     && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
             });
         }
-        Ok(Arc::new(Runtime {
+        Ok(Arc::new(BundleRuntime {
             plan: Arc::new(plan),
             bundle,
             steps,

@@ -27,7 +27,7 @@ pub use state::{Latest, State};
 
 use crate::env::Env;
 use crate::facts::EventFacts;
-use crate::spec::{StepId, Timing};
+use crate::steps::{StepId, Timing};
 use crate::value::Value;
 
 /// Why the monitor refused an input.

@@ -10,7 +10,7 @@ use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome};
-use crate::spec::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, StepId, Timing};
 
 #[derive(Clone, Debug)]
 pub struct StepPlan {

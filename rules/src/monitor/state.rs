@@ -180,11 +180,11 @@ impl State {
     }
 
     /// Whether the current event is an evaluation point of a step with this timing.
-    pub fn is_point(&self, timing: crate::spec::Timing) -> bool {
+    pub fn is_point(&self, timing: crate::steps::Timing) -> bool {
         match timing {
-            crate::spec::Timing::State => true,
-            crate::spec::Timing::Call(t) => self.call_now.is_some_and(|(c, _)| c == t),
-            crate::spec::Timing::Result(t) => self.ok_result_now == Some(t),
+            crate::steps::Timing::State => true,
+            crate::steps::Timing::Call(t) => self.call_now.is_some_and(|(c, _)| c == t),
+            crate::steps::Timing::Result(t) => self.ok_result_now == Some(t),
         }
     }
 

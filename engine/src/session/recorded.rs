@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use turnstile_llm::{Judge, Usage};
 
-use super::{EventReport, GateVerdict, Runtime, Schedule, Session, SessionError};
+use super::{BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
 
 /// One trace replayed under one schedule.
@@ -54,7 +54,7 @@ impl ReplayReport {
 
 /// Replays `trace` event by event.
 pub async fn replay(
-    rt: &Arc<Runtime>,
+    rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
     judge: &dyn Judge,
