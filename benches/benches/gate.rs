@@ -39,8 +39,8 @@ use turnstile_engine::session::{
 };
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_llm::OfflineJudge;
+use turnstile_rules::Monitor;
 use turnstile_rules::StepId;
-use turnstile_rules::monitor::Monitor;
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 

@@ -1,16 +1,16 @@
 //! Whole-trace evaluation with the Datalog program (the reference semantics)
 //! and human-readable explanations of its verdicts.
 
-use turnstile_rules::encode::{CNode, ONode};
-use turnstile_rules::evaluate::{Derived, EvaluateError, Violation};
 use turnstile_rules::{
     AggOp, ArgStep, ArithOp, Outcome, StepId, StepOrigin, TraceFacts, Value, evaluate,
 };
+use turnstile_rules::{CNode, ONode};
+use turnstile_rules::{Derived, EvaluateError, Violation};
 
 use crate::compile::CompiledBundle;
 use std::sync::Arc;
 
-use turnstile_rules::monitor::{Monitor, MonitorError, Plan};
+use turnstile_rules::{Monitor, MonitorError, Plan};
 
 use crate::extract::{Extractor, extract};
 use crate::trace::Trace;

@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
-use turnstile_rules::facts::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, Read, ResultFact, SCALAR,
-};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Timing, TraceFacts, Value,
     ValueType,
+};
+use turnstile_rules::{
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
+    FactsBuilder, Read, ResultFact, SCALAR,
 };
 
 use crate::bundle::model::{Side, ToolKind};

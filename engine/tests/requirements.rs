@@ -11,7 +11,7 @@ use turnstile_engine::bundle::model::Side;
 use turnstile_engine::decide::{Decision, decide, explain};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_engine::{CompiledBundle, check_bundle};
-use turnstile_rules::facts::ExtractionProblem;
+use turnstile_rules::ExtractionProblem;
 use turnstile_rules::{Reason, StepId};
 
 fn shop() -> CompiledBundle {

@@ -22,16 +22,16 @@ use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 use turnstile_rules::Env;
-use turnstile_rules::facts::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, FactsBuilder, Read, ResultFact, SCALAR,
-};
-use turnstile_rules::ir::{ArgConstraint, ArithOp};
-use turnstile_rules::monitor::{EventOutcome, Monitor, Plan};
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
     EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, Value,
     VarId, evaluate,
 };
+use turnstile_rules::{ArgConstraint, ArithOp};
+use turnstile_rules::{
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, FactsBuilder, Read, ResultFact, SCALAR,
+};
+use turnstile_rules::{EventOutcome, Monitor, Plan};
 
 // ---------------------------------------------------------------------------
 // Vocabulary: every name interned once, in this order, so symbols are constants.

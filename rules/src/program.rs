@@ -23,7 +23,7 @@ use crate::intern::Symbol;
 use crate::ir::{AggOp, ArithOp, CmpOp, VarId};
 use crate::value::{Amount, Value};
 
-pub use crate::env::{Env, MAX_VARS};
+use crate::env::Env;
 
 /// Event index meaning "never superseded".
 pub const FOREVER: u32 = crate::facts::FOREVER;

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use turnstile_llm::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
 use turnstile_rules::Env;
-use turnstile_rules::monitor::Monitor;
+use turnstile_rules::Monitor;
 use turnstile_rules::{Interner, StepId};
 
 use super::runtime::{Asked, BundleRuntime};

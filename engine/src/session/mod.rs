@@ -29,9 +29,9 @@ use std::sync::Arc;
 
 use turnstile_llm::{Judge, Judgement, Usage};
 use turnstile_rules::Env;
-use turnstile_rules::facts::{EventFacts, FactsBuilder};
-use turnstile_rules::monitor::{EventOutcome, Monitor, MonitorError, Waiting};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
+use turnstile_rules::{EventFacts, FactsBuilder};
+use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
 
 pub use judging::JudgeNote;
 pub use remedy::plain_value;

@@ -8,7 +8,7 @@ use turnstile_rules::Env;
 use turnstile_rules::{Interner, Value};
 
 use super::runtime::RemedyPiece;
-use turnstile_rules::monitor::Monitor;
+use turnstile_rules::Monitor;
 
 /// Renders `pieces` for the request `env`.
 pub fn render(pieces: &[RemedyPiece], monitor: &Monitor, env: &Env, interner: &Interner) -> String {

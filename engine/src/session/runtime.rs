@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::monitor::Plan;
+use turnstile_rules::Plan;
 use turnstile_rules::{EvaluateError, StepId, StepOrigin};
 
 use turnstile_llm::Role;
@@ -65,7 +65,7 @@ impl BundleRuntime {
     pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<BundleRuntime>, EvaluateError> {
         let mut plan = Plan::new(&bundle.program, &bundle.arg_paths)?;
         let graph = &bundle.workflow.graph;
-        let depth = turnstile_rules::evaluate::depths(&bundle.program);
+        let depth = turnstile_rules::step_depths(&bundle.program);
         let mut steps = Vec::with_capacity(bundle.program.steps.len());
         for (i, step) in bundle.program.steps.iter().enumerate() {
             let node = match &step.origin {

@@ -241,9 +241,19 @@ impl Explainer<'_> {
         }
         // The deepest step upstream of the authorization that binds the variable.
         let binder = (0..self.checks.steps.len())
-            .filter(|&i| self.inputs.bind_masks[i] & var.mask() != 0)
+            .filter(|&i| {
+                self.inputs
+                    .bind_masks
+                    .get(i)
+                    .is_some_and(|m| m & var.mask() != 0)
+            })
             .filter(|&i| self.reaches(i, auth as usize))
-            .max_by_key(|&i| (self.inputs.depth[i], i == near as usize))?;
+            .max_by_key(|&i| {
+                (
+                    self.inputs.depth.get(i).copied().unwrap_or(u32::MAX),
+                    i == near as usize,
+                )
+            })?;
         let request = env.without(var);
         Some(Violation {
             event,
@@ -266,7 +276,11 @@ impl Explainer<'_> {
             if s == to {
                 return true;
             }
-            if std::mem::replace(&mut seen[s], true) {
+            // A step outside the graph has no edges to follow.
+            let Some(flag) = seen.get_mut(s) else {
+                continue;
+            };
+            if std::mem::replace(flag, true) {
                 continue;
             }
             stack.extend(
@@ -291,7 +305,12 @@ impl Explainer<'_> {
         let Some(step) = self.checks.steps.get(unmet as usize) else {
             return (Reason::MissingStep, Vec::new());
         };
-        let root = self.inputs.step_roots[unmet as usize];
+        let root = self
+            .inputs
+            .step_roots
+            .get(unmet as usize)
+            .copied()
+            .unwrap_or(u32::MAX);
         let judged_in_time = self
             .facts
             .judged
@@ -319,7 +338,11 @@ impl Explainer<'_> {
             return (Reason::Ungrounded, failed);
         }
         if unmet != auth {
-            let evaluated_since = self.inputs.points[unmet as usize]
+            let evaluated_since = self
+                .inputs
+                .points
+                .get(unmet as usize)
+                .map_or(&[][..], Vec::as_slice)
                 .iter()
                 .any(|&k| k >= pred_evidence && k <= event);
             if matches!(step.timing, Timing::Result(_)) && (!evaluated_since || failed.is_empty()) {

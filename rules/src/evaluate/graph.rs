@@ -9,17 +9,20 @@ use crate::steps::CompiledChecks;
 
 /// Distance of each step from the entry along the step graph (`u32::MAX`
 /// when unreachable), for choosing the deepest unmet step.
-pub fn depths(checks: &CompiledChecks) -> Vec<u32> {
+pub fn step_depths(checks: &CompiledChecks) -> Vec<u32> {
     let mut depth = vec![u32::MAX; checks.steps.len()];
     let mut queue = VecDeque::from([checks.entry]);
     if let Some(d) = depth.get_mut(checks.entry.0 as usize) {
         *d = 0;
     }
     while let Some(s) = queue.pop_front() {
-        let here = depth[s.0 as usize];
+        let here = depth.get(s.0 as usize).copied().unwrap_or(u32::MAX);
         for &(a, b) in &checks.edges {
-            if a == s && depth[b.0 as usize] == u32::MAX {
-                depth[b.0 as usize] = here + 1;
+            if a != s {
+                continue;
+            }
+            if let Some(d) = depth.get_mut(b.0 as usize).filter(|d| **d == u32::MAX) {
+                *d = here.saturating_add(1);
                 queue.push_back(b);
             }
         }
@@ -51,7 +54,9 @@ pub(super) fn forward_edges(checks: &CompiledChecks) -> Vec<(u32, u32)> {
                 stack.push((node, i + 1));
                 match state.get(child as usize) {
                     Some(0) => {
-                        state[child as usize] = 1;
+                        if let Some(s) = state.get_mut(child as usize) {
+                            *s = 1;
+                        }
                         stack.push((child, 0));
                     }
                     Some(1) => {

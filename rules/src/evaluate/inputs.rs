@@ -16,7 +16,7 @@ use crate::program::{self, Program};
 use crate::steps::{CompiledChecks, Timing};
 use crate::value::Value;
 
-use super::graph::{depths, forward_edges};
+use super::graph::{forward_edges, step_depths};
 
 /// Everything fed to the program besides the encoded checks.
 pub(super) struct Inputs {
@@ -92,7 +92,7 @@ impl Inputs {
             let s = to_u32(index);
             let bind_mask = step.bind_mask();
             let check_mask = step.key_mask(encoded);
-            let root = step_roots[index];
+            let root = step_roots.get(index).copied().unwrap_or(u32::MAX);
             match step.timing {
                 Timing::State if step.check.is_none() => {}
                 Timing::State => {
@@ -116,8 +116,10 @@ impl Inputs {
                         // whose $v is this call's x: evaluate just that one.
                         let mut narrowed = candidates.clone();
                         for &(var, path) in &pins {
-                            let value = facts
-                                .arg_path_index(&encoded.arg_paths[path as usize])
+                            let value = encoded
+                                .arg_paths
+                                .get(path as usize)
+                                .and_then(|p| facts.arg_path_index(p))
                                 .and_then(|p| deps.args.get(&(call, p)))
                                 .and_then(|vs| match vs.as_slice() {
                                     [Value::Str(s)] => Some(*s),
@@ -152,7 +154,11 @@ impl Inputs {
             pts.sort_unstable();
             pts.dedup();
             for &k in pts.iter() {
-                eval_at.insert((step_roots[*s as usize], k, *env));
+                eval_at.insert((
+                    step_roots.get(*s as usize).copied().unwrap_or(u32::MAX),
+                    k,
+                    *env,
+                ));
             }
         }
         let mut next_judged = Vec::new();
@@ -178,7 +184,7 @@ impl Inputs {
                 }
             }
         }
-        let depth = depths(checks);
+        let depth = step_depths(checks);
         let forward_edges = forward_edges(checks);
         let count_values = count_intervals(encoded, &deps, &candidates);
         let trivial = checks
@@ -329,18 +335,29 @@ impl Inputs {
                 .iter()
                 .map(|&(s, j, k)| INextJudged(s, j, k)),
         );
-        for i in 0..self.points.len() {
+        // One entry per step in each of these (built together).
+        let per_step = self
+            .step_roots
+            .iter()
+            .zip(&self.bind_masks)
+            .zip(&self.key_masks)
+            .zip(&self.trivial)
+            .take(self.points.len());
+        for (i, (((&root, &binds), &keys), &trivial)) in per_step.enumerate() {
             let s = to_u32(i);
-            rt.extend([IStepRoot(s, self.step_roots[i])]);
-            rt.extend([IStepBinds(s, self.bind_masks[i])]);
-            rt.extend([IStepKeyMask(s, self.key_masks[i])]);
-            if self.trivial[i] {
+            rt.extend([IStepRoot(s, root)]);
+            rt.extend([IStepBinds(s, binds)]);
+            rt.extend([IStepKeyMask(s, keys)]);
+            if trivial {
                 rt.extend([ITrivial(s)]);
             }
         }
         for (&(s, env), pts) in &self.step_points {
             rt.extend(pts.iter().map(|&k| IStepPt(s, env, k)));
-            rt.extend(pts.windows(2).map(|w| INextPt(s, env, w[0], w[1])));
+            rt.extend(pts.windows(2).filter_map(|w| match *w {
+                [k, next] => Some(INextPt(s, env, k, next)),
+                _ => None,
+            }));
             if let (Some(&first), Some(&last)) = (pts.first(), pts.last()) {
                 rt.extend([IFirstPt(s, env, first)]);
                 rt.extend([ILastPt(s, env, last)]);

@@ -12,7 +12,7 @@ mod graph;
 mod inputs;
 mod result;
 
-pub use graph::depths;
+pub use graph::step_depths;
 pub use result::{Cited, Derived, EvaluateError, FailedAtom, Reason, Violation};
 
 use std::collections::{BTreeMap, BTreeSet};

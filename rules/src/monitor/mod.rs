@@ -21,9 +21,8 @@ mod state;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-pub use eval::OpVal;
-pub use plan::{Plan, StepPlan};
-pub use state::{Latest, State};
+pub use plan::Plan;
+use state::State;
 
 use crate::env::Env;
 use crate::facts::EventFacts;

@@ -33,10 +33,6 @@ impl Latest {
     pub fn len(&self) -> u32 {
         to_u32(self.values.len())
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
 }
 
 /// One call's argument values along the extracted paths.
