@@ -10,6 +10,7 @@ use crate::ir::{CheckId, CheckSet, VarId};
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
+/// Index of a step in [`CompiledChecks::steps`].
 pub struct StepId(pub u32);
 
 /// When a step's formal criterion is decided.
@@ -45,6 +46,7 @@ pub struct Step {
     pub name: String,
     /// The node or decision branch the step stands for.
     pub origin: StepOrigin,
+    /// When the step's criterion is decided.
     pub timing: Timing,
     /// Formal criterion; `None` means trivially true.
     pub check: Option<CheckId>,
@@ -72,9 +74,13 @@ impl Step {
 /// The workflow and every check, as the evaluator consumes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompiledChecks {
+    /// Every check the steps refer to.
     pub checks: CheckSet,
+    /// The steps; a node's step id is its graph index.
     pub steps: Vec<Step>,
+    /// The step graph's edges.
     pub edges: Vec<(StepId, StepId)>,
+    /// Where every request starts.
     pub entry: StepId,
     /// Number of request variables (`$user`, `$order`, ...).
     pub vars: u32,
@@ -83,6 +89,7 @@ pub struct CompiledChecks {
 }
 
 impl CompiledChecks {
+    /// The step `id`.
     pub fn step(&self, id: StepId) -> Option<&Step> {
         self.steps.get(id.0 as usize)
     }

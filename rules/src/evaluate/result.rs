@@ -59,7 +59,9 @@ impl Reason {
 pub struct Cited {
     /// Encoded operand node (see [`Encoded::onodes`]).
     pub operand: u32,
+    /// The value(s): one for a scalar, the elements of a list.
     pub values: Vec<Value>,
+    /// The event whose result the value was read from, for an entity field.
     pub read_at: Option<u32>,
 }
 
@@ -68,25 +70,31 @@ pub struct Cited {
 pub struct FailedAtom {
     /// Encoded check node (see [`Encoded::cnodes`]).
     pub atom: u32,
+    /// The facts the condition was decided on.
     pub cited: Vec<Cited>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A gated call the workflow did not authorize, explained.
 pub struct Violation {
     /// The gated call's event index.
     pub event: u32,
+    /// The tool called.
     pub tool: Symbol,
     /// The request (bindings) whose path came closest to authorizing it.
     pub request: Env,
     /// The first unmet step on that path.
     pub unmet: Option<StepId>,
+    /// Why the call was blocked.
     pub reason: Reason,
+    /// The conditions that failed at the unmet step.
     pub failed: Vec<FailedAtom>,
 }
 
 /// What the program derived for one trace.
 #[derive(Clone, Debug, Default)]
 pub struct Derived {
+    /// The encoded checks the relations refer to.
     pub encoded: Encoded,
     /// `(step, request, event)`: the step is satisfied there on a valid path.
     pub sat: BTreeSet<(StepId, Env, u32)>,
@@ -94,6 +102,7 @@ pub struct Derived {
     pub evidence: BTreeMap<(StepId, Env), u32>,
     /// Gated calls that were authorized, with the authorizing step and request.
     pub allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    /// Every unauthorized gated call, in event order.
     pub violations: Vec<Violation>,
     pub(super) holds: HashSet<(u32, u32, Env)>,
 }
@@ -104,14 +113,17 @@ impl Derived {
         self.holds.contains(&(root, event, *env))
     }
 
+    /// Whether the gated call at `event` was authorized.
     pub fn is_allowed(&self, event: u32) -> bool {
         self.allowed.contains_key(&event)
     }
 }
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+/// Why a bundle cannot be evaluated.
 pub enum EvaluateError {
     #[error("the bundle declares {0} request variables; the evaluator supports at most {MAX_VARS}")]
+    /// More request variables than an [`Env`] holds.
     TooManyVariables(u32),
     /// A step's origin names a workflow node the workflow does not have.
     #[error("step `{0}` names a node the workflow does not have")]

@@ -35,7 +35,13 @@ pub enum MonitorError {
     #[error(
         "got the facts of event {got}, expected event {expected}: every event is pushed, in order"
     )]
-    OutOfOrder { got: u32, expected: u32 },
+    /// Events must be pushed in order.
+    OutOfOrder {
+        /// The event index pushed.
+        got: u32,
+        /// The event index the monitor expected next.
+        expected: u32,
+    },
 }
 
 /// What the monitor concluded about one event.
@@ -56,7 +62,9 @@ impl EventOutcome {
 /// A request waiting at a step: its cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Waiting {
+    /// The step the request waits at.
     pub step: StepId,
+    /// The request's bindings.
     pub request: Env,
     /// Waiting for a judge verdict (a semantic step) that may cite events
     /// from this one on; `None`: waiting for data.
@@ -64,6 +72,8 @@ pub struct Waiting {
 }
 
 #[derive(Clone, Debug)]
+/// The incremental evaluator: takes one event's facts at a time and keeps,
+/// per request, where each step is satisfied and which gated calls were allowed.
 pub struct Monitor {
     plan: Arc<Plan>,
     state: State,
@@ -87,6 +97,7 @@ enum Work {
 }
 
 impl Monitor {
+    /// A monitor that has seen no event.
     pub fn new(plan: Arc<Plan>) -> Self {
         Monitor {
             plan,
@@ -111,6 +122,7 @@ impl Monitor {
         &self.sat
     }
 
+    /// Earliest satisfaction of each step per request.
     pub fn evidence(&self) -> &BTreeMap<(StepId, Env), u32> {
         &self.evidence
     }
