@@ -18,7 +18,9 @@ use crate::trace::Trace;
 /// The facts of a trace and what the program derived from them.
 #[derive(Debug)]
 pub struct Decision {
+    /// The trace's facts, as the program read them.
     pub facts: TraceFacts,
+    /// What the program derived from them.
     pub derived: Derived,
 }
 
@@ -86,6 +88,7 @@ impl CompiledBundle {
             .map(StepId)
     }
 
+    /// The display name of `step` (`?` for an unknown step).
     pub fn step_name(&self, step: StepId) -> &str {
         self.program.step(step).map_or("?", |s| s.name.as_str())
     }

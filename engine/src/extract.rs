@@ -41,6 +41,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
 /// extraction share it). Owns the interner the facts' symbols resolve in.
 #[derive(Clone, Debug)]
 pub struct Extractor {
+    /// The bundle's interner extended with the trace's strings.
     pub interner: Interner,
     /// Call id to (call event, tool name, arguments).
     open_calls: HashMap<String, (u32, String, Json)>,
@@ -49,6 +50,7 @@ pub struct Extractor {
 }
 
 impl Extractor {
+    /// An extractor for traces of `bundle`.
     pub fn new(bundle: &CompiledBundle) -> Self {
         Extractor {
             interner: bundle.interner.clone(),

@@ -82,10 +82,14 @@ impl Ask {
 pub struct JudgeNote {
     /// The event before which the judge was asked.
     pub at: u32,
+    /// The step asked about (a node, or `decision[label]`).
     pub node: String,
+    /// The request's bindings by variable name.
     pub request: BTreeMap<String, String>,
+    /// What the judge answered.
     pub verdict: Verdict,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The judge's stated reason, if any.
     pub rationale: String,
     /// Why a positive answer was not accepted, if it was not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -236,7 +240,9 @@ const TOOL_TEXT_LIMIT: usize = 600;
 pub fn slice(events: &[Event], from: u32, now: u32) -> Vec<Turn> {
     let end = (now as usize).min(events.len());
     let start = (from as usize).min(end);
-    events[start..end]
+    events
+        .get(start..end)
+        .unwrap_or_default()
         .iter()
         .enumerate()
         .map(|(i, event)| {

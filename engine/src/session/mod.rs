@@ -47,18 +47,29 @@ use crate::extract::Extractor;
 use crate::trace::Event;
 
 #[derive(Debug, thiserror::Error)]
+/// Why a session cannot take an event or be restored.
 pub enum SessionError {
     #[error(transparent)]
+    /// The bundle cannot be evaluated.
     Evaluate(#[from] EvaluateError),
     #[error(transparent)]
+    /// The monitor refused the event.
     Monitor(#[from] MonitorError),
     #[error("the saved session was made with bundle {saved}; the loaded bundle is {loaded}")]
-    BundleMismatch { saved: String, loaded: String },
+    /// The saved state was made with another bundle.
+    BundleMismatch {
+        /// The hash of the bundle the state was saved with.
+        saved: String,
+        /// The hash of the bundle loaded now.
+        loaded: String,
+    },
     #[error(
         "session state format version {0} is not supported (this build reads version {STATE_VERSION}); start a new session"
     )]
+    /// The saved state is in a layout this build does not read.
     StateVersion(u32),
     #[error("not a saved session: {0}")]
+    /// The saved state is not a session state (malformed JSON or fields).
     StateFormat(String),
 }
 
@@ -81,6 +92,7 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session that has seen no event.
     pub fn new(rt: Arc<BundleRuntime>, schedule: Schedule) -> Self {
         Session {
             extractor: Extractor::new(&rt.bundle),
@@ -99,14 +111,17 @@ impl Session {
         }
     }
 
+    /// The firing schedule.
     pub fn schedule(&self) -> Schedule {
         self.schedule
     }
 
+    /// The events taken so far.
     pub fn events(&self) -> &[Event] {
         &self.events
     }
 
+    /// The monitor, as of the last event.
     pub fn monitor(&self) -> &Monitor {
         &self.monitor
     }

@@ -56,12 +56,16 @@ pub struct StepInfo {
 /// Shared, immutable per-bundle runtime data.
 #[derive(Debug)]
 pub struct BundleRuntime {
+    /// The compiled bundle.
     pub bundle: Arc<CompiledBundle>,
+    /// The monitor plan, with remediation placeholders encoded.
     pub plan: Arc<Plan>,
+    /// Per step: its node, question, remediation, depth and whether it is an exit.
     pub steps: Vec<StepInfo>,
 }
 
 impl BundleRuntime {
+    /// Precomputes the runtime of `bundle`.
     pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<BundleRuntime>, EvaluateError> {
         let mut plan = Plan::new(&bundle.program, &bundle.arg_paths)?;
         let graph = &bundle.workflow.graph;
@@ -123,10 +127,12 @@ impl BundleRuntime {
         }))
     }
 
+    /// What is known about `step`.
     pub fn step(&self, step: StepId) -> Option<&StepInfo> {
         self.steps.get(step.0 as usize)
     }
 
+    /// The display name of `step`.
     pub fn step_name(&self, step: StepId) -> &str {
         self.bundle.step_name(step)
     }

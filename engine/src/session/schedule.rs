@@ -20,8 +20,10 @@ pub enum Schedule {
 }
 
 impl Schedule {
+    /// Every schedule, strictest first.
     pub const ALL: [Schedule; 3] = [Schedule::Workflow, Schedule::Boundary, Schedule::Action];
 
+    /// The schedule's name as the CLI spells it.
     pub fn name(self) -> &'static str {
         match self {
             Schedule::Workflow => "workflow",
