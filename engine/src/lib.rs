@@ -24,3 +24,8 @@ pub mod trace;
 
 pub use compile::{CompiledBundle, check_bundle, compile};
 pub use diag::{Problem, Problems};
+pub use session::{
+    AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,
+    Guidance, RequestStatus, RequestView, STATE_VERSION, Schedule, Session, SessionError,
+    SessionState,
+};
