@@ -1,11 +1,11 @@
 //! Sessions: the live state of one conversation, owned by code. A session
 //! takes events one at a time; at the events its firing schedule selects it
-//! runs the PolicyGuide paper's (2026) Algorithm 1 deterministically — ask the judge about
-//! the requests waiting on a dialogue-semantic step, let the incremental
-//! monitor decide everything formal — and returns a verdict: **allow** or
-//! **block** (with the reason, the first unmet step and its remediation) for
-//! an agent's mutating call, **guide** (the remediation at each open
-//! request's cursor) for any other agent event.
+//! runs the PolicyGuide paper (2026), Algorithm 1, deterministically — ask
+//! the judge about the requests waiting on a dialogue-semantic step, let the
+//! incremental monitor decide everything formal — and returns a verdict:
+//! **allow** or **block** (with the reason, the first unmet step and its
+//! remediation) for an agent's mutating call, **guide** (the remediation at
+//! each open request's cursor) for any other agent event.
 //!
 //! Requests are the monitor's bindings (`{$user, $order}`): a request forks
 //! whenever a step binds a new value, so two orders are two requests. Its
@@ -229,8 +229,8 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// The walk of the PolicyGuide paper (2026), Algorithm 1: asks the judge about every request waiting on a
-    /// semantic step, with the conversation before event `now`; accepted
+    /// The walk of the PolicyGuide paper (2026), Algorithm 1: asks the judge
+    /// about every request waiting on a semantic step, with the conversation before event `now`; accepted
     /// verdicts are replayed into the monitor at the events they take effect,
     /// which may leave requests waiting on the next semantic step — those are
     /// asked in the same firing, until nothing more is accepted.
