@@ -7,7 +7,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use turnstile_benches::{shop_bundle, shop_trace};
 use turnstile_engine::check_bundle;
 use turnstile_engine::decide::decide;
-use turnstile_engine::facts::extract;
+use turnstile_engine::extract::extract;
 
 fn bench_evaluate(c: &mut Criterion) {
     let Ok(bundle) = check_bundle(&shop_bundle()) else {

@@ -33,14 +33,14 @@ use turnstile_benches::{gate_trace, shop_bundle};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::check_bundle;
 use turnstile_engine::decide::decide;
-use turnstile_engine::facts::Extractor;
+use turnstile_engine::extract::Extractor;
 use turnstile_engine::session::{
-    EventReport, GateVerdict, Runtime, Schedule, Session, SessionState,
+    AcceptedVerdict, BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
+use turnstile_rules::Monitor;
 use turnstile_rules::StepId;
-use turnstile_rules::monitor::Monitor;
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 
@@ -89,7 +89,7 @@ fn tokio() -> Tokio {
 /// A session in `state`. Restored rather than cloned: a cloned `Vec` has no
 /// spare capacity, so the clone's next push would copy every event's data
 /// (O(n)), which a live session, grown push by push, does not.
-fn restore(rt: &Arc<Runtime>, state: &SessionState) -> Session {
+fn restore(rt: &Arc<BundleRuntime>, state: &SessionState) -> Session {
     Session::restore(Arc::clone(rt), state.clone()).unwrap_or_else(|e| panic!("restore: {e}"))
 }
 
@@ -106,7 +106,11 @@ fn session_decision(tokio: &Tokio, session: &mut Session, event: Event) -> Event
     push(tokio, session, event)
 }
 
-fn live_run(tokio: &Tokio, rt: &Arc<Runtime>, events: &[Event]) -> (Session, Vec<EventReport>) {
+fn live_run(
+    tokio: &Tokio,
+    rt: &Arc<BundleRuntime>,
+    events: &[Event],
+) -> (Session, Vec<EventReport>) {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     let reports = events
         .iter()
@@ -139,7 +143,7 @@ fn datalog_decision(bundle: &CompiledBundle, trace: &Trace, judged: &[(StepId, u
         .is_allowed(k)
 }
 
-fn build(tokio: &Tokio, rt: &Arc<Runtime>, events: usize, allowed: bool) -> Case {
+fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -> Case {
     let bundle = &rt.bundle;
     let trace = gate_trace(events, allowed);
     assert_eq!(trace.events.len(), events);
@@ -192,7 +196,10 @@ fn build(tokio: &Tokio, rt: &Arc<Runtime>, events: usize, allowed: bool) -> Case
     let (live, _) = live_run(tokio, rt, &trace.events[..n - 1]);
     let live = live.snapshot();
     let mut session = live.clone();
-    session.judged = judged.iter().map(|(s, e)| (s.0, *e)).collect();
+    session.judged = judged
+        .iter()
+        .map(|&(step, evidence)| AcceptedVerdict { step, evidence })
+        .collect();
 
     let case = Case {
         events: n,
@@ -236,14 +243,14 @@ fn build(tokio: &Tokio, rt: &Arc<Runtime>, events: usize, allowed: bool) -> Case
     case
 }
 
-fn cases(tokio: &Tokio, rt: &Arc<Runtime>) -> Vec<Case> {
+fn cases(tokio: &Tokio, rt: &Arc<BundleRuntime>) -> Vec<Case> {
     SIZES
         .iter()
         .flat_map(|&n| [true, false].map(|allowed| build(tokio, rt, n, allowed)))
         .collect()
 }
 
-fn bench_gate(c: &mut Criterion, tokio: &Tokio, rt: &Arc<Runtime>, cases: &[Case]) {
+fn bench_gate(c: &mut Criterion, tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case]) {
     let bundle = &rt.bundle;
 
     // Short windows: a decision takes microseconds, so even these give tens
@@ -367,7 +374,7 @@ fn micros(d: Duration) -> String {
     }
 }
 
-fn percentiles(tokio: &Tokio, rt: &Arc<Runtime>, cases: &[Case]) {
+fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case]) {
     let bundle = &rt.bundle;
     let budget = Duration::from_millis(1_500);
     println!("\nIndividually timed decisions (Instant), median / p99 (samples):");
@@ -443,7 +450,7 @@ fn percentiles(tokio: &Tokio, rt: &Arc<Runtime>, cases: &[Case]) {
 /// `GATE_PROFILE=<monitor|session>:<events>`: only repeat that evaluator's
 /// allowed decision at that length for ten seconds, without criterion (to run
 /// under `perf record` or `valgrind --tool=callgrind`).
-fn profile(tokio: &Tokio, rt: &Arc<Runtime>, spec: &str) {
+fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
     let (what, events) = spec.split_once(':').unwrap_or(("monitor", spec));
     let events: usize = events
         .parse()
@@ -474,7 +481,7 @@ fn profile(tokio: &Tokio, rt: &Arc<Runtime>, spec: &str) {
 
 fn main() {
     let bundle = check_bundle(&shop_bundle()).unwrap_or_else(|e| panic!("shop bundle: {e}"));
-    let rt = Runtime::new(Arc::new(bundle)).unwrap_or_else(|e| panic!("runtime: {e}"));
+    let rt = BundleRuntime::new(Arc::new(bundle)).unwrap_or_else(|e| panic!("runtime: {e}"));
     let tokio = tokio();
     if let Ok(spec) = std::env::var("GATE_PROFILE") {
         profile(&tokio, &rt, &spec);

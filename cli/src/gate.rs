@@ -11,13 +11,13 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use turnstile_engine::session::{Runtime, Schedule, Session, SessionState};
+use turnstile_engine::session::{BundleRuntime, Schedule, Session, SessionState};
 use turnstile_engine::trace::Event;
 use turnstile_judge::Judge;
 
 /// Runs the gate until end of input.
 pub fn run(
-    rt: Arc<Runtime>,
+    rt: Arc<BundleRuntime>,
     state: &Path,
     schedule: Schedule,
     judge: Arc<dyn Judge>,
@@ -57,14 +57,13 @@ fn refusal(line: usize, error: &str) -> serde_json::Value {
     serde_json::json!({ "verdict": "block", "line": line, "error": error })
 }
 
-fn open(rt: Arc<Runtime>, state: &Path, schedule: Schedule) -> Result<Session, String> {
+fn open(rt: Arc<BundleRuntime>, state: &Path, schedule: Schedule) -> Result<Session, String> {
     if !state.exists() {
         return Ok(Session::new(rt, schedule));
     }
     let text = std::fs::read_to_string(state)
         .map_err(|e| format!("cannot read {}: {e}", state.display()))?;
-    let saved: SessionState = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a saved session: {e}", state.display()))?;
+    let saved = SessionState::from_json(&text).map_err(|e| format!("{}: {e}", state.display()))?;
     if saved.schedule != schedule {
         return Err(format!(
             "{}: the saved session uses the {} schedule, not {schedule}",

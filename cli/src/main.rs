@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use turnstile_engine::session::{Runtime, Schedule};
+use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{GraphFormat, bundle_schema, render_graph};
 
@@ -255,7 +255,7 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<Runtime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
 ) -> ExitCode {
     let bundle = match check_bundle(path) {
         Ok(b) => b,
@@ -268,7 +268,7 @@ fn with_runtime(
             return ExitCode::from(2);
         }
     };
-    let rt = match Runtime::new(Arc::new(bundle)) {
+    let rt = match BundleRuntime::new(Arc::new(bundle)) {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: {e}");

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use turnstile_engine::import::for_each_trace;
-use turnstile_engine::session::replay::{Coverage, ReplayReport, coverage, replay};
-use turnstile_engine::session::{EventReport, GateVerdict, RequestStatus, Runtime, Schedule};
+use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay};
+use turnstile_engine::session::{BundleRuntime, EventReport, GateVerdict, RequestStatus, Schedule};
 use turnstile_engine::trace::Trace;
 use turnstile_judge::Judge;
 
@@ -25,7 +25,7 @@ pub struct ReplayOptions {
 
 /// Replays every trace in `file`; returns whether all of it could be read.
 pub fn run(
-    rt: &Arc<Runtime>,
+    rt: &Arc<BundleRuntime>,
     file: &Path,
     judge: Arc<dyn Judge>,
     options: &ReplayOptions,

@@ -258,7 +258,7 @@ fn replay_prints_each_event_with_its_verdict() {
         line("10")
     );
     assert!(
-        line("14").contains("BLOCK  MissingConfirmation at cancel.confirm"),
+        line("14").contains("BLOCK  DialogueUnmet at cancel.confirm"),
         "{}",
         line("14")
     );
@@ -384,7 +384,7 @@ fn gate_answers_one_verdict_per_event_and_survives_a_restart() {
     assert_eq!(verdicts[1]["step"], "cancel.authorize");
     assert_eq!(verdicts[5]["event"], 14);
     assert_eq!(verdicts[5]["verdict"], "block");
-    assert_eq!(verdicts[5]["reason"], "MissingConfirmation");
+    assert_eq!(verdicts[5]["reason"], "DialogueUnmet");
 }
 
 #[test]

@@ -1,22 +1,26 @@
 //! Whole-trace evaluation with the Datalog program (the reference semantics)
 //! and human-readable explanations of its verdicts.
 
-use turnstile_rules::encode::{CNode, ONode};
-use turnstile_rules::evaluate::{Derived, EvaluateError, Violation};
-use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
+use turnstile_rules::{
+    AggOp, ArgStep, ArithOp, Outcome, StepId, StepOrigin, TraceFacts, Value, evaluate,
+};
+use turnstile_rules::{CNode, ONode};
+use turnstile_rules::{Derived, EvaluateError, Violation};
 
 use crate::compile::CompiledBundle;
 use std::sync::Arc;
 
-use turnstile_rules::monitor::{Monitor, MonitorError, Plan};
+use turnstile_rules::{Monitor, MonitorError, Plan};
 
-use crate::facts::{Extractor, extract};
+use crate::extract::{Extractor, extract};
 use crate::trace::Trace;
 
 /// The facts of a trace and what the program derived from them.
 #[derive(Debug)]
 pub struct Decision {
+    /// The trace's facts, as the program read them.
     pub facts: TraceFacts,
+    /// What the program derived from them.
     pub derived: Derived,
 }
 
@@ -69,15 +73,22 @@ impl CompiledBundle {
 
     /// The step of decision `node`'s branch `label`.
     pub fn branch_step(&self, node: &str, label: &str) -> Option<StepId> {
-        let name = format!("{node}[{label}]");
+        let decision = self.step(node)?;
         self.program
             .steps
             .iter()
-            .position(|s| s.name == name)
+            .position(|s| match &s.origin {
+                StepOrigin::Branch {
+                    decision: d,
+                    label: l,
+                } => *d == decision && l == label,
+                StepOrigin::Node => false,
+            })
             .and_then(|i| u32::try_from(i).ok())
             .map(StepId)
     }
 
+    /// The display name of `step` (`?` for an unknown step).
     pub fn step_name(&self, step: StepId) -> &str {
         self.program.step(step).map_or("?", |s| s.name.as_str())
     }
@@ -98,13 +109,11 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
             bundle.step_name(step)
         ));
     }
-    let bound: Vec<String> = bundle
-        .variables
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| {
-            let value =
-                turnstile_rules::program::env_get(&violation.request, u32::try_from(i).ok()?)?;
+    let bound: Vec<String> = violation
+        .request
+        .bound()
+        .filter_map(|(var, value)| {
+            let v = bundle.variables.get(var.0 as usize)?;
             Some(format!(
                 "${} = {}",
                 v.name,
@@ -178,7 +187,7 @@ impl Names<'_> {
                 "${}",
                 self.bundle
                     .variables
-                    .get(*v as usize)
+                    .get(v.0 as usize)
                     .map_or("?", |x| x.name.as_str())
             ),
             Some(ONode::Arg(p)) => {

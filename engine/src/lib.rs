@@ -20,7 +20,7 @@ mod compile;
 pub mod decide;
 mod diag;
 mod expr;
-pub mod facts;
+pub mod extract;
 mod fsm;
 pub mod import;
 mod render;
@@ -36,3 +36,8 @@ pub use fsm::{
     BindSource, Binding, Criterion, Edge, Node, NodeIdx, Template, TemplatePiece, Workflow,
 };
 pub use render::{GraphFormat, bundle_schema, render_graph};
+pub use session::{
+    AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,
+    Guidance, RequestStatus, RequestView, STATE_VERSION, Schedule, Session, SessionError,
+    SessionState,
+};

@@ -12,21 +12,31 @@ use crate::bundle::model::Side;
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The user said something.
-    User { text: String },
+    User {
+        /// What the user said.
+        text: String,
+    },
     /// The agent said something to the user.
-    Agent { text: String },
+    Agent {
+        /// What the agent said.
+        text: String,
+    },
     /// A tool call, by the agent or (telecom) by the user on their device.
     Call {
         /// Links the call to its result.
         id: String,
+        /// The tool's name.
         tool: String,
         #[serde(default)]
+        /// The call's arguments, as JSON.
         args: serde_json::Value,
         #[serde(default = "agent_side")]
+        /// Who made the call.
         requestor: Side,
     },
     /// The result of the call with the same `id`.
     Result {
+        /// The id of the call answered.
         id: String,
         /// `false` when the tool raised an error; `content` is then the error text.
         ok: bool,
@@ -41,18 +51,12 @@ fn agent_side() -> Side {
 }
 
 impl Event {
+    /// Whether the agent produced the event (a message or a call).
     pub fn is_agent_event(&self) -> bool {
         match self {
             Event::Agent { .. } => true,
             Event::Call { requestor, .. } => *requestor == Side::Agent,
             _ => false,
-        }
-    }
-
-    pub fn call_id(&self) -> Option<&str> {
-        match self {
-            Event::Call { id, .. } | Event::Result { id, .. } => Some(id),
-            _ => None,
         }
     }
 }
@@ -63,20 +67,25 @@ pub struct TraceMeta {
     /// Stable id: file name plus simulation id / record index.
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The benchmark task id.
     pub task_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The trial number, when a task was run several times.
     pub trial: Option<i64>,
     /// The benchmark's final reward, when the source recorded one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reward: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The benchmark domain (`retail`, `airline`, ...).
     pub domain: Option<String>,
 }
 
 /// One conversation.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
+    /// Where the trace came from.
     pub meta: TraceMeta,
+    /// The events, in order.
     pub events: Vec<Event>,
 }
 
@@ -86,8 +95,9 @@ impl Trace {
         let Some(Event::Result { id, .. }) = self.events.get(result_index) else {
             return None;
         };
-        self.events[..result_index]
+        self.events
             .iter()
+            .take(result_index)
             .rposition(|e| matches!(e, Event::Call { id: call, .. } if call == id))
     }
 }

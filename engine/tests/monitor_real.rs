@@ -16,8 +16,8 @@ use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::{decide, monitor_trace};
 use turnstile_engine::import::import_file;
 use turnstile_engine::trace::{Event, Trace};
+use turnstile_rules::Plan;
 use turnstile_rules::StepId;
-use turnstile_rules::monitor::Plan;
 
 fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, u32)> {
     let semantic = semantic_steps(bundle);

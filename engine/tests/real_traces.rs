@@ -33,8 +33,8 @@ use tau2::{domain_trace_files, semantic_steps, shipped_bundle, tau2_json};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::decide;
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::replay::{ReplayReport, replay};
-use turnstile_engine::session::{GateVerdict, Runtime, Schedule};
+use turnstile_engine::session::recorded::{ReplayReport, replay};
+use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 
@@ -283,7 +283,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         .collect();
     let gold = gold_writes(domain, &mutating);
     let bundle = Arc::new(bundle);
-    let rt = Runtime::new(Arc::clone(&bundle)).unwrap();
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let files = domain_trace_files(domain);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()

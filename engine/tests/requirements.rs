@@ -11,7 +11,7 @@ use turnstile_engine::bundle::model::Side;
 use turnstile_engine::decide::{Decision, decide, explain};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_engine::{CompiledBundle, check_bundle};
-use turnstile_rules::facts::ExtractionProblem;
+use turnstile_rules::ExtractionProblem;
 use turnstile_rules::{Reason, StepId};
 
 fn shop() -> CompiledBundle {
@@ -233,7 +233,7 @@ fn an_unlisted_cancellation_reason_is_blocked() {
 #[test]
 fn a_missing_confirmation_is_blocked() {
     let (d, k) = cancel("pending", "no longer needed", false);
-    assert_blocked(&d, k, Reason::MissingConfirmation, "cancel.confirm");
+    assert_blocked(&d, k, Reason::DialogueUnmet, "cancel.confirm");
 }
 
 #[test]

@@ -13,19 +13,20 @@ use async_trait::async_trait;
 use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
-use turnstile_engine::session::replay::{coverage, replay};
+use turnstile_engine::session::recorded::{coverage, replay};
 use turnstile_engine::session::{
-    EventReport, GateVerdict, RequestStatus, Runtime, Schedule, Session, SessionState,
+    BundleRuntime, EventReport, GateVerdict, RequestStatus, STATE_VERSION, Schedule, Session,
+    SessionError, SessionState,
 };
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict};
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use turnstile_rules::Reason;
 
-fn runtime() -> Arc<Runtime> {
+fn runtime() -> Arc<BundleRuntime> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
     let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-    Runtime::new(Arc::new(bundle)).unwrap()
+    BundleRuntime::new(Arc::new(bundle)).unwrap()
 }
 
 fn user(text: &str) -> Event {
@@ -350,7 +351,7 @@ fn assert_closed(report: &EventReport) {
     let GateVerdict::Block { reason, step, .. } = &report.verdict else {
         panic!("gate opened: {:?}", report.verdict);
     };
-    assert_eq!(*reason, Reason::MissingConfirmation);
+    assert_eq!(*reason, Reason::DialogueUnmet);
     assert_eq!(step.as_deref(), Some("cancel.confirm"));
 }
 
@@ -461,6 +462,24 @@ async fn a_failing_http_judge_keeps_the_gate_closed() {
             report.judge
         );
     }
+}
+
+#[tokio::test]
+async fn a_state_of_another_version_or_bundle_is_refused_on_restore() {
+    let rt = runtime();
+    let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
+    run(&mut session, opening("#O1", "pending"), &OfflineJudge).await;
+    let mut state = session.snapshot();
+    state.version = STATE_VERSION + 1;
+    let err = Session::restore(Arc::clone(&rt), state).unwrap_err();
+    assert!(
+        matches!(err, SessionError::StateVersion(v) if v == STATE_VERSION + 1),
+        "{err}"
+    );
+    let mut state = session.snapshot();
+    state.bundle = "another".to_owned();
+    let err = Session::restore(rt, state).unwrap_err();
+    assert!(matches!(err, SessionError::BundleMismatch { .. }), "{err}");
 }
 
 #[tokio::test]

@@ -21,16 +21,17 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
-use turnstile_rules::facts::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, FactsBuilder, Read, ResultFact, SCALAR,
-};
-use turnstile_rules::ir::{ArgConstraint, ArithOp};
-use turnstile_rules::monitor::{EventOutcome, Monitor, Plan};
-use turnstile_rules::program::Env;
+use turnstile_rules::Env;
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
-    EventFilter, Interner, Operand, Outcome, Step, StepId, Symbol, Timing, Value, VarId, evaluate,
+    EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, Value,
+    VarId, evaluate,
 };
+use turnstile_rules::{ArgConstraint, ArithOp};
+use turnstile_rules::{
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, FactsBuilder, Read, ResultFact, SCALAR,
+};
+use turnstile_rules::{EventOutcome, Monitor, Plan};
 
 // ---------------------------------------------------------------------------
 // Vocabulary: every name interned once, in this order, so symbols are constants.
@@ -757,6 +758,7 @@ fn build_checks(
     let tools = v.tools();
     let mut checks = CheckSet::default();
     let mut steps = vec![Step {
+        origin: StepOrigin::Node,
         name: "entry".into(),
         timing: Timing::State,
         check: None,
@@ -798,6 +800,7 @@ fn build_checks(
             })
         });
         steps.push(Step {
+            origin: StepOrigin::Node,
             name: format!("s{index}"),
             timing,
             check,
@@ -805,7 +808,7 @@ fn build_checks(
             binds: if state {
                 Vec::new()
             } else {
-                spec.bind.into_iter().collect()
+                spec.bind.into_iter().map(VarId).collect()
             },
             authorizes,
         });
@@ -1403,10 +1406,8 @@ fn show_check(c: &Check) -> String {
 
 fn show_env(env: &Env) -> String {
     let bound: Vec<String> = env
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| **v != 0)
-        .map(|(i, v)| format!("${i}={}", name(Symbol(v - 1))))
+        .bound()
+        .map(|(var, value)| format!("${}={}", var.0, name(value)))
         .collect();
     format!("{{{}}}", bound.join(" "))
 }
@@ -1515,7 +1516,7 @@ impl fmt::Debug for Case {
                 )?;
             }
             for b in &ev.binds {
-                write!(f, "; s{} binds ${}={}", b.step.0, b.var, name(b.value))?;
+                write!(f, "; s{} binds ${}={}", b.step.0, b.var.0, name(b.value))?;
             }
             let verdicts: Vec<String> = self
                 .judged
@@ -1538,10 +1539,11 @@ impl fmt::Debug for Case {
 fn step(name: &str, timing: Timing, check: Option<CheckId>, binds: Vec<u32>) -> Step {
     Step {
         name: name.into(),
+        origin: StepOrigin::Node,
         timing,
         check,
         semantic: false,
-        binds,
+        binds: binds.into_iter().map(VarId).collect(),
         authorizes: None,
     }
 }
@@ -1615,7 +1617,7 @@ fn result(
             .map(|(s, value)| BindFact {
                 step: StepId(s),
                 event: k,
-                var: 0,
+                var: VarId(0),
                 value,
             })
             .collect(),
@@ -1624,7 +1626,7 @@ fn result(
 }
 
 fn env(id: Symbol) -> Env {
-    turnstile_rules::program::env_with(turnstile_rules::program::EMPTY_ENV, 0, id)
+    Env::EMPTY.with(VarId(0), id)
 }
 
 fn pinned() -> Check {

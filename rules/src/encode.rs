@@ -6,84 +6,132 @@ use hashbrown::HashMap;
 
 use crate::intern::Symbol;
 use crate::ir::{
-    AggOp, ArgPath, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand, Outcome,
+    AggOp, ArgPath, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand, Outcome, VarId,
 };
 use crate::value::Value;
 
 /// A check node in negation normal form.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CNode {
+    /// Always holds.
     True,
+    /// Never holds.
     False,
+    /// Both nodes hold.
     And(u32, u32),
+    /// Either node holds.
     Or(u32, u32),
     /// `negated`: some element pair fails (or a length differs), instead of all hold.
     Cmp {
+        /// The comparison.
         op: CmpOp,
+        /// Left operand node.
         lhs: u32,
+        /// Right operand node.
         rhs: u32,
+        /// Whether the node holds when the comparison fails instead.
         negated: bool,
     },
+    /// The operand is one of a set's members.
     In {
+        /// The operand node.
         operand: u32,
+        /// Index into [`Encoded::sets`].
         set: u32,
+        /// Whether the node holds when the operand is in none instead.
         negated: bool,
     },
+    /// Every element of `item` is in `list`.
     Contains {
+        /// The item operand node.
         item: u32,
+        /// The list operand node.
         list: u32,
+        /// Whether the node holds when some element is missing instead.
         negated: bool,
     },
+    /// A past call matches a filter.
     Happened {
+        /// Index into [`Encoded::filters`].
         filter: u32,
+        /// Whether the node holds when no call matches instead.
         negated: bool,
     },
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// An operand node: where a value comes from.
 pub enum ONode {
+    /// A literal value.
     Const(Value),
-    Var(u32),
+    /// A request variable's bound symbol.
+    Var(VarId),
+    /// An argument of the call being decided (index into [`Encoded::arg_paths`]).
     Arg(u32),
+    /// The latest read value of `entity[id].field`.
     Field {
+        /// The entity type.
         entity: Symbol,
+        /// The operand node giving the entity id.
         id: u32,
+        /// The field read.
         field: Symbol,
     },
     /// `zero` is the sum of an empty list, typed like its elements.
     Agg {
+        /// The aggregation.
         op: AggOp,
+        /// The list operand node aggregated.
         inner: u32,
+        /// The sum of an empty list, typed like its elements.
         zero: Value,
     },
+    /// How many past calls match a filter under a key.
     Count {
+        /// Index into [`Encoded::filters`].
         filter: u32,
+        /// The operand node giving the key its first `==` constraint compares.
         key: u32,
     },
+    /// How many elements of a list equal a value.
     CountEqual {
+        /// The list operand node.
         inner: u32,
+        /// The operand node counted.
         value: u32,
     },
+    /// Integer or amount arithmetic.
     Arith {
+        /// The operation.
         op: ArithOp,
+        /// Left operand node.
         lhs: u32,
+        /// Right operand node.
         rhs: u32,
     },
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// An encoded event filter.
 pub struct FilterNode {
+    /// The tool whose calls match.
     pub tool: Symbol,
+    /// Every call, or only successful ones.
     pub outcome: Outcome,
+    /// `(argument path index, comparison, operand node)` constraints.
     pub constraints: Vec<(u32, CmpOp, u32)>,
 }
 
 /// The encoded program input for one [`CheckSet`].
 #[derive(Clone, Debug, Default)]
 pub struct Encoded {
+    /// Check nodes; a check's root is in [`Encoded::roots`].
     pub cnodes: Vec<CNode>,
+    /// Operand nodes.
     pub onodes: Vec<ONode>,
+    /// Literal sets of operand nodes (for `in`).
     pub sets: Vec<Vec<u32>>,
+    /// Event filters.
     pub filters: Vec<FilterNode>,
     /// Argument paths by index (operands and filter constraints refer to them).
     pub arg_paths: Vec<ArgPath>,
@@ -97,6 +145,7 @@ pub struct Encoded {
 }
 
 impl Encoded {
+    /// Encodes every check of `checks`, in [`CheckId`] order.
     pub fn new(checks: &CheckSet) -> Encoded {
         let mut encoded = Encoded::default();
         let mut paths: HashMap<ArgPath, u32> = HashMap::new();
@@ -122,10 +171,12 @@ impl Encoded {
         self.operand(operand, &mut paths, &mut mask)
     }
 
+    /// The root node of check `id`.
     pub fn root(&self, id: CheckId) -> Option<u32> {
         self.roots.get(id.0 as usize).copied()
     }
 
+    /// The variables check `id` reads, as a bit mask.
     pub fn mask(&self, id: CheckId) -> u32 {
         self.var_masks.get(id.0 as usize).copied().unwrap_or(0)
     }
@@ -262,8 +313,8 @@ impl Encoded {
         let node = match operand {
             Operand::Const(v) => ONode::Const(*v),
             Operand::Var(v) => {
-                *mask |= 1u32.checked_shl(v.0).unwrap_or(0);
-                ONode::Var(v.0)
+                *mask |= v.mask();
+                ONode::Var(*v)
             }
             Operand::Arg(path) => ONode::Arg(self.path(path, paths)),
             Operand::Field { entity, id, field } => {
@@ -319,7 +370,6 @@ fn index(i: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::VarId;
 
     #[test]
     fn negation_is_pushed_to_the_leaves() {

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::intern::{Interner, Symbol};
-use crate::ir::ArgPath;
-use crate::spec::StepId;
+use crate::ir::{ArgPath, VarId};
+use crate::steps::StepId;
 use crate::value::Value;
 
 /// `elem` of a scalar value; list elements are numbered from 0.
@@ -16,17 +16,24 @@ pub const SCALAR: u32 = u32::MAX;
 pub const FOREVER: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A tool call.
 pub struct CallFact {
+    /// The call's event index.
     pub event: u32,
+    /// The tool called.
     pub tool: Symbol,
     /// Made by the agent (as opposed to the user's device).
     pub by_agent: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A tool result.
 pub struct ResultFact {
+    /// The result's event index.
     pub event: u32,
+    /// The event index of the call it answers.
     pub call: u32,
+    /// Whether the call succeeded.
     pub ok: bool,
 }
 
@@ -35,48 +42,73 @@ pub struct ResultFact {
 /// same field at `until` (latest read wins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttrFact {
+    /// The entity type.
     pub entity: Symbol,
+    /// The entity id.
     pub id: Symbol,
+    /// The field.
     pub field: Symbol,
+    /// Element index in a list field, [`SCALAR`] for a scalar.
     pub elem: u32,
+    /// The value read.
     pub value: Value,
+    /// The read's event index.
     pub from: u32,
+    /// The next read of the field, or [`FOREVER`].
     pub until: u32,
 }
 
 /// Length of a list field over the same interval as its elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttrLenFact {
+    /// The entity type.
     pub entity: Symbol,
+    /// The entity id.
     pub id: Symbol,
+    /// The list field.
     pub field: Symbol,
+    /// The number of elements.
     pub len: u32,
+    /// The read's event index.
     pub from: u32,
+    /// The next read of the field, or [`FOREVER`].
     pub until: u32,
 }
 
 /// The value at `path` (index into [`TraceFacts::arg_paths`]) of call `call`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArgFact {
+    /// The call's event index.
     pub call: u32,
+    /// Index into [`TraceFacts::arg_paths`].
     pub path: u32,
+    /// Element index in a list argument, [`SCALAR`] for a scalar.
     pub elem: u32,
+    /// The argument value.
     pub value: Value,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Length of a list argument.
 pub struct ArgLenFact {
+    /// The call's event index.
     pub call: u32,
+    /// Index into [`TraceFacts::arg_paths`].
     pub path: u32,
+    /// The number of elements.
     pub len: u32,
 }
 
 /// Step `step` satisfied at `event` binds variable `var` to `value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BindFact {
+    /// The step satisfied.
     pub step: StepId,
+    /// The event index it is satisfied at.
     pub event: u32,
-    pub var: u32,
+    /// The variable bound.
+    pub var: VarId,
+    /// The symbol it is bound to.
     pub value: Symbol,
 }
 
@@ -84,12 +116,16 @@ pub struct BindFact {
 /// have needed the missing facts are not satisfied (fail closed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExtractionDiagnostic {
+    /// The event the problem is at.
     pub event: u32,
+    /// What kind of problem.
     pub kind: ExtractionProblem,
+    /// A human-readable description.
     pub detail: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// What kind of extraction problem.
 pub enum ExtractionProblem {
     /// A read result that is not the JSON its schema describes.
     NotJson,
@@ -110,22 +146,32 @@ pub enum ExtractionProblem {
 pub struct TraceFacts {
     /// The bundle's interner extended with the trace's strings.
     pub interner: Interner,
+    /// The number of events in the trace.
     pub events: u32,
+    /// Every tool call.
     pub calls: Vec<CallFact>,
+    /// Every tool result.
     pub results: Vec<ResultFact>,
+    /// Every entity field value read, with its validity interval.
     pub attrs: Vec<AttrFact>,
+    /// Every list field length read, with its validity interval.
     pub attr_lens: Vec<AttrLenFact>,
     /// The argument paths that `args` facts refer to, by index.
     pub arg_paths: Vec<ArgPath>,
+    /// Every argument value of every call.
     pub args: Vec<ArgFact>,
+    /// Every list argument length.
     pub arg_lens: Vec<ArgLenFact>,
+    /// Every variable binding of a step.
     pub binds: Vec<BindFact>,
     /// Semantic criteria the judge found satisfied: step and evidence event.
     pub judged: Vec<(StepId, u32)>,
+    /// Everything that could not be turned into facts.
     pub diagnostics: Vec<ExtractionDiagnostic>,
 }
 
 impl TraceFacts {
+    /// The index of `path` in [`TraceFacts::arg_paths`], if it is there.
     pub fn arg_path_index(&self, path: &ArgPath) -> Option<u32> {
         self.arg_paths
             .iter()
@@ -138,9 +184,13 @@ impl TraceFacts {
 /// returned. Valid until the next read of the same field (latest read wins).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Read {
+    /// The entity type.
     pub entity: Symbol,
+    /// The entity id.
     pub id: Symbol,
+    /// The field.
     pub field: Symbol,
+    /// The value, or a list field's elements.
     pub values: Vec<Value>,
     /// A list field (its length is a fact too), as opposed to a scalar.
     pub is_list: bool,
@@ -151,13 +201,21 @@ pub struct Read {
 /// Datalog program, so both evaluators see exactly the same input.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventFacts {
+    /// The event's index.
     pub event: u32,
+    /// The call the event is, if it is one.
     pub call: Option<CallFact>,
+    /// The result the event is, if it is one.
     pub result: Option<ResultFact>,
+    /// The entity fields a successful result read.
     pub reads: Vec<Read>,
+    /// The call's argument values.
     pub args: Vec<ArgFact>,
+    /// The call's list argument lengths.
     pub arg_lens: Vec<ArgLenFact>,
+    /// The variables steps bind at this event.
     pub binds: Vec<BindFact>,
+    /// What could not be turned into facts.
     pub diagnostics: Vec<ExtractionDiagnostic>,
 }
 
@@ -177,6 +235,7 @@ pub struct FactsBuilder {
 }
 
 impl FactsBuilder {
+    /// A builder whose argument facts use `arg_paths`' numbering.
     pub fn new(arg_paths: Vec<ArgPath>) -> Self {
         FactsBuilder {
             facts: TraceFacts {

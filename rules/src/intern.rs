@@ -18,6 +18,7 @@ pub struct Interner {
 }
 
 impl Interner {
+    /// An empty interner.
     pub fn new() -> Self {
         Self::default()
     }
@@ -66,10 +67,12 @@ impl Interner {
             .collect();
     }
 
+    /// How many symbols are interned.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
+    /// Whether nothing is interned.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }

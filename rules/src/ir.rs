@@ -20,17 +20,32 @@ pub struct CheckId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct VarId(pub u32);
 
+impl VarId {
+    /// This variable's bit in a variable mask (none past bit 31).
+    pub fn mask(self) -> u32 {
+        1u32.checked_shl(self.0).unwrap_or(0)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A comparison operator.
 pub enum CmpOp {
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
 }
 
 impl CmpOp {
+    /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {
             CmpOp::Eq => "==",
@@ -42,20 +57,27 @@ impl CmpOp {
         }
     }
 
+    /// Whether the operator orders its operands (`<`, `<=`, `>`, `>=`).
     pub fn is_ordering(self) -> bool {
         !matches!(self, CmpOp::Eq | CmpOp::Ne)
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// An aggregation over a list.
 pub enum AggOp {
+    /// The sum (an empty list sums to zero).
     Sum,
+    /// The number of elements.
     Count,
+    /// The smallest element.
     Min,
+    /// The largest element.
     Max,
 }
 
 impl AggOp {
+    /// The aggregation's name as written.
     pub fn name(self) -> &'static str {
         match self {
             AggOp::Sum => "sum",
@@ -69,15 +91,20 @@ impl AggOp {
 /// One step of a path into call arguments: `.name`, `[3]`, `[*]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ArgStep {
+    /// `.name`: an object key.
     Key(Symbol),
+    /// `[3]`: a list index.
     Index(u32),
+    /// `[*]`: every element of a list.
     Each,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+/// A path into call arguments.
 pub struct ArgPath(pub Vec<ArgStep>);
 
 impl ArgPath {
+    /// Whether the path yields a list (it has a `[*]`).
     pub fn yields_list(&self) -> bool {
         self.0.contains(&ArgStep::Each)
     }
@@ -86,7 +113,9 @@ impl ArgPath {
 /// Whether an event predicate counts every call or only successful ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
+    /// Every call of the tool.
     Called,
+    /// Only calls whose result succeeded.
     Succeeded,
 }
 
@@ -94,8 +123,11 @@ pub enum Outcome {
 /// arguments satisfy every constraint.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct EventFilter {
+    /// The tool whose calls match.
     pub tool: Symbol,
+    /// Every call, or only successful ones.
     pub outcome: Outcome,
+    /// Constraints on the call's arguments.
     pub constraints: Vec<ArgConstraint>,
 }
 
@@ -103,31 +135,44 @@ pub struct EventFilter {
 /// call's argument, compared with an operand evaluated now.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ArgConstraint {
+    /// The argument of the past call.
     pub path: ArgPath,
+    /// The comparison.
     pub op: CmpOp,
+    /// The operand compared with, evaluated now.
     pub value: Operand,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A value a check reads.
 pub enum Operand {
+    /// A literal value.
     Const(Value),
     /// A request variable bound earlier in the conversation.
     Var(VarId),
     /// `entity[id].field`: the latest successfully read value.
     Field {
+        /// The entity type.
         entity: Symbol,
+        /// The entity id.
         id: Box<Operand>,
+        /// The field read.
         field: Symbol,
     },
     /// An argument of the call being decided.
     Arg(ArgPath),
+    /// `sum`, `count`, `min` or `max` of a list.
     Aggregate {
+        /// The aggregation.
         op: AggOp,
+        /// The list aggregated.
         of: Box<Operand>,
     },
     /// How many elements of a list equal a value (`count(list, value)`).
     CountEqual {
+        /// The list.
         of: Box<Operand>,
+        /// The value counted.
         value: Box<Operand>,
     },
     /// How many past calls match the filter (at most one `==` constraint,
@@ -135,41 +180,60 @@ pub enum Operand {
     CountEvents(EventFilter),
     /// `lhs + rhs` or `lhs - rhs` on numbers (amount differences).
     Arith {
+        /// The operation.
         op: ArithOp,
+        /// Left operand.
         lhs: Box<Operand>,
+        /// Right operand.
         rhs: Box<Operand>,
     },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// An arithmetic operator.
 pub enum ArithOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
     /// At least one side an integer: amount × count stays exact.
     Mul,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A boolean condition over operands and past events.
 pub enum Check {
+    /// Always true or always false.
     Const(bool),
+    /// `lhs op rhs` (element-wise over lists).
     Compare {
+        /// The comparison.
         op: CmpOp,
+        /// Left operand.
         lhs: Operand,
+        /// Right operand.
         rhs: Operand,
     },
     /// Membership in a literal list; `in enum(name)` lowers to this too.
     OneOf {
+        /// The operand tested.
         operand: Operand,
+        /// The allowed values.
         set: Vec<Operand>,
     },
     /// `item in list` where the list is itself an operand (a list field or
     /// list argument); a list-valued item requires every element contained.
     Contains {
+        /// The item (every element when a list).
         item: Operand,
+        /// The list searched.
         list: Operand,
     },
+    /// Holds when the check does not (three-valued: an unknown stays unknown).
     Not(Box<Check>),
+    /// Every check holds.
     All(Vec<Check>),
+    /// Some check holds.
     Any(Vec<Check>),
     /// At least one past call matches the filter.
     Happened(EventFilter),
@@ -182,24 +246,29 @@ pub struct CheckSet {
 }
 
 impl CheckSet {
+    /// Adds a check; returns its id.
     pub fn push(&mut self, check: Check) -> CheckId {
         let id = CheckId(u32::try_from(self.checks.len()).unwrap_or(u32::MAX));
         self.checks.push(check);
         id
     }
 
+    /// The check `id`.
     pub fn get(&self, id: CheckId) -> Option<&Check> {
         self.checks.get(id.0 as usize)
     }
 
+    /// The number of checks.
     pub fn len(&self) -> usize {
         self.checks.len()
     }
 
+    /// Whether there are no checks.
     pub fn is_empty(&self) -> bool {
         self.checks.is_empty()
     }
 
+    /// Every check with its id, in id order.
     pub fn iter(&self) -> impl Iterator<Item = (CheckId, &Check)> {
         self.checks
             .iter()

@@ -4,24 +4,52 @@
 //! The engine compiles every `check:` and `guard:` expression of a bundle into a
 //! [`Check`] over [`Value`]s and interned [`Symbol`]s; this crate owns those
 //! types so the evaluator (the Datalog program) and the compiler agree on one
-//! representation.
+//! representation. Every public item is re-exported here, at one path; the
+//! modules themselves are private.
 
-pub mod encode;
-pub mod evaluate;
-pub mod facts;
-pub mod intern;
-pub mod ir;
-pub mod monitor;
-pub mod program;
-pub mod spec;
-pub mod value;
+#![warn(missing_docs)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
-pub use evaluate::{Cited, Derived, EvaluateError, FailedAtom, Reason, Violation, evaluate};
-pub use facts::TraceFacts;
+mod encode;
+mod env;
+mod evaluate;
+mod facts;
+mod intern;
+mod ir;
+mod monitor;
+mod program;
+mod steps;
+mod value;
+
+pub use encode::{CNode, Encoded, FilterNode, ONode};
+pub use env::{Env, MAX_VARS};
+pub use evaluate::{
+    Cited, Derived, EvaluateError, FailedAtom, Reason, Violation, evaluate, step_depths,
+};
+pub use facts::{
+    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, EventFacts,
+    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, Read, ResultFact, SCALAR,
+    TraceFacts,
+};
 pub use intern::{Interner, Symbol};
 pub use ir::{
     AggOp, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter,
     Operand, Outcome, VarId,
 };
-pub use spec::{CompiledChecks, Step, StepId, Timing};
+pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, Waiting};
+pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};

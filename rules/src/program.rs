@@ -20,69 +20,14 @@
 use crepe::crepe;
 
 use crate::intern::Symbol;
-use crate::ir::{AggOp, ArithOp, CmpOp};
+use crate::ir::{AggOp, ArithOp, CmpOp, VarId};
 use crate::value::{Amount, Value};
 
-/// Request bindings: `env[var]` is the bound symbol plus one, 0 when unbound.
-pub type Env = [u32; MAX_VARS];
-pub const MAX_VARS: usize = 8;
-pub const EMPTY_ENV: Env = [0; MAX_VARS];
+use crate::env::Env;
 
 /// Event index meaning "never superseded".
 pub const FOREVER: u32 = crate::facts::FOREVER;
 const SCALAR: u32 = crate::facts::SCALAR;
-
-pub fn env_get(env: &Env, var: u32) -> Option<Symbol> {
-    env.get(var as usize)
-        .and_then(|v| v.checked_sub(1))
-        .map(Symbol)
-}
-
-pub fn env_with(mut env: Env, var: u32, value: Symbol) -> Env {
-    if let Some(slot) = env.get_mut(var as usize) {
-        *slot = value.0.saturating_add(1);
-    }
-    env
-}
-
-/// `p` can extend `env`: every variable `p` sets is either set equally in
-/// `env`, or unset there and bound by the step (`binds` mask).
-pub fn joinable(env: &Env, p: &Env, binds: u32) -> bool {
-    env.iter()
-        .zip(p.iter())
-        .enumerate()
-        .all(|(i, (e, q))| *q == 0 || *e == *q || (*e == 0 && binds & (1 << i) != 0))
-}
-
-/// `env` with `p`'s bindings added where `env` has none.
-pub fn merge(env: &Env, p: &Env) -> Env {
-    let mut out = *env;
-    for (o, q) in out.iter_mut().zip(p.iter()) {
-        if *o == 0 {
-            *o = *q;
-        }
-    }
-    out
-}
-
-/// `env` restricted to the variables in `mask`.
-pub fn project(env: &Env, mask: u32) -> Env {
-    let mut out = EMPTY_ENV;
-    for (i, (o, v)) in out.iter_mut().zip(env.iter()).enumerate() {
-        if mask & (1 << i) != 0 {
-            *o = *v;
-        }
-    }
-    out
-}
-
-/// `wider` binds everything `narrower` binds, to the same values.
-pub fn extends(wider: &Env, narrower: &Env) -> bool {
-    wider
-        .iter()
-        .zip(narrower.iter())
-        .all(|(w, n)| *n == 0 || w == n)
-}
 
 fn pairs(i: u32, j: u32) -> bool {
     i == j || i == SCALAR || j == SCALAR
@@ -179,7 +124,7 @@ crepe! {
     @input pub struct ICContains(pub u32, pub u32, pub u32, pub bool);
     @input pub struct ICHappened(pub u32, pub u32, pub bool);
     @input pub struct IOConst(pub u32, pub Value);
-    @input pub struct IOVar(pub u32, pub u32);
+    @input pub struct IOVar(pub u32, pub VarId);
     @input pub struct IOArg(pub u32, pub u32);
     @input pub struct IOField(pub u32, pub Symbol, pub u32, pub Symbol);
     @input pub struct IOAgg(pub u32, pub AggOp, pub u32, pub Value);
@@ -246,7 +191,7 @@ crepe! {
     @output pub struct FieldSrc(pub u32, pub u32, pub Env, pub u32);
     struct Fold(u32, u32, Env, u32, Value);
     Val(o, k, e, SCALAR, v) <- Need(o, k, e), IOConst(o, v);
-    Val(o, k, e, SCALAR, Value::Str(s)) <- Need(o, k, e), IOVar(o, var), let Some(s) = env_get(&e, var);
+    Val(o, k, e, SCALAR, Value::Str(s)) <- Need(o, k, e), IOVar(o, var), let Some(s) = e.get(var);
     Val(o, k, e, el, v) <- Need(o, k, e), IOArg(o, p), IArgsOf(k, c), IArg(c, p, el, v);
     Len(o, k, e, n) <- Need(o, k, e), IOArg(o, p), IArgsOf(k, c), IArgLen(c, p, n);
     Val(o, k, e, el, v) <- Need(o, k, e), IOField(o, ent, i, f), Val(i, k, e, SCALAR, idv), let Value::Str(id) = idv,
@@ -312,7 +257,7 @@ crepe! {
     FilterKey(f, e) <- NeedFilter(f, _, e);
     struct KeyVal(u32, Env, Value);
     KeyVal(o, e, v) <- FilterKey(f, e), IFCons(f, _, _, o), IOConst(o, v);
-    KeyVal(o, e, Value::Str(s)) <- FilterKey(f, e), IFCons(f, _, _, o), IOVar(o, var), let Some(s) = env_get(&e, var);
+    KeyVal(o, e, Value::Str(s)) <- FilterKey(f, e), IFCons(f, _, _, o), IOVar(o, var), let Some(s) = e.get(var);
     struct KeyReady(u32, Env, u32);
     KeyReady(f, e, o) <- FilterKey(f, e), IFCons(f, _, _, o), KeyVal(o, e, _);
     struct ConsNotReady(u32, Env);
@@ -378,8 +323,8 @@ crepe! {
     // the variables the step binds, the key a request looks runs up by — and
     // `prev` is where the previous run of (s, p) ended (0 for the first).
     struct Run(u32, Env, Env, u32, u32, u32);
-    Run(s, project(&p, m), p, st, until, prev) <- RunLast(s, p, st, _, until), PrevEnd(s, p, st, prev), IStepKeyMask(s, m);
-    Run(s, project(&p, m), p, st, until, 0) <- RunLast(s, p, st, _, until), !HasPrev(s, p, st), IStepKeyMask(s, m);
+    Run(s, p.project(m), p, st, until, prev) <- RunLast(s, p, st, _, until), PrevEnd(s, p, st, prev), IStepKeyMask(s, m);
+    Run(s, p.project(m), p, st, until, 0) <- RunLast(s, p, st, _, until), !HasPrev(s, p, st), IStepKeyMask(s, m);
 
     // ---- satisfaction along the workflow ----
     // From a predecessor satisfied at `j`, a step is satisfied at the earliest
@@ -390,9 +335,9 @@ crepe! {
     Ready(s2, e, j) <- Sat(s1, e, j), IEdge(s1, s2), !ISemantic(s2);
     Ready(s2, e, jj) <- Sat(s1, e, j), IEdge(s1, s2), ISemantic(s2), INextJudged(s2, j, jj);
     Sat(s, e, j) <- Ready(s, e, j), ITrivial(s);
-    Sat(s, merge(&e, &p), j.max(st)) <- Ready(s, e, j), IStepKeyMask(s, m), let q = project(&e, m),
+    Sat(s, e.merge(&p), j.max(st)) <- Ready(s, e, j), IStepKeyMask(s, m), let q = e.project(m),
         Run(s, q, p, st, until, prev), ((st <= j && j < until) || (prev <= j && j < st)),
-        IStepBinds(s, b), (joinable(&e, &p, b));
+        IStepBinds(s, b), (e.joinable(&p, b));
 
     // ---- the gate: unauthorized mutating calls and where their path stopped ----
     struct Reaches(u32, u32);
@@ -406,7 +351,7 @@ crepe! {
     AnyAllowed(k) <- Allowed(k, _, _);
     struct SatBy(u32, Env, u32);
     SatBy(n, e, k) <- GatedCall(k, _), Sat(p, e, j), (j <= k), IEdge(p, n), Sat(n, e2, j2),
-        (j <= j2 && j2 <= k), (extends(&e2, &e));
+        (j <= j2 && j2 <= k), (e2.extends(&e));
     @output pub struct Frontier(pub u32, pub u32, pub Env, pub u32, pub u32);
     Frontier(k, a, e, n, j) <- GatedCall(k, t), !AnyAllowed(k), IAuth(a, t), Sat(p, e, j), (j <= k), IEdge(p, n),
         Reaches(n, a), !SatBy(n, e, k);

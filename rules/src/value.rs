@@ -11,37 +11,47 @@ use crate::intern::Symbol;
 /// The declared type of a field, a parameter or an expression.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ValueType {
+    /// An interned string.
     Str,
+    /// A 64-bit integer.
     Int,
+    /// An exact decimal amount.
     Amount,
+    /// A boolean.
     Bool,
+    /// A calendar date.
     Date,
+    /// A date and time.
     DateTime,
     /// A closed enumeration, by name.
     Enum(Symbol),
+    /// A list of values of one type.
     List(Box<ValueType>),
     /// A JSON object with declared fields (e.g. one payment of a booking).
     Object(Vec<(Symbol, ValueType)>),
 }
 
 impl ValueType {
+    /// Whether the type is an integer or an amount.
     pub fn is_numeric(&self) -> bool {
         matches!(self, ValueType::Int | ValueType::Amount)
-    }
-
-    pub fn is_scalar(&self) -> bool {
-        !matches!(self, ValueType::List(_) | ValueType::Object(_))
     }
 }
 
 /// A scalar value as facts carry it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Value {
+    /// An interned string.
     Str(Symbol),
+    /// A 64-bit integer.
     Int(i64),
+    /// An exact decimal amount.
     Amount(Amount),
+    /// A boolean.
     Bool(bool),
+    /// A calendar date.
     Date(Date),
+    /// A date and time.
     DateTime(DateTime),
 }
 
@@ -59,23 +69,31 @@ pub struct Date(pub i32);
 pub struct DateTime(pub i64);
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+/// Why a text is not a value of its declared type.
 pub enum ValueError {
     #[error("`{0}` is not a decimal amount")]
+    /// Not a decimal number.
     NotAnAmount(String),
     #[error("`{0}` has more than six fractional digits; amounts are exact to a millionth")]
+    /// More decimals than an amount keeps.
     TooPrecise(String),
     #[error("`{0}` overflows the amount range")]
+    /// Too large.
     Overflow(String),
     #[error("`{0}` is not a date (expected YYYY-MM-DD)")]
+    /// Not a `YYYY-MM-DD` date.
     NotADate(String),
     #[error("`{0}` is not a date-time (expected YYYY-MM-DDTHH:MM:SS)")]
+    /// Not an ISO 8601 date and time.
     NotADateTime(String),
 }
 
 impl Amount {
+    /// Amount units per whole unit (six decimals).
     pub const SCALE: i64 = 1_000_000;
     const FRACTION_DIGITS: usize = 6;
 
+    /// The amount of `units` whole units, if it fits.
     pub fn from_int(units: i64) -> Option<Self> {
         units.checked_mul(Self::SCALE).map(Amount)
     }
@@ -122,6 +140,7 @@ impl Amount {
         Self::parse(&format!("{number}"))
     }
 
+    /// The sum, if it does not overflow.
     pub fn checked_add(self, other: Amount) -> Option<Amount> {
         self.0.checked_add(other.0).map(Amount)
     }
@@ -142,6 +161,7 @@ impl fmt::Display for Amount {
 }
 
 impl Date {
+    /// Parses a `YYYY-MM-DD` date.
     pub fn parse(text: &str) -> Result<Self, ValueError> {
         parse_ymd(text)
             .map(Date)

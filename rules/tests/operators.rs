@@ -3,14 +3,14 @@
 //! that does not, plus the fail-closed cases (missing values).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use turnstile_rules::facts::{
-    ArgFact, ArgLenFact, AttrFact, AttrLenFact, CallFact, FOREVER, ResultFact, SCALAR,
-};
-use turnstile_rules::ir::{ArgConstraint, ArithOp};
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckSet, CmpOp, CompiledChecks, Date, DateTime,
-    EventFilter, Interner, Operand, Outcome, Step, StepId, Symbol, Timing, TraceFacts, Value,
-    VarId, evaluate,
+    EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, TraceFacts,
+    Value, VarId, evaluate,
+};
+use turnstile_rules::{ArgConstraint, ArithOp};
+use turnstile_rules::{
+    ArgFact, ArgLenFact, AttrFact, AttrLenFact, CallFact, FOREVER, ResultFact, SCALAR,
 };
 
 /// Names used by the facts below, interned once.
@@ -112,10 +112,10 @@ fn facts(w: &World) -> TraceFacts {
             },
         ],
         arg_lens: Vec::new(),
-        binds: vec![turnstile_rules::facts::BindFact {
+        binds: vec![turnstile_rules::BindFact {
             step: StepId(1),
             event: 2,
-            var: 0,
+            var: VarId(0),
             value: w.o1,
         }],
         judged: Vec::new(),
@@ -128,11 +128,12 @@ fn holds_with(w: &World, check: Check, timing: Timing, facts: &TraceFacts) -> bo
     let mut checks = CheckSet::default();
     let id = checks.push(check);
     let step = |name: &str, timing, check, binds: Vec<u32>| Step {
+        origin: StepOrigin::Node,
         name: name.into(),
         timing,
         check,
         semantic: false,
-        binds,
+        binds: binds.into_iter().map(VarId).collect(),
         authorizes: None,
     };
     let spec = CompiledChecks {

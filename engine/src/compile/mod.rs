@@ -113,8 +113,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 &domain,
                 lowered.variables.len(),
             );
-            let mut arg_paths =
-                turnstile_rules::encode::Encoded::new(&steps.program.checks).arg_paths;
+            let mut arg_paths = turnstile_rules::Encoded::new(&steps.program.checks).arg_paths;
             for binds in &steps.binds {
                 for bind in binds {
                     if let BindSource::Arg(path) = &bind.source

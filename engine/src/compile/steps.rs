@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, Timing};
+use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, StepOrigin, Timing};
 
 use crate::bundle::model::NodeKind;
 use crate::fsm::{Binding, Edge, Workflow};
@@ -45,10 +45,11 @@ pub(crate) fn lower_steps(
         };
         steps.push(Step {
             name: node.id.clone(),
+            origin: StepOrigin::Node,
             timing,
             check,
             semantic: node.criterion.judge.is_some(),
-            binds: node.binds.iter().map(|b| b.var.0).collect(),
+            binds: node.binds.iter().map(|b| b.var).collect(),
             authorizes: if node.kind == NodeKind::ToolAuthorization {
                 tool
             } else {
@@ -99,6 +100,10 @@ pub(crate) fn lower_steps(
                     let branch = step_id(steps.len());
                     steps.push(Step {
                         name: format!("{}[{label}]", graph[edge.source()].id),
+                        origin: StepOrigin::Branch {
+                            decision: from,
+                            label: label.clone(),
+                        },
                         timing: Timing::State,
                         check,
                         semantic: judge.is_some(),

@@ -9,11 +9,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
-use turnstile_rules::monitor::Monitor;
-use turnstile_rules::program::Env;
+use turnstile_rules::Env;
+use turnstile_rules::Monitor;
 use turnstile_rules::{Interner, StepId};
 
-use super::runtime::{Asked, Runtime};
+use super::runtime::{Asked, BundleRuntime};
+use super::state::AskedQuestion;
 use crate::bundle::model::JudgeWindow;
 use crate::trace::Event;
 
@@ -54,8 +55,8 @@ impl Ask {
     /// change the answer — the user's for classifications and for what the
     /// user says, the agent's for what the agent does: asking again before
     /// that speaker says something new cannot change it.
-    pub fn key(&self) -> (u32, Env, u32, u32) {
-        let first = self.steps.first().map_or(u32::MAX, |(s, _)| s.0);
+    pub fn key(&self) -> AskedQuestion {
+        let first = self.steps.first().map_or(StepId(u32::MAX), |(s, _)| *s);
         let speaker = match &self.request.question {
             Question::Criterion { said_by, .. } => *said_by,
             Question::Classify { .. } => Role::User,
@@ -67,7 +68,12 @@ impl Ask {
             .rev()
             .find(|t| t.role == speaker)
             .map_or(self.from, |t| t.event_index + 1);
-        (first, self.env, self.ready, end)
+        AskedQuestion {
+            step: first,
+            request: self.env,
+            ready: self.ready,
+            slice_end: end,
+        }
     }
 }
 
@@ -76,10 +82,14 @@ impl Ask {
 pub struct JudgeNote {
     /// The event before which the judge was asked.
     pub at: u32,
+    /// The step asked about (a node, or `decision[label]`).
     pub node: String,
+    /// The request's bindings by variable name.
     pub request: BTreeMap<String, String>,
+    /// What the judge answered.
     pub verdict: Verdict,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The judge's stated reason, if any.
     pub rationale: String,
     /// Why a positive answer was not accepted, if it was not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,7 +99,7 @@ pub struct JudgeNote {
 /// The questions for every request waiting on a judge, with the slice
 /// `[from, now)` of the conversation.
 pub fn questions(
-    rt: &Runtime,
+    rt: &BundleRuntime,
     monitor: &Monitor,
     events: &[Event],
     interner: &Interner,
@@ -214,13 +224,10 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String>
     Ok((step, evidence))
 }
 
-fn bindings(rt: &Runtime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
-    rt.bundle
-        .variables
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| {
-            let value = turnstile_rules::program::env_get(env, u32::try_from(i).ok()?)?;
+fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
+    env.bound()
+        .filter_map(|(var, value)| {
+            let v = rt.bundle.variables.get(var.0 as usize)?;
             Some((v.name.clone(), interner.resolve(value).to_owned()))
         })
         .collect()
@@ -233,7 +240,9 @@ const TOOL_TEXT_LIMIT: usize = 600;
 pub fn slice(events: &[Event], from: u32, now: u32) -> Vec<Turn> {
     let end = (now as usize).min(events.len());
     let start = (from as usize).min(end);
-    events[start..end]
+    events
+        .get(start..end)
+        .unwrap_or_default()
         .iter()
         .enumerate()
         .map(|(i, event)| {

@@ -1,11 +1,11 @@
 //! Sessions: the live state of one conversation, owned by code. A session
 //! takes events one at a time; at the events its firing schedule selects it
-//! runs Algorithm 1 of PolicyGuide deterministically — ask the judge about
-//! the requests waiting on a dialogue-semantic step, let the incremental
-//! monitor decide everything formal — and returns a verdict: **allow** or
-//! **block** (with the reason, the first unmet step and its remediation) for
-//! an agent's mutating call, **guide** (the remediation at each open
-//! request's cursor) for any other agent event.
+//! runs the PolicyGuide paper (2026), Algorithm 1, deterministically — ask
+//! the judge about the requests waiting on a dialogue-semantic step, let the
+//! incremental monitor decide everything formal — and returns a verdict:
+//! **allow** or **block** (with the reason, the first unmet step and its
+//! remediation) for an agent's mutating call, **guide** (the remediation at
+//! each open request's cursor) for any other agent event.
 //!
 //! Requests are the monitor's bindings (`{$user, $order}`): a request forks
 //! whenever a step binds a new value, so two orders are two requests. Its
@@ -17,202 +17,66 @@
 //! exactly like the original.
 
 mod judging;
+pub mod recorded;
 mod remedy;
-pub mod replay;
 mod runtime;
+mod schedule;
+mod state;
+mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, Judgement, Usage};
-use turnstile_rules::facts::{EventFacts, FactsBuilder};
-use turnstile_rules::monitor::{EventOutcome, Monitor, MonitorError, Waiting};
-use turnstile_rules::program::{EMPTY_ENV, Env, env_get, extends};
+use turnstile_rules::Env;
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
+use turnstile_rules::{EventFacts, FactsBuilder};
+use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
 
 pub use judging::JudgeNote;
 pub use remedy::plain_value;
-pub use runtime::Runtime;
+pub use runtime::BundleRuntime;
+pub use schedule::Schedule;
+pub use state::{AcceptedVerdict, AskedQuestion, STATE_VERSION, SessionState};
+pub use verdict::{
+    Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
+};
 
 use crate::decide::{Decision, explain};
-use crate::facts::Extractor;
+use crate::extract::Extractor;
 use crate::trace::Event;
 
-/// When a session fires (asks the judge and issues verdicts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Schedule {
-    /// Before every agent event: the hard gate. Covers every first deviation.
-    Workflow,
-    /// At the first agent event after each user message, and once more at
-    /// the agent event after a block (the agent's retry is checked).
-    Boundary,
-    /// Only on agent calls of mutating tools (the PolicyGuard baseline).
-    Action,
-}
-
-impl Schedule {
-    pub const ALL: [Schedule; 3] = [Schedule::Workflow, Schedule::Boundary, Schedule::Action];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Schedule::Workflow => "workflow",
-            Schedule::Boundary => "boundary",
-            Schedule::Action => "action",
-        }
-    }
-}
-
-impl fmt::Display for Schedule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl FromStr for Schedule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Schedule::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| format!("unknown schedule {s:?}: use workflow, boundary or action"))
-    }
-}
-
-/// Request bindings by variable name (`order -> "#W1"`).
-pub type Bindings = BTreeMap<String, String>;
-
-/// The verdict on one event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum GateVerdict {
-    /// The mutating call is authorized: this request's path reached `step`.
-    Allow { step: String, request: Bindings },
-    /// The mutating call is not authorized.
-    Block {
-        reason: Reason,
-        /// The first unmet step on the path that came closest.
-        step: Option<String>,
-        request: Bindings,
-        remediation: Option<String>,
-        /// Which conditions failed, with the values read.
-        explanation: String,
-    },
-    /// Any other agent event: what each open request needs next.
-    Guide { guidance: Vec<Guidance> },
-    /// Not an agent event: nothing to decide.
-    Observe,
-    /// An agent event the schedule does not fire on. `would_block`: the
-    /// monitor's decision had it fired (a deviation this schedule misses).
-    Unchecked { would_block: bool },
-}
-
-impl GateVerdict {
-    pub fn is_block(&self) -> bool {
-        matches!(self, GateVerdict::Block { .. })
-    }
-
-    pub fn label(&self) -> &'static str {
-        match self {
-            GateVerdict::Allow { .. } => "allow",
-            GateVerdict::Block { .. } => "block",
-            GateVerdict::Guide { .. } => "guide",
-            GateVerdict::Observe => "observe",
-            GateVerdict::Unchecked { .. } => "unchecked",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Guidance {
-    pub request: Bindings,
-    pub step: String,
-    pub remediation: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RequestStatus {
-    /// First seen at this firing.
-    Open,
-    /// Seen at an earlier firing, not finished.
-    Continuing,
-    /// Reached an exit.
-    Done,
-}
-
-/// One request at a firing: its bindings, status and cursor.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RequestView {
-    pub request: Bindings,
-    pub status: RequestStatus,
-    pub cursor: Vec<Cursor>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cursor {
-    pub step: String,
-    /// Waiting for a judge verdict rather than for data.
-    pub needs_judge: bool,
-    pub remediation: Option<String>,
-}
-
-/// Everything a session says about one event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EventReport {
-    pub event: u32,
-    pub kind: String,
-    /// An agent call of a mutating (gated) tool.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub mutating: bool,
-    pub fired: bool,
-    #[serde(flatten)]
-    pub verdict: GateVerdict,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requests: Vec<RequestView>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub judge: Vec<JudgeNote>,
-}
-
 #[derive(Debug, thiserror::Error)]
+/// Why a session cannot take an event or be restored.
 pub enum SessionError {
     #[error(transparent)]
+    /// The bundle cannot be evaluated.
     Evaluate(#[from] EvaluateError),
     #[error(transparent)]
+    /// The monitor refused the event.
     Monitor(#[from] MonitorError),
     #[error("the saved session was made with bundle {saved}; the loaded bundle is {loaded}")]
-    BundleMismatch { saved: String, loaded: String },
-    #[error("session state format {0} is not supported (expected {STATE_VERSION})")]
+    /// The saved state was made with another bundle.
+    BundleMismatch {
+        /// The hash of the bundle the state was saved with.
+        saved: String,
+        /// The hash of the bundle loaded now.
+        loaded: String,
+    },
+    #[error(
+        "session state format version {0} is not supported (this build reads version {STATE_VERSION}); start a new session"
+    )]
+    /// The saved state is in a layout this build does not read.
     StateVersion(u32),
-}
-
-pub const STATE_VERSION: u32 = 1;
-
-/// What a session is, serialized: its inputs and the judge's accepted
-/// verdicts. Everything else is recomputed on restore.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SessionState {
-    pub version: u32,
-    pub bundle: String,
-    pub schedule: Schedule,
-    pub events: Vec<Event>,
-    /// `(step, evidence event)` of every accepted verdict.
-    pub judged: Vec<(u32, u32)>,
-    /// Questions already answered on an unchanged slice.
-    pub asked: Vec<(u32, Env, u32, u32)>,
-    pub seen: Vec<Env>,
-    pub after_user: bool,
-    pub after_block: bool,
-    pub usage: Usage,
+    #[error("not a saved session: {0}")]
+    /// The saved state is not a session state (malformed JSON or fields).
+    StateFormat(String),
 }
 
 /// One conversation's live state. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct Session {
-    rt: Arc<Runtime>,
+    rt: Arc<BundleRuntime>,
     schedule: Schedule,
     extractor: Extractor,
     builder: FactsBuilder,
@@ -220,7 +84,7 @@ pub struct Session {
     events: Vec<Event>,
     log: Vec<EventFacts>,
     judged: BTreeMap<u32, BTreeSet<StepId>>,
-    asked: BTreeSet<(u32, Env, u32, u32)>,
+    asked: BTreeSet<AskedQuestion>,
     seen: BTreeSet<Env>,
     after_user: bool,
     after_block: bool,
@@ -228,7 +92,8 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(rt: Arc<Runtime>, schedule: Schedule) -> Self {
+    /// A session that has seen no event.
+    pub fn new(rt: Arc<BundleRuntime>, schedule: Schedule) -> Self {
         Session {
             extractor: Extractor::new(&rt.bundle),
             builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
@@ -246,14 +111,17 @@ impl Session {
         }
     }
 
+    /// The firing schedule.
     pub fn schedule(&self) -> Schedule {
         self.schedule
     }
 
+    /// The events taken so far.
     pub fn events(&self) -> &[Event] {
         &self.events
     }
 
+    /// The monitor, as of the last event.
     pub fn monitor(&self) -> &Monitor {
         &self.monitor
     }
@@ -361,8 +229,8 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Algorithm 1's walk: asks the judge about every request waiting on a
-    /// semantic step, with the conversation before event `now`; accepted
+    /// The walk of the PolicyGuide paper (2026), Algorithm 1: asks the judge
+    /// about every request waiting on a semantic step, with the conversation before event `now`; accepted
     /// verdicts are replayed into the monitor at the events they take effect,
     /// which may leave requests waiting on the next semantic step — those are
     /// asked in the same firing, until nothing more is accepted.
@@ -523,13 +391,9 @@ impl Session {
     }
 
     fn bindings(&self, env: &Env) -> Bindings {
-        self.rt
-            .bundle
-            .variables
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| {
-                let value = env_get(env, u32::try_from(i).ok()?)?;
+        env.bound()
+            .filter_map(|(var, value)| {
+                let v = self.rt.bundle.variables.get(var.0 as usize)?;
                 Some((
                     v.name.clone(),
                     self.extractor.interner.resolve(value).to_owned(),
@@ -556,7 +420,7 @@ impl Session {
             }
         }
         let open: Vec<Env> = by_env.keys().copied().collect();
-        let shown = |e: &Env| !open.iter().any(|o| o != e && extends(o, e));
+        let shown = |e: &Env| !open.iter().any(|o| o != e && o.extends(e));
         let mut views = Vec::new();
         for (env, list) in &by_env {
             if !shown(env) {
@@ -587,7 +451,7 @@ impl Session {
                 cursor,
             });
         }
-        for env in done.iter().filter(|e| **e != EMPTY_ENV && shown(e)) {
+        for env in done.iter().filter(|e| !e.is_empty() && shown(e)) {
             views.push(RequestView {
                 request: self.bindings(env),
                 status: RequestStatus::Done,
@@ -610,7 +474,11 @@ impl Session {
             bundle: self.rt.bundle.hash.clone(),
             schedule: self.schedule,
             events: self.events.clone(),
-            judged: self.judged().iter().map(|(s, k)| (s.0, *k)).collect(),
+            judged: self
+                .judged()
+                .into_iter()
+                .map(|(step, evidence)| AcceptedVerdict { step, evidence })
+                .collect(),
             asked: self.asked.iter().copied().collect(),
             seen: self.seen.iter().copied().collect(),
             after_user: self.after_user,
@@ -620,7 +488,7 @@ impl Session {
     }
 
     /// Rebuilds a session from its saved state (no judge is asked).
-    pub fn restore(rt: Arc<Runtime>, state: SessionState) -> Result<Session, SessionError> {
+    pub fn restore(rt: Arc<BundleRuntime>, state: SessionState) -> Result<Session, SessionError> {
         if state.version != STATE_VERSION {
             return Err(SessionError::StateVersion(state.version));
         }
@@ -631,8 +499,12 @@ impl Session {
             });
         }
         let mut session = Session::new(rt, state.schedule);
-        for (step, k) in state.judged {
-            session.judged.entry(k).or_default().insert(StepId(step));
+        for verdict in state.judged {
+            session
+                .judged
+                .entry(verdict.evidence)
+                .or_default()
+                .insert(verdict.step);
         }
         for event in state.events {
             session.ingest(event)?;

@@ -4,19 +4,19 @@
 //! grounded value is rendered as `<x: not read yet>`, never guessed and never
 //! filled from what the user said.
 
-use turnstile_rules::program::Env;
+use turnstile_rules::Env;
 use turnstile_rules::{Interner, Value};
 
-use super::runtime::Piece;
-use turnstile_rules::monitor::Monitor;
+use super::runtime::RemedyPiece;
+use turnstile_rules::Monitor;
 
 /// Renders `pieces` for the request `env`.
-pub fn render(pieces: &[Piece], monitor: &Monitor, env: &Env, interner: &Interner) -> String {
+pub fn render(pieces: &[RemedyPiece], monitor: &Monitor, env: &Env, interner: &Interner) -> String {
     let mut out = String::new();
     for piece in pieces {
         match piece {
-            Piece::Text(text) => out.push_str(text),
-            Piece::Value(node, source) => {
+            RemedyPiece::Text(text) => out.push_str(text),
+            RemedyPiece::Value(node, source) => {
                 let values = monitor.operand_values(*node, env);
                 if values.is_empty() {
                     out.push_str(&format!("<{source}: not read yet>"));

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::monitor::Plan;
-use turnstile_rules::{EvaluateError, StepId};
+use turnstile_rules::Plan;
+use turnstile_rules::{EvaluateError, StepId, StepOrigin};
 
 use turnstile_judge::Role;
 
@@ -17,7 +17,7 @@ use crate::fsm::{Edge, NodeIdx, TemplatePiece};
 
 /// A remediation template with its placeholders as monitor operands.
 #[derive(Clone, Debug)]
-pub enum Piece {
+pub enum RemedyPiece {
     Text(String),
     /// Encoded operand node, and the placeholder's source text (for "unknown").
     Value(u32, String),
@@ -48,36 +48,43 @@ pub struct StepInfo {
     /// The node the step belongs to (for a branch, its decision).
     pub node: NodeIdx,
     pub asked: Option<Asked>,
-    pub remediation: Option<Vec<Piece>>,
+    pub remediation: Option<Vec<RemedyPiece>>,
     pub depth: u32,
     pub is_exit: bool,
 }
 
 /// Shared, immutable per-bundle runtime data.
 #[derive(Debug)]
-pub struct Runtime {
+pub struct BundleRuntime {
+    /// The compiled bundle.
     pub bundle: Arc<CompiledBundle>,
+    /// The monitor plan, with remediation placeholders encoded.
     pub plan: Arc<Plan>,
+    /// Per step: its node, question, remediation, depth and whether it is an exit.
     pub steps: Vec<StepInfo>,
 }
 
-impl Runtime {
-    pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<Runtime>, EvaluateError> {
+impl BundleRuntime {
+    /// Precomputes the runtime of `bundle`.
+    pub fn new(bundle: Arc<CompiledBundle>) -> Result<Arc<BundleRuntime>, EvaluateError> {
         let mut plan = Plan::new(&bundle.program, &bundle.arg_paths)?;
         let graph = &bundle.workflow.graph;
-        let depth = turnstile_rules::evaluate::depths(&bundle.program);
+        let depth = turnstile_rules::step_depths(&bundle.program);
         let mut steps = Vec::with_capacity(bundle.program.steps.len());
         for (i, step) in bundle.program.steps.iter().enumerate() {
-            let node = if i < graph.node_count() {
-                NodeIdx::new(i)
-            } else {
-                branch_source(&bundle, i).unwrap_or(bundle.workflow.entry)
+            let node = match &step.origin {
+                StepOrigin::Node => NodeIdx::new(i),
+                StepOrigin::Branch { decision, .. } => NodeIdx::new(decision.0 as usize),
+            };
+            let is_node = step.origin == StepOrigin::Node;
+            let Some(node_data) = graph.node_weight(node) else {
+                return Err(EvaluateError::StepWithoutNode(step.name.clone()));
             };
             let asked = if !step.semantic {
                 None
-            } else if i < graph.node_count() {
-                let criterion = &graph[node].criterion;
-                let said_by = match graph[node].actor {
+            } else if is_node {
+                let criterion = &node_data.criterion;
+                let said_by = match node_data.actor {
                     Actor::Agent => Role::Agent,
                     _ => Role::User,
                 };
@@ -90,14 +97,15 @@ impl Runtime {
             } else {
                 branch_question(&bundle, i)
             };
-            let remediation = graph[node].remediation.as_ref().map(|t| {
+            let remediation = node_data.remediation.as_ref().map(|t| {
                 t.pieces
                     .iter()
                     .map(|p| match p {
-                        TemplatePiece::Text(text) => Piece::Text(text.clone()),
-                        TemplatePiece::Value { operand, text } => {
-                            Piece::Value(plan.add_operand(operand, &bundle.arg_paths), text.clone())
-                        }
+                        TemplatePiece::Text(text) => RemedyPiece::Text(text.clone()),
+                        TemplatePiece::Value { operand, text } => RemedyPiece::Value(
+                            plan.add_operand(operand, &bundle.arg_paths),
+                            text.clone(),
+                        ),
                     })
                     .collect()
             });
@@ -107,22 +115,24 @@ impl Runtime {
                 remediation,
                 depth: depth.get(i).copied().unwrap_or(u32::MAX),
                 // Subflow exits return to their caller; only terminal exits end a request.
-                is_exit: i < graph.node_count()
-                    && graph[node].kind == NodeKind::Exit
+                is_exit: is_node
+                    && node_data.kind == NodeKind::Exit
                     && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
             });
         }
-        Ok(Arc::new(Runtime {
+        Ok(Arc::new(BundleRuntime {
             plan: Arc::new(plan),
             bundle,
             steps,
         }))
     }
 
+    /// What is known about `step`.
     pub fn step(&self, step: StepId) -> Option<&StepInfo> {
         self.steps.get(step.0 as usize)
     }
 
+    /// The display name of `step`.
     pub fn step_name(&self, step: StepId) -> &str {
         self.bundle.step_name(step)
     }
@@ -134,15 +144,6 @@ fn edge_of_branch(bundle: &CompiledBundle, step: usize) -> Option<usize> {
         .iter()
         .find(|(_, s)| s.0 as usize == step)
         .map(|(e, _)| *e)
-}
-
-fn branch_source(bundle: &CompiledBundle, step: usize) -> Option<NodeIdx> {
-    let edge = edge_of_branch(bundle, step)?;
-    let graph = &bundle.workflow.graph;
-    graph
-        .edge_references()
-        .find(|e| e.id().index() == edge)
-        .map(|e| e.source())
 }
 
 fn branch_question(bundle: &CompiledBundle, step: usize) -> Option<Asked> {

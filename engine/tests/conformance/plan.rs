@@ -396,7 +396,7 @@ impl Kind {
             Kind::Ungrounded => "claimed id (Ungrounded)",
             Kind::Amount => "amount/count (AmountOutOfBounds/TooManyCalls)",
             Kind::Swap => "write before its read (MissingRead/OutOfOrder)",
-            Kind::DropConfirmation => "drop the confirmation (MissingConfirmation)",
+            Kind::DropConfirmation => "drop the confirmation (DialogueUnmet)",
         }
     }
 }
@@ -644,7 +644,7 @@ pub fn variants(domain: Domain, db: &Db, plan: &Plan, w: &Write) -> Vec<Variant>
             what: "confirm step never judged".into(),
             plan: p,
             at: w.at,
-            expect: &[Reason::MissingConfirmation],
+            expect: &[Reason::DialogueUnmet],
         });
     }
     out

@@ -7,9 +7,10 @@
 use smallvec::SmallVec;
 
 use crate::encode::{CNode, ONode};
+use crate::env::Env;
 use crate::facts::SCALAR;
 use crate::ir::{AggOp, CmpOp};
-use crate::program::{Env, arith, compare, env_get};
+use crate::program::{arith, compare};
 use crate::value::Value;
 
 use super::plan::Plan;
@@ -141,7 +142,7 @@ impl Ctx<'_> {
     fn key_value(&self, o: u32) -> Option<Value> {
         match self.plan.encoded.onodes.get(o as usize)? {
             ONode::Const(v) => Some(*v),
-            ONode::Var(var) => env_get(self.env, *var).map(Value::Str),
+            ONode::Var(var) => self.env.get(*var).map(Value::Str),
             _ => None,
         }
     }
@@ -176,7 +177,9 @@ impl Ctx<'_> {
         };
         match *node {
             ONode::Const(v) => OpVal::scalar(v),
-            ONode::Var(var) => env_get(self.env, var)
+            ONode::Var(var) => self
+                .env
+                .get(var)
                 .map(|s| OpVal::scalar(Value::Str(s)))
                 .unwrap_or_default(),
             ONode::Arg(p) => {

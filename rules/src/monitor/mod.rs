@@ -21,13 +21,12 @@ mod state;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-pub use eval::OpVal;
-pub use plan::{Plan, StepPlan};
-pub use state::{Latest, State};
+pub use plan::Plan;
+use state::State;
 
+use crate::env::Env;
 use crate::facts::EventFacts;
-use crate::program::{EMPTY_ENV, Env, joinable, merge, project};
-use crate::spec::{StepId, Timing};
+use crate::steps::{StepId, Timing};
 use crate::value::Value;
 
 /// Why the monitor refused an input.
@@ -36,7 +35,13 @@ pub enum MonitorError {
     #[error(
         "got the facts of event {got}, expected event {expected}: every event is pushed, in order"
     )]
-    OutOfOrder { got: u32, expected: u32 },
+    /// Events must be pushed in order.
+    OutOfOrder {
+        /// The event index pushed.
+        got: u32,
+        /// The event index the monitor expected next.
+        expected: u32,
+    },
 }
 
 /// What the monitor concluded about one event.
@@ -57,7 +62,9 @@ impl EventOutcome {
 /// A request waiting at a step: its cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Waiting {
+    /// The step the request waits at.
     pub step: StepId,
+    /// The request's bindings.
     pub request: Env,
     /// Waiting for a judge verdict (a semantic step) that may cite events
     /// from this one on; `None`: waiting for data.
@@ -65,6 +72,8 @@ pub struct Waiting {
 }
 
 #[derive(Clone, Debug)]
+/// The incremental evaluator: takes one event's facts at a time and keeps,
+/// per request, where each step is satisfied and which gated calls were allowed.
 pub struct Monitor {
     plan: Arc<Plan>,
     state: State,
@@ -88,6 +97,7 @@ enum Work {
 }
 
 impl Monitor {
+    /// A monitor that has seen no event.
     pub fn new(plan: Arc<Plan>) -> Self {
         Monitor {
             plan,
@@ -112,6 +122,7 @@ impl Monitor {
         &self.sat
     }
 
+    /// Earliest satisfaction of each step per request.
     pub fn evidence(&self) -> &BTreeMap<(StepId, Env), u32> {
         &self.evidence
     }
@@ -160,7 +171,7 @@ impl Monitor {
             }
         }
         if k == 0 {
-            self.emit(plan.entry.0, EMPTY_ENV, k, &mut work);
+            self.emit(plan.entry.0, Env::EMPTY, k, &mut work);
         }
         // Depth-first is fine: every derivation happens at this event, and
         // the result is a set.
@@ -187,7 +198,7 @@ impl Monitor {
             self.emit(s, e, k, work);
             return;
         }
-        if !binds_all(&e, step.key_mask) {
+        if !e.binds_all(step.key_mask) {
             // The request has not bound every variable the criterion reads:
             // no evaluation point matches it, ever.
             return;
@@ -216,7 +227,7 @@ impl Monitor {
         }
         match step.timing {
             Timing::State => {
-                let q = project(&e, step.key_mask);
+                let q = e.project(step.key_mask);
                 if self.holds(step.root, &q) {
                     if let Some(envs) = self.pending_state.get_mut(&s) {
                         envs.remove(&e);
@@ -226,11 +237,11 @@ impl Monitor {
             }
             Timing::Call(_) | Timing::Result(_) => {
                 let bound = self.state.binds_now(s);
-                if !binds_all(&bound, step.bind_mask) || !joinable(&e, &bound, step.bind_mask) {
+                if !bound.binds_all(step.bind_mask) || !e.joinable(&bound, step.bind_mask) {
                     return;
                 }
-                let p = merge(&project(&e, step.key_mask), &bound);
-                let combo = project(&p, step.bind_mask);
+                let p = e.project(step.key_mask).merge(&bound);
+                let combo = p.project(step.bind_mask);
                 let fired = self
                     .pending_event
                     .get(&s)
@@ -246,7 +257,7 @@ impl Monitor {
                         done.insert(combo);
                     }
                 }
-                self.emit(s, merge(&e, &p), k, work);
+                self.emit(s, e.merge(&p), k, work);
             }
         }
     }
@@ -330,11 +341,4 @@ impl Monitor {
         .map(|(_, v)| v)
         .collect()
     }
-}
-
-/// `env` binds every variable in `mask`.
-fn binds_all(env: &Env, mask: u32) -> bool {
-    env.iter()
-        .enumerate()
-        .all(|(i, v)| *v != 0 || mask & (1 << i) == 0)
 }

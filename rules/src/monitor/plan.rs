@@ -6,11 +6,11 @@
 use hashbrown::HashMap;
 
 use crate::encode::Encoded;
+use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome};
-use crate::program::MAX_VARS;
-use crate::spec::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, StepId, Timing};
 
 #[derive(Clone, Debug)]
 pub struct StepPlan {
@@ -30,16 +30,25 @@ pub struct StepPlan {
 }
 
 #[derive(Clone, Debug)]
+/// A compiled bundle's checks and steps, precompiled for the monitor.
 pub struct Plan {
+    /// The encoded checks.
     pub encoded: Encoded,
     /// Encoded argument path to the facts' path index (`u32::MAX`: never present).
     path_map: Vec<u32>,
+    /// Per step: its timing, root, masks and successors.
     pub steps: Vec<StepPlan>,
+    /// The entry step.
     pub entry: StepId,
+    /// Tools whose agent calls must be authorized.
     pub gated: Vec<Symbol>,
+    /// Per gated tool: the steps that authorize it.
     pub auth_steps: HashMap<Symbol, Vec<u32>>,
+    /// Per tool: the steps decided at its calls.
     pub call_steps: HashMap<Symbol, Vec<u32>>,
+    /// Per tool: the steps decided at its results.
     pub result_steps: HashMap<Symbol, Vec<u32>>,
+    /// The steps decided at any event.
     pub state_steps: Vec<u32>,
     /// Per tool: `(filter, outcome, key path)` of every event filter on it;
     /// the key path is the facts path of the first `==` constraint.
@@ -138,6 +147,7 @@ impl Plan {
         self.path_map.get(p as usize).copied().unwrap_or(u32::MAX)
     }
 
+    /// Whether agent calls of `tool` must be authorized.
     pub fn is_gated(&self, tool: Symbol) -> bool {
         self.gated.contains(&tool)
     }

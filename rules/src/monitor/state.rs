@@ -6,10 +6,10 @@
 use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 
+use crate::env::Env;
 use crate::facts::{EventFacts, SCALAR};
 use crate::intern::Symbol;
 use crate::ir::Outcome;
-use crate::program::{EMPTY_ENV, Env, env_with};
 use crate::value::Value;
 
 use super::plan::{Plan, to_u32};
@@ -32,10 +32,6 @@ impl Latest {
 
     pub fn len(&self) -> u32 {
         to_u32(self.values.len())
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
     }
 }
 
@@ -111,8 +107,8 @@ impl State {
             );
         }
         for bind in facts.binds.iter().filter(|b| b.event == k) {
-            let env = self.binds_now.entry(bind.step.0).or_insert(EMPTY_ENV);
-            *env = env_with(*env, bind.var, bind.value);
+            let env = self.binds_now.entry(bind.step.0).or_insert(Env::EMPTY);
+            *env = env.with(bind.var, bind.value);
         }
     }
 
@@ -176,15 +172,15 @@ impl State {
 
     /// The variables the current event binds for `step`.
     pub fn binds_now(&self, step: u32) -> Env {
-        self.binds_now.get(&step).copied().unwrap_or(EMPTY_ENV)
+        self.binds_now.get(&step).copied().unwrap_or(Env::EMPTY)
     }
 
     /// Whether the current event is an evaluation point of a step with this timing.
-    pub fn is_point(&self, timing: crate::spec::Timing) -> bool {
+    pub fn is_point(&self, timing: crate::steps::Timing) -> bool {
         match timing {
-            crate::spec::Timing::State => true,
-            crate::spec::Timing::Call(t) => self.call_now.is_some_and(|(c, _)| c == t),
-            crate::spec::Timing::Result(t) => self.ok_result_now == Some(t),
+            crate::steps::Timing::State => true,
+            crate::steps::Timing::Call(t) => self.call_now.is_some_and(|(c, _)| c == t),
+            crate::steps::Timing::Result(t) => self.ok_result_now == Some(t),
         }
     }
 

@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
-use turnstile_rules::facts::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, Read, ResultFact, SCALAR,
-};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Timing, TraceFacts, Value,
     ValueType,
+};
+use turnstile_rules::{
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
+    FactsBuilder, Read, ResultFact, SCALAR,
 };
 
 use crate::bundle::model::{Side, ToolKind};
@@ -41,6 +41,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
 /// extraction share it). Owns the interner the facts' symbols resolve in.
 #[derive(Clone, Debug)]
 pub struct Extractor {
+    /// The bundle's interner extended with the trace's strings.
     pub interner: Interner,
     /// Call id to (call event, tool name, arguments).
     open_calls: HashMap<String, (u32, String, Json)>,
@@ -49,6 +50,7 @@ pub struct Extractor {
 }
 
 impl Extractor {
+    /// An extractor for traces of `bundle`.
     pub fn new(bundle: &CompiledBundle) -> Self {
         Extractor {
             interner: bundle.interner.clone(),
@@ -228,7 +230,7 @@ impl Extraction<'_> {
                 self.out.facts.binds.push(BindFact {
                     step: StepId(u32::try_from(index).unwrap_or(u32::MAX)),
                     event: k,
-                    var: binding.var.0,
+                    var: binding.var,
                     value,
                 });
             }

@@ -5,11 +5,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::intern::Symbol;
-use crate::ir::{CheckId, CheckSet};
+use crate::ir::{CheckId, CheckSet, VarId};
 
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
+/// Index of a step in [`CompiledChecks::steps`].
 pub struct StepId(pub u32);
 
 /// When a step's formal criterion is decided.
@@ -23,17 +24,36 @@ pub enum Timing {
     Result(Symbol),
 }
 
+/// Where a step comes from in the workflow.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StepOrigin {
+    /// A workflow node; its step id is the node's index in the workflow graph.
+    Node,
+    /// One branch of a decision node: the decision's step and the branch label.
+    Branch {
+        /// The step of the decision node the branch leaves.
+        decision: StepId,
+        /// The branch label, as written in the bundle.
+        label: String,
+    },
+}
+
+/// One step of the workflow as the evaluator walks it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
-    /// Node id, or `node[branch]` for a decision branch.
+    /// For rendering only: the node id, or `node[label]` for a decision
+    /// branch. Code that needs to know what the step is matches [`Step::origin`].
     pub name: String,
+    /// The node or decision branch the step stands for.
+    pub origin: StepOrigin,
+    /// When the step's criterion is decided.
     pub timing: Timing,
     /// Formal criterion; `None` means trivially true.
     pub check: Option<CheckId>,
     /// Whether a judge must also confirm this step.
     pub semantic: bool,
     /// Variables this step binds from its call (when `timing` is a call or result).
-    pub binds: Vec<u32>,
+    pub binds: Vec<VarId>,
     /// The mutating tool this step authorizes.
     pub authorizes: Option<Symbol>,
 }
@@ -41,9 +61,7 @@ pub struct Step {
 impl Step {
     /// The variables the step binds, as a bit mask.
     pub fn bind_mask(&self) -> u32 {
-        self.binds
-            .iter()
-            .fold(0u32, |m, v| m | 1u32.checked_shl(*v).unwrap_or(0))
+        self.binds.iter().fold(0u32, |m, v| m | v.mask())
     }
 
     /// The variables its check reads but does not bind: a request must have
@@ -56,9 +74,13 @@ impl Step {
 /// The workflow and every check, as the evaluator consumes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompiledChecks {
+    /// Every check the steps refer to.
     pub checks: CheckSet,
+    /// The steps; a node's step id is its graph index.
     pub steps: Vec<Step>,
+    /// The step graph's edges.
     pub edges: Vec<(StepId, StepId)>,
+    /// Where every request starts.
     pub entry: StepId,
     /// Number of request variables (`$user`, `$order`, ...).
     pub vars: u32,
@@ -67,6 +89,7 @@ pub struct CompiledChecks {
 }
 
 impl CompiledChecks {
+    /// The step `id`.
     pub fn step(&self, id: StepId) -> Option<&Step> {
         self.steps.get(id.0 as usize)
     }

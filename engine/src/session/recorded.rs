@@ -8,15 +8,19 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, Usage};
 
-use super::{EventReport, GateVerdict, Runtime, Schedule, Session, SessionError};
+use super::{BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
 
 /// One trace replayed under one schedule.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReplayReport {
+    /// The trace id.
     pub trace: String,
+    /// The schedule the trace was replayed under.
     pub schedule: Schedule,
+    /// The report on every event.
     pub events: Vec<EventReport>,
+    /// Judge usage.
     pub usage: Usage,
 }
 
@@ -43,6 +47,7 @@ impl ReplayReport {
             .count()
     }
 
+    /// The events whose verdict is a block.
     pub fn blocked(&self) -> Vec<u32> {
         self.events
             .iter()
@@ -54,7 +59,7 @@ impl ReplayReport {
 
 /// Replays `trace` event by event.
 pub async fn replay(
-    rt: &Arc<Runtime>,
+    rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
     judge: &dyn Judge,
@@ -75,9 +80,13 @@ pub async fn replay(
 /// Which of the reference's deviations a schedule caught and missed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coverage {
+    /// The schedule measured against the workflow reference.
     pub schedule: Option<Schedule>,
+    /// The deviations: the events the workflow schedule blocks.
     pub deviations: Vec<u32>,
+    /// Deviations this schedule blocked too.
     pub caught: Vec<u32>,
+    /// Deviations this schedule let through.
     pub missed: Vec<u32>,
 }
 

@@ -1,0 +1,167 @@
+//! A session's saved form: the events it took, the judge verdicts it
+//! accepted and the questions it already asked, versioned so a state written
+//! in another layout is refused instead of misread.
+
+use serde::{Deserialize, Serialize};
+use turnstile_judge::Usage;
+use turnstile_rules::{Env, StepId};
+
+use super::SessionError;
+use super::schedule::Schedule;
+use crate::trace::Event;
+
+/// The layout of [`SessionState`]. Version 1 stored verdicts and questions
+/// as bare tuples; version 2 names their fields.
+pub const STATE_VERSION: u32 = 2;
+
+/// What a session is, serialized: its inputs and the judge's accepted
+/// verdicts. Everything else is recomputed on restore.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionState {
+    /// The layout version, [`STATE_VERSION`] when written by this build.
+    pub version: u32,
+    /// The hash of the bundle the session ran (a restore needs the same one).
+    pub bundle: String,
+    /// The firing schedule the session ran with.
+    pub schedule: Schedule,
+    /// Every event the session took, in order.
+    pub events: Vec<Event>,
+    /// Every verdict the judge gave that the session accepted.
+    pub judged: Vec<AcceptedVerdict>,
+    /// Questions already answered on an unchanged slice (not asked again).
+    pub asked: Vec<AskedQuestion>,
+    /// The requests shown at an earlier firing (reported as continuing).
+    pub seen: Vec<Env>,
+    /// The last event was a user message (the boundary schedule fires next).
+    pub after_user: bool,
+    /// The last agent event was blocked (the boundary schedule checks the retry).
+    pub after_block: bool,
+    /// Judge usage so far.
+    pub usage: Usage,
+}
+
+/// A judge verdict the session accepted: the step it satisfies and the
+/// event at which it takes effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AcceptedVerdict {
+    /// The dialogue step the verdict satisfies.
+    pub step: StepId,
+    /// The event the verdict takes effect at.
+    pub evidence: u32,
+}
+
+/// A question already put to the judge, identified by what can change its
+/// answer: the first step it decides, the request, the event from which a
+/// verdict counts, and the end of the slice up to the last turn that matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AskedQuestion {
+    /// The first step the question decides.
+    pub step: StepId,
+    /// The request it was asked for.
+    pub request: Env,
+    /// The event a verdict takes effect at the earliest.
+    pub ready: u32,
+    /// One past the last turn of the slice that can change the answer.
+    pub slice_end: u32,
+}
+
+/// Only the version of a saved state, read before the rest so a state in
+/// another layout is refused by version rather than by a parse error.
+#[derive(Deserialize)]
+struct VersionOnly {
+    version: Option<u32>,
+}
+
+impl SessionState {
+    /// Parses a saved state, refusing one of another layout version
+    /// ([`SessionError::StateVersion`]) before reading the rest of it.
+    pub fn from_json(text: &str) -> Result<SessionState, SessionError> {
+        let head: VersionOnly =
+            serde_json::from_str(text).map_err(|e| SessionError::StateFormat(e.to_string()))?;
+        let version = head.version.unwrap_or(0);
+        if version != STATE_VERSION {
+            return Err(SessionError::StateVersion(version));
+        }
+        serde_json::from_str(text).map_err(|e| SessionError::StateFormat(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn saved(version: u32) -> SessionState {
+        SessionState {
+            version,
+            bundle: "fnv1a:0".to_owned(),
+            schedule: Schedule::Workflow,
+            events: Vec::new(),
+            judged: vec![AcceptedVerdict {
+                step: StepId(3),
+                evidence: 4,
+            }],
+            asked: vec![AskedQuestion {
+                step: StepId(3),
+                request: Env::EMPTY,
+                ready: 1,
+                slice_end: 5,
+            }],
+            seen: vec![Env::EMPTY],
+            after_user: true,
+            after_block: false,
+            usage: Usage::default(),
+        }
+    }
+
+    #[test]
+    fn a_state_of_this_version_round_trips() {
+        let state = saved(STATE_VERSION);
+        let text = serde_json::to_string(&state).unwrap();
+        assert_eq!(SessionState::from_json(&text).unwrap(), state);
+    }
+
+    #[test]
+    fn a_state_of_another_version_is_refused_by_version() {
+        let text = serde_json::to_string(&saved(STATE_VERSION + 1)).unwrap();
+        let err = SessionState::from_json(&text).unwrap_err();
+        assert!(matches!(err, SessionError::StateVersion(v) if v == STATE_VERSION + 1));
+        assert!(
+            err.to_string().contains("version 3 is not supported"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_state_of_the_old_tuple_layout_is_refused_by_version() {
+        // Version 1 as written by earlier builds: verdicts and questions as tuples.
+        let usage = serde_json::to_string(&Usage::default()).unwrap();
+        let text = format!(
+            r#"{{"version":1,"bundle":"fnv1a:0","schedule":"workflow","events":[],
+            "judged":[[3,4]],"asked":[[3,[0,0,0,0,0,0,0,0],1,5]],"seen":[[0,0,0,0,0,0,0,0]],
+            "after_user":true,"after_block":false,"usage":{usage}}}"#
+        );
+        let err = SessionState::from_json(&text).unwrap_err();
+        assert!(matches!(err, SessionError::StateVersion(1)), "{err}");
+        assert!(
+            err.to_string().contains("version 1 is not supported"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_state_without_a_version_or_not_json_is_refused() {
+        assert!(matches!(
+            SessionState::from_json(r#"{"judged":[[3,4]]}"#),
+            Err(SessionError::StateVersion(0))
+        ));
+        assert!(matches!(
+            SessionState::from_json("not json"),
+            Err(SessionError::StateFormat(_))
+        ));
+        let wrong_layout = r#"{"version":2,"judged":[[3,4]]}"#;
+        assert!(matches!(
+            SessionState::from_json(wrong_layout),
+            Err(SessionError::StateFormat(_))
+        ));
+    }
+}

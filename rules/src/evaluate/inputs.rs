@@ -1,0 +1,695 @@
+//! The program's inputs besides the encoded checks: per step its root check
+//! and evaluation points (the events that can change what its criterion
+//! reads), judge verdicts, filter matches and event counts, all computed from
+//! the trace facts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use hashbrown::{HashMap, HashSet};
+
+use crate::encode::{CNode, Encoded, ONode};
+use crate::env::{Env, MAX_VARS};
+use crate::facts::{FOREVER, TraceFacts};
+use crate::intern::Symbol;
+use crate::ir::{CmpOp, Outcome, VarId};
+use crate::program::{self, Program};
+use crate::steps::{CompiledChecks, Timing};
+use crate::value::Value;
+
+use super::graph::{forward_edges, step_depths};
+
+/// Everything fed to the program besides the encoded checks.
+pub(super) struct Inputs {
+    pub(super) step_roots: Vec<u32>,
+    /// The workflow's edges without the back edges of its loops.
+    pub(super) forward_edges: Vec<(u32, u32)>,
+    /// Every event where each step is evaluated (empty for trivial steps).
+    pub(super) points: Vec<Vec<u32>>,
+    /// The ordered evaluation points of each (step, env).
+    pub(super) step_points: BTreeMap<(u32, Env), Vec<u32>>,
+    /// Variables a request's bindings select a step's runs by.
+    pub(super) key_masks: Vec<u32>,
+    /// Per filter: `(event, call, key)` of every event of its tool and outcome,
+    /// keyed by the argument its first `==` constraint reads.
+    pub(super) filter_events: BTreeMap<u32, Vec<(u32, u32, Value)>>,
+    /// `(semantic step, j, k)`: the first judge verdict at or after `j` is at `k`.
+    pub(super) next_judged: Vec<(u32, u32, u32)>,
+    pub(super) trivial: Vec<bool>,
+    pub(super) eval_at: BTreeSet<(u32, u32, Env)>,
+    pub(super) bind_masks: Vec<u32>,
+    pub(super) depth: Vec<u32>,
+    pub(super) count_values: Vec<(u32, Value, u32, u32, u32)>,
+}
+
+impl Inputs {
+    pub(super) fn build(
+        checks: &CompiledChecks,
+        facts: &TraceFacts,
+        encoded: &mut Encoded,
+    ) -> Inputs {
+        let mut used_roots = HashSet::new();
+        let mut step_roots = Vec::new();
+        for step in &checks.steps {
+            let root = match step.check.and_then(|c| encoded.root(c)) {
+                Some(r) if used_roots.insert(r) => r,
+                Some(r) => {
+                    // Keep one root per step so runs never mix steps.
+                    encoded.cnodes.push(CNode::True);
+                    let fresh = to_u32(encoded.cnodes.len() - 1);
+                    encoded.cnodes.push(CNode::And(r, fresh));
+                    to_u32(encoded.cnodes.len() - 1)
+                }
+                None => {
+                    encoded.cnodes.push(CNode::True);
+                    to_u32(encoded.cnodes.len() - 1)
+                }
+            };
+            step_roots.push(root);
+        }
+        let tool_of_call: HashMap<u32, Symbol> =
+            facts.calls.iter().map(|c| (c.event, c.tool)).collect();
+        let mut bind_env: HashMap<(u32, u32), Env> = HashMap::new();
+        let mut candidates: BTreeMap<VarId, BTreeSet<Symbol>> = BTreeMap::new();
+        for b in &facts.binds {
+            let env = bind_env.entry((b.step.0, b.event)).or_insert(Env::EMPTY);
+            *env = env.with(b.var, b.value);
+            candidates.entry(b.var).or_default().insert(b.value);
+        }
+        let mut deps = Dependencies::new(facts, &tool_of_call);
+        let filter_events = keyed_filter_events(encoded, facts, &deps);
+        for (f, events) in &filter_events {
+            for &(ev, _, key) in events {
+                deps.by_key.entry((*f, key)).or_default().push(ev);
+            }
+            deps.by_filter
+                .insert(*f, events.iter().map(|&(ev, _, _)| ev).collect());
+        }
+        let mut points = Vec::new();
+        let mut bind_masks = Vec::new();
+        let mut key_masks = Vec::new();
+        let mut step_points: BTreeMap<(u32, Env), Vec<u32>> = BTreeMap::new();
+        for (index, step) in checks.steps.iter().enumerate() {
+            let s = to_u32(index);
+            let bind_mask = step.bind_mask();
+            let check_mask = step.key_mask(encoded);
+            let root = step_roots.get(index).copied().unwrap_or(u32::MAX);
+            match step.timing {
+                Timing::State if step.check.is_none() => {}
+                Timing::State => {
+                    for env in projections(Env::EMPTY, check_mask, &candidates) {
+                        step_points.insert((s, env), deps.state_points(encoded, root, &env));
+                    }
+                }
+                Timing::Call(tool) | Timing::Result(tool) => {
+                    let events = match step.timing {
+                        Timing::Call(_) => deps.calls(tool),
+                        _ => deps.results(tool),
+                    };
+                    let pins = pinned_vars(encoded, root);
+                    for (k, call) in events {
+                        let bound = bind_env.get(&(s, k)).copied().unwrap_or(Env::EMPTY);
+                        let complete = step.binds.iter().all(|v| bound.is_bound(*v));
+                        if !complete {
+                            continue;
+                        }
+                        // A guard `args.x == $v` can only hold for the request
+                        // whose $v is this call's x: evaluate just that one.
+                        let mut narrowed = candidates.clone();
+                        for &(var, path) in &pins {
+                            let value = encoded
+                                .arg_paths
+                                .get(path as usize)
+                                .and_then(|p| facts.arg_path_index(p))
+                                .and_then(|p| deps.args.get(&(call, p)))
+                                .and_then(|vs| match vs.as_slice() {
+                                    [Value::Str(s)] => Some(*s),
+                                    _ => None,
+                                });
+                            // An argument no request bound keeps every candidate,
+                            // so the failing grounding can be explained.
+                            if let Some(v) = value
+                                .filter(|v| candidates.get(&var).is_some_and(|c| c.contains(v)))
+                            {
+                                narrowed.insert(var, BTreeSet::from([v]));
+                            }
+                        }
+                        for env in projections(bound, check_mask, &narrowed) {
+                            step_points.entry((s, env)).or_default().push(k);
+                        }
+                    }
+                }
+            }
+            let mut all: Vec<u32> = step_points
+                .range((s, Env::EMPTY)..=(s, Env::MAX))
+                .flat_map(|(_, v)| v.iter().copied())
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            points.push(all);
+            bind_masks.push(bind_mask);
+            key_masks.push(check_mask);
+        }
+        let mut eval_at = BTreeSet::new();
+        for ((s, env), pts) in step_points.iter_mut() {
+            pts.sort_unstable();
+            pts.dedup();
+            for &k in pts.iter() {
+                eval_at.insert((
+                    step_roots.get(*s as usize).copied().unwrap_or(u32::MAX),
+                    k,
+                    *env,
+                ));
+            }
+        }
+        let mut next_judged = Vec::new();
+        for (index, step) in checks.steps.iter().enumerate() {
+            if !step.semantic {
+                continue;
+            }
+            let mut judged: Vec<u32> = facts
+                .judged
+                .iter()
+                .filter(|(st, _)| st.0 as usize == index)
+                .map(|(_, k)| *k)
+                .collect();
+            judged.sort_unstable();
+            judged.dedup();
+            let mut next = judged.iter().peekable();
+            for j in 0..facts.events.max(1) {
+                while next.peek().is_some_and(|&&k| k < j) {
+                    next.next();
+                }
+                if let Some(&&k) = next.peek() {
+                    next_judged.push((to_u32(index), j, k));
+                }
+            }
+        }
+        let depth = step_depths(checks);
+        let forward_edges = forward_edges(checks);
+        let count_values = count_intervals(encoded, &deps, &candidates);
+        let trivial = checks
+            .steps
+            .iter()
+            .map(|s| s.timing == Timing::State && s.check.is_none())
+            .collect();
+        Inputs {
+            step_roots,
+            forward_edges,
+            points,
+            step_points,
+            key_masks,
+            next_judged,
+            filter_events,
+            trivial,
+            eval_at,
+            bind_masks,
+            depth,
+            count_values,
+        }
+    }
+
+    pub(super) fn load(
+        &self,
+        checks: &CompiledChecks,
+        encoded: &Encoded,
+        facts: &TraceFacts,
+        rt: &mut Program,
+    ) {
+        use program::*;
+        rt.extend(self.eval_at.iter().map(|&(c, k, e)| IEvalAt(c, k, e)));
+        for (i, node) in encoded.cnodes.iter().enumerate() {
+            let c = to_u32(i);
+            match *node {
+                CNode::True => rt.extend([ICTrue(c)]),
+                CNode::False => {}
+                CNode::And(l, r) => rt.extend([ICAnd(c, l, r)]),
+                CNode::Or(l, r) => rt.extend([ICOr(c, l, r)]),
+                CNode::Cmp {
+                    op,
+                    lhs,
+                    rhs,
+                    negated,
+                } => rt.extend([ICCmp(c, op, lhs, rhs, negated)]),
+                CNode::In {
+                    operand,
+                    set,
+                    negated,
+                } => rt.extend([ICIn(c, operand, set, negated)]),
+                CNode::Contains {
+                    item,
+                    list,
+                    negated,
+                } => rt.extend([ICContains(c, item, list, negated)]),
+                CNode::Happened { filter, negated } => rt.extend([ICHappened(c, filter, negated)]),
+            }
+        }
+        for (s, members) in encoded.sets.iter().enumerate() {
+            rt.extend(members.iter().map(|&m| ISetMember(to_u32(s), m)));
+        }
+        let path_map: Vec<Option<u32>> = encoded
+            .arg_paths
+            .iter()
+            .map(|p| facts.arg_path_index(p))
+            .collect();
+        // Encoded paths the facts lack get an index no fact carries (fail closed).
+        let path = |p: u32| {
+            path_map
+                .get(p as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(u32::MAX)
+        };
+        for (i, node) in encoded.onodes.iter().enumerate() {
+            let o = to_u32(i);
+            match *node {
+                ONode::Const(v) => rt.extend([IOConst(o, v)]),
+                ONode::Var(v) => rt.extend([IOVar(o, v)]),
+                ONode::Arg(p) => rt.extend([IOArg(o, path(p))]),
+                ONode::Field { entity, id, field } => rt.extend([IOField(o, entity, id, field)]),
+                ONode::Agg { op, inner, zero } => rt.extend([IOAgg(o, op, inner, zero)]),
+                ONode::Count { filter, key } => rt.extend([IOCount(o, filter, key)]),
+                ONode::Arith { op, lhs, rhs } => rt.extend([IOArith(o, op, lhs, rhs)]),
+                ONode::CountEqual { inner, value } => rt.extend([IOCountEq(o, inner, value)]),
+            }
+        }
+        for (f, events) in &self.filter_events {
+            rt.extend(events.iter().map(|&(ev, c, key)| IFilterEv(*f, ev, c, key)));
+        }
+        for (f, filter) in encoded.filters.iter().enumerate() {
+            let f = to_u32(f);
+            if let Some(&(_, _, o)) = filter
+                .constraints
+                .iter()
+                .find(|&&(_, op, _)| op == CmpOp::Eq)
+            {
+                rt.extend([IFilterKeyOp(f, o)]);
+                rt.extend([IFilterKeyed(f)]);
+            }
+            rt.extend(
+                filter
+                    .constraints
+                    .iter()
+                    .map(|&(p, op, o)| IFCons(f, path(p), op, o)),
+            );
+        }
+        rt.extend(
+            self.count_values
+                .iter()
+                .map(|&(f, v, n, from, until)| ICountV(f, v, n, from, until)),
+        );
+        rt.extend(
+            facts
+                .calls
+                .iter()
+                .map(|c| ICall(c.event, c.tool, c.by_agent)),
+        );
+        rt.extend(facts.calls.iter().map(|c| IArgsOf(c.event, c.event)));
+        rt.extend(facts.results.iter().map(|r| IResult(r.event, r.call, r.ok)));
+        rt.extend(facts.results.iter().map(|r| IArgsOf(r.event, r.call)));
+        rt.extend(
+            facts
+                .attrs
+                .iter()
+                .map(|a| IAttr(a.entity, a.id, a.field, a.elem, a.value, a.from, a.until)),
+        );
+        rt.extend(
+            facts
+                .attr_lens
+                .iter()
+                .map(|a| IAttrLen(a.entity, a.id, a.field, a.len, a.from, a.until)),
+        );
+        rt.extend(
+            facts
+                .args
+                .iter()
+                .map(|a| IArg(a.call, a.path, a.elem, a.value)),
+        );
+        rt.extend(
+            facts
+                .arg_lens
+                .iter()
+                .map(|a| IArgLen(a.call, a.path, a.len)),
+        );
+        rt.extend(
+            self.next_judged
+                .iter()
+                .map(|&(s, j, k)| INextJudged(s, j, k)),
+        );
+        // One entry per step in each of these (built together).
+        let per_step = self
+            .step_roots
+            .iter()
+            .zip(&self.bind_masks)
+            .zip(&self.key_masks)
+            .zip(&self.trivial)
+            .take(self.points.len());
+        for (i, (((&root, &binds), &keys), &trivial)) in per_step.enumerate() {
+            let s = to_u32(i);
+            rt.extend([IStepRoot(s, root)]);
+            rt.extend([IStepBinds(s, binds)]);
+            rt.extend([IStepKeyMask(s, keys)]);
+            if trivial {
+                rt.extend([ITrivial(s)]);
+            }
+        }
+        for (&(s, env), pts) in &self.step_points {
+            rt.extend(pts.iter().map(|&k| IStepPt(s, env, k)));
+            rt.extend(pts.windows(2).filter_map(|w| match *w {
+                [k, next] => Some(INextPt(s, env, k, next)),
+                _ => None,
+            }));
+            if let (Some(&first), Some(&last)) = (pts.first(), pts.last()) {
+                rt.extend([IFirstPt(s, env, first)]);
+                rt.extend([ILastPt(s, env, last)]);
+            }
+        }
+        for (i, step) in checks.steps.iter().enumerate() {
+            let s = to_u32(i);
+            if step.timing == Timing::State {
+                rt.extend([IStepIsState(s)]);
+            }
+            if step.semantic {
+                rt.extend([ISemantic(s)]);
+            }
+            if let Some(tool) = step.authorizes {
+                rt.extend([IAuth(s, tool)]);
+            }
+        }
+        rt.extend(checks.edges.iter().map(|&(a, b)| IEdge(a.0, b.0)));
+        rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
+        rt.extend([ISeed(checks.entry.0, Env::EMPTY, 0)]);
+    }
+}
+
+/// Variables a check pins to an argument: top-level conjuncts `args.x == $v`
+/// (as `(var, encoded path)`), which can only hold when `$v` is that argument.
+pub(super) fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(VarId, u32)> {
+    let mut pins = Vec::new();
+    let mut stack = vec![root];
+    while let Some(c) = stack.pop() {
+        match encoded.cnodes.get(c as usize) {
+            Some(CNode::And(l, r)) => stack.extend([*l, *r]),
+            Some(CNode::Cmp {
+                op: CmpOp::Eq,
+                lhs,
+                rhs,
+                negated: false,
+            }) => {
+                let side = |o: &u32| encoded.onodes.get(*o as usize);
+                let scalar = |p: &u32| {
+                    !encoded
+                        .arg_paths
+                        .get(*p as usize)
+                        .is_some_and(|path| path.yields_list())
+                };
+                match (side(lhs), side(rhs)) {
+                    (Some(ONode::Arg(p)), Some(ONode::Var(v)))
+                    | (Some(ONode::Var(v)), Some(ONode::Arg(p)))
+                        if scalar(p) =>
+                    {
+                        pins.push((*v, *p));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    pins
+}
+
+/// Which events can change what a state criterion reads, per environment.
+pub(super) struct Dependencies {
+    /// `(entity, id, field)` to the events that (re)read it.
+    pub(super) reads: HashMap<(Symbol, Symbol, Symbol), Vec<u32>>,
+    /// Tool to its `(call event, call event)` and `(ok result event, call event)`.
+    pub(super) calls: HashMap<Symbol, Vec<(u32, u32)>>,
+    pub(super) results: HashMap<Symbol, Vec<(u32, u32)>>,
+    pub(super) all_tool_events: Vec<u32>,
+    pub(super) args: ArgIndex,
+    /// Events of each filter, and by the key of its first `==` constraint.
+    pub(super) by_filter: HashMap<u32, Vec<u32>>,
+    pub(super) by_key: HashMap<(u32, Value), Vec<u32>>,
+}
+
+/// Argument values by (call event, path index).
+pub(super) type ArgIndex = HashMap<(u32, u32), Vec<Value>>;
+
+pub(super) fn arg_index(facts: &TraceFacts) -> ArgIndex {
+    let mut index: ArgIndex = HashMap::new();
+    for a in &facts.args {
+        index.entry((a.call, a.path)).or_default().push(a.value);
+    }
+    index
+}
+
+impl Dependencies {
+    pub(super) fn new(facts: &TraceFacts, tool_of_call: &HashMap<u32, Symbol>) -> Self {
+        let mut reads: HashMap<(Symbol, Symbol, Symbol), Vec<u32>> = HashMap::new();
+        for a in &facts.attrs {
+            reads
+                .entry((a.entity, a.id, a.field))
+                .or_default()
+                .push(a.from);
+        }
+        for a in &facts.attr_lens {
+            reads
+                .entry((a.entity, a.id, a.field))
+                .or_default()
+                .push(a.from);
+        }
+        let mut calls: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
+        for c in &facts.calls {
+            calls.entry(c.tool).or_default().push((c.event, c.event));
+        }
+        let mut results: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
+        for r in facts.results.iter().filter(|r| r.ok) {
+            if let Some(tool) = tool_of_call.get(&r.call) {
+                results.entry(*tool).or_default().push((r.event, r.call));
+            }
+        }
+        let mut all_tool_events: Vec<u32> = facts
+            .calls
+            .iter()
+            .map(|c| c.event)
+            .chain(facts.results.iter().map(|r| r.event))
+            .collect();
+        all_tool_events.sort_unstable();
+        Dependencies {
+            reads,
+            calls,
+            results,
+            all_tool_events,
+            args: arg_index(facts),
+            by_filter: HashMap::new(),
+            by_key: HashMap::new(),
+        }
+    }
+
+    pub(super) fn calls(&self, tool: Symbol) -> Vec<(u32, u32)> {
+        self.calls.get(&tool).cloned().unwrap_or_default()
+    }
+
+    pub(super) fn results(&self, tool: Symbol) -> Vec<(u32, u32)> {
+        self.results.get(&tool).cloned().unwrap_or_default()
+    }
+
+    /// Event 0 and every event where the criterion under `root` may change
+    /// value for `env`; all tool events where that cannot be narrowed.
+    pub(super) fn state_points(&self, encoded: &Encoded, root: u32, env: &Env) -> Vec<u32> {
+        let mut points = vec![0];
+        let mut stack = vec![Node::C(root)];
+        while let Some(node) = stack.pop() {
+            match node {
+                Node::C(c) => match encoded.cnodes.get(c as usize) {
+                    Some(CNode::And(l, r) | CNode::Or(l, r)) => {
+                        stack.extend([Node::C(*l), Node::C(*r)])
+                    }
+                    Some(CNode::Cmp { lhs, rhs, .. }) => {
+                        stack.extend([Node::O(*lhs), Node::O(*rhs)])
+                    }
+                    Some(CNode::In { operand, set, .. }) => {
+                        stack.push(Node::O(*operand));
+                        stack.extend(
+                            encoded
+                                .sets
+                                .get(*set as usize)
+                                .into_iter()
+                                .flatten()
+                                .map(|m| Node::O(*m)),
+                        );
+                    }
+                    Some(CNode::Contains { item, list, .. }) => {
+                        stack.extend([Node::O(*item), Node::O(*list)])
+                    }
+                    Some(CNode::Happened { filter, .. }) => {
+                        points.extend(self.filter_events(encoded, *filter, env))
+                    }
+                    Some(CNode::True | CNode::False) | None => {}
+                },
+                Node::O(o) => match encoded.onodes.get(o as usize) {
+                    Some(ONode::Field { entity, id, field }) => {
+                        let key = match encoded.onodes.get(*id as usize) {
+                            Some(ONode::Var(v)) => env.get(*v),
+                            Some(ONode::Const(Value::Str(s))) => Some(*s),
+                            _ => None,
+                        };
+                        match key {
+                            Some(id) => points.extend(
+                                self.reads.get(&(*entity, id, *field)).into_iter().flatten(),
+                            ),
+                            None => {
+                                stack.push(Node::O(*id));
+                                points.extend(self.all_tool_events.iter().copied());
+                            }
+                        }
+                    }
+                    Some(ONode::Agg { inner, .. }) => stack.push(Node::O(*inner)),
+                    Some(ONode::CountEqual { inner, value }) => {
+                        stack.extend([Node::O(*inner), Node::O(*value)])
+                    }
+                    Some(ONode::Arith { lhs, rhs, .. }) => {
+                        stack.extend([Node::O(*lhs), Node::O(*rhs)])
+                    }
+                    Some(ONode::Count { filter, .. }) => {
+                        points.extend(self.filter_events(encoded, *filter, env))
+                    }
+                    Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
+                },
+            }
+        }
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+
+    /// Events of a filter's tool, narrowed to those whose argument equals the
+    /// env's value when its first `==` constraint compares with a variable.
+    pub(super) fn filter_events(&self, encoded: &Encoded, filter: u32, env: &Env) -> Vec<u32> {
+        let Some(f) = encoded.filters.get(filter as usize) else {
+            return Vec::new();
+        };
+        let key = f
+            .constraints
+            .iter()
+            .find(|&&(_, op, _)| op == CmpOp::Eq)
+            .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
+                Some(ONode::Var(v)) => env.get(*v).map(Value::Str),
+                Some(ONode::Const(v)) => Some(*v),
+                _ => None,
+            });
+        match key {
+            Some(key) => self.by_key.get(&(filter, key)).cloned().unwrap_or_default(),
+            None => self.by_filter.get(&filter).cloned().unwrap_or_default(),
+        }
+    }
+}
+
+/// Every filter's events with the key its first `==` constraint compares.
+pub(super) fn keyed_filter_events(
+    encoded: &Encoded,
+    facts: &TraceFacts,
+    deps: &Dependencies,
+) -> BTreeMap<u32, Vec<(u32, u32, Value)>> {
+    let mut out = BTreeMap::new();
+    for (f, filter) in encoded.filters.iter().enumerate() {
+        let events = match filter.outcome {
+            Outcome::Called => deps.calls(filter.tool),
+            Outcome::Succeeded => deps.results(filter.tool),
+        };
+        let key_path = filter
+            .constraints
+            .iter()
+            .find(|&&(_, op, _)| op == CmpOp::Eq)
+            .and_then(|&(p, _, _)| facts.arg_path_index(encoded.arg_paths.get(p as usize)?));
+        let keyed: Vec<(u32, u32, Value)> = events
+            .into_iter()
+            .flat_map(|(ev, call)| {
+                let keys: Vec<Value> = match key_path {
+                    None => vec![Value::Bool(true)],
+                    Some(path) => deps.args.get(&(call, path)).cloned().unwrap_or_default(),
+                };
+                keys.into_iter().map(move |k| (ev, call, k))
+            })
+            .collect();
+        out.insert(to_u32(f), keyed);
+    }
+    out
+}
+
+pub(super) enum Node {
+    C(u32),
+    O(u32),
+}
+
+pub(super) fn to_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Every binding of the variables in `mask` to candidate values, on top of `base`.
+pub(super) fn projections(
+    base: Env,
+    mask: u32,
+    candidates: &BTreeMap<VarId, BTreeSet<Symbol>>,
+) -> Vec<Env> {
+    let mut envs = vec![base];
+    for var in 0..MAX_VARS as u32 {
+        if mask & (1 << var) == 0 {
+            continue;
+        }
+        let Some(values) = candidates.get(&VarId(var)) else {
+            return Vec::new();
+        };
+        envs = envs
+            .iter()
+            .flat_map(|e| values.iter().map(move |v| e.with(VarId(var), *v)))
+            .collect();
+    }
+    envs
+}
+
+/// Step functions "how many matching events so far" for every counted filter
+/// and candidate key, as `(filter, key, count, from, until)`.
+pub(super) fn count_intervals(
+    encoded: &Encoded,
+    deps: &Dependencies,
+    candidates: &BTreeMap<VarId, BTreeSet<Symbol>>,
+) -> Vec<(u32, Value, u32, u32, u32)> {
+    let mut out = Vec::new();
+    for node in &encoded.onodes {
+        let ONode::Count { filter, key } = *node else {
+            continue;
+        };
+        let keys: Vec<Value> = match encoded.onodes.get(key as usize) {
+            Some(ONode::Const(v)) => vec![*v],
+            Some(ONode::Var(var)) => candidates
+                .get(var)
+                .map(|vs| vs.iter().map(|s| Value::Str(*s)).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let unconstrained = encoded
+            .filters
+            .get(filter as usize)
+            .is_some_and(|f| f.constraints.is_empty());
+        for key_value in keys {
+            let mut matches = if unconstrained {
+                deps.by_filter.get(&filter).cloned().unwrap_or_default()
+            } else {
+                deps.by_key
+                    .get(&(filter, key_value))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            matches.sort_unstable();
+            matches.dedup();
+            let mut from = 0;
+            for (n, ev) in matches.iter().enumerate() {
+                out.push((filter, key_value, to_u32(n), from, *ev));
+                from = *ev;
+            }
+            out.push((filter, key_value, to_u32(matches.len()), from, FOREVER));
+        }
+    }
+    out
+}

@@ -1,0 +1,131 @@
+//! What an evaluation returns: the derived satisfaction and authorization
+//! relations, and every violation with its reason and the facts it rests on.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use hashbrown::HashSet;
+use serde::{Deserialize, Serialize};
+
+use crate::encode::Encoded;
+use crate::env::{Env, MAX_VARS};
+use crate::intern::Symbol;
+use crate::steps::StepId;
+use crate::value::Value;
+
+/// Why a gated call was blocked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Reason {
+    /// The tool has no authorization step at all.
+    NoAuthorization,
+    /// A value the decision needs was never read (or not by then).
+    MissingRead,
+    /// A read value has the wrong value (a status, a flag).
+    WrongValue,
+    /// An amount or quantity is out of bounds.
+    AmountOutOfBounds,
+    /// An argument is not grounded in what was read for this request.
+    Ungrounded,
+    /// The call (or a related one) already happened too often.
+    TooManyCalls,
+    /// A required step happened, but before its predecessor.
+    OutOfOrder,
+    /// A dialogue-semantic step (confirmation, reason...) is not established.
+    DialogueUnmet,
+    /// A required earlier step did not happen.
+    MissingStep,
+}
+
+impl Reason {
+    /// When several conditions fail, the one reported: a cause before its
+    /// consequences (an ungrounded id also leaves its fields unread).
+    pub fn precedence(self) -> u8 {
+        match self {
+            Reason::NoAuthorization => 0,
+            Reason::Ungrounded => 1,
+            Reason::TooManyCalls => 2,
+            Reason::OutOfOrder => 3,
+            Reason::AmountOutOfBounds => 4,
+            Reason::WrongValue => 5,
+            Reason::MissingRead => 6,
+            Reason::DialogueUnmet => 7,
+            Reason::MissingStep => 8,
+        }
+    }
+}
+
+/// A fact a verdict rests on: an operand's value(s) at the decision, and the
+/// read event it came from when it is an entity field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cited {
+    /// Encoded operand node (see [`Encoded::onodes`]).
+    pub operand: u32,
+    /// The value(s): one for a scalar, the elements of a list.
+    pub values: Vec<Value>,
+    /// The event whose result the value was read from, for an entity field.
+    pub read_at: Option<u32>,
+}
+
+/// One failing condition of a guard or criterion, with its operands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedAtom {
+    /// Encoded check node (see [`Encoded::cnodes`]).
+    pub atom: u32,
+    /// The facts the condition was decided on.
+    pub cited: Vec<Cited>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A gated call the workflow did not authorize, explained.
+pub struct Violation {
+    /// The gated call's event index.
+    pub event: u32,
+    /// The tool called.
+    pub tool: Symbol,
+    /// The request (bindings) whose path came closest to authorizing it.
+    pub request: Env,
+    /// The first unmet step on that path.
+    pub unmet: Option<StepId>,
+    /// Why the call was blocked.
+    pub reason: Reason,
+    /// The conditions that failed at the unmet step.
+    pub failed: Vec<FailedAtom>,
+}
+
+/// What the program derived for one trace.
+#[derive(Clone, Debug, Default)]
+pub struct Derived {
+    /// The encoded checks the relations refer to.
+    pub encoded: Encoded,
+    /// `(step, request, event)`: the step is satisfied there on a valid path.
+    pub sat: BTreeSet<(StepId, Env, u32)>,
+    /// Earliest satisfaction of each step per request.
+    pub evidence: BTreeMap<(StepId, Env), u32>,
+    /// Gated calls that were authorized, with the authorizing step and request.
+    pub allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    /// Every unauthorized gated call, in event order.
+    pub violations: Vec<Violation>,
+    pub(super) holds: HashSet<(u32, u32, Env)>,
+}
+
+impl Derived {
+    /// Whether check `root` (an encoded node) holds at `event` under `env`.
+    pub fn holds(&self, root: u32, event: u32, env: &Env) -> bool {
+        self.holds.contains(&(root, event, *env))
+    }
+
+    /// Whether the gated call at `event` was authorized.
+    pub fn is_allowed(&self, event: u32) -> bool {
+        self.allowed.contains_key(&event)
+    }
+}
+
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+/// Why a bundle cannot be evaluated.
+pub enum EvaluateError {
+    #[error("the bundle declares {0} request variables; the evaluator supports at most {MAX_VARS}")]
+    /// More request variables than an [`Env`] holds.
+    TooManyVariables(u32),
+    /// A step's origin names a workflow node the workflow does not have.
+    #[error("step `{0}` names a node the workflow does not have")]
+    StepWithoutNode(String),
+}
