@@ -22,14 +22,19 @@ use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict}
 const CRITERION: &str =
     "the user explicitly confirmed (yes) after the agent listed the action details";
 
-/// Measured (offline-v1): 83 of 112 positives Satisfied (74.1%); 18 of the
-/// 112 slices contain no user turn at all (one "yes" covered several actions
-/// and an earlier WRITE call opened the slice), so 83 of the 94 slices with a
-/// user turn (88.3%); 94 of 94 premature negatives not Satisfied. The floors
-/// are the measured figures less two percentage points.
-const POSITIVE_FLOOR: f64 = 0.721;
+/// Measured (offline-v2, the narrow consent rule of
+/// `turnstile_judge::dialogue`): 72 of 112 positives Satisfied (64.3%); 18 of
+/// the 112 slices contain no user turn at all (one "yes" covered several
+/// actions and an earlier WRITE call opened the slice), so 72 of the 94
+/// slices with a user turn (76.6%); 94 of 94 premature negatives not
+/// Satisfied. offline-v1 measured 83/112 (74.1%) and 83/94 (88.3%): the
+/// eleven positives lost are yeses the narrow rule no longer takes (a yes
+/// with "but", "if", "until", "not", "keep", "instead" anywhere in the reply,
+/// or a summary without an identifier or action word). The floors are the
+/// measured figures less two percentage points.
+const POSITIVE_FLOOR: f64 = 0.623;
 /// See [`POSITIVE_FLOOR`].
-const POSITIVE_WITH_USER_FLOOR: f64 = 0.863;
+const POSITIVE_WITH_USER_FLOOR: f64 = 0.746;
 
 fn data_dir() -> PathBuf {
     let dir = std::env::var_os("TAU2_DATA").map_or_else(
@@ -206,7 +211,9 @@ fn offline_judge_agrees_with_tau2_confirmed_actions() {
                     {
                         neg += 1;
                         let premature = judge.decide(&request(slice[..=ask].to_vec())).verdict;
-                        if !premature.is_satisfied() {
+                        if premature.is_satisfied() {
+                            misses.push(format!("PREMATURE {name} {i}: {premature:?}"));
+                        } else {
                             neg_ok += 1;
                         }
                     }
