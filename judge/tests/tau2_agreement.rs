@@ -17,6 +17,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+#[path = "support/tau2_data.rs"]
+mod tau2_data;
+use tau2_data::data_dir;
 use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
 
 const CRITERION: &str =
@@ -35,20 +39,6 @@ const CRITERION: &str =
 const POSITIVE_FLOOR: f64 = 0.623;
 /// See [`POSITIVE_FLOOR`].
 const POSITIVE_WITH_USER_FLOOR: f64 = 0.746;
-
-fn data_dir() -> PathBuf {
-    let dir = std::env::var_os("TAU2_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/tau2"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.join("traces").is_dir() && dir.join("tools.json").is_file(),
-        "tau2 data not found at {}: set TAU2_DATA to the directory holding traces/ and tools.json \
-         (the shared/tau2 folder beside the workspace)",
-        dir.display()
-    );
-    dir
-}
 
 fn write_tools(dir: &Path) -> HashMap<String, HashSet<String>> {
     let tools: Value =
