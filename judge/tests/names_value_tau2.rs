@@ -117,7 +117,10 @@ fn gold_write_ids_are_named_in_the_dialogue() {
     for u in unfound.iter().take(15) {
         println!("  not named: {u}");
     }
-    assert!(total >= 100, "expected at least 100 id arguments, found {total}");
+    assert!(
+        total >= 100,
+        "expected at least 100 id arguments, found {total}"
+    );
     assert!(
         found as f64 / total as f64 >= ID_FLOOR,
         "named rate {found}/{total} fell below the measured floor"

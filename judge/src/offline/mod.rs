@@ -162,6 +162,83 @@ mod tests {
     }
 
     #[test]
+    fn negated_keywords_do_not_count() {
+        let reasons = ["no longer need", "don't need", "by mistake", "mistake"];
+        let turns = vec![Turn::new(
+            3,
+            Role::User,
+            "It's not a mistake and I still need it",
+        )];
+        assert_eq!(by_keywords(&reasons, turns), Verdict::NotSatisfied);
+        let turns = vec![Turn::new(
+            3,
+            Role::User,
+            "I don't need to cancel it, I just want tracking details",
+        )];
+        assert_eq!(by_keywords(&reasons, turns), Verdict::NotSatisfied);
+        let turns = vec![Turn::new(3, Role::User, "I don't need it anymore.")];
+        assert_eq!(
+            by_keywords(&reasons, turns),
+            Verdict::Satisfied { evidence_event: 3 }
+        );
+    }
+
+    #[test]
+    fn classification_ignores_negated_keywords_and_labels() {
+        let branches = vec![
+            Branch {
+                label: "cancel".into(),
+                description: String::new(),
+                keywords: vec!["cancel".into(), "don't need".into(), "do not need".into()],
+            },
+            Branch {
+                label: "general".into(),
+                description: String::new(),
+                keywords: vec!["tracking".into(), "details".into()],
+            },
+            Branch {
+                label: "return".into(),
+                description: String::new(),
+                keywords: vec!["send back".into()],
+            },
+        ];
+        let classify = |text: &str| {
+            OfflineJudge
+                .decide(&JudgeRequest {
+                    bundle_hash: "b".into(),
+                    node_id: "classify".into(),
+                    question: Question::Classify {
+                        branches: branches.clone(),
+                    },
+                    policy_excerpt: None,
+                    bindings: BTreeMap::new(),
+                    conversation: vec![Turn::new(1, Role::User, text)],
+                })
+                .verdict
+        };
+        assert_eq!(
+            classify("I don't need to cancel it, I just want tracking details"),
+            Verdict::Chosen {
+                label: "general".into(),
+                evidence_event: 1
+            }
+        );
+        // The label `return` is not one of its keywords.
+        assert!(matches!(
+            classify("I want to return it"),
+            Verdict::Unknown { .. }
+        ));
+        // Two spellings of one keyword count once: one match, not a tie-breaker.
+        assert_eq!(
+            classify("I don't need it, tracking details please"),
+            Verdict::Chosen {
+                label: "general".into(),
+                evidence_event: 1
+            }
+        );
+    }
+
+    #[test]
     fn punctuation_tolerant_yes() {
         for reply in [
             "Yes, please.",
