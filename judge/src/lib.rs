@@ -20,6 +20,8 @@
 //! - `cache`: the JSONL [`VerdictCache`] and [`CachingJudge`].
 //! - `recorded`: replaying ([`RecordedJudge`]) and recording
 //!   ([`RecordingJudge`]) verdicts.
+//! - [`dialogue`] (public): the text primitives the offline judge decides
+//!   consent and keywords with, for the engine to call directly.
 //! - `canon`: canonical request hashing ([`request_hash`]) for cache and
 //!   recording keys.
 
@@ -42,6 +44,7 @@
 
 mod cache;
 mod canon;
+pub mod dialogue;
 mod judge;
 mod offline;
 mod recorded;

@@ -137,7 +137,7 @@ async fn cached_rerun_is_identical_with_zero_calls() {
 #[tokio::test]
 async fn unknown_verdicts_are_not_cached() {
     let judge = CachingJudge::new(Counting::default(), VerdictCache::in_memory());
-    let request = consent("a.confirm", "Hmm, let me see."); // Unclear -> Unknown
+    let request = consent("a.confirm", "I want a coffee."); // no yes or no -> Unknown
     for _ in 0..2 {
         assert!(matches!(
             judge.judge(&request).await.verdict,

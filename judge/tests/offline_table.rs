@@ -52,10 +52,6 @@ const TABLE: &[(&str, Want)] = &[
         Yes,
     ),
     (
-        "Yes, that's correct—I want to return the Electric Kettle and Mechanical Keyboard, but keep the pet bed. Please go ahead and start the return process. Thank you!",
-        Yes,
-    ),
-    (
         "Yes, I’d like to proceed. I prefer to pay with a gift card.",
         Yes,
     ),
@@ -87,14 +83,6 @@ const TABLE: &[(&str, Want)] = &[
     ),
     (
         "Yeah, that’s exactly what I want. Go ahead and do it—just charge the $22.55 to my card. How soon will I get the new helmet? And do I need to send this one back first or what?",
-        Yes,
-    ),
-    (
-        "Yes, please update my default address to the one from order #W1994898. For the jacket, I’ll wait until it’s delivered before doing the exchange.",
-        Yes,
-    ),
-    (
-        "Yes, go ahead with those changes. But I also have another issue: I got an air purifier with my sneakers order, and I want to exchange it for a large size with night mode, but still with a HEPA filter. Can you help with that too?",
         Yes,
     ),
     // Refusals, hesitation, corrections without consent.
@@ -162,10 +150,6 @@ const TABLE: &[(&str, Want)] = &[
         No,
     ),
     (
-        "Yes, those flights work for me. Could you also confirm if there are any fees for these changes? I have insurance, so I believe the fees should be waived.",
-        No,
-    ),
-    (
         "Thanks for checking. I'll go with the cheaper option from Atlanta (ATL) to Philadelphia (PHL) for $207. Can you proceed with changing my reservation to that flight?",
         No,
     ),
@@ -184,6 +168,26 @@ const TABLE: &[(&str, Want)] = &[
     ),
     (
         "Yes, I’d like to proceed. Before I provide payment details, can you also confirm if I’ll be able to remove my checked bag and get a refund for it?",
+        Unknown,
+    ),
+    // A yes with a contrast, condition or retention anywhere in the reply is
+    // not an explicit, unqualified yes (the narrow rule of
+    // `turnstile_judge::dialogue`): the agent must restate the details. These
+    // four were `Yes` (the first three) and `No` (the last) under offline-v1.
+    (
+        "Yes, that's correct—I want to return the Electric Kettle and Mechanical Keyboard, but keep the pet bed. Please go ahead and start the return process. Thank you!",
+        Unknown,
+    ),
+    (
+        "Yes, please update my default address to the one from order #W1994898. For the jacket, I’ll wait until it’s delivered before doing the exchange.",
+        Unknown,
+    ),
+    (
+        "Yes, go ahead with those changes. But I also have another issue: I got an air purifier with my sneakers order, and I want to exchange it for a large size with night mode, but still with a HEPA filter. Can you help with that too?",
+        Unknown,
+    ),
+    (
+        "Yes, those flights work for me. Could you also confirm if there are any fees for these changes? I have insurance, so I believe the fees should be waived.",
         Unknown,
     ),
     // Nothing recognisable as a yes or no to the listed details.

@@ -8,62 +8,37 @@
 //! Cutting the same slice right after the agent's confirmation request, before
 //! the user answered, must never be `Satisfied` (negatives: a premature action).
 //!
-//! The data directory is `$TAU2_DATA`, else the repository's `data/tau2/`;
-//! its files may be plain, gzip or zstd (told apart by their magic bytes).
+//! The data directory is `$TAU2_DATA`, else the vendored `data/tau2/`.
 
 // Test helpers outside #[test] functions panic on broken fixtures on purpose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+#[path = "support/tau2_data.rs"]
+mod tau2_data;
+use tau2_data::{data_dir, read_stored};
 use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
 
 const CRITERION: &str =
     "the user explicitly confirmed (yes) after the agent listed the action details";
 
-/// Measured (offline-v1): 83 of 112 positives Satisfied (74.1%); 18 of the
-/// 112 slices contain no user turn at all (one "yes" covered several actions
-/// and an earlier WRITE call opened the slice), so 83 of the 94 slices with a
-/// user turn (88.3%); 94 of 94 premature negatives not Satisfied. The floors
-/// are the measured figures less two percentage points.
-const POSITIVE_FLOOR: f64 = 0.721;
+/// Measured (offline-v2, the narrow consent rule of
+/// `turnstile_judge::dialogue`): 72 of 112 positives Satisfied (64.3%); 18 of
+/// the 112 slices contain no user turn at all (one "yes" covered several
+/// actions and an earlier WRITE call opened the slice), so 72 of the 94
+/// slices with a user turn (76.6%); 94 of 94 premature negatives not
+/// Satisfied. offline-v1 measured 83/112 (74.1%) and 83/94 (88.3%): the
+/// eleven positives lost are yeses the narrow rule no longer takes (a yes
+/// with "but", "if", "until", "not", "keep", "instead" anywhere in the reply,
+/// or a summary without an identifier or action word). The floors are the
+/// measured figures less two percentage points.
+const POSITIVE_FLOOR: f64 = 0.623;
 /// See [`POSITIVE_FLOOR`].
-const POSITIVE_WITH_USER_FLOOR: f64 = 0.863;
-
-/// Where the tau2-bench data is: `TAU2_DATA`, else the vendored `data/tau2/`.
-fn data_dir() -> PathBuf {
-    let dir = std::env::var_os("TAU2_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tau2"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.join("traces").is_dir() && dir.join("tools.json").is_file(),
-        "tau2 data not found at {}: set TAU2_DATA to a directory laid out like data/tau2 \
-         (traces/ and tools.json)",
-        dir.display()
-    );
-    dir
-}
-
-/// A data file's content, decompressed when it is gzip or zstd.
-fn read_stored(path: &Path) -> Vec<u8> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    let decoded = if bytes.starts_with(&[0x1f, 0x8b]) {
-        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out)
-    } else if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        ruzstd::decoding::StreamingDecoder::new(bytes.as_slice())
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-            .read_to_end(&mut out)
-    } else {
-        return bytes;
-    };
-    decoded.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    out
-}
+const POSITIVE_WITH_USER_FLOOR: f64 = 0.746;
 
 fn write_tools(dir: &Path) -> HashMap<String, HashSet<String>> {
     let tools: Value = serde_json::from_slice(&read_stored(&dir.join("tools.json"))).unwrap();
@@ -225,7 +200,9 @@ fn offline_judge_agrees_with_tau2_confirmed_actions() {
                     {
                         neg += 1;
                         let premature = judge.decide(&request(slice[..=ask].to_vec())).verdict;
-                        if !premature.is_satisfied() {
+                        if premature.is_satisfied() {
+                            misses.push(format!("PREMATURE {name} {i}: {premature:?}"));
+                        } else {
                             neg_ok += 1;
                         }
                     }

@@ -1,10 +1,11 @@
-//! Keyword decisions: classification (the branch whose keywords and label
-//! occur most often in the user's turns) and criteria the bundle gave
-//! keywords for (the last turn of the named speaker that says one).
+//! Keyword decisions: classification (the branch whose declared keywords
+//! occur most often, asserted, in the user's turns) and criteria the bundle
+//! gave keywords for (the last turn of the named speaker that asserts one).
+//! Occurrences are counted by [`count_asserted`], so a negated keyword ("it's
+//! not a mistake") does not count.
 
+use crate::dialogue::{count_asserted, keyword_form};
 use crate::types::{Branch, Judgement, Role, Turn, Verdict};
-
-use super::text::{count_phrase, normalise, words};
 
 /// A criterion the bundle gave keywords for: satisfied by the last turn of
 /// `said_by` in the slice that contains one of them (whole word sequences).
@@ -14,11 +15,6 @@ pub(super) fn judge_by_keywords(
     conversation: &[Turn],
 ) -> Judgement {
     let who = said_by.as_str();
-    let terms: Vec<Vec<String>> = keywords
-        .iter()
-        .map(|k| words(&normalise(k)))
-        .filter(|t| !t.is_empty())
-        .collect();
     if !conversation.iter().any(|t| t.role == said_by) {
         return Judgement::new(Verdict::NotSatisfied, format!("no {who} turn in the slice"));
     }
@@ -27,9 +23,10 @@ pub(super) fn judge_by_keywords(
         .rev()
         .filter(|t| t.role == said_by)
         .find_map(|turn| {
-            let tokens = words(&normalise(&turn.text));
-            let term = terms.iter().find(|t| count_phrase(&tokens, t) > 0)?;
-            Some((turn.event_index, term.join(" ")))
+            let term = keywords
+                .iter()
+                .find(|k| count_asserted(&turn.text, k) > 0)?;
+            Some((turn.event_index, term.trim().to_owned()))
         });
     match hit {
         Some((evidence_event, term)) => Judgement::new(
@@ -43,31 +40,29 @@ pub(super) fn judge_by_keywords(
     }
 }
 
-/// The branch whose terms occur most often in the user's turns, with the
-/// first user turn that named one as evidence; a tie or no match is unknown.
+/// The branch whose declared keywords occur most often, asserted, in the
+/// user's turns, with the first user turn that asserted one as evidence; a tie
+/// or no match is unknown. A branch's label is not a keyword.
 pub(super) fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement {
-    let user_turns: Vec<(&Turn, Vec<String>)> = conversation
+    let user_turns: Vec<&Turn> = conversation
         .iter()
         .filter(|t| t.role == Role::User)
-        .map(|t| (t, words(&normalise(&t.text))))
         .collect();
     let mut scored: Vec<(usize, &str, Option<u32>)> = Vec::with_capacity(branches.len());
     for branch in branches {
-        let mut terms: Vec<Vec<String>> = branch
+        let mut terms: Vec<String> = branch
             .keywords
             .iter()
-            .map(String::as_str)
-            .chain(std::iter::once(branch.label.as_str()))
-            .map(|t| words(&normalise(&t.replace('_', " "))))
-            .filter(|t| !t.is_empty())
+            .map(|k| keyword_form(k))
+            .filter(|k| !k.is_empty())
             .collect();
-        // The label is usually also a keyword; count each term once.
+        // A keyword declared twice (in any spelling) counts once.
         terms.sort();
         terms.dedup();
         let mut score = 0;
         let mut first = None;
-        for (turn, tokens) in &user_turns {
-            let n: usize = terms.iter().map(|t| count_phrase(tokens, t)).sum();
+        for turn in &user_turns {
+            let n: usize = terms.iter().map(|t| count_asserted(&turn.text, t)).sum();
             if n > 0 && first.is_none() {
                 first = Some(turn.event_index);
             }

@@ -1,64 +1,37 @@
-//! The offline default judge: deterministic word-level heuristics, no network.
+//! The offline default judge: deterministic, no network, built on the
+//! text primitives of [`crate::dialogue`].
 //!
 //! It answers two kinds of question and declines everything else with
 //! [`Verdict::Unknown`](crate::Verdict::Unknown).
 //!
 //! **Confirmation criteria.** A criterion whose text mentions confirmation or
 //! consent (`confirm`, `consent`, `agree`, `approve`, `yes`, `permission`,
-//! `authoriz…`) is read as "the user said yes to what the agent last
-//! proposed". The judge takes the last user turn of the slice and the agent's
-//! last text turn before it (the *summary*); the user turns after the summary
-//! are the reply. If the agent spoke again after the reply and asked for
-//! confirmation, the reply is stale and the criterion is not satisfied. If no
-//! user turn follows the summary, it is not satisfied. If the summary does not
-//! ask for a decision at all (no `confirm`, `proceed`, `go ahead`,
-//! `shall I`, `would you like`, `(yes)`, …), the answer is unknown.
-//!
-//! Each reply turn is read clause by clause, case-insensitively, on word
-//! boundaries, tolerating punctuation ("Yes, please." / "Yes—go ahead" /
-//! "yes!"):
-//! - a *negation* ("no", "nope", "wait", "hold on", "not yet", "don't
-//!   proceed", "cancel that", "changed my mind", "before I confirm", or a
-//!   go-ahead phrase negated by one of the three words before it, as in "I
-//!   don't want to go ahead") -> `NotSatisfied`. Openers such as "no",
-//!   "wait" and "cancel that" count only at the start of a clause, so "No
-//!   other items" or "I'll wait until it's delivered" do not;
-//! - phrases governed by "if"/"whether" ("not sure if these are correct")
-//!   are hypothetical and count neither way;
-//! - an affirmative together with a *correction* ("yes, but …",
-//!   "actually …", "… instead", or an affirmative plus a negation) ->
-//!   **`Unknown`**: the user agreed to something other than what was listed,
-//!   so the details must be restated; `Unknown` keeps the gate closed like
-//!   `NotSatisfied` but tells the caller the answer was not a plain no;
-//! - a *strong* go-ahead ("go ahead", "proceed", "I confirm", "please do",
-//!   "do it", "please cancel/process/book …") -> `Satisfied`, even if a later
-//!   sentence adds a new request or question ("Yes, go ahead. Also, could you
-//!   add a bag?"), because that does not retract the consent;
-//! - a *weak* affirmative ("yes", "yeah", "sure", "correct", "that's right",
-//!   "sounds good", …) -> `Satisfied` unless the turn also asks a question,
-//!   in which case the user is still deciding -> `NotSatisfied`;
-//! - a question without any affirmative -> `NotSatisfied`;
-//! - anything else -> `Unknown`.
-//!
-//! When several user turns follow the summary, the last one with a
-//! recognisable answer decides, and it is the evidence event.
+//! `authoriz…`) is decided by [`crate::dialogue::consent`] on the slice, with
+//! no key values (a request carries none): the latest agent turn that asks
+//! for a decision and names an identifier is the summary, and only an
+//! explicit, unqualified yes to it, not revoked before the end of the slice,
+//! is `Satisfied` (with that yes as evidence). The exact rule — what is
+//! affirmative and what defeats it — is on the [`crate::dialogue`] module. A
+//! refusal, withdrawal, unanswered summary, a question instead of an answer
+//! or a yes to a later question is `NotSatisfied`; a qualified yes ("yes,
+//! but …") or no recognisable answer is `Unknown`.
 //!
 //! **Criteria with keywords.** Any other criterion for which the bundle
 //! declares `keywords` (phrases such as "no longer need" for "the user stated
-//! an accepted cancellation reason") is satisfied by the last user turn of
-//! the slice containing one of them as a whole word sequence, and not
-//! satisfied when no user turn does. Without keywords it is `Unknown`.
+//! an accepted cancellation reason") is satisfied by the last turn of the
+//! named speaker in the slice that *asserts* one of them as a whole word
+//! sequence ([`crate::dialogue::count_asserted`]: "it's not a mistake" does
+//! not assert "mistake"), and not satisfied when none does. Without keywords
+//! it is `Unknown`.
 //!
-//! **Classification.** Each branch scores the number of occurrences, in the
-//! slice's user turns, of its keywords and of its label (underscores read as
-//! spaces), matched as whole word sequences. The unique highest positive score
-//! wins, with the first user turn that matched one of its terms as evidence; a
-//! tie or no match is `Unknown`.
+//! **Classification.** Each branch scores the number of asserted occurrences
+//! of its declared keywords in the slice's user turns (the label is not a
+//! keyword). The unique highest positive score wins, with the first user turn
+//! that asserted one of its keywords as evidence; a tie or no match is
+//! `Unknown`.
 
 mod classify;
 mod consent;
-mod lexicon;
-mod text;
 
 use async_trait::async_trait;
 
@@ -69,7 +42,7 @@ use classify::{classify, judge_by_keywords};
 use consent::{is_consent_criterion, judge_consent};
 
 /// Identity of the offline judge (part of cache keys); bump on behaviour change.
-pub const OFFLINE_JUDGE_NAME: &str = "offline-v1";
+pub const OFFLINE_JUDGE_NAME: &str = "offline-v2";
 
 /// The deterministic offline judge. See the module documentation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -186,6 +159,83 @@ mod tests {
             by_keywords(&[], vec![Turn::new(1, Role::User, "no longer need it")]),
             Verdict::Unknown { .. }
         ));
+    }
+
+    #[test]
+    fn negated_keywords_do_not_count() {
+        let reasons = ["no longer need", "don't need", "by mistake", "mistake"];
+        let turns = vec![Turn::new(
+            3,
+            Role::User,
+            "It's not a mistake and I still need it",
+        )];
+        assert_eq!(by_keywords(&reasons, turns), Verdict::NotSatisfied);
+        let turns = vec![Turn::new(
+            3,
+            Role::User,
+            "I don't need to cancel it, I just want tracking details",
+        )];
+        assert_eq!(by_keywords(&reasons, turns), Verdict::NotSatisfied);
+        let turns = vec![Turn::new(3, Role::User, "I don't need it anymore.")];
+        assert_eq!(
+            by_keywords(&reasons, turns),
+            Verdict::Satisfied { evidence_event: 3 }
+        );
+    }
+
+    #[test]
+    fn classification_ignores_negated_keywords_and_labels() {
+        let branches = vec![
+            Branch {
+                label: "cancel".into(),
+                description: String::new(),
+                keywords: vec!["cancel".into(), "don't need".into(), "do not need".into()],
+            },
+            Branch {
+                label: "general".into(),
+                description: String::new(),
+                keywords: vec!["tracking".into(), "details".into()],
+            },
+            Branch {
+                label: "return".into(),
+                description: String::new(),
+                keywords: vec!["send back".into()],
+            },
+        ];
+        let classify = |text: &str| {
+            OfflineJudge
+                .decide(&JudgeRequest {
+                    bundle_hash: "b".into(),
+                    node_id: "classify".into(),
+                    question: Question::Classify {
+                        branches: branches.clone(),
+                    },
+                    policy_excerpt: None,
+                    bindings: BTreeMap::new(),
+                    conversation: vec![Turn::new(1, Role::User, text)],
+                })
+                .verdict
+        };
+        assert_eq!(
+            classify("I don't need to cancel it, I just want tracking details"),
+            Verdict::Chosen {
+                label: "general".into(),
+                evidence_event: 1
+            }
+        );
+        // The label `return` is not one of its keywords.
+        assert!(matches!(
+            classify("I want to return it"),
+            Verdict::Unknown { .. }
+        ));
+        // Two spellings of one keyword count once: one match, not a tie-breaker.
+        assert_eq!(
+            classify("I don't need it, tracking details please"),
+            Verdict::Chosen {
+                label: "general".into(),
+                evidence_event: 1
+            }
+        );
     }
 
     #[test]

@@ -1,0 +1,411 @@
+//! Pure, deterministic text functions for deciding dialogue predicates by
+//! code: how a user reply answers a request for a decision
+//! ([`reply_stance`]), whether a turn mentions an argument value
+//! ([`names_value`]), whether the user consented to an action
+//! ([`consent`]), and whether a keyword is asserted rather than negated
+//! ([`count_asserted`]). The offline judge is built on them; the engine may
+//! call them directly.
+//!
+//! # What counts as consent
+//!
+//! Text is read case-insensitively as sentences (ended by `.` `!` `?` `;` or
+//! a line break; a `?` makes the sentence a question) split into clauses
+//! (at `,` `:` brackets, quotes and dashes), with `n't` expanded to `not`.
+//!
+//! A reply is **affirmative** ([`Stance::Affirm`]) only if
+//! 1. it says yes in a statement, not in a question: a clause that opens
+//!    (after fillers such as "oh", "well", "thanks", "please") with *yes,
+//!    yeah, yep, yup, sure, ok, okay, alright, absolutely, definitely,
+//!    certainly, correct, right, exactly, affirmative, of course*; or an
+//!    agreement phrase (*that's right/correct, sounds good, looks good, that
+//!    works, I agree/approve/accept*); or a go-ahead anywhere in a statement
+//!    (*go ahead, go for it, proceed, I confirm, confirmed, please do, do it,
+//!    yes please, please confirm/continue/cancel/process/book/update/change/
+//!    make/return/exchange/modify/remove*);
+//! 2. nothing anywhere in the reply defeats it: a **negator** (*no, not,
+//!    n't, never, nothing, none, nope, nah, nor, neither, without*; the
+//!    idioms "no problem", "no worries" excepted), a **contrast** (*but,
+//!    however, though, rather, instead, actually, except, otherwise, yet,
+//!    only, I mean*), a **condition** (*if, unless, when, whether, until,
+//!    once, provided, assuming, before, as long as, in case, depends*), a
+//!    **hedge** (*maybe, perhaps, probably, might, guess, suppose, think,
+//!    hmm, dunno, kind of, whatever, let me check, a minute*, or a drawn-out
+//!    word such as "suuure"), **retention** (*keep, retain, leave it, as
+//!    is*), a **withdrawal** (*changed my mind, never mind, scratch that,
+//!    forget it, on second thought, not yet, hold off*, or a clause opening
+//!    with *wait, stop, hold on, hang on*), or **sarcasm** (*when pigs fly,
+//!    yeah right, oh sure, as if, in your dreams, over my dead body, lol*,
+//!    `/s`, an eye-roll emoji);
+//! 3. if its only yes is a weak one (an interjection or agreement phrase, not
+//!    a go-ahead), it asks no question: "Okay. What does it cost?" is still
+//!    deciding, "Yes, go ahead. Can you also add a bag?" is consent.
+//!
+//! Otherwise the reply is [`Stance::Refuse`] (a clause opening with a
+//! negator — "No, …", "Do not …", "Absolutely not", "ok no" —, a negator in
+//! the same clause as a yes word — "I confirm nothing" —, a withdrawal, a
+//! sarcastic yes, or a hedge or retention without a yes), [`Stance::Unknown`]
+//! (a yes qualified by a contrast, condition, retention or negation — the
+//! details must be restated — or no recognisable answer), or
+//! [`Stance::Question`] (a question without a go-ahead). Only `Affirm` is ever
+//! consent; every other stance keeps a gate shut.
+//!
+//! # Which reply counts
+//!
+//! [`consent`] looks for the **summary**: the latest agent turn that asks for
+//! a decision (*confirm, proceed, go ahead, shall I, would you like, do you
+//! want, yes, is that correct, …*) and names every key value
+//! ([`names_value`]). Without key values, the summary is the latest such
+//! turn that names some identifier (a token mixing letters and digits, a
+//! `#`-prefixed token, a number of five or more digits, or a capitalised
+//! code such as `XEHM4B`), so "Do you want a coffee?" is never a summary.
+//! Consent is **given** by the first `Affirm` user turn after the summary
+//! that comes before any later agent question (a yes to a later, unrelated
+//! question does not count), and only if no user turn after the summary —
+//! before or after that yes, up to the end of the slice — refuses,
+//! withdraws, carries any defeater listed above, or (after the yes) asks for
+//! a state-changing action without saying yes again ("Could you cancel it
+//! and book a new one instead?": a correction, so the agent must ask again).
+//! A later plain question or remark ("Thanks! What time is it there?") does
+//! not revoke it.
+//!
+//! # Keywords
+//!
+//! [`count_asserted`] counts a keyword only where it is not negated: a
+//! negator earlier in the same clause, with no *and, but, because, so, or,
+//! …* in between, negates it ("it's not a mistake"); negators inside the
+//! keyword itself ("don't need") do not. A keyword ending in *need, want,
+//! have, like, wish, plan* directly followed by *to* is an infinitive ("I
+//! don't need to cancel"), a different sense, and does not count.
+
+mod lexicon;
+mod stance;
+mod tokens;
+mod value;
+
+use crate::types::{Role, Turn};
+
+use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
+use stance::{Markers, negator_positions};
+use tokens::{contains_phrase, phrase_positions, sentences, words};
+use value::value_tokens;
+
+pub use stance::{Stance, reply_stance};
+pub use value::names_value;
+
+/// Whether the user consented, per [`consent`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Consent {
+    /// An affirmative reply to the summary, not revoked.
+    Given {
+        /// The agent turn that asked (its event index).
+        summary_event: u32,
+        /// The user's affirmative turn.
+        evidence_event: u32,
+    },
+    /// No consent: no summary was answered, the user refused, withdrew or is
+    /// still asking, or the yes answered a later, unrelated question.
+    NotGiven {
+        /// Why, for reports.
+        reason: String,
+    },
+    /// The reply cannot be read as a yes or a no (a qualified yes, or no
+    /// recognisable answer). Never consent.
+    Unknown {
+        /// Why, for reports.
+        reason: String,
+    },
+}
+
+impl Consent {
+    /// Whether consent was given.
+    #[must_use]
+    pub fn is_given(&self) -> bool {
+        matches!(self, Consent::Given { .. })
+    }
+
+    fn not_given(reason: impl Into<String>) -> Self {
+        Consent::NotGiven {
+            reason: reason.into(),
+        }
+    }
+
+    fn unknown(reason: impl Into<String>) -> Self {
+        Consent::Unknown {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Whether an agent turn asks the user to decide something.
+#[must_use]
+pub fn asks_for_decision(text: &str) -> bool {
+    let tokens = words(&tokens::normalise(text));
+    ASK_CUES.iter().any(|p| contains_phrase(&tokens, p))
+}
+
+/// Whether an agent turn asks the user anything (a decision or a question
+/// mark): after the summary, such a turn closes the window in which a yes
+/// answers the summary.
+fn asks_anything(text: &str) -> bool {
+    text.contains('?') || asks_for_decision(text)
+}
+
+/// Whether `text` names an identifier: a token mixing letters and digits, a
+/// `#`-prefixed token, a number of at least five digits, or a code of five
+/// or more capitals and digits (`XEHM4B`, `SDZQKO`).
+#[must_use]
+pub fn names_identifier(text: &str) -> bool {
+    let hashed = text
+        .split('#')
+        .skip(1)
+        .any(|rest| rest.starts_with(|c: char| c.is_alphanumeric()));
+    let capital_code = text.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        (5..=10).contains(&w.len())
+            && w.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    });
+    hashed
+        || capital_code
+        || value_tokens(text).iter().any(|t| {
+            let letters = t.chars().any(char::is_alphabetic);
+            let digits = t.chars().filter(char::is_ascii_digit).count();
+            (letters && digits > 0) || (digits >= 5 && t.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// Whether `text` names a state-changing action ("cancel", "refund",
+/// "upgrade", …).
+fn names_action(text: &str) -> bool {
+    words(&tokens::normalise(text))
+        .iter()
+        .any(|w| ACTION_WORDS.contains(&w.as_str()))
+}
+
+/// Whether an agent turn is a summary for these key values: it asks for a
+/// decision and names every key value (or, with none, some identifier or
+/// state-changing action).
+fn is_summary(turn: &Turn, key_values: &[&str]) -> bool {
+    turn.role == Role::Agent
+        && asks_for_decision(&turn.text)
+        && if key_values.is_empty() {
+            names_identifier(&turn.text) || names_action(&turn.text)
+        } else {
+            key_values.iter().all(|v| names_value(&turn.text, v))
+        }
+}
+
+/// Whether the user consented to the action the key values identify, on
+/// this conversation slice (the rule is in the module documentation).
+#[must_use]
+pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
+    let Some(summary_at) = conversation.iter().rposition(|t| is_summary(t, key_values)) else {
+        return if conversation.iter().any(|t| t.role == Role::User) {
+            Consent::unknown("no agent turn in the slice asks for a decision naming the action")
+        } else {
+            Consent::not_given("no user turn in the slice")
+        };
+    };
+    let summary_event = conversation.get(summary_at).map_or(0, |t| t.event_index);
+    let after = conversation.get(summary_at + 1..).unwrap_or_default();
+    let mut window_open = true;
+    let mut evidence = None;
+    let mut revoked: Option<(u32, Stance)> = None;
+    let mut last_reply: Option<(u32, Stance, bool)> = None;
+    for turn in after {
+        match turn.role {
+            Role::Agent if !turn.text.trim().is_empty() && asks_anything(&turn.text) => {
+                window_open = false;
+            }
+            Role::User => {
+                let markers = Markers::of(&turn.text);
+                let stance = markers.stance();
+                // A new request for an action after the yes corrects what is
+                // wanted: the agent must summarise and ask again.
+                let corrects =
+                    evidence.is_some() && stance != Stance::Affirm && names_action(&turn.text);
+                if stance.revokes(&markers) || corrects {
+                    revoked = Some((turn.event_index, stance));
+                }
+                if stance == Stance::Affirm && window_open && evidence.is_none() {
+                    evidence = Some(turn.event_index);
+                }
+                last_reply = Some((turn.event_index, stance, window_open));
+            }
+            Role::Agent | Role::Tool => {}
+        }
+    }
+    if let Some((event, stance)) = revoked {
+        return match stance {
+            Stance::Unknown => Consent::unknown(format!(
+                "the user qualified the answer at event {event}; the details must be restated"
+            )),
+            Stance::Question => Consent::not_given(format!(
+                "the user asked a question with reservations at event {event}"
+            )),
+            Stance::Refuse | Stance::Affirm => Consent::not_given(format!(
+                "the user declined, hesitated or withdrew at event {event}"
+            )),
+        };
+    }
+    if let Some(evidence_event) = evidence {
+        return Consent::Given {
+            summary_event,
+            evidence_event,
+        };
+    }
+    match last_reply {
+        None => Consent::not_given(format!(
+            "the agent's request for a decision at event {summary_event} has no user reply"
+        )),
+        Some((event, Stance::Affirm, false)) => Consent::not_given(format!(
+            "the yes at event {event} answers a later agent question, not the request at event {summary_event}"
+        )),
+        Some((event, Stance::Question, _)) => Consent::not_given(format!(
+            "the user asked a question at event {event} instead of confirming"
+        )),
+        Some(_) => Consent::unknown("no recognisable yes or no in the user's reply"),
+    }
+}
+
+/// The normalised word form of a keyword: two keywords with the same form
+/// ("don't need", "do not need") are the same keyword.
+#[must_use]
+pub fn keyword_form(phrase: &str) -> String {
+    words(&tokens::normalise(&phrase.replace('_', " "))).join(" ")
+}
+
+/// How often `phrase` occurs in `text` asserted rather than negated (the
+/// rule is in the module documentation). Both are normalised alike.
+#[must_use]
+pub fn count_asserted(text: &str, phrase: &str) -> usize {
+    let phrase = words(&tokens::normalise(&phrase.replace('_', " ")));
+    if phrase.is_empty() {
+        return 0;
+    }
+    let ends_in_infinitive_verb = phrase
+        .last()
+        .is_some_and(|w| INFINITIVE_VERBS.contains(&w.as_str()));
+    sentences(text)
+        .iter()
+        .flat_map(|s| s.clauses.iter())
+        .map(|clause| {
+            let negators = negator_positions(clause);
+            phrase_positions(clause, &phrase)
+                .into_iter()
+                .filter(|&start| {
+                    let end = start + phrase.len();
+                    let infinitive =
+                        ends_in_infinitive_verb && clause.get(end).is_some_and(|w| w == "to");
+                    !infinitive && !negated_at(clause, &negators, start)
+                })
+                .count()
+        })
+        .sum()
+}
+
+/// Whether a negator before `start` in the clause scopes over it: none of the
+/// words between them ends the negator's scope.
+fn negated_at(clause: &[String], negators: &[usize], start: usize) -> bool {
+    negators.iter().any(|&n| {
+        n < start
+            && !clause
+                .get(n + 1..start)
+                .unwrap_or_default()
+                .iter()
+                .any(|w| SCOPE_ENDS.contains(&w.as_str()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        assert!(names_identifier("cancel order #W1?"));
+        assert!(names_identifier("reservation XEHM4B"));
+        assert!(names_identifier("item 1008292230"));
+        assert!(!names_identifier("Do you want a coffee?"));
+        assert!(!names_identifier(
+            "It arrives on May 5. Want a reminder for 2 pm?"
+        ));
+    }
+
+    #[test]
+    fn keyword_negation_scope() {
+        assert_eq!(count_asserted("I ordered it by mistake", "by mistake"), 1);
+        assert_eq!(
+            count_asserted("It's not a mistake and I still need it", "mistake"),
+            0
+        );
+        assert_eq!(
+            count_asserted("It's not urgent, and it was a mistake", "mistake"),
+            1
+        );
+        assert_eq!(count_asserted("not this, but a mistake", "mistake"), 1);
+        assert_eq!(count_asserted("I don't need it anymore", "don't need"), 1);
+        assert_eq!(count_asserted("I don't need to cancel it", "don't need"), 0);
+        assert_eq!(count_asserted("I don't need to cancel it", "cancel"), 0);
+        assert_eq!(count_asserted("Cancel it. Cancel both!", "cancel"), 2);
+        assert_eq!(count_asserted("anything", ""), 0);
+    }
+
+    fn t(i: u32, role: Role, text: &str) -> Turn {
+        Turn::new(i, role, text)
+    }
+
+    #[test]
+    fn consent_windows() {
+        let ask = "To confirm: cancel order #W9300146. Shall I proceed?";
+        let given = |c: Consent| c.is_given();
+        assert!(given(consent(
+            &[t(1, Role::Agent, ask), t(2, Role::User, "Yes.")],
+            &["W9300146"]
+        )));
+        // A yes to a later unrelated question.
+        assert!(!given(consent(
+            &[
+                t(1, Role::Agent, ask),
+                t(2, Role::User, "Hmm."),
+                t(3, Role::Agent, "Do you want a coffee?"),
+                t(4, Role::User, "Yes."),
+            ],
+            &[]
+        )));
+        // Withdrawn.
+        assert!(!given(consent(
+            &[
+                t(1, Role::Agent, ask),
+                t(2, Role::User, "Yes."),
+                t(3, Role::User, "Wait, no!"),
+            ],
+            &[]
+        )));
+        // A neutral question afterwards keeps it.
+        assert_eq!(
+            consent(
+                &[
+                    t(1, Role::Agent, ask),
+                    t(2, Role::User, "Yes."),
+                    t(3, Role::User, "How long will it take?"),
+                ],
+                &[]
+            ),
+            Consent::Given {
+                summary_event: 1,
+                evidence_event: 2
+            }
+        );
+        // A new request for an action after the yes is a correction.
+        assert!(!given(consent(
+            &[
+                t(1, Role::Agent, ask),
+                t(2, Role::User, "Yes."),
+                t(3, Role::Agent, "Our policy does not allow that."),
+                t(4, Role::User, "I see. Could you cancel the other order?"),
+            ],
+            &[]
+        )));
+        assert!(matches!(consent(&[], &[]), Consent::NotGiven { .. }));
+    }
+}

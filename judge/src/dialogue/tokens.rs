@@ -1,0 +1,205 @@
+//! Normalising dialogue text into the units the stance grammar reads:
+//! sentences (with whether each is a question), clauses, and lower-case word
+//! tokens with contractions expanded ("don't" -> "do not"), so a negator is
+//! always the one token `not`.
+
+/// One sentence: its clauses (each a list of word tokens) and whether it ends
+/// in a question mark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sentence {
+    /// Clauses, split at commas, colons, brackets, quotes and dashes.
+    pub clauses: Vec<Vec<String>>,
+    /// Whether the sentence ends with `?`.
+    pub question: bool,
+}
+
+impl Sentence {
+    /// Every token of the sentence, clause boundaries dropped.
+    pub(crate) fn tokens(&self) -> impl Iterator<Item = &String> {
+        self.clauses.iter().flatten()
+    }
+}
+
+/// Lower-cases, unifies typographic quotes and dashes (a dash separates
+/// clauses) and drops tau2's `###STOP###` marker.
+#[must_use]
+pub(crate) fn normalise(text: &str) -> String {
+    text.replace("###STOP###", " ")
+        .to_lowercase()
+        .chars()
+        .map(|c| match c {
+            '\u{2019}' | '\u{2018}' | '`' | '\u{00b4}' => '\'',
+            '\u{201c}' | '\u{201d}' => '"',
+            '\u{2014}' | '\u{2013}' | '\u{2026}' => ',',
+            c => c,
+        })
+        .collect()
+}
+
+/// Splits normalised text into sentences. A `.` ends a sentence only when
+/// whitespace or the end follows it, so `$22.55` and `mms.carrier.com` stay
+/// whole; `!`, `?`, `;` and line breaks always end one.
+#[must_use]
+pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
+    let normalised = normalise(text);
+    let mut out: Vec<Sentence> = Vec::new();
+    let mut current = String::new();
+    let mut chars = normalised.chars().peekable();
+    while let Some(c) = chars.next() {
+        let ends = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => chars.peek().is_none_or(|next| next.is_whitespace()),
+            _ => false,
+        };
+        if !ends {
+            current.push(c);
+            continue;
+        }
+        let clauses = clauses(&current);
+        current.clear();
+        if clauses.is_empty() {
+            // "Yes?!" or "...?": a bare mark belongs to the sentence before.
+            if c == '?'
+                && let Some(last) = out.last_mut()
+            {
+                last.question = true;
+            }
+            continue;
+        }
+        out.push(Sentence {
+            clauses,
+            question: c == '?',
+        });
+    }
+    let clauses = clauses(&current);
+    if !clauses.is_empty() {
+        out.push(Sentence {
+            clauses,
+            question: false,
+        });
+    }
+    out
+}
+
+/// The clauses of one sentence, as word tokens; empty clauses dropped.
+fn clauses(sentence: &str) -> Vec<Vec<String>> {
+    sentence
+        .split([',', ':', '(', ')', '"', '[', ']'])
+        .flat_map(|part| part.split(" - "))
+        .map(words)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// Word tokens of normalised text: runs of letters, digits and apostrophes,
+/// contractions of `not` expanded. Other characters separate words.
+#[must_use]
+pub(crate) fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let is_apostrophe = |c: char| matches!(c, '\'' | '\u{2019}' | '\u{2018}');
+    for raw in text.split(|c: char| !(c.is_alphanumeric() || is_apostrophe(c))) {
+        let raw = raw.replace(['\u{2019}', '\u{2018}'], "'");
+        let word = raw.trim_matches('\'');
+        if word.is_empty() {
+            continue;
+        }
+        expand_contraction(&word.to_lowercase(), &mut out);
+    }
+    out
+}
+
+/// Irregular negative contractions, with and without the apostrophe.
+const IRREGULAR_NEGATIVES: &[(&str, &[&str])] = &[
+    ("won't", &["will", "not"]),
+    ("wont", &["will", "not"]),
+    ("can't", &["can", "not"]),
+    ("cant", &["can", "not"]),
+    ("cannot", &["can", "not"]),
+    ("shan't", &["shall", "not"]),
+    ("ain't", &["is", "not"]),
+    ("dont", &["do", "not"]),
+    ("doesnt", &["does", "not"]),
+    ("didnt", &["did", "not"]),
+    ("isnt", &["is", "not"]),
+    ("arent", &["are", "not"]),
+    ("wasnt", &["was", "not"]),
+    ("werent", &["were", "not"]),
+    ("shouldnt", &["should", "not"]),
+    ("wouldnt", &["would", "not"]),
+    ("couldnt", &["could", "not"]),
+    ("havent", &["have", "not"]),
+    ("hasnt", &["has", "not"]),
+];
+
+/// Pushes `word`, with a `not` contraction split into its verb and `not`.
+fn expand_contraction(word: &str, out: &mut Vec<String>) {
+    if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| *w == word) {
+        out.extend(expansion.iter().map(|w| (*w).to_owned()));
+    } else if let Some(stem) = word.strip_suffix("n't")
+        && !stem.is_empty()
+    {
+        out.push(stem.to_owned());
+        out.push("not".to_owned());
+    } else {
+        out.push(word.to_owned());
+    }
+}
+
+/// Start positions of `phrase` in `tokens` as a whole word sequence.
+pub(crate) fn phrase_positions<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -> Vec<usize> {
+    if phrase.is_empty() || phrase.len() > tokens.len() {
+        return Vec::new();
+    }
+    tokens
+        .windows(phrase.len())
+        .enumerate()
+        .filter(|(_, w)| w.iter().zip(phrase).all(|(a, b)| a == b.as_ref()))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Whether `phrase` occurs in `tokens` as a whole word sequence.
+pub(crate) fn contains_phrase<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -> bool {
+    !phrase_positions(tokens, phrase).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contractions_become_not() {
+        assert_eq!(words("don't"), ["do", "not"]);
+        assert_eq!(words("I can’t"), ["i", "can", "not"]);
+        assert_eq!(
+            words("won't cannot dont"),
+            ["will", "not", "can", "not", "do", "not"]
+        );
+        assert_eq!(words("shouldn't"), ["should", "not"]);
+        assert_eq!(words("'yes'"), ["yes"]);
+    }
+
+    #[test]
+    fn sentences_and_questions() {
+        let s = sentences("Yes—go ahead. Charge $22.55 to mms.carrier.com! Really?");
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0].clauses, vec![vec!["yes"], vec!["go", "ahead"]]);
+        assert!(!s[0].question);
+        assert_eq!(
+            s[1].clauses[0],
+            ["charge", "22", "55", "to", "mms", "carrier", "com"]
+        );
+        assert!(s[2].question);
+        assert!(sentences("Yes?!")[0].question);
+        assert!(sentences("###STOP###").is_empty());
+    }
+
+    #[test]
+    fn phrases_match_whole_words() {
+        let t = words("please do not proceed");
+        assert_eq!(phrase_positions(&t, &["do", "not"]), [1]);
+        assert!(contains_phrase(&t, &["proceed"]));
+        assert!(!contains_phrase(&t, &["pro"]));
+        assert!(!contains_phrase(&t, &[] as &[&str]));
+    }
+}

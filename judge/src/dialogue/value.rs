@@ -1,0 +1,235 @@
+//! Whether a turn mentions an argument value ([`names_value`]), reading what
+//! users and agents actually write: any case, `#W9300146` or `W9300146`,
+//! quoted, back-ticked or bold, followed by punctuation; amounts with or
+//! without a currency sign, thousands separators and trailing zeros; dates as
+//! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
+
+/// Whether `turn` mentions `value` as a whole token (an id `W930` is not
+/// found in `W9300146`), an equal amount, or the same date.
+#[must_use]
+pub fn names_value(turn: &str, value: &str) -> bool {
+    let wanted = value_tokens(value);
+    if wanted.is_empty() {
+        return false;
+    }
+    if let Some(amount) = parse_amount(value.trim()) {
+        return amounts(turn).contains(&amount);
+    }
+    if let Some(date) = parse_iso_date(value.trim()) {
+        return mentions_date(turn, date);
+    }
+    let tokens = value_tokens(turn);
+    !wanted.is_empty()
+        && tokens
+            .windows(wanted.len())
+            .any(|window| window == wanted.as_slice())
+}
+
+/// Characters that may be part of an identifier token (beside letters and
+/// digits): `gift_card_8190333`, `a.b@c.com`, `2024-05-22`, `05/22/2024`.
+fn joins_token(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
+}
+
+/// Lower-case tokens of a turn or value: split at whitespace and markup
+/// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
+/// punctuation that ends a sentence or wraps a word.
+pub(crate) fn value_tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !joins_token(c))
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
+        .map(|t| t.strip_suffix("'s").unwrap_or(t))
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// An amount as a canonical decimal string: no sign, separators or trailing
+/// zeros (`$1,234.50` -> `1234.5`, `20.00` -> `20`).
+fn parse_amount(text: &str) -> Option<String> {
+    let body = text
+        .strip_prefix('$')
+        .or_else(|| text.strip_prefix('€'))
+        .or_else(|| text.strip_prefix('£'))
+        .unwrap_or(text);
+    let body = body
+        .strip_suffix(" USD")
+        .or_else(|| body.strip_suffix(" usd"))
+        .unwrap_or(body);
+    let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
+    let groups: Vec<&str> = whole.split(',').collect();
+    let grouped_ok = groups.len() == 1
+        || (groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
+            && groups.iter().skip(1).all(|g| g.len() == 3));
+    let whole: String = groups.concat();
+    if whole.is_empty()
+        || !grouped_ok
+        || !whole.chars().all(|c| c.is_ascii_digit())
+        || !fraction.chars().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    let fraction = fraction.trim_end_matches('0');
+    Some(if fraction.is_empty() {
+        whole.to_owned()
+    } else {
+        format!("{whole}.{fraction}")
+    })
+}
+
+/// Every standalone number in `text`, canonicalised like [`parse_amount`]. A
+/// number glued to a letter (`W9300146`, `3rd`) or inside an identifier
+/// (`card_123`, `2024-05-22`) is not an amount.
+fn amounts(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        let starts = c.is_ascii_digit()
+            && i.checked_sub(1)
+                .and_then(|p| chars.get(p))
+                .is_none_or(|p| !(p.is_alphanumeric() || matches!(p, '_' | '-' | '/' | '.')));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        // Digits, with `,` or `.` only when a digit follows.
+        let mut end = i;
+        while let Some(&d) = chars.get(end) {
+            let joins =
+                matches!(d, ',' | '.') && chars.get(end + 1).is_some_and(char::is_ascii_digit);
+            if d.is_ascii_digit() || joins {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        let glued = chars
+            .get(end)
+            .is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
+        if !glued {
+            let number: String = chars.get(i..end).unwrap_or_default().iter().collect();
+            if let Some(amount) = parse_amount(&number) {
+                out.push(amount);
+            }
+        }
+        i = end.max(i + 1);
+    }
+    out
+}
+
+/// A date (year, month, day).
+type Date = (u32, u32, u32);
+
+/// `YYYY-MM-DD`.
+fn parse_iso_date(text: &str) -> Option<Date> {
+    let mut parts = text.split('-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let date = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    ((1..=12).contains(&date.1) && (1..=31).contains(&date.2)).then_some(date)
+}
+
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The month number of a month name or its three-letter abbreviation.
+fn month_number(word: &str) -> Option<u32> {
+    let index = MONTHS
+        .iter()
+        .position(|m| *m == word || (word.len() == 3 && m.starts_with(word)))?;
+    u32::try_from(index + 1).ok()
+}
+
+/// A day of the month, with or without an ordinal suffix (`22`, `22nd`).
+fn day_number(word: &str) -> Option<u32> {
+    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = word.get(digits.len()..).unwrap_or_default();
+    if !matches!(suffix, "" | "st" | "nd" | "rd" | "th") {
+        return None;
+    }
+    digits.parse().ok().filter(|d| (1..=31).contains(d))
+}
+
+/// Whether `text` mentions `date`: ISO, `MM/DD/YYYY`, or a month name with
+/// the day (and, if written, the year) in either order.
+fn mentions_date(text: &str, (year, month, day): Date) -> bool {
+    let tokens = value_tokens(text);
+    let year_ok = |t: Option<&String>| {
+        t.and_then(|t| t.parse::<u32>().ok())
+            .is_none_or(|y| y < 1000 || y == year)
+    };
+    tokens.iter().enumerate().any(|(i, token)| {
+        if parse_iso_date(token) == Some((year, month, day)) {
+            return true;
+        }
+        let slashed: Vec<&str> = token.split('/').collect();
+        if let [m, d, y] = slashed.as_slice()
+            && m.parse() == Ok(month)
+            && d.parse() == Ok(day)
+            && y.parse() == Ok(year)
+        {
+            return true;
+        }
+        if month_number(token) != Some(month) {
+            return false;
+        }
+        let next = tokens.get(i + 1);
+        let before = i.checked_sub(1).and_then(|p| tokens.get(p));
+        (next.and_then(|n| day_number(n)) == Some(day) && year_ok(tokens.get(i + 2)))
+            || (before.and_then(|b| day_number(b)) == Some(day) && year_ok(next))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_canonical() {
+        assert_eq!(parse_amount("$1,234.50").as_deref(), Some("1234.5"));
+        assert_eq!(parse_amount("1234.5").as_deref(), Some("1234.5"));
+        assert_eq!(parse_amount("20.00").as_deref(), Some("20"));
+        assert_eq!(parse_amount("12,34"), None);
+        assert_eq!(parse_amount("W123"), None);
+        assert_eq!(amounts("refund $1,234.50, then 3 items."), ["1234.5", "3"]);
+        assert!(amounts("#W9300146 card_123 2024-05-22 3rd").is_empty());
+    }
+
+    #[test]
+    fn dates_in_several_spellings() {
+        let date = (2024, 5, 22);
+        assert!(mentions_date("on 2024-05-22.", date));
+        assert!(mentions_date("on 05/22/2024", date));
+        assert!(mentions_date("on May 22nd, 2024", date));
+        assert!(mentions_date("the 22 May flight", date));
+        assert!(!mentions_date("May 22, 2023", date));
+        assert!(!mentions_date("May 23", date));
+        assert_eq!(month_number("sep"), Some(9));
+        assert_eq!(day_number("1st"), Some(1));
+        assert_eq!(day_number("32"), None);
+    }
+
+    #[test]
+    fn tokens_strip_markup() {
+        assert_eq!(
+            value_tokens("**#W9300146**, `gift_card_1`."),
+            ["w9300146", "gift_card_1"]
+        );
+    }
+}
