@@ -15,6 +15,23 @@
 //!   [`session`] follows a live conversation one event at a time and answers
 //!   allow, block or guide before each tool call.
 
+#![warn(missing_docs)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
 pub mod bundle;
 mod compile;
 pub mod decide;

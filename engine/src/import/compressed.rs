@@ -90,7 +90,9 @@ pub enum DecompressProblem {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", describe(*.format, .problem, *.offset))]
 pub struct DecompressError {
+    /// The compression format being decoded.
     pub format: Compression,
+    /// Whether the stream was cut short or is damaged.
     pub problem: DecompressProblem,
     /// Decompressed bytes delivered before the failure.
     pub offset: u64,

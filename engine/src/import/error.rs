@@ -44,6 +44,7 @@ pub enum ImportErrorKind {
         "truncated {format} stream: the compressed data ends after {offset} decompressed bytes"
     )]
     CompressedTruncated {
+        /// The compression format of the file.
         format: Compression,
         /// Decompressed bytes delivered before the cut.
         offset: u64,
@@ -52,9 +53,11 @@ pub enum ImportErrorKind {
     /// its checksum.
     #[error("corrupt {format} stream after {offset} decompressed bytes: {message}")]
     CompressedCorrupt {
+        /// The compression format of the file.
         format: Compression,
         /// Decompressed bytes delivered before the failure.
         offset: u64,
+        /// The decoder's description of the failure.
         message: String,
     },
     /// The bytes are not UTF-8.
@@ -68,6 +71,7 @@ pub enum ImportErrorKind {
     Syntax {
         /// Absolute byte offset in the file, as near as known.
         offset: u64,
+        /// The JSON parser's description of the error.
         message: String,
     },
     /// The file ends in the middle of a record or of the document.
@@ -78,40 +82,72 @@ pub enum ImportErrorKind {
     },
     /// A record is larger than the importer's per-record bound.
     #[error("record is larger than {limit} bytes")]
-    RecordTooLarge { limit: usize },
+    RecordTooLarge {
+        /// The bound, in bytes.
+        limit: usize,
+    },
     /// A required field is missing.
     #[error("missing field `{field}`")]
-    MissingField { field: &'static str },
+    MissingField {
+        /// The field's name.
+        field: &'static str,
+    },
     /// A value has the wrong JSON type.
     #[error("expected {expected}, found {found}")]
     WrongType {
+        /// The JSON type the format requires there.
         expected: &'static str,
+        /// The JSON type found.
         found: &'static str,
     },
     /// A message role the format does not define.
     #[error("unknown role {role:?}")]
-    UnknownRole { role: String },
+    UnknownRole {
+        /// The role as written.
+        role: String,
+    },
     /// A tool-call requestor other than `assistant`/`agent` or `user`.
     #[error("unknown requestor {requestor:?} (expected \"assistant\" or \"user\")")]
-    UnknownRequestor { requestor: String },
+    UnknownRequestor {
+        /// The requestor as written.
+        requestor: String,
+    },
     /// Tool-call arguments given as a string that is not JSON.
     #[error("tool-call arguments are not valid JSON: {message}")]
-    InvalidArguments { message: String },
+    InvalidArguments {
+        /// The JSON parser's description of the error.
+        message: String,
+    },
     /// A tool result whose id matches no earlier, still open call.
     #[error("result for unknown call id {id:?}")]
-    UnknownCallId { id: String },
+    UnknownCallId {
+        /// The result's call id.
+        id: String,
+    },
     /// A call id used again while the earlier call with that id has no result yet.
     #[error("call id {id:?} reused while the earlier call with that id is still open")]
-    DuplicateCallId { id: String },
+    DuplicateCallId {
+        /// The reused call id.
+        id: String,
+    },
     /// A native line that is not a valid event.
     #[error("invalid event: {message}")]
-    InvalidEvent { message: String },
+    InvalidEvent {
+        /// Why the line is not an event.
+        message: String,
+    },
     /// A construct the importer deliberately does not support.
     #[error("unsupported: {what}")]
-    Unsupported { what: &'static str },
+    Unsupported {
+        /// The construct.
+        what: &'static str,
+    },
     /// The format could not be recognised (see [`super::detect`]).
     #[error("cannot tell the trace format: {reason}")]
-    UnknownFormat { reason: String },
+    UnknownFormat {
+        /// Why no format fits.
+        reason: String,
+    },
 }
 
 impl From<std::io::Error> for ImportErrorKind {

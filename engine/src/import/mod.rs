@@ -722,8 +722,11 @@ pub fn for_each_trace(
 /// Everything imported from one file, in memory: for tests and small files.
 #[derive(Debug, Default)]
 pub struct Imported {
+    /// The traces read without error, in file order.
     pub traces: Vec<Trace>,
+    /// Every problem met, in file order.
     pub errors: Vec<ImportError>,
+    /// What was read, counted.
     pub summary: ImportSummary,
 }
 

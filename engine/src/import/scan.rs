@@ -109,14 +109,18 @@ impl Utf8Check {
                 _ => 4,
             };
             let need = width.saturating_sub(self.len).min(chunk.len());
-            self.carry[self.len..self.len + need].copy_from_slice(&chunk[..need]);
-            self.len += need;
-            chunk = &chunk[need..];
-            offset += need as u64;
+            let (head, rest) = chunk.split_at_checked(need).unwrap_or((chunk, &[]));
+            for (slot, &byte) in self.carry.iter_mut().skip(self.len).zip(head) {
+                *slot = byte;
+            }
+            self.len += head.len();
+            chunk = rest;
+            offset += head.len() as u64;
             if self.len < width {
                 return Ok(());
             }
-            if std::str::from_utf8(&self.carry[..width]).is_err() {
+            let sequence = self.carry.get(..width).unwrap_or(&self.carry);
+            if std::str::from_utf8(sequence).is_err() {
                 return Err(ImportErrorKind::NotUtf8 {
                     offset: self.carry_offset,
                 });
@@ -126,9 +130,12 @@ impl Utf8Check {
         match std::str::from_utf8(chunk) {
             Ok(_) => Ok(()),
             Err(e) if e.error_len().is_none() => {
-                let tail = &chunk[e.valid_up_to()..];
-                self.carry[..tail.len()].copy_from_slice(tail);
-                self.len = tail.len();
+                // An incomplete sequence at the end is at most 3 bytes.
+                let tail = chunk.get(e.valid_up_to()..).unwrap_or_default();
+                for (slot, &byte) in self.carry.iter_mut().zip(tail) {
+                    *slot = byte;
+                }
+                self.len = tail.len().min(self.carry.len());
                 self.carry_offset = offset + e.valid_up_to() as u64;
                 Ok(())
             }
@@ -190,10 +197,10 @@ impl Cursor {
                 .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
             match n {
                 Some(n) => {
-                    let next = buf[n];
+                    let next = buf.get(n).copied();
                     self.inner.consume(n);
                     self.offset += n as u64;
-                    return Ok(Some(next));
+                    return Ok(next);
                 }
                 None => {
                     let n = buf.len();
@@ -258,7 +265,8 @@ impl Cursor {
             while n < buf.len() {
                 if scan.in_string && !scan.escape {
                     // Fast path: plain string bytes need no state change.
-                    match buf[n..].iter().position(|&b| b == b'"' || b == b'\\') {
+                    let rest = buf.get(n..).unwrap_or_default();
+                    match rest.iter().position(|&b| b == b'"' || b == b'\\') {
                         Some(plain) => n += plain,
                         None => {
                             n = buf.len();
@@ -266,7 +274,8 @@ impl Cursor {
                         }
                     }
                 }
-                match scan.feed(buf[n]) {
+                let Some(&byte) = buf.get(n) else { break };
+                match scan.feed(byte) {
                     Step::Take => n += 1,
                     Step::TakeLast => {
                         n += 1;
@@ -284,9 +293,9 @@ impl Cursor {
                 if taken > limit {
                     return Err(ImportErrorKind::RecordTooLarge { limit });
                 }
-                out.extend_from_slice(&buf[..n]);
+                out.extend_from_slice(buf.get(..n).unwrap_or(buf));
             } else if bad_utf8.is_none() {
-                bad_utf8 = utf8.feed(&buf[..n], self.offset).err();
+                bad_utf8 = utf8.feed(buf.get(..n).unwrap_or(buf), self.offset).err();
             }
             self.inner.consume(n);
             self.offset += n as u64;
@@ -393,7 +402,7 @@ impl Cursor {
                     too_long = true;
                     out.clear();
                 } else {
-                    out.extend_from_slice(&buf[..n]);
+                    out.extend_from_slice(buf.get(..n).unwrap_or(buf));
                 }
             }
             let consumed = n + usize::from(newline);
