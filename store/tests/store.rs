@@ -1,5 +1,6 @@
 //! The store round-trips sessions, appends only, refuses a second writer
 //! and unknown format versions.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 use std::sync::Arc;
 
