@@ -25,6 +25,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use turnstile_engine::session::{STATE_VERSION, Schedule, SessionState};
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
+use turnstile_rules::program::Env;
 
 /// The layout version of the store file (`PRAGMA user_version`).
 pub const STORE_FORMAT: i64 = 1;
@@ -295,10 +296,13 @@ pub struct SessionHandle {
     /// What the store already holds of the growing sets, so an append
     /// writes only what is new.
     judged: BTreeSet<(u32, u32)>,
-    asked: BTreeSet<String>,
-    seen: BTreeSet<String>,
+    asked: BTreeSet<Question>,
+    seen: BTreeSet<Env>,
     exists: bool,
 }
+
+/// A question already asked: `SessionState::asked`'s element.
+type Question = (u32, Env, u32, u32);
 
 impl SessionHandle {
     pub fn id(&self) -> &str {
@@ -386,34 +390,30 @@ impl SessionHandle {
             })?
             .into_iter()
             .collect();
-        let asked: BTreeSet<String> = self
+        let asked: BTreeSet<Question> = self
             .rows("SELECT question FROM asked WHERE session = ?1", |r| {
                 r.get::<_, String>(0)
             })?
-            .into_iter()
-            .collect();
-        let seen: BTreeSet<String> = self
+            .iter()
+            .map(|q| serde_json::from_str(q))
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.corrupt(e))?;
+        let seen: BTreeSet<Env> = self
             .rows("SELECT request FROM seen WHERE session = ?1", |r| {
                 r.get::<_, String>(0)
             })?
-            .into_iter()
-            .collect();
+            .iter()
+            .map(|q| serde_json::from_str(q))
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.corrupt(e))?;
         let state = SessionState {
             version: STATE_VERSION,
             bundle: bundle_hash.clone(),
             schedule,
             events,
             judged: judged.iter().copied().collect(),
-            asked: asked
-                .iter()
-                .map(|q| serde_json::from_str(q))
-                .collect::<Result<_, _>>()
-                .map_err(|e| self.corrupt(e))?,
-            seen: seen
-                .iter()
-                .map(|q| serde_json::from_str(q))
-                .collect::<Result<_, _>>()
-                .map_err(|e| self.corrupt(e))?,
+            asked: asked.iter().copied().collect(),
+            seen: seen.iter().copied().collect(),
             after_user,
             after_block,
             usage,
@@ -454,18 +454,6 @@ impl SessionHandle {
                 verdicts.len()
             )));
         }
-        let asked: Vec<String> = state
-            .asked
-            .iter()
-            .map(serde_json::to_string)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let seen: Vec<String> = state
-            .seen
-            .iter()
-            .map(serde_json::to_string)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
         let usage = serde_json::to_string(&state.usage).map_err(|e| self.corrupt(e))?;
         let new_judged: Vec<(u32, u32)> = state
             .judged
@@ -473,14 +461,29 @@ impl SessionHandle {
             .filter(|j| !self.judged.contains(j))
             .copied()
             .collect();
-        let new_asked: Vec<String> = asked
-            .into_iter()
-            .filter(|q| !self.asked.contains(q))
+        // Only what is new is serialized: the sets grow with the conversation.
+        let new_asked: Vec<Question> = state
+            .asked
+            .iter()
+            .filter(|q| !self.asked.contains(*q))
+            .copied()
             .collect();
-        let new_seen: Vec<String> = seen
-            .into_iter()
-            .filter(|q| !self.seen.contains(q))
+        let new_seen: Vec<Env> = state
+            .seen
+            .iter()
+            .filter(|q| !self.seen.contains(*q))
+            .copied()
             .collect();
+        let new_asked_text: Vec<String> = new_asked
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.corrupt(e))?;
+        let new_seen_text: Vec<String> = new_seen
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.corrupt(e))?;
         let first = self.stored_events;
         let id = self.id.clone();
         let path = self.path.clone();
@@ -519,13 +522,13 @@ impl SessionHandle {
             let mut asked = tx
                 .prepare_cached("INSERT OR IGNORE INTO asked (session, question) VALUES (?1, ?2)")
                 .map_err(sql)?;
-            for question in &new_asked {
+            for question in &new_asked_text {
                 asked.execute(params![id, question]).map_err(sql)?;
             }
             let mut seen = tx
                 .prepare_cached("INSERT OR IGNORE INTO seen (session, request) VALUES (?1, ?2)")
                 .map_err(sql)?;
-            for request in &new_seen {
+            for request in &new_seen_text {
                 seen.execute(params![id, request]).map_err(sql)?;
             }
             let total = i64::try_from(state.events.len()).unwrap_or(i64::MAX);
