@@ -1,93 +1,328 @@
 //! `turnstile gate`: the live gate over stdin/stdout. One native JSONL event
-//! per input line, one JSON verdict per output line. The session is saved to
-//! the `--state` file (write to a temporary file, then rename: a crash never
-//! leaves a torn state) *before* the verdict is written, and restored from it
-//! on start, so a restarted gate continues exactly where it stopped.
+//! per input line, one JSON verdict per output line. Sessions live in the
+//! SQLite store at `--state` (see `turnstile-store`): each event and its
+//! verdict are committed there *before* the verdict is written, and a
+//! restarted gate restores its session from it and continues exactly where
+//! it stopped. A second gate on the same session is refused at start.
 //!
-//! Fail closed: a line that is not an event, or an internal error, is
-//! answered with `{"verdict": "block", "error": ...}` and is not ingested.
+//! Standard input is read as bytes, one bounded line at a time. Fail
+//! closed: a line that is not valid UTF-8, longer than the limit, not an
+//! event, or that cannot be stored, is answered with
+//! `{"verdict": "block", "error": ...}`, is not ingested, and the gate goes
+//! on with the next line. A `{"type":"trace", ...}` header line starts a new
+//! session (named by its `id`, or a random id) and is answered with
+//! `{"verdict": "observe", "kind": "trace", "session": <id>}`.
 
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use turnstile_engine::session::{BundleRuntime, Schedule, Session, SessionState};
+use turnstile_engine::session::{BundleRuntime, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_judge::Judge;
+use turnstile_store::{Durability, SessionHandle, SessionMeta, Store};
 
-/// Runs the gate until end of input.
+/// The session a gate writes when neither `--session` nor a header names one.
+pub const DEFAULT_SESSION: &str = "default";
+
+/// The documented longest input line (16 MiB).
+pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
+
+pub struct GateOptions {
+    pub state: PathBuf,
+    pub session: Option<String>,
+    pub schedule: Schedule,
+    pub max_line: usize,
+    pub durability: Durability,
+}
+
+/// Runs the gate until end of input. Errors at start (the store cannot be
+/// opened, the session is held by another writer, was saved under another
+/// bundle or schedule) end it before any verdict.
 pub fn run(
     rt: Arc<BundleRuntime>,
-    state: &Path,
-    schedule: Schedule,
+    options: &GateOptions,
     judge: Arc<dyn Judge>,
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let mut session = open(rt, state, schedule)?;
-    let stdin = std::io::stdin().lock();
+    let store = Store::open(&options.state, options.durability).map_err(|e| e.to_string())?;
+    let id = options.session.as_deref().unwrap_or(DEFAULT_SESSION);
+    let mut gate = Gate {
+        rt,
+        store,
+        schedule: options.schedule,
+        current: None,
+    };
+    gate.current = Some(gate.resume(id)?);
+    let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    for (index, line) in stdin.lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read standard input: {e}"))?;
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let answer = match serde_json::from_str::<Event>(trimmed) {
-            Err(e) => refusal(index + 1, &format!("not an event: {e}")),
-            Ok(event) => match runtime.block_on(session.push(event, judge.as_ref())) {
-                Ok(report) => {
-                    save(&session, state)?;
-                    serde_json::to_value(&report)
-                        .unwrap_or_else(|e| refusal(index + 1, &e.to_string()))
+    let mut buffer = Vec::new();
+    let mut number = 0usize;
+    loop {
+        let line = read_line(&mut stdin, &mut buffer, options.max_line)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        number += 1;
+        let answer = match line {
+            Line::End => return Ok(()),
+            Line::TooLong(length) => refusal(
+                number,
+                &format!(
+                    "the line is longer than the limit of {} bytes (at least {length} bytes)",
+                    options.max_line
+                ),
+            ),
+            Line::Complete => match std::str::from_utf8(&buffer) {
+                Err(e) => refusal(number, &format!("the line is not valid UTF-8: {e}")),
+                Ok(text) => {
+                    let text = text.trim();
+                    if text.is_empty() || text.starts_with('#') {
+                        continue;
+                    }
+                    gate.answer(number, text, &runtime, judge.as_ref())
                 }
-                Err(e) => refusal(index + 1, &e.to_string()),
             },
         };
         writeln!(stdout, "{answer}")
             .and_then(|()| stdout.flush())
             .map_err(|e| format!("cannot write the verdict: {e}"))?;
     }
-    Ok(())
+}
+
+struct Gate {
+    rt: Arc<BundleRuntime>,
+    store: Store,
+    schedule: Schedule,
+    /// `None` after a refused header: events are refused until the next one.
+    current: Option<Current>,
+}
+
+/// The session being written and its exclusive store handle.
+struct Current {
+    handle: SessionHandle,
+    session: Session,
+    /// Whether the store has the session's row yet (created on first event).
+    created: bool,
+    /// The in-memory session is ahead of the store (a push or a write
+    /// failed): it is reloaded before the next event.
+    stale: bool,
+}
+
+impl Gate {
+    /// Claims session `id` and restores it, or prepares a new one.
+    fn resume(&self, id: &str) -> Result<Current, String> {
+        let mut handle = self.store.claim(id).map_err(|e| e.to_string())?;
+        let stored = handle.load().map_err(|e| e.to_string())?;
+        let Some(stored) = stored else {
+            return Ok(Current {
+                handle,
+                session: Session::new(Arc::clone(&self.rt), self.schedule),
+                created: false,
+                stale: false,
+            });
+        };
+        if stored.meta.schedule != self.schedule {
+            return Err(format!(
+                "session {id:?} uses the {} schedule, not {}",
+                stored.meta.schedule, self.schedule
+            ));
+        }
+        let session = Session::restore(Arc::clone(&self.rt), stored.state)
+            .map_err(|e| format!("session {id:?}: {e}"))?;
+        Ok(Current {
+            handle,
+            session,
+            created: true,
+            stale: false,
+        })
+    }
+
+    fn answer(
+        &mut self,
+        number: usize,
+        text: &str,
+        runtime: &tokio::runtime::Runtime,
+        judge: &dyn Judge,
+    ) -> serde_json::Value {
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => return refusal(number, &format!("not an event: {e}")),
+        };
+        if value.get("type").and_then(|t| t.as_str()) == Some("trace") {
+            return self.start(number, &value);
+        }
+        let event: Event = match serde_json::from_value(value) {
+            Ok(e) => e,
+            Err(e) => return refusal(number, &format!("not an event: {e}")),
+        };
+        let rt = Arc::clone(&self.rt);
+        let Some(current) = self.current.as_mut() else {
+            return refusal(
+                number,
+                "no session: the last trace header was refused; send a new header",
+            );
+        };
+        if current.stale
+            && let Err(e) = current.reload(&rt)
+        {
+            return refusal(number, &format!("the session cannot be reloaded: {e}"));
+        }
+        current.stale = true;
+        let report = match runtime.block_on(current.session.push(event, judge)) {
+            Ok(report) => report,
+            Err(e) => return refusal(number, &e.to_string()),
+        };
+        let verdict = match serde_json::to_value(&report) {
+            Ok(v) => v,
+            Err(e) => return refusal(number, &e.to_string()),
+        };
+        if let Err(e) = current.store(&rt, &verdict) {
+            return refusal(number, &format!("the verdict could not be stored: {e}"));
+        }
+        current.stale = false;
+        verdict
+    }
+
+    /// A trace header: the gate moves to a new session.
+    fn start(&mut self, number: usize, header: &serde_json::Value) -> serde_json::Value {
+        let id = match header.get("id") {
+            None | Some(serde_json::Value::Null) => crate::serve::new_session_id(),
+            Some(serde_json::Value::String(id)) => id.clone(),
+            Some(other) => {
+                self.current = None;
+                return refusal(number, &format!("the header's id is not a string: {other}"));
+            }
+        };
+        // Release the previous session's lock first: the header may name it.
+        self.current = None;
+        let current = match self.resume(&id) {
+            Ok(c) => c,
+            Err(e) => return refusal(number, &e),
+        };
+        if current.created {
+            return refusal(
+                number,
+                &format!(
+                    "session {id:?} already exists in the store: a header starts a new session (to continue one, restart the gate with --session)"
+                ),
+            );
+        }
+        self.current = Some(current);
+        serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id })
+    }
+}
+
+impl Current {
+    fn store(&mut self, rt: &BundleRuntime, verdict: &serde_json::Value) -> Result<(), String> {
+        if !self.created {
+            self.handle
+                .create(&SessionMeta {
+                    bundle: rt.bundle.name.clone(),
+                    bundle_hash: rt.bundle.hash.clone(),
+                    schedule: self.session.schedule(),
+                })
+                .map_err(|e| e.to_string())?;
+            self.created = true;
+        }
+        self.handle
+            .append(&self.session.snapshot(), std::slice::from_ref(verdict))
+            .map_err(|e| e.to_string())
+    }
+
+    /// Goes back to what the store holds.
+    fn reload(&mut self, rt: &Arc<BundleRuntime>) -> Result<(), String> {
+        let schedule = self.session.schedule();
+        self.session = match self.handle.load().map_err(|e| e.to_string())? {
+            Some(stored) => {
+                Session::restore(Arc::clone(rt), stored.state).map_err(|e| e.to_string())?
+            }
+            None => Session::new(Arc::clone(rt), schedule),
+        };
+        self.stale = false;
+        Ok(())
+    }
 }
 
 fn refusal(line: usize, error: &str) -> serde_json::Value {
     serde_json::json!({ "verdict": "block", "line": line, "error": error })
 }
 
-fn open(rt: Arc<BundleRuntime>, state: &Path, schedule: Schedule) -> Result<Session, String> {
-    if !state.exists() {
-        return Ok(Session::new(rt, schedule));
-    }
-    let text = std::fs::read_to_string(state)
-        .map_err(|e| format!("cannot read {}: {e}", state.display()))?;
-    let saved = SessionState::from_json(&text).map_err(|e| format!("{}: {e}", state.display()))?;
-    if saved.schedule != schedule {
-        return Err(format!(
-            "{}: the saved session uses the {} schedule, not {schedule}",
-            state.display(),
-            saved.schedule
-        ));
-    }
-    Session::restore(rt, saved).map_err(|e| format!("{}: {e}", state.display()))
+enum Line {
+    /// A line (without its newline) is in the buffer.
+    Complete,
+    /// The line was longer than the limit; it was read to its end and
+    /// dropped. The count is how many bytes were seen before giving up
+    /// keeping them (at least the limit plus one).
+    TooLong(usize),
+    End,
 }
 
-fn save(session: &Session, state: &Path) -> Result<(), String> {
-    let text = serde_json::to_string(&session.snapshot())
-        .map_err(|e| format!("cannot serialize the session: {e}"))?;
-    let tmp = temporary(state);
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, state))
-        .map_err(|e| format!("cannot save the session to {}: {e}", state.display()))
+/// Reads one line into `buffer`, keeping at most `max` bytes: a longer line
+/// is consumed to its newline without being stored, so memory stays bounded
+/// by the limit whatever the input.
+fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, max: usize) -> std::io::Result<Line> {
+    buffer.clear();
+    let mut length = 0usize;
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (piece, newline) = match chunk.iter().position(|b| *b == b'\n') {
+            Some(at) => (chunk.get(..at).unwrap_or_default(), true),
+            None => (chunk, false),
+        };
+        let consumed = piece.len() + usize::from(newline);
+        length = length.saturating_add(piece.len());
+        if !too_long {
+            if length > max {
+                too_long = true;
+                buffer.clear();
+            } else {
+                buffer.extend_from_slice(piece);
+            }
+        }
+        input.consume(consumed);
+        if newline {
+            break;
+        }
+    }
+    Ok(if too_long {
+        Line::TooLong(length)
+    } else if any {
+        Line::Complete
+    } else {
+        Line::End
+    })
 }
 
-fn temporary(state: &Path) -> PathBuf {
-    let mut name = state
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".tmp");
-    state.with_file_name(name)
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn lines_are_bounded_and_an_overlong_line_is_skipped_whole() {
+        let input = b"short\nthis one is too long\n\nlast";
+        let mut reader = std::io::BufReader::with_capacity(4, &input[..]);
+        let mut buffer = Vec::new();
+        let mut seen = Vec::new();
+        loop {
+            match read_line(&mut reader, &mut buffer, 8).unwrap() {
+                Line::End => break,
+                Line::TooLong(n) => seen.push(format!("too long {n}")),
+                Line::Complete => seen.push(String::from_utf8(buffer.clone()).unwrap()),
+            }
+        }
+        assert_eq!(seen, ["short", "too long 20", "", "last"]);
+    }
 }

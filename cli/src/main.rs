@@ -23,6 +23,7 @@ use turnstile_engine::{GraphFormat, bundle_schema, render_graph};
 mod gate;
 mod judge_args;
 mod replay;
+mod serve;
 
 use judge_args::JudgeArgs;
 
@@ -90,17 +91,71 @@ enum Command {
         only: Vec<String>,
     },
     /// The live gate: native JSONL events on stdin, one JSON verdict per line
-    /// on stdout; the session survives restarts in the --state file.
+    /// on stdout; sessions survive restarts in the --state store.
     Gate {
         bundle: PathBuf,
-        /// Session state file (created if missing, restored if present).
+        /// The session store, an SQLite file (created if missing).
         #[arg(long)]
         state: PathBuf,
+        /// The session to write (restored if stored); a `{"type":"trace"}`
+        /// header line starts a new one.
+        #[arg(long, default_value = gate::DEFAULT_SESSION)]
+        session: String,
         #[arg(long, value_enum, default_value_t = ScheduleArg::Workflow)]
         schedule: ScheduleArg,
+        /// Longest input line in bytes; longer lines are answered `block`.
+        #[arg(long, default_value_t = gate::DEFAULT_MAX_LINE)]
+        max_line: usize,
+        #[arg(long, value_enum, default_value_t = SyncArg::Full)]
+        sync: SyncArg,
         #[command(flatten)]
         judge: JudgeArgs,
     },
+    /// The HTTP sidecar: sessions over a JSON API (OpenAPI at /openapi.json).
+    Serve {
+        /// A directory whose subdirectories with a bundle.yaml are served,
+        /// by directory name.
+        #[arg(long)]
+        bundles: PathBuf,
+        /// Address to listen on (port 0: any free port, printed at start).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// The session store, an SQLite file (created if missing).
+        #[arg(long)]
+        store: PathBuf,
+        /// A file holding a bearer token every request must carry.
+        #[arg(long)]
+        token_file: Option<PathBuf>,
+        /// Largest request body in bytes.
+        #[arg(long, default_value_t = gate::DEFAULT_MAX_LINE)]
+        max_body: usize,
+        /// Longest time a request may take, in milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        timeout_ms: u64,
+        #[arg(long, value_enum, default_value_t = SyncArg::Full)]
+        sync: SyncArg,
+        #[command(flatten)]
+        judge: JudgeArgs,
+    },
+}
+
+/// How hard each commit of the session store waits for the disk.
+#[derive(Clone, Copy, ValueEnum)]
+enum SyncArg {
+    /// Every verdict is on disk before it is answered (survives power loss).
+    Full,
+    /// Survives a crash of the process; the last verdicts may be lost on
+    /// power loss. Cheaper per event (see BENCHMARKS.md).
+    Normal,
+}
+
+impl SyncArg {
+    fn durability(self) -> turnstile_store::Durability {
+        match self {
+            SyncArg::Full => turnstile_store::Durability::Full,
+            SyncArg::Normal => turnstile_store::Durability::Normal,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -182,7 +237,10 @@ fn main() -> ExitCode {
         Command::Gate {
             bundle,
             state,
+            session,
             schedule,
+            max_line,
+            sync,
             judge,
         } => {
             let schedule = match schedule.schedules().as_slice() {
@@ -192,9 +250,50 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let options = gate::GateOptions {
+                state,
+                session: Some(session),
+                schedule,
+                max_line,
+                durability: sync.durability(),
+            };
             with_runtime(&bundle, &judge, |rt, judge| {
-                gate::run(rt, &state, schedule, judge).map(|()| ExitCode::SUCCESS)
+                gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
             })
+        }
+        Command::Serve {
+            bundles,
+            listen,
+            store,
+            token_file,
+            max_body,
+            timeout_ms,
+            sync,
+            judge,
+        } => {
+            let judge = match judge.build() {
+                Ok(j) => j,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = serve::ServeOptions {
+                bundles,
+                listen,
+                store,
+                token_file,
+                max_body,
+                timeout: std::time::Duration::from_millis(timeout_ms),
+                durability: sync.durability(),
+            };
+            match serve::run(&options, judge) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
     }
 }

@@ -1,0 +1,573 @@
+//! The sidecar's routes, their OpenAPI description (utoipa, served at
+//! `/openapi.json`) and the middleware every route goes through: the
+//! optional bearer token, the request timeout, JSON errors for everything
+//! malformed. A session's verdicts are exactly what `turnstile gate` writes
+//! for the same events: each is committed to the store before it is
+//! answered.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use turnstile_engine::session::{BundleRuntime, Schedule, Session};
+use turnstile_engine::trace::Event;
+use turnstile_store::{SessionHandle, SessionMeta, StoreError};
+use utoipa::{OpenApi, ToSchema};
+
+use super::App;
+
+/// The live sessions of this process, by id. A session enters on creation
+/// or on first use after a restart (restored from the store) and keeps its
+/// store lock while the process lives.
+#[derive(Default)]
+pub struct Sessions(tokio::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Live>>>>);
+
+pub struct Live {
+    rt: Arc<BundleRuntime>,
+    handle: SessionHandle,
+    session: Session,
+    bundle: String,
+    verdicts: Vec<serde_json::Value>,
+    /// The in-memory session may be ahead of the store (a push or a commit
+    /// failed, or the request was cancelled midway): reload before use.
+    stale: bool,
+}
+
+/// A JSON error answer.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, axum::Json(ErrorBody { error: self.1 })).into_response()
+    }
+}
+
+fn store_error(e: &StoreError) -> ApiError {
+    match e {
+        StoreError::Locked { .. } => ApiError(StatusCode::CONFLICT, e.to_string()),
+        StoreError::Missing(_) => ApiError(StatusCode::NOT_FOUND, e.to_string()),
+        _ => ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+struct ErrorBody {
+    error: String,
+}
+
+/// A new session: which loaded bundle, under which firing schedule.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct CreateSession {
+    /// A bundle directory's name under `--bundles` (e.g. `retail`).
+    bundle: String,
+    /// `workflow` (default), `boundary` or `action`.
+    #[serde(default)]
+    schedule: Option<ScheduleName>,
+}
+
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum ScheduleName {
+    Workflow,
+    Boundary,
+    Action,
+}
+
+impl From<ScheduleName> for Schedule {
+    fn from(s: ScheduleName) -> Schedule {
+        match s {
+            ScheduleName::Workflow => Schedule::Workflow,
+            ScheduleName::Boundary => Schedule::Boundary,
+            ScheduleName::Action => Schedule::Action,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+struct Created {
+    /// 128 random bits, hex.
+    id: String,
+    bundle: String,
+    schedule: String,
+}
+
+/// A native event (docs/native-format.md), for the OpenAPI description only:
+/// the server parses `turnstile_engine::trace::Event`.
+#[allow(dead_code)]
+#[derive(ToSchema)]
+#[schema(as = Event)]
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum EventDoc {
+    User {
+        text: String,
+    },
+    Agent {
+        text: String,
+    },
+    Call {
+        id: String,
+        tool: String,
+        #[schema(value_type = Object)]
+        args: Option<serde_json::Value>,
+        requestor: Option<Requestor>,
+    },
+    Result {
+        id: String,
+        ok: bool,
+        #[schema(value_type = Object)]
+        content: Option<serde_json::Value>,
+    },
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Requestor {
+    Agent,
+    User,
+}
+
+/// One event or several, in order.
+#[allow(dead_code)]
+#[derive(ToSchema, Deserialize)]
+#[serde(untagged)]
+enum EventsBody {
+    One(EventDoc),
+    Many(Vec<EventDoc>),
+}
+
+/// The verdict on one event: what `turnstile gate` writes (`verdict`:
+/// allow, block, guide, observe or unchecked; a refused event is
+/// `{"verdict":"block","error":...}`).
+#[allow(dead_code)]
+#[derive(ToSchema, Serialize)]
+struct Verdict {
+    verdict: String,
+    event: Option<u32>,
+}
+
+/// A session: its requests with their cursors and remediation as of the
+/// last event the gate fired on, and every verdict given.
+#[derive(Serialize, ToSchema)]
+struct SessionView {
+    id: String,
+    bundle: String,
+    schedule: String,
+    events: usize,
+    /// Requests, cursors and remediation at the last firing.
+    #[schema(value_type = Vec<Object>)]
+    requests: serde_json::Value,
+    #[schema(value_type = Vec<Object>)]
+    verdicts: Vec<serde_json::Value>,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "turnstile serve",
+        description = "The Turnstile gate as an HTTP sidecar: sessions, events in, verdicts out."
+    ),
+    paths(create_session, post_events, get_session, healthz, metrics),
+    components(schemas(
+        CreateSession,
+        ScheduleName,
+        Created,
+        ErrorBody,
+        EventDoc,
+        Requestor,
+        EventsBody,
+        Verdict,
+        SessionView
+    ))
+)]
+struct ApiDoc;
+
+/// The router with every route and middleware.
+pub fn router(app: Arc<App>, timeout: Duration) -> Router {
+    Router::new()
+        .route("/v1/sessions", post(create_session))
+        .route("/v1/sessions/{id}/events", post(post_events))
+        .route("/v1/sessions/{id}", get(get_session))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .route("/openapi.json", get(openapi))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), authorize))
+        .layer(middleware::from_fn_with_state(timeout, deadline))
+        .with_state(app)
+}
+
+async fn not_found() -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, "no such route".to_owned())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route".to_owned(),
+    )
+}
+
+/// Every route requires `Authorization: Bearer <token>` when a token is set.
+async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    if let Some(token) = &app.token {
+        let given = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        if !given.is_some_and(|g| same(g.as_bytes(), token.as_bytes())) {
+            return ApiError(
+                StatusCode::UNAUTHORIZED,
+                "a bearer token is required (Authorization: Bearer <token>)".to_owned(),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Compares in time independent of where the inputs differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Ends any request that runs longer than the timeout. A session whose
+/// request is cut off is reloaded from the store on next use (`stale`).
+async fn deadline(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the request took longer than {} ms; verdicts already committed are in GET /v1/sessions/{{id}}",
+                timeout.as_millis()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+async fn read_json(body: Body, limit: usize) -> Result<serde_json::Value, ApiError> {
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
+        ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {limit} bytes or could not be read"),
+        )
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not JSON: {e}"),
+        )
+    })
+}
+
+/// Create a session.
+#[utoipa::path(
+    post,
+    path = "/v1/sessions",
+    request_body = CreateSession,
+    responses(
+        (status = 201, description = "Created", body = Created),
+        (status = 400, description = "Malformed body", body = ErrorBody),
+        (status = 401, description = "Token missing or wrong", body = ErrorBody),
+        (status = 404, description = "No such bundle", body = ErrorBody),
+        (status = 413, description = "Body too large", body = ErrorBody),
+        (status = 422, description = "Not a session request", body = ErrorBody),
+    )
+)]
+async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Response, ApiError> {
+    let value = read_json(body, app.max_body).await?;
+    let request: CreateSession = serde_json::from_value(value).map_err(|e| {
+        ApiError(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("not a session request: {e}"),
+        )
+    })?;
+    let Some(rt) = app.bundles.get(&request.bundle) else {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no bundle {:?}; loaded: {}",
+                request.bundle,
+                app.bundles.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    };
+    let schedule: Schedule = request.schedule.map_or(Schedule::Workflow, Into::into);
+    let id = super::new_session_id();
+    let meta = SessionMeta {
+        bundle: request.bundle.clone(),
+        bundle_hash: rt.bundle.hash.clone(),
+        schedule,
+    };
+    let handle = tokio::task::block_in_place(|| {
+        let mut handle = app.store.claim(&id)?;
+        handle.create(&meta)?;
+        Ok::<_, StoreError>(handle)
+    })
+    .map_err(|e| store_error(&e))?;
+    let live = Live {
+        rt: Arc::clone(rt),
+        handle,
+        session: Session::new(Arc::clone(rt), schedule),
+        bundle: request.bundle.clone(),
+        verdicts: Vec::new(),
+        stale: false,
+    };
+    app.sessions
+        .0
+        .lock()
+        .await
+        .insert(id.clone(), Arc::new(tokio::sync::Mutex::new(live)));
+    app.metrics.session_created();
+    let created = Created {
+        id,
+        bundle: request.bundle,
+        schedule: schedule.name().to_owned(),
+    };
+    Ok((StatusCode::CREATED, axum::Json(created)).into_response())
+}
+
+/// The live session `id`: in memory, or restored from the store.
+async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiError> {
+    let unknown = || ApiError(StatusCode::NOT_FOUND, format!("no session {id:?}"));
+    if turnstile_store::check_id(id).is_err() {
+        return Err(unknown());
+    }
+    // Held while restoring, so two requests never claim one session twice.
+    let mut sessions = app.sessions.0.lock().await;
+    if let Some(live) = sessions.get(id) {
+        return Ok(Arc::clone(live));
+    }
+    let (handle, stored) = tokio::task::block_in_place(|| {
+        let mut handle = app.store.claim(id)?;
+        let stored = handle.load()?;
+        Ok::<_, StoreError>((handle, stored))
+    })
+    .map_err(|e| store_error(&e))?;
+    let stored = stored.ok_or_else(unknown)?;
+    let rt = app.bundles.get(&stored.meta.bundle).ok_or_else(|| {
+        ApiError(
+            StatusCode::CONFLICT,
+            format!(
+                "session {id:?} uses bundle {:?}, which this server did not load",
+                stored.meta.bundle
+            ),
+        )
+    })?;
+    let session = Session::restore(Arc::clone(rt), stored.state)
+        .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?;
+    let live = Arc::new(tokio::sync::Mutex::new(Live {
+        rt: Arc::clone(rt),
+        handle,
+        session,
+        bundle: stored.meta.bundle,
+        verdicts: stored.verdicts,
+        stale: false,
+    }));
+    sessions.insert(id.to_owned(), Arc::clone(&live));
+    Ok(live)
+}
+
+impl Live {
+    /// Goes back to what the store holds.
+    fn reload(&mut self) -> Result<(), String> {
+        let rt = Arc::clone(&self.rt);
+        let schedule = self.session.schedule();
+        let stored = self.handle.load().map_err(|e| e.to_string())?;
+        match stored {
+            Some(stored) => {
+                self.session = Session::restore(rt, stored.state).map_err(|e| e.to_string())?;
+                self.verdicts = stored.verdicts;
+            }
+            None => {
+                self.session = Session::new(rt, schedule);
+                self.verdicts.clear();
+            }
+        }
+        self.stale = false;
+        Ok(())
+    }
+
+    /// One event, answered as the gate answers it: pushed, committed, then
+    /// returned; anything that fails is a block with the error, and the
+    /// session goes back to what the store holds.
+    async fn decide(&mut self, app: &App, event: Event) -> serde_json::Value {
+        if self.stale
+            && let Err(e) = tokio::task::block_in_place(|| self.reload())
+        {
+            return refusal(&format!("the session cannot be reloaded: {e}"));
+        }
+        self.stale = true;
+        let calls_before = self.session.usage().calls;
+        let report = match self.session.push(event, app.judge.as_ref()).await {
+            Ok(report) => report,
+            Err(e) => return refusal(&e.to_string()),
+        };
+        app.metrics.judge(
+            self.session.usage().calls.saturating_sub(calls_before),
+            u64::try_from(report.judge.len()).unwrap_or(u64::MAX),
+        );
+        let verdict = match serde_json::to_value(&report) {
+            Ok(v) => v,
+            Err(e) => return refusal(&e.to_string()),
+        };
+        let state = self.session.snapshot();
+        if let Err(e) = tokio::task::block_in_place(|| {
+            self.handle.append(&state, std::slice::from_ref(&verdict))
+        }) {
+            return refusal(&format!("the verdict could not be stored: {e}"));
+        }
+        self.verdicts.push(verdict.clone());
+        self.stale = false;
+        verdict
+    }
+}
+
+fn refusal(error: &str) -> serde_json::Value {
+    serde_json::json!({ "verdict": "block", "error": error })
+}
+
+/// Post one native event, or an array of them.
+#[utoipa::path(
+    post,
+    path = "/v1/sessions/{id}/events",
+    params(("id" = String, Path, description = "The session id")),
+    request_body = EventsBody,
+    responses(
+        (status = 200, description = "The verdict, or one per event for an array", body = Verdict),
+        (status = 400, description = "Malformed body", body = ErrorBody),
+        (status = 401, description = "Token missing or wrong", body = ErrorBody),
+        (status = 404, description = "No such session", body = ErrorBody),
+        (status = 409, description = "Session held by another writer", body = ErrorBody),
+        (status = 413, description = "Body too large", body = ErrorBody),
+        (status = 422, description = "Not an event", body = ErrorBody),
+    )
+)]
+async fn post_events(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let value = read_json(body, app.max_body).await?;
+    let single = !value.is_array();
+    let items = match value {
+        serde_json::Value::Array(items) => items,
+        one => vec![one],
+    };
+    // Every event is checked before any is ingested.
+    let events: Vec<Event> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            serde_json::from_value(item).map_err(|e| {
+                ApiError(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("item {i} is not an event: {e}"),
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let live = live(&app, &id).await?;
+    let mut live = live.lock().await;
+    let mut verdicts = Vec::with_capacity(events.len());
+    for event in events {
+        let started = Instant::now();
+        let verdict = live.decide(&app, event).await;
+        let label = if verdict.get("error").is_some() {
+            "error"
+        } else {
+            verdict
+                .get("verdict")
+                .and_then(|v| v.as_str())
+                .unwrap_or("error")
+        };
+        app.metrics.decision(label, started.elapsed());
+        verdicts.push(verdict);
+    }
+    let body = match (single, verdicts.pop()) {
+        (true, Some(one)) => one,
+        (_, last) => {
+            verdicts.extend(last);
+            serde_json::Value::Array(verdicts)
+        }
+    };
+    Ok(axum::Json(body).into_response())
+}
+
+/// A session's requests, cursors, remediation and verdicts.
+#[utoipa::path(
+    get,
+    path = "/v1/sessions/{id}",
+    params(("id" = String, Path, description = "The session id")),
+    responses(
+        (status = 200, description = "The session", body = SessionView),
+        (status = 401, description = "Token missing or wrong", body = ErrorBody),
+        (status = 404, description = "No such session", body = ErrorBody),
+        (status = 409, description = "Session held by another writer", body = ErrorBody),
+    )
+)]
+async fn get_session(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let live = live(&app, &id).await?;
+    let mut live = live.lock().await;
+    if live.stale {
+        tokio::task::block_in_place(|| live.reload())
+            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
+    }
+    let requests = live
+        .verdicts
+        .iter()
+        .rev()
+        .find(|v| v.get("fired").and_then(|f| f.as_bool()) == Some(true))
+        .and_then(|v| v.get("requests").cloned())
+        .unwrap_or_else(|| serde_json::json!([]));
+    let view = SessionView {
+        id,
+        bundle: live.bundle.clone(),
+        schedule: live.session.schedule().name().to_owned(),
+        events: live.session.events().len(),
+        requests,
+        verdicts: live.verdicts.clone(),
+    };
+    Ok(axum::Json(view).into_response())
+}
+
+/// Liveness.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "Serving")))]
+async fn healthz(State(app): State<Arc<App>>) -> Response {
+    axum::Json(serde_json::json!({
+        "status": "ok",
+        "bundles": app.bundles.keys().collect::<Vec<_>>(),
+    }))
+    .into_response()
+}
+
+/// Prometheus metrics.
+#[utoipa::path(get, path = "/metrics", responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        app.metrics.render(),
+    )
+        .into_response()
+}
+
+async fn openapi() -> Response {
+    axum::Json(ApiDoc::openapi()).into_response()
+}

@@ -1,0 +1,130 @@
+//! Shared by the server tests: start `turnstile serve` on a loopback port
+//! and speak just enough HTTP/1.1 to it (one request per connection).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub struct Server {
+    pub child: Child,
+    pub addr: String,
+}
+
+impl Server {
+    /// Starts the server on port 0 and waits for the address it prints.
+    pub fn start(store: &Path, extra: &[&str]) -> Server {
+        let bundles = root().join("bundles");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+            .args([
+                "serve",
+                "--bundles",
+                bundles.to_str().unwrap(),
+                "--listen",
+                "127.0.0.1:0",
+                "--store",
+                store.to_str().unwrap(),
+            ])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Server { child, addr }
+    }
+
+    pub fn request(&self, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+        http(&self.addr, method, path, body, None)
+    }
+
+    /// SIGKILL, then reap.
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One request; returns the status and the body.
+pub fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let body = body.unwrap_or("");
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // The server may answer (413) before reading a large body: ignore a
+    // broken pipe here and read what it said.
+    let _ = stream.write_all(body.as_bytes());
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, rest) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    (
+        status,
+        if chunked {
+            dechunk(rest)
+        } else {
+            rest.to_owned()
+        },
+    )
+}
+
+fn dechunk(mut text: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = text.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        text = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}

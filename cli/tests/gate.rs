@@ -1,0 +1,200 @@
+//! `turnstile gate` on its session store: bad bytes and over-limit lines are
+//! answered `block` and the gate goes on; trace headers start sessions; a
+//! second gate on a session fails at start.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write as _};
+use std::process::{Command, Stdio};
+
+use common::{json, root};
+
+fn bundle() -> String {
+    root().join("bundles/retail").to_string_lossy().into_owned()
+}
+
+fn gate(
+    store: &std::path::Path,
+    extra: &[&str],
+    input: &[u8],
+) -> (Option<i32>, Vec<serde_json::Value>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(["gate", &bundle(), "--state", store.to_str().unwrap()])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let verdicts = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(json)
+        .collect();
+    (
+        out.status.code(),
+        verdicts,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const USER: &str = r#"{"type":"user","text":"Hi, I want to return an item."}"#;
+const AGENT: &str = r#"{"type":"agent","text":"Sure. What is your email?"}"#;
+
+#[test]
+fn invalid_utf8_and_overlong_lines_are_blocked_and_the_gate_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let mut input = Vec::new();
+    input.extend_from_slice(USER.as_bytes());
+    input.extend_from_slice(b"\n{\"type\":\"user\",\"text\":\"caf\xe9\"}\n");
+    input.extend_from_slice(
+        format!("{{\"type\":\"user\",\"text\":\"{}\"}}\n", "x".repeat(5000)).as_bytes(),
+    );
+    input.extend_from_slice(AGENT.as_bytes());
+    input.push(b'\n');
+    let (code, verdicts, stderr) = gate(&store, &["--max-line", "1024"], &input);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts.len(), 4);
+    assert_eq!(verdicts[0]["verdict"], "observe");
+    assert_eq!(verdicts[1]["verdict"], "block");
+    assert!(
+        verdicts[1]["error"].as_str().unwrap().contains("UTF-8"),
+        "{}",
+        verdicts[1]
+    );
+    assert_eq!(verdicts[1]["line"], 2);
+    assert_eq!(verdicts[2]["verdict"], "block");
+    assert!(
+        verdicts[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 1024 bytes"),
+        "{}",
+        verdicts[2]
+    );
+    // Neither was ingested: the agent's turn is event 1.
+    assert_eq!(verdicts[3]["event"], 1);
+    assert_eq!(verdicts[3]["verdict"], "guide");
+}
+
+#[test]
+fn a_trace_header_starts_a_new_session_and_sessions_resume_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let input = format!(
+        "{USER}\n{{\"type\":\"trace\",\"id\":\"t-1\"}}\n{USER}\n{AGENT}\n{{\"type\":\"trace\"}}\n{USER}\n"
+    );
+    let (code, verdicts, stderr) = gate(&store, &[], input.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts[0]["event"], 0);
+    assert_eq!(
+        verdicts[1],
+        serde_json::json!({"verdict":"observe","kind":"trace","session":"t-1"})
+    );
+    assert_eq!(verdicts[2]["event"], 0, "a new session counts from 0");
+    assert_eq!(verdicts[3]["event"], 1);
+    assert_eq!(
+        verdicts[4]["session"].as_str().unwrap().len(),
+        32,
+        "a random id"
+    );
+    assert_eq!(verdicts[5]["event"], 0);
+    // Resuming t-1 by id continues its numbering; a header naming it again is refused.
+    let input = format!("{AGENT}\n{{\"type\":\"trace\",\"id\":\"t-1\"}}\n{USER}\n");
+    let (code, verdicts, stderr) = gate(&store, &["--session", "t-1"], input.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts[0]["event"], 2);
+    assert_eq!(verdicts[1]["verdict"], "block");
+    assert!(
+        verdicts[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("already exists")
+    );
+    assert_eq!(verdicts[2]["verdict"], "block");
+    assert!(
+        verdicts[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no session")
+    );
+}
+
+#[test]
+fn a_second_gate_on_the_same_session_fails_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(["gate", &bundle(), "--state", store.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = first.stdin.take().unwrap();
+    writeln!(stdin, "{USER}").unwrap();
+    let mut line = String::new();
+    BufReader::new(first.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(json(&line)["verdict"], "observe");
+    // The first gate holds the default session: a second one is refused...
+    let (code, verdicts, stderr) = gate(&store, &[], format!("{AGENT}\n").as_bytes());
+    assert_eq!(code, Some(1));
+    assert!(verdicts.is_empty());
+    assert!(stderr.contains("in use by another writer"), "{stderr}");
+    // ...while another session of the same store proceeds.
+    let (code, verdicts, stderr) = gate(
+        &store,
+        &["--session", "other"],
+        format!("{USER}\n").as_bytes(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts.len(), 1);
+    drop(stdin);
+    assert!(first.wait().unwrap().success());
+    // Once the first gate is gone the session is free again and continues.
+    let (code, verdicts, stderr) = gate(&store, &[], format!("{AGENT}\n").as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts[0]["event"], 1);
+}
+
+#[test]
+fn a_store_write_failure_answers_block_and_the_event_is_not_ingested() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let (code, _, stderr) = gate(&store, &[], format!("{USER}\n").as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    // Every append now fails, as on a full disk.
+    let conn = rusqlite::Connection::open(&store).unwrap();
+    conn.execute_batch(
+        "CREATE TRIGGER full_disk BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    )
+    .unwrap();
+    let (code, verdicts, stderr) = gate(&store, &[], format!("{AGENT}\n{AGENT}\n").as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts.len(), 2);
+    for verdict in &verdicts {
+        assert_eq!(verdict["verdict"], "block", "{verdict}");
+        let error = verdict["error"].as_str().unwrap();
+        assert!(
+            error.contains("could not be stored") && error.contains("disk full"),
+            "{verdict}"
+        );
+    }
+    conn.execute_batch("DROP TRIGGER full_disk").unwrap();
+    let (code, verdicts, stderr) = gate(&store, &[], format!("{AGENT}\n").as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        verdicts[0]["event"], 1,
+        "the refused events were not ingested"
+    );
+}
