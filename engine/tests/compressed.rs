@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 
 use turnstile_engine::import::native::write_native;
 use turnstile_engine::import::{
-    Compression, Format, ImportError, ImportErrorKind, TraceReader, compressed, detect,
-    import_file, tau2_tasks,
+    Compression, Format, ImportError, ImportErrorKind, TraceReader, compressed, detect, import_file,
 };
 use turnstile_engine::trace::Trace;
 
@@ -111,7 +110,6 @@ fn a_tau2_file_imports_to_the_same_events_plain_gzip_and_zstd() {
     let (expected, errors) = read_everything(&files[0].0);
     assert!(errors.is_empty(), "{errors:#?}");
     assert_eq!(expected.len(), 40);
-    let expected_tasks = tau2_tasks(&files[0].0).unwrap();
     for (path, compression) in &files {
         assert_eq!(compressed::sniff(path).unwrap(), *compression);
         assert_eq!(detect(path).unwrap(), Format::Tau2, "{}", path.display());
@@ -122,7 +120,6 @@ fn a_tau2_file_imports_to_the_same_events_plain_gzip_and_zstd() {
             assert_eq!(a.meta, b.meta, "{}", path.display());
             assert_eq!(a.events, b.events, "{}: {}", path.display(), a.meta.id);
         }
-        assert_eq!(tau2_tasks(path).unwrap(), expected_tasks);
     }
 
     // The shipped file, compressed by the zstd command-line tool.
@@ -243,8 +240,6 @@ fn a_truncated_gzip_or_zstd_file_is_an_error_naming_the_file() {
         // Every entry point reports it.
         let e = import_file(&path, Some(Format::Tau2)).unwrap().errors;
         assert!(is_stream_error(&e.last().unwrap().kind), "{name}: {e:#?}");
-        let e = tau2_tasks(&path).unwrap_err();
-        assert!(is_stream_error(&e.kind), "{name}: {e}");
         let e = compressed::read_all(&path).unwrap_err();
         assert!(is_stream_error(&e.kind), "{name}: {e}");
     }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Value, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::import::{
-    Format, ImportError, ImportErrorKind, TraceReader, detect, import_file, tau2_tasks,
+    Format, ImportError, ImportErrorKind, TraceReader, detect, import_file,
 };
 use turnstile_engine::trace::{Event, Trace};
 
@@ -179,16 +179,7 @@ fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
         assert_eq!(s.events, s.messages + s.calls + s.results);
         assert_eq!(s.errors, 0);
 
-        let tasks = tau2_tasks(&path).unwrap();
         let raw_tasks = raw["tasks"].as_array().unwrap();
-        assert_eq!(tasks.tasks.len(), raw_tasks.len(), "{}", path.display());
-        for task in raw_tasks {
-            let gold = &tasks.tasks[task["id"].as_str().unwrap()];
-            let raw_actions = task["evaluation_criteria"]["actions"]
-                .as_array()
-                .map_or(0, Vec::len);
-            assert_eq!(gold.len(), raw_actions);
-        }
         eprintln!(
             "{}: {} simulations, {} tasks, {} user + {} agent messages, {} agent + {} user calls, {} results ({} failed)",
             path.file_name().unwrap().to_string_lossy(),
@@ -249,14 +240,6 @@ fn telecom_user_side_calls_and_tau2_details_map_exactly() {
             result("c1", false, json!("Error: no line")),
         ]
     );
-    let tasks = tau2_tasks(&path).unwrap();
-    assert_eq!(tasks.tasks.len(), 2);
-    assert!(tasks.tasks["t2"].is_empty());
-    let gold = &tasks.tasks["t1"][0];
-    assert_eq!(gold.name, "toggle_roaming");
-    assert_eq!(gold.requestor, Side::User);
-    assert_eq!(gold.action_id.as_deref(), Some("a0"));
-    assert_eq!(gold.arguments, json!({}));
 }
 
 fn openai_messages() -> &'static str {

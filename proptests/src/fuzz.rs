@@ -151,7 +151,10 @@ pub fn session_state(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(state) = SessionState::from_json(text) {
+    if let Ok(mut state) = SessionState::from_json(text) {
+        let _ = Session::restore(Arc::clone(runtime), state.clone());
+        // The same state as if saved by this bundle, to reach the replay.
+        state.bundle.clone_from(&runtime.bundle.hash);
         let _ = Session::restore(Arc::clone(runtime), state);
     }
 }

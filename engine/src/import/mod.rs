@@ -13,8 +13,7 @@
 //! entry point also takes an explicit format (the CLI's `--format`).
 //!
 //! **Compression.** Every entry point that opens a file ([`detect`],
-//! [`TraceReader::open`], [`import_file`], [`for_each_trace`],
-//! [`tau2_tasks`]) reads it plain, gzip- or zstd-compressed, told apart by
+//! [`TraceReader::open`], [`import_file`], [`for_each_trace`]) reads it plain, gzip- or zstd-compressed, told apart by
 //! the magic bytes and decoded as a stream ([`compressed`]). A compressed
 //! file is named by its content: `x.jsonl.gz` is a JSON Lines file whose
 //! trace ids start `x#`, like those of `x.jsonl`. A cut or damaged stream is
@@ -64,7 +63,6 @@ use thiserror::Error;
 pub use compressed::Compression;
 pub use error::{ImportError, ImportErrorKind};
 pub use scan::{MAX_LINE_BYTES, MAX_RECORD_BYTES};
-pub use tau2::{GoldAction, Tau2Tasks, tau2_tasks};
 
 use crate::trace::{Event, Trace};
 use scan::{Cursor, parse_json};

@@ -21,13 +21,11 @@
 //! Meta: `id` = `<file stem>#<simulation id>` (or the index when there is no
 //! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`.
 //!
-//! The `tasks` array (the task copies the file was graded against) is read
-//! separately by [`tau2_tasks`].
+//! The `tasks` array (the task copies the file was graded against) is
+//! skipped: graders read it themselves.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::build::{
@@ -35,7 +33,6 @@ use super::build::{
     requestor, wrong,
 };
 use super::error::{ImportError, ImportErrorKind};
-use super::scan::{Cursor, MAX_RECORD_BYTES, parse_json};
 use crate::bundle::model::Side;
 use crate::trace::{Trace, TraceMeta, parse_content};
 
@@ -150,135 +147,4 @@ pub(crate) fn domain_of(info: &Value) -> Option<String> {
         .get("domain_name")?
         .as_str()
         .map(str::to_owned)
-}
-
-/// One gold action of a task (`evaluation_criteria.actions[]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GoldAction {
-    /// The benchmark's id for the action, when recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action_id: Option<String>,
-    /// The tool's name.
-    pub name: String,
-    /// The expected arguments.
-    #[serde(default)]
-    pub arguments: Value,
-    /// Who performs it: the agent or (telecom) the user.
-    pub requestor: Side,
-}
-
-/// The task copies embedded in a tau2 results file: task id → gold actions.
-/// Each simulation is graded against the copy in its own file (gold actions
-/// changed between benchmark releases).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Tau2Tasks {
-    /// Task id → the gold action sequence (empty when the task has none).
-    pub tasks: BTreeMap<String, Vec<GoldAction>>,
-}
-
-/// Reads the `tasks` array of a tau2 results file (plain, gzip or zstd),
-/// skipping (without storing) everything else. Fails on the first malformed
-/// task.
-pub fn tau2_tasks(path: &Path) -> Result<Tau2Tasks, ImportError> {
-    let (compression, reader) = super::compressed::open(path)?;
-    let mut cursor = Cursor::new(reader);
-    tasks_in(&mut cursor, path).map_err(|mut e| {
-        e.kind = super::damage_behind(&mut cursor, compression, e.kind);
-        e
-    })
-}
-
-fn tasks_in(cursor: &mut Cursor, path: &Path) -> Result<Tau2Tasks, ImportError> {
-    let at = |record: Option<usize>, p: String, kind| ImportError::new(path, record, p, kind);
-    cursor
-        .expect(b'{')
-        .map_err(|kind| at(None, String::new(), kind))?;
-    let mut scratch = Vec::new();
-    let mut first = true;
-    let mut found = None;
-    while let Some(key) = cursor
-        .key(first, &mut scratch)
-        .map_err(|kind| at(None, String::new(), kind))?
-    {
-        first = false;
-        if key == "tasks" {
-            let mut buf = Vec::new();
-            let start = cursor
-                .value(Some(&mut buf), MAX_RECORD_BYTES)
-                .map_err(|kind| at(None, "tasks".into(), kind))?;
-            let value = parse_json(&buf, start).map_err(|kind| at(None, "tasks".into(), kind))?;
-            found = Some(tasks_from(path, &value)?);
-        } else {
-            cursor
-                .value(None, 0)
-                .map_err(|kind| at(None, key.clone(), kind))?;
-        }
-    }
-    found.ok_or_else(|| {
-        at(
-            None,
-            String::new(),
-            ImportErrorKind::MissingField { field: "tasks" },
-        )
-    })
-}
-
-fn tasks_from(file: &Path, value: &Value) -> Result<Tau2Tasks, ImportError> {
-    let mut b = Builder::new(file, None);
-    let mut out = Tau2Tasks::default();
-    match value {
-        Value::Array(tasks) => {
-            for (t, task) in tasks.iter().enumerate() {
-                let path = index("tasks", t);
-                if let Some((id, actions)) = task_from(&mut b, task, &path) {
-                    out.tasks.insert(id, actions);
-                }
-                if !b.errors.is_empty() {
-                    break;
-                }
-            }
-        }
-        other => b.error("tasks", wrong("an array", other)),
-    }
-    match b.errors.into_iter().next() {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
-}
-
-fn task_from(b: &mut Builder<'_>, task: &Value, path: &str) -> Option<(String, Vec<GoldAction>)> {
-    let task = object(b, task, path)?;
-    let Some(id) = id_text(opt(task, "id")) else {
-        b.error(path, ImportErrorKind::MissingField { field: "id" });
-        return None;
-    };
-    let mut actions = Vec::new();
-    let Some(criteria) = opt(task, "evaluation_criteria") else {
-        return Some((id, actions));
-    };
-    let criteria_path = join(path, "evaluation_criteria");
-    let criteria = object(b, criteria, &criteria_path)?;
-    let actions_path = join(&criteria_path, "actions");
-    for (a, action) in opt_array(b, criteria, "actions", &criteria_path)
-        .iter()
-        .enumerate()
-    {
-        let action_path = index(&actions_path, a);
-        let action = object(b, action, &action_path)?;
-        let name = req_str(b, action, "name", &action_path)?;
-        let arguments = arguments(b, action.get("arguments"), &join(&action_path, "arguments"))?;
-        let requestor = requestor(
-            b,
-            action.get("requestor"),
-            Side::Agent,
-            &join(&action_path, "requestor"),
-        )?;
-        actions.push(GoldAction {
-            action_id: id_text(opt(action, "action_id")),
-            name: name.to_owned(),
-            arguments,
-            requestor,
-        });
-    }
-    Some((id, actions))
 }
