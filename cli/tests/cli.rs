@@ -522,7 +522,7 @@ fn replay_and_convert_read_gzip_and_zstd_files_like_plain_ones() {
         .map(|p| stdout_of(&["convert", p.to_str().unwrap()]))
         .collect::<Vec<_>>();
     assert!(
-        replays[0].contains("BLOCK  MissingConfirmation"),
+        replays[0].contains("BLOCK  DialogueUnmet"),
         "{}",
         replays[0]
     );

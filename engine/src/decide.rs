@@ -4,7 +4,7 @@
 use turnstile_rules::{
     AggOp, ArgStep, ArithOp, Outcome, StepId, StepOrigin, TraceFacts, Value, evaluate,
 };
-use turnstile_rules::{CNode, ONode};
+use turnstile_rules::{CNode, EventIdx, ONode};
 use turnstile_rules::{Derived, EvaluateError, Violation};
 
 use crate::compile::CompiledBundle;
@@ -29,7 +29,7 @@ pub struct Decision {
 pub fn decide(
     bundle: &CompiledBundle,
     trace: &Trace,
-    judged: &[(StepId, u32)],
+    judged: &[(StepId, EventIdx)],
 ) -> Result<Decision, EvaluateError> {
     let mut facts = extract(bundle, trace);
     facts.judged = judged.to_vec();
@@ -44,12 +44,12 @@ pub fn monitor_trace(
     bundle: &CompiledBundle,
     plan: &Arc<Plan>,
     trace: &Trace,
-    judged: &[(StepId, u32)],
+    judged: &[(StepId, EventIdx)],
 ) -> Result<Monitor, MonitorError> {
     let mut extractor = Extractor::new(bundle);
     let mut monitor = Monitor::new(Arc::clone(plan));
     for (index, event) in trace.events.iter().enumerate() {
-        let k = u32::try_from(index).unwrap_or(u32::MAX);
+        let k = EventIdx::from_usize(index);
         let facts = extractor.event(bundle, k, event);
         let now: Vec<StepId> = judged
             .iter()
@@ -127,7 +127,7 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
     for failed in &violation.failed {
         out.push_str(&format!("\n  failed: {}", names.atom(failed.atom)));
         for cited in &failed.cited {
-            if matches!(names.onode(cited.operand), Some(ONode::Const(_))) {
+            if matches!(names.onode(cited.operand.0), Some(ONode::Const(_))) {
                 continue;
             }
             let values = if cited.values.is_empty() {
@@ -146,7 +146,7 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
                 .unwrap_or_default();
             out.push_str(&format!(
                 "\n    {} = {values}{source}",
-                names.operand(cited.operand)
+                names.operand(cited.operand.0)
             ));
         }
     }

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use turnstile_rules::{
-    Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Timing, TraceFacts, Value,
-    ValueType,
+    Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, Timing, TraceFacts,
+    Value, ValueType,
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
@@ -30,7 +30,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut extractor = Extractor::new(bundle);
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
     for (index, event) in trace.events.iter().enumerate() {
-        let k = u32::try_from(index).unwrap_or(u32::MAX);
+        let k = EventIdx::from_usize(index);
         builder.push(&extractor.event(bundle, k, event));
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
@@ -44,7 +44,7 @@ pub struct Extractor {
     /// The bundle's interner extended with the trace's strings.
     pub interner: Interner,
     /// Call id to (call event, tool name, arguments).
-    open_calls: HashMap<String, (u32, String, Json)>,
+    open_calls: HashMap<String, (EventIdx, String, Json)>,
     /// The facts of the event being extracted.
     facts: EventFacts,
 }
@@ -60,7 +60,7 @@ impl Extractor {
     }
 
     /// The facts event `k` adds.
-    pub fn event(&mut self, bundle: &CompiledBundle, k: u32, event: &Event) -> EventFacts {
+    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
@@ -86,7 +86,7 @@ struct Extraction<'a> {
 }
 
 impl Extraction<'_> {
-    fn diagnose(&mut self, event: u32, kind: ExtractionProblem, detail: String) {
+    fn diagnose(&mut self, event: EventIdx, kind: ExtractionProblem, detail: String) {
         self.out.facts.diagnostics.push(ExtractionDiagnostic {
             event,
             kind,
@@ -94,7 +94,7 @@ impl Extraction<'_> {
         });
     }
 
-    fn call(&mut self, k: u32, id: &str, tool: &str, args: &Json, requestor: Side) {
+    fn call(&mut self, k: EventIdx, id: &str, tool: &str, args: &Json, requestor: Side) {
         let symbol = self.out.interner.intern(tool);
         self.out.facts.call = Some(CallFact {
             event: k,
@@ -161,7 +161,7 @@ impl Extraction<'_> {
         self.bind(k, tool, args, None);
     }
 
-    fn result(&mut self, k: u32, id: &str, ok: bool, content: &Json) {
+    fn result(&mut self, k: EventIdx, id: &str, ok: bool, content: &Json) {
         let Some((call, tool, args)) = self.out.open_calls.remove(id) else {
             self.diagnose(
                 k,
@@ -187,7 +187,7 @@ impl Extraction<'_> {
 
     /// Bindings of the steps satisfied by this event: call-timed steps bind at
     /// the call, result-timed steps at the successful result.
-    fn bind(&mut self, k: u32, tool: &str, args: &Json, result: Option<&Json>) {
+    fn bind(&mut self, k: EventIdx, tool: &str, args: &Json, result: Option<&Json>) {
         let Some(symbol) = self.out.interner.get(tool) else {
             return;
         };
@@ -237,7 +237,7 @@ impl Extraction<'_> {
         }
     }
 
-    fn read(&mut self, k: u32, tool: &Tool, read: &ReadSpec, content: &Json) {
+    fn read(&mut self, k: EventIdx, tool: &Tool, read: &ReadSpec, content: &Json) {
         let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
             return;
         };

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use turnstile_judge::{Judge, Judgement, Usage};
-use turnstile_rules::Env;
+use turnstile_rules::{Env, EventIdx};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 use turnstile_rules::{EventFacts, FactsBuilder};
 use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
@@ -83,7 +83,7 @@ pub struct Session {
     monitor: Monitor,
     events: Vec<Event>,
     log: Vec<EventFacts>,
-    judged: BTreeMap<u32, BTreeSet<StepId>>,
+    judged: BTreeMap<EventIdx, BTreeSet<StepId>>,
     asked: BTreeSet<AskedQuestion>,
     seen: BTreeSet<Env>,
     after_user: bool,
@@ -132,7 +132,7 @@ impl Session {
     }
 
     /// Accepted verdicts as `(step, evidence event)`.
-    pub fn judged(&self) -> Vec<(StepId, u32)> {
+    pub fn judged(&self) -> Vec<(StepId, EventIdx)> {
         self.judged
             .iter()
             .flat_map(|(k, steps)| steps.iter().map(move |s| (*s, *k)))
@@ -146,7 +146,7 @@ impl Session {
         event: Event,
         judge: &dyn Judge,
     ) -> Result<EventReport, SessionError> {
-        let k = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        let k = EventIdx::from_usize(self.events.len());
         let fired = self.fires(&event);
         let notes = if fired {
             self.consult(judge, k).await?
@@ -212,7 +212,7 @@ impl Session {
 
     /// Extracts the event's facts and feeds the monitor.
     fn ingest(&mut self, event: Event) -> Result<EventOutcome, SessionError> {
-        let k = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        let k = EventIdx::from_usize(self.events.len());
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
         self.builder.push(&facts);
         self.events.push(event);
@@ -222,7 +222,7 @@ impl Session {
         Ok(outcome)
     }
 
-    fn judged_at(&self, k: u32) -> Vec<StepId> {
+    fn judged_at(&self, k: EventIdx) -> Vec<StepId> {
         self.judged
             .get(&k)
             .map(|s| s.iter().copied().collect())
@@ -237,7 +237,7 @@ impl Session {
     async fn consult(
         &mut self,
         judge: &dyn Judge,
-        now: u32,
+        now: EventIdx,
     ) -> Result<Vec<JudgeNote>, SessionError> {
         let mut notes = Vec::new();
         // Each round satisfies at least one more step, so the walk is bounded
@@ -279,7 +279,7 @@ impl Session {
         &mut self,
         ask: &judging::Ask,
         judgement: Judgement,
-        now: u32,
+        now: EventIdx,
         notes: &mut Vec<JudgeNote>,
     ) -> bool {
         self.usage += judgement.usage;
@@ -321,7 +321,12 @@ impl Session {
 
     /// The verdict on the agent event `k` at a firing: allow or block for a
     /// gated call, else the guidance of the open requests.
-    fn verdict(&self, k: u32, outcome: &EventOutcome, requests: &[RequestView]) -> GateVerdict {
+    fn verdict(
+        &self,
+        k: EventIdx,
+        outcome: &EventOutcome,
+        requests: &[RequestView],
+    ) -> GateVerdict {
         match &outcome.gated {
             Some(allowed) => match allowed.first() {
                 Some((step, env)) => GateVerdict::Allow {
@@ -349,10 +354,8 @@ impl Session {
     /// A block verdict for the gated call at `k`, explained by the reference
     /// Datalog program over the facts so far (blocks are rare; allows never
     /// pay for this).
-    fn block(&self, k: u32) -> GateVerdict {
-        let mut facts = self
-            .builder
-            .snapshot(&self.extractor.interner, k.saturating_add(1));
+    fn block(&self, k: EventIdx) -> GateVerdict {
+        let mut facts = self.builder.snapshot(&self.extractor.interner, k.next().0);
         facts.judged = self.judged();
         let unexplained = GateVerdict::Block {
             reason: Reason::MissingStep,

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use turnstile_rules::Reason;
+use turnstile_rules::{EventIdx, Reason};
 
 use super::judging::JudgeNote;
 
@@ -118,7 +118,7 @@ pub struct Cursor {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventReport {
     /// The event's index.
-    pub event: u32,
+    pub event: EventIdx,
     /// A short description (`user`, `call get_order`, ...).
     pub kind: String,
     /// An agent call of a mutating (gated) tool.

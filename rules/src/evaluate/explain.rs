@@ -17,6 +17,7 @@ use crate::value::Value;
 
 use super::inputs::{Inputs, pinned_vars, to_u32};
 use super::result::{Cited, Derived, FailedAtom, Reason, Violation};
+use crate::ids::{EventIdx, OperandId};
 
 /// Operand values by (operand, event, env), for explanations.
 pub(super) struct ValueIndex {
@@ -63,9 +64,9 @@ pub(super) struct Explainer<'a> {
 
 impl Explainer<'_> {
     pub(super) fn unguarded(&self, event: u32) -> Option<Violation> {
-        let tool = self.facts.calls.iter().find(|c| c.event == event)?.tool;
+        let tool = self.facts.calls.iter().find(|c| c.event.0 == event)?.tool;
         Some(Violation {
-            event,
+            event: EventIdx(event),
             tool,
             request: Env::EMPTY,
             unmet: None,
@@ -96,7 +97,7 @@ impl Explainer<'_> {
             .facts
             .args
             .iter()
-            .filter(|a| a.call == event)
+            .filter(|a| a.call.0 == event)
             .filter_map(|a| match a.value {
                 Value::Str(s) => Some(s),
                 _ => None,
@@ -124,7 +125,7 @@ impl Explainer<'_> {
                             self.facts
                                 .args
                                 .iter()
-                                .find(|x| x.call == event && x.path == p)
+                                .find(|x| x.call.0 == event && x.path == p)
                         })
                         .map(|x| x.value);
                     match (e.get(var), arg) {
@@ -184,7 +185,7 @@ impl Explainer<'_> {
         }
         match ranked.into_iter().next() {
             Some((_, env, unmet, reason, failed)) => Violation {
-                event,
+                event: EventIdx(event),
                 tool,
                 request: env,
                 unmet: Some(StepId(unmet)),
@@ -192,7 +193,7 @@ impl Explainer<'_> {
                 failed,
             },
             None => Violation {
-                event,
+                event: EventIdx(event),
                 tool,
                 request: Env::EMPTY,
                 unmet: None,
@@ -225,7 +226,7 @@ impl Explainer<'_> {
                         .facts
                         .args
                         .iter()
-                        .find(|x| x.call == event && x.path == p)?;
+                        .find(|x| x.call.0 == event && x.path == p)?;
                     match (arg.value, env.get(var)) {
                         (Value::Str(s), Some(bound)) if bound != s => Some((var, s)),
                         _ => None,
@@ -235,7 +236,7 @@ impl Explainer<'_> {
             .facts
             .attrs
             .iter()
-            .any(|a| a.value == Value::Str(value) && a.from <= event);
+            .any(|a| a.value == Value::Str(value) && a.from.0 <= event);
         if !listed {
             return None;
         }
@@ -256,8 +257,8 @@ impl Explainer<'_> {
             })?;
         let request = env.without(var);
         Some(Violation {
-            event,
-            tool: self.facts.calls.iter().find(|c| c.event == event)?.tool,
+            event: EventIdx(event),
+            tool: self.facts.calls.iter().find(|c| c.event.0 == event)?.tool,
             request,
             unmet: Some(StepId(to_u32(binder))),
             reason: Reason::MissingRead,
@@ -315,7 +316,7 @@ impl Explainer<'_> {
             .facts
             .judged
             .iter()
-            .any(|&(s, k)| s.0 == unmet && k >= pred_evidence && k <= event);
+            .any(|&(s, k)| s.0 == unmet && k.0 >= pred_evidence && k.0 <= event);
         if step.semantic && !judged_in_time {
             return (Reason::DialogueUnmet, Vec::new());
         }
@@ -404,7 +405,7 @@ impl Explainer<'_> {
     }
 
     pub(super) fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
-        if self.derived.holds(c, k, env) {
+        if self.derived.holds(c, EventIdx(k), env) {
             return;
         }
         match self.encoded.cnodes.get(c as usize) {
@@ -418,14 +419,19 @@ impl Explainer<'_> {
                 let cited = operands
                     .into_iter()
                     .map(|o| Cited {
-                        operand: o,
+                        operand: OperandId(o),
                         values: self
                             .values
                             .values
                             .get(&(o, k, *env))
                             .map(|vs| vs.iter().map(|(_, v)| *v).collect())
                             .unwrap_or_default(),
-                        read_at: self.values.sources.get(&(o, k, *env)).copied(),
+                        read_at: self
+                            .values
+                            .sources
+                            .get(&(o, k, *env))
+                            .copied()
+                            .map(EventIdx),
                     })
                     .collect();
                 out.push(FailedAtom { atom: c, cited });

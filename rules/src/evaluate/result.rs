@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::encode::Encoded;
 use crate::env::{Env, MAX_VARS};
+use crate::ids::{EventIdx, OperandId};
 use crate::intern::Symbol;
 use crate::steps::StepId;
 use crate::value::Value;
@@ -58,11 +59,11 @@ impl Reason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cited {
     /// Encoded operand node (see [`Encoded::onodes`]).
-    pub operand: u32,
+    pub operand: OperandId,
     /// The value(s): one for a scalar, the elements of a list.
     pub values: Vec<Value>,
     /// The event whose result the value was read from, for an entity field.
-    pub read_at: Option<u32>,
+    pub read_at: Option<EventIdx>,
 }
 
 /// One failing condition of a guard or criterion, with its operands.
@@ -78,7 +79,7 @@ pub struct FailedAtom {
 /// A gated call the workflow did not authorize, explained.
 pub struct Violation {
     /// The gated call's event index.
-    pub event: u32,
+    pub event: EventIdx,
     /// The tool called.
     pub tool: Symbol,
     /// The request (bindings) whose path came closest to authorizing it.
@@ -97,11 +98,11 @@ pub struct Derived {
     /// The encoded checks the relations refer to.
     pub encoded: Encoded,
     /// `(step, request, event)`: the step is satisfied there on a valid path.
-    pub sat: BTreeSet<(StepId, Env, u32)>,
+    pub sat: BTreeSet<(StepId, Env, EventIdx)>,
     /// Earliest satisfaction of each step per request.
-    pub evidence: BTreeMap<(StepId, Env), u32>,
+    pub evidence: BTreeMap<(StepId, Env), EventIdx>,
     /// Gated calls that were authorized, with the authorizing step and request.
-    pub allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    pub allowed: BTreeMap<EventIdx, Vec<(StepId, Env)>>,
     /// Every unauthorized gated call, in event order.
     pub violations: Vec<Violation>,
     pub(super) holds: HashSet<(u32, u32, Env)>,
@@ -109,12 +110,12 @@ pub struct Derived {
 
 impl Derived {
     /// Whether check `root` (an encoded node) holds at `event` under `env`.
-    pub fn holds(&self, root: u32, event: u32, env: &Env) -> bool {
-        self.holds.contains(&(root, event, *env))
+    pub fn holds(&self, root: u32, event: EventIdx, env: &Env) -> bool {
+        self.holds.contains(&(root, event.0, *env))
     }
 
     /// Whether the gated call at `event` was authorized.
-    pub fn is_allowed(&self, event: u32) -> bool {
+    pub fn is_allowed(&self, event: EventIdx) -> bool {
         self.allowed.contains_key(&event)
     }
 }
