@@ -94,6 +94,45 @@ impl CompiledBundle {
     }
 }
 
+/// Why a blocked call is a type mismatch rather than what the checks say:
+/// an argument of the call has the wrong type, or a field the failed
+/// conditions mention was read with the wrong type (so it counts as never
+/// read). `explanation` is the violation rendered by [`explain`]. The gate,
+/// replays and audits share this one rule.
+pub fn type_mismatch(
+    facts: &turnstile_rules::TraceFacts,
+    violation: &Violation,
+    explanation: &str,
+) -> Option<String> {
+    let type_errors = || facts.diagnostics.iter().filter(|d| d.kind.is_type_error());
+    let at_call: Vec<String> = type_errors()
+        .filter(|d| d.event == violation.event)
+        .map(|d| format!("type mismatch at event {}: {}", d.event, d.detail))
+        .collect();
+    if !at_call.is_empty() {
+        return Some(at_call.join("\n"));
+    }
+    // Read diagnostics say `tool: entity.field: why`; the failed
+    // conditions name the field as `entity.field` or `.field`.
+    let read: Vec<String> = type_errors()
+        .filter(|d| d.event < violation.event)
+        .filter(|d| {
+            d.detail
+                .split(": ")
+                .nth(1)
+                .and_then(|subject| subject.rsplit('.').next())
+                .is_some_and(|field| explanation.contains(&format!(".{field}")))
+        })
+        .map(|d| {
+            format!(
+                "type mismatch in the result at event {}: {}",
+                d.event, d.detail
+            )
+        })
+        .collect();
+    (!read.is_empty()).then(|| read.join("\n"))
+}
+
 /// Renders a violation for people: the call, the step where the request's
 /// path stopped, why, and the facts that decided it.
 pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violation) -> String {
@@ -123,6 +162,11 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
         .collect();
     if !bound.is_empty() {
         out.push_str(&format!(" for request {{{}}}", bound.join(", ")));
+    }
+    if let Some(used) = violation.used_by {
+        out.push_str(&format!(
+            "\n  failed: the authorization was already used by the call at event {used}; walk the steps again (read, confirm) before another write"
+        ));
     }
     for failed in &violation.failed {
         out.push_str(&format!("\n  failed: {}", names.atom(failed.atom)));

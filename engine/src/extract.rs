@@ -43,8 +43,11 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
 pub struct Extractor {
     /// The bundle's interner extended with the trace's strings.
     pub interner: Interner,
-    /// Call id to (call event, tool name, arguments).
-    open_calls: HashMap<String, (EventIdx, String, Json)>,
+    /// Call id to (call event, tool name, arguments) for calls whose
+    /// results count; `None` for an untrusted call (its result reads nothing).
+    open_calls: HashMap<String, Option<(EventIdx, String, Json)>>,
+    /// Every call id seen, to report reuse.
+    seen_ids: hashbrown::HashSet<String>,
     /// The facts of the event being extracted.
     facts: EventFacts,
 }
@@ -55,6 +58,7 @@ impl Extractor {
         Extractor {
             interner: bundle.interner.clone(),
             open_calls: HashMap::new(),
+            seen_ids: hashbrown::HashSet::new(),
             facts: EventFacts::default(),
         }
     }
@@ -95,15 +99,40 @@ impl Extraction<'_> {
     }
 
     fn call(&mut self, k: EventIdx, id: &str, tool: &str, args: &Json, requestor: Side) {
+        if !self.out.seen_ids.insert(id.to_owned()) {
+            self.diagnose(
+                k,
+                ExtractionProblem::ReusedCallId,
+                format!("call id {id:?} was already used by an earlier call"),
+            );
+        }
+        let declared = self.bundle.domain.tool(tool);
+        // The side the bundle declares wins over the side the event claims:
+        // an agent-side write is the agent's (gated) whoever claims to send
+        // it, and an agent-side read the event attributes to the user is
+        // not trusted to satisfy any agent step.
+        let agent_side = declared.is_some_and(|t| t.side == Side::Agent);
+        if requestor == Side::User
+            && agent_side
+            && declared.is_some_and(|t| t.kind != ToolKind::Write)
+        {
+            self.diagnose(
+                k,
+                ExtractionProblem::UntrustedSide,
+                format!("{tool} is an agent-side tool; a call attributed to the user is not the agent's read"),
+            );
+            self.out.open_calls.insert(id.to_owned(), None);
+            return;
+        }
         let symbol = self.out.interner.intern(tool);
         self.out.facts.call = Some(CallFact {
             event: k,
             tool: symbol,
-            by_agent: requestor == Side::Agent,
+            by_agent: requestor == Side::Agent || agent_side,
         });
         self.out
             .open_calls
-            .insert(id.to_owned(), (k, tool.to_owned(), args.clone()));
+            .insert(id.to_owned(), Some((k, tool.to_owned(), args.clone())));
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
         let bundle = self.bundle;
         for (index, path) in bundle.arg_paths.iter().enumerate() {
@@ -162,7 +191,12 @@ impl Extraction<'_> {
     }
 
     fn result(&mut self, k: EventIdx, id: &str, ok: bool, content: &Json) {
-        let Some((call, tool, args)) = self.out.open_calls.remove(id) else {
+        let open = self.out.open_calls.remove(id);
+        if matches!(open, Some(None)) {
+            // The answer to an untrusted call: no facts (diagnosed at the call).
+            return;
+        }
+        let Some((call, tool, args)) = open.flatten() else {
             self.diagnose(
                 k,
                 ExtractionProblem::OrphanResult,

@@ -140,6 +140,35 @@ pub enum ExtractionProblem {
     OrphanResult,
     /// A value outside its closed enum.
     NotInEnum,
+    /// A call reusing the id of an earlier call of the trace; the later call
+    /// replaces the open one (its result answers the later call).
+    ReusedCallId,
+    /// A call the event attributes to the user, of a read tool the bundle
+    /// declares agent-side: it satisfies no agent step and reads nothing.
+    UntrustedSide,
+}
+
+impl ExtractionProblem {
+    /// A value of the wrong type, out of range or outside its enum: a
+    /// `TypeMismatch` when a decision needs it.
+    pub fn is_type_error(self) -> bool {
+        matches!(
+            self,
+            ExtractionProblem::WrongType
+                | ExtractionProblem::Overflow
+                | ExtractionProblem::NotInEnum
+        )
+    }
+
+    /// Malformed input structure (not content): reported as an anomaly.
+    pub fn is_anomaly(self) -> bool {
+        matches!(
+            self,
+            ExtractionProblem::OrphanResult
+                | ExtractionProblem::ReusedCallId
+                | ExtractionProblem::UntrustedSide
+        )
+    }
 }
 
 /// Everything the evaluator knows about one trace.

@@ -135,4 +135,9 @@ pub struct EventReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     /// What the judge was asked and said.
     pub judge: Vec<JudgeNote>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Malformed input at this event (a result with no open call, a reused
+    /// call id, a call attributed to the wrong side); such input satisfies
+    /// nothing.
+    pub anomalies: Vec<String>,
 }

@@ -70,6 +70,7 @@ impl Explainer<'_> {
             tool,
             request: Env::EMPTY,
             unmet: None,
+            used_by: None,
             reason: Reason::NoAuthorization,
             failed: Vec::new(),
         })
@@ -184,19 +185,32 @@ impl Explainer<'_> {
             return unread;
         }
         match ranked.into_iter().next() {
-            Some((_, env, unmet, reason, failed)) => Violation {
-                event: EventIdx(event),
-                tool,
-                request: env,
-                unmet: Some(StepId(unmet)),
-                reason,
-                failed,
-            },
+            Some((auth, env, unmet, reason, failed)) => {
+                // The guard holds but the step is behind: its satisfaction
+                // was the earlier call's (a retry, a second write).
+                let used_by = (unmet == auth && failed.is_empty())
+                    .then(|| self.used_by(auth, event, &env))
+                    .flatten();
+                Violation {
+                    event: EventIdx(event),
+                    tool,
+                    request: env,
+                    unmet: Some(StepId(unmet)),
+                    used_by,
+                    reason: if used_by.is_some() {
+                        Reason::AuthorizationUsed
+                    } else {
+                        reason
+                    },
+                    failed,
+                }
+            }
             None => Violation {
                 event: EventIdx(event),
                 tool,
                 request: Env::EMPTY,
                 unmet: None,
+                used_by: None,
                 reason: Reason::MissingStep,
                 failed: Vec::new(),
             },
@@ -261,6 +275,7 @@ impl Explainer<'_> {
             tool: self.facts.calls.iter().find(|c| c.event.0 == event)?.tool,
             request,
             unmet: Some(StepId(to_u32(binder))),
+            used_by: None,
             reason: Reason::MissingRead,
             failed: Vec::new(),
         })
@@ -363,6 +378,18 @@ impl Explainer<'_> {
                 Reason::MissingStep
             });
         (reason, failed)
+    }
+
+    /// The latest earlier call that the authorization step `auth` allowed
+    /// for a request agreeing with `env`.
+    fn used_by(&self, auth: u32, event: u32, env: &Env) -> Option<EventIdx> {
+        self.derived
+            .sat
+            .iter()
+            .filter(|(s, e, k)| s.0 == auth && k.0 < event && e.agrees(env))
+            .map(|&(_, _, k)| k)
+            .filter(|k| self.derived.allowed.contains_key(k))
+            .max()
     }
 
     /// The latest evaluation point of `step`, under an env agreeing with

@@ -34,6 +34,17 @@ pub enum Reason {
     DialogueUnmet,
     /// A required earlier step did not happen.
     MissingStep,
+    /// The call names a tool the bundle does not declare (nor lets through).
+    UnknownTool,
+    /// An argument of the call, or a field a read returned, has the wrong
+    /// type; the checks that need it cannot be decided.
+    TypeMismatch,
+    /// The authorization this call would need was already used by an earlier
+    /// call of the same request (a retry, a second write): the workflow must
+    /// be walked again before another write.
+    AuthorizationUsed,
+    /// The session reached its configured size; it takes no more calls.
+    SessionFull,
 }
 
 impl Reason {
@@ -41,15 +52,17 @@ impl Reason {
     /// consequences (an ungrounded id also leaves its fields unread).
     pub fn precedence(self) -> u8 {
         match self {
-            Reason::NoAuthorization => 0,
-            Reason::Ungrounded => 1,
-            Reason::TooManyCalls => 2,
-            Reason::OutOfOrder => 3,
-            Reason::AmountOutOfBounds => 4,
-            Reason::WrongValue => 5,
-            Reason::MissingRead => 6,
-            Reason::DialogueUnmet => 7,
-            Reason::MissingStep => 8,
+            Reason::SessionFull | Reason::UnknownTool | Reason::NoAuthorization => 0,
+            Reason::TypeMismatch => 1,
+            Reason::Ungrounded => 2,
+            Reason::TooManyCalls => 3,
+            Reason::AuthorizationUsed => 4,
+            Reason::OutOfOrder => 5,
+            Reason::AmountOutOfBounds => 6,
+            Reason::WrongValue => 7,
+            Reason::MissingRead => 8,
+            Reason::DialogueUnmet => 9,
+            Reason::MissingStep => 10,
         }
     }
 }
@@ -86,6 +99,9 @@ pub struct Violation {
     pub request: Env,
     /// The first unmet step on that path.
     pub unmet: Option<StepId>,
+    /// For [`Reason::AuthorizationUsed`]: the earlier call that used it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub used_by: Option<EventIdx>,
     /// Why the call was blocked.
     pub reason: Reason,
     /// The conditions that failed at the unmet step.
