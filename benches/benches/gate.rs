@@ -40,7 +40,7 @@ use turnstile_engine::session::{
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::Monitor;
-use turnstile_rules::StepId;
+use turnstile_rules::{EventIdx, StepId};
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 
@@ -51,7 +51,7 @@ struct Case {
     allowed: bool,
     trace: Trace,
     /// Every accepted verdict of a live session over the whole trace.
-    judged: Vec<(StepId, u32)>,
+    judged: Vec<(StepId, EventIdx)>,
     /// Verdicts citing the last event (none: the decision is formal-only).
     judged_last: Vec<StepId>,
     monitor: (Extractor, Monitor),
@@ -71,8 +71,8 @@ impl Case {
             .unwrap_or_else(|| panic!("an empty trace"))
     }
 
-    fn k(&self) -> u32 {
-        u32::try_from(self.events - 1).unwrap_or(u32::MAX)
+    fn k(&self) -> EventIdx {
+        EventIdx::from_usize(self.events - 1)
     }
 
     fn name(&self) -> &'static str {
@@ -123,7 +123,7 @@ fn live_run(
 fn monitor_decision(
     bundle: &CompiledBundle,
     state: &mut (Extractor, Monitor),
-    k: u32,
+    k: EventIdx,
     event: &Event,
     judged: &[StepId],
 ) -> Option<bool> {
@@ -135,8 +135,8 @@ fn monitor_decision(
         .allowed()
 }
 
-fn datalog_decision(bundle: &CompiledBundle, trace: &Trace, judged: &[(StepId, u32)]) -> bool {
-    let k = u32::try_from(trace.events.len() - 1).unwrap_or(u32::MAX);
+fn datalog_decision(bundle: &CompiledBundle, trace: &Trace, judged: &[(StepId, EventIdx)]) -> bool {
+    let k = EventIdx::from_usize(trace.events.len() - 1);
     decide(bundle, trace, judged)
         .unwrap_or_else(|e| panic!("decide: {e}"))
         .derived
@@ -148,7 +148,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     let trace = gate_trace(events, allowed);
     assert_eq!(trace.events.len(), events);
     let n = trace.events.len();
-    let k = u32::try_from(n - 1).unwrap_or(u32::MAX);
+    let k = EventIdx::from_usize(n - 1);
 
     // A live session over the whole trace: its verdicts are the judged facts.
     let (full, reports) = live_run(tokio, rt, &trace.events);
@@ -165,7 +165,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
         .step("cancel.confirm")
         .unwrap_or_else(|| panic!("the shop bundle has cancel.confirm"));
     assert!(
-        judged.contains(&(confirm, k - 1)),
+        judged.contains(&(confirm, EventIdx(k.0 - 1))),
         "the final confirmation is judged: {judged:?}"
     );
     let judged_last: Vec<StepId> = judged
@@ -179,7 +179,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     let mut extractor = Extractor::new(bundle);
     let mut monitor = Monitor::new(Arc::clone(&rt.plan));
     for (i, event) in trace.events[..n - 1].iter().enumerate() {
-        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        let i = EventIdx::from_usize(i);
         let facts = extractor.event(bundle, i, event);
         let now: Vec<StepId> = judged
             .iter()

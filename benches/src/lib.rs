@@ -7,7 +7,7 @@ use serde_json::json;
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_rules::StepId;
+use turnstile_rules::{EventIdx, StepId};
 
 /// The example bundle every front-end benchmark starts from.
 pub fn toy_bundle() -> PathBuf {
@@ -26,7 +26,7 @@ pub fn shop_bundle() -> PathBuf {
 /// order (whose status is now `cancelled`) and answers. Entities stay
 /// bounded, as in a real conversation; the length comes from the dialogue
 /// and the repeated reads. Returns the judge's verdicts for the semantic steps.
-pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId, u32)>) {
+pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId, EventIdx)>) {
     const ORDERS: usize = 5;
     let mut out: Vec<Event> = Vec::new();
     let mut judged = Vec::new();
@@ -69,7 +69,7 @@ pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId
     while out.len() < events {
         let order = &orders[round % ORDERS];
         let cancelling = round < ORDERS;
-        let asked = out.len() as u32;
+        let asked = EventIdx::from_usize(out.len());
         out.push(Event::User {
             text: format!("what about {order}?"),
         });
@@ -89,7 +89,7 @@ pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId
             text: format!("{order} is {status}."),
         });
         if cancelling {
-            let yes = out.len() as u32;
+            let yes = EventIdx::from_usize(out.len());
             out.push(Event::User {
                 text: "cancel it, no longer needed: yes".into(),
             });
@@ -277,18 +277,21 @@ mod tests {
                 // confirmation ("yes" right before the acknowledgement or
                 // the final call) and the classification at the first
                 // message after identification.
-                let k = u32::try_from(events - 1).unwrap();
-                let mut judged: Vec<(StepId, u32)> = trace
+                let k = EventIdx::from_usize(events - 1);
+                let mut judged: Vec<(StepId, EventIdx)> = trace
                     .events
                     .iter()
                     .enumerate()
                     .filter(|(_, e)| matches!(e, Event::User { text } if text.starts_with("Yes")))
-                    .map(|(i, _)| (confirm, u32::try_from(i).unwrap()))
+                    .map(|(i, _)| (confirm, EventIdx::from_usize(i)))
                     .collect();
-                judged.push((bundle.branch_step("classify", "cancel").unwrap(), 4));
+                judged.push((
+                    bundle.branch_step("classify", "cancel").unwrap(),
+                    EventIdx(4),
+                ));
                 let decision = decide(&bundle, &trace, &judged).unwrap();
                 assert_eq!(decision.derived.is_allowed(k), allowed, "{events}");
-                let blocked: Vec<u32> = decision
+                let blocked: Vec<EventIdx> = decision
                     .derived
                     .violations
                     .iter()

@@ -4,7 +4,7 @@
 use turnstile_rules::{
     AggOp, ArgStep, ArithOp, Outcome, StepId, StepOrigin, TraceFacts, Value, evaluate,
 };
-use turnstile_rules::{CNode, ONode};
+use turnstile_rules::{CNode, EventIdx, ONode};
 use turnstile_rules::{Derived, EvaluateError, Violation};
 
 use crate::compile::CompiledBundle;
@@ -29,7 +29,7 @@ pub struct Decision {
 pub fn decide(
     bundle: &CompiledBundle,
     trace: &Trace,
-    judged: &[(StepId, u32)],
+    judged: &[(StepId, EventIdx)],
 ) -> Result<Decision, EvaluateError> {
     let mut facts = extract(bundle, trace);
     facts.judged = judged.to_vec();
@@ -44,12 +44,12 @@ pub fn monitor_trace(
     bundle: &CompiledBundle,
     plan: &Arc<Plan>,
     trace: &Trace,
-    judged: &[(StepId, u32)],
+    judged: &[(StepId, EventIdx)],
 ) -> Result<Monitor, MonitorError> {
     let mut extractor = Extractor::new(bundle);
     let mut monitor = Monitor::new(Arc::clone(plan));
     for (index, event) in trace.events.iter().enumerate() {
-        let k = u32::try_from(index).unwrap_or(u32::MAX);
+        let k = EventIdx::from_usize(index);
         let facts = extractor.event(bundle, k, event);
         let now: Vec<StepId> = judged
             .iter()
@@ -94,6 +94,45 @@ impl CompiledBundle {
     }
 }
 
+/// Why a blocked call is a type mismatch rather than what the checks say:
+/// an argument of the call has the wrong type, or a field the failed
+/// conditions mention was read with the wrong type (so it counts as never
+/// read). `explanation` is the violation rendered by [`explain`]. The gate,
+/// replays and audits share this one rule.
+pub fn type_mismatch(
+    facts: &turnstile_rules::TraceFacts,
+    violation: &Violation,
+    explanation: &str,
+) -> Option<String> {
+    let type_errors = || facts.diagnostics.iter().filter(|d| d.kind.is_type_error());
+    let at_call: Vec<String> = type_errors()
+        .filter(|d| d.event == violation.event)
+        .map(|d| format!("type mismatch at event {}: {}", d.event, d.detail))
+        .collect();
+    if !at_call.is_empty() {
+        return Some(at_call.join("\n"));
+    }
+    // Read diagnostics say `tool: entity.field: why`; the failed
+    // conditions name the field as `entity.field` or `.field`.
+    let read: Vec<String> = type_errors()
+        .filter(|d| d.event < violation.event)
+        .filter(|d| {
+            d.detail
+                .split(": ")
+                .nth(1)
+                .and_then(|subject| subject.rsplit('.').next())
+                .is_some_and(|field| explanation.contains(&format!(".{field}")))
+        })
+        .map(|d| {
+            format!(
+                "type mismatch in the result at event {}: {}",
+                d.event, d.detail
+            )
+        })
+        .collect();
+    (!read.is_empty()).then(|| read.join("\n"))
+}
+
 /// Renders a violation for people: the call, the step where the request's
 /// path stopped, why, and the facts that decided it.
 pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violation) -> String {
@@ -124,10 +163,15 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
     if !bound.is_empty() {
         out.push_str(&format!(" for request {{{}}}", bound.join(", ")));
     }
+    if let Some(used) = violation.used_by {
+        out.push_str(&format!(
+            "\n  failed: the authorization was already used by the call at event {used}; walk the steps again (read, confirm) before another write"
+        ));
+    }
     for failed in &violation.failed {
         out.push_str(&format!("\n  failed: {}", names.atom(failed.atom)));
         for cited in &failed.cited {
-            if matches!(names.onode(cited.operand), Some(ONode::Const(_))) {
+            if matches!(names.onode(cited.operand.0), Some(ONode::Const(_))) {
                 continue;
             }
             let values = if cited.values.is_empty() {
@@ -146,7 +190,7 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
                 .unwrap_or_default();
             out.push_str(&format!(
                 "\n    {} = {values}{source}",
-                names.operand(cited.operand)
+                names.operand(cited.operand.0)
             ));
         }
     }

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use turnstile_rules::{
-    Amount, ArgPath, ArgStep, Date, DateTime, Interner, StepId, Timing, TraceFacts, Value,
-    ValueType,
+    Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, Timing, TraceFacts,
+    Value, ValueType,
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
@@ -30,7 +30,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut extractor = Extractor::new(bundle);
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
     for (index, event) in trace.events.iter().enumerate() {
-        let k = u32::try_from(index).unwrap_or(u32::MAX);
+        let k = EventIdx::from_usize(index);
         builder.push(&extractor.event(bundle, k, event));
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
@@ -43,8 +43,11 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
 pub struct Extractor {
     /// The bundle's interner extended with the trace's strings.
     pub interner: Interner,
-    /// Call id to (call event, tool name, arguments).
-    open_calls: HashMap<String, (u32, String, Json)>,
+    /// Call id to (call event, tool name, arguments) for calls whose
+    /// results count; `None` for an untrusted call (its result reads nothing).
+    open_calls: HashMap<String, Option<(EventIdx, String, Json)>>,
+    /// Every call id seen, to report reuse.
+    seen_ids: hashbrown::HashSet<String>,
     /// The facts of the event being extracted.
     facts: EventFacts,
 }
@@ -55,12 +58,13 @@ impl Extractor {
         Extractor {
             interner: bundle.interner.clone(),
             open_calls: HashMap::new(),
+            seen_ids: hashbrown::HashSet::new(),
             facts: EventFacts::default(),
         }
     }
 
     /// The facts event `k` adds.
-    pub fn event(&mut self, bundle: &CompiledBundle, k: u32, event: &Event) -> EventFacts {
+    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
@@ -86,7 +90,7 @@ struct Extraction<'a> {
 }
 
 impl Extraction<'_> {
-    fn diagnose(&mut self, event: u32, kind: ExtractionProblem, detail: String) {
+    fn diagnose(&mut self, event: EventIdx, kind: ExtractionProblem, detail: String) {
         self.out.facts.diagnostics.push(ExtractionDiagnostic {
             event,
             kind,
@@ -94,16 +98,41 @@ impl Extraction<'_> {
         });
     }
 
-    fn call(&mut self, k: u32, id: &str, tool: &str, args: &Json, requestor: Side) {
+    fn call(&mut self, k: EventIdx, id: &str, tool: &str, args: &Json, requestor: Side) {
+        if !self.out.seen_ids.insert(id.to_owned()) {
+            self.diagnose(
+                k,
+                ExtractionProblem::ReusedCallId,
+                format!("call id {id:?} was already used by an earlier call"),
+            );
+        }
+        let declared = self.bundle.domain.tool(tool);
+        // The side the bundle declares wins over the side the event claims:
+        // an agent-side write is the agent's (gated) whoever claims to send
+        // it, and an agent-side read the event attributes to the user is
+        // not trusted to satisfy any agent step.
+        let agent_side = declared.is_some_and(|t| t.side == Side::Agent);
+        if requestor == Side::User
+            && agent_side
+            && declared.is_some_and(|t| t.kind != ToolKind::Write)
+        {
+            self.diagnose(
+                k,
+                ExtractionProblem::UntrustedSide,
+                format!("{tool} is an agent-side tool; a call attributed to the user is not the agent's read"),
+            );
+            self.out.open_calls.insert(id.to_owned(), None);
+            return;
+        }
         let symbol = self.out.interner.intern(tool);
         self.out.facts.call = Some(CallFact {
             event: k,
             tool: symbol,
-            by_agent: requestor == Side::Agent,
+            by_agent: requestor == Side::Agent || agent_side,
         });
         self.out
             .open_calls
-            .insert(id.to_owned(), (k, tool.to_owned(), args.clone()));
+            .insert(id.to_owned(), Some((k, tool.to_owned(), args.clone())));
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
         let bundle = self.bundle;
         for (index, path) in bundle.arg_paths.iter().enumerate() {
@@ -161,8 +190,13 @@ impl Extraction<'_> {
         self.bind(k, tool, args, None);
     }
 
-    fn result(&mut self, k: u32, id: &str, ok: bool, content: &Json) {
-        let Some((call, tool, args)) = self.out.open_calls.remove(id) else {
+    fn result(&mut self, k: EventIdx, id: &str, ok: bool, content: &Json) {
+        let open = self.out.open_calls.remove(id);
+        if matches!(open, Some(None)) {
+            // The answer to an untrusted call: no facts (diagnosed at the call).
+            return;
+        }
+        let Some((call, tool, args)) = open.flatten() else {
             self.diagnose(
                 k,
                 ExtractionProblem::OrphanResult,
@@ -187,7 +221,7 @@ impl Extraction<'_> {
 
     /// Bindings of the steps satisfied by this event: call-timed steps bind at
     /// the call, result-timed steps at the successful result.
-    fn bind(&mut self, k: u32, tool: &str, args: &Json, result: Option<&Json>) {
+    fn bind(&mut self, k: EventIdx, tool: &str, args: &Json, result: Option<&Json>) {
         let Some(symbol) = self.out.interner.get(tool) else {
             return;
         };
@@ -237,7 +271,7 @@ impl Extraction<'_> {
         }
     }
 
-    fn read(&mut self, k: u32, tool: &Tool, read: &ReadSpec, content: &Json) {
+    fn read(&mut self, k: EventIdx, tool: &Tool, read: &ReadSpec, content: &Json) {
         let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
             return;
         };

@@ -86,7 +86,7 @@ fn verdict(
     db: &Db,
     plan: &Plan,
     at: usize,
-) -> (Decision, u32, Result<(), String>) {
+) -> (Decision, turnstile_rules::EventIdx, Result<(), String>) {
     let built = build(bundle, db, plan);
     let start = std::time::Instant::now();
     let d = decide(bundle, &built.trace, &built.judged).expect("evaluates");

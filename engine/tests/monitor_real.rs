@@ -17,14 +17,14 @@ use turnstile_engine::decide::{decide, monitor_trace};
 use turnstile_engine::import::import_file;
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_rules::Plan;
-use turnstile_rules::StepId;
+use turnstile_rules::{EventIdx, StepId};
 
-fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, u32)> {
+fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, EventIdx)> {
     let semantic = semantic_steps(bundle);
     let mut judged = Vec::new();
     for (k, event) in trace.events.iter().enumerate() {
         if matches!(event, Event::User { .. }) {
-            judged.extend(semantic.iter().map(|s| (*s, u32::try_from(k).unwrap())));
+            judged.extend(semantic.iter().map(|s| (*s, EventIdx::from_usize(k))));
         }
     }
     judged

@@ -37,6 +37,7 @@ use turnstile_engine::session::recorded::{ReplayReport, replay};
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
+use turnstile_rules::EventIdx;
 
 /// Gold mutating actions of every task, by task id.
 fn gold_writes(domain: &str, mutating: &[String]) -> HashMap<String, Vec<(String, Json)>> {
@@ -153,7 +154,7 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
         .iter()
         .filter_map(|r| match &r.verdict {
             GateVerdict::Block { reason, step, .. } => Some((
-                r.event,
+                r.event.0,
                 Outcome::Blocked(format!("{reason:?}@{}", step.as_deref().unwrap_or("?"))),
             )),
             GateVerdict::Allow { step, request } => {
@@ -172,7 +173,7 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
                     .cloned()
                     .collect();
                 Some((
-                    r.event,
+                    r.event.0,
                     Outcome::Allowed {
                         why: format!("at {step} {request:?}; judge accepted {accepted:?}"),
                         dialogue,
@@ -189,7 +190,7 @@ fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outco
     let semantic = semantic_steps(bundle);
     let mut judged = Vec::new();
     for k in 0..trace.events.len() {
-        judged.extend(semantic.iter().map(|s| (*s, u32::try_from(k).unwrap())));
+        judged.extend(semantic.iter().map(|s| (*s, EventIdx::from_usize(k))));
     }
     let decision = decide(bundle, trace, &judged).unwrap();
     let mut out: HashMap<u32, Outcome> = decision
@@ -198,13 +199,16 @@ fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outco
         .iter()
         .map(|v| {
             let step = v.unmet.map_or("?", |s| bundle.step_name(s));
-            (v.event, Outcome::Blocked(format!("{:?}@{step}", v.reason)))
+            (
+                v.event.0,
+                Outcome::Blocked(format!("{:?}@{step}", v.reason)),
+            )
         })
         .collect();
     for (k, list) in &decision.derived.allowed {
         let step = list.first().map_or("?", |(s, _)| bundle.step_name(*s));
         out.insert(
-            *k,
+            k.0,
             Outcome::Allowed {
                 why: format!("at {step} (formal checks pass)"),
                 dialogue: Vec::new(),

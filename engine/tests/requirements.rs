@@ -12,7 +12,7 @@ use turnstile_engine::decide::{Decision, decide, explain};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_engine::{CompiledBundle, check_bundle};
 use turnstile_rules::ExtractionProblem;
-use turnstile_rules::{Reason, StepId};
+use turnstile_rules::{EventIdx, Reason, StepId};
 
 fn shop() -> CompiledBundle {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
@@ -146,7 +146,8 @@ fn confirm(bundle: &CompiledBundle, c: &mut Convo, judged: &mut Vec<(StepId, u32
 }
 
 fn run(c: &Convo, judged: &[(StepId, u32)]) -> Decision {
-    decide(&shop(), &c.trace(), judged).unwrap()
+    let judged: Vec<(StepId, EventIdx)> = judged.iter().map(|&(s, k)| (s, EventIdx(k))).collect();
+    decide(&shop(), &c.trace(), &judged).unwrap()
 }
 
 fn assert_allowed(d: &Decision, event: u32) {
@@ -154,22 +155,25 @@ fn assert_allowed(d: &Decision, event: u32) {
         .derived
         .violations
         .iter()
-        .find(|v| v.event == event)
+        .find(|v| v.event == EventIdx(event))
         .map(|v| explain(&shop(), d, v));
     assert!(
-        d.derived.is_allowed(event),
+        d.derived.is_allowed(EventIdx(event)),
         "event {event} blocked: {why:?}"
     );
 }
 
 fn assert_blocked(d: &Decision, event: u32, reason: Reason, unmet: &str) -> String {
-    assert!(!d.derived.is_allowed(event), "event {event} allowed");
+    assert!(
+        !d.derived.is_allowed(EventIdx(event)),
+        "event {event} allowed"
+    );
     let bundle = shop();
     let v = d
         .derived
         .violations
         .iter()
-        .find(|v| v.event == event)
+        .find(|v| v.event == EventIdx(event))
         .unwrap_or_else(|| panic!("no violation recorded for {event}"));
     let text = explain(&bundle, d, v);
     assert_eq!(v.reason, reason, "{text}");
@@ -612,9 +616,9 @@ fn a_read_result_that_is_not_json_is_diagnosed_and_blocks() {
         d.facts
             .diagnostics
             .iter()
-            .any(|x| x.kind == ExtractionProblem::NotJson && x.event == 7)
+            .any(|x| x.kind == ExtractionProblem::NotJson && x.event == EventIdx(7))
     );
-    assert!(!d.derived.is_allowed(k));
+    assert!(!d.derived.is_allowed(EventIdx(k)));
 }
 
 #[test]
@@ -656,7 +660,7 @@ fn a_string_where_a_number_is_declared_blocks() {
             .iter()
             .any(|x| x.kind == ExtractionProblem::WrongType)
     );
-    assert!(!d.derived.is_allowed(k));
+    assert!(!d.derived.is_allowed(EventIdx(k)));
 }
 
 #[test]
@@ -678,7 +682,7 @@ fn a_numeric_overflow_is_diagnosed_and_blocks() {
         "{:?}",
         d.facts.diagnostics
     );
-    assert!(!d.derived.is_allowed(k));
+    assert!(!d.derived.is_allowed(EventIdx(k)));
 }
 
 #[test]

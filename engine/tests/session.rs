@@ -21,7 +21,7 @@ use turnstile_engine::session::{
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict};
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
-use turnstile_rules::Reason;
+use turnstile_rules::{EventIdx, Reason};
 
 fn runtime() -> Arc<BundleRuntime> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
@@ -143,7 +143,7 @@ async fn a_compliant_cancellation_is_guided_then_allowed() {
     let r = run(&mut session, events, &OfflineJudge).await;
 
     // Only agent events fire; user messages and results are observed.
-    let fired: Vec<u32> = r.iter().filter(|x| x.fired).map(|x| x.event).collect();
+    let fired: Vec<u32> = r.iter().filter(|x| x.fired).map(|x| x.event.0).collect();
     assert_eq!(fired, vec![1, 2, 4, 6, 8, 10, 12]);
     for x in r.iter().filter(|x| !x.fired) {
         assert_eq!(x.verdict, GateVerdict::Observe, "event {}", x.event);
@@ -551,26 +551,26 @@ async fn schedules_catch_or_miss_a_mid_turn_deviation() {
     let action = replay(&rt, &trace, Schedule::Action, &OfflineJudge)
         .await
         .unwrap();
-    assert_eq!(workflow.blocked(), vec![8]);
-    assert_eq!(action.blocked(), vec![8]);
+    assert_eq!(workflow.blocked(), vec![EventIdx(8)]);
+    assert_eq!(action.blocked(), vec![EventIdx(8)]);
     assert_eq!(
         boundary.events[8].verdict,
         GateVerdict::Unchecked { would_block: true }
     );
-    assert_eq!(workflow.gated_calls(), vec![(8, Some(true))]);
-    assert_eq!(boundary.gated_calls(), vec![(8, None)]);
+    assert_eq!(workflow.gated_calls(), vec![(EventIdx(8), Some(true))]);
+    assert_eq!(boundary.gated_calls(), vec![(EventIdx(8), None)]);
     assert_eq!(boundary.unchecked_deviations(), 1);
     assert_eq!(workflow.unchecked_deviations(), 0);
     let missed = coverage(&workflow, &boundary);
-    assert_eq!((missed.caught, missed.missed), (vec![], vec![8]));
+    assert_eq!((missed.caught, missed.missed), (vec![], vec![EventIdx(8)]));
     let caught = coverage(&workflow, &action);
-    assert_eq!((caught.caught, caught.missed), (vec![8], vec![]));
+    assert_eq!((caught.caught, caught.missed), (vec![EventIdx(8)], vec![]));
     // The action schedule is silent on every other event.
     assert!(
         action
             .events
             .iter()
-            .filter(|e| e.event != 8)
+            .filter(|e| e.event != EventIdx(8))
             .all(|e| !e.fired)
     );
 }

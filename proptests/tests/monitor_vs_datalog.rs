@@ -29,7 +29,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{ArgConstraint, ArithOp};
 use turnstile_rules::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, FactsBuilder, Read, ResultFact, SCALAR,
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, Read, ResultFact,
+    SCALAR,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan};
 
@@ -990,7 +991,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
     for (k, spec) in specs.iter().enumerate() {
         let k = k as u32;
         let mut ev = EventFacts {
-            event: k,
+            event: EventIdx(k),
             ..EventFacts::default()
         };
         let mut point = None;
@@ -1008,14 +1009,14 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
             } => {
                 let tool = tools[tool % tools.len()];
                 ev.call = Some(CallFact {
-                    event: k,
+                    event: EventIdx(k),
                     tool,
                     by_agent: *by_agent,
                 });
                 for (path, value) in [(P_ORDER_ID, order_id), (P_TOTAL, total)] {
                     if let Some(value) = value {
                         ev.args.push(ArgFact {
-                            call: k,
+                            call: EventIdx(k),
                             path,
                             elem: SCALAR,
                             value: *value,
@@ -1025,14 +1026,14 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                 if let Some(items) = item_ids {
                     for (elem, value) in items.iter().enumerate() {
                         ev.args.push(ArgFact {
-                            call: k,
+                            call: EventIdx(k),
                             path: P_ITEM_IDS,
                             elem: elem as u32,
                             value: *value,
                         });
                     }
                     ev.arg_lens.push(ArgLenFact {
-                        call: k,
+                        call: EventIdx(k),
                         path: P_ITEM_IDS,
                         len: items.len() as u32,
                     });
@@ -1055,8 +1056,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                 if let Some(&(c, tool, order_id)) = calls.get(pick) {
                     asked = order_id;
                     ev.result = Some(ResultFact {
-                        event: k,
-                        call: c,
+                        event: EventIdx(k),
+                        call: EventIdx(c),
                         ok: *ok,
                     });
                     if *ok {
@@ -1104,7 +1105,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                     for &var in &step.binds {
                         ev.binds.push(BindFact {
                             step: StepId(s as u32),
-                            event: k,
+                            event: EventIdx(k),
                             var,
                             value,
                         });
@@ -1125,7 +1126,7 @@ struct Case {
     checks: CompiledChecks,
     events: Vec<EventFacts>,
     /// Judge verdicts: (semantic step, evidence event).
-    judged: Vec<(StepId, u32)>,
+    judged: Vec<(StepId, EventIdx)>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -1188,7 +1189,8 @@ fn case() -> impl Strategy<Value = Case> {
                             } else {
                                 semantic[s % semantic.len()]
                             };
-                            (!semantic.is_empty() || s % 8 == 7).then_some((step, (k % n) as u32))
+                            (!semantic.is_empty() || s % 8 == 7)
+                                .then_some((step, EventIdx((k % n) as u32)))
                         })
                         .collect();
                     Case {
@@ -1204,8 +1206,8 @@ fn case() -> impl Strategy<Value = Case> {
 /// Both evaluators' results on one case.
 struct Run {
     derived: Derived,
-    sat: BTreeSet<(StepId, Env, u32)>,
-    allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    sat: BTreeSet<(StepId, Env, EventIdx)>,
+    allowed: BTreeMap<EventIdx, Vec<(StepId, Env)>>,
     outcomes: Vec<EventOutcome>,
 }
 
@@ -1243,7 +1245,7 @@ fn gated_agent_call(case: &Case, ev: &EventFacts) -> bool {
 
 /// The property: the monitor derives what the program derives.
 fn agree(case: &Case, run: &Run) -> Result<(), TestCaseError> {
-    let only = |a: &BTreeSet<(StepId, Env, u32)>, b: &BTreeSet<(StepId, Env, u32)>| {
+    let only = |a: &BTreeSet<(StepId, Env, EventIdx)>, b: &BTreeSet<(StepId, Env, EventIdx)>| {
         a.difference(b)
             .map(|&(s, e, k)| format!("s{}{} @{k}", s.0, show_env(&e)))
             .collect::<Vec<_>>()
@@ -1412,7 +1414,7 @@ fn show_env(env: &Env) -> String {
     format!("{{{}}}", bound.join(" "))
 }
 
-fn show_allowed(allowed: &BTreeMap<u32, Vec<(StepId, Env)>>) -> String {
+fn show_allowed(allowed: &BTreeMap<EventIdx, Vec<(StepId, Env)>>) -> String {
     allowed
         .iter()
         .map(|(k, list)| {
@@ -1565,21 +1567,21 @@ fn chain(steps: Vec<Step>, checks: CheckSet, back: &[(u32, u32)]) -> CompiledChe
 
 fn message(k: u32) -> EventFacts {
     EventFacts {
-        event: k,
+        event: EventIdx(k),
         ..EventFacts::default()
     }
 }
 
 fn call(k: u32, tool: Symbol, order_id: Symbol) -> EventFacts {
     EventFacts {
-        event: k,
+        event: EventIdx(k),
         call: Some(CallFact {
-            event: k,
+            event: EventIdx(k),
             tool,
             by_agent: true,
         }),
         args: vec![ArgFact {
-            call: k,
+            call: EventIdx(k),
             path: P_ORDER_ID,
             elem: SCALAR,
             value: Value::Str(order_id),
@@ -1596,10 +1598,10 @@ fn result(
     bind: Option<(u32, Symbol)>,
 ) -> EventFacts {
     EventFacts {
-        event: k,
+        event: EventIdx(k),
         result: Some(ResultFact {
-            event: k,
-            call: c,
+            event: EventIdx(k),
+            call: EventIdx(c),
             ok: true,
         }),
         reads: status
@@ -1616,7 +1618,7 @@ fn result(
             .into_iter()
             .map(|(s, value)| BindFact {
                 step: StepId(s),
-                event: k,
+                event: EventIdx(k),
                 var: VarId(0),
                 value,
             })
@@ -1654,12 +1656,12 @@ fn sat_events(run: &Run, s: u32, e: Env) -> Vec<u32> {
     run.sat
         .iter()
         .filter(|(st, en, _)| st.0 == s && *en == e)
-        .map(|(_, _, k)| *k)
+        .map(|(_, _, k)| k.0)
         .collect()
 }
 
 fn allowed_events(run: &Run) -> Vec<u32> {
-    run.allowed.keys().copied().collect()
+    run.allowed.keys().map(|k| k.0).collect()
 }
 
 #[test]
@@ -1784,7 +1786,7 @@ fn semantic_step_waits_for_a_verdict_after_its_predecessor() {
             call(5, CANCEL, o1),
         ],
         // The verdict at 0 precedes the predecessor's evidence (2): it does not count.
-        judged: vec![(StepId(2), 0), (StepId(2), 4)],
+        judged: vec![(StepId(2), EventIdx(0)), (StepId(2), EventIdx(4))],
     };
     let run = agreed(&case);
     assert_eq!(sat_events(&run, 2, env(o1)), vec![4]);

@@ -2,6 +2,7 @@
 //! normal form (so the rule program needs negation only against lower strata)
 //! with binary `and`/`or` nodes, and every operand as a numbered node.
 
+use crate::ids::OperandId;
 use hashbrown::HashMap;
 
 use crate::intern::Symbol;
@@ -160,7 +161,7 @@ impl Encoded {
 
     /// Encodes one more operand (outside any check), reusing the paths
     /// already numbered; returns its node.
-    pub fn encode_operand(&mut self, operand: &Operand) -> u32 {
+    pub fn encode_operand(&mut self, operand: &Operand) -> OperandId {
         let mut paths: HashMap<ArgPath, u32> = self
             .arg_paths
             .iter()
@@ -168,7 +169,7 @@ impl Encoded {
             .map(|(i, p)| (p.clone(), index(i)))
             .collect();
         let mut mask = 0;
-        self.operand(operand, &mut paths, &mut mask)
+        OperandId(self.operand(operand, &mut paths, &mut mask))
     }
 
     /// The root node of check `id`.

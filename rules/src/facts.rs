@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ids::EventIdx;
 use crate::intern::{Interner, Symbol};
 use crate::ir::{ArgPath, VarId};
 use crate::steps::StepId;
@@ -13,13 +14,13 @@ use crate::value::Value;
 pub const SCALAR: u32 = u32::MAX;
 
 /// An event index past the end of any trace: "until further notice".
-pub const FOREVER: u32 = u32::MAX;
+pub const FOREVER: EventIdx = EventIdx::FOREVER;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 /// A tool call.
 pub struct CallFact {
     /// The call's event index.
-    pub event: u32,
+    pub event: EventIdx,
     /// The tool called.
     pub tool: Symbol,
     /// Made by the agent (as opposed to the user's device).
@@ -30,9 +31,9 @@ pub struct CallFact {
 /// A tool result.
 pub struct ResultFact {
     /// The result's event index.
-    pub event: u32,
+    pub event: EventIdx,
     /// The event index of the call it answers.
-    pub call: u32,
+    pub call: EventIdx,
     /// Whether the call succeeded.
     pub ok: bool,
 }
@@ -53,9 +54,9 @@ pub struct AttrFact {
     /// The value read.
     pub value: Value,
     /// The read's event index.
-    pub from: u32,
+    pub from: EventIdx,
     /// The next read of the field, or [`FOREVER`].
-    pub until: u32,
+    pub until: EventIdx,
 }
 
 /// Length of a list field over the same interval as its elements.
@@ -70,16 +71,16 @@ pub struct AttrLenFact {
     /// The number of elements.
     pub len: u32,
     /// The read's event index.
-    pub from: u32,
+    pub from: EventIdx,
     /// The next read of the field, or [`FOREVER`].
-    pub until: u32,
+    pub until: EventIdx,
 }
 
 /// The value at `path` (index into [`TraceFacts::arg_paths`]) of call `call`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArgFact {
     /// The call's event index.
-    pub call: u32,
+    pub call: EventIdx,
     /// Index into [`TraceFacts::arg_paths`].
     pub path: u32,
     /// Element index in a list argument, [`SCALAR`] for a scalar.
@@ -92,7 +93,7 @@ pub struct ArgFact {
 /// Length of a list argument.
 pub struct ArgLenFact {
     /// The call's event index.
-    pub call: u32,
+    pub call: EventIdx,
     /// Index into [`TraceFacts::arg_paths`].
     pub path: u32,
     /// The number of elements.
@@ -105,7 +106,7 @@ pub struct BindFact {
     /// The step satisfied.
     pub step: StepId,
     /// The event index it is satisfied at.
-    pub event: u32,
+    pub event: EventIdx,
     /// The variable bound.
     pub var: VarId,
     /// The symbol it is bound to.
@@ -117,7 +118,7 @@ pub struct BindFact {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExtractionDiagnostic {
     /// The event the problem is at.
-    pub event: u32,
+    pub event: EventIdx,
     /// What kind of problem.
     pub kind: ExtractionProblem,
     /// A human-readable description.
@@ -139,6 +140,35 @@ pub enum ExtractionProblem {
     OrphanResult,
     /// A value outside its closed enum.
     NotInEnum,
+    /// A call reusing the id of an earlier call of the trace; the later call
+    /// replaces the open one (its result answers the later call).
+    ReusedCallId,
+    /// A call the event attributes to the user, of a read tool the bundle
+    /// declares agent-side: it satisfies no agent step and reads nothing.
+    UntrustedSide,
+}
+
+impl ExtractionProblem {
+    /// A value of the wrong type, out of range or outside its enum: a
+    /// `TypeMismatch` when a decision needs it.
+    pub fn is_type_error(self) -> bool {
+        matches!(
+            self,
+            ExtractionProblem::WrongType
+                | ExtractionProblem::Overflow
+                | ExtractionProblem::NotInEnum
+        )
+    }
+
+    /// Malformed input structure (not content): reported as an anomaly.
+    pub fn is_anomaly(self) -> bool {
+        matches!(
+            self,
+            ExtractionProblem::OrphanResult
+                | ExtractionProblem::ReusedCallId
+                | ExtractionProblem::UntrustedSide
+        )
+    }
 }
 
 /// Everything the evaluator knows about one trace.
@@ -165,7 +195,7 @@ pub struct TraceFacts {
     /// Every variable binding of a step.
     pub binds: Vec<BindFact>,
     /// Semantic criteria the judge found satisfied: step and evidence event.
-    pub judged: Vec<(StepId, u32)>,
+    pub judged: Vec<(StepId, EventIdx)>,
     /// Everything that could not be turned into facts.
     pub diagnostics: Vec<ExtractionDiagnostic>,
 }
@@ -202,7 +232,7 @@ pub struct Read {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventFacts {
     /// The event's index.
-    pub event: u32,
+    pub event: EventIdx,
     /// The call the event is, if it is one.
     pub call: Option<CallFact>,
     /// The result the event is, if it is one.
@@ -249,7 +279,7 @@ impl FactsBuilder {
     /// Adds one event's facts; events must arrive in order.
     pub fn push(&mut self, event: &EventFacts) {
         let k = event.event;
-        self.facts.events = self.facts.events.max(k.saturating_add(1));
+        self.facts.events = self.facts.events.max(k.0.saturating_add(1));
         self.facts.calls.extend(event.call);
         self.facts.results.extend(event.result);
         self.facts.args.extend_from_slice(&event.args);
@@ -263,7 +293,7 @@ impl FactsBuilder {
         }
     }
 
-    fn read(&mut self, k: u32, read: &Read) {
+    fn read(&mut self, k: EventIdx, read: &Read) {
         let key = (read.entity, read.id, read.field);
         if let Some((attrs, len)) = self.open.remove(&key) {
             for i in attrs {

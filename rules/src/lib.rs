@@ -28,6 +28,7 @@ mod encode;
 mod env;
 mod evaluate;
 mod facts;
+mod ids;
 mod intern;
 mod ir;
 mod monitor;
@@ -45,6 +46,7 @@ pub use facts::{
     ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, Read, ResultFact, SCALAR,
     TraceFacts,
 };
+pub use ids::{EventIdx, OperandId};
 pub use intern::{Interner, Symbol};
 pub use ir::{
     AggOp, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter,

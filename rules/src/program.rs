@@ -26,7 +26,7 @@ use crate::value::{Amount, Value};
 use crate::env::Env;
 
 /// Event index meaning "never superseded".
-pub const FOREVER: u32 = crate::facts::FOREVER;
+pub const FOREVER: u32 = crate::facts::FOREVER.0;
 const SCALAR: u32 = crate::facts::SCALAR;
 
 fn pairs(i: u32, j: u32) -> bool {

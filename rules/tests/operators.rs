@@ -8,7 +8,7 @@ use turnstile_rules::{
     EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, TraceFacts,
     Value, VarId, evaluate,
 };
-use turnstile_rules::{ArgConstraint, ArithOp};
+use turnstile_rules::{ArgConstraint, ArithOp, EventIdx};
 use turnstile_rules::{
     ArgFact, ArgLenFact, AttrFact, AttrLenFact, CallFact, FOREVER, ResultFact, SCALAR,
 };
@@ -53,7 +53,7 @@ fn facts(w: &World) -> TraceFacts {
         field,
         elem,
         value,
-        from: 2,
+        from: EventIdx(2),
         until: FOREVER,
     };
     TraceFacts {
@@ -61,25 +61,25 @@ fn facts(w: &World) -> TraceFacts {
         events: 5,
         calls: vec![
             CallFact {
-                event: 1,
+                event: EventIdx(1),
                 tool: w.read,
                 by_agent: true,
             },
             CallFact {
-                event: 3,
+                event: EventIdx(3),
                 tool: w.cancel,
                 by_agent: true,
             },
         ],
         results: vec![
             ResultFact {
-                event: 2,
-                call: 1,
+                event: EventIdx(2),
+                call: EventIdx(1),
                 ok: true,
             },
             ResultFact {
-                event: 4,
-                call: 3,
+                event: EventIdx(4),
+                call: EventIdx(3),
                 ok: true,
             },
         ],
@@ -93,19 +93,19 @@ fn facts(w: &World) -> TraceFacts {
             id: w.o1,
             field: w.prices,
             len: 2,
-            from: 2,
+            from: EventIdx(2),
             until: FOREVER,
         }],
         arg_paths: vec![path],
         args: vec![
             ArgFact {
-                call: 1,
+                call: EventIdx(1),
                 path: 0,
                 elem: SCALAR,
                 value: Value::Str(w.o1),
             },
             ArgFact {
-                call: 3,
+                call: EventIdx(3),
                 path: 0,
                 elem: SCALAR,
                 value: Value::Str(w.o1),
@@ -114,7 +114,7 @@ fn facts(w: &World) -> TraceFacts {
         arg_lens: Vec::new(),
         binds: vec![turnstile_rules::BindFact {
             step: StepId(1),
-            event: 2,
+            event: EventIdx(2),
             var: VarId(0),
             value: w.o1,
         }],
@@ -261,9 +261,9 @@ fn entity_fields_are_the_latest_read_and_missing_ones_fail_closed() {
     )))));
     // A later read supersedes the first one from its event on.
     let mut f = facts(&w);
-    f.attrs[0].until = 3;
+    f.attrs[0].until = EventIdx(3);
     f.attrs.push(AttrFact {
-        from: 3,
+        from: EventIdx(3),
         value: Value::Str(w.delivered),
         ..f.attrs[0]
     });
@@ -497,19 +497,19 @@ fn call_arguments_at_the_decided_call() {
     let items = ArgPath(vec![ArgStep::Key(w.prices), ArgStep::Each]);
     f.arg_paths.push(items.clone());
     f.args.push(ArgFact {
-        call: 3,
+        call: EventIdx(3),
         path: 1,
         elem: 0,
         value: Value::Amount(Amount::parse("10").unwrap()),
     });
     f.args.push(ArgFact {
-        call: 3,
+        call: EventIdx(3),
         path: 1,
         elem: 1,
         value: Value::Amount(Amount::parse("2.5").unwrap()),
     });
     f.arg_lens.push(ArgLenFact {
-        call: 3,
+        call: EventIdx(3),
         path: 1,
         len: 2,
     });

@@ -85,6 +85,11 @@ pub struct Manifest {
     /// Mutating tools the workflow deliberately does not authorize, each with why.
     #[serde(default)]
     pub out_of_scope: Vec<OutOfScope>,
+    /// Tools the domain does not declare that the gate lets through (a
+    /// harness's `think`), each with why. Any other undeclared tool is
+    /// blocked as `UnknownTool`.
+    #[serde(default)]
+    pub pass_through: Vec<OutOfScope>,
 }
 
 /// A mutating tool the workflow deliberately leaves unauthorized.

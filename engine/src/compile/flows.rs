@@ -404,7 +404,7 @@ impl<'d> Builder<'_, '_, 'd> {
 }
 
 /// Levenshtein distance, for "did you mean" hints.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     // `row[j]` is the distance from the prefix of `a` read so far to `b[..j]`,
     // updated in place one character of `a` at a time.

@@ -4,6 +4,7 @@
 
 mod domain;
 mod flows;
+pub(crate) use flows::edit_distance;
 mod lower;
 mod nodes;
 mod steps;
@@ -77,6 +78,8 @@ pub struct CompiledBundle {
     pub request_types: Vec<String>,
     /// Mutating tools left to humans or other systems, with the reason.
     pub out_of_scope: Vec<(String, String)>,
+    /// Undeclared tools the gate lets through, with the reason.
+    pub pass_through: Vec<(String, String)>,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -139,6 +142,11 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 request_types,
                 out_of_scope: manifest
                     .out_of_scope
+                    .iter()
+                    .map(|o| (o.tool.value().clone(), o.reason.value().clone()))
+                    .collect(),
+                pass_through: manifest
+                    .pass_through
                     .iter()
                     .map(|o| (o.tool.value().clone(), o.reason.value().clone()))
                     .collect(),

@@ -111,6 +111,19 @@ fn authorizations(ctx: &mut Ctx<'_>, domain: &Domain, bundle: &LoadedBundle, low
             }
         }
     }
+    for entry in &manifest.pass_through {
+        let name = entry.tool.value();
+        if domain.tool(name).is_some() {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::OutOfScopeConflict,
+                    Some(entry.tool.loc(*manifest_file)),
+                    format!("`{name}` is declared in the domain; `pass_through` lists undeclared tools only"),
+                )
+                .help("remove it from `pass_through`: a declared tool is gated by its kind and side"),
+            );
+        }
+    }
     for tool in domain.agent_writes() {
         let auths: Vec<NodeIdx> = lowered.workflow.authorization_of(&tool.name).collect();
         if auths.is_empty() && !out_of_scope.contains(&tool.name) {

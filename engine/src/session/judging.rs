@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
-use turnstile_rules::Env;
 use turnstile_rules::Monitor;
+use turnstile_rules::{Env, EventIdx};
 use turnstile_rules::{Interner, StepId};
 
 use super::runtime::{Asked, BundleRuntime};
@@ -25,11 +25,11 @@ pub struct Ask {
     pub steps: Vec<(StepId, Option<String>)>,
     pub env: Env,
     /// First event of the slice shown to the judge.
-    pub from: u32,
+    pub from: EventIdx,
     /// The verdict takes effect at this event at the earliest (the
     /// predecessor's evidence): an intent stated before the classification
     /// was reached counts from there.
-    pub ready: u32,
+    pub ready: EventIdx,
     /// Judged on the whole conversation (a classification, a `conversation`
     /// criterion) rather than on what followed the predecessor.
     pub whole_conversation: bool,
@@ -43,7 +43,7 @@ impl Ask {
     /// choice the user stated) and a classification where the step became
     /// ready: what the user said holds for the conversation, whenever they
     /// said it, so the reads the agent made meanwhile still count.
-    pub fn effective_at(&self, evidence: u32) -> u32 {
+    pub fn effective_at(&self, evidence: EventIdx) -> EventIdx {
         if self.whole_conversation {
             self.ready
         } else {
@@ -67,7 +67,7 @@ impl Ask {
             .iter()
             .rev()
             .find(|t| t.role == speaker)
-            .map_or(self.from, |t| t.event_index + 1);
+            .map_or(self.from, |t| EventIdx(t.event_index).next());
         AskedQuestion {
             step: first,
             request: self.env,
@@ -81,7 +81,7 @@ impl Ask {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JudgeNote {
     /// The event before which the judge was asked.
-    pub at: u32,
+    pub at: EventIdx,
     /// The step asked about (a node, or `decision[label]`).
     pub node: String,
     /// The request's bindings by variable name.
@@ -103,7 +103,7 @@ pub fn questions(
     monitor: &Monitor,
     events: &[Event],
     interner: &Interner,
-    now: u32,
+    now: EventIdx,
 ) -> Vec<Ask> {
     let mut criteria: Vec<Ask> = Vec::new();
     let mut branches: BTreeMap<(u32, Env), Ask> = BTreeMap::new();
@@ -128,7 +128,7 @@ pub fn questions(
                 env: waiting.request,
                 from: match window {
                     JudgeWindow::AfterPrevious => from,
-                    JudgeWindow::Conversation => 0,
+                    JudgeWindow::Conversation => EventIdx(0),
                 },
                 ready: from,
                 whole_conversation: *window == JudgeWindow::Conversation,
@@ -160,7 +160,7 @@ pub fn questions(
                         // and often several things at once: a classification
                         // sees the whole conversation, and the branches already
                         // chosen for this request are no longer candidates.
-                        from: 0,
+                        from: EventIdx(0),
                         ready: from,
                         whole_conversation: true,
                         request: JudgeRequest {
@@ -195,7 +195,7 @@ pub fn questions(
 
 /// The step a judgement satisfies and its evidence event, or why it does not
 /// satisfy any.
-pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String> {
+pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), String> {
     let (step, evidence) = match &judgement.verdict {
         Verdict::Satisfied { evidence_event } => match ask.steps.as_slice() {
             [(step, None)] => (*step, *evidence_event),
@@ -221,7 +221,7 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, u32), String>
             "evidence event {evidence} is not part of the judged slice"
         ));
     }
-    Ok((step, evidence))
+    Ok((step, EventIdx(evidence)))
 }
 
 fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
@@ -237,9 +237,9 @@ fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<Stri
 const TOOL_TEXT_LIMIT: usize = 600;
 
 /// Events `[from, now)` as judge turns.
-pub fn slice(events: &[Event], from: u32, now: u32) -> Vec<Turn> {
-    let end = (now as usize).min(events.len());
-    let start = (from as usize).min(end);
+pub fn slice(events: &[Event], from: EventIdx, now: EventIdx) -> Vec<Turn> {
+    let end = now.as_usize().min(events.len());
+    let start = from.as_usize().min(end);
     events
         .get(start..end)
         .unwrap_or_default()

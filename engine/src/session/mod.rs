@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use turnstile_judge::{Judge, Judgement, Usage};
-use turnstile_rules::Env;
+use turnstile_rules::{Env, EventIdx};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 use turnstile_rules::{EventFacts, FactsBuilder};
 use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
@@ -42,7 +42,7 @@ pub use verdict::{
     Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
 };
 
-use crate::decide::{Decision, explain};
+use crate::decide::{Decision, explain, type_mismatch};
 use crate::extract::Extractor;
 use crate::trace::Event;
 
@@ -77,13 +77,16 @@ pub enum SessionError {
 #[derive(Clone, Debug)]
 pub struct Session {
     rt: Arc<BundleRuntime>,
+    limits: SessionLimits,
+    /// Bytes of the stored events (their JSON).
+    stored_bytes: usize,
     schedule: Schedule,
     extractor: Extractor,
     builder: FactsBuilder,
     monitor: Monitor,
     events: Vec<Event>,
     log: Vec<EventFacts>,
-    judged: BTreeMap<u32, BTreeSet<StepId>>,
+    judged: BTreeMap<EventIdx, BTreeSet<StepId>>,
     asked: BTreeSet<AskedQuestion>,
     seen: BTreeSet<Env>,
     after_user: bool,
@@ -91,10 +94,38 @@ pub struct Session {
     usage: Usage,
 }
 
+/// How much one session stores. At either cap the session takes no more
+/// events: every further call is blocked (`SessionFull`), so a runaway or
+/// hostile conversation cannot grow the gate's memory without bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// Events stored at most.
+    pub max_events: usize,
+    /// Bytes of stored events (as JSON) at most.
+    pub max_bytes: usize,
+}
+
+impl Default for SessionLimits {
+    /// Far above any real conversation (tau2's longest are a few hundred events).
+    fn default() -> Self {
+        SessionLimits {
+            max_events: 10_000,
+            max_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
 impl Session {
-    /// A session that has seen no event.
+    /// A session that has seen no event, with the default [`SessionLimits`].
     pub fn new(rt: Arc<BundleRuntime>, schedule: Schedule) -> Self {
+        Session::with_limits(rt, schedule, SessionLimits::default())
+    }
+
+    /// A session that has seen no event, storing at most `limits`.
+    pub fn with_limits(rt: Arc<BundleRuntime>, schedule: Schedule, limits: SessionLimits) -> Self {
         Session {
+            limits,
+            stored_bytes: 0,
             extractor: Extractor::new(&rt.bundle),
             builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
             monitor: Monitor::new(Arc::clone(&rt.plan)),
@@ -132,7 +163,7 @@ impl Session {
     }
 
     /// Accepted verdicts as `(step, evidence event)`.
-    pub fn judged(&self) -> Vec<(StepId, u32)> {
+    pub fn judged(&self) -> Vec<(StepId, EventIdx)> {
         self.judged
             .iter()
             .flat_map(|(k, steps)| steps.iter().map(move |s| (*s, *k)))
@@ -146,8 +177,16 @@ impl Session {
         event: Event,
         judge: &dyn Judge,
     ) -> Result<EventReport, SessionError> {
-        let k = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        let fired = self.fires(&event);
+        let k = EventIdx::from_usize(self.events.len());
+        let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
+        if self.events.len() >= self.limits.max_events
+            || self.stored_bytes.saturating_add(bytes) > self.limits.max_bytes
+        {
+            return Ok(self.refuse_when_full(k, &event));
+        }
+        let unknown = self.unknown_tool(&event);
+        let is_agent = self.is_agent(&event) || unknown.is_some();
+        let fired = is_agent && (self.fires(&event) || unknown.is_some());
         let notes = if fired {
             self.consult(judge, k).await?
         } else {
@@ -155,10 +194,11 @@ impl Session {
         };
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
-        let is_agent = event.is_agent_event();
-        let outcome = self.ingest(event)?;
+        let (outcome, anomalies) = self.ingest(event)?;
         let requests = if fired { self.requests() } else { Vec::new() };
-        let verdict = if !is_agent {
+        let verdict = if let Some(verdict) = unknown {
+            verdict
+        } else if !is_agent {
             GateVerdict::Observe
         } else if !fired {
             GateVerdict::Unchecked {
@@ -179,16 +219,100 @@ impl Session {
         Ok(EventReport {
             event: k,
             kind,
-            mutating: outcome.gated.is_some(),
+            mutating: outcome.gated.is_some()
+                || matches!(
+                    verdict,
+                    GateVerdict::Block {
+                        reason: Reason::UnknownTool,
+                        ..
+                    }
+                ),
             fired,
             verdict,
             requests,
             judge: notes,
+            anomalies,
+        })
+    }
+
+    /// The report on an event the full session does not take: a call is
+    /// blocked, anything else only observed.
+    fn refuse_when_full(&self, k: EventIdx, event: &Event) -> EventReport {
+        let verdict = match event {
+            Event::Call { .. } => GateVerdict::Block {
+                reason: Reason::SessionFull,
+                step: None,
+                request: Bindings::new(),
+                remediation: Some("start a new session".to_owned()),
+                explanation: format!(
+                    "event {k}: the session holds {} events ({} bytes); its limits are {} events and {} bytes",
+                    self.events.len(),
+                    self.stored_bytes,
+                    self.limits.max_events,
+                    self.limits.max_bytes
+                ),
+            },
+            _ => GateVerdict::Observe,
+        };
+        EventReport {
+            event: k,
+            kind: describe(event),
+            mutating: matches!(event, Event::Call { .. }),
+            fired: false,
+            verdict,
+            requests: Vec::new(),
+            judge: Vec::new(),
+            anomalies: Vec::new(),
+        }
+    }
+
+    /// Whether the agent made the event: its own claim, or a call of a write
+    /// tool the bundle declares agent-side whoever the event says sent it.
+    fn is_agent(&self, event: &Event) -> bool {
+        event.is_agent_event()
+            || matches!(event, Event::Call { tool, .. } if self.rt.bundle.domain.tool(tool).is_some_and(|t| {
+                t.side == crate::bundle::model::Side::Agent && t.kind == crate::bundle::model::ToolKind::Write
+            }))
+    }
+
+    /// A block for a call of a tool the bundle neither declares nor lets
+    /// through, with the closest declared tool as a hint.
+    fn unknown_tool(&self, event: &Event) -> Option<GateVerdict> {
+        let Event::Call { tool, .. } = event else {
+            return None;
+        };
+        let bundle = &self.rt.bundle;
+        if bundle.domain.tool(tool).is_some() || bundle.pass_through.iter().any(|(t, _)| t == tool)
+        {
+            return None;
+        }
+        let wanted = tool.trim().to_lowercase();
+        let closest = bundle
+            .domain
+            .tools
+            .keys()
+            .map(|name| {
+                (
+                    crate::compile::edit_distance(&name.to_lowercase(), &wanted),
+                    name,
+                )
+            })
+            .min();
+        let hint = match closest {
+            Some((distance, name)) if distance <= 3 => format!("did you mean `{name}`?"),
+            _ => "call only the tools the bundle declares".to_owned(),
+        };
+        Some(GateVerdict::Block {
+            reason: Reason::UnknownTool,
+            step: None,
+            request: Bindings::new(),
+            remediation: Some(hint),
+            explanation: format!("tool {tool:?} is not declared by bundle `{}`", bundle.name),
         })
     }
 
     fn fires(&self, event: &Event) -> bool {
-        if !event.is_agent_event() {
+        if !self.is_agent(event) {
             return false;
         }
         match self.schedule {
@@ -200,7 +324,7 @@ impl Session {
 
     fn is_gated_call(&self, event: &Event) -> bool {
         match event {
-            Event::Call { tool, .. } if event.is_agent_event() => self
+            Event::Call { tool, .. } if self.is_agent(event) => self
                 .rt
                 .bundle
                 .domain
@@ -211,18 +335,27 @@ impl Session {
     }
 
     /// Extracts the event's facts and feeds the monitor.
-    fn ingest(&mut self, event: Event) -> Result<EventOutcome, SessionError> {
-        let k = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+    /// Returns the monitor's outcome and the input anomalies at the event.
+    fn ingest(&mut self, event: Event) -> Result<(EventOutcome, Vec<String>), SessionError> {
+        let k = EventIdx::from_usize(self.events.len());
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
         self.builder.push(&facts);
+        let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
+        self.stored_bytes = self.stored_bytes.saturating_add(bytes);
         self.events.push(event);
         let judged: Vec<StepId> = self.judged_at(k);
         let outcome = self.monitor.push(&facts, &judged)?;
+        let anomalies = facts
+            .diagnostics
+            .iter()
+            .filter(|d| d.kind.is_anomaly())
+            .map(|d| d.detail.clone())
+            .collect();
         self.log.push(facts);
-        Ok(outcome)
+        Ok((outcome, anomalies))
     }
 
-    fn judged_at(&self, k: u32) -> Vec<StepId> {
+    fn judged_at(&self, k: EventIdx) -> Vec<StepId> {
         self.judged
             .get(&k)
             .map(|s| s.iter().copied().collect())
@@ -237,7 +370,7 @@ impl Session {
     async fn consult(
         &mut self,
         judge: &dyn Judge,
-        now: u32,
+        now: EventIdx,
     ) -> Result<Vec<JudgeNote>, SessionError> {
         let mut notes = Vec::new();
         // Each round satisfies at least one more step, so the walk is bounded
@@ -279,7 +412,7 @@ impl Session {
         &mut self,
         ask: &judging::Ask,
         judgement: Judgement,
-        now: u32,
+        now: EventIdx,
         notes: &mut Vec<JudgeNote>,
     ) -> bool {
         self.usage += judgement.usage;
@@ -321,7 +454,12 @@ impl Session {
 
     /// The verdict on the agent event `k` at a firing: allow or block for a
     /// gated call, else the guidance of the open requests.
-    fn verdict(&self, k: u32, outcome: &EventOutcome, requests: &[RequestView]) -> GateVerdict {
+    fn verdict(
+        &self,
+        k: EventIdx,
+        outcome: &EventOutcome,
+        requests: &[RequestView],
+    ) -> GateVerdict {
         match &outcome.gated {
             Some(allowed) => match allowed.first() {
                 Some((step, env)) => GateVerdict::Allow {
@@ -349,10 +487,8 @@ impl Session {
     /// A block verdict for the gated call at `k`, explained by the reference
     /// Datalog program over the facts so far (blocks are rare; allows never
     /// pay for this).
-    fn block(&self, k: u32) -> GateVerdict {
-        let mut facts = self
-            .builder
-            .snapshot(&self.extractor.interner, k.saturating_add(1));
+    fn block(&self, k: EventIdx) -> GateVerdict {
+        let mut facts = self.builder.snapshot(&self.extractor.interner, k.next().0);
         facts.judged = self.judged();
         let unexplained = GateVerdict::Block {
             reason: Reason::MissingStep,
@@ -371,12 +507,21 @@ impl Session {
         let remediation = violation
             .unmet
             .and_then(|s| self.remediation(s, &violation.request));
+        let explanation = explain(&self.rt.bundle, &decision, violation);
+        let mismatch = type_mismatch(&decision.facts, violation, &explanation);
         GateVerdict::Block {
-            reason: violation.reason,
+            reason: if mismatch.is_some() {
+                Reason::TypeMismatch
+            } else {
+                violation.reason
+            },
             step: violation.unmet.map(|s| self.rt.step_name(s).to_owned()),
             request: self.bindings(&violation.request),
             remediation,
-            explanation: explain(&self.rt.bundle, &decision, violation),
+            explanation: match mismatch {
+                Some(mismatch) => format!("{mismatch}\n{explanation}"),
+                None => explanation,
+            },
         }
     }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, Usage};
+use turnstile_rules::EventIdx;
 
 use super::{BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
@@ -27,7 +28,7 @@ pub struct ReplayReport {
 impl ReplayReport {
     /// Every mutating call's event and whether it was blocked (`None`: the
     /// schedule did not fire there).
-    pub fn gated_calls(&self) -> Vec<(u32, Option<bool>)> {
+    pub fn gated_calls(&self) -> Vec<(EventIdx, Option<bool>)> {
         self.events
             .iter()
             .filter(|r| r.mutating)
@@ -48,7 +49,7 @@ impl ReplayReport {
     }
 
     /// The events whose verdict is a block.
-    pub fn blocked(&self) -> Vec<u32> {
+    pub fn blocked(&self) -> Vec<EventIdx> {
         self.events
             .iter()
             .filter(|r| r.verdict.is_block())
@@ -83,11 +84,11 @@ pub struct Coverage {
     /// The schedule measured against the workflow reference.
     pub schedule: Option<Schedule>,
     /// The deviations: the events the workflow schedule blocks.
-    pub deviations: Vec<u32>,
+    pub deviations: Vec<EventIdx>,
     /// Deviations this schedule blocked too.
-    pub caught: Vec<u32>,
+    pub caught: Vec<EventIdx>,
     /// Deviations this schedule let through.
-    pub missed: Vec<u32>,
+    pub missed: Vec<EventIdx>,
 }
 
 /// Compares `other` with the `workflow` replay of the same trace.

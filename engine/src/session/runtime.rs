@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::Plan;
 use turnstile_rules::{EvaluateError, StepId, StepOrigin};
+use turnstile_rules::{OperandId, Plan};
 
 use turnstile_judge::Role;
 
@@ -20,7 +20,7 @@ use crate::fsm::{Edge, NodeIdx, TemplatePiece};
 pub enum RemedyPiece {
     Text(String),
     /// Encoded operand node, and the placeholder's source text (for "unknown").
-    Value(u32, String),
+    Value(OperandId, String),
 }
 
 /// Where a semantic step's question comes from.

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::Usage;
-use turnstile_rules::{Env, StepId};
+use turnstile_rules::{Env, EventIdx, StepId};
 
 use super::SessionError;
 use super::schedule::Schedule;
@@ -47,7 +47,7 @@ pub struct AcceptedVerdict {
     /// The dialogue step the verdict satisfies.
     pub step: StepId,
     /// The event the verdict takes effect at.
-    pub evidence: u32,
+    pub evidence: EventIdx,
 }
 
 /// A question already put to the judge, identified by what can change its
@@ -60,9 +60,9 @@ pub struct AskedQuestion {
     /// The request it was asked for.
     pub request: Env,
     /// The event a verdict takes effect at the earliest.
-    pub ready: u32,
+    pub ready: EventIdx,
     /// One past the last turn of the slice that can change the answer.
-    pub slice_end: u32,
+    pub slice_end: EventIdx,
 }
 
 /// Only the version of a saved state, read before the rest so a state in
@@ -98,13 +98,13 @@ mod tests {
             events: Vec::new(),
             judged: vec![AcceptedVerdict {
                 step: StepId(3),
-                evidence: 4,
+                evidence: EventIdx(4),
             }],
             asked: vec![AskedQuestion {
                 step: StepId(3),
                 request: Env::EMPTY,
-                ready: 1,
-                slice_end: 5,
+                ready: EventIdx(1),
+                slice_end: EventIdx(5),
             }],
             seen: vec![Env::EMPTY],
             after_user: true,

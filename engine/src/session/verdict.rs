@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use turnstile_rules::Reason;
+use turnstile_rules::{EventIdx, Reason};
 
 use super::judging::JudgeNote;
 
@@ -118,7 +118,7 @@ pub struct Cursor {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventReport {
     /// The event's index.
-    pub event: u32,
+    pub event: EventIdx,
     /// A short description (`user`, `call get_order`, ...).
     pub kind: String,
     /// An agent call of a mutating (gated) tool.
@@ -135,4 +135,9 @@ pub struct EventReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     /// What the judge was asked and said.
     pub judge: Vec<JudgeNote>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Malformed input at this event (a result with no open call, a reused
+    /// call id, a call attributed to the wrong side); such input satisfies
+    /// nothing.
+    pub anomalies: Vec<String>,
 }

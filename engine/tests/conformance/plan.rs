@@ -10,7 +10,7 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_rules::{Reason, StepId};
+use turnstile_rules::{EventIdx, Reason, StepId};
 
 use super::sim::{Db, Domain, list};
 
@@ -300,9 +300,9 @@ fn prerequisites(domain: Domain, state: &Db, so_far: &[Act], w: &Write) -> Vec<A
 /// A plan turned into a trace, with the judge's verdicts.
 pub struct Built {
     pub trace: Trace,
-    pub judged: Vec<(StepId, u32)>,
+    pub judged: Vec<(StepId, EventIdx)>,
     /// Event index of each plan act (calls: the call event).
-    pub event_of: Vec<u32>,
+    pub event_of: Vec<EventIdx>,
 }
 
 /// Runs the plan against a fresh copy of the database and supplies the
@@ -313,7 +313,7 @@ pub fn build(bundle: &CompiledBundle, db: &Db, plan: &Plan) -> Built {
     let mut events = Vec::new();
     let mut event_of = Vec::new();
     for (i, act) in plan.acts.iter().enumerate() {
-        event_of.push(u32::try_from(events.len()).unwrap_or(u32::MAX));
+        event_of.push(EventIdx::from_usize(events.len()));
         match act {
             Act::User(text) => events.push(Event::User { text: text.clone() }),
             Act::Call { tool, args, patch } => {
@@ -337,11 +337,11 @@ pub fn build(bundle: &CompiledBundle, db: &Db, plan: &Plan) -> Built {
             }
         }
     }
-    let users: Vec<u32> = events
+    let users: Vec<EventIdx> = events
         .iter()
         .enumerate()
         .filter(|(_, e)| matches!(e, Event::User { .. }))
-        .map(|(k, _)| u32::try_from(k).unwrap_or(u32::MAX))
+        .map(|(k, _)| EventIdx::from_usize(k))
         .collect();
     let mut judged = Vec::new();
     for (index, step) in bundle.program.steps.iter().enumerate() {

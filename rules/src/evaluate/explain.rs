@@ -17,6 +17,7 @@ use crate::value::Value;
 
 use super::inputs::{Inputs, pinned_vars, to_u32};
 use super::result::{Cited, Derived, FailedAtom, Reason, Violation};
+use crate::ids::{EventIdx, OperandId};
 
 /// Operand values by (operand, event, env), for explanations.
 pub(super) struct ValueIndex {
@@ -63,12 +64,13 @@ pub(super) struct Explainer<'a> {
 
 impl Explainer<'_> {
     pub(super) fn unguarded(&self, event: u32) -> Option<Violation> {
-        let tool = self.facts.calls.iter().find(|c| c.event == event)?.tool;
+        let tool = self.facts.calls.iter().find(|c| c.event.0 == event)?.tool;
         Some(Violation {
-            event,
+            event: EventIdx(event),
             tool,
             request: Env::EMPTY,
             unmet: None,
+            used_by: None,
             reason: Reason::NoAuthorization,
             failed: Vec::new(),
         })
@@ -96,7 +98,7 @@ impl Explainer<'_> {
             .facts
             .args
             .iter()
-            .filter(|a| a.call == event)
+            .filter(|a| a.call.0 == event)
             .filter_map(|a| match a.value {
                 Value::Str(s) => Some(s),
                 _ => None,
@@ -124,7 +126,7 @@ impl Explainer<'_> {
                             self.facts
                                 .args
                                 .iter()
-                                .find(|x| x.call == event && x.path == p)
+                                .find(|x| x.call.0 == event && x.path == p)
                         })
                         .map(|x| x.value);
                     match (e.get(var), arg) {
@@ -183,19 +185,32 @@ impl Explainer<'_> {
             return unread;
         }
         match ranked.into_iter().next() {
-            Some((_, env, unmet, reason, failed)) => Violation {
-                event,
-                tool,
-                request: env,
-                unmet: Some(StepId(unmet)),
-                reason,
-                failed,
-            },
+            Some((auth, env, unmet, reason, failed)) => {
+                // The guard holds but the step is behind: its satisfaction
+                // was the earlier call's (a retry, a second write).
+                let used_by = (unmet == auth && failed.is_empty())
+                    .then(|| self.used_by(auth, event, &env))
+                    .flatten();
+                Violation {
+                    event: EventIdx(event),
+                    tool,
+                    request: env,
+                    unmet: Some(StepId(unmet)),
+                    used_by,
+                    reason: if used_by.is_some() {
+                        Reason::AuthorizationUsed
+                    } else {
+                        reason
+                    },
+                    failed,
+                }
+            }
             None => Violation {
-                event,
+                event: EventIdx(event),
                 tool,
                 request: Env::EMPTY,
                 unmet: None,
+                used_by: None,
                 reason: Reason::MissingStep,
                 failed: Vec::new(),
             },
@@ -225,7 +240,7 @@ impl Explainer<'_> {
                         .facts
                         .args
                         .iter()
-                        .find(|x| x.call == event && x.path == p)?;
+                        .find(|x| x.call.0 == event && x.path == p)?;
                     match (arg.value, env.get(var)) {
                         (Value::Str(s), Some(bound)) if bound != s => Some((var, s)),
                         _ => None,
@@ -235,7 +250,7 @@ impl Explainer<'_> {
             .facts
             .attrs
             .iter()
-            .any(|a| a.value == Value::Str(value) && a.from <= event);
+            .any(|a| a.value == Value::Str(value) && a.from.0 <= event);
         if !listed {
             return None;
         }
@@ -256,10 +271,11 @@ impl Explainer<'_> {
             })?;
         let request = env.without(var);
         Some(Violation {
-            event,
-            tool: self.facts.calls.iter().find(|c| c.event == event)?.tool,
+            event: EventIdx(event),
+            tool: self.facts.calls.iter().find(|c| c.event.0 == event)?.tool,
             request,
             unmet: Some(StepId(to_u32(binder))),
+            used_by: None,
             reason: Reason::MissingRead,
             failed: Vec::new(),
         })
@@ -315,7 +331,7 @@ impl Explainer<'_> {
             .facts
             .judged
             .iter()
-            .any(|&(s, k)| s.0 == unmet && k >= pred_evidence && k <= event);
+            .any(|&(s, k)| s.0 == unmet && k.0 >= pred_evidence && k.0 <= event);
         if step.semantic && !judged_in_time {
             return (Reason::DialogueUnmet, Vec::new());
         }
@@ -364,6 +380,18 @@ impl Explainer<'_> {
         (reason, failed)
     }
 
+    /// The latest earlier call that the authorization step `auth` allowed
+    /// for a request agreeing with `env`.
+    fn used_by(&self, auth: u32, event: u32, env: &Env) -> Option<EventIdx> {
+        self.derived
+            .sat
+            .iter()
+            .filter(|(s, e, k)| s.0 == auth && k.0 < event && e.agrees(env))
+            .map(|&(_, _, k)| k)
+            .filter(|k| self.derived.allowed.contains_key(k))
+            .max()
+    }
+
     /// The latest evaluation point of `step`, under an env agreeing with
     /// `env`, at or before `event`.
     pub(super) fn last_point(&self, step: u32, event: u32, env: &Env) -> u32 {
@@ -404,7 +432,7 @@ impl Explainer<'_> {
     }
 
     pub(super) fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
-        if self.derived.holds(c, k, env) {
+        if self.derived.holds(c, EventIdx(k), env) {
             return;
         }
         match self.encoded.cnodes.get(c as usize) {
@@ -418,14 +446,19 @@ impl Explainer<'_> {
                 let cited = operands
                     .into_iter()
                     .map(|o| Cited {
-                        operand: o,
+                        operand: OperandId(o),
                         values: self
                             .values
                             .values
                             .get(&(o, k, *env))
                             .map(|vs| vs.iter().map(|(_, v)| *v).collect())
                             .unwrap_or_default(),
-                        read_at: self.values.sources.get(&(o, k, *env)).copied(),
+                        read_at: self
+                            .values
+                            .sources
+                            .get(&(o, k, *env))
+                            .copied()
+                            .map(EventIdx),
                     })
                     .collect();
                 out.push(FailedAtom { atom: c, cited });

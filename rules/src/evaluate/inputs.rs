@@ -67,11 +67,11 @@ impl Inputs {
             step_roots.push(root);
         }
         let tool_of_call: HashMap<u32, Symbol> =
-            facts.calls.iter().map(|c| (c.event, c.tool)).collect();
+            facts.calls.iter().map(|c| (c.event.0, c.tool)).collect();
         let mut bind_env: HashMap<(u32, u32), Env> = HashMap::new();
         let mut candidates: BTreeMap<VarId, BTreeSet<Symbol>> = BTreeMap::new();
         for b in &facts.binds {
-            let env = bind_env.entry((b.step.0, b.event)).or_insert(Env::EMPTY);
+            let env = bind_env.entry((b.step.0, b.event.0)).or_insert(Env::EMPTY);
             *env = env.with(b.var, b.value);
             candidates.entry(b.var).or_default().insert(b.value);
         }
@@ -170,7 +170,7 @@ impl Inputs {
                 .judged
                 .iter()
                 .filter(|(st, _)| st.0 as usize == index)
-                .map(|(_, k)| *k)
+                .map(|(_, k)| k.0)
                 .collect();
             judged.sort_unstable();
             judged.dedup();
@@ -301,34 +301,38 @@ impl Inputs {
             facts
                 .calls
                 .iter()
-                .map(|c| ICall(c.event, c.tool, c.by_agent)),
+                .map(|c| ICall(c.event.0, c.tool, c.by_agent)),
         );
-        rt.extend(facts.calls.iter().map(|c| IArgsOf(c.event, c.event)));
-        rt.extend(facts.results.iter().map(|r| IResult(r.event, r.call, r.ok)));
-        rt.extend(facts.results.iter().map(|r| IArgsOf(r.event, r.call)));
+        rt.extend(facts.calls.iter().map(|c| IArgsOf(c.event.0, c.event.0)));
         rt.extend(
             facts
-                .attrs
+                .results
                 .iter()
-                .map(|a| IAttr(a.entity, a.id, a.field, a.elem, a.value, a.from, a.until)),
+                .map(|r| IResult(r.event.0, r.call.0, r.ok)),
         );
+        rt.extend(facts.results.iter().map(|r| IArgsOf(r.event.0, r.call.0)));
+        rt.extend(facts.attrs.iter().map(|a| {
+            IAttr(
+                a.entity, a.id, a.field, a.elem, a.value, a.from.0, a.until.0,
+            )
+        }));
         rt.extend(
             facts
                 .attr_lens
                 .iter()
-                .map(|a| IAttrLen(a.entity, a.id, a.field, a.len, a.from, a.until)),
+                .map(|a| IAttrLen(a.entity, a.id, a.field, a.len, a.from.0, a.until.0)),
         );
         rt.extend(
             facts
                 .args
                 .iter()
-                .map(|a| IArg(a.call, a.path, a.elem, a.value)),
+                .map(|a| IArg(a.call.0, a.path, a.elem, a.value)),
         );
         rt.extend(
             facts
                 .arg_lens
                 .iter()
-                .map(|a| IArgLen(a.call, a.path, a.len)),
+                .map(|a| IArgLen(a.call.0, a.path, a.len)),
         );
         rt.extend(
             self.next_judged
@@ -438,7 +442,7 @@ pub(super) type ArgIndex = HashMap<(u32, u32), Vec<Value>>;
 pub(super) fn arg_index(facts: &TraceFacts) -> ArgIndex {
     let mut index: ArgIndex = HashMap::new();
     for a in &facts.args {
-        index.entry((a.call, a.path)).or_default().push(a.value);
+        index.entry((a.call.0, a.path)).or_default().push(a.value);
     }
     index
 }
@@ -450,29 +454,35 @@ impl Dependencies {
             reads
                 .entry((a.entity, a.id, a.field))
                 .or_default()
-                .push(a.from);
+                .push(a.from.0);
         }
         for a in &facts.attr_lens {
             reads
                 .entry((a.entity, a.id, a.field))
                 .or_default()
-                .push(a.from);
+                .push(a.from.0);
         }
         let mut calls: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
         for c in &facts.calls {
-            calls.entry(c.tool).or_default().push((c.event, c.event));
+            calls
+                .entry(c.tool)
+                .or_default()
+                .push((c.event.0, c.event.0));
         }
         let mut results: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
         for r in facts.results.iter().filter(|r| r.ok) {
-            if let Some(tool) = tool_of_call.get(&r.call) {
-                results.entry(*tool).or_default().push((r.event, r.call));
+            if let Some(tool) = tool_of_call.get(&r.call.0) {
+                results
+                    .entry(*tool)
+                    .or_default()
+                    .push((r.event.0, r.call.0));
             }
         }
         let mut all_tool_events: Vec<u32> = facts
             .calls
             .iter()
-            .map(|c| c.event)
-            .chain(facts.results.iter().map(|r| r.event))
+            .map(|c| c.event.0)
+            .chain(facts.results.iter().map(|r| r.event.0))
             .collect();
         all_tool_events.sort_unstable();
         Dependencies {
@@ -688,7 +698,7 @@ pub(super) fn count_intervals(
                 out.push((filter, key_value, to_u32(n), from, *ev));
                 from = *ev;
             }
-            out.push((filter, key_value, to_u32(matches.len()), from, FOREVER));
+            out.push((filter, key_value, to_u32(matches.len()), from, FOREVER.0));
         }
     }
     out

@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::encode::Encoded;
 use crate::env::{Env, MAX_VARS};
 use crate::facts::TraceFacts;
+use crate::ids::EventIdx;
 use crate::intern::Symbol;
 use crate::program::{self, Program};
 use crate::steps::{CompiledChecks, StepId};
@@ -45,7 +46,7 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
             .collect(),
         sat: sat
             .into_iter()
-            .map(|program::Sat(s, e, k)| (StepId(s), e, k))
+            .map(|program::Sat(s, e, k)| (StepId(s), e, EventIdx(k)))
             .collect(),
         ..Derived::default()
     };
@@ -54,7 +55,11 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
         derived.evidence.entry((s, e)).or_insert(k);
     }
     for program::Allowed(k, a, e) in allowed {
-        derived.allowed.entry(k).or_default().push((StepId(a), e));
+        derived
+            .allowed
+            .entry(EventIdx(k))
+            .or_default()
+            .push((StepId(a), e));
     }
     for list in derived.allowed.values_mut() {
         list.sort();
@@ -85,8 +90,8 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
         if derived.is_allowed(call.event) || violations.iter().any(|v| v.event == call.event) {
             continue;
         }
-        let candidates = by_call.remove(&call.event).unwrap_or_default();
-        violations.push(explain.blocked(call.event, call.tool, candidates));
+        let candidates = by_call.remove(&call.event.0).unwrap_or_default();
+        violations.push(explain.blocked(call.event.0, call.tool, candidates));
     }
     violations.sort_by_key(|v| v.event);
     derived.violations = violations;

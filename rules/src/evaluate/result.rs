@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::encode::Encoded;
 use crate::env::{Env, MAX_VARS};
+use crate::ids::{EventIdx, OperandId};
 use crate::intern::Symbol;
 use crate::steps::StepId;
 use crate::value::Value;
@@ -33,6 +34,17 @@ pub enum Reason {
     DialogueUnmet,
     /// A required earlier step did not happen.
     MissingStep,
+    /// The call names a tool the bundle does not declare (nor lets through).
+    UnknownTool,
+    /// An argument of the call, or a field a read returned, has the wrong
+    /// type; the checks that need it cannot be decided.
+    TypeMismatch,
+    /// The authorization this call would need was already used by an earlier
+    /// call of the same request (a retry, a second write): the workflow must
+    /// be walked again before another write.
+    AuthorizationUsed,
+    /// The session reached its configured size; it takes no more calls.
+    SessionFull,
 }
 
 impl Reason {
@@ -40,15 +52,17 @@ impl Reason {
     /// consequences (an ungrounded id also leaves its fields unread).
     pub fn precedence(self) -> u8 {
         match self {
-            Reason::NoAuthorization => 0,
-            Reason::Ungrounded => 1,
-            Reason::TooManyCalls => 2,
-            Reason::OutOfOrder => 3,
-            Reason::AmountOutOfBounds => 4,
-            Reason::WrongValue => 5,
-            Reason::MissingRead => 6,
-            Reason::DialogueUnmet => 7,
-            Reason::MissingStep => 8,
+            Reason::SessionFull | Reason::UnknownTool | Reason::NoAuthorization => 0,
+            Reason::TypeMismatch => 1,
+            Reason::Ungrounded => 2,
+            Reason::TooManyCalls => 3,
+            Reason::AuthorizationUsed => 4,
+            Reason::OutOfOrder => 5,
+            Reason::AmountOutOfBounds => 6,
+            Reason::WrongValue => 7,
+            Reason::MissingRead => 8,
+            Reason::DialogueUnmet => 9,
+            Reason::MissingStep => 10,
         }
     }
 }
@@ -58,11 +72,11 @@ impl Reason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cited {
     /// Encoded operand node (see [`Encoded::onodes`]).
-    pub operand: u32,
+    pub operand: OperandId,
     /// The value(s): one for a scalar, the elements of a list.
     pub values: Vec<Value>,
     /// The event whose result the value was read from, for an entity field.
-    pub read_at: Option<u32>,
+    pub read_at: Option<EventIdx>,
 }
 
 /// One failing condition of a guard or criterion, with its operands.
@@ -78,13 +92,16 @@ pub struct FailedAtom {
 /// A gated call the workflow did not authorize, explained.
 pub struct Violation {
     /// The gated call's event index.
-    pub event: u32,
+    pub event: EventIdx,
     /// The tool called.
     pub tool: Symbol,
     /// The request (bindings) whose path came closest to authorizing it.
     pub request: Env,
     /// The first unmet step on that path.
     pub unmet: Option<StepId>,
+    /// For [`Reason::AuthorizationUsed`]: the earlier call that used it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub used_by: Option<EventIdx>,
     /// Why the call was blocked.
     pub reason: Reason,
     /// The conditions that failed at the unmet step.
@@ -97,11 +114,11 @@ pub struct Derived {
     /// The encoded checks the relations refer to.
     pub encoded: Encoded,
     /// `(step, request, event)`: the step is satisfied there on a valid path.
-    pub sat: BTreeSet<(StepId, Env, u32)>,
+    pub sat: BTreeSet<(StepId, Env, EventIdx)>,
     /// Earliest satisfaction of each step per request.
-    pub evidence: BTreeMap<(StepId, Env), u32>,
+    pub evidence: BTreeMap<(StepId, Env), EventIdx>,
     /// Gated calls that were authorized, with the authorizing step and request.
-    pub allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    pub allowed: BTreeMap<EventIdx, Vec<(StepId, Env)>>,
     /// Every unauthorized gated call, in event order.
     pub violations: Vec<Violation>,
     pub(super) holds: HashSet<(u32, u32, Env)>,
@@ -109,12 +126,12 @@ pub struct Derived {
 
 impl Derived {
     /// Whether check `root` (an encoded node) holds at `event` under `env`.
-    pub fn holds(&self, root: u32, event: u32, env: &Env) -> bool {
-        self.holds.contains(&(root, event, *env))
+    pub fn holds(&self, root: u32, event: EventIdx, env: &Env) -> bool {
+        self.holds.contains(&(root, event.0, *env))
     }
 
     /// Whether the gated call at `event` was authorized.
-    pub fn is_allowed(&self, event: u32) -> bool {
+    pub fn is_allowed(&self, event: EventIdx) -> bool {
         self.allowed.contains_key(&event)
     }
 }

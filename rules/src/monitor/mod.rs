@@ -26,6 +26,7 @@ use state::State;
 
 use crate::env::Env;
 use crate::facts::EventFacts;
+use crate::ids::{EventIdx, OperandId};
 use crate::steps::{StepId, Timing};
 use crate::value::Value;
 
@@ -38,9 +39,9 @@ pub enum MonitorError {
     /// Events must be pushed in order.
     OutOfOrder {
         /// The event index pushed.
-        got: u32,
+        got: EventIdx,
         /// The event index the monitor expected next.
-        expected: u32,
+        expected: EventIdx,
     },
 }
 
@@ -68,7 +69,7 @@ pub struct Waiting {
     pub request: Env,
     /// Waiting for a judge verdict (a semantic step) that may cite events
     /// from this one on; `None`: waiting for data.
-    pub judge_from: Option<u32>,
+    pub judge_from: Option<EventIdx>,
 }
 
 #[derive(Clone, Debug)]
@@ -77,9 +78,9 @@ pub struct Waiting {
 pub struct Monitor {
     plan: Arc<Plan>,
     state: State,
-    sat: BTreeSet<(StepId, Env, u32)>,
-    evidence: BTreeMap<(StepId, Env), u32>,
-    allowed: BTreeMap<u32, Vec<(StepId, Env)>>,
+    sat: BTreeSet<(StepId, Env, EventIdx)>,
+    evidence: BTreeMap<(StepId, Env), EventIdx>,
+    allowed: BTreeMap<EventIdx, Vec<(StepId, Env)>>,
     /// State steps: requests waiting for the criterion to hold.
     pending_state: BTreeMap<u32, BTreeSet<Env>>,
     /// Call and result steps: requests waiting, with the bound values already
@@ -118,17 +119,17 @@ impl Monitor {
     }
 
     /// `(step, request, event)` for every satisfaction so far.
-    pub fn sat(&self) -> &BTreeSet<(StepId, Env, u32)> {
+    pub fn sat(&self) -> &BTreeSet<(StepId, Env, EventIdx)> {
         &self.sat
     }
 
     /// Earliest satisfaction of each step per request.
-    pub fn evidence(&self) -> &BTreeMap<(StepId, Env), u32> {
+    pub fn evidence(&self) -> &BTreeMap<(StepId, Env), EventIdx> {
         &self.evidence
     }
 
     /// Gated calls allowed so far, with their authorizing steps and requests.
-    pub fn allowed(&self) -> &BTreeMap<u32, Vec<(StepId, Env)>> {
+    pub fn allowed(&self) -> &BTreeMap<EventIdx, Vec<(StepId, Env)>> {
         &self.allowed
     }
 
@@ -139,11 +140,11 @@ impl Monitor {
         facts: &EventFacts,
         judged: &[StepId],
     ) -> Result<EventOutcome, MonitorError> {
-        let k = facts.event;
+        let k = facts.event.0;
         if k != self.state.events {
             return Err(MonitorError::OutOfOrder {
-                got: k,
-                expected: self.state.events,
+                got: facts.event,
+                expected: EventIdx(self.state.events),
             });
         }
         let plan = Arc::clone(&self.plan);
@@ -183,7 +184,7 @@ impl Monitor {
         }
         let gated = match self.state.call_now {
             Some((tool, true)) if plan.is_gated(tool) => {
-                Some(self.allowed.get(&k).cloned().unwrap_or_default())
+                Some(self.allowed.get(&EventIdx(k)).cloned().unwrap_or_default())
             }
             _ => None,
         };
@@ -273,10 +274,10 @@ impl Monitor {
     }
 
     fn emit(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>) {
-        if !self.sat.insert((StepId(s), e, k)) {
+        if !self.sat.insert((StepId(s), e, EventIdx(k))) {
             return;
         }
-        self.evidence.entry((StepId(s), e)).or_insert(k);
+        self.evidence.entry((StepId(s), e)).or_insert(EventIdx(k));
         let plan = Arc::clone(&self.plan);
         let Some(step) = plan.steps.get(s as usize) else {
             return;
@@ -285,7 +286,7 @@ impl Monitor {
             && tool == now
             && plan.is_gated(tool)
         {
-            let list = self.allowed.entry(k).or_default();
+            let list = self.allowed.entry(EventIdx(k)).or_default();
             list.push((StepId(s), e));
             list.sort();
         }
@@ -320,7 +321,7 @@ impl Monitor {
             out.extend(envs.iter().map(|(e, from)| Waiting {
                 step: StepId(s),
                 request: *e,
-                judge_from: Some(*from),
+                judge_from: Some(EventIdx(*from)),
             }));
         }
         out.sort();
@@ -329,13 +330,13 @@ impl Monitor {
 
     /// The values of encoded operand `o` now, under request `env`, with the
     /// event each field value was read at.
-    pub fn operand_values(&self, o: u32, env: &Env) -> Vec<Value> {
+    pub fn operand_values(&self, o: OperandId, env: &Env) -> Vec<Value> {
         eval::Ctx {
             plan: &self.plan,
             state: &self.state,
             env,
         }
-        .operand(o)
+        .operand(o.0)
         .vals
         .into_iter()
         .map(|(_, v)| v)

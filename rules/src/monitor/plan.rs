@@ -3,6 +3,7 @@
 //! from tools to the steps and event filters they touch. Built once per
 //! bundle and shared by every session.
 
+use crate::ids::OperandId;
 use hashbrown::HashMap;
 
 use crate::encode::Encoded;
@@ -136,7 +137,7 @@ impl Plan {
 
     /// Encodes an extra operand (a remediation placeholder) so the monitor can
     /// evaluate it; returns its node.
-    pub fn add_operand(&mut self, operand: &Operand, arg_paths: &[ArgPath]) -> u32 {
+    pub fn add_operand(&mut self, operand: &Operand, arg_paths: &[ArgPath]) -> OperandId {
         let node = self.encoded.encode_operand(operand);
         self.remap_paths(arg_paths);
         node

@@ -68,7 +68,7 @@ pub struct State {
 impl State {
     /// Applies the facts of the next event.
     pub fn apply(&mut self, plan: &Plan, facts: &EventFacts) {
-        let k = facts.event;
+        let k = facts.event.0;
         self.events = k.saturating_add(1);
         self.visible = None;
         self.call_now = None;
@@ -89,11 +89,11 @@ impl State {
             self.record_filters(plan, call.tool, Outcome::Called, k, k);
         }
         if let Some(result) = facts.result {
-            self.visible = Some(result.call);
-            let tool = self.calls.get(&result.call).and_then(|c| c.tool);
+            self.visible = Some(result.call.0);
+            let tool = self.calls.get(&result.call.0).and_then(|c| c.tool);
             if let (true, Some(tool)) = (result.ok, tool) {
                 self.ok_result_now = Some(tool);
-                self.record_filters(plan, tool, Outcome::Succeeded, k, result.call);
+                self.record_filters(plan, tool, Outcome::Succeeded, k, result.call.0);
             }
         }
         for read in &facts.reads {
@@ -106,7 +106,7 @@ impl State {
                 },
             );
         }
-        for bind in facts.binds.iter().filter(|b| b.event == k) {
+        for bind in facts.binds.iter().filter(|b| b.event.0 == k) {
             let env = self.binds_now.entry(bind.step.0).or_insert(Env::EMPTY);
             *env = env.with(bind.var, bind.value);
         }
