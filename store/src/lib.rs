@@ -27,7 +27,7 @@ use turnstile_engine::session::{
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
-use turnstile_rules::{Env, StepId};
+use turnstile_rules::{Env, EventIdx, StepId};
 
 /// The layout version of the store file (`PRAGMA user_version`).
 pub const STORE_FORMAT: i64 = 1;
@@ -387,7 +387,7 @@ impl SessionHandle {
             .rows("SELECT step, event FROM judged WHERE session = ?1", |r| {
                 Ok(AcceptedVerdict {
                     step: StepId(r.get::<_, u32>(0)?),
-                    evidence: r.get::<_, u32>(1)?,
+                    evidence: EventIdx(r.get::<_, u32>(1)?),
                 })
             })?
             .into_iter()
@@ -519,7 +519,9 @@ impl SessionHandle {
                 )
                 .map_err(sql)?;
             for AcceptedVerdict { step, evidence } in &new_judged {
-                judged.execute(params![id, step.0, evidence]).map_err(sql)?;
+                judged
+                    .execute(params![id, step.0, evidence.0])
+                    .map_err(sql)?;
             }
             let mut asked = tx
                 .prepare_cached("INSERT OR IGNORE INTO asked (session, question) VALUES (?1, ?2)")
