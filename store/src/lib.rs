@@ -16,6 +16,23 @@
 //! The store lives apart from the engine so that the engine's users (the
 //! replay tools, benches, property tests) do not compile SQLite.
 
+#![warn(missing_docs)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -57,36 +74,73 @@ impl Durability {
     }
 }
 
+/// Why the store refused or failed an operation.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// SQLite failed on the store file.
     #[error("{path}: {source}")]
     Sqlite {
+        /// The store file.
         path: String,
+        /// SQLite's error.
         #[source]
         source: rusqlite::Error,
     },
+    /// A file beside the store (its lock directory) could not be used.
     #[error("{path}: {message}")]
-    Io { path: String, message: String },
+    Io {
+        /// The file or directory.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The store file was written by another version of the store.
     #[error(
         "{path}: the store has format version {found}; this turnstile reads version {STORE_FORMAT}"
     )]
-    StoreFormat { path: String, found: i64 },
+    StoreFormat {
+        /// The store file.
+        path: String,
+        /// The format version it carries.
+        found: i64,
+    },
+    /// A session was saved in another session-state format.
     #[error(
         "session {id:?} was saved in state format {found}; this turnstile reads format {STATE_VERSION}"
     )]
-    StateFormat { id: String, found: i64 },
+    StateFormat {
+        /// The session.
+        id: String,
+        /// The state format version it was saved in.
+        found: i64,
+    },
+    /// Another process holds the session.
     #[error(
         "session {id:?} is in use by another writer (another gate or server holds {lock}); refusing to open it twice"
     )]
-    Locked { id: String, lock: String },
+    Locked {
+        /// The session.
+        id: String,
+        /// The lock file held by the other writer.
+        lock: String,
+    },
+    /// A session id that is empty, too long or has control characters.
     #[error("invalid session id {0:?}: use 1 to {MAX_SESSION_ID} bytes without control characters")]
     InvalidId(String),
+    /// Creating a session whose id is taken.
     #[error("session {0:?} already exists")]
     Exists(String),
+    /// Appending to a session that was never created.
     #[error("session {0:?} does not exist")]
     Missing(String),
+    /// Stored rows that do not parse back.
     #[error("session {id:?}: stored data is corrupt: {message}")]
-    Corrupt { id: String, message: String },
+    Corrupt {
+        /// The session.
+        id: String,
+        /// What does not parse.
+        message: String,
+    },
 }
 
 /// What a session was created with.
@@ -96,13 +150,16 @@ pub struct SessionMeta {
     pub bundle: String,
     /// The bundle's hash: restoring under another bundle is refused.
     pub bundle_hash: String,
+    /// The firing schedule the session runs under.
     pub schedule: Schedule,
 }
 
 /// A session as stored: enough to restore it, and the verdict on each event.
 #[derive(Clone, Debug)]
 pub struct StoredSession {
+    /// What the session was created with.
     pub meta: SessionMeta,
+    /// Its saved state, for `Session::restore`.
     pub state: SessionState,
     /// The verdict returned for each event, in event order.
     pub verdicts: Vec<serde_json::Value>,
@@ -149,10 +206,12 @@ impl Store {
         Ok(store)
     }
 
+    /// The store file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The sync policy the store was opened with.
     pub fn durability(&self) -> Durability {
         self.durability
     }
@@ -304,6 +363,7 @@ pub struct SessionHandle {
 }
 
 impl SessionHandle {
+    /// The session's id.
     pub fn id(&self) -> &str {
         &self.id
     }
