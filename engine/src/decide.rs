@@ -1,9 +1,7 @@
 //! Whole-trace evaluation with the Datalog program (the reference semantics)
 //! and human-readable explanations of its verdicts.
 
-use turnstile_rules::{
-    AggOp, ArgStep, ArithOp, Outcome, StepId, StepOrigin, TraceFacts, Value, evaluate,
-};
+use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
 use turnstile_rules::{CNode, EventIdx, ONode};
 use turnstile_rules::{Derived, EvaluateError, Violation};
 
@@ -59,39 +57,6 @@ pub fn monitor_trace(
         monitor.push(&facts, &now)?;
     }
     Ok(monitor)
-}
-
-impl CompiledBundle {
-    /// The step of node `id` (a qualified id such as `cancel.authorize`).
-    pub fn step(&self, id: &str) -> Option<StepId> {
-        self.workflow
-            .index
-            .get(id)
-            .and_then(|i| u32::try_from(i.index()).ok())
-            .map(StepId)
-    }
-
-    /// The step of decision `node`'s branch `label`.
-    pub fn branch_step(&self, node: &str, label: &str) -> Option<StepId> {
-        let decision = self.step(node)?;
-        self.program
-            .steps
-            .iter()
-            .position(|s| match &s.origin {
-                StepOrigin::Branch {
-                    decision: d,
-                    label: l,
-                } => *d == decision && l == label,
-                StepOrigin::Node => false,
-            })
-            .and_then(|i| u32::try_from(i).ok())
-            .map(StepId)
-    }
-
-    /// The display name of `step` (`?` for an unknown step).
-    pub fn step_name(&self, step: StepId) -> &str {
-        self.program.step(step).map_or("?", |s| s.name.as_str())
-    }
 }
 
 /// Why a blocked call is a type mismatch rather than what the checks say:

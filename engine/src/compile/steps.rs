@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use petgraph::visit::EdgeRef;
 use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, StepOrigin, Timing};
 
+use super::CompiledBundle;
 use crate::bundle::model::NodeKind;
 use crate::fsm::{Binding, Edge, Workflow};
 use crate::schema::Domain;
@@ -135,4 +136,37 @@ pub(crate) fn lower_steps(
 
 fn step_id(i: usize) -> StepId {
     StepId(u32::try_from(i).unwrap_or(u32::MAX))
+}
+
+impl CompiledBundle {
+    /// The step of node `id` (a qualified id such as `cancel.authorize`).
+    pub fn step(&self, id: &str) -> Option<StepId> {
+        self.workflow
+            .index
+            .get(id)
+            .and_then(|i| u32::try_from(i.index()).ok())
+            .map(StepId)
+    }
+
+    /// The step of decision `node`'s branch `label`.
+    pub fn branch_step(&self, node: &str, label: &str) -> Option<StepId> {
+        let decision = self.step(node)?;
+        self.program
+            .steps
+            .iter()
+            .position(|s| match &s.origin {
+                StepOrigin::Branch {
+                    decision: d,
+                    label: l,
+                } => *d == decision && l == label,
+                StepOrigin::Node => false,
+            })
+            .and_then(|i| u32::try_from(i).ok())
+            .map(StepId)
+    }
+
+    /// The display name of `step` (`?` for an unknown step).
+    pub fn step_name(&self, step: StepId) -> &str {
+        self.program.step(step).map_or("?", |s| s.name.as_str())
+    }
 }
