@@ -123,28 +123,34 @@ pub fn questions(
                 keywords,
                 said_by,
                 window,
-            } => criteria.push(Ask {
-                steps: vec![(waiting.step, None)],
-                env: waiting.request,
-                from: match window {
+            } => {
+                // A `conversation` criterion (a reason the user stated) is
+                // judged on everything said so far, including what was said
+                // before its predecessor's evidence (before the order was read).
+                let start = match window {
                     JudgeWindow::AfterPrevious => from,
                     JudgeWindow::Conversation => EventIdx(0),
-                },
-                ready: from,
-                whole_conversation: *window == JudgeWindow::Conversation,
-                request: JudgeRequest {
-                    bundle_hash: rt.bundle.hash.clone(),
-                    node_id: node.id.clone(),
-                    question: Question::Criterion {
-                        text: text.clone(),
-                        keywords: keywords.clone(),
-                        said_by: *said_by,
+                };
+                criteria.push(Ask {
+                    steps: vec![(waiting.step, None)],
+                    env: waiting.request,
+                    from: start,
+                    ready: from,
+                    whole_conversation: *window == JudgeWindow::Conversation,
+                    request: JudgeRequest {
+                        bundle_hash: rt.bundle.hash.clone(),
+                        node_id: node.id.clone(),
+                        question: Question::Criterion {
+                            text: text.clone(),
+                            keywords: keywords.clone(),
+                            said_by: *said_by,
+                        },
+                        policy_excerpt: node.expect.clone(),
+                        bindings,
+                        conversation: slice(events, start, now),
                     },
-                    policy_excerpt: node.expect.clone(),
-                    bindings,
-                    conversation: slice(events, from, now),
-                },
-            }),
+                });
+            }
             Asked::Branch {
                 decision,
                 label,
