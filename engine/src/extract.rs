@@ -4,6 +4,11 @@
 //! which each value is the latest), and request bindings. Input that does not
 //! fit the schema becomes a typed diagnostic; the facts it would have
 //! produced are simply absent, so the checks needing them fail closed.
+//!
+//! One principal per conversation: the variables bound before any
+//! dialogue-semantic step (the authenticated user, [`principal_mask`]) bind
+//! once; a later identification of someone else binds nothing, so it opens
+//! no request of its own and every request stays about the first user.
 
 use std::collections::BTreeMap;
 
@@ -50,6 +55,31 @@ pub struct Extractor {
     seen_ids: hashbrown::HashSet<String>,
     /// The facts of the event being extracted.
     facts: EventFacts,
+    /// The principal variables ([`principal_mask`]) and the value each was
+    /// first bound to in this conversation.
+    principal_mask: u32,
+    principal: BTreeMap<u32, turnstile_rules::Symbol>,
+}
+
+/// The variables (bit `i` for variable `i`) bound by steps that come before
+/// every dialogue-semantic step: who the conversation is with (`$user`,
+/// located by authentication before the request is classified), as opposed
+/// to what a request is about (`$order`).
+pub fn principal_mask(bundle: &CompiledBundle) -> u32 {
+    let depth = turnstile_rules::step_depths(&bundle.program);
+    let steps = &bundle.program.steps;
+    let first_semantic = steps
+        .iter()
+        .zip(&depth)
+        .filter(|(s, _)| s.semantic)
+        .map(|(_, d)| *d)
+        .min()
+        .unwrap_or(u32::MAX);
+    steps
+        .iter()
+        .zip(&depth)
+        .filter(|(_, d)| **d < first_semantic)
+        .fold(0, |mask, (s, _)| mask | s.bind_mask())
 }
 
 impl Extractor {
@@ -60,6 +90,8 @@ impl Extractor {
             open_calls: HashMap::new(),
             seen_ids: hashbrown::HashSet::new(),
             facts: EventFacts::default(),
+            principal_mask: principal_mask(bundle),
+            principal: BTreeMap::new(),
         }
     }
 
@@ -261,6 +293,14 @@ impl Extraction<'_> {
                     continue;
                 };
                 let value = self.out.interner.intern(&value);
+                if self.out.principal_mask & binding.var.mask() != 0 {
+                    let first = *self.out.principal.entry(binding.var.0).or_insert(value);
+                    if first != value {
+                        // Someone else authenticated later in the same
+                        // conversation: not a new principal.
+                        continue;
+                    }
+                }
                 self.out.facts.binds.push(BindFact {
                     step: StepId(u32::try_from(index).unwrap_or(u32::MAX)),
                     event: k,

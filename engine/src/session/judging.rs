@@ -1,7 +1,8 @@
 //! The semantic half of a firing: which requests wait for a judge verdict,
-//! what the judge is asked (the node's criterion, or the branches of a
-//! classification, with the conversation slice from the predecessor's
-//! evidence to now), and how its answers become verdict facts. Anything but
+//! what the judge is asked (the node's criterion with the values the request
+//! is about, or the branches of a classification, with the conversation
+//! slice from the predecessor's evidence — or the conversation's start — to
+//! now), and how its answers become verdict facts. Anything but
 //! a positive answer whose evidence lies inside the slice leaves the step
 //! unsatisfied: the gate fails closed.
 
@@ -144,6 +145,7 @@ pub fn questions(
                             text: text.clone(),
                             keywords: keywords.clone(),
                             said_by: *said_by,
+                            key_values: key_values(rt, &waiting.request, interner),
                         },
                         policy_excerpt: node.expect.clone(),
                         bindings,
@@ -228,6 +230,16 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), St
         ));
     }
     Ok((step, EventIdx(evidence)))
+}
+
+/// The values a request is about (its order, its reservation; not the
+/// principal it belongs to): a confirmation counts only for a summary that
+/// names them, so a yes to one order's summary never confirms another.
+fn key_values(rt: &BundleRuntime, env: &Env, interner: &Interner) -> Vec<String> {
+    env.bound()
+        .filter(|(var, _)| rt.principal_mask & var.mask() == 0)
+        .map(|(_, value)| interner.resolve(value).to_owned())
+        .collect()
 }
 
 fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
