@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
-use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, EventReport, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_judge::OfflineJudge;
 
@@ -138,14 +138,19 @@ enum Outcome {
     Block,
 }
 
-/// The verdict on the last event (the gated call) under one schedule.
-async fn verdict_on_last(events: &[Event], schedule: Schedule) -> (Outcome, String) {
+/// The report on the last event under one schedule.
+async fn last_report(events: &[Event], schedule: Schedule) -> EventReport {
     let mut session = Session::new(runtime(), schedule);
     let mut last = None;
     for event in events {
         last = Some(session.push(event.clone(), &OfflineJudge).await.unwrap());
     }
-    let report = last.expect("at least one event");
+    last.expect("at least one event")
+}
+
+/// The verdict on the last event (the gated call) under one schedule.
+async fn verdict_on_last(events: &[Event], schedule: Schedule) -> (Outcome, String) {
+    let report = last_report(events, schedule).await;
     assert!(report.fired, "{schedule}: the gated call must fire");
     let outcome = match &report.verdict {
         GateVerdict::Allow { .. } => Outcome::Allow,
@@ -259,6 +264,28 @@ async fn a_yes_for_one_order_does_not_cancel_another() {
 }
 
 #[tokio::test]
+async fn a_yes_for_one_order_confirms_that_order_only() {
+    // Both orders wait at the confirmation; the user agrees to #W9300146.
+    let mut events = identified(&[ORDER, OTHER_ORDER]);
+    events.push(user("I want to cancel #W9300146, I no longer need it."));
+    events.push(agent(SUMMARY));
+    events.push(user("Yes, please cancel it."));
+    events.push(cancel(ORDER));
+    assert_gate(events.clone(), Outcome::Allow).await;
+    // The other order stays blocked at its own confirmation.
+    events.pop();
+    events.push(cancel(OTHER_ORDER));
+    let report = last_report(&events, Schedule::Workflow).await;
+    match report.verdict {
+        GateVerdict::Block { step, request, .. } => {
+            assert_eq!(step.as_deref(), Some("cancel.confirm"));
+            assert_eq!(request.get("order").map(String::as_str), Some(OTHER_ORDER));
+        }
+        other => panic!("not blocked: {other:?}"),
+    }
+}
+
+#[tokio::test]
 async fn a_second_user_opens_no_new_request() {
     let mut events = prefix();
     events.push(user("Yes, please cancel it."));
@@ -294,7 +321,17 @@ async fn a_second_user_opens_no_new_request() {
     ));
     events.push(user("Yes, please cancel it."));
     events.push(cancel(OTHER_ORDER));
-    assert_gate(events, Outcome::Block).await;
+    assert_gate(events.clone(), Outcome::Block).await;
+    // No request is about the second user.
+    let report = last_report(&events, Schedule::Workflow).await;
+    assert!(
+        report
+            .requests
+            .iter()
+            .all(|r| r.request.get("user").map(String::as_str) == Some(USER)),
+        "{:?}",
+        report.requests
+    );
 }
 
 #[tokio::test]
