@@ -5,8 +5,8 @@
 //! fit the schema becomes a typed diagnostic; the facts it would have
 //! produced are simply absent, so the checks needing them fail closed.
 //!
-//! One principal per conversation: the variables bound before any
-//! dialogue-semantic step (the authenticated user, [`principal_mask`]) bind
+//! One principal per conversation: the variables bound before the request is
+//! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens
 //! no request of its own and every request stays about the first user.
 
@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use turnstile_rules::{
-    Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, Timing, TraceFacts,
-    Value, ValueType,
+    Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
+    TraceFacts, Value, ValueType,
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
@@ -62,23 +62,26 @@ pub struct Extractor {
 }
 
 /// The variables (bit `i` for variable `i`) bound by steps that come before
-/// every dialogue-semantic step: who the conversation is with (`$user`,
-/// located by authentication before the request is classified), as opposed
-/// to what a request is about (`$order`).
+/// the request is classified (the first dialogue-semantic decision branch;
+/// without one, the first dialogue-semantic step): who the conversation is
+/// with (`$user`, located by authentication), as opposed to what a request
+/// is about (`$order`).
 pub fn principal_mask(bundle: &CompiledBundle) -> u32 {
     let depth = turnstile_rules::step_depths(&bundle.program);
     let steps = &bundle.program.steps;
-    let first_semantic = steps
-        .iter()
-        .zip(&depth)
-        .filter(|(s, _)| s.semantic)
-        .map(|(_, d)| *d)
-        .min()
-        .unwrap_or(u32::MAX);
+    let first = |branch_only: bool| {
+        steps
+            .iter()
+            .zip(&depth)
+            .filter(|(s, _)| s.semantic && (!branch_only || s.origin != StepOrigin::Node))
+            .map(|(_, d)| *d)
+            .min()
+    };
+    let classified = first(true).or_else(|| first(false)).unwrap_or(u32::MAX);
     steps
         .iter()
         .zip(&depth)
-        .filter(|(_, d)| **d < first_semantic)
+        .filter(|(_, d)| **d < classified)
         .fold(0, |mask, (s, _)| mask | s.bind_mask())
 }
 
@@ -566,4 +569,33 @@ fn show_path(interner: &Interner, path: &ArgPath) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod principal_tests {
+    use super::*;
+    use std::path::Path;
+
+    fn mask_names(domain: &str) -> Vec<String> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../bundles")
+            .join(domain);
+        let Ok(bundle) = crate::check_bundle(&dir) else {
+            return vec!["bundle does not compile".to_owned()];
+        };
+        let mask = principal_mask(&bundle);
+        bundle
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1u32 << i) != 0)
+            .map(|(_, v)| v.name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_principal_is_the_authenticated_user() {
+        assert_eq!(mask_names("retail"), vec!["user".to_owned()]);
+        assert_eq!(mask_names("airline"), vec!["user".to_owned()]);
+    }
 }
