@@ -40,7 +40,7 @@ use turnstile_engine::session::{
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::Monitor;
-use turnstile_rules::{EventIdx, StepId};
+use turnstile_rules::{Env, EventIdx, StepId};
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 
@@ -51,9 +51,9 @@ struct Case {
     allowed: bool,
     trace: Trace,
     /// Every accepted verdict of a live session over the whole trace.
-    judged: Vec<(StepId, EventIdx)>,
+    judged: Vec<(StepId, Env, EventIdx)>,
     /// Verdicts citing the last event (none: the decision is formal-only).
-    judged_last: Vec<StepId>,
+    judged_last: Vec<(StepId, Env)>,
     monitor: (Extractor, Monitor),
     /// The session after the prefix, every verdict accepted (the final
     /// confirmation included).
@@ -125,7 +125,7 @@ fn monitor_decision(
     state: &mut (Extractor, Monitor),
     k: EventIdx,
     event: &Event,
-    judged: &[StepId],
+    judged: &[(StepId, Env)],
 ) -> Option<bool> {
     let facts = state.0.event(bundle, k, event);
     state
@@ -135,7 +135,11 @@ fn monitor_decision(
         .allowed()
 }
 
-fn datalog_decision(bundle: &CompiledBundle, trace: &Trace, judged: &[(StepId, EventIdx)]) -> bool {
+fn datalog_decision(
+    bundle: &CompiledBundle,
+    trace: &Trace,
+    judged: &[(StepId, Env, EventIdx)],
+) -> bool {
     let k = EventIdx::from_usize(trace.events.len() - 1);
     decide(bundle, trace, judged)
         .unwrap_or_else(|e| panic!("decide: {e}"))
@@ -165,13 +169,15 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
         .step("cancel.confirm")
         .unwrap_or_else(|| panic!("the shop bundle has cancel.confirm"));
     assert!(
-        judged.contains(&(confirm, EventIdx(k.0 - 1))),
+        judged
+            .iter()
+            .any(|&(s, _, e)| s == confirm && e == EventIdx(k.0 - 1)),
         "the final confirmation is judged: {judged:?}"
     );
-    let judged_last: Vec<StepId> = judged
+    let judged_last: Vec<(StepId, Env)> = judged
         .iter()
-        .filter(|(_, e)| *e == k)
-        .map(|(s, _)| *s)
+        .filter(|(_, _, e)| *e == k)
+        .map(|(s, env, _)| (*s, *env))
         .collect();
     assert!(judged_last.is_empty(), "formal-only: {judged_last:?}");
 
@@ -181,10 +187,10 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     for (i, event) in trace.events[..n - 1].iter().enumerate() {
         let i = EventIdx::from_usize(i);
         let facts = extractor.event(bundle, i, event);
-        let now: Vec<StepId> = judged
+        let now: Vec<(StepId, Env)> = judged
             .iter()
-            .filter(|(_, e)| *e == i)
-            .map(|(s, _)| *s)
+            .filter(|(_, _, e)| *e == i)
+            .map(|(s, env, _)| (*s, *env))
             .collect();
         monitor
             .push(&facts, &now)
@@ -198,7 +204,11 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     let mut session = live.clone();
     session.judged = judged
         .iter()
-        .map(|&(step, evidence)| AcceptedVerdict { step, evidence })
+        .map(|&(step, request, evidence)| AcceptedVerdict {
+            step,
+            evidence,
+            request,
+        })
         .collect();
 
     let case = Case {

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::bundle::model::Side;
+use turnstile_engine::extract::extract;
 use turnstile_engine::trace::{Event, Trace};
-use turnstile_rules::{EventIdx, StepId};
+use turnstile_rules::{Env, EventIdx, StepId, VarId};
 
 /// The example bundle every front-end benchmark starts from.
 pub fn toy_bundle() -> PathBuf {
@@ -26,7 +27,7 @@ pub fn shop_bundle() -> PathBuf {
 /// order (whose status is now `cancelled`) and answers. Entities stay
 /// bounded, as in a real conversation; the length comes from the dialogue
 /// and the repeated reads. Returns the judge's verdicts for the semantic steps.
-pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId, EventIdx)>) {
+pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId, Env, EventIdx)>) {
     const ORDERS: usize = 5;
     let mut out: Vec<Event> = Vec::new();
     let mut judged = Vec::new();
@@ -76,7 +77,7 @@ pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId
         if round == 0
             && let Some(step) = classify
         {
-            judged.push((step, asked));
+            judged.push((step, None, asked));
         }
         let status = if cancelling { "pending" } else { "cancelled" };
         call(
@@ -94,7 +95,7 @@ pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId
                 text: "cancel it, no longer needed: yes".into(),
             });
             if let Some(step) = confirm {
-                judged.push((step, yes));
+                judged.push((step, Some(order.clone()), yes));
             }
             call(
                 &mut out,
@@ -105,13 +106,37 @@ pub fn shop_trace(bundle: &CompiledBundle, events: usize) -> (Trace, Vec<(StepId
         }
         round += 1;
     }
-    (
-        Trace {
-            events: out,
-            ..Trace::default()
-        },
-        judged,
-    )
+    let trace = Trace {
+        events: out,
+        ..Trace::default()
+    };
+    // Verdicts are about one request: `{$user}` for the classification,
+    // `{$order, $user}` for a confirmation.
+    let judged = judged
+        .into_iter()
+        .map(|(step, order, k)| (step, request(bundle, &trace, "u1", order.as_deref()), k))
+        .collect();
+    (trace, judged)
+}
+
+/// The shop bundle's request `{$user}` or `{$order, $user}` with the symbols
+/// of `trace` (a judge verdict is about one request).
+pub fn request(bundle: &CompiledBundle, trace: &Trace, user: &str, order: Option<&str>) -> Env {
+    let interner = extract(bundle, trace).interner;
+    let bind = |env: Env, name: &str, value: &str| {
+        let var = bundle
+            .variables
+            .iter()
+            .position(|v| v.name == name)
+            .and_then(|i| u32::try_from(i).ok())
+            .map(VarId);
+        match (var, interner.get(value)) {
+            (Some(v), Some(symbol)) => env.with(v, symbol),
+            _ => env,
+        }
+    };
+    let env = bind(Env::EMPTY, "user", user);
+    order.map_or(env, |o| bind(env, "order", o))
 }
 
 /// The shortest [`gate_trace`].
@@ -278,15 +303,25 @@ mod tests {
                 // the final call) and the classification at the first
                 // message after identification.
                 let k = EventIdx::from_usize(events - 1);
-                let mut judged: Vec<(StepId, EventIdx)> = trace
-                    .events
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| matches!(e, Event::User { text } if text.starts_with("Yes")))
-                    .map(|(i, _)| (confirm, EventIdx::from_usize(i)))
-                    .collect();
+                // Each yes is about the order read last before it.
+                let mut order = None;
+                let mut judged: Vec<(StepId, Env, EventIdx)> = Vec::new();
+                for (i, e) in trace.events.iter().enumerate() {
+                    match e {
+                        Event::Call { tool, args, .. } if tool == "get_order_details" => {
+                            order = args["order_id"].as_str().map(str::to_owned);
+                        }
+                        Event::User { text } if text.starts_with("Yes") => judged.push((
+                            confirm,
+                            request(&bundle, &trace, "u1", order.as_deref()),
+                            EventIdx::from_usize(i),
+                        )),
+                        _ => {}
+                    }
+                }
                 judged.push((
                     bundle.branch_step("classify", "cancel").unwrap(),
+                    request(&bundle, &trace, "u1", None),
                     EventIdx(4),
                 ));
                 let decision = decide(&bundle, &trace, &judged).unwrap();

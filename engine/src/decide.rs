@@ -2,7 +2,7 @@
 //! and human-readable explanations of its verdicts.
 
 use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
-use turnstile_rules::{CNode, EventIdx, ONode};
+use turnstile_rules::{CNode, Env, EventIdx, ONode};
 use turnstile_rules::{Derived, EvaluateError, Violation};
 
 use crate::compile::CompiledBundle;
@@ -23,11 +23,11 @@ pub struct Decision {
 }
 
 /// Extracts the trace's facts, adds the judge's verdicts (`judged`: semantic
-/// step and evidence event) and runs the program.
+/// step, the request it was asked about, evidence event) and runs the program.
 pub fn decide(
     bundle: &CompiledBundle,
     trace: &Trace,
-    judged: &[(StepId, EventIdx)],
+    judged: &[(StepId, Env, EventIdx)],
 ) -> Result<Decision, EvaluateError> {
     let mut facts = extract(bundle, trace);
     facts.judged = judged.to_vec();
@@ -42,21 +42,50 @@ pub fn monitor_trace(
     bundle: &CompiledBundle,
     plan: &Arc<Plan>,
     trace: &Trace,
-    judged: &[(StepId, EventIdx)],
+    judged: &[(StepId, Env, EventIdx)],
 ) -> Result<Monitor, MonitorError> {
     let mut extractor = Extractor::new(bundle);
     let mut monitor = Monitor::new(Arc::clone(plan));
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
         let facts = extractor.event(bundle, k, event);
-        let now: Vec<StepId> = judged
+        let now: Vec<(StepId, Env)> = judged
             .iter()
-            .filter(|(_, e)| *e == k)
-            .map(|(s, _)| *s)
+            .filter(|(_, _, e)| *e == k)
+            .map(|(s, env, _)| (*s, *env))
             .collect();
         monitor.push(&facts, &now)?;
     }
     Ok(monitor)
+}
+
+/// Verdicts given without a request (`(step, evidence event)`, as a test or
+/// a recorded trace states them) scoped to every request: each becomes one
+/// verdict per request the workflow reaches, which is what a judge saying
+/// yes about every request would give. The requests depend on the verdicts,
+/// so the set grows to a fixpoint: each round passes at least one more
+/// semantic step, so there are at most as many rounds as steps.
+pub fn for_every_request(
+    bundle: &CompiledBundle,
+    plan: &Arc<Plan>,
+    trace: &Trace,
+    judged: &[(StepId, EventIdx)],
+) -> Result<Vec<(StepId, Env, EventIdx)>, MonitorError> {
+    let mut requests: std::collections::BTreeSet<Env> = [Env::EMPTY].into_iter().collect();
+    let mut scoped = Vec::new();
+    for _ in 0..=bundle.program.steps.len() {
+        scoped = requests
+            .iter()
+            .flat_map(|e| judged.iter().map(move |(s, k)| (*s, *e, *k)))
+            .collect();
+        let monitor = monitor_trace(bundle, plan, trace, &scoped)?;
+        let before = requests.len();
+        requests.extend(monitor.sat().iter().map(|(_, e, _)| *e));
+        if requests.len() == before {
+            break;
+        }
+    }
+    Ok(scoped)
 }
 
 /// Why a blocked call is a type mismatch rather than what the checks say:

@@ -4,14 +4,19 @@
 //! which each value is the latest), and request bindings. Input that does not
 //! fit the schema becomes a typed diagnostic; the facts it would have
 //! produced are simply absent, so the checks needing them fail closed.
+//!
+//! One principal per conversation: the variables bound before the request is
+//! classified (the authenticated user, [`principal_mask`]) bind
+//! once; a later identification of someone else binds nothing, so it opens
+//! no request of its own and every request stays about the first user.
 
 use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use turnstile_rules::{
-    Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, Timing, TraceFacts,
-    Value, ValueType,
+    Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
+    TraceFacts, Value, ValueType,
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
@@ -50,6 +55,34 @@ pub struct Extractor {
     seen_ids: hashbrown::HashSet<String>,
     /// The facts of the event being extracted.
     facts: EventFacts,
+    /// The principal variables ([`principal_mask`]) and the value each was
+    /// first bound to in this conversation.
+    principal_mask: u32,
+    principal: BTreeMap<u32, turnstile_rules::Symbol>,
+}
+
+/// The variables (bit `i` for variable `i`) bound by steps that come before
+/// the request is classified (the first dialogue-semantic decision branch;
+/// without one, the first dialogue-semantic step): who the conversation is
+/// with (`$user`, located by authentication), as opposed to what a request
+/// is about (`$order`).
+pub fn principal_mask(bundle: &CompiledBundle) -> u32 {
+    let depth = turnstile_rules::step_depths(&bundle.program);
+    let steps = &bundle.program.steps;
+    let first = |branch_only: bool| {
+        steps
+            .iter()
+            .zip(&depth)
+            .filter(|(s, _)| s.semantic && (!branch_only || s.origin != StepOrigin::Node))
+            .map(|(_, d)| *d)
+            .min()
+    };
+    let classified = first(true).or_else(|| first(false)).unwrap_or(u32::MAX);
+    steps
+        .iter()
+        .zip(&depth)
+        .filter(|(_, d)| **d < classified)
+        .fold(0, |mask, (s, _)| mask | s.bind_mask())
 }
 
 impl Extractor {
@@ -60,6 +93,8 @@ impl Extractor {
             open_calls: HashMap::new(),
             seen_ids: hashbrown::HashSet::new(),
             facts: EventFacts::default(),
+            principal_mask: principal_mask(bundle),
+            principal: BTreeMap::new(),
         }
     }
 
@@ -261,6 +296,14 @@ impl Extraction<'_> {
                     continue;
                 };
                 let value = self.out.interner.intern(&value);
+                if self.out.principal_mask & binding.var.mask() != 0 {
+                    let first = *self.out.principal.entry(binding.var.0).or_insert(value);
+                    if first != value {
+                        // Someone else authenticated later in the same
+                        // conversation: not a new principal.
+                        continue;
+                    }
+                }
                 self.out.facts.binds.push(BindFact {
                     step: StepId(u32::try_from(index).unwrap_or(u32::MAX)),
                     event: k,
@@ -526,4 +569,33 @@ fn show_path(interner: &Interner, path: &ArgPath) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod principal_tests {
+    use super::*;
+    use std::path::Path;
+
+    fn mask_names(domain: &str) -> Vec<String> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../bundles")
+            .join(domain);
+        let Ok(bundle) = crate::check_bundle(&dir) else {
+            return vec!["bundle does not compile".to_owned()];
+        };
+        let mask = principal_mask(&bundle);
+        bundle
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1u32 << i) != 0)
+            .map(|(_, v)| v.name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_principal_is_the_authenticated_user() {
+        assert_eq!(mask_names("retail"), vec!["user".to_owned()]);
+        assert_eq!(mask_names("airline"), vec!["user".to_owned()]);
+    }
 }

@@ -17,8 +17,9 @@ mod tau2;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
-use turnstile_engine::decide::{Decision, decide, explain};
+use turnstile_engine::decide::{Decision, decide, explain, for_every_request};
 use turnstile_engine::{CompiledBundle, check_bundle};
 
 use plan::{Kind, Plan, build, gold_plan, variants};
@@ -88,8 +89,13 @@ fn verdict(
     at: usize,
 ) -> (Decision, turnstile_rules::EventIdx, Result<(), String>) {
     let built = build(bundle, db, plan);
+    // The plan's verdicts name no request: each holds for every request.
+    let monitor_plan =
+        Arc::new(turnstile_rules::Plan::new(&bundle.program, &bundle.arg_paths).expect("plans"));
+    let judged =
+        for_every_request(bundle, &monitor_plan, &built.trace, &built.judged).expect("monitors");
     let start = std::time::Instant::now();
-    let d = decide(bundle, &built.trace, &built.judged).expect("evaluates");
+    let d = decide(bundle, &built.trace, &judged).expect("evaluates");
     TIME.with(|t| t.set(t.get() + start.elapsed()));
     let k = built.event_of[at];
     let v = if d.derived.is_allowed(k) {

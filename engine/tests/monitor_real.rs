@@ -1,7 +1,7 @@
 //! The incremental monitor against the Datalog program on real conversations:
 //! every tau2-bench retail and airline simulation, through the shipped
 //! bundles, with no verdicts and with every semantic step judged satisfied at
-//! every user turn. `sat` and `allowed` must be identical.
+//! every user turn for every request. `sat` and `allowed` must be identical.
 //!
 //! Reads tau2 from `data/tau2/` (or `TAU2_DATA`), through `support/tau2.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
@@ -13,13 +13,19 @@ use std::sync::Arc;
 
 use tau2::{domain_trace_files, semantic_steps, shipped_bundle};
 use turnstile_engine::CompiledBundle;
-use turnstile_engine::decide::{decide, monitor_trace};
+use turnstile_engine::decide::{decide, for_every_request, monitor_trace};
 use turnstile_engine::import::import_file;
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_rules::Plan;
-use turnstile_rules::{EventIdx, StepId};
+use turnstile_rules::{Env, EventIdx, StepId};
 
-fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, EventIdx)> {
+/// Every semantic step judged satisfied at every user turn, for every
+/// request.
+fn every_user_turn(
+    bundle: &CompiledBundle,
+    plan: &Arc<Plan>,
+    trace: &Trace,
+) -> Vec<(StepId, Env, EventIdx)> {
     let semantic = semantic_steps(bundle);
     let mut judged = Vec::new();
     for (k, event) in trace.events.iter().enumerate() {
@@ -27,7 +33,7 @@ fn every_user_turn(bundle: &CompiledBundle, trace: &Trace) -> Vec<(StepId, Event
             judged.extend(semantic.iter().map(|s| (*s, EventIdx::from_usize(k))));
         }
     }
-    judged
+    for_every_request(bundle, plan, trace, &judged).unwrap()
 }
 
 fn compare_domain(domain: &str) {
@@ -39,7 +45,7 @@ fn compare_domain(domain: &str) {
     for file in files {
         let imported = import_file(&file, None).unwrap();
         for trace in &imported.traces {
-            for judged in [Vec::new(), every_user_turn(&bundle, trace)] {
+            for judged in [Vec::new(), every_user_turn(&bundle, &plan, trace)] {
                 let reference = decide(&bundle, trace, &judged).unwrap();
                 let monitor = monitor_trace(&bundle, &plan, trace, &judged).unwrap();
                 assert_eq!(

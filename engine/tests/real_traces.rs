@@ -31,7 +31,7 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 use tau2::{domain_trace_files, semantic_steps, shipped_bundle, tau2_json};
 use turnstile_engine::CompiledBundle;
-use turnstile_engine::decide::decide;
+use turnstile_engine::decide::{decide, for_every_request};
 use turnstile_engine::import::import_file;
 use turnstile_engine::session::recorded::{ReplayReport, replay};
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
@@ -192,6 +192,8 @@ fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outco
     for k in 0..trace.events.len() {
         judged.extend(semantic.iter().map(|s| (*s, EventIdx::from_usize(k))));
     }
+    let plan = Arc::new(turnstile_rules::Plan::new(&bundle.program, &bundle.arg_paths).unwrap());
+    let judged = for_every_request(bundle, &plan, trace, &judged).unwrap();
     let decision = decide(bundle, trace, &judged).unwrap();
     let mut out: HashMap<u32, Outcome> = decision
         .derived

@@ -5,14 +5,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
-use turnstile_engine::decide::{Decision, decide, explain};
+use turnstile_engine::decide::{Decision, decide, explain, for_every_request};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_engine::{CompiledBundle, check_bundle};
 use turnstile_rules::ExtractionProblem;
-use turnstile_rules::{EventIdx, Reason, StepId};
+use turnstile_rules::{EventIdx, Plan, Reason, StepId};
 
 fn shop() -> CompiledBundle {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
@@ -147,7 +148,11 @@ fn confirm(bundle: &CompiledBundle, c: &mut Convo, judged: &mut Vec<(StepId, u32
 
 fn run(c: &Convo, judged: &[(StepId, u32)]) -> Decision {
     let judged: Vec<(StepId, EventIdx)> = judged.iter().map(|&(s, k)| (s, EventIdx(k))).collect();
-    decide(&shop(), &c.trace(), &judged).unwrap()
+    let bundle = shop();
+    let plan = Arc::new(Plan::new(&bundle.program, &bundle.arg_paths).unwrap());
+    let trace = c.trace();
+    let judged = for_every_request(&bundle, &plan, &trace, &judged).unwrap();
+    decide(&bundle, &trace, &judged).unwrap()
 }
 
 fn assert_allowed(d: &Decision, event: u32) {

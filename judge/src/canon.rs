@@ -68,6 +68,7 @@ mod tests {
                 text: "c".into(),
                 keywords: Vec::new(),
                 said_by: Role::User,
+                key_values: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),

@@ -324,6 +324,7 @@ mod tests {
                 text: "the user confirmed".into(),
                 keywords: Vec::new(),
                 said_by: Role::User,
+                key_values: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

@@ -98,6 +98,12 @@ pub enum Question {
         /// reasons, choices) or the agent's (an offer or a refusal was made).
         #[serde(default = "user_role", skip_serializing_if = "is_user")]
         said_by: Role,
+        /// The values the request is about (an order id, a reservation
+        /// code): a confirmation counts only if the agent's summary named
+        /// each of them. Empty when the request binds none; omitted from the
+        /// serialized form then, so such requests hash as before.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        key_values: Vec<String>,
     },
     /// Which of these request types is the conversation about.
     Classify {

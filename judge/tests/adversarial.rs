@@ -58,6 +58,7 @@ fn judge(conversation: Vec<Turn>) -> Verdict {
                         .into(),
                 keywords: Vec::new(),
                 said_by: Role::User,
+                key_values: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

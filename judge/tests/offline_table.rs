@@ -221,6 +221,7 @@ fn judge(reply: &str) -> Verdict {
                         .into(),
                 keywords: Vec::new(),
                 said_by: Role::User,
+                key_values: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

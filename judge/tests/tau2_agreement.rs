@@ -109,6 +109,7 @@ fn request(conversation: Vec<Turn>) -> JudgeRequest {
             text: CRITERION.into(),
             keywords: Vec::new(),
             said_by: Role::User,
+            key_values: Vec::new(),
         },
         policy_excerpt: None,
         bindings: BTreeMap::new(),

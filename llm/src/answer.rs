@@ -195,6 +195,7 @@ mod tests {
                 text: "the user explicitly confirmed".into(),
                 keywords: Vec::new(),
                 said_by: Role::User,
+                key_values: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),

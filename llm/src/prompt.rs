@@ -44,11 +44,23 @@ pub(crate) fn user_message(request: &JudgeRequest) -> String {
     // Writing to a String cannot fail; the results are ignored on purpose.
     let _ = writeln!(s, "Node: {}", request.node_id);
     match &request.question {
-        Question::Criterion { text, keywords, .. } => {
+        Question::Criterion {
+            text,
+            keywords,
+            key_values,
+            ..
+        } => {
             let _ = writeln!(s, "Question type: criterion");
             let _ = writeln!(s, "Criterion: {}", one_line(text));
             if !keywords.is_empty() {
                 let _ = writeln!(s, "Phrases that indicate it: {}", keywords.join(", "));
+            }
+            if !key_values.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "It concerns exactly: {} (a confirmation counts only for a summary naming these)",
+                    key_values.join(", ")
+                );
             }
         }
         Question::Classify { branches } => {
@@ -108,6 +120,7 @@ mod tests {
                 text: "the user confirmed".into(),
                 keywords: Vec::new(),
                 said_by: Role::User,
+                key_values: Vec::new(),
             },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),

@@ -41,6 +41,7 @@ fn criterion_request() -> JudgeRequest {
                 .into(),
             keywords: Vec::new(),
             said_by: Role::User,
+            key_values: Vec::new(),
         },
         policy_excerpt: Some(
             "Before any consequential action, obtain explicit confirmation (yes).".into(),

@@ -28,6 +28,7 @@ fn consent(node: &str, reply: &str) -> JudgeRequest {
                 .into(),
             keywords: Vec::new(),
             said_by: Role::User,
+            key_values: Vec::new(),
         },
         policy_excerpt: None,
         bindings: BTreeMap::from([("order".into(), "#W1".into())]),

@@ -1125,8 +1125,20 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
 struct Case {
     checks: CompiledChecks,
     events: Vec<EventFacts>,
-    /// Judge verdicts: (semantic step, evidence event).
-    judged: Vec<(StepId, EventIdx)>,
+    /// Judge verdicts: (semantic step, the request it is about, evidence event).
+    judged: Vec<(StepId, RequestPick, EventIdx)>,
+}
+
+/// The request a generated verdict is about. Verdicts are request-scoped,
+/// and which requests exist depends on the verdicts, so a random verdict
+/// names one of the requests the evaluators derive (resolved in rounds by
+/// [`resolve_judged`]).
+#[derive(Clone, Copy, Debug)]
+enum RequestPick {
+    /// Exactly these bindings.
+    Exactly(Env),
+    /// The n-th (modulo) of the requests seen so far, [`Env::EMPTY`] first.
+    Nth(usize),
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -1183,14 +1195,18 @@ fn case() -> impl Strategy<Value = Case> {
                     let judged = judged
                         .into_iter()
                         .filter_map(|(s, k)| {
+                            let pick = RequestPick::Nth(k / n.max(1));
                             // Mostly semantic steps; now and then any step.
                             let step = if s % 8 == 7 || semantic.is_empty() {
                                 StepId((s % checks.steps.len()) as u32)
                             } else {
                                 semantic[s % semantic.len()]
                             };
-                            (!semantic.is_empty() || s % 8 == 7)
-                                .then_some((step, EventIdx((k % n) as u32)))
+                            (!semantic.is_empty() || s % 8 == 7).then_some((
+                                step,
+                                pick,
+                                EventIdx((k % n) as u32),
+                            ))
                         })
                         .collect();
                     Case {
@@ -1211,7 +1227,55 @@ struct Run {
     outcomes: Vec<EventOutcome>,
 }
 
+/// The case's verdicts with their requests resolved: a pick names one of the
+/// requests the monitor derives under the verdicts resolved so far; a few
+/// rounds let later verdicts name requests that earlier ones opened.
+fn resolve_judged(case: &Case) -> Vec<(StepId, Env, EventIdx)> {
+    let mut judged: Vec<(StepId, Env, EventIdx)> = Vec::new();
+    for _ in 0..4 {
+        let mut requests: BTreeSet<Env> = BTreeSet::from([Env::EMPTY]);
+        requests.extend(monitor_only(case, &judged).into_iter().map(|(_, e, _)| e));
+        let requests: Vec<Env> = requests.into_iter().collect();
+        let next: Vec<(StepId, Env, EventIdx)> = case
+            .judged
+            .iter()
+            .map(|&(s, pick, k)| {
+                let env = match pick {
+                    RequestPick::Exactly(env) => env,
+                    RequestPick::Nth(n) => requests[n % requests.len()],
+                };
+                (s, env, k)
+            })
+            .collect();
+        if next == judged {
+            break;
+        }
+        judged = next;
+    }
+    judged
+}
+
+/// The monitor's `sat` on the case under `judged`.
+fn monitor_only(
+    case: &Case,
+    judged: &[(StepId, Env, EventIdx)],
+) -> BTreeSet<(StepId, Env, EventIdx)> {
+    let paths = arg_paths();
+    let plan = Arc::new(Plan::new(&case.checks, &paths).unwrap());
+    let mut monitor = Monitor::new(plan);
+    for ev in &case.events {
+        let now: Vec<(StepId, Env)> = judged
+            .iter()
+            .filter(|(_, _, k)| *k == ev.event)
+            .map(|(s, e, _)| (*s, *e))
+            .collect();
+        monitor.push(ev, &now).unwrap();
+    }
+    monitor.sat().clone()
+}
+
 fn run(case: &Case) -> Run {
+    let resolved = resolve_judged(case);
     let paths = arg_paths();
     let plan = Arc::new(Plan::new(&case.checks, &paths).unwrap());
     let mut monitor = Monitor::new(plan);
@@ -1219,16 +1283,15 @@ fn run(case: &Case) -> Run {
     let mut outcomes = Vec::new();
     for ev in &case.events {
         builder.push(ev);
-        let judged: Vec<StepId> = case
-            .judged
+        let judged: Vec<(StepId, Env)> = resolved
             .iter()
-            .filter(|(_, k)| *k == ev.event)
-            .map(|(s, _)| *s)
+            .filter(|(_, _, k)| *k == ev.event)
+            .map(|(s, e, _)| (*s, *e))
             .collect();
         outcomes.push(monitor.push(ev, &judged).unwrap());
     }
     let mut facts = builder.finish(interner(), case.events.len() as u32);
-    facts.judged = case.judged.clone();
+    facts.judged = resolved;
     let derived = evaluate(&case.checks, &facts).unwrap();
     Run {
         derived,
@@ -1523,8 +1586,8 @@ impl fmt::Debug for Case {
             let verdicts: Vec<String> = self
                 .judged
                 .iter()
-                .filter(|(_, k)| *k == ev.event)
-                .map(|(s, _)| format!("s{}", s.0))
+                .filter(|(_, _, k)| *k == ev.event)
+                .map(|(s, pick, _)| format!("s{} for {pick:?}", s.0))
                 .collect();
             if !verdicts.is_empty() {
                 write!(f, "; judge confirms {}", verdicts.join(", "))?;
@@ -1786,11 +1849,53 @@ fn semantic_step_waits_for_a_verdict_after_its_predecessor() {
             call(5, CANCEL, o1),
         ],
         // The verdict at 0 precedes the predecessor's evidence (2): it does not count.
-        judged: vec![(StepId(2), EventIdx(0)), (StepId(2), EventIdx(4))],
+        judged: vec![
+            (StepId(2), RequestPick::Exactly(env(o1)), EventIdx(0)),
+            (StepId(2), RequestPick::Exactly(env(o1)), EventIdx(4)),
+        ],
     };
     let run = agreed(&case);
     assert_eq!(sat_events(&run, 2, env(o1)), vec![4]);
     assert_eq!(allowed_events(&run), vec![5]);
+}
+
+#[test]
+fn a_verdict_satisfies_its_step_for_its_request_only() {
+    let [o1, o2, _] = IDS;
+    let mut checks = CheckSet::default();
+    let guard = checks.push(pinned());
+    let mut confirm = step("confirm", Timing::State, None, vec![]);
+    confirm.semantic = true;
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let case = Case {
+        checks: chain(
+            vec![
+                step("entry", Timing::State, None, vec![]),
+                step("find", Timing::Result(LOOKUP), None, vec![0]),
+                confirm,
+                auth,
+            ],
+            checks,
+            &[],
+        ),
+        // Two orders wait at the confirmation; the user agrees to #1 only.
+        events: vec![
+            message(0),
+            call(1, LOOKUP, o1),
+            result(2, 1, None, Some((1, o1))),
+            call(3, LOOKUP, o2),
+            result(4, 3, None, Some((3, o2))),
+            message(5),
+            call(6, CANCEL, o2),
+            call(7, CANCEL, o1),
+        ],
+        judged: vec![(StepId(2), RequestPick::Exactly(env(o1)), EventIdx(5))],
+    };
+    let run = agreed(&case);
+    assert_eq!(sat_events(&run, 2, env(o1)), vec![5]);
+    assert!(sat_events(&run, 2, env(o2)).is_empty());
+    assert_eq!(allowed_events(&run), vec![7]);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::env::Env;
 use crate::ids::EventIdx;
 use crate::intern::{Interner, Symbol};
 use crate::ir::{ArgPath, VarId};
@@ -194,8 +195,10 @@ pub struct TraceFacts {
     pub arg_lens: Vec<ArgLenFact>,
     /// Every variable binding of a step.
     pub binds: Vec<BindFact>,
-    /// Semantic criteria the judge found satisfied: step and evidence event.
-    pub judged: Vec<(StepId, EventIdx)>,
+    /// Semantic criteria the judge found satisfied: step, the request it was
+    /// asked about (a verdict satisfies the step for that request only) and
+    /// evidence event.
+    pub judged: Vec<(StepId, Env, EventIdx)>,
     /// Everything that could not be turned into facts.
     pub diagnostics: Vec<ExtractionDiagnostic>,
 }

@@ -10,7 +10,8 @@
 //!   (authorizations), every successful result of its tool (reads), or — for
 //!   state criteria — event 0 and every tool event, holding until the next
 //!   point. A semantic criterion adds "the judge found it at or after the
-//!   predecessor's evidence".
+//!   predecessor's evidence, for this request": a verdict is about one
+//!   request (its bindings) and satisfies the step for that request only.
 //! - From a predecessor satisfied at `j`, a step is satisfied at the earliest
 //!   `k >= j` where its criterion holds, under the request's bindings; a step
 //!   that binds a variable forks one request per bound value.
@@ -152,7 +153,7 @@ crepe! {
     @input pub struct ILastPt(pub u32, pub Env, pub u32);
     @input pub struct ITrivial(pub u32);
     @input pub struct IStepKeyMask(pub u32, pub u32);
-    @input pub struct INextJudged(pub u32, pub u32, pub u32);
+    @input pub struct INextJudged(pub u32, pub Env, pub u32, pub u32);
     @input pub struct IStepIsState(pub u32);
     @input pub struct IStepBinds(pub u32, pub u32);
     @input pub struct ISemantic(pub u32);
@@ -333,7 +334,7 @@ crepe! {
     struct Ready(u32, Env, u32);
     Sat(s, e, k) <- ISeed(s, e, k);
     Ready(s2, e, j) <- Sat(s1, e, j), IEdge(s1, s2), !ISemantic(s2);
-    Ready(s2, e, jj) <- Sat(s1, e, j), IEdge(s1, s2), ISemantic(s2), INextJudged(s2, j, jj);
+    Ready(s2, e, jj) <- Sat(s1, e, j), IEdge(s1, s2), ISemantic(s2), INextJudged(s2, e, j, jj);
     Sat(s, e, j) <- Ready(s, e, j), ITrivial(s);
     Sat(s, e.merge(&p), j.max(st)) <- Ready(s, e, j), IStepKeyMask(s, m), let q = e.project(m),
         Run(s, q, p, st, until, prev), ((st <= j && j < until) || (prev <= j && j < st)),

@@ -44,7 +44,7 @@ use turnstile_engine::session::{
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
-use turnstile_rules::{Env, EventIdx, StepId};
+use turnstile_rules::Env;
 
 /// The layout version of the store file (`PRAGMA user_version`).
 pub const STORE_FORMAT: i64 = 1;
@@ -327,11 +327,10 @@ CREATE TABLE IF NOT EXISTS events (
     verdict TEXT NOT NULL,
     PRIMARY KEY (session, seq)
 ) STRICT, WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS judged (
+CREATE TABLE IF NOT EXISTS accepted (
     session TEXT NOT NULL REFERENCES sessions(id),
-    step INTEGER NOT NULL,
-    event INTEGER NOT NULL,
-    PRIMARY KEY (session, step, event)
+    verdict TEXT NOT NULL,
+    PRIMARY KEY (session, verdict)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS asked (
     session TEXT NOT NULL REFERENCES sessions(id),
@@ -443,15 +442,16 @@ impl SessionHandle {
             events.push(serde_json::from_str::<Event>(&event).map_err(|e| self.corrupt(e))?);
             verdicts.push(serde_json::from_str(&verdict).map_err(|e| self.corrupt(e))?);
         }
+        // An accepted verdict is stored whole (JSON): it names the request it
+        // was asked about (state format 3).
         let judged: BTreeSet<AcceptedVerdict> = self
-            .rows("SELECT step, event FROM judged WHERE session = ?1", |r| {
-                Ok(AcceptedVerdict {
-                    step: StepId(r.get::<_, u32>(0)?),
-                    evidence: EventIdx(r.get::<_, u32>(1)?),
-                })
+            .rows("SELECT verdict FROM accepted WHERE session = ?1", |r| {
+                r.get::<_, String>(0)
             })?
-            .into_iter()
-            .collect();
+            .iter()
+            .map(|v| serde_json::from_str(v))
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.corrupt(e))?;
         let asked: BTreeSet<AskedQuestion> = self
             .rows("SELECT question FROM asked WHERE session = ?1", |r| {
                 r.get::<_, String>(0)
@@ -541,6 +541,11 @@ impl SessionHandle {
             .map(serde_json::to_string)
             .collect::<Result<_, _>>()
             .map_err(|e| self.corrupt(e))?;
+        let new_judged_text: Vec<String> = new_judged
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.corrupt(e))?;
         let new_seen_text: Vec<String> = new_seen
             .iter()
             .map(serde_json::to_string)
@@ -574,14 +579,10 @@ impl SessionHandle {
                     .map_err(sql)?;
             }
             let mut judged = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO judged (session, step, event) VALUES (?1, ?2, ?3)",
-                )
+                .prepare_cached("INSERT OR IGNORE INTO accepted (session, verdict) VALUES (?1, ?2)")
                 .map_err(sql)?;
-            for AcceptedVerdict { step, evidence } in &new_judged {
-                judged
-                    .execute(params![id, step.0, evidence.0])
-                    .map_err(sql)?;
+            for verdict in &new_judged_text {
+                judged.execute(params![id, verdict]).map_err(sql)?;
             }
             let mut asked = tx
                 .prepare_cached("INSERT OR IGNORE INTO asked (session, question) VALUES (?1, ?2)")

@@ -1,7 +1,8 @@
 //! The semantic half of a firing: which requests wait for a judge verdict,
-//! what the judge is asked (the node's criterion, or the branches of a
-//! classification, with the conversation slice from the predecessor's
-//! evidence to now), and how its answers become verdict facts. Anything but
+//! what the judge is asked (the node's criterion with the values the request
+//! is about, or the branches of a classification, with the conversation
+//! slice from the predecessor's evidence — or the conversation's start — to
+//! now), and how its answers become verdict facts. Anything but
 //! a positive answer whose evidence lies inside the slice leaves the step
 //! unsatisfied: the gate fails closed.
 
@@ -123,28 +124,35 @@ pub fn questions(
                 keywords,
                 said_by,
                 window,
-            } => criteria.push(Ask {
-                steps: vec![(waiting.step, None)],
-                env: waiting.request,
-                from: match window {
+            } => {
+                // A `conversation` criterion (a reason the user stated) is
+                // judged on everything said so far, including what was said
+                // before its predecessor's evidence (before the order was read).
+                let start = match window {
                     JudgeWindow::AfterPrevious => from,
                     JudgeWindow::Conversation => EventIdx(0),
-                },
-                ready: from,
-                whole_conversation: *window == JudgeWindow::Conversation,
-                request: JudgeRequest {
-                    bundle_hash: rt.bundle.hash.clone(),
-                    node_id: node.id.clone(),
-                    question: Question::Criterion {
-                        text: text.clone(),
-                        keywords: keywords.clone(),
-                        said_by: *said_by,
+                };
+                criteria.push(Ask {
+                    steps: vec![(waiting.step, None)],
+                    env: waiting.request,
+                    from: start,
+                    ready: from,
+                    whole_conversation: *window == JudgeWindow::Conversation,
+                    request: JudgeRequest {
+                        bundle_hash: rt.bundle.hash.clone(),
+                        node_id: node.id.clone(),
+                        question: Question::Criterion {
+                            text: text.clone(),
+                            keywords: keywords.clone(),
+                            said_by: *said_by,
+                            key_values: key_values(rt, &waiting.request, interner),
+                        },
+                        policy_excerpt: node.expect.clone(),
+                        bindings,
+                        conversation: slice(events, start, now),
                     },
-                    policy_excerpt: node.expect.clone(),
-                    bindings,
-                    conversation: slice(events, from, now),
-                },
-            }),
+                });
+            }
             Asked::Branch {
                 decision,
                 label,
@@ -222,6 +230,16 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), St
         ));
     }
     Ok((step, EventIdx(evidence)))
+}
+
+/// The values a request is about (its order, its reservation; not the
+/// principal it belongs to): a confirmation counts only for a summary that
+/// names them, so a yes to one order's summary never confirms another.
+fn key_values(rt: &BundleRuntime, env: &Env, interner: &Interner) -> Vec<String> {
+    env.bound()
+        .filter(|(var, _)| rt.principal_mask & var.mask() == 0)
+        .map(|(_, value)| interner.resolve(value).to_owned())
+        .collect()
 }
 
 fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {

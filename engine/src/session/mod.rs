@@ -86,7 +86,9 @@ pub struct Session {
     monitor: Monitor,
     events: Vec<Event>,
     log: Vec<EventFacts>,
-    judged: BTreeMap<EventIdx, BTreeSet<StepId>>,
+    /// Accepted verdicts by the event they take effect at: the step and the
+    /// request it was asked about.
+    judged: BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
     asked: BTreeSet<AskedQuestion>,
     seen: BTreeSet<Env>,
     after_user: bool,
@@ -162,11 +164,11 @@ impl Session {
         self.usage
     }
 
-    /// Accepted verdicts as `(step, evidence event)`.
-    pub fn judged(&self) -> Vec<(StepId, EventIdx)> {
+    /// Accepted verdicts as `(step, request, evidence event)`.
+    pub fn judged(&self) -> Vec<(StepId, Env, EventIdx)> {
         self.judged
             .iter()
-            .flat_map(|(k, steps)| steps.iter().map(move |s| (*s, *k)))
+            .flat_map(|(k, steps)| steps.iter().map(move |(s, e)| (*s, *e, *k)))
             .collect()
     }
 
@@ -343,7 +345,7 @@ impl Session {
         let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
         self.events.push(event);
-        let judged: Vec<StepId> = self.judged_at(k);
+        let judged: Vec<(StepId, Env)> = self.judged_at(k);
         let outcome = self.monitor.push(&facts, &judged)?;
         let anomalies = facts
             .diagnostics
@@ -355,7 +357,7 @@ impl Session {
         Ok((outcome, anomalies))
     }
 
-    fn judged_at(&self, k: EventIdx) -> Vec<StepId> {
+    fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
         self.judged
             .get(&k)
             .map(|s| s.iter().copied().collect())
@@ -424,7 +426,7 @@ impl Session {
         let rejected = match judging::accept(ask, &judgement) {
             Ok((step, evidence)) => {
                 let at = ask.effective_at(evidence);
-                accepted = self.judged.entry(at).or_default().insert(step);
+                accepted = self.judged.entry(at).or_default().insert((step, ask.env));
                 None
             }
             Err(why) if judgement.verdict.is_satisfied() => Some(why),
@@ -622,7 +624,11 @@ impl Session {
             judged: self
                 .judged()
                 .into_iter()
-                .map(|(step, evidence)| AcceptedVerdict { step, evidence })
+                .map(|(step, request, evidence)| AcceptedVerdict {
+                    step,
+                    evidence,
+                    request,
+                })
                 .collect(),
             asked: self.asked.iter().copied().collect(),
             seen: self.seen.iter().copied().collect(),
@@ -649,7 +655,7 @@ impl Session {
                 .judged
                 .entry(verdict.evidence)
                 .or_default()
-                .insert(verdict.step);
+                .insert((verdict.step, verdict.request));
         }
         for event in state.events {
             session.ingest(event)?;

@@ -62,6 +62,9 @@ pub struct BundleRuntime {
     pub plan: Arc<Plan>,
     /// Per step: its node, question, remediation, depth and whether it is an exit.
     pub steps: Vec<StepInfo>,
+    /// Who the conversation is with ([`crate::extract::principal_mask`]);
+    /// the other variables are what a request is about.
+    pub(crate) principal_mask: u32,
 }
 
 impl BundleRuntime {
@@ -122,6 +125,7 @@ impl BundleRuntime {
         }
         Ok(Arc::new(BundleRuntime {
             plan: Arc::new(plan),
+            principal_mask: crate::extract::principal_mask(&bundle),
             bundle,
             steps,
         }))

@@ -11,8 +11,9 @@ use super::schedule::Schedule;
 use crate::trace::Event;
 
 /// The layout of [`SessionState`]. Version 1 stored verdicts and questions
-/// as bare tuples; version 2 names their fields.
-pub const STATE_VERSION: u32 = 2;
+/// as bare tuples; version 2 names their fields; version 3 records the
+/// request each accepted verdict was about.
+pub const STATE_VERSION: u32 = 3;
 
 /// What a session is, serialized: its inputs and the judge's accepted
 /// verdicts. Everything else is recomputed on restore.
@@ -40,14 +41,17 @@ pub struct SessionState {
     pub usage: Usage,
 }
 
-/// A judge verdict the session accepted: the step it satisfies and the
-/// event at which it takes effect.
+/// A judge verdict the session accepted: the step it satisfies, the event at
+/// which it takes effect, and the request it was asked about (it satisfies
+/// the step for that request only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct AcceptedVerdict {
     /// The dialogue step the verdict satisfies.
     pub step: StepId,
     /// The event the verdict takes effect at.
     pub evidence: EventIdx,
+    /// The request (bindings) the verdict was asked about.
+    pub request: Env,
 }
 
 /// A question already put to the judge, identified by what can change its
@@ -99,6 +103,7 @@ mod tests {
             judged: vec![AcceptedVerdict {
                 step: StepId(3),
                 evidence: EventIdx(4),
+                request: Env::EMPTY,
             }],
             asked: vec![AskedQuestion {
                 step: StepId(3),
@@ -126,7 +131,8 @@ mod tests {
         let err = SessionState::from_json(&text).unwrap_err();
         assert!(matches!(err, SessionError::StateVersion(v) if v == STATE_VERSION + 1));
         assert!(
-            err.to_string().contains("version 3 is not supported"),
+            err.to_string()
+                .contains(&format!("version {} is not supported", STATE_VERSION + 1)),
             "{err}"
         );
     }
@@ -158,7 +164,7 @@ mod tests {
             SessionState::from_json("not json"),
             Err(SessionError::StateFormat(_))
         ));
-        let wrong_layout = r#"{"version":2,"judged":[[3,4]]}"#;
+        let wrong_layout = r#"{"version":3,"judged":[[3,4]]}"#;
         assert!(matches!(
             SessionState::from_json(wrong_layout),
             Err(SessionError::StateFormat(_))

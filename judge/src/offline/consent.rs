@@ -27,11 +27,13 @@ pub(super) fn is_consent_criterion(text: &str) -> bool {
             .any(|w| w == "yes")
 }
 
-/// The consent verdict on a slice. The request carries no key values, so the
-/// summary is the latest agent request for a decision that names an
-/// identifier.
-pub(super) fn judge_consent(conversation: &[Turn]) -> Judgement {
-    match consent(conversation, &[]) {
+/// The consent verdict on a slice. The summary is the latest agent request
+/// for a decision that names every key value (the order id the request is
+/// about: a yes to a summary of another order does not count), or with no
+/// key values, some identifier.
+pub(super) fn judge_consent(conversation: &[Turn], key_values: &[String]) -> Judgement {
+    let key_values: Vec<&str> = key_values.iter().map(String::as_str).collect();
+    match consent(conversation, &key_values) {
         Consent::Given {
             summary_event,
             evidence_event,

@@ -6,9 +6,10 @@
 //!
 //! **Confirmation criteria.** A criterion whose text mentions confirmation or
 //! consent (`confirm`, `consent`, `agree`, `approve`, `yes`, `permission`,
-//! `authoriz…`) is decided by [`crate::dialogue::consent`] on the slice, with
-//! no key values (a request carries none): the latest agent turn that asks
-//! for a decision and names an identifier is the summary, and only an
+//! `authoriz…`) is decided by [`crate::dialogue::consent`] on the slice with
+//! the question's key values (the values the request is about): the latest
+//! agent turn that asks for a decision and names every key value (with none,
+//! some identifier) is the summary, and only an
 //! explicit, unqualified yes to it, not revoked before the end of the slice,
 //! is `Satisfied` (with that yes as evidence). The exact rule — what is
 //! affirmative and what defeats it — is on the [`crate::dialogue`] module. A
@@ -63,9 +64,10 @@ impl OfflineJudge {
                 text,
                 keywords,
                 said_by,
+                key_values,
             } => {
                 if *said_by == Role::User && is_consent_criterion(text) {
-                    judge_consent(&request.conversation)
+                    judge_consent(&request.conversation, key_values)
                 } else if !keywords.is_empty() {
                     judge_by_keywords(keywords, *said_by, &request.conversation)
                 } else {
@@ -103,7 +105,7 @@ mod tests {
                 node_id: "n".into(),
                 question: Question::Criterion {
                     text: "the user explicitly confirmed (yes) after the agent listed the action details"
-                        .into(), keywords: Vec::new(), said_by: Role::User },
+                        .into(), keywords: Vec::new(), said_by: Role::User, key_values: Vec::new()  },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
                 conversation: turns,
@@ -122,6 +124,7 @@ mod tests {
                     text: "The user stated an accepted reason for cancelling.".into(),
                     keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
                     said_by: Role::User,
+                    key_values: Vec::new(),
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
@@ -299,6 +302,7 @@ mod tests {
                     text: "the agent explained the refund timeline".into(),
                     keywords: Vec::new(),
                     said_by: Role::User,
+                    key_values: Vec::new(),
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),

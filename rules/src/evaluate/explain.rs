@@ -331,7 +331,7 @@ impl Explainer<'_> {
             .facts
             .judged
             .iter()
-            .any(|&(s, k)| s.0 == unmet && k.0 >= pred_evidence && k.0 <= event);
+            .any(|&(s, e, k)| s.0 == unmet && e == env && k.0 >= pred_evidence && k.0 <= event);
         if step.semantic && !judged_in_time {
             return (Reason::DialogueUnmet, Vec::new());
         }

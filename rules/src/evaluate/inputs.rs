@@ -33,7 +33,7 @@ pub(super) struct Inputs {
     /// keyed by the argument its first `==` constraint reads.
     pub(super) filter_events: BTreeMap<u32, Vec<(u32, u32, Value)>>,
     /// `(semantic step, j, k)`: the first judge verdict at or after `j` is at `k`.
-    pub(super) next_judged: Vec<(u32, u32, u32)>,
+    pub(super) next_judged: Vec<(u32, Env, u32, u32)>,
     pub(super) trivial: Vec<bool>,
     pub(super) eval_at: BTreeSet<(u32, u32, Env)>,
     pub(super) bind_masks: Vec<u32>,
@@ -166,21 +166,27 @@ impl Inputs {
             if !step.semantic {
                 continue;
             }
-            let mut judged: Vec<u32> = facts
+            // Per request: a verdict satisfies the step for the request it
+            // was asked about only.
+            let mut by_request: BTreeMap<Env, Vec<u32>> = BTreeMap::new();
+            for (_, env, k) in facts
                 .judged
                 .iter()
-                .filter(|(st, _)| st.0 as usize == index)
-                .map(|(_, k)| k.0)
-                .collect();
-            judged.sort_unstable();
-            judged.dedup();
-            let mut next = judged.iter().peekable();
-            for j in 0..facts.events.max(1) {
-                while next.peek().is_some_and(|&&k| k < j) {
-                    next.next();
-                }
-                if let Some(&&k) = next.peek() {
-                    next_judged.push((to_u32(index), j, k));
+                .filter(|(st, _, _)| st.0 as usize == index)
+            {
+                by_request.entry(*env).or_default().push(k.0);
+            }
+            for (env, mut judged) in by_request {
+                judged.sort_unstable();
+                judged.dedup();
+                let mut next = judged.iter().peekable();
+                for j in 0..facts.events.max(1) {
+                    while next.peek().is_some_and(|&&k| k < j) {
+                        next.next();
+                    }
+                    if let Some(&&k) = next.peek() {
+                        next_judged.push((to_u32(index), env, j, k));
+                    }
                 }
             }
         }
@@ -337,7 +343,7 @@ impl Inputs {
         rt.extend(
             self.next_judged
                 .iter()
-                .map(|&(s, j, k)| INextJudged(s, j, k)),
+                .map(|&(s, e, j, k)| INextJudged(s, e, j, k)),
         );
         // One entry per step in each of these (built together).
         let per_step = self

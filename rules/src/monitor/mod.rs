@@ -89,7 +89,8 @@ pub struct Monitor {
     /// Semantic steps: requests waiting for a verdict, with the earliest
     /// event a verdict may cite (their predecessor's evidence).
     awaiting: BTreeMap<u32, BTreeMap<Env, u32>>,
-    judged_now: Vec<u32>,
+    /// Semantic steps the judge found satisfied at this event, per request.
+    judged_now: Vec<(u32, Env)>,
 }
 
 enum Work {
@@ -134,11 +135,12 @@ impl Monitor {
     }
 
     /// Consumes the next event's facts. `judged`: semantic steps the judge
-    /// found satisfied with this event as evidence.
+    /// found satisfied with this event as evidence, each for the request it
+    /// was asked about (and no other).
     pub fn push(
         &mut self,
         facts: &EventFacts,
-        judged: &[StepId],
+        judged: &[(StepId, Env)],
     ) -> Result<EventOutcome, MonitorError> {
         let k = facts.event.0;
         if k != self.state.events {
@@ -149,10 +151,12 @@ impl Monitor {
         }
         let plan = Arc::clone(&self.plan);
         self.state.apply(&plan, facts);
-        self.judged_now = judged.iter().map(|s| s.0).collect();
+        self.judged_now = judged.iter().map(|(s, e)| (s.0, *e)).collect();
         let mut work = Vec::new();
-        for &s in &self.judged_now {
-            for e in std::mem::take(self.awaiting.entry(s).or_default()).into_keys() {
+        for &(s, e) in &self.judged_now {
+            if let Some(waiting) = self.awaiting.get_mut(&s)
+                && waiting.remove(&e).is_some()
+            {
                 work.push(Work::Ready(s, e));
             }
         }
@@ -292,7 +296,7 @@ impl Monitor {
         }
         for &next in &step.succs {
             let semantic = plan.steps.get(next as usize).is_some_and(|n| n.semantic);
-            if !semantic || self.judged_now.contains(&next) {
+            if !semantic || self.judged_now.contains(&(next, e)) {
                 work.push(Work::Ready(next, e));
             } else {
                 self.awaiting.entry(next).or_default().entry(e).or_insert(k);
