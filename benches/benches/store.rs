@@ -148,12 +148,8 @@ fn profile(spec: &str) {
         eprintln!("{e}");
         std::process::exit(1)
     });
-    let fail = |e: turnstile_store::StoreError| -> ! {
-        eprintln!("{e}");
-        std::process::exit(1)
-    };
     let shared = dir.path().join("shared.db");
-    let mut store = Store::open(&shared, durability).unwrap_or_else(|e| fail(e));
+    let mut store = Store::open(&shared, durability).unwrap_or_else(fail);
     let mut times = Vec::new();
     let start = std::time::Instant::now();
     let mut sessions = 0u64;
@@ -166,17 +162,15 @@ fn profile(spec: &str) {
             for suffix in ["", "-wal", "-shm"] {
                 let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
             }
-            store = Store::open(&path, durability).unwrap_or_else(|e| fail(e));
+            store = Store::open(&path, durability).unwrap_or_else(fail);
         }
         let mut handle = store
             .claim(&format!("s{sessions}"))
             .and_then(|mut h| h.create(&case.meta).map(|()| h))
             .and_then(|mut h| h.append(&case.before, earlier).map(|()| h))
-            .unwrap_or_else(|e| fail(e));
+            .unwrap_or_else(fail);
         let t = std::time::Instant::now();
-        handle
-            .append(&case.after, std::slice::from_ref(last))
-            .unwrap_or_else(|e| fail(e));
+        timed_append(&mut handle, &case.after, last).unwrap_or_else(fail);
         times.push(t.elapsed());
     }
     times.sort();
@@ -195,6 +189,21 @@ fn profile(spec: &str) {
         size("shared.db") / 1024,
         size("shared.db-wal") / 1024
     );
+}
+
+fn fail<T>(e: turnstile_store::StoreError) -> T {
+    eprintln!("{e}");
+    std::process::exit(1)
+}
+
+/// The measured append, by name for `callgrind --toggle-collect=*timed_append*`.
+#[inline(never)]
+fn timed_append(
+    handle: &mut turnstile_store::SessionHandle,
+    after: &SessionState,
+    verdict: &serde_json::Value,
+) -> Result<(), turnstile_store::StoreError> {
+    handle.append(after, std::slice::from_ref(verdict))
 }
 
 fn main() {
