@@ -15,6 +15,11 @@
 //!   the Datalog explanation. `session_live` is the allowed call as a live
 //!   session meets it: the confirmation right before the call is judged at
 //!   this push, which replays the monitor.
+//! - `cedar`: the same call decided by Cedar (`cedar-policy`) with the
+//!   fixture's cancel rule written as a Cedar policy (module [`cedar`]):
+//!   `is_authorized` alone, and request + context construction from the
+//!   call's arguments + `is_authorized`. The percentiles end with the ratio
+//!   Turnstile ÷ Cedar at each length.
 //!
 //! Outside the timed region, the monitor's prefix state is cloned and the
 //! sessions are restored from their saved state (see [`restore`]). Criterion
@@ -29,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, BenchmarkId, Criterion};
 use tokio::runtime::Runtime as Tokio;
-use turnstile_benches::{gate_trace, shop_bundle};
+use turnstile_benches::{GATE_TRACE_MIN, gate_trace, shop_bundle};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::check_bundle;
 use turnstile_engine::decide::decide;
@@ -43,6 +48,147 @@ use turnstile_rules::Monitor;
 use turnstile_rules::{Env, EventIdx, StepId};
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
+
+/// The shop fixture's cancel rule (`flows/cancel.yaml`, node `authorize`,
+/// with the `confirm` step before it) as a Cedar policy, for a side-by-side
+/// figure: Cedar is stateless, so the application hands it what Turnstile's
+/// session tracks itself (which orders the user owns, the order's status,
+/// and whether the user confirmed), and its cost does not depend on the
+/// conversation's length.
+mod cedar {
+    use std::str::FromStr;
+
+    use cedar_policy::{
+        Authorizer, Context, Decision, Entities, EntityId, EntityTypeName, EntityUid, PolicySet,
+        Request, RestrictedExpression, Schema, ValidationMode, Validator,
+    };
+    use serde_json::{Value, json};
+
+    const SCHEMA: &str = r#"
+        entity Order { status: String };
+        entity User { orders: Set<Order> };
+        action cancel_pending_order appliesTo {
+            principal: User,
+            resource: Order,
+            context: { reason: String, confirmed: Bool }
+        };
+    "#;
+
+    /// The user owns the order, the order is pending, the reason is one of
+    /// the two accepted ones (`enum(cancel_reason)`), and the user
+    /// confirmed.
+    const POLICY: &str = r#"
+        permit (principal, action == Action::"cancel_pending_order", resource)
+        when {
+            principal.orders.contains(resource) &&
+            resource.status == "pending" &&
+            ["no longer needed", "ordered by mistake"].contains(context.reason) &&
+            context.confirmed
+        };
+    "#;
+
+    /// The user and the orders of `gate_trace`: five cancelled, and `#OF`
+    /// pending (`allowed`) or processed.
+    pub struct Cedar {
+        schema: Schema,
+        policies: PolicySet,
+        entities: Entities,
+        authorizer: Authorizer,
+        user: EntityUid,
+        action: EntityUid,
+        order_type: EntityTypeName,
+    }
+
+    impl Cedar {
+        pub fn new(allowed: bool) -> Result<Self, String> {
+            let (schema, _) = Schema::from_cedarschema_str(SCHEMA).map_err(|e| e.to_string())?;
+            let policies: PolicySet = POLICY.parse().map_err(|e| format!("{e}"))?;
+            let validation =
+                Validator::new(schema.clone()).validate(&policies, ValidationMode::Strict);
+            if !validation.validation_passed() {
+                return Err(format!("the policy does not validate: {validation}"));
+            }
+            let final_status = if allowed { "pending" } else { "processed" };
+            let mut orders: Vec<(String, &str)> =
+                (0..5).map(|i| (format!("#O{i}"), "cancelled")).collect();
+            orders.push(("#OF".to_owned(), final_status));
+            let mut records: Vec<Value> = orders
+                .iter()
+                .map(|(id, status)| {
+                    json!({"uid": {"type": "Order", "id": id}, "attrs": {"status": status}, "parents": []})
+                })
+                .collect();
+            let owned: Vec<Value> = orders
+                .iter()
+                .map(|(id, _)| json!({"__entity": {"type": "Order", "id": id}}))
+                .collect();
+            records.push(
+                json!({"uid": {"type": "User", "id": "u1"}, "attrs": {"orders": owned}, "parents": []}),
+            );
+            let entities = Entities::from_json_value(Value::Array(records), Some(&schema))
+                .map_err(|e| e.to_string())?;
+            Ok(Self {
+                schema,
+                policies,
+                entities,
+                authorizer: Authorizer::new(),
+                user: EntityUid::from_str(r#"User::"u1""#).map_err(|e| e.to_string())?,
+                action: EntityUid::from_str(r#"Action::"cancel_pending_order""#)
+                    .map_err(|e| e.to_string())?,
+                order_type: EntityTypeName::from_str("Order").map_err(|e| e.to_string())?,
+            })
+        }
+
+        /// The Cedar request of an agent call `cancel_pending_order(args)`:
+        /// the resource from `args.order_id`, the context from
+        /// `args.reason` and the confirmation flag, validated against the
+        /// schema (as an application that builds requests from tool calls
+        /// would).
+        pub fn request(&self, args: &Value, confirmed: bool) -> Result<Request, String> {
+            let field = |name: &str| {
+                args.get(name)
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| format!("the call has no string {name}"))
+            };
+            let resource = EntityUid::from_type_name_and_id(
+                self.order_type.clone(),
+                EntityId::new(field("order_id")?),
+            );
+            let context = Context::from_pairs([
+                (
+                    "reason".to_owned(),
+                    RestrictedExpression::new_string(field("reason")?.to_owned()),
+                ),
+                (
+                    "confirmed".to_owned(),
+                    RestrictedExpression::new_bool(confirmed),
+                ),
+            ])
+            .map_err(|e| e.to_string())?;
+            Request::new(
+                self.user.clone(),
+                self.action.clone(),
+                resource,
+                context,
+                Some(&self.schema),
+            )
+            .map_err(|e| e.to_string())
+        }
+
+        /// `is_authorized` alone.
+        pub fn authorize(&self, request: &Request) -> bool {
+            self.authorizer
+                .is_authorized(request, &self.policies, &self.entities)
+                .decision()
+                == Decision::Allow
+        }
+
+        /// Request and context construction, then `is_authorized`.
+        pub fn decide(&self, args: &Value) -> Result<bool, String> {
+            Ok(self.authorize(&self.request(args, true)?))
+        }
+    }
+}
 
 /// One gate decision: the n-event trace and every evaluator's state after
 /// its first n-1 events.
@@ -253,6 +399,52 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     case
 }
 
+/// Cedar's decision of the same gated call (`cedar::Cedar`), allowed and
+/// denied.
+struct CedarCase {
+    allowed: bool,
+    cedar: cedar::Cedar,
+    /// The call's arguments, from which a request is built.
+    args: serde_json::Value,
+    /// The request built once, for `is_authorized` alone.
+    request: cedar_policy::Request,
+}
+
+impl CedarCase {
+    fn name(&self) -> &'static str {
+        if self.allowed { "allow" } else { "block" }
+    }
+}
+
+fn cedar_cases() -> Vec<CedarCase> {
+    [true, false]
+        .map(|allowed| {
+            let trace = gate_trace(GATE_TRACE_MIN, allowed);
+            let args = match trace.events.last() {
+                Some(Event::Call { args, .. }) => args.clone(),
+                other => panic!("the gate trace ends with a call: {other:?}"),
+            };
+            let cedar = cedar::Cedar::new(allowed).unwrap_or_else(|e| panic!("cedar: {e}"));
+            let request = cedar
+                .request(&args, true)
+                .unwrap_or_else(|e| panic!("cedar request: {e}"));
+            assert_eq!(
+                cedar.authorize(&request),
+                allowed,
+                "cedar, allowed={allowed}"
+            );
+            assert_eq!(cedar.decide(&args), Ok(allowed), "cedar, allowed={allowed}");
+            CedarCase {
+                allowed,
+                cedar,
+                args,
+                request,
+            }
+        })
+        .into_iter()
+        .collect()
+}
+
 fn cases(tokio: &Tokio, rt: &Arc<BundleRuntime>) -> Vec<Case> {
     SIZES
         .iter()
@@ -260,8 +452,30 @@ fn cases(tokio: &Tokio, rt: &Arc<BundleRuntime>) -> Vec<Case> {
         .collect()
 }
 
-fn bench_gate(c: &mut Criterion, tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case]) {
+fn bench_gate(
+    c: &mut Criterion,
+    tokio: &Tokio,
+    rt: &Arc<BundleRuntime>,
+    cases: &[Case],
+    cedar: &[CedarCase],
+) {
     let bundle = &rt.bundle;
+
+    let mut group = c.benchmark_group("gate_cedar");
+    group
+        .sample_size(50)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_millis(500));
+    for case in cedar {
+        group.bench_function(BenchmarkId::new("is_authorized", case.name()), |b| {
+            b.iter(|| case.cedar.authorize(black_box(&case.request)))
+        });
+        group.bench_function(
+            BenchmarkId::new("request_and_is_authorized", case.name()),
+            |b| b.iter(|| case.cedar.decide(black_box(&case.args))),
+        );
+    }
+    group.finish();
 
     // Short windows: a decision takes microseconds, so even these give tens
     // of thousands of iterations, while each iteration's untimed setup (the
@@ -384,20 +598,41 @@ fn micros(d: Duration) -> String {
     }
 }
 
-fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case]) {
+/// Individually timed medians of this run, by (evaluator, decision,
+/// events); Cedar's at 0 events (it keeps no conversation).
+type Medians = std::collections::BTreeMap<(&'static str, &'static str, usize), Duration>;
+
+fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[CedarCase]) {
     let bundle = &rt.bundle;
     let budget = Duration::from_millis(1_500);
+    let mut medians = Medians::new();
     println!("\nIndividually timed decisions (Instant), median / p99 (samples):");
     println!("| evaluator | decision | events | median | p99 | samples |");
     println!("|---|---|---|---|---|---|");
-    let row = |what: &str, case: &Case, (median, p99, n): (Duration, Duration, usize)| {
+    let mut record = |what: &'static str,
+                      name: &'static str,
+                      events: usize,
+                      (median, p99, n): (Duration, Duration, usize)| {
         println!(
-            "| {what} | {} | {} | {} | {} | {n} |",
-            case.name(),
-            case.events,
+            "| {what} | {name} | {events} | {} | {} | {n} |",
             micros(median),
             micros(p99)
         );
+        medians.insert((what, name, events), median);
+    };
+    for case in cedar {
+        let r = sample(
+            2_000,
+            budget,
+            || (),
+            |()| case.cedar.authorize(&case.request),
+        );
+        record("cedar is_authorized", case.name(), 0, r);
+        let r = sample(2_000, budget, || (), |()| case.cedar.decide(&case.args));
+        record("cedar request+is_authorized", case.name(), 0, r);
+    }
+    let mut row = |what: &'static str, case: &Case, r: (Duration, Duration, usize)| {
+        record(what, case.name(), case.events, r)
     };
     for case in cases {
         let mut session = restore(rt, &case.session);
@@ -455,6 +690,36 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case]) {
             row("monitor clone", case, r);
         }
     }
+    ratios(&medians);
+}
+
+/// Turnstile ÷ Cedar, from the individually timed medians of this run: the
+/// allowed call against Cedar's allow, the blocked one against its deny.
+fn ratios(medians: &Medians) {
+    println!("\nTurnstile ÷ Cedar (medians of this run; allow vs allow, block vs deny):");
+    println!(
+        "| events | decision | monitor ÷ is_authorized | monitor ÷ request+is_authorized | session ÷ is_authorized | session ÷ request+is_authorized |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let ratio = |ours: Option<&Duration>, theirs: Option<&Duration>| match (ours, theirs) {
+        (Some(a), Some(b)) if !b.is_zero() => format!("{:.2}×", a.as_secs_f64() / b.as_secs_f64()),
+        _ => "–".to_owned(),
+    };
+    for events in SIZES {
+        for name in ["allow", "block"] {
+            let authorize = medians.get(&("cedar is_authorized", name, 0));
+            let request = medians.get(&("cedar request+is_authorized", name, 0));
+            let monitor = medians.get(&("monitor", name, events));
+            let session = medians.get(&("session", name, events));
+            println!(
+                "| {events} | {name} | {} | {} | {} | {} |",
+                ratio(monitor, authorize),
+                ratio(monitor, request),
+                ratio(session, authorize),
+                ratio(session, request),
+            );
+        }
+    }
 }
 
 /// `GATE_PROFILE=<monitor|session>:<events>`: only repeat that evaluator's
@@ -498,8 +763,9 @@ fn main() {
         return;
     }
     let cases = cases(&tokio, &rt);
+    let cedar = cedar_cases();
     let mut c = Criterion::default().configure_from_args();
-    bench_gate(&mut c, &tokio, &rt, &cases);
+    bench_gate(&mut c, &tokio, &rt, &cases, &cedar);
     c.final_summary();
-    percentiles(&tokio, &rt, &cases);
+    percentiles(&tokio, &rt, &cases, &cedar);
 }
