@@ -257,6 +257,43 @@ impl Diagnostic for Problem {
     }
 }
 
+/// The closest of `known` to `wanted` (case-insensitive edit distance at
+/// most a third of the name, and at most 3), as a "did you mean" hint.
+pub(crate) fn did_you_mean<'k>(
+    wanted: &str,
+    known: impl IntoIterator<Item = &'k str>,
+) -> Option<String> {
+    let wanted_lower = wanted.to_lowercase();
+    let limit = (wanted.chars().count() / 3).clamp(1, 3);
+    known
+        .into_iter()
+        .filter(|k| *k != wanted)
+        .map(|k| {
+            (
+                crate::compile::edit_distance(&k.to_lowercase(), &wanted_lower),
+                k,
+            )
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, k)| (*d, *k))
+        .map(|(_, k)| format!("did you mean `{k}`?"))
+}
+
+/// `a` or `an` before `word`, as an English reader says it (`an amount`,
+/// `a string`, `an enum(status)`, `a user`).
+pub(crate) fn article(word: &str) -> &'static str {
+    match word.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o') => "an",
+        // "u" sounds like "you" in the words a bundle uses (user, unit).
+        _ => "a",
+    }
+}
+
+/// `word` with its article: `an amount`, `a string`.
+pub(crate) fn with_article(word: &str) -> String {
+    format!("{} {word}", article(word))
+}
+
 /// All problems of one bundle, in the order they were found.
 #[derive(Debug, Clone, Default)]
 pub struct Problems(pub Vec<Problem>);
@@ -289,6 +326,34 @@ impl Problems {
     /// Whether some problem is of `kind`.
     pub fn has(&self, kind: ProblemKind) -> bool {
         self.0.iter().any(|p| p.kind == kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn articles_follow_the_sound() {
+        assert_eq!(with_article("amount"), "an amount");
+        assert_eq!(with_article("enum(status)"), "an enum(status)");
+        assert_eq!(with_article("integer"), "an integer");
+        assert_eq!(with_article("string"), "a string");
+        assert_eq!(with_article("user"), "a user");
+    }
+
+    #[test]
+    fn suggestions_are_close_names_only() {
+        let known = ["get_order_details", "cancel_pending_order"];
+        assert_eq!(
+            did_you_mean("get_order_detail", known).as_deref(),
+            Some("did you mean `get_order_details`?")
+        );
+        assert_eq!(did_you_mean("refund", known), None);
+        assert_eq!(
+            did_you_mean("Pending", ["pending", "processed"]).as_deref(),
+            Some("did you mean `pending`?")
+        );
     }
 }
 

@@ -13,7 +13,7 @@ use turnstile_rules::{
 
 use crate::compile::Ctx;
 use crate::compile::typecheck::{Site, Typed, element};
-use crate::diag::ProblemKind;
+use crate::diag::{ProblemKind, with_article};
 use crate::expr::ast::{Aggregate, EventKind, Expr, ExprKind, Lit, PathSeg};
 use crate::schema::{Domain, Tool};
 
@@ -146,7 +146,7 @@ impl Ctx<'_> {
                         site,
                         &list.span,
                         ProblemKind::TypeMismatch,
-                        format!("`in` needs a list here, found a {shown}"),
+                        format!("`in` needs a list here, found {}", with_article(&shown)),
                         Some(
                             "write `x in [a, b]` for literals or `x == y` for one value".to_owned(),
                         ),
@@ -172,7 +172,7 @@ impl Ctx<'_> {
                     site,
                     &expr.span,
                     ProblemKind::TypeMismatch,
-                    format!("expected a condition, found a {shown}"),
+                    format!("expected a condition, found {}", with_article(&shown)),
                     Some("compare it with something, e.g. `== \"pending\"`".to_owned()),
                 )
             }
@@ -250,7 +250,7 @@ impl Ctx<'_> {
                         site,
                         &id.span,
                         ProblemKind::TypeMismatch,
-                        format!("an entity id is a string, found a {shown}"),
+                        format!("an entity id is a string, found {}", with_article(&shown)),
                         None,
                     );
                 }
@@ -307,7 +307,10 @@ impl Ctx<'_> {
                         site,
                         &of.span,
                         ProblemKind::TypeMismatch,
-                        format!("count(list, value) takes a list, found a {shown}"),
+                        format!(
+                            "count(list, value) takes a list, found {}",
+                            with_article(&shown)
+                        ),
                         None,
                     );
                 }
@@ -332,7 +335,11 @@ impl Ctx<'_> {
                         site,
                         &expr.span,
                         ProblemKind::TypeMismatch,
-                        format!("arithmetic needs two numbers, found a {lt} and a {rt}"),
+                        format!(
+                            "arithmetic needs two numbers, found {} and {}",
+                            with_article(&lt),
+                            with_article(&rt)
+                        ),
                         Some(
                             "aggregate lists first, e.g. `sum(order[$o].item_prices) - 10`"
                                 .to_owned(),
@@ -499,7 +506,11 @@ impl Ctx<'_> {
                 site,
                 &of.span,
                 ProblemKind::TypeMismatch,
-                format!("{} takes a list, found a {shown}", agg_name(op)),
+                format!(
+                    "{} takes a list, found {}",
+                    agg_name(op),
+                    with_article(&shown)
+                ),
                 Some(
                     "select list elements with `[*]`, e.g. `args.payment_methods[*].amount`"
                         .to_owned(),
@@ -528,7 +539,11 @@ impl Ctx<'_> {
                     site,
                     &of.span,
                     ProblemKind::TypeMismatch,
-                    format!("{} needs numbers, found a {shown}", agg_name(op)),
+                    format!(
+                        "{} needs numbers, found {}",
+                        agg_name(op),
+                        with_article(&shown)
+                    ),
                     None,
                 );
             }

@@ -23,7 +23,7 @@ use crate::bundle::{LoadedBundle, load};
 use crate::diag::{ProblemKind, Problems, RawProblem};
 use crate::fsm::{BindSource, Binding, Workflow};
 use crate::schema::Domain;
-use crate::source::{FileId, Loc, SourceMap};
+use crate::source::{FileId, Loc, SourceMap, scalar_offsets};
 
 /// A request variable such as `$order`, typed by the entity it identifies.
 #[derive(Debug, Clone, Serialize)]
@@ -193,18 +193,61 @@ impl<'a> Ctx<'a> {
         None
     }
 
-    /// Location of bytes `range` inside the YAML scalar `sp`, accounting for
-    /// the opening quote of a quoted scalar.
-    pub fn inner_loc<T>(&self, sp: &Sp<T>, file: FileId, range: std::ops::Range<usize>) -> Loc {
+    /// Location of bytes `range` of the value of the YAML scalar `sp`, in
+    /// the source: exact in every scalar style (quotes, escapes, folded and
+    /// literal blocks; see [`scalar_offsets`]).
+    pub fn inner_loc(&self, sp: &Sp<String>, file: FileId, range: std::ops::Range<usize>) -> Loc {
         let base = sp.loc(file);
         let text = self
             .sources
             .file(file)
             .map(|f| f.text.as_str())
             .unwrap_or("");
-        let quote = matches!(text.as_bytes().get(base.offset), Some(b'"' | b'\''));
-        let skip = usize::from(quote) + range.start;
-        base.narrow(skip, range.len().max(1))
+        let value = sp.value();
+        let Some(offsets) = scalar_offsets(text, base.offset, value) else {
+            let quote = matches!(text.as_bytes().get(base.offset), Some(b'"' | b'\''));
+            let skip = usize::from(quote) + range.start;
+            return base.narrow(skip, range.len().max(1));
+        };
+        let at = |i: usize| {
+            offsets
+                .get(i.min(value.len()))
+                .copied()
+                .unwrap_or(base.offset)
+        };
+        let start = at(range.start);
+        // The span ends after the range's last character, so a trailing
+        // folded line break or closing escape is not included.
+        let end = match value.get(range.start..range.end.min(value.len())) {
+            Some(covered) => match covered.char_indices().last() {
+                Some((i, c)) => at(range.start + i) + source_len(text, at(range.start + i), c),
+                None => start,
+            },
+            None => start,
+        };
+        Loc {
+            file,
+            offset: start,
+            len: end.saturating_sub(start).max(1),
+        }
+    }
+}
+
+/// Length in the source of the character `c` found at `offset`: an escape
+/// (`\"`, `\u00e9`) is longer than the character it stands for.
+fn source_len(text: &str, offset: usize, c: char) -> usize {
+    match text.get(offset..).and_then(|rest| rest.chars().next()) {
+        Some('\\') if c != '\\' || text.get(offset + 1..offset + 2) == Some("\\") => text
+            .get(offset + 1..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(1, |code| match code {
+                'x' => 4,
+                'u' => 6,
+                'U' => 10,
+                other => 1 + other.len_utf8(),
+            }),
+        Some(here) => here.len_utf8(),
+        None => c.len_utf8(),
     }
 }
 

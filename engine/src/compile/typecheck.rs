@@ -10,8 +10,8 @@ use turnstile_rules::{Amount, CmpOp, Date, DateTime, Operand, Symbol, Value, Val
 
 use crate::bundle::model::Sp;
 use crate::compile::Ctx;
-use crate::diag::{ProblemKind, RawProblem};
-use crate::expr::ast::Expr;
+use crate::diag::{ProblemKind, RawProblem, did_you_mean, with_article};
+use crate::expr::ast::{Expr, ExprKind};
 use crate::source::FileId;
 
 /// Where the expression text lives, for diagnostics.
@@ -71,9 +71,27 @@ impl Ctx<'_> {
         rhs: Typed,
     ) -> Option<(Operand, Operand)> {
         let (lt, rt) = (element(&lhs.ty).clone(), element(&rhs.ty).clone());
+        // A string literal that is not a value of the enum it is compared
+        // with is reported at the literal, with the closest value.
+        let literal_side = match (&lt, &rt) {
+            (ValueType::Enum(e), ValueType::Str) => Some((*e, rhs.literal.as_deref(), false)),
+            (ValueType::Str, ValueType::Enum(e)) => Some((*e, lhs.literal.as_deref(), true)),
+            _ => None,
+        };
+        if let Some((enum_sym, Some(literal), left)) = literal_side
+            && let Some((message, help)) = self.enum_literal(enum_sym, literal)
+        {
+            let span = operand_span(expr, left).clone();
+            return self.expr_error(
+                site,
+                &span,
+                ProblemKind::UnknownEnumValue,
+                message,
+                Some(help),
+            );
+        }
         let problem = match (&lt, &rt) {
-            (ValueType::Enum(e), ValueType::Str) => self.enum_literal(*e, rhs.literal.as_deref()),
-            (ValueType::Str, ValueType::Enum(e)) => self.enum_literal(*e, lhs.literal.as_deref()),
+            (ValueType::Enum(_), ValueType::Str) | (ValueType::Str, ValueType::Enum(_)) => None,
             (ValueType::Enum(a), ValueType::Enum(b)) if a != b => Some(format!(
                 "enum `{}` cannot be compared with enum `{}`",
                 self.interner.resolve(*a),
@@ -88,9 +106,9 @@ impl Ctx<'_> {
             }
             (ValueType::Str | ValueType::Enum(_), ValueType::Str | ValueType::Enum(_)) => None,
             _ => Some(format!(
-                "cannot compare a {} with a {}",
-                self.show_type(&lhs.ty),
-                self.show_type(&rhs.ty)
+                "cannot compare {} with {}",
+                with_article(&self.show_type(&lhs.ty)),
+                with_article(&self.show_type(&rhs.ty))
             )),
         };
         if problem.is_none() && op.is_ordering() {
@@ -103,7 +121,11 @@ impl Ctx<'_> {
                     site,
                     &expr.span,
                     ProblemKind::TypeMismatch,
-                    format!("`{}` needs numbers or dates, found a {shown}", op.symbol()),
+                    format!(
+                        "`{}` needs numbers or dates, found {}",
+                        op.symbol(),
+                        with_article(&shown)
+                    ),
                     None,
                 );
             }
@@ -116,19 +138,23 @@ impl Ctx<'_> {
         Some((l, r))
     }
 
-    /// Why a string literal is not a value of enum `enum_sym`, if it is not.
-    fn enum_literal(&self, enum_sym: Symbol, literal: Option<&str>) -> Option<String> {
-        let literal = literal?;
+    /// Why a string literal is not a value of enum `enum_sym`, if it is not,
+    /// and the help line (the closest value, or all of them).
+    fn enum_literal(&self, enum_sym: Symbol, literal: &str) -> Option<(String, String)> {
         let name = self.interner.resolve(enum_sym);
         let values = self.enum_values(name);
         if values.iter().any(|v| v == literal) {
-            None
-        } else {
-            Some(format!(
+            return None;
+        }
+        let help = did_you_mean(literal, values.iter().map(String::as_str))
+            .unwrap_or_else(|| format!("values of `{name}`: {}", values.join(", ")));
+        Some((
+            format!(
                 "`{literal}` is not a value of enum `{name}` (values: {})",
                 values.join(", ")
-            ))
-        }
+            ),
+            help,
+        ))
     }
 
     fn enum_values(&self, name: &str) -> Vec<String> {
@@ -197,6 +223,21 @@ impl Ctx<'_> {
             ValueType::List(inner) => format!("list<{}>", self.show_type(inner)),
             ValueType::Object(_) => "object".to_owned(),
         }
+    }
+}
+
+/// The span of one side of a comparison (`left` or right), or the whole
+/// expression when it is not a comparison (a member of an `in [...]` list).
+fn operand_span(expr: &Expr, left: bool) -> &Range<usize> {
+    match &expr.kind {
+        ExprKind::Compare { lhs, rhs, .. } => {
+            if left {
+                &lhs.span
+            } else {
+                &rhs.span
+            }
+        }
+        _ => &expr.span,
     }
 }
 

@@ -440,8 +440,8 @@ pub const BROKEN: &[Broken] = &[
             "order[$order].status == \"pending\"",
             "order[$order].status == \"Pending\"",
         )],
-        code: "turnstile::type_mismatch",
-        at: Some((CANCEL, "order[$order].status == \"Pending\"")),
+        code: "turnstile::unknown_enum_value",
+        at: Some((CANCEL, "\"Pending\"")),
         message: "`Pending` is not a value of enum `order_status`",
     },
     Broken {
