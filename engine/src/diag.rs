@@ -279,6 +279,19 @@ pub(crate) fn did_you_mean<'k>(
         .map(|(_, k)| format!("did you mean `{k}`?"))
 }
 
+/// The help line for an unknown name: the closest known one, or the list
+/// of all of them under `listed` ("declared tools: a, b").
+pub(crate) fn name_hint<'k>(
+    wanted: &str,
+    known: impl IntoIterator<Item = &'k str> + Clone,
+    listed: &str,
+) -> String {
+    did_you_mean(wanted, known.clone()).unwrap_or_else(|| {
+        let all: Vec<&str> = known.into_iter().collect();
+        format!("{listed}: {}", all.join(", "))
+    })
+}
+
 /// `a` or `an` before `word`, as an English reader says it (`an amount`,
 /// `a string`, `an enum(status)`, `a user`).
 pub(crate) fn article(word: &str) -> &'static str {

@@ -3,7 +3,7 @@
 //! invoking node (`cancel.authorize`), and connects `next` edges and decision
 //! branches. Each node itself is lowered by `compile::nodes`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use petgraph::graph::DiGraph;
 use turnstile_rules::{Check, CheckSet, VarId};
@@ -11,7 +11,7 @@ use turnstile_rules::{Check, CheckSet, VarId};
 use crate::bundle::LoadedBundle;
 use crate::bundle::model::{ExitOutcome, FlowDef, NodeDef, NodeKind, Sp};
 use crate::compile::{Ctx, SemanticCriterion, Variable};
-use crate::diag::{ProblemKind, RawProblem};
+use crate::diag::{ProblemKind, RawProblem, name_hint};
 use crate::fsm::{Edge, Node, NodeIdx, Workflow};
 use crate::schema::Domain;
 use crate::source::{FileId, Loc};
@@ -30,6 +30,13 @@ pub(crate) struct Lowered {
     pub sites: Vec<Loc>,
     /// For each decision node: its branches' lowered checks.
     pub decisions: Vec<(NodeIdx, Vec<BranchInfo>)>,
+    /// Nodes with an outgoing reference already reported (an unknown or
+    /// missing `next`, branch target or subflow): reachability treats them
+    /// as leading anywhere in their flow, so the cut is reported only once.
+    pub dangling: BTreeSet<NodeIdx>,
+    /// Nodes whose tool or expressions already have a problem reported:
+    /// graph rules that depend on them are not checked again.
+    pub broken: BTreeSet<NodeIdx>,
 }
 
 impl Lowered {
@@ -85,7 +92,7 @@ pub(crate) fn lower_flows(
                 Some(manifest.main.loc(*manifest_file)),
                 format!("main flow `{main}` is not defined"),
             )
-            .help(format!("defined flows: {known}")),
+            .help(name_hint(main, known.split(", "), "defined flows")),
         );
         return None;
     }
@@ -100,6 +107,8 @@ pub(crate) fn lower_flows(
         semantic: Vec::new(),
         sites: Vec::new(),
         decisions: Vec::new(),
+        dangling: BTreeSet::new(),
+        broken: BTreeSet::new(),
     };
     let mut stack = vec![main.clone()];
     let (entry, returns) = builder.expand(main, "", &mut stack)?;
@@ -139,6 +148,8 @@ pub(crate) fn lower_flows(
         semantic: builder.semantic,
         sites: builder.sites,
         decisions: builder.decisions,
+        dangling: builder.dangling,
+        broken: builder.broken,
     })
 }
 
@@ -202,6 +213,8 @@ pub(super) struct Builder<'c, 'a, 'd> {
     /// Where each graph node is defined, in node index order.
     pub(super) sites: Vec<Loc>,
     decisions: Vec<(NodeIdx, Vec<BranchInfo>)>,
+    dangling: BTreeSet<NodeIdx>,
+    pub(super) broken: BTreeSet<NodeIdx>,
 }
 
 impl<'d> Builder<'_, '_, 'd> {
@@ -290,8 +303,9 @@ impl<'d> Builder<'_, '_, 'd> {
                         Some(sub.loc(file)),
                         format!("unknown flow `{name}`"),
                     )
-                    .help(format!("defined flows: {known}")),
+                    .help(name_hint(name, known.split(", "), "defined flows")),
                 );
+                self.dangling.insert(idx);
                 return;
             }
             if stack.contains(name) {
@@ -309,6 +323,7 @@ impl<'d> Builder<'_, '_, 'd> {
                     )
                     .help("a flow cannot invoke itself, directly or through other flows"),
                 );
+                self.dangling.insert(idx);
                 return;
             }
             stack.push(name.clone());
@@ -316,6 +331,7 @@ impl<'d> Builder<'_, '_, 'd> {
             let expanded = self.expand(name, &sub_prefix, stack);
             stack.pop();
             let Some((entry, returns)) = expanded else {
+                self.dangling.insert(idx);
                 return;
             };
             self.graph.add_edge(idx, entry, Edge::Next);
@@ -326,12 +342,25 @@ impl<'d> Builder<'_, '_, 'd> {
             }
             return;
         }
-        if let Some(next) = next {
-            self.graph.add_edge(idx, next, Edge::Next);
+        match next {
+            Some(next) => {
+                self.graph.add_edge(idx, next, Edge::Next);
+            }
+            // A missing or unknown `next` is reported once; the paths it
+            // cuts are not reported again as unreachable or without exit.
+            None if !matches!(node.kind.value(), NodeKind::Exit | NodeKind::Decision) => {
+                self.dangling.insert(idx);
+            }
+            None => {}
         }
         let mut infos = Vec::new();
+        // A branch whose target or guard is already reported makes the
+        // decision's completeness unknowable: it is not checked.
+        let mut broken = false;
         for branch in &node.branches {
             let Some(to) = self.resolve(local, &branch.to, file, flow) else {
+                self.dangling.insert(idx);
+                broken = true;
                 continue;
             };
             let tool = None;
@@ -339,6 +368,7 @@ impl<'d> Builder<'_, '_, 'd> {
                 .check
                 .as_ref()
                 .and_then(|c| self.lower_check_text(c, file, tool));
+            broken |= branch.check.is_some() && check.is_none();
             let check_id = check.clone().map(|c| self.checks.push(c));
             let judge = branch.judge.as_ref().map(|j| j.value().clone());
             if let Some(question) = &judge {
@@ -367,7 +397,7 @@ impl<'d> Builder<'_, '_, 'd> {
                 },
             );
         }
-        if *node.kind.value() == NodeKind::Decision {
+        if *node.kind.value() == NodeKind::Decision && !broken {
             self.decisions.push((idx, infos));
         }
     }

@@ -13,7 +13,7 @@ use turnstile_rules::{
 
 use crate::compile::Ctx;
 use crate::compile::typecheck::{Site, Typed, element};
-use crate::diag::{ProblemKind, with_article};
+use crate::diag::{ProblemKind, name_hint, with_article};
 use crate::expr::ast::{Aggregate, EventKind, Expr, ExprKind, Lit, PathSeg};
 use crate::schema::{Domain, Tool};
 
@@ -98,7 +98,7 @@ impl Ctx<'_> {
                         &name.span,
                         ProblemKind::UnknownEnum,
                         format!("unknown enum `{}`", name.name),
-                        Some(format!("declared enums: {known}")),
+                        Some(name_hint(&name.name, known.split(", "), "declared enums")),
                     );
                 };
                 let fits = match element(&subject.ty) {
@@ -209,8 +209,10 @@ impl Ctx<'_> {
                         &ident.span,
                         ProblemKind::UnknownVariable,
                         format!("unknown variable `${}`", ident.name),
-                        Some(format!(
-                            "declare it under a flow's `vars`; declared: {known}"
+                        Some(name_hint(
+                            &format!("${}", ident.name),
+                            known.split(", "),
+                            "declare it under a flow's `vars`; declared",
                         )),
                     )
                 }
@@ -229,7 +231,11 @@ impl Ctx<'_> {
                         &entity.span,
                         ProblemKind::UnknownEntity,
                         format!("unknown entity `{}`", entity.name),
-                        Some(format!("declared entities: {known}")),
+                        Some(name_hint(
+                            &entity.name,
+                            known.split(", "),
+                            "declared entities",
+                        )),
                     );
                 };
                 let key = self.lower_operand(scope, site, id)?;
@@ -240,7 +246,7 @@ impl Ctx<'_> {
                         &field.span,
                         ProblemKind::UnknownField,
                         format!("entity `{}` has no field `{}`", entity.name, field.name),
-                        Some(format!("its fields: {known}")),
+                        Some(name_hint(&field.name, known.split(", "), "its fields")),
                     );
                 };
                 let key_is_list = matches!(key.ty, ValueType::List(_));
@@ -572,7 +578,11 @@ impl Ctx<'_> {
                 &tool.span,
                 ProblemKind::UnknownTool,
                 format!("unknown tool `{}`", tool.name),
-                Some("tools are declared in the domain file".to_owned()),
+                Some(name_hint(
+                    &tool.name,
+                    scope.domain.tools.keys().map(String::as_str),
+                    "tools are declared in the domain file; declared",
+                )),
             );
         };
         let mut lowered = Vec::new();
@@ -659,7 +669,7 @@ impl Ctx<'_> {
                 span,
                 ProblemKind::UnknownParam,
                 format!("tool `{}` has no parameter `{first}`", tool.name),
-                Some(format!("its parameters: {known}")),
+                Some(name_hint(first, known.split(", "), "its parameters")),
             );
         };
         let mut steps = vec![ArgStep::Key(self.interner.intern(first))];

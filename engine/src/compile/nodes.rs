@@ -11,7 +11,7 @@ use crate::compile::SemanticCriterion;
 use crate::compile::flows::Builder;
 use crate::compile::lower::Scope;
 use crate::compile::typecheck::Site;
-use crate::diag::{ProblemKind, RawProblem};
+use crate::diag::{ProblemKind, RawProblem, name_hint};
 use crate::expr::ast::{ExprKind, PathSeg};
 use crate::expr::template::{Piece, parse_template};
 use crate::expr::{ParseError, parse};
@@ -31,7 +31,12 @@ impl<'d> Builder<'_, '_, 'd> {
         let kind = *def.kind.value();
         let id = format!("{prefix}{}", def.id.value());
         self.check_attributes(def, file);
+        let reported_before = self.ctx.problems.len();
         let tool = def.tool.as_ref().and_then(|t| self.tool_for(def, t, file));
+        // With its tool unknown, every `args` path of the node would also be
+        // reported; the unknown tool is the one root cause.
+        let tool_unknown = def.tool.is_some() && tool.is_none();
+        let problems_before = self.ctx.problems.len();
         let actor = def
             .actor
             .as_ref()
@@ -88,6 +93,13 @@ impl<'d> Builder<'_, '_, 'd> {
             .iter()
             .filter_map(|(var, source)| self.lower_binding(var, source, file, tool))
             .collect();
+        if tool_unknown {
+            let mut index = 0;
+            self.ctx.problems.retain(|p| {
+                index += 1;
+                index <= problems_before || p.kind != ProblemKind::UnknownParam
+            });
+        }
         let loc = def.id.loc(file);
         let origin = self
             .ctx
@@ -113,6 +125,9 @@ impl<'d> Builder<'_, '_, 'd> {
             origin,
         };
         let idx = self.graph.add_node(node);
+        if self.ctx.problems.len() > reported_before {
+            self.broken.insert(idx);
+        }
         self.index.insert(id, idx);
         self.sites.push(loc);
         idx
@@ -216,7 +231,12 @@ impl<'d> Builder<'_, '_, 'd> {
                     Some(name.loc(file)),
                     format!("unknown tool `{}`", name.value()),
                 )
-                .help("tools are declared in the domain file"),
+                .label("not declared in the domain")
+                .help(name_hint(
+                    name.value(),
+                    self.domain.tools.keys().map(String::as_str),
+                    "tools are declared in the domain file; declared",
+                )),
             );
             return None;
         };

@@ -148,13 +148,7 @@ impl Ctx<'_> {
         }
         let help = did_you_mean(literal, values.iter().map(String::as_str))
             .unwrap_or_else(|| format!("values of `{name}`: {}", values.join(", ")));
-        Some((
-            format!(
-                "`{literal}` is not a value of enum `{name}` (values: {})",
-                values.join(", ")
-            ),
-            help,
-        ))
+        Some((format!("`{literal}` is not a value of enum `{name}`"), help))
     }
 
     fn enum_values(&self, name: &str) -> Vec<String> {

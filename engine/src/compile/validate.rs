@@ -45,7 +45,10 @@ fn reachability(ctx: &mut Ctx<'_>, lowered: &Lowered) {
                 .next()
                 .is_none()
     });
-    let finishes = flood(lowered, terminals, Direction::Incoming);
+    // A node with an already-reported broken reference may have been meant
+    // to reach an exit.
+    let ends = terminals.chain(lowered.dangling.iter().copied());
+    let finishes = flood(lowered, ends, Direction::Incoming);
     for idx in graph.node_indices() {
         let site = lowered.site(idx);
         let id = &graph[idx].id;
@@ -67,6 +70,12 @@ fn reachability(ctx: &mut Ctx<'_>, lowered: &Lowered) {
     }
 }
 
+/// The flow instance a node belongs to: its qualified id without the last
+/// segment (`cancel.` for `cancel.authorize`, empty for the main flow).
+fn instance(id: &str) -> &str {
+    id.rfind('.').map_or("", |i| id.get(..=i).unwrap_or(""))
+}
+
 fn flood(
     lowered: &Lowered,
     start: impl IntoIterator<Item = NodeIdx>,
@@ -78,6 +87,16 @@ fn flood(
     while let Some(idx) = queue.pop_front() {
         if seen.insert(idx) {
             queue.extend(graph.neighbors_directed(idx, direction));
+            // Forward from a broken reference, any node of its flow
+            // instance may be where it was meant to go.
+            if direction == Direction::Outgoing && lowered.dangling.contains(&idx) {
+                let here = instance(&graph[idx].id);
+                queue.extend(
+                    graph.node_indices().filter(|&other| {
+                        instance(&graph[other].id) == here && !seen.contains(&other)
+                    }),
+                );
+            }
         }
     }
     seen
@@ -124,9 +143,19 @@ fn authorizations(ctx: &mut Ctx<'_>, domain: &Domain, bundle: &LoadedBundle, low
             );
         }
     }
+    // An authorization node whose tool is already reported unknown may be
+    // the one meant for a tool that now looks unauthorized.
+    // So may a subflow that could not be inlined.
+    let unknown_authorization = graph.node_indices().any(|i| {
+        let node = &graph[i];
+        (node.kind == NodeKind::ToolAuthorization
+            && node.tool.is_none()
+            && lowered.broken.contains(&i))
+            || (node.kind == NodeKind::Subflow && lowered.dangling.contains(&i))
+    });
     for tool in domain.agent_writes() {
         let auths: Vec<NodeIdx> = lowered.workflow.authorization_of(&tool.name).collect();
-        if auths.is_empty() && !out_of_scope.contains(&tool.name) {
+        if auths.is_empty() && !out_of_scope.contains(&tool.name) && !unknown_authorization {
             let loc = domain_def
                 .tools
                 .iter()
@@ -144,7 +173,7 @@ fn authorizations(ctx: &mut Ctx<'_>, domain: &Domain, bundle: &LoadedBundle, low
         for auth in auths {
             let verified = graph
                 .neighbors_directed(auth, Direction::Outgoing)
-                .any(|next| verifies(lowered, next, tool.symbol));
+                .any(|next| verifies(lowered, next, tool.symbol) || lowered.broken.contains(&next));
             if !verified {
                 ctx.report(
                     RawProblem::new(
