@@ -342,6 +342,15 @@ impl Problems {
     }
 }
 
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for p in &self.0 {
+            writeln!(f, "{}: {} [{}]", p.location(), p.message, p.kind.code())?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,14 +376,5 @@ mod tests {
             did_you_mean("Pending", ["pending", "processed"]).as_deref(),
             Some("did you mean `pending`?")
         );
-    }
-}
-
-impl fmt::Display for Problems {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for p in &self.0 {
-            writeln!(f, "{}: {} [{}]", p.location(), p.message, p.kind.code())?;
-        }
-        Ok(())
     }
 }
