@@ -85,6 +85,9 @@ pub enum ProblemKind {
     ClassifierIncomplete,
     /// A remediation template does not parse.
     BadTemplate,
+    /// A `cites` entry names a file that cannot be read or a line it does
+    /// not have.
+    BadCitation,
 }
 
 impl ProblemKind {
@@ -126,6 +129,7 @@ impl ProblemKind {
             ProblemKind::DecisionInconsistent => "turnstile::decision_inconsistent",
             ProblemKind::ClassifierIncomplete => "turnstile::classifier_incomplete",
             ProblemKind::BadTemplate => "turnstile::bad_template",
+            ProblemKind::BadCitation => "turnstile::bad_citation",
         }
     }
 }

@@ -11,6 +11,8 @@ use turnstile_engine::check_bundle;
 
 const CANCEL: &str = "flows/cancel.yaml";
 const MAIN: &str = "flows/main.yaml";
+const IDENTIFY: &str = "flows/identify.yaml";
+const DOMAIN: &str = "domain.yaml";
 
 /// A mistake, the one diagnostic it must give and that diagnostic's help.
 struct Cascade {
@@ -164,7 +166,80 @@ const CASES: &[Cascade] = &[
         message: "cannot compare a list<amount> with a string",
         help: "",
     },
+    // The checks that used to accept these silently.
+    Cascade {
+        name: "citation past the policy's end",
+        edits: &[edit(
+            CANCEL,
+            "    cites: policy.md:11\n",
+            "    cites: policy.md:130\n",
+        )],
+        code: "turnstile::bad_citation",
+        at: (CANCEL, "policy.md:130"),
+        message: "`policy.md:130` cites line 130, but `policy.md` has 13 lines",
+        help: "renumber the citation after editing the policy",
+    },
+    Cascade {
+        name: "citation of a missing file",
+        edits: &[edit(
+            CANCEL,
+            "    cites: policy.md:9\n",
+            "    cites: polcy.md:9\n",
+        )],
+        code: "turnstile::bad_citation",
+        at: (CANCEL, "polcy.md:9"),
+        message: "cannot read cited file `polcy.md`",
+        help: "paths in `cites` are relative to the bundle directory",
+    },
+    Cascade {
+        name: "citation that is not a line",
+        edits: &[edit(
+            CANCEL,
+            "    cites: policy.md:9\n",
+            "    cites: policy.md:nine\n",
+        )],
+        code: "turnstile::bad_citation",
+        at: (CANCEL, "policy.md:nine"),
+        message: "`policy.md:nine` is not a line or line range",
+        help: "write `file`, `file:line` or `file:first-last`",
+    },
+    Cascade {
+        name: "list path on a scalar field",
+        edits: &[edit(
+            DOMAIN,
+            "          user_id: $.user_id\n",
+            "          user_id: $.user_id[*]\n",
+        )],
+        code: "turnstile::type_mismatch",
+        at: (DOMAIN, "$.user_id[*]"),
+        message: "`$.user_id[*]` selects several values, but field `user_id` of `order` is a string",
+        help: "drop the `[*]` to read one value, or declare the field as `list<string>`",
+    },
+    Cascade {
+        name: "variable of a flow that does not invoke this one",
+        edits: &[edit(
+            IDENTIFY,
+            "    check: args.user_id == $user",
+            "    check: args.user_id == $order",
+        )],
+        code: "turnstile::unknown_variable",
+        at: (IDENTIFY, "$order"),
+        message: "variable `$order` is declared in flow `cancel`, which does not invoke flow `identify`",
+        help: "a flow may use the variables it declares and those of the flows that invoke it; add `order: order` to the `vars` of `identify` or of a flow that invokes it",
+    },
 ];
+
+/// A citation range inside the policy and a variable of an invoking flow
+/// are fine.
+#[test]
+fn in_scope_variables_and_line_ranges_are_accepted() {
+    let dir = mutated(&[edit(
+        CANCEL,
+        "    cites: policy.md:11\n",
+        "    cites: policy.md:9-13\n",
+    )]);
+    check_bundle(&bundle_in(&dir)).unwrap_or_else(|p| panic!("{p}"));
+}
 
 #[test]
 fn each_mistake_gives_exactly_one_diagnostic() {

@@ -2,6 +2,7 @@
 //! under a parser budget, so hostile or broken files produce located
 //! diagnostics instead of exhausting memory or panicking.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,9 @@ pub struct LoadedBundle {
     pub(crate) domain: (FileId, DomainFile),
     /// Every flow file, in manifest order.
     pub(crate) flows: Vec<(FileId, FlowDef)>,
+    /// Every file a node `cites`, by the path written, with its number of
+    /// lines (`None` when it cannot be read), so citations can be checked.
+    pub(crate) cited: BTreeMap<String, Option<usize>>,
 }
 
 /// Loads the bundle in `dir` (or the manifest file `dir` names). Reports every
@@ -61,15 +65,50 @@ pub fn load(dir: &Path) -> Result<LoadedBundle, Problems> {
         .iter()
         .filter_map(|p| loader.parse::<FlowDef>(p))
         .collect();
+    let cited = cited_files(&dir, &flows);
     match domain {
         Some(domain) if loader.problems.is_empty() => Ok(LoadedBundle {
             sources: loader.sources,
             manifest,
             domain,
             flows,
+            cited,
         }),
         _ => Err(loader.finish()),
     }
+}
+
+/// The file part of a citation (`policy.md` in `policy.md:7`).
+pub(crate) fn cited_file(citation: &str) -> &str {
+    citation.split_once(':').map_or(citation, |(file, _)| file)
+}
+
+/// Line counts of every file the flows cite, read under the same size limit
+/// as bundle files.
+fn cited_files(dir: &Path, flows: &[(FileId, FlowDef)]) -> BTreeMap<String, Option<usize>> {
+    let mut cited = BTreeMap::new();
+    for citation in flows
+        .iter()
+        .flat_map(|(_, flow)| &flow.nodes)
+        .filter_map(|node| node.cites.as_ref())
+        .flat_map(|cites| cites.to_vec())
+    {
+        let file = cited_file(&citation).to_owned();
+        if cited.contains_key(&file) {
+            continue;
+        }
+        let path = dir.join(&file);
+        let lines = fs::metadata(&path)
+            .ok()
+            .filter(|meta| meta.is_file() && meta.len() <= MAX_FILE_BYTES)
+            .and_then(|_| fs::read(&path).ok())
+            .map(|bytes| {
+                let text = String::from_utf8_lossy(&bytes);
+                text.lines().count()
+            });
+        cited.insert(file, lines);
+    }
+    cited
 }
 
 struct Loader {

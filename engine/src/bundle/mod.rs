@@ -4,4 +4,5 @@
 mod load;
 pub mod model;
 
+pub(crate) use load::cited_file;
 pub use load::{LoadedBundle, MANIFEST, MAX_FILE_BYTES, load};

@@ -7,7 +7,7 @@ use turnstile_rules::ValueType;
 
 use crate::bundle::model::{DomainFile, Sp, ToolKind};
 use crate::compile::Ctx;
-use crate::diag::{ProblemKind, RawProblem};
+use crate::diag::{ProblemKind, RawProblem, did_you_mean, name_hint, with_article};
 use crate::schema::{
     Domain, Entity, EnumDef, JsonPath, ReadSpec, Tool, TypeExpr, parse_json_path, parse_type,
 };
@@ -143,7 +143,11 @@ fn compile_read(
                 Some(read.entity.loc(file)),
                 format!("unknown entity `{entity_name}`"),
             )
-            .help(format!("declared entities: {known}")),
+            .help(name_hint(
+                entity_name,
+                known.split(", "),
+                "declared entities",
+            )),
         );
         return None;
     };
@@ -154,20 +158,45 @@ fn compile_read(
     let id = path(ctx, &read.id, file)?;
     let mut fields = BTreeMap::new();
     for (field, field_path) in &read.fields {
-        if !entity.fields.contains_key(field) {
+        let Some(field_type) = entity.fields.get(field) else {
+            let hint = did_you_mean(field, entity.fields.keys().map(String::as_str))
+                .unwrap_or_else(|| {
+                    "declare the field under the entity's `fields` with its type".to_owned()
+                });
             ctx.report(
                 RawProblem::new(
                     ProblemKind::UnknownField,
                     Some(field_path.loc(file)),
                     format!("entity `{entity_name}` has no field `{field}`"),
                 )
-                .help("declare the field under the entity's `fields` with its type"),
+                .help(hint),
+            );
+            continue;
+        };
+        let Some(p) = path(ctx, field_path, file) else {
+            continue;
+        };
+        // `[*]` or `.*` selects several values: only a list field holds them.
+        if p.selects_many() && !matches!(field_type, ValueType::List(_)) {
+            let shown = ctx.show_type(field_type);
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::TypeMismatch,
+                    Some(field_path.loc(file)),
+                    format!(
+                        "`{}` selects several values, but field `{field}` of `{entity_name}` is {}",
+                        field_path.value(),
+                        with_article(&shown)
+                    ),
+                )
+                .label("a list path")
+                .help(format!(
+                    "drop the `[*]` to read one value, or declare the field as `list<{shown}>`"
+                )),
             );
             continue;
         }
-        if let Some(p) = path(ctx, field_path, file) {
-            fields.insert(field.clone(), p);
-        }
+        fields.insert(field.clone(), p);
     }
     Some(ReadSpec {
         entity: entity_name.clone(),

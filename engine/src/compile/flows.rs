@@ -101,6 +101,8 @@ pub(crate) fn lower_flows(
         domain,
         flows,
         vars,
+        visible: BTreeMap::new(),
+        current_flow: String::new(),
         graph: DiGraph::default(),
         index: BTreeMap::new(),
         checks: CheckSet::default(),
@@ -202,6 +204,11 @@ pub(super) struct Builder<'c, 'a, 'd> {
     flows: BTreeMap<String, (FileId, &'d FlowDef)>,
     /// Request variables by name: their id and entity.
     pub(super) vars: BTreeMap<String, (VarId, String)>,
+    /// The variables the flow being expanded may use: those it declares and
+    /// those of every flow that invokes it.
+    pub(super) visible: BTreeMap<String, (VarId, String)>,
+    /// The flow being expanded.
+    pub(super) current_flow: String,
     /// The graph built so far.
     pub(super) graph: DiGraph<Node, Edge, u32>,
     /// Nodes by qualified id.
@@ -227,6 +234,43 @@ impl<'d> Builder<'_, '_, 'd> {
         stack: &mut Vec<String>,
     ) -> Option<(NodeIdx, Vec<NodeIdx>)> {
         let (file, def) = *self.flows.get(flow)?;
+        let visible = self.visible_in(stack);
+        let outer_visible = std::mem::replace(&mut self.visible, visible);
+        let outer_flow = std::mem::replace(&mut self.current_flow, flow.to_owned());
+        let expanded = self.expand_nodes(flow, file, def, prefix, stack);
+        self.visible = outer_visible;
+        self.current_flow = outer_flow;
+        expanded
+    }
+
+    /// The variables declared by the flows of `stack` (the flow being
+    /// expanded and every flow that invokes it).
+    fn visible_in(&self, stack: &[String]) -> BTreeMap<String, (VarId, String)> {
+        stack
+            .iter()
+            .filter_map(|name| self.flows.get(name))
+            .flat_map(|(_, def)| def.vars.keys())
+            .filter_map(|name| Some((name.clone(), self.vars.get(name)?.clone())))
+            .collect()
+    }
+
+    /// The flows that declare variable `name`.
+    pub(super) fn declaring_flows(&self, name: &str) -> Vec<&str> {
+        self.flows
+            .iter()
+            .filter(|(_, (_, def))| def.vars.contains_key(name))
+            .map(|(flow, _)| flow.as_str())
+            .collect()
+    }
+
+    fn expand_nodes(
+        &mut self,
+        flow: &str,
+        file: FileId,
+        def: &'d FlowDef,
+        prefix: &str,
+        stack: &mut Vec<String>,
+    ) -> Option<(NodeIdx, Vec<NodeIdx>)> {
         let mut local: BTreeMap<&str, NodeIdx> = BTreeMap::new();
         let mut entries = Vec::new();
         let mut returns = Vec::new();
@@ -357,6 +401,7 @@ impl<'d> Builder<'_, '_, 'd> {
         // A branch whose target or guard is already reported makes the
         // decision's completeness unknowable: it is not checked.
         let mut broken = false;
+        let reported_before = self.ctx.problems.len();
         for branch in &node.branches {
             let Some(to) = self.resolve(local, &branch.to, file, flow) else {
                 self.dangling.insert(idx);
@@ -397,6 +442,7 @@ impl<'d> Builder<'_, '_, 'd> {
                 },
             );
         }
+        self.explain_out_of_scope_variables(reported_before);
         if *node.kind.value() == NodeKind::Decision && !broken {
             self.decisions.push((idx, infos));
         }

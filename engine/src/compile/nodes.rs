@@ -93,6 +93,7 @@ impl<'d> Builder<'_, '_, 'd> {
             .iter()
             .filter_map(|(var, source)| self.lower_binding(var, source, file, tool))
             .collect();
+        self.explain_out_of_scope_variables(problems_before);
         if tool_unknown {
             let mut index = 0;
             self.ctx.problems.retain(|p| {
@@ -131,6 +132,46 @@ impl<'d> Builder<'_, '_, 'd> {
         self.index.insert(id, idx);
         self.sites.push(loc);
         idx
+    }
+
+    /// Rewrites the unknown-variable problems reported since `from` whose
+    /// variable is declared, but by a flow that does not invoke this one:
+    /// the fix is a declaration in scope, not a new name.
+    pub(super) fn explain_out_of_scope_variables(&mut self, from: usize) {
+        let flow = self.current_flow.clone();
+        let mut rewrites = Vec::new();
+        for (index, problem) in self.ctx.problems.iter().enumerate().skip(from) {
+            if problem.kind != ProblemKind::UnknownVariable {
+                continue;
+            }
+            let Some(name) = problem
+                .message
+                .split('`')
+                .nth(1)
+                .map(|n| n.trim_start_matches('$').to_owned())
+            else {
+                continue;
+            };
+            let Some((_, entity)) = self.vars.get(&name) else {
+                continue;
+            };
+            let declaring = self.declaring_flows(&name).join("`, `");
+            rewrites.push((
+                index,
+                format!(
+                    "variable `${name}` is declared in flow `{declaring}`, which does not invoke flow `{flow}`"
+                ),
+                format!(
+                    "a flow may use the variables it declares and those of the flows that invoke it; add `{name}: {entity}` to the `vars` of `{flow}` or of a flow that invokes it"
+                ),
+            ));
+        }
+        for (index, message, help) in rewrites {
+            if let Some(problem) = self.ctx.problems.get_mut(index) {
+                problem.message = message;
+                problem.help = Some(help);
+            }
+        }
     }
 
     /// Reports attributes a node of its type must have or must not have.
@@ -304,7 +345,7 @@ impl<'d> Builder<'_, '_, 'd> {
         let scope = Scope {
             domain: self.domain,
             tool,
-            vars: &self.vars,
+            vars: &self.visible,
         };
         self.ctx.lower_check(&scope, site, &expr)
     }
@@ -345,7 +386,7 @@ impl<'d> Builder<'_, '_, 'd> {
                     let scope = Scope {
                         domain: self.domain,
                         tool,
-                        vars: &self.vars,
+                        vars: &self.visible,
                     };
                     let typed = self.ctx.lower_operand(
                         &scope,
@@ -376,23 +417,26 @@ impl<'d> Builder<'_, '_, 'd> {
         file: FileId,
         tool: Option<&'d Tool>,
     ) -> Option<Binding> {
-        let Some((id, _)) = self.vars.get(var).cloned() else {
+        let Some((id, _)) = self.visible.get(var).cloned() else {
             let known = self
-                .vars
+                .visible
                 .keys()
                 .map(|v| format!("${v}"))
-                .collect::<Vec<_>>()
-                .join(", ");
+                .collect::<Vec<_>>();
+            let wanted = format!("${var}");
             self.ctx.report(
                 RawProblem::new(
                     ProblemKind::UnknownVariable,
                     Some(source.loc(file)),
                     format!("`bind` names unknown variable `{var}`"),
                 )
-                .help(format!(
-                    "declare it under the flow's `vars`; declared: {known}"
+                .help(name_hint(
+                    &wanted,
+                    known.iter().map(String::as_str),
+                    "declare it under the flow's `vars`; declared",
                 )),
             );
+            self.explain_out_of_scope_variables(self.ctx.problems.len().saturating_sub(1));
             return None;
         };
         let site = Site {

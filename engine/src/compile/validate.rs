@@ -32,6 +32,72 @@ pub(crate) fn validate(
         decision(ctx, domain, lowered, *idx, branches);
     }
     classifiers(ctx, bundle, lowered);
+    citations(ctx, bundle);
+}
+
+/// Every `cites` entry (`file`, `file:line` or `file:first-last`) names a
+/// readable file and lines it has.
+fn citations(ctx: &mut Ctx<'_>, bundle: &LoadedBundle) {
+    for (file, flow) in &bundle.flows {
+        for node in &flow.nodes {
+            let Some(cites) = &node.cites else { continue };
+            let node_loc = node.id.loc(*file);
+            for citation in cites.to_vec() {
+                let Some(problem) = citation_problem(&citation, &bundle.cited) else {
+                    continue;
+                };
+                // The citation's own text, searched from the node's id on.
+                let text = ctx
+                    .sources
+                    .file(*file)
+                    .map(|f| f.text.as_str())
+                    .unwrap_or("");
+                let loc = text
+                    .get(node_loc.offset..)
+                    .and_then(|rest| rest.find(citation.as_str()))
+                    .map(|at| node_loc.narrow(at, citation.len()))
+                    .unwrap_or(node_loc);
+                ctx.report(
+                    RawProblem::new(ProblemKind::BadCitation, Some(loc), problem.0)
+                        .label("cited here")
+                        .help(problem.1),
+                );
+            }
+        }
+    }
+}
+
+/// What is wrong with one citation, and the help line.
+fn citation_problem(
+    citation: &str,
+    cited: &BTreeMap<String, Option<usize>>,
+) -> Option<(String, String)> {
+    let file = crate::bundle::cited_file(citation);
+    let Some(lines) = cited.get(file).copied().flatten() else {
+        return Some((
+            format!("cannot read cited file `{file}`"),
+            "paths in `cites` are relative to the bundle directory".to_owned(),
+        ));
+    };
+    let range = citation.split_once(':').map(|(_, r)| r)?;
+    let (first, last) = range.split_once('-').unwrap_or((range, range));
+    let parsed = first
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .zip(last.trim().parse::<usize>().ok());
+    let help = "write `file`, `file:line` or `file:first-last`".to_owned();
+    match parsed {
+        None => Some((format!("`{citation}` is not a line or line range"), help)),
+        Some((first, last)) if first == 0 || last < first => {
+            Some((format!("`{citation}` is not a line or line range"), help))
+        }
+        Some((_, last)) if last > lines => Some((
+            format!("`{citation}` cites line {last}, but `{file}` has {lines} lines"),
+            "renumber the citation after editing the policy".to_owned(),
+        )),
+        Some(_) => None,
+    }
 }
 
 fn reachability(ctx: &mut Ctx<'_>, lowered: &Lowered) {
