@@ -82,6 +82,12 @@ pub struct Manifest {
     /// Request types the classifier must distinguish (besides `general` and `transfer`).
     #[serde(default)]
     pub request_types: Vec<Sp<String>>,
+    /// The classifier's own labels for the built-in request types, when the
+    /// bundle needs their names for something else or prefers other words:
+    /// `{transfer: human_agent}` makes the classifier offer `human_agent`
+    /// instead of `transfer` (which a bank may then use as a request type).
+    #[serde(default)]
+    pub builtin_labels: BTreeMap<String, Sp<String>>,
     /// Mutating tools the workflow deliberately does not authorize, each with why.
     #[serde(default)]
     pub out_of_scope: Vec<OutOfScope>,

@@ -283,7 +283,8 @@ impl<'d> Builder<'_, '_, 'd> {
         };
         let kind = *def.kind.value();
         let expected: &[ToolKind] = match kind {
-            NodeKind::ToolAuthorization => &[ToolKind::Write],
+            // A generic tool (a transfer to a human) may be gated too.
+            NodeKind::ToolAuthorization => &[ToolKind::Write, ToolKind::Generic],
             _ => &[ToolKind::Read, ToolKind::Generic],
         };
         if !expected.contains(&tool.kind) {

@@ -8,7 +8,7 @@ use petgraph::visit::EdgeRef;
 use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, StepOrigin, Timing};
 
 use super::CompiledBundle;
-use crate::bundle::model::NodeKind;
+use crate::bundle::model::{NodeKind, Side};
 use crate::fsm::{Binding, Edge, Workflow};
 use crate::schema::Domain;
 
@@ -119,7 +119,23 @@ pub(crate) fn lower_steps(
             }
         }
     }
-    let gated_tools = domain.agent_writes().map(|t| t.symbol).collect();
+    // Every agent write, and any other agent tool the bundle chose to gate
+    // with a tool_authorization node (a transfer only on the user's request).
+    let mut gated_tools: Vec<turnstile_rules::Symbol> = Vec::new();
+    for symbol in domain.agent_writes().map(|t| t.symbol).chain(
+        workflow
+            .graph
+            .node_weights()
+            .filter(|n| n.kind == NodeKind::ToolAuthorization)
+            .filter_map(|n| n.tool.as_deref())
+            .filter_map(|name| domain.tool(name))
+            .filter(|t| t.side == Side::Agent)
+            .map(|t| t.symbol),
+    ) {
+        if !gated_tools.contains(&symbol) {
+            gated_tools.push(symbol);
+        }
+    }
     Steps {
         program: CompiledChecks {
             checks,

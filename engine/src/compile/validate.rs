@@ -11,7 +11,7 @@ use crate::bundle::LoadedBundle;
 use crate::bundle::model::NodeKind;
 use crate::compile::Ctx;
 use crate::compile::flows::{BranchInfo, Lowered};
-use crate::diag::{ProblemKind, RawProblem};
+use crate::diag::{ProblemKind, RawProblem, name_hint};
 use crate::fsm::NodeIdx;
 use crate::schema::Domain;
 
@@ -33,6 +33,17 @@ pub(crate) fn validate(
     }
     classifiers(ctx, bundle, lowered);
     citations(ctx, bundle);
+}
+
+/// The classifier label standing for built-in request type `builtin`: the
+/// bundle's own from `builtin_labels`, or the built-in name.
+fn builtin_label(
+    labels: &BTreeMap<String, crate::bundle::model::Sp<String>>,
+    builtin: &str,
+) -> String {
+    labels
+        .get(builtin)
+        .map_or_else(|| builtin.to_owned(), |l| l.value().clone())
 }
 
 /// Every `cites` entry (`file`, `file:line` or `file:first-last`) names a
@@ -477,11 +488,47 @@ fn show_value(ctx: &Ctx<'_>, value: &Value) -> String {
 fn classifiers(ctx: &mut Ctx<'_>, bundle: &LoadedBundle, lowered: &Lowered) {
     let (manifest_file, manifest) = &bundle.manifest;
     let graph = &lowered.workflow.graph;
+    for (builtin, label) in &manifest.builtin_labels {
+        if !BUILTIN_REQUEST_TYPES.contains(&builtin.as_str()) {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnexpectedAttribute,
+                    Some(label.loc(*manifest_file)),
+                    format!("`{builtin}` is not a built-in request type"),
+                )
+                .help(name_hint(
+                    builtin,
+                    BUILTIN_REQUEST_TYPES,
+                    "the built-in request types",
+                )),
+            );
+        } else if manifest
+            .request_types
+            .iter()
+            .any(|r| r.value() == label.value())
+        {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::DuplicateId,
+                    Some(label.loc(*manifest_file)),
+                    format!(
+                        "label `{}` stands for built-in `{builtin}` and is also a request type",
+                        label.value()
+                    ),
+                )
+                .help("each classifier label stands for one kind of request"),
+            );
+        }
+    }
     let required: Vec<String> = manifest
         .request_types
         .iter()
         .map(|r| r.value().clone())
-        .chain(BUILTIN_REQUEST_TYPES.iter().map(|s| (*s).to_owned()))
+        .chain(
+            BUILTIN_REQUEST_TYPES
+                .iter()
+                .map(|s| builtin_label(&manifest.builtin_labels, s)),
+        )
         .collect();
     let classifiers: Vec<NodeIdx> = graph
         .node_indices()
@@ -515,7 +562,7 @@ fn classifiers(ctx: &mut Ctx<'_>, bundle: &LoadedBundle, lowered: &Lowered) {
                     loc,
                     format!("classifier `{}` has no branch for {}", graph[idx].id, missing.join(", ")),
                 )
-                .help("a classifier offers every request type in bundle.yaml plus `general` and `transfer`"),
+                .help("a classifier offers every request type in bundle.yaml plus `general` and `transfer` (or the labels `builtin_labels` gives them)"),
             );
         }
         for label in labels.iter().filter(|l| !required.iter().any(|r| r == *l)) {
