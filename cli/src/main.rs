@@ -18,7 +18,7 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
-use turnstile_engine::{GraphFormat, bundle_schema, render_graph};
+use turnstile_engine::{GraphFormat, GraphOptions, bundle_schema, render_graph_with};
 
 mod gate;
 mod judge_args;
@@ -50,8 +50,13 @@ enum Command {
     /// Render a bundle's compiled workflow graph.
     Graph {
         bundle: PathBuf,
+        /// `svg` and `png` run Graphviz's `dot`, which must be installed.
         #[arg(long, value_enum, default_value_t = GraphArg::Dot)]
         format: GraphArg,
+        /// Show checks, guards and judge questions (abbreviated) on the
+        /// nodes and branches, not only as tooltips.
+        #[arg(long)]
+        detail: bool,
         /// Write to this file instead of standard output.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -192,6 +197,8 @@ enum GraphArg {
     Dot,
     Mermaid,
     Json,
+    Svg,
+    Png,
 }
 
 fn main() -> ExitCode {
@@ -201,8 +208,9 @@ fn main() -> ExitCode {
         Command::Graph {
             bundle,
             format,
+            detail,
             output,
-        } => graph(&bundle, format, output),
+        } => graph(&bundle, format, GraphOptions { detail }, output),
         Command::Schema => emit(&format!("{:#}\n", bundle_schema()), None),
         Command::Replay {
             bundle,
@@ -451,27 +459,85 @@ fn summary(bundle: &CompiledBundle) -> String {
     )
 }
 
-fn graph(path: &std::path::Path, format: GraphArg, output: Option<PathBuf>) -> ExitCode {
+fn graph(
+    path: &std::path::Path,
+    format: GraphArg,
+    options: GraphOptions,
+    output: Option<PathBuf>,
+) -> ExitCode {
     let bundle = match check_bundle(path) {
         Ok(b) => b,
         Err(problems) => return report_problems(path, &problems),
     };
-    let format = match format {
-        GraphArg::Dot => GraphFormat::Dot,
-        GraphArg::Mermaid => GraphFormat::Mermaid,
-        GraphArg::Json => GraphFormat::Json,
+    let (text_format, image) = match format {
+        GraphArg::Dot => (GraphFormat::Dot, None),
+        GraphArg::Mermaid => (GraphFormat::Mermaid, None),
+        GraphArg::Json => (GraphFormat::Json, None),
+        GraphArg::Svg => (GraphFormat::Dot, Some("svg")),
+        GraphArg::Png => (GraphFormat::Dot, Some("png")),
     };
-    emit(&render_graph(&bundle, format), output)
+    let text = render_graph_with(&bundle, text_format, options);
+    let Some(image) = image else {
+        return emit(&text, output);
+    };
+    match run_graphviz(&text, image) {
+        Ok(bytes) => emit_bytes(&bytes, output),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
-fn emit(text: &str, output: Option<PathBuf>) -> ExitCode {
+/// Renders DOT `text` to `image` (`svg`, `png`) with Graphviz's `dot`.
+fn run_graphviz(text: &str, image: &str) -> Result<Vec<u8>, String> {
+    use std::process::{Command, Stdio};
+    let dot = std::env::var_os("TURNSTILE_DOT").unwrap_or_else(|| "dot".into());
+    let mut child = Command::new(&dot)
+        .arg(format!("-T{image}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            format!(
+                "`--format {image}` needs Graphviz's `dot` ({}: {e}); install Graphviz (e.g. `apt install graphviz`), or write `--format dot` and render it elsewhere",
+                std::path::Path::new(&dot).display()
+            )
+        })?;
+    // Written from a thread: `dot` may fill its output pipe before it has
+    // read all of its input.
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or("cannot write to Graphviz's input")?;
+    let input = text.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let finished = child
+        .wait_with_output()
+        .map_err(|e| format!("Graphviz failed: {e}"))?;
+    let written = writer
+        .join()
+        .map_err(|_| "cannot write to Graphviz's input".to_owned())?;
+    if !finished.status.success() {
+        return Err(format!(
+            "Graphviz failed ({}): {}",
+            finished.status,
+            String::from_utf8_lossy(&finished.stderr).trim()
+        ));
+    }
+    written.map_err(|e| format!("cannot write to Graphviz's input: {e}"))?;
+    Ok(finished.stdout)
+}
+
+fn emit_bytes(bytes: &[u8], output: Option<PathBuf>) -> ExitCode {
     let written = match &output {
         Some(file) => {
-            std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
+            std::fs::write(file, bytes).map_err(|e| format!("cannot write {}: {e}", file.display()))
         }
         None => std::io::stdout()
             .lock()
-            .write_all(text.as_bytes())
+            .write_all(bytes)
             .map_err(|e| format!("cannot write to standard output: {e}")),
     };
     match written {
@@ -481,4 +547,8 @@ fn emit(text: &str, output: Option<PathBuf>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn emit(text: &str, output: Option<PathBuf>) -> ExitCode {
+    emit_bytes(text.as_bytes(), output)
 }

@@ -102,6 +102,17 @@ pub struct Node {
     pub classifier: bool,
     /// `file:line` of the node's definition.
     pub origin: String,
+    /// The `check` and `guard` as written, for drawings and reports.
+    pub source: NodeSource,
+}
+
+/// A node's expressions as the bundle author wrote them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct NodeSource {
+    /// The `check`, if any.
+    pub check: Option<String>,
+    /// The `guard`, if any.
+    pub guard: Option<String>,
 }
 
 /// A transition of the workflow.
@@ -121,6 +132,8 @@ pub enum Edge {
         otherwise: bool,
         /// Phrases establishing `judge` for the offline judge.
         keywords: Vec<String>,
+        /// The formal guard as written, for drawings.
+        check_source: Option<String>,
     },
 }
 

@@ -50,9 +50,10 @@ pub use compile::{CompiledBundle, SemanticCriterion, Variable, check_bundle, com
 pub use diag::{Problem, ProblemKind, Problems};
 pub use expr::{Expr, ParseError, parse as parse_expr};
 pub use fsm::{
-    BindSource, Binding, Criterion, Edge, Node, NodeIdx, Template, TemplatePiece, Workflow,
+    BindSource, Binding, Criterion, Edge, Node, NodeIdx, NodeSource, Template, TemplatePiece,
+    Workflow,
 };
-pub use render::{GraphFormat, bundle_schema, render_graph};
+pub use render::{GraphFormat, GraphOptions, bundle_schema, render_graph, render_graph_with};
 pub use session::{
     AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,
     Guidance, RequestStatus, RequestView, STATE_VERSION, Schedule, Session, SessionError,

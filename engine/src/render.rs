@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::bundle::model::NodeKind;
 use crate::compile::CompiledBundle;
-use crate::fsm::{Edge, Node};
+use crate::fsm::{Edge, Node, NodeIdx};
 
 /// How [`render_graph`] writes the workflow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,13 +23,95 @@ pub enum GraphFormat {
     Json,
 }
 
+/// What a drawing shows beyond the structure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GraphOptions {
+    /// Show each node's check, guard and judge question and each branch's
+    /// guard, abbreviated, on the drawing itself (not only as tooltips,
+    /// which PNG and most SVG viewers do not show).
+    pub detail: bool,
+}
+
 /// The compiled workflow of `bundle`, drawn in `format`.
 pub fn render_graph(bundle: &CompiledBundle, format: GraphFormat) -> String {
+    render_graph_with(bundle, format, GraphOptions::default())
+}
+
+/// The compiled workflow of `bundle`, drawn in `format` with `options`.
+pub fn render_graph_with(
+    bundle: &CompiledBundle,
+    format: GraphFormat,
+    options: GraphOptions,
+) -> String {
     match format {
-        GraphFormat::Dot => dot(bundle),
-        GraphFormat::Mermaid => mermaid(bundle),
+        GraphFormat::Dot => dot(bundle, options),
+        GraphFormat::Mermaid => mermaid(bundle, options),
         GraphFormat::Json => json(bundle),
     }
+}
+
+/// Every node type with the words the legend uses for it, in reading order.
+const LEGEND: [(NodeKind, &str); 8] = [
+    (NodeKind::Entry, "entry"),
+    (NodeKind::UserInput, "user input"),
+    (NodeKind::AgentAction, "agent action"),
+    (NodeKind::ToolCall, "tool call (read)"),
+    (NodeKind::ToolAuthorization, "tool authorization"),
+    (NodeKind::Decision, "decision"),
+    (NodeKind::Subflow, "subflow"),
+    (NodeKind::Exit, "exit"),
+];
+
+/// Longest expression shown on a drawing before it is cut.
+const DETAIL_CHARS: usize = 44;
+
+/// `text` on one line, cut to [`DETAIL_CHARS`] characters with `...`.
+fn abbreviate(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= DETAIL_CHARS {
+        return flat;
+    }
+    let cut: String = flat.chars().take(DETAIL_CHARS.saturating_sub(3)).collect();
+    format!("{}...", cut.trim_end())
+}
+
+/// The lines `--detail` adds under a node's name.
+fn detail_lines(node: &Node) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(check) = &node.source.check {
+        lines.push(format!("check: {}", abbreviate(check)));
+    }
+    if let Some(guard) = &node.source.guard {
+        lines.push(format!("guard: {}", abbreviate(guard)));
+    }
+    if let Some(judge) = &node.criterion.judge {
+        lines.push(format!("judge: {}", abbreviate(judge)));
+    }
+    lines
+}
+
+/// A branch's label, with its guard under it when `detail` is asked.
+fn branch_label(edge: &Edge, detail: bool) -> Option<String> {
+    let Edge::Branch {
+        label,
+        judge,
+        otherwise,
+        check_source,
+        ..
+    } = edge
+    else {
+        return None;
+    };
+    if !detail {
+        return Some(label.clone());
+    }
+    let guard = match (check_source, judge, otherwise) {
+        (Some(check), _, _) => format!("\n{}", abbreviate(check)),
+        (None, Some(judge), _) => format!("\njudge: {}", abbreviate(judge)),
+        (None, None, true) => "\n(otherwise)".to_owned(),
+        _ => String::new(),
+    };
+    Some(format!("{label}{guard}"))
 }
 
 fn dot_style(kind: NodeKind) -> (&'static str, &'static str) {
@@ -45,20 +127,27 @@ fn dot_style(kind: NodeKind) -> (&'static str, &'static str) {
     }
 }
 
-fn short_label(node: &Node) -> String {
+fn short_label(node: &Node, detail: bool) -> String {
     let name = node.id.rsplit('.').next().unwrap_or(&node.id);
-    let detail = match (&node.tool, node.outcome) {
+    let tool_or_outcome = match (&node.tool, node.outcome) {
         (Some(tool), _) => format!("\n{tool}"),
         (None, Some(outcome)) => format!("\n{outcome:?}").to_lowercase(),
         _ => String::new(),
     };
     // ASCII: Graphviz's default fonts lack most symbols.
-    let judged = if node.criterion.judge.is_some() {
+    let judged = if node.criterion.judge.is_some() && !detail {
         " (judge)"
     } else {
         ""
     };
-    format!("{name}{judged}{detail}")
+    let mut label = format!("{name}{judged}{tool_or_outcome}");
+    if detail {
+        for line in detail_lines(node) {
+            label.push('\n');
+            label.push_str(&line);
+        }
+    }
+    label
 }
 
 /// The subflow instance a node belongs to: its id up to the last dot.
@@ -72,13 +161,35 @@ fn dot_escape(text: &str) -> String {
         .replace('\n', "\\n")
 }
 
-fn dot(bundle: &CompiledBundle) -> String {
+/// For each subflow node, where the conversation goes once the subflow
+/// returns: the targets of its instance's return edges.
+fn after_return(bundle: &CompiledBundle) -> BTreeMap<NodeIdx, Vec<NodeIdx>> {
+    let graph = &bundle.workflow.graph;
+    let mut after: BTreeMap<NodeIdx, Vec<NodeIdx>> = BTreeMap::new();
+    for edge in graph.edge_references() {
+        let (from, to) = (&graph[edge.source()], &graph[edge.target()]);
+        if from.kind != NodeKind::Exit || instance(&from.id) == instance(&to.id) {
+            continue;
+        }
+        if let Some(&invoker) = bundle.workflow.index.get(instance(&from.id)) {
+            let targets = after.entry(invoker).or_default();
+            if !targets.contains(&edge.target()) {
+                targets.push(edge.target());
+            }
+        }
+    }
+    after
+}
+
+fn dot(bundle: &CompiledBundle, options: GraphOptions) -> String {
     let graph = &bundle.workflow.graph;
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(&bundle.name));
+    // Top-down; `newrank` ranks clusters with the rest, so the main flow
+    // reads from the top and each subflow hangs beside its invoking node.
     let _ = writeln!(
         out,
-        "  graph [rankdir=TB, fontname=\"Helvetica\", label=\"{}\", labelloc=t];",
+        "  graph [rankdir=TB, newrank=true, compound=true, nodesep=0.4, ranksep=0.45, fontname=\"Helvetica\", label=\"{}\", labelloc=t];",
         dot_escape(&bundle.name)
     );
     let _ = writeln!(
@@ -93,9 +204,12 @@ fn dot(bundle: &CompiledBundle) -> String {
             .or_default()
             .push(idx);
     }
+    let mut cluster_of: BTreeMap<&str, usize> = BTreeMap::new();
     for (cluster_index, (name, members)) in clusters.iter().enumerate() {
-        let indent = if name.is_empty() { "  " } else { "    " };
-        if !name.is_empty() {
+        let main = name.is_empty();
+        let indent = if main { "  " } else { "    " };
+        if !main {
+            cluster_of.insert(name, cluster_index);
             let _ = writeln!(out, "  subgraph cluster_{cluster_index} {{");
             let _ = writeln!(
                 out,
@@ -106,44 +220,97 @@ fn dot(bundle: &CompiledBundle) -> String {
         for &idx in members {
             let node = &graph[idx];
             let (shape, fill) = dot_style(node.kind);
+            // The main flow's nodes share a group: Graphviz keeps them in
+            // one straight column.
+            let group = if main { ", group=main" } else { "" };
             let _ = writeln!(
                 out,
-                "{indent}n{} [label=\"{}\", shape={shape}, fillcolor=\"{fill}\", tooltip=\"{}\"];",
+                "{indent}n{} [label=\"{}\", shape={shape}, fillcolor=\"{fill}\"{group}, tooltip=\"{}\"];",
                 idx.index(),
-                dot_escape(&short_label(node)),
+                dot_escape(&short_label(node, options.detail)),
                 dot_escape(node.expect.as_deref().unwrap_or(&node.id)),
             );
         }
-        if !name.is_empty() {
+        if !main {
             let _ = writeln!(out, "  }}");
         }
     }
     for edge in graph.edge_references() {
-        let label = match edge.weight() {
-            Edge::Next => String::new(),
-            Edge::Branch { label, .. } => format!(" [label=\"{}\"]", dot_escape(label)),
+        let (from, to) = (&graph[edge.source()], &graph[edge.target()]);
+        let mut attributes = Vec::new();
+        if let Some(label) = branch_label(edge.weight(), options.detail) {
+            attributes.push(format!("label=\"{}\"", dot_escape(&label)));
+        }
+        let crosses = instance(&from.id) != instance(&to.id);
+        if crosses && from.kind == NodeKind::Exit {
+            // A return: drawn, but it must not pull the invoking flow's
+            // next node below the subflow.
+            attributes.push("style=dashed, constraint=false, color=\"#888888\"".to_owned());
+        } else if crosses {
+            attributes.push("style=dashed, color=\"#888888\"".to_owned());
+        } else if instance(&from.id).is_empty() {
+            attributes.push("weight=8".to_owned());
+        }
+        let attributes = if attributes.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", attributes.join(", "))
         };
         let _ = writeln!(
             out,
-            "  n{} -> n{}{label};",
+            "  n{} -> n{}{attributes};",
             edge.source().index(),
             edge.target().index()
         );
     }
+    // The main flow's spine through each subflow: its node, then where the
+    // conversation continues after the subflow returns.
+    for (invoker, targets) in after_return(bundle) {
+        for target in targets {
+            let _ = writeln!(
+                out,
+                "  n{} -> n{} [style=invis, weight=8];",
+                invoker.index(),
+                target.index()
+            );
+        }
+    }
+    legend(&mut out);
     out.push_str("}\n");
     out
+}
+
+/// A boxed legend of the node shapes, drawn under the workflow.
+fn legend(out: &mut String) {
+    let _ = writeln!(out, "  subgraph cluster_legend {{");
+    let _ = writeln!(
+        out,
+        "    label=\"Legend\"; style=rounded; color=\"#bbbbbb\"; fontsize=10;"
+    );
+    for (i, (kind, words)) in LEGEND.iter().enumerate() {
+        let (shape, fill) = dot_style(*kind);
+        let _ = writeln!(
+            out,
+            "    legend_{i} [label=\"{words}\", shape={shape}, fillcolor=\"{fill}\", fontsize=9];"
+        );
+    }
+    // Invisible links keep the legend in one row.
+    let chain: Vec<String> = (0..LEGEND.len()).map(|i| format!("legend_{i}")).collect();
+    let _ = writeln!(out, "    {{ rank=same; {} }}", chain.join("; "));
+    let _ = writeln!(out, "    {} [style=invis];", chain.join(" -> "));
+    let _ = writeln!(out, "  }}");
 }
 
 fn mermaid_escape(text: &str) -> String {
     text.replace('"', "#quot;").replace('\n', "<br/>")
 }
 
-fn mermaid(bundle: &CompiledBundle) -> String {
+fn mermaid(bundle: &CompiledBundle, options: GraphOptions) -> String {
     let graph = &bundle.workflow.graph;
     let mut out = String::from("flowchart TD\n");
     for idx in graph.node_indices() {
         let node = &graph[idx];
-        let label = mermaid_escape(&short_label(node));
+        let label = mermaid_escape(&short_label(node, options.detail));
         let (open, close) = match node.kind {
             NodeKind::Entry | NodeKind::Exit => ("([\"", "\"])"),
             NodeKind::AgentAction => ("[\"", "\"]"),
@@ -161,8 +328,9 @@ fn mermaid(bundle: &CompiledBundle) -> String {
             Edge::Next => {
                 let _ = writeln!(out, "  n{s} --> n{t}");
             }
-            Edge::Branch { label, .. } => {
-                let _ = writeln!(out, "  n{s} -->|\"{}\"| n{t}", mermaid_escape(label));
+            branch @ Edge::Branch { .. } => {
+                let label = branch_label(branch, options.detail).unwrap_or_default();
+                let _ = writeln!(out, "  n{s} -->|\"{}\"| n{t}", mermaid_escape(&label));
             }
         }
     }

@@ -439,6 +439,7 @@ impl<'d> Builder<'_, '_, 'd> {
                     judge,
                     otherwise: branch.otherwise,
                     keywords: branch.keywords.clone(),
+                    check_source: branch.check.as_ref().map(|c| c.value().clone()),
                 },
             );
         }

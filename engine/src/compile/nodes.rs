@@ -15,7 +15,9 @@ use crate::diag::{ProblemKind, RawProblem, name_hint};
 use crate::expr::ast::{ExprKind, PathSeg};
 use crate::expr::template::{Piece, parse_template};
 use crate::expr::{ParseError, parse};
-use crate::fsm::{BindSource, Binding, Criterion, Node, NodeIdx, Template, TemplatePiece};
+use crate::fsm::{
+    BindSource, Binding, Criterion, Node, NodeIdx, NodeSource, Template, TemplatePiece,
+};
 use crate::schema::{JsonPath, JsonStep, Tool};
 use crate::source::FileId;
 
@@ -124,6 +126,10 @@ impl<'d> Builder<'_, '_, 'd> {
             outcome: def.outcome.as_ref().map(|o| *o.value()),
             classifier: def.classifier,
             origin,
+            source: NodeSource {
+                check: def.check.as_ref().map(|c| c.value().clone()),
+                guard: def.guard.as_ref().map(|g| g.value().clone()),
+            },
         };
         let idx = self.graph.add_node(node);
         if self.ctx.problems.len() > reported_before {

@@ -1,0 +1,122 @@
+//! `turnstile graph`: a legend of the node shapes, the main flow as the
+//! top-down spine, guards and checks on the drawing with `--detail`, and
+//! SVG/PNG straight from Graphviz (with a clear error when it is missing).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+
+#[path = "../../engine/tests/support/mod.rs"]
+mod support;
+
+use std::process::{Command, Output};
+
+use support::toy_bundle;
+
+fn turnstile(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_turnstile"));
+    command.args(args).env("NO_COLOR", "1");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("run turnstile")
+}
+
+fn graph(extra: &[&str]) -> String {
+    let toy = toy_bundle();
+    let mut args = vec!["graph", toy.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = turnstile(&args, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_dot_output_has_a_legend_of_every_node_shape() {
+    let dot = graph(&[]);
+    let legend_start = dot
+        .find("subgraph cluster_legend {")
+        .expect("a legend cluster");
+    let legend = &dot[legend_start..];
+    assert!(legend.contains("label=\"Legend\""));
+    for (words, shape) in [
+        ("entry", "circle"),
+        ("user input", "parallelogram"),
+        ("agent action", "box"),
+        ("tool call (read)", "cylinder"),
+        ("tool authorization", "trapezium"),
+        ("decision", "diamond"),
+        ("subflow", "component"),
+        ("exit", "doublecircle"),
+    ] {
+        assert!(
+            legend.contains(&format!("[label=\"{words}\", shape={shape},")),
+            "legend entry {words} as {shape}:\n{legend}"
+        );
+    }
+}
+
+#[test]
+fn the_main_flow_is_the_top_down_spine() {
+    let dot = graph(&[]);
+    assert!(dot.contains("rankdir=TB"));
+    // Main-flow nodes share a group, subflow nodes do not.
+    let line_of = |label: &str| {
+        dot.lines()
+            .find(|l| l.contains(&format!("[label=\"{label}")))
+            .unwrap_or_else(|| panic!("no node {label}:\n{dot}"))
+            .to_owned()
+    };
+    assert!(line_of("classify").contains("group=main"));
+    assert!(!line_of("read_order").contains("group=main"));
+    // A subflow's returns do not pull the main flow below it; the main flow
+    // continues from the subflow node itself.
+    assert!(dot.contains("style=dashed, constraint=false"));
+    assert!(dot.contains("[style=invis, weight=8]"));
+}
+
+#[test]
+fn detail_shows_guards_checks_and_questions_abbreviated() {
+    let plain = graph(&[]);
+    assert!(!plain.contains("guard: "));
+    let detailed = graph(&["--detail"]);
+    assert!(
+        detailed.contains("guard: args.order_id == $order && args.reason in..."),
+        "{detailed}"
+    );
+    assert!(detailed.contains("check: args.user_id == $user"));
+    assert!(detailed.contains("label=\"pending\\norder[$order].status == \\\"pending\\\"\""));
+    assert!(detailed.contains("judge: The user asks to cancel an order."));
+    let mermaid = graph(&["--format", "mermaid", "--detail"]);
+    assert!(mermaid.contains("guard: args.order_id"));
+}
+
+#[test]
+fn svg_and_png_come_straight_from_graphviz() {
+    let svg = graph(&["--format", "svg"]);
+    assert!(svg.contains("<svg") && svg.contains("authorize") && svg.contains("Legend"));
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("toy.png");
+    graph(&["--format", "png", "--detail", "-o", png.to_str().unwrap()]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+}
+
+#[test]
+fn without_graphviz_the_error_says_what_to_install() {
+    let toy = toy_bundle();
+    let out = turnstile(
+        &["graph", toy.to_str().unwrap(), "--format", "svg"],
+        &[("TURNSTILE_DOT", "/nonexistent/dot")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`--format svg` needs Graphviz's `dot`")
+            && stderr.contains("install Graphviz"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
