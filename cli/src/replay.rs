@@ -240,7 +240,9 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             if let Some(text) = remediation {
                 writeln!(out, "{:42}remediation: {text}", "")?;
             }
-            for line in explanation.lines().skip(1) {
+            // The "event k: tool blocked (reason)" line repeats the header;
+            // a type-mismatch line before it does not.
+            for line in explanation.lines().filter(|l| !l.starts_with("event ")) {
                 writeln!(out, "{:42}{}", "", line.trim_start())?;
             }
             Ok(())

@@ -279,6 +279,11 @@ impl FactsBuilder {
         }
     }
 
+    /// The extraction problems of every event so far, in order.
+    pub fn diagnostics(&self) -> &[ExtractionDiagnostic] {
+        &self.facts.diagnostics
+    }
+
     /// Adds one event's facts; events must arrive in order.
     pub fn push(&mut self, event: &EventFacts) {
         let k = event.event;

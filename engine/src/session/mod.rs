@@ -534,6 +534,7 @@ impl Session {
             &self.monitor,
             env,
             &self.extractor.interner,
+            self.builder.diagnostics(),
         ))
     }
 

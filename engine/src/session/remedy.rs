@@ -5,13 +5,21 @@
 //! filled from what the user said.
 
 use turnstile_rules::Env;
-use turnstile_rules::{Interner, Value};
+use turnstile_rules::{ExtractionDiagnostic, Interner, Value};
 
 use super::runtime::RemedyPiece;
 use turnstile_rules::Monitor;
 
-/// Renders `pieces` for the request `env`.
-pub fn render(pieces: &[RemedyPiece], monitor: &Monitor, env: &Env, interner: &Interner) -> String {
+/// Renders `pieces` for the request `env`. `diagnostics` are the extraction
+/// problems so far: a field whose read had the wrong type is shown as such,
+/// not as "not read yet".
+pub fn render(
+    pieces: &[RemedyPiece],
+    monitor: &Monitor,
+    env: &Env,
+    interner: &Interner,
+    diagnostics: &[ExtractionDiagnostic],
+) -> String {
     let mut out = String::new();
     for piece in pieces {
         match piece {
@@ -19,7 +27,10 @@ pub fn render(pieces: &[RemedyPiece], monitor: &Monitor, env: &Env, interner: &I
             RemedyPiece::Value(node, source) => {
                 let values = monitor.operand_values(*node, env);
                 if values.is_empty() {
-                    out.push_str(&format!("<{source}: not read yet>"));
+                    match mistyped(source, diagnostics) {
+                        Some(why) => out.push_str(&format!("<{source}: {why}>")),
+                        None => out.push_str(&format!("<{source}: not read yet>")),
+                    }
                 } else {
                     let shown: Vec<String> =
                         values.iter().map(|v| plain_value(v, interner)).collect();
@@ -29,6 +40,28 @@ pub fn render(pieces: &[RemedyPiece], monitor: &Monitor, env: &Env, interner: &I
         }
     }
     out
+}
+
+/// Why the entity field `source` (`account[$account].balance`) has no
+/// value, when the latest read of it had the wrong type: read diagnostics
+/// say `tool: entity.field: why`.
+fn mistyped(source: &str, diagnostics: &[ExtractionDiagnostic]) -> Option<String> {
+    let entity = source.split('[').next()?;
+    let field = source.rsplit('.').next()?;
+    if !source.contains('[') || entity.is_empty() {
+        return None;
+    }
+    let subject = format!("{entity}.{field}");
+    diagnostics
+        .iter()
+        .rev()
+        .filter(|d| d.kind.is_type_error())
+        .find_map(|d| {
+            let mut parts = d.detail.splitn(3, ": ");
+            let (_tool, what, why) = (parts.next()?, parts.next()?, parts.next()?);
+            (what == subject)
+                .then(|| format!("wrong type in the result at event {}: {why}", d.event))
+        })
 }
 
 /// A value as people read it: strings without quotes.
