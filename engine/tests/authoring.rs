@@ -179,3 +179,42 @@ fn an_ungated_generic_tool_stays_ungated() {
     let transfer = bundle.domain.tool("transfer_to_human_agents").unwrap();
     assert!(!bundle.program.gated_tools.contains(&transfer.symbol));
 }
+
+/// The newcomer's case: a bank's `wire` request next to the built-in
+/// `transfer` (to a human). Labels are not keywords, so "wire transfer" is
+/// the bank's request, not a tie.
+#[tokio::test]
+async fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
+    use std::collections::BTreeMap;
+    use turnstile_judge::{Branch, Judge, JudgeRequest, Question, Role, Turn, Verdict};
+    let branches = vec![
+        Branch {
+            label: "wire".into(),
+            description: "The customer asks to send money.".into(),
+            keywords: vec!["wire".into(), "send money".into()],
+        },
+        Branch {
+            label: "transfer".into(),
+            description: "The customer asks for a human agent.".into(),
+            keywords: vec!["human".into(), "representative".into()],
+        },
+    ];
+    let verdict = OfflineJudge
+        .judge(&JudgeRequest {
+            bundle_hash: "b".into(),
+            node_id: "classify".into(),
+            question: Question::Classify { branches },
+            policy_excerpt: None,
+            bindings: BTreeMap::new(),
+            conversation: vec![Turn::new(0, Role::User, "I need to make a wire transfer")],
+        })
+        .await
+        .verdict;
+    assert_eq!(
+        verdict,
+        Verdict::Chosen {
+            label: "wire".into(),
+            evidence_event: 0
+        }
+    );
+}

@@ -166,6 +166,18 @@ const CASES: &[Cascade] = &[
         message: "cannot compare a list<amount> with a string",
         help: "",
     },
+    Cascade {
+        name: "a number written as a string",
+        edits: &[edit(
+            CANCEL,
+            "        check: order[$order].status == \"pending\"",
+            "        check: order[$order].item_prices == \"10000\"",
+        )],
+        code: "turnstile::type_mismatch",
+        at: (CANCEL, "order[$order].item_prices"),
+        message: "cannot compare a list<amount> with a string",
+        help: "write the number without quotes: `10000`",
+    },
     // The checks that used to accept these silently.
     Cascade {
         name: "citation past the policy's end",

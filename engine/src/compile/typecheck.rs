@@ -131,7 +131,8 @@ impl Ctx<'_> {
             }
         }
         if let Some(message) = problem {
-            return self.expr_error(site, &expr.span, ProblemKind::TypeMismatch, message, None);
+            let help = comparison_help(&lt, &rt, lhs.literal.as_deref().or(rhs.literal.as_deref()));
+            return self.expr_error(site, &expr.span, ProblemKind::TypeMismatch, message, help);
         }
         let l = self.coerce(site, expr, lhs.operand, lhs.literal.as_deref(), &rt)?;
         let r = self.coerce(site, expr, rhs.operand, rhs.literal.as_deref(), &lt)?;
@@ -218,6 +219,16 @@ impl Ctx<'_> {
             ValueType::Object(_) => "object".to_owned(),
         }
     }
+}
+
+/// How to fix a comparison of incompatible types, when there is an obvious
+/// fix: a number written as a string literal.
+fn comparison_help(lt: &ValueType, rt: &ValueType, literal: Option<&str>) -> Option<String> {
+    let numeric_vs_string =
+        (lt.is_numeric() && *rt == ValueType::Str) || (rt.is_numeric() && *lt == ValueType::Str);
+    let literal = literal?;
+    (numeric_vs_string && literal.trim().parse::<f64>().is_ok())
+        .then(|| format!("write the number without quotes: `{}`", literal.trim()))
 }
 
 /// The span of one side of a comparison (`left` or right), or the whole
