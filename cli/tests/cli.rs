@@ -86,7 +86,7 @@ fn a_missing_bundle_is_an_error_not_a_panic() {
 
 #[test]
 fn usage_errors_exit_with_two() {
-    let out = turnstile(&["graph", toy_bundle().to_str().unwrap(), "--format", "png"]);
+    let out = turnstile(&["graph", toy_bundle().to_str().unwrap(), "--format", "gif"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

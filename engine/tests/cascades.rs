@@ -239,6 +239,14 @@ const CASES: &[Cascade] = &[
         message: "variable `$order` is declared in flow `cancel`, which does not invoke flow `identify`",
         help: "a flow may use the variables it declares and those of the flows that invoke it; add `order: order` to the `vars` of `identify` or of a flow that invokes it",
     },
+    Cascade {
+        name: "binding a variable of a flow that does not invoke this one",
+        edits: &[edit(IDENTIFY, "      user: result\n", "      order: result\n")],
+        code: "turnstile::unknown_variable",
+        at: (IDENTIFY, "result\n    remediation: Authenticate"),
+        message: "variable `$order` is declared in flow `cancel`, which does not invoke flow `identify`",
+        help: "a flow may use the variables it declares and those of the flows that invoke it; add `order: order` to the `vars` of `identify` or of a flow that invokes it",
+    },
 ];
 
 /// A citation range inside the policy and a variable of an invoking flow

@@ -153,6 +153,7 @@ impl<'d> Builder<'_, '_, 'd> {
             let Some(name) = problem
                 .message
                 .split('`')
+                .rev()
                 .nth(1)
                 .map(|n| n.trim_start_matches('$').to_owned())
             else {
