@@ -241,7 +241,11 @@ const CASES: &[Cascade] = &[
     },
     Cascade {
         name: "binding a variable of a flow that does not invoke this one",
-        edits: &[edit(IDENTIFY, "      user: result\n", "      order: result\n")],
+        edits: &[edit(
+            IDENTIFY,
+            "      user: result\n",
+            "      order: result\n",
+        )],
         code: "turnstile::unknown_variable",
         at: (IDENTIFY, "result\n    remediation: Authenticate"),
         message: "variable `$order` is declared in flow `cancel`, which does not invoke flow `identify`",
