@@ -65,6 +65,8 @@ struct WitnessTotals {
     confirmed: usize,
     /// The candidate values did not reach the deviation's state.
     unrealised: usize,
+    /// The request went past the deviation's state from an earlier event.
+    overtaken: usize,
     /// The replay showed another deviation: analysis and engine disagree.
     disagree: usize,
 }
@@ -124,8 +126,18 @@ fn human(
         coverage.uncovered.len(),
         uncovered_non_write(analysis, schedule),
     );
-    let width = rows.keys().map(|(n, _, _)| n.len()).max().unwrap_or(4).max(4);
-    let tool_width = rows.keys().map(|(_, _, t)| t.len()).max().unwrap_or(4).max(4);
+    let width = rows
+        .keys()
+        .map(|(n, _, _)| n.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let tool_width = rows
+        .keys()
+        .map(|(_, _, t)| t.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     text.push_str(&format!(
         "{:<width$}  {:<5}  {:<tool_width$}  {:>7}  {:>9}\n",
         "node", "event", "tool", "covered", "uncovered"
@@ -138,8 +150,8 @@ fn human(
     }
     if let Some(t) = totals {
         text.push_str(&format!(
-            "witnesses: {} confirmed by replay, {} unrealised by the candidate values, {} disagree\n",
-            t.confirmed, t.unrealised, t.disagree
+            "witnesses: {} confirmed by replay, {} unrealised by the candidate values, {} overtaken, {} disagree\n",
+            t.confirmed, t.unrealised, t.overtaken, t.disagree
         ));
     }
     text
@@ -216,7 +228,7 @@ fn write_witnesses(
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let mut builder = Builder::new(Arc::clone(rt));
+    let mut builder = Builder::new(Arc::clone(rt), analysis);
     let mut files = BTreeMap::new();
     let mut totals = WitnessTotals::default();
     for (id, deviation) in analysis.deviations.iter().enumerate() {
@@ -233,8 +245,14 @@ fn write_witnesses(
                 totals.confirmed += 1;
             }
             Err(WitnessError::Unrealised { .. }) => totals.unrealised += 1,
+            Err(WitnessError::Overtaken { .. }) => totals.overtaken += 1,
             Err(e) => {
-                eprintln!("deviation {id} ({} {} after {}): {e}", deviation.class.kind(), deviation.class.tool(), deviation.node);
+                eprintln!(
+                    "deviation {id} ({} {} after {}): {e}",
+                    deviation.class.kind(),
+                    deviation.class.tool(),
+                    deviation.node
+                );
                 totals.disagree += 1;
             }
         }

@@ -95,7 +95,11 @@ impl fmt::Debug for RequestSpec {
 
 impl fmt::Debug for WorkflowSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "identify, {:?}, then one of {:?}", self.intro, self.requests)
+        write!(
+            f,
+            "identify, {:?}, then one of {:?}",
+            self.intro, self.requests
+        )
     }
 }
 
@@ -113,9 +117,8 @@ impl WorkflowSpec {
             "name: generated\nversion: \"1\"\npolicy: policy.md\ndomain: domain.yaml\nmain: main\nflows:\n  - flows/main.yaml\nrequest_types: [{}]\n",
             types.join(", ")
         );
-        let mut domain = String::from(
-            "entities:\n  item:\n    fields:\n      ok: bool\n\ntools:\n",
-        );
+        let mut domain =
+            String::from("entities:\n  item:\n    fields:\n      ok: bool\n\ntools:\n");
         let _ = write!(
             domain,
             "  - name: {UNMENTIONED_TOOL}\n    side: agent\n    kind: generic\n    params:\n      id: string\n"
@@ -142,7 +145,8 @@ impl WorkflowSpec {
         open = flow.sequence(&self.intro, open);
         let classify = flow.node(
             "classify",
-            "  - id: classify\n    type: decision\n    classifier: true\n    branches:\n".to_owned(),
+            "  - id: classify\n    type: decision\n    classifier: true\n    branches:\n"
+                .to_owned(),
         );
         flow.link(&open, &classify);
         let mut exits = vec![
@@ -268,7 +272,10 @@ impl Flow {
             .unwrap_or(0);
         if let Some(text) = self.nodes.get_mut(at) {
             // Each branch's target placeholder is unique until linked.
-            let _ = write!(text, "      - label: {label}\n{extra}        to: {{next}}\n");
+            let _ = write!(
+                text,
+                "      - label: {label}\n{extra}        to: {{next}}\n"
+            );
         }
         at
     }
@@ -305,9 +312,11 @@ impl Flow {
                 StepSpec::Decide { yes, no } => {
                     self.link(&open, &id);
                     self.push(format!("  - id: {id}\n    type: decision\n    branches:\n"));
-                    let yes_at = self.append_branch(&id, "yes", "        check: item[$thing].ok == true\n");
+                    let yes_at =
+                        self.append_branch(&id, "yes", "        check: item[$thing].ok == true\n");
                     let mut ends = self.sequence(yes, vec![yes_at]);
-                    let no_at = self.append_branch(&id, "no", "        check: item[$thing].ok == false\n");
+                    let no_at =
+                        self.append_branch(&id, "no", "        check: item[$thing].ok == false\n");
                     ends.extend(self.sequence(no, vec![no_at]));
                     open = ends;
                 }

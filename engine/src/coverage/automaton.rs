@@ -157,6 +157,9 @@ pub struct Explored {
     pub states: Vec<State>,
     /// For each state but the start: its BFS parent and the move from it.
     pub parent: Vec<Option<(usize, Move)>>,
+    /// For each state: every (state, move) leading to it from the previous
+    /// breadth-first layer, so every shortest path can be enumerated.
+    pub shortest_parents: Vec<Vec<(usize, Move)>>,
     /// States from which an exit is reachable (the valid prefixes end there).
     pub live: Vec<bool>,
     /// Whether exploration stopped at the state cap.
@@ -289,7 +292,10 @@ impl Automaton {
     /// from the cursor: they may hold already, and a deviation must deviate
     /// whatever the data read so far.
     pub fn deviation(&self, state: &State, class: &AgentClass) -> Option<Why> {
-        let ahead = self.reach.get(state.cursor.0 as usize).map_or(&[][..], Vec::as_slice);
+        let ahead = self
+            .reach
+            .get(state.cursor.0 as usize)
+            .map_or(&[][..], Vec::as_slice);
         match class {
             AgentClass::Read(tool) => {
                 let i = self.read_index(tool)?;
@@ -354,7 +360,9 @@ impl Automaton {
                 ));
             }
             if let Some(i) = kind.by_read {
-                let bit = 1u64.checked_shl(u32::try_from(i).unwrap_or(64)).unwrap_or(0);
+                let bit = 1u64
+                    .checked_shl(u32::try_from(i).unwrap_or(64))
+                    .unwrap_or(0);
                 if let Some(tool) = self.reads.get(i) {
                     out.push((
                         Move::Read {
@@ -400,6 +408,8 @@ impl Automaton {
         let mut states = vec![start];
         let mut parent: Vec<Option<(usize, Move)>> = vec![None];
         let mut edges: Vec<(usize, usize)> = Vec::new();
+        let mut depth: Vec<usize> = vec![0];
+        let mut shortest_parents: Vec<Vec<(usize, Move)>> = vec![Vec::new()];
         index.insert(start, 0);
         let mut truncated = false;
         let mut next = 0;
@@ -415,10 +425,18 @@ impl Automaton {
                         let j = states.len();
                         index.insert(to, j);
                         states.push(to);
-                        parent.push(Some((next, mv)));
+                        parent.push(Some((next, mv.clone())));
+                        depth.push(depth.get(next).copied().unwrap_or(0) + 1);
+                        shortest_parents.push(Vec::new());
                         j
                     }
                 };
+                let layer = depth.get(next).copied().unwrap_or(0) + 1;
+                if depth.get(j) == Some(&layer)
+                    && let Some(list) = shortest_parents.get_mut(j)
+                {
+                    list.push((next, mv));
+                }
                 edges.push((next, j));
             }
             next += 1;
@@ -452,6 +470,7 @@ impl Automaton {
         Explored {
             states,
             parent,
+            shortest_parents,
             live,
             truncated,
         }
@@ -474,6 +493,32 @@ impl Automaton {
 }
 
 impl Explored {
+    /// Up to `cap` shortest move sequences from the start to state `i`.
+    pub fn shortest_paths(&self, i: usize, cap: usize) -> Vec<Vec<Move>> {
+        let mut done = Vec::new();
+        // Depth-first backwards through the layers; each entry is a state
+        // and the moves from it to `i`.
+        let mut stack: Vec<(usize, Vec<Move>)> = vec![(i, Vec::new())];
+        while let Some((at, suffix)) = stack.pop() {
+            if done.len() >= cap {
+                break;
+            }
+            let parents = self.shortest_parents.get(at).map_or(&[][..], Vec::as_slice);
+            if parents.is_empty() {
+                let mut path = suffix;
+                path.reverse();
+                done.push(path);
+                continue;
+            }
+            for (p, mv) in parents.iter().rev() {
+                let mut longer = suffix.clone();
+                longer.push(mv.clone());
+                stack.push((*p, longer));
+            }
+        }
+        done
+    }
+
     /// The moves from the start to state `i`, shortest first found.
     pub fn path_to(&self, mut i: usize) -> Vec<Move> {
         let mut path = Vec::new();
@@ -492,8 +537,7 @@ fn closure(successors: &[Vec<StepId>], pass: impl Fn(StepId) -> bool) -> Vec<Vec
     (0..successors.len())
         .map(|i| {
             let mut seen = BTreeSet::new();
-            let mut queue: VecDeque<StepId> =
-                successors.get(i).cloned().unwrap_or_default().into();
+            let mut queue: VecDeque<StepId> = successors.get(i).cloned().unwrap_or_default().into();
             while let Some(s) = queue.pop_front() {
                 if seen.insert(s) && pass(s) {
                     queue.extend(successors.get(s.0 as usize).into_iter().flatten().copied());

@@ -30,7 +30,14 @@
 //! authorization holds, and [`observe`] detects out-of-order reads from the
 //! monitor's state the same way. Concrete witnesses ([`witness`]) are checked
 //! by replaying them through a [`crate::Session`]; a state no concrete data
-//! reaches shows up as a witness that cannot be built.
+//! reaches shows up as a witness that cannot be built
+//! ([`witness::WitnessError::Unrealised`]). The automaton also moves one step
+//! per event, while the monitor may satisfy a chain of steps at one event (a
+//! classification is dated where the classifier was reached, so a read at
+//! that event also satisfies a later step of the same tool): such a state is
+//! passed at once concretely ([`witness::WitnessError::Overtaken`]). Both are
+//! counted, never taken for agreement; a replay that shows another deviation
+//! than the predicted one is a disagreement and fails the tests.
 
 mod automaton;
 pub mod observe;
@@ -49,6 +56,8 @@ use crate::session::Schedule;
 pub struct Deviation {
     /// The state the valid prefix ends in.
     pub state: State,
+    /// Its index in [`Explored::states`].
+    pub state_index: usize,
     /// The step the request last satisfied (the state's cursor), by name.
     pub node: String,
     /// The steps the request waits at, by name.
@@ -111,6 +120,7 @@ pub fn analyze(bundle: &CompiledBundle) -> Analysis {
             if let Some(why) = automaton.deviation(state, class) {
                 deviations.push(Deviation {
                     state: *state,
+                    state_index: i,
                     node: automaton.step_name(state.cursor).to_owned(),
                     waiting: automaton
                         .ahead(state.cursor)
@@ -134,10 +144,11 @@ pub fn analyze(bundle: &CompiledBundle) -> Analysis {
 impl Analysis {
     /// `C_S` and the rest for `schedule`.
     pub fn coverage(&self, schedule: Schedule) -> ScheduleCoverage {
-        let (covered, uncovered) =
-            (0..self.deviations.len()).partition(|&i| {
-                self.deviations.get(i).is_some_and(|d| d.covered_by(schedule))
-            });
+        let (covered, uncovered) = (0..self.deviations.len()).partition(|&i| {
+            self.deviations
+                .get(i)
+                .is_some_and(|d| d.covered_by(schedule))
+        });
         ScheduleCoverage {
             schedule,
             deviations: self.deviations.len(),

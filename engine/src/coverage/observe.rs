@@ -118,9 +118,9 @@ pub fn read_out_of_order(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> b
         .steps
         .iter()
         .enumerate()
-        .filter(|(_, s)| {
-            matches!(s.timing, Timing::Result(t) if rt.bundle.interner.resolve(t) == tool)
-        })
+        .filter(
+            |(_, s)| matches!(s.timing, Timing::Result(t) if rt.bundle.interner.resolve(t) == tool),
+        )
         .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
         .collect();
     if steps.is_empty() {
@@ -152,4 +152,3 @@ fn satisfied_names(rt: &BundleRuntime, monitor: &Monitor) -> BTreeSet<String> {
         .map(|(s, _)| rt.step_name(*s).to_owned())
         .collect()
 }
-

@@ -15,7 +15,9 @@
 //! A witness is returned only once [`check`] has replayed it through
 //! [`super::observe`] and seen exactly the predicted deviation; a group no
 //! candidate realises (a state the abstraction reaches but these values do
-//! not) is reported as [`WitnessError::Unrealised`].
+//! not) is reported as [`WitnessError::Unrealised`], a state the request
+//! passes at once as [`WitnessError::Overtaken`]; each of the shortest
+//! prefixes reaching the state (at most [`MAX_PATHS`]) is tried first.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -26,7 +28,7 @@ use turnstile_rules::{StepId, StepOrigin, ValueType};
 
 use super::automaton::{AgentClass, Move};
 use super::observe;
-use super::Deviation;
+use super::{Analysis, Deviation};
 use crate::bundle::model::Side;
 use crate::schema::{JsonPath, JsonStep, Tool};
 use crate::session::{BundleRuntime, Schedule, Session, SessionError};
@@ -36,6 +38,8 @@ use crate::trace::{Event, Trace, TraceMeta};
 pub const ID: &str = "W1";
 /// An id no tool result ever carries.
 pub const UNREAD_ID: &str = "W9-unread";
+/// Shortest prefixes tried per deviation at most.
+pub const MAX_PATHS: usize = 16;
 /// Candidates tried per group of moves at most.
 const MAX_TRIES: usize = 256;
 
@@ -91,6 +95,15 @@ pub enum WitnessError {
         /// The step, by name.
         step: String,
     },
+    /// The engine satisfied a step the prefix does not (a call or dialogue
+    /// step the request reached from an earlier event, e.g. a read at the
+    /// event a classification is dated to): the request is past the
+    /// abstract state, so the predicted deviation does not arise there.
+    #[error("the request overtook the abstract state: step {step} holds from an earlier event")]
+    Overtaken {
+        /// The step, by name.
+        step: String,
+    },
     /// The replay showed another deviation than the one predicted.
     #[error("the replay disagrees with the analysis: {0}")]
     Disagrees(String),
@@ -109,24 +122,56 @@ struct Realised {
 
 /// Builds witnesses for the deviations of one analysis, sharing realised
 /// prefixes between deviations.
-pub struct Builder {
+pub struct Builder<'a> {
     rt: Arc<BundleRuntime>,
+    analysis: &'a Analysis,
     /// Realised prefixes by (moves up to the lookahead's end, group end).
     done: BTreeMap<(Vec<Move>, usize), Realised>,
 }
 
-impl Builder {
-    /// A builder for the deviations of the bundle of `rt`.
-    pub fn new(rt: Arc<BundleRuntime>) -> Self {
+impl<'a> Builder<'a> {
+    /// A builder for the deviations of `analysis`, of the bundle of `rt`.
+    pub fn new(rt: Arc<BundleRuntime>, analysis: &'a Analysis) -> Self {
         Builder {
             rt,
+            analysis,
             done: BTreeMap::new(),
         }
     }
 
     /// The witness of `deviation`, confirmed by replay under every schedule.
+    /// The shortest prefixes reaching its state are tried in turn (at most
+    /// [`MAX_PATHS`]): the abstraction treats checks as independent, so one
+    /// path may need contradictory data where another does not.
     pub async fn witness(&mut self, deviation: &Deviation) -> Result<Witness, WitnessError> {
-        let realised = self.realise(&deviation.prefix).await?;
+        let mut paths = vec![deviation.prefix.clone()];
+        paths.extend(
+            self.analysis
+                .explored
+                .shortest_paths(deviation.state_index, MAX_PATHS)
+                .into_iter()
+                .filter(|p| *p != deviation.prefix),
+        );
+        let mut last = None;
+        for prefix in paths {
+            match self.witness_along(deviation, &prefix).await {
+                Err(e @ (WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. })) => {
+                    last = Some(e);
+                }
+                other => return other,
+            }
+        }
+        Err(last.unwrap_or(WitnessError::Unrealised {
+            step: deviation.node.clone(),
+        }))
+    }
+
+    async fn witness_along(
+        &mut self,
+        deviation: &Deviation,
+        prefix: &[Move],
+    ) -> Result<Witness, WitnessError> {
+        let realised = self.realise(prefix).await?;
         let mut events = realised.events;
         let n = events.len();
         events.extend(deviating_event(&self.rt, &deviation.class, n));
@@ -145,7 +190,7 @@ impl Builder {
             },
             verdicts: realised.records,
         };
-        check(&self.rt, deviation, &witness).await?;
+        check(&self.rt, deviation, prefix, &witness).await?;
         Ok(witness)
     }
 
@@ -215,7 +260,11 @@ impl Builder {
             }
             let mut probe = next.clone();
             for mv in lookahead {
-                let (events, records) = self.candidates(mv, probe.events.len()).into_iter().next().unwrap_or_default();
+                let (events, records) = self
+                    .candidates(mv, probe.events.len())
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default();
                 probe.records.extend(records);
                 push_all(&mut probe, events).await?;
             }
@@ -226,7 +275,10 @@ impl Builder {
                 }],
             )
             .await?;
-            let held = targets.iter().filter(|s| satisfied(&probe.session, **s)).count();
+            let held = targets
+                .iter()
+                .filter(|s| satisfied(&probe.session, **s))
+                .count();
             if held == targets.len() {
                 return Ok(next);
             }
@@ -258,10 +310,12 @@ impl Builder {
                 *satisfies,
                 k,
             )],
-            Move::Read { tool, .. } | Move::Write { tool, .. } => call_candidates(&self.rt, tool, k)
-                .into_iter()
-                .map(|e| (e, Vec::new()))
-                .collect(),
+            Move::Read { tool, .. } | Move::Write { tool, .. } => {
+                call_candidates(&self.rt, tool, k)
+                    .into_iter()
+                    .map(|e| (e, Vec::new()))
+                    .collect()
+            }
         }
     }
 }
@@ -277,11 +331,12 @@ async fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), Witness
 }
 
 /// Replays `witness` under every schedule and compares the first deviation
-/// with the prediction: the same event (the last call), class and coverage,
+/// with the prediction for `prefix` (the moves the witness realises): the same event (the last call), class and coverage,
 /// and every step the prefix satisfies satisfied.
 pub async fn check(
     rt: &Arc<BundleRuntime>,
     deviation: &Deviation,
+    prefix: &[Move],
     witness: &Witness,
 ) -> Result<(), WitnessError> {
     let judge = witness.judge();
@@ -293,11 +348,13 @@ pub async fn check(
         .iter()
         .rposition(|e| matches!(e, Event::Call { .. }))
         .unwrap_or(0);
+    let reached = observe::satisfied_after(rt, &witness.trace, &judge).await?;
+    if let Some(step) = overtaken(rt, prefix, &reached) {
+        return Err(WitnessError::Overtaken { step });
+    }
     for (schedule, observed) in Schedule::ALL.into_iter().zip(seen) {
         let Some(seen) = observed.into_iter().next() else {
-            let reached = observe::satisfied_after(rt, &witness.trace, &judge).await?;
-            if let Some(step) = deviation
-                .prefix
+            if let Some(step) = prefix
                 .iter()
                 .filter_map(satisfies)
                 .map(|s| rt.step_name(s))
@@ -313,8 +370,7 @@ pub async fn check(
                 deviation.class.tool()
             )));
         };
-        let missing = deviation
-            .prefix
+        let missing = prefix
             .iter()
             .filter_map(satisfies)
             .map(|s| rt.step_name(s))
@@ -345,6 +401,29 @@ pub async fn check(
         }
     }
     Ok(())
+}
+
+/// A step the engine satisfied that is decided by an event (a call or a
+/// judged step) and that the prefix does not satisfy, by name.
+fn overtaken(
+    rt: &BundleRuntime,
+    prefix: &[Move],
+    reached: &std::collections::BTreeSet<String>,
+) -> Option<String> {
+    let on_path: Vec<StepId> = prefix.iter().filter_map(satisfies).collect();
+    rt.bundle
+        .program
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.semantic || s.timing != turnstile_rules::Timing::State)
+        .filter(|(i, _)| {
+            u32::try_from(*i)
+                .map(StepId)
+                .is_ok_and(|id| !on_path.contains(&id))
+        })
+        .find(|(_, s)| reached.contains(&s.name))
+        .map(|(_, s)| s.name.clone())
 }
 
 fn satisfies(mv: &Move) -> Option<StepId> {
@@ -471,7 +550,12 @@ fn call_candidates(rt: &BundleRuntime, tool: &str, k: usize) -> Vec<Vec<Event>> 
     let param_options: Vec<(String, Vec<Json>)> = spec
         .params
         .iter()
-        .map(|(name, ty)| (name.clone(), options(ty, domain, &enum_words, &resolve, true)))
+        .map(|(name, ty)| {
+            (
+                name.clone(),
+                options(ty, domain, &enum_words, &resolve, true),
+            )
+        })
         .collect();
     let field_options = result_options(spec, domain, &resolve);
     let args_list = product(&param_options, MAX_TRIES);
@@ -560,7 +644,10 @@ fn options(
         ValueType::Object(fields) => {
             let mut object = Map::new();
             for (name, ty) in fields {
-                if let Some(v) = options(ty, domain, enum_words, resolve, false).into_iter().next() {
+                if let Some(v) = options(ty, domain, enum_words, resolve, false)
+                    .into_iter()
+                    .next()
+                {
                     object.insert(resolve(*name), v);
                 }
             }
@@ -582,7 +669,10 @@ fn result_options(
         };
         for (field, ty) in &entity.fields {
             if read.fields.contains_key(field) {
-                out.push((format!("{i}:{field}"), options(ty, domain, &[], resolve, false)));
+                out.push((
+                    format!("{i}:{field}"),
+                    options(ty, domain, &[], resolve, false),
+                ));
             }
         }
     }
@@ -630,7 +720,10 @@ fn build_result(tool: &Tool, fields: &[(String, Json)]) -> Json {
         }
         for (field, path) in &read.fields {
             let key = format!("{i}:{field}");
-            let Some(value) = fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+            let Some(value) = fields
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
             else {
                 continue;
             };
@@ -655,7 +748,12 @@ fn build_result(tool: &Tool, fields: &[(String, Json)]) -> Json {
 
 /// Sets a record's value, or returns it when its path starts at the root of
 /// a result whose records are selected by `each` (set once the record is placed).
-fn place<'p>(each: bool, path: &'p JsonPath, value: Json, record: &mut Json) -> Option<(&'p JsonPath, Json)> {
+fn place<'p>(
+    each: bool,
+    path: &'p JsonPath,
+    value: Json,
+    record: &mut Json,
+) -> Option<(&'p JsonPath, Json)> {
     if path.from_root && each {
         Some((path, value))
     } else {
@@ -725,4 +823,3 @@ fn set_path(at: &mut Json, steps: &[JsonStep], value: Json) {
         }
     }
 }
-
