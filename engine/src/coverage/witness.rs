@@ -39,9 +39,9 @@ pub const ID: &str = "W1";
 /// An id no tool result ever carries.
 pub const UNREAD_ID: &str = "W9-unread";
 /// Shortest prefixes tried per deviation at most.
-pub const MAX_PATHS: usize = 16;
+pub const MAX_PATHS: usize = 6;
 /// Candidates tried per group of moves at most.
-const MAX_TRIES: usize = 256;
+const MAX_TRIES: usize = 64;
 
 /// A concrete witness of one deviation.
 #[derive(Clone, Debug)]
