@@ -67,7 +67,7 @@ fn every_bundle_has_deviations_and_the_schedules_cover_as_the_corollaries_say() 
     }
 }
 
-/// Toy-orders: every witness; the larger bundles: an evenly spread sample
+/// Toy-orders: every witness; the larger bundles: the shallowest deviations
 /// (`TURNSTILE_COVERAGE_ALL=1` checks every one).
 #[tokio::test]
 async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
@@ -77,14 +77,18 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
         let analysis = analyze(&bundle);
         let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
         let mut builder = Builder::new(rt, &analysis);
-        let stride = if everything || bundle.name == "toy-orders" {
-            1
+        // Witness search on the big bundles costs seconds per deviation in a
+        // debug build: there the shallowest deviations are checked (BFS
+        // order), all of them with TURNSTILE_COVERAGE_ALL=1.
+        let sample: Vec<_> = if everything || bundle.name == "toy-orders" {
+            analysis.deviations.iter().collect()
         } else {
-            (analysis.deviations.len() / 16).max(1)
+            analysis.deviations.iter().take(8).collect()
         };
+        let checked = sample.len();
         let (mut confirmed, mut unrealised, mut overtaken) = (0, 0, 0);
         let started = std::time::Instant::now();
-        for d in analysis.deviations.iter().step_by(stride) {
+        for d in sample {
             match builder.witness(d).await {
                 Ok(witness) => {
                     confirmed += 1;
@@ -116,7 +120,7 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
             }
         }
         println!(
-            "{}: {:?} for {confirmed} witnesses confirmed, {unrealised} unrealised, {overtaken} overtaken (every {stride}th deviation)",
+            "{}: {:?} for {confirmed} witnesses confirmed, {unrealised} unrealised, {overtaken} overtaken of {checked} checked",
             bundle.name,
             started.elapsed()
         );

@@ -23,8 +23,9 @@
 //!
 //! Cases: 64 for the analysis-only property, 12 for the witnesses (20
 //! deviations each), 24 for the others; `TURNSTILE_PROPTEST_CASES` (or
-//! `PROPTEST_CASES`) sets them all. Deep run:
-//! `TURNSTILE_PROPTEST_CASES=1000 cargo test --release -p turnstile-proptests --test theorems`.
+//! `PROPTEST_CASES`) sets them all, `TURNSTILE_PROPTEST_SCALE=10` multiplies
+//! the defaults. Deep run:
+//! `TURNSTILE_PROPTEST_SCALE=10 cargo test --release -p turnstile-proptests --test theorems`.
 
 use std::sync::Arc;
 
@@ -44,11 +45,15 @@ use turnstile_proptests::workflows::{
 use turnstile_rules::StepOrigin;
 
 fn cases(default: u32) -> u32 {
+    let scale: u32 = std::env::var("TURNSTILE_PROPTEST_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     std::env::var("TURNSTILE_PROPTEST_CASES")
         .or_else(|_| std::env::var("PROPTEST_CASES"))
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+        .unwrap_or(default.saturating_mul(scale))
 }
 
 fn config(default: u32) -> Config {
