@@ -16,8 +16,13 @@
 //!   ([`Why::OutOfOrder`]), a write with no authorization of its tool enabled
 //!   ([`Why::Unauthorized`]), or a write whose enabled authorization's guard
 //!   fails ([`Why::GuardFails`]). Each has a shortest witness: the moves that
-//!   reach the state, then the deviating event. Agent messages never deviate
-//!   here: the engine judges what a message achieves, never rejects one.
+//!   reach the state, then the deviating event. Agent messages (completion
+//!   claims and instructions included: the alphabet does not tell them apart)
+//!   never deviate here: the engine judges what a message achieves, never
+//!   rejects one. The read deviation is defined here, from the monitor's
+//!   state ([`observe::read_out_of_order`]); the session gives no verdict for
+//!   it yet. A step separated from the cursor only by formal state steps
+//!   counts as reached, since those may already hold on the data read.
 //! - For a schedule, `C_S` is the subset of `D_G` at which it fires: every
 //!   one for `workflow`; the write deviations (the guarded class) for
 //!   `action`; those at the first agent event of a user turn for `boundary`.
