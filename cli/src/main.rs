@@ -20,6 +20,7 @@ use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{GraphFormat, GraphOptions, bundle_schema, render_graph_with};
 
+mod coverage;
 mod gate;
 mod judge_args;
 mod replay;
@@ -84,6 +85,20 @@ enum Command {
         /// Totals per trace only, no per-event table.
         #[arg(long)]
         summary: bool,
+    },
+    /// Intervention coverage: the reachable first deviations of the bundle's
+    /// workflow and which the schedule covers, by node and event kind.
+    Coverage {
+        bundle: PathBuf,
+        /// The firing schedule; `all` reports each.
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Workflow)]
+        schedule: ScheduleArg,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
+        /// Write each deviation's witness here: a native JSONL trace and its
+        /// recorded verdicts, replayable with `--judge recorded:`.
+        #[arg(long)]
+        witnesses: Option<PathBuf>,
     },
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
@@ -236,6 +251,33 @@ fn main() -> ExitCode {
                     }
                 })
             })
+        }
+        Command::Coverage {
+            bundle,
+            schedule,
+            format,
+            witnesses,
+        } => {
+            let options = coverage::CoverageOptions {
+                schedules: schedule.schedules(),
+                json: matches!(format, ReportFormat::Json),
+                witnesses,
+            };
+            let compiled = match check_bundle(&bundle) {
+                Ok(b) => b,
+                Err(problems) => return report_problems(&bundle, &problems),
+            };
+            match BundleRuntime::new(Arc::new(compiled))
+                .map_err(|e| e.to_string())
+                .and_then(|rt| coverage::run(&rt, &options))
+            {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Command::Convert {
             traces,

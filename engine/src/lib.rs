@@ -11,6 +11,8 @@
 //! - **Traces**: [`import`] reads recorded conversations (tau2, OpenAI chat,
 //!   tau-bench, native JSONL) into a [`trace::Trace`]; fact extraction turns
 //!   each event into the typed facts the checks read.
+//! - **Coverage**: [`coverage`] computes, on the compiled workflow, the
+//!   reachable first deviations and which a firing schedule covers.
 //! - **Decisions**: [`decide`] judges a whole trace and explains violations;
 //!   [`session`] follows a live conversation one event at a time and answers
 //!   allow, block or guide before each tool call.
@@ -34,6 +36,7 @@
 
 pub mod bundle;
 mod compile;
+pub mod coverage;
 pub mod decide;
 mod diag;
 mod expr;

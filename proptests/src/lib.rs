@@ -6,6 +6,9 @@
 //! properties use a quarter of it) and `TURNSTILE_PROPTEST_CASES` for the
 //! differential test.
 //!
+//! `theorems.rs` checks the coverage theorems (PolicyGuide, Appendix A) on
+//! random workflows from [`workflows`].
+//!
 //! The library holds the bodies of the `cargo fuzz` targets ([`fuzz`]), so
 //! the fuzzers and the corpus replay test run the same code.
 #![warn(missing_docs)]
@@ -17,3 +20,4 @@
 )]
 
 pub mod fuzz;
+pub mod workflows;

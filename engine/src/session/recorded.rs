@@ -1,7 +1,8 @@
 //! Replaying a recorded trace through a session under a firing schedule,
 //! and comparing schedules: a *deviation* is a mutating call the complete
 //! `workflow` schedule blocks; another schedule catches it if it blocks it
-//! too, and misses it if it did not fire there.
+//! too, and misses it if it did not fire there. [`deviation_coverage`]
+//! counts every deviation, out-of-order reads included.
 
 use std::sync::Arc;
 
@@ -102,4 +103,25 @@ pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
         caught,
         missed,
     }
+}
+
+/// Which of *every* deviation of `trace` `schedule` caught: the writes the
+/// `workflow` schedule blocks and the out-of-order procedural reads
+/// ([`crate::coverage::observe`]), so the gap of an action-only guard shows
+/// (Corollary 1). [`coverage`] counts the writes only.
+pub async fn deviation_coverage(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn Judge,
+) -> Result<Coverage, SessionError> {
+    let found = crate::coverage::observe::deviations(rt, trace, schedule, judge).await?;
+    let deviations = found.iter().map(|d| d.event).collect();
+    let (caught, missed): (Vec<_>, Vec<_>) = found.iter().partition(|d| d.covered);
+    Ok(Coverage {
+        schedule: Some(schedule),
+        deviations,
+        caught: caught.into_iter().map(|d| d.event).collect(),
+        missed: missed.into_iter().map(|d| d.event).collect(),
+    })
 }

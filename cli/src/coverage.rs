@@ -1,0 +1,261 @@
+//! `turnstile coverage`: the reachable first deviations of a bundle and which
+//! a firing schedule covers, as a table by node and event kind (or JSON), and
+//! optionally each deviation's witness written as a replayable native trace
+//! with its recorded judge verdicts.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+use turnstile_engine::coverage::witness::{Builder, WitnessError};
+use turnstile_engine::coverage::{Analysis, Deviation, Turn, Why, analyze};
+use turnstile_engine::session::{BundleRuntime, Schedule};
+
+/// What `coverage` was asked for.
+pub struct CoverageOptions {
+    pub schedules: Vec<Schedule>,
+    pub json: bool,
+    /// Write each deviation's witness here.
+    pub witnesses: Option<PathBuf>,
+}
+
+/// One row of the table: the deviations at one node of one event kind.
+#[derive(Default, Serialize)]
+struct Row {
+    covered: usize,
+    uncovered: usize,
+}
+
+#[derive(Serialize)]
+struct DeviationJson<'a> {
+    id: usize,
+    node: &'a str,
+    waiting: &'a [String],
+    turn: Turn,
+    kind: &'static str,
+    tool: &'a str,
+    why: Why,
+    covered: bool,
+    prefix_moves: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    bundle: &'a str,
+    schedule: Schedule,
+    states: usize,
+    truncated: bool,
+    deviations: usize,
+    covered: usize,
+    uncovered: usize,
+    uncovered_non_write: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witnesses: Option<&'a WitnessTotals>,
+    list: Vec<DeviationJson<'a>>,
+}
+
+/// How the witnesses fared.
+#[derive(Default, Serialize)]
+struct WitnessTotals {
+    /// Written and confirmed by replay.
+    confirmed: usize,
+    /// The candidate values did not reach the deviation's state.
+    unrealised: usize,
+    /// The request went past the deviation's state from an earlier event.
+    overtaken: usize,
+    /// The replay showed another deviation: analysis and engine disagree.
+    disagree: usize,
+}
+
+/// Runs the analysis; returns whether analysis and replays agreed.
+pub fn run(rt: &Arc<BundleRuntime>, options: &CoverageOptions) -> Result<bool, String> {
+    let analysis = analyze(&rt.bundle);
+    let mut files: BTreeMap<usize, String> = BTreeMap::new();
+    let mut totals = None;
+    if let Some(dir) = &options.witnesses {
+        let (written, t) = write_witnesses(rt, &analysis, dir)?;
+        files = written;
+        totals = Some(t);
+    }
+    let mut out = std::io::stdout().lock();
+    for &schedule in &options.schedules {
+        let text = if options.json {
+            json(rt, &analysis, schedule, &files, totals.as_ref())?
+        } else {
+            human(rt, &analysis, schedule, totals.as_ref())
+        };
+        out.write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write the report: {e}"))?;
+    }
+    Ok(totals.is_none_or(|t| t.disagree == 0))
+}
+
+fn human(
+    rt: &BundleRuntime,
+    analysis: &Analysis,
+    schedule: Schedule,
+    totals: Option<&WitnessTotals>,
+) -> String {
+    let coverage = analysis.coverage(schedule);
+    let mut rows: BTreeMap<(String, &'static str, String), Row> = BTreeMap::new();
+    for d in &analysis.deviations {
+        let row = rows
+            .entry((d.node.clone(), d.class.kind(), d.class.tool().to_owned()))
+            .or_default();
+        if d.covered_by(schedule) {
+            row.covered += 1;
+        } else {
+            row.uncovered += 1;
+        }
+    }
+    let mut text = format!(
+        "bundle `{}` under the {schedule} schedule: {} abstract states{}, |D_G| = {}, |C_S| = {}, uncovered {} ({} of them not writes)\n",
+        rt.bundle.name,
+        analysis.explored.states.len(),
+        if analysis.explored.truncated {
+            " (truncated)"
+        } else {
+            ""
+        },
+        coverage.deviations,
+        coverage.covered.len(),
+        coverage.uncovered.len(),
+        uncovered_non_write(analysis, schedule),
+    );
+    let width = rows
+        .keys()
+        .map(|(n, _, _)| n.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let tool_width = rows
+        .keys()
+        .map(|(_, _, t)| t.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    text.push_str(&format!(
+        "{:<width$}  {:<5}  {:<tool_width$}  {:>7}  {:>9}\n",
+        "node", "event", "tool", "covered", "uncovered"
+    ));
+    for ((node, kind, tool), row) in &rows {
+        text.push_str(&format!(
+            "{node:<width$}  {kind:<5}  {tool:<tool_width$}  {:>7}  {:>9}\n",
+            row.covered, row.uncovered
+        ));
+    }
+    if let Some(t) = totals {
+        text.push_str(&format!(
+            "witnesses: {} confirmed by replay, {} unrealised by the candidate values, {} overtaken, {} disagree\n",
+            t.confirmed, t.unrealised, t.overtaken, t.disagree
+        ));
+    }
+    text
+}
+
+fn uncovered_non_write(analysis: &Analysis, schedule: Schedule) -> usize {
+    analysis
+        .deviations
+        .iter()
+        .filter(|d| !d.covered_by(schedule) && d.class.kind() != "write")
+        .count()
+}
+
+fn json(
+    rt: &BundleRuntime,
+    analysis: &Analysis,
+    schedule: Schedule,
+    files: &BTreeMap<usize, String>,
+    totals: Option<&WitnessTotals>,
+) -> Result<String, String> {
+    let coverage = analysis.coverage(schedule);
+    let list = analysis
+        .deviations
+        .iter()
+        .enumerate()
+        .map(|(id, d)| deviation_json(id, d, schedule, files.get(&id).cloned()))
+        .collect();
+    let report = ReportJson {
+        bundle: &rt.bundle.name,
+        schedule,
+        states: analysis.explored.states.len(),
+        truncated: analysis.explored.truncated,
+        deviations: coverage.deviations,
+        covered: coverage.covered.len(),
+        uncovered: coverage.uncovered.len(),
+        uncovered_non_write: uncovered_non_write(analysis, schedule),
+        witnesses: totals,
+        list,
+    };
+    serde_json::to_string(&report)
+        .map(|s| s + "\n")
+        .map_err(|e| format!("cannot encode the report: {e}"))
+}
+
+fn deviation_json(
+    id: usize,
+    d: &Deviation,
+    schedule: Schedule,
+    witness: Option<String>,
+) -> DeviationJson<'_> {
+    DeviationJson {
+        id,
+        node: &d.node,
+        waiting: &d.waiting,
+        turn: d.state.turn,
+        kind: d.class.kind(),
+        tool: d.class.tool(),
+        why: d.why,
+        covered: d.covered_by(schedule),
+        prefix_moves: d.prefix.len(),
+        witness,
+    }
+}
+
+/// Builds, confirms and writes every deviation's witness: `NNNN.jsonl` (the
+/// trace) and `NNNN.verdicts.jsonl` (for `--judge recorded:`).
+fn write_witnesses(
+    rt: &Arc<BundleRuntime>,
+    analysis: &Analysis,
+    dir: &Path,
+) -> Result<(BTreeMap<usize, String>, WitnessTotals), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let mut builder = Builder::new(Arc::clone(rt), analysis);
+    let mut files = BTreeMap::new();
+    let mut totals = WitnessTotals::default();
+    for (id, deviation) in analysis.deviations.iter().enumerate() {
+        match runtime.block_on(builder.witness(deviation)) {
+            Ok(witness) => {
+                let name = format!("{id:05}.jsonl");
+                let write = |file: String, text: String| {
+                    std::fs::write(dir.join(&file), text)
+                        .map_err(|e| format!("cannot write {file}: {e}"))
+                };
+                write(name.clone(), witness.trace_jsonl())?;
+                write(format!("{id:05}.verdicts.jsonl"), witness.verdicts_jsonl())?;
+                files.insert(id, name);
+                totals.confirmed += 1;
+            }
+            Err(WitnessError::Unrealised { .. }) => totals.unrealised += 1,
+            Err(WitnessError::Overtaken { .. }) => totals.overtaken += 1,
+            Err(e) => {
+                eprintln!(
+                    "deviation {id} ({} {} after {}): {e}",
+                    deviation.class.kind(),
+                    deviation.class.tool(),
+                    deviation.node
+                );
+                totals.disagree += 1;
+            }
+        }
+    }
+    Ok((files, totals))
+}

@@ -1,0 +1,587 @@
+//! The compiled step graph abstracted to an automaton over agent, user and
+//! tool event classes, with every formal check and judge question reduced to
+//! the outcomes it can take (holds or not). One request is followed along one
+//! path of the step graph: its state is the last step satisfied on that path
+//! (the cursor), the procedural read tools whose step that path has passed,
+//! and whether the agent has acted since the last user message.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::Serialize;
+use turnstile_rules::{Step, StepId, StepOrigin, Symbol, Timing};
+
+use crate::CompiledBundle;
+use crate::bundle::model::{Actor, NodeKind, Side, ToolKind};
+
+/// Where in the user's turn the conversation is: the boundary schedule fires
+/// only at the first agent event of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Turn {
+    /// The last message was the user's and the agent has not acted since.
+    TurnStart,
+    /// The agent has acted since the last user message (or nobody spoke yet).
+    MidTurn,
+}
+
+/// One abstract state: see the module documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct State {
+    /// The last step satisfied on the request's path.
+    pub cursor: StepId,
+    /// Bit `i`: procedural read tool `i` has a satisfied step on the path.
+    pub reads: u64,
+    /// The turn position.
+    pub turn: Turn,
+}
+
+/// An agent event class of the alphabet that can deviate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", content = "tool", rename_all = "snake_case")]
+pub enum AgentClass {
+    /// A call of a read tool some `tool_call` step of the workflow names.
+    Read(String),
+    /// A call of an agent-side mutating tool (the gated class).
+    Write(String),
+}
+
+impl AgentClass {
+    /// The tool called.
+    pub fn tool(&self) -> &str {
+        match self {
+            AgentClass::Read(t) | AgentClass::Write(t) => t,
+        }
+    }
+
+    /// `read` or `write`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AgentClass::Read(_) => "read",
+            AgentClass::Write(_) => "write",
+        }
+    }
+}
+
+/// Why an agent event leaves the valid prefixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Why {
+    /// A procedural read before the path reached any step of its tool.
+    OutOfOrder,
+    /// A write with no authorization step of its tool enabled.
+    Unauthorized,
+    /// A write at its enabled authorization step whose guard does not hold.
+    GuardFails,
+}
+
+/// One transition of the automaton: the events that realise it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "move", rename_all = "snake_case")]
+pub enum Move {
+    /// No event: a step with no criterion, or a formal state step whose
+    /// check holds on data already read, is satisfied.
+    Holds {
+        /// The step satisfied.
+        step: StepId,
+    },
+    /// A user message, optionally satisfying a dialogue step (judge: yes).
+    User {
+        /// The dialogue step it satisfies.
+        satisfies: Option<StepId>,
+    },
+    /// An agent message, optionally satisfying an agent dialogue step.
+    Message {
+        /// The dialogue step it satisfies.
+        satisfies: Option<StepId>,
+    },
+    /// An agent read call and its successful result, optionally satisfying
+    /// the tool's enabled step (its check holds).
+    Read {
+        /// The tool.
+        tool: String,
+        /// The step it satisfies.
+        satisfies: Option<StepId>,
+    },
+    /// An authorized agent write and its successful result.
+    Write {
+        /// The tool.
+        tool: String,
+        /// The authorization step it satisfies.
+        satisfies: StepId,
+    },
+}
+
+/// What the automaton needs to know about one step.
+#[derive(Clone, Debug)]
+struct StepKind {
+    /// Satisfied with no event (structural, or decided by data already read).
+    free: bool,
+    /// A dialogue step satisfied by a user message.
+    by_user: bool,
+    /// A dialogue step satisfied by an agent message.
+    by_agent: bool,
+    /// Satisfied by a successful result of this read tool.
+    by_read: Option<usize>,
+    /// An authorization of this write tool (index into `writes`).
+    authorizes: Option<usize>,
+    /// The authorization's guard can fail.
+    guarded: bool,
+    /// An exit node.
+    exit: bool,
+}
+
+/// The automaton of one compiled bundle.
+#[derive(Clone, Debug)]
+pub struct Automaton {
+    /// Step names, by step id.
+    pub(crate) names: Vec<String>,
+    kinds: Vec<StepKind>,
+    /// Per step: the steps reachable through steps satisfied with no event
+    /// (structural ones), i.e. the steps a request waits at once it is there.
+    ahead: Vec<Vec<StepId>>,
+    /// Per step: the steps reachable through structural and free formal
+    /// steps (whose checks may already hold on the data read so far).
+    reach: Vec<Vec<StepId>>,
+    /// Read tools some `tool_call` step names, in name order.
+    pub(crate) reads: Vec<String>,
+    /// Agent-side mutating tools, in name order.
+    pub(crate) writes: Vec<String>,
+    entry: StepId,
+}
+
+/// The reachable part of an automaton: every state with its shortest path
+/// from the start, and which states can still reach an exit.
+#[derive(Clone, Debug)]
+pub struct Explored {
+    /// Reachable states in breadth-first order; index 0 is the start.
+    pub states: Vec<State>,
+    /// For each state but the start: its BFS parent and the move from it.
+    pub parent: Vec<Option<(usize, Move)>>,
+    /// For each state: every (state, move) leading to it from the previous
+    /// breadth-first layer, so every shortest path can be enumerated.
+    pub shortest_parents: Vec<Vec<(usize, Move)>>,
+    /// States from which an exit is reachable (the valid prefixes end there).
+    pub live: Vec<bool>,
+    /// Whether exploration stopped at the state cap.
+    pub truncated: bool,
+}
+
+/// The state cap of [`Automaton::explore`].
+pub const MAX_STATES: usize = 200_000;
+
+impl Automaton {
+    /// Builds the automaton of `bundle`.
+    pub fn new(bundle: &CompiledBundle) -> Automaton {
+        let program = &bundle.program;
+        let graph = &bundle.workflow.graph;
+        let tool_name = |sym: Symbol| bundle.interner.resolve(sym).to_owned();
+        let reads: Vec<String> = program
+            .steps
+            .iter()
+            .filter_map(|s| match s.timing {
+                Timing::Result(t) => Some(tool_name(t)),
+                _ => None,
+            })
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let writes: Vec<String> = bundle
+            .domain
+            .tools
+            .values()
+            .filter(|t| t.side == Side::Agent && t.kind == ToolKind::Write)
+            .map(|t| t.name.clone())
+            .collect();
+        let kinds: Vec<StepKind> = program
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, step)| {
+                let node = match &step.origin {
+                    StepOrigin::Node => graph.node_weight(petgraph::graph::NodeIndex::new(i)),
+                    StepOrigin::Branch { .. } => None,
+                };
+                classify(step, node, &reads, &writes, &tool_name)
+            })
+            .collect();
+        let mut successors: Vec<Vec<StepId>> = vec![Vec::new(); program.steps.len()];
+        for &(from, to) in &program.edges {
+            if let Some(list) = successors.get_mut(from.0 as usize) {
+                list.push(to);
+            }
+        }
+        // The steps a request at a cursor waits at: past the structural
+        // steps (no criterion, no event), which the monitor satisfies as soon
+        // as they are enabled.
+        let ahead = closure(&successors, |s| {
+            program
+                .step(s)
+                .is_some_and(|st| st.check.is_none() && !st.semantic && st.timing == Timing::State)
+                && !kinds.get(s.0 as usize).is_some_and(|k| k.exit)
+        });
+        // The steps it may wait at once data already read satisfies the
+        // formal state steps in between (the engine does so without an event).
+        let reach = closure(&successors, |s| {
+            kinds.get(s.0 as usize).is_some_and(|k| k.free && !k.exit)
+        });
+        Automaton {
+            names: program.steps.iter().map(|s| s.name.clone()).collect(),
+            kinds,
+            ahead,
+            reach,
+            reads,
+            writes,
+            entry: program.entry,
+        }
+    }
+
+    /// The start state: the request at the entry, nobody has spoken.
+    pub fn start(&self) -> State {
+        State {
+            cursor: self.entry,
+            reads: 0,
+            turn: Turn::MidTurn,
+        }
+    }
+
+    /// Read tools some `tool_call` step names (the procedural reads).
+    pub fn reads(&self) -> &[String] {
+        &self.reads
+    }
+
+    /// Agent-side mutating tools (the guarded action class).
+    pub fn writes(&self) -> &[String] {
+        &self.writes
+    }
+
+    /// The name of step `s`.
+    pub fn step_name(&self, s: StepId) -> &str {
+        self.names.get(s.0 as usize).map_or("?", String::as_str)
+    }
+
+    /// Whether `s` is an exit step.
+    pub fn is_exit(&self, s: StepId) -> bool {
+        self.kind(s).is_some_and(|k| k.exit)
+    }
+
+    fn kind(&self, s: StepId) -> Option<&StepKind> {
+        self.kinds.get(s.0 as usize)
+    }
+
+    /// The steps a request at `cursor` waits at.
+    pub fn ahead(&self, cursor: StepId) -> &[StepId] {
+        self.ahead.get(cursor.0 as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// The agent event classes that can deviate.
+    pub fn agent_classes(&self) -> Vec<AgentClass> {
+        self.reads
+            .iter()
+            .map(|t| AgentClass::Read(t.clone()))
+            .chain(self.writes.iter().map(|t| AgentClass::Write(t.clone())))
+            .collect()
+    }
+
+    fn read_index(&self, tool: &str) -> Option<usize> {
+        self.reads.iter().position(|t| t == tool)
+    }
+
+    /// Why `class` at `state` leaves the valid prefixes (`None`: it does not
+    /// necessarily; some outcome keeps the prefix valid).
+    /// A step counts as enabled when free formal steps alone separate it
+    /// from the cursor: they may hold already, and a deviation must deviate
+    /// whatever the data read so far.
+    pub fn deviation(&self, state: &State, class: &AgentClass) -> Option<Why> {
+        let ahead = self
+            .reach
+            .get(state.cursor.0 as usize)
+            .map_or(&[][..], Vec::as_slice);
+        match class {
+            AgentClass::Read(tool) => {
+                let i = self.read_index(tool)?;
+                let done = state.reads.checked_shr(u32::try_from(i).ok()?).unwrap_or(0) & 1 == 1;
+                let enabled = ahead
+                    .iter()
+                    .any(|s| self.kind(*s).is_some_and(|k| k.by_read == Some(i)));
+                (!done && !enabled).then_some(Why::OutOfOrder)
+            }
+            AgentClass::Write(tool) => {
+                let w = self.writes.iter().position(|t| t == tool)?;
+                let auth: Vec<&StepKind> = ahead
+                    .iter()
+                    .filter_map(|s| self.kind(*s))
+                    .filter(|k| k.authorizes == Some(w))
+                    .collect();
+                if auth.is_empty() {
+                    Some(Why::Unauthorized)
+                } else if auth.iter().all(|k| k.guarded) {
+                    // The guard-failing outcome deviates; the holding one is
+                    // a valid move (see `moves`).
+                    Some(Why::GuardFails)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Every valid move from `state` and the state it leads to.
+    pub fn moves(&self, state: &State) -> Vec<(Move, State)> {
+        let mut out = Vec::new();
+        let at = |cursor: StepId, reads: u64, turn: Turn| State {
+            cursor,
+            reads,
+            turn,
+        };
+        let ahead = self.ahead(state.cursor);
+        out.push((
+            Move::User { satisfies: None },
+            at(state.cursor, state.reads, Turn::TurnStart),
+        ));
+        out.push((
+            Move::Message { satisfies: None },
+            at(state.cursor, state.reads, Turn::MidTurn),
+        ));
+        for &s in ahead {
+            let Some(kind) = self.kind(s) else { continue };
+            if kind.free {
+                out.push((Move::Holds { step: s }, at(s, state.reads, state.turn)));
+            }
+            if kind.by_user {
+                out.push((
+                    Move::User { satisfies: Some(s) },
+                    at(s, state.reads, Turn::TurnStart),
+                ));
+            }
+            if kind.by_agent {
+                out.push((
+                    Move::Message { satisfies: Some(s) },
+                    at(s, state.reads, Turn::MidTurn),
+                ));
+            }
+            if let Some(i) = kind.by_read {
+                let bit = 1u64
+                    .checked_shl(u32::try_from(i).unwrap_or(64))
+                    .unwrap_or(0);
+                if let Some(tool) = self.reads.get(i) {
+                    out.push((
+                        Move::Read {
+                            tool: tool.clone(),
+                            satisfies: Some(s),
+                        },
+                        at(s, state.reads | bit, Turn::MidTurn),
+                    ));
+                }
+            }
+            if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {
+                out.push((
+                    Move::Write {
+                        tool: tool.clone(),
+                        satisfies: s,
+                    },
+                    at(s, state.reads, Turn::MidTurn),
+                ));
+            }
+        }
+        // A read that satisfies nothing (its check fails, or a re-read) is
+        // valid whenever it is not out of order.
+        for tool in &self.reads {
+            let class = AgentClass::Read(tool.clone());
+            if self.deviation(state, &class).is_none() {
+                out.push((
+                    Move::Read {
+                        tool: tool.clone(),
+                        satisfies: None,
+                    },
+                    at(state.cursor, state.reads, Turn::MidTurn),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Breadth-first exploration from the start, then the backward pass that
+    /// marks the states from which an exit is reachable.
+    pub fn explore(&self) -> Explored {
+        let start = self.start();
+        let mut index: BTreeMap<State, usize> = BTreeMap::new();
+        let mut states = vec![start];
+        let mut parent: Vec<Option<(usize, Move)>> = vec![None];
+        let mut edges: Vec<(usize, usize)> = Vec::new();
+        let mut depth: Vec<usize> = vec![0];
+        let mut shortest_parents: Vec<Vec<(usize, Move)>> = vec![Vec::new()];
+        index.insert(start, 0);
+        let mut truncated = false;
+        let mut next = 0;
+        while let Some(&state) = states.get(next) {
+            for (mv, to) in self.moves(&state) {
+                let j = match index.get(&to) {
+                    Some(&j) => j,
+                    None => {
+                        if states.len() >= MAX_STATES {
+                            truncated = true;
+                            continue;
+                        }
+                        let j = states.len();
+                        index.insert(to, j);
+                        states.push(to);
+                        parent.push(Some((next, mv.clone())));
+                        depth.push(depth.get(next).copied().unwrap_or(0) + 1);
+                        shortest_parents.push(Vec::new());
+                        j
+                    }
+                };
+                let layer = depth.get(next).copied().unwrap_or(0) + 1;
+                if depth.get(j) == Some(&layer)
+                    && let Some(list) = shortest_parents.get_mut(j)
+                {
+                    list.push((next, mv));
+                }
+                edges.push((next, j));
+            }
+            next += 1;
+        }
+        let mut back: Vec<Vec<usize>> = vec![Vec::new(); states.len()];
+        for &(from, to) in &edges {
+            if let Some(list) = back.get_mut(to) {
+                list.push(from);
+            }
+        }
+        let mut live = vec![false; states.len()];
+        let mut queue: VecDeque<usize> = states
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| self.is_exit(s.cursor))
+            .map(|(i, _)| i)
+            .collect();
+        for &i in &queue {
+            if let Some(l) = live.get_mut(i) {
+                *l = true;
+            }
+        }
+        while let Some(i) = queue.pop_front() {
+            for &p in back.get(i).into_iter().flatten() {
+                if let Some(l) = live.get_mut(p).filter(|l| !**l) {
+                    *l = true;
+                    queue.push_back(p);
+                }
+            }
+        }
+        Explored {
+            states,
+            parent,
+            shortest_parents,
+            live,
+            truncated,
+        }
+    }
+
+    /// Runs a sequence of moves from the start: the state reached, or the
+    /// index of the first move that is not a valid move of its state.
+    pub fn run(&self, moves: &[Move]) -> Result<State, usize> {
+        let mut state = self.start();
+        for (i, mv) in moves.iter().enumerate() {
+            state = self
+                .moves(&state)
+                .into_iter()
+                .find(|(m, _)| m == mv)
+                .map(|(_, s)| s)
+                .ok_or(i)?;
+        }
+        Ok(state)
+    }
+}
+
+impl Explored {
+    /// Up to `cap` shortest move sequences from the start to state `i`.
+    pub fn shortest_paths(&self, i: usize, cap: usize) -> Vec<Vec<Move>> {
+        let mut done = Vec::new();
+        // Depth-first backwards through the layers; each entry is a state
+        // and the moves from it to `i`.
+        let mut stack: Vec<(usize, Vec<Move>)> = vec![(i, Vec::new())];
+        while let Some((at, suffix)) = stack.pop() {
+            if done.len() >= cap {
+                break;
+            }
+            let parents = self.shortest_parents.get(at).map_or(&[][..], Vec::as_slice);
+            if parents.is_empty() {
+                let mut path = suffix;
+                path.reverse();
+                done.push(path);
+                continue;
+            }
+            for (p, mv) in parents.iter().rev() {
+                let mut longer = suffix.clone();
+                longer.push(mv.clone());
+                stack.push((*p, longer));
+            }
+        }
+        done
+    }
+
+    /// The moves from the start to state `i`, shortest first found.
+    pub fn path_to(&self, mut i: usize) -> Vec<Move> {
+        let mut path = Vec::new();
+        while let Some(Some((p, mv))) = self.parent.get(i) {
+            path.push(mv.clone());
+            i = *p;
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Per step: the steps reachable from its successors through steps `pass`
+/// accepts (the first step not passed is included, and so are passed ones).
+fn closure(successors: &[Vec<StepId>], pass: impl Fn(StepId) -> bool) -> Vec<Vec<StepId>> {
+    (0..successors.len())
+        .map(|i| {
+            let mut seen = BTreeSet::new();
+            let mut queue: VecDeque<StepId> = successors.get(i).cloned().unwrap_or_default().into();
+            while let Some(s) = queue.pop_front() {
+                if seen.insert(s) && pass(s) {
+                    queue.extend(successors.get(s.0 as usize).into_iter().flatten().copied());
+                }
+            }
+            seen.into_iter().collect()
+        })
+        .collect()
+}
+
+fn classify(
+    step: &Step,
+    node: Option<&crate::fsm::Node>,
+    reads: &[String],
+    writes: &[String],
+    tool_name: &dyn Fn(Symbol) -> String,
+) -> StepKind {
+    let exit = node.is_some_and(|n| n.kind == NodeKind::Exit);
+    let agent_said = node.is_some_and(|n| n.actor == Actor::Agent);
+    let mut kind = StepKind {
+        free: false,
+        by_user: false,
+        by_agent: false,
+        by_read: None,
+        authorizes: None,
+        guarded: step.check.is_some(),
+        exit,
+    };
+    match step.timing {
+        Timing::Result(t) => {
+            let name = tool_name(t);
+            kind.by_read = reads.iter().position(|r| *r == name);
+        }
+        Timing::Call(t) => {
+            let name = tool_name(t);
+            kind.authorizes = writes.iter().position(|w| *w == name);
+        }
+        Timing::State if step.semantic => {
+            // A judged step: an agent action is said by the agent, anything
+            // else (user input, a classifying branch) by the user.
+            kind.by_user = !agent_said;
+            kind.by_agent = agent_said;
+        }
+        Timing::State => kind.free = true,
+    }
+    kind
+}

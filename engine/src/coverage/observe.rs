@@ -1,0 +1,154 @@
+//! The engine's side of the coverage analysis: a concrete trace replayed
+//! through two sessions at once — the `workflow` reference, which decides
+//! what deviates, and the schedule under test, which says whether it fired
+//! there. A write deviates when the reference blocks it; a read deviates when
+//! it calls a procedural read tool (one a `tool_call` step names) while no
+//! step of that tool has been reached by any request — neither satisfied nor
+//! waiting in the reference monitor once the event is taken. The session has
+//! no verdict for such a read yet (the engine gates writes only); this is the
+//! non-write deviation the analysis predicts, defined from the monitor state.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use serde::Serialize;
+use turnstile_judge::Judge;
+use turnstile_rules::{EventIdx, Monitor, StepId, Timing};
+
+use super::automaton::AgentClass;
+use crate::session::{BundleRuntime, Schedule, Session, SessionError};
+use crate::trace::{Event, Trace};
+
+/// A deviation seen when replaying a concrete trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Observed {
+    /// The event.
+    pub event: EventIdx,
+    /// Its class.
+    pub class: AgentClass,
+    /// Whether the schedule under test fired at the event (and, for a write,
+    /// blocked it).
+    pub covered: bool,
+    /// The steps the reference monitor has satisfied for some request once
+    /// the event is taken (a deviating event satisfies none), by name.
+    pub satisfied: BTreeSet<String>,
+}
+
+/// Every deviation of `trace`, in event order, with whether `schedule`
+/// caught it.
+pub async fn deviations(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn Judge,
+) -> Result<Vec<Observed>, SessionError> {
+    Ok(deviations_under(rt, trace, &[schedule], judge)
+        .await?
+        .into_iter()
+        .next()
+        .unwrap_or_default())
+}
+
+/// [`deviations`] under several schedules at once (one reference replay),
+/// in the order of `schedules`.
+pub async fn deviations_under(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedules: &[Schedule],
+    judge: &dyn Judge,
+) -> Result<Vec<Vec<Observed>>, SessionError> {
+    let mut reference = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let mut tested: Vec<Session> = schedules
+        .iter()
+        .map(|s| Session::new(Arc::clone(rt), *s))
+        .collect();
+    let mut found = vec![Vec::new(); schedules.len()];
+    for event in &trace.events {
+        let seen = reference.push(event.clone(), judge).await?;
+        let mut reports = Vec::with_capacity(tested.len());
+        for session in &mut tested {
+            reports.push(session.push(event.clone(), judge).await?);
+        }
+        let Event::Call { tool, .. } = event else {
+            continue;
+        };
+        let class = if seen.verdict.is_block() {
+            AgentClass::Write(tool.clone())
+        } else if event.is_agent_event() && read_out_of_order(rt, reference.monitor(), tool) {
+            AgentClass::Read(tool.clone())
+        } else {
+            continue;
+        };
+        let satisfied = satisfied_names(rt, reference.monitor());
+        for (report, list) in reports.iter().zip(found.iter_mut()) {
+            let covered = match class {
+                AgentClass::Write(_) => report.verdict.is_block(),
+                AgentClass::Read(_) => report.fired,
+            };
+            list.push(Observed {
+                event: seen.event,
+                class: class.clone(),
+                covered,
+                satisfied: satisfied.clone(),
+            });
+        }
+    }
+    Ok(found)
+}
+
+/// The first deviation of `trace` under `schedule`, if any.
+pub async fn first_deviation(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn Judge,
+) -> Result<Option<Observed>, SessionError> {
+    Ok(deviations(rt, trace, schedule, judge)
+        .await?
+        .into_iter()
+        .next())
+}
+
+/// Whether an agent call of `tool` is an out-of-order read given the monitor
+/// state after it: `tool` has a read step and none of them is satisfied or
+/// waiting for any request.
+pub fn read_out_of_order(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> bool {
+    let program = &rt.bundle.program;
+    let steps: BTreeSet<StepId> = program
+        .steps
+        .iter()
+        .enumerate()
+        .filter(
+            |(_, s)| matches!(s.timing, Timing::Result(t) if rt.bundle.interner.resolve(t) == tool),
+        )
+        .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
+        .collect();
+    if steps.is_empty() {
+        return false;
+    }
+    let reached = monitor.evidence().keys().any(|(s, _)| steps.contains(s))
+        || monitor.waiting().iter().any(|w| steps.contains(&w.step));
+    !reached
+}
+
+/// The steps satisfied for some request once the reference (`workflow`)
+/// session has taken all of `trace`, by name.
+pub async fn satisfied_after(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    judge: &dyn Judge,
+) -> Result<BTreeSet<String>, SessionError> {
+    let mut reference = Session::new(Arc::clone(rt), Schedule::Workflow);
+    for event in &trace.events {
+        reference.push(event.clone(), judge).await?;
+    }
+    Ok(satisfied_names(rt, reference.monitor()))
+}
+
+fn satisfied_names(rt: &BundleRuntime, monitor: &Monitor) -> BTreeSet<String> {
+    monitor
+        .evidence()
+        .keys()
+        .map(|(s, _)| rt.step_name(*s).to_owned())
+        .collect()
+}

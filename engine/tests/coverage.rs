@@ -1,0 +1,169 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a panic is a failure report
+//! Coverage analysis on every shipped bundle (`bundles/*`): Corollary 1 and 2
+//! as the analysis states them, and witnesses that replay through the engine
+//! showing exactly the predicted first deviation under every schedule.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use turnstile_engine::coverage::witness::{Builder, WitnessError};
+use turnstile_engine::coverage::{AgentClass, Turn, analyze};
+use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
+
+fn bundles() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("bundle.yaml").is_file())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 3, "the shipped bundles are missing: {dirs:?}");
+    dirs
+}
+
+#[test]
+fn every_bundle_has_deviations_and_the_schedules_cover_as_the_corollaries_say() {
+    for dir in bundles() {
+        let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+        let analysis = analyze(&bundle);
+        let name = &bundle.name;
+        assert!(!analysis.explored.truncated, "{name}: state cap reached");
+        let all = analysis.deviations.len();
+        assert!(all > 0, "{name}: no deviation found");
+        let workflow = analysis.coverage(Schedule::Workflow);
+        assert_eq!(workflow.covered.len(), all, "{name}: Corollary 1, workflow");
+        let action = analysis.coverage(Schedule::Action);
+        let writes = analysis
+            .deviations
+            .iter()
+            .filter(|d| matches!(d.class, AgentClass::Write(_)))
+            .count();
+        assert_eq!(action.covered.len(), writes, "{name}: Corollary 1, action");
+        assert!(
+            !action.uncovered.is_empty(),
+            "{name}: an action-only guard sees every deviation?"
+        );
+        let boundary = analysis.coverage(Schedule::Boundary);
+        for &i in &boundary.covered {
+            assert_eq!(analysis.deviations[i].state.turn, Turn::TurnStart, "{name}");
+        }
+        for &i in &boundary.uncovered {
+            assert_eq!(analysis.deviations[i].state.turn, Turn::MidTurn, "{name}");
+        }
+        // Every deviation's prefix is a valid prefix and the event leaves P_G.
+        for d in &analysis.deviations {
+            assert!(analysis.valid(&d.prefix, None), "{name}: {d:?}");
+            assert!(!analysis.valid(&d.prefix, Some(&d.class)), "{name}: {d:?}");
+        }
+        println!(
+            "{name}: states {}, |D_G| {all}, |C_workflow| {}, |C_boundary| {}, |C_action| {} (uncovered non-writes {})",
+            analysis.explored.states.len(),
+            workflow.covered.len(),
+            boundary.covered.len(),
+            action.covered.len(),
+            action.uncovered.len()
+        );
+    }
+}
+
+/// Toy-orders: every witness; the larger bundles: the shallowest deviations
+/// (`TURNSTILE_COVERAGE_ALL=1` checks every one).
+#[tokio::test]
+async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
+    let everything = std::env::var("TURNSTILE_COVERAGE_ALL").is_ok();
+    for dir in bundles() {
+        let bundle = Arc::new(check_bundle(&dir).unwrap_or_else(|p| panic!("{p}")));
+        let analysis = analyze(&bundle);
+        let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+        let mut builder = Builder::new(rt, &analysis);
+        // Witness search on the big bundles costs seconds per deviation in a
+        // debug build: there the shallowest deviations are checked (BFS
+        // order), all of them with TURNSTILE_COVERAGE_ALL=1.
+        let sample: Vec<_> = if everything || bundle.name == "toy-orders" {
+            analysis.deviations.iter().collect()
+        } else {
+            analysis.deviations.iter().take(8).collect()
+        };
+        let checked = sample.len();
+        let (mut confirmed, mut unrealised, mut overtaken) = (0, 0, 0);
+        let started = std::time::Instant::now();
+        for d in sample {
+            match builder.witness(d).await {
+                Ok(witness) => {
+                    confirmed += 1;
+                    // What `--witnesses` writes reads back as the trace replayed.
+                    if confirmed % 10 == 1 {
+                        let file = std::env::temp_dir()
+                            .join(format!("turnstile-witness-{}.jsonl", std::process::id()));
+                        std::fs::write(&file, witness.trace_jsonl()).unwrap();
+                        let mut read = Vec::new();
+                        turnstile_engine::import::for_each_trace(&file, None, |t| {
+                            read.push(t.unwrap());
+                            std::ops::ControlFlow::Continue(())
+                        })
+                        .unwrap();
+                        std::fs::remove_file(&file).unwrap();
+                        assert_eq!(read.len(), 1);
+                        assert_eq!(read[0].events, witness.trace.events);
+                    }
+                }
+                Err(WitnessError::Unrealised { .. }) => unrealised += 1,
+                Err(WitnessError::Overtaken { .. }) => overtaken += 1,
+                Err(e) => panic!(
+                    "{}: {} {} after {}: {e}",
+                    bundle.name,
+                    d.class.kind(),
+                    d.class.tool(),
+                    d.node
+                ),
+            }
+        }
+        println!(
+            "{}: {:?} for {confirmed} witnesses confirmed, {unrealised} unrealised, {overtaken} overtaken of {checked} checked",
+            bundle.name,
+            started.elapsed()
+        );
+        assert!(
+            confirmed > unrealised + overtaken,
+            "{}: too few witnesses",
+            bundle.name
+        );
+    }
+}
+
+/// `session::recorded::deviation_coverage` counts the read deviations an
+/// action-only guard misses, which the write-only `coverage` cannot show.
+#[tokio::test]
+async fn replay_coverage_counts_every_deviation() {
+    use turnstile_engine::session::recorded::deviation_coverage;
+    let dir = bundles()
+        .into_iter()
+        .find(|d| d.ends_with("toy-orders"))
+        .unwrap();
+    let bundle = Arc::new(check_bundle(&dir).unwrap());
+    let analysis = analyze(&bundle);
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let mut builder = Builder::new(Arc::clone(&rt), &analysis);
+    let read = analysis
+        .deviations
+        .iter()
+        .find(|d| matches!(d.class, AgentClass::Read(_)) && d.state.turn == Turn::MidTurn)
+        .unwrap();
+    let witness = builder.witness(read).await.unwrap();
+    let judge = witness.judge();
+    let last_call = witness.trace.events.len() - 2;
+    for (schedule, caught) in [
+        (Schedule::Workflow, true),
+        (Schedule::Boundary, false),
+        (Schedule::Action, false),
+    ] {
+        let c = deviation_coverage(&rt, &witness.trace, schedule, &judge)
+            .await
+            .unwrap();
+        assert_eq!(c.deviations.len(), 1, "{schedule}");
+        assert_eq!(c.deviations[0].0 as usize, last_call);
+        assert_eq!(c.caught.len() == 1, caught, "{schedule}");
+        assert_eq!(c.missed.len() == 1, !caught, "{schedule}");
+    }
+}

@@ -1,0 +1,588 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test code: a panic is a failure report
+//! The coverage theorems of PolicyGuide (Appendix A) as properties, over
+//! random workflows (`turnstile_proptests::workflows`) and random agents:
+//!
+//! - Corollary 1 and 2 and the prefix closure of `P_G`, on the analysis;
+//! - Theorem 1, necessity, and the analysis agreeing with the engine: every
+//!   deviation's witness, replayed through sessions under each schedule,
+//!   shows exactly the predicted first deviation, committed by exactly the
+//!   schedules that do not cover it;
+//! - Theorem 1, sufficiency: an adversarial agent proposing arbitrary events
+//!   against an ideal binding verifier that fires everywhere (`C_S = D_G`)
+//!   never commits a prefix outside `P_G`; the same agent against a verifier
+//!   that skips one kind of step (reads) does — `a_verifier_that_skips_reads_is_caught`
+//!   keeps that failure in the suite;
+//! - engine invariants: determinism, no allowed write without its
+//!   authorization path, save/restore at any cut, and an event no check
+//!   mentions changing no verdict.
+//!
+//! Cases: 64 for the analysis-only property, 12 for the witnesses (20
+//! deviations each), 24 for the others; `TURNSTILE_PROPTEST_CASES` (or
+//! `PROPTEST_CASES`) sets them all, `TURNSTILE_PROPTEST_SCALE=10` multiplies
+//! the defaults. Deep run:
+//! `TURNSTILE_PROPTEST_SCALE=10 cargo test --release -p turnstile-proptests --test theorems`.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use turnstile_engine::BundleRuntime;
+use turnstile_engine::bundle::model::Side;
+use turnstile_engine::coverage::observe::{deviations, read_out_of_order};
+use turnstile_engine::coverage::witness::{Builder, WitnessError};
+use turnstile_engine::coverage::{AgentClass, Turn, analyze};
+use turnstile_engine::session::{GateVerdict, Schedule, Session, SessionState};
+use turnstile_engine::trace::{Event, Trace, TraceMeta};
+use turnstile_judge::{Record, RecordedJudge, Verdict};
+use turnstile_proptests::workflows::{
+    READ_TOOLS, RequestSpec, StepSpec, UNMENTIONED_TOOL, WRITE_TOOLS, WorkflowSpec,
+};
+use turnstile_rules::StepOrigin;
+
+fn cases(default: u32) -> u32 {
+    let scale: u32 = std::env::var("TURNSTILE_PROPTEST_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    std::env::var("TURNSTILE_PROPTEST_CASES")
+        .or_else(|_| std::env::var("PROPTEST_CASES"))
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default.saturating_mul(scale))
+}
+
+fn config(default: u32) -> Config {
+    Config {
+        cases: cases(default),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Generators.
+
+fn leaf() -> impl Strategy<Value = StepSpec> {
+    prop_oneof![
+        (0..READ_TOOLS.len(), any::<bool>())
+            .prop_map(|(tool, checked)| StepSpec::Read { tool, checked }),
+        Just(StepSpec::UserSays),
+        Just(StepSpec::AgentSays),
+    ]
+}
+
+fn step() -> impl Strategy<Value = StepSpec> {
+    prop_oneof![
+        4 => leaf(),
+        1 => (
+            prop::collection::vec(leaf(), 0..2),
+            prop::collection::vec(leaf(), 0..2)
+        )
+            .prop_map(|(yes, no)| StepSpec::Decide { yes, no }),
+    ]
+}
+
+fn workflow() -> impl Strategy<Value = WorkflowSpec> {
+    let request = (
+        prop::collection::vec(step(), 0..3),
+        0..WRITE_TOOLS.len(),
+        any::<bool>(),
+    )
+        .prop_map(|(steps, write, guarded)| RequestSpec {
+            steps,
+            write,
+            guarded,
+        });
+    (
+        prop::collection::vec(step(), 0..3),
+        prop::collection::vec(request, 1..3),
+    )
+        .prop_map(|(intro, requests)| WorkflowSpec { intro, requests })
+}
+
+/// One event an agent (or its user and tools) may propose.
+#[derive(Clone, Debug)]
+enum Proposal {
+    /// A user message; `Some(i)`: the judge says it satisfies the i-th
+    /// dialogue step (modulo their number).
+    User(Option<usize>),
+    /// An agent message, likewise.
+    Agent(Option<usize>),
+    /// A read of `READ_TOOLS[tool]` (or `peek` past the end) of id `W{id}`
+    /// whose result says `ok`.
+    Read { tool: usize, id: u8, ok: bool },
+    /// A write of `WRITE_TOOLS[tool]` of id `W{id}`.
+    Write { tool: usize, id: u8 },
+}
+
+fn proposal() -> impl Strategy<Value = Proposal> {
+    prop_oneof![
+        1 => prop::option::of(0..8usize).prop_map(Proposal::User),
+        1 => prop::option::of(0..8usize).prop_map(Proposal::Agent),
+        3 => (0..=READ_TOOLS.len(), 1..3u8, prop::bool::weighted(0.7))
+            .prop_map(|(tool, id, ok)| Proposal::Read { tool, id, ok }),
+        2 => (0..WRITE_TOOLS.len(), 1..3u8).prop_map(|(tool, id)| Proposal::Write { tool, id }),
+    ]
+}
+
+fn agent() -> impl Strategy<Value = Vec<Proposal>> {
+    prop::collection::vec(proposal(), 1..24)
+}
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+struct Compiled {
+    _dir: tempfile::TempDir,
+    rt: Arc<BundleRuntime>,
+}
+
+fn compile(spec: &WorkflowSpec) -> Compiled {
+    let dir = tempfile::tempdir().unwrap();
+    spec.write_to(dir.path()).unwrap();
+    let bundle = turnstile_engine::check_bundle(dir.path())
+        .unwrap_or_else(|p| panic!("generated bundle does not compile: {p:?}\n{spec:?}"));
+    Compiled {
+        rt: BundleRuntime::new(Arc::new(bundle)).unwrap(),
+        _dir: dir,
+    }
+}
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(f)
+}
+
+/// The dialogue steps of the bundle: (node id, branch label).
+fn dialogue_steps(rt: &BundleRuntime) -> Vec<(String, Option<String>)> {
+    let program = &rt.bundle.program;
+    program
+        .steps
+        .iter()
+        .filter(|s| s.semantic)
+        .filter_map(|s| match &s.origin {
+            StepOrigin::Node => Some((s.name.clone(), None)),
+            StepOrigin::Branch { decision, label } => program
+                .step(*decision)
+                .map(|d| (d.name.clone(), Some(label.clone()))),
+        })
+        .collect()
+}
+
+/// The events of one proposal at event `k`, and the verdict record it brings
+/// (at most one record per node, so the recording answers the same live and
+/// on replay).
+fn realise(
+    rt: &BundleRuntime,
+    proposal: &Proposal,
+    k: usize,
+    records: &[Record],
+) -> (Vec<Event>, Option<Record>) {
+    let dialogue = dialogue_steps(rt);
+    let record = |pick: &Option<usize>| {
+        let (node, label) = dialogue.get((*pick)? % dialogue.len().max(1))?.clone();
+        if records.iter().any(|r| r.node == node) {
+            return None;
+        }
+        let evidence_event = u32::try_from(k).ok()?;
+        Some(Record {
+            node,
+            bundle: None,
+            slice: None,
+            at_event: None,
+            verdict: match label {
+                Some(label) => Verdict::Chosen {
+                    label,
+                    evidence_event,
+                },
+                None => Verdict::Satisfied { evidence_event },
+            },
+            rationale: None,
+        })
+    };
+    let call = |tool: &str, id: u8| Event::Call {
+        id: format!("c{k}"),
+        tool: tool.to_owned(),
+        args: serde_json::json!({ "id": format!("W{id}") }),
+        requestor: Side::Agent,
+    };
+    match proposal {
+        Proposal::User(pick) => (
+            vec![Event::User {
+                text: "yes".to_owned(),
+            }],
+            record(pick),
+        ),
+        Proposal::Agent(pick) => (
+            vec![Event::Agent {
+                text: "noted".to_owned(),
+            }],
+            record(pick),
+        ),
+        Proposal::Read { tool, id, ok } => {
+            let name = READ_TOOLS.get(*tool).copied().unwrap_or(UNMENTIONED_TOOL);
+            (
+                vec![
+                    call(name, *id),
+                    Event::Result {
+                        id: format!("c{k}"),
+                        ok: true,
+                        content: serde_json::json!({ "id": format!("W{id}"), "ok": ok }),
+                    },
+                ],
+                None,
+            )
+        }
+        Proposal::Write { tool, id } => {
+            let name = WRITE_TOOLS[*tool];
+            (
+                vec![
+                    call(name, *id),
+                    Event::Result {
+                        id: format!("c{k}"),
+                        ok: true,
+                        content: serde_json::json!({}),
+                    },
+                ],
+                None,
+            )
+        }
+    }
+}
+
+fn judge_of(records: &[Record]) -> RecordedJudge {
+    let text: String = records
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    RecordedJudge::parse(&text).unwrap()
+}
+
+fn trace_of(events: Vec<Event>) -> Trace {
+    Trace {
+        meta: TraceMeta::default(),
+        events,
+    }
+}
+
+/// A verdict without its prose (event indices shift when an event is added).
+fn gist(verdict: &GateVerdict) -> String {
+    match verdict {
+        GateVerdict::Allow { step, .. } => format!("allow {step}"),
+        GateVerdict::Block { reason, step, .. } => format!("block {reason:?} {step:?}"),
+        other => other.label().to_owned(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The verifier an adversarial agent runs against.
+
+/// Decides whether the event just taken (its report and the session after it)
+/// is rejected; a rejected event is not committed.
+trait Verifier {
+    fn rejects(
+        &self,
+        rt: &BundleRuntime,
+        session: &Session,
+        event: &Event,
+        verdict: &GateVerdict,
+    ) -> bool;
+}
+
+/// The ideal binding verifier under the workflow schedule: it rejects exactly
+/// the events that leave `P_G`.
+struct Ideal;
+
+impl Verifier for Ideal {
+    fn rejects(
+        &self,
+        rt: &BundleRuntime,
+        session: &Session,
+        event: &Event,
+        verdict: &GateVerdict,
+    ) -> bool {
+        verdict.is_block()
+            || matches!(event, Event::Call { tool, .. }
+                if event.is_agent_event() && read_out_of_order(rt, session.monitor(), tool))
+    }
+}
+
+/// A broken verifier: it never checks read steps (`tool_call` nodes), like
+/// an action-only guard.
+struct SkipsReads;
+
+impl Verifier for SkipsReads {
+    fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
+        verdict.is_block()
+    }
+}
+
+/// Runs the adversary against `verifier`; returns the committed events and
+/// the records. A rejected proposal leaves no trace (its result neither).
+fn run_adversary(
+    rt: &Arc<BundleRuntime>,
+    proposals: &[Proposal],
+    verifier: &dyn Verifier,
+) -> (Vec<Event>, Vec<Record>) {
+    block_on(async {
+        let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+        let mut committed: Vec<Event> = Vec::new();
+        let mut records: Vec<Record> = Vec::new();
+        for proposal in proposals {
+            let (events, record) = realise(rt, proposal, committed.len(), &records);
+            let mut trial = session.clone();
+            let mut trial_records = records.clone();
+            trial_records.extend(record);
+            let judge = judge_of(&trial_records);
+            let mut rejected = false;
+            for event in &events {
+                let report = trial.push(event.clone(), &judge).await.unwrap();
+                if verifier.rejects(rt, &trial, event, &report.verdict) {
+                    rejected = true;
+                    break;
+                }
+            }
+            if !rejected {
+                session = trial;
+                records = trial_records;
+                committed.extend(events);
+            }
+        }
+        (committed, records)
+    })
+}
+
+fn sufficiency(
+    spec: &WorkflowSpec,
+    proposals: &[Proposal],
+    verifier: &dyn Verifier,
+) -> Result<(), TestCaseError> {
+    let compiled = compile(spec);
+    let (committed, records) = run_adversary(&compiled.rt, proposals, verifier);
+    let trace = trace_of(committed);
+    let found = block_on(deviations(
+        &compiled.rt,
+        &trace,
+        Schedule::Workflow,
+        &judge_of(&records),
+    ))
+    .unwrap();
+    prop_assert!(
+        found.is_empty(),
+        "committed a prefix outside P_G: {:?} in {:#?}",
+        found.first(),
+        trace.events
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Properties.
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Corollary 1 (workflow covers D_G; action exactly its write class),
+    /// Corollary 2 (boundary exactly the deviations at a turn's first agent
+    /// event) and the prefix closure of P_G.
+    #[test]
+    fn corollaries_and_prefix_closure(spec in workflow()) {
+        let compiled = compile(&spec);
+        let analysis = analyze(&compiled.rt.bundle);
+        prop_assert!(!analysis.explored.truncated);
+        prop_assert!(!analysis.deviations.is_empty(), "no deviation in {spec:?}");
+        let all = analysis.deviations.len();
+        prop_assert_eq!(analysis.coverage(Schedule::Workflow).covered.len(), all);
+        for (i, d) in analysis.deviations.iter().enumerate() {
+            let write = matches!(d.class, AgentClass::Write(_));
+            prop_assert_eq!(analysis.coverage(Schedule::Action).covered.contains(&i), write);
+            prop_assert_eq!(
+                analysis.coverage(Schedule::Boundary).covered.contains(&i),
+                d.state.turn == Turn::TurnStart
+            );
+            // The witness prefix is in P_G, every prefix of it too, and the
+            // deviating event leaves it.
+            for cut in 0..=d.prefix.len() {
+                prop_assert!(analysis.valid(&d.prefix[..cut], None), "prefix {cut} of {d:?}");
+            }
+            prop_assert!(!analysis.valid(&d.prefix, Some(&d.class)));
+        }
+        // Closure over every reachable live state, not only deviation states.
+        for i in 0..analysis.explored.states.len() {
+            if analysis.explored.live[i] {
+                let path = analysis.explored.path_to(i);
+                for cut in 0..=path.len() {
+                    prop_assert!(analysis.valid(&path[..cut], None));
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(12))]
+
+    /// Theorem 1, necessity, and the analysis agreeing with the engine: each
+    /// deviation's witness replays to exactly the predicted first deviation;
+    /// a schedule that does not cover it commits it (a write is not blocked,
+    /// a read not checked), one that covers it rejects it.
+    #[test]
+    fn witnesses_show_the_predicted_deviation_under_each_schedule(spec in workflow()) {
+        let compiled = compile(&spec);
+        let analysis = analyze(&compiled.rt.bundle);
+        let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
+        let stride = (analysis.deviations.len() / 20).max(1);
+        let mut confirmed = 0;
+        // Twenty deviations evenly spread over D_G per workflow.
+        for d in analysis.deviations.iter().step_by(stride) {
+            match block_on(builder.witness(d)) {
+                Ok(witness) => {
+                    confirmed += 1;
+                    for schedule in Schedule::ALL {
+                        let seen = block_on(deviations(&compiled.rt, &witness.trace, schedule, &witness.judge())).unwrap();
+                        let first = seen.first().expect("checked by the builder");
+                        prop_assert_eq!(first.covered, d.covered_by(schedule));
+                    }
+                }
+                // Over-approximation made visible: a state no data reaches
+                // (correlated checks) or one the request passes at once.
+                Err(WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. }) => {}
+                Err(e) => prop_assert!(false, "{e} for {d:?} in {spec:?}"),
+            }
+        }
+        prop_assert!(confirmed > 0, "no witness confirmed in {spec:?}");
+    }
+
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    /// Theorem 1, sufficiency: with C_S = D_G (the ideal verifier firing at
+    /// every agent event), no adversary commits a prefix outside P_G.
+    #[test]
+    fn the_ideal_verifier_never_commits_an_invalid_prefix(spec in workflow(), proposals in agent()) {
+        sufficiency(&spec, &proposals, &Ideal)?;
+    }
+
+    /// Engine invariants on random traces under every schedule.
+    #[test]
+    fn engine_invariants(spec in workflow(), proposals in agent(), cut in any::<prop::sample::Index>(), at in any::<prop::sample::Index>()) {
+        let compiled = compile(&spec);
+        let rt = &compiled.rt;
+        // Everything committed: a raw agent.
+        let (events, records) = run_adversary(rt, &proposals, &Never);
+        let judge = judge_of(&records);
+        for schedule in Schedule::ALL {
+            let replay = |events: &[Event], judge: &RecordedJudge| {
+                block_on(async {
+                    let mut session = Session::new(Arc::clone(rt), schedule);
+                    let mut out = Vec::new();
+                    for e in events {
+                        out.push(session.push(e.clone(), judge).await.unwrap());
+                    }
+                    (out, session)
+                })
+            };
+            let (first, session) = replay(&events, &judge);
+            // Determinism: the same input gives the same bytes.
+            let (second, _) = replay(&events, &judge);
+            prop_assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
+            // No write is allowed unless its authorization step's
+            // predecessor holds for that request at or before the call.
+            let program = &rt.bundle.program;
+            for (k, allowed) in session.monitor().allowed() {
+                for (step, env) in allowed {
+                    let ok = program.edges.iter().filter(|(_, to)| to == step).any(|(from, _)| {
+                        session.monitor().evidence().iter().any(|((s, e), at)| {
+                            s == from && (e == env || env.extends(e)) && at <= k
+                        })
+                    });
+                    prop_assert!(ok, "write at {k:?} allowed without its path");
+                }
+            }
+            // Save/restore at any cut answers the rest identically.
+            if !events.is_empty() {
+                let cut = cut.index(events.len());
+                let restored = block_on(async {
+                    let mut s = Session::new(Arc::clone(rt), schedule);
+                    for e in &events[..cut] {
+                        s.push(e.clone(), &judge).await.unwrap();
+                    }
+                    let text = serde_json::to_string(&s.snapshot()).unwrap();
+                    let mut s = Session::restore(Arc::clone(rt), SessionState::from_json(&text).unwrap()).unwrap();
+                    let mut out = Vec::new();
+                    for e in &events[cut..] {
+                        out.push(s.push(e.clone(), &judge).await.unwrap());
+                    }
+                    out
+                });
+                prop_assert_eq!(
+                    serde_json::to_string(&restored).unwrap(),
+                    serde_json::to_string(&first[cut..]).unwrap()
+                );
+            }
+            // An event no check mentions changes no verdict (under the
+            // boundary schedule any agent event moves the firing point, by
+            // design, so it is left out).
+            if schedule != Schedule::Boundary {
+                let at = at.index(events.len() + 1);
+                let mut with = events.clone();
+                let peek = [
+                    Event::Call { id: "peek".into(), tool: UNMENTIONED_TOOL.into(), args: serde_json::json!({"id": "W1"}), requestor: Side::Agent },
+                    Event::Result { id: "peek".into(), ok: true, content: serde_json::json!({}) },
+                ];
+                with.splice(at..at, peek);
+                let shifted: Vec<Record> = records.iter().cloned().map(|mut r| {
+                    let shift = |e: &mut u32| if *e as usize >= at { *e += 2 };
+                    match &mut r.verdict {
+                        Verdict::Satisfied { evidence_event } | Verdict::Chosen { evidence_event, .. } => shift(evidence_event),
+                        _ => {}
+                    }
+                    r
+                }).collect();
+                let (after, _) = replay(&with, &judge_of(&shifted));
+                let mut after: Vec<String> = after.iter().map(|r| gist(&r.verdict)).collect();
+                after.drain(at..at + 2);
+                let before: Vec<String> = first.iter().map(|r| gist(&r.verdict)).collect();
+                prop_assert_eq!(before, after);
+            }
+        }
+    }
+}
+
+/// A verifier that rejects nothing: the raw agent.
+struct Never;
+
+impl Verifier for Never {
+    fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, _: &GateVerdict) -> bool {
+        false
+    }
+}
+
+/// The properties can fail: the sufficiency property, run against a verifier
+/// that skips read steps, finds a committed deviation (and shrinks it).
+#[test]
+fn a_verifier_that_skips_reads_is_caught() {
+    let mut runner = TestRunner::new(Config {
+        cases: 256,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&(workflow(), agent()), |(spec, proposals)| {
+        sufficiency(&spec, &proposals, &SkipsReads)
+    });
+    match result {
+        Err(proptest::test_runner::TestError::Fail(why, (spec, proposals))) => {
+            println!("caught, shrunk to {spec:?} with {proposals:?}: {why}");
+        }
+        other => panic!("the broken verifier was not caught: {other:?}"),
+    }
+}
