@@ -18,9 +18,11 @@ use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
     TraceFacts, Value, ValueType,
 };
+use turnstile_judge::Role;
+use turnstile_judge::dialogue::{ReadTurn, turn_cues};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, Read, ResultFact, SCALAR,
+    FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Side, ToolKind};
@@ -59,6 +61,10 @@ pub struct Extractor {
     /// first bound to in this conversation.
     principal_mask: u32,
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
+    /// Every turn so far, read once, for the dialogue predicates' mentions.
+    turns: Vec<(EventIdx, Speaker, ReadTurn)>,
+    /// How many interned strings have been looked for in every turn so far.
+    mentions_checked: usize,
 }
 
 /// The variables (bit `i` for variable `i`) bound by steps that come before
@@ -95,6 +101,8 @@ impl Extractor {
             facts: EventFacts::default(),
             principal_mask: principal_mask(bundle),
             principal: BTreeMap::new(),
+            turns: Vec::new(),
+            mentions_checked: 0,
         }
     }
 
@@ -115,7 +123,63 @@ impl Extractor {
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
             Event::User { .. } | Event::Agent { .. } => {}
         }
+        self.mentions(k, event);
         std::mem::take(&mut self.facts)
+    }
+
+    /// The dialogue facts of event `k`: the turn's cues, and every interned
+    /// string named in a turn that was not looked for there yet — strings
+    /// new at this event in every earlier turn, every string in a new turn.
+    /// So when a value can first be an operand's, its mentions are facts.
+    fn mentions(&mut self, k: EventIdx, event: &Event) {
+        let known = self.interner.len();
+        for index in self.mentions_checked..known {
+            let Ok(raw) = u32::try_from(index) else {
+                break;
+            };
+            let value = Symbol(raw);
+            let text = self.interner.resolve(value);
+            for (event, speaker, turn) in &self.turns {
+                if turn.names(text) {
+                    self.facts.mentions.push(MentionFact {
+                        value,
+                        event: *event,
+                        speaker: *speaker,
+                    });
+                }
+            }
+        }
+        self.mentions_checked = known;
+        let (speaker, role, text) = match event {
+            Event::User { text } => (Speaker::User, Role::User, text),
+            Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
+            Event::Call { .. } | Event::Result { .. } => return,
+        };
+        let cues = turn_cues(role, text);
+        self.facts.turn = Some(TurnFact {
+            event: k,
+            speaker,
+            asks_decision: cues.asks_decision,
+            asks_anything: cues.asks_anything,
+            affirms: cues.affirms,
+            revokes: cues.revokes,
+            corrects: cues.corrects,
+        });
+        let turn = ReadTurn::new(text);
+        for index in 0..known {
+            let Ok(raw) = u32::try_from(index) else {
+                break;
+            };
+            let value = Symbol(raw);
+            if turn.names(self.interner.resolve(value)) {
+                self.facts.mentions.push(MentionFact {
+                    value,
+                    event: k,
+                    speaker,
+                });
+            }
+        }
+        self.turns.push((k, speaker, turn));
     }
 }
 

@@ -8,21 +8,52 @@
 /// found in `W9300146`), an equal amount, or the same date.
 #[must_use]
 pub fn names_value(turn: &str, value: &str) -> bool {
-    let wanted = value_tokens(value);
-    if wanted.is_empty() {
-        return false;
+    ReadTurn::new(turn).names(value)
+}
+
+/// A turn read once for many [`names_value`] questions: its tokens and
+/// amounts are computed on construction, so asking about every value a
+/// conversation has seen costs a lookup per value, not a re-read of the turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadTurn {
+    text: String,
+    tokens: Vec<String>,
+    token_set: std::collections::HashSet<String>,
+    amounts: Vec<String>,
+}
+
+impl ReadTurn {
+    /// Reads `turn`.
+    #[must_use]
+    pub fn new(turn: &str) -> Self {
+        let tokens = value_tokens(turn);
+        ReadTurn {
+            text: turn.to_owned(),
+            token_set: tokens.iter().cloned().collect(),
+            tokens,
+            amounts: amounts(turn),
+        }
     }
-    if let Some(amount) = parse_amount(value.trim()) {
-        return amounts(turn).contains(&amount);
+
+    /// Whether the turn names `value`, with [`names_value`]'s rule.
+    #[must_use]
+    pub fn names(&self, value: &str) -> bool {
+        let wanted = value_tokens(value);
+        let Some(first) = wanted.first() else {
+            return false;
+        };
+        if let Some(amount) = parse_amount(value.trim()) {
+            return self.amounts.contains(&amount);
+        }
+        if let Some(date) = parse_iso_date(value.trim()) {
+            return mentions_date(&self.text, date);
+        }
+        self.token_set.contains(first)
+            && self
+                .tokens
+                .windows(wanted.len())
+                .any(|window| window == wanted.as_slice())
     }
-    if let Some(date) = parse_iso_date(value.trim()) {
-        return mentions_date(turn, date);
-    }
-    let tokens = value_tokens(turn);
-    !wanted.is_empty()
-        && tokens
-            .windows(wanted.len())
-            .any(|window| window == wanted.as_slice())
 }
 
 /// Characters that may be part of an identifier token (beside letters and

@@ -14,6 +14,7 @@
 //! predecessor's evidence. `proptests/tests/monitor_vs_datalog.rs` checks the
 //! monitor against the Datalog program on random workflows and traces.
 
+mod dialogue;
 mod eval;
 mod plan;
 mod state;
