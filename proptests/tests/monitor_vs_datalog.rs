@@ -1665,6 +1665,24 @@ impl fmt::Debug for Case {
             if ev.call.is_none() && ev.result.is_none() {
                 write!(f, " message")?;
             }
+            if let Some(t) = ev.turn {
+                let cues = [
+                    (t.asks_decision, "asks-decision"),
+                    (t.asks_anything, "asks"),
+                    (t.affirms, "affirms"),
+                    (t.revokes, "revokes"),
+                    (t.corrects, "corrects"),
+                ];
+                let on: Vec<&str> = cues.iter().filter(|c| c.0).map(|c| c.1).collect();
+                let named: Vec<&str> = ev.mentions.iter().map(|m| name(m.value)).collect();
+                write!(
+                    f,
+                    " by {:?} [{}] naming [{}]",
+                    t.speaker,
+                    on.join(" "),
+                    named.join(", ")
+                )?;
+            }
             for read in &ev.reads {
                 let values: Vec<String> = read.values.iter().map(show_value).collect();
                 let values = if read.is_list {

@@ -82,3 +82,99 @@ impl Dialogue {
         yes
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::MentionFact;
+    use crate::ids::EventIdx;
+
+    const ORDER: Symbol = Symbol(7);
+    const OTHER: Symbol = Symbol(8);
+
+    fn agent(k: u32, asks: bool, named: &[Symbol]) -> EventFacts {
+        turn(k, Speaker::Agent, [asks, asks, false, false, false], named)
+    }
+
+    fn user(k: u32, affirms: bool, revokes: bool, corrects: bool) -> EventFacts {
+        turn(k, Speaker::User, [false, false, affirms, revokes, corrects], &[])
+    }
+
+    fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFacts {
+        let [asks_decision, asks_anything, affirms, revokes, corrects] = cues;
+        EventFacts {
+            event: EventIdx(k),
+            turn: Some(TurnFact {
+                event: EventIdx(k),
+                speaker,
+                asks_decision,
+                asks_anything,
+                affirms,
+                revokes,
+                corrects,
+            }),
+            mentions: named
+                .iter()
+                .map(|&value| MentionFact {
+                    value,
+                    event: EventIdx(k),
+                    speaker,
+                })
+                .collect(),
+            ..EventFacts::default()
+        }
+    }
+
+    fn dialogue(events: &[EventFacts]) -> Dialogue {
+        let mut d = Dialogue::default();
+        for e in events {
+            d.apply(e);
+        }
+        d
+    }
+
+    #[test]
+    fn a_yes_to_the_summary_naming_the_values_confirms_them() {
+        let d = dialogue(&[agent(0, true, &[ORDER]), user(1, true, false, false)]);
+        assert!(d.confirmed(&[Value::Str(ORDER)], 2));
+        assert!(!d.confirmed(&[Value::Str(OTHER)], 2), "another order");
+        assert!(!d.confirmed(&[Value::Str(ORDER)], 0), "not yet answered");
+    }
+
+    #[test]
+    fn a_later_question_closes_the_window_and_a_refusal_revokes() {
+        let closed = dialogue(&[
+            agent(0, true, &[ORDER]),
+            agent(1, true, &[]),
+            user(2, true, false, false),
+        ]);
+        assert!(!closed.confirmed(&[Value::Str(ORDER)], 3));
+        let revoked = dialogue(&[
+            agent(0, true, &[ORDER]),
+            user(1, true, false, false),
+            user(2, false, true, false),
+        ]);
+        assert!(revoked.confirmed(&[Value::Str(ORDER)], 1));
+        assert!(!revoked.confirmed(&[Value::Str(ORDER)], 2));
+        let corrected = dialogue(&[
+            agent(0, true, &[ORDER]),
+            user(1, true, false, false),
+            user(2, false, false, true),
+        ]);
+        assert!(!corrected.confirmed(&[Value::Str(ORDER)], 2));
+    }
+
+    #[test]
+    fn said_counts_turns_up_to_the_event_only() {
+        let d = dialogue(&[turn(
+            3,
+            Speaker::User,
+            [false; 5],
+            &[ORDER],
+        )]);
+        assert!(d.said(Speaker::User, Value::Str(ORDER), 3));
+        assert!(!d.said(Speaker::User, Value::Str(ORDER), 2));
+        assert!(!d.said(Speaker::Agent, Value::Str(ORDER), 3));
+        assert!(!d.said(Speaker::User, Value::Int(3), 3));
+    }
+}
