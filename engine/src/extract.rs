@@ -19,7 +19,7 @@ use turnstile_rules::{
     TraceFacts, Value, ValueType,
 };
 use turnstile_judge::Role;
-use turnstile_judge::dialogue::{ReadTurn, turn_cues};
+use turnstile_judge::dialogue::{ReadTurn, ReadValue, turn_cues};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
     FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
@@ -63,9 +63,13 @@ pub struct Extractor {
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
     /// Every turn so far, read once, for the dialogue predicates' mentions.
     turns: Vec<(EventIdx, Speaker, ReadTurn)>,
-    /// How many interned strings have been looked for in every turn so far.
-    mentions_checked: usize,
+    /// Every interned string read as a value (by symbol index), `None` for
+    /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
+    values: Vec<Option<ReadValue>>,
 }
+
+/// Strings of more tokens than this are texts, not values a turn names.
+const MAX_VALUE_TOKENS: usize = 8;
 
 /// The variables (bit `i` for variable `i`) bound by steps that come before
 /// the request is classified (the first dialogue-semantic decision branch;
@@ -102,7 +106,7 @@ impl Extractor {
             principal_mask: principal_mask(bundle),
             principal: BTreeMap::new(),
             turns: Vec::new(),
-            mentions_checked: 0,
+            values: Vec::new(),
         }
     }
 
@@ -133,23 +137,26 @@ impl Extractor {
     /// So when a value can first be an operand's, its mentions are facts.
     fn mentions(&mut self, k: EventIdx, event: &Event) {
         let known = self.interner.len();
-        for index in self.mentions_checked..known {
+        for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
                 break;
             };
             let value = Symbol(raw);
-            let text = self.interner.resolve(value);
-            for (event, speaker, turn) in &self.turns {
-                if turn.names(text) {
-                    self.facts.mentions.push(MentionFact {
-                        value,
-                        event: *event,
-                        speaker: *speaker,
-                    });
+            let read = ReadValue::new(self.interner.resolve(value));
+            let nameable = !read.is_empty() && read.len() <= MAX_VALUE_TOKENS;
+            if nameable {
+                for (event, speaker, turn) in &self.turns {
+                    if turn.names_read(&read) {
+                        self.facts.mentions.push(MentionFact {
+                            value,
+                            event: *event,
+                            speaker: *speaker,
+                        });
+                    }
                 }
             }
+            self.values.push(nameable.then_some(read));
         }
-        self.mentions_checked = known;
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
@@ -166,14 +173,13 @@ impl Extractor {
             corrects: cues.corrects,
         });
         let turn = ReadTurn::new(text);
-        for index in 0..known {
-            let Ok(raw) = u32::try_from(index) else {
-                break;
+        for (index, read) in self.values.iter().enumerate() {
+            let (Some(read), Ok(raw)) = (read, u32::try_from(index)) else {
+                continue;
             };
-            let value = Symbol(raw);
-            if turn.names(self.interner.resolve(value)) {
+            if turn.names_read(read) {
                 self.facts.mentions.push(MentionFact {
-                    value,
+                    value: Symbol(raw),
                     event: k,
                     speaker,
                 });

@@ -90,7 +90,7 @@ use tokens::{contains_phrase, phrase_positions, sentences, words};
 use value::value_tokens;
 
 pub use stance::{Stance, reply_stance};
-pub use value::{ReadTurn, names_value};
+pub use value::{ReadTurn, ReadValue, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later

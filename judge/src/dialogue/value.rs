@@ -38,21 +38,58 @@ impl ReadTurn {
     /// Whether the turn names `value`, with [`names_value`]'s rule.
     #[must_use]
     pub fn names(&self, value: &str) -> bool {
-        let wanted = value_tokens(value);
-        let Some(first) = wanted.first() else {
+        self.names_read(&ReadValue::new(value))
+    }
+
+    /// Like [`ReadTurn::names`], for a value read once.
+    #[must_use]
+    pub fn names_read(&self, value: &ReadValue) -> bool {
+        let Some(first) = value.tokens.first() else {
             return false;
         };
-        if let Some(amount) = parse_amount(value.trim()) {
-            return self.amounts.contains(&amount);
+        if let Some(amount) = &value.amount {
+            return self.amounts.contains(amount);
         }
-        if let Some(date) = parse_iso_date(value.trim()) {
+        if let Some(date) = value.date {
             return mentions_date(&self.text, date);
         }
         self.token_set.contains(first)
             && self
                 .tokens
-                .windows(wanted.len())
-                .any(|window| window == wanted.as_slice())
+                .windows(value.tokens.len())
+                .any(|window| window == value.tokens.as_slice())
+    }
+}
+
+/// A value read once for many [`ReadTurn::names_read`] questions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadValue {
+    tokens: Vec<String>,
+    amount: Option<String>,
+    date: Option<Date>,
+}
+
+impl ReadValue {
+    /// Reads `value`.
+    #[must_use]
+    pub fn new(value: &str) -> Self {
+        ReadValue {
+            tokens: value_tokens(value),
+            amount: parse_amount(value.trim()),
+            date: parse_iso_date(value.trim()),
+        }
+    }
+
+    /// How many tokens the value has (none: it is never named).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Whether the value has no token (it is never named).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
     }
 }
 
