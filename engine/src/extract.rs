@@ -14,12 +14,12 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
+use turnstile_judge::Role;
+use turnstile_judge::dialogue::{ReadTurn, ReadValue, turn_cues};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
     TraceFacts, Value, ValueType,
 };
-use turnstile_judge::Role;
-use turnstile_judge::dialogue::{ReadTurn, ReadValue, turn_cues};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
     FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,

@@ -165,10 +165,7 @@ fn turns_name_values_whatever_the_spelling() {
     assert_eq!(named(OTHER_ITEM, Speaker::User), [8]);
     assert!(named(OTHER_ITEM, Speaker::Agent).is_empty());
     // The email the user wrote, interned when the lookup was called later.
-    assert_eq!(
-        named("aarav.anderson9752@example.com", Speaker::User),
-        [0]
-    );
+    assert_eq!(named("aarav.anderson9752@example.com", Speaker::User), [0]);
     let summary = facts.turns.iter().find(|t| t.event.0 == 7).unwrap();
     assert!(summary.asks_decision && summary.speaker == Speaker::Agent);
 }
@@ -227,7 +224,9 @@ async fn a_qualified_real_reply_is_not_consent() {
 #[tokio::test]
 async fn without_a_summary_a_yes_confirms_nothing() {
     let mut events = identified();
-    events.push(agent("Would you like me to look at the order? It is #W3470184."));
+    events.push(agent(
+        "Would you like me to look at the order? It is #W3470184.",
+    ));
     events.push(user("Yes please."));
     events.push(return_call(&[ITEM]));
     let v = verdict(events).await;

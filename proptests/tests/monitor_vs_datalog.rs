@@ -1564,7 +1564,11 @@ fn show_check(c: &Check) -> String {
         Check::Said { speaker, value } => format!("said({speaker:?}, {})", show_operand(value)),
         Check::Confirmed(values) => format!(
             "confirmed({})",
-            values.iter().map(show_operand).collect::<Vec<_>>().join(", ")
+            values
+                .iter()
+                .map(show_operand)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }

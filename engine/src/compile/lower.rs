@@ -146,7 +146,9 @@ impl Ctx<'_> {
                     .iter()
                     .map(|v| self.lower_dialogue_value(scope, site, v))
                     .collect();
-                Some(Check::Confirmed(lowered.into_iter().collect::<Option<_>>()?))
+                Some(Check::Confirmed(
+                    lowered.into_iter().collect::<Option<_>>()?,
+                ))
             }
             ExprKind::InOperand { operand, list } => {
                 let (item, list_typed) = (

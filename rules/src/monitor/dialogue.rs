@@ -97,7 +97,12 @@ mod tests {
     }
 
     fn user(k: u32, affirms: bool, revokes: bool, corrects: bool) -> EventFacts {
-        turn(k, Speaker::User, [false, false, affirms, revokes, corrects], &[])
+        turn(
+            k,
+            Speaker::User,
+            [false, false, affirms, revokes, corrects],
+            &[],
+        )
     }
 
     fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFacts {
@@ -166,12 +171,7 @@ mod tests {
 
     #[test]
     fn said_counts_turns_up_to_the_event_only() {
-        let d = dialogue(&[turn(
-            3,
-            Speaker::User,
-            [false; 5],
-            &[ORDER],
-        )]);
+        let d = dialogue(&[turn(3, Speaker::User, [false; 5], &[ORDER])]);
         assert!(d.said(Speaker::User, Value::Str(ORDER), 3));
         assert!(!d.said(Speaker::User, Value::Str(ORDER), 2));
         assert!(!d.said(Speaker::Agent, Value::Str(ORDER), 3));
