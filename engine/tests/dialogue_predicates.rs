@@ -181,11 +181,13 @@ async fn a_yes_to_the_summary_naming_the_items_allows_the_return() {
 }
 
 #[tokio::test]
-async fn an_item_the_summary_did_not_name_blocks() {
+async fn a_summary_that_does_not_name_the_order_blocks() {
     let mut events = identified();
-    events.push(agent(SUMMARY));
+    events.push(agent(
+        "To confirm: return item 2757705742, refund to gift_card_7245904. Shall I proceed?",
+    ));
     events.push(user("Yes, please proceed."));
-    events.push(return_call(&[ITEM, OTHER_ITEM]));
+    events.push(return_call(&[ITEM]));
     let v = verdict(events).await;
     assert!(
         matches!(
