@@ -227,8 +227,11 @@ fn summary(tool: &str, args: &Json) -> String {
     }
     let mut values = Vec::new();
     leaves(args, &mut values);
+    // The action in words ("cancel pending order"): guards may ask for the
+    // action word besides the key values.
     format!(
-        "To confirm, I will call {tool} with: {}. Shall I proceed?",
+        "To confirm, I will {} with: {}. Shall I proceed?",
+        tool.replace('_', " "),
         values.join(", ")
     )
 }
