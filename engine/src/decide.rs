@@ -359,6 +359,27 @@ impl Names<'_> {
             Some(CNode::Happened { filter, negated }) => {
                 format!("{}{}", not(*negated), self.filter(*filter))
             }
+            Some(CNode::Said {
+                speaker,
+                operand,
+                negated,
+            }) => {
+                let who = match speaker {
+                    turnstile_rules::Speaker::User => "user",
+                    turnstile_rules::Speaker::Agent => "agent",
+                };
+                format!("{}said({who}, {})", not(*negated), self.operand(*operand))
+            }
+            Some(CNode::Confirmed { set, negated }) => {
+                let members: Vec<String> = encoded
+                    .sets
+                    .get(*set as usize)
+                    .into_iter()
+                    .flatten()
+                    .map(|m| self.operand(*m))
+                    .collect();
+                format!("{}confirmed({})", not(*negated), members.join(", "))
+            }
             _ => "?".to_owned(),
         }
     }

@@ -14,13 +14,15 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
+use turnstile_judge::Role;
+use turnstile_judge::dialogue::{ReadTurn, ReadValue, turn_cues};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
     TraceFacts, Value, ValueType,
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, Read, ResultFact, SCALAR,
+    FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Side, ToolKind};
@@ -59,7 +61,15 @@ pub struct Extractor {
     /// first bound to in this conversation.
     principal_mask: u32,
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
+    /// Every turn so far, read once, for the dialogue predicates' mentions.
+    turns: Vec<(EventIdx, Speaker, ReadTurn)>,
+    /// Every interned string read as a value (by symbol index), `None` for
+    /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
+    values: Vec<Option<ReadValue>>,
 }
+
+/// Strings of more tokens than this are texts, not values a turn names.
+const MAX_VALUE_TOKENS: usize = 8;
 
 /// The variables (bit `i` for variable `i`) bound by steps that come before
 /// the request is classified (the first dialogue-semantic decision branch;
@@ -95,6 +105,8 @@ impl Extractor {
             facts: EventFacts::default(),
             principal_mask: principal_mask(bundle),
             principal: BTreeMap::new(),
+            turns: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -115,7 +127,65 @@ impl Extractor {
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
             Event::User { .. } | Event::Agent { .. } => {}
         }
+        self.mentions(k, event);
         std::mem::take(&mut self.facts)
+    }
+
+    /// The dialogue facts of event `k`: the turn's cues, and every interned
+    /// string named in a turn that was not looked for there yet — strings
+    /// new at this event in every earlier turn, every string in a new turn.
+    /// So when a value can first be an operand's, its mentions are facts.
+    fn mentions(&mut self, k: EventIdx, event: &Event) {
+        let known = self.interner.len();
+        for index in self.values.len()..known {
+            let Ok(raw) = u32::try_from(index) else {
+                break;
+            };
+            let value = Symbol(raw);
+            let read = ReadValue::new(self.interner.resolve(value));
+            let nameable = !read.is_empty() && read.len() <= MAX_VALUE_TOKENS;
+            if nameable {
+                for (event, speaker, turn) in &self.turns {
+                    if turn.names_read(&read) {
+                        self.facts.mentions.push(MentionFact {
+                            value,
+                            event: *event,
+                            speaker: *speaker,
+                        });
+                    }
+                }
+            }
+            self.values.push(nameable.then_some(read));
+        }
+        let (speaker, role, text) = match event {
+            Event::User { text } => (Speaker::User, Role::User, text),
+            Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
+            Event::Call { .. } | Event::Result { .. } => return,
+        };
+        let cues = turn_cues(role, text);
+        self.facts.turn = Some(TurnFact {
+            event: k,
+            speaker,
+            asks_decision: cues.asks_decision,
+            asks_anything: cues.asks_anything,
+            affirms: cues.affirms,
+            revokes: cues.revokes,
+            corrects: cues.corrects,
+        });
+        let turn = ReadTurn::new(text);
+        for (index, read) in self.values.iter().enumerate() {
+            let (Some(read), Ok(raw)) = (read, u32::try_from(index)) else {
+                continue;
+            };
+            if turn.names_read(read) {
+                self.facts.mentions.push(MentionFact {
+                    value: Symbol(raw),
+                    event: k,
+                    speaker,
+                });
+            }
+        }
+        self.turns.push((k, speaker, turn));
     }
 }
 

@@ -272,13 +272,21 @@ async fn a_yes_for_one_order_confirms_that_order_only() {
     events.push(user("Yes, please cancel it."));
     events.push(cancel(ORDER));
     assert_gate(events.clone(), Outcome::Allow).await;
-    // The other order stays blocked at its own confirmation.
+    // The other order stays blocked at its own confirmation: the guard's
+    // `confirmed(args.order_id, args.reason)` (the bundle's confirmation is
+    // formal since issue #12).
     events.pop();
     events.push(cancel(OTHER_ORDER));
     let report = last_report(&events, Schedule::Workflow).await;
     match report.verdict {
-        GateVerdict::Block { step, request, .. } => {
-            assert_eq!(step.as_deref(), Some("cancel.confirm"));
+        GateVerdict::Block {
+            step,
+            request,
+            reason,
+            ..
+        } => {
+            assert_eq!(step.as_deref(), Some("cancel.authorize"));
+            assert_eq!(reason, turnstile_rules::Reason::DialogueUnmet);
             assert_eq!(request.get("order").map(String::as_str), Some(OTHER_ORDER));
         }
         other => panic!("not blocked: {other:?}"),

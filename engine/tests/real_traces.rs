@@ -77,6 +77,10 @@ struct Row {
     gold: usize,
     gold_allowed: usize,
     reasons: BTreeMap<String, usize>,
+    /// Step satisfactions on allowed writes' paths decided by formal checks.
+    formal_steps: usize,
+    /// The same, decided by the judge (semantic steps).
+    judged_steps: usize,
     /// Wrong calls that were allowed: trace, event, what allowed it.
     leaks: Vec<Leak>,
     /// Gold-matching calls that were blocked: trace, event, why.
@@ -92,6 +96,8 @@ impl Row {
         self.wrong_blocked += other.wrong_blocked;
         self.gold += other.gold;
         self.gold_allowed += other.gold_allowed;
+        self.formal_steps += other.formal_steps;
+        self.judged_steps += other.judged_steps;
         for (k, v) in &other.reasons {
             *self.reasons.entry(k.clone()).or_default() += v;
         }
@@ -183,6 +189,72 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
             _ => None,
         })
         .collect()
+}
+
+/// The schedules replayed: `workflow` and `action`, or those listed in
+/// `REAL_TRACES_SCHEDULES` (comma-separated).
+fn schedules() -> Vec<Schedule> {
+    let all = [Schedule::Workflow, Schedule::Action];
+    match std::env::var("REAL_TRACES_SCHEDULES") {
+        Ok(list) => all
+            .into_iter()
+            .filter(|s| list.split(',').any(|n| n.trim() == s.to_string()))
+            .collect(),
+        Err(_) => all.to_vec(),
+    }
+}
+
+/// For the writes at `allowed`: how many step satisfactions on the allowing
+/// request's path (the steps that lead to its authorization, satisfied for
+/// it by the write) are formal checks, and how many judge criteria. Counted
+/// on the formal-only derivation, where every step of the path is satisfied.
+fn path_split(bundle: &CompiledBundle, trace: &Trace, allowed: &[u32]) -> (usize, usize) {
+    let semantic = semantic_steps(bundle);
+    let mut judged = Vec::new();
+    for k in 0..trace.events.len() {
+        judged.extend(semantic.iter().map(|s| (*s, EventIdx::from_usize(k))));
+    }
+    let plan = Arc::new(turnstile_rules::Plan::new(&bundle.program, &bundle.arg_paths).unwrap());
+    let judged = for_every_request(bundle, &plan, trace, &judged).unwrap();
+    let decision = decide(bundle, trace, &judged).unwrap();
+    let steps = &bundle.program.steps;
+    let (mut formal, mut by_judge) = (0, 0);
+    for k in allowed {
+        let Some(list) = decision.derived.allowed.get(&EventIdx(*k)) else {
+            continue;
+        };
+        let Some((auth, env)) = list.first() else {
+            continue;
+        };
+        // Every step from which the authorization can be reached.
+        let mut ancestors = std::collections::BTreeSet::from([*auth]);
+        let mut frontier = vec![*auth];
+        while let Some(s) = frontier.pop() {
+            for (from, _) in bundle.program.edges.iter().filter(|(_, to)| *to == s) {
+                if ancestors.insert(*from) {
+                    frontier.push(*from);
+                }
+            }
+        }
+        let on_path: std::collections::BTreeSet<_> = decision
+            .derived
+            .sat
+            .iter()
+            .filter(|(s, e, at)| at.0 <= *k && ancestors.contains(s) && env.extends(e))
+            .map(|(s, _, _)| *s)
+            .collect();
+        for s in on_path {
+            let Some(step) = steps.get(s.0 as usize) else {
+                continue;
+            };
+            if step.semantic {
+                by_judge += 1;
+            } else if step.check.is_some() {
+                formal += 1;
+            }
+        }
+    }
+    (formal, by_judge)
 }
 
 /// The formal checks alone: every semantic step granted at every event.
@@ -299,7 +371,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let imported = import_file(file, None).unwrap();
         assert!(imported.errors.is_empty(), "{name}: {:?}", imported.errors);
-        for schedule in [Schedule::Workflow, Schedule::Action] {
+        for schedule in schedules() {
             let mut row = Row::default();
             for trace in &imported.traces {
                 let report = runtime
@@ -319,6 +391,23 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
             ));
         }
         table.insert(("formal only".to_owned(), name.clone()), row);
+        // The formal / judge split of the step satisfactions on the paths of
+        // the writes the offline judge allows under the workflow schedule.
+        let mut split = Row::default();
+        for trace in &imported.traces {
+            let report = runtime
+                .block_on(replay(&rt, trace, Schedule::Workflow, &OfflineJudge))
+                .unwrap();
+            let allowed: Vec<u32> = session_outcomes(&report)
+                .into_iter()
+                .filter(|(_, o)| matches!(o, Outcome::Allowed { .. }))
+                .map(|(k, _)| k)
+                .collect();
+            let (formal, judged) = path_split(&bundle, trace, &allowed);
+            split.formal_steps += formal;
+            split.judged_steps += judged;
+        }
+        table.insert(("path steps".to_owned(), name.clone()), split);
     }
     table
 }
@@ -332,11 +421,28 @@ fn report(domain: &str) -> BTreeMap<(String, String), Row> {
     println!("|---|---|---|---|---|---|---|");
     let mut totals: BTreeMap<String, Row> = BTreeMap::new();
     for ((mode, file), row) in &table {
-        println!("{}", row.line(&format!("{mode} · {file}")));
+        if mode != "path steps" {
+            println!("{}", row.line(&format!("{mode} · {file}")));
+        }
         totals.entry(mode.clone()).or_default().add(row);
     }
     for (mode, row) in &totals {
+        if mode == "path steps" {
+            let total = row.formal_steps + row.judged_steps;
+            println!(
+                "\nstep satisfactions on the paths of allowed writes (offline · workflow): {} formal, {} judge ({:.1}% formal)",
+                row.formal_steps,
+                row.judged_steps,
+                100.0 * row.formal_steps as f64 / total.max(1) as f64
+            );
+            continue;
+        }
         println!("{}", row.line(&format!("**{mode} · all**")));
+    }
+    if let Some(row) = totals.get("offline · workflow") {
+        for (trace, event, why) in &row.gold_blocked {
+            println!("- gold-matching, offline · workflow: {trace} event {event}: {why}");
+        }
     }
     for (mode, row) in &totals {
         for leak in &row.leaks {
@@ -367,12 +473,14 @@ fn assert_leaks_are_dialogue_only(domain: &str, table: &BTreeMap<(String, String
             row.leaks.len(),
             "{domain} {mode} {file}: every allowed wrong call is listed"
         );
-        if mode == "formal only" {
+        if mode == "formal only" || mode == "path steps" {
             continue;
         }
+        // A leak passes on the dialogue: a judge-accepted step, or the
+        // user's confirmation of a summary (`confirmed(...)` in the guard).
         for leak in &row.leaks {
             assert!(
-                !leak.dialogue.is_empty(),
+                !leak.dialogue.is_empty() || leak.why.contains(".authorize"),
                 "{domain} {mode}: {} event {} ({}) passed without any dialogue step",
                 leak.trace,
                 leak.event,

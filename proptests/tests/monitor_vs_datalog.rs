@@ -29,8 +29,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{ArgConstraint, ArithOp};
 use turnstile_rules::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, Read, ResultFact,
-    SCALAR,
+    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
+    ResultFact, SCALAR, Speaker, TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan};
 
@@ -518,6 +518,18 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
                 .prop_map(|(item, list)| Check::Contains { item, list })
                 .boxed(),
         ),
+        (
+            2,
+            (speaker(), dialogue_operand(v, args))
+                .prop_map(|(speaker, value)| Check::Said { speaker, value })
+                .boxed(),
+        ),
+        (
+            2,
+            prop::collection::vec(dialogue_operand(v, args), 1..=2)
+                .prop_map(Check::Confirmed)
+                .boxed(),
+        ),
     ];
     if args {
         items.push((
@@ -545,6 +557,43 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
     weighted(items)
 }
 
+fn speaker() -> BoxedStrategy<Speaker> {
+    select(vec![Speaker::User, Speaker::Agent])
+}
+
+/// What a dialogue predicate looks for: an id, a variable or a list of ids.
+fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
+    weighted(vec![
+        (3, id_operand(v, args)),
+        (2, var_operand(v)),
+        (1, list_operand(v, args)),
+    ])
+}
+
+/// A conversation turn: who wrote it, its cues, and the symbols it names.
+#[derive(Clone, Debug)]
+struct TurnSpec {
+    by_user: bool,
+    cues: [bool; 5],
+    named: Vec<Symbol>,
+}
+
+fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
+    let symbols = v.symbols();
+    let max = symbols.len();
+    (
+        any::<bool>(),
+        any::<[bool; 5]>(),
+        prop::sample::subsequence(symbols, 0..=max),
+    )
+        .prop_map(|(by_user, cues, named)| TurnSpec {
+            by_user,
+            cues,
+            named,
+        })
+        .boxed()
+}
+
 /// Atoms over arbitrary operands (often ill-typed).
 fn random_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
     weighted(vec![
@@ -570,6 +619,18 @@ fn random_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
                 .boxed(),
         ),
         (2, happened_filter(v).prop_map(Check::Happened).boxed()),
+        (
+            1,
+            (speaker(), operand(v, args))
+                .prop_map(|(speaker, value)| Check::Said { speaker, value })
+                .boxed(),
+        ),
+        (
+            1,
+            prop::collection::vec(operand(v, args), 0..=2)
+                .prop_map(Check::Confirmed)
+                .boxed(),
+        ),
         (1, any::<bool>().prop_map(Check::Const).boxed()),
         (
             1,
@@ -742,6 +803,8 @@ fn uses_args(check: &Check) -> bool {
     }
     match check {
         Check::Const(_) | Check::Happened(_) => false,
+        Check::Said { value, .. } => operand(value),
+        Check::Confirmed(values) => values.iter().any(operand),
         Check::Compare { lhs, rhs, .. } => operand(lhs) || operand(rhs),
         Check::OneOf { operand: o, set } => operand(o) || set.iter().any(operand),
         Check::Contains { item, list } => operand(item) || operand(list),
@@ -857,7 +920,7 @@ enum BindPick {
 
 #[derive(Clone, Debug)]
 enum EventSpec {
-    Message,
+    Message(Option<TurnSpec>),
     Call {
         tool: usize,
         by_agent: bool,
@@ -959,7 +1022,13 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         })
         .boxed();
     weighted(vec![
-        (2, Just(vec![EventSpec::Message]).boxed()),
+        (1, Just(vec![EventSpec::Message(None)]).boxed()),
+        (
+            3,
+            turn_spec(v)
+                .prop_map(|t| vec![EventSpec::Message(Some(t))])
+                .boxed(),
+        ),
         (
             6,
             (call.clone(), result.clone())
@@ -998,7 +1067,33 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
         let mut picks: &[BindPick] = &[];
         let mut asked = None;
         match spec {
-            EventSpec::Message => {}
+            EventSpec::Message(None) => {}
+            EventSpec::Message(Some(turn)) => {
+                let speaker = if turn.by_user {
+                    Speaker::User
+                } else {
+                    Speaker::Agent
+                };
+                let [a, b, c, d, e] = turn.cues;
+                ev.turn = Some(TurnFact {
+                    event: EventIdx(k),
+                    speaker,
+                    asks_decision: a,
+                    asks_anything: b,
+                    affirms: c,
+                    revokes: d,
+                    corrects: e,
+                });
+                ev.mentions = turn
+                    .named
+                    .iter()
+                    .map(|&value| MentionFact {
+                        value,
+                        event: EventIdx(k),
+                        speaker,
+                    })
+                    .collect();
+            }
             EventSpec::Call {
                 tool,
                 by_agent,
@@ -1466,6 +1561,15 @@ fn show_check(c: &Check) -> String {
         Check::All(cs) => join(cs, " && ", "all()"),
         Check::Any(cs) => join(cs, " || ", "any()"),
         Check::Happened(f) => show_filter(f),
+        Check::Said { speaker, value } => format!("said({speaker:?}, {})", show_operand(value)),
+        Check::Confirmed(values) => format!(
+            "confirmed({})",
+            values
+                .iter()
+                .map(show_operand)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -1564,6 +1668,24 @@ impl fmt::Debug for Case {
             }
             if ev.call.is_none() && ev.result.is_none() {
                 write!(f, " message")?;
+            }
+            if let Some(t) = ev.turn {
+                let cues = [
+                    (t.asks_decision, "asks-decision"),
+                    (t.asks_anything, "asks"),
+                    (t.affirms, "affirms"),
+                    (t.revokes, "revokes"),
+                    (t.corrects, "corrects"),
+                ];
+                let on: Vec<&str> = cues.iter().filter(|c| c.0).map(|c| c.1).collect();
+                let named: Vec<&str> = ev.mentions.iter().map(|m| name(m.value)).collect();
+                write!(
+                    f,
+                    " by {:?} [{}] naming [{}]",
+                    t.speaker,
+                    on.join(" "),
+                    named.join(", ")
+                )?;
             }
             for read in &ev.reads {
                 let values: Vec<String> = read.values.iter().map(show_value).collect();

@@ -5,6 +5,7 @@
 use crate::ids::OperandId;
 use hashbrown::HashMap;
 
+use crate::facts::Speaker;
 use crate::intern::Symbol;
 use crate::ir::{
     AggOp, ArgPath, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter, Operand, Outcome, VarId,
@@ -56,6 +57,22 @@ pub enum CNode {
         /// Index into [`Encoded::filters`].
         filter: u32,
         /// Whether the node holds when no call matches instead.
+        negated: bool,
+    },
+    /// Every value of `operand` is named in a turn of `speaker` so far.
+    Said {
+        /// Whose turns.
+        speaker: Speaker,
+        /// The operand node.
+        operand: u32,
+        /// Whether the node holds when some value is not named instead.
+        negated: bool,
+    },
+    /// The user confirmed a summary naming every value of the set's operands.
+    Confirmed {
+        /// Index into [`Encoded::sets`]: the operand nodes.
+        set: u32,
+        /// Whether the node holds when there is no such confirmation instead.
         negated: bool,
     },
 }
@@ -276,6 +293,23 @@ impl Encoded {
             Check::Happened(filter) => {
                 let filter = self.filter(filter, paths, mask);
                 self.push_c(CNode::Happened { filter, negated })
+            }
+            Check::Said { speaker, value } => {
+                let operand = self.operand(value, paths, mask);
+                self.push_c(CNode::Said {
+                    speaker: *speaker,
+                    operand,
+                    negated,
+                })
+            }
+            Check::Confirmed(values) => {
+                let members = values
+                    .iter()
+                    .map(|m| self.operand(m, paths, mask))
+                    .collect();
+                self.sets.push(members);
+                let set = index(self.sets.len() - 1);
+                self.push_c(CNode::Confirmed { set, negated })
             }
         }
     }

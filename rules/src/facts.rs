@@ -114,6 +114,50 @@ pub struct BindFact {
     pub value: Symbol,
 }
 
+/// Who wrote a conversation turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Speaker {
+    /// The customer.
+    User,
+    /// The agent (its text, not its tool calls).
+    Agent,
+}
+
+/// A conversation turn as the dialogue predicates read it: its cues, decided
+/// by code over its text when it was extracted (see
+/// `turnstile_judge::dialogue::turn_cues`; the rules crate only combines them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnFact {
+    /// The turn's event index.
+    pub event: EventIdx,
+    /// Who wrote it.
+    pub speaker: Speaker,
+    /// An agent turn asking for a decision (a summary when it names the key values).
+    pub asks_decision: bool,
+    /// An agent turn asking anything (it closes the window of an earlier summary).
+    pub asks_anything: bool,
+    /// A user turn that is an explicit, unqualified yes.
+    pub affirms: bool,
+    /// A user turn that refuses, withdraws or qualifies.
+    pub revokes: bool,
+    /// A user turn asking for an action without a yes (a correction after a yes).
+    pub corrects: bool,
+}
+
+/// The string `value` is named in the turn at `event`, written by `speaker`.
+/// Emitted when the later of the two (the turn, or the value's first
+/// appearance in the trace) is extracted, so every value an operand can have
+/// at an event has its mentions up to that event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MentionFact {
+    /// The value named (an interned string).
+    pub value: Symbol,
+    /// The turn's event index.
+    pub event: EventIdx,
+    /// Who wrote the turn.
+    pub speaker: Speaker,
+}
+
 /// Why a part of the trace could not be turned into facts. Checks that would
 /// have needed the missing facts are not satisfied (fail closed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,6 +245,12 @@ pub struct TraceFacts {
     pub judged: Vec<(StepId, Env, EventIdx)>,
     /// Everything that could not be turned into facts.
     pub diagnostics: Vec<ExtractionDiagnostic>,
+    /// Every conversation turn's cues.
+    #[serde(default)]
+    pub turns: Vec<TurnFact>,
+    /// Every string value named in a turn.
+    #[serde(default)]
+    pub mentions: Vec<MentionFact>,
 }
 
 impl TraceFacts {
@@ -250,6 +300,12 @@ pub struct EventFacts {
     pub binds: Vec<BindFact>,
     /// What could not be turned into facts.
     pub diagnostics: Vec<ExtractionDiagnostic>,
+    /// The turn the event is, if it is one.
+    #[serde(default)]
+    pub turn: Option<TurnFact>,
+    /// Values named in this or an earlier turn, found at this event.
+    #[serde(default)]
+    pub mentions: Vec<MentionFact>,
 }
 
 /// `(entity, id, field)`.
@@ -293,6 +349,8 @@ impl FactsBuilder {
         self.facts.args.extend_from_slice(&event.args);
         self.facts.arg_lens.extend_from_slice(&event.arg_lens);
         self.facts.binds.extend_from_slice(&event.binds);
+        self.facts.turns.extend(event.turn);
+        self.facts.mentions.extend_from_slice(&event.mentions);
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::facts::Speaker;
 use crate::intern::Symbol;
 use crate::value::Value;
 
@@ -237,6 +238,19 @@ pub enum Check {
     Any(Vec<Check>),
     /// At least one past call matches the filter.
     Happened(EventFilter),
+    /// `said(user, x)` / `said(agent, x)`: the value (every element of a
+    /// list) is named in some turn of that speaker up to this event.
+    Said {
+        /// Whose turns are searched.
+        speaker: Speaker,
+        /// The value looked for.
+        value: Operand,
+    },
+    /// `confirmed(x, ...)`: the user's explicit yes answers the last agent
+    /// turn that asked for a decision and named every value (every element
+    /// of every list), and no user turn since refused, withdrew or
+    /// qualified it (nor, after the yes, asked for another action).
+    Confirmed(Vec<Operand>),
 }
 
 /// Every check of a compiled bundle, addressed by [`CheckId`].

@@ -43,8 +43,8 @@ pub use evaluate::{
 };
 pub use facts::{
     ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, EventFacts,
-    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, Read, ResultFact, SCALAR,
-    TraceFacts,
+    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, MentionFact, Read, ResultFact,
+    SCALAR, Speaker, TraceFacts, TurnFact,
 };
 pub use ids::{EventIdx, OperandId};
 pub use intern::{Interner, Symbol};

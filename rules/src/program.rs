@@ -20,6 +20,7 @@
 
 use crepe::crepe;
 
+use crate::facts::Speaker;
 use crate::intern::Symbol;
 use crate::ir::{AggOp, ArithOp, CmpOp, VarId};
 use crate::value::{Amount, Value};
@@ -124,6 +125,8 @@ crepe! {
     @input pub struct ISetMember(pub u32, pub u32);
     @input pub struct ICContains(pub u32, pub u32, pub u32, pub bool);
     @input pub struct ICHappened(pub u32, pub u32, pub bool);
+    @input pub struct ICSaid(pub u32, pub Speaker, pub u32, pub bool);
+    @input pub struct ICConfirmed(pub u32, pub u32, pub bool);
     @input pub struct IOConst(pub u32, pub Value);
     @input pub struct IOVar(pub u32, pub VarId);
     @input pub struct IOArg(pub u32, pub u32);
@@ -145,6 +148,13 @@ crepe! {
     @input pub struct IArg(pub u32, pub u32, pub u32, pub Value);
     @input pub struct IArgLen(pub u32, pub u32, pub u32);
     @input pub struct ICountV(pub u32, pub Value, pub u32, pub u32, pub u32);
+    // ---- conversation turns (cues decided by code at extraction) ----
+    @input pub struct IMention(pub Value, pub u32, pub Speaker);
+    @input pub struct IAskTurn(pub u32);
+    @input pub struct IAsksAny(pub u32);
+    @input pub struct IAffirm(pub u32);
+    @input pub struct IRevoke(pub u32);
+    @input pub struct ICorrect(pub u32);
     // ---- workflow ----
     @input pub struct IStepRoot(pub u32, pub u32);
     @input pub struct IStepPt(pub u32, pub Env, pub u32);
@@ -178,6 +188,8 @@ crepe! {
     Need(i, k, e) <- Eval(c, k, e), ICContains(c, i, _, _);
     Need(l, k, e) <- Eval(c, k, e), ICContains(c, _, l, _);
     NeedFilter(f, k, e) <- Eval(c, k, e), ICHappened(c, f, _);
+    Need(o, k, e) <- Eval(c, k, e), ICSaid(c, _, o, _);
+    Need(m, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m);
     Need(i, k, e) <- Need(o, k, e), IOField(o, _, i, _);
     Need(i, k, e) <- Need(o, k, e), IOAgg(o, _, i, _);
     Need(key, k, e) <- Need(o, k, e), IOCount(o, _, key);
@@ -277,6 +289,47 @@ crepe! {
     struct AnyHappened(u32, u32, Env);
     AnyHappened(f, k, e) <- NeedFilter(f, k, e), Matched(f, e, ev), (ev <= k);
 
+    // ---- dialogue predicates ----
+    // said(speaker, x): every value of x is named in a turn of the speaker at
+    // or before k.
+    struct SaidHas(u32, u32, Env, Value);
+    SaidHas(c, k, e, v) <- Eval(c, k, e), ICSaid(c, sp, o, _), Val(o, k, e, _, v), IMention(v, ev, sp), (ev <= k);
+    struct SaidFail(u32, u32, Env);
+    SaidFail(c, k, e) <- Eval(c, k, e), ICSaid(c, _, o, _), Val(o, k, e, _, v), !SaidHas(c, k, e, v);
+    // confirmed(x, ...): the summary is the latest agent turn at or before k
+    // that asks for a decision and names every value; the first user yes
+    // after it, before any later agent question, confirms it, unless a user
+    // turn after the summary revokes, or one after the yes corrects.
+    struct ConfNotReady(u32, u32, Env);
+    ConfNotReady(c, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m), !Present(m, k, e);
+    ConfNotReady(c, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m), ElemMissing(m, k, e);
+    struct ConfReady(u32, u32, Env);
+    ConfReady(c, k, e) <- Eval(c, k, e), ICConfirmed(c, _, _), !ConfNotReady(c, k, e);
+    struct ConfVal(u32, u32, Env, Value);
+    ConfVal(c, k, e, v) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m), Val(m, k, e, _, v);
+    struct NotSummary(u32, u32, Env, u32);
+    NotSummary(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
+        !IMention(v, a, Speaker::Agent);
+    struct SummaryAt(u32, u32, Env, u32);
+    SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);
+    struct LaterSummary(u32, u32, Env, u32);
+    LaterSummary(c, k, e, a) <- SummaryAt(c, k, e, a), SummaryAt(c, k, e, b), (a < b);
+    struct Summary(u32, u32, Env, u32);
+    Summary(c, k, e, a) <- SummaryAt(c, k, e, a), !LaterSummary(c, k, e, a);
+    struct WindowClosed(u32, u32);
+    WindowClosed(a, u) <- IAskTurn(a), IAffirm(u), (a < u), IAsksAny(q), (a < q && q < u);
+    struct YesTo(u32, u32, Env, u32);
+    YesTo(c, k, e, u) <- Summary(c, k, e, a), IAffirm(u), (a < u && u <= k), !WindowClosed(a, u);
+    struct HasYes(u32, u32, Env);
+    HasYes(c, k, e) <- YesTo(c, k, e, _);
+    struct LaterYes(u32, u32, Env, u32);
+    LaterYes(c, k, e, u) <- YesTo(c, k, e, u), YesTo(c, k, e, w), (w < u);
+    struct FirstYes(u32, u32, Env, u32);
+    FirstYes(c, k, e, u) <- YesTo(c, k, e, u), !LaterYes(c, k, e, u);
+    struct Withdrawn(u32, u32, Env);
+    Withdrawn(c, k, e) <- Summary(c, k, e, a), IRevoke(w), (a < w && w <= k);
+    Withdrawn(c, k, e) <- FirstYes(c, k, e, u), ICorrect(w), (u < w && w <= k);
+
     // ---- checks ----
     @output pub struct Holds(pub u32, pub u32, pub Env);
     Holds(c, k, e) <- Eval(c, k, e), ICTrue(c);
@@ -293,6 +346,13 @@ crepe! {
         !ElemMissing(i, k, e), !ElemMissing(l, k, e), ContainsFail(c, k, e);
     Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, false), AnyHappened(f, k, e), !ConsNotReady(f, e);
     Holds(c, k, e) <- Eval(c, k, e), ICHappened(c, f, true), !AnyHappened(f, k, e), !ConsNotReady(f, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICSaid(c, _, o, false), Present(o, k, e), !ElemMissing(o, k, e),
+        !SaidFail(c, k, e);
+    Holds(c, k, e) <- Eval(c, k, e), ICSaid(c, _, o, true), Present(o, k, e), !ElemMissing(o, k, e),
+        SaidFail(c, k, e);
+    Holds(c, k, e) <- ConfReady(c, k, e), ICConfirmed(c, _, false), HasYes(c, k, e), !Withdrawn(c, k, e);
+    Holds(c, k, e) <- ConfReady(c, k, e), ICConfirmed(c, _, true), !HasYes(c, k, e);
+    Holds(c, k, e) <- ConfReady(c, k, e), ICConfirmed(c, _, true), Withdrawn(c, k, e);
 
     // ---- runs: maximal stretches where a step's criterion holds ----
     // Each (step, env) has its own ordered evaluation points: the events of

@@ -120,6 +120,8 @@ fn facts(w: &World) -> TraceFacts {
         }],
         judged: Vec::new(),
         diagnostics: Vec::new(),
+        turns: Vec::new(),
+        mentions: Vec::new(),
     }
 }
 

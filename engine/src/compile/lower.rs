@@ -134,6 +134,22 @@ impl Ctx<'_> {
                 let filter = self.lower_event(scope, site, *kind, tool, constraints)?;
                 Some(Check::Happened(filter))
             }
+            ExprKind::Said { speaker, value } => {
+                let value = self.lower_dialogue_value(scope, site, value)?;
+                Some(Check::Said {
+                    speaker: *speaker,
+                    value,
+                })
+            }
+            ExprKind::Confirmed(values) => {
+                let lowered: Vec<Option<Operand>> = values
+                    .iter()
+                    .map(|v| self.lower_dialogue_value(scope, site, v))
+                    .collect();
+                Some(Check::Confirmed(
+                    lowered.into_iter().collect::<Option<_>>()?,
+                ))
+            }
             ExprKind::InOperand { operand, list } => {
                 let (item, list_typed) = (
                     self.lower_operand(scope, site, operand),
@@ -394,6 +410,13 @@ impl Ctx<'_> {
                 "an event predicate is a condition, not a value".to_owned(),
                 Some("count events with `count(succeeded(...))`".to_owned()),
             ),
+            ExprKind::Said { .. } | ExprKind::Confirmed(_) => self.expr_error(
+                site,
+                &expr.span,
+                ProblemKind::TypeMismatch,
+                "a dialogue predicate is a condition, not a value".to_owned(),
+                None,
+            ),
             _ => self.expr_error(
                 site,
                 &expr.span,
@@ -402,6 +425,28 @@ impl Ctx<'_> {
                 None,
             ),
         }
+    }
+
+    /// Lowers an argument of `said` / `confirmed`: a string, id or enum value
+    /// (or a list of them), the only values a turn's text is searched for.
+    fn lower_dialogue_value(
+        &mut self,
+        scope: &Scope<'_>,
+        site: Site<'_>,
+        expr: &Expr,
+    ) -> Option<Operand> {
+        let typed = self.lower_operand(scope, site, expr)?;
+        if matches!(element(&typed.ty), ValueType::Str | ValueType::Enum(_)) {
+            return Some(typed.operand);
+        }
+        let shown = self.show_type(&typed.ty);
+        self.expr_error(
+            site,
+            &expr.span,
+            ProblemKind::TypeMismatch,
+            format!("a dialogue predicate looks for strings or ids in the text, found a {shown}"),
+            Some("pass an id, a string field or argument, or a list of them".to_owned()),
+        )
     }
 
     fn lower_literal(&mut self, site: Site<'_>, expr: &Expr, lit: &Lit) -> Option<Typed> {

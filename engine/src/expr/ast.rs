@@ -126,4 +126,12 @@ pub enum ExprKind {
         tool: Ident,
         constraints: Vec<Constraint>,
     },
+    /// `said(user, value)` / `said(agent, value)`: the value is named in a
+    /// turn of that speaker up to this event.
+    Said {
+        speaker: turnstile_rules::Speaker,
+        value: Box<Expr>,
+    },
+    /// `confirmed(value, ...)`: the user's yes to a summary naming them.
+    Confirmed(Vec<Expr>),
 }

@@ -431,6 +431,33 @@ impl Parser {
                 tool,
                 constraints,
             }
+        } else if name == "said" {
+            let who = self.ident("`user` or `agent`")?;
+            let speaker = match who.name.as_str() {
+                "user" => turnstile_rules::Speaker::User,
+                "agent" => turnstile_rules::Speaker::Agent,
+                _ => {
+                    return Err(ParseError {
+                        message: format!(
+                            "`said` takes `user` or `agent` first, found `{}`",
+                            who.name
+                        ),
+                        span: who.span,
+                    });
+                }
+            };
+            self.expect(&Tok::Comma, "`,` and the value said")?;
+            let value = self.sum()?;
+            ExprKind::Said {
+                speaker,
+                value: Box::new(value),
+            }
+        } else if name == "confirmed" {
+            let mut values = vec![self.sum()?];
+            while self.eat(&Tok::Comma) {
+                values.push(self.sum()?);
+            }
+            ExprKind::Confirmed(values)
         } else if name == "date" || name == "datetime" {
             let Some(Token {
                 tok: Tok::Str(text),
@@ -450,7 +477,7 @@ impl Parser {
         } else {
             return Err(ParseError {
                 message: format!(
-                    "unknown function `{name}`; expected sum, count, min, max, called, succeeded, date or datetime"
+                    "unknown function `{name}`; expected sum, count, min, max, called, succeeded, said, confirmed, date or datetime"
                 ),
                 span,
             });

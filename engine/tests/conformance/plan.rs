@@ -18,6 +18,8 @@ use super::sim::{Db, Domain, list};
 #[derive(Clone, Debug)]
 pub enum Act {
     User(String),
+    /// An agent turn (the summary of a write, before the user's yes).
+    Agent(String),
     Call {
         tool: String,
         args: Json,
@@ -38,7 +40,7 @@ impl Act {
     pub fn tool(&self) -> Option<&str> {
         match self {
             Act::Call { tool, .. } => Some(tool),
-            Act::User(_) => None,
+            Act::User(_) | Act::Agent(_) => None,
         }
     }
 
@@ -191,6 +193,9 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json]) -> Plan {
                 let _ = state.call(read.tool().unwrap_or_default(), read_args(&read));
                 acts.push(read);
             }
+            // The bundles' guards demand the user's yes to a summary naming
+            // the write's key arguments (`confirmed(...)`): list them all.
+            acts.push(Act::Agent(summary(tool, &args)));
             acts.push(Act::User("Yes, please go ahead.".into()));
             request_types.extend(request_types_of(domain, tool));
             writes.push(Write {
@@ -209,6 +214,28 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json]) -> Plan {
     }
 }
 
+/// An agent summary naming every string and number of a write's arguments.
+fn summary(tool: &str, args: &Json) -> String {
+    fn leaves(v: &Json, out: &mut Vec<String>) {
+        match v {
+            Json::String(s) => out.push(s.clone()),
+            Json::Number(n) => out.push(n.to_string()),
+            Json::Array(items) => items.iter().for_each(|i| leaves(i, out)),
+            Json::Object(map) => map.values().for_each(|i| leaves(i, out)),
+            Json::Bool(_) | Json::Null => {}
+        }
+    }
+    let mut values = Vec::new();
+    leaves(args, &mut values);
+    // The action in words ("cancel pending order"): guards may ask for the
+    // action word besides the key values.
+    format!(
+        "To confirm, I will {} with: {}. Shall I proceed?",
+        tool.replace('_', " "),
+        values.join(", ")
+    )
+}
+
 fn request_types_of(domain: Domain, tool: &str) -> Vec<String> {
     request_types(domain, tool)
         .iter()
@@ -219,7 +246,7 @@ fn request_types_of(domain: Domain, tool: &str) -> Vec<String> {
 fn read_args(a: &Act) -> &Json {
     match a {
         Act::Call { args, .. } => args,
-        Act::User(_) => &Json::Null,
+        Act::User(_) | Act::Agent(_) => &Json::Null,
     }
 }
 
@@ -316,6 +343,7 @@ pub fn build(bundle: &CompiledBundle, db: &Db, plan: &Plan) -> Built {
         event_of.push(EventIdx::from_usize(events.len()));
         match act {
             Act::User(text) => events.push(Event::User { text: text.clone() }),
+            Act::Agent(text) => events.push(Event::Agent { text: text.clone() }),
             Act::Call { tool, args, patch } => {
                 let id = format!("call_{i}");
                 events.push(Event::Call {
@@ -633,11 +661,16 @@ pub fn variants(domain: Domain, db: &Db, plan: &Plan, w: &Write) -> Vec<Variant>
         });
     }
 
-    // 6. No confirmation.
+    // 6. No confirmation: the judged `confirm` steps are never judged, and
+    // the user's yes to the summary (the guards' `confirmed(...)`) becomes a
+    // hesitation.
     {
         let mut p = plan.clone();
         for flow in request_types(domain, &w.tool) {
             p.unjudged.insert(format!("{flow}.confirm"));
+        }
+        if let Some(Act::User(text)) = w.at.checked_sub(1).and_then(|i| p.acts.get_mut(i)) {
+            *text = "Hmm, let me think about it.".into();
         }
         out.push(Variant {
             kind: Kind::DropConfirmation,

@@ -90,7 +90,50 @@ use tokens::{contains_phrase, phrase_positions, sentences, words};
 use value::value_tokens;
 
 pub use stance::{Stance, reply_stance};
-pub use value::names_value;
+pub use value::{ReadTurn, ReadValue, names_value};
+
+/// What the consent rule ([`consent`]) needs to know about one turn, read by
+/// code once so an evaluator can apply the rule to any key values later
+/// (the check language's `confirmed(...)`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct TurnCues {
+    /// An agent turn asking for a decision ([`asks_for_decision`]): a
+    /// summary when it also names every key value.
+    pub asks_decision: bool,
+    /// An agent turn asking anything: after a summary it closes the window
+    /// in which a yes answers the summary.
+    pub asks_anything: bool,
+    /// A user turn whose stance is [`Stance::Affirm`].
+    pub affirms: bool,
+    /// A user turn that refuses, withdraws or qualifies a yes (any defeater).
+    pub revokes: bool,
+    /// A user turn naming a state-changing action without a yes: after a
+    /// yes, a correction the agent must summarise again.
+    pub corrects: bool,
+}
+
+/// The consent cues of one turn by `role` saying `text`.
+#[must_use]
+pub fn turn_cues(role: Role, text: &str) -> TurnCues {
+    match role {
+        Role::Agent if !text.trim().is_empty() => TurnCues {
+            asks_decision: asks_for_decision(text),
+            asks_anything: asks_anything(text),
+            ..TurnCues::default()
+        },
+        Role::User => {
+            let markers = Markers::of(text);
+            let stance = markers.stance();
+            TurnCues {
+                affirms: stance == Stance::Affirm,
+                revokes: stance.revokes(&markers),
+                corrects: stance != Stance::Affirm && names_action(text),
+                ..TurnCues::default()
+            }
+        }
+        Role::Agent | Role::Tool => TurnCues::default(),
+    }
+}
 
 /// Whether the user consented, per [`consent`].
 #[derive(Debug, Clone, PartialEq, Eq)]

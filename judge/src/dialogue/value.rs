@@ -8,21 +8,89 @@
 /// found in `W9300146`), an equal amount, or the same date.
 #[must_use]
 pub fn names_value(turn: &str, value: &str) -> bool {
-    let wanted = value_tokens(value);
-    if wanted.is_empty() {
-        return false;
+    ReadTurn::new(turn).names(value)
+}
+
+/// A turn read once for many [`names_value`] questions: its tokens and
+/// amounts are computed on construction, so asking about every value a
+/// conversation has seen costs a lookup per value, not a re-read of the turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadTurn {
+    text: String,
+    tokens: Vec<String>,
+    token_set: std::collections::HashSet<String>,
+    amounts: Vec<String>,
+}
+
+impl ReadTurn {
+    /// Reads `turn`.
+    #[must_use]
+    pub fn new(turn: &str) -> Self {
+        let tokens = value_tokens(turn);
+        ReadTurn {
+            text: turn.to_owned(),
+            token_set: tokens.iter().cloned().collect(),
+            tokens,
+            amounts: amounts(turn),
+        }
     }
-    if let Some(amount) = parse_amount(value.trim()) {
-        return amounts(turn).contains(&amount);
+
+    /// Whether the turn names `value`, with [`names_value`]'s rule.
+    #[must_use]
+    pub fn names(&self, value: &str) -> bool {
+        self.names_read(&ReadValue::new(value))
     }
-    if let Some(date) = parse_iso_date(value.trim()) {
-        return mentions_date(turn, date);
+
+    /// Like [`ReadTurn::names`], for a value read once.
+    #[must_use]
+    pub fn names_read(&self, value: &ReadValue) -> bool {
+        let Some(first) = value.tokens.first() else {
+            return false;
+        };
+        if let Some(amount) = &value.amount {
+            return self.amounts.contains(amount);
+        }
+        if let Some(date) = value.date {
+            return mentions_date(&self.text, date);
+        }
+        self.token_set.contains(first)
+            && self
+                .tokens
+                .windows(value.tokens.len())
+                .any(|window| window == value.tokens.as_slice())
     }
-    let tokens = value_tokens(turn);
-    !wanted.is_empty()
-        && tokens
-            .windows(wanted.len())
-            .any(|window| window == wanted.as_slice())
+}
+
+/// A value read once for many [`ReadTurn::names_read`] questions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadValue {
+    tokens: Vec<String>,
+    amount: Option<String>,
+    date: Option<Date>,
+}
+
+impl ReadValue {
+    /// Reads `value`.
+    #[must_use]
+    pub fn new(value: &str) -> Self {
+        ReadValue {
+            tokens: value_tokens(value),
+            amount: parse_amount(value.trim()),
+            date: parse_iso_date(value.trim()),
+        }
+    }
+
+    /// How many tokens the value has (none: it is never named).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Whether the value has no token (it is never named).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
 }
 
 /// Characters that may be part of an identifier token (beside letters and

@@ -490,6 +490,7 @@ impl Explainer<'_> {
                 _ => Reason::MissingStep,
             },
             CNode::Happened { .. } => Reason::MissingStep,
+            CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
             _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
             _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
             CNode::Contains { .. } => Reason::Ungrounded,
@@ -538,6 +539,8 @@ pub(super) fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
             v
         }
         CNode::Contains { item, list, .. } => vec![item, list],
+        CNode::Said { operand, .. } => vec![operand],
+        CNode::Confirmed { set, .. } => encoded.sets.get(set as usize).cloned().unwrap_or_default(),
         CNode::Happened { filter, .. } => encoded
             .filters
             .get(filter as usize)

@@ -9,7 +9,7 @@ use hashbrown::{HashMap, HashSet};
 
 use crate::encode::{CNode, Encoded, ONode};
 use crate::env::{Env, MAX_VARS};
-use crate::facts::{FOREVER, TraceFacts};
+use crate::facts::{FOREVER, Speaker, TraceFacts};
 use crate::intern::Symbol;
 use crate::ir::{CmpOp, Outcome, VarId};
 use crate::program::{self, Program};
@@ -247,6 +247,12 @@ impl Inputs {
                     negated,
                 } => rt.extend([ICContains(c, item, list, negated)]),
                 CNode::Happened { filter, negated } => rt.extend([ICHappened(c, filter, negated)]),
+                CNode::Said {
+                    speaker,
+                    operand,
+                    negated,
+                } => rt.extend([ICSaid(c, speaker, operand, negated)]),
+                CNode::Confirmed { set, negated } => rt.extend([ICConfirmed(c, set, negated)]),
             }
         }
         for (s, members) in encoded.sets.iter().enumerate() {
@@ -317,6 +323,36 @@ impl Inputs {
                 .map(|r| IResult(r.event.0, r.call.0, r.ok)),
         );
         rt.extend(facts.results.iter().map(|r| IArgsOf(r.event.0, r.call.0)));
+        rt.extend(
+            facts
+                .mentions
+                .iter()
+                .map(|m| IMention(Value::Str(m.value), m.event.0, m.speaker)),
+        );
+        for turn in &facts.turns {
+            let ev = turn.event.0;
+            match turn.speaker {
+                Speaker::Agent => {
+                    if turn.asks_decision {
+                        rt.extend([IAskTurn(ev)]);
+                    }
+                    if turn.asks_anything {
+                        rt.extend([IAsksAny(ev)]);
+                    }
+                }
+                Speaker::User => {
+                    if turn.affirms {
+                        rt.extend([IAffirm(ev)]);
+                    }
+                    if turn.revokes {
+                        rt.extend([IRevoke(ev)]);
+                    }
+                    if turn.corrects {
+                        rt.extend([ICorrect(ev)]);
+                    }
+                }
+            }
+        }
         rt.extend(facts.attrs.iter().map(|a| {
             IAttr(
                 a.entity, a.id, a.field, a.elem, a.value, a.from.0, a.until.0,
@@ -436,6 +472,8 @@ pub(super) struct Dependencies {
     pub(super) calls: HashMap<Symbol, Vec<(u32, u32)>>,
     pub(super) results: HashMap<Symbol, Vec<(u32, u32)>>,
     pub(super) all_tool_events: Vec<u32>,
+    /// Every conversation turn's event (dialogue predicates change there).
+    pub(super) turn_events: Vec<u32>,
     pub(super) args: ArgIndex,
     /// Events of each filter, and by the key of its first `==` constraint.
     pub(super) by_filter: HashMap<u32, Vec<u32>>,
@@ -496,6 +534,7 @@ impl Dependencies {
             calls,
             results,
             all_tool_events,
+            turn_events: facts.turns.iter().map(|t| t.event.0).collect(),
             args: arg_index(facts),
             by_filter: HashMap::new(),
             by_key: HashMap::new(),
@@ -540,6 +579,22 @@ impl Dependencies {
                     }
                     Some(CNode::Happened { filter, .. }) => {
                         points.extend(self.filter_events(encoded, *filter, env))
+                    }
+                    // A dialogue predicate changes at conversation turns.
+                    Some(CNode::Said { operand, .. }) => {
+                        stack.push(Node::O(*operand));
+                        points.extend(self.turn_events.iter().copied());
+                    }
+                    Some(CNode::Confirmed { set, .. }) => {
+                        stack.extend(
+                            encoded
+                                .sets
+                                .get(*set as usize)
+                                .into_iter()
+                                .flatten()
+                                .map(|m| Node::O(*m)),
+                        );
+                        points.extend(self.turn_events.iter().copied());
                     }
                     Some(CNode::True | CNode::False) | None => {}
                 },

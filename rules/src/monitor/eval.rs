@@ -135,6 +135,41 @@ impl Ctx<'_> {
                 Some(any) => any != negated,
                 None => false,
             },
+            CNode::Said {
+                speaker,
+                operand,
+                negated,
+            } => {
+                let o = self.operand(operand);
+                if !o.ready() {
+                    return false;
+                }
+                let k = self.state.events.saturating_sub(1);
+                let fails = o
+                    .vals
+                    .iter()
+                    .any(|(_, v)| !self.state.dialogue.said(speaker, *v, k));
+                fails == negated
+            }
+            CNode::Confirmed { set, negated } => {
+                let mut values: SmallVec<[Value; 8]> = SmallVec::new();
+                for member in self
+                    .plan
+                    .encoded
+                    .sets
+                    .get(set as usize)
+                    .into_iter()
+                    .flatten()
+                {
+                    let o = self.operand(*member);
+                    if !o.ready() {
+                        return false;
+                    }
+                    values.extend(o.vals.into_iter().map(|(_, v)| v));
+                }
+                let k = self.state.events.saturating_sub(1);
+                self.state.dialogue.confirmed(&values, k) != negated
+            }
         }
     }
 

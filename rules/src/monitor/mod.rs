@@ -14,6 +14,7 @@
 //! predecessor's evidence. `proptests/tests/monitor_vs_datalog.rs` checks the
 //! monitor against the Datalog program on random workflows and traces.
 
+mod dialogue;
 mod eval;
 mod plan;
 mod state;
@@ -160,7 +161,9 @@ impl Monitor {
                 work.push(Work::Ready(s, e));
             }
         }
-        if self.state.is_tool_event() {
+        // A state criterion can change at a tool event, and (through the
+        // dialogue predicates) at a conversation turn.
+        if self.state.is_tool_event() || facts.turn.is_some() {
             for (&s, envs) in &self.pending_state {
                 work.extend(envs.iter().map(|e| Work::Retry(s, *e)));
             }

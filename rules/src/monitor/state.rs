@@ -63,6 +63,8 @@ pub struct State {
     pub call_now: Option<(Symbol, bool)>,
     /// The current event is a successful result of this tool.
     pub ok_result_now: Option<Symbol>,
+    /// The turns and the values named in them, for the dialogue predicates.
+    pub dialogue: super::dialogue::Dialogue,
 }
 
 impl State {
@@ -74,6 +76,7 @@ impl State {
         self.call_now = None;
         self.ok_result_now = None;
         self.binds_now.clear();
+        self.dialogue.apply(facts);
         if let Some(call) = facts.call {
             let mut args = CallArgs {
                 tool: Some(call.tool),
