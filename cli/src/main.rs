@@ -20,6 +20,7 @@ use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{GraphFormat, bundle_schema, render_graph};
 
+mod audit;
 mod gate;
 mod judge_args;
 mod replay;
@@ -80,6 +81,12 @@ enum Command {
         #[arg(long)]
         summary: bool,
     },
+    /// Audit a corpus of recorded conversations: per trace the verdict
+    /// (compliant, violation, unverified), the first deviation and the trace
+    /// metrics; a summary per file, agent model and domain. Exit 0: all read
+    /// and audited; 3: records rejected; 4: violations with
+    /// --fail-on-violation.
+    Audit(Box<audit::AuditArgs>),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -228,6 +235,26 @@ fn main() -> ExitCode {
                     }
                 })
             })
+        }
+        Command::Audit(args) => {
+            let bundle = match check_bundle(&args.bundle) {
+                Ok(b) => b,
+                Err(problems) => return report_problems(&args.bundle, &problems),
+            };
+            let rt = match BundleRuntime::new(Arc::new(bundle)) {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match audit::main(&args, rt) {
+                Ok(code) => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Command::Convert {
             traces,

@@ -32,6 +32,7 @@
     )
 )]
 
+pub mod audit;
 pub mod bundle;
 mod compile;
 pub mod decide;
