@@ -44,8 +44,8 @@ struct Bar {
 
 /// A horizontal bar chart as inline SVG; every bar is a `rect.bar`.
 fn bar_chart(id: &str, title: &str, bars: &[Bar], max: f64) -> String {
-    const LABEL_W: f64 = 330.0;
-    const BAR_W: f64 = 360.0;
+    const LABEL_W: f64 = 290.0;
+    const BAR_W: f64 = 200.0;
     const ROW_H: f64 = 22.0;
     let height = ROW_H * bars.len().max(1) as f64 + 10.0;
     let mut svg = String::new();
@@ -324,7 +324,7 @@ fn trace_data(r: &TraceReport) -> serde_json::Value {
 }
 
 const STYLE: &str = r#"
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2430;max-width:1200px}
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2430;max-width:1400px}
 h1{font-size:22px;margin:0 0 6px}h2{font-size:17px;margin:22px 0 6px}
 .counts b{font-size:15px}.v-compliant{color:#1a7f37}.v-violation{color:#c62828;font-weight:600}.v-unverified{color:#9a6700}
 .charts{display:flex;flex-wrap:wrap;gap:16px}figure{margin:0;border:1px solid #d8dee4;border-radius:6px;padding:8px}
@@ -372,6 +372,8 @@ const SCRIPT: &str = r#"
     r.addEventListener('click',function(){open(Number(r.getAttribute('data-index')));});
     r.addEventListener('keydown',function(e){if(e.key==='Enter')open(Number(r.getAttribute('data-index')));});
   });
+  var asked=location.hash.match(/^#open=(\d+)$/);
+  if(asked)open(Number(asked[1]));
   if(location.hash==='#selftest'){
     var out=[],ok=true;
     ['nodes','models','positions'].forEach(function(c){

@@ -302,6 +302,10 @@ pub struct AuditPlan {
     rt: Arc<BundleRuntime>,
     /// Display names of the steps that are reads (`tool_call` nodes).
     read_steps: HashSet<String>,
+    /// Per authorization step (by display name), the display names of the
+    /// steps before it in the step graph: the only assumptions a write can
+    /// rest on.
+    ancestors: HashMap<String, HashSet<String>>,
     mode: JudgeMode,
 }
 
@@ -321,9 +325,46 @@ impl AuditPlan {
             .filter_map(|(i, _)| u32::try_from(i).ok())
             .map(|i| rt.step_name(StepId(i)).to_owned())
             .collect();
+        let program = &rt.bundle.program;
+        // Backwards along edges that go deeper (a loop back to an earlier
+        // step, such as the next request's classification, is not a way in).
+        let depth = |s: usize| rt.steps.get(s).map_or(u32::MAX, |i| i.depth);
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); program.steps.len()];
+        for (a, b) in &program.edges {
+            let (a, b) = (a.0 as usize, b.0 as usize);
+            if depth(a) < depth(b)
+                && let Some(list) = preds.get_mut(b)
+            {
+                list.push(a);
+            }
+        }
+        let mut ancestors = HashMap::new();
+        for (i, step) in program.steps.iter().enumerate() {
+            if step.authorizes.is_none() {
+                continue;
+            }
+            let mut seen: HashSet<usize> = HashSet::new();
+            let mut stack = vec![i];
+            while let Some(s) = stack.pop() {
+                for &p in preds.get(s).map_or(&[][..], Vec::as_slice) {
+                    if seen.insert(p) {
+                        stack.push(p);
+                    }
+                }
+            }
+            let names = seen
+                .into_iter()
+                .filter_map(|s| u32::try_from(s).ok())
+                .map(|s| rt.step_name(StepId(s)).to_owned())
+                .collect();
+            if let Ok(i) = u32::try_from(i) {
+                ancestors.insert(rt.step_name(StepId(i)).to_owned(), names);
+            }
+        }
         AuditPlan {
             rt,
             read_steps,
+            ancestors,
             mode,
         }
     }
@@ -542,12 +583,15 @@ impl Accumulator {
             }
             GateVerdict::Allow { step, request } => {
                 *self.allowed_by_request.entry(request.clone()).or_default() += 1;
-                let assumed: Vec<String> = self
-                    .assumed
-                    .iter()
-                    .filter(|(_, r)| r.iter().all(|(k, v)| request.get(k) == Some(v)))
-                    .map(|(s, _)| s.clone())
-                    .collect();
+                let before = plan.ancestors.get(&step);
+                let mut assumed: Vec<String> = Vec::new();
+                for (s, r) in &self.assumed {
+                    let on_path = before.is_some_and(|b| b.contains(s));
+                    let same_request = r.iter().all(|(k, v)| request.get(k) == Some(v));
+                    if on_path && same_request && !assumed.contains(s) {
+                        assumed.push(s.clone());
+                    }
+                }
                 if !assumed.is_empty() {
                     self.unverified.push(UnverifiedWrite {
                         event: report.event.0,
