@@ -87,6 +87,9 @@ enum Command {
     /// and audited; 3: records rejected; 4: violations with
     /// --fail-on-violation.
     Audit(Box<audit::AuditArgs>),
+    /// Generate a large corpus by re-sampling and perturbing real traces
+    /// (ids, values, interleavings), as native JSONL for `audit`.
+    Synth(audit::SynthArgs),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -256,6 +259,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Synth(args) => match audit::synth(&args) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Convert {
             traces,
             output,

@@ -252,3 +252,74 @@ fn progress_bar(counters: &Counters, done: &std::sync::atomic::AtomicBool, start
     }
     bar.finish_and_clear();
 }
+
+/// The flags of `turnstile synth`.
+#[derive(Args, Clone, Debug)]
+pub struct SynthArgs {
+    /// Source trace files or directories (any format the audit reads).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Traces to generate.
+    #[arg(long, default_value_t = 1000)]
+    pub traces: usize,
+    /// The generator's seed (the same seed gives the same corpus).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write here (native JSONL; gzip-compressed when the name ends in
+    /// `.gz`) instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+/// `turnstile synth`: a large corpus of perturbed copies of real traces, as
+/// native JSONL (stream it into `turnstile audit ... -`).
+pub fn synth(args: &SynthArgs) -> Result<u8, String> {
+    use turnstile_engine::audit::synth::Synth;
+    use turnstile_engine::import::native::write_native;
+    let (files, problems) = expand(&args.inputs);
+    for p in &problems {
+        eprintln!("error: {}: {}", p.file, p.reason);
+    }
+    let mut sources = Vec::new();
+    for file in &files {
+        let reader =
+            turnstile_engine::import::TraceReader::open(file, None).map_err(|e| e.to_string())?;
+        for item in reader {
+            match item {
+                Ok(trace) => sources.push(trace),
+                Err(e) => eprintln!("skipped: {e}"),
+            }
+        }
+    }
+    if sources.is_empty() {
+        return Err("no source traces".to_owned());
+    }
+    let raw: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let file = std::io::BufWriter::new(file);
+            if path.extension().is_some_and(|e| e == "gz") {
+                Box::new(flate2::write::GzEncoder::new(
+                    file,
+                    flate2::Compression::fast(),
+                ))
+            } else {
+                Box::new(file)
+            }
+        }
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut out = raw;
+    let mut synth = Synth::new(sources, args.seed);
+    for i in 0..args.traces {
+        let Some(trace) = synth.trace(i) else { break };
+        match write_native(&mut out, &trace) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
+            Err(e) => return Err(format!("cannot write: {e}")),
+        }
+    }
+    out.flush().map_err(|e| format!("cannot write: {e}"))?;
+    Ok(0)
+}

@@ -10,6 +10,7 @@
 
 pub mod run;
 pub mod summary;
+pub mod synth;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;

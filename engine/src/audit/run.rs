@@ -58,6 +58,9 @@ pub struct RunOptions {
     pub format: Option<Format>,
 }
 
+/// The input name that means standard input.
+pub const STDIN: &str = "-";
+
 /// Extensions of the files taken from a directory.
 const TRACE_EXTENSIONS: [&str; 5] = ["json", "jsonl", "ndjson", "gz", "zst"];
 
@@ -274,7 +277,18 @@ fn read_all(
         if f(Work::Done(Item::File(name.clone()))).is_break() {
             return;
         }
-        let mut reader = match TraceReader::open(path, format) {
+        let opened = if path.as_os_str() == STDIN {
+            // Standard input: a stream of native JSONL (or `--input-format`).
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            Ok(TraceReader::from_reader(
+                stdin,
+                "stdin.jsonl",
+                format.unwrap_or(Format::Native),
+            ))
+        } else {
+            TraceReader::open(path, format)
+        };
+        let mut reader = match opened {
             Ok(reader) => reader,
             Err(e) => {
                 if f(Work::Done(Item::Rejected(Rejection::from(&e)))).is_break() {
