@@ -90,6 +90,17 @@ fn bar_chart(id: &str, title: &str, bars: &[Bar], max: f64) -> String {
     svg
 }
 
+/// A chart label of at most `width` characters (the full text is in the
+/// bar's tooltip and the tables).
+fn clip_label(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_owned(), |x| format!("{:.1}%", x * 100.0))
 }
@@ -107,7 +118,7 @@ pub fn page(
         .iter()
         .take(NODE_BARS)
         .map(|n| Bar {
-            label: format!("{} · {}", n.node, n.reason),
+            label: format!("{} · {}", clip_label(&n.node, 34), n.reason),
             value: n.count as f64,
             shown: n.count.to_string(),
             class: "violation",
@@ -116,6 +127,7 @@ pub fn page(
     let node_max = node_bars.iter().map(|b| b.value).fold(0.0, f64::max);
     let mut model_bars = Vec::new();
     for (model, g) in summary.by_model() {
+        let model = clip_label(model, 30);
         model_bars.push(Bar {
             label: format!("{model} · near-miss"),
             value: g.near_miss_rate().unwrap_or(0.0),
@@ -366,7 +378,8 @@ const SCRIPT: &str = r#"
       list.appendChild(li);
     });
     panel.appendChild(list);panel.hidden=false;
-    var first=panel.querySelector('li.deviation,li.unverified');if(first&&first.scrollIntoView)first.scrollIntoView({block:'center'});
+    // Scroll the timeline itself (not the page) to the deviation.
+    var first=panel.querySelector('li.deviation,li.unverified');if(first)panel.scrollTop=Math.max(0,first.offsetTop-panel.offsetTop-120);
   }
   document.querySelectorAll('tr.trace').forEach(function(r){
     r.addEventListener('click',function(){open(Number(r.getAttribute('data-index')));});
