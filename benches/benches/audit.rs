@@ -15,6 +15,8 @@
 //! (`BENCHMARKS.md`, section "audit"). `AUDIT_SYNTH_TRACES` sets the size of
 //! the synthetic corpus (default 2,000).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
