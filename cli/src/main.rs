@@ -20,6 +20,7 @@ use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{GraphFormat, GraphOptions, bundle_schema, render_graph_with};
 
+mod audit;
 mod coverage;
 mod gate;
 mod judge_args;
@@ -100,6 +101,15 @@ enum Command {
         #[arg(long)]
         witnesses: Option<PathBuf>,
     },
+    /// Audit a corpus of recorded conversations: per trace the verdict
+    /// (compliant, violation, unverified), the first deviation and the trace
+    /// metrics; a summary per file, agent model and domain. Exit 0: all read
+    /// and audited; 3: records rejected; 4: violations with
+    /// --fail-on-violation.
+    Audit(Box<audit::AuditArgs>),
+    /// Generate a large corpus by re-sampling and perturbing real traces
+    /// (ids, values, interleavings), as native JSONL for `audit`.
+    Synth(audit::SynthArgs),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -279,6 +289,33 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Audit(args) => {
+            let bundle = match check_bundle(&args.bundle) {
+                Ok(b) => b,
+                Err(problems) => return report_problems(&args.bundle, &problems),
+            };
+            let rt = match BundleRuntime::new(Arc::new(bundle)) {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match audit::main(&args, rt) {
+                Ok(code) => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Synth(args) => match audit::synth(&args) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Convert {
             traces,
             output,

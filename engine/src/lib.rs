@@ -34,6 +34,7 @@
     )
 )]
 
+pub mod audit;
 pub mod bundle;
 mod compile;
 pub mod coverage;

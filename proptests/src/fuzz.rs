@@ -21,7 +21,7 @@ use turnstile_judge::OfflineJudge;
 pub type Body = fn(&[u8]);
 
 /// The fuzz targets, by the name of their corpus directory.
-pub const TARGETS: [(&str, Body); 8] = [
+pub const TARGETS: [(&str, Body); 9] = [
     ("bundle_loader", bundle_loader),
     ("check_expression", check_expression),
     ("import_tau2", import_tau2),
@@ -30,6 +30,7 @@ pub const TARGETS: [(&str, Body); 8] = [
     ("import_native", import_native),
     ("gate_lines", gate_lines),
     ("session_state", session_state),
+    ("audit_reader", audit_reader),
 ];
 
 /// The toy bundle's files: the loader target replaces one of them.
@@ -157,6 +158,82 @@ pub fn session_state(data: &[u8]) {
         state.bundle.clone_from(&runtime.bundle.hash);
         let _ = Session::restore(Arc::clone(runtime), state);
     }
+}
+
+/// The audit's reader and pipeline: the first byte picks the file name the
+/// rest is written under (JSON, JSON Lines, gzip- or zstd-compressed, so
+/// damaged compressed streams are reached too), which is then audited
+/// against the retail bundle on two threads with no judge. Besides never
+/// panicking, every record read must be accounted for: read = audited +
+/// rejected.
+pub fn audit_reader(data: &[u8]) {
+    use std::ops::ControlFlow;
+    use turnstile_engine::audit::run::{Counters, Item, RunOptions, run};
+    use turnstile_engine::audit::summary::Summary;
+    use turnstile_engine::audit::{AssumingJudge, AuditPlan, JudgeMode, TraceOptions, audit_trace};
+
+    const NAMES: [&str; 6] = [
+        "fuzz.json",
+        "fuzz.jsonl",
+        "fuzz.json.gz",
+        "fuzz.jsonl.gz",
+        "fuzz.json.zst",
+        "fuzz.jsonl.zst",
+    ];
+    let Some(runtime) = retail_runtime() else {
+        return;
+    };
+    let Some((&pick, content)) = data.split_first() else {
+        return;
+    };
+    let Some(dir) = scratch_bundle("audit") else {
+        return;
+    };
+    let name = NAMES
+        .get(usize::from(pick) % NAMES.len())
+        .copied()
+        .unwrap_or("fuzz.json");
+    let file = dir.join(name);
+    if fs::write(&file, content).is_err() {
+        return;
+    }
+    let plan = AuditPlan::new(Arc::clone(runtime), JudgeMode::Assumed);
+    let audit = |trace, source: &_| {
+        block_on(audit_trace(
+            &plan,
+            trace,
+            source,
+            &AssumingJudge,
+            TraceOptions { timeline: true },
+        ))
+        .map_err(|e| e.to_string())
+    };
+    let mut summary = Summary::default();
+    let options = RunOptions {
+        threads: 2,
+        format: None,
+    };
+    let finished = run(
+        std::slice::from_ref(&file),
+        &options,
+        &Counters::default(),
+        &audit,
+        &mut |item| {
+            match item {
+                Item::File(name) => summary.file(&name),
+                Item::Report(report) => summary.add(&report),
+                Item::Rejected(rejection) => summary.reject(rejection),
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    let _ = fs::remove_file(&file);
+    assert!(matches!(finished, Ok(true)), "the run stopped early");
+    assert_eq!(
+        summary.read,
+        summary.audited + summary.rejected(),
+        "every record read is audited or rejected"
+    );
 }
 
 fn import(data: &[u8], name: &str, format: Format) {

@@ -337,6 +337,8 @@ pub struct TraceReader {
     cursor: Cursor,
     mode: Mode,
     domain: Option<String>,
+    /// The agent model the file names (tau2's `info.agent_info.llm`).
+    agent_model: Option<String>,
     saw_simulations: bool,
     native: native::Native,
     buf: Vec<u8>,
@@ -399,6 +401,7 @@ impl TraceReader {
             cursor: Cursor::new(reader),
             mode,
             domain: None,
+            agent_model: None,
             saw_simulations: false,
             native: native::Native::default(),
             buf: Vec::new(),
@@ -415,6 +418,17 @@ impl TraceReader {
     /// Counts of the items yielded so far.
     pub fn summary(&self) -> ImportSummary {
         self.summary
+    }
+
+    /// The agent model the file names, once read (tau2 files name it in
+    /// `info.agent_info.llm`, before their simulations).
+    pub fn agent_model(&self) -> Option<&str> {
+        self.agent_model.as_deref()
+    }
+
+    /// Bytes of (decompressed) content consumed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.cursor.offset()
     }
 
     fn error(
@@ -500,7 +514,10 @@ impl TraceReader {
                     Err(kind) => return self.fatal(None, "info", kind),
                 };
                 match parse_json(&self.buf, start) {
-                    Ok(info) => self.domain = tau2::domain_of(&info),
+                    Ok(info) => {
+                        self.domain = tau2::domain_of(&info);
+                        self.agent_model = tau2::agent_model_of(&info);
+                    }
                     Err(kind) => {
                         let e = self.error(None, "info", kind);
                         self.pending.push_back(Err(e));

@@ -148,3 +148,11 @@ pub(crate) fn domain_of(info: &Value) -> Option<String> {
         .as_str()
         .map(str::to_owned)
 }
+
+/// Reads the agent model out of a tau2 `info` object, if it names one.
+pub(crate) fn agent_model_of(info: &Value) -> Option<String> {
+    info.get("agent_info")?
+        .get("llm")?
+        .as_str()
+        .map(str::to_owned)
+}
