@@ -245,6 +245,24 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             }
             Ok(())
         }
+        GateVerdict::Deviate {
+            reason,
+            action,
+            step,
+            remediation,
+            explanation,
+            at,
+        } => {
+            writeln!(
+                out,
+                "{head} DEVIATE  {action} (event {at}): {reason:?} at {}",
+                step.as_deref().unwrap_or("?")
+            )?;
+            if let Some(text) = remediation {
+                writeln!(out, "{:42}remediation: {text}", "")?;
+            }
+            writeln!(out, "{:42}{explanation}", "")
+        }
         GateVerdict::Guide { .. } => {
             let mut first = true;
             for request in &event.requests {

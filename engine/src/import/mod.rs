@@ -337,6 +337,8 @@ pub struct TraceReader {
     cursor: Cursor,
     mode: Mode,
     domain: Option<String>,
+    /// Who called the device tools in the file's simulations (tau2 `info`).
+    control: Option<crate::bundle::model::Control>,
     saw_simulations: bool,
     native: native::Native,
     buf: Vec<u8>,
@@ -399,6 +401,7 @@ impl TraceReader {
             cursor: Cursor::new(reader),
             mode,
             domain: None,
+            control: None,
             saw_simulations: false,
             native: native::Native::default(),
             buf: Vec::new(),
@@ -500,7 +503,10 @@ impl TraceReader {
                     Err(kind) => return self.fatal(None, "info", kind),
                 };
                 match parse_json(&self.buf, start) {
-                    Ok(info) => self.domain = tau2::domain_of(&info),
+                    Ok(info) => {
+                        self.domain = tau2::domain_of(&info);
+                        self.control = tau2::control_of(&info);
+                    }
                     Err(kind) => {
                         let e = self.error(None, "info", kind);
                         self.pending.push_back(Err(e));
@@ -570,8 +576,11 @@ impl TraceReader {
         }
         self.mode = Mode::Tau2Sims { next: next + 1 };
         if let Some(value) = self.read_element(next, &path) {
-            let converted =
+            let mut converted =
                 tau2::simulation(&self.file, &self.stem, next, &value, self.domain.as_deref());
+            if let Ok(trace) = &mut converted {
+                trace.meta.control = self.control;
+            }
             self.deliver(converted);
         }
     }
