@@ -223,6 +223,9 @@ impl<'d> Builder<'_, '_, 'd> {
         let kind = *def.kind.value();
         let expected: &[ToolKind] = match kind {
             NodeKind::ToolAuthorization => &[ToolKind::Write],
+            // A user-side write (a device fix under dual control) is not the
+            // agent's to authorize: a `tool_call` node records that it happened.
+            _ if tool.side == Side::User => &[ToolKind::Read, ToolKind::Write, ToolKind::Generic],
             _ => &[ToolKind::Read, ToolKind::Generic],
         };
         if !expected.contains(&tool.kind) {
