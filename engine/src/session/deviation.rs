@@ -24,7 +24,10 @@ use crate::trace::Event;
 /// An out-of-order agent event, before it is rendered as a verdict.
 struct Found {
     action: String,
+    /// The node reported as unmet, when known (a claim's `step`).
     node: Option<String>,
+    /// Otherwise: the tools whose nodes are candidates for it.
+    prerequisites: Vec<String>,
     remediation: Option<String>,
     explanation: String,
 }
@@ -78,19 +81,22 @@ fn names_tool(text: &str, tool: &Tool) -> bool {
         || tool.phrases.iter().any(|p| text.contains(p.as_str()))
 }
 
-/// The first `tool_call` node of one of `tools`: the step a fix waited for.
-fn first_node_of(bundle: &CompiledBundle, tools: &[String]) -> Option<(StepId, String)> {
+/// The `tool_call` nodes of one of `tools`: the steps a fix waited for.
+fn nodes_of(bundle: &CompiledBundle, tools: &[String]) -> Vec<(StepId, String)> {
     let graph = &bundle.workflow.graph;
-    graph.node_indices().find_map(|i| {
-        let node = graph.node_weight(i)?;
-        let tool = node.tool.as_deref()?;
-        (node.kind == NodeKind::ToolCall && tools.iter().any(|t| t == tool)).then(|| {
-            (
-                StepId(u32::try_from(i.index()).unwrap_or(u32::MAX)),
-                node.id.clone(),
-            )
+    graph
+        .node_indices()
+        .filter_map(|i| {
+            let node = graph.node_weight(i)?;
+            let tool = node.tool.as_deref()?;
+            (node.kind == NodeKind::ToolCall && tools.iter().any(|t| t == tool)).then(|| {
+                (
+                    StepId(u32::try_from(i.index()).unwrap_or(u32::MAX)),
+                    node.id.clone(),
+                )
+            })
         })
-    })
+        .collect()
 }
 
 /// The instruction of a user-side tool before any of its `after` tools
@@ -148,6 +154,7 @@ fn in_message(
             return Some(Found {
                 action: format!("claims {}", claim.id),
                 node: Some(claim.step.clone()),
+                prerequisites: Vec::new(),
                 remediation: Some(claim.remediation.clone()),
                 explanation: format!(
                     "no result of {} verified it{}",
@@ -170,10 +177,10 @@ fn fix_before_diagnosis(bundle: &CompiledBundle, tool: &str, verb: &str) -> Foun
         .tool(tool)
         .map(|t| t.after.clone())
         .unwrap_or_default();
-    let node = first_node_of(bundle, &after).map(|(_, id)| id);
     Found {
         action: format!("{verb} {tool}"),
-        node,
+        node: None,
+        prerequisites: after.clone(),
         remediation: Some(format!(
             "first have the device checked with {} and act on what it reports",
             after.join(" or ")
@@ -232,9 +239,12 @@ impl Session {
             }
             _ => None,
         };
-        let Some((found, at)) = found else {
+        let Some((mut found, at)) = found else {
             return verdict;
         };
+        if found.node.is_none() {
+            found.node = self.unmet_node(&found.prerequisites);
+        }
         let step = found
             .node
             .as_deref()
@@ -255,6 +265,22 @@ impl Session {
             explanation: found.explanation,
             at,
         }
+    }
+
+    /// Of the nodes of `tools`, the one to report as unmet: one an open
+    /// request waits at, else the shallowest.
+    fn unmet_node(&self, tools: &[String]) -> Option<String> {
+        let candidates = nodes_of(&self.rt.bundle, tools);
+        let waiting: Vec<StepId> = self.monitor.waiting().iter().map(|w| w.step).collect();
+        candidates
+            .iter()
+            .find(|(step, _)| waiting.contains(step))
+            .or_else(|| {
+                candidates
+                    .iter()
+                    .min_by_key(|(step, _)| self.rt.step(*step).map_or(u32::MAX, |i| i.depth))
+            })
+            .map(|(_, id)| id.clone())
     }
 
     /// A device fix called (by the user, or by the agent in solo mode) at
