@@ -187,10 +187,11 @@ fn print_trace(
         let gated = report.gated_calls();
         writeln!(
             out,
-            "   mutating calls {}, blocked {}, unchecked deviations {}; judge calls {}, tokens {}+{}",
+            "   mutating calls {}, blocked {}, unchecked deviations {}, deviations without a write {}; judge calls {}, tokens {}+{}",
             gated.len(),
             report.blocked().len(),
             report.unchecked_deviations(),
+            report.deviated().len(),
             report.usage.calls,
             report.usage.input_tokens,
             report.usage.output_tokens
@@ -203,6 +204,13 @@ fn print_trace(
                 "   {schedule}: caught {:?}, missed {:?} of the workflow schedule's deviations {:?}",
                 c.caught, c.missed, c.deviations
             )?;
+            if !c.unwritten.is_empty() {
+                writeln!(
+                    out,
+                    "   {schedule}: reported {:?}, missed {:?} of the deviations without a write {:?}",
+                    c.unwritten_caught, c.unwritten_missed, c.unwritten
+                )?;
+            }
         }
     }
     Ok(())
