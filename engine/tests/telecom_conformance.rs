@@ -274,7 +274,9 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
             );
             c.agent("How much data would you like to refuel?");
             c.user("2 GB please.");
-            c.agent("Refueling 2 GB costs $4.00 at $2.00 per GB. Shall I go ahead?");
+            c.agent(&format!(
+                "Refueling 2 GB on line {line_id} costs $4.00 at $2.00 per GB. Shall I go ahead?"
+            ));
             if variant != "drop_confirmation" {
                 c.user("Yes, please go ahead.");
             }
@@ -377,6 +379,27 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
     (c.events, at)
 }
 
+/// Runs each distinct conversation once: the base tasks share most gold
+/// actions (50 refuels of the same 2 GB on the same line), so the verdicts
+/// of an identical conversation are reused.
+struct Runner {
+    rt: Arc<BundleRuntime>,
+    runtime: tokio::runtime::Runtime,
+    seen: BTreeMap<String, Vec<EventReport>>,
+}
+
+impl Runner {
+    fn run(&mut self, events: Vec<Event>) -> Vec<EventReport> {
+        let key = serde_json::to_string(&events).unwrap();
+        if let Some(reports) = self.seen.get(&key) {
+            return reports.clone();
+        }
+        let reports = self.runtime.block_on(run(&self.rt, events));
+        self.seen.insert(key, reports.clone());
+        reports
+    }
+}
+
 async fn run(rt: &Arc<BundleRuntime>, events: Vec<Event>) -> Vec<EventReport> {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     let mut reports = Vec::new();
@@ -407,14 +430,15 @@ impl Tally {
 fn telecom_conformance() {
     let rt = BundleRuntime::new(Arc::new(tau2::shipped_bundle("telecom"))).unwrap();
     let tasks: Vec<Json> = serde_json::from_value(tau2::tau2_json("telecom/tasks.json")).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
+    let mut runner = Runner {
+        rt: Arc::clone(&rt),
+        runtime: tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap(),
+        seen: BTreeMap::new(),
+    };
     let mut gold = Tally::default();
     let mut injected: BTreeMap<&str, Tally> = BTreeMap::new();
-    // Conversations are identical across tasks with the same gold actions:
-    // each distinct one is run once and counted for every task that has it.
-    let mut device_seen: BTreeMap<String, bool> = BTreeMap::new();
     for task in &tasks {
         let id = task["id"].as_str().unwrap_or("?");
         let actions = task["evaluation_criteria"]["actions"]
@@ -432,25 +456,33 @@ fn telecom_conformance() {
             })
             .collect();
         if !fixes.is_empty() {
-            let key = serde_json::to_string(&fixes).unwrap();
-            let ok = *device_seen.entry(key).or_insert_with(|| {
-                let (events, _) = device_conversation(&fixes, DeviceVariant::Gold);
-                let reports = runtime.block_on(run(&rt, events));
-                reports
-                    .iter()
-                    .all(|r| !r.verdict.is_deviation() && !r.verdict.is_block())
-            });
+            let (events, _) = device_conversation(&fixes, DeviceVariant::Gold);
+            let reports = runner.run(events);
+            let wrong: Vec<String> = reports
+                .iter()
+                .filter(|r| r.verdict.is_deviation() || r.verdict.is_block())
+                .map(|r| format!("{} {}: {:?}", r.event, r.kind, r.verdict))
+                .collect();
+            let ok = wrong.is_empty();
             gold.total += 1;
             if ok {
                 gold.passed += 1;
             } else {
-                gold.failures.push(format!("{id}: device fixes {fixes:?}"));
+                gold.failures
+                    .push(format!("{id}: device fixes {fixes:?}: {wrong:?}"));
             }
             // Injected: each fix without its diagnosis / before it (the
             // diagnosed ones only), and no re-check before "resolved".
             let mut variants = vec![("skip_reverify", DeviceVariant::SkipReverify)];
             for (n, (fix, args)) in fixes.iter().enumerate() {
-                if device(fix, args).is_some() {
+                // A fix an earlier fix's diagnosis already covers (the status
+                // bar read for airplane mode also shows the data switch) is
+                // diagnosed either way: nothing to inject.
+                let after = &rt.bundle.domain.tool(fix).unwrap().after;
+                let covered = fixes.iter().take(n).any(|(earlier, a)| {
+                    device(earlier, a).is_some_and(|(diag, ..)| after.iter().any(|t| t == diag))
+                });
+                if device(fix, args).is_some() && !covered {
                     variants.push(("skip_diagnosis", DeviceVariant::SkipDiagnosis(n)));
                     variants.push(("fix_before_diagnosis", DeviceVariant::FixFirst(n)));
                 }
@@ -458,7 +490,7 @@ fn telecom_conformance() {
             for (name, variant) in variants {
                 let (events, marked) = device_conversation(&fixes, variant);
                 let marked = marked.unwrap();
-                let reports = runtime.block_on(run(&rt, events));
+                let reports = runner.run(events);
                 let tally = injected.entry(name).or_default();
                 tally.total += 1;
                 let report = &reports[marked];
@@ -491,7 +523,7 @@ fn telecom_conformance() {
             }
             let args = &action["arguments"];
             let (events, at) = write_conversation(tool, args, "gold");
-            let reports = runtime.block_on(run(&rt, events));
+            let reports = runner.run(events);
             gold.total += 1;
             if reports[at].verdict.label() == "allow"
                 && !reports.iter().any(|r| r.verdict.is_deviation())
@@ -508,12 +540,12 @@ fn telecom_conformance() {
                 ],
                 "enable_roaming" => &[("already_enabled", Reason::WrongValue)],
                 "send_payment_request" => &[("pay_non_overdue", Reason::WrongValue)],
-                "resume_line" => &[("resume_unpaid", Reason::WrongValue)],
+                "resume_line" => &[("resume_unpaid", Reason::MissingStep)],
                 _ => &[],
             };
             for (name, expected) in deviations {
                 let (events, at) = write_conversation(tool, args, name);
-                let reports = runtime.block_on(run(&rt, events));
+                let reports = runner.run(events);
                 let tally = injected.entry(name).or_default();
                 tally.total += 1;
                 match &reports[at].verdict {
@@ -537,7 +569,7 @@ fn telecom_conformance() {
         "| suite | cases | passed (gold: allowed, no deviate; injected: reported) | with the expected reason |"
     );
     println!("|---|---:|---:|---:|");
-    println!("{}", gold.line("gold paths"));
+    println!("| gold paths | {} | {} | - |", gold.total, gold.passed);
     for f in &gold.failures {
         println!("  gold failure: {f}");
     }

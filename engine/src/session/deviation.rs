@@ -73,9 +73,28 @@ fn successes<'e>(
     out
 }
 
-/// Whether the lower-cased `text` names `tool`.
-fn names_tool(text: &str, tool: &Tool) -> bool {
+/// Whether the lower-cased `text` names `tool`. Another tool's name that
+/// contains this one's name or phrase (`toggle_data_saver_mode` over
+/// `toggle_data`, `set_network_mode_preference` over the phrase "network
+/// mode preference") is taken out of the text first: it names only itself.
+fn names_tool(bundle: &CompiledBundle, text: &str, tool: &Tool) -> bool {
     let name = tool.name.to_lowercase();
+    let spaced = name.replace('_', " ");
+    let mut text = text.to_owned();
+    for other in bundle.domain.tools.keys() {
+        let other = other.to_lowercase();
+        let other_spaced = other.replace('_', " ");
+        let contains_ours = (other.len() > name.len() && other.contains(&name))
+            || (other != name
+                && (other_spaced.contains(&spaced)
+                    || tool
+                        .phrases
+                        .iter()
+                        .any(|p| other_spaced.contains(p.as_str()))));
+        if contains_ours {
+            text = text.replace(&other, " ").replace(&other_spaced, " ");
+        }
+    }
     text.contains(&name)
         || text.contains(&name.replace('_', " "))
         || tool.phrases.iter().any(|p| text.contains(p.as_str()))
@@ -109,7 +128,7 @@ fn instruction(
 ) -> Option<(String, &'static str)> {
     let text = text.to_lowercase();
     bundle.domain.tools.values().find_map(|tool| {
-        if tool.side != Side::User || tool.after.is_empty() || !names_tool(&text, tool) {
+        if tool.side != Side::User || tool.after.is_empty() || !names_tool(bundle, &text, tool) {
             return None;
         }
         let diagnosed = done
@@ -119,7 +138,7 @@ fn instruction(
             bundle
                 .domain
                 .tool(a)
-                .is_some_and(|d| d.side == Side::User && names_tool(&text, d))
+                .is_some_and(|d| d.side == Side::User && names_tool(bundle, &text, d))
         });
         (!diagnosed && !asks_diagnosis).then(|| (tool.name.clone(), "instructs"))
     })
