@@ -635,11 +635,6 @@ fn typed(
             };
             amount.map(Value::Amount)
         }
-        // Some APIs quote their numbers (tau2 telecom's `get_data_usage`):
-        // a declared amount written as a decimal string is that amount.
-        (Some(ValueType::Amount), Json::String(s)) => Amount::parse(s)
-            .map(Value::Amount)
-            .map_err(|_| wrong("an amount")),
         (Some(ValueType::Bool) | None, Json::Bool(b)) => Ok(Value::Bool(*b)),
         (Some(ValueType::Date), Json::String(s)) => Date::parse(s)
             .map(Value::Date)
