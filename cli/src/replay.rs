@@ -187,10 +187,11 @@ fn print_trace(
         let gated = report.gated_calls();
         writeln!(
             out,
-            "   mutating calls {}, blocked {}, unchecked deviations {}; judge calls {}, tokens {}+{}",
+            "   mutating calls {}, blocked {}, unchecked deviations {}, deviations without a write {}; judge calls {}, tokens {}+{}",
             gated.len(),
             report.blocked().len(),
             report.unchecked_deviations(),
+            report.deviated().len(),
             report.usage.calls,
             report.usage.input_tokens,
             report.usage.output_tokens
@@ -203,6 +204,13 @@ fn print_trace(
                 "   {schedule}: caught {:?}, missed {:?} of the workflow schedule's deviations {:?}",
                 c.caught, c.missed, c.deviations
             )?;
+            if !c.unwritten.is_empty() {
+                writeln!(
+                    out,
+                    "   {schedule}: reported {:?}, missed {:?} of the deviations without a write {:?}",
+                    c.unwritten_caught, c.unwritten_missed, c.unwritten
+                )?;
+            }
         }
     }
     Ok(())
@@ -246,6 +254,24 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
                 writeln!(out, "{:42}{}", "", line.trim_start())?;
             }
             Ok(())
+        }
+        GateVerdict::Deviate {
+            reason,
+            action,
+            step,
+            remediation,
+            explanation,
+            at,
+        } => {
+            writeln!(
+                out,
+                "{head} DEVIATE  {action} (event {at}): {reason:?} at {}",
+                step.as_deref().unwrap_or("?")
+            )?;
+            if let Some(text) = remediation {
+                writeln!(out, "{:42}remediation: {text}", "")?;
+            }
+            writeln!(out, "{:42}{explanation}", "")
         }
         GateVerdict::Guide { .. } => {
             let mut first = true;

@@ -25,7 +25,7 @@ use turnstile_rules::{
     FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
-use crate::bundle::model::{Side, ToolKind};
+use crate::bundle::model::{Control, Side, ToolKind};
 use crate::compile::CompiledBundle;
 use crate::fsm::BindSource;
 use crate::schema::{JsonPath, JsonStep, ReadSpec, Tool};
@@ -66,6 +66,8 @@ pub struct Extractor {
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
+    /// Who may call the user-side tools (the bundle's, or the trace's).
+    control: Control,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -107,7 +109,18 @@ impl Extractor {
             principal: BTreeMap::new(),
             turns: Vec::new(),
             values: Vec::new(),
+            control: bundle.control,
         }
+    }
+
+    /// Who calls the user-side tools from now on (a trace's own mode).
+    pub fn set_control(&mut self, control: Control) {
+        self.control = control;
+    }
+
+    /// Who calls the user-side tools.
+    pub fn control(&self) -> Control {
+        self.control
     }
 
     /// The facts event `k` adds.
@@ -225,6 +238,20 @@ impl Extraction<'_> {
                 k,
                 ExtractionProblem::UntrustedSide,
                 format!("{tool} is an agent-side tool; a call attributed to the user is not the agent's read"),
+            );
+            self.out.open_calls.insert(id.to_owned(), None);
+            return;
+        }
+        // Dual control: the device is the user's; an agent's call of a
+        // user-side tool is not trusted and reads nothing.
+        if requestor == Side::Agent
+            && self.out.control == Control::Dual
+            && declared.is_some_and(|t| t.side == Side::User)
+        {
+            self.diagnose(
+                k,
+                ExtractionProblem::UntrustedSide,
+                format!("{tool} is a user-side (device) tool; under dual control the agent only instructs the user to call it"),
             );
             self.out.open_calls.insert(id.to_owned(), None);
             return;
@@ -388,6 +415,10 @@ impl Extraction<'_> {
         let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
             return;
         };
+        if let Some(text) = &read.text {
+            self.read_text(k, tool, entity, text, content);
+            return;
+        }
         let records: Vec<&Json> = match &read.each {
             Some(each) => select_json(content, content, each),
             None => vec![content],
@@ -467,6 +498,69 @@ impl Extraction<'_> {
                     values,
                     is_list,
                 });
+            }
+        }
+    }
+}
+
+impl Extraction<'_> {
+    /// A plain-text result (a device report): each field takes the value of
+    /// its first pattern the text contains. A result that is not text (JSON)
+    /// reads nothing: its fields stay unread and the checks on them fail
+    /// closed.
+    fn read_text(
+        &mut self,
+        k: EventIdx,
+        tool: &Tool,
+        entity: &crate::schema::Entity,
+        text: &crate::schema::TextRead,
+        content: &Json,
+    ) {
+        let Some(report) = content.as_str() else {
+            self.diagnose(
+                k,
+                ExtractionProblem::NotJson,
+                format!(
+                    "{} returned structured data where a text report was expected",
+                    tool.name
+                ),
+            );
+            return;
+        };
+        let id = self.out.interner.intern(&text.id);
+        for (field, patterns) in &text.fields {
+            let Some(ty) = entity.fields.get(field) else {
+                continue;
+            };
+            let hit = patterns.iter().find(|(needle, _)| match needle {
+                Some(needle) => report.contains(needle.as_str()),
+                None => true,
+            });
+            let Some((_, literal)) = hit else {
+                continue;
+            };
+            let json = match ty {
+                ValueType::Bool => literal
+                    .parse::<bool>()
+                    .map_or_else(|_| Json::String(literal.clone()), Json::Bool),
+                _ => Json::String(literal.clone()),
+            };
+            match typed(&mut self.out.interner, &json, Some(ty)) {
+                Ok(value) => {
+                    let field_sym = self.out.interner.intern(field);
+                    self.out.facts.reads.push(Read {
+                        entity: entity.symbol,
+                        id,
+                        field: field_sym,
+                        values: vec![value],
+                        is_list: false,
+                    });
+                }
+                Err((kind, why)) => self.diagnose(
+                    k,
+                    kind,
+                    format!("{}: {}.{field}: {why}", tool.name, entity.name),
+                ),
             }
         }
     }

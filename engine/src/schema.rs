@@ -74,6 +74,36 @@ pub struct ReadSpec {
     pub id: JsonPath,
     /// Where each field's value is, relative to the record, by field name.
     pub fields: BTreeMap<String, JsonPath>,
+    /// A text read: the record's literal id and, per field, the patterns
+    /// (`None`: the fallback) and the value each gives.
+    pub text: Option<TextRead>,
+}
+
+/// A claim the agent may make only after a verifying tool result (a
+/// "resolved" after the re-check), from the manifest's `claims`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    /// Its name, as reported.
+    pub id: String,
+    /// Lower-case phrases of an agent message that make it.
+    pub phrases: Vec<String>,
+    /// Tools one of whose successful results verifies it.
+    pub verified_by: Vec<String>,
+    /// The verification must follow the latest success of any of these.
+    pub since: Vec<String>,
+    /// The workflow node reported as unmet.
+    pub step: String,
+    /// What to do instead.
+    pub remediation: String,
+}
+
+/// How a plain-text result (a device report) gives entity fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TextRead {
+    /// The one record's id.
+    pub id: String,
+    /// Per field, its patterns in order: (substring or fallback, value).
+    pub fields: BTreeMap<String, Vec<(Option<String>, String)>>,
 }
 
 /// A tool the agent or the user may call, with typed parameters and what its
@@ -92,6 +122,11 @@ pub struct Tool {
     pub params: BTreeMap<String, ValueType>,
     /// The entities a successful result carries.
     pub reads: Vec<ReadSpec>,
+    /// Tools one of which must have succeeded before this one is called or
+    /// instructed (a diagnosis before its fix).
+    pub after: Vec<String>,
+    /// Lower-case phrases by which an agent message instructs this tool.
+    pub phrases: Vec<String>,
 }
 
 /// The compiled domain: every enum, entity and tool, by name.

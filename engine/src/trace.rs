@@ -78,6 +78,10 @@ pub struct TraceMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The benchmark domain (`retail`, `airline`, ...).
     pub domain: Option<String>,
+    /// Who called the user-side (device) tools, when the source says
+    /// (tau2's agent implementation); overrides the bundle's `control`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<crate::bundle::model::Control>,
 }
 
 /// One conversation.

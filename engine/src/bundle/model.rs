@@ -96,6 +96,47 @@ pub struct Manifest {
     /// blocked as `UnknownTool`.
     #[serde(default)]
     pub pass_through: Vec<OutOfScope>,
+    /// Who calls the user-side (device) tools: `dual` (the user, the agent
+    /// only instructs; an agent call of one is refused) or `solo` (the agent
+    /// itself, no user). A trace's own metadata overrides it. Default `dual`.
+    #[serde(default)]
+    pub control: Option<Sp<Control>>,
+    /// Statements the agent must not make before a tool has verified them
+    /// (a "resolved" claim before the re-check): checked by code on the
+    /// agent's messages and reported as a deviation.
+    #[serde(default)]
+    pub claims: Vec<ClaimDef>,
+}
+
+/// Who calls the user-side tools of a bundle.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Control {
+    /// The user calls them; the agent instructs (tau2 with a user simulator).
+    #[default]
+    Dual,
+    /// The agent calls them itself (tau2 `llm_agent_solo`).
+    Solo,
+}
+
+/// A claim the agent may only make after a verifying tool result.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimDef {
+    /// The claim's name, as reported.
+    pub id: Sp<String>,
+    /// Phrases of an agent message that make the claim (case-insensitive).
+    pub phrases: Vec<String>,
+    /// Tools one of whose successful results verifies the claim.
+    pub verified_by: Vec<Sp<String>>,
+    /// The verification must come after the latest successful call of any of
+    /// these (the fix being verified); none called yet: any verification.
+    #[serde(default)]
+    pub since: Vec<Sp<String>>,
+    /// The workflow node reported as the first unmet step.
+    pub step: Sp<String>,
+    /// What the agent should do instead.
+    pub remediation: Sp<String>,
 }
 
 /// A mutating tool the workflow deliberately leaves unauthorized.
@@ -177,6 +218,15 @@ pub struct ToolDef {
     /// whose result is the updated record).
     #[serde(default)]
     pub reads: Vec<ReadDef>,
+    /// Tools one of which must have succeeded before this one is called or
+    /// (for a user-side tool) instructed: the diagnosis before its fix. An
+    /// agent event out of this order is a deviation.
+    #[serde(default)]
+    pub after: Vec<Sp<String>>,
+    /// Phrases by which an agent message instructs this user-side tool
+    /// (besides its name, with `_` or spaces), case-insensitive.
+    #[serde(default)]
+    pub phrases: Vec<String>,
 }
 
 /// Where in a tool's JSON result one entity (or one per list element) lives.
@@ -197,6 +247,24 @@ pub struct ReadDef {
     /// Entity field name to path.
     #[serde(default)]
     pub fields: BTreeMap<String, Sp<String>>,
+    /// For a tool whose result is plain text (a device's report): entity
+    /// field name to the patterns that decide its value, first match wins.
+    /// With `text`, `id` is the record's literal id, not a path.
+    #[serde(default)]
+    pub text: BTreeMap<String, Vec<TextMatchDef>>,
+}
+
+/// One pattern of a text read: when the text contains `contains` (or, with
+/// no `contains`, when no earlier pattern matched), the field is `value`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TextMatchDef {
+    /// The substring looked for; absent: the fallback (last).
+    #[serde(default)]
+    pub contains: Option<String>,
+    /// The field's value, written as the field's type reads it (`true`,
+    /// an enum literal, a string).
+    pub value: String,
 }
 
 /// One workflow file: a flow (the main flow or a subflow).

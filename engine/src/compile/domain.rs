@@ -117,8 +117,29 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 kind,
                 params,
                 reads,
+                after: tool.after.iter().map(|t| t.value().clone()).collect(),
+                phrases: tool.phrases.iter().map(|p| p.to_lowercase()).collect(),
             },
         );
+    }
+    // Prerequisites name tools declared anywhere in the file.
+    for tool in &def.tools {
+        for needed in &tool.after {
+            if !domain.tools.contains_key(needed.value()) {
+                ctx.report(
+                    RawProblem::new(
+                        ProblemKind::UnknownTool,
+                        Some(needed.loc(file)),
+                        format!(
+                            "unknown tool `{}` in `after` of `{}`",
+                            needed.value(),
+                            tool.name.value()
+                        ),
+                    )
+                    .help("`after` lists tools this domain declares"),
+                );
+            }
+        }
     }
     domain
 }
@@ -155,6 +176,9 @@ fn compile_read(
         Some(each) => Some(path(ctx, each, file)?),
         None => None,
     };
+    if !read.text.is_empty() {
+        return compile_text_read(ctx, entity, read, file);
+    }
     let id = path(ctx, &read.id, file)?;
     let mut fields = BTreeMap::new();
     for (field, field_path) in &read.fields {
@@ -203,6 +227,60 @@ fn compile_read(
         each,
         id,
         fields,
+        text: None,
+    })
+}
+
+/// A read of a plain-text result: the literal id and each field's patterns.
+fn compile_text_read(
+    ctx: &mut Ctx<'_>,
+    entity: &crate::schema::Entity,
+    read: &crate::bundle::model::ReadDef,
+    file: FileId,
+) -> Option<ReadSpec> {
+    let entity_name = read.entity.value();
+    if read.each.is_some() || !read.fields.is_empty() {
+        ctx.report(
+            RawProblem::new(
+                ProblemKind::BadPath,
+                Some(read.entity.loc(file)),
+                format!("a text read of `{entity_name}` cannot also have `each` or `fields`"),
+            )
+            .help("a plain-text result has no JSON paths: give every field under `text`"),
+        );
+        return None;
+    }
+    let mut fields = BTreeMap::new();
+    for (field, patterns) in &read.text {
+        if !entity.fields.contains_key(field) {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnknownField,
+                    Some(read.entity.loc(file)),
+                    format!("entity `{entity_name}` has no field `{field}`"),
+                )
+                .help("declare the field under the entity's `fields` with its type"),
+            );
+            continue;
+        }
+        let compiled: Vec<(Option<String>, String)> = patterns
+            .iter()
+            .map(|m| (m.contains.clone(), m.value.clone()))
+            .collect();
+        fields.insert(field.clone(), compiled);
+    }
+    Some(ReadSpec {
+        entity: entity_name.clone(),
+        each: None,
+        id: crate::schema::JsonPath {
+            from_root: true,
+            steps: Vec::new(),
+        },
+        fields: BTreeMap::new(),
+        text: Some(crate::schema::TextRead {
+            id: read.id.value().clone(),
+            fields,
+        }),
     })
 }
 

@@ -80,6 +80,10 @@ pub struct CompiledBundle {
     pub out_of_scope: Vec<(String, String)>,
     /// Undeclared tools the gate lets through, with the reason.
     pub pass_through: Vec<(String, String)>,
+    /// Who calls the user-side tools unless a trace says otherwise.
+    pub control: crate::bundle::model::Control,
+    /// Claims the agent may only make once a tool result verified them.
+    pub claims: Vec<crate::schema::Claim>,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -108,6 +112,10 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
     if let Some(lowered) = &lowered {
         validate::validate(&mut ctx, &domain, &bundle, lowered);
     }
+    let claims = lowered
+        .as_ref()
+        .map(|l| compile_claims(&mut ctx, &domain, &bundle, &l.workflow))
+        .unwrap_or_default();
     match lowered {
         Some(lowered) if ctx.problems.is_empty() => {
             let steps = steps::lower_steps(
@@ -150,10 +158,69 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .iter()
                     .map(|o| (o.tool.value().clone(), o.reason.value().clone()))
                     .collect(),
+                control: manifest
+                    .control
+                    .as_ref()
+                    .map(|c| *c.value())
+                    .unwrap_or_default(),
+                claims,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),
     }
+}
+
+/// The manifest's claims, their tools and steps checked.
+fn compile_claims(
+    ctx: &mut Ctx<'_>,
+    domain: &crate::schema::Domain,
+    bundle: &LoadedBundle,
+    workflow: &crate::fsm::Workflow,
+) -> Vec<crate::schema::Claim> {
+    let (file, manifest) = &bundle.manifest;
+    let mut claims = Vec::new();
+    for claim in &manifest.claims {
+        for tool in claim.verified_by.iter().chain(&claim.since) {
+            if domain.tool(tool.value()).is_none() {
+                ctx.report(RawProblem::new(
+                    ProblemKind::UnknownTool,
+                    Some(tool.loc(*file)),
+                    format!(
+                        "unknown tool `{}` in claim `{}`",
+                        tool.value(),
+                        claim.id.value()
+                    ),
+                ));
+            }
+        }
+        if workflow.node(claim.step.value()).is_none() {
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnknownNode,
+                    Some(claim.step.loc(*file)),
+                    format!(
+                        "claim `{}` names unknown node `{}`",
+                        claim.id.value(),
+                        claim.step.value()
+                    ),
+                )
+                .help("use the node's qualified id, `flow.node`"),
+            );
+        }
+        claims.push(crate::schema::Claim {
+            id: claim.id.value().clone(),
+            phrases: claim.phrases.iter().map(|p| p.to_lowercase()).collect(),
+            verified_by: claim
+                .verified_by
+                .iter()
+                .map(|t| t.value().clone())
+                .collect(),
+            since: claim.since.iter().map(|t| t.value().clone()).collect(),
+            step: claim.step.value().clone(),
+            remediation: claim.remediation.value().clone(),
+        });
+    }
+    claims
 }
 
 /// State shared by the compiler passes: the interner and the problem list.

@@ -292,6 +292,9 @@ impl<'d> Builder<'_, '_, 'd> {
         let expected: &[ToolKind] = match kind {
             // A generic tool (a transfer to a human) may be gated too.
             NodeKind::ToolAuthorization => &[ToolKind::Write, ToolKind::Generic],
+            // A user-side write (a device fix under dual control) is not the
+            // agent's to authorize: a `tool_call` node records that it happened.
+            _ if tool.side == Side::User => &[ToolKind::Read, ToolKind::Write, ToolKind::Generic],
             _ => &[ToolKind::Read, ToolKind::Generic],
         };
         if !expected.contains(&tool.kind) {

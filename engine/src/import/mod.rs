@@ -339,6 +339,8 @@ pub struct TraceReader {
     domain: Option<String>,
     /// The agent model the file names (tau2's `info.agent_info.llm`).
     agent_model: Option<String>,
+    /// Who called the device tools in the file's simulations (tau2 `info`).
+    control: Option<crate::bundle::model::Control>,
     saw_simulations: bool,
     native: native::Native,
     buf: Vec<u8>,
@@ -402,6 +404,7 @@ impl TraceReader {
             mode,
             domain: None,
             agent_model: None,
+            control: None,
             saw_simulations: false,
             native: native::Native::default(),
             buf: Vec::new(),
@@ -517,6 +520,7 @@ impl TraceReader {
                     Ok(info) => {
                         self.domain = tau2::domain_of(&info);
                         self.agent_model = tau2::agent_model_of(&info);
+                        self.control = tau2::control_of(&info);
                     }
                     Err(kind) => {
                         let e = self.error(None, "info", kind);
@@ -587,8 +591,11 @@ impl TraceReader {
         }
         self.mode = Mode::Tau2Sims { next: next + 1 };
         if let Some(value) = self.read_element(next, &path) {
-            let converted =
+            let mut converted =
                 tau2::simulation(&self.file, &self.stem, next, &value, self.domain.as_deref());
+            if let Ok(trace) = &mut converted {
+                trace.meta.control = self.control;
+            }
             self.deliver(converted);
         }
     }

@@ -17,7 +17,7 @@
 //!   `{"type":"result","id":..,"ok":true|false,"content":..}` (`content`
 //!   defaults to `null`; when `ok` is false it is the error text).
 //! - Header lines `{"type":"trace","id":..,"task_id":..,"trial":..,
-//!   "reward":..,"domain":..}` (every field optional) start a new trace; the
+//!   "reward":..,"domain":..,"control":"dual"|"solo"}` (every field optional) start a new trace; the
 //!   events after it belong to it. Without a header the events form one trace
 //!   whose id is the file stem; a header without `id` gets
 //!   `<file stem>#<trace index>`. A file with no header and no event holds no
@@ -259,6 +259,11 @@ fn header(
     }
     if let Some(v) = get("reward") {
         meta.reward = Some(v.as_f64().ok_or_else(|| wrong("reward", "a number", v))?);
+    }
+    if let Some(v) = get("control") {
+        meta.control = Some(
+            serde_json::from_value(v.clone()).map_err(|_| wrong("control", "dual or solo", v))?,
+        );
     }
     Ok(meta)
 }

@@ -56,6 +56,7 @@ pub(crate) fn simulation(
         trial: None,
         reward: None,
         domain: domain.map(str::to_owned),
+        control: None,
     };
     match opt(sim, "trial") {
         None => {}
@@ -155,4 +156,17 @@ pub(crate) fn agent_model_of(info: &Value) -> Option<String> {
         .get("llm")?
         .as_str()
         .map(str::to_owned)
+}
+
+/// Who called the device tools, from a tau2 `info` object: the solo agent
+/// (`llm_agent_solo`, no user simulator) calls them itself; with a user
+/// simulator the user does.
+pub(crate) fn control_of(info: &Value) -> Option<crate::bundle::model::Control> {
+    use crate::bundle::model::Control;
+    let agent = info.get("agent_info")?.get("implementation")?.as_str()?;
+    Some(if agent.ends_with("_solo") {
+        Control::Solo
+    } else {
+        Control::Dual
+    })
 }

@@ -16,6 +16,7 @@
 //! was asked) and restores by replaying them, so a restored session answers
 //! exactly like the original.
 
+mod deviation;
 mod judging;
 pub mod recorded;
 mod remedy;
@@ -186,7 +187,9 @@ impl Session {
         {
             return Ok(self.refuse_when_full(k, &event));
         }
-        let unknown = self.unknown_tool(&event);
+        let unknown = self
+            .unknown_tool(&event)
+            .or_else(|| self.device_call_by_agent(&event));
         let is_agent = self.is_agent(&event) || unknown.is_some();
         let fired = is_agent && (self.fires(&event) || unknown.is_some());
         let notes = if fired {
@@ -209,6 +212,7 @@ impl Session {
         } else {
             self.verdict(k, &outcome, &requests)
         };
+        let verdict = self.deviation(k, verdict);
         if fired {
             self.mark_seen();
         }

@@ -49,6 +49,15 @@ impl ReplayReport {
             .count()
     }
 
+    /// The events whose verdict is a deviation without a write.
+    pub fn deviated(&self) -> Vec<EventIdx> {
+        self.events
+            .iter()
+            .filter(|r| r.verdict.is_deviation())
+            .map(|r| r.event)
+            .collect()
+    }
+
     /// The events whose verdict is a block.
     pub fn blocked(&self) -> Vec<EventIdx> {
         self.events
@@ -67,6 +76,9 @@ pub async fn replay(
     judge: &dyn Judge,
 ) -> Result<ReplayReport, SessionError> {
     let mut session = Session::new(Arc::clone(rt), schedule);
+    if let Some(control) = trace.meta.control {
+        session.set_control(control);
+    }
     let mut events = Vec::with_capacity(trace.events.len());
     for event in &trace.events {
         events.push(session.push(event.clone(), judge).await?);
@@ -90,6 +102,17 @@ pub struct Coverage {
     pub caught: Vec<EventIdx>,
     /// Deviations this schedule let through.
     pub missed: Vec<EventIdx>,
+    /// Deviations without a write: the events the workflow schedule reports
+    /// as `deviate` (an instruction or claim out of order).
+    #[serde(default)]
+    pub unwritten: Vec<EventIdx>,
+    /// Of those, the ones this schedule reported too.
+    #[serde(default)]
+    pub unwritten_caught: Vec<EventIdx>,
+    /// Of those, the ones this schedule let through: the blind spot of a
+    /// schedule that fires only on writes.
+    #[serde(default)]
+    pub unwritten_missed: Vec<EventIdx>,
 }
 
 /// Compares `other` with the `workflow` replay of the same trace.
@@ -97,11 +120,17 @@ pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
     let deviations = workflow.blocked();
     let blocked = other.blocked();
     let (caught, missed) = deviations.iter().partition(|e| blocked.contains(e));
+    let unwritten = workflow.deviated();
+    let reported = other.deviated();
+    let (unwritten_caught, unwritten_missed) = unwritten.iter().partition(|e| reported.contains(e));
     Coverage {
         schedule: Some(other.schedule),
         deviations,
         caught,
         missed,
+        unwritten,
+        unwritten_caught,
+        unwritten_missed,
     }
 }
 

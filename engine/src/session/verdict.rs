@@ -41,6 +41,25 @@ pub enum GateVerdict {
         /// Per open request: the step it waits at and its remediation.
         guidance: Vec<Guidance>,
     },
+    /// An agent event out of the workflow's order that writes nothing (a fix
+    /// instructed before its diagnosis, a claim before its verification):
+    /// reported where it happens, so the agent is told before it goes on.
+    Deviate {
+        /// Why: the prerequisite never happened (`missing_step`).
+        reason: Reason,
+        /// What the agent did out of order (`instructs toggle_data`,
+        /// `claims resolved`).
+        action: String,
+        /// The first unmet step: the node that had to come first.
+        step: Option<String>,
+        /// What the agent should do instead.
+        remediation: Option<String>,
+        /// What was missing, in words.
+        explanation: String,
+        /// The agent event where the deviation happened: this event, or the
+        /// instruction that the user's device call at this event followed.
+        at: EventIdx,
+    },
     /// Not an agent event: nothing to decide.
     Observe,
     /// An agent event the schedule does not fire on. `would_block`: the
@@ -57,12 +76,18 @@ impl GateVerdict {
         matches!(self, GateVerdict::Block { .. })
     }
 
+    /// Whether the verdict is a deviation without a write.
+    pub fn is_deviation(&self) -> bool {
+        matches!(self, GateVerdict::Deviate { .. })
+    }
+
     /// The verdict's name as reported (`allow`, `block`, ...).
     pub fn label(&self) -> &'static str {
         match self {
             GateVerdict::Allow { .. } => "allow",
             GateVerdict::Block { .. } => "block",
             GateVerdict::Guide { .. } => "guide",
+            GateVerdict::Deviate { .. } => "deviate",
             GateVerdict::Observe => "observe",
             GateVerdict::Unchecked { .. } => "unchecked",
         }

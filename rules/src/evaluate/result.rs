@@ -45,6 +45,9 @@ pub enum Reason {
     AuthorizationUsed,
     /// The session reached its configured size; it takes no more calls.
     SessionFull,
+    /// The call was made by the wrong side: under dual control the agent
+    /// called a tool only the user may call (a device tool).
+    WrongSide,
 }
 
 impl Reason {
@@ -52,7 +55,10 @@ impl Reason {
     /// consequences (an ungrounded id also leaves its fields unread).
     pub fn precedence(self) -> u8 {
         match self {
-            Reason::SessionFull | Reason::UnknownTool | Reason::NoAuthorization => 0,
+            Reason::SessionFull
+            | Reason::UnknownTool
+            | Reason::WrongSide
+            | Reason::NoAuthorization => 0,
             Reason::TypeMismatch => 1,
             Reason::Ungrounded => 2,
             Reason::TooManyCalls => 3,

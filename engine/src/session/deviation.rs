@@ -1,0 +1,355 @@
+//! Deviations without a write: agent events out of the workflow's order that
+//! call no mutating tool — an instruction to apply a device fix before its
+//! diagnosis (a tool's `after`), a claim ("resolved", "paid") before a tool
+//! result verified it (the bundle's `claims`) — and, under dual control, an
+//! agent's own call of a user-side (device) tool.
+//!
+//! Detected by code from the events alone, so a restored session finds the
+//! same ones: an agent message *names* a user-side tool (its name, with
+//! underscores or spaces, or one of its `phrases`) or makes a claim (one of
+//! its phrases); the user's device call that follows an unflagged
+//! instruction shows it too, and is reported pointing back at the
+//! instruction. A message that also names one of the tool's diagnoses asks
+//! for the diagnosis first and is not a deviation.
+
+use turnstile_rules::{Env, EventIdx, Reason, StepId};
+
+use super::{GateVerdict, Schedule, Session};
+use crate::bundle::model::{Control, NodeKind, Side};
+use crate::compile::CompiledBundle;
+
+use crate::schema::Tool;
+use crate::trace::Event;
+
+/// An out-of-order agent event, before it is rendered as a verdict.
+struct Found {
+    action: String,
+    /// The node reported as unmet, when known (a claim's `step`).
+    node: Option<String>,
+    /// Otherwise: the tools whose nodes are candidates for it.
+    prerequisites: Vec<String>,
+    remediation: Option<String>,
+    explanation: String,
+}
+
+/// Successful, trusted results in `events`: (event index, tool name). Under
+/// dual control an agent's call of a user-side tool reads nothing; a user's
+/// call of an agent-side tool neither.
+fn successes<'e>(
+    bundle: &CompiledBundle,
+    control: Control,
+    events: &'e [Event],
+) -> Vec<(usize, &'e str)> {
+    let mut open: Vec<(&str, &str)> = Vec::new();
+    let mut out = Vec::new();
+    for (index, event) in events.iter().enumerate() {
+        match event {
+            Event::Call {
+                id,
+                tool,
+                requestor,
+                ..
+            } => {
+                let side = bundle.domain.tool(tool).map(|t| t.side);
+                let trusted = match (side, requestor) {
+                    (Some(Side::User), Side::Agent) => control == Control::Solo,
+                    (Some(Side::Agent), Side::User) => false,
+                    (Some(_), _) => true,
+                    (None, _) => false,
+                };
+                if trusted {
+                    open.push((id.as_str(), tool.as_str()));
+                }
+            }
+            Event::Result { id, ok: true, .. } => {
+                if let Some(pos) = open.iter().position(|(call, _)| *call == id.as_str()) {
+                    let (_, tool) = open.swap_remove(pos);
+                    out.push((index, tool));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether the lower-cased `text` names `tool`. Another tool's name that
+/// contains this one's name or phrase (`toggle_data_saver_mode` over
+/// `toggle_data`, `set_network_mode_preference` over the phrase "network
+/// mode preference") is taken out of the text first: it names only itself.
+fn names_tool(bundle: &CompiledBundle, text: &str, tool: &Tool) -> bool {
+    let name = tool.name.to_lowercase();
+    let spaced = name.replace('_', " ");
+    let mut text = text.to_owned();
+    for other in bundle.domain.tools.keys() {
+        let other = other.to_lowercase();
+        let other_spaced = other.replace('_', " ");
+        let contains_ours = (other.len() > name.len() && other.contains(&name))
+            || (other != name
+                && (other_spaced.contains(&spaced)
+                    || tool
+                        .phrases
+                        .iter()
+                        .any(|p| other_spaced.contains(p.as_str()))));
+        if contains_ours {
+            text = text.replace(&other, " ").replace(&other_spaced, " ");
+        }
+    }
+    text.contains(&name)
+        || text.contains(&name.replace('_', " "))
+        || tool.phrases.iter().any(|p| text.contains(p.as_str()))
+}
+
+/// The `tool_call` nodes of one of `tools`: the steps a fix waited for.
+fn nodes_of(bundle: &CompiledBundle, tools: &[String]) -> Vec<(StepId, String)> {
+    let graph = &bundle.workflow.graph;
+    graph
+        .node_indices()
+        .filter_map(|i| {
+            let node = graph.node_weight(i)?;
+            let tool = node.tool.as_deref()?;
+            (node.kind == NodeKind::ToolCall && tools.iter().any(|t| t == tool)).then(|| {
+                (
+                    StepId(u32::try_from(i.index()).unwrap_or(u32::MAX)),
+                    node.id.clone(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The instruction of a user-side tool before any of its `after` tools
+/// succeeded, in the agent message `text` at `k`.
+fn instruction(
+    bundle: &CompiledBundle,
+    done: &[(usize, &str)],
+    text: &str,
+    k: usize,
+) -> Option<(String, &'static str)> {
+    let text = text.to_lowercase();
+    bundle.domain.tools.values().find_map(|tool| {
+        if tool.side != Side::User || tool.after.is_empty() || !names_tool(bundle, &text, tool) {
+            return None;
+        }
+        let diagnosed = done
+            .iter()
+            .any(|(at, t)| *at < k && tool.after.iter().any(|a| a == t));
+        let asks_diagnosis = tool.after.iter().any(|a| {
+            bundle
+                .domain
+                .tool(a)
+                .is_some_and(|d| d.side == Side::User && names_tool(bundle, &text, d))
+        });
+        (!diagnosed && !asks_diagnosis).then(|| (tool.name.clone(), "instructs"))
+    })
+}
+
+/// What the agent message at `k` does out of order, if anything.
+fn in_message(
+    bundle: &CompiledBundle,
+    control: Control,
+    events: &[Event],
+    k: usize,
+    text: &str,
+) -> Option<Found> {
+    let done = successes(bundle, control, events.get(..k).unwrap_or(events));
+    if let Some((tool, verb)) = instruction(bundle, &done, text, k) {
+        return Some(fix_before_diagnosis(bundle, &tool, verb));
+    }
+    let lower = text.to_lowercase();
+    for claim in &bundle.claims {
+        if !claim.phrases.iter().any(|p| lower.contains(p.as_str())) {
+            continue;
+        }
+        let since = done
+            .iter()
+            .filter(|(_, t)| claim.since.iter().any(|s| s == t))
+            .map(|(at, _)| *at)
+            .max();
+        let verified = done.iter().any(|(at, t)| {
+            since.is_none_or(|s| *at > s) && claim.verified_by.iter().any(|v| v == t)
+        });
+        if !verified {
+            return Some(Found {
+                action: format!("claims {}", claim.id),
+                node: Some(claim.step.clone()),
+                prerequisites: Vec::new(),
+                remediation: Some(claim.remediation.clone()),
+                explanation: format!(
+                    "no result of {} verified it{}",
+                    claim.verified_by.join(" / "),
+                    if since.is_some() {
+                        " after the last fix"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+        }
+    }
+    None
+}
+
+fn fix_before_diagnosis(bundle: &CompiledBundle, tool: &str, verb: &str) -> Found {
+    let after = bundle
+        .domain
+        .tool(tool)
+        .map(|t| t.after.clone())
+        .unwrap_or_default();
+    Found {
+        action: format!("{verb} {tool}"),
+        node: None,
+        prerequisites: after.clone(),
+        remediation: Some(format!(
+            "first have the device checked with {} and act on what it reports",
+            after.join(" or ")
+        )),
+        explanation: format!("{tool} before any result of {}", after.join(" / ")),
+    }
+}
+
+impl Session {
+    /// Turns `verdict` on event `k` into a deviation when the event is out of
+    /// order; other verdicts pass unchanged. Only a `guide` (an agent event
+    /// the schedule fired on) or, under the workflow schedule, the
+    /// `observe` of a device call can become one: blocks and allows stand.
+    pub(super) fn deviation(&self, k: EventIdx, verdict: GateVerdict) -> GateVerdict {
+        let bundle = &self.rt.bundle;
+        let control = self.extractor.control();
+        let index = k.0 as usize;
+        let events = &self.events;
+        let Some(event) = events.get(index) else {
+            return verdict;
+        };
+        let found = match (&verdict, event) {
+            (GateVerdict::Guide { .. }, Event::Agent { text, .. }) => {
+                in_message(bundle, control, events, index, text).map(|f| (f, k))
+            }
+            (GateVerdict::Guide { .. }, Event::Call { tool, .. }) => {
+                self.device_call(index, tool, control).map(|f| (f, k))
+            }
+            (
+                GateVerdict::Observe,
+                Event::Call {
+                    tool,
+                    requestor: Side::User,
+                    ..
+                },
+            ) if self.schedule == Schedule::Workflow => {
+                // The user's device call shows the instruction before it; a
+                // deviation the instruction was already reported for is not
+                // counted twice.
+                let instruction = events
+                    .get(..index)
+                    .unwrap_or_default()
+                    .iter()
+                    .rposition(|e| matches!(e, Event::Agent { .. }));
+                let flagged = instruction.is_some_and(|j| match events.get(j) {
+                    Some(Event::Agent { text, .. }) => in_message(bundle, control, events, j, text)
+                        .is_some_and(|f| f.action.ends_with(&format!(" {tool}"))),
+                    _ => false,
+                });
+                if flagged {
+                    None
+                } else {
+                    let at = instruction.map_or(k, EventIdx::from_usize);
+                    self.device_call(index, tool, control).map(|f| (f, at))
+                }
+            }
+            _ => None,
+        };
+        let Some((mut found, at)) = found else {
+            return verdict;
+        };
+        if found.node.is_none() {
+            found.node = self.unmet_node(&found.prerequisites);
+        }
+        let step = found
+            .node
+            .as_deref()
+            .and_then(|id| bundle.workflow.index.get(id))
+            .map(|i| StepId(u32::try_from(i.index()).unwrap_or(u32::MAX)));
+        let remediation = step
+            .and_then(|s| self.remediation(s, &Env::default()))
+            .map(|node| match &found.remediation {
+                Some(extra) => format!("{extra}: {node}"),
+                None => node,
+            })
+            .or(found.remediation);
+        GateVerdict::Deviate {
+            reason: Reason::MissingStep,
+            action: found.action,
+            step: found.node,
+            remediation,
+            explanation: found.explanation,
+            at,
+        }
+    }
+
+    /// Of the nodes of `tools`, the one to report as unmet: one an open
+    /// request waits at, else the shallowest.
+    fn unmet_node(&self, tools: &[String]) -> Option<String> {
+        let candidates = nodes_of(&self.rt.bundle, tools);
+        let waiting: Vec<StepId> = self.monitor.waiting().iter().map(|w| w.step).collect();
+        candidates
+            .iter()
+            .find(|(step, _)| waiting.contains(step))
+            .or_else(|| {
+                candidates
+                    .iter()
+                    .min_by_key(|(step, _)| self.rt.step(*step).map_or(u32::MAX, |i| i.depth))
+            })
+            .map(|(_, id)| id.clone())
+    }
+
+    /// A device fix called (by the user, or by the agent in solo mode) at
+    /// `index` before any of its diagnoses succeeded.
+    fn device_call(&self, index: usize, tool: &str, control: Control) -> Option<Found> {
+        let bundle = &self.rt.bundle;
+        let def = bundle.domain.tool(tool)?;
+        if def.side != Side::User || def.after.is_empty() {
+            return None;
+        }
+        let done = successes(
+            bundle,
+            control,
+            self.events.get(..index).unwrap_or_default(),
+        );
+        let diagnosed = done.iter().any(|(_, t)| def.after.iter().any(|a| a == t));
+        (!diagnosed).then(|| fix_before_diagnosis(bundle, tool, "calls"))
+    }
+
+    /// Under dual control, a block for the agent's own call of a user-side
+    /// (device) tool: only the user may call it.
+    pub(super) fn device_call_by_agent(&self, event: &Event) -> Option<GateVerdict> {
+        let Event::Call {
+            tool,
+            requestor: Side::Agent,
+            ..
+        } = event
+        else {
+            return None;
+        };
+        let def = self.rt.bundle.domain.tool(tool)?;
+        if def.side != Side::User || self.extractor.control() != Control::Dual {
+            return None;
+        }
+        Some(GateVerdict::Block {
+            reason: Reason::WrongSide,
+            step: None,
+            request: super::Bindings::new(),
+            remediation: Some(format!(
+                "ask the user to run {tool} on their device and report what it shows"
+            )),
+            explanation: format!(
+                "{tool} is a user-side (device) tool; under dual control only the user calls it"
+            ),
+        })
+    }
+
+    /// Sets who calls the user-side tools (a trace's own mode, or a flag),
+    /// overriding the bundle's `control`. Call it before the first event.
+    pub fn set_control(&mut self, control: Control) {
+        self.extractor.set_control(control);
+    }
+}
