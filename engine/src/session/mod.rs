@@ -42,7 +42,7 @@ pub use verdict::{
     Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
 };
 
-use crate::decide::{Decision, explain, type_mismatch};
+use crate::decide::{Decision, explain, explain_violation, type_mismatch, type_mismatch_in};
 use crate::extract::Extractor;
 use crate::trace::Event;
 
@@ -73,10 +73,23 @@ pub enum SessionError {
     StateFormat(String),
 }
 
+/// What explains a block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Explainer {
+    /// The incremental monitor's own state (`Monitor::explain_block`): what
+    /// the live gate uses; its cost does not grow with the conversation.
+    #[default]
+    Monitor,
+    /// The reference Datalog program over the facts so far: the same
+    /// explanation (tested), at a cost that grows with the conversation.
+    Datalog,
+}
+
 /// One conversation's live state. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct Session {
     rt: Arc<BundleRuntime>,
+    explainer: Explainer,
     limits: SessionLimits,
     /// Bytes of the stored events (their JSON).
     stored_bytes: usize,
@@ -127,6 +140,7 @@ impl Session {
     pub fn with_limits(rt: Arc<BundleRuntime>, schedule: Schedule, limits: SessionLimits) -> Self {
         Session {
             limits,
+            explainer: Explainer::default(),
             stored_bytes: 0,
             extractor: Extractor::new(&rt.bundle),
             builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
@@ -142,6 +156,17 @@ impl Session {
             after_block: false,
             usage: Usage::default(),
         }
+    }
+
+    /// Explains blocks with `explainer` from now on (the monitor by
+    /// default; the Datalog program to exercise the reference).
+    pub fn set_explainer(&mut self, explainer: Explainer) {
+        self.explainer = explainer;
+    }
+
+    /// What explains this session's blocks.
+    pub fn explainer(&self) -> Explainer {
+        self.explainer
     }
 
     /// The firing schedule.
@@ -486,12 +511,9 @@ impl Session {
         }
     }
 
-    /// A block verdict for the gated call at `k`, explained by the reference
-    /// Datalog program over the facts so far (blocks are rare; allows never
-    /// pay for this).
+    /// A block verdict for the gated call at `k` (the last event taken),
+    /// explained by the session's [`Explainer`].
     fn block(&self, k: EventIdx) -> GateVerdict {
-        let mut facts = self.builder.snapshot(&self.extractor.interner, k.next().0);
-        facts.judged = self.judged();
         let unexplained = GateVerdict::Block {
             reason: Reason::MissingStep,
             step: None,
@@ -499,18 +521,50 @@ impl Session {
             remediation: None,
             explanation: format!("event {k}: no authorizing path"),
         };
-        let Ok(derived) = evaluate(&self.rt.bundle.program, &facts) else {
-            return unexplained;
+        let explained = match self.explainer {
+            Explainer::Monitor => self.monitor_block(),
+            Explainer::Datalog => self.datalog_block(k),
         };
+        explained.unwrap_or(unexplained)
+    }
+
+    /// The block explained from the monitor's state: no Datalog run, a cost
+    /// independent of the conversation's length.
+    fn monitor_block(&self) -> Option<GateVerdict> {
+        let violation = self.monitor.explain_block()?;
+        let explanation = explain_violation(
+            &self.rt.bundle,
+            &self.rt.plan.encoded,
+            &self.extractor.interner,
+            &violation,
+        );
+        let diagnostics = self.log.iter().flat_map(|f| f.diagnostics.iter());
+        let mismatch = type_mismatch_in(diagnostics, &violation, &explanation);
+        Some(self.block_verdict(&violation, explanation, mismatch))
+    }
+
+    /// The block explained by the reference Datalog program over the facts
+    /// so far.
+    fn datalog_block(&self, k: EventIdx) -> Option<GateVerdict> {
+        let mut facts = self.builder.snapshot(&self.extractor.interner, k.next().0);
+        facts.judged = self.judged();
+        let derived = evaluate(&self.rt.bundle.program, &facts).ok()?;
         let decision = Decision { facts, derived };
-        let Some(violation) = decision.derived.violations.iter().find(|v| v.event == k) else {
-            return unexplained;
-        };
+        let violation = decision.derived.violations.iter().find(|v| v.event == k)?;
+        let explanation = explain(&self.rt.bundle, &decision, violation);
+        let mismatch = type_mismatch(&decision.facts, violation, &explanation);
+        Some(self.block_verdict(violation, explanation, mismatch))
+    }
+
+    fn block_verdict(
+        &self,
+        violation: &turnstile_rules::Violation,
+        explanation: String,
+        mismatch: Option<String>,
+    ) -> GateVerdict {
         let remediation = violation
             .unmet
             .and_then(|s| self.remediation(s, &violation.request));
-        let explanation = explain(&self.rt.bundle, &decision, violation);
-        let mismatch = type_mismatch(&decision.facts, violation, &explanation);
         GateVerdict::Block {
             reason: if mismatch.is_some() {
                 Reason::TypeMismatch

@@ -7,9 +7,9 @@
 //! inputs from the trace facts, `graph.rs` the step-graph helpers, and
 //! `explain.rs` turns the derived relations into violations.
 
-mod explain;
-mod graph;
-mod inputs;
+pub(crate) mod explain;
+pub(crate) mod graph;
+pub(crate) mod inputs;
 mod result;
 
 pub use graph::step_depths;
