@@ -20,7 +20,9 @@ use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::{decide, for_every_request, monitor_trace};
 use turnstile_engine::extract::Extractor;
 use turnstile_engine::import::import_file;
+use turnstile_engine::session::{BundleRuntime, Explainer, Schedule, Session};
 use turnstile_engine::trace::{Event, Trace};
+use turnstile_judge::OfflineJudge;
 use turnstile_rules::{Env, EventIdx, StepId};
 use turnstile_rules::{Monitor, Plan};
 
@@ -155,4 +157,55 @@ fn monitor_equals_datalog_on_every_retail_trace() {
 #[test]
 fn monitor_equals_datalog_on_every_airline_trace() {
     compare_domain("airline");
+}
+
+/// The live gate's verdicts are the same whichever explainer it uses: every
+/// tau2 conversation through a session with the offline judge, blocks
+/// explained by the monitor (the live path) and by the Datalog program (the
+/// reference), verdict for verdict — reason, step, request, remediation and
+/// the rendered explanation.
+fn sessions_explain_alike(domain: &str) {
+    let bundle = Arc::new(shipped_bundle(domain));
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mut blocks = 0;
+    for file in domain_trace_files(domain) {
+        let imported = import_file(&file, None).unwrap();
+        for trace in &imported.traces {
+            let mut live = Session::new(Arc::clone(&rt), Schedule::Workflow);
+            let mut reference = Session::new(Arc::clone(&rt), Schedule::Workflow);
+            reference.set_explainer(Explainer::Datalog);
+            for event in &trace.events {
+                let got = runtime
+                    .block_on(live.push(event.clone(), &OfflineJudge))
+                    .unwrap();
+                let expected = runtime
+                    .block_on(reference.push(event.clone(), &OfflineJudge))
+                    .unwrap();
+                assert_eq!(
+                    got.verdict,
+                    expected.verdict,
+                    "{}: {}: event {}",
+                    file.display(),
+                    trace.meta.id,
+                    got.event
+                );
+                blocks += usize::from(got.verdict.is_block());
+            }
+        }
+    }
+    println!("{domain}: {blocks} session blocks explained alike");
+    assert!(blocks > 0);
+}
+
+#[test]
+fn sessions_explain_retail_blocks_alike() {
+    sessions_explain_alike("retail");
+}
+
+#[test]
+fn sessions_explain_airline_blocks_alike() {
+    sessions_explain_alike("airline");
 }

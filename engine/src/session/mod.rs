@@ -37,7 +37,9 @@ pub use judging::JudgeNote;
 pub use remedy::plain_value;
 pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
-pub use state::{AcceptedVerdict, AskedQuestion, STATE_VERSION, SessionState};
+pub use state::{
+    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
+};
 pub use verdict::{
     Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
 };
@@ -95,7 +97,6 @@ pub struct Session {
     stored_bytes: usize,
     schedule: Schedule,
     extractor: Extractor,
-    builder: FactsBuilder,
     monitor: Monitor,
     events: Vec<Event>,
     log: Vec<EventFacts>,
@@ -103,6 +104,11 @@ pub struct Session {
     /// request it was asked about.
     judged: BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
     asked: BTreeSet<AskedQuestion>,
+    /// The last event of each role, for the judge questions' keys.
+    last_turns: judging::LastTurns,
+    /// Accepted verdicts, questions and shown requests in the order they
+    /// were added, so a store can take only what is new ([`Session::delta`]).
+    journal: Journal,
     seen: BTreeSet<Env>,
     after_user: bool,
     after_block: bool,
@@ -143,7 +149,6 @@ impl Session {
             explainer: Explainer::default(),
             stored_bytes: 0,
             extractor: Extractor::new(&rt.bundle),
-            builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
             monitor: Monitor::new(Arc::clone(&rt.plan)),
             rt,
             schedule,
@@ -151,6 +156,8 @@ impl Session {
             log: Vec::new(),
             judged: BTreeMap::new(),
             asked: BTreeSet::new(),
+            last_turns: judging::LastTurns::default(),
+            journal: Journal::default(),
             seen: BTreeSet::new(),
             after_user: false,
             after_block: false,
@@ -221,7 +228,7 @@ impl Session {
         };
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
-        let (outcome, anomalies) = self.ingest(event)?;
+        let (outcome, anomalies) = self.ingest(event, bytes)?;
         let requests = if fired { self.requests() } else { Vec::new() };
         let verdict = if let Some(verdict) = unknown {
             verdict
@@ -363,12 +370,16 @@ impl Session {
 
     /// Extracts the event's facts and feeds the monitor.
     /// Returns the monitor's outcome and the input anomalies at the event.
-    fn ingest(&mut self, event: Event) -> Result<(EventOutcome, Vec<String>), SessionError> {
+    /// `bytes`: the event's size as JSON.
+    fn ingest(
+        &mut self,
+        event: Event,
+        bytes: usize,
+    ) -> Result<(EventOutcome, Vec<String>), SessionError> {
         let k = EventIdx::from_usize(self.events.len());
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
-        self.builder.push(&facts);
-        let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
+        self.last_turns.note(k, &event);
         self.events.push(event);
         let judged: Vec<(StepId, Env)> = self.judged_at(k);
         let outcome = self.monitor.push(&facts, &judged)?;
@@ -409,10 +420,9 @@ impl Session {
                 &self.events,
                 &self.extractor.interner,
                 now,
-            )
-            .into_iter()
-            .filter(|a| !self.asked.contains(&a.key()))
-            .collect();
+                &self.last_turns,
+                &self.asked,
+            );
             if asks.is_empty() {
                 break;
             }
@@ -446,12 +456,21 @@ impl Session {
         // Asked again only once the conversation has moved on: a judge that
         // failed on this slice (and so kept the gate closed) gets another
         // chance with the next message, not at every event.
-        self.asked.insert(ask.key());
+        if self.asked.insert(ask.key()) {
+            self.journal.asked.push(ask.key());
+        }
         let mut accepted = false;
         let rejected = match judging::accept(ask, &judgement) {
             Ok((step, evidence)) => {
                 let at = ask.effective_at(evidence);
                 accepted = self.judged.entry(at).or_default().insert((step, ask.env));
+                if accepted {
+                    self.journal.judged.push(AcceptedVerdict {
+                        step,
+                        evidence: at,
+                        request: ask.env,
+                    });
+                }
                 None
             }
             Err(why) if judgement.verdict.is_satisfied() => Some(why),
@@ -546,7 +565,12 @@ impl Session {
     /// The block explained by the reference Datalog program over the facts
     /// so far.
     fn datalog_block(&self, k: EventIdx) -> Option<GateVerdict> {
-        let mut facts = self.builder.snapshot(&self.extractor.interner, k.next().0);
+        // Built here from the logged facts: the live path never pays for it.
+        let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
+        for facts in &self.log {
+            builder.push(facts);
+        }
+        let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
         facts.judged = self.judged();
         let derived = evaluate(&self.rt.bundle.program, &facts).ok()?;
         let decision = Decision { facts, derived };
@@ -665,7 +689,11 @@ impl Session {
     /// Remembers the requests waiting now, so later firings call them continuing.
     fn mark_seen(&mut self) {
         let waiting: Vec<Env> = self.monitor.waiting().iter().map(|w| w.request).collect();
-        self.seen.extend(waiting);
+        for request in waiting {
+            if self.seen.insert(request) {
+                self.journal.seen.push(request);
+            }
+        }
     }
 
     /// The session's state, for saving.
@@ -692,6 +720,47 @@ impl Session {
         }
     }
 
+    /// Where the session stands now, for a later [`Session::delta`].
+    pub fn mark(&self) -> DeltaMark {
+        DeltaMark {
+            events: self.events.len(),
+            judged: self.journal.judged.len(),
+            asked: self.journal.asked.len(),
+            seen: self.journal.seen.len(),
+        }
+    }
+
+    /// What the session added since `mark`: a store's append after an
+    /// event, costing what the event added rather than the session's size.
+    pub fn delta(&self, mark: DeltaMark) -> SessionDelta {
+        SessionDelta {
+            first_event: mark.events,
+            events: self.events.get(mark.events..).unwrap_or_default().to_vec(),
+            judged: self
+                .journal
+                .judged
+                .get(mark.judged..)
+                .unwrap_or_default()
+                .to_vec(),
+            asked: self
+                .journal
+                .asked
+                .get(mark.asked..)
+                .unwrap_or_default()
+                .to_vec(),
+            seen: self
+                .journal
+                .seen
+                .get(mark.seen..)
+                .unwrap_or_default()
+                .to_vec(),
+            total_events: self.events.len(),
+            after_user: self.after_user,
+            after_block: self.after_block,
+            usage: self.usage,
+        }
+    }
+
     /// Rebuilds a session from its saved state (no judge is asked).
     pub fn restore(rt: Arc<BundleRuntime>, state: SessionState) -> Result<Session, SessionError> {
         if state.version != STATE_VERSION {
@@ -712,8 +781,22 @@ impl Session {
                 .insert((verdict.step, verdict.request));
         }
         for event in state.events {
-            session.ingest(event)?;
+            let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
+            session.ingest(event, bytes)?;
         }
+        session.journal = Journal {
+            judged: session
+                .judged()
+                .into_iter()
+                .map(|(step, request, evidence)| AcceptedVerdict {
+                    step,
+                    evidence,
+                    request,
+                })
+                .collect(),
+            asked: state.asked.clone(),
+            seen: state.seen.clone(),
+        };
         session.asked = state.asked.into_iter().collect();
         session.seen = state.seen.into_iter().collect();
         session.after_user = state.after_user;
@@ -721,6 +804,14 @@ impl Session {
         session.usage = state.usage;
         Ok(session)
     }
+}
+
+/// The growing parts of a session in the order they were added.
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    judged: Vec<AcceptedVerdict>,
+    asked: Vec<AskedQuestion>,
+    seen: Vec<Env>,
 }
 
 /// A short description of an event for tables.

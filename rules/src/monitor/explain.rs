@@ -80,7 +80,11 @@ impl Monitor {
             self.frontier(a, k, &mut candidates);
         }
         let explainer = Explainer { monitor: self, k };
-        Some(explainer.blocked(tool, candidates.into_iter().collect()))
+        let mut candidates: Vec<Candidate> = candidates.into_iter().collect();
+        // The reference's order before its stable ranking: ties go to the
+        // latest pass of the predecessor.
+        candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
+        Some(explainer.blocked(tool, candidates))
     }
 
     /// The reference's `Frontier`: every request satisfied at a predecessor
@@ -624,7 +628,11 @@ impl Explainer<'_> {
                     .collect();
                 ids.iter()
                     .filter_map(|idv| match idv {
-                        Value::Str(id) => view.attr(*entity, *id, *field).map(|l| l.read_at),
+                        // An empty list read carries no element to cite a source for.
+                        Value::Str(id) => view
+                            .attr(*entity, *id, *field)
+                            .filter(|l| !l.values.is_empty())
+                            .map(|l| l.read_at),
                         _ => None,
                     })
                     .next()
