@@ -356,14 +356,30 @@ impl Explainer<'_> {
             return (Reason::DialogueUnmet, Vec::new());
         }
         let points = self.points(unmet);
-        let held_earlier = step.has_check
-            && points.iter().any(|(p, pts)| {
+        // Where the step's root node held before the predecessor: at the
+        // points of every step whose check evaluates that node (the
+        // reference's `Holds` on the node), or only its own when another
+        // step owns the node.
+        let held_at = |t: u32| {
+            let pts = if t == unmet {
+                points.clone()
+            } else {
+                self.points(t)
+            };
+            pts.iter().any(|(p, pts)| {
                 p.agrees(&env)
                     && pts
                         .iter()
                         .take_while(|&&k| k < pred)
                         .any(|&k| self.holds(step.root, k, p))
-            });
+            })
+        };
+        let held_earlier = step.has_check
+            && if step.evaluated_by.is_empty() {
+                held_at(unmet)
+            } else {
+                step.evaluated_by.iter().any(|&t| held_at(t))
+            };
         let at = if unmet == auth {
             event
         } else {

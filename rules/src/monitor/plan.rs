@@ -41,6 +41,12 @@ pub struct StepPlan {
     /// Variables its check pins to a scalar argument (`args.x == $v`), with
     /// the encoded argument path.
     pub pins: Vec<(VarId, u32)>,
+    /// The steps whose check evaluates this step's root node (itself, steps
+    /// sharing its check, checks containing it) when this step is the first
+    /// to use that node — the reference program derives where the node held
+    /// from all of them; empty when an earlier step owns the node (the
+    /// program then gives this step a node of its own).
+    pub evaluated_by: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -123,6 +129,7 @@ impl Plan {
                 pins: root
                     .map(|r| pinned_vars(&plan.encoded, r))
                     .unwrap_or_default(),
+                evaluated_by: Vec::new(),
             });
         }
         for &(a, b) in &checks.edges {
@@ -138,6 +145,7 @@ impl Plan {
                 step.forward_succs.push(b);
             }
         }
+        plan.link_shared_roots();
         let auths: Vec<u32> = plan.auth_steps.values().flatten().copied().collect();
         for a in auths {
             let reaching = plan.reaching_steps(a);
@@ -180,6 +188,52 @@ impl Plan {
         let node = self.encoded.encode_operand(operand);
         self.remap_paths(arg_paths);
         node
+    }
+
+    /// Fills [`StepPlan::evaluated_by`] the way the program assigns roots:
+    /// the first step using a node keeps it, later ones get a fresh node.
+    fn link_shared_roots(&mut self) {
+        let trees: Vec<Vec<u32>> = self
+            .steps
+            .iter()
+            .map(|s| s.root.map(|r| self.and_or_nodes(r)).unwrap_or_default())
+            .collect();
+        let mut owned = hashbrown::HashSet::new();
+        for index in 0..self.steps.len() {
+            let Some(root) = self.steps.get(index).and_then(|s| s.root) else {
+                continue;
+            };
+            if !owned.insert(root) {
+                continue;
+            }
+            let by: Vec<u32> = trees
+                .iter()
+                .enumerate()
+                .filter(|(_, nodes)| nodes.contains(&root))
+                .map(|(t, _)| to_u32(t))
+                .collect();
+            if let Some(step) = self.steps.get_mut(index) {
+                step.evaluated_by = by;
+            }
+        }
+    }
+
+    /// Node `root` and every node below it through `and` / `or`.
+    fn and_or_nodes(&self, root: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(c) = stack.pop() {
+            if out.contains(&c) {
+                continue;
+            }
+            out.push(c);
+            if let Some(crate::encode::CNode::And(l, r) | crate::encode::CNode::Or(l, r)) =
+                self.encoded.cnodes.get(c as usize)
+            {
+                stack.extend([*l, *r]);
+            }
+        }
+        out
     }
 
     /// The steps with a path of one or more edges to `to`, in order.
