@@ -108,14 +108,6 @@ enum Command {
         max_line: usize,
         #[arg(long, value_enum, default_value_t = SyncArg::Full)]
         sync: SyncArg,
-        /// A session unused this long (milliseconds) is dropped from memory;
-        /// its next event restores it from the store.
-        #[arg(long, default_value_t = 300_000)]
-        idle_ms: u64,
-        /// Sessions kept in memory at most (the least recently used idle
-        /// ones are dropped first).
-        #[arg(long, default_value_t = 10_000)]
-        max_live: usize,
         #[command(flatten)]
         judge: JudgeArgs,
     },
@@ -142,6 +134,14 @@ enum Command {
         timeout_ms: u64,
         #[arg(long, value_enum, default_value_t = SyncArg::Full)]
         sync: SyncArg,
+        /// A session unused this long (milliseconds) is dropped from memory;
+        /// its next event restores it from the store.
+        #[arg(long, default_value_t = 300_000)]
+        idle_ms: u64,
+        /// Sessions kept in memory at most (the least recently used idle
+        /// ones are dropped first).
+        #[arg(long, default_value_t = 10_000)]
+        max_live: usize,
         #[command(flatten)]
         judge: JudgeArgs,
     },

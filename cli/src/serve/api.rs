@@ -405,6 +405,7 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
     })?;
     let session = Session::restore(Arc::clone(rt), stored.state)
         .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?;
+    let synced = session.mark();
     let live = Arc::new(tokio::sync::Mutex::new(Live {
         rt: Arc::clone(rt),
         handle,
