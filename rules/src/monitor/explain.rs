@@ -47,7 +47,7 @@ impl Monitor {
     /// agent's call of a gated tool, or that call was allowed.
     ///
     /// This is what the live gate (`Session::push`) and audits report; the
-    /// Datalog program's violations ([`crate::evaluate`]) are the reference
+    /// Datalog program's violations (`turnstile_rules::evaluate`) are the reference
     /// it is tested against. Its cost depends on the steps leading to the
     /// call's authorization and their evaluation points, not on the length
     /// of the conversation.
