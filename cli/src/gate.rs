@@ -17,7 +17,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use turnstile_engine::session::{BundleRuntime, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_judge::Judge;
 use turnstile_store::{Durability, SessionHandle, SessionMeta, Store};
@@ -108,6 +108,9 @@ struct Current {
     /// The in-memory session is ahead of the store (a push or a write
     /// failed): it is reloaded before the next event.
     stale: bool,
+    /// What of the session the store holds: each commit appends only what
+    /// the event added.
+    synced: DeltaMark,
 }
 
 impl Gate {
@@ -121,6 +124,7 @@ impl Gate {
                 session: Session::new(Arc::clone(&self.rt), self.schedule),
                 created: false,
                 stale: false,
+                synced: DeltaMark::default(),
             });
         };
         if stored.meta.schedule != self.schedule {
@@ -133,6 +137,7 @@ impl Gate {
             .map_err(|e| format!("session {id:?}: {e}"))?;
         Ok(Current {
             handle,
+            synced: session.mark(),
             session,
             created: true,
             stale: false,
@@ -227,8 +232,13 @@ impl Current {
             self.created = true;
         }
         self.handle
-            .append(&self.session.snapshot(), std::slice::from_ref(verdict))
-            .map_err(|e| e.to_string())
+            .append_delta(
+                &self.session.delta(self.synced),
+                std::slice::from_ref(verdict),
+            )
+            .map_err(|e| e.to_string())?;
+        self.synced = self.session.mark();
+        Ok(())
     }
 
     /// Goes back to what the store holds.
@@ -240,6 +250,7 @@ impl Current {
             }
             None => Session::new(Arc::clone(rt), schedule),
         };
+        self.synced = self.session.mark();
         self.stale = false;
         Ok(())
     }

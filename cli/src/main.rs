@@ -164,6 +164,14 @@ enum Command {
         timeout_ms: u64,
         #[arg(long, value_enum, default_value_t = SyncArg::Full)]
         sync: SyncArg,
+        /// A session unused this long (milliseconds) is dropped from memory;
+        /// its next event restores it from the store.
+        #[arg(long, default_value_t = 300_000)]
+        idle_ms: u64,
+        /// Sessions kept in memory at most (the least recently used idle
+        /// ones are dropped first).
+        #[arg(long, default_value_t = 10_000)]
+        max_live: usize,
         #[command(flatten)]
         judge: JudgeArgs,
     },
@@ -356,6 +364,8 @@ fn main() -> ExitCode {
             max_body,
             timeout_ms,
             sync,
+            idle_ms,
+            max_live,
             judge,
         } => {
             let judge = match judge.build() {
@@ -373,6 +383,8 @@ fn main() -> ExitCode {
                 max_body,
                 timeout: std::time::Duration::from_millis(timeout_ms),
                 durability: sync.durability(),
+                idle: std::time::Duration::from_millis(idle_ms),
+                max_live,
             };
             match serve::run(&options, judge) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -304,3 +304,47 @@ fn kill_9_at_random_points_loses_no_acknowledged_verdict() {
     assert_eq!(acknowledged, expected);
     assert!(kills >= 3, "only {kills} kills");
 }
+
+/// Idle sessions leave the server's memory and come back from the store on
+/// their next event, answering as if they had never left.
+#[test]
+fn an_evicted_session_is_restored_on_its_next_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("s.db"), &["--idle-ms", "40"]);
+    let events = conversation();
+    let expected = gate_verdicts(&events);
+    let id = create(&server);
+    let path = format!("/v1/sessions/{id}/events");
+    let mut got = Vec::new();
+    let half = events.len() / 2;
+    for event in &events[..half] {
+        let (status, body) = server.request("POST", &path, Some(event));
+        assert_eq!(status, 200, "{body}");
+        got.push(json(&body));
+    }
+    let evicted = || {
+        let (_, metrics) = server.request("GET", "/metrics", None);
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("turnstile_sessions_evicted_total "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap()
+    };
+    let start = std::time::Instant::now();
+    while evicted() == 0 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "the idle session was not evicted"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    for event in &events[half..] {
+        let (status, body) = server.request("POST", &path, Some(event));
+        assert_eq!(status, 200, "{body}");
+        got.push(json(&body));
+    }
+    assert_eq!(got, expected, "the restored session answers alike");
+    let (status, body) = server.request("GET", &format!("/v1/sessions/{id}"), None);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["events"], events.len());
+}

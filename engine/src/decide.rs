@@ -98,7 +98,22 @@ pub fn type_mismatch(
     violation: &Violation,
     explanation: &str,
 ) -> Option<String> {
-    let type_errors = || facts.diagnostics.iter().filter(|d| d.kind.is_type_error());
+    type_mismatch_in(&facts.diagnostics, violation, explanation)
+}
+
+/// [`type_mismatch`] over the extraction diagnostics of the events so far
+/// (what a live session keeps, without building [`TraceFacts`](turnstile_rules::TraceFacts)).
+pub fn type_mismatch_in<'a>(
+    diagnostics: impl IntoIterator<Item = &'a turnstile_rules::ExtractionDiagnostic> + Clone,
+    violation: &Violation,
+    explanation: &str,
+) -> Option<String> {
+    let type_errors = || {
+        diagnostics
+            .clone()
+            .into_iter()
+            .filter(|d| d.kind.is_type_error())
+    };
     let at_call: Vec<String> = type_errors()
         .filter(|d| d.event == violation.event)
         .map(|d| format!("type mismatch at event {}: {}", d.event, d.detail))
@@ -130,8 +145,29 @@ pub fn type_mismatch(
 /// Renders a violation for people: the call, the step where the request's
 /// path stopped, why, and the facts that decided it.
 pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violation) -> String {
-    let names = Names { bundle, decision };
-    let tool = decision.facts.interner.resolve(violation.tool);
+    explain_violation(
+        bundle,
+        &decision.derived.encoded,
+        &decision.facts.interner,
+        violation,
+    )
+}
+
+/// [`explain`] for a violation whose atoms and operands are nodes of
+/// `encoded` and whose symbols `interner` resolves: what a live session has
+/// (the monitor's plan and the extractor's interner) without a [`Decision`].
+pub fn explain_violation(
+    bundle: &CompiledBundle,
+    encoded: &turnstile_rules::Encoded,
+    interner: &turnstile_rules::Interner,
+    violation: &Violation,
+) -> String {
+    let names = Names {
+        bundle,
+        encoded,
+        interner,
+    };
+    let tool = interner.resolve(violation.tool);
     let mut out = format!(
         "event {}: {tool} blocked ({:?})",
         violation.event, violation.reason
@@ -147,11 +183,7 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
         .bound()
         .filter_map(|(var, value)| {
             let v = bundle.variables.get(var.0 as usize)?;
-            Some(format!(
-                "${} = {}",
-                v.name,
-                decision.facts.interner.resolve(value)
-            ))
+            Some(format!("${} = {}", v.name, interner.resolve(value)))
         })
         .collect();
     if !bound.is_empty() {
@@ -193,16 +225,17 @@ pub fn explain(bundle: &CompiledBundle, decision: &Decision, violation: &Violati
 
 struct Names<'a> {
     bundle: &'a CompiledBundle,
-    decision: &'a Decision,
+    encoded: &'a turnstile_rules::Encoded,
+    interner: &'a turnstile_rules::Interner,
 }
 
 impl Names<'_> {
     fn sym(&self, s: turnstile_rules::Symbol) -> &str {
-        self.decision.facts.interner.resolve(s)
+        self.interner.resolve(s)
     }
 
     fn onode(&self, o: u32) -> Option<&ONode> {
-        self.decision.derived.encoded.onodes.get(o as usize)
+        self.encoded.onodes.get(o as usize)
     }
 
     fn value(&self, v: &Value) -> String {
@@ -217,7 +250,7 @@ impl Names<'_> {
     }
 
     fn operand(&self, o: u32) -> String {
-        let encoded = &self.decision.derived.encoded;
+        let encoded = self.encoded;
         match self.onode(o) {
             None => "?".to_owned(),
             Some(ONode::Const(v)) => self.value(v),
@@ -277,7 +310,7 @@ impl Names<'_> {
     }
 
     fn filter(&self, f: u32) -> String {
-        let Some(filter) = self.decision.derived.encoded.filters.get(f as usize) else {
+        let Some(filter) = self.encoded.filters.get(f as usize) else {
             return "?".to_owned();
         };
         let kind = if filter.outcome == Outcome::Called {
@@ -288,8 +321,6 @@ impl Names<'_> {
         let mut parts = vec![self.sym(filter.tool).to_owned()];
         for &(p, op, o) in &filter.constraints {
             let path = self
-                .decision
-                .derived
                 .encoded
                 .arg_paths
                 .get(p as usize)
@@ -310,7 +341,7 @@ impl Names<'_> {
     }
 
     fn atom(&self, c: u32) -> String {
-        let encoded = &self.decision.derived.encoded;
+        let encoded = self.encoded;
         let not = |negated: bool| if negated { "!" } else { "" };
         match encoded.cnodes.get(c as usize) {
             Some(CNode::Cmp {

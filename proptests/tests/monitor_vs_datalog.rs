@@ -12,6 +12,11 @@
 //! Both evaluators see the same per-event [`EventFacts`]: the monitor one at a
 //! time, the program through [`FactsBuilder`].
 //!
+//! Block explanations too: at every blocked call the monitor's own
+//! explanation (`Monitor::explain_block`) names the same request, first
+//! unmet step and reason as the program's violation on the trace up to that
+//! call.
+//!
 //! Cases: 256, or `TURNSTILE_PROPTEST_CASES`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,7 +37,7 @@ use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
     ResultFact, SCALAR, Speaker, TurnFact,
 };
-use turnstile_rules::{EventOutcome, Monitor, Plan};
+use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
 // ---------------------------------------------------------------------------
 // Vocabulary: every name interned once, in this order, so symbols are constants.
@@ -1320,6 +1325,9 @@ struct Run {
     sat: BTreeSet<(StepId, Env, EventIdx)>,
     allowed: BTreeMap<EventIdx, Vec<(StepId, Env)>>,
     outcomes: Vec<EventOutcome>,
+    /// At every blocked call: the monitor's explanation and the program's
+    /// violation on the facts up to that call.
+    explanations: Vec<(EventIdx, Option<Violation>, Option<Violation>)>,
 }
 
 /// The case's verdicts with their requests resolved: a pick names one of the
@@ -1376,6 +1384,7 @@ fn run(case: &Case) -> Run {
     let mut monitor = Monitor::new(plan);
     let mut builder = FactsBuilder::new(paths);
     let mut outcomes = Vec::new();
+    let mut explanations = Vec::new();
     for ev in &case.events {
         builder.push(ev);
         let judged: Vec<(StepId, Env)> = resolved
@@ -1383,7 +1392,23 @@ fn run(case: &Case) -> Run {
             .filter(|(_, _, k)| *k == ev.event)
             .map(|(s, e, _)| (*s, *e))
             .collect();
-        outcomes.push(monitor.push(ev, &judged).unwrap());
+        let outcome = monitor.push(ev, &judged).unwrap();
+        if outcome.allowed() == Some(false) {
+            let mut prefix = builder.snapshot(&interner(), ev.event.0 + 1);
+            prefix.judged = resolved
+                .iter()
+                .filter(|(_, _, k)| *k <= ev.event)
+                .copied()
+                .collect();
+            let reference = evaluate(&case.checks, &prefix).unwrap();
+            let expected = reference
+                .violations
+                .iter()
+                .find(|v| v.event == ev.event)
+                .cloned();
+            explanations.push((ev.event, monitor.explain_block(), expected));
+        }
+        outcomes.push(outcome);
     }
     let mut facts = builder.finish(interner(), case.events.len() as u32);
     facts.judged = resolved;
@@ -1393,6 +1418,7 @@ fn run(case: &Case) -> Run {
         sat: monitor.sat().clone(),
         allowed: monitor.allowed().clone(),
         outcomes,
+        explanations,
     }
 }
 
@@ -1432,6 +1458,29 @@ fn agree(case: &Case, run: &Run) -> Result<(), TestCaseError> {
             expected,
             "gate verdict at event {} differs\n{:?}",
             ev.event,
+            case
+        );
+    }
+    for (k, got, expected) in &run.explanations {
+        let key = |v: &Option<Violation>| {
+            v.as_ref()
+                .map(|v| (v.request, v.unmet, v.reason, v.used_by))
+        };
+        prop_assert!(expected.is_some(), "no reference violation at {}", k);
+        prop_assert_eq!(
+            key(got),
+            key(expected),
+            "the explanations of the block at event {} differ\n  monitor: {:?}\n  datalog: {:?}\n{:?}",
+            k,
+            got,
+            expected,
+            case
+        );
+        prop_assert_eq!(
+            got.as_ref().map(|v| &v.failed),
+            expected.as_ref().map(|v| &v.failed),
+            "the failed conditions at event {} differ\n{:?}",
+            k,
             case
         );
     }

@@ -36,11 +36,12 @@
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use turnstile_engine::session::{
-    AcceptedVerdict, AskedQuestion, STATE_VERSION, Schedule, SessionState,
+    AcceptedVerdict, AskedQuestion, STATE_VERSION, Schedule, SessionDelta, SessionState,
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
@@ -171,6 +172,11 @@ pub struct StoredSession {
 pub struct Store {
     path: PathBuf,
     durability: Durability,
+    /// One write transaction at a time from this process: sessions of one
+    /// server queue here instead of contending for SQLite's write lock,
+    /// which a busy timeout turns into "database is locked" under load.
+    /// Other processes still wait through the busy timeout.
+    writer: Arc<Mutex<()>>,
 }
 
 impl Store {
@@ -180,6 +186,7 @@ impl Store {
         let store = Store {
             path: path.to_path_buf(),
             durability,
+            writer: Arc::new(Mutex::new(())),
         };
         let mut conn = store.connect()?;
         let tx = conn
@@ -256,6 +263,7 @@ impl Store {
             conn: self.connect()?,
             path: self.display(),
             _lock: lock,
+            writer: Arc::clone(&self.writer),
             stored_events: 0,
             judged: BTreeSet::new(),
             asked: BTreeSet::new(),
@@ -351,6 +359,8 @@ pub struct SessionHandle {
     conn: Connection,
     path: String,
     _lock: File,
+    /// The store's in-process write gate.
+    writer: Arc<Mutex<()>>,
     /// How many events the store holds: the next append starts there.
     stored_events: usize,
     /// What the store already holds of the growing sets, so an append
@@ -374,6 +384,8 @@ impl SessionHandle {
 
     /// Creates the session; refuses an id that exists.
     pub fn create(&mut self, meta: &SessionMeta) -> Result<(), StoreError> {
+        let writer = Arc::clone(&self.writer);
+        let _writing = writer.lock().unwrap_or_else(PoisonError::into_inner);
         let inserted = self
             .conn
             .execute(
@@ -505,10 +517,60 @@ impl SessionHandle {
         state: &SessionState,
         verdicts: &[serde_json::Value],
     ) -> Result<(), StoreError> {
+        let delta = SessionDelta {
+            first_event: self.stored_events,
+            events: state
+                .events
+                .get(self.stored_events..)
+                .unwrap_or_default()
+                .to_vec(),
+            judged: state
+                .judged
+                .iter()
+                .filter(|j| !self.judged.contains(*j))
+                .copied()
+                .collect(),
+            asked: state
+                .asked
+                .iter()
+                .filter(|q| !self.asked.contains(*q))
+                .copied()
+                .collect(),
+            seen: state
+                .seen
+                .iter()
+                .filter(|q| !self.seen.contains(*q))
+                .copied()
+                .collect(),
+            total_events: state.events.len(),
+            after_user: state.after_user,
+            after_block: state.after_block,
+            usage: state.usage,
+        };
+        self.append_delta(&delta, verdicts)
+    }
+
+    /// Appends what a session added since its last append
+    /// ([`Session::delta`](turnstile_engine::Session::delta)): its new events
+    /// (each with its verdict, `verdicts[i]` for the i-th), new judge
+    /// verdicts, questions and requests, and the flags — in one transaction,
+    /// committed before this returns. The cost is what the event added, not
+    /// the session's size: the hot path of `serve`.
+    pub fn append_delta(
+        &mut self,
+        delta: &SessionDelta,
+        verdicts: &[serde_json::Value],
+    ) -> Result<(), StoreError> {
         if !self.exists {
             return Err(StoreError::Missing(self.id.clone()));
         }
-        let new_events = state.events.get(self.stored_events..).unwrap_or_default();
+        if delta.first_event != self.stored_events {
+            return Err(self.corrupt(format!(
+                "the new events start at {} but the store holds {}",
+                delta.first_event, self.stored_events
+            )));
+        }
+        let new_events = &delta.events;
         if new_events.len() != verdicts.len() {
             return Err(self.corrupt(format!(
                 "{} new events but {} verdicts to store",
@@ -516,26 +578,10 @@ impl SessionHandle {
                 verdicts.len()
             )));
         }
-        let usage = serde_json::to_string(&state.usage).map_err(|e| self.corrupt(e))?;
-        let new_judged: Vec<AcceptedVerdict> = state
-            .judged
-            .iter()
-            .filter(|j| !self.judged.contains(*j))
-            .copied()
-            .collect();
-        // Only what is new is serialized: the sets grow with the conversation.
-        let new_asked: Vec<AskedQuestion> = state
-            .asked
-            .iter()
-            .filter(|q| !self.asked.contains(*q))
-            .copied()
-            .collect();
-        let new_seen: Vec<Env> = state
-            .seen
-            .iter()
-            .filter(|q| !self.seen.contains(*q))
-            .copied()
-            .collect();
+        let usage = serde_json::to_string(&delta.usage).map_err(|e| self.corrupt(e))?;
+        let new_judged = &delta.judged;
+        let new_asked = &delta.asked;
+        let new_seen = &delta.seen;
         let new_asked_text: Vec<String> = new_asked
             .iter()
             .map(serde_json::to_string)
@@ -558,6 +604,8 @@ impl SessionHandle {
             path: path.clone(),
             source,
         };
+        let writer = Arc::clone(&self.writer);
+        let _writing = writer.lock().unwrap_or_else(PoisonError::into_inner);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -596,11 +644,11 @@ impl SessionHandle {
             for request in &new_seen_text {
                 seen.execute(params![id, request]).map_err(sql)?;
             }
-            let total = i64::try_from(state.events.len()).unwrap_or(i64::MAX);
+            let total = i64::try_from(delta.total_events).unwrap_or(i64::MAX);
             let updated = tx
                 .execute(
                     "UPDATE sessions SET events = ?2, after_user = ?3, after_block = ?4, usage = ?5 WHERE id = ?1",
-                    params![id, total, state.after_user, state.after_block, usage],
+                    params![id, total, delta.after_user, delta.after_block, usage],
                 )
                 .map_err(sql)?;
             if updated != 1 {
@@ -608,10 +656,10 @@ impl SessionHandle {
             }
         }
         tx.commit().map_err(sql)?;
-        self.stored_events = state.events.len();
-        self.judged.extend(new_judged);
-        self.asked.extend(new_asked);
-        self.seen.extend(new_seen);
+        self.stored_events = delta.total_events;
+        self.judged.extend(new_judged.iter().copied());
+        self.asked.extend(new_asked.iter().copied());
+        self.seen.extend(new_seen.iter().copied());
         Ok(())
     }
 

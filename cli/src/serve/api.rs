@@ -17,7 +17,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
-use turnstile_engine::session::{BundleRuntime, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_store::{SessionHandle, SessionMeta, StoreError};
 use utoipa::{OpenApi, ToSchema};
@@ -30,6 +30,34 @@ use super::App;
 #[derive(Default)]
 pub struct Sessions(tokio::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Live>>>>);
 
+impl Sessions {
+    /// Drops from memory the sessions idle longer than `idle` and, past
+    /// `max_live`, the least recently used idle ones: the store has
+    /// everything they acknowledged, and [`live`] restores one on its next
+    /// event. A session a request holds is never dropped. Returns how many
+    /// were dropped.
+    pub async fn evict(&self, idle: Duration, max_live: usize) -> u64 {
+        let mut sessions = self.0.lock().await;
+        let now = Instant::now();
+        // Idle: no request holds it (only the map does) and unused for a while.
+        let mut idle_since: Vec<(Instant, String)> = sessions
+            .iter()
+            .filter(|(_, live)| Arc::strong_count(live) == 1)
+            .filter_map(|(id, live)| Some((live.try_lock().ok()?.last_used, id.clone())))
+            .collect();
+        idle_since.sort();
+        let over = sessions.len().saturating_sub(max_live);
+        let mut dropped = 0;
+        for (index, (last_used, id)) in idle_since.into_iter().enumerate() {
+            if index < over || now.saturating_duration_since(last_used) >= idle {
+                sessions.remove(&id);
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+}
+
 pub struct Live {
     rt: Arc<BundleRuntime>,
     handle: SessionHandle,
@@ -39,6 +67,11 @@ pub struct Live {
     /// The in-memory session may be ahead of the store (a push or a commit
     /// failed, or the request was cancelled midway): reload before use.
     stale: bool,
+    /// What of the session the store holds: an event's commit appends only
+    /// what the session added since.
+    synced: DeltaMark,
+    /// When a request last used the session (for idle eviction).
+    last_used: Instant,
 }
 
 /// A JSON error answer.
@@ -326,6 +359,8 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         bundle: request.bundle.clone(),
         verdicts: Vec::new(),
         stale: false,
+        synced: DeltaMark::default(),
+        last_used: Instant::now(),
     };
     app.sessions
         .0
@@ -370,6 +405,7 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
     })?;
     let session = Session::restore(Arc::clone(rt), stored.state)
         .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?;
+    let synced = session.mark();
     let live = Arc::new(tokio::sync::Mutex::new(Live {
         rt: Arc::clone(rt),
         handle,
@@ -377,6 +413,8 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
         bundle: stored.meta.bundle,
         verdicts: stored.verdicts,
         stale: false,
+        synced,
+        last_used: Instant::now(),
     }));
     sessions.insert(id.to_owned(), Arc::clone(&live));
     Ok(live)
@@ -398,6 +436,7 @@ impl Live {
                 self.verdicts.clear();
             }
         }
+        self.synced = self.session.mark();
         self.stale = false;
         Ok(())
     }
@@ -412,6 +451,7 @@ impl Live {
             return refusal(&format!("the session cannot be reloaded: {e}"));
         }
         self.stale = true;
+        self.last_used = Instant::now();
         let calls_before = self.session.usage().calls;
         let report = match self.session.push(event, app.judge.as_ref()).await {
             Ok(report) => report,
@@ -425,12 +465,15 @@ impl Live {
             Ok(v) => v,
             Err(e) => return refusal(&e.to_string()),
         };
-        let state = self.session.snapshot();
+        // Only what this event added: never a snapshot of the whole session.
+        let delta = self.session.delta(self.synced);
         if let Err(e) = tokio::task::block_in_place(|| {
-            self.handle.append(&state, std::slice::from_ref(&verdict))
+            self.handle
+                .append_delta(&delta, std::slice::from_ref(&verdict))
         }) {
             return refusal(&format!("the verdict could not be stored: {e}"));
         }
+        self.synced = self.session.mark();
         self.verdicts.push(verdict.clone());
         self.stale = false;
         verdict

@@ -22,6 +22,7 @@ pub struct Metrics {
     judge_calls: AtomicU64,
     judge_questions: AtomicU64,
     sessions_created: AtomicU64,
+    sessions_evicted: AtomicU64,
 }
 
 impl Metrics {
@@ -51,6 +52,10 @@ impl Metrics {
     pub fn judge(&self, calls: u64, questions: u64) {
         self.judge_calls.fetch_add(calls, Ordering::Relaxed);
         self.judge_questions.fetch_add(questions, Ordering::Relaxed);
+    }
+
+    pub fn sessions_evicted(&self, n: u64) {
+        self.sessions_evicted.fetch_add(n, Ordering::Relaxed);
     }
 
     pub fn session_created(&self) {
@@ -110,6 +115,11 @@ impl Metrics {
                 "turnstile_sessions_created_total",
                 "Sessions created.",
                 &self.sessions_created,
+            ),
+            (
+                "turnstile_sessions_evicted_total",
+                "Idle sessions dropped from memory (restored from the store on their next event).",
+                &self.sessions_evicted,
             ),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}");

@@ -28,6 +28,12 @@ pub struct ServeOptions {
     pub max_body: usize,
     pub timeout: Duration,
     pub durability: Durability,
+    /// A session unused this long is dropped from memory (restored from the
+    /// store on its next event).
+    pub idle: Duration,
+    /// Sessions kept in memory at most; past it the least recently used
+    /// idle ones are dropped first.
+    pub max_live: usize,
 }
 
 /// What every request shares.
@@ -101,6 +107,18 @@ pub fn run(options: &ServeOptions, judge: Arc<dyn Judge>) -> Result<(), String> 
             app.bundles.len(),
             app.bundles.keys().cloned().collect::<Vec<_>>().join(", ")
         );
+        // Eviction runs beside the requests, never in an event's path.
+        let evicting = Arc::clone(&app);
+        let (idle, max_live) = (options.idle, options.max_live);
+        let period = (idle / 4).clamp(Duration::from_millis(10), Duration::from_secs(5));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(period);
+            loop {
+                tick.tick().await;
+                let dropped = evicting.sessions.evict(idle, max_live).await;
+                evicting.metrics.sessions_evicted(dropped);
+            }
+        });
         axum::serve(listener, router(app, options.timeout))
             .with_graceful_shutdown(shutdown())
             .await

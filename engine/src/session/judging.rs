@@ -6,7 +6,7 @@
 //! a positive answer whose evidence lies inside the slice leaves the step
 //! unsatisfied: the gate fails closed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
@@ -34,6 +34,9 @@ pub struct Ask {
     /// Judged on the whole conversation (a classification, a `conversation`
     /// criterion) rather than on what followed the predecessor.
     pub whole_conversation: bool,
+    /// One past the slice's last turn by the speaker whose words can change
+    /// the answer (`from` when they said nothing in it).
+    pub slice_end: EventIdx,
     pub request: JudgeRequest,
 }
 
@@ -58,23 +61,63 @@ impl Ask {
     /// that speaker says something new cannot change it.
     pub fn key(&self) -> AskedQuestion {
         let first = self.steps.first().map_or(StepId(u32::MAX), |(s, _)| *s);
-        let speaker = match &self.request.question {
-            Question::Criterion { said_by, .. } => *said_by,
-            Question::Classify { .. } => Role::User,
-        };
-        let end = self
-            .request
-            .conversation
-            .iter()
-            .rev()
-            .find(|t| t.role == speaker)
-            .map_or(self.from, |t| EventIdx(t.event_index).next());
         AskedQuestion {
             step: first,
             request: self.env,
             ready: self.ready,
-            slice_end: end,
+            slice_end: self.slice_end,
         }
+    }
+
+    /// The speaker whose words can change the answer.
+    fn speaker(&self) -> Role {
+        match &self.request.question {
+            Question::Criterion { said_by, .. } => *said_by,
+            Question::Classify { .. } => Role::User,
+        }
+    }
+}
+
+/// The last event of each role so far, so a question's key is known
+/// without rendering its slice.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LastTurns {
+    user: Option<EventIdx>,
+    agent: Option<EventIdx>,
+    tool: Option<EventIdx>,
+}
+
+impl LastTurns {
+    /// Notes event `k`.
+    pub fn note(&mut self, k: EventIdx, event: &Event) {
+        let slot = match role_of(event) {
+            Role::User => &mut self.user,
+            Role::Agent => &mut self.agent,
+            Role::Tool => &mut self.tool,
+        };
+        *slot = Some(k);
+    }
+
+    /// One past the last turn of `speaker` in `[from, now)` (`from` if none),
+    /// where `now` is the next event: what [`slice`] would show.
+    fn slice_end(&self, speaker: Role, from: EventIdx) -> EventIdx {
+        let last = match speaker {
+            Role::User => self.user,
+            Role::Agent => self.agent,
+            Role::Tool => self.tool,
+        };
+        match last {
+            Some(k) if k >= from => k.next(),
+            _ => from,
+        }
+    }
+}
+
+fn role_of(event: &Event) -> Role {
+    match event {
+        Event::User { .. } => Role::User,
+        Event::Agent { .. } => Role::Agent,
+        Event::Call { .. } | Event::Result { .. } => Role::Tool,
     }
 }
 
@@ -98,13 +141,17 @@ pub struct JudgeNote {
 }
 
 /// The questions for every request waiting on a judge, with the slice
-/// `[from, now)` of the conversation.
+/// `[from, now)` of the conversation, except those already asked (`asked`)
+/// on a slice that ends alike: only the questions left are rendered, so a
+/// firing where nothing new was said costs nothing per past event.
 pub fn questions(
     rt: &BundleRuntime,
     monitor: &Monitor,
     events: &[Event],
     interner: &Interner,
     now: EventIdx,
+    turns: &LastTurns,
+    asked: &BTreeSet<AskedQuestion>,
 ) -> Vec<Ask> {
     let mut criteria: Vec<Ask> = Vec::new();
     let mut branches: BTreeMap<(u32, Env), Ask> = BTreeMap::new();
@@ -138,6 +185,7 @@ pub fn questions(
                     from: start,
                     ready: from,
                     whole_conversation: *window == JudgeWindow::Conversation,
+                    slice_end: turns.slice_end(*said_by, start),
                     request: JudgeRequest {
                         bundle_hash: rt.bundle.hash.clone(),
                         node_id: node.id.clone(),
@@ -149,7 +197,7 @@ pub fn questions(
                         },
                         policy_excerpt: node.expect.clone(),
                         bindings,
-                        conversation: slice(events, start, now),
+                        conversation: Vec::new(),
                     },
                 });
             }
@@ -171,6 +219,7 @@ pub fn questions(
                         from: EventIdx(0),
                         ready: from,
                         whole_conversation: true,
+                        slice_end: turns.slice_end(Role::User, EventIdx(0)),
                         request: JudgeRequest {
                             bundle_hash: rt.bundle.hash.clone(),
                             node_id: node.id.clone(),
@@ -194,10 +243,12 @@ pub fn questions(
             }
         }
     }
-    for ask in branches.values_mut() {
+    criteria.extend(branches.into_values());
+    criteria.retain(|ask| !asked.contains(&ask.key()));
+    for ask in &mut criteria {
+        debug_assert_eq!(ask.slice_end, turns.slice_end(ask.speaker(), ask.from));
         ask.request.conversation = slice(events, ask.from, now);
     }
-    criteria.extend(branches.into_values());
     criteria
 }
 

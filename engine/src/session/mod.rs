@@ -38,12 +38,14 @@ pub use judging::JudgeNote;
 pub use remedy::plain_value;
 pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
-pub use state::{AcceptedVerdict, AskedQuestion, STATE_VERSION, SessionState};
+pub use state::{
+    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
+};
 pub use verdict::{
     Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
 };
 
-use crate::decide::{Decision, explain, type_mismatch};
+use crate::decide::{Decision, explain, explain_violation, type_mismatch, type_mismatch_in};
 use crate::extract::Extractor;
 use crate::trace::Event;
 
@@ -74,16 +76,28 @@ pub enum SessionError {
     StateFormat(String),
 }
 
+/// What explains a block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Explainer {
+    /// The incremental monitor's own state (`Monitor::explain_block`): what
+    /// the live gate uses; its cost does not grow with the conversation.
+    #[default]
+    Monitor,
+    /// The reference Datalog program over the facts so far: the same
+    /// explanation (tested), at a cost that grows with the conversation.
+    Datalog,
+}
+
 /// One conversation's live state. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct Session {
     rt: Arc<BundleRuntime>,
+    explainer: Explainer,
     limits: SessionLimits,
     /// Bytes of the stored events (their JSON).
     stored_bytes: usize,
     schedule: Schedule,
     extractor: Extractor,
-    builder: FactsBuilder,
     monitor: Monitor,
     events: Vec<Event>,
     log: Vec<EventFacts>,
@@ -91,6 +105,11 @@ pub struct Session {
     /// request it was asked about.
     judged: BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
     asked: BTreeSet<AskedQuestion>,
+    /// The last event of each role, for the judge questions' keys.
+    last_turns: judging::LastTurns,
+    /// Accepted verdicts, questions and shown requests in the order they
+    /// were added, so a store can take only what is new ([`Session::delta`]).
+    journal: Journal,
     seen: BTreeSet<Env>,
     after_user: bool,
     after_block: bool,
@@ -128,9 +147,9 @@ impl Session {
     pub fn with_limits(rt: Arc<BundleRuntime>, schedule: Schedule, limits: SessionLimits) -> Self {
         Session {
             limits,
+            explainer: Explainer::default(),
             stored_bytes: 0,
             extractor: Extractor::new(&rt.bundle),
-            builder: FactsBuilder::new(rt.bundle.arg_paths.clone()),
             monitor: Monitor::new(Arc::clone(&rt.plan)),
             rt,
             schedule,
@@ -138,11 +157,24 @@ impl Session {
             log: Vec::new(),
             judged: BTreeMap::new(),
             asked: BTreeSet::new(),
+            last_turns: judging::LastTurns::default(),
+            journal: Journal::default(),
             seen: BTreeSet::new(),
             after_user: false,
             after_block: false,
             usage: Usage::default(),
         }
+    }
+
+    /// Explains blocks with `explainer` from now on (the monitor by
+    /// default; the Datalog program to exercise the reference).
+    pub fn set_explainer(&mut self, explainer: Explainer) {
+        self.explainer = explainer;
+    }
+
+    /// What explains this session's blocks.
+    pub fn explainer(&self) -> Explainer {
+        self.explainer
     }
 
     /// The firing schedule.
@@ -199,7 +231,7 @@ impl Session {
         };
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
-        let (outcome, anomalies) = self.ingest(event)?;
+        let (outcome, anomalies) = self.ingest(event, bytes)?;
         let requests = if fired { self.requests() } else { Vec::new() };
         let verdict = if let Some(verdict) = unknown {
             verdict
@@ -342,12 +374,16 @@ impl Session {
 
     /// Extracts the event's facts and feeds the monitor.
     /// Returns the monitor's outcome and the input anomalies at the event.
-    fn ingest(&mut self, event: Event) -> Result<(EventOutcome, Vec<String>), SessionError> {
+    /// `bytes`: the event's size as JSON.
+    fn ingest(
+        &mut self,
+        event: Event,
+        bytes: usize,
+    ) -> Result<(EventOutcome, Vec<String>), SessionError> {
         let k = EventIdx::from_usize(self.events.len());
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
-        self.builder.push(&facts);
-        let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
+        self.last_turns.note(k, &event);
         self.events.push(event);
         let judged: Vec<(StepId, Env)> = self.judged_at(k);
         let outcome = self.monitor.push(&facts, &judged)?;
@@ -388,10 +424,9 @@ impl Session {
                 &self.events,
                 &self.extractor.interner,
                 now,
-            )
-            .into_iter()
-            .filter(|a| !self.asked.contains(&a.key()))
-            .collect();
+                &self.last_turns,
+                &self.asked,
+            );
             if asks.is_empty() {
                 break;
             }
@@ -425,12 +460,21 @@ impl Session {
         // Asked again only once the conversation has moved on: a judge that
         // failed on this slice (and so kept the gate closed) gets another
         // chance with the next message, not at every event.
-        self.asked.insert(ask.key());
+        if self.asked.insert(ask.key()) {
+            self.journal.asked.push(ask.key());
+        }
         let mut accepted = false;
         let rejected = match judging::accept(ask, &judgement) {
             Ok((step, evidence)) => {
                 let at = ask.effective_at(evidence);
                 accepted = self.judged.entry(at).or_default().insert((step, ask.env));
+                if accepted {
+                    self.journal.judged.push(AcceptedVerdict {
+                        step,
+                        evidence: at,
+                        request: ask.env,
+                    });
+                }
                 None
             }
             Err(why) if judgement.verdict.is_satisfied() => Some(why),
@@ -490,12 +534,9 @@ impl Session {
         }
     }
 
-    /// A block verdict for the gated call at `k`, explained by the reference
-    /// Datalog program over the facts so far (blocks are rare; allows never
-    /// pay for this).
+    /// A block verdict for the gated call at `k` (the last event taken),
+    /// explained by the session's [`Explainer`].
     fn block(&self, k: EventIdx) -> GateVerdict {
-        let mut facts = self.builder.snapshot(&self.extractor.interner, k.next().0);
-        facts.judged = self.judged();
         let unexplained = GateVerdict::Block {
             reason: Reason::MissingStep,
             step: None,
@@ -503,18 +544,55 @@ impl Session {
             remediation: None,
             explanation: format!("event {k}: no authorizing path"),
         };
-        let Ok(derived) = evaluate(&self.rt.bundle.program, &facts) else {
-            return unexplained;
+        let explained = match self.explainer {
+            Explainer::Monitor => self.monitor_block(),
+            Explainer::Datalog => self.datalog_block(k),
         };
+        explained.unwrap_or(unexplained)
+    }
+
+    /// The block explained from the monitor's state: no Datalog run, a cost
+    /// independent of the conversation's length.
+    fn monitor_block(&self) -> Option<GateVerdict> {
+        let violation = self.monitor.explain_block()?;
+        let explanation = explain_violation(
+            &self.rt.bundle,
+            &self.rt.plan.encoded,
+            &self.extractor.interner,
+            &violation,
+        );
+        let diagnostics = self.log.iter().flat_map(|f| f.diagnostics.iter());
+        let mismatch = type_mismatch_in(diagnostics, &violation, &explanation);
+        Some(self.block_verdict(&violation, explanation, mismatch))
+    }
+
+    /// The block explained by the reference Datalog program over the facts
+    /// so far.
+    fn datalog_block(&self, k: EventIdx) -> Option<GateVerdict> {
+        // Built here from the logged facts: the live path never pays for it.
+        let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
+        for facts in &self.log {
+            builder.push(facts);
+        }
+        let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
+        facts.judged = self.judged();
+        let derived = evaluate(&self.rt.bundle.program, &facts).ok()?;
         let decision = Decision { facts, derived };
-        let Some(violation) = decision.derived.violations.iter().find(|v| v.event == k) else {
-            return unexplained;
-        };
+        let violation = decision.derived.violations.iter().find(|v| v.event == k)?;
+        let explanation = explain(&self.rt.bundle, &decision, violation);
+        let mismatch = type_mismatch(&decision.facts, violation, &explanation);
+        Some(self.block_verdict(violation, explanation, mismatch))
+    }
+
+    fn block_verdict(
+        &self,
+        violation: &turnstile_rules::Violation,
+        explanation: String,
+        mismatch: Option<String>,
+    ) -> GateVerdict {
         let remediation = violation
             .unmet
             .and_then(|s| self.remediation(s, &violation.request));
-        let explanation = explain(&self.rt.bundle, &decision, violation);
-        let mismatch = type_mismatch(&decision.facts, violation, &explanation);
         GateVerdict::Block {
             reason: if mismatch.is_some() {
                 Reason::TypeMismatch
@@ -616,7 +694,11 @@ impl Session {
     /// Remembers the requests waiting now, so later firings call them continuing.
     fn mark_seen(&mut self) {
         let waiting: Vec<Env> = self.monitor.waiting().iter().map(|w| w.request).collect();
-        self.seen.extend(waiting);
+        for request in waiting {
+            if self.seen.insert(request) {
+                self.journal.seen.push(request);
+            }
+        }
     }
 
     /// The session's state, for saving.
@@ -643,6 +725,47 @@ impl Session {
         }
     }
 
+    /// Where the session stands now, for a later [`Session::delta`].
+    pub fn mark(&self) -> DeltaMark {
+        DeltaMark {
+            events: self.events.len(),
+            judged: self.journal.judged.len(),
+            asked: self.journal.asked.len(),
+            seen: self.journal.seen.len(),
+        }
+    }
+
+    /// What the session added since `mark`: a store's append after an
+    /// event, costing what the event added rather than the session's size.
+    pub fn delta(&self, mark: DeltaMark) -> SessionDelta {
+        SessionDelta {
+            first_event: mark.events,
+            events: self.events.get(mark.events..).unwrap_or_default().to_vec(),
+            judged: self
+                .journal
+                .judged
+                .get(mark.judged..)
+                .unwrap_or_default()
+                .to_vec(),
+            asked: self
+                .journal
+                .asked
+                .get(mark.asked..)
+                .unwrap_or_default()
+                .to_vec(),
+            seen: self
+                .journal
+                .seen
+                .get(mark.seen..)
+                .unwrap_or_default()
+                .to_vec(),
+            total_events: self.events.len(),
+            after_user: self.after_user,
+            after_block: self.after_block,
+            usage: self.usage,
+        }
+    }
+
     /// Rebuilds a session from its saved state (no judge is asked).
     pub fn restore(rt: Arc<BundleRuntime>, state: SessionState) -> Result<Session, SessionError> {
         if state.version != STATE_VERSION {
@@ -663,8 +786,22 @@ impl Session {
                 .insert((verdict.step, verdict.request));
         }
         for event in state.events {
-            session.ingest(event)?;
+            let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
+            session.ingest(event, bytes)?;
         }
+        session.journal = Journal {
+            judged: session
+                .judged()
+                .into_iter()
+                .map(|(step, request, evidence)| AcceptedVerdict {
+                    step,
+                    evidence,
+                    request,
+                })
+                .collect(),
+            asked: state.asked.clone(),
+            seen: state.seen.clone(),
+        };
         session.asked = state.asked.into_iter().collect();
         session.seen = state.seen.into_iter().collect();
         session.after_user = state.after_user;
@@ -672,6 +809,14 @@ impl Session {
         session.usage = state.usage;
         Ok(session)
     }
+}
+
+/// The growing parts of a session in the order they were added.
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    judged: Vec<AcceptedVerdict>,
+    asked: Vec<AskedQuestion>,
+    seen: Vec<Env>,
 }
 
 /// A short description of an event for tables.

@@ -41,6 +41,40 @@ pub struct SessionState {
     pub usage: Usage,
 }
 
+/// What a session added since a [`DeltaMark`]: the rows a store appends
+/// after an event, built without copying the rest of the session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionDelta {
+    /// The index of the first event in `events`.
+    pub first_event: usize,
+    /// The events taken since the mark.
+    pub events: Vec<Event>,
+    /// Verdicts accepted since the mark.
+    pub judged: Vec<AcceptedVerdict>,
+    /// Questions asked since the mark.
+    pub asked: Vec<AskedQuestion>,
+    /// Requests shown for the first time since the mark.
+    pub seen: Vec<Env>,
+    /// Events the session holds in all.
+    pub total_events: usize,
+    /// As in [`SessionState`].
+    pub after_user: bool,
+    /// As in [`SessionState`].
+    pub after_block: bool,
+    /// Judge usage so far (a total, not a difference).
+    pub usage: Usage,
+}
+
+/// How much of a session's growing parts a store already holds
+/// ([`Session::mark`](super::Session::mark)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeltaMark {
+    pub(super) events: usize,
+    pub(super) judged: usize,
+    pub(super) asked: usize,
+    pub(super) seen: usize,
+}
+
 /// A judge verdict the session accepted: the step it satisfies, the event at
 /// which it takes effect, and the request it was asked about (it satisfies
 /// the step for that request only).

@@ -530,7 +530,7 @@ impl Explainer<'_> {
 }
 
 /// The operand nodes an atom compares or looks up.
-pub(super) fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
+pub(crate) fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
     match *node {
         CNode::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
         CNode::In { operand, set, .. } => {

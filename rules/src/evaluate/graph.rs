@@ -32,7 +32,7 @@ pub fn step_depths(checks: &CompiledChecks) -> Vec<u32> {
 
 /// The edges of the step graph minus the back edges of a depth-first search
 /// from the entry (edges into a step still on the search path).
-pub(super) fn forward_edges(checks: &CompiledChecks) -> Vec<(u32, u32)> {
+pub(crate) fn forward_edges(checks: &CompiledChecks) -> Vec<(u32, u32)> {
     let n = checks.steps.len();
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
     for &(a, b) in &checks.edges {

@@ -429,7 +429,7 @@ impl Inputs {
 
 /// Variables a check pins to an argument: top-level conjuncts `args.x == $v`
 /// (as `(var, encoded path)`), which can only hold when `$v` is that argument.
-pub(super) fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(VarId, u32)> {
+pub(crate) fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(VarId, u32)> {
     let mut pins = Vec::new();
     let mut stack = vec![root];
     while let Some(c) = stack.pop() {
@@ -698,7 +698,7 @@ pub(super) fn to_u32(i: usize) -> u32 {
 }
 
 /// Every binding of the variables in `mask` to candidate values, on top of `base`.
-pub(super) fn projections(
+pub(crate) fn projections(
     base: Env,
     mask: u32,
     candidates: &BTreeMap<VarId, BTreeSet<Symbol>>,

@@ -7,9 +7,9 @@
 //! inputs from the trace facts, `graph.rs` the step-graph helpers, and
 //! `explain.rs` turns the derived relations into violations.
 
-mod explain;
-mod graph;
-mod inputs;
+pub(crate) mod explain;
+pub(crate) mod graph;
+pub(crate) mod inputs;
 mod result;
 
 pub use graph::step_depths;
@@ -90,7 +90,11 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
         if derived.is_allowed(call.event) || violations.iter().any(|v| v.event == call.event) {
             continue;
         }
-        let candidates = by_call.remove(&call.event.0).unwrap_or_default();
+        let mut candidates = by_call.remove(&call.event.0).unwrap_or_default();
+        // The program's output is a hash set: fix the order before the
+        // (stable) ranking so ties go the same way every run — to the latest
+        // pass of the predecessor. The monitor's explainer does the same.
+        candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
         violations.push(explain.blocked(call.event.0, call.tool, candidates));
     }
     violations.sort_by_key(|v| v.event);

@@ -14,7 +14,7 @@ use crate::program::{arith, compare};
 use crate::value::Value;
 
 use super::plan::Plan;
-use super::state::State;
+use super::state::View;
 
 /// An operand's value at one event under one request: `(element, value)`
 /// pairs (`SCALAR` for a scalar) and, for lists, their length(s).
@@ -31,7 +31,7 @@ impl OpVal {
         out
     }
 
-    fn present(&self) -> bool {
+    pub(super) fn present(&self) -> bool {
         !self.lens.is_empty() || self.vals.iter().any(|(el, _)| *el == SCALAR)
     }
 
@@ -62,7 +62,7 @@ impl OpVal {
 /// Evaluation context: the event and the call whose arguments are visible.
 pub struct Ctx<'a> {
     pub plan: &'a Plan,
-    pub state: &'a State,
+    pub state: View<'a>,
     pub env: &'a Env,
 }
 

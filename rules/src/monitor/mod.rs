@@ -16,6 +16,7 @@
 
 mod dialogue;
 mod eval;
+mod explain;
 mod plan;
 mod state;
 
@@ -92,6 +93,8 @@ pub struct Monitor {
     awaiting: BTreeMap<u32, BTreeMap<Env, u32>>,
     /// Semantic steps the judge found satisfied at this event, per request.
     judged_now: Vec<(u32, Env)>,
+    /// Every verdict pushed so far: `(step, request, event)`.
+    judged_log: BTreeSet<(u32, Env, u32)>,
 }
 
 enum Work {
@@ -112,6 +115,7 @@ impl Monitor {
             pending_event: BTreeMap::new(),
             awaiting: BTreeMap::new(),
             judged_now: Vec::new(),
+            judged_log: BTreeSet::new(),
         }
     }
 
@@ -153,6 +157,8 @@ impl Monitor {
         let plan = Arc::clone(&self.plan);
         self.state.apply(&plan, facts);
         self.judged_now = judged.iter().map(|(s, e)| (s.0, *e)).collect();
+        self.judged_log
+            .extend(judged.iter().map(|(s, e)| (s.0, *e, k)));
         let mut work = Vec::new();
         for &(s, e) in &self.judged_now {
             if let Some(waiting) = self.awaiting.get_mut(&s)
@@ -274,7 +280,7 @@ impl Monitor {
         let Some(root) = root else { return true };
         eval::Ctx {
             plan: &self.plan,
-            state: &self.state,
+            state: self.state.now(),
             env,
         }
         .holds(root)
@@ -340,7 +346,7 @@ impl Monitor {
     pub fn operand_values(&self, o: OperandId, env: &Env) -> Vec<Value> {
         eval::Ctx {
             plan: &self.plan,
-            state: &self.state,
+            state: self.state.now(),
             env,
         }
         .operand(o.0)

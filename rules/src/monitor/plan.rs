@@ -9,8 +9,10 @@ use hashbrown::HashMap;
 use crate::encode::Encoded;
 use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
+use crate::evaluate::graph::{forward_edges, step_depths};
+use crate::evaluate::inputs::pinned_vars;
 use crate::intern::Symbol;
-use crate::ir::{ArgPath, CmpOp, Operand, Outcome};
+use crate::ir::{ArgPath, CmpOp, Operand, Outcome, VarId};
 use crate::steps::{CompiledChecks, StepId, Timing};
 
 #[derive(Clone, Debug)]
@@ -28,6 +30,23 @@ pub struct StepPlan {
     pub key_mask: u32,
     pub succs: Vec<u32>,
     pub authorizes: Option<Symbol>,
+    /// The step has a check (a semantic-only or trivial step has none).
+    pub has_check: bool,
+    /// Distance from the entry (`u32::MAX`: unreachable).
+    pub depth: u32,
+    /// Successors along forward edges (loops cut at their back edges).
+    pub forward_succs: Vec<u32>,
+    /// Predecessors along every edge.
+    pub preds: Vec<u32>,
+    /// Variables its check pins to a scalar argument (`args.x == $v`), with
+    /// the encoded argument path.
+    pub pins: Vec<(VarId, u32)>,
+    /// The steps whose check evaluates this step's root node (itself, steps
+    /// sharing its check, checks containing it) when this step is the first
+    /// to use that node — the reference program derives where the node held
+    /// from all of them; empty when an earlier step owns the node (the
+    /// program then gives this step a node of its own).
+    pub evaluated_by: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +73,9 @@ pub struct Plan {
     /// Per tool: `(filter, outcome, key path)` of every event filter on it;
     /// the key path is the facts path of the first `==` constraint.
     pub filters_of: HashMap<Symbol, Vec<(u32, Outcome, Option<u32>)>>,
+    /// Per authorization step: the steps it can be reached from along one or
+    /// more edges (for block explanations).
+    pub reaching: HashMap<u32, Vec<u32>>,
 }
 
 impl Plan {
@@ -73,9 +95,11 @@ impl Plan {
             result_steps: HashMap::new(),
             state_steps: Vec::new(),
             filters_of: HashMap::new(),
+            reaching: HashMap::new(),
             encoded,
         };
         plan.remap_paths(arg_paths);
+        let depths = step_depths(checks);
         for (index, step) in checks.steps.iter().enumerate() {
             let s = to_u32(index);
             let bind_mask = step.bind_mask();
@@ -88,8 +112,9 @@ impl Plan {
             if let Some(t) = step.authorizes {
                 plan.auth_steps.entry(t).or_default().push(s);
             }
+            let root = step.check.and_then(|c| plan.encoded.root(c));
             plan.steps.push(StepPlan {
-                root: step.check.and_then(|c| plan.encoded.root(c)),
+                root,
                 timing: step.timing,
                 semantic: step.semantic,
                 trivial: step.timing == Timing::State && step.check.is_none(),
@@ -97,12 +122,34 @@ impl Plan {
                 key_mask,
                 succs: Vec::new(),
                 authorizes: step.authorizes,
+                has_check: step.check.is_some(),
+                depth: depths.get(index).copied().unwrap_or(u32::MAX),
+                forward_succs: Vec::new(),
+                preds: Vec::new(),
+                pins: root
+                    .map(|r| pinned_vars(&plan.encoded, r))
+                    .unwrap_or_default(),
+                evaluated_by: Vec::new(),
             });
         }
         for &(a, b) in &checks.edges {
             if let Some(step) = plan.steps.get_mut(a.0 as usize) {
                 step.succs.push(b.0);
             }
+            if let Some(step) = plan.steps.get_mut(b.0 as usize) {
+                step.preds.push(a.0);
+            }
+        }
+        for (a, b) in forward_edges(checks) {
+            if let Some(step) = plan.steps.get_mut(a as usize) {
+                step.forward_succs.push(b);
+            }
+        }
+        plan.link_shared_roots();
+        let auths: Vec<u32> = plan.auth_steps.values().flatten().copied().collect();
+        for a in auths {
+            let reaching = plan.reaching_steps(a);
+            plan.reaching.insert(a, reaching);
         }
         Ok(plan)
     }
@@ -141,6 +188,81 @@ impl Plan {
         let node = self.encoded.encode_operand(operand);
         self.remap_paths(arg_paths);
         node
+    }
+
+    /// Fills [`StepPlan::evaluated_by`] the way the program assigns roots:
+    /// the first step using a node keeps it, later ones get a fresh node.
+    fn link_shared_roots(&mut self) {
+        let trees: Vec<Vec<u32>> = self
+            .steps
+            .iter()
+            .map(|s| s.root.map(|r| self.and_or_nodes(r)).unwrap_or_default())
+            .collect();
+        let mut owned = hashbrown::HashSet::new();
+        for index in 0..self.steps.len() {
+            let Some(root) = self.steps.get(index).and_then(|s| s.root) else {
+                continue;
+            };
+            if !owned.insert(root) {
+                continue;
+            }
+            let by: Vec<u32> = trees
+                .iter()
+                .enumerate()
+                .filter(|(_, nodes)| nodes.contains(&root))
+                .map(|(t, _)| to_u32(t))
+                .collect();
+            if let Some(step) = self.steps.get_mut(index) {
+                step.evaluated_by = by;
+            }
+        }
+    }
+
+    /// Node `root` and every node below it through `and` / `or`.
+    fn and_or_nodes(&self, root: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(c) = stack.pop() {
+            if out.contains(&c) {
+                continue;
+            }
+            out.push(c);
+            if let Some(crate::encode::CNode::And(l, r) | crate::encode::CNode::Or(l, r)) =
+                self.encoded.cnodes.get(c as usize)
+            {
+                stack.extend([*l, *r]);
+            }
+        }
+        out
+    }
+
+    /// The steps with a path of one or more edges to `to`, in order.
+    fn reaching_steps(&self, to: u32) -> Vec<u32> {
+        let mut seen = vec![false; self.steps.len()];
+        let mut stack: Vec<u32> = self
+            .steps
+            .get(to as usize)
+            .map(|s| s.preds.clone())
+            .unwrap_or_default();
+        while let Some(s) = stack.pop() {
+            let Some(flag) = seen.get_mut(s as usize) else {
+                continue;
+            };
+            if std::mem::replace(flag, true) {
+                continue;
+            }
+            stack.extend(
+                self.steps
+                    .get(s as usize)
+                    .into_iter()
+                    .flat_map(|p| p.preds.iter()),
+            );
+        }
+        seen.iter()
+            .enumerate()
+            .filter(|(_, s)| **s)
+            .map(|(i, _)| to_u32(i))
+            .collect()
     }
 
     /// The facts' index of encoded argument path `p`.

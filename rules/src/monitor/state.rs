@@ -2,14 +2,21 @@
 //! entity field, the arguments of every call, and the events matching each
 //! event filter (all of them, and by the value of the filter's key argument).
 //! Updating it costs time proportional to the event's own facts.
+//!
+//! Nothing is overwritten: every read of a field is kept (in event order) and
+//! filter matches are appended, so a [`View`] can look at the state as it was
+//! at any earlier event. The live decision only looks at "now"; block
+//! explanations look back (see `explain.rs`).
 
-use hashbrown::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use hashbrown::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::env::Env;
 use crate::facts::{EventFacts, SCALAR};
 use crate::intern::Symbol;
-use crate::ir::Outcome;
+use crate::ir::{Outcome, VarId};
 use crate::value::Value;
 
 use super::plan::{Plan, to_u32};
@@ -50,8 +57,23 @@ type Matches = Vec<(u32, u32)>;
 pub struct State {
     /// Events applied so far.
     pub events: u32,
-    attrs: HashMap<(Symbol, Symbol, Symbol), Latest>,
+    /// Every read of each field, in event order (the last one is current).
+    attrs: HashMap<(Symbol, Symbol, Symbol), Vec<Latest>>,
     calls: HashMap<u32, CallArgs>,
+    /// Result event to the call it answers (successful or not).
+    results: HashMap<u32, u32>,
+    /// Every call or result event, in order.
+    pub tool_events: Vec<u32>,
+    /// Per tool: its call events (by anyone), in order.
+    pub tool_calls: HashMap<Symbol, Vec<u32>>,
+    /// Per tool: its successful `(result event, call event)`s, in order.
+    pub tool_results: HashMap<Symbol, Vec<(u32, u32)>>,
+    /// What each step bound at each event: `(step, event)` to the bindings.
+    pub binds_at: HashMap<(u32, u32), Env>,
+    /// Every value each variable was bound to so far.
+    pub candidates: BTreeMap<VarId, BTreeSet<Symbol>>,
+    /// Every string value any read returned so far.
+    pub read_strings: HashSet<Symbol>,
     /// The call whose arguments the current event shows (its own call, or
     /// the call a result answers).
     visible: Option<u32>,
@@ -87,31 +109,57 @@ impl State {
             args.lens
                 .extend(facts.arg_lens.iter().map(|a| (a.path, a.len)));
             self.calls.insert(k, args);
+            self.tool_events.push(k);
+            self.tool_calls.entry(call.tool).or_default().push(k);
             self.visible = Some(k);
             self.call_now = Some((call.tool, call.by_agent));
             self.record_filters(plan, call.tool, Outcome::Called, k, k);
         }
         if let Some(result) = facts.result {
             self.visible = Some(result.call.0);
+            self.results.insert(k, result.call.0);
+            if self.tool_events.last() != Some(&k) {
+                self.tool_events.push(k);
+            }
             let tool = self.calls.get(&result.call.0).and_then(|c| c.tool);
             if let (true, Some(tool)) = (result.ok, tool) {
+                self.tool_results
+                    .entry(tool)
+                    .or_default()
+                    .push((k, result.call.0));
                 self.ok_result_now = Some(tool);
                 self.record_filters(plan, tool, Outcome::Succeeded, k, result.call.0);
             }
         }
         for read in &facts.reads {
-            self.attrs.insert(
-                (read.entity, read.id, read.field),
-                Latest {
+            self.read_strings
+                .extend(read.values.iter().filter_map(|v| match v {
+                    Value::Str(s) => Some(*s),
+                    _ => None,
+                }));
+            self.attrs
+                .entry((read.entity, read.id, read.field))
+                .or_default()
+                .push(Latest {
                     values: read.values.clone(),
                     is_list: read.is_list,
                     read_at: k,
-                },
-            );
+                });
         }
-        for bind in facts.binds.iter().filter(|b| b.event.0 == k) {
-            let env = self.binds_now.entry(bind.step.0).or_insert(Env::EMPTY);
-            *env = env.with(bind.var, bind.value);
+        for bind in &facts.binds {
+            self.candidates
+                .entry(bind.var)
+                .or_default()
+                .insert(bind.value);
+            let at = self
+                .binds_at
+                .entry((bind.step.0, bind.event.0))
+                .or_insert(Env::EMPTY);
+            *at = at.with(bind.var, bind.value);
+            if bind.event.0 == k {
+                let env = self.binds_now.entry(bind.step.0).or_insert(Env::EMPTY);
+                *env = env.with(bind.var, bind.value);
+            }
         }
     }
 
@@ -137,14 +185,44 @@ impl State {
         }
     }
 
-    pub fn attr(&self, entity: Symbol, id: Symbol, field: Symbol) -> Option<&Latest> {
-        self.attrs.get(&(entity, id, field))
+    /// The state now (after the last event applied).
+    pub fn now(&self) -> View<'_> {
+        View {
+            state: self,
+            at: u32::MAX,
+            visible: self.visible,
+        }
     }
 
-    pub fn args_visible(&self) -> Option<u32> {
-        self.visible
+    /// The state as it was right after event `k` was applied.
+    pub fn at(&self, k: u32) -> View<'_> {
+        let visible = if self.calls.contains_key(&k) {
+            Some(k)
+        } else {
+            self.results.get(&k).copied()
+        };
+        View {
+            state: self,
+            at: k,
+            visible,
+        }
     }
 
+    /// The events at which field `(entity, id, field)` was read, in order.
+    pub fn read_events(
+        &self,
+        entity: Symbol,
+        id: Symbol,
+        field: Symbol,
+    ) -> impl Iterator<Item = u32> + '_ {
+        self.attrs
+            .get(&(entity, id, field))
+            .into_iter()
+            .flatten()
+            .map(|l| l.read_at)
+    }
+
+    /// The argument values of call `call` along facts path `path`.
     pub fn arg_values(&self, call: u32, path: u32) -> impl Iterator<Item = (u32, Value)> + '_ {
         self.calls
             .get(&call)
@@ -154,7 +232,19 @@ impl State {
             .map(|(_, el, v)| (*el, *v))
     }
 
-    pub fn arg_len(&self, call: u32, path: u32) -> Option<u32> {
+    /// Every string argument value of call `call`.
+    pub fn call_strings(&self, call: u32) -> impl Iterator<Item = Symbol> + '_ {
+        self.calls
+            .get(&call)
+            .into_iter()
+            .flat_map(|c| c.values.iter())
+            .filter_map(|(_, _, v)| match v {
+                Value::Str(s) => Some(*s),
+                _ => None,
+            })
+    }
+
+    fn arg_len(&self, call: u32, path: u32) -> Option<u32> {
         self.calls
             .get(&call)?
             .lens
@@ -189,5 +279,47 @@ impl State {
 
     pub fn is_tool_event(&self) -> bool {
         self.visible.is_some()
+    }
+}
+
+/// The state as of one event: what the check interpreter reads. Every list
+/// it looks into is in event order, so "as of `at`" is a prefix.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    state: &'a State,
+    /// The event looked at (`u32::MAX`: now).
+    at: u32,
+    /// The call whose arguments that event shows.
+    visible: Option<u32>,
+}
+
+impl<'a> View<'a> {
+    /// The latest read of a field at or before the event looked at.
+    pub fn attr(&self, entity: Symbol, id: Symbol, field: Symbol) -> Option<&'a Latest> {
+        let history = self.state.attrs.get(&(entity, id, field))?;
+        let n = history.partition_point(|l| l.read_at <= self.at);
+        history.get(n.checked_sub(1)?)
+    }
+
+    /// The call whose arguments the event shows.
+    pub fn args_visible(&self) -> Option<u32> {
+        self.visible
+    }
+
+    /// The argument values of call `call` along facts path `path`.
+    pub fn arg_values(&self, call: u32, path: u32) -> impl Iterator<Item = (u32, Value)> + 'a {
+        self.state.arg_values(call, path)
+    }
+
+    /// The length of list argument `path` of call `call`.
+    pub fn arg_len(&self, call: u32, path: u32) -> Option<u32> {
+        self.state.arg_len(call, path)
+    }
+
+    /// Events matching `filter` up to the event looked at.
+    pub fn filter_events(&self, filter: u32, key: Option<Value>) -> &'a [(u32, u32)] {
+        let list = self.state.filter_events(filter, key);
+        let n = list.partition_point(|(ev, _)| *ev <= self.at);
+        list.get(..n).unwrap_or_default()
     }
 }

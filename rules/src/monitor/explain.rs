@@ -1,0 +1,728 @@
+//! Block explanations from the monitor's own state: for the gated call the
+//! monitor just refused, the request whose path came closest, the first unmet
+//! step on it, the [`Reason`] and the failed conditions with the values seen
+//! and the events they were read at — the same [`Violation`] the Datalog
+//! explainer (`evaluate/explain.rs`, the reference) derives, without running
+//! the program.
+//!
+//! How: the monitor keeps every satisfaction, every read of every field and
+//! every filter match in event order, so a criterion can be re-evaluated as
+//! of any earlier event ([`super::state::View`]). The explainer walks only
+//! the steps on the paths to the call's authorization and, for the one it
+//! classifies, that step's own evaluation points (its tool's events, or the
+//! events that changed what its criterion reads) — not the whole trace.
+//! The ranking rules (requests the call is about first, deepest unmet step,
+//! ...) are the reference's, rule for rule; `engine/tests/monitor_real.rs`
+//! and `proptests/tests/monitor_vs_datalog.rs` check that both agree.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use smallvec::SmallVec;
+
+use crate::encode::{CNode, ONode};
+use crate::env::Env;
+use crate::evaluate::explain::atom_operands;
+use crate::evaluate::inputs::projections;
+use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
+use crate::facts::SCALAR;
+use crate::ids::{EventIdx, OperandId};
+use crate::intern::Symbol;
+use crate::ir::CmpOp;
+use crate::steps::{StepId, Timing};
+use crate::value::Value;
+
+use super::Monitor;
+use super::eval::Ctx;
+use super::state::View;
+
+/// A request whose path stopped before the authorization: `(authorization
+/// step, request, first unmet step, its predecessor's evidence)`.
+type Candidate = (u32, Env, u32, u32);
+
+impl Monitor {
+    /// Explains the block of the gated call the monitor consumed last: the
+    /// request whose path came closest to authorizing it, the first unmet
+    /// step, the reason and the failed conditions (with the values seen and
+    /// the events they were read at). `None` when the last event is not an
+    /// agent's call of a gated tool, or that call was allowed.
+    ///
+    /// This is what the live gate (`Session::push`) and audits report; the
+    /// Datalog program's violations (`turnstile_rules::evaluate`) are the reference
+    /// it is tested against. Its cost depends on the steps leading to the
+    /// call's authorization and their evaluation points, not on the length
+    /// of the conversation.
+    pub fn explain_block(&self) -> Option<Violation> {
+        let k = self.state.events.checked_sub(1)?;
+        let (tool, true) = self.state.call_now? else {
+            return None;
+        };
+        if !self.plan.is_gated(tool)
+            || self
+                .allowed
+                .get(&EventIdx(k))
+                .is_some_and(|a| !a.is_empty())
+        {
+            return None;
+        }
+        let Some(auths) = self.plan.auth_steps.get(&tool) else {
+            return Some(Violation {
+                event: EventIdx(k),
+                tool,
+                request: Env::EMPTY,
+                unmet: None,
+                used_by: None,
+                reason: Reason::NoAuthorization,
+                failed: Vec::new(),
+            });
+        };
+        let mut candidates: BTreeSet<Candidate> = BTreeSet::new();
+        for &a in auths {
+            self.frontier(a, k, &mut candidates);
+        }
+        let explainer = Explainer { monitor: self, k };
+        let mut candidates: Vec<Candidate> = candidates.into_iter().collect();
+        // The reference's order before its stable ranking: ties go to the
+        // latest pass of the predecessor.
+        candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
+        Some(explainer.blocked(tool, candidates))
+    }
+
+    /// The reference's `Frontier`: every request satisfied at a predecessor
+    /// `p` (by event `k`) of a step `n` on the way to authorization `a`,
+    /// where `n` was not satisfied since; and every request satisfied at a
+    /// direct predecessor of `a`.
+    fn frontier(&self, a: u32, k: u32, out: &mut BTreeSet<Candidate>) {
+        let plan = &self.plan;
+        let reaching = plan.reaching.get(&a).map_or(&[][..], Vec::as_slice);
+        let direct = plan.steps.get(a as usize).map_or(&[][..], |s| &s.preds[..]);
+        for &p in direct {
+            for (e, j) in self.sat_of(p, k) {
+                out.insert((a, e, a, j));
+            }
+        }
+        for &n in reaching {
+            let Some(step) = plan.steps.get(n as usize) else {
+                continue;
+            };
+            for &p in &step.preds {
+                for (e, j) in self.sat_of(p, k) {
+                    if !self.sat_by(n, &e, k) {
+                        out.insert((a, e, n, j));
+                    }
+                }
+            }
+        }
+    }
+
+    /// `(request, event)` of every satisfaction of step `s` at or before `k`.
+    fn sat_of(&self, s: u32, k: u32) -> impl Iterator<Item = (Env, u32)> + '_ {
+        self.sat
+            .range((StepId(s), Env::EMPTY, EventIdx(0))..=(StepId(s), Env::MAX, EventIdx(u32::MAX)))
+            .filter(move |(_, _, j)| j.0 <= k)
+            .map(|&(_, e, j)| (e, j.0))
+    }
+
+    /// The reference's `SatBy(n, e, k)`: some predecessor of `n` is satisfied
+    /// for `e` at `j <= k`, and `n` for an extension of `e` in `[j, k]`.
+    fn sat_by(&self, n: u32, e: &Env, k: u32) -> bool {
+        let Some(step) = self.plan.steps.get(n as usize) else {
+            return false;
+        };
+        let earliest = step
+            .preds
+            .iter()
+            .filter_map(|&p| {
+                self.sat
+                    .range((StepId(p), *e, EventIdx(0))..=(StepId(p), *e, EventIdx(u32::MAX)))
+                    .map(|(_, _, j)| j.0)
+                    .find(|&j| j <= k)
+            })
+            .min();
+        let Some(from) = earliest else {
+            return false;
+        };
+        self.sat_of(n, k)
+            .any(|(e2, j2)| from <= j2 && e2.extends(e))
+    }
+}
+
+/// An operand's value as the reference cites it: `(element, value)` pairs
+/// in order, whether it is present, and the event a field was read at.
+struct Seen {
+    vals: Vec<(u32, Value)>,
+    present: bool,
+    read_at: Option<u32>,
+}
+
+struct Explainer<'a> {
+    monitor: &'a Monitor,
+    /// The blocked call's event.
+    k: u32,
+}
+
+impl Explainer<'_> {
+    fn ctx<'b>(&'b self, view: View<'b>, env: &'b Env) -> Ctx<'b> {
+        Ctx {
+            plan: &self.monitor.plan,
+            state: view,
+            env,
+        }
+    }
+
+    fn step(&self, s: u32) -> Option<&super::plan::StepPlan> {
+        self.monitor.plan.steps.get(s as usize)
+    }
+
+    /// The blocked call's argument at encoded path `path` (its first value).
+    fn call_arg(&self, path: u32) -> Option<Value> {
+        let p = self.monitor.plan.fact_path(path);
+        self.monitor
+            .state
+            .arg_values(self.k, p)
+            .next()
+            .map(|(_, v)| v)
+    }
+
+    /// Picks the request that came closest and says why its path stopped;
+    /// the ranking is the reference explainer's.
+    fn blocked(&self, tool: Symbol, candidates: Vec<Candidate>) -> Violation {
+        let event = self.k;
+        let mut ranked: Vec<(u32, Env, u32, Reason, Vec<FailedAtom>)> = candidates
+            .into_iter()
+            .map(|(a, e, n, j)| {
+                let (reason, failed) = self.classify(e, a, n, j);
+                (a, e, n, reason, failed)
+            })
+            .collect();
+        let mentioned: BTreeSet<Symbol> = self.monitor.state.call_strings(event).collect();
+        let about = |e: &Env| e.bound().filter(|(_, s)| mentioned.contains(s)).count();
+        let contradicts = |a: u32, e: &Env| {
+            self.step(a).is_some_and(|step| {
+                step.pins
+                    .iter()
+                    .any(|&(var, path)| match (e.get(var), self.call_arg(path)) {
+                        (Some(bound), Some(Value::Str(s))) => bound != s,
+                        _ => false,
+                    })
+            })
+        };
+        let class = |a: u32, e: &Env, n: u32| {
+            let pins = self.step(a).map_or(&[][..], |s| &s.pins[..]);
+            let binds = self.step(n).map_or(0, |s| s.bind_mask);
+            let would_bind = pins.iter().any(|(var, _)| binds & var.mask() != 0);
+            if contradicts(a, e) {
+                1
+            } else if about(e) > 0 || would_bind {
+                0
+            } else {
+                2
+            }
+        };
+        ranked.sort_by_key(|(a, e, n, reason, failed)| {
+            let depth = self.step(*n).map_or(0, |s| s.depth);
+            let class = class(*a, e, *n);
+            (
+                !self.reaches(*n, *a),
+                class,
+                class == 0 && *reason == Reason::Ungrounded && *n == *a,
+                std::cmp::Reverse(about(e)),
+                std::cmp::Reverse(e.bound_count()),
+                std::cmp::Reverse(depth),
+                *reason == Reason::Ungrounded,
+                failed.len(),
+                *a,
+                *n,
+                *e,
+            )
+        });
+        if let Some((a, e, n, _, _)) = ranked.first()
+            && contradicts(*a, e)
+            && let Some(unread) = self.known_but_unread(tool, *a, *n, e)
+        {
+            return unread;
+        }
+        match ranked.into_iter().next() {
+            Some((auth, env, unmet, reason, failed)) => {
+                let used_by = (unmet == auth && failed.is_empty())
+                    .then(|| self.used_by(auth, &env))
+                    .flatten();
+                Violation {
+                    event: EventIdx(event),
+                    tool,
+                    request: env,
+                    unmet: Some(StepId(unmet)),
+                    used_by,
+                    reason: if used_by.is_some() {
+                        Reason::AuthorizationUsed
+                    } else {
+                        reason
+                    },
+                    failed,
+                }
+            }
+            None => Violation {
+                event: EventIdx(event),
+                tool,
+                request: Env::EMPTY,
+                unmet: None,
+                used_by: None,
+                reason: Reason::MissingStep,
+                failed: Vec::new(),
+            },
+        }
+    }
+
+    /// The call names an entity (by a pinned argument) no request is about,
+    /// though a read listed it: the read that would have bound it is missing.
+    fn known_but_unread(&self, tool: Symbol, auth: u32, near: u32, env: &Env) -> Option<Violation> {
+        let (var, value) = self.step(auth)?.pins.iter().find_map(|&(var, path)| {
+            match (self.call_arg(path)?, env.get(var)) {
+                (Value::Str(s), Some(bound)) if bound != s => Some((var, s)),
+                _ => None,
+            }
+        })?;
+        if !self.monitor.state.read_strings.contains(&value) {
+            return None;
+        }
+        let steps = &self.monitor.plan.steps;
+        let binder = (0..steps.len())
+            .filter(|&i| steps.get(i).is_some_and(|s| s.bind_mask & var.mask() != 0))
+            .filter(|&i| self.reaches(super::plan::to_u32(i), auth))
+            .max_by_key(|&i| {
+                (
+                    steps.get(i).map_or(u32::MAX, |s| s.depth),
+                    i == near as usize,
+                )
+            })?;
+        Some(Violation {
+            event: EventIdx(self.k),
+            tool,
+            request: env.without(var),
+            unmet: Some(StepId(super::plan::to_u32(binder))),
+            used_by: None,
+            reason: Reason::MissingRead,
+            failed: Vec::new(),
+        })
+    }
+
+    /// Whether `to` is reachable from `from` along forward edges.
+    fn reaches(&self, from: u32, to: u32) -> bool {
+        let steps = &self.monitor.plan.steps;
+        let mut seen = vec![false; steps.len()];
+        let mut stack = vec![from];
+        while let Some(s) = stack.pop() {
+            if s == to {
+                return true;
+            }
+            let Some(flag) = seen.get_mut(s as usize) else {
+                continue;
+            };
+            if std::mem::replace(flag, true) {
+                continue;
+            }
+            stack.extend(
+                steps
+                    .get(s as usize)
+                    .into_iter()
+                    .flat_map(|p| p.forward_succs.iter()),
+            );
+        }
+        false
+    }
+
+    /// The latest earlier call the authorization `auth` allowed for a
+    /// request agreeing with `env`.
+    fn used_by(&self, auth: u32, env: &Env) -> Option<EventIdx> {
+        self.monitor
+            .sat_of(auth, self.k)
+            .filter(|(e, j)| *j < self.k && e.agrees(env))
+            .map(|(_, j)| EventIdx(j))
+            .filter(|j| self.monitor.allowed.contains_key(j))
+            .max()
+    }
+
+    fn classify(&self, env: Env, auth: u32, unmet: u32, pred: u32) -> (Reason, Vec<FailedAtom>) {
+        let event = self.k;
+        let Some(step) = self.step(unmet) else {
+            return (Reason::MissingStep, Vec::new());
+        };
+        let judged_in_time = self
+            .monitor
+            .judged_log
+            .range((unmet, env, pred)..=(unmet, env, event))
+            .next()
+            .is_some();
+        if step.semantic && !judged_in_time {
+            return (Reason::DialogueUnmet, Vec::new());
+        }
+        let points = self.points(unmet);
+        // Where the step's root node held before the predecessor: at the
+        // points of every step whose check evaluates that node (the
+        // reference's `Holds` on the node), or only its own when another
+        // step owns the node.
+        let held_at = |t: u32| {
+            let pts = if t == unmet {
+                points.clone()
+            } else {
+                self.points(t)
+            };
+            pts.iter().any(|(p, pts)| {
+                p.agrees(&env)
+                    && pts
+                        .iter()
+                        .take_while(|&&k| k < pred)
+                        .any(|&k| self.holds(step.root, k, p))
+            })
+        };
+        let held_earlier = step.has_check
+            && if step.evaluated_by.is_empty() {
+                held_at(unmet)
+            } else {
+                step.evaluated_by.iter().any(|&t| held_at(t))
+            };
+        let at = if unmet == auth {
+            event
+        } else {
+            points
+                .iter()
+                .filter(|(p, _)| p.agrees(&env))
+                .flat_map(|(_, pts)| pts.iter().copied())
+                .filter(|&k| k <= event)
+                .max()
+                .unwrap_or(0)
+        };
+        let evaluated_env = points
+            .iter()
+            .find(|(p, pts)| p.agrees(&env) && pts.binary_search(&at).is_ok())
+            .map(|(p, _)| *p);
+        let mut failed = Vec::new();
+        if let Some(p) = evaluated_env
+            && let Some(root) = step.root
+        {
+            self.collect_failed(root, at, &p, &mut failed);
+        }
+        if unmet == auth && evaluated_env.is_none() {
+            return (Reason::Ungrounded, failed);
+        }
+        if unmet != auth {
+            let evaluated_since = points.values().flatten().any(|&k| k >= pred && k <= event);
+            if matches!(step.timing, Timing::Result(_)) && (!evaluated_since || failed.is_empty()) {
+                return (Reason::MissingRead, failed);
+            }
+            if held_earlier {
+                return (Reason::OutOfOrder, failed);
+            }
+        }
+        let reason = failed
+            .iter()
+            .map(|f| self.atom_reason(f.atom, at, &evaluated_env.unwrap_or(env)))
+            .min_by_key(|r| r.precedence())
+            .unwrap_or(if unmet == auth {
+                Reason::WrongValue
+            } else {
+                Reason::MissingStep
+            });
+        (reason, failed)
+    }
+
+    fn holds(&self, root: Option<u32>, k: u32, env: &Env) -> bool {
+        match root {
+            None => true,
+            Some(root) => self.ctx(self.monitor.state.at(k), env).holds(root),
+        }
+    }
+
+    /// The reference's evaluation points of step `s` by environment: for a
+    /// call or result step the events of its tool (narrowed to the request
+    /// a pinned argument names), for a state step event 0 and every event
+    /// that can change what its criterion reads. Sorted, up to now.
+    fn points(&self, s: u32) -> BTreeMap<Env, Vec<u32>> {
+        let mut out: BTreeMap<Env, Vec<u32>> = BTreeMap::new();
+        let Some(step) = self.step(s) else {
+            return out;
+        };
+        let state = &self.monitor.state;
+        let candidates = &state.candidates;
+        match step.timing {
+            Timing::State if !step.has_check => {}
+            Timing::State => {
+                let root = step.root.unwrap_or(u32::MAX);
+                for env in projections(Env::EMPTY, step.key_mask, candidates) {
+                    out.insert(env, self.state_points(root, &env));
+                }
+            }
+            Timing::Call(tool) | Timing::Result(tool) => {
+                let events: Vec<(u32, u32)> = match step.timing {
+                    Timing::Call(_) => state
+                        .tool_calls
+                        .get(&tool)
+                        .map(|c| c.iter().map(|&k| (k, k)).collect())
+                        .unwrap_or_default(),
+                    _ => state.tool_results.get(&tool).cloned().unwrap_or_default(),
+                };
+                for (k, call) in events {
+                    let bound = state.binds_at.get(&(s, k)).copied().unwrap_or(Env::EMPTY);
+                    if !bound.binds_all(step.bind_mask) {
+                        continue;
+                    }
+                    let mut narrowed = candidates.clone();
+                    for &(var, path) in &step.pins {
+                        let p = self.monitor.plan.fact_path(path);
+                        let mut values = state.arg_values(call, p).map(|(_, v)| v);
+                        let only = match (values.next(), values.next()) {
+                            (Some(Value::Str(v)), None) => Some(v),
+                            _ => None,
+                        };
+                        if let Some(v) =
+                            only.filter(|v| candidates.get(&var).is_some_and(|c| c.contains(v)))
+                        {
+                            narrowed.insert(var, BTreeSet::from([v]));
+                        }
+                    }
+                    for env in projections(bound, step.key_mask, &narrowed) {
+                        out.entry(env).or_default().push(k);
+                    }
+                }
+                for pts in out.values_mut() {
+                    pts.sort_unstable();
+                    pts.dedup();
+                }
+            }
+        }
+        out
+    }
+
+    /// Event 0 and every event where the criterion under `root` may change
+    /// value for `env` (all tool events where that cannot be narrowed).
+    fn state_points(&self, root: u32, env: &Env) -> Vec<u32> {
+        enum Node {
+            C(u32),
+            O(u32),
+        }
+        let encoded = &self.monitor.plan.encoded;
+        let state = &self.monitor.state;
+        let mut points = vec![0];
+        let mut stack = vec![Node::C(root)];
+        while let Some(node) = stack.pop() {
+            match node {
+                Node::C(c) => match encoded.cnodes.get(c as usize) {
+                    Some(CNode::And(l, r) | CNode::Or(l, r)) => {
+                        stack.extend([Node::C(*l), Node::C(*r)]);
+                    }
+                    Some(CNode::Cmp { lhs, rhs, .. }) => {
+                        stack.extend([Node::O(*lhs), Node::O(*rhs)]);
+                    }
+                    Some(CNode::In { operand, set, .. }) => {
+                        stack.push(Node::O(*operand));
+                        stack.extend(
+                            encoded
+                                .sets
+                                .get(*set as usize)
+                                .into_iter()
+                                .flatten()
+                                .map(|m| Node::O(*m)),
+                        );
+                    }
+                    Some(CNode::Contains { item, list, .. }) => {
+                        stack.extend([Node::O(*item), Node::O(*list)]);
+                    }
+                    Some(CNode::Happened { filter, .. }) => {
+                        points.extend(self.filter_points(*filter, env));
+                    }
+                    Some(CNode::True | CNode::False) | None => {}
+                },
+                Node::O(o) => match encoded.onodes.get(o as usize) {
+                    Some(ONode::Field { entity, id, field }) => {
+                        let key = match encoded.onodes.get(*id as usize) {
+                            Some(ONode::Var(v)) => env.get(*v),
+                            Some(ONode::Const(Value::Str(s))) => Some(*s),
+                            _ => None,
+                        };
+                        match key {
+                            Some(id) => points.extend(state.read_events(*entity, id, *field)),
+                            None => {
+                                stack.push(Node::O(*id));
+                                points.extend(state.tool_events.iter().copied());
+                            }
+                        }
+                    }
+                    Some(ONode::Agg { inner, .. }) => stack.push(Node::O(*inner)),
+                    Some(ONode::CountEqual { inner, value }) => {
+                        stack.extend([Node::O(*inner), Node::O(*value)]);
+                    }
+                    Some(ONode::Arith { lhs, rhs, .. }) => {
+                        stack.extend([Node::O(*lhs), Node::O(*rhs)]);
+                    }
+                    Some(ONode::Count { filter, .. }) => {
+                        points.extend(self.filter_points(*filter, env));
+                    }
+                    Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
+                },
+            }
+        }
+        points.sort_unstable();
+        points.dedup();
+        points
+    }
+
+    /// Events of a filter, narrowed by the value its first `==` constraint
+    /// compares with when the request (or a constant) gives it.
+    fn filter_points(&self, filter: u32, env: &Env) -> Vec<u32> {
+        let encoded = &self.monitor.plan.encoded;
+        let Some(f) = encoded.filters.get(filter as usize) else {
+            return Vec::new();
+        };
+        let key = f
+            .constraints
+            .iter()
+            .find(|&&(_, op, _)| op == CmpOp::Eq)
+            .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
+                Some(ONode::Var(v)) => env.get(*v).map(Value::Str),
+                Some(ONode::Const(v)) => Some(*v),
+                _ => None,
+            });
+        self.monitor
+            .state
+            .filter_events(filter, key)
+            .iter()
+            .map(|&(ev, _)| ev)
+            .collect()
+    }
+
+    fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
+        let encoded = &self.monitor.plan.encoded;
+        let ctx = self.ctx(self.monitor.state.at(k), env);
+        if ctx.holds(c) {
+            return;
+        }
+        match encoded.cnodes.get(c as usize) {
+            Some(CNode::And(l, r)) | Some(CNode::Or(l, r)) => {
+                self.collect_failed(*l, k, env, out);
+                self.collect_failed(*r, k, env, out);
+            }
+            Some(CNode::True) | None => {}
+            Some(node) => {
+                // Event predicates match by constraint, never by operand
+                // value: the reference cites no values for them.
+                let happened = matches!(node, CNode::Happened { .. });
+                let cited = atom_operands(node, encoded)
+                    .into_iter()
+                    .map(|o| {
+                        let seen = (!happened).then(|| self.seen(o, k, env));
+                        Cited {
+                            operand: OperandId(o),
+                            values: seen
+                                .as_ref()
+                                .map(|s| s.vals.iter().map(|(_, v)| *v).collect())
+                                .unwrap_or_default(),
+                            read_at: seen.and_then(|s| s.read_at).map(EventIdx),
+                        }
+                    })
+                    .collect();
+                out.push(FailedAtom { atom: c, cited });
+            }
+        }
+    }
+
+    /// Operand `o` as of event `k` under `env`.
+    fn seen(&self, o: u32, k: u32, env: &Env) -> Seen {
+        let view = self.monitor.state.at(k);
+        let ctx = self.ctx(view, env);
+        let value = ctx.operand(o);
+        let present = value.present();
+        let mut vals: Vec<(u32, Value)> = value.vals.into_iter().collect();
+        vals.sort();
+        vals.dedup();
+        let read_at = match self.monitor.plan.encoded.onodes.get(o as usize) {
+            Some(ONode::Field { entity, id, field }) => {
+                let ids: SmallVec<[Value; 2]> = ctx
+                    .operand(*id)
+                    .vals
+                    .iter()
+                    .filter(|(el, _)| *el == SCALAR)
+                    .map(|(_, v)| *v)
+                    .collect();
+                ids.iter()
+                    .filter_map(|idv| match idv {
+                        // An empty list read carries no element to cite a source for.
+                        Value::Str(id) => view
+                            .attr(*entity, *id, *field)
+                            .filter(|l| !l.values.is_empty())
+                            .map(|l| l.read_at),
+                        _ => None,
+                    })
+                    .next()
+            }
+            _ => None,
+        };
+        Seen {
+            vals,
+            present,
+            read_at,
+        }
+    }
+
+    fn atom_reason(&self, atom: u32, k: u32, env: &Env) -> Reason {
+        let plan = &self.monitor.plan;
+        let encoded = &plan.encoded;
+        let Some(node) = encoded.cnodes.get(atom as usize) else {
+            return Reason::MissingStep;
+        };
+        let operands = atom_operands(node, encoded);
+        let happened = matches!(node, CNode::Happened { .. });
+        let seen: Vec<Option<Seen>> = operands
+            .iter()
+            .map(|&o| (!happened).then(|| self.seen(o, k, env)))
+            .collect();
+        let missing = operands.iter().zip(&seen).any(|(o, s)| {
+            !s.as_ref().is_some_and(|s| s.present)
+                && !matches!(encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
+        });
+        let kinds: Vec<&ONode> = operands
+            .iter()
+            .filter_map(|o| encoded.onodes.get(*o as usize))
+            .collect();
+        let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
+        match node {
+            CNode::Happened {
+                filter,
+                negated: false,
+            } => match encoded.filters.get(*filter as usize) {
+                Some(f) if !plan.is_gated(f.tool) => Reason::MissingRead,
+                _ => Reason::MissingStep,
+            },
+            CNode::Happened { .. } => Reason::MissingStep,
+            _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
+            _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+            CNode::Contains { .. } => Reason::Ungrounded,
+            CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
+            _ if has(|n| {
+                matches!(
+                    n,
+                    ONode::Agg { .. } | ONode::Arith { .. } | ONode::CountEqual { .. }
+                )
+            }) =>
+            {
+                Reason::AmountOutOfBounds
+            }
+            CNode::Cmp {
+                op: CmpOp::Eq | CmpOp::Ne,
+                ..
+            } if has(|n| matches!(n, ONode::Arg(_)))
+                && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
+            {
+                let numeric = seen.iter().flatten().any(|s| {
+                    s.vals
+                        .iter()
+                        .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
+                });
+                if numeric {
+                    Reason::AmountOutOfBounds
+                } else {
+                    Reason::Ungrounded
+                }
+            }
+            _ => Reason::WrongValue,
+        }
+    }
+}
