@@ -195,51 +195,50 @@ fn the_json_report_holds_every_trace_and_a_summary_that_adds_up() {
 
 #[test]
 fn judge_none_reports_writes_resting_on_unjudged_dialogue_as_unverified() {
-    let retail = root().join("bundles/retail");
-    let run = |judge: &str| {
+    let run = |bundle: &str, judge: &str, input: &Path| {
         let out = turnstile(&[
             "audit",
             "--bundle",
-            s(&retail),
+            s(&root().join("bundles").join(bundle)),
             "--format",
             "jsonl",
             "--judge",
             judge,
-            s(&example()),
+            s(input),
         ]);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         lines(&out)
     };
-    let none = run("none");
-    let offline = run("offline");
-    // A cancellation the offline judge finds confirmed is unverified without
-    // a judge, with exactly the dialogue steps on the cancel path.
-    let cancel = |reports: &[serde_json::Value]| {
+    let find = |reports: &[serde_json::Value], id: &str| {
         reports
             .iter()
-            .find(|t| t["trace"].as_str().unwrap().contains("67002b62"))
+            .find(|t| t["trace"].as_str().unwrap().contains(id))
             .cloned()
             .unwrap()
     };
-    assert_eq!(cancel(&offline)["verdict"], "compliant");
-    let unverified = cancel(&none);
-    assert_eq!(unverified["verdict"], "unverified");
-    let write = &unverified["unverified"][0];
-    assert_eq!(write["node"], "cancel.authorize");
-    assert_eq!(
-        write["assumed"],
-        serde_json::json!(["cancel.reason", "cancel.confirm"])
-    );
+    // Retail's cancel confirmation is a formal `confirmed(...)` guard: the
+    // cancellation is compliant without any judge, and no model is asked.
+    let none = run("retail", "none", &example());
+    assert_eq!(find(&none, "67002b62")["verdict"], "compliant");
     // A formal violation stays a violation without a judge.
-    let exchange = none
-        .iter()
-        .find(|t| t["trace"].as_str().unwrap().contains("031c0b0c"))
-        .unwrap();
+    let exchange = find(&none, "031c0b0c");
     assert_eq!(exchange["verdict"], "violation");
     assert_eq!(exchange["first_deviation"]["reason"], "missing_read");
     for r in &none {
         assert_eq!(r["judge"]["calls"], 0);
     }
+    // Airline's cancellation reason is a judged step: a cancel whose formal
+    // checks hold is unverified without a judge, naming exactly that step
+    // (with a judge it is decided one way or the other).
+    let airline = root().join("data/tau2/traces/airline_gpt-4.1.json.zst");
+    let offline = run("airline", "offline", &airline);
+    assert_ne!(find(&offline, "01d73d39")["verdict"], "unverified");
+    let none = run("airline", "none", &airline);
+    let unverified = find(&none, "01d73d39");
+    assert_eq!(unverified["verdict"], "unverified");
+    let write = &unverified["unverified"][0];
+    assert_eq!(write["node"], "cancel.authorize");
+    assert_eq!(write["assumed"], serde_json::json!(["cancel.reason"]));
 }
 
 #[test]

@@ -312,6 +312,7 @@ fn trace_data(r: &TraceReport) -> serde_json::Value {
     let deviations: Vec<serde_json::Value> = r
         .blocked
         .iter()
+        .chain(&r.deviated)
         .map(|d| {
             serde_json::json!({
                 "event": d.event, "node": d.node, "reason": d.reason,

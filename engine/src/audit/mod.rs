@@ -117,6 +117,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::TypeMismatch => "type_mismatch",
         Reason::AuthorizationUsed => "authorization_used",
         Reason::SessionFull => "session_full",
+        Reason::WrongSide => "wrong_side",
     }
 }
 
@@ -235,12 +236,17 @@ pub struct TraceReport {
     pub events: usize,
     /// The verdict.
     pub verdict: TraceVerdict,
-    /// The first blocked mutating call.
+    /// The first deviation: the earliest blocked mutating call or
+    /// deviation without a write.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_deviation: Option<Deviation>,
     /// Every blocked mutating call, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<Deviation>,
+    /// Every deviation without a write (the `deviate` verdict: an
+    /// instruction or claim out of order), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deviated: Vec<Deviation>,
     /// Writes allowed only by assumed dialogue steps.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unverified: Vec<UnverifiedWrite>,
@@ -452,7 +458,7 @@ pub async fn audit_trace(
     }
     let metrics_base = step_counts(&session, &acc);
     let reward_one = meta.reward.is_some_and(|r| (r - 1.0).abs() < 1e-9);
-    let verdict = if !acc.blocked.is_empty() {
+    let verdict = if !acc.blocked.is_empty() || !acc.deviated.is_empty() {
         TraceVerdict::Violation
     } else if !acc.unverified.is_empty() {
         TraceVerdict::Unverified
@@ -486,8 +492,9 @@ pub async fn audit_trace(
         reward: meta.reward,
         events: events_total,
         verdict,
-        first_deviation: acc.blocked.first().cloned(),
+        first_deviation: first_of(&acc.blocked, &acc.deviated),
         blocked: acc.blocked,
+        deviated: acc.deviated,
         unverified: acc.unverified,
         requests,
         metrics,
@@ -514,10 +521,21 @@ pub async fn audit_trace(
     Ok(report)
 }
 
+/// The earlier of the first blocked call and the first deviation without a
+/// write.
+fn first_of(blocked: &[Deviation], deviated: &[Deviation]) -> Option<Deviation> {
+    match (blocked.first(), deviated.first()) {
+        (Some(b), Some(d)) if d.event < b.event => Some(d.clone()),
+        (Some(b), _) => Some(b.clone()),
+        (None, d) => d.cloned(),
+    }
+}
+
 /// What the per-event reports add up to.
 #[derive(Default)]
 struct Accumulator {
     blocked: Vec<Deviation>,
+    deviated: Vec<Deviation>,
     unverified: Vec<UnverifiedWrite>,
     /// Accepted assumed verdicts so far: (step, request).
     assumed: Vec<(String, Bindings)>,
@@ -552,6 +570,25 @@ impl Accumulator {
         self.anomalies.extend(report.anomalies);
         if !report.requests.is_empty() {
             self.last_requests = report.requests;
+        }
+        if let GateVerdict::Deviate {
+            reason,
+            action,
+            step,
+            remediation,
+            at,
+            ..
+        } = &report.verdict
+        {
+            self.deviated.push(Deviation {
+                event: at.0,
+                call: action.clone(),
+                node: step.clone(),
+                reason: reason_name(*reason).to_owned(),
+                request: Bindings::new(),
+                remediation: remediation.clone(),
+                executed: false,
+            });
         }
         if !report.mutating {
             return;

@@ -218,7 +218,7 @@ impl Summary {
         self.by_model.entry(model).or_default().add(r);
         let domain = r.domain.clone().unwrap_or_else(|| UNKNOWN.to_owned());
         self.by_domain.entry(domain).or_default().add(r);
-        for d in &r.blocked {
+        for d in r.blocked.iter().chain(&r.deviated) {
             let node = d.node.clone().unwrap_or_else(|| "-".to_owned());
             *self
                 .by_node_reason

@@ -616,7 +616,7 @@ impl Session {
             &self.monitor,
             env,
             &self.extractor.interner,
-            self.builder.diagnostics(),
+            &self.log,
         ))
     }
 

@@ -152,5 +152,9 @@ pub async fn deviation_coverage(
         deviations,
         caught: caught.into_iter().map(|d| d.event).collect(),
         missed: missed.into_iter().map(|d| d.event).collect(),
+        // The observed deviations already include those without a write.
+        unwritten: Vec::new(),
+        unwritten_caught: Vec::new(),
+        unwritten_missed: Vec::new(),
     })
 }

@@ -5,20 +5,21 @@
 //! filled from what the user said.
 
 use turnstile_rules::Env;
-use turnstile_rules::{ExtractionDiagnostic, Interner, Value};
+use turnstile_rules::{EventFacts, ExtractionDiagnostic, Interner, Value};
 
 use super::runtime::RemedyPiece;
 use turnstile_rules::Monitor;
 
-/// Renders `pieces` for the request `env`. `diagnostics` are the extraction
-/// problems so far: a field whose read had the wrong type is shown as such,
-/// not as "not read yet".
+/// Renders `pieces` for the request `env`. `log` holds every event's facts
+/// so far; its extraction problems tell a field whose read had the wrong type
+/// (shown as such) from one not read yet. It is only looked at for a
+/// placeholder with no value.
 pub fn render(
     pieces: &[RemedyPiece],
     monitor: &Monitor,
     env: &Env,
     interner: &Interner,
-    diagnostics: &[ExtractionDiagnostic],
+    log: &[EventFacts],
 ) -> String {
     let mut out = String::new();
     for piece in pieces {
@@ -27,7 +28,7 @@ pub fn render(
             RemedyPiece::Value(node, source) => {
                 let values = monitor.operand_values(*node, env);
                 if values.is_empty() {
-                    match mistyped(source, diagnostics) {
+                    match mistyped(source, log.iter().flat_map(|f| f.diagnostics.iter())) {
                         Some(why) => out.push_str(&format!("<{source}: {why}>")),
                         None => out.push_str(&format!("<{source}: not read yet>")),
                     }
@@ -45,7 +46,10 @@ pub fn render(
 /// Why the entity field `source` (`account[$account].balance`) has no
 /// value, when the latest read of it had the wrong type: read diagnostics
 /// say `tool: entity.field: why`.
-fn mistyped(source: &str, diagnostics: &[ExtractionDiagnostic]) -> Option<String> {
+fn mistyped<'a>(
+    source: &str,
+    diagnostics: impl DoubleEndedIterator<Item = &'a ExtractionDiagnostic>,
+) -> Option<String> {
     let entity = source.split('[').next()?;
     let field = source.rsplit('.').next()?;
     if !source.contains('[') || entity.is_empty() {
@@ -53,7 +57,6 @@ fn mistyped(source: &str, diagnostics: &[ExtractionDiagnostic]) -> Option<String
     }
     let subject = format!("{entity}.{field}");
     diagnostics
-        .iter()
         .rev()
         .filter(|d| d.kind.is_type_error())
         .find_map(|d| {

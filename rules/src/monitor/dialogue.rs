@@ -34,6 +34,12 @@ impl Dialogue {
         }
     }
 
+    /// The events of every turn so far, in order: where a dialogue
+    /// predicate may change value.
+    pub fn turn_events(&self) -> impl Iterator<Item = u32> + '_ {
+        self.turns.iter().map(|t| t.event.0)
+    }
+
     /// Whether `speaker` named `value` in a turn at or before event `k`.
     pub fn said(&self, speaker: Speaker, value: Value, k: u32) -> bool {
         let Value::Str(s) = value else {

@@ -144,11 +144,11 @@ impl Ctx<'_> {
                 if !o.ready() {
                     return false;
                 }
-                let k = self.state.events.saturating_sub(1);
+                let k = self.state.event();
                 let fails = o
                     .vals
                     .iter()
-                    .any(|(_, v)| !self.state.dialogue.said(speaker, *v, k));
+                    .any(|(_, v)| !self.state.dialogue().said(speaker, *v, k));
                 fails == negated
             }
             CNode::Confirmed { set, negated } => {
@@ -167,8 +167,8 @@ impl Ctx<'_> {
                     }
                     values.extend(o.vals.into_iter().map(|(_, v)| v));
                 }
-                let k = self.state.events.saturating_sub(1);
-                self.state.dialogue.confirmed(&values, k) != negated
+                let k = self.state.event();
+                self.state.dialogue().confirmed(&values, k) != negated
             }
         }
     }

@@ -529,6 +529,21 @@ impl Explainer<'_> {
                     Some(CNode::Happened { filter, .. }) => {
                         points.extend(self.filter_points(*filter, env));
                     }
+                    Some(CNode::Said { operand, .. }) => {
+                        stack.push(Node::O(*operand));
+                        points.extend(state.dialogue.turn_events());
+                    }
+                    Some(CNode::Confirmed { set, .. }) => {
+                        stack.extend(
+                            encoded
+                                .sets
+                                .get(*set as usize)
+                                .into_iter()
+                                .flatten()
+                                .map(|m| Node::O(*m)),
+                        );
+                        points.extend(state.dialogue.turn_events());
+                    }
                     Some(CNode::True | CNode::False) | None => {}
                 },
                 Node::O(o) => match encoded.onodes.get(o as usize) {
@@ -692,6 +707,7 @@ impl Explainer<'_> {
                 _ => Reason::MissingStep,
             },
             CNode::Happened { .. } => Reason::MissingStep,
+            CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
             _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
             _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
             CNode::Contains { .. } => Reason::Ungrounded,

@@ -316,6 +316,20 @@ impl<'a> View<'a> {
         self.state.arg_len(call, path)
     }
 
+    /// The event looked at (the last applied one for "now").
+    pub fn event(&self) -> u32 {
+        if self.at == u32::MAX {
+            self.state.events.saturating_sub(1)
+        } else {
+            self.at
+        }
+    }
+
+    /// The turns and mentions; its queries take the event they are asked at.
+    pub fn dialogue(&self) -> &'a super::dialogue::Dialogue {
+        &self.state.dialogue
+    }
+
     /// Events matching `filter` up to the event looked at.
     pub fn filter_events(&self, filter: u32, key: Option<Value>) -> &'a [(u32, u32)] {
         let list = self.state.filter_events(filter, key);
