@@ -167,3 +167,66 @@ async fn replay_coverage_counts_every_deviation() {
         assert_eq!(c.missed.len() == 1, !caught, "{schedule}");
     }
 }
+
+/// Telecom's dual control: the user's device tools are user events in the
+/// automaton (never agent classes), and witnesses through them carry the
+/// user's calls with text reports that make the device checks hold.
+#[tokio::test]
+async fn telecom_witnesses_realise_the_users_device_calls() {
+    use turnstile_engine::coverage::Move;
+    use turnstile_engine::trace::Event;
+    let dir = bundles()
+        .into_iter()
+        .find(|d| d.ends_with("telecom"))
+        .unwrap();
+    let bundle = Arc::new(check_bundle(&dir).unwrap());
+    let analysis = analyze(&bundle);
+    for class in analysis.automaton.agent_classes() {
+        let tool = bundle.domain.tool(class.tool()).unwrap();
+        assert_eq!(
+            tool.side,
+            turnstile_engine::bundle::model::Side::Agent,
+            "{class:?}"
+        );
+    }
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let mut builder = Builder::new(rt, &analysis);
+    let through_device: Vec<_> = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.prefix.iter().any(|m| matches!(m, Move::UserTool { .. })))
+        .take(6)
+        .collect();
+    assert!(
+        !through_device.is_empty(),
+        "no deviation after a device step"
+    );
+    let mut confirmed = 0;
+    for d in through_device {
+        match builder.witness(d).await {
+            Ok(w) => {
+                confirmed += 1;
+                assert!(w.trace.events.iter().any(|e| matches!(
+                    e,
+                    Event::Call {
+                        requestor: turnstile_engine::bundle::model::Side::User,
+                        ..
+                    }
+                )));
+                assert!(w.trace.events.iter().any(|e| matches!(
+                    e,
+                    Event::Result {
+                        content: serde_json::Value::String(_),
+                        ..
+                    }
+                )));
+            }
+            Err(WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. }) => {}
+            Err(e) => panic!("{}: {e}", d.node),
+        }
+    }
+    assert!(
+        confirmed > 0,
+        "no witness through a device step was confirmed"
+    );
+}

@@ -3,7 +3,9 @@
 //! the outcomes it can take (holds or not). One request is followed along one
 //! path of the step graph: its state is the last step satisfied on that path
 //! (the cursor), the procedural read tools whose step that path has passed,
-//! and whether the agent has acted since the last user message.
+//! and whether the agent has acted since the last user message. The user's
+//! own tool calls (dual control: device tools) are user events: they satisfy
+//! the steps that wait for their results and never deviate.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -43,6 +45,16 @@ pub enum AgentClass {
     Read(String),
     /// A call of an agent-side mutating tool (the gated class).
     Write(String),
+}
+
+impl Move {
+    /// A tool call (with its result): the moves whose values are searched.
+    pub fn is_call(&self) -> bool {
+        matches!(
+            self,
+            Move::Read { .. } | Move::Write { .. } | Move::UserTool { .. }
+        )
+    }
 }
 
 impl AgentClass {
@@ -102,6 +114,14 @@ pub enum Move {
         /// The step it satisfies.
         satisfies: Option<StepId>,
     },
+    /// A call of a user-side tool (dual control) and its result, satisfying
+    /// the step that waits for it.
+    UserTool {
+        /// The tool.
+        tool: String,
+        /// The step it satisfies.
+        satisfies: StepId,
+    },
     /// An authorized agent write and its successful result.
     Write {
         /// The tool.
@@ -122,6 +142,8 @@ struct StepKind {
     by_agent: bool,
     /// Satisfied by a successful result of this read tool.
     by_read: Option<usize>,
+    /// Satisfied by a result of this user-side tool (index into `user_tools`).
+    by_user_tool: Option<usize>,
     /// An authorization of this write tool (index into `writes`).
     authorizes: Option<usize>,
     /// The authorization's guard can fail.
@@ -146,6 +168,8 @@ pub struct Automaton {
     pub(crate) reads: Vec<String>,
     /// Agent-side mutating tools, in name order.
     pub(crate) writes: Vec<String>,
+    /// User-side tools some `tool_call` step waits for, in name order.
+    pub(crate) user_tools: Vec<String>,
     entry: StepId,
 }
 
@@ -175,16 +199,22 @@ impl Automaton {
         let program = &bundle.program;
         let graph = &bundle.workflow.graph;
         let tool_name = |sym: Symbol| bundle.interner.resolve(sym).to_owned();
-        let reads: Vec<String> = program
+        let user_side = |name: &str| {
+            bundle
+                .domain
+                .tool(name)
+                .is_some_and(|t| t.side == Side::User)
+        };
+        let awaited: BTreeSet<String> = program
             .steps
             .iter()
             .filter_map(|s| match s.timing {
                 Timing::Result(t) => Some(tool_name(t)),
                 _ => None,
             })
-            .collect::<BTreeSet<_>>()
-            .into_iter()
             .collect();
+        let (user_tools, reads): (Vec<String>, Vec<String>) =
+            awaited.into_iter().partition(|t| user_side(t));
         let writes: Vec<String> = bundle
             .domain
             .tools
@@ -201,7 +231,7 @@ impl Automaton {
                     StepOrigin::Node => graph.node_weight(petgraph::graph::NodeIndex::new(i)),
                     StepOrigin::Branch { .. } => None,
                 };
-                classify(step, node, &reads, &writes, &tool_name)
+                classify(step, node, [&reads, &writes, &user_tools], &tool_name)
             })
             .collect();
         let mut successors: Vec<Vec<StepId>> = vec![Vec::new(); program.steps.len()];
@@ -231,6 +261,7 @@ impl Automaton {
             reach,
             reads,
             writes,
+            user_tools,
             entry: program.entry,
         }
     }
@@ -372,6 +403,15 @@ impl Automaton {
                         at(s, state.reads | bit, Turn::MidTurn),
                     ));
                 }
+            }
+            if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
+                out.push((
+                    Move::UserTool {
+                        tool: tool.clone(),
+                        satisfies: s,
+                    },
+                    at(s, state.reads, state.turn),
+                ));
             }
             if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {
                 out.push((
@@ -551,8 +591,7 @@ fn closure(successors: &[Vec<StepId>], pass: impl Fn(StepId) -> bool) -> Vec<Vec
 fn classify(
     step: &Step,
     node: Option<&crate::fsm::Node>,
-    reads: &[String],
-    writes: &[String],
+    [reads, writes, user_tools]: [&[String]; 3],
     tool_name: &dyn Fn(Symbol) -> String,
 ) -> StepKind {
     let exit = node.is_some_and(|n| n.kind == NodeKind::Exit);
@@ -562,6 +601,7 @@ fn classify(
         by_user: false,
         by_agent: false,
         by_read: None,
+        by_user_tool: None,
         authorizes: None,
         guarded: step.check.is_some(),
         exit,
@@ -570,6 +610,7 @@ fn classify(
         Timing::Result(t) => {
             let name = tool_name(t);
             kind.by_read = reads.iter().position(|r| *r == name);
+            kind.by_user_tool = user_tools.iter().position(|u| *u == name);
         }
         Timing::Call(t) => {
             let name = tool_name(t);

@@ -3,7 +3,8 @@
 //!
 //! The workflow is abstracted to an automaton ([`Automaton`]) over the event
 //! alphabet — user messages, agent messages, agent read calls, agent write
-//! calls (each with its result) — following one request along one path of
+//! calls (each with its result), the user's own tool calls under dual
+//! control (device tools, user events that never deviate) — following one request along one path of
 //! the step graph the monitor evaluates. Formal checks and judge questions are
 //! abstracted to their outcomes: each may hold or not, independently.
 //!

@@ -210,7 +210,7 @@ impl<'a> Builder<'a> {
                 .iter()
                 .enumerate()
                 .skip(end)
-                .find(|(_, m)| matches!(m, Move::Read { .. } | Move::Write { .. }))
+                .find(|(_, m)| m.is_call())
                 .map_or(prefix.len(), |(i, _)| i);
             let key = (prefix.get(..horizon).unwrap_or_default().to_vec(), end);
             let group = prefix.get(start..end).unwrap_or_default();
@@ -244,7 +244,7 @@ impl<'a> Builder<'a> {
             return Ok(from.clone());
         };
         let candidates = self.candidates(first, from.events.len());
-        let is_call = matches!(first, Move::Read { .. } | Move::Write { .. });
+        let is_call = first.is_call();
         let targets: Vec<StepId> = group
             .iter()
             .chain(lookahead)
@@ -311,11 +311,15 @@ impl<'a> Builder<'a> {
                 k,
             )],
             Move::Read { tool, .. } | Move::Write { tool, .. } => {
-                call_candidates(&self.rt, tool, k)
+                call_candidates(&self.rt, tool, Side::Agent, k)
                     .into_iter()
                     .map(|e| (e, Vec::new()))
                     .collect()
             }
+            Move::UserTool { tool, .. } => call_candidates(&self.rt, tool, Side::User, k)
+                .into_iter()
+                .map(|e| (e, Vec::new()))
+                .collect(),
         }
     }
 }
@@ -432,7 +436,7 @@ fn satisfies(mv: &Move) -> Option<StepId> {
         Move::User { satisfies } | Move::Message { satisfies } | Move::Read { satisfies, .. } => {
             *satisfies
         }
-        Move::Write { satisfies, .. } => Some(*satisfies),
+        Move::Write { satisfies, .. } | Move::UserTool { satisfies, .. } => Some(*satisfies),
     }
 }
 
@@ -444,6 +448,7 @@ pub fn describe(mv: &Move) -> String {
         Move::Message { .. } => "agent message".to_owned(),
         Move::Read { tool, .. } => format!("read {tool}"),
         Move::Write { tool, .. } => format!("write {tool}"),
+        Move::UserTool { tool, .. } => format!("user calls {tool}"),
     }
 }
 
@@ -535,8 +540,9 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
     }
 }
 
-/// Candidate (call, result) pairs for `tool` at event `k`, defaults first.
-fn call_candidates(rt: &BundleRuntime, tool: &str, k: usize) -> Vec<Vec<Event>> {
+/// Candidate (call, result) pairs for `tool` called by `requestor` at event
+/// `k`, defaults first.
+fn call_candidates(rt: &BundleRuntime, tool: &str, requestor: Side, k: usize) -> Vec<Vec<Event>> {
     let domain = &rt.bundle.domain;
     let Some(spec) = domain.tool(tool) else {
         return Vec::new();
@@ -574,7 +580,7 @@ fn call_candidates(rt: &BundleRuntime, tool: &str, k: usize) -> Vec<Vec<Event>> 
                     id: id.clone(),
                     tool: tool.to_owned(),
                     args: Json::Object(args.clone().into_iter().collect()),
-                    requestor: Side::Agent,
+                    requestor,
                 },
                 Event::Result {
                     id: id.clone(),
@@ -664,6 +670,18 @@ fn result_options(
 ) -> Vec<(String, Vec<Json>)> {
     let mut out = Vec::new();
     for (i, read) in tool.reads.iter().enumerate() {
+        if let Some(text) = &read.text {
+            // A report's field is decided by the phrase it contains: each
+            // pattern's phrase, the fallback by none.
+            for (field, patterns) in &text.fields {
+                let phrases = patterns
+                    .iter()
+                    .map(|(needle, _)| json!(needle.clone().unwrap_or_default()))
+                    .collect();
+                out.push((format!("{i}:{field}"), phrases));
+            }
+            continue;
+        }
         let Some(entity) = domain.entities.get(&read.entity) else {
             continue;
         };
@@ -710,6 +728,9 @@ fn default_result(tool: &Tool, domain: &crate::schema::Domain) -> Json {
 /// The result JSON carrying `fields` (keyed `spec:field`) at the paths the
 /// tool's read specs name, every record id [`ID`].
 fn build_result(tool: &Tool, fields: &[(String, Json)]) -> Json {
+    if tool.reads.iter().any(|r| r.text.is_some()) {
+        return text_report(fields);
+    }
     let mut root = Json::Null;
     for (i, read) in tool.reads.iter().enumerate() {
         let mut record = Json::Null;
@@ -744,6 +765,16 @@ fn build_result(tool: &Tool, fields: &[(String, Json)]) -> Json {
         }
     }
     if root.is_null() { json!({}) } else { root }
+}
+
+/// A plain-text report containing each chosen phrase on a line of its own.
+fn text_report(fields: &[(String, Json)]) -> Json {
+    let lines: Vec<&str> = fields
+        .iter()
+        .filter_map(|(_, v)| v.as_str())
+        .filter(|l| !l.is_empty())
+        .collect();
+    Json::String(lines.join("\n"))
 }
 
 /// Sets a record's value, or returns it when its path starts at the root of
