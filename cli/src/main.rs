@@ -18,7 +18,9 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
-use turnstile_engine::{GraphFormat, GraphOptions, bundle_schema, render_graph_with};
+use turnstile_engine::{
+    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
+};
 
 mod audit;
 mod coverage;
@@ -59,6 +61,11 @@ enum Command {
         /// nodes and branches, not only as tooltips.
         #[arg(long)]
         detail: bool,
+        /// Draw one flow only, each subflow it invokes as a single box:
+        /// `main`, or a subflow instance such as `mobile_data` or
+        /// `mobile_data.service` (an unknown name lists them).
+        #[arg(long)]
+        flow: Option<String>,
         /// Write to this file instead of standard output.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -242,8 +249,9 @@ fn main() -> ExitCode {
             bundle,
             format,
             detail,
+            flow,
             output,
-        } => graph(&bundle, format, GraphOptions { detail }, output),
+        } => graph(&bundle, format, detail, flow, output),
         Command::Schema => emit(&format!("{:#}\n", bundle_schema()), None),
         Command::Replay {
             bundle,
@@ -553,13 +561,31 @@ fn summary(bundle: &CompiledBundle) -> String {
 fn graph(
     path: &std::path::Path,
     format: GraphArg,
-    options: GraphOptions,
+    detail: bool,
+    flow: Option<String>,
     output: Option<PathBuf>,
 ) -> ExitCode {
     let bundle = match check_bundle(path) {
         Ok(b) => b,
         Err(problems) => return report_problems(path, &problems),
     };
+    let flow = flow.map(|f| if f == "main" { String::new() } else { f });
+    if let Some(wanted) = &flow {
+        let known = flow_instances(&bundle);
+        if !known.contains(wanted) {
+            let names: Vec<&str> = known
+                .iter()
+                .map(|n| if n.is_empty() { "main" } else { n.as_str() })
+                .collect();
+            eprintln!(
+                "error: bundle `{}` has no flow `{wanted}`; its flows: {}",
+                bundle.name,
+                names.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let options = GraphOptions { detail, flow };
     let (text_format, image) = match format {
         GraphArg::Dot => (GraphFormat::Dot, None),
         GraphArg::Mermaid => (GraphFormat::Mermaid, None),

@@ -120,3 +120,69 @@ fn without_graphviz_the_error_says_what_to_install() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// `--flow`: one flow alone (telecom's service troubleshooting), its
+/// subflows as single boxes joined to where the conversation goes on, the
+/// user's device tools marked; an unknown flow lists the known ones.
+#[test]
+fn one_flow_is_drawn_alone_with_its_subflows_as_boxes() {
+    let telecom = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/telecom");
+    let telecom = telecom.to_str().unwrap();
+    let out = turnstile(&["graph", telecom, "--flow", "mobile_data.service"], &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dot = String::from_utf8(out.stdout).unwrap();
+    let all = turnstile(&["graph", telecom], &[]);
+    let all = String::from_utf8(all.stdout).unwrap();
+    let nodes = |d: &str| {
+        d.lines()
+            .filter(|l| l.contains(" [label=") && l.trim_start().starts_with('n'))
+            .count()
+    };
+    assert!(
+        nodes(&dot) < nodes(&all) / 5,
+        "{} of {}",
+        nodes(&dot),
+        nodes(&all)
+    );
+    assert!(dot.contains("telecom: flow mobile_data.service"));
+    // The manual's order, each step's node present; the device fixes are the user's.
+    for step in [
+        "status_bar",
+        "airplane",
+        "sim_check",
+        "apn_check",
+        "line",
+        "resume",
+        "escalate",
+    ] {
+        assert!(dot.contains(&format!("label=\"{step}")), "{step}");
+    }
+    assert!(dot.contains("toggle_airplane_mode (user)"));
+    assert!(
+        dot.contains("label=\"returns\""),
+        "a subflow box continues where it returns"
+    );
+    assert!(!dot.contains("subgraph cluster_0"), "no expanded subflow");
+    let mermaid = turnstile(
+        &["graph", telecom, "--flow", "main", "--format", "mermaid"],
+        &[],
+    );
+    assert_eq!(mermaid.status.code(), Some(0));
+    assert!(
+        String::from_utf8(mermaid.stdout)
+            .unwrap()
+            .contains("==>|returns|")
+    );
+    let unknown = turnstile(&["graph", telecom, "--flow", "mobile"], &[]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let err = String::from_utf8(unknown.stderr).unwrap();
+    assert!(
+        err.contains("has no flow `mobile`") && err.contains("mobile_data.service"),
+        "{err}"
+    );
+}

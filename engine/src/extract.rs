@@ -476,6 +476,11 @@ impl Extraction<'_> {
                     _ => found,
                 };
                 for json in items {
+                    let unquoted = read
+                        .quoted_numbers
+                        .then(|| unquote_number(json, &element))
+                        .flatten();
+                    let json = unquoted.as_ref().unwrap_or(json);
                     match typed(&mut self.out.interner, json, Some(&element)) {
                         Ok(v) => values.push(v),
                         Err((kind, why)) => {
@@ -659,6 +664,26 @@ fn arg_type(
 }
 
 type TypeError = (ExtractionProblem, String);
+
+/// A quoted plain decimal (`"3.2"`, `"-12"`) as the JSON number it spells,
+/// for an amount or integer field of a read with `quoted_numbers`; anything
+/// else (separators, signs other than a leading `-`, exponents) stays a
+/// string and is then a type mismatch.
+fn unquote_number(json: &Json, ty: &ValueType) -> Option<Json> {
+    let (Json::String(s), ValueType::Amount | ValueType::Int) = (json, ty) else {
+        return None;
+    };
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let plain = !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit())
+        && (fraction.is_empty() == !digits.contains('.'));
+    if !plain {
+        return None;
+    }
+    serde_json::from_str::<Json>(s).ok().filter(Json::is_number)
+}
 
 /// Converts a JSON scalar to a typed value; without a declared type, the JSON
 /// kind decides.

@@ -57,7 +57,9 @@ pub use fsm::{
     BindSource, Binding, Criterion, Edge, Node, NodeIdx, NodeSource, Template, TemplatePiece,
     Workflow,
 };
-pub use render::{GraphFormat, GraphOptions, bundle_schema, render_graph, render_graph_with};
+pub use render::{
+    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph, render_graph_with,
+};
 pub use session::{
     AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,
     Guidance, RequestStatus, RequestView, STATE_VERSION, Schedule, Session, SessionError,

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use petgraph::visit::EdgeRef;
 use serde_json::json;
 
-use crate::bundle::model::NodeKind;
+use crate::bundle::model::{Actor, NodeKind};
 use crate::compile::CompiledBundle;
 use crate::fsm::{Edge, Node, NodeIdx};
 
@@ -24,12 +24,39 @@ pub enum GraphFormat {
 }
 
 /// What a drawing shows beyond the structure.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GraphOptions {
     /// Show each node's check, guard and judge question and each branch's
     /// guard, abbreviated, on the drawing itself (not only as tooltips,
     /// which PNG and most SVG viewers do not show).
     pub detail: bool,
+    /// Draw one flow instance only (`""` the main flow, `mobile_data`,
+    /// `mobile_data.service`, see [`flow_instances`]): its own nodes, each
+    /// subflow it invokes a single box joined to where the conversation
+    /// goes on once it returns. `None`: everything, subflows expanded.
+    pub flow: Option<String>,
+}
+
+/// The flow instances of `bundle`'s compiled workflow, the main flow (`""`)
+/// first: what [`GraphOptions::flow`] accepts.
+pub fn flow_instances(bundle: &CompiledBundle) -> Vec<String> {
+    let graph = &bundle.workflow.graph;
+    let mut names: Vec<String> = graph
+        .node_indices()
+        .map(|idx| instance(&graph[idx].id).to_owned())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+impl GraphOptions {
+    /// Whether `node` is drawn.
+    fn shows(&self, node: &Node) -> bool {
+        self.flow
+            .as_deref()
+            .is_none_or(|flow| instance(&node.id) == flow)
+    }
 }
 
 /// The compiled workflow of `bundle`, drawn in `format`.
@@ -44,9 +71,9 @@ pub fn render_graph_with(
     options: GraphOptions,
 ) -> String {
     match format {
-        GraphFormat::Dot => dot(bundle, options),
-        GraphFormat::Mermaid => mermaid(bundle, options),
-        GraphFormat::Json => json(bundle),
+        GraphFormat::Dot => dot(bundle, &options),
+        GraphFormat::Mermaid => mermaid(bundle, &options),
+        GraphFormat::Json => json(bundle, &options),
     }
 }
 
@@ -130,6 +157,8 @@ fn dot_style(kind: NodeKind) -> (&'static str, &'static str) {
 fn short_label(node: &Node, detail: bool) -> String {
     let name = node.id.rsplit('.').next().unwrap_or(&node.id);
     let tool_or_outcome = match (&node.tool, node.outcome) {
+        // Dual control: the user runs it on their device.
+        (Some(tool), _) if node.actor == Actor::User => format!("\n{tool} (user)"),
         (Some(tool), _) => format!("\n{tool}"),
         (None, Some(outcome)) => format!("\n{outcome:?}").to_lowercase(),
         _ => String::new(),
@@ -181,16 +210,21 @@ fn after_return(bundle: &CompiledBundle) -> BTreeMap<NodeIdx, Vec<NodeIdx>> {
     after
 }
 
-fn dot(bundle: &CompiledBundle, options: GraphOptions) -> String {
+fn dot(bundle: &CompiledBundle, options: &GraphOptions) -> String {
     let graph = &bundle.workflow.graph;
     let mut out = String::new();
+    let title = match options.flow.as_deref() {
+        None => bundle.name.clone(),
+        Some("") => format!("{}: main flow", bundle.name),
+        Some(flow) => format!("{}: flow {flow}", bundle.name),
+    };
     let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(&bundle.name));
     // Top-down; `newrank` ranks clusters with the rest, so the main flow
     // reads from the top and each subflow hangs beside its invoking node.
     let _ = writeln!(
         out,
         "  graph [rankdir=TB, newrank=true, compound=true, nodesep=0.4, ranksep=0.45, fontname=\"Helvetica\", label=\"{}\", labelloc=t];",
-        dot_escape(&bundle.name)
+        dot_escape(&title)
     );
     let _ = writeln!(
         out,
@@ -198,7 +232,7 @@ fn dot(bundle: &CompiledBundle, options: GraphOptions) -> String {
     );
     let _ = writeln!(out, "  edge [fontname=\"Helvetica\", fontsize=9];");
     let mut clusters: BTreeMap<&str, Vec<_>> = BTreeMap::new();
-    for idx in graph.node_indices() {
+    for idx in graph.node_indices().filter(|i| options.shows(&graph[*i])) {
         clusters
             .entry(instance(&graph[idx].id))
             .or_default()
@@ -206,7 +240,8 @@ fn dot(bundle: &CompiledBundle, options: GraphOptions) -> String {
     }
     let mut cluster_of: BTreeMap<&str, usize> = BTreeMap::new();
     for (cluster_index, (name, members)) in clusters.iter().enumerate() {
-        let main = name.is_empty();
+        // The flow drawn alone is the page's main column.
+        let main = name.is_empty() || options.flow.is_some();
         let indent = if main { "  " } else { "    " };
         if !main {
             cluster_of.insert(name, cluster_index);
@@ -237,6 +272,9 @@ fn dot(bundle: &CompiledBundle, options: GraphOptions) -> String {
     }
     for edge in graph.edge_references() {
         let (from, to) = (&graph[edge.source()], &graph[edge.target()]);
+        if !(options.shows(from) && options.shows(to)) {
+            continue;
+        }
         let mut attributes = Vec::new();
         if let Some(label) = branch_label(edge.weight(), options.detail) {
             attributes.push(format!("label=\"{}\"", dot_escape(&label)));
@@ -265,11 +303,20 @@ fn dot(bundle: &CompiledBundle, options: GraphOptions) -> String {
     }
     // The main flow's spine through each subflow: its node, then where the
     // conversation continues after the subflow returns.
+    // Drawn alone, a subflow is one box: this edge is the way on.
+    let spine = if options.flow.is_some() {
+        "label=\"returns\", style=bold, weight=8"
+    } else {
+        "style=invis, weight=8"
+    };
     for (invoker, targets) in after_return(bundle) {
         for target in targets {
+            if !(options.shows(&graph[invoker]) && options.shows(&graph[target])) {
+                continue;
+            }
             let _ = writeln!(
                 out,
-                "  n{} -> n{} [style=invis, weight=8];",
+                "  n{} -> n{} [{spine}];",
                 invoker.index(),
                 target.index()
             );
@@ -305,10 +352,10 @@ fn mermaid_escape(text: &str) -> String {
     text.replace('"', "#quot;").replace('\n', "<br/>")
 }
 
-fn mermaid(bundle: &CompiledBundle, options: GraphOptions) -> String {
+fn mermaid(bundle: &CompiledBundle, options: &GraphOptions) -> String {
     let graph = &bundle.workflow.graph;
     let mut out = String::from("flowchart TD\n");
-    for idx in graph.node_indices() {
+    for idx in graph.node_indices().filter(|i| options.shows(&graph[*i])) {
         let node = &graph[idx];
         let label = mermaid_escape(&short_label(node, options.detail));
         let (open, close) = match node.kind {
@@ -323,6 +370,9 @@ fn mermaid(bundle: &CompiledBundle, options: GraphOptions) -> String {
         let _ = writeln!(out, "  n{}{open}{label}{close}", idx.index());
     }
     for edge in graph.edge_references() {
+        if !(options.shows(&graph[edge.source()]) && options.shows(&graph[edge.target()])) {
+            continue;
+        }
         let (s, t) = (edge.source().index(), edge.target().index());
         match edge.weight() {
             Edge::Next => {
@@ -334,13 +384,28 @@ fn mermaid(bundle: &CompiledBundle, options: GraphOptions) -> String {
             }
         }
     }
+    if options.flow.is_some() {
+        for (invoker, targets) in after_return(bundle) {
+            for target in targets {
+                if options.shows(&graph[invoker]) && options.shows(&graph[target]) {
+                    let _ = writeln!(
+                        out,
+                        "  n{} ==>|returns| n{}",
+                        invoker.index(),
+                        target.index()
+                    );
+                }
+            }
+        }
+    }
     out
 }
 
-fn json(bundle: &CompiledBundle) -> String {
+fn json(bundle: &CompiledBundle, options: &GraphOptions) -> String {
     let graph = &bundle.workflow.graph;
     let nodes: Vec<_> = graph
         .node_indices()
+        .filter(|i| options.shows(&graph[*i]))
         .map(|idx| {
             let node = &graph[idx];
             json!({
@@ -364,6 +429,7 @@ fn json(bundle: &CompiledBundle) -> String {
         .collect();
     let edges: Vec<_> = graph
         .edge_references()
+        .filter(|e| options.shows(&graph[e.source()]) && options.shows(&graph[e.target()]))
         .map(|edge| {
             let (label, judge, otherwise) = match edge.weight() {
                 Edge::Next => (None, None, false),

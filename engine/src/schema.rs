@@ -77,6 +77,8 @@ pub struct ReadSpec {
     /// A text read: the record's literal id and, per field, the patterns
     /// (`None`: the fallback) and the value each gives.
     pub text: Option<TextRead>,
+    /// Amount and integer fields also accept a plain decimal string.
+    pub quoted_numbers: bool,
 }
 
 /// A claim the agent may make only after a verifying tool result (a

@@ -396,3 +396,50 @@ async fn a_reason_stated_before_the_order_was_read_allows() {
     events.push(cancel(ORDER));
     assert_gate(events, Outcome::Allow).await;
 }
+
+// ---- a yes that was not for this action (modify flows) ----
+
+const PAYPAL: &str = "paypal_7644869";
+
+/// Identified with a second payment method, the user asks to change the
+/// payment of [`ORDER`], then the agent's question and the user's reply.
+fn payment_change(agent_turn: &str, reply: &str) -> Vec<Event> {
+    let mut events = identified(&[ORDER]);
+    if let Some(Event::Result { content, .. }) = events.get_mut(5) {
+        content["payment_methods"][PAYPAL] = json!({"source": "paypal", "id": PAYPAL});
+    }
+    events.push(user(
+        "I'd like to pay for order #W9300146 with my PayPal instead of the card.",
+    ));
+    events.push(agent(agent_turn));
+    events.push(user(reply));
+    events.push(call(
+        "pay",
+        "modify_pending_order_payment",
+        json!({"order_id": ORDER, "payment_method_id": PAYPAL}),
+    ));
+    events
+}
+
+#[tokio::test]
+async fn a_yes_to_a_question_naming_the_order_does_not_change_its_payment() {
+    let events = payment_change(
+        "Order #W9300146 is pending. Would you like me to send you the tracking details for order #W9300146?",
+        "Yes please.",
+    );
+    assert_gate(events, Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_yes_to_a_cancel_summary_does_not_change_the_payment() {
+    assert_gate(payment_change(SUMMARY, "Yes."), Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_yes_to_the_payment_change_summary_allows() {
+    let events = payment_change(
+        "To confirm: change the payment method of order #W9300146 from the Mastercard ending 2478 to PayPal (paypal_7644869). Shall I proceed?",
+        "Yes, go ahead.",
+    );
+    assert_gate(events, Outcome::Allow).await;
+}

@@ -513,3 +513,80 @@ fn device_reports_become_device_facts_and_structured_data_does_not() {
     );
     assert!(facts.diagnostics.iter().any(|d| d.event == ev(5)));
 }
+
+/// `get_data_usage` quotes its numbers; its read opts in with
+/// `quoted_numbers`, so the usage becomes line facts. Anything but a plain
+/// decimal string stays a type mismatch, and a read without the opt-in
+/// (the bill's `total_due`) still refuses a quoted amount.
+#[test]
+fn quoted_usage_numbers_are_read_as_amounts_only_where_the_read_opts_in() {
+    let bundle = tau2::shipped_bundle("telecom");
+    let usage = |used: Json| {
+        let mut events = opening("no data");
+        events.push(call(
+            "u1",
+            "get_data_usage",
+            json!({"customer_id": "C1001", "line_id": "L1002"}),
+        ));
+        events.push(ok(
+            "u1",
+            json!({"line_id": "L1002", "data_used_gb": used, "data_limit_gb": "5.0",
+                   "data_refueling_gb": "0.0", "cycle_end_date": "2025-02-28"}),
+        ));
+        extract(&bundle, &trace(events))
+    };
+    let line_reads = |facts: &turnstile_rules::TraceFacts| {
+        facts
+            .attrs
+            .iter()
+            .filter(|r| facts.interner.resolve(r.entity) == "line")
+            .map(|r| facts.interner.resolve(r.field).to_owned())
+            .collect::<Vec<_>>()
+    };
+    let good = usage(json!("5.2"));
+    let fields = line_reads(&good);
+    for field in ["data_used_gb", "data_limit_gb", "data_refueling_gb"] {
+        assert!(fields.iter().any(|f| f == field), "{field}: {fields:?}");
+    }
+    assert!(good.diagnostics.is_empty(), "{:?}", good.diagnostics);
+    for bad in [
+        json!("5,2"),
+        json!("1e3"),
+        json!("five"),
+        json!(" 5.2"),
+        json!("5."),
+    ] {
+        let facts = usage(bad.clone());
+        assert!(
+            !line_reads(&facts).iter().any(|f| f == "data_used_gb"),
+            "{bad}"
+        );
+        assert!(
+            facts
+                .diagnostics
+                .iter()
+                .any(|d| d.kind == ExtractionProblem::WrongType),
+            "{bad}: {:?}",
+            facts.diagnostics
+        );
+    }
+    let mut events = opening("bill");
+    events.push(call(
+        "b1",
+        "get_bills_for_customer",
+        json!({"customer_id": "C1001"}),
+    ));
+    events.push(ok(
+        "b1",
+        json!([{"bill_id": "B1", "customer_id": "C1001", "status": "Overdue", "total_due": "50.0"}]),
+    ));
+    let facts = extract(&bundle, &trace(events));
+    assert!(
+        facts
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == ExtractionProblem::WrongType),
+        "{:?}",
+        facts.diagnostics
+    );
+}

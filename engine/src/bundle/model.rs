@@ -252,6 +252,12 @@ pub struct ReadDef {
     /// With `text`, `id` is the record's literal id, not a path.
     #[serde(default)]
     pub text: BTreeMap<String, Vec<TextMatchDef>>,
+    /// The tool writes its numbers as JSON strings (`"data_used_gb": "3.2"`):
+    /// the amount and integer fields of this read also accept a string that
+    /// is a plain decimal number. Off by default: elsewhere a quoted number
+    /// where an amount is declared is a type mismatch (and fails closed).
+    #[serde(default)]
+    pub quoted_numbers: bool,
 }
 
 /// One pattern of a text read: when the text contains `contains` (or, with

@@ -228,6 +228,7 @@ fn compile_read(
         id,
         fields,
         text: None,
+        quoted_numbers: read.quoted_numbers,
     })
 }
 
@@ -281,6 +282,7 @@ fn compile_text_read(
             id: read.id.value().clone(),
             fields,
         }),
+        quoted_numbers: false,
     })
 }
 
