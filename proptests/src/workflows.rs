@@ -9,7 +9,9 @@
 //! authorization of its write tool (guarded or not), its verify step and an
 //! exit. Steps are formal reads (checked `item[args.id].ok == true` or not),
 //! judged user or agent steps, and formal decisions on `item[$thing].ok`
-//! whose branches rejoin.
+//! whose branches rejoin. With [`WorkflowSpec::repeat`] every request ends in
+//! a judged `more` decision whose `another` branch loops back to the
+//! classifier (the "anything else?" cycle of the shipped bundles).
 
 use std::fmt::{self, Write as _};
 
@@ -63,6 +65,8 @@ pub struct WorkflowSpec {
     pub intro: Vec<StepSpec>,
     /// The request types (at least one).
     pub requests: Vec<RequestSpec>,
+    /// After a request, a judged `another` loops back to the classifier.
+    pub repeat: bool,
 }
 
 impl fmt::Debug for StepSpec {
@@ -97,8 +101,10 @@ impl fmt::Debug for WorkflowSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "identify, {:?}, then one of {:?}",
-            self.intro, self.requests
+            "identify, {:?}, then one of {:?}{}",
+            self.intro,
+            self.requests,
+            if self.repeat { ", repeated" } else { "" }
         )
     }
 }
@@ -175,12 +181,24 @@ impl WorkflowSpec {
                 ),
             );
             flow.link(&open, &auth);
+            let after = if self.repeat {
+                "more".to_owned()
+            } else {
+                exits.push(format!(
+                    "  - id: done_{label}\n    type: exit\n    outcome: normal\n"
+                ));
+                format!("done_{label}")
+            };
             flow.push(format!(
-                "  - id: verify_{label}\n    type: agent_action\n    check: succeeded({tool}, id == $thing)\n    next: done_{label}\n"
+                "  - id: verify_{label}\n    type: agent_action\n    check: succeeded({tool}, id == $thing)\n    next: {after}\n"
             ));
-            exits.push(format!(
-                "  - id: done_{label}\n    type: exit\n    outcome: normal\n"
-            ));
+        }
+        if self.repeat {
+            flow.push(
+                "  - id: more\n    type: decision\n    branches:\n      - label: another\n        judge: The user asks for something else.\n        to: classify\n      - label: finished\n        otherwise: true\n        to: done\n"
+                    .to_owned(),
+            );
+            exits.push("  - id: done\n    type: exit\n    outcome: normal\n".to_owned());
         }
         for (label, target) in [("general", "end_general"), ("transfer", "end_transfer")] {
             let at = flow.append_branch(

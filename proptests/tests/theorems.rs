@@ -101,8 +101,13 @@ fn workflow() -> impl Strategy<Value = WorkflowSpec> {
     (
         prop::collection::vec(step(), 0..3),
         prop::collection::vec(request, 1..3),
+        any::<bool>(),
     )
-        .prop_map(|(intro, requests)| WorkflowSpec { intro, requests })
+        .prop_map(|(intro, requests, repeat)| WorkflowSpec {
+            intro,
+            requests,
+            repeat,
+        })
 }
 
 /// One event an agent (or its user and tools) may propose.
@@ -585,4 +590,51 @@ fn a_verifier_that_skips_reads_is_caught() {
         }
         other => panic!("the broken verifier was not caught: {other:?}"),
     }
+}
+
+/// The generator's loop is real: with `repeat`, the analysis reaches states
+/// after a request looped back through `more[another]` to the classifier,
+/// and a deviation there has a witness the engine confirms (the second
+/// request's write is judged as the analysis predicts).
+#[test]
+fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
+    use turnstile_engine::coverage::Move;
+    let spec = WorkflowSpec {
+        intro: Vec::new(),
+        requests: vec![RequestSpec {
+            steps: vec![StepSpec::Read {
+                tool: 1,
+                checked: true,
+            }],
+            write: 0,
+            guarded: true,
+        }],
+        repeat: true,
+    };
+    let compiled = compile(&spec);
+    let analysis = analyze(&compiled.rt.bundle);
+    let rt = &compiled.rt;
+    let looped = |d: &&turnstile_engine::coverage::Deviation| {
+        d.prefix.iter().any(|m| {
+            matches!(m, Move::User { satisfies: Some(s) } | Move::Holds { step: s }
+                if rt.step_name(*s) == "more[another]")
+        })
+    };
+    let after_loop: Vec<_> = analysis.deviations.iter().filter(looped).collect();
+    assert!(
+        !after_loop.is_empty(),
+        "no deviation after the loop: {:?}",
+        analysis
+            .deviations
+            .iter()
+            .map(|d| &d.node)
+            .collect::<Vec<_>>()
+    );
+    let mut builder = Builder::new(Arc::clone(rt), &analysis);
+    let confirmed = after_loop
+        .iter()
+        .take(6)
+        .filter(|d| block_on(builder.witness(d)).is_ok())
+        .count();
+    assert!(confirmed > 0, "no witness after the loop confirmed");
 }
