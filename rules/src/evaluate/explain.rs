@@ -16,7 +16,7 @@ use crate::steps::{CompiledChecks, StepId, Timing};
 use crate::value::Value;
 
 use super::inputs::{Inputs, pinned_vars, to_u32};
-use super::result::{Cited, Derived, FailedAtom, Reason, Violation};
+use super::result::{Cited, Derived, FailedAtom, Ranked, Reason, Violation};
 use crate::ids::{EventIdx, OperandId};
 
 /// Operand values by (operand, event, env), for explanations.
@@ -86,7 +86,7 @@ impl Explainer<'_> {
         candidates: Vec<(u32, Env, u32, u32)>,
     ) -> Violation {
         let bound = |e: &Env| e.bound_count();
-        let mut ranked: Vec<(u32, Env, u32, Reason, Vec<FailedAtom>)> = candidates
+        let mut ranked: Vec<Ranked> = candidates
             .into_iter()
             .map(|(a, e, n, j)| {
                 let (reason, failed) = self.classify(event, e, a, n, j);
@@ -184,37 +184,9 @@ impl Explainer<'_> {
         {
             return unread;
         }
-        match ranked.into_iter().next() {
-            Some((auth, env, unmet, reason, failed)) => {
-                // The guard holds but the step is behind: its satisfaction
-                // was the earlier call's (a retry, a second write).
-                let used_by = (unmet == auth && failed.is_empty())
-                    .then(|| self.used_by(auth, event, &env))
-                    .flatten();
-                Violation {
-                    event: EventIdx(event),
-                    tool,
-                    request: env,
-                    unmet: Some(StepId(unmet)),
-                    used_by,
-                    reason: if used_by.is_some() {
-                        Reason::AuthorizationUsed
-                    } else {
-                        reason
-                    },
-                    failed,
-                }
-            }
-            None => Violation {
-                event: EventIdx(event),
-                tool,
-                request: Env::EMPTY,
-                unmet: None,
-                used_by: None,
-                reason: Reason::MissingStep,
-                failed: Vec::new(),
-            },
-        }
+        Violation::explained(event, tool, ranked.into_iter().next(), |auth, env| {
+            self.used_by(auth, event, env)
+        })
     }
 
     /// The call names an entity (by a pinned argument) that no request is

@@ -13,6 +13,7 @@ pub(crate) mod inputs;
 mod result;
 
 pub use graph::step_depths;
+pub(crate) use result::Ranked;
 pub use result::{Cited, Derived, EvaluateError, FailedAtom, Reason, Violation};
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -114,6 +114,52 @@ pub struct Violation {
     pub failed: Vec<FailedAtom>,
 }
 
+/// One candidate explanation of a blocked call: the authorization step, the
+/// request, its first unmet step, the reason and the failed conditions.
+pub(crate) type Ranked = (u32, Env, u32, Reason, Vec<FailedAtom>);
+
+impl Violation {
+    /// The violation the best-ranked candidate explains; with none, no
+    /// request came near the authorization (`MissingStep`). `used_by` finds
+    /// the earlier call whose satisfaction of the authorization this one
+    /// would re-use: asked only when the guard holds at the authorization
+    /// itself (a retry, a second write).
+    pub(crate) fn explained(
+        event: u32,
+        tool: Symbol,
+        best: Option<Ranked>,
+        used_by: impl FnOnce(u32, &Env) -> Option<EventIdx>,
+    ) -> Violation {
+        let Some((auth, env, unmet, reason, failed)) = best else {
+            return Violation {
+                event: EventIdx(event),
+                tool,
+                request: Env::EMPTY,
+                unmet: None,
+                used_by: None,
+                reason: Reason::MissingStep,
+                failed: Vec::new(),
+            };
+        };
+        let used_by = (unmet == auth && failed.is_empty())
+            .then(|| used_by(auth, &env))
+            .flatten();
+        Violation {
+            event: EventIdx(event),
+            tool,
+            request: env,
+            unmet: Some(StepId(unmet)),
+            used_by,
+            reason: if used_by.is_some() {
+                Reason::AuthorizationUsed
+            } else {
+                reason
+            },
+            failed,
+        }
+    }
+}
+
 /// What the program derived for one trace.
 #[derive(Clone, Debug, Default)]
 pub struct Derived {

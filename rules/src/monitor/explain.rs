@@ -21,6 +21,7 @@ use smallvec::SmallVec;
 
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
+use crate::evaluate::Ranked;
 use crate::evaluate::explain::atom_operands;
 use crate::evaluate::inputs::projections;
 use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
@@ -187,7 +188,7 @@ impl Explainer<'_> {
     /// the ranking is the reference explainer's.
     fn blocked(&self, tool: Symbol, candidates: Vec<Candidate>) -> Violation {
         let event = self.k;
-        let mut ranked: Vec<(u32, Env, u32, Reason, Vec<FailedAtom>)> = candidates
+        let mut ranked: Vec<Ranked> = candidates
             .into_iter()
             .map(|(a, e, n, j)| {
                 let (reason, failed) = self.classify(e, a, n, j);
@@ -241,35 +242,9 @@ impl Explainer<'_> {
         {
             return unread;
         }
-        match ranked.into_iter().next() {
-            Some((auth, env, unmet, reason, failed)) => {
-                let used_by = (unmet == auth && failed.is_empty())
-                    .then(|| self.used_by(auth, &env))
-                    .flatten();
-                Violation {
-                    event: EventIdx(event),
-                    tool,
-                    request: env,
-                    unmet: Some(StepId(unmet)),
-                    used_by,
-                    reason: if used_by.is_some() {
-                        Reason::AuthorizationUsed
-                    } else {
-                        reason
-                    },
-                    failed,
-                }
-            }
-            None => Violation {
-                event: EventIdx(event),
-                tool,
-                request: Env::EMPTY,
-                unmet: None,
-                used_by: None,
-                reason: Reason::MissingStep,
-                failed: Vec::new(),
-            },
-        }
+        Violation::explained(event, tool, ranked.into_iter().next(), |auth, env| {
+            self.used_by(auth, env)
+        })
     }
 
     /// The call names an entity (by a pinned argument) no request is about,
