@@ -678,7 +678,7 @@ fn unquote_number(json: &Json, ty: &ValueType) -> Option<Json> {
     let plain = !whole.is_empty()
         && whole.bytes().all(|b| b.is_ascii_digit())
         && fraction.bytes().all(|b| b.is_ascii_digit())
-        && (fraction.is_empty() == !digits.contains('.'));
+        && !digits.ends_with('.');
     if !plain {
         return None;
     }
