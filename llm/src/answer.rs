@@ -67,7 +67,7 @@ fn parse_one(answer: &Checked, request: &JudgeRequest, key: &str) -> ParsedAnswe
         Some(_) => return unknown("field `rationale` is not a string"),
     };
     let verdict = match &request.question {
-        Question::Criterion { text, .. } => criterion_verdict(object, request, about_user(text)),
+        Question::Criterion { said_by, .. } => criterion_verdict(object, request, *said_by),
         Question::Classify { branches } => {
             let labels: Vec<&str> = branches.iter().map(|b| b.label.as_str()).collect();
             classify_verdict(object, request, &labels)
@@ -83,20 +83,13 @@ fn unknown(reason: &str) -> ParsedAnswer {
     }
 }
 
-/// A criterion is "about the user" when it names the user or customer; its
-/// evidence must then be something the user said, not the agent or a tool.
-#[must_use]
-fn about_user(criterion: &str) -> bool {
-    let lower = criterion.to_lowercase();
-    lower
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| matches!(w, "user" | "users" | "customer" | "customers" | "caller"))
-}
-
+/// A criterion's evidence must be a turn of the speaker whose words decide
+/// it (`said_by`: the user for a consent or a stated reason, the agent for
+/// an offer or a refusal the agent must make), never a tool's output.
 fn criterion_verdict(
     object: &Map<String, Value>,
     request: &JudgeRequest,
-    user_only: bool,
+    said_by: Role,
 ) -> Verdict {
     let Some(verdict) = object.get("verdict") else {
         return Verdict::unknown("answer lacks field `verdict`");
@@ -105,7 +98,7 @@ fn criterion_verdict(
         return Verdict::unknown("field `verdict` is not a string");
     };
     match verdict {
-        "satisfied" => match evidence(object, request, user_only) {
+        "satisfied" => match evidence(object, request, said_by) {
             Ok(evidence_event) => Verdict::Satisfied { evidence_event },
             Err(reason) => Verdict::Unknown { reason },
         },
@@ -132,7 +125,7 @@ fn classify_verdict(
     if !labels.contains(&label) {
         return Verdict::unknown(format!("label {label:?} is not one of the branches"));
     }
-    match evidence(object, request, true) {
+    match evidence(object, request, Role::User) {
         Ok(evidence_event) => Verdict::Chosen {
             label: label.to_owned(),
             evidence_event,
@@ -141,10 +134,11 @@ fn classify_verdict(
     }
 }
 
+/// The cited evidence event: in the request's slice and said by `speaker`.
 fn evidence(
     object: &Map<String, Value>,
     request: &JudgeRequest,
-    user_only: bool,
+    speaker: Role,
 ) -> Result<u32, String> {
     let value = object
         .get("evidence_event")
@@ -156,10 +150,11 @@ fn evidence(
     let turn = request
         .turn_at(index)
         .ok_or_else(|| format!("evidence_event {index} is not in the conversation slice"))?;
-    if user_only && turn.role != Role::User {
+    if turn.role != speaker {
         return Err(format!(
-            "evidence_event {index} is a {} turn, not a user turn",
-            turn.role.as_str()
+            "evidence_event {index} is a {} turn, not a {} turn",
+            turn.role.as_str(),
+            speaker.as_str()
         ));
     }
     Ok(index)
@@ -423,6 +418,37 @@ mod tests {
             &[criterion()],
         );
         assert!(is_unknown(&bare[0]), "{bare:?}");
+    }
+
+    #[test]
+    fn evidence_is_a_turn_of_the_speaker_the_criterion_names() {
+        // A refusal the agent must make: the agent's turn is the evidence,
+        // even though the criterion's text names the user.
+        let mut refusal = criterion();
+        refusal.question = Question::Criterion {
+            text: "the agent told the user the order cannot be cancelled".into(),
+            keywords: Vec::new(),
+            said_by: Role::Agent,
+            key_values: Vec::new(),
+        };
+        let member = "{\"verdict\":\"satisfied\",\"evidence_event\":4}";
+        assert_eq!(
+            parse_answer(member, &refusal).verdict,
+            Verdict::Satisfied { evidence_event: 4 }
+        );
+        let by_user = "{\"verdict\":\"satisfied\",\"evidence_event\":5}";
+        assert!(is_unknown(&parse_answer(by_user, &refusal)));
+        // A user criterion whose text does not name the user still needs
+        // the user's turn.
+        let mut reason = criterion();
+        reason.question = Question::Criterion {
+            text: "the reason is that it was ordered by mistake".into(),
+            keywords: Vec::new(),
+            said_by: Role::User,
+            key_values: Vec::new(),
+        };
+        assert!(is_unknown(&parse_answer(member, &reason)));
+        assert!(parse_answer(by_user, &reason).verdict.is_satisfied());
     }
 
     #[test]

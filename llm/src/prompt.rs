@@ -29,7 +29,7 @@ Rules:
 6. Questions are independent: never let the answer to one question decide another.
 
 Output contract: reply with one JSON object and nothing else, with exactly one member per question, keyed by the question's number as a string: {\"1\": <answer>, \"2\": <answer>, ...}.
-- Answer to a criterion question: {\"verdict\": \"satisfied\" | \"not_satisfied\" | \"unknown\", \"evidence_event\": <event_index of the user turn that satisfies it, required when satisfied>, \"rationale\": \"<at most 12 words>\"}
+- Answer to a criterion question: {\"verdict\": \"satisfied\" | \"not_satisfied\" | \"unknown\", \"evidence_event\": <event_index of the turn that satisfies it, by the speaker the question's Evidence line names; required when satisfied>, \"rationale\": \"<at most 12 words>\"}
 - Answer to a classification question: {\"label\": \"<exactly one of the given labels, or null if none fits>\", \"evidence_event\": <event_index of the user turn that shows it>, \"rationale\": \"<at most 12 words>\"}
 ";
 
@@ -177,10 +177,11 @@ fn write_question(s: &mut String, request: &JudgeRequest) {
             text,
             keywords,
             key_values,
-            ..
+            said_by,
         } => {
             let _ = writeln!(s, "Type: criterion");
             let _ = writeln!(s, "Criterion: {}", one_line(text));
+            let _ = writeln!(s, "Evidence: a {} turn", said_by.as_str());
             if !keywords.is_empty() {
                 let _ = writeln!(s, "Phrases that indicate it: {}", keywords.join(", "));
             }
