@@ -43,7 +43,7 @@ use tau2::{domain_trace_files, shipped_bundle};
 use turnstile_engine::import::import_file;
 use turnstile_engine::session::recorded::replay;
 use turnstile_engine::session::{BundleRuntime, Schedule};
-use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict};
+use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Role, Verdict};
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
@@ -216,6 +216,11 @@ fn parse_questions(user: &str) -> Vec<QuestionKey> {
 /// One round of questions the session asked (one `judge_batch`).
 struct Round {
     questions: usize,
+    /// The questions' nodes.
+    nodes: Vec<String>,
+    /// Questions about what the agent said (an offer or a refusal the agent
+    /// must make): decidable by phrases in the agent's turns, without a model.
+    about_agent: usize,
     /// The last event the questions' slices show: rounds of one firing share it.
     upto: Option<u32>,
 }
@@ -280,6 +285,19 @@ impl Judge for OracleJudge {
         }
         self.rounds.lock().unwrap().push(Round {
             questions: requests.len(),
+            nodes: requests.iter().map(|r| r.node_id.clone()).collect(),
+            about_agent: requests
+                .iter()
+                .filter(|r| {
+                    matches!(
+                        r.question,
+                        Question::Criterion {
+                            said_by: Role::Agent,
+                            ..
+                        }
+                    )
+                })
+                .count(),
             upto: requests.iter().filter_map(JudgeRequest::last_event).max(),
         });
         answers
@@ -296,6 +314,11 @@ struct Cost {
     questions: u64,
     rounds: u64,
     firings: u64,
+    /// The calls had agent-said criteria been decided by code (the same
+    /// verdicts, so the same rounds, minus those questions).
+    calls_agent_by_code: u64,
+    /// The same with no cap on questions per call.
+    calls_agent_by_code_uncapped: u64,
 }
 
 impl Cost {
@@ -307,6 +330,22 @@ impl Cost {
         self.questions += other.questions;
         self.rounds += other.rounds;
         self.firings += other.firings;
+        self.calls_agent_by_code += other.calls_agent_by_code;
+        self.calls_agent_by_code_uncapped += other.calls_agent_by_code_uncapped;
+    }
+
+    /// Calls per task as measured and in the variants that would cost less
+    /// (exact: the oracle's verdicts are the offline judge's whoever asks,
+    /// so the rounds are the same).
+    fn variants_row(&self, name: &str) -> String {
+        let per_task = |calls: u64| format!("{:.2}", Self::ratio(calls, self.tasks));
+        format!(
+            "| {name} | {} | {} | {} | {} |",
+            per_task(self.calls),
+            per_task(self.rounds),
+            per_task(self.calls_agent_by_code),
+            per_task(self.calls_agent_by_code_uncapped),
+        )
     }
 
     fn ratio(a: u64, b: u64) -> f64 {
@@ -333,11 +372,21 @@ impl Cost {
     }
 }
 
-const HEADER: &str = "| domain · file | tasks | firings with questions (per task) | judge calls (per task) | questions (per task) | questions per call | prompt tokens (per task) | output tokens (per task) | output tokens per question |\n|---|---|---|---|---|---|---|---|---|";
+const VARIANTS_HEADER: &str = "| schedule · domain | judge calls per task (as measured) | one call per round (no cap on questions per call) | agent-said criteria decided by code | both |\n|---|---|---|---|---|";
 
-/// Replays every trace of `domain` with the HTTP judge against the counting
-/// server; returns the cost per file, after asserting the structural facts.
-async fn domain_cost(domain: &str) -> Vec<(String, Cost)> {
+const HEADER: &str = "| schedule · file | tasks | firings with questions (per task) | judge calls (per task) | questions (per task) | questions per call | prompt tokens (per task) | output tokens (per task) | output tokens per question |\n|---|---|---|---|---|---|---|---|---|";
+
+/// What a replay of a domain under one schedule cost.
+struct DomainCost {
+    per_file: Vec<(String, Cost)>,
+    per_task: Vec<String>,
+    /// Questions asked per node.
+    by_node: BTreeMap<String, u64>,
+}
+
+/// Replays every trace of `domain` under `schedule` with the HTTP judge
+/// against the counting server, after asserting the structural facts.
+async fn domain_cost(domain: &str, schedule: Schedule) -> DomainCost {
     let bundle = Arc::new(shipped_bundle(domain));
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let oracle = Arc::new(Oracle::default());
@@ -357,7 +406,8 @@ async fn domain_cost(domain: &str) -> Vec<(String, Cost)> {
         disagreements: Mutex::new(Vec::new()),
     };
     let mut per_file = Vec::new();
-    let mut per_task_lines = Vec::new();
+    let mut per_task = Vec::new();
+    let mut by_node: BTreeMap<String, u64> = BTreeMap::new();
     for file in domain_trace_files(domain) {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let imported = import_file(&file, None).unwrap();
@@ -366,12 +416,8 @@ async fn domain_cost(domain: &str) -> Vec<(String, Cost)> {
         for trace in &imported.traces {
             judge.rounds.lock().unwrap().clear();
             oracle.calls.lock().unwrap().clear();
-            let over_http = replay(&rt, trace, Schedule::Workflow, &judge)
-                .await
-                .unwrap();
-            let offline = replay(&rt, trace, Schedule::Workflow, &OfflineJudge)
-                .await
-                .unwrap();
+            let over_http = replay(&rt, trace, schedule, &judge).await.unwrap();
+            let offline = replay(&rt, trace, schedule, &OfflineJudge).await.unwrap();
             assert_eq!(over_http.events.len(), offline.events.len());
             for (h, o) in over_http.events.iter().zip(&offline.events) {
                 assert_eq!(
@@ -412,6 +458,9 @@ async fn domain_cost(domain: &str) -> Vec<(String, Cost)> {
             );
             let questions: u64 = rounds.iter().map(|r| r.questions as u64).sum();
             assert_eq!(questions, server_side.questions, "{}", trace.meta.id);
+            for node in rounds.iter().flat_map(|r| &r.nodes) {
+                *by_node.entry(node.clone()).or_default() += 1;
+            }
             let mut firings: Vec<Option<u32>> = rounds.iter().map(|r| r.upto).collect();
             firings.dedup();
             let cost = Cost {
@@ -422,8 +471,16 @@ async fn domain_cost(domain: &str) -> Vec<(String, Cost)> {
                 questions,
                 rounds: rounds.len() as u64,
                 firings: firings.len() as u64,
+                calls_agent_by_code: rounds
+                    .iter()
+                    .map(|r| (r.questions - r.about_agent).div_ceil(per_call) as u64)
+                    .sum(),
+                calls_agent_by_code_uncapped: rounds
+                    .iter()
+                    .filter(|r| r.questions > r.about_agent)
+                    .count() as u64,
             };
-            per_task_lines.push(format!(
+            per_task.push(format!(
                 "{} · task {}: calls {}, questions {} ({:.1} per call), prompt tokens {}, output tokens {}, firings with questions {}, rounds {}",
                 trace.meta.id,
                 trace.meta.task_id.as_deref().unwrap_or("?"),
@@ -453,41 +510,64 @@ async fn domain_cost(domain: &str) -> Vec<(String, Cost)> {
         disagreements.len(),
         disagreements.iter().take(5).collect::<Vec<_>>()
     );
-    println!("\n### {domain}: per task\n");
-    for line in &per_task_lines {
-        println!("{line}");
+    DomainCost {
+        per_file,
+        per_task,
+        by_node,
     }
-    per_file
 }
+
+/// The schedules measured: `workflow` (the figure; asks at every agent
+/// event) and `action` (asks only at a write: the lazy variant).
+const SCHEDULES: [Schedule; 2] = [Schedule::Workflow, Schedule::Action];
 
 fn report(domain: &str) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let per_file = runtime.block_on(domain_cost(domain));
-    let mut total = Cost::default();
-    let mut rows = BTreeMap::new();
-    for (name, cost) in &per_file {
-        total.add(cost);
-        rows.insert(name.clone(), cost.row(&format!("{domain} · {name}")));
+    let mut rows = Vec::new();
+    let mut variants = Vec::new();
+    for schedule in SCHEDULES {
+        let cost = runtime.block_on(domain_cost(domain, schedule));
+        if schedule == Schedule::Workflow {
+            println!("\n### {domain}: per task ({schedule} schedule)\n");
+            for line in &cost.per_task {
+                println!("{line}");
+            }
+            let mut nodes: Vec<(&String, &u64)> = cost.by_node.iter().collect();
+            nodes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            println!("\n{domain}: questions by node ({schedule} schedule), most asked first:");
+            for (node, n) in nodes.iter().take(12) {
+                println!("  {n:>6}  {node}");
+            }
+        }
+        let mut total = Cost::default();
+        for (name, file_cost) in &cost.per_file {
+            total.add(file_cost);
+            rows.push(file_cost.row(&format!("{schedule} · {name}")));
+        }
+        rows.push(total.row(&format!("**{schedule} · all {domain}**")));
+        variants.push(total.variants_row(&format!("{schedule} · {domain}")));
+        rows.push(format!(
+            "<!-- {domain} {schedule}: {} rounds of questions in {} firings -->",
+            total.rounds, total.firings
+        ));
+        assert!(total.tasks > 0, "{domain}: no traces");
+        if schedule == Schedule::Workflow {
+            assert!(total.questions > 0, "{domain}: nothing was asked");
+        }
     }
-    println!(
-        "\n### {domain}: judge cost, workflow schedule, HTTP judge over the counting server\n"
-    );
+    println!("\n### {domain}: judge cost, HTTP judge over the counting server\n");
     println!("{HEADER}");
-    for row in rows.values() {
+    for row in &rows {
         println!("{row}");
     }
-    println!("{}", total.row(&format!("**{domain} · all**")));
-    println!(
-        "\n{domain}: {} rounds of questions in {} firings",
-        total.rounds, total.firings
-    );
-    assert!(
-        total.tasks > 0 && total.questions > 0,
-        "{domain}: nothing was asked"
-    );
+    println!("\n### {domain}: judge calls per task in variants that would ask less\n");
+    println!("{VARIANTS_HEADER}");
+    for row in &variants {
+        println!("{row}");
+    }
 }
 
 #[test]
