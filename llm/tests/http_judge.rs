@@ -559,19 +559,31 @@ async fn an_empty_batch_makes_no_call() {
     assert_eq!(calls(&server).await, 0);
 }
 
-#[tokio::test]
-async fn batches_beyond_the_cap_are_split_and_keep_order() {
+/// A server answering with `response`, and a judge asking at most
+/// `per_call` questions per call, 4 calls at once.
+async fn split_judge(
+    per_call: usize,
+    response: impl wiremock::Respond + 'static,
+) -> (MockServer, HttpJudge) {
     let server = MockServer::start().await;
     let mut c = config(&format!("{}/v1", server.uri()));
-    c.max_questions_per_call = 2;
+    c.max_questions_per_call = per_call;
     c.max_concurrency = 4;
     let judge = HttpJudge::new(c).unwrap();
     Mock::given(method("POST"))
-        .respond_with(answering_all(
-            r#"{"verdict":"satisfied","evidence_event":4}"#,
-        ))
+        .respond_with(response)
         .mount(&server)
         .await;
+    (server, judge)
+}
+
+#[tokio::test]
+async fn batches_beyond_the_cap_are_split_and_keep_order() {
+    let (server, judge) = split_judge(
+        2,
+        answering_all(r#"{"verdict":"satisfied","evidence_event":4}"#),
+    )
+    .await;
     let mut requests = vec![criterion_request(); 5];
     // One request whose slice lacks event 4: its answer is invalid.
     requests[2].conversation.truncate(1);
@@ -593,15 +605,7 @@ async fn batches_beyond_the_cap_are_split_and_keep_order() {
 
 #[tokio::test]
 async fn split_calls_run_concurrently() {
-    let server = MockServer::start().await;
-    let mut c = config(&format!("{}/v1", server.uri()));
-    c.max_questions_per_call = 1;
-    c.max_concurrency = 4;
-    let judge = HttpJudge::new(c).unwrap();
-    Mock::given(method("POST"))
-        .respond_with(ok(SATISFIED).set_delay(Duration::from_millis(150)))
-        .mount(&server)
-        .await;
+    let (server, judge) = split_judge(1, ok(SATISFIED).set_delay(Duration::from_millis(150))).await;
     let requests = vec![criterion_request(); 4];
     let started = Instant::now();
     let out = judge.judge_batch(&requests).await;
