@@ -1,11 +1,18 @@
 //! The OpenAI-compatible HTTP judge: `POST {base_url}/chat/completions`
 //! against OpenAI, vLLM, llama.cpp server or Ollama (`/v1`).
 //!
+//! One chat completion answers every question of a batch (up to
+//! [`HttpJudgeConfig::max_questions_per_call`]; larger batches are split into
+//! calls that run concurrently); a single question is a batch of one, so
+//! there is one code path. The cost of a call (its tokens, retries and
+//! latency) is booked on the [`Judgement::usage`] of its first question and
+//! zero on the others, so sums over judgements count every call once.
+//!
 //! It owns transport concerns only: timeouts, retries with jittered
 //! exponential backoff (429, 5xx, connection errors; `Retry-After` honoured
 //! but capped), a concurrency limit, token and latency accounting, and the
-//! mapping of every failure to [`Verdict::Unknown`]. Prompt text lives in
-//! `prompt`, answer validation in `answer`.
+//! mapping of every failure to [`Verdict::Unknown`] for every question of the
+//! call. Prompt text lives in `prompt`, answer validation in `answer`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -20,8 +27,8 @@ use tokio::task::JoinSet;
 
 use turnstile_judge::{Judge, JudgeRequest, Judgement, Usage, Verdict};
 
-use crate::answer::parse_answer;
-use crate::prompt::{system_message, user_message};
+use crate::answer::parse_answers;
+use crate::prompt::{batch_message, system_message};
 
 /// Environment variable holding the base URL (e.g. `http://127.0.0.1:8000/v1`).
 const ENV_URL: &str = "TURNSTILE_JUDGE_URL";
@@ -33,6 +40,8 @@ const ENV_API_KEY: &str = "OPENAI_API_KEY";
 const ENV_TIMEOUT_MS: &str = "TURNSTILE_JUDGE_TIMEOUT_MS";
 /// Environment variable overriding the number of concurrent requests.
 const ENV_CONCURRENCY: &str = "TURNSTILE_JUDGE_CONCURRENCY";
+/// Environment variable overriding the number of questions asked in one call.
+const ENV_MAX_QUESTIONS: &str = "TURNSTILE_JUDGE_MAX_QUESTIONS";
 
 /// Default base URL when [`ENV_URL`] is unset.
 const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -108,8 +117,14 @@ pub struct HttpJudgeConfig {
     pub retry_after_cap: Duration,
     /// Requests in flight at once (shared by all clones of the judge).
     pub max_concurrency: usize,
-    /// `max_tokens` of each completion; the answer is a small JSON object.
-    pub max_tokens: u32,
+    /// Completion budget per question: a call asking `n` questions sends
+    /// `max_tokens = n × this`. One answer is a small JSON object (about 25
+    /// tokens with its short rationale).
+    pub max_tokens_per_question: u32,
+    /// Questions asked in one call at most (at least 1); a larger batch is
+    /// split into calls of this size, sent concurrently. Long lists of
+    /// questions dilute a model's attention, so this bounds the prompt too.
+    pub max_questions_per_call: usize,
     /// Send `response_format: {"type": "json_object"}`; some local servers
     /// reject it, so it can be switched off.
     pub json_mode: bool,
@@ -134,15 +149,17 @@ impl HttpJudgeConfig {
             backoff_max: Duration::from_secs(8),
             retry_after_cap: Duration::from_secs(30),
             max_concurrency: 8,
-            max_tokens: 128,
+            max_tokens_per_question: 64,
+            max_questions_per_call: 8,
             json_mode: true,
         }
     }
 
     /// Reads `TURNSTILE_JUDGE_URL` (default `https://api.openai.com/v1`),
     /// `TURNSTILE_JUDGE_MODEL` (default `gpt-4.1-mini`), `OPENAI_API_KEY`,
-    /// `TURNSTILE_JUDGE_TIMEOUT_MS` and `TURNSTILE_JUDGE_CONCURRENCY` from the
-    /// process environment.
+    /// `TURNSTILE_JUDGE_TIMEOUT_MS`, `TURNSTILE_JUDGE_CONCURRENCY` and
+    /// `TURNSTILE_JUDGE_MAX_QUESTIONS` (questions per call) from the process
+    /// environment.
     ///
     /// # Errors
     /// A numeric variable that does not parse.
@@ -171,17 +188,10 @@ impl HttpJudgeConfig {
             config.timeout = Duration::from_millis(ms);
         }
         if let Some(value) = non_empty(ENV_CONCURRENCY) {
-            config.max_concurrency =
-                value
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| ConfigError::InvalidEnv {
-                        var: ENV_CONCURRENCY,
-                        value: value.clone(),
-                        expected: "a positive integer",
-                    })?;
+            config.max_concurrency = positive(ENV_CONCURRENCY, &value)?;
+        }
+        if let Some(value) = non_empty(ENV_MAX_QUESTIONS) {
+            config.max_questions_per_call = positive(ENV_MAX_QUESTIONS, &value)?;
         }
         Ok(config)
     }
@@ -193,11 +203,35 @@ impl HttpJudgeConfig {
         if self.max_concurrency == 0 {
             return Err(ConfigError::Invalid("max_concurrency must be at least 1"));
         }
+        if self.max_questions_per_call == 0 {
+            return Err(ConfigError::Invalid(
+                "max_questions_per_call must be at least 1",
+            ));
+        }
+        if self.max_tokens_per_question == 0 {
+            return Err(ConfigError::Invalid(
+                "max_tokens_per_question must be at least 1",
+            ));
+        }
         if self.base_url.trim().is_empty() {
             return Err(ConfigError::Invalid("base_url is empty"));
         }
         Ok(())
     }
+}
+
+/// A positive integer from environment variable `var`.
+fn positive(var: &'static str, value: &str) -> Result<usize, ConfigError> {
+    value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ConfigError::InvalidEnv {
+            var,
+            value: value.to_owned(),
+            expected: "a positive integer",
+        })
 }
 
 /// Judge backed by an OpenAI-compatible chat-completions endpoint.
@@ -263,26 +297,35 @@ impl Judge for HttpJudge {
     }
 
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
-        self.inner.judge(request).await
+        self.inner
+            .judge_call(std::slice::from_ref(request))
+            .await
+            .pop()
+            .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"))
     }
 
     async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        let size = self.inner.config.max_questions_per_call.max(1);
+        if requests.len() <= size {
+            return self.inner.judge_call(requests).await;
+        }
         let mut tasks = JoinSet::new();
-        for (i, request) in requests.iter().enumerate() {
+        for (call, questions) in requests.chunks(size).enumerate() {
             let inner = Arc::clone(&self.inner);
-            let request = request.clone();
-            // The semaphore inside `judge` bounds how many of these run at once.
-            tasks.spawn(async move { (i, inner.judge(&request).await) });
+            let questions = questions.to_vec();
+            // The semaphore inside `judge_call` bounds how many run at once.
+            tasks.spawn(async move { (call, inner.judge_call(&questions).await) });
         }
         let mut out: Vec<Judgement> = requests
             .iter()
             .map(|_| Judgement::unknown("judge task did not complete"))
             .collect();
         while let Some(joined) = tasks.join_next().await {
-            if let Ok((i, judgement)) = joined
-                && let Some(slot) = out.get_mut(i)
-            {
-                *slot = judgement;
+            if let Ok((call, judgements)) = joined {
+                let first = call.saturating_mul(size);
+                for (slot, judgement) in out.iter_mut().skip(first).zip(judgements) {
+                    *slot = judgement;
+                }
             }
         }
         out
@@ -296,32 +339,46 @@ enum Outcome {
 }
 
 impl Inner {
-    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+    /// Asks every question of `requests` in one chat completion; one
+    /// judgement per request, in order (none for no request, and no call).
+    async fn judge_call(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        if requests.is_empty() {
+            return Vec::new();
+        }
         let started = Instant::now();
         let mut usage = Usage::default();
         let outcome = match self.permits.acquire().await {
-            Ok(_permit) => self.exchange(request, &mut usage).await,
+            Ok(_permit) => self.exchange(requests, &mut usage).await,
             Err(_) => Outcome::Failed("judge is shut down".to_owned()),
         };
         usage.latency_micros = micros(started.elapsed());
-        let mut judgement = match outcome {
-            Outcome::Failed(reason) => Judgement::unknown(self.scrub(reason)),
-            Outcome::Body(body) => interpret(&body, request, &mut usage),
+        let mut judgements = match outcome {
+            Outcome::Failed(reason) => {
+                let reason = self.scrub(reason);
+                requests
+                    .iter()
+                    .map(|_| Judgement::unknown(reason.clone()))
+                    .collect()
+            }
+            Outcome::Body(body) => interpret(&body, requests, &mut usage),
         };
-        judgement.usage = usage;
-        judgement
+        if let Some(first) = judgements.first_mut() {
+            first.usage = usage;
+        }
+        judgements
     }
 
-    /// Sends the request, retrying transient failures; returns the 2xx body.
-    async fn exchange(&self, request: &JudgeRequest, usage: &mut Usage) -> Outcome {
+    /// Sends the call, retrying transient failures; returns the 2xx body.
+    async fn exchange(&self, requests: &[JudgeRequest], usage: &mut Usage) -> Outcome {
         let cfg = &self.config;
+        let questions = u32::try_from(requests.len()).unwrap_or(u32::MAX);
         let mut body = json!({
             "model": cfg.model,
             "temperature": 0,
-            "max_tokens": cfg.max_tokens,
+            "max_tokens": cfg.max_tokens_per_question.saturating_mul(questions),
             "messages": [
-                {"role": "system", "content": system_message(request.policy_excerpt.as_deref())},
-                {"role": "user", "content": user_message(request)},
+                {"role": "system", "content": system_message()},
+                {"role": "user", "content": batch_message(requests)},
             ],
         });
         if cfg.json_mode
@@ -422,12 +479,36 @@ impl Inner {
     }
 }
 
-/// Turns a 2xx chat-completions body into a judgement (usage filled in later).
-fn interpret(body: &[u8], request: &JudgeRequest, usage: &mut Usage) -> Judgement {
-    let value: Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => return Judgement::unknown(format!("response body is not valid JSON: {e}")),
+/// Turns a 2xx chat-completions body into one judgement per request (usage
+/// booked by the caller); a body that is not a usable completion makes
+/// every question unknown.
+fn interpret(body: &[u8], requests: &[JudgeRequest], usage: &mut Usage) -> Vec<Judgement> {
+    let content = match completion_content(body, usage) {
+        Ok(content) => content,
+        Err(reason) => {
+            return requests
+                .iter()
+                .map(|_| Judgement::unknown(reason.clone()))
+                .collect();
+        }
     };
+    parse_answers(&content, requests)
+        .into_iter()
+        .map(|parsed| {
+            let rationale = match &parsed.verdict {
+                Verdict::Unknown { reason } if parsed.rationale.is_empty() => reason.clone(),
+                _ => parsed.rationale,
+            };
+            Judgement::new(parsed.verdict, rationale)
+        })
+        .collect()
+}
+
+/// The message text of a chat-completions body, with its token usage added
+/// to `usage`; why not, if it has none.
+fn completion_content(body: &[u8], usage: &mut Usage) -> Result<String, String> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| format!("response body is not valid JSON: {e}"))?;
     if let Some(u) = value.get("usage") {
         usage.input_tokens += u.get("prompt_tokens").and_then(Value::as_u64).unwrap_or(0);
         usage.output_tokens += u
@@ -435,26 +516,18 @@ fn interpret(body: &[u8], request: &JudgeRequest, usage: &mut Usage) -> Judgemen
             .and_then(Value::as_u64)
             .unwrap_or(0);
     }
-    let Some(choice) = value
+    let choice = value
         .get("choices")
         .and_then(Value::as_array)
         .and_then(|c| c.first())
-    else {
-        return Judgement::unknown("response has no choices");
-    };
-    let content = match choice.pointer("/message/content") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s,
+        .ok_or_else(|| "response has no choices".to_owned())?;
+    match choice.pointer("/message/content") {
+        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
         Some(Value::String(_)) | Some(Value::Null) | None => {
-            return Judgement::unknown("response message has no content");
+            Err("response message has no content".to_owned())
         }
-        Some(_) => return Judgement::unknown("response message content is not a string"),
-    };
-    let parsed = parse_answer(content, request);
-    let rationale = match &parsed.verdict {
-        Verdict::Unknown { reason } if parsed.rationale.is_empty() => reason.clone(),
-        _ => parsed.rationale,
-    };
-    Judgement::new(parsed.verdict, rationale)
+        Some(_) => Err("response message content is not a string".to_owned()),
+    }
 }
 
 /// `Retry-After` in seconds; HTTP dates are ignored (backoff applies).

@@ -1,6 +1,8 @@
 //! The HTTP judge against a real HTTP server on loopback (wiremock): answers,
-//! retries, timeouts, malformed bodies and strict answer validation. Every
-//! failure case also asserts that the verdict keeps a gate closed.
+//! retries, timeouts, malformed bodies, strict answer validation, and
+//! batches (every question of a batch in one call, answers keyed by question
+//! number, split beyond the configured size). Every failure case also
+//! asserts that the verdict keeps a gate closed.
 
 // Test helpers outside #[test] functions panic on broken fixtures on purpose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -12,7 +14,7 @@ use serde_json::{Value, json};
 use turnstile_judge::{Branch, Judge, JudgeRequest, Question, Role, Turn, Verdict};
 use turnstile_llm::{HttpJudge, HttpJudgeConfig, Secret};
 use wiremock::matchers::{header, method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 const KEY: &str = "sk-test-DO-NOT-LEAK-1234";
 
@@ -82,7 +84,9 @@ fn ok(content: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(chat(content))
 }
 
-const SATISFIED: &str = r#"{"verdict":"satisfied","evidence_event":4,"rationale":"user said yes"}"#;
+/// A one-question answer: the member of question 1.
+const SATISFIED: &str =
+    r#"{"1": {"verdict":"satisfied","evidence_event":4,"rationale":"user said yes"}}"#;
 
 async fn mount(server: &MockServer, response: ResponseTemplate) {
     Mock::given(method("POST"))
@@ -124,14 +128,15 @@ async fn correct_answer_and_request_shape() {
     assert_eq!(body["model"], "judge-model");
     assert_eq!(body["temperature"], 0);
     assert_eq!(body["response_format"]["type"], "json_object");
-    assert!(body["max_tokens"].as_u64().unwrap() <= 128);
+    assert_eq!(body["max_tokens"], 64, "one question's budget");
     let system = body["messages"][0]["content"].as_str().unwrap();
-    assert!(system.contains("obtain explicit confirmation"));
     let user = body["messages"][1]["content"].as_str().unwrap();
+    assert!(user.contains("obtain explicit confirmation"));
     assert!(user.contains("[4] user: Yes, go ahead."));
     assert!(user.contains("order = #W123"));
+    assert!(user.contains("Question 1\n"));
     assert!(
-        !system.contains("#W123"),
+        !system.contains("#W123") && !system.contains("obtain explicit confirmation"),
         "variable parts stay out of the cached prefix"
     );
 }
@@ -256,7 +261,7 @@ async fn truncated_answer_content() {
     let (server, judge) = server_and_judge().await;
     mount(
         &server,
-        ok(r#"{"verdict":"satisfied","evidence_event":4,"rationale":"the user sa"#),
+        ok(r#"{"1": {"verdict":"satisfied","evidence_event":4,"rationale":"the user sa"#),
     )
     .await;
     assert_closed(&judge.judge(&criterion_request()).await.verdict);
@@ -265,7 +270,7 @@ async fn truncated_answer_content() {
 #[tokio::test]
 async fn wrong_schema() {
     let (server, judge) = server_and_judge().await;
-    mount(&server, ok(r#"{"verdict": 3}"#)).await;
+    mount(&server, ok(r#"{"1": {"verdict": 3}}"#)).await;
     assert_closed(&judge.judge(&criterion_request()).await.verdict);
 }
 
@@ -288,7 +293,7 @@ async fn evidence_outside_the_slice() {
     let (server, judge) = server_and_judge().await;
     mount(
         &server,
-        ok(r#"{"verdict":"satisfied","evidence_event":40}"#),
+        ok(r#"{"1": {"verdict":"satisfied","evidence_event":40}}"#),
     )
     .await;
     assert_closed(&judge.judge(&criterion_request()).await.verdict);
@@ -297,7 +302,11 @@ async fn evidence_outside_the_slice() {
 #[tokio::test]
 async fn evidence_must_be_a_user_turn() {
     let (server, judge) = server_and_judge().await;
-    mount(&server, ok(r#"{"verdict":"satisfied","evidence_event":3}"#)).await;
+    mount(
+        &server,
+        ok(r#"{"1": {"verdict":"satisfied","evidence_event":3}}"#),
+    )
+    .await;
     assert_closed(&judge.judge(&criterion_request()).await.verdict);
 }
 
@@ -306,7 +315,7 @@ async fn not_satisfied_is_passed_through() {
     let (server, judge) = server_and_judge().await;
     mount(
         &server,
-        ok(r#"{"verdict":"not_satisfied","rationale":"no"}"#),
+        ok(r#"{"1": {"verdict":"not_satisfied","rationale":"no"}}"#),
     )
     .await;
     let v = judge.judge(&criterion_request()).await.verdict;
@@ -318,12 +327,16 @@ async fn not_satisfied_is_passed_through() {
 async fn classify_label_must_be_a_branch() {
     let (server, judge) = server_and_judge().await;
     Mock::given(method("POST"))
-        .respond_with(ok(r#"{"label":"refund","evidence_event":4}"#))
+        .respond_with(ok(r#"{"1": {"label":"refund","evidence_event":4}}"#))
         .up_to_n_times(1)
         .with_priority(1)
         .mount(&server)
         .await;
-    mount(&server, ok(r#"{"label":"cancel","evidence_event":4}"#)).await;
+    mount(
+        &server,
+        ok(r#"{"1": {"label":"cancel","evidence_event":4}}"#),
+    )
+    .await;
     assert_closed(&judge.judge(&classify_request()).await.verdict);
     assert_eq!(
         judge.judge(&classify_request()).await.verdict,
@@ -358,24 +371,247 @@ async fn api_key_never_leaks() {
     assert_eq!(calls(&server).await, 1, "4xx other than 429 is not retried");
 }
 
+/// The number of questions a call asks, read from the prompt's last line
+/// (`... keys "1" to "N".`).
+fn questions_asked(request: &Request) -> usize {
+    let body: Value = serde_json::from_slice(&request.body).unwrap();
+    let user = body["messages"][1]["content"].as_str().unwrap();
+    let count = user.matches("\nQuestion ").count() + usize::from(user.starts_with("Question "));
+    assert!(
+        user.contains(&format!("keys \"1\" to \"{count}\"")),
+        "{user}"
+    );
+    count
+}
+
+/// A server that answers every question of each call with `answer`.
+fn answering_all(answer: &'static str) -> impl Fn(&Request) -> ResponseTemplate {
+    move |request: &Request| {
+        let members: Vec<String> = (1..=questions_asked(request))
+            .map(|i| format!("\"{i}\": {answer}"))
+            .collect();
+        ok(&format!("{{{}}}", members.join(", ")))
+    }
+}
+
+fn user_message(request: &Request) -> String {
+    let body: Value = serde_json::from_slice(&request.body).unwrap();
+    body["messages"][1]["content"].as_str().unwrap().to_owned()
+}
+
+/// Three questions about one conversation: a confirmation, a classification,
+/// and a confirmation whose slice starts later.
+fn mixed_batch() -> Vec<JudgeRequest> {
+    let mut later = criterion_request();
+    later.node_id = "return.confirm".into();
+    later.conversation.remove(0);
+    vec![criterion_request(), classify_request(), later]
+}
+
 #[tokio::test]
-async fn batch_runs_concurrently_and_keeps_order() {
+async fn a_batch_is_one_call_with_numbered_questions() {
+    let (server, judge) = server_and_judge().await;
+    mount(
+        &server,
+        ok(
+            r#"{"1": {"verdict":"satisfied","evidence_event":4,"rationale":"said yes"},
+               "2": {"label":"cancel","evidence_event":4},
+               "3": {"verdict":"not_satisfied"}}"#,
+        ),
+    )
+    .await;
+    let out = judge.judge_batch(&mixed_batch()).await;
+    assert_eq!(out.len(), 3);
+    assert_eq!(out[0].verdict, Verdict::Satisfied { evidence_event: 4 });
+    assert_eq!(out[0].rationale, "said yes");
+    assert_eq!(
+        out[1].verdict,
+        Verdict::Chosen {
+            label: "cancel".into(),
+            evidence_event: 4
+        }
+    );
+    assert_eq!(out[2].verdict, Verdict::NotSatisfied);
+    // The call's cost is booked once, on its first question.
+    assert_eq!(out[0].usage.calls, 1);
+    assert_eq!(out[0].usage.input_tokens, 120);
+    assert_eq!(out[1].usage, Default::default());
+    assert_eq!(out[2].usage, Default::default());
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1);
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(body["max_tokens"], 3 * 64);
+    let user = user_message(&requests[0]);
+    assert_eq!(questions_asked(&requests[0]), 3);
+    assert_eq!(
+        user.matches("[4] user: Yes, go ahead.").count(),
+        1,
+        "{user}"
+    );
+    assert!(
+        user.contains("Events: 3 to 4 of the conversation above"),
+        "{user}"
+    );
+    assert!(
+        user.contains("Events: 4 to 4 of the conversation above"),
+        "{user}"
+    );
+    assert_eq!(
+        user.matches("obtain explicit confirmation").count(),
+        1,
+        "{user}"
+    );
+}
+
+#[tokio::test]
+async fn reordered_answers_go_to_their_questions() {
+    let (server, judge) = server_and_judge().await;
+    mount(
+        &server,
+        ok(r#"```json
+{"3": {"verdict":"satisfied","evidence_event":4},
+ "1": {"verdict":"not_satisfied"},
+ "2": {"label":"general","evidence_event":4}}
+```"#),
+    )
+    .await;
+    let out = judge.judge_batch(&mixed_batch()).await;
+    assert_eq!(out[0].verdict, Verdict::NotSatisfied);
+    assert_eq!(
+        out[1].verdict,
+        Verdict::Chosen {
+            label: "general".into(),
+            evidence_event: 4
+        }
+    );
+    assert_eq!(out[2].verdict, Verdict::Satisfied { evidence_event: 4 });
+}
+
+#[tokio::test]
+async fn a_malformed_answer_closes_only_its_question() {
+    let (server, judge) = server_and_judge().await;
+    let mut requests = mixed_batch();
+    requests.extend(mixed_batch());
+    // 1 well-formed; 2 an invented label; 3 cites an event outside its
+    // slice; 4 answered twice; 5 missing; 6 not an object; and answers to
+    // questions that do not exist (0, 7).
+    mount(
+        &server,
+        ok(r#"{"0": {"verdict":"satisfied","evidence_event":4},
+               "1": {"verdict":"satisfied","evidence_event":4},
+               "2": {"label":"refund","evidence_event":4},
+               "3": {"verdict":"satisfied","evidence_event":3},
+               "4": {"verdict":"satisfied","evidence_event":4},
+               "4": {"verdict":"not_satisfied"},
+               "6": "satisfied",
+               "7": {"verdict":"satisfied","evidence_event":4}}"#),
+    )
+    .await;
+    let out = judge.judge_batch(&requests).await;
+    assert_eq!(out.len(), 6);
+    assert_eq!(out[0].verdict, Verdict::Satisfied { evidence_event: 4 });
+    for (i, judgement) in out.iter().enumerate().skip(1) {
+        assert!(
+            matches!(judgement.verdict, Verdict::Unknown { .. }),
+            "question {}: {:?}",
+            i + 1,
+            judgement.verdict
+        );
+    }
+    assert_eq!(calls(&server).await, 1);
+}
+
+#[tokio::test]
+async fn garbage_closes_every_question_of_the_call() {
+    for response in [
+        ok("I am sorry, I cannot judge this."),
+        ok(r#"{"1": {"verdict":"satisfied","evidence_event":4}, "2": {"label":"#),
+        ResponseTemplate::new(200).set_body_raw("<html>bad gateway</html>", "text/html"),
+        ResponseTemplate::new(200).set_body_json(json!({"choices": []})),
+    ] {
+        let (server, judge) = server_and_judge().await;
+        mount(&server, response).await;
+        let out = judge.judge_batch(&mixed_batch()).await;
+        assert_eq!(out.len(), 3);
+        for judgement in &out {
+            assert_closed(&judgement.verdict);
+        }
+        assert_eq!(out.iter().map(|j| j.usage.calls).sum::<u64>(), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_failed_call_closes_every_question() {
+    let (server, judge) = server_and_judge().await;
+    mount(&server, ResponseTemplate::new(500)).await;
+    let out = judge.judge_batch(&mixed_batch()).await;
+    assert_eq!(out.len(), 3);
+    out.iter().for_each(|j| assert_closed(&j.verdict));
+    assert_eq!(calls(&server).await, 3, "one call, retried as a whole");
+    assert_eq!(out.iter().map(|j| j.usage.calls).sum::<u64>(), 3);
+}
+
+#[tokio::test]
+async fn an_empty_batch_makes_no_call() {
+    let (server, judge) = server_and_judge().await;
+    mount(&server, ok(SATISFIED)).await;
+    assert!(judge.judge_batch(&[]).await.is_empty());
+    assert_eq!(calls(&server).await, 0);
+}
+
+/// A server answering with `response`, and a judge asking at most
+/// `per_call` questions per call, 4 calls at once.
+async fn split_judge(
+    per_call: usize,
+    response: impl wiremock::Respond + 'static,
+) -> (MockServer, HttpJudge) {
     let server = MockServer::start().await;
     let mut c = config(&format!("{}/v1", server.uri()));
+    c.max_questions_per_call = per_call;
     c.max_concurrency = 4;
     let judge = HttpJudge::new(c).unwrap();
-    mount(&server, ok(SATISFIED).set_delay(Duration::from_millis(150))).await;
-    let mut requests = vec![criterion_request(); 4];
+    Mock::given(method("POST"))
+        .respond_with(response)
+        .mount(&server)
+        .await;
+    (server, judge)
+}
+
+#[tokio::test]
+async fn batches_beyond_the_cap_are_split_and_keep_order() {
+    let (server, judge) = split_judge(
+        2,
+        answering_all(r#"{"verdict":"satisfied","evidence_event":4}"#),
+    )
+    .await;
+    let mut requests = vec![criterion_request(); 5];
     // One request whose slice lacks event 4: its answer is invalid.
     requests[2].conversation.truncate(1);
+    let out = judge.judge_batch(&requests).await;
+    assert_eq!(out.len(), 5);
+    for (i, judgement) in out.iter().enumerate() {
+        assert_eq!(
+            judgement.verdict.is_satisfied(),
+            i != 2,
+            "{i}: {judgement:?}"
+        );
+    }
+    let received = server.received_requests().await.unwrap();
+    let mut sizes: Vec<usize> = received.iter().map(questions_asked).collect();
+    sizes.sort_unstable();
+    assert_eq!(sizes, [1, 2, 2]);
+    assert_eq!(out.iter().map(|j| j.usage.calls).sum::<u64>(), 3);
+}
+
+#[tokio::test]
+async fn split_calls_run_concurrently() {
+    let (server, judge) = split_judge(1, ok(SATISFIED).set_delay(Duration::from_millis(150))).await;
+    let requests = vec![criterion_request(); 4];
     let started = Instant::now();
     let out = judge.judge_batch(&requests).await;
     let elapsed = started.elapsed();
-    assert_eq!(out.len(), 4);
-    assert!(out[0].verdict.is_satisfied());
-    assert!(out[1].verdict.is_satisfied());
-    assert_closed(&out[2].verdict);
-    assert!(out[3].verdict.is_satisfied());
+    assert!(out.iter().all(|j| j.verdict.is_satisfied()));
+    assert_eq!(calls(&server).await, 4);
     assert!(
         elapsed < Duration::from_millis(550),
         "ran sequentially: {elapsed:?}"
