@@ -98,8 +98,13 @@ impl LastTurns {
         *slot = Some(k);
     }
 
+    /// The last agent message so far.
+    pub fn last_agent(&self) -> Option<EventIdx> {
+        self.agent
+    }
+
     /// One past the last turn of `speaker` in `[from, now)` (`from` if none),
-    /// where `now` is the next event: what [`slice`] would show.
+    /// where `now` is the next event: what [`fill_slices`] would show.
     fn slice_end(&self, speaker: Role, from: EventIdx) -> EventIdx {
         let last = match speaker {
             Role::User => self.user,
@@ -140,16 +145,14 @@ pub struct JudgeNote {
     pub rejected: Option<String>,
 }
 
-/// The questions for every request waiting on a judge, with the slice
-/// `[from, now)` of the conversation, except those already asked (`asked`)
-/// on a slice that ends alike: only the questions left are rendered, so a
-/// firing where nothing new was said costs nothing per past event.
+/// The questions for every request waiting on a judge, except those
+/// already asked (`asked`) on a slice that ends alike. Their conversation
+/// slices are left empty: [`fill_slices`] adds them once the questions left
+/// are known, so a firing where nothing new was said renders nothing.
 pub fn questions(
     rt: &BundleRuntime,
     monitor: &Monitor,
-    events: &[Event],
     interner: &Interner,
-    now: EventIdx,
     turns: &LastTurns,
     asked: &BTreeSet<AskedQuestion>,
 ) -> Vec<Ask> {
@@ -245,11 +248,24 @@ pub fn questions(
     }
     criteria.extend(branches.into_values());
     criteria.retain(|ask| !asked.contains(&ask.key()));
-    for ask in &mut criteria {
+    for ask in &criteria {
         debug_assert_eq!(ask.slice_end, turns.slice_end(ask.speaker(), ask.from));
-        ask.request.conversation = slice(events, ask.from, now);
     }
     criteria
+}
+
+/// Gives each question its slice `[from, now)` of `rendered`, the events
+/// before `now` already rendered as judge turns (each event is rendered once,
+/// by [`render`], not once per question). Returns the turns handed out.
+pub fn fill_slices(asks: &mut [Ask], rendered: &[Turn], now: EventIdx) -> usize {
+    let end = now.as_usize().min(rendered.len());
+    let mut sent = 0;
+    for ask in asks {
+        let start = ask.from.as_usize().min(end);
+        ask.request.conversation = rendered.get(start..end).unwrap_or_default().to_vec();
+        sent += end - start;
+    }
+    sent
 }
 
 /// The step a judgement satisfies and its evidence event, or why it does not
@@ -305,29 +321,18 @@ fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<Stri
 /// Longest rendering of a tool event shown to the judge.
 const TOOL_TEXT_LIMIT: usize = 600;
 
-/// Events `[from, now)` as judge turns.
-pub fn slice(events: &[Event], from: EventIdx, now: EventIdx) -> Vec<Turn> {
-    let end = now.as_usize().min(events.len());
-    let start = from.as_usize().min(end);
-    events
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .map(|(i, event)| {
-            let index = u32::try_from(start + i).unwrap_or(u32::MAX);
-            let (role, text) = match event {
-                Event::User { text } => (Role::User, text.clone()),
-                Event::Agent { text } => (Role::Agent, text.clone()),
-                Event::Call { tool, args, .. } => (Role::Tool, format!("call {tool} {args}")),
-                Event::Result { ok, content, .. } => {
-                    let outcome = if *ok { "result" } else { "error" };
-                    (Role::Tool, format!("{outcome} {content}"))
-                }
-            };
-            Turn::new(index, role, truncate(text, TOOL_TEXT_LIMIT, role))
-        })
-        .collect()
+/// Event `k` as the judge sees it.
+pub fn render(k: EventIdx, event: &Event) -> Turn {
+    let (role, text) = match event {
+        Event::User { text } => (Role::User, text.clone()),
+        Event::Agent { text } => (Role::Agent, text.clone()),
+        Event::Call { tool, args, .. } => (Role::Tool, format!("call {tool} {args}")),
+        Event::Result { ok, content, .. } => {
+            let outcome = if *ok { "result" } else { "error" };
+            (Role::Tool, format!("{outcome} {content}"))
+        }
+    };
+    Turn::new(k.0, role, truncate(text, TOOL_TEXT_LIMIT, role))
 }
 
 fn truncate(text: String, limit: usize, role: Role) -> String {
