@@ -80,6 +80,14 @@ impl Turn {
         }
     }
 
+    /// Tokenizes the text now rather than when a judge first reads it: a
+    /// session does it as the turn arrives, so no question pays for it.
+    #[must_use]
+    pub fn tokenized(self) -> Self {
+        let _ = self.sentences();
+        self
+    }
+
     /// The text's sentences, tokenized on the first call.
     pub(crate) fn sentences(&self) -> &[Sentence] {
         self.sentences.0.get_or_init(|| sentences(&self.text))

@@ -255,8 +255,8 @@ pub fn questions(
 }
 
 /// Gives each question its slice `[from, now)` of `rendered`, the events
-/// before `now` already rendered as judge turns (each event is rendered once,
-/// by [`render`], not once per question). Returns the turns handed out.
+/// rendered as judge turns as they arrived (by [`render`], once each, not
+/// once per question). Returns the turns handed out.
 pub fn fill_slices(asks: &mut [Ask], rendered: &[Turn], now: EventIdx) -> usize {
     let end = now.as_usize().min(rendered.len());
     let mut sent = 0;

@@ -104,8 +104,9 @@ pub struct Session {
     /// The extraction type errors of `log`, apart: remediation and block
     /// explanations read them at each firing.
     type_errors: Vec<ExtractionDiagnostic>,
-    /// The events rendered as judge turns so far (a prefix of `events`,
-    /// extended only when a question needs its slice).
+    /// Every event rendered as a judge turn (conversation turns tokenized)
+    /// as it arrives, when the bundle asks a judge anything: questions take
+    /// their slices from here.
     rendered: Vec<Turn>,
     /// Successful tool results so far, for the deviation checks.
     successes: deviation::Successes,
@@ -403,6 +404,15 @@ impl Session {
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
         self.last_turns.note(k, &event);
+        if self.rt.asks_judge {
+            let turn = judging::render(k, &event);
+            let turn = match event {
+                Event::User { .. } | Event::Agent { .. } => turn.tokenized(),
+                Event::Call { .. } | Event::Result { .. } => turn,
+            };
+            self.rendered.push(turn);
+            self.work.turns_rendered += 1;
+        }
         self.successes.note(
             &self.rt.bundle,
             self.extractor.control(),
@@ -460,7 +470,6 @@ impl Session {
             if asks.is_empty() {
                 break;
             }
-            self.render_until(now);
             let sent = judging::fill_slices(&mut asks, &self.rendered, now);
             self.work.turns_sent += sent as u64;
             let requests: Vec<_> = asks.iter().map(|a| a.request.clone()).collect();
@@ -479,23 +488,6 @@ impl Session {
             self.replay(&accepted)?;
         }
         Ok(notes)
-    }
-
-    /// Renders the events before `now` not rendered yet as judge turns:
-    /// each event once, whatever the number of questions and firings.
-    fn render_until(&mut self, now: EventIdx) {
-        let end = now.as_usize().min(self.events.len());
-        for (i, event) in self
-            .events
-            .iter()
-            .enumerate()
-            .take(end)
-            .skip(self.rendered.len())
-        {
-            self.rendered
-                .push(judging::render(EventIdx::from_usize(i), event));
-            self.work.turns_rendered += 1;
-        }
     }
 
     /// Books one judgement; returns the verdict it added, if it satisfied
@@ -877,8 +869,8 @@ impl Session {
 /// however long the conversation is, without timing anything.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SessionWork {
-    /// Events rendered as judge turns: each at most once, when a question
-    /// first needs it.
+    /// Events rendered as judge turns: each once, as it arrives (when the
+    /// bundle asks a judge anything).
     pub turns_rendered: u64,
     /// Turns handed to the judge in conversation slices (a question about
     /// the whole conversation gets all of them).
