@@ -37,6 +37,11 @@ pub struct Ask {
     /// One past the slice's last turn by the speaker whose words can change
     /// the answer (`from` when they said nothing in it).
     pub slice_end: EventIdx,
+    /// One past the last event of the slice the judge was shown (set by
+    /// [`with_slices`]).
+    pub until: EventIdx,
+    /// What the judge is asked, without the conversation slice (which
+    /// [`with_slices`] adds to the request it hands out).
     pub request: JudgeRequest,
 }
 
@@ -104,7 +109,7 @@ impl LastTurns {
     }
 
     /// One past the last turn of `speaker` in `[from, now)` (`from` if none),
-    /// where `now` is the next event: what [`fill_slices`] would show.
+    /// where `now` is the next event: what [`with_slices`] would show.
     fn slice_end(&self, speaker: Role, from: EventIdx) -> EventIdx {
         let last = match speaker {
             Role::User => self.user,
@@ -147,8 +152,8 @@ pub struct JudgeNote {
 
 /// The questions for every request waiting on a judge, except those
 /// already asked (`asked`) on a slice that ends alike. Their conversation
-/// slices are left empty: [`fill_slices`] adds them once the questions left
-/// are known, so a firing where nothing new was said renders nothing.
+/// slices are left empty: [`with_slices`] adds them to the requests it
+/// hands out, only for the questions left.
 pub fn questions(
     rt: &BundleRuntime,
     monitor: &Monitor,
@@ -189,6 +194,7 @@ pub fn questions(
                     ready: from,
                     whole_conversation: *window == JudgeWindow::Conversation,
                     slice_end: turns.slice_end(*said_by, start),
+                    until: start,
                     request: JudgeRequest {
                         bundle_hash: rt.bundle.hash.clone(),
                         node_id: node.id.clone(),
@@ -223,6 +229,7 @@ pub fn questions(
                         ready: from,
                         whole_conversation: true,
                         slice_end: turns.slice_end(Role::User, EventIdx(0)),
+                        until: EventIdx(0),
                         request: JudgeRequest {
                             bundle_hash: rt.bundle.hash.clone(),
                             node_id: node.id.clone(),
@@ -254,18 +261,22 @@ pub fn questions(
     criteria
 }
 
-/// Gives each question its slice `[from, now)` of `rendered`, the events
-/// rendered as judge turns as they arrived (by [`render`], once each, not
-/// once per question). Returns the turns handed out.
-pub fn fill_slices(asks: &mut [Ask], rendered: &[Turn], now: EventIdx) -> usize {
+/// The judge requests of `asks`: each question with its slice `[from, now)`
+/// of `rendered`, the events rendered as judge turns as they arrived (by
+/// [`render`], once each, not once per question). Notes where each slice
+/// ends, for [`accept`].
+pub fn with_slices(asks: &mut [Ask], rendered: &[Turn], now: EventIdx) -> Vec<JudgeRequest> {
     let end = now.as_usize().min(rendered.len());
-    let mut sent = 0;
-    for ask in asks {
-        let start = ask.from.as_usize().min(end);
-        ask.request.conversation = rendered.get(start..end).unwrap_or_default().to_vec();
-        sent += end - start;
-    }
-    sent
+    asks.iter_mut()
+        .map(|ask| {
+            let start = ask.from.as_usize().min(end);
+            ask.until = EventIdx::from_usize(end);
+            JudgeRequest {
+                conversation: rendered.get(start..end).unwrap_or_default().to_vec(),
+                ..ask.request.clone()
+            }
+        })
+        .collect()
 }
 
 /// The step a judgement satisfies and its evidence event, or why it does not
@@ -291,7 +302,8 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), St
         Verdict::NotSatisfied => return Err("not satisfied".to_owned()),
         Verdict::Unknown { reason } => return Err(format!("unknown: {reason}")),
     };
-    if ask.request.turn_at(evidence).is_none() {
+    // The slice holds every event of `[from, until)`.
+    if evidence < ask.from.0 || evidence >= ask.until.0 {
         return Err(format!(
             "evidence event {evidence} is not part of the judged slice"
         ));

@@ -470,9 +470,9 @@ impl Session {
             if asks.is_empty() {
                 break;
             }
-            let sent = judging::fill_slices(&mut asks, &self.rendered, now);
+            let requests = judging::with_slices(&mut asks, &self.rendered, now);
+            let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
             self.work.turns_sent += sent as u64;
-            let requests: Vec<_> = asks.iter().map(|a| a.request.clone()).collect();
             let judgements = judge.judge_batch(&requests).await;
             let mut accepted = Vec::new();
             for (i, ask) in asks.iter().enumerate() {
