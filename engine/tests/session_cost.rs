@@ -37,90 +37,92 @@ fn shop() -> Arc<BundleRuntime> {
 /// until the conversation is long enough, and finally cancels `#OF` after
 /// a summary and a yes.
 fn long_conversation(events: usize) -> Vec<Event> {
-    let mut out: Vec<Event> = Vec::new();
-    let mut calls = 0;
-    let mut call = |out: &mut Vec<Event>, tool: &str, args: Json| {
-        calls += 1;
-        let id = format!("c{calls}");
-        out.push(Event::Call {
+    let mut c = Conversation::default();
+    c.say(
+        true,
+        "Hi, I'd like to cancel an order. My email is u1@example.com.",
+    );
+    c.tool(
+        "find_user_id_by_email",
+        json!({"email": "u1@example.com"}),
+        json!("u1"),
+    );
+    let profile = json!({"user_id": "u1", "orders": ["#O0", "#O1", "#O2", "#OF"], "payment_methods": {}, "bills": []});
+    c.tool("get_user_details", json!({"user_id": "u1"}), profile);
+    let orders = ["#O0", "#O1", "#O2"];
+    for o in orders {
+        c.say(true, &format!("Please cancel {o} too."));
+        c.cancel(o, true);
+    }
+    for o in orders.iter().cycle() {
+        if c.0.len() + 9 > events {
+            break;
+        }
+        c.say(true, &format!("What is the status of {o} now?"));
+        c.read(o, "cancelled");
+        c.say(false, &format!("{o} is cancelled."));
+    }
+    c.cancel("#OF", false);
+    c.0
+}
+
+/// Events built in order; calls numbered as they are added.
+#[derive(Default)]
+struct Conversation(Vec<Event>);
+
+impl Conversation {
+    fn say(&mut self, by_user: bool, text: &str) {
+        let text = text.to_owned();
+        self.0.push(if by_user {
+            Event::User { text }
+        } else {
+            Event::Agent { text }
+        });
+    }
+
+    /// An agent call, and its successful result unless `result` is null.
+    fn tool(&mut self, tool: &str, args: Json, result: Json) {
+        let id = format!("c{}", self.0.len());
+        self.0.push(Event::Call {
             id: id.clone(),
             tool: tool.into(),
             args,
             requestor: Side::Agent,
         });
-        id
-    };
-    let ok = |out: &mut Vec<Event>, id: String, content: Json| {
-        out.push(Event::Result {
-            id,
-            ok: true,
-            content,
-        })
-    };
-    let order = |id: &str, status: &str| json!({"order_id": id, "user_id": "u1", "status": status, "total": 10, "items": []});
-    let summary = |o: &str| {
-        format!("Order {o}: cancel it with reason 'no longer needed'? Please confirm (yes).")
-    };
-    let orders = ["#O0", "#O1", "#O2"];
-    out.push(Event::User {
-        text: "Hi, I'd like to cancel an order. My email is u1@example.com.".into(),
-    });
-    let id = call(
-        &mut out,
-        "find_user_id_by_email",
-        json!({"email": "u1@example.com"}),
-    );
-    ok(&mut out, id, json!("u1"));
-    let id = call(&mut out, "get_user_details", json!({"user_id": "u1"}));
-    ok(
-        &mut out,
-        id,
-        json!({"user_id": "u1", "orders": ["#O0", "#O1", "#O2", "#OF"], "payment_methods": {}, "bills": []}),
-    );
-    for o in orders {
-        out.push(Event::User {
-            text: format!("Please cancel {o} too."),
-        });
-        let id = call(&mut out, "get_order_details", json!({"order_id": o}));
-        ok(&mut out, id, order(o, "pending"));
-        out.push(Event::Agent { text: summary(o) });
-        out.push(Event::User {
-            text: "Yes, please go ahead.".into(),
-        });
-        let id = call(
-            &mut out,
-            "cancel_pending_order",
-            json!({"order_id": o, "reason": "no longer needed"}),
+        if !result.is_null() {
+            self.0.push(Event::Result {
+                id,
+                ok: true,
+                content: result,
+            });
+        }
+    }
+
+    fn read(&mut self, order: &str, status: &str) {
+        let content =
+            json!({"order_id": order, "user_id": "u1", "status": status, "total": 10, "items": []});
+        self.tool("get_order_details", json!({"order_id": order}), content);
+    }
+
+    /// The order read, the summary, the user's yes and the cancel (with its
+    /// result when `answered`).
+    fn cancel(&mut self, order: &str, answered: bool) {
+        self.read(order, "pending");
+        self.say(
+            false,
+            &format!(
+                "Order {order}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+            ),
         );
-        ok(&mut out, id, json!({"status": "cancelled"}));
+        self.say(true, "Yes, please go ahead.");
+        let result = if answered {
+            json!({"status": "cancelled"})
+        } else {
+            Json::Null
+        };
+        let args = json!({"order_id": order, "reason": "no longer needed"});
+        self.tool("cancel_pending_order", args, result);
     }
-    let mut round = 0;
-    while out.len() + 4 + 5 <= events {
-        let o = orders[round % orders.len()];
-        out.push(Event::User {
-            text: format!("What is the status of {o} now?"),
-        });
-        let id = call(&mut out, "get_order_details", json!({"order_id": o}));
-        ok(&mut out, id, order(o, "cancelled"));
-        out.push(Event::Agent {
-            text: format!("{o} is cancelled."),
-        });
-        round += 1;
-    }
-    let id = call(&mut out, "get_order_details", json!({"order_id": "#OF"}));
-    ok(&mut out, id, order("#OF", "pending"));
-    out.push(Event::Agent {
-        text: summary("#OF"),
-    });
-    out.push(Event::User {
-        text: "Yes, please go ahead.".into(),
-    });
-    call(
-        &mut out,
-        "cancel_pending_order",
-        json!({"order_id": "#OF", "reason": "no longer needed"}),
-    );
-    out
 }
 
 fn push(session: &mut Session, event: Event) -> GateVerdict {
