@@ -11,10 +11,12 @@
 //! - `session`: `Session::push` of the call (offline judge, workflow
 //!   schedule), restored with every verdict accepted: the monitor's work plus
 //!   the judge traversal over the waiting steps (the open classification
-//!   branches are asked again), the allow/guide bookkeeping and, for a block,
-//!   the Datalog explanation. `session_live` is the allowed call as a live
-//!   session meets it: the confirmation right before the call is judged at
-//!   this push, which replays the monitor.
+//!   branches are asked again, on the whole conversation, since the user
+//!   spoke last), the allow/guide bookkeeping and, for a block, the
+//!   monitor's explanation (`Monitor::explain_block`). `session_live` is the
+//!   allowed call as a live session meets it: the confirmation right before
+//!   the call is judged at this push and amends the monitor at that event
+//!   (no replay).
 //! - `cedar`: the same call decided by Cedar (`cedar-policy`) with the
 //!   fixture's cancel rule written as a Cedar policy (module [`cedar`]):
 //!   `is_authorized` alone, and request + context construction from the
@@ -24,8 +26,9 @@
 //! Outside the timed region, the monitor's prefix state is cloned and the
 //! sessions are restored from their saved state (see [`restore`]). Criterion
 //! reports medians; after it, `percentiles` times individual decisions with
-//! `Instant` and prints median and p99 per (evaluator, size), and what the
-//! session's decision asked the judge. `GATE_PROFILE=<monitor|session>:<n>`
+//! `Instant` and prints median and p99 per (evaluator, size), what the
+//! session's decision asked the judge and the work it counted
+//! (`Session::work`). `GATE_PROFILE=<monitor|session>:<n>`
 //! skips all that and repeats one decision for a profiler (see [`profile`]).
 
 use std::hint::black_box;
@@ -635,6 +638,21 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
         record(what, case.name(), case.events, r)
     };
     for case in cases {
+        for (what, state) in [("session", &case.session), ("session_live", &case.live)] {
+            let mut session = restore(rt, state);
+            let before = session.work();
+            session_decision(tokio, &mut session, case.last().clone());
+            let after = session.work();
+            println!(
+                "work of the {what} decision ({}, {} events): {} turns rendered, {} turns sent to the judge, {} events replayed, {} verdicts amended",
+                case.name(),
+                case.events,
+                after.turns_rendered - before.turns_rendered,
+                after.turns_sent - before.turns_sent,
+                after.events_replayed - before.events_replayed,
+                after.verdicts_amended - before.verdicts_amended,
+            );
+        }
         let mut session = restore(rt, &case.session);
         let report = session_decision(tokio, &mut session, case.last().clone());
         let asked: Vec<String> = report

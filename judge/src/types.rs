@@ -6,10 +6,15 @@
 //! leaf of the workspace.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::iter::Sum;
 use std::ops::{Add, AddAssign};
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
+
+use crate::dialogue::{Sentence, sentences};
 
 /// Who produced a [`Turn`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,6 +59,13 @@ pub struct Turn {
     pub role: Role,
     /// Its text (for tool events, a rendering of the call or result).
     pub text: String,
+    /// The text's sentences, computed by the first judge that reads them and
+    /// shared by every clone: a session hands the same turn to every later
+    /// question, and it is tokenized once, not once per question. Derived
+    /// from `text` (so not part of equality, hashing or the serialized form);
+    /// build a new turn rather than editing `text`.
+    #[serde(skip)]
+    sentences: SharedSentences,
 }
 
 impl Turn {
@@ -64,7 +76,49 @@ impl Turn {
             event_index,
             role,
             text: text.into(),
+            sentences: SharedSentences::default(),
         }
+    }
+
+    /// Tokenizes the text now rather than when a judge first reads it: a
+    /// session does it as the turn arrives, so no question pays for it.
+    #[must_use]
+    pub fn tokenized(self) -> Self {
+        let _ = self.sentences();
+        self
+    }
+
+    /// The text's sentences, tokenized on the first call.
+    pub(crate) fn sentences(&self) -> &[Sentence] {
+        self.sentences.0.get_or_init(|| sentences(&self.text))
+    }
+}
+
+/// A turn's tokenized text, shared between clones.
+#[derive(Clone, Default)]
+struct SharedSentences(Arc<OnceLock<Vec<Sentence>>>);
+
+impl PartialEq for SharedSentences {
+    /// Always equal: the value is a function of the turn's text.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SharedSentences {}
+
+impl Hash for SharedSentences {
+    /// Nothing: the value is a function of the turn's text.
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+impl fmt::Debug for SharedSentences {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "tokenized"
+        } else {
+            "not tokenized"
+        })
     }
 }
 

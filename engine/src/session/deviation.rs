@@ -32,17 +32,37 @@ struct Found {
     explanation: String,
 }
 
-/// Successful, trusted results in `events`: (event index, tool name). Under
-/// dual control an agent's call of a user-side tool reads nothing; a user's
-/// call of an agent-side tool neither.
-fn successes<'e>(
-    bundle: &CompiledBundle,
-    control: Control,
-    events: &'e [Event],
-) -> Vec<(usize, &'e str)> {
-    let mut open: Vec<(&str, &str)> = Vec::new();
-    let mut out = Vec::new();
-    for (index, event) in events.iter().enumerate() {
+/// Successful, trusted results so far: (event index, tool name), noted as
+/// the events arrive, so checking an agent message costs what the results
+/// are, not a scan of the conversation. Under dual control an agent's call
+/// of a user-side tool reads nothing; a user's call of an agent-side tool
+/// neither.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Successes {
+    /// Trusted calls not answered yet: (call id, tool).
+    open: Vec<(String, String)>,
+    /// In event order.
+    done: Vec<(usize, String)>,
+}
+
+impl Successes {
+    /// Those of `events`, from the start.
+    pub(super) fn of(bundle: &CompiledBundle, control: Control, events: &[Event]) -> Self {
+        let mut successes = Successes::default();
+        for (index, event) in events.iter().enumerate() {
+            successes.note(bundle, control, index, event);
+        }
+        successes
+    }
+
+    /// Notes event `index`, the next one.
+    pub(super) fn note(
+        &mut self,
+        bundle: &CompiledBundle,
+        control: Control,
+        index: usize,
+        event: &Event,
+    ) {
         match event {
             Event::Call {
                 id,
@@ -58,19 +78,24 @@ fn successes<'e>(
                     (None, _) => false,
                 };
                 if trusted {
-                    open.push((id.as_str(), tool.as_str()));
+                    self.open.push((id.clone(), tool.clone()));
                 }
             }
             Event::Result { id, ok: true, .. } => {
-                if let Some(pos) = open.iter().position(|(call, _)| *call == id.as_str()) {
-                    let (_, tool) = open.swap_remove(pos);
-                    out.push((index, tool));
+                if let Some(pos) = self.open.iter().position(|(call, _)| call == id) {
+                    let (_, tool) = self.open.swap_remove(pos);
+                    self.done.push((index, tool));
                 }
             }
             _ => {}
         }
     }
-    out
+
+    /// Those before event `k`.
+    fn before(&self, k: usize) -> &[(usize, String)] {
+        let n = self.done.partition_point(|(index, _)| *index < k);
+        self.done.get(..n).unwrap_or_default()
+    }
 }
 
 /// Whether the lower-cased `text` names `tool`. Another tool's name that
@@ -122,7 +147,7 @@ fn nodes_of(bundle: &CompiledBundle, tools: &[String]) -> Vec<(StepId, String)> 
 /// succeeded, in the agent message `text` at `k`.
 fn instruction(
     bundle: &CompiledBundle,
-    done: &[(usize, &str)],
+    done: &[(usize, String)],
     text: &str,
     k: usize,
 ) -> Option<(String, &'static str)> {
@@ -147,13 +172,12 @@ fn instruction(
 /// What the agent message at `k` does out of order, if anything.
 fn in_message(
     bundle: &CompiledBundle,
-    control: Control,
-    events: &[Event],
+    successes: &Successes,
     k: usize,
     text: &str,
 ) -> Option<Found> {
-    let done = successes(bundle, control, events.get(..k).unwrap_or(events));
-    if let Some((tool, verb)) = instruction(bundle, &done, text, k) {
+    let done = successes.before(k);
+    if let Some((tool, verb)) = instruction(bundle, done, text, k) {
         return Some(fix_before_diagnosis(bundle, &tool, verb));
     }
     let lower = text.to_lowercase();
@@ -215,7 +239,6 @@ impl Session {
     /// `observe` of a device call can become one: blocks and allows stand.
     pub(super) fn deviation(&self, k: EventIdx, verdict: GateVerdict) -> GateVerdict {
         let bundle = &self.rt.bundle;
-        let control = self.extractor.control();
         let index = k.0 as usize;
         let events = &self.events;
         let Some(event) = events.get(index) else {
@@ -223,10 +246,10 @@ impl Session {
         };
         let found = match (&verdict, event) {
             (GateVerdict::Guide { .. }, Event::Agent { text, .. }) => {
-                in_message(bundle, control, events, index, text).map(|f| (f, k))
+                in_message(bundle, &self.successes, index, text).map(|f| (f, k))
             }
             (GateVerdict::Guide { .. }, Event::Call { tool, .. }) => {
-                self.device_call(index, tool, control).map(|f| (f, k))
+                self.device_call(index, tool).map(|f| (f, k))
             }
             (
                 GateVerdict::Observe,
@@ -239,13 +262,13 @@ impl Session {
                 // The user's device call shows the instruction before it; a
                 // deviation the instruction was already reported for is not
                 // counted twice.
-                let instruction = events
-                    .get(..index)
-                    .unwrap_or_default()
-                    .iter()
-                    .rposition(|e| matches!(e, Event::Agent { .. }));
+                let instruction = self
+                    .last_turns
+                    .last_agent()
+                    .map(EventIdx::as_usize)
+                    .filter(|&j| j < index);
                 let flagged = instruction.is_some_and(|j| match events.get(j) {
-                    Some(Event::Agent { text, .. }) => in_message(bundle, control, events, j, text)
+                    Some(Event::Agent { text, .. }) => in_message(bundle, &self.successes, j, text)
                         .is_some_and(|f| f.action.ends_with(&format!(" {tool}"))),
                     _ => false,
                 });
@@ -253,7 +276,7 @@ impl Session {
                     None
                 } else {
                     let at = instruction.map_or(k, EventIdx::from_usize);
-                    self.device_call(index, tool, control).map(|f| (f, at))
+                    self.device_call(index, tool).map(|f| (f, at))
                 }
             }
             _ => None,
@@ -304,17 +327,13 @@ impl Session {
 
     /// A device fix called (by the user, or by the agent in solo mode) at
     /// `index` before any of its diagnoses succeeded.
-    fn device_call(&self, index: usize, tool: &str, control: Control) -> Option<Found> {
+    fn device_call(&self, index: usize, tool: &str) -> Option<Found> {
         let bundle = &self.rt.bundle;
         let def = bundle.domain.tool(tool)?;
         if def.side != Side::User || def.after.is_empty() {
             return None;
         }
-        let done = successes(
-            bundle,
-            control,
-            self.events.get(..index).unwrap_or_default(),
-        );
+        let done = self.successes.before(index);
         let diagnosed = done.iter().any(|(_, t)| def.after.iter().any(|a| a == t));
         (!diagnosed).then(|| fix_before_diagnosis(bundle, tool, "calls"))
     }
@@ -351,5 +370,6 @@ impl Session {
     /// overriding the bundle's `control`. Call it before the first event.
     pub fn set_control(&mut self, control: Control) {
         self.extractor.set_control(control);
+        self.successes = Successes::of(&self.rt.bundle, control, &self.events);
     }
 }

@@ -37,6 +37,11 @@ pub struct Ask {
     /// One past the slice's last turn by the speaker whose words can change
     /// the answer (`from` when they said nothing in it).
     pub slice_end: EventIdx,
+    /// One past the last event of the slice the judge was shown (set by
+    /// [`with_slices`]).
+    pub until: EventIdx,
+    /// What the judge is asked, without the conversation slice (which
+    /// [`with_slices`] adds to the request it hands out).
     pub request: JudgeRequest,
 }
 
@@ -98,8 +103,13 @@ impl LastTurns {
         *slot = Some(k);
     }
 
+    /// The last agent message so far.
+    pub fn last_agent(&self) -> Option<EventIdx> {
+        self.agent
+    }
+
     /// One past the last turn of `speaker` in `[from, now)` (`from` if none),
-    /// where `now` is the next event: what [`slice`] would show.
+    /// where `now` is the next event: what [`with_slices`] would show.
     fn slice_end(&self, speaker: Role, from: EventIdx) -> EventIdx {
         let last = match speaker {
             Role::User => self.user,
@@ -140,16 +150,14 @@ pub struct JudgeNote {
     pub rejected: Option<String>,
 }
 
-/// The questions for every request waiting on a judge, with the slice
-/// `[from, now)` of the conversation, except those already asked (`asked`)
-/// on a slice that ends alike: only the questions left are rendered, so a
-/// firing where nothing new was said costs nothing per past event.
+/// The questions for every request waiting on a judge, except those
+/// already asked (`asked`) on a slice that ends alike. Their conversation
+/// slices are left empty: [`with_slices`] adds them to the requests it
+/// hands out, only for the questions left.
 pub fn questions(
     rt: &BundleRuntime,
     monitor: &Monitor,
-    events: &[Event],
     interner: &Interner,
-    now: EventIdx,
     turns: &LastTurns,
     asked: &BTreeSet<AskedQuestion>,
 ) -> Vec<Ask> {
@@ -186,6 +194,7 @@ pub fn questions(
                     ready: from,
                     whole_conversation: *window == JudgeWindow::Conversation,
                     slice_end: turns.slice_end(*said_by, start),
+                    until: start,
                     request: JudgeRequest {
                         bundle_hash: rt.bundle.hash.clone(),
                         node_id: node.id.clone(),
@@ -220,6 +229,7 @@ pub fn questions(
                         ready: from,
                         whole_conversation: true,
                         slice_end: turns.slice_end(Role::User, EventIdx(0)),
+                        until: EventIdx(0),
                         request: JudgeRequest {
                             bundle_hash: rt.bundle.hash.clone(),
                             node_id: node.id.clone(),
@@ -245,11 +255,28 @@ pub fn questions(
     }
     criteria.extend(branches.into_values());
     criteria.retain(|ask| !asked.contains(&ask.key()));
-    for ask in &mut criteria {
+    for ask in &criteria {
         debug_assert_eq!(ask.slice_end, turns.slice_end(ask.speaker(), ask.from));
-        ask.request.conversation = slice(events, ask.from, now);
     }
     criteria
+}
+
+/// The judge requests of `asks`: each question with its slice `[from, now)`
+/// of `rendered`, the events rendered as judge turns as they arrived (by
+/// [`render`], once each, not once per question). Notes where each slice
+/// ends, for [`accept`].
+pub fn with_slices(asks: &mut [Ask], rendered: &[Turn], now: EventIdx) -> Vec<JudgeRequest> {
+    let end = now.as_usize().min(rendered.len());
+    asks.iter_mut()
+        .map(|ask| {
+            let start = ask.from.as_usize().min(end);
+            ask.until = EventIdx::from_usize(end);
+            JudgeRequest {
+                conversation: rendered.get(start..end).unwrap_or_default().to_vec(),
+                ..ask.request.clone()
+            }
+        })
+        .collect()
 }
 
 /// The step a judgement satisfies and its evidence event, or why it does not
@@ -275,7 +302,8 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), St
         Verdict::NotSatisfied => return Err("not satisfied".to_owned()),
         Verdict::Unknown { reason } => return Err(format!("unknown: {reason}")),
     };
-    if ask.request.turn_at(evidence).is_none() {
+    // The slice holds every event of `[from, until)`.
+    if evidence < ask.from.0 || evidence >= ask.until.0 {
         return Err(format!(
             "evidence event {evidence} is not part of the judged slice"
         ));
@@ -305,29 +333,18 @@ fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<Stri
 /// Longest rendering of a tool event shown to the judge.
 const TOOL_TEXT_LIMIT: usize = 600;
 
-/// Events `[from, now)` as judge turns.
-pub fn slice(events: &[Event], from: EventIdx, now: EventIdx) -> Vec<Turn> {
-    let end = now.as_usize().min(events.len());
-    let start = from.as_usize().min(end);
-    events
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .map(|(i, event)| {
-            let index = u32::try_from(start + i).unwrap_or(u32::MAX);
-            let (role, text) = match event {
-                Event::User { text } => (Role::User, text.clone()),
-                Event::Agent { text } => (Role::Agent, text.clone()),
-                Event::Call { tool, args, .. } => (Role::Tool, format!("call {tool} {args}")),
-                Event::Result { ok, content, .. } => {
-                    let outcome = if *ok { "result" } else { "error" };
-                    (Role::Tool, format!("{outcome} {content}"))
-                }
-            };
-            Turn::new(index, role, truncate(text, TOOL_TEXT_LIMIT, role))
-        })
-        .collect()
+/// Event `k` as the judge sees it.
+pub fn render(k: EventIdx, event: &Event) -> Turn {
+    let (role, text) = match event {
+        Event::User { text } => (Role::User, text.clone()),
+        Event::Agent { text } => (Role::Agent, text.clone()),
+        Event::Call { tool, args, .. } => (Role::Tool, format!("call {tool} {args}")),
+        Event::Result { ok, content, .. } => {
+            let outcome = if *ok { "result" } else { "error" };
+            (Role::Tool, format!("{outcome} {content}"))
+        }
+    };
+    Turn::new(k.0, role, truncate(text, TOOL_TEXT_LIMIT, role))
 }
 
 fn truncate(text: String, limit: usize, role: Role) -> String {

@@ -28,10 +28,10 @@ mod verdict;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use turnstile_judge::{Judge, Judgement, Usage};
+use turnstile_judge::{Judge, Judgement, Turn, Usage};
 use turnstile_rules::{Env, EventIdx};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
-use turnstile_rules::{EventFacts, FactsBuilder};
+use turnstile_rules::{EventFacts, ExtractionDiagnostic, FactsBuilder};
 use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
 
 pub use judging::JudgeNote;
@@ -101,6 +101,17 @@ pub struct Session {
     monitor: Monitor,
     events: Vec<Event>,
     log: Vec<EventFacts>,
+    /// The extraction type errors of `log`, apart: remediation and block
+    /// explanations read them at each firing.
+    type_errors: Vec<ExtractionDiagnostic>,
+    /// Every event rendered as a judge turn (conversation turns tokenized)
+    /// as it arrives, when the bundle asks a judge anything: questions take
+    /// their slices from here.
+    rendered: Vec<Turn>,
+    /// Successful tool results so far, for the deviation checks.
+    successes: deviation::Successes,
+    /// Work counted for tests.
+    work: SessionWork,
     /// Accepted verdicts by the event they take effect at: the step and the
     /// request it was asked about.
     judged: BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
@@ -155,6 +166,10 @@ impl Session {
             schedule,
             events: Vec::new(),
             log: Vec::new(),
+            type_errors: Vec::new(),
+            rendered: Vec::new(),
+            successes: deviation::Successes::default(),
+            work: SessionWork::default(),
             judged: BTreeMap::new(),
             asked: BTreeSet::new(),
             last_turns: judging::LastTurns::default(),
@@ -195,6 +210,11 @@ impl Session {
     /// Judge usage so far.
     pub fn usage(&self) -> Usage {
         self.usage
+    }
+
+    /// The work this session did so far (see [`SessionWork`]).
+    pub fn work(&self) -> SessionWork {
+        self.work
     }
 
     /// Accepted verdicts as `(step, request, evidence event)`.
@@ -384,6 +404,21 @@ impl Session {
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
         self.last_turns.note(k, &event);
+        if self.rt.asks_judge {
+            let turn = judging::render(k, &event);
+            let turn = match event {
+                Event::User { .. } | Event::Agent { .. } => turn.tokenized(),
+                Event::Call { .. } | Event::Result { .. } => turn,
+            };
+            self.rendered.push(turn);
+            self.work.turns_rendered += 1;
+        }
+        self.successes.note(
+            &self.rt.bundle,
+            self.extractor.control(),
+            k.as_usize(),
+            &event,
+        );
         self.events.push(event);
         let judged: Vec<(StepId, Env)> = self.judged_at(k);
         let outcome = self.monitor.push(&facts, &judged)?;
@@ -393,6 +428,13 @@ impl Session {
             .filter(|d| d.kind.is_anomaly())
             .map(|d| d.detail.clone())
             .collect();
+        self.type_errors.extend(
+            facts
+                .diagnostics
+                .iter()
+                .filter(|d| d.kind.is_type_error())
+                .cloned(),
+        );
         self.log.push(facts);
         Ok((outcome, anomalies))
     }
@@ -418,44 +460,45 @@ impl Session {
         // Each round satisfies at least one more step, so the walk is bounded
         // by the workflow's length.
         for _ in 0..=self.rt.steps.len() {
-            let asks: Vec<judging::Ask> = judging::questions(
+            let mut asks: Vec<judging::Ask> = judging::questions(
                 &self.rt,
                 &self.monitor,
-                &self.events,
                 &self.extractor.interner,
-                now,
                 &self.last_turns,
                 &self.asked,
             );
             if asks.is_empty() {
                 break;
             }
-            let requests: Vec<_> = asks.iter().map(|a| a.request.clone()).collect();
+            let requests = judging::with_slices(&mut asks, &self.rendered, now);
+            let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
+            self.work.turns_sent += sent as u64;
             let judgements = judge.judge_batch(&requests).await;
-            let mut accepted = false;
+            let mut accepted = Vec::new();
             for (i, ask) in asks.iter().enumerate() {
                 let judgement = judgements
                     .get(i)
                     .cloned()
                     .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
-                accepted |= self.record(ask, judgement, now, &mut notes);
+                accepted.extend(self.record(ask, judgement, now, &mut notes));
             }
-            if !accepted {
+            if accepted.is_empty() {
                 break;
             }
-            self.rebuild()?;
+            self.replay(&accepted)?;
         }
         Ok(notes)
     }
 
-    /// Books one judgement; returns whether it satisfied a step anew.
+    /// Books one judgement; returns the verdict it added, if it satisfied
+    /// a step anew: the event it takes effect at, the step and the request.
     fn record(
         &mut self,
         ask: &judging::Ask,
         judgement: Judgement,
         now: EventIdx,
         notes: &mut Vec<JudgeNote>,
-    ) -> bool {
+    ) -> Option<(EventIdx, StepId, Env)> {
         self.usage += judgement.usage;
         // Asked again only once the conversation has moved on: a judge that
         // failed on this slice (and so kept the gate closed) gets another
@@ -463,12 +506,12 @@ impl Session {
         if self.asked.insert(ask.key()) {
             self.journal.asked.push(ask.key());
         }
-        let mut accepted = false;
+        let mut accepted = None;
         let rejected = match judging::accept(ask, &judgement) {
             Ok((step, evidence)) => {
                 let at = ask.effective_at(evidence);
-                accepted = self.judged.entry(at).or_default().insert((step, ask.env));
-                if accepted {
+                if self.judged.entry(at).or_default().insert((step, ask.env)) {
+                    accepted = Some((at, step, ask.env));
                     self.journal.judged.push(AcceptedVerdict {
                         step,
                         evidence: at,
@@ -491,13 +534,25 @@ impl Session {
         accepted
     }
 
-    /// Replays the logged facts into a fresh monitor (after a verdict cited
-    /// an earlier event).
-    fn rebuild(&mut self) -> Result<(), SessionError> {
+    /// Brings the monitor up to the verdicts just `accepted` (already in
+    /// `judged`). Verdicts that take effect at the last event taken (a
+    /// confirmation in the latest turn) amend the monitor in place; one
+    /// citing an earlier event replays the logged facts into a fresh monitor,
+    /// since the monitor only moves forward.
+    fn replay(&mut self, accepted: &[(EventIdx, StepId, Env)]) -> Result<(), SessionError> {
+        let last = EventIdx::from_usize(self.log.len().saturating_sub(1));
+        if !self.log.is_empty() && accepted.iter().all(|(at, _, _)| *at == last) {
+            let verdicts: Vec<(StepId, Env)> =
+                accepted.iter().map(|&(_, step, env)| (step, env)).collect();
+            self.monitor.amend_last(last, &verdicts)?;
+            self.work.verdicts_amended += verdicts.len() as u64;
+            return Ok(());
+        }
         let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
         for facts in &self.log {
             monitor.push(facts, &self.judged_at(facts.event))?;
         }
+        self.work.events_replayed += self.log.len() as u64;
         self.monitor = monitor;
         Ok(())
     }
@@ -561,8 +616,7 @@ impl Session {
             &self.extractor.interner,
             &violation,
         );
-        let diagnostics = self.log.iter().flat_map(|f| f.diagnostics.iter());
-        let mismatch = type_mismatch_in(diagnostics, &violation, &explanation);
+        let mismatch = type_mismatch_in(&self.type_errors, &violation, &explanation);
         Some(self.block_verdict(&violation, explanation, mismatch))
     }
 
@@ -616,7 +670,7 @@ impl Session {
             &self.monitor,
             env,
             &self.extractor.interner,
-            &self.log,
+            &self.type_errors,
         ))
     }
 
@@ -809,6 +863,23 @@ impl Session {
         session.usage = state.usage;
         Ok(session)
     }
+}
+
+/// Work a session did, counted so tests can check that a push costs the same
+/// however long the conversation is, without timing anything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionWork {
+    /// Events rendered as judge turns: each once, as it arrives (when the
+    /// bundle asks a judge anything).
+    pub turns_rendered: u64,
+    /// Turns handed to the judge in conversation slices (a question about
+    /// the whole conversation gets all of them).
+    pub turns_sent: u64,
+    /// Events replayed into a fresh monitor because an accepted verdict
+    /// took effect before the last event.
+    pub events_replayed: u64,
+    /// Verdicts added to the monitor at the last event, without a replay.
+    pub verdicts_amended: u64,
 }
 
 /// The growing parts of a session in the order they were added.

@@ -5,21 +5,23 @@
 //! filled from what the user said.
 
 use turnstile_rules::Env;
-use turnstile_rules::{EventFacts, ExtractionDiagnostic, Interner, Value};
+use turnstile_rules::{ExtractionDiagnostic, Interner, Value};
 
 use super::runtime::RemedyPiece;
 use turnstile_rules::Monitor;
 
-/// Renders `pieces` for the request `env`. `log` holds every event's facts
-/// so far; its extraction problems tell a field whose read had the wrong type
-/// (shown as such) from one not read yet. It is only looked at for a
-/// placeholder with no value.
+/// Renders `pieces` for the request `env`. `type_errors` holds the
+/// extraction type errors so far (the session keeps them apart from the
+/// other facts, so this costs what the errors are, not the conversation's
+/// length); they tell a field whose read had the wrong type (shown as such)
+/// from one not read yet. They are only looked at for a placeholder with no
+/// value.
 pub fn render(
     pieces: &[RemedyPiece],
     monitor: &Monitor,
     env: &Env,
     interner: &Interner,
-    log: &[EventFacts],
+    type_errors: &[ExtractionDiagnostic],
 ) -> String {
     let mut out = String::new();
     for piece in pieces {
@@ -28,7 +30,7 @@ pub fn render(
             RemedyPiece::Value(node, source) => {
                 let values = monitor.operand_values(*node, env);
                 if values.is_empty() {
-                    match mistyped(source, log.iter().flat_map(|f| f.diagnostics.iter())) {
+                    match mistyped(source, type_errors.iter()) {
                         Some(why) => out.push_str(&format!("<{source}: {why}>")),
                         None => out.push_str(&format!("<{source}: not read yet>")),
                     }

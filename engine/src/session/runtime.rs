@@ -65,6 +65,9 @@ pub struct BundleRuntime {
     /// Who the conversation is with ([`crate::extract::principal_mask`]);
     /// the other variables are what a request is about.
     pub(crate) principal_mask: u32,
+    /// Whether any step is decided by a judge: sessions render their events
+    /// for it only then.
+    pub(crate) asks_judge: bool,
 }
 
 impl BundleRuntime {
@@ -126,6 +129,7 @@ impl BundleRuntime {
         Ok(Arc::new(BundleRuntime {
             plan: Arc::new(plan),
             principal_mask: crate::extract::principal_mask(&bundle),
+            asks_judge: steps.iter().any(|s| s.asked.is_some()),
             bundle,
             steps,
         }))

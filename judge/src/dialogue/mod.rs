@@ -86,7 +86,8 @@ use crate::types::{Role, Turn};
 
 use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
 use stance::{Markers, negator_positions};
-use tokens::{contains_phrase, phrase_positions, sentences, words};
+pub(crate) use tokens::{Sentence, sentences};
+use tokens::{contains_phrase, phrase_positions, words};
 use value::value_tokens;
 
 pub use stance::{Stance, reply_stance};
@@ -321,29 +322,56 @@ pub fn keyword_form(phrase: &str) -> String {
 /// rule is in the module documentation). Both are normalised alike.
 #[must_use]
 pub fn count_asserted(text: &str, phrase: &str) -> usize {
-    let phrase = words(&tokens::normalise(&phrase.replace('_', " ")));
-    if phrase.is_empty() {
-        return 0;
+    Keyword::new(phrase).count_in(&sentences(text))
+}
+
+/// A keyword in word form, for counting its asserted occurrences in many
+/// turns without normalising it again for each ([`count_asserted`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Keyword {
+    words: Vec<String>,
+    ends_in_infinitive_verb: bool,
+}
+
+impl Keyword {
+    pub(crate) fn new(phrase: &str) -> Self {
+        let words = words(&tokens::normalise(&phrase.replace('_', " ")));
+        let ends_in_infinitive_verb = words
+            .last()
+            .is_some_and(|w| INFINITIVE_VERBS.contains(&w.as_str()));
+        Keyword {
+            words,
+            ends_in_infinitive_verb,
+        }
     }
-    let ends_in_infinitive_verb = phrase
-        .last()
-        .is_some_and(|w| INFINITIVE_VERBS.contains(&w.as_str()));
-    sentences(text)
-        .iter()
-        .flat_map(|s| s.clauses.iter())
-        .map(|clause| {
-            let negators = negator_positions(clause);
-            phrase_positions(clause, &phrase)
-                .into_iter()
-                .filter(|&start| {
-                    let end = start + phrase.len();
-                    let infinitive =
-                        ends_in_infinitive_verb && clause.get(end).is_some_and(|w| w == "to");
-                    !infinitive && !negated_at(clause, &negators, start)
-                })
-                .count()
-        })
-        .sum()
+
+    /// Asserted occurrences in text already split into `sentences`.
+    pub(crate) fn count_in(&self, sentences: &[Sentence]) -> usize {
+        let phrase = &self.words;
+        if phrase.is_empty() {
+            return 0;
+        }
+        sentences
+            .iter()
+            .flat_map(|s| s.clauses.iter())
+            .map(|clause| {
+                let starts = phrase_positions(clause, phrase);
+                if starts.is_empty() {
+                    return 0;
+                }
+                let negators = negator_positions(clause);
+                starts
+                    .into_iter()
+                    .filter(|&start| {
+                        let end = start + phrase.len();
+                        let infinitive = self.ends_in_infinitive_verb
+                            && clause.get(end).is_some_and(|w| w == "to");
+                        !infinitive && !negated_at(clause, &negators, start)
+                    })
+                    .count()
+            })
+            .sum()
+    }
 }
 
 /// Whether a negator before `start` in the clause scopes over it: none of the

@@ -1,10 +1,10 @@
 //! Keyword decisions: classification (the branch whose declared keywords
 //! occur most often, asserted, in the user's turns) and criteria the bundle
 //! gave keywords for (the last turn of the named speaker that asserts one).
-//! Occurrences are counted by [`count_asserted`], so a negated keyword ("it's
+//! Occurrences are counted as [`count_asserted`](crate::dialogue::count_asserted) does, so a negated keyword ("it's
 //! not a mistake") does not count.
 
-use crate::dialogue::{count_asserted, keyword_form};
+use crate::dialogue::{Keyword, keyword_form};
 use crate::types::{Branch, Judgement, Role, Turn, Verdict};
 
 /// A criterion the bundle gave keywords for: satisfied by the last turn of
@@ -18,14 +18,14 @@ pub(super) fn judge_by_keywords(
     if !conversation.iter().any(|t| t.role == said_by) {
         return Judgement::new(Verdict::NotSatisfied, format!("no {who} turn in the slice"));
     }
+    let parsed: Vec<(Keyword, &String)> = keywords.iter().map(|k| (Keyword::new(k), k)).collect();
     let hit = conversation
         .iter()
         .rev()
         .filter(|t| t.role == said_by)
         .find_map(|turn| {
-            let term = keywords
-                .iter()
-                .find(|k| count_asserted(&turn.text, k) > 0)?;
+            let sentences = turn.sentences();
+            let (_, term) = parsed.iter().find(|(k, _)| k.count_in(sentences) > 0)?;
             Some((turn.event_index, term.trim().to_owned()))
         });
     match hit {
@@ -59,10 +59,12 @@ pub(super) fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement 
         // A keyword declared twice (in any spelling) counts once.
         terms.sort();
         terms.dedup();
+        let terms: Vec<Keyword> = terms.iter().map(|t| Keyword::new(t)).collect();
         let mut score = 0;
         let mut first = None;
         for turn in &user_turns {
-            let n: usize = terms.iter().map(|t| count_asserted(&turn.text, t)).sum();
+            let sentences = turn.sentences();
+            let n: usize = terms.iter().map(|t| t.count_in(sentences)).sum();
             if n > 0 && first.is_none() {
                 first = Some(turn.event_index);
             }

@@ -60,20 +60,25 @@ impl Dialogue {
     /// Whether, at event `k`, the user's yes answers the latest agent turn
     /// asking for a decision that names every value, not revoked since.
     pub fn confirmed(&self, values: &[Value], k: u32) -> bool {
-        let Some(summary) = self.turns.iter().rev().find(|t| {
-            t.event.0 <= k
-                && t.speaker == Speaker::Agent
-                && t.asks_decision
-                && self.agent_named_all(values, t.event.0)
-        }) else {
+        // Turns are in event order: only those up to `k`, from the summary
+        // on, are read (not the whole conversation).
+        let upto = self.turns.partition_point(|t| t.event.0 <= k);
+        let Some(summary) = self
+            .turns
+            .get(..upto)
+            .unwrap_or_default()
+            .iter()
+            .rposition(|t| {
+                t.speaker == Speaker::Agent
+                    && t.asks_decision
+                    && self.agent_named_all(values, t.event.0)
+            })
+        else {
             return false;
         };
         let mut window_open = true;
         let mut yes = false;
-        let after = self
-            .turns
-            .iter()
-            .filter(|t| t.event.0 > summary.event.0 && t.event.0 <= k);
+        let after = self.turns.get(summary + 1..upto).unwrap_or_default();
         for turn in after {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,

@@ -45,6 +45,16 @@ pub enum MonitorError {
         /// The event index the monitor expected next.
         expected: EventIdx,
     },
+    #[error(
+        "verdicts at event {got} cannot amend a monitor that has consumed {events} events: only the last event can be amended"
+    )]
+    /// [`Monitor::amend_last`] was given an event other than the last one.
+    NotLast {
+        /// The event the verdicts were for.
+        got: EventIdx,
+        /// The events consumed so far.
+        events: u32,
+    },
 }
 
 /// What the monitor concluded about one event.
@@ -187,6 +197,55 @@ impl Monitor {
         if k == 0 {
             self.emit(plan.entry.0, Env::EMPTY, k, &mut work);
         }
+        self.derive(k, work);
+        let gated = match self.state.call_now {
+            Some((tool, true)) if plan.is_gated(tool) => {
+                Some(self.allowed.get(&EventIdx(k)).cloned().unwrap_or_default())
+            }
+            _ => None,
+        };
+        Ok(EventOutcome { gated })
+    }
+
+    /// Adds verdicts that take effect at `at`, the last event consumed, as
+    /// if they had been pushed with it: the monitor ends in the state a
+    /// fresh monitor fed every event, with these verdicts added to the last
+    /// one's, would be in. It costs the derivations the verdicts enable —
+    /// nothing is replayed — which is why a session accepting a verdict on
+    /// the latest turn does not rebuild. Derivations at event `at` do not
+    /// depend on their order (the result is a set), so adding verdicts
+    /// afterwards derives the same.
+    pub fn amend_last(
+        &mut self,
+        at: EventIdx,
+        judged: &[(StepId, Env)],
+    ) -> Result<(), MonitorError> {
+        let last = self.state.events.checked_sub(1);
+        if last != Some(at.0) {
+            return Err(MonitorError::NotLast {
+                got: at,
+                events: self.state.events,
+            });
+        }
+        let mut work = Vec::new();
+        for &(s, e) in judged {
+            if self.judged_now.contains(&(s.0, e)) {
+                continue;
+            }
+            self.judged_now.push((s.0, e));
+            self.judged_log.insert((s.0, e, at.0));
+            if let Some(waiting) = self.awaiting.get_mut(&s.0)
+                && waiting.remove(&e).is_some()
+            {
+                work.push(Work::Ready(s.0, e));
+            }
+        }
+        self.derive(at.0, work);
+        Ok(())
+    }
+
+    /// Runs the derivations of event `k` to a fixpoint.
+    fn derive(&mut self, k: u32, mut work: Vec<Work>) {
         // Depth-first is fine: every derivation happens at this event, and
         // the result is a set.
         while let Some(item) = work.pop() {
@@ -195,13 +254,6 @@ impl Monitor {
                 Work::Retry(s, e) => self.retry(s, e, k, &mut work),
             }
         }
-        let gated = match self.state.call_now {
-            Some((tool, true)) if plan.is_gated(tool) => {
-                Some(self.allowed.get(&EventIdx(k)).cloned().unwrap_or_default())
-            }
-            _ => None,
-        };
-        Ok(EventOutcome { gated })
     }
 
     fn ready(&mut self, s: u32, e: Env, k: u32, work: &mut Vec<Work>) {

@@ -1,0 +1,262 @@
+//! What a session's push costs, counted rather than timed
+//! (`Session::work`): the work of deciding the last call of a conversation
+//! must not grow with the conversation's length — each event rendered for the
+//! judge once, a confirmation in the latest turn taken without replaying the
+//! conversation. And the shortcut must not change anything: after every
+//! push, the session's monitor equals a fresh monitor fed the whole
+//! conversation with the session's accepted verdicts (what the replay it
+//! replaces computed), on a long synthetic conversation and on every
+//! recorded tau2 retail and airline conversation.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+
+#[path = "support/tau2.rs"]
+mod tau2;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Value as Json, json};
+use turnstile_engine::bundle::model::Side;
+use turnstile_engine::check_bundle;
+use turnstile_engine::extract::Extractor;
+use turnstile_engine::import::import_file;
+use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session, SessionWork};
+use turnstile_engine::trace::Event;
+use turnstile_judge::OfflineJudge;
+use turnstile_rules::{EventIdx, Monitor};
+
+fn shop() -> Arc<BundleRuntime> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
+    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    BundleRuntime::new(Arc::new(bundle)).unwrap()
+}
+
+/// A conversation of about `events` events on the shop fixture: the user
+/// is identified, cancels three orders one after the other (the order read,
+/// the agent's summary, the user's yes, the cancel), then asks about them
+/// until the conversation is long enough, and finally cancels `#OF` after
+/// a summary and a yes.
+fn long_conversation(events: usize) -> Vec<Event> {
+    let mut c = Conversation::default();
+    c.say(
+        true,
+        "Hi, I'd like to cancel an order. My email is u1@example.com.",
+    );
+    c.tool(
+        "find_user_id_by_email",
+        json!({"email": "u1@example.com"}),
+        json!("u1"),
+    );
+    let profile = json!({"user_id": "u1", "orders": ["#O0", "#O1", "#O2", "#OF"], "payment_methods": {}, "bills": []});
+    c.tool("get_user_details", json!({"user_id": "u1"}), profile);
+    let orders = ["#O0", "#O1", "#O2"];
+    for o in orders {
+        c.say(true, &format!("Please cancel {o} too."));
+        c.cancel(o, true);
+    }
+    for o in orders.iter().cycle() {
+        if c.0.len() + 9 > events {
+            break;
+        }
+        c.say(true, &format!("What is the status of {o} now?"));
+        c.read(o, "cancelled");
+        c.say(false, &format!("{o} is cancelled."));
+    }
+    c.cancel("#OF", false);
+    c.0
+}
+
+/// Events built in order; calls numbered as they are added.
+#[derive(Default)]
+struct Conversation(Vec<Event>);
+
+impl Conversation {
+    fn say(&mut self, by_user: bool, text: &str) {
+        let text = text.to_owned();
+        self.0.push(if by_user {
+            Event::User { text }
+        } else {
+            Event::Agent { text }
+        });
+    }
+
+    /// An agent call, and its successful result unless `result` is null.
+    fn tool(&mut self, tool: &str, args: Json, result: Json) {
+        let id = format!("c{}", self.0.len());
+        self.0.push(Event::Call {
+            id: id.clone(),
+            tool: tool.into(),
+            args,
+            requestor: Side::Agent,
+        });
+        if !result.is_null() {
+            self.0.push(Event::Result {
+                id,
+                ok: true,
+                content: result,
+            });
+        }
+    }
+
+    fn read(&mut self, order: &str, status: &str) {
+        let content =
+            json!({"order_id": order, "user_id": "u1", "status": status, "total": 10, "items": []});
+        self.tool("get_order_details", json!({"order_id": order}), content);
+    }
+
+    /// The order read, the summary, the user's yes and the cancel (with its
+    /// result when `answered`).
+    fn cancel(&mut self, order: &str, answered: bool) {
+        self.read(order, "pending");
+        self.say(
+            false,
+            &format!(
+                "Order {order}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+            ),
+        );
+        self.say(true, "Yes, please go ahead.");
+        let result = if answered {
+            json!({"status": "cancelled"})
+        } else {
+            Json::Null
+        };
+        let args = json!({"order_id": order, "reason": "no longer needed"});
+        self.tool("cancel_pending_order", args, result);
+    }
+}
+
+fn push(session: &mut Session, event: Event) -> GateVerdict {
+    thread_local! {
+        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+    }
+    RUNTIME
+        .with(|rt| rt.block_on(session.push(event, &OfflineJudge)))
+        .unwrap()
+        .verdict
+}
+
+fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
+    SessionWork {
+        turns_rendered: a.turns_rendered - b.turns_rendered,
+        turns_sent: a.turns_sent - b.turns_sent,
+        events_replayed: a.events_replayed - b.events_replayed,
+        verdicts_amended: a.verdicts_amended - b.verdicts_amended,
+    }
+}
+
+/// The session's work over the whole conversation, and that of its last
+/// push (the final cancel, which follows the user's yes).
+fn run(events: &[Event]) -> (SessionWork, SessionWork) {
+    let mut session = Session::new(shop(), Schedule::Workflow);
+    let (last, prefix) = events.split_last().unwrap();
+    for event in prefix {
+        let verdict = push(&mut session, event.clone());
+        assert!(!verdict.is_block(), "{verdict:?}");
+    }
+    let before = session.work();
+    let verdict = push(&mut session, last.clone());
+    assert!(
+        matches!(verdict, GateVerdict::Allow { .. }),
+        "the final cancel is allowed: {verdict:?}"
+    );
+    (session.work(), minus(session.work(), before))
+}
+
+#[test]
+fn deciding_the_last_call_costs_the_same_at_100_and_1000_events() {
+    let short = long_conversation(100);
+    let long = long_conversation(1_000);
+    assert!(
+        short.len() <= 100 && long.len() > 990,
+        "{} {}",
+        short.len(),
+        long.len()
+    );
+    let (short_total, short_last) = run(&short);
+    let (long_total, long_last) = run(&long);
+
+    // Each event is rendered for the judge once over the session, as it
+    // arrives.
+    assert_eq!(short_total.turns_rendered, short.len() as u64);
+    assert_eq!(long_total.turns_rendered, long.len() as u64);
+    assert_eq!(long_last.turns_rendered, 1);
+    // Replays happen only while the opening's verdicts cite earlier events
+    // (the classification): the later 900 events add none.
+    assert_eq!(long_total.events_replayed, short_total.events_replayed);
+    // The last push accepts the confirmation in the latest turn without
+    // replaying anything.
+    assert_eq!(long_last.events_replayed, 0, "{long_last:?}");
+    assert!(long_last.verdicts_amended >= 1, "{long_last:?}");
+    assert_eq!(long_last.turns_rendered, short_last.turns_rendered);
+    assert_eq!(long_last.events_replayed, short_last.events_replayed);
+    assert_eq!(long_last.verdicts_amended, short_last.verdicts_amended);
+}
+
+/// The session's monitor against a fresh one fed every event with the
+/// session's accepted verdicts.
+fn assert_same_as_replayed(rt: &Arc<BundleRuntime>, session: &Session, at: &str) {
+    let bundle = &rt.bundle;
+    let judged = session.judged();
+    let mut extractor = Extractor::new(bundle);
+    let mut reference = Monitor::new(Arc::clone(&rt.plan));
+    for (k, past) in session.events().iter().enumerate() {
+        let k = EventIdx::from_usize(k);
+        let facts = extractor.event(bundle, k, past);
+        let now: Vec<_> = judged
+            .iter()
+            .filter(|(_, _, e)| *e == k)
+            .map(|(s, env, _)| (*s, *env))
+            .collect();
+        reference.push(&facts, &now).unwrap();
+    }
+    let monitor = session.monitor();
+    assert_eq!(monitor.sat(), reference.sat(), "{at}: sat");
+    assert_eq!(monitor.evidence(), reference.evidence(), "{at}: evidence");
+    assert_eq!(monitor.allowed(), reference.allowed(), "{at}: allowed");
+    assert_eq!(monitor.waiting(), reference.waiting(), "{at}: waiting");
+}
+
+/// Pushes `events` through a session, comparing its monitor with a replayed
+/// one after every push that amended it (`every`: after every push), and
+/// at the end. Returns the verdicts amended.
+fn same_as_replayed(rt: &Arc<BundleRuntime>, events: &[Event], what: &str, every: bool) -> u64 {
+    let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+    for (index, event) in events.iter().enumerate() {
+        let before = session.work().verdicts_amended;
+        push(&mut session, event.clone());
+        if every || session.work().verdicts_amended > before || index + 1 == events.len() {
+            assert_same_as_replayed(rt, &session, &format!("{what}, after event {index}"));
+        }
+    }
+    session.work().verdicts_amended
+}
+
+#[test]
+fn an_amended_monitor_equals_a_replayed_one_on_a_long_conversation() {
+    let rt = shop();
+    let events = long_conversation(120);
+    assert_eq!(
+        Session::new(Arc::clone(&rt), Schedule::Workflow).work(),
+        SessionWork::default()
+    );
+    let amended = same_as_replayed(&rt, &events, "shop", true);
+    // The conversation exercises the shortcut: its four confirmations amend.
+    assert!(amended >= 4, "{amended}");
+}
+
+#[test]
+fn an_amended_monitor_equals_a_replayed_one_on_real_conversations() {
+    let mut amended = 0;
+    for (domain, bundle) in [("retail", "retail"), ("airline", "airline")] {
+        let rt = BundleRuntime::new(Arc::new(tau2::shipped_bundle(bundle))).unwrap();
+        for path in tau2::domain_trace_files(domain) {
+            for trace in import_file(&path, None).unwrap().traces {
+                let what = tau2::trace_stem(&path);
+                amended += same_as_replayed(&rt, &trace.events, &what, false);
+            }
+        }
+    }
+    assert!(amended > 0, "no real conversation took the shortcut");
+}
