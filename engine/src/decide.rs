@@ -102,7 +102,7 @@ pub fn type_mismatch(
 }
 
 /// [`type_mismatch`] over the extraction diagnostics of the events so far
-/// (what a live session keeps, without building [`TraceFacts`](turnstile_rules::TraceFacts)).
+/// (what a live session keeps, without building [`TraceFacts`]).
 pub fn type_mismatch_in<'a>(
     diagnostics: impl IntoIterator<Item = &'a turnstile_rules::ExtractionDiagnostic> + Clone,
     violation: &Violation,
