@@ -64,7 +64,7 @@ pub use compressed::Compression;
 pub use error::{ImportError, ImportErrorKind};
 pub use scan::{MAX_LINE_BYTES, MAX_RECORD_BYTES};
 
-use crate::trace::{Event, Trace};
+use crate::trace::{Event, Trace, parse_content};
 use scan::{Cursor, parse_json};
 
 /// A trace file format.
@@ -97,6 +97,31 @@ impl Format {
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// How a reader delivers the content of tool results.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ResultContent {
+    /// Parsed: the JSON value when the recorded text is JSON, else the text
+    /// as a JSON string ([`parse_content`]).
+    #[default]
+    Parsed,
+    /// Not parsed: the recorded text as a JSON string, whatever it holds
+    /// (for a native file, the content's JSON text); [`parse_content`] of it
+    /// is what [`ResultContent::Parsed`] gives. For a consumer that parses only
+    /// the results it reads (the audit's fast path).
+    Raw,
+}
+
+impl ResultContent {
+    /// The content of a result whose recorded text is `text`.
+    pub(crate) fn content(self, text: Option<&str>) -> Value {
+        match (self, text) {
+            (_, None) => Value::Null,
+            (ResultContent::Parsed, Some(text)) => parse_content(text),
+            (ResultContent::Raw, Some(text)) => Value::String(text.to_owned()),
+        }
     }
 }
 
@@ -343,6 +368,7 @@ pub struct TraceReader {
     control: Option<crate::bundle::model::Control>,
     saw_simulations: bool,
     native: native::Native,
+    results: ResultContent,
     buf: Vec<u8>,
     pending: VecDeque<Result<Trace, ImportError>>,
     summary: ImportSummary,
@@ -407,10 +433,18 @@ impl TraceReader {
             control: None,
             saw_simulations: false,
             native: native::Native::default(),
+            results: ResultContent::Parsed,
             buf: Vec::new(),
             pending: VecDeque::new(),
             summary: ImportSummary::default(),
         }
+    }
+
+    /// Delivers tool results' content as `results` says (parsed by default).
+    pub fn with_result_content(mut self, results: ResultContent) -> Self {
+        self.results = results;
+        self.native.results = results;
+        self
     }
 
     /// The format being read.
@@ -590,14 +624,26 @@ impl TraceReader {
             Err(kind) => return self.fatal(Some(next), path, kind),
         }
         self.mode = Mode::Tau2Sims { next: next + 1 };
-        if let Some(value) = self.read_element(next, &path) {
-            let mut converted =
-                tau2::simulation(&self.file, &self.stem, next, &value, self.domain.as_deref());
-            if let Ok(trace) = &mut converted {
-                trace.meta.control = self.control;
-            }
-            self.deliver(converted);
+        self.buf.clear();
+        let start = match self.cursor.value(Some(&mut self.buf), MAX_RECORD_BYTES) {
+            Ok(start) => start,
+            Err(kind) => return self.fatal(Some(next), path, kind),
+        };
+        let domain = self.domain.as_deref();
+        let fast = tau2::simulation_fast(&self.file, &self.stem, next, &self.buf, domain, self.results);
+        let mut converted = match fast {
+            Some(trace) => Ok(trace),
+            None => match parse_json(&self.buf, start) {
+                Ok(value) => {
+                    tau2::simulation(&self.file, &self.stem, next, &value, domain, self.results)
+                }
+                Err(kind) => Err(vec![self.error(Some(next), path, kind)]),
+            },
+        };
+        if let Ok(trace) = &mut converted {
+            trace.meta.control = self.control;
         }
+        self.deliver(converted);
     }
 
     fn array_element(&mut self, next: usize) {

@@ -31,15 +31,26 @@
 //!   open are each reported as an error for that line (record index = the
 //!   1-based line number), and that line is left out; the other lines of the
 //!   same trace still import.
+//!
+//! An event line is read on a fast path first ([`FastLine`]: one flat,
+//! borrowed struct, a result's content kept as its JSON text until it is
+//! parsed or, with [`ResultContent::Raw`], handed on unparsed); a line it
+//! does not take exactly as the [`Event`] deserializer would is read again
+//! by that deserializer, which also says what is wrong.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::build::id_text;
 use super::error::{ImportError, ImportErrorKind, type_name};
+use super::ResultContent;
 use super::scan::parse_json;
+use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};
 
 /// The importer's state between lines.
@@ -48,6 +59,8 @@ pub(crate) struct Native {
     current: Option<Trace>,
     open: HashSet<String>,
     started: usize,
+    /// How results' content is delivered.
+    pub(crate) results: ResultContent,
 }
 
 type Item = Result<Trace, ImportError>;
@@ -72,7 +85,10 @@ impl Native {
         }
         // Fast path: an event line. Anything else (a header, an error) is
         // parsed again as a `Value` to say what it is.
-        let event = match serde_json::from_slice::<Event>(bytes) {
+        let fast = serde_json::from_slice::<FastLine<'_>>(bytes)
+            .ok()
+            .and_then(|line| line.event(self.results));
+        let event = match fast.map_or_else(|| serde_json::from_slice::<Event>(bytes), Ok) {
             Ok(event) => event,
             Err(_) => match parse_json(bytes, start) {
                 Ok(value) => match self.not_an_event(file, stem, line, value, out) {
@@ -208,6 +224,73 @@ impl Native {
     }
 }
 
+/// Any event line, flat and borrowed: the fast path of [`Native::line`].
+#[derive(Deserialize)]
+struct FastLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    tool: Option<Cow<'a, str>>,
+    #[serde(default)]
+    args: Option<Value>,
+    /// `Some(null)` when given as `null`, which [`Event`] refuses.
+    #[serde(default, deserialize_with = "present")]
+    requestor: Option<Value>,
+    #[serde(default)]
+    ok: Option<bool>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+}
+
+/// A field that is present, even as `null`.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+impl FastLine<'_> {
+    /// The event, as [`Event`]'s deserializer reads it; `None` when the
+    /// line is not one it takes (a header, a missing field...).
+    fn event(self, results: ResultContent) -> Option<Event> {
+        let owned = |text: Option<Cow<'_, str>>| text.map(Cow::into_owned);
+        Some(match self.kind.as_ref() {
+            "user" => Event::User {
+                text: owned(self.text)?,
+            },
+            "agent" => Event::Agent {
+                text: owned(self.text)?,
+            },
+            "call" => Event::Call {
+                id: owned(self.id)?,
+                tool: owned(self.tool)?,
+                args: self.args.unwrap_or(Value::Null),
+                requestor: match self.requestor {
+                    None => Side::Agent,
+                    Some(Value::String(side)) => match side.as_str() {
+                        "agent" => Side::Agent,
+                        "user" => Side::User,
+                        _ => return None,
+                    },
+                    Some(_) => return None,
+                },
+            },
+            "result" => Event::Result {
+                id: owned(self.id)?,
+                ok: self.ok?,
+                content: match (self.content, results) {
+                    (None, _) => Value::Null,
+                    (Some(raw), ResultContent::Parsed) => serde_json::from_str(raw.get()).ok()?,
+                    (Some(raw), ResultContent::Raw) => Value::String(raw.get().to_owned()),
+                },
+            },
+            _ => return None,
+        })
+    }
+}
+
 /// Writes `trace` in the native format: its header line, then one line per
 /// event. Reading the result back gives the same trace.
 pub fn write_native(
@@ -266,4 +349,77 @@ fn header(
         );
     }
     Ok(meta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::parse_content;
+
+    /// The fast path takes a line exactly as [`Event`]'s deserializer does,
+    /// or leaves it to it.
+    #[test]
+    fn the_fast_line_agrees_with_the_event_deserializer() {
+        let lines = [
+            r#"{"type":"user","text":"hi"}"#,
+            r#"{"text":"hi","type":"agent","extra":[1,2]}"#,
+            r#"{"type":"user"}"#,
+            r#"{"type":"user","text":null}"#,
+            r#"{"type":"call","id":"c1","tool":"t","args":{"a":[1,{"b":null}]}}"#,
+            r#"{"type":"call","id":"c1","tool":"t","args":null,"requestor":"user"}"#,
+            r#"{"type":"call","id":"c1","tool":"t"}"#,
+            r#"{"type":"call","id":"c1","tool":"t","requestor":null}"#,
+            r#"{"type":"call","id":"c1","tool":"t","requestor":"robot"}"#,
+            r#"{"type":"call","id":"c1"}"#,
+            r#"{"type":"result","id":"c1","ok":true,"content":{"status": "pending", "n": 1.5}}"#,
+            r#"{"type":"result","id":"c1","ok":false,"content":"boom"}"#,
+            r#"{"type":"result","id":"c1","ok":true,"content":null}"#,
+            r#"{"type":"result","id":"c1","ok":true}"#,
+            r#"{"type":"result","id":"c1","ok":null}"#,
+            r#"{"type":"result","id":"c1"}"#,
+            r#"{"type":"trace","id":"x"}"#,
+            r#"{"type":"other"}"#,
+            r#"{"type":"user","text":"a","text":"b"}"#,
+        ];
+        for line in lines {
+            let full = serde_json::from_str::<Event>(line).ok();
+            let fast = |results| {
+                serde_json::from_str::<FastLine<'_>>(line)
+                    .ok()
+                    .and_then(|l| l.event(results))
+            };
+            let parsed = fast(ResultContent::Parsed);
+            if parsed.is_some() {
+                assert_eq!(parsed, full, "{line}");
+            }
+            if full.is_none() {
+                assert_eq!(parsed, None, "{line}");
+            }
+            // Raw: the content's JSON text, which parses to the content.
+            let raw = fast(ResultContent::Raw).map(|event| match event {
+                Event::Result {
+                    id,
+                    ok,
+                    content: Value::String(raw),
+                } => Event::Result {
+                    id,
+                    ok,
+                    content: parse_content(&raw),
+                },
+                other => other,
+            });
+            assert_eq!(raw, parsed, "{line}");
+        }
+        // The lines the fast path takes.
+        let taken = lines
+            .iter()
+            .filter(|l| {
+                serde_json::from_str::<FastLine<'_>>(l)
+                    .ok()
+                    .and_then(|l| l.event(ResultContent::Parsed))
+                    .is_some()
+            })
+            .count();
+        assert_eq!(taken, 9);
+    }
 }

@@ -23,18 +23,30 @@
 //!
 //! The `tasks` array (the task copies the file was graded against) is
 //! skipped: graders read it themselves.
+//!
+//! **Two paths, one result.** [`simulation_fast`] deserializes a simulation
+//! straight into typed, borrowed structs (strings without escapes are not
+//! copied until they become events; no `serde_json::Value` tree except for
+//! ids and call arguments). It gives up — returns `None` — on anything it
+//! does not take exactly as [`simulation`] would (a field of another type, an
+//! unknown role or requestor, a call/result pairing error), and the caller
+//! then runs [`simulation`] over a `Value`, which says where each problem is.
+//! So the fast path never changes what is imported, only how fast.
 
+use std::borrow::Cow;
 use std::path::Path;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::build::{
     Builder, arguments, flag, id_text, index, join, object, opt, opt_array, opt_str, req_str,
     requestor, wrong,
 };
+use super::ResultContent;
 use super::error::{ImportError, ImportErrorKind};
 use crate::bundle::model::Side;
-use crate::trace::{Trace, TraceMeta, parse_content};
+use crate::trace::{Trace, TraceMeta};
 
 /// Converts simulation number `i` of a tau2 file.
 pub(crate) fn simulation(
@@ -43,6 +55,7 @@ pub(crate) fn simulation(
     i: usize,
     value: &Value,
     domain: Option<&str>,
+    results: ResultContent,
 ) -> Result<Trace, Vec<ImportError>> {
     let base = index("simulations", i);
     let mut b = Builder::new(file, Some(i));
@@ -77,7 +90,7 @@ pub(crate) fn simulation(
     match opt(sim, "messages") {
         Some(Value::Array(messages)) => {
             for (m, message) in messages.iter().enumerate() {
-                tau2_message(&mut b, message, &index(&messages_path, m));
+                tau2_message(&mut b, message, &index(&messages_path, m), results);
             }
         }
         Some(other) => b.error(messages_path, wrong("an array", other)),
@@ -86,7 +99,7 @@ pub(crate) fn simulation(
     b.finish(meta)
 }
 
-fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str) {
+fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str, results: ResultContent) {
     let Some(message) = object(b, value, path) else {
         return;
     };
@@ -104,8 +117,7 @@ fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str) {
             let Ok(content) = opt_str(b, message, "content", path) else {
                 return;
             };
-            let content = content.map_or(Value::Null, parse_content);
-            b.result(path, id, ok, content);
+            b.result(path, id, ok, results.content(content));
             return;
         }
         other => {
@@ -142,6 +154,116 @@ fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str) {
     }
 }
 
+/// One simulation, typed and borrowed (see the module documentation).
+#[derive(Deserialize)]
+struct FastSimulation<'a> {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    task_id: Option<Value>,
+    #[serde(default)]
+    trial: Option<i64>,
+    #[serde(default)]
+    reward_info: Option<FastReward>,
+    #[serde(borrow)]
+    messages: Vec<FastMessage<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FastReward {
+    #[serde(default)]
+    reward: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct FastMessage<'a> {
+    #[serde(borrow)]
+    role: Cow<'a, str>,
+    #[serde(default, borrow)]
+    content: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    error: Option<bool>,
+    #[serde(default, borrow)]
+    tool_calls: Option<Vec<FastCall<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct FastCall<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    arguments: Option<Value>,
+    #[serde(default, borrow)]
+    requestor: Option<Cow<'a, str>>,
+}
+
+/// Simulation number `i` of a tau2 file from its bytes, on the fast path;
+/// `None` when the record needs [`simulation`] (see the module documentation).
+pub(crate) fn simulation_fast(
+    file: &Path,
+    stem: &str,
+    i: usize,
+    bytes: &[u8],
+    domain: Option<&str>,
+    results: ResultContent,
+) -> Option<Trace> {
+    let sim: FastSimulation<'_> = serde_json::from_slice(bytes).ok()?;
+    let id = id_text(sim.id.as_ref()).unwrap_or_else(|| i.to_string());
+    let meta = TraceMeta {
+        id: format!("{stem}#{id}"),
+        task_id: id_text(sim.task_id.as_ref()),
+        trial: sim.trial,
+        reward: sim.reward_info.and_then(|r| r.reward),
+        domain: domain.map(str::to_owned),
+        control: None,
+    };
+    let mut b = Builder::new(file, Some(i));
+    for message in sim.messages {
+        let side = match message.role.as_ref() {
+            "user" => Side::User,
+            "assistant" => Side::Agent,
+            "tool" => {
+                let id = message.id?;
+                let ok = !message.error.unwrap_or(false);
+                b.result("", &id, ok, results.content(message.content.as_deref()));
+                continue;
+            }
+            _ => return None,
+        };
+        if let Some(text) = &message.content {
+            b.text(side, text);
+        }
+        for call in message.tool_calls.unwrap_or_default() {
+            let args = fast_arguments(call.arguments)?;
+            let side = match call.requestor.as_deref() {
+                None => side,
+                Some("assistant" | "agent") => Side::Agent,
+                Some("user") => Side::User,
+                Some(_) => return None,
+            };
+            b.call("", &call.id, &call.name, args, side);
+        }
+    }
+    // A pairing error needs its JSON path: the slow path says where.
+    b.finish(meta).ok()
+}
+
+/// [`arguments`] on an owned value; `None` for a string that is not JSON.
+fn fast_arguments(value: Option<Value>) -> Option<Value> {
+    match value {
+        None | Some(Value::Null) => Some(Value::Object(serde_json::Map::new())),
+        Some(Value::String(text)) if text.trim().is_empty() => {
+            Some(Value::Object(serde_json::Map::new()))
+        }
+        Some(Value::String(text)) => serde_json::from_str(&text).ok(),
+        Some(other) => Some(other),
+    }
+}
+
 /// Reads the domain name out of a tau2 `info` object, if it has one.
 pub(crate) fn domain_of(info: &Value) -> Option<String> {
     info.get("environment_info")?
@@ -169,4 +291,87 @@ pub(crate) fn control_of(info: &Value) -> Option<crate::bundle::model::Control> 
     } else {
         Control::Dual
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::compressed;
+    use crate::trace::{Event, parse_content};
+
+    fn slow(sim: &Value, results: ResultContent) -> Result<Trace, Vec<ImportError>> {
+        simulation(Path::new("f.json"), "f", 3, sim, Some("retail"), results)
+    }
+
+    fn fast(sim: &Value, results: ResultContent) -> Option<Trace> {
+        let bytes = serde_json::to_vec(sim).unwrap();
+        simulation_fast(Path::new("f.json"), "f", 3, &bytes, Some("retail"), results)
+    }
+
+    /// The parsed content of every result of a trace read raw.
+    fn parsed(mut trace: Trace) -> Trace {
+        for event in &mut trace.events {
+            if let Event::Result { content, .. } = event
+                && let Value::String(raw) = content
+            {
+                let value = parse_content(raw);
+                *content = value;
+            }
+        }
+        trace
+    }
+
+    #[test]
+    fn the_fast_path_imports_every_vendored_simulation_as_the_slow_path_does() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/tau2/traces");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let bytes = compressed::read_all(&entry.unwrap().path()).unwrap();
+            let file: Value = serde_json::from_slice(&bytes).unwrap();
+            for sim in file["simulations"].as_array().unwrap() {
+                let want = slow(sim, ResultContent::Parsed).unwrap();
+                assert_eq!(fast(sim, ResultContent::Parsed).as_ref(), Some(&want));
+                let raw = fast(sim, ResultContent::Raw).unwrap();
+                assert_eq!(raw.events.len(), want.events.len());
+                assert_eq!(parsed(raw), want);
+                seen += 1;
+            }
+        }
+        assert!(seen > 300, "{seen} simulations");
+    }
+
+    #[test]
+    fn records_the_fast_path_does_not_take_go_the_slow_way() {
+        let sim = |messages: Value| serde_json::json!({"id": "s", "messages": messages});
+        let cases = [
+            // Accepted by the slow path, refused by the typed one: a user
+            // message with a numeric id (never read).
+            (
+                sim(serde_json::json!([{"role": "user", "content": "hi", "id": 5}])),
+                true,
+            ),
+            // Errors the slow path reports with their JSON path.
+            (sim(serde_json::json!([{"role": "robot", "content": "hi"}])), false),
+            (
+                sim(serde_json::json!([{"role": "tool", "id": "x", "content": "{}"}])),
+                false,
+            ),
+            (
+                sim(serde_json::json!([{"role": "assistant", "tool_calls": [
+                    {"id": "c", "name": "t", "arguments": "{not json"}]}])),
+                false,
+            ),
+            (
+                sim(serde_json::json!([{"role": "assistant", "tool_calls": [
+                    {"id": "c", "name": "t", "requestor": "robot"}]}])),
+                false,
+            ),
+            (serde_json::json!({"id": "s", "trial": 1.5, "messages": []}), false),
+            (serde_json::json!({"id": "s"}), false),
+        ];
+        for (value, imports) in cases {
+            assert_eq!(fast(&value, ResultContent::Parsed), None, "{value}");
+            assert_eq!(slow(&value, ResultContent::Parsed).is_ok(), imports, "{value}");
+        }
+    }
 }
