@@ -31,7 +31,7 @@ use turnstile_engine::audit::{
 };
 use turnstile_engine::check_bundle;
 use turnstile_engine::import::native::write_native;
-use turnstile_engine::import::{TraceReader, compressed};
+use turnstile_engine::import::{ResultContent, TraceReader, compressed};
 use turnstile_engine::session::BundleRuntime;
 use turnstile_engine::trace::Trace;
 use turnstile_judge::{Judge, OfflineJudge};
@@ -157,13 +157,15 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
     }
 }
 
-/// Audits the whole corpus; returns the traces audited.
+/// Audits the whole corpus on the CLI's path for these judges (tool results
+/// parsed only for the tools the bundle reads); returns the traces audited.
 fn audit(
     corpus: &Corpus,
     plans: &[(AuditPlan, &'static str)],
     judge: &dyn Judge,
     threads: usize,
 ) -> usize {
+    let results = ResultContent::Raw;
     let mut audited = 0;
     for (domain, files) in &corpus.parts {
         let (plan, _) = plans.iter().find(|(_, d)| d == domain).unwrap();
@@ -173,13 +175,17 @@ fn audit(
                 trace,
                 source,
                 judge,
-                TraceOptions::default(),
+                TraceOptions {
+                    timeline: false,
+                    results,
+                },
             ))
             .map_err(|e| e.to_string())
         };
         let options = RunOptions {
             threads,
             format: None,
+            results,
         };
         run(files, &options, &Counters::default(), &call, &mut |item| {
             if let Item::Report(r) = item {

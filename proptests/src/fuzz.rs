@@ -12,7 +12,7 @@ use std::pin::pin;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Waker};
 
-use turnstile_engine::import::{Format, TraceReader};
+use turnstile_engine::import::{Format, ResultContent, TraceReader};
 use turnstile_engine::trace::Event;
 use turnstile_engine::{BundleRuntime, Schedule, Session, SessionState, check_bundle, parse_expr};
 use turnstile_judge::OfflineJudge;
@@ -204,7 +204,10 @@ pub fn audit_reader(data: &[u8]) {
             trace,
             source,
             &AssumingJudge,
-            TraceOptions { timeline: true },
+            TraceOptions {
+                timeline: true,
+                results: ResultContent::Raw,
+            },
         ))
         .map_err(|e| e.to_string())
     };
@@ -212,6 +215,7 @@ pub fn audit_reader(data: &[u8]) {
     let options = RunOptions {
         threads: 2,
         format: None,
+        results: ResultContent::Raw,
     };
     let finished = run(
         std::slice::from_ref(&file),

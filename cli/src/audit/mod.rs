@@ -21,7 +21,7 @@ use turnstile_engine::audit::summary::Summary;
 use turnstile_engine::audit::{
     AssumingJudge, AuditPlan, JudgeMode, TraceOptions, TraceReport, audit_trace,
 };
-use turnstile_engine::import::Format;
+use turnstile_engine::import::{Format, ResultContent};
 use turnstile_engine::session::BundleRuntime;
 use turnstile_judge::Judge;
 
@@ -81,6 +81,17 @@ pub enum AuditFormat {
     Jsonl,
 }
 
+/// Whether the judge asked for may read the text of tool turns in its
+/// conversation slices: anything but `none` and the plain offline judge
+/// (whose rules read only user and agent turns), and anything behind a cache
+/// or a recording (their keys hash the slices). For such a judge every tool
+/// result is parsed, so its prompts and keys are the same as in `replay`;
+/// otherwise only the results the bundle reads are.
+fn reads_tool_turns(judge: &JudgeArgs) -> bool {
+    let plain = judge.cache.is_none() && judge.record.is_none();
+    !(judge.judge == "none" || (judge.judge == "offline" && plain))
+}
+
 /// Runs the audit; returns the exit code, or a message for a failure to run.
 pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
     let format = match &args.input_format {
@@ -101,8 +112,14 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
         .max(1);
     let plan = AuditPlan::new(rt, mode);
     let (files, walk_rejections) = expand(&args.inputs);
+    let results = if reads_tool_turns(&args.judge) {
+        ResultContent::Parsed
+    } else {
+        ResultContent::Raw
+    };
     let options = TraceOptions {
         timeline: args.html.is_some(),
+        results,
     };
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
@@ -134,7 +151,11 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
         Some(result) => result.map_err(|e| e.to_string()),
         None => Err("cannot start the async runtime".to_owned()),
     };
-    let run_options = RunOptions { threads, format };
+    let run_options = RunOptions {
+        threads,
+        format,
+        results,
+    };
     let done = std::sync::atomic::AtomicBool::new(false);
     let finished = std::thread::scope(|scope| {
         let progress = show_progress.then(|| {

@@ -6,7 +6,19 @@
 //! delivering the reports in input order.
 //!
 //! Every trace goes through [`audit_trace`]: it is the one place a faster
-//! per-trace path (a monitor-native explanation of blocks, say) plugs in.
+//! per-trace path plugs in.
+//!
+//! **The fast path.** A reader asked for [`ResultContent::Raw`] hands tool
+//! results over unparsed; [`audit_trace`] (told so by
+//! [`TraceOptions::results`]) parses only the results of the tools the
+//! bundle reads ([`AuditPlan::reads_result`]: a read spec or a binding from
+//! the result) — every other result stays its recorded text. Nothing the
+//! verdicts depend on changes (tested against the parsed path on every
+//! tau2 trace); what does change is the text of a tool turn in a judge's
+//! conversation slice, so a caller takes the fast path only with a judge
+//! that does not read tool turns (`--judge none`, the offline judge).
+//! Either way a successful result of a tool the bundle reads as JSON that
+//! is not a JSON object or array is reported as an anomaly of the trace.
 
 pub mod run;
 pub mod summary;
@@ -20,12 +32,15 @@ use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Usage, Verdict};
 use turnstile_rules::{Reason, StepId};
 
-use crate::bundle::model::NodeKind;
+use crate::bundle::model::{NodeKind, ToolKind};
+use crate::fsm::BindSource;
+use crate::import::ResultContent;
 use crate::session::{
     Bindings, BundleRuntime, EventReport, GateVerdict, RequestStatus, RequestView, Schedule,
     Session, SessionError,
 };
-use crate::trace::{Event, Trace};
+use crate::trace::{Event, Trace, parse_content};
+use turnstile_rules::Timing;
 
 /// How the dialogue-semantic steps of an audit are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -301,6 +316,10 @@ impl From<Usage> for JudgeCost {
 pub struct TraceOptions {
     /// Keep the event timeline of flagged traces.
     pub timeline: bool,
+    /// How the trace's tool results were delivered: unparsed
+    /// ([`ResultContent::Raw`]) ones are parsed here for the tools the
+    /// bundle reads only.
+    pub results: ResultContent,
 }
 
 /// Per-bundle facts the audit needs, computed once.
@@ -313,6 +332,11 @@ pub struct AuditPlan {
     /// steps before it in the step graph: the only assumptions a write can
     /// rest on.
     ancestors: HashMap<String, HashSet<String>>,
+    /// Tools whose result content the extractor looks at (a read spec or a
+    /// binding from the result).
+    result_tools: HashSet<String>,
+    /// Those of them read as JSON (a read spec that is not a `text:` read).
+    json_tools: HashSet<String>,
     mode: JudgeMode,
 }
 
@@ -368,12 +392,22 @@ impl AuditPlan {
                 ancestors.insert(rt.step_name(StepId(i)).to_owned(), names);
             }
         }
+        let (result_tools, json_tools) = result_readers(&rt);
         AuditPlan {
             rt,
             read_steps,
             ancestors,
+            result_tools,
+            json_tools,
             mode,
         }
+    }
+
+    /// Whether the bundle looks at the content of `tool`'s results (a read
+    /// spec, or a step binding a variable from the result): the only
+    /// results the fast path parses.
+    pub fn reads_result(&self, tool: &str) -> bool {
+        self.result_tools.contains(tool)
     }
 
     /// The bundle runtime.
@@ -398,6 +432,76 @@ impl AuditPlan {
     }
 }
 
+/// The tools whose result content the extractor reads, and those of them
+/// read as JSON.
+fn result_readers(rt: &BundleRuntime) -> (HashSet<String>, HashSet<String>) {
+    let bundle = &rt.bundle;
+    let mut result_tools = HashSet::new();
+    let mut json_tools = HashSet::new();
+    for (name, tool) in &bundle.domain.tools {
+        let reads = tool.kind != ToolKind::Generic && !tool.reads.is_empty();
+        let binds = bundle
+            .program
+            .steps
+            .iter()
+            .zip(&bundle.step_binds)
+            .any(|(step, binds)| {
+                step.timing == Timing::Result(tool.symbol)
+                    && binds
+                        .iter()
+                        .any(|b| matches!(b.source, BindSource::Result(_)))
+            });
+        if reads || binds {
+            result_tools.insert(name.clone());
+        }
+        if reads && tool.reads.iter().any(|r| r.text.is_none()) {
+            json_tools.insert(name.clone());
+        }
+    }
+    (result_tools, json_tools)
+}
+
+/// Parses, in a trace whose results came unparsed, the results of the tools
+/// the bundle reads; reports every successful result of a tool read as JSON
+/// that is not a JSON object or array (parsed or not, the same check).
+fn prepare_results(
+    plan: &AuditPlan,
+    events: &mut [Event],
+    results: ResultContent,
+) -> Vec<String> {
+    let mut tools: HashMap<String, String> = HashMap::new();
+    let mut anomalies = Vec::new();
+    for (index, event) in events.iter_mut().enumerate() {
+        match event {
+            Event::Call { id, tool, .. } => {
+                if plan.result_tools.contains(tool.as_str()) {
+                    tools.insert(id.clone(), tool.clone());
+                }
+            }
+            Event::Result { id, ok, content } => {
+                let Some(tool) = tools.remove(id.as_str()) else {
+                    continue;
+                };
+                if results == ResultContent::Raw
+                    && let serde_json::Value::String(text) = content
+                {
+                    *content = parse_content(text);
+                }
+                if *ok
+                    && plan.json_tools.contains(&tool)
+                    && !(content.is_object() || content.is_array())
+                {
+                    anomalies.push(format!(
+                        "event {index}: the result of {tool} is not JSON (the bundle reads it as JSON); nothing was read from it"
+                    ));
+                }
+            }
+            Event::User { .. } | Event::Agent { .. } => {}
+        }
+    }
+    anomalies
+}
+
 /// Where a trace came from, beside its own meta.
 #[derive(Clone, Debug, Default)]
 pub struct TraceSource {
@@ -417,6 +521,8 @@ pub async fn audit_trace(
     judge: &dyn Judge,
     options: TraceOptions,
 ) -> Result<TraceReport, SessionError> {
+    let mut trace = trace;
+    let content_anomalies = prepare_results(plan, &mut trace.events, options.results);
     let mut executed: HashMap<&str, bool> = HashMap::new();
     for event in &trace.events {
         if let Event::Result { id, ok, .. } = event {
@@ -439,13 +545,16 @@ pub async fn audit_trace(
         trace
             .events
             .iter()
-            .map(|e| clip(&event_text(e), TIMELINE_TEXT))
+            .map(|e| clip(&event_text(e, options.results), TIMELINE_TEXT))
             .collect()
     });
     let meta = trace.meta;
     let events_total = trace.events.len();
     let mut session = Session::new(Arc::clone(&plan.rt), Schedule::Workflow);
-    let mut acc = Accumulator::default();
+    let mut acc = Accumulator {
+        anomalies: content_anomalies,
+        ..Accumulator::default()
+    };
     for (i, event) in trace.events.into_iter().enumerate() {
         let report = session.push(event, judge).await?;
         let ran = call_ids
@@ -701,14 +810,22 @@ fn step_counts(session: &Session, acc: &Accumulator) -> (usize, usize) {
     (satisfied, satisfied + unmet.len())
 }
 
-fn event_text(event: &Event) -> String {
+/// The text of an event on the timeline; a result left unparsed
+/// ([`ResultContent::Raw`]) reads as it would parsed.
+fn event_text(event: &Event, results: ResultContent) -> String {
     match event {
         Event::User { text } | Event::Agent { text } => text.clone(),
         Event::Call { args, .. } => args.to_string(),
-        Event::Result { content, .. } => match content {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        },
+        Event::Result { content, .. } => {
+            let parsed = match (results, content) {
+                (ResultContent::Raw, serde_json::Value::String(raw)) => parse_content(raw),
+                (_, content) => content.clone(),
+            };
+            match parsed {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            }
+        }
     }
 }
 

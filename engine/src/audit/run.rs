@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use super::TraceReport;
 use super::summary::Rejection;
-use crate::import::{Format, TraceReader};
+use crate::import::{Format, ResultContent, TraceReader};
 use crate::trace::Trace;
 
 use super::TraceSource;
@@ -56,6 +56,9 @@ pub struct RunOptions {
     pub threads: usize,
     /// The format of every file; detected per file when none.
     pub format: Option<Format>,
+    /// How the readers deliver tool results (the audit's
+    /// [`TraceOptions::results`](super::TraceOptions::results) must say the same).
+    pub results: ResultContent,
 }
 
 /// The input name that means standard input.
@@ -145,7 +148,7 @@ pub fn run(
 ) -> Result<bool, String> {
     if options.threads <= 1 {
         let mut finished = true;
-        read_all(files, options.format, counters, &mut |work| {
+        read_all(files, options, counters, &mut |work| {
             let item = match work {
                 Work::Trace(trace, source) => finish(trace, &source, audit, counters),
                 Work::Done(item) => item,
@@ -171,7 +174,7 @@ pub fn run(
         let stop = &stop;
         scope.spawn(move || {
             let mut seq = 0;
-            read_all(files, options.format, counters, &mut |work| {
+            read_all(files, options, counters, &mut |work| {
                 if stop.load(Ordering::Relaxed) || work_tx.send((seq, work)).is_err() {
                     return ControlFlow::Break(());
                 }
@@ -267,10 +270,11 @@ fn finish(
 /// Walks every file, handing each trace and problem to `f` in order.
 fn read_all(
     files: &[PathBuf],
-    format: Option<Format>,
+    options: &RunOptions,
     counters: &Counters,
     f: &mut dyn FnMut(Work) -> ControlFlow<()>,
 ) {
+    let format = options.format;
     let mut done_bytes = 0u64;
     for path in files {
         let name = path.display().to_string();
@@ -289,7 +293,7 @@ fn read_all(
             TraceReader::open(path, format)
         };
         let mut reader = match opened {
-            Ok(reader) => reader,
+            Ok(reader) => reader.with_result_content(options.results),
             Err(e) => {
                 if f(Work::Done(Item::Rejected(Rejection::from(&e)))).is_break() {
                     return;
