@@ -6,10 +6,14 @@
 //!
 //! - `parse`: the floor, `serde_json::from_slice::<serde_json::Value>` over
 //!   the same bytes, one thread, files in memory;
+//! - `import/raw`, `import/parsed`: the audit's reader alone (typed fast
+//!   path; tool results unparsed, or all parsed as `replay` reads them),
+//!   one thread, the same files;
 //! - `audit/<judge>/<threads>`: the audit pipeline (`audit::run::run`:
 //!   streaming reader, per-trace session, ordered delivery) over the same
 //!   bytes as plain files (in the page cache), with `--judge none` and
-//!   `--judge offline`, on one thread and on every core.
+//!   `--judge offline`, on one thread and on every core, on the CLI's path
+//!   for these judges (tool results parsed only where the bundle reads them).
 //!
 //! The ratios to the parse floor are printed after criterion's figures
 //! (`BENCHMARKS.md`, section "audit"). `AUDIT_SYNTH_TRACES` sets the size of
@@ -140,6 +144,23 @@ fn parse_only(bytes: &[u8]) {
     }
 }
 
+/// Reads every trace of the corpus (the audit's reader, no session);
+/// returns the events read.
+fn import_only(corpus: &Corpus, results: ResultContent) -> usize {
+    let mut events = 0;
+    for (_, files) in &corpus.parts {
+        for file in files {
+            let reader = TraceReader::open(file, None)
+                .unwrap()
+                .with_result_content(results);
+            for trace in reader {
+                events += black_box(trace.unwrap()).events.len();
+            }
+        }
+    }
+    events
+}
+
 fn runtime(name: &str) -> Arc<BundleRuntime> {
     let bundle = check_bundle(&root().join("bundles").join(name)).unwrap();
     BundleRuntime::new(Arc::new(bundle)).unwrap()
@@ -165,7 +186,18 @@ fn audit(
     judge: &dyn Judge,
     threads: usize,
 ) -> usize {
-    let results = ResultContent::Raw;
+    audit_with(corpus, plans, judge, threads, ResultContent::Raw)
+}
+
+/// [`audit`] with tool results delivered as `results` (`Parsed`: the full
+/// path, every result parsed, as for a judge that reads tool turns).
+fn audit_with(
+    corpus: &Corpus,
+    plans: &[(AuditPlan, &'static str)],
+    judge: &dyn Judge,
+    threads: usize,
+    results: ResultContent,
+) -> usize {
     let mut audited = 0;
     for (domain, files) in &corpus.parts {
         let (plan, _) = plans.iter().find(|(_, d)| d == domain).unwrap();
@@ -221,6 +253,12 @@ fn bench(c: &mut Criterion) {
         group.bench_function("parse", |b| {
             b.iter(|| corpus.bytes.iter().for_each(|bytes| parse_only(bytes)));
         });
+        for (name, results) in [
+            ("import/raw", ResultContent::Raw),
+            ("import/parsed", ResultContent::Parsed),
+        ] {
+            group.bench_function(name, |b| b.iter(|| import_only(corpus, results)));
+        }
         for (name, mode, judge) in &judges {
             let plans: Vec<(AuditPlan, &'static str)> = ["retail", "airline"]
                 .into_iter()
@@ -246,6 +284,15 @@ fn bench(c: &mut Criterion) {
         };
         let parse = time(&mut || corpus.bytes.iter().for_each(|bytes| parse_only(bytes)));
         figures.push((format!("{} parse", corpus.name), parse));
+        for (name, results) in [
+            ("import/raw", ResultContent::Raw),
+            ("import/parsed", ResultContent::Parsed),
+        ] {
+            let speed = time(&mut || {
+                import_only(corpus, results);
+            });
+            figures.push((format!("{} {name}", corpus.name), speed));
+        }
         for (name, mode, judge) in &judges {
             let plans: Vec<(AuditPlan, &'static str)> = ["retail", "airline"]
                 .into_iter()
@@ -257,6 +304,12 @@ fn bench(c: &mut Criterion) {
                 });
                 figures.push((format!("{} {name}/{threads}", corpus.name), speed));
             }
+            // The full path (every result parsed), one thread: what the
+            // fast path saves.
+            let speed = time(&mut || {
+                audit_with(corpus, &plans, judge.as_ref(), 1, ResultContent::Parsed);
+            });
+            figures.push((format!("{} {name}-parsed/1", corpus.name), speed));
         }
     }
     println!("\naudit throughput (best of 3, MB/s of content) and ratios");

@@ -553,6 +553,7 @@ pub async fn audit_trace(
     let mut session = Session::new(Arc::clone(&plan.rt), Schedule::Workflow);
     let mut acc = Accumulator {
         anomalies: content_anomalies,
+        keep_timeline: options.timeline,
         ..Accumulator::default()
     };
     for (i, event) in trace.events.into_iter().enumerate() {
@@ -658,8 +659,9 @@ struct Accumulator {
     executed: usize,
     executed_without_read: usize,
     anomalies: Vec<String>,
-    /// (event, kind, verdict label) per event.
+    /// (event, kind, verdict label) per event, when asked for.
     timeline: Vec<(u32, String, String)>,
+    keep_timeline: bool,
 }
 
 impl Accumulator {
@@ -671,11 +673,13 @@ impl Accumulator {
                 }
             }
         }
-        self.timeline.push((
-            report.event.0,
-            report.kind.clone(),
-            report.verdict.label().to_owned(),
-        ));
+        if self.keep_timeline {
+            self.timeline.push((
+                report.event.0,
+                report.kind.clone(),
+                report.verdict.label().to_owned(),
+            ));
+        }
         self.anomalies.extend(report.anomalies);
         if !report.requests.is_empty() {
             self.last_requests = report.requests;
