@@ -111,7 +111,10 @@ fn the_fast_path_gives_the_full_paths_reports_on_every_tau2_trace() {
 fn the_fast_path_leaves_the_results_of_tools_the_bundle_does_not_read_unparsed() {
     let plan = plan("retail", JudgeMode::Assumed);
     assert!(plan.reads_result("get_order_details"));
-    assert!(!plan.reads_result("calculate"), "calculate is read by no spec");
+    assert!(
+        !plan.reads_result("calculate"),
+        "calculate is read by no spec"
+    );
 }
 
 /// A retail conversation whose `get_order_details` (read as JSON) answers

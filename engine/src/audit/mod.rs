@@ -464,11 +464,7 @@ fn result_readers(rt: &BundleRuntime) -> (HashSet<String>, HashSet<String>) {
 /// Parses, in a trace whose results came unparsed, the results of the tools
 /// the bundle reads; reports every successful result of a tool read as JSON
 /// that is not a JSON object or array (parsed or not, the same check).
-fn prepare_results(
-    plan: &AuditPlan,
-    events: &mut [Event],
-    results: ResultContent,
-) -> Vec<String> {
+fn prepare_results(plan: &AuditPlan, events: &mut [Event], results: ResultContent) -> Vec<String> {
     let mut tools: HashMap<String, String> = HashMap::new();
     let mut anomalies = Vec::new();
     for (index, event) in events.iter_mut().enumerate() {

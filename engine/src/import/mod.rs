@@ -630,7 +630,14 @@ impl TraceReader {
             Err(kind) => return self.fatal(Some(next), path, kind),
         };
         let domain = self.domain.as_deref();
-        let fast = tau2::simulation_fast(&self.file, &self.stem, next, &self.buf, domain, self.results);
+        let fast = tau2::simulation_fast(
+            &self.file,
+            &self.stem,
+            next,
+            &self.buf,
+            domain,
+            self.results,
+        );
         let mut converted = match fast {
             Some(trace) => Ok(trace),
             None => match parse_json(&self.buf, start) {

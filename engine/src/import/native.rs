@@ -46,9 +46,9 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::ResultContent;
 use super::build::id_text;
 use super::error::{ImportError, ImportErrorKind, type_name};
-use super::ResultContent;
 use super::scan::parse_json;
 use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};

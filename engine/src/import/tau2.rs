@@ -39,11 +39,11 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::ResultContent;
 use super::build::{
     Builder, arguments, flag, id_text, index, join, object, opt, opt_array, opt_str, req_str,
     requestor, wrong,
 };
-use super::ResultContent;
 use super::error::{ImportError, ImportErrorKind};
 use crate::bundle::model::Side;
 use crate::trace::{Trace, TraceMeta};
@@ -351,7 +351,10 @@ mod tests {
                 true,
             ),
             // Errors the slow path reports with their JSON path.
-            (sim(serde_json::json!([{"role": "robot", "content": "hi"}])), false),
+            (
+                sim(serde_json::json!([{"role": "robot", "content": "hi"}])),
+                false,
+            ),
             (
                 sim(serde_json::json!([{"role": "tool", "id": "x", "content": "{}"}])),
                 false,
@@ -366,12 +369,19 @@ mod tests {
                     {"id": "c", "name": "t", "requestor": "robot"}]}])),
                 false,
             ),
-            (serde_json::json!({"id": "s", "trial": 1.5, "messages": []}), false),
+            (
+                serde_json::json!({"id": "s", "trial": 1.5, "messages": []}),
+                false,
+            ),
             (serde_json::json!({"id": "s"}), false),
         ];
         for (value, imports) in cases {
             assert_eq!(fast(&value, ResultContent::Parsed), None, "{value}");
-            assert_eq!(slow(&value, ResultContent::Parsed).is_ok(), imports, "{value}");
+            assert_eq!(
+                slow(&value, ResultContent::Parsed).is_ok(),
+                imports,
+                "{value}"
+            );
         }
     }
 }
