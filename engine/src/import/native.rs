@@ -32,7 +32,7 @@
 //!   1-based line number), and that line is left out; the other lines of the
 //!   same trace still import.
 //!
-//! An event line is read on a fast path first ([`FastLine`]: one flat,
+//! An event line is read on a fast path first (`FastLine`: one flat,
 //! borrowed struct, a result's content kept as its JSON text until it is
 //! parsed or, with [`ResultContent::Raw`], handed on unparsed); a line it
 //! does not take exactly as the [`Event`] deserializer would is read again

@@ -16,7 +16,7 @@
 //!   object or a string holding JSON);
 //! - `role: tool` → [`Event::Result`](crate::trace::Event::Result) with the
 //!   message's `id`, `ok = !error`, content parsed by
-//!   [`parse_content`].
+//!   [`parse_content`](crate::trace::parse_content).
 //!
 //! Meta: `id` = `<file stem>#<simulation id>` (or the index when there is no
 //! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`.
@@ -24,13 +24,13 @@
 //! The `tasks` array (the task copies the file was graded against) is
 //! skipped: graders read it themselves.
 //!
-//! **Two paths, one result.** [`simulation_fast`] deserializes a simulation
+//! **Two paths, one result.** `simulation_fast` deserializes a simulation
 //! straight into typed, borrowed structs (strings without escapes are not
 //! copied until they become events; no `serde_json::Value` tree except for
 //! ids and call arguments). It gives up — returns `None` — on anything it
-//! does not take exactly as [`simulation`] would (a field of another type, an
+//! does not take exactly as `simulation` would (a field of another type, an
 //! unknown role or requestor, a call/result pairing error), and the caller
-//! then runs [`simulation`] over a `Value`, which says where each problem is.
+//! then runs `simulation` over a `Value`, which says where each problem is.
 //! So the fast path never changes what is imported, only how fast.
 
 use std::borrow::Cow;
@@ -202,7 +202,7 @@ struct FastCall<'a> {
 }
 
 /// Simulation number `i` of a tau2 file from its bytes, on the fast path;
-/// `None` when the record needs [`simulation`] (see the module documentation).
+/// `None` when the record needs `simulation` (see the module documentation).
 pub(crate) fn simulation_fast(
     file: &Path,
     stem: &str,
