@@ -20,21 +20,15 @@ use turnstile_engine::audit::run::{Counters, Item, RunOptions, run};
 use turnstile_engine::audit::{
     AssumingJudge, AuditPlan, JudgeMode, TraceOptions, TraceReport, TraceSource, audit_trace,
 };
-use turnstile_engine::import::ResultContent;
+use turnstile_engine::import::{Format, ResultContent, TraceReader};
 use turnstile_engine::session::BundleRuntime;
-use turnstile_engine::trace::{Event, Trace, TraceMeta};
 use turnstile_judge::{Judge, OfflineJudge};
 
 fn block_on<F: Future>(future: F) -> F::Output {
-    use std::task::{Context, Poll, Waker};
-    let mut future = std::pin::pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-        std::thread::yield_now();
-    }
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
 }
 
 fn plan(bundle: &str, mode: JudgeMode) -> AuditPlan {
@@ -117,58 +111,42 @@ fn the_fast_path_leaves_the_results_of_tools_the_bundle_does_not_read_unparsed()
     );
 }
 
-/// A retail conversation whose `get_order_details` (read as JSON) answers
-/// `content`.
-fn order_lookup(content: serde_json::Value) -> Trace {
-    Trace {
-        meta: TraceMeta {
-            id: "t".into(),
-            ..TraceMeta::default()
-        },
-        events: vec![
-            Event::User {
-                text: "Please cancel order #W1.".into(),
-            },
-            Event::Call {
-                id: "c1".into(),
-                tool: "get_order_details".into(),
-                args: serde_json::json!({"order_id": "#W1"}),
-                requestor: turnstile_engine::bundle::model::Side::Agent,
-            },
-            Event::Result {
-                id: "c1".into(),
-                ok: true,
-                content,
-            },
-        ],
-    }
-}
-
-fn anomalies(trace: Trace, results: ResultContent) -> Vec<String> {
+/// The anomalies of a retail conversation, read from native JSONL with
+/// tool results delivered as `results`, whose `get_order_details` (read as
+/// JSON) answers `content` (its JSON text).
+fn anomalies(content: &str, results: ResultContent) -> Vec<String> {
+    let lines = [
+        r#"{"type":"user","text":"Please cancel order #W1."}"#.to_owned(),
+        r##"{"type":"call","id":"c1","tool":"get_order_details","args":{"order_id":"#W1"}}"##
+            .to_owned(),
+        format!(r#"{{"type":"result","id":"c1","ok":true,"content":{content}}}"#),
+    ];
+    let reader = TraceReader::from_reader(
+        std::io::Cursor::new(lines.join("\n")),
+        "t.jsonl",
+        Format::Native,
+    )
+    .with_result_content(results);
+    let traces: Vec<_> = reader.map(Result::unwrap).collect();
+    assert_eq!(traces.len(), 1);
     let plan = plan("retail", JudgeMode::Assumed);
     let options = TraceOptions {
         timeline: false,
         results,
     };
-    let report = block_on(audit_trace(
-        &plan,
-        trace,
-        &TraceSource::default(),
-        &AssumingJudge,
-        options,
-    ))
-    .unwrap();
-    report.anomalies
+    let trace = traces.into_iter().next().unwrap();
+    let source = TraceSource::default();
+    block_on(audit_trace(&plan, trace, &source, &AssumingJudge, options))
+        .unwrap()
+        .anomalies
 }
 
 #[test]
 fn a_result_that_is_not_json_for_a_tool_read_as_json_is_reported() {
-    let text = "Order #W1: pending (could not render JSON)";
-    // Full path: the importer kept the text as a string.
-    let parsed = anomalies(order_lookup(text.into()), ResultContent::Parsed);
-    // Fast path: the raw text, parsed by the audit (and failing).
-    let raw = anomalies(order_lookup(text.into()), ResultContent::Raw);
-    assert_eq!(parsed, raw);
+    // The tool answered text: the native line holds it as a JSON string.
+    let text = r#""Order W1: pending (could not render JSON)""#;
+    let parsed = anomalies(text, ResultContent::Parsed);
+    assert_eq!(parsed, anomalies(text, ResultContent::Raw));
     assert_eq!(parsed.len(), 1, "{parsed:?}");
     assert!(
         parsed[0].contains("event 2") && parsed[0].contains("get_order_details is not JSON"),
@@ -176,7 +154,6 @@ fn a_result_that_is_not_json_for_a_tool_read_as_json_is_reported() {
     );
     // A JSON result, raw or parsed, is not reported.
     let json = r##"{"order_id": "#W1", "status": "pending"}"##;
-    assert!(anomalies(order_lookup(json.into()), ResultContent::Raw).is_empty());
-    let value: serde_json::Value = serde_json::from_str(json).unwrap();
-    assert!(anomalies(order_lookup(value), ResultContent::Parsed).is_empty());
+    assert!(anomalies(json, ResultContent::Raw).is_empty());
+    assert!(anomalies(json, ResultContent::Parsed).is_empty());
 }
