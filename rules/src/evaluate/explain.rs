@@ -447,57 +447,80 @@ impl Explainer<'_> {
             !self.values.present.contains(&(*o, k, *env))
                 && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
         });
-        let kinds: Vec<&ONode> = operands
-            .iter()
-            .filter_map(|o| self.encoded.onodes.get(*o as usize))
-            .collect();
-        let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
-        match node {
-            // A required past call of a read tool is a missing read.
-            CNode::Happened {
-                filter,
-                negated: false,
-            } => match self.encoded.filters.get(*filter as usize) {
-                Some(f) if !self.checks.gated_tools.contains(&f.tool) => Reason::MissingRead,
-                _ => Reason::MissingStep,
-            },
-            CNode::Happened { .. } => Reason::MissingStep,
-            CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
-            _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
-            _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
-            CNode::Contains { .. } => Reason::Ungrounded,
-            CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
-            _ if has(|n| {
-                matches!(
-                    n,
-                    ONode::Agg { .. } | ONode::Arith { .. } | ONode::CountEqual { .. }
-                )
-            }) =>
-            {
-                Reason::AmountOutOfBounds
-            }
-            CNode::Cmp {
-                op: CmpOp::Eq | CmpOp::Ne,
-                ..
-            } if has(|n| matches!(n, ONode::Arg(_)))
-                && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
-            {
-                // An id that does not match what was read is ungrounded; a
-                // number that does not match is an amount out of bounds.
-                let numeric = operands.iter().any(|o| {
+        reason_of(
+            node,
+            &operands,
+            self.encoded,
+            missing,
+            |tool| self.checks.gated_tools.contains(&tool),
+            || {
+                operands.iter().any(|o| {
                     self.values.values.get(&(*o, k, *env)).is_some_and(|vs| {
                         vs.iter()
                             .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
                     })
-                });
-                if numeric {
-                    Reason::AmountOutOfBounds
-                } else {
-                    Reason::Ungrounded
-                }
-            }
-            _ => Reason::WrongValue,
+                })
+            },
+        )
+    }
+}
+
+/// Why a failed atom blocks, from its kind and its operands' kinds:
+/// `missing` — an operand other than a constant had no value; `gated` —
+/// whether a tool is gated (a required past call of a read tool is a missing
+/// read); `numeric` — whether the compared values were numbers (asked only
+/// for an argument compared with what was read: an id that does not match
+/// is ungrounded, a number an amount out of bounds). The monitor and the
+/// Datalog explainer share it.
+pub(crate) fn reason_of(
+    node: &CNode,
+    operands: &[u32],
+    encoded: &Encoded,
+    missing: bool,
+    gated: impl Fn(Symbol) -> bool,
+    numeric: impl FnOnce() -> bool,
+) -> Reason {
+    let kinds: Vec<&ONode> = operands
+        .iter()
+        .filter_map(|o| encoded.onodes.get(*o as usize))
+        .collect();
+    let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
+    match node {
+        CNode::Happened {
+            filter,
+            negated: false,
+        } => match encoded.filters.get(*filter as usize) {
+            Some(f) if !gated(f.tool) => Reason::MissingRead,
+            _ => Reason::MissingStep,
+        },
+        CNode::Happened { .. } => Reason::MissingStep,
+        CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
+        _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
+        _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+        CNode::Contains { .. } => Reason::Ungrounded,
+        CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
+        _ if has(|n| {
+            matches!(
+                n,
+                ONode::Agg { .. } | ONode::Arith { .. } | ONode::CountEqual { .. }
+            )
+        }) =>
+        {
+            Reason::AmountOutOfBounds
         }
+        CNode::Cmp {
+            op: CmpOp::Eq | CmpOp::Ne,
+            ..
+        } if has(|n| matches!(n, ONode::Arg(_)))
+            && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
+        {
+            if numeric() {
+                Reason::AmountOutOfBounds
+            } else {
+                Reason::Ungrounded
+            }
+        }
+        _ => Reason::WrongValue,
     }
 }
 

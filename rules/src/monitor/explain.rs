@@ -22,7 +22,7 @@ use smallvec::SmallVec;
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
 use crate::evaluate::Ranked;
-use crate::evaluate::explain::atom_operands;
+use crate::evaluate::explain::{atom_operands, reason_of};
 use crate::evaluate::inputs::projections;
 use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
 use crate::facts::SCALAR;
@@ -668,52 +668,19 @@ impl Explainer<'_> {
             !s.as_ref().is_some_and(|s| s.present)
                 && !matches!(encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
         });
-        let kinds: Vec<&ONode> = operands
-            .iter()
-            .filter_map(|o| encoded.onodes.get(*o as usize))
-            .collect();
-        let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
-        match node {
-            CNode::Happened {
-                filter,
-                negated: false,
-            } => match encoded.filters.get(*filter as usize) {
-                Some(f) if !plan.is_gated(f.tool) => Reason::MissingRead,
-                _ => Reason::MissingStep,
-            },
-            CNode::Happened { .. } => Reason::MissingStep,
-            CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
-            _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
-            _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
-            CNode::Contains { .. } => Reason::Ungrounded,
-            CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
-            _ if has(|n| {
-                matches!(
-                    n,
-                    ONode::Agg { .. } | ONode::Arith { .. } | ONode::CountEqual { .. }
-                )
-            }) =>
-            {
-                Reason::AmountOutOfBounds
-            }
-            CNode::Cmp {
-                op: CmpOp::Eq | CmpOp::Ne,
-                ..
-            } if has(|n| matches!(n, ONode::Arg(_)))
-                && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
-            {
-                let numeric = seen.iter().flatten().any(|s| {
+        reason_of(
+            node,
+            &operands,
+            encoded,
+            missing,
+            |tool| plan.is_gated(tool),
+            || {
+                seen.iter().flatten().any(|s| {
                     s.vals
                         .iter()
                         .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
-                });
-                if numeric {
-                    Reason::AmountOutOfBounds
-                } else {
-                    Reason::Ungrounded
-                }
-            }
-            _ => Reason::WrongValue,
-        }
+                })
+            },
+        )
     }
 }
