@@ -6,7 +6,11 @@
 //! mutating tool, every mutating call the agent made is a violation and must
 //! be blocked; a mutating call that matches a gold action (name and
 //! arguments) should be allowed when the conversation shows the required
-//! reads and confirmation. Three modes:
+//! reads and confirmation. A simulation's gold actions are the ones its own
+//! grader checked (`reward_info.action_checks`), falling back to
+//! `tasks.json` by task id: in some result files a simulation's `task_id`
+//! names another task of `tasks.json` than the one it ran (the grader's
+//! action ids give the real one). Three modes:
 //! - `offline · workflow` and `offline · action`: sessions with the shipped
 //!   offline judge (keywords and consent detection; anything it cannot tell
 //!   blocks) under the two schedules;
@@ -29,7 +33,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
-use tau2::{domain_trace_files, semantic_steps, shipped_bundle, tau2_json};
+use tau2::{
+    domain_trace_files, read_stored, semantic_steps, shipped_bundle, tau2_json, trace_stem,
+};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::{decide, for_every_request};
 use turnstile_engine::import::import_file;
@@ -39,30 +45,63 @@ use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::EventIdx;
 
-/// Gold mutating actions of every task, by task id.
-fn gold_writes(domain: &str, mutating: &[String]) -> HashMap<String, Vec<(String, Json)>> {
+/// A gold action list's mutating actions.
+fn mutating_actions(actions: &Json, mutating: &[String]) -> Vec<(String, Json)> {
+    actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| {
+            let a = a.get("action").unwrap_or(a);
+            let name = a["name"].as_str()?;
+            mutating
+                .iter()
+                .any(|m| m == name)
+                .then(|| (name.to_owned(), a["arguments"].clone()))
+        })
+        .collect()
+}
+
+fn id_text(id: &Json) -> String {
+    match id {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Gold mutating actions of every simulation of one results file, by trace
+/// id: the actions its grader checked, or else its task's in `tasks.json`.
+fn gold_writes(
+    domain: &str,
+    file: &std::path::Path,
+    mutating: &[String],
+) -> HashMap<String, Vec<(String, Json)>> {
     let tasks: Vec<Json> =
         serde_json::from_value(tau2_json(&format!("{domain}/tasks.json"))).unwrap();
-    tasks
+    let by_task: HashMap<String, Vec<(String, Json)>> = tasks
         .iter()
         .map(|t| {
-            let id = match &t["id"] {
-                Json::String(s) => s.clone(),
-                other => other.to_string(),
+            let writes = mutating_actions(&t["evaluation_criteria"]["actions"], mutating);
+            (id_text(&t["id"]), writes)
+        })
+        .collect();
+    let results: Json = serde_json::from_slice(&read_stored(file)).unwrap();
+    let stem = trace_stem(file);
+    results["simulations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|sim| {
+            let graded = &sim["reward_info"]["action_checks"];
+            let writes = if graded.is_array() {
+                mutating_actions(graded, mutating)
+            } else {
+                by_task
+                    .get(&id_text(&sim["task_id"]))
+                    .cloned()
+                    .unwrap_or_default()
             };
-            let writes = t["evaluation_criteria"]["actions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|a| {
-                    let name = a["name"].as_str()?;
-                    mutating
-                        .iter()
-                        .any(|m| m == name)
-                        .then(|| (name.to_owned(), a["arguments"].clone()))
-                })
-                .collect();
-            (id, writes)
+            (format!("{stem}#{}", id_text(&sim["id"])), writes)
         })
         .collect()
 }
@@ -298,13 +337,7 @@ fn score(
     gold: &HashMap<String, Vec<(String, Json)>>,
     mutating: &[String],
 ) -> Row {
-    let writes = trace
-        .meta
-        .task_id
-        .as_ref()
-        .and_then(|t| gold.get(t))
-        .cloned()
-        .unwrap_or_default();
+    let writes = gold.get(&trace.meta.id).cloned().unwrap_or_default();
     let mut row = Row {
         traces: 1,
         ..Row::default()
@@ -359,7 +392,6 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         .agent_writes()
         .map(|t| t.name.clone())
         .collect();
-    let gold = gold_writes(domain, &mutating);
     let bundle = Arc::new(bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let files = domain_trace_files(domain);
@@ -369,6 +401,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
     let mut table = BTreeMap::new();
     for file in &files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let gold = gold_writes(domain, file, &mutating);
         let imported = import_file(file, None).unwrap();
         assert!(imported.errors.is_empty(), "{name}: {:?}", imported.errors);
         for schedule in schedules() {

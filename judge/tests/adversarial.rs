@@ -11,7 +11,9 @@ mod adversarial_cases;
 
 use std::collections::BTreeMap;
 
-use adversarial_cases::{HELD_OUT_CONSENT, HELD_OUT_NOT_CONSENT, RED_TEAM_REFUSALS};
+use adversarial_cases::{
+    HELD_OUT_CONSENT, HELD_OUT_NOT_CONSENT, RED_TEAM_REFUSALS, SCOPED_CONSENT, SCOPED_NOT_CONSENT,
+};
 use turnstile_judge::dialogue::{Consent, Stance, consent, names_value, reply_stance};
 use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
 
@@ -319,4 +321,38 @@ fn names_value_table() {
         .map(|(turn, value, want)| format!("names_value({turn:?}, {value:?}) != {want}"))
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn scoped_qualifiers_still_take_a_yes_back() {
+    let mut failures = Vec::new();
+    for reply in SCOPED_NOT_CONSENT {
+        let stance = reply_stance(reply);
+        let opened = taken_as_consent(&with_replies(&[(Role::User, reply)]));
+        if stance == Stance::Affirm || !opened.is_empty() {
+            failures.push(format!("{reply}: {stance:?} {opened:?}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "taken as consent:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn scoped_qualifiers_accept_a_yes_that_describes_or_moves_on() {
+    let want = Consent::Given {
+        summary_event: 4,
+        evidence_event: 5,
+    };
+    let failures: Vec<String> = SCOPED_CONSENT
+        .iter()
+        .filter_map(|reply| {
+            let keyed = consent(&with_replies(&[(Role::User, reply)]), &["#W9300146"]);
+            (reply_stance(reply) != Stance::Affirm || keyed != want)
+                .then(|| format!("{reply}: {:?} {keyed:?}", reply_stance(reply)))
+        })
+        .collect();
+    assert!(failures.is_empty(), "not consent:\n{}", failures.join("\n"));
 }

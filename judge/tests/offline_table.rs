@@ -157,6 +157,22 @@ const TABLE: &[(&str, Want)] = &[
         "I checked my APN settings, and it shows the APN name as “internet” and the MMSC URL as “http://mms.carrier.com/mms/wapenc.” I’m not sure if these are correct, but that’s what’s currently set. Should I go ahead and reset the APN settings to default?",
         No,
     ),
+    // A yes, then a sentence moving on to another request of the user's own
+    // ("But I also have another issue: …"): that sentence's contrast,
+    // condition or question is about the next request, not this answer.
+    (
+        "Yes, go ahead with those changes. But I also have another issue: I got an air purifier with my sneakers order, and I want to exchange it for a large size with night mode, but still with a HEPA filter. Can you help with that too?",
+        Yes,
+    ),
+    (
+        "Yes, that’s correct. Please go ahead and update them. Also, I ordered a jigsaw—can you check if it’s shipped yet? If not, I’d like to change it to the easiest one you have, since my kid is too young for the one I picked.",
+        Yes,
+    ),
+    // A negation before the yes describes what is chosen.
+    (
+        "Thanks for the options! I’d like to go with the blue earbuds that have 8 hours of battery and are not water resistant for $242.92. Yes, please proceed with this change, and that’s the only item I want to modify in my order. Let me know once it’s updated and when I can expect the refund for the price difference.",
+        Yes,
+    ),
     // "Yes, but …": agreement with a correction -> Unknown (details must be restated).
     (
         "Um, actually, I’d like the refund to go to my credit card instead, if that’s okay... And, yes, please go ahead with both actions.",
@@ -173,7 +189,7 @@ const TABLE: &[(&str, Want)] = &[
     // A yes with a contrast, condition or retention anywhere in the reply is
     // not an explicit, unqualified yes (the narrow rule of
     // `turnstile_judge::dialogue`): the agent must restate the details. These
-    // four were `Yes` (the first three) and `No` (the last) under offline-v1.
+    // were `Yes` under offline-v1.
     (
         "Yes, that's correct—I want to return the Electric Kettle and Mechanical Keyboard, but keep the pet bed. Please go ahead and start the return process. Thank you!",
         Unknown,
@@ -182,13 +198,10 @@ const TABLE: &[(&str, Want)] = &[
         "Yes, please update my default address to the one from order #W1994898. For the jacket, I’ll wait until it’s delivered before doing the exchange.",
         Unknown,
     ),
-    (
-        "Yes, go ahead with those changes. But I also have another issue: I got an air purifier with my sneakers order, and I want to exchange it for a large size with night mode, but still with a HEPA filter. Can you help with that too?",
-        Unknown,
-    ),
+    // A weak yes followed by a question: the user is still deciding.
     (
         "Yes, those flights work for me. Could you also confirm if there are any fees for these changes? I have insurance, so I believe the fees should be waived.",
-        Unknown,
+        No,
     ),
     // Nothing recognisable as a yes or no to the listed details.
     ("I want to cancel both. Just a change of plans.", Unknown),

@@ -89,6 +89,52 @@ pub(crate) const NEGATORS: &[&str] = &[
     "nobody",
 ];
 
+/// Words a `no` interjection leads into ("no I want to keep it", "no
+/// thanks", "no don't"): after any other word `no` is a determiner ("no
+/// water resistance").
+pub(crate) const INTERJECTION_FOLLOWERS: &[&str] = &[
+    "i",
+    "i'm",
+    "i'd",
+    "i'll",
+    "we",
+    "you",
+    "it",
+    "that",
+    "this",
+    "thanks",
+    "thank",
+    "way",
+    "need",
+    "please",
+    "sorry",
+    "wait",
+    "stop",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "can",
+    "should",
+    "just",
+    "never",
+    "not",
+    "no",
+    "nope",
+    "cancel",
+    "don't",
+    "keep",
+    "leave",
+    "proceed",
+    "go",
+    "actually",
+    "absolutely",
+    "definitely",
+    "sir",
+    "ma'am",
+];
+
 /// Idioms whose negator negates nothing the user is asked about.
 pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     &["no", "problem"],
@@ -96,6 +142,12 @@ pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     // Closing a list: "No other changes needed", "nothing else".
     &["no", "other"],
     &["nothing", "else"],
+    // A feeling about the action, not a no to it ("not happy about having
+    // to downgrade"): a contrast or condition with it still qualifies.
+    &["not", "happy"],
+    &["not", "thrilled"],
+    &["not", "pleased"],
+    &["not", "excited"],
 ];
 
 /// Refusal verbs: saying one is a refusal.
@@ -123,14 +175,111 @@ pub(crate) const CONTRAST: &[&[&str]] = &[
     &["i", "mean"],
 ];
 
+/// A concession before a contrast marker makes it none: "even though I'm
+/// not happy about it" accepts, "though" alone corrects.
+pub(crate) const CONTRAST_CONCESSIONS: &[&str] = &["even"];
+
 /// Contrast markers only when they open a clause: "Actually, …" corrects,
 /// "how much I'm actually saving" emphasises.
 pub(crate) const CONTRAST_HEADS: &[&[&str]] = &[&["actually"], &["still"]];
 
-/// Words before a condition marker that make it no condition on the answer:
-/// "even if" concedes, "let me know if" asks to be told.
-pub(crate) const CONDITION_NEUTRALISERS: &[&[&str]] =
-    &[&["even"], &["let", "me", "know"], &["let", "us", "know"]];
+/// A concession directly before a condition marker makes it none: "even
+/// if" accepts the case.
+pub(crate) const CONCESSIONS: &[&[&str]] = &[&["even"]];
+
+/// Indirect questions: a condition marker after one of these in the same
+/// clause asks to be told ("let me know once it's updated and when …",
+/// "check if it has shipped") rather than making the answer conditional.
+pub(crate) const INDIRECT_QUESTIONS: &[&[&str]] = &[
+    &["please", "confirm"],
+    &["you", "confirm"],
+    &["let", "me", "know"],
+    &["let", "us", "know"],
+    &["tell", "me"],
+    &["check"],
+    &["see"],
+    &["ask"],
+    &["wondering"],
+    &["know"],
+];
+
+/// Temporal markers that read as conditions ("when", "once") but, with a
+/// completion word after them in the clause ([`COMPLETIONS`]), presuppose
+/// the action: "confirm once it's done" asks to be told afterwards.
+pub(crate) const TEMPORAL: &[&str] = &["once", "when", "whenever", "after", "until", "till"];
+
+/// Words saying the action has happened.
+pub(crate) const COMPLETIONS: &[&str] = &[
+    "done",
+    "complete",
+    "completed",
+    "finished",
+    "processed",
+    "submitted",
+    "updated",
+    "applied",
+    "cancelled",
+    "canceled",
+    "issued",
+    "placed",
+    "changed",
+    "modified",
+    "booked",
+    "confirmed",
+    "through",
+    "received",
+    "refunded",
+    "returned",
+    "exchanged",
+    "upgraded",
+    "downgraded",
+];
+
+/// "if" phrases that only ask the agent to use judgement, not make the
+/// answer conditional ("if possible, please confirm the window").
+pub(crate) const COURTESY_CONDITIONS: &[&[&str]] = &[
+    &["if", "possible"],
+    &["if", "needed"],
+    &["if", "necessary"],
+    &["if", "applicable"],
+    &["if", "any"],
+    &["if", "there's", "any"],
+    &["if", "there", "is", "any"],
+    &["if", "there", "are", "any"],
+];
+
+/// The action's own nouns: "after the change" presupposes it like "once
+/// it's done".
+pub(crate) const ACTION_NOUNS: &[&str] = &[
+    "change",
+    "changes",
+    "update",
+    "modification",
+    "cancellation",
+    "exchange",
+    "return",
+    "upgrade",
+    "downgrade",
+    "booking",
+    "refund",
+    "this",
+    "that",
+    "it",
+];
+
+/// Acknowledging a consequence the agent stated: a negation after these in
+/// the clause ("I understand the order can't be modified again") is the
+/// policy's, not a qualification of the yes.
+pub(crate) const ACKNOWLEDGEMENTS: &[&[&str]] = &[
+    &["i", "understand"],
+    &["understood"],
+    &["i", "acknowledge"],
+    &["i", "realize"],
+    &["i", "realise"],
+    &["i", "am", "aware"],
+    &["i'm", "aware"],
+    &["i", "know"],
+];
 
 /// Conditions: the yes holds only under something not yet established.
 pub(crate) const CONDITIONS: &[&[&str]] = &[
@@ -146,6 +295,7 @@ pub(crate) const CONDITIONS: &[&[&str]] = &[
     &["providing"],
     &["assuming"],
     &["before"],
+    &["after"],
     &["as", "long", "as"],
     &["in", "case"],
     &["depends"],
@@ -180,6 +330,84 @@ pub(crate) const HEDGES: &[&[&str]] = &[
     &["a", "minute"],
     &["a", "moment"],
     &["a", "second"],
+];
+
+/// Contrast markers that correct what was summarised wherever they stand,
+/// even in a sentence that moves on to another request ("Also, I'd like the
+/// red one instead").
+pub(crate) const CORRECTIONS: &[&[&str]] =
+    &[&["rather"], &["instead"], &["except"], &["otherwise"]];
+
+/// Markers of a sentence that moves on to another request after the answer
+/// ("Also, I ordered a jigsaw", "But I also have another issue"): with a
+/// first-person word ([`FIRST_PERSON`]) in the same sentence.
+pub(crate) const NEW_TOPIC: &[&[&str]] = &[
+    &["another", "issue"],
+    &["another", "question"],
+    &["another", "thing"],
+    &["another", "request"],
+    &["another", "order"],
+    &["one", "more", "thing"],
+    &["something", "else"],
+    &["by", "the", "way"],
+    &["separately"],
+    &["in", "addition"],
+    &["additionally"],
+];
+
+/// The word that opens a new request when it comes among a sentence's first
+/// words ("Also, I …", "And I also …", "But I also …").
+pub(crate) const NEW_TOPIC_HEAD: &str = "also";
+
+/// How many words into a sentence [`NEW_TOPIC_HEAD`] may come.
+pub(crate) const NEW_TOPIC_HEAD_WINDOW: usize = 3;
+
+/// First-person words: a sentence about another request is the user's own.
+pub(crate) const FIRST_PERSON: &[&str] = &[
+    "i", "i'd", "i'm", "i've", "i'll", "me", "my", "we", "we'd", "we're", "our", "us",
+];
+
+/// Stems of words that make a clause bear on the action being confirmed:
+/// an action verb, an anaphor for it, or a verb of wanting or agreeing. A
+/// negation after the yes qualifies it only in such a clause ("I don't want
+/// it cancelled"); "I don't have my email handy" does not.
+pub(crate) const ACTION_STEMS: &[&str] = &[
+    "cancel", "modif", "chang", "updat", "exchang", "return", "refund", "book", "upgrad",
+    "downgrad", "remov", "charg", "transfer", "reset", "replac", "rebook", "delet", "proceed",
+    "process", "switch", "swap", "submit", "want", "need", "like", "agree", "approv", "authori",
+    "accept", "confirm", "okay", "fine", "sure", "go", "it", "them", "that", "this", "these",
+    "those",
+];
+
+/// Field names whose value is the answer itself ("Confirm: no"): a negator
+/// after one is a refusal, not a detail.
+pub(crate) const DECISION_LABELS: &[&str] = &[
+    "answer",
+    "decision",
+    "response",
+    "reply",
+    "confirm",
+    "confirmation",
+    "consent",
+    "approval",
+    "approve",
+    "proceed",
+    "cancel",
+    "cancellation",
+    "return",
+    "exchange",
+    "change",
+    "modify",
+    "modification",
+    "update",
+    "refund",
+    "booking",
+    "upgrade",
+    "downgrade",
+    "action",
+    "yes",
+    "ok",
+    "okay",
 ];
 
 /// Keeping what the action would change: the opposite of consent to it.
@@ -217,6 +445,14 @@ pub(crate) const WITHDRAWALS: &[&[&str]] = &[
     &["revoke"],
     &["hold", "off"],
     &["not", "yet"],
+    &["undo"],
+    &["reverse", "it"],
+    &["reverse", "that"],
+    &["reverse", "the"],
+    &["pause"],
+    &["on", "hold"],
+    &["you", "to", "wait"],
+    &["please", "wait"],
 ];
 
 /// Withdrawals only when they open a clause ("Wait, …", "Hold on."), so "I'll

@@ -22,23 +22,48 @@
 //!    (*go ahead, go for it, proceed, I confirm, confirmed, please do, do it,
 //!    yes please, please confirm/continue/cancel/process/book/update/change/
 //!    make/return/exchange/modify/remove*);
-//! 2. nothing anywhere in the reply defeats it: a **negator** (*no, not,
-//!    n't, never, nothing, none, nope, nah, nor, neither, without*; the
-//!    idioms "no problem", "no worries" excepted), a **contrast** (*but,
-//!    however, though, rather, instead, actually, except, otherwise, yet,
-//!    only, I mean*), a **condition** (*if, unless, when, whether, until,
-//!    once, provided, assuming, before, as long as, in case, depends*), a
-//!    **hedge** (*maybe, perhaps, probably, might, guess, suppose, think,
-//!    hmm, dunno, kind of, whatever, let me check, a minute*, or a drawn-out
-//!    word such as "suuure"), **retention** (*keep, retain, leave it, as
-//!    is*), a **withdrawal** (*changed my mind, never mind, scratch that,
-//!    forget it, on second thought, not yet, hold off*, or a clause opening
-//!    with *wait, stop, hold on, hang on*), or **sarcasm** (*when pigs fly,
-//!    yeah right, oh sure, as if, in your dreams, over my dead body, lol*,
-//!    `/s`, an eye-roll emoji);
+//! 2. nothing in the reply defeats it: a **negator** in the clause of the
+//!    first yes or after it, in a clause bearing on the action — an action
+//!    verb, an anaphor (*it, that, this, them*), wanting or agreeing — (*no,
+//!    not, n't, never, nothing, none, nope, nah, nor, neither, without*; the
+//!    idioms "no problem", "no other", "not happy about" excepted; one before
+//!    the yes describes what is chosen — "the ones that are not water
+//!    resistant. Yes, proceed" —; "I don't have my email handy" is not about
+//!    the action; one after *I understand / I acknowledge* states the
+//!    policy's consequence; a field value after a short label — "Insurance:
+//!    no", "Reason: no longer needed" — describes, unless the label is the
+//!    decision itself, "Confirm: no"; though a clause *opening* with a
+//!    negator is a refusal wherever it stands, `no` before a noun — "no
+//!    water resistance" — excepted), a **contrast** (*but, however, though,
+//!    rather, instead, actually, except, otherwise, yet, I mean*; not "even
+//!    though"), a **condition** (*if, unless, when, whether, until, once,
+//!    after, provided, assuming, before, as long as, in case, depends*; not
+//!    after "even", nor after an indirect question or acknowledgement in its
+//!    clause — "let me know when", "check if", "please confirm once" —, nor a
+//!    temporal one about the action having happened — "once it's done",
+//!    "after the change" —, nor a courtesy — "if possible", "if there's any
+//!    difference"; "if not" is a condition, not a refusal), a **hedge**
+//!    (*maybe, perhaps, probably, might, guess, suppose, think, hmm, dunno,
+//!    kind of, whatever, let me check, a minute*, or a drawn-out word such as
+//!    "suuure"), **retention** (*keep, retain, leave it, as is*), a
+//!    **withdrawal** (*changed my mind, never mind, scratch that, forget it,
+//!    on second thought, not yet, hold off, undo, pause, on hold, please
+//!    wait*, or a clause opening with *wait, stop, hold on, hang on*), or
+//!    **sarcasm** (*when pigs fly, yeah right, oh sure, as if, in your
+//!    dreams, over my dead body, lol*, `/s`, an eye-roll emoji);
 //! 3. if its only yes is a weak one (an interjection or agreement phrase, not
 //!    a go-ahead), it asks no question: "Okay. What does it cost?" is still
 //!    deciding, "Yes, go ahead. Can you also add a bag?" is consent.
+//!
+//! A sentence **after the yes that moves on to another request** of the
+//! user's own (it opens with *also* — after *and*, *but* — or names
+//! *another issue/question/thing/order*, *one more thing*, *by the way*, …,
+//! and speaks in the first person: "But I also have another issue: …")
+//! and every sentence after it belong to that request: their contrasts,
+//! conditions, hedges and questions do not qualify this answer. Refusals,
+//! withdrawals, sarcasm, retention, corrections (*instead, rather, except,
+//! otherwise*) and negations (but "if not") there still do: "Yes. Also, I
+//! do not want it cancelled" is no consent.
 //!
 //! Otherwise the reply is [`Stance::Refuse`] (a clause opening with a
 //! negator — "No, …", "Do not …", "Absolutely not", "ok no" —, a negator in

@@ -3,9 +3,12 @@
 //! documented on the `dialogue` module.
 
 use super::lexicon::{
-    AGREEMENT, CONDITION_NEUTRALISERS, CONDITIONS, CONTRAST, CONTRAST_HEADS, FILLERS, GO_AHEAD,
-    HEDGES, NEGATORS, NEUTRAL_NEGATIONS, REFUSALS, RETENTION, SARCASM, SARCASM_MARKS,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    ACKNOWLEDGEMENTS, ACTION_NOUNS, ACTION_STEMS, AGREEMENT, COMPLETIONS, CONCESSIONS, CONDITIONS,
+    CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
+    DECISION_LABELS, FILLERS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
+    INTERJECTION_FOLLOWERS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD,
+    NEW_TOPIC_HEAD_WINDOW, REFUSALS, RETENTION, SARCASM, SARCASM_MARKS, TEMPORAL, WITHDRAWAL_HEADS,
+    WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
 
@@ -47,6 +50,10 @@ pub(crate) struct Markers {
     pub weak_yes: bool,
     /// A negator anywhere (idioms such as "no problem" excepted).
     pub negation: bool,
+    /// A negator in the clause of the first yes or after it: one before the
+    /// yes describes ("the ones that are not water resistant. Yes, go
+    /// ahead") and does not qualify it.
+    pub negation_after_yes: bool,
     /// A clause opening with a negator ("No, …", "Do not …", "Absolutely
     /// not"), or a negator in the same clause as a yes word ("I confirm
     /// nothing").
@@ -75,32 +82,76 @@ impl Markers {
             sarcasm: SARCASM_MARKS.iter().any(|mark| reply.contains(mark)),
             ..Markers::default()
         };
+        let mut scope = Scope::Answer;
         for sentence in sentences(&without_quoted_mentions(reply)) {
-            m.read_sentence(&sentence);
+            if m.says_yes() && opens_new_request(&sentence) {
+                scope = Scope::NextRequest;
+            }
+            match scope {
+                Scope::Answer => m.read_sentence(&sentence),
+                Scope::NextRequest => m.read_next_request(&sentence),
+            }
         }
         m
     }
 
+    /// A sentence of the answer itself: every marker counts.
     fn read_sentence(&mut self, sentence: &Sentence) {
         self.question |= sentence.question;
         let all: Vec<String> = sentence.tokens().cloned().collect();
         let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
-        self.contrast |= any(CONTRAST);
-        self.condition |= CONDITIONS.iter().any(|p| {
+        self.contrast |= CONTRAST.iter().any(|p| {
             phrase_positions(&all, p).into_iter().any(|at| {
-                let before = all.get(..at).unwrap_or_default();
-                !CONDITION_NEUTRALISERS.iter().any(|n| {
-                    before.ends_with(&n.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>())
-                })
+                let conceded = at
+                    .checked_sub(1)
+                    .and_then(|i| all.get(i))
+                    .is_some_and(|w| CONTRAST_CONCESSIONS.contains(&w.as_str()));
+                !conceded
             })
         });
+        self.condition |= sentence.clauses.iter().any(|c| states_condition(c));
         self.hedge |= any(HEDGES) || all.iter().any(|w| is_elongated(w));
         self.retention |= any(RETENTION);
         self.withdrawal |= any(WITHDRAWALS);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
-        for clause in &sentence.clauses {
+        for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
+            if is_field_value(clause, label.as_deref()) {
+                continue;
+            }
             self.read_clause(clause, sentence.question);
+        }
+    }
+
+    /// A sentence after the yes that moves on to another request: its
+    /// conditions, hedges, questions and contrasts are about that request; a
+    /// negation (but the alternative "if not"), refusal, withdrawal, sarcasm,
+    /// retention or correction still takes the yes back.
+    fn read_next_request(&mut self, sentence: &Sentence) {
+        let all: Vec<String> = sentence.tokens().cloned().collect();
+        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
+        self.contrast |= any(CORRECTIONS);
+        self.retention |= any(RETENTION);
+        self.withdrawal |= any(WITHDRAWALS);
+        self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
+        for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
+            if is_field_value(clause, label.as_deref()) {
+                continue;
+            }
+            let before = *self;
+            self.read_clause(clause, true);
+            // Only the clause's refusal and withdrawal forms are kept.
+            let negates = bears_on_action(clause)
+                && negator_positions(clause)
+                    .into_iter()
+                    .any(|i| !follows_condition(clause, i));
+            *self = Markers {
+                refusal: self.refusal,
+                withdrawal: self.withdrawal,
+                negation: self.negation,
+                negation_after_yes: before.negation_after_yes || negates,
+                ..before
+            };
         }
     }
 
@@ -114,6 +165,9 @@ impl Markers {
         let yes_head = YES_HEADS.iter().any(|p| opens_with(p));
         let go_ahead = GO_AHEAD.iter().any(|p| contains_phrase(clause, p));
         let agreement = AGREEMENT.iter().any(|p| contains_phrase(clause, p));
+        let says_yes_here = !in_question && (yes_head || go_ahead || agreement);
+        self.negation_after_yes |=
+            !negators.is_empty() && (self.says_yes() || says_yes_here) && bears_on_action(clause);
         if !in_question {
             self.go_ahead |= go_ahead;
             self.weak_yes |= yes_head || agreement;
@@ -122,7 +176,13 @@ impl Markers {
         // "No, …", "Do not …", "Absolutely not", "ok no": a negator among the
         // first two words after the fillers opens the clause as a refusal.
         let head_offset = clause.len() - head.len();
-        let opens_negated = negators.iter().any(|&i| i < head_offset + 2);
+        // "If not, …" opens a condition (the alternative), not a refusal.
+        // "No water resistance", "no item modifications": a `no` before a
+        // noun describes; as an interjection it stands alone or before a
+        // pronoun or verb ("No, …", "ok no", "no I want to keep it").
+        let opens_negated = negators.iter().any(|&i| {
+            i < head_offset + 2 && !follows_condition(clause, i) && !is_determiner_no(clause, i)
+        });
         let negated_yes = !negators.is_empty() && (yes_head || go_ahead || agreement);
         self.refusal |=
             opens_negated || negated_yes || REFUSALS.iter().any(|p| contains_phrase(clause, p));
@@ -150,6 +210,17 @@ impl Markers {
             || self.sarcasm
     }
 
+    /// Whether anything qualifies the reply's own yes: [`Self::any_defeater`]
+    /// with only the negations at or after the yes.
+    #[must_use]
+    fn qualifies_yes(&self) -> bool {
+        Markers {
+            negation: self.negation_after_yes,
+            ..*self
+        }
+        .any_defeater()
+    }
+
     /// The stance these markers make; see the `dialogue` module for the rule.
     #[must_use]
     pub(crate) fn stance(&self) -> Stance {
@@ -157,7 +228,7 @@ impl Markers {
             return Stance::Refuse;
         }
         let still_deciding = self.question && !self.go_ahead;
-        if self.says_yes() && !self.any_defeater() && !still_deciding {
+        if self.says_yes() && !self.qualifies_yes() && !still_deciding {
             return Stance::Affirm;
         }
         let qualified = self.contrast || self.condition || self.retention || self.negation;
@@ -172,6 +243,28 @@ impl Markers {
         }
         Stance::Unknown
     }
+}
+
+/// Where a sentence of a reply stands: in the answer to the request for a
+/// decision, or (after a yes) in another request the user moves on to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Answer,
+    NextRequest,
+}
+
+/// Whether a sentence moves on to another request of the user's own: it
+/// opens with "also" (after fillers, "and", "but") or names another
+/// issue/question/thing, and speaks in the first person.
+fn opens_new_request(sentence: &Sentence) -> bool {
+    let all: Vec<String> = sentence.tokens().cloned().collect();
+    let head = all
+        .iter()
+        .skip_while(|w| matches!(w.as_str(), "and" | "but" | "oh" | "um" | "so" | "well"))
+        .take(NEW_TOPIC_HEAD_WINDOW)
+        .any(|w| w == NEW_TOPIC_HEAD);
+    let marker = NEW_TOPIC.iter().any(|p| contains_phrase(&all, p));
+    (head || marker) && all.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
 }
 
 /// Classifies one user reply to the agent's request for a decision. Pure and
@@ -212,6 +305,88 @@ fn without_quoted_mentions(reply: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Whether a clause makes something a condition: a condition marker that no
+/// concession ("even if") directly precedes and no indirect question ("let
+/// me know once …and when …", "check if …") precedes in the clause.
+fn states_condition(clause: &[String]) -> bool {
+    let owned = |p: &[&str]| p.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+    CONDITIONS.iter().any(|p| {
+        phrase_positions(clause, p).into_iter().any(|at| {
+            let before = clause.get(..at).unwrap_or_default();
+            let after = clause.get(at..).unwrap_or_default();
+            let conceded = CONCESSIONS.iter().any(|n| before.ends_with(&owned(n)));
+            let asked = INDIRECT_QUESTIONS
+                .iter()
+                .chain(ACKNOWLEDGEMENTS)
+                .any(|n| contains_phrase(before, n));
+            let courtesy = COURTESY_CONDITIONS
+                .iter()
+                .any(|n| after.starts_with(&owned(n)));
+            let marker = match p {
+                [word] if TEMPORAL.contains(word) => Some(*word),
+                _ => None,
+            };
+            let afterwards = marker.is_some_and(|marker| {
+                after.iter().any(|w| {
+                    COMPLETIONS.contains(&w.as_str())
+                        || (marker == "after" && ACTION_NOUNS.contains(&w.as_str()))
+                })
+            });
+            !(conceded || asked || courtesy || afterwards)
+        })
+    })
+}
+
+/// Whether a clause bears on the action being confirmed ([`ACTION_STEMS`]),
+/// other than by acknowledging a consequence ([`ACKNOWLEDGEMENTS`]).
+fn bears_on_action(clause: &[String]) -> bool {
+    let acknowledged = ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p));
+    !acknowledged
+        && clause.iter().any(|w| {
+            ACTION_STEMS
+                .iter()
+                .any(|stem| w.starts_with(stem) && (stem.len() >= 4 || w == stem))
+        })
+}
+
+/// Whether a clause is a detail's value after its field name ("Insurance:
+/// no", "Reason: no longer needed"): its negator describes, it does not
+/// answer — unless the field is the answer itself ("Confirm: no").
+fn is_field_value(clause: &[String], label: Option<&[String]>) -> bool {
+    let Some(label) = label else {
+        return false;
+    };
+    let opens_negated = clause
+        .first()
+        .is_some_and(|w| NEGATORS.contains(&w.as_str()));
+    let names_decision = label
+        .last()
+        .is_some_and(|w| DECISION_LABELS.contains(&w.as_str()))
+        || GO_AHEAD
+            .iter()
+            .chain(YES_HEADS)
+            .any(|p| contains_phrase(label, p));
+    opens_negated && !names_decision
+}
+
+/// Whether the `no` at `i` is a determiner ("no bags", "no longer needed")
+/// rather than an interjection: another word follows it in the clause, and
+/// not one an interjection leads into ([`INTERJECTION_FOLLOWERS`]).
+fn is_determiner_no(tokens: &[String], i: usize) -> bool {
+    tokens.get(i).is_some_and(|w| w == "no")
+        && tokens
+            .get(i + 1)
+            .is_some_and(|next| !INTERJECTION_FOLLOWERS.contains(&next.as_str()))
+}
+
+/// Whether the word at `i` directly follows "if" or "whether" ("if not":
+/// the alternative of a condition).
+fn follows_condition(tokens: &[String], i: usize) -> bool {
+    i.checked_sub(1)
+        .and_then(|j| tokens.get(j))
+        .is_some_and(|w| w == "if" || w == "whether")
 }
 
 /// `tokens` without the filler words that open it.
@@ -276,6 +451,8 @@ mod tests {
         let m = markers("Absolutely not.");
         assert!(m.negation && m.refusal);
         assert!(markers("ok no").refusal);
+        let m = markers("If not, change it");
+        assert!(m.negation && m.condition && !m.refusal);
         assert!(markers("Do NOT cancel it").refusal);
         assert!(markers("I confirm nothing").refusal);
         // A negator deep in a clause without a yes word is a negation, not a refusal.
@@ -337,6 +514,179 @@ mod tests {
         assert!(!markers("how much I'm actually saving").contrast);
         assert!(markers("Actually, use my card").contrast);
         assert!(markers("I decline.").refusal);
+    }
+
+    #[test]
+    fn a_negation_before_the_yes_describes_one_after_it_qualifies() {
+        assert_eq!(
+            reply_stance(
+                "I'd like the earbuds that are not water resistant. Yes, please proceed with this change."
+            ),
+            Stance::Affirm
+        );
+        assert_eq!(
+            reply_stance("Yes, please proceed. The ones that are not water resistant."),
+            Stance::Unknown
+        );
+        // After the yes, a negation qualifies it only in a clause bearing on
+        // the action (an action verb, an anaphor, wanting or agreeing).
+        assert_eq!(
+            reply_stance("Yes, go ahead. I don't want it refunded to my card."),
+            Stance::Unknown
+        );
+        assert_eq!(
+            reply_stance("Yes, go ahead. I don't have my email handy."),
+            Stance::Affirm
+        );
+        assert_eq!(reply_stance("Yes, the one without a case."), Stance::Affirm);
+        // A refusal counts wherever it stands.
+        assert_eq!(reply_stance("Do not cancel it. Yes."), Stance::Refuse);
+        assert_eq!(reply_stance("No. Yes, go ahead."), Stance::Refuse);
+        // Other defeaters before the yes still qualify it.
+        assert_eq!(
+            reply_stance("Actually, use my card instead. And yes, go ahead."),
+            Stance::Unknown
+        );
+        assert_eq!(
+            reply_stance("If it is free, then yes, go ahead."),
+            Stance::Unknown
+        );
+    }
+
+    #[test]
+    fn a_sentence_moving_on_to_another_request_does_not_qualify_the_yes() {
+        assert_eq!(
+            reply_stance(
+                "Yes, that's correct. Please go ahead and update them. Also, I ordered a jigsaw, \
+                 can you check if it's shipped yet? If not, I'd like to change it."
+            ),
+            Stance::Affirm
+        );
+        assert_eq!(
+            reply_stance(
+                "Yes, go ahead with those changes. But I also have another issue: I want to exchange an air purifier."
+            ),
+            Stance::Affirm
+        );
+        // Not the user's own next request: the condition is on this answer.
+        assert_eq!(
+            reply_stance("Yes, go ahead. Also, only if it is free."),
+            Stance::Unknown
+        );
+        // The next request cannot hide a refusal, withdrawal or correction.
+        for reply in [
+            "Yes, go ahead. Also, I do not want it cancelled.",
+            "Yes, go ahead. Also, I changed my mind.",
+            "Yes, go ahead. Also, I'd like the red one instead.",
+            "Yes, go ahead. Also, I want to keep it.",
+            "Yes, go ahead. By the way, I was kidding lol.",
+            "Sure. Also, I want this when pigs fly.",
+        ] {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
+        // A new-request sentence before any yes is part of the answer.
+        assert_eq!(
+            reply_stance("Also, I have another question: if it ships today, yes."),
+            Stance::Unknown
+        );
+    }
+
+    #[test]
+    fn field_values_temporal_clauses_and_courtesy_conditions_do_not_qualify() {
+        assert_eq!(
+            reply_stance(
+                "YES, please proceed. Insurance: no. Checked bags: none. Reason: no longer needed."
+            ),
+            Stance::Affirm
+        );
+        // A field that is the answer itself.
+        assert_eq!(reply_stance("Yes. Confirm: no."), Stance::Refuse);
+        assert_eq!(
+            reply_stance("Yes, please cancel it. Please confirm once it's cancelled."),
+            Stance::Affirm
+        );
+        assert_eq!(
+            reply_stance("Yes, proceed. When you've submitted it, could you confirm?"),
+            Stance::Affirm
+        );
+        assert_eq!(
+            reply_stance("Yes, proceed. If possible, send the receipt."),
+            Stance::Affirm
+        );
+        // A temporal clause without a completion is still a condition.
+        assert_eq!(
+            reply_stance("Yes, proceed once my refund arrives."),
+            Stance::Unknown
+        );
+        assert_eq!(
+            reply_stance("Yes, go ahead if it is free."),
+            Stance::Unknown
+        );
+        assert_eq!(
+            reply_stance("Yes, proceed. Please confirm the refund after the change."),
+            Stance::Affirm
+        );
+        assert_eq!(
+            reply_stance("Yes, change it. Just use PayPal if there's any difference."),
+            Stance::Affirm
+        );
+        // "before" keeps the action waiting.
+        assert_eq!(
+            reply_stance("Yes. Share the confirmation before finalizing."),
+            Stance::Unknown
+        );
+    }
+
+    #[test]
+    fn no_before_a_noun_describes_and_alone_refuses() {
+        assert_eq!(
+            reply_stance("YES. Change the boots to size 8, no water resistance."),
+            Stance::Affirm
+        );
+        // Still a negation of the action when the noun is the action.
+        assert_eq!(reply_stance("Yes. No item modifications."), Stance::Unknown);
+        for reply in [
+            "ok no",
+            "No thanks.",
+            "No I want to keep it.",
+            "No, go ahead later.",
+        ] {
+            assert_eq!(reply_stance(reply), Stance::Refuse, "{reply}");
+        }
+        assert_ne!(reply_stance("No cancellation please."), Stance::Affirm);
+    }
+
+    #[test]
+    fn a_reluctant_yes_is_a_yes() {
+        assert_eq!(
+            reply_stance(
+                "Yes, please do it now. I appreciate it, even though I'm not happy about having to downgrade."
+            ),
+            Stance::Affirm
+        );
+        // Without the concession the contrast still qualifies.
+        assert_eq!(
+            reply_stance("Yes, though I'm not happy about having to downgrade."),
+            Stance::Unknown
+        );
+        assert_eq!(
+            reply_stance("I'm not happy about it, but go ahead."),
+            Stance::Unknown
+        );
+    }
+
+    #[test]
+    fn acknowledging_a_consequence_is_not_a_qualification() {
+        assert_eq!(
+            reply_stance(
+                "YES, please proceed. I understand the order can't be modified again after this change."
+            ),
+            Stance::Affirm
+        );
+        assert_eq!(
+            reply_stance("YES, please proceed. But I don't want it modified again."),
+            Stance::Unknown
+        );
     }
 
     #[test]

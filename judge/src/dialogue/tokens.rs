@@ -9,6 +9,10 @@
 pub(crate) struct Sentence {
     /// Clauses, split at commas, colons, brackets, quotes and dashes.
     pub clauses: Vec<Vec<String>>,
+    /// For each clause, the label it is the value of: the words before a
+    /// colon that opens it ("insurance" for "Insurance: no"), if short
+    /// enough to be a field name ([`MAX_LABEL_WORDS`]).
+    pub labels: Vec<Option<Vec<String>>>,
     /// Whether the sentence ends with `?`.
     pub question: bool,
 }
@@ -55,7 +59,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
             current.push(c);
             continue;
         }
-        let clauses = clauses(&current);
+        let (clauses, labels) = clauses(&current);
         current.clear();
         if clauses.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
@@ -68,27 +72,59 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
         }
         out.push(Sentence {
             clauses,
+            labels,
             question: c == '?',
         });
     }
-    let clauses = clauses(&current);
+    let (clauses, labels) = clauses(&current);
     if !clauses.is_empty() {
         out.push(Sentence {
             clauses,
+            labels,
             question: false,
         });
     }
     out
 }
 
-/// The clauses of one sentence, as word tokens; empty clauses dropped.
-fn clauses(sentence: &str) -> Vec<Vec<String>> {
-    sentence
-        .split([',', ':', '(', ')', '"', '[', ']'])
-        .flat_map(|part| part.split(" - "))
-        .map(words)
-        .filter(|c| !c.is_empty())
-        .collect()
+/// Longest field name read as a label ("Checked bags: none").
+pub(crate) const MAX_LABEL_WORDS: usize = 3;
+
+/// The clauses of one sentence, as word tokens (empty clauses dropped), and
+/// for each the label it is the value of (see [`Sentence::labels`]).
+fn clauses(sentence: &str) -> (Vec<Vec<String>>, Vec<Option<Vec<String>>>) {
+    let mut clauses: Vec<Vec<String>> = Vec::new();
+    let mut labels = Vec::new();
+    let mut after_colon = false;
+    let mut rest = sentence;
+    loop {
+        let end = rest
+            .find([',', ':', '(', ')', '"', '[', ']'])
+            .unwrap_or(rest.len());
+        let part = rest.get(..end).unwrap_or_default();
+        for (i, piece) in part.split(" - ").enumerate() {
+            let tokens = words(piece);
+            if tokens.is_empty() {
+                continue;
+            }
+            let label = (after_colon && i == 0)
+                .then(|| {
+                    clauses
+                        .last()
+                        .filter(|l| l.len() <= MAX_LABEL_WORDS)
+                        .cloned()
+                })
+                .flatten();
+            clauses.push(tokens);
+            labels.push(label);
+        }
+        let Some(separator) = rest.get(end..).and_then(|r| r.chars().next()) else {
+            break;
+        };
+        after_colon = separator == ':';
+        rest = rest.get(end + separator.len_utf8()..).unwrap_or_default();
+    }
+    (clauses, labels)
 }
 
 /// Word tokens of normalised text: runs of letters, digits and apostrophes,
@@ -192,6 +228,16 @@ mod tests {
         assert!(s[2].question);
         assert!(sentences("Yes?!")[0].question);
         assert!(sentences("###STOP###").is_empty());
+        let fields = sentences("- Checked bags: none, Reason: no longer needed");
+        assert_eq!(
+            fields[0].labels,
+            vec![
+                None,
+                Some(vec!["checked".to_owned(), "bags".to_owned()]),
+                None,
+                Some(vec!["reason".to_owned()]),
+            ]
+        );
     }
 
     #[test]

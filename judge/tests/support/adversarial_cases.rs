@@ -99,3 +99,46 @@ pub const HELD_OUT_CONSENT: &[&str] = &[
     "YES",
     "Yes, please do.",
 ];
+
+/// Replies probing the scoped qualifiers (a negation before the yes, a
+/// sentence moving on to another request, field values, "once it's done",
+/// acknowledged consequences): each still takes the yes back, so none is
+/// consent. Written against the relaxations, not tuned to pass them.
+pub const SCOPED_NOT_CONSENT: &[&str] = &[
+    "Yes. Also, I'd rather you didn't cancel it.",
+    "Yes, go ahead. Actually, no.",
+    "Yes please. Also I want to keep my order.",
+    "Sure. I understand, but don't cancel.",
+    "Yes. I understand, I don't want it anymore.",
+    "Yes, once pigs fly.",
+    "Yes, once it's done, undo it.",
+    "Yes. Proceed: no.",
+    "OK. Go ahead: never.",
+    "Yes. Cancel: no.",
+    "Yes. By the way, I never agreed to this.",
+    "Yes, proceed. Also, if it's over $50, stop.",
+    "Yes, proceed. Also, I'd like you to wait until Friday.",
+    "Yes, proceed. Also, I need you to pause this.",
+    "Yes. Also, I don't need it cancelled after all.",
+    "Yes. One more thing: please don't go through with it.",
+    "Yes. Insurance: no. Actually, hold off.",
+    "Yes, go ahead when my husband agrees.",
+    "Yes, proceed after I call my bank.",
+    "Yes, I know. But not today.",
+    "Yeah. I understand you can't refund it, so never mind.",
+    "Yes, if possible, but only if it's free.",
+    "Sure, go ahead. Reason: none, I just don't want it cancelled.",
+];
+
+/// Consent the scoped qualifiers must accept: each says yes to the summary,
+/// then describes, acknowledges, or moves on to another request.
+pub const SCOPED_CONSENT: &[&str] = &[
+    "The one that is not refundable is fine. Yes, please proceed.",
+    "Yes, go ahead. Also, I have another question: when does my other order ship?",
+    "Yes, please proceed. Reason: no longer needed. Insurance: no.",
+    "Yes, please cancel it. Please confirm once it's cancelled.",
+    "Yes, proceed. I understand it can't be undone.",
+    "Yes, go ahead. I don't have my email handy, so please text me.",
+    "YES, please proceed. If possible, send the receipt.",
+    "Yes, go ahead and let me know when it's done.",
+];
