@@ -139,12 +139,12 @@ fn human(
         .unwrap_or(4)
         .max(4);
     text.push_str(&format!(
-        "{:<width$}  {:<5}  {:<tool_width$}  {:>7}  {:>9}\n",
+        "{:<width$}  {:<8}  {:<tool_width$}  {:>7}  {:>9}\n",
         "node", "event", "tool", "covered", "uncovered"
     ));
     for ((node, kind, tool), row) in &rows {
         text.push_str(&format!(
-            "{node:<width$}  {kind:<5}  {tool:<tool_width$}  {:>7}  {:>9}\n",
+            "{node:<width$}  {kind:<8}  {tool:<tool_width$}  {:>7}  {:>9}\n",
             row.covered, row.uncovered
         ));
     }
