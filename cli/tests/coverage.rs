@@ -111,3 +111,116 @@ fn a_written_witness_replays_to_the_predicted_block() {
     let text = String::from_utf8_lossy(&replay.stdout);
     assert!(text.contains("\"verdict\":\"block\""), "{text}");
 }
+
+/// Telecom's instructions and claims: the witness of a premature instruction
+/// (at the start of a user turn) and of an unverified claim (mid-turn),
+/// written as native JSONL, replayed by `turnstile replay` under every
+/// schedule: `deviate` at the predicted message exactly under the schedules
+/// that cover it, never under `action` (Corollary 1's gap).
+#[test]
+fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
+    use std::sync::Arc;
+    use turnstile_engine::coverage::witness::Builder;
+    use turnstile_engine::coverage::{AgentClass, Turn, analyze};
+    use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
+
+    let telecom = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles/telecom");
+    let bundle = Arc::new(check_bundle(&telecom).unwrap());
+    let analysis = analyze(&bundle);
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut builder = Builder::new(rt, &analysis);
+    let shallowest = |instruction: bool, turn: Turn| {
+        analysis
+            .deviations
+            .iter()
+            .filter(|d| d.state.turn == turn)
+            .filter(|d| match d.class {
+                AgentClass::Instruct(_) => instruction,
+                AgentClass::Claim(_) => !instruction,
+                _ => false,
+            })
+            .min_by_key(|d| d.prefix.len())
+            .unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (i, d) in [
+        shallowest(true, Turn::TurnStart),
+        shallowest(false, Turn::MidTurn),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let witness = runtime.block_on(builder.witness(d)).unwrap();
+        let file = dir.path().join(format!("{i}.jsonl"));
+        let verdicts = dir.path().join(format!("{i}.verdicts.jsonl"));
+        std::fs::write(&file, witness.trace_jsonl()).unwrap();
+        std::fs::write(&verdicts, witness.verdicts_jsonl()).unwrap();
+        let judge = format!("recorded:{}", verdicts.display());
+        let out = turnstile(&[
+            "replay",
+            telecom.to_str().unwrap(),
+            file.to_str().unwrap(),
+            "--schedule",
+            "all",
+            "--judge",
+            &judge,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let last = witness.trace.events.len() - 1;
+        let replays = line["replays"].as_array().unwrap();
+        assert_eq!(replays.len(), 3);
+        for replay in replays {
+            let schedule: Schedule = replay["schedule"].as_str().unwrap().parse().unwrap();
+            let events = replay["events"].as_array().unwrap();
+            let deviated: Vec<u64> = events
+                .iter()
+                .filter(|e| e["verdict"] == "deviate")
+                .map(|e| e["event"].as_u64().unwrap())
+                .collect();
+            let expected: Vec<u64> = if d.covered_by(schedule) {
+                vec![last as u64]
+            } else {
+                Vec::new()
+            };
+            assert_eq!(deviated, expected, "{:?} under {schedule}", d.class);
+            if let Some(e) = events.iter().find(|e| e["verdict"] == "deviate") {
+                let action = e["action"].as_str().unwrap();
+                assert_eq!(
+                    action,
+                    format!(
+                        "{} {}",
+                        if d.class.kind() == "instruct" {
+                            "instructs"
+                        } else {
+                            "claims"
+                        },
+                        d.class.tool()
+                    )
+                );
+            }
+        }
+        // Under `action` nothing deviates: the workflow reference's
+        // deviation is in its missed list.
+        let missed = line["coverage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["schedule"] == "action")
+            .map(|c| c["unwritten_missed"].clone())
+            .unwrap();
+        assert_eq!(missed, serde_json::json!([last]), "{:?}", d.class);
+        assert!(!d.covered_by(Schedule::Action));
+    }
+}
