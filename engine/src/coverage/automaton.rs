@@ -224,6 +224,32 @@ struct Effect {
     unverifies: u64,
 }
 
+/// The order rule of one instruction or claim class, by its bit.
+#[derive(Clone, Copy, Debug)]
+enum Rule {
+    /// An instruction: unmet until a diagnosis of the fix succeeds.
+    Diagnosis(u64),
+    /// A claim: met by a verifying result, unmet again by a fix.
+    Verification(u64),
+}
+
+impl Rule {
+    fn unmet_after(self, unmet: bool, effect: Effect) -> bool {
+        match self {
+            Rule::Diagnosis(b) => unmet && effect.diagnoses & b == 0,
+            Rule::Verification(b) => {
+                if effect.unverifies & b != 0 {
+                    true
+                } else if effect.verifies & b != 0 {
+                    false
+                } else {
+                    unmet
+                }
+            }
+        }
+    }
+}
+
 /// Order bits are `u64`s: classes past the 64th are left out of the alphabet.
 const MAX_ORDER_CLASSES: usize = 64;
 
@@ -249,6 +275,8 @@ pub struct Explored {
     pub live: Vec<bool>,
     /// For each state: every valid move from it and the state it leads to.
     pub successors: Vec<Vec<(Move, usize)>>,
+    /// What each successor move's result does to the order rules.
+    effects: Vec<Vec<Effect>>,
     /// Whether exploration stopped at the state cap.
     pub truncated: bool,
 }
@@ -375,38 +403,41 @@ impl Automaton {
         }
     }
 
+    /// The order rule of a message class (`None`: another class, or one
+    /// past the 64 the bits hold).
+    fn rule(&self, class: &AgentClass) -> Option<Rule> {
+        match class {
+            AgentClass::Instruct(tool) => self
+                .instructions
+                .iter()
+                .position(|t| t == tool)
+                .map(|i| Rule::Diagnosis(bit(i))),
+            AgentClass::Claim(id) => self
+                .claims
+                .iter()
+                .position(|c| c == id)
+                .map(|i| Rule::Verification(bit(i))),
+            AgentClass::Read(_) | AgentClass::Write(_) => None,
+        }
+    }
+
+    /// What the successful result `mv` carries, if any, does to the rules.
+    fn effect(&self, mv: &Move) -> Effect {
+        match mv {
+            Move::Read { tool, .. } | Move::UserTool { tool, .. } | Move::Write { tool, .. } => {
+                self.effects.get(tool).copied().unwrap_or_default()
+            }
+            Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => Effect::default(),
+        }
+    }
+
     /// Whether the order rule of the message class `class` is unmet after
     /// `mv`, given whether it was before: a diagnosis of the fix meets an
     /// instruction's rule for good; a verifying result meets a claim's, a
     /// fix unmeets it. Other classes have no such rule (`false`).
     pub fn unmet_after_move(&self, unmet: bool, mv: &Move, class: &AgentClass) -> bool {
-        let effect = match mv {
-            Move::Read { tool, .. } | Move::UserTool { tool, .. } | Move::Write { tool, .. } => {
-                self.effects.get(tool).copied().unwrap_or_default()
-            }
-            Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => Effect::default(),
-        };
-        match class {
-            AgentClass::Instruct(tool) => {
-                let Some(i) = self.instructions.iter().position(|t| t == tool) else {
-                    return false;
-                };
-                unmet && effect.diagnoses & bit(i) == 0
-            }
-            AgentClass::Claim(id) => {
-                let Some(i) = self.claims.iter().position(|c| c == id) else {
-                    return false;
-                };
-                if effect.unverifies & bit(i) != 0 {
-                    true
-                } else if effect.verifies & bit(i) != 0 {
-                    false
-                } else {
-                    unmet
-                }
-            }
-            AgentClass::Read(_) | AgentClass::Write(_) => false,
-        }
+        self.rule(class)
+            .is_some_and(|rule| rule.unmet_after(unmet, self.effect(mv)))
     }
 
     /// Whether the order rule of `class` is unmet after `moves` from the
@@ -421,20 +452,34 @@ impl Automaton {
     /// valid path from the start reaching it with the class's rule unmet
     /// (`None`: no such path). Breadth-first over state × flag.
     pub fn unmet_paths(&self, explored: &Explored, class: &AgentClass) -> Vec<Option<Vec<Move>>> {
+        const UNSEEN: (usize, usize) = (usize::MAX, usize::MAX);
+        const ROOT: (usize, usize) = (usize::MAX, 0);
         let n = explored.states.len();
-        // Product node: state index * 2 + flag (1: unmet).
-        let mut parent: Vec<Option<Option<(usize, Move)>>> = vec![None; n * 2];
-        let start = usize::from(class.is_message());
+        let Some(rule) = self.rule(class) else {
+            return vec![None; n];
+        };
+        // Product node: state index * 2 + flag (1: unmet); its parent node
+        // and the index of the move in the parent state's successors.
+        let mut parent: Vec<(usize, usize)> = vec![UNSEEN; n * 2];
+        let start = 1;
         let mut queue = VecDeque::from([start]);
         if let Some(p) = parent.get_mut(start) {
-            *p = Some(None);
+            *p = ROOT;
         }
         while let Some(node) = queue.pop_front() {
             let (i, unmet) = (node / 2, node % 2 == 1);
-            for (mv, j) in explored.successors.get(i).into_iter().flatten() {
-                let next = j * 2 + usize::from(self.unmet_after_move(unmet, mv, class));
-                if let Some(slot) = parent.get_mut(next).filter(|p| p.is_none()) {
-                    *slot = Some(Some((node, mv.clone())));
+            let effects = explored.effects.get(i).map_or(&[][..], Vec::as_slice);
+            for (k, ((_, j), effect)) in explored
+                .successors
+                .get(i)
+                .into_iter()
+                .flatten()
+                .zip(effects)
+                .enumerate()
+            {
+                let next = j * 2 + usize::from(rule.unmet_after(unmet, *effect));
+                if let Some(slot) = parent.get_mut(next).filter(|p| **p == UNSEEN) {
+                    *slot = (node, k);
                     queue.push_back(next);
                 }
             }
@@ -442,11 +487,18 @@ impl Automaton {
         (0..n)
             .map(|i| {
                 let mut node = i * 2 + 1;
-                parent.get(node)?.as_ref()?;
+                if parent.get(node).is_none_or(|p| *p == UNSEEN) {
+                    return None;
+                }
                 let mut path = Vec::new();
-                while let Some(Some(Some((p, mv)))) = parent.get(node) {
-                    path.push(mv.clone());
-                    node = *p;
+                while let Some(&(p, k)) = parent.get(node).filter(|p| **p != ROOT) {
+                    let mv = explored
+                        .successors
+                        .get(p / 2)
+                        .and_then(|list| list.get(k))
+                        .map(|(mv, _)| mv.clone())?;
+                    path.push(mv);
+                    node = p;
                 }
                 path.reverse();
                 Some(path)
@@ -727,6 +779,10 @@ impl Automaton {
             parent,
             shortest_parents,
             live,
+            effects: successors
+                .iter()
+                .map(|list| list.iter().map(|(mv, _)| self.effect(mv)).collect())
+                .collect(),
             successors,
             truncated,
         }
