@@ -58,6 +58,25 @@ fn coverage_runs_on_every_bundle_under_every_schedule() {
                 all
             );
             assert_eq!(report["list"].as_array().unwrap().len() as u64, all);
+            // The per-kind totals add up; `action` covers writes only.
+            let kinds = report["by_kind"].as_object().unwrap();
+            let (mut covered, mut uncovered) = (0, 0);
+            for (kind, row) in kinds {
+                covered += row["covered"].as_u64().unwrap();
+                uncovered += row["uncovered"].as_u64().unwrap();
+                if report["schedule"] == "action" {
+                    assert_eq!(
+                        row["covered"].as_u64() == Some(0),
+                        kind != "write",
+                        "{kind}"
+                    );
+                }
+            }
+            assert_eq!(covered, report["covered"].as_u64().unwrap());
+            assert_eq!(uncovered, report["uncovered"].as_u64().unwrap());
+            if dir.ends_with("telecom") {
+                assert!(kinds.contains_key("instruct") && kinds.contains_key("claim"));
+            }
         }
         let human = turnstile(&["coverage", dir.to_str().unwrap(), "--schedule", "action"]);
         assert_eq!(human.status.code(), Some(0));
