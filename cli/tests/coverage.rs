@@ -3,7 +3,7 @@
 //! blocks exactly where predicted.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn turnstile(args: &[&str]) -> Output {
@@ -12,6 +12,33 @@ fn turnstile(args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("run turnstile")
+}
+
+/// The command exited 0 (else its stderr is the failure).
+fn assert_succeeded(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `turnstile replay` of a witness under `schedule`, judged by its verdicts,
+/// as JSON.
+fn replay_witness(bundle: &Path, file: &Path, verdicts: &Path, schedule: &str) -> Output {
+    let judge = format!("recorded:{}", verdicts.display());
+    turnstile(&[
+        "replay",
+        bundle.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--schedule",
+        schedule,
+        "--judge",
+        &judge,
+        "--format",
+        "json",
+    ])
 }
 
 fn bundles() -> Vec<PathBuf> {
@@ -37,12 +64,7 @@ fn coverage_runs_on_every_bundle_under_every_schedule() {
             "json",
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_succeeded(&out);
         let reports: Vec<serde_json::Value> = stdout
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -98,12 +120,7 @@ fn a_written_witness_replays_to_the_predicted_block() {
         "--witnesses",
         dir.path().to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["witnesses"]["disagree"].as_u64(), Some(0));
     // The first write deviation covered by `action`: replay blocks its last call.
@@ -115,18 +132,7 @@ fn a_written_witness_replays_to_the_predicted_block() {
         .unwrap();
     let file = dir.path().join(write["witness"].as_str().unwrap());
     let verdicts = file.with_extension("verdicts.jsonl");
-    let judge = format!("recorded:{}", verdicts.display());
-    let replay = turnstile(&[
-        "replay",
-        toy.to_str().unwrap(),
-        file.to_str().unwrap(),
-        "--schedule",
-        "action",
-        "--judge",
-        &judge,
-        "--format",
-        "json",
-    ]);
+    let replay = replay_witness(&toy, &file, &verdicts, "action");
     let text = String::from_utf8_lossy(&replay.stdout);
     assert!(text.contains("\"verdict\":\"block\""), "{text}");
 }
@@ -178,24 +184,8 @@ fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
         let verdicts = dir.path().join(format!("{i}.verdicts.jsonl"));
         std::fs::write(&file, witness.trace_jsonl()).unwrap();
         std::fs::write(&verdicts, witness.verdicts_jsonl()).unwrap();
-        let judge = format!("recorded:{}", verdicts.display());
-        let out = turnstile(&[
-            "replay",
-            telecom.to_str().unwrap(),
-            file.to_str().unwrap(),
-            "--schedule",
-            "all",
-            "--judge",
-            &judge,
-            "--format",
-            "json",
-        ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = replay_witness(&telecom, &file, &verdicts, "all");
+        assert_succeeded(&out);
         let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let last = witness.trace.events.len() - 1;
         let replays = line["replays"].as_array().unwrap();

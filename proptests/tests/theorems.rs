@@ -327,8 +327,12 @@ trait Verifier {
 
 /// The ideal binding verifier under the workflow schedule: it rejects exactly
 /// the events that leave `P_G` (a blocked write, a `deviate` instruction or
-/// claim, an out-of-order read).
-struct Ideal;
+/// claim, an out-of-order read). `messages: false` breaks it: it then lets
+/// every agent message through, so a premature instruction or an
+/// unverified claim is committed.
+struct Ideal {
+    messages: bool,
+}
 
 impl Verifier for Ideal {
     fn rejects(
@@ -339,7 +343,7 @@ impl Verifier for Ideal {
         verdict: &GateVerdict,
     ) -> bool {
         verdict.is_block()
-            || verdict.is_deviation()
+            || (self.messages && verdict.is_deviation())
             || matches!(event, Event::Call { tool, .. }
                 if event.is_agent_event() && read_out_of_order(rt, session.monitor(), tool))
     }
@@ -352,23 +356,6 @@ struct SkipsReads;
 impl Verifier for SkipsReads {
     fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
         verdict.is_block()
-    }
-}
-
-/// A broken verifier: it checks writes and reads but lets every agent
-/// message through, so a premature instruction or an unverified claim is
-/// committed.
-struct SkipsMessages;
-
-impl Verifier for SkipsMessages {
-    fn rejects(
-        &self,
-        rt: &BundleRuntime,
-        session: &Session,
-        event: &Event,
-        verdict: &GateVerdict,
-    ) -> bool {
-        !verdict.is_deviation() && Ideal.rejects(rt, session, event, verdict)
     }
 }
 
@@ -528,7 +515,7 @@ proptest! {
     /// every agent event), no adversary commits a prefix outside P_G.
     #[test]
     fn the_ideal_verifier_never_commits_an_invalid_prefix(spec in workflow(), proposals in agent()) {
-        sufficiency(&spec, &proposals, &Ideal)?;
+        sufficiency(&spec, &proposals, &Ideal { messages: true })?;
     }
 
     /// Engine invariants on random traces under every schedule.
@@ -626,24 +613,31 @@ impl Verifier for Never {
     }
 }
 
-/// The properties can fail: the sufficiency property, run against a verifier
-/// that skips read steps, finds a committed deviation (and shrinks it).
-#[test]
-fn a_verifier_that_skips_reads_is_caught() {
+/// Runs the sufficiency property against a broken `verifier` until it fails;
+/// returns the shrunk workflow and proposals (panics if it never fails).
+fn caught(verifier: &dyn Verifier) -> (WorkflowSpec, Vec<Proposal>) {
     let mut runner = TestRunner::new(Config {
         cases: 256,
         failure_persistence: None,
         ..Config::default()
     });
     let result = runner.run(&(workflow(), agent()), |(spec, proposals)| {
-        sufficiency(&spec, &proposals, &SkipsReads)
+        sufficiency(&spec, &proposals, verifier)
     });
     match result {
         Err(proptest::test_runner::TestError::Fail(why, (spec, proposals))) => {
             println!("caught, shrunk to {spec:?} with {proposals:?}: {why}");
+            (spec, proposals)
         }
         other => panic!("the broken verifier was not caught: {other:?}"),
     }
+}
+
+/// The properties can fail: the sufficiency property, run against a verifier
+/// that skips read steps, finds a committed deviation (and shrinks it).
+#[test]
+fn a_verifier_that_skips_reads_is_caught() {
+    caught(&SkipsReads);
 }
 
 /// The properties see the messages: the sufficiency property, run against a
@@ -651,26 +645,31 @@ fn a_verifier_that_skips_reads_is_caught() {
 /// or claim deviation.
 #[test]
 fn a_verifier_that_skips_messages_is_caught() {
-    let mut runner = TestRunner::new(Config {
-        cases: 256,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    let result = runner.run(&(workflow(), agent()), |(spec, proposals)| {
-        sufficiency(&spec, &proposals, &SkipsMessages)
-    });
-    match result {
-        Err(proptest::test_runner::TestError::Fail(why, (spec, proposals))) => {
-            println!("caught, shrunk to {spec:?} with {proposals:?}: {why}");
-            assert!(spec.order, "{spec:?}");
-            assert!(
-                proposals
-                    .iter()
-                    .any(|p| matches!(p, Proposal::Instruct | Proposal::Claim)),
-                "{proposals:?}"
-            );
-        }
-        other => panic!("the message-blind verifier was not caught: {other:?}"),
+    let (spec, proposals) = caught(&Ideal { messages: false });
+    assert!(spec.order, "{spec:?}");
+    assert!(
+        proposals
+            .iter()
+            .any(|p| matches!(p, Proposal::Instruct | Proposal::Claim)),
+        "{proposals:?}"
+    );
+}
+
+/// A workflow with one request type: a checked read of `READ_TOOLS[read]`,
+/// then the guarded write `act_x`.
+fn one_request(read: usize, repeat: bool, order: bool) -> WorkflowSpec {
+    WorkflowSpec {
+        intro: Vec::new(),
+        requests: vec![RequestSpec {
+            steps: vec![StepSpec::Read {
+                tool: read,
+                checked: true,
+            }],
+            write: 0,
+            guarded: true,
+        }],
+        repeat,
+        order,
     }
 }
 
@@ -684,16 +683,7 @@ fn instruction_and_claim_witnesses_are_confirmed() {
             tool: 1,
             checked: false,
         }],
-        requests: vec![RequestSpec {
-            steps: vec![StepSpec::Read {
-                tool: 2,
-                checked: true,
-            }],
-            write: 0,
-            guarded: true,
-        }],
-        repeat: false,
-        order: true,
+        ..one_request(2, false, true)
     };
     let compiled = compile(&spec);
     let analysis = analyze(&compiled.rt.bundle);
@@ -735,19 +725,7 @@ fn instruction_and_claim_witnesses_are_confirmed() {
 #[test]
 fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
     use turnstile_engine::coverage::Move;
-    let spec = WorkflowSpec {
-        intro: Vec::new(),
-        requests: vec![RequestSpec {
-            steps: vec![StepSpec::Read {
-                tool: 1,
-                checked: true,
-            }],
-            write: 0,
-            guarded: true,
-        }],
-        repeat: true,
-        order: false,
-    };
+    let spec = one_request(1, true, false);
     let compiled = compile(&spec);
     let analysis = analyze(&compiled.rt.bundle);
     let rt = &compiled.rt;
