@@ -21,11 +21,26 @@ pub struct CoverageOptions {
     pub witnesses: Option<PathBuf>,
 }
 
-/// One row of the table: the deviations at one node of one event kind.
+/// One row of the table: the deviations at one node of one event kind; also
+/// the totals per kind (`write`, `read`, `instruct`, `claim`).
 #[derive(Default, Serialize)]
 struct Row {
     covered: usize,
     uncovered: usize,
+}
+
+/// The deviations of each event kind, covered or not by `schedule`.
+fn by_kind(analysis: &Analysis, schedule: Schedule) -> BTreeMap<&'static str, Row> {
+    let mut kinds: BTreeMap<&'static str, Row> = BTreeMap::new();
+    for d in &analysis.deviations {
+        let row = kinds.entry(d.class.kind()).or_default();
+        if d.covered_by(schedule) {
+            row.covered += 1;
+        } else {
+            row.uncovered += 1;
+        }
+    }
+    kinds
 }
 
 #[derive(Serialize)]
@@ -53,6 +68,8 @@ struct ReportJson<'a> {
     covered: usize,
     uncovered: usize,
     uncovered_non_write: usize,
+    /// Covered and uncovered per event kind.
+    by_kind: BTreeMap<&'static str, Row>,
     #[serde(skip_serializing_if = "Option::is_none")]
     witnesses: Option<&'a WitnessTotals>,
     list: Vec<DeviationJson<'a>>,
@@ -126,6 +143,11 @@ fn human(
         coverage.uncovered.len(),
         uncovered_non_write(analysis, schedule),
     );
+    let kinds: Vec<String> = by_kind(analysis, schedule)
+        .iter()
+        .map(|(kind, row)| format!("{kind} {} covered, {} not", row.covered, row.uncovered))
+        .collect();
+    text.push_str(&format!("by kind: {}\n", kinds.join("; ")));
     let width = rows
         .keys()
         .map(|(n, _, _)| n.len())
@@ -139,12 +161,12 @@ fn human(
         .unwrap_or(4)
         .max(4);
     text.push_str(&format!(
-        "{:<width$}  {:<5}  {:<tool_width$}  {:>7}  {:>9}\n",
+        "{:<width$}  {:<8}  {:<tool_width$}  {:>7}  {:>9}\n",
         "node", "event", "tool", "covered", "uncovered"
     ));
     for ((node, kind, tool), row) in &rows {
         text.push_str(&format!(
-            "{node:<width$}  {kind:<5}  {tool:<tool_width$}  {:>7}  {:>9}\n",
+            "{node:<width$}  {kind:<8}  {tool:<tool_width$}  {:>7}  {:>9}\n",
             row.covered, row.uncovered
         ));
     }
@@ -188,6 +210,7 @@ fn json(
         covered: coverage.covered.len(),
         uncovered: coverage.uncovered.len(),
         uncovered_non_write: uncovered_non_write(analysis, schedule),
+        by_kind: by_kind(analysis, schedule),
         witnesses: totals,
         list,
     };

@@ -3,7 +3,7 @@
 //! blocks exactly where predicted.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn turnstile(args: &[&str]) -> Output {
@@ -12,6 +12,33 @@ fn turnstile(args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("run turnstile")
+}
+
+/// The command exited 0 (else its stderr is the failure).
+fn assert_succeeded(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `turnstile replay` of a witness under `schedule`, judged by its verdicts,
+/// as JSON.
+fn replay_witness(bundle: &Path, file: &Path, verdicts: &Path, schedule: &str) -> Output {
+    let judge = format!("recorded:{}", verdicts.display());
+    turnstile(&[
+        "replay",
+        bundle.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--schedule",
+        schedule,
+        "--judge",
+        &judge,
+        "--format",
+        "json",
+    ])
 }
 
 fn bundles() -> Vec<PathBuf> {
@@ -37,12 +64,7 @@ fn coverage_runs_on_every_bundle_under_every_schedule() {
             "json",
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_succeeded(&out);
         let reports: Vec<serde_json::Value> = stdout
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -58,6 +80,25 @@ fn coverage_runs_on_every_bundle_under_every_schedule() {
                 all
             );
             assert_eq!(report["list"].as_array().unwrap().len() as u64, all);
+            // The per-kind totals add up; `action` covers writes only.
+            let kinds = report["by_kind"].as_object().unwrap();
+            let (mut covered, mut uncovered) = (0, 0);
+            for (kind, row) in kinds {
+                covered += row["covered"].as_u64().unwrap();
+                uncovered += row["uncovered"].as_u64().unwrap();
+                if report["schedule"] == "action" {
+                    assert_eq!(
+                        row["covered"].as_u64() == Some(0),
+                        kind != "write",
+                        "{kind}"
+                    );
+                }
+            }
+            assert_eq!(covered, report["covered"].as_u64().unwrap());
+            assert_eq!(uncovered, report["uncovered"].as_u64().unwrap());
+            if dir.ends_with("telecom") {
+                assert!(kinds.contains_key("instruct") && kinds.contains_key("claim"));
+            }
         }
         let human = turnstile(&["coverage", dir.to_str().unwrap(), "--schedule", "action"]);
         assert_eq!(human.status.code(), Some(0));
@@ -79,12 +120,7 @@ fn a_written_witness_replays_to_the_predicted_block() {
         "--witnesses",
         dir.path().to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["witnesses"]["disagree"].as_u64(), Some(0));
     // The first write deviation covered by `action`: replay blocks its last call.
@@ -96,18 +132,104 @@ fn a_written_witness_replays_to_the_predicted_block() {
         .unwrap();
     let file = dir.path().join(write["witness"].as_str().unwrap());
     let verdicts = file.with_extension("verdicts.jsonl");
-    let judge = format!("recorded:{}", verdicts.display());
-    let replay = turnstile(&[
-        "replay",
-        toy.to_str().unwrap(),
-        file.to_str().unwrap(),
-        "--schedule",
-        "action",
-        "--judge",
-        &judge,
-        "--format",
-        "json",
-    ]);
+    let replay = replay_witness(&toy, &file, &verdicts, "action");
     let text = String::from_utf8_lossy(&replay.stdout);
     assert!(text.contains("\"verdict\":\"block\""), "{text}");
+}
+
+/// Telecom's instructions and claims: the witness of a premature instruction
+/// (at the start of a user turn) and of an unverified claim (mid-turn),
+/// written as native JSONL, replayed by `turnstile replay` under every
+/// schedule: `deviate` at the predicted message exactly under the schedules
+/// that cover it, never under `action` (Corollary 1's gap).
+#[test]
+fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
+    use std::sync::Arc;
+    use turnstile_engine::coverage::witness::Builder;
+    use turnstile_engine::coverage::{AgentClass, Turn, analyze};
+    use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
+
+    let telecom = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles/telecom");
+    let bundle = Arc::new(check_bundle(&telecom).unwrap());
+    let analysis = analyze(&bundle);
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut builder = Builder::new(rt, &analysis);
+    let shallowest = |instruction: bool, turn: Turn| {
+        analysis
+            .deviations
+            .iter()
+            .filter(|d| d.state.turn == turn)
+            .filter(|d| match d.class {
+                AgentClass::Instruct(_) => instruction,
+                AgentClass::Claim(_) => !instruction,
+                _ => false,
+            })
+            .min_by_key(|d| d.prefix.len())
+            .unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (i, d) in [
+        shallowest(true, Turn::TurnStart),
+        shallowest(false, Turn::MidTurn),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let witness = runtime.block_on(builder.witness(d)).unwrap();
+        let file = dir.path().join(format!("{i}.jsonl"));
+        let verdicts = dir.path().join(format!("{i}.verdicts.jsonl"));
+        std::fs::write(&file, witness.trace_jsonl()).unwrap();
+        std::fs::write(&verdicts, witness.verdicts_jsonl()).unwrap();
+        let out = replay_witness(&telecom, &file, &verdicts, "all");
+        assert_succeeded(&out);
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let last = witness.trace.events.len() - 1;
+        let replays = line["replays"].as_array().unwrap();
+        assert_eq!(replays.len(), 3);
+        for replay in replays {
+            let schedule: Schedule = replay["schedule"].as_str().unwrap().parse().unwrap();
+            let events = replay["events"].as_array().unwrap();
+            let deviated: Vec<u64> = events
+                .iter()
+                .filter(|e| e["verdict"] == "deviate")
+                .map(|e| e["event"].as_u64().unwrap())
+                .collect();
+            let expected: Vec<u64> = if d.covered_by(schedule) {
+                vec![last as u64]
+            } else {
+                Vec::new()
+            };
+            assert_eq!(deviated, expected, "{:?} under {schedule}", d.class);
+            if let Some(e) = events.iter().find(|e| e["verdict"] == "deviate") {
+                let action = e["action"].as_str().unwrap();
+                assert_eq!(
+                    action,
+                    format!(
+                        "{} {}",
+                        if d.class.kind() == "instruct" {
+                            "instructs"
+                        } else {
+                            "claims"
+                        },
+                        d.class.tool()
+                    )
+                );
+            }
+        }
+        // Under `action` nothing deviates: the workflow reference's
+        // deviation is in its missed list.
+        let missed = line["coverage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["schedule"] == "action")
+            .map(|c| c["unwritten_missed"].clone())
+            .unwrap();
+        assert_eq!(missed, serde_json::json!([last]), "{:?}", d.class);
+        assert!(!d.covered_by(Schedule::Action));
+    }
 }

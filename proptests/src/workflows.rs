@@ -11,7 +11,11 @@
 //! judged user or agent steps, and formal decisions on `item[$thing].ok`
 //! whose branches rejoin. With [`WorkflowSpec::repeat`] every request ends in
 //! a judged `more` decision whose `another` branch loops back to the
-//! classifier (the "anything else?" cycle of the shipped bundles).
+//! classifier (the "anything else?" cycle of the shipped bundles). With
+//! [`WorkflowSpec::order`] the bundle also has telecom's deviations without a
+//! write: a device fix [`FIX_TOOL`] the user runs (dual control) whose
+//! instruction must follow a `look_b` result, and a claim [`CLAIM`] that a
+//! `look_c` result must verify after the first request's write.
 
 use std::fmt::{self, Write as _};
 
@@ -22,6 +26,13 @@ pub const WRITE_TOOLS: [&str; 2] = ["act_x", "act_y"];
 /// A generic tool no step names and whose result carries no field: an
 /// event no check mentions.
 pub const UNMENTIONED_TOOL: &str = "peek";
+/// The user's device fix of [`WorkflowSpec::order`]: instructing it before a
+/// `look_b` result deviates.
+pub const FIX_TOOL: &str = "reset_z";
+/// The claim of [`WorkflowSpec::order`], by id; [`CLAIM_PHRASE`] makes it.
+pub const CLAIM: &str = "fixed";
+/// The phrase of an agent message that makes [`CLAIM`].
+pub const CLAIM_PHRASE: &str = "it is fixed now";
 
 /// One step of a sequence.
 #[derive(Clone, PartialEq, Eq)]
@@ -67,6 +78,8 @@ pub struct WorkflowSpec {
     pub requests: Vec<RequestSpec>,
     /// After a request, a judged `another` loops back to the classifier.
     pub repeat: bool,
+    /// Dual control with the device fix [`FIX_TOOL`] and the claim [`CLAIM`].
+    pub order: bool,
 }
 
 impl fmt::Debug for StepSpec {
@@ -101,10 +114,15 @@ impl fmt::Debug for WorkflowSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "identify, {:?}, then one of {:?}{}",
+            "identify, {:?}, then one of {:?}{}{}",
             self.intro,
             self.requests,
-            if self.repeat { ", repeated" } else { "" }
+            if self.repeat { ", repeated" } else { "" },
+            if self.order {
+                ", with an instruction and a claim"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -119,10 +137,17 @@ impl WorkflowSpec {
             .map(|(_, t)| *t)
             .collect();
         let types: Vec<String> = (0..self.requests.len()).map(|i| format!("r{i}")).collect();
-        let manifest = format!(
+        let mut manifest = format!(
             "name: generated\nversion: \"1\"\npolicy: policy.md\ndomain: domain.yaml\nmain: main\nflows:\n  - flows/main.yaml\nrequest_types: [{}]\n",
             types.join(", ")
         );
+        if self.order {
+            let since = writes.first().copied().unwrap_or("act_x");
+            let _ = write!(
+                manifest,
+                "control: dual\nclaims:\n  - id: {CLAIM}\n    phrases: [\"{CLAIM_PHRASE}\"]\n    verified_by: [look_c]\n    since: [{since}]\n    step: identify\n    remediation: Read look_c after the last change before saying it is fixed\n"
+            );
+        }
         let mut domain =
             String::from("entities:\n  item:\n    fields:\n      ok: bool\n\ntools:\n");
         let _ = write!(
@@ -139,6 +164,12 @@ impl WorkflowSpec {
             let _ = write!(
                 domain,
                 "  - name: {tool}\n    side: agent\n    kind: write\n    params:\n      id: string\n"
+            );
+        }
+        if self.order {
+            let _ = write!(
+                domain,
+                "  - name: {FIX_TOOL}\n    side: user\n    kind: write\n    after: [look_b]\n    params:\n      id: string\n"
             );
         }
         let mut flow = Flow::default();

@@ -7,7 +7,10 @@
 //! The coverage theorems of PolicyGuide (Appendix A) as properties, over
 //! random workflows (`turnstile_proptests::workflows`) and random agents:
 //!
-//! - Corollary 1 and 2 and the prefix closure of `P_G`, on the analysis;
+//! - Corollary 1 and 2 and the prefix closure of `P_G`, on the analysis —
+//!   half the workflows have dual control with a device fix and a claim
+//!   (`WorkflowSpec::order`), whose premature instruction and unverified
+//!   claim are deviations no action-only guard covers;
 //! - Theorem 1, necessity, and the analysis agreeing with the engine: every
 //!   deviation's witness, replayed through sessions under each schedule,
 //!   shows exactly the predicted first deviation, committed by exactly the
@@ -40,7 +43,8 @@ use turnstile_engine::session::{GateVerdict, Schedule, Session, SessionState};
 use turnstile_engine::trace::{Event, Trace, TraceMeta};
 use turnstile_judge::{Record, RecordedJudge, Verdict};
 use turnstile_proptests::workflows::{
-    READ_TOOLS, RequestSpec, StepSpec, UNMENTIONED_TOOL, WRITE_TOOLS, WorkflowSpec,
+    CLAIM, CLAIM_PHRASE, FIX_TOOL, READ_TOOLS, RequestSpec, StepSpec, UNMENTIONED_TOOL,
+    WRITE_TOOLS, WorkflowSpec,
 };
 use turnstile_rules::StepOrigin;
 
@@ -102,11 +106,13 @@ fn workflow() -> impl Strategy<Value = WorkflowSpec> {
         prop::collection::vec(step(), 0..3),
         prop::collection::vec(request, 1..3),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(intro, requests, repeat)| WorkflowSpec {
+        .prop_map(|(intro, requests, repeat, order)| WorkflowSpec {
             intro,
             requests,
             repeat,
+            order,
         })
 }
 
@@ -123,6 +129,10 @@ enum Proposal {
     Read { tool: usize, id: u8, ok: bool },
     /// A write of `WRITE_TOOLS[tool]` of id `W{id}`.
     Write { tool: usize, id: u8 },
+    /// An agent message telling the user to run the device fix `FIX_TOOL`.
+    Instruct,
+    /// An agent message making the claim `CLAIM`.
+    Claim,
 }
 
 fn proposal() -> impl Strategy<Value = Proposal> {
@@ -132,6 +142,8 @@ fn proposal() -> impl Strategy<Value = Proposal> {
         3 => (0..=READ_TOOLS.len(), 1..3u8, prop::bool::weighted(0.7))
             .prop_map(|(tool, id, ok)| Proposal::Read { tool, id, ok }),
         2 => (0..WRITE_TOOLS.len(), 1..3u8).prop_map(|(tool, id)| Proposal::Write { tool, id }),
+        1 => Just(Proposal::Instruct),
+        1 => Just(Proposal::Claim),
     ]
 }
 
@@ -245,6 +257,18 @@ fn realise(
                 None,
             )
         }
+        Proposal::Instruct => (
+            vec![Event::Agent {
+                text: format!("Please run {FIX_TOOL} on your device."),
+            }],
+            None,
+        ),
+        Proposal::Claim => (
+            vec![Event::Agent {
+                text: format!("Good news: {CLAIM_PHRASE}."),
+            }],
+            None,
+        ),
         Proposal::Write { tool, id } => {
             let name = WRITE_TOOLS[*tool];
             (
@@ -302,8 +326,13 @@ trait Verifier {
 }
 
 /// The ideal binding verifier under the workflow schedule: it rejects exactly
-/// the events that leave `P_G`.
-struct Ideal;
+/// the events that leave `P_G` (a blocked write, a `deviate` instruction or
+/// claim, an out-of-order read). `messages: false` breaks it: it then lets
+/// every agent message through, so a premature instruction or an
+/// unverified claim is committed.
+struct Ideal {
+    messages: bool,
+}
 
 impl Verifier for Ideal {
     fn rejects(
@@ -314,13 +343,14 @@ impl Verifier for Ideal {
         verdict: &GateVerdict,
     ) -> bool {
         verdict.is_block()
+            || (self.messages && verdict.is_deviation())
             || matches!(event, Event::Call { tool, .. }
                 if event.is_agent_event() && read_out_of_order(rt, session.monitor(), tool))
     }
 }
 
-/// A broken verifier: it never checks read steps (`tool_call` nodes), like
-/// an action-only guard.
+/// A broken verifier: it never checks read steps (`tool_call` nodes) nor
+/// the agent's messages, like an action-only guard.
 struct SkipsReads;
 
 impl Verifier for SkipsReads {
@@ -405,6 +435,17 @@ proptest! {
         prop_assert!(!analysis.deviations.is_empty(), "no deviation in {spec:?}");
         let all = analysis.deviations.len();
         prop_assert_eq!(analysis.coverage(Schedule::Workflow).covered.len(), all);
+        // With the device fix and the claim, both are in D_G (from the start:
+        // nothing diagnosed or verified) and the action schedule covers
+        // neither: Corollary 1's gap for messages.
+        if spec.order {
+            for class in [AgentClass::Instruct(FIX_TOOL.to_owned()), AgentClass::Claim(CLAIM.to_owned())] {
+                let of_class: Vec<usize> = (0..all).filter(|&i| analysis.deviations[i].class == class).collect();
+                prop_assert!(!of_class.is_empty(), "no {class:?} deviation in {spec:?}");
+                let action = analysis.coverage(Schedule::Action);
+                prop_assert!(of_class.iter().all(|i| action.uncovered.contains(i)));
+            }
+        }
         for (i, d) in analysis.deviations.iter().enumerate() {
             let write = matches!(d.class, AgentClass::Write(_));
             prop_assert_eq!(analysis.coverage(Schedule::Action).covered.contains(&i), write);
@@ -474,7 +515,7 @@ proptest! {
     /// every agent event), no adversary commits a prefix outside P_G.
     #[test]
     fn the_ideal_verifier_never_commits_an_invalid_prefix(spec in workflow(), proposals in agent()) {
-        sufficiency(&spec, &proposals, &Ideal)?;
+        sufficiency(&spec, &proposals, &Ideal { messages: true })?;
     }
 
     /// Engine invariants on random traces under every schedule.
@@ -572,23 +613,108 @@ impl Verifier for Never {
     }
 }
 
-/// The properties can fail: the sufficiency property, run against a verifier
-/// that skips read steps, finds a committed deviation (and shrinks it).
-#[test]
-fn a_verifier_that_skips_reads_is_caught() {
+/// Runs the sufficiency property against a broken `verifier` until it fails;
+/// returns the shrunk workflow and proposals (panics if it never fails).
+fn caught(verifier: &dyn Verifier) -> (WorkflowSpec, Vec<Proposal>) {
     let mut runner = TestRunner::new(Config {
         cases: 256,
         failure_persistence: None,
         ..Config::default()
     });
     let result = runner.run(&(workflow(), agent()), |(spec, proposals)| {
-        sufficiency(&spec, &proposals, &SkipsReads)
+        sufficiency(&spec, &proposals, verifier)
     });
     match result {
         Err(proptest::test_runner::TestError::Fail(why, (spec, proposals))) => {
             println!("caught, shrunk to {spec:?} with {proposals:?}: {why}");
+            (spec, proposals)
         }
         other => panic!("the broken verifier was not caught: {other:?}"),
+    }
+}
+
+/// The properties can fail: the sufficiency property, run against a verifier
+/// that skips read steps, finds a committed deviation (and shrinks it).
+#[test]
+fn a_verifier_that_skips_reads_is_caught() {
+    caught(&SkipsReads);
+}
+
+/// The properties see the messages: the sufficiency property, run against a
+/// verifier that lets agent messages through, finds a committed instruction
+/// or claim deviation.
+#[test]
+fn a_verifier_that_skips_messages_is_caught() {
+    let (spec, proposals) = caught(&Ideal { messages: false });
+    assert!(spec.order, "{spec:?}");
+    assert!(
+        proposals
+            .iter()
+            .any(|p| matches!(p, Proposal::Instruct | Proposal::Claim)),
+        "{proposals:?}"
+    );
+}
+
+/// A workflow with one request type: a checked read of `READ_TOOLS[read]`,
+/// then the guarded write `act_x`.
+fn one_request(read: usize, repeat: bool, order: bool) -> WorkflowSpec {
+    WorkflowSpec {
+        intro: Vec::new(),
+        requests: vec![RequestSpec {
+            steps: vec![StepSpec::Read {
+                tool: read,
+                checked: true,
+            }],
+            write: 0,
+            guarded: true,
+        }],
+        repeat,
+        order,
+    }
+}
+
+/// With the device fix and the claim, every instruction and claim deviation
+/// of a small workflow has a witness the engine confirms under every
+/// schedule: `deviate` at the predicted message where the schedule covers it.
+#[test]
+fn instruction_and_claim_witnesses_are_confirmed() {
+    let spec = WorkflowSpec {
+        intro: vec![StepSpec::Read {
+            tool: 1,
+            checked: false,
+        }],
+        ..one_request(2, false, true)
+    };
+    let compiled = compile(&spec);
+    let analysis = analyze(&compiled.rt.bundle);
+    let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
+    let messages: Vec<_> = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class.is_message())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|d| matches!(d.class, AgentClass::Instruct(_)))
+            && messages
+                .iter()
+                .any(|d| matches!(d.class, AgentClass::Claim(_))),
+        "{messages:?}"
+    );
+    for d in messages {
+        let witness = block_on(builder.witness(d)).unwrap_or_else(|e| panic!("{e} for {d:?}"));
+        for schedule in Schedule::ALL {
+            let seen = block_on(deviations(
+                &compiled.rt,
+                &witness.trace,
+                schedule,
+                &witness.judge(),
+            ))
+            .unwrap();
+            assert_eq!(seen[0].class, d.class);
+            assert_eq!(seen[0].covered, d.covered_by(schedule), "{schedule} {d:?}");
+        }
     }
 }
 
@@ -599,18 +725,7 @@ fn a_verifier_that_skips_reads_is_caught() {
 #[test]
 fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
     use turnstile_engine::coverage::Move;
-    let spec = WorkflowSpec {
-        intro: Vec::new(),
-        requests: vec![RequestSpec {
-            steps: vec![StepSpec::Read {
-                tool: 1,
-                checked: true,
-            }],
-            write: 0,
-            guarded: true,
-        }],
-        repeat: true,
-    };
+    let spec = one_request(1, true, false);
     let compiled = compile(&spec);
     let analysis = analyze(&compiled.rt.bundle);
     let rt = &compiled.rt;

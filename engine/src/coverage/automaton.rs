@@ -6,6 +6,18 @@
 //! and whether the agent has acted since the last user message. The user's
 //! own tool calls (dual control: device tools) are user events: they satisfy
 //! the steps that wait for their results and never deviate.
+//!
+//! The agent's instructions and claims (telecom's deviations without a
+//! write) follow the session's order rules (`session::deviation`): an
+//! instruction of a device fix deviates while none of its diagnoses has
+//! succeeded, a claim while no verifying result followed the last fix. Both
+//! depend on the whole path, not on the state: keeping a bit per fix in the
+//! state multiplies telecom's states past the cap (every combination of
+//! diagnoses across the "anything else?" loop). So the state keeps no order
+//! bits; each rule is a flag folded along a path ([`Automaton::unmet_after`]),
+//! and a message deviation is a state reachable by *some* valid path on
+//! which its flag is unmet ([`Automaton::unmet_paths`]: a breadth-first
+//! search over the state × flag product, one per class).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -14,6 +26,7 @@ use turnstile_rules::{Step, StepId, StepOrigin, Symbol, Timing};
 
 use crate::CompiledBundle;
 use crate::bundle::model::{Actor, NodeKind, Side, ToolKind};
+use crate::session::{diagnoses, instruction_can_deviate, verified_after};
 
 /// Where in the user's turn the conversation is: the boundary schedule fires
 /// only at the first agent event of a turn.
@@ -45,6 +58,11 @@ pub enum AgentClass {
     Read(String),
     /// A call of an agent-side mutating tool (the gated class).
     Write(String),
+    /// An agent message instructing the user to run this device fix (a
+    /// user-side tool with diagnoses, `after`).
+    Instruct(String),
+    /// An agent message making this claim (a `claims` id of the bundle).
+    Claim(String),
 }
 
 impl Move {
@@ -58,19 +76,29 @@ impl Move {
 }
 
 impl AgentClass {
-    /// The tool called.
+    /// The tool called or instructed, or the claim made.
     pub fn tool(&self) -> &str {
         match self {
-            AgentClass::Read(t) | AgentClass::Write(t) => t,
+            AgentClass::Read(t)
+            | AgentClass::Write(t)
+            | AgentClass::Instruct(t)
+            | AgentClass::Claim(t) => t,
         }
     }
 
-    /// `read` or `write`.
+    /// `read`, `write`, `instruct` or `claim`.
     pub fn kind(&self) -> &'static str {
         match self {
             AgentClass::Read(_) => "read",
             AgentClass::Write(_) => "write",
+            AgentClass::Instruct(_) => "instruct",
+            AgentClass::Claim(_) => "claim",
         }
+    }
+
+    /// An agent message (instruction or claim) rather than a call.
+    pub fn is_message(&self) -> bool {
+        matches!(self, AgentClass::Instruct(_) | AgentClass::Claim(_))
     }
 }
 
@@ -84,6 +112,10 @@ pub enum Why {
     Unauthorized,
     /// A write at its enabled authorization step whose guard does not hold.
     GuardFails,
+    /// An instruction of a device fix before any of its diagnoses succeeded.
+    BeforeDiagnosis,
+    /// A claim with no verifying result since the last fix.
+    Unverified,
 }
 
 /// One transition of the automaton: the events that realise it.
@@ -107,7 +139,8 @@ pub enum Move {
         satisfies: Option<StepId>,
     },
     /// An agent read call and its successful result, optionally satisfying
-    /// the tool's enabled step (its check holds).
+    /// the tool's enabled step (its check holds). Like every successful
+    /// result, it may diagnose fixes and verify or unverify claims.
     Read {
         /// The tool.
         tool: String,
@@ -170,7 +203,61 @@ pub struct Automaton {
     pub(crate) writes: Vec<String>,
     /// User-side tools some `tool_call` step waits for, in name order.
     pub(crate) user_tools: Vec<String>,
+    /// Device fixes whose instruction can come too early, in name order.
+    pub(crate) instructions: Vec<String>,
+    /// The bundle's claims, by id, in bundle order.
+    pub(crate) claims: Vec<String>,
+    /// What a successful result of each tool does to the order bits.
+    effects: BTreeMap<String, Effect>,
     entry: StepId,
+}
+
+/// What one tool's successful result does to a state's order bits, derived
+/// from the session's rules (`session::deviation`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Effect {
+    /// Fixes it diagnoses.
+    diagnoses: u64,
+    /// Claims it verifies.
+    verifies: u64,
+    /// Claims whose verification it takes away (a fix).
+    unverifies: u64,
+}
+
+/// The order rule of one instruction or claim class, by its bit.
+#[derive(Clone, Copy, Debug)]
+enum Rule {
+    /// An instruction: unmet until a diagnosis of the fix succeeds.
+    Diagnosis(u64),
+    /// A claim: met by a verifying result, unmet again by a fix.
+    Verification(u64),
+}
+
+impl Rule {
+    fn unmet_after(self, unmet: bool, effect: Effect) -> bool {
+        match self {
+            Rule::Diagnosis(b) => unmet && effect.diagnoses & b == 0,
+            Rule::Verification(b) => {
+                if effect.unverifies & b != 0 {
+                    true
+                } else if effect.verifies & b != 0 {
+                    false
+                } else {
+                    unmet
+                }
+            }
+        }
+    }
+}
+
+/// Order bits are `u64`s: classes past the 64th are left out of the alphabet.
+const MAX_ORDER_CLASSES: usize = 64;
+
+fn bit(i: usize) -> u64 {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| 1u64.checked_shl(i))
+        .unwrap_or(0)
 }
 
 /// The reachable part of an automaton: every state with its shortest path
@@ -186,6 +273,10 @@ pub struct Explored {
     pub shortest_parents: Vec<Vec<(usize, Move)>>,
     /// States from which an exit is reachable (the valid prefixes end there).
     pub live: Vec<bool>,
+    /// For each state: every valid move from it and the state it leads to.
+    pub successors: Vec<Vec<(Move, usize)>>,
+    /// What each successor move's result does to the order rules.
+    effects: Vec<Vec<Effect>>,
     /// Whether exploration stopped at the state cap.
     pub truncated: bool,
 }
@@ -215,6 +306,40 @@ impl Automaton {
             .collect();
         let (user_tools, reads): (Vec<String>, Vec<String>) =
             awaited.into_iter().partition(|t| user_side(t));
+        let fixes: Vec<&crate::schema::Tool> = bundle
+            .domain
+            .tools
+            .values()
+            .filter(|t| instruction_can_deviate(t))
+            .take(MAX_ORDER_CLASSES)
+            .collect();
+        let claims: Vec<&crate::schema::Claim> =
+            bundle.claims.iter().take(MAX_ORDER_CLASSES).collect();
+        let effects = bundle
+            .domain
+            .tools
+            .keys()
+            .map(|done| {
+                let mut effect = Effect::default();
+                for (i, fix) in fixes.iter().enumerate() {
+                    if diagnoses(fix, done) {
+                        effect.diagnoses |= bit(i);
+                    }
+                }
+                for (i, claim) in claims.iter().enumerate() {
+                    // The session's fold, applied to both prior values.
+                    match (
+                        verified_after(claim, false, done),
+                        verified_after(claim, true, done),
+                    ) {
+                        (true, _) => effect.verifies |= bit(i),
+                        (_, false) => effect.unverifies |= bit(i),
+                        _ => {}
+                    }
+                }
+                (done.clone(), effect)
+            })
+            .collect();
         let writes: Vec<String> = bundle
             .domain
             .tools
@@ -262,6 +387,9 @@ impl Automaton {
             reads,
             writes,
             user_tools,
+            instructions: fixes.iter().map(|t| t.name.clone()).collect(),
+            claims: claims.iter().map(|c| c.id.clone()).collect(),
+            effects,
             entry: program.entry,
         }
     }
@@ -273,6 +401,109 @@ impl Automaton {
             reads: 0,
             turn: Turn::MidTurn,
         }
+    }
+
+    /// The order rule of a message class (`None`: another class, or one
+    /// past the 64 the bits hold).
+    fn rule(&self, class: &AgentClass) -> Option<Rule> {
+        match class {
+            AgentClass::Instruct(tool) => self
+                .instructions
+                .iter()
+                .position(|t| t == tool)
+                .map(|i| Rule::Diagnosis(bit(i))),
+            AgentClass::Claim(id) => self
+                .claims
+                .iter()
+                .position(|c| c == id)
+                .map(|i| Rule::Verification(bit(i))),
+            AgentClass::Read(_) | AgentClass::Write(_) => None,
+        }
+    }
+
+    /// What the successful result `mv` carries, if any, does to the rules.
+    fn effect(&self, mv: &Move) -> Effect {
+        match mv {
+            Move::Read { tool, .. } | Move::UserTool { tool, .. } | Move::Write { tool, .. } => {
+                self.effects.get(tool).copied().unwrap_or_default()
+            }
+            Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => Effect::default(),
+        }
+    }
+
+    /// Whether the order rule of the message class `class` is unmet after
+    /// `mv`, given whether it was before: a diagnosis of the fix meets an
+    /// instruction's rule for good; a verifying result meets a claim's, a
+    /// fix unmeets it. Other classes have no such rule (`false`).
+    pub fn unmet_after_move(&self, unmet: bool, mv: &Move, class: &AgentClass) -> bool {
+        self.rule(class)
+            .is_some_and(|rule| rule.unmet_after(unmet, self.effect(mv)))
+    }
+
+    /// Whether the order rule of `class` is unmet after `moves` from the
+    /// start (nothing diagnosed or verified there).
+    pub fn unmet_after(&self, moves: &[Move], class: &AgentClass) -> bool {
+        moves.iter().fold(class.is_message(), |unmet, mv| {
+            self.unmet_after_move(unmet, mv, class)
+        })
+    }
+
+    /// For the message class `class`: for every explored state, the shortest
+    /// valid path from the start reaching it with the class's rule unmet
+    /// (`None`: no such path). Breadth-first over state × flag.
+    pub fn unmet_paths(&self, explored: &Explored, class: &AgentClass) -> Vec<Option<Vec<Move>>> {
+        const UNSEEN: (usize, usize) = (usize::MAX, usize::MAX);
+        const ROOT: (usize, usize) = (usize::MAX, 0);
+        let n = explored.states.len();
+        let Some(rule) = self.rule(class) else {
+            return vec![None; n];
+        };
+        // Product node: state index * 2 + flag (1: unmet); its parent node
+        // and the index of the move in the parent state's successors.
+        let mut parent: Vec<(usize, usize)> = vec![UNSEEN; n * 2];
+        let start = 1;
+        let mut queue = VecDeque::from([start]);
+        if let Some(p) = parent.get_mut(start) {
+            *p = ROOT;
+        }
+        while let Some(node) = queue.pop_front() {
+            let (i, unmet) = (node / 2, node % 2 == 1);
+            let effects = explored.effects.get(i).map_or(&[][..], Vec::as_slice);
+            for (k, ((_, j), effect)) in explored
+                .successors
+                .get(i)
+                .into_iter()
+                .flatten()
+                .zip(effects)
+                .enumerate()
+            {
+                let next = j * 2 + usize::from(rule.unmet_after(unmet, *effect));
+                if let Some(slot) = parent.get_mut(next).filter(|p| **p == UNSEEN) {
+                    *slot = (node, k);
+                    queue.push_back(next);
+                }
+            }
+        }
+        (0..n)
+            .map(|i| {
+                let mut node = i * 2 + 1;
+                if parent.get(node).is_none_or(|p| *p == UNSEEN) {
+                    return None;
+                }
+                let mut path = Vec::new();
+                while let Some(&(p, k)) = parent.get(node).filter(|p| **p != ROOT) {
+                    let mv = explored
+                        .successors
+                        .get(p / 2)
+                        .and_then(|list| list.get(k))
+                        .map(|(mv, _)| mv.clone())?;
+                    path.push(mv);
+                    node = p;
+                }
+                path.reverse();
+                Some(path)
+            })
+            .collect()
     }
 
     /// Read tools some `tool_call` step names (the procedural reads).
@@ -304,12 +535,28 @@ impl Automaton {
         self.ahead.get(cursor.0 as usize).map_or(&[], Vec::as_slice)
     }
 
+    /// Device fixes whose instruction can come too early.
+    pub fn instructions(&self) -> &[String] {
+        &self.instructions
+    }
+
+    /// The bundle's claims, by id.
+    pub fn claims(&self) -> &[String] {
+        &self.claims
+    }
+
     /// The agent event classes that can deviate.
     pub fn agent_classes(&self) -> Vec<AgentClass> {
         self.reads
             .iter()
             .map(|t| AgentClass::Read(t.clone()))
             .chain(self.writes.iter().map(|t| AgentClass::Write(t.clone())))
+            .chain(
+                self.instructions
+                    .iter()
+                    .map(|t| AgentClass::Instruct(t.clone())),
+            )
+            .chain(self.claims.iter().map(|c| AgentClass::Claim(c.clone())))
             .collect()
     }
 
@@ -353,6 +600,23 @@ impl Automaton {
                     None
                 }
             }
+            // Decided by the path, not the state: see `deviation_after`.
+            AgentClass::Instruct(_) | AgentClass::Claim(_) => None,
+        }
+    }
+
+    /// Why `class` deviates after the valid `moves` (`None`: it does not
+    /// necessarily): [`Automaton::deviation`] at the state they reach, and
+    /// for an instruction or claim, whether its rule is unmet along them.
+    pub fn deviation_after(&self, moves: &[Move], class: &AgentClass) -> Option<Why> {
+        let state = self.run(moves).ok()?;
+        match class {
+            AgentClass::Instruct(tool) => (self.instructions.contains(tool)
+                && self.unmet_after(moves, class))
+            .then_some(Why::BeforeDiagnosis),
+            AgentClass::Claim(id) => (self.claims.contains(id) && self.unmet_after(moves, class))
+                .then_some(Why::Unverified),
+            AgentClass::Read(_) | AgentClass::Write(_) => self.deviation(&state, class),
         }
     }
 
@@ -391,16 +655,14 @@ impl Automaton {
                 ));
             }
             if let Some(i) = kind.by_read {
-                let bit = 1u64
-                    .checked_shl(u32::try_from(i).unwrap_or(64))
-                    .unwrap_or(0);
+                let read_bit = bit(i);
                 if let Some(tool) = self.reads.get(i) {
                     out.push((
                         Move::Read {
                             tool: tool.clone(),
                             satisfies: Some(s),
                         },
-                        at(s, state.reads | bit, Turn::MidTurn),
+                        at(s, state.reads | read_bit, Turn::MidTurn),
                     ));
                 }
             }
@@ -447,7 +709,7 @@ impl Automaton {
         let mut index: BTreeMap<State, usize> = BTreeMap::new();
         let mut states = vec![start];
         let mut parent: Vec<Option<(usize, Move)>> = vec![None];
-        let mut edges: Vec<(usize, usize)> = Vec::new();
+        let mut successors: Vec<Vec<(Move, usize)>> = vec![Vec::new()];
         let mut depth: Vec<usize> = vec![0];
         let mut shortest_parents: Vec<Vec<(usize, Move)>> = vec![Vec::new()];
         index.insert(start, 0);
@@ -468,6 +730,7 @@ impl Automaton {
                         parent.push(Some((next, mv.clone())));
                         depth.push(depth.get(next).copied().unwrap_or(0) + 1);
                         shortest_parents.push(Vec::new());
+                        successors.push(Vec::new());
                         j
                     }
                 };
@@ -475,16 +738,20 @@ impl Automaton {
                 if depth.get(j) == Some(&layer)
                     && let Some(list) = shortest_parents.get_mut(j)
                 {
-                    list.push((next, mv));
+                    list.push((next, mv.clone()));
                 }
-                edges.push((next, j));
+                if let Some(list) = successors.get_mut(next) {
+                    list.push((mv, j));
+                }
             }
             next += 1;
         }
         let mut back: Vec<Vec<usize>> = vec![Vec::new(); states.len()];
-        for &(from, to) in &edges {
-            if let Some(list) = back.get_mut(to) {
-                list.push(from);
+        for (from, list) in successors.iter().enumerate() {
+            for &(_, to) in list {
+                if let Some(back) = back.get_mut(to) {
+                    back.push(from);
+                }
             }
         }
         let mut live = vec![false; states.len()];
@@ -512,6 +779,11 @@ impl Automaton {
             parent,
             shortest_parents,
             live,
+            effects: successors
+                .iter()
+                .map(|list| list.iter().map(|(mv, _)| self.effect(mv)).collect())
+                .collect(),
+            successors,
             truncated,
         }
     }

@@ -2,11 +2,13 @@
 //! which reachable first deviations a firing schedule covers.
 //!
 //! The workflow is abstracted to an automaton ([`Automaton`]) over the event
-//! alphabet — user messages, agent messages, agent read calls, agent write
-//! calls (each with its result), the user's own tool calls under dual
-//! control (device tools, user events that never deviate) — following one request along one path of
-//! the step graph the monitor evaluates. Formal checks and judge questions are
-//! abstracted to their outcomes: each may hold or not, independently.
+//! alphabet — user messages, agent messages (among them instructions to run
+//! a device fix and completion claims), agent read calls, agent write calls
+//! (each with its result), the user's own tool calls under dual control
+//! (device tools, user events that never deviate) — following one request
+//! along one path of the step graph the monitor evaluates. Formal checks and
+//! judge questions are abstracted to their outcomes: each may hold or not,
+//! independently.
 //!
 //! - `P_G` (the valid prefixes) is decided on the automaton: a prefix is
 //!   valid iff every agent event in it is a valid move of the state it meets
@@ -15,18 +17,28 @@
 //!   and an agent event class that leaves `P_G` there — a read of a
 //!   procedural tool before the path reached a step of that tool
 //!   ([`Why::OutOfOrder`]), a write with no authorization of its tool enabled
-//!   ([`Why::Unauthorized`]), or a write whose enabled authorization's guard
-//!   fails ([`Why::GuardFails`]). Each has a shortest witness: the moves that
-//!   reach the state, then the deviating event. Agent messages (completion
-//!   claims and instructions included: the alphabet does not tell them apart)
-//!   never deviate here: the engine judges what a message achieves, never
-//!   rejects one. The read deviation is defined here, from the monitor's
-//!   state ([`observe::read_out_of_order`]); the session gives no verdict for
-//!   it yet. A step separated from the cursor only by formal state steps
-//!   counts as reached, since those may already hold on the data read.
+//!   ([`Why::Unauthorized`]), a write whose enabled authorization's guard
+//!   fails ([`Why::GuardFails`]), an instruction of a device fix before any
+//!   of its diagnoses succeeded ([`Why::BeforeDiagnosis`]), or a claim with
+//!   no verifying result since the last fix ([`Why::Unverified`]). The last
+//!   two are the session's `deviate` verdicts, classified by the session's
+//!   own rules (`session::deviation`, shared) from the bundle's tools
+//!   (`after`) and `claims`; since they depend on the path rather than the
+//!   state, such a deviation is a state reachable by some valid path on
+//!   which the rule is unmet, with the shortest such path
+//!   ([`Automaton::unmet_paths`]). Each deviation has a shortest witness:
+//!   the moves that reach the state, then the deviating event. Other agent
+//!   messages never deviate: the engine judges what a message achieves. The
+//!   read deviation is defined here, from the monitor's state
+//!   ([`observe::read_out_of_order`]); the session gives no verdict for it
+//!   yet. A step separated from the cursor only by formal state steps counts
+//!   as reached, since those may already hold on the data read.
 //! - For a schedule, `C_S` is the subset of `D_G` at which it fires: every
 //!   one for `workflow`; the write deviations (the guarded class) for
-//!   `action`; those at the first agent event of a user turn for `boundary`.
+//!   `action`, which never fires at a message, read or instruction or claim
+//!   (Corollary 1's gap); those at the first agent event of a user turn for
+//!   `boundary` (Corollary 2: the session fires there and says `deviate` for
+//!   an instruction or claim, exactly as it blocks a write).
 //!
 //! **Exactness.** Reachability is over-approximate: checks are treated as
 //! independent free outcomes, so a state may be reachable in the automaton
@@ -44,6 +56,12 @@
 //! passed at once concretely ([`witness::WitnessError::Overtaken`]). Both are
 //! counted, never taken for agreement; a replay that shows another deviation
 //! than the predicted one is a disagreement and fails the tests.
+//!
+//! The user's device call of a fix is a valid move wherever a step waits for
+//! it; the session instead reports a deviation when no diagnosis of the fix
+//! preceded it. The two agree when every path to a fix's step passes one of
+//! its diagnoses; [`Analysis::fixes_before_diagnosis`] lists the states where
+//! that fails (none in the shipped bundles, tested).
 
 mod automaton;
 pub mod observe;
@@ -95,8 +113,13 @@ pub struct Analysis {
     pub automaton: Automaton,
     /// Its reachable part.
     pub explored: Explored,
-    /// `D_G`, in breadth-first order of their states.
+    /// `D_G`: the calls in breadth-first order of their states, then the
+    /// instructions and claims, class by class.
     pub deviations: Vec<Deviation>,
+    /// States (indices into [`Explored::states`]) from which the user's call
+    /// of a device fix is a move although some valid path reaches them with
+    /// none of the fix's diagnoses: the engine would report that call.
+    pub fixes_before_diagnosis: Vec<(usize, String)>,
 }
 
 /// `C_S` and the rest of `D_G` for one schedule.
@@ -116,27 +139,59 @@ pub struct ScheduleCoverage {
 pub fn analyze(bundle: &CompiledBundle) -> Analysis {
     let automaton = Automaton::new(bundle);
     let explored = automaton.explore();
-    let classes = automaton.agent_classes();
+    let (messages, calls): (Vec<AgentClass>, Vec<AgentClass>) = automaton
+        .agent_classes()
+        .into_iter()
+        .partition(AgentClass::is_message);
+    let open = |i: usize, state: &State| {
+        explored.live.get(i).copied().unwrap_or(false) && !automaton.is_exit(state.cursor)
+    };
+    let deviation = |i: usize, state: &State, class: &AgentClass, why, prefix| Deviation {
+        state: *state,
+        state_index: i,
+        node: automaton.step_name(state.cursor).to_owned(),
+        waiting: automaton
+            .ahead(state.cursor)
+            .iter()
+            .map(|s| automaton.step_name(*s).to_owned())
+            .collect(),
+        class: class.clone(),
+        why,
+        prefix,
+    };
     let mut deviations = Vec::new();
     for (i, state) in explored.states.iter().enumerate() {
-        if !explored.live.get(i).copied().unwrap_or(false) || automaton.is_exit(state.cursor) {
+        if !open(i, state) {
             continue;
         }
-        for class in &classes {
+        for class in &calls {
             if let Some(why) = automaton.deviation(state, class) {
-                deviations.push(Deviation {
-                    state: *state,
-                    state_index: i,
-                    node: automaton.step_name(state.cursor).to_owned(),
-                    waiting: automaton
-                        .ahead(state.cursor)
-                        .iter()
-                        .map(|s| automaton.step_name(*s).to_owned())
-                        .collect(),
-                    class: class.clone(),
-                    why,
-                    prefix: explored.path_to(i),
-                });
+                deviations.push(deviation(i, state, class, why, explored.path_to(i)));
+            }
+        }
+    }
+    let mut fixes_before_diagnosis = Vec::new();
+    for class in &messages {
+        let why = match class {
+            AgentClass::Claim(_) => Why::Unverified,
+            _ => Why::BeforeDiagnosis,
+        };
+        let paths = automaton.unmet_paths(&explored, class);
+        for (i, (state, path)) in explored.states.iter().zip(paths).enumerate() {
+            let Some(path) = path else { continue };
+            if let AgentClass::Instruct(fix) = class {
+                let called = explored
+                    .successors
+                    .get(i)
+                    .into_iter()
+                    .flatten()
+                    .any(|(mv, _)| matches!(mv, Move::UserTool { tool, .. } if tool == fix));
+                if called {
+                    fixes_before_diagnosis.push((i, fix.clone()));
+                }
+            }
+            if open(i, state) {
+                deviations.push(deviation(i, state, class, why, path));
             }
         }
     }
@@ -144,6 +199,7 @@ pub fn analyze(bundle: &CompiledBundle) -> Analysis {
         automaton,
         explored,
         deviations,
+        fixes_before_diagnosis,
     }
 }
 
@@ -170,7 +226,7 @@ impl Analysis {
         let Ok(state) = self.automaton.run(moves) else {
             return false;
         };
-        if then.is_some_and(|c| self.automaton.deviation(&state, c).is_some()) {
+        if then.is_some_and(|c| self.automaton.deviation_after(moves, c).is_some()) {
             return false;
         }
         self.is_live(&state)

@@ -1,12 +1,16 @@
 //! The engine's side of the coverage analysis: a concrete trace replayed
 //! through two sessions at once — the `workflow` reference, which decides
-//! what deviates, and the schedule under test, which says whether it fired
-//! there. A write deviates when the reference blocks it; a read deviates when
-//! it calls a procedural read tool (one a `tool_call` step names) while no
-//! step of that tool has been reached by any request — neither satisfied nor
-//! waiting in the reference monitor once the event is taken. The session has
-//! no verdict for such a read yet (the engine gates writes only); this is the
-//! non-write deviation the analysis predicts, defined from the monitor state.
+//! what deviates, and the schedule under test, which says whether it caught
+//! it. Every deviation is read off the reference session's verdicts
+//! ([`deviation_at`]): a write deviates when the reference blocks it; an
+//! instruction or claim when the reference says `deviate` (the session's own
+//! order rules, `session::deviation`; a user's device call after an
+//! instruction that did not name the fix counts as that instruction, at the
+//! instruction's event); a read when it calls a procedural read tool (one a
+//! `tool_call` step names) while no step of that tool has been reached by any
+//! request — neither satisfied nor waiting in the reference monitor once the
+//! event is taken. The session has no verdict for such a read yet (the
+//! engine gates writes only); it is defined here from the monitor state.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -16,18 +20,20 @@ use turnstile_judge::Judge;
 use turnstile_rules::{EventIdx, Monitor, StepId, Timing};
 
 use super::automaton::AgentClass;
-use crate::session::{BundleRuntime, Schedule, Session, SessionError};
+use crate::session::{
+    Act, BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionError,
+};
 use crate::trace::{Event, Trace};
 
 /// A deviation seen when replaying a concrete trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Observed {
-    /// The event.
+    /// The agent event that deviated.
     pub event: EventIdx,
     /// Its class.
     pub class: AgentClass,
-    /// Whether the schedule under test fired at the event (and, for a write,
-    /// blocked it).
+    /// Whether the schedule under test caught it: blocked a write, fired at a
+    /// read, said `deviate` at an instruction or claim.
     pub covered: bool,
     /// The steps the reference monitor has satisfied for some request once
     /// the event is taken (a deviating event satisfies none), by name.
@@ -69,31 +75,58 @@ pub async fn deviations_under(
         for session in &mut tested {
             reports.push(session.push(event.clone(), judge).await?);
         }
-        let Event::Call { tool, .. } = event else {
-            continue;
-        };
-        let class = if seen.verdict.is_block() {
-            AgentClass::Write(tool.clone())
-        } else if event.is_agent_event() && read_out_of_order(rt, reference.monitor(), tool) {
-            AgentClass::Read(tool.clone())
-        } else {
+        let Some((at, class)) = deviation_at(rt, reference.monitor(), event, &seen) else {
             continue;
         };
         let satisfied = satisfied_names(rt, reference.monitor());
         for (report, list) in reports.iter().zip(found.iter_mut()) {
-            let covered = match class {
-                AgentClass::Write(_) => report.verdict.is_block(),
-                AgentClass::Read(_) => report.fired,
-            };
             list.push(Observed {
-                event: seen.event,
+                event: at,
                 class: class.clone(),
-                covered,
+                covered: caught(&class, report),
                 satisfied: satisfied.clone(),
             });
         }
     }
     Ok(found)
+}
+
+/// The deviation the reference (`workflow`) session's `report` on `event`
+/// shows, if any, and the agent event where it happened; `monitor` is the
+/// reference's once the event is taken.
+pub fn deviation_at(
+    rt: &BundleRuntime,
+    monitor: &Monitor,
+    event: &Event,
+    report: &EventReport,
+) -> Option<(EventIdx, AgentClass)> {
+    match (&report.verdict, event) {
+        (GateVerdict::Block { .. }, Event::Call { tool, .. }) => {
+            Some((report.event, AgentClass::Write(tool.clone())))
+        }
+        (GateVerdict::Deviate { action, at, .. }, _) => {
+            let class = match Act::parse(action)? {
+                Act::Instructs(tool) | Act::Calls(tool) => AgentClass::Instruct(tool),
+                Act::Claims(claim) => AgentClass::Claim(claim),
+            };
+            Some((*at, class))
+        }
+        (_, Event::Call { tool, .. })
+            if event.is_agent_event() && read_out_of_order(rt, monitor, tool) =>
+        {
+            Some((report.event, AgentClass::Read(tool.clone())))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a schedule's `report` on the event caught a deviation of `class`.
+fn caught(class: &AgentClass, report: &EventReport) -> bool {
+    match class {
+        AgentClass::Write(_) => report.verdict.is_block(),
+        AgentClass::Read(_) => report.fired,
+        AgentClass::Instruct(_) | AgentClass::Claim(_) => report.verdict.is_deviation(),
+    }
 }
 
 /// The first deviation of `trace` under `schedule`, if any.

@@ -9,8 +9,9 @@
 //! fields take each of their values — and the first candidate under which
 //! the reference session satisfies the group's steps is kept: the engine is
 //! the oracle, so no check is re-implemented here. The deviating event ends
-//! the trace: a read with default values, or a write whose arguments name an
-//! id no tool returned (every guard comparing it is then false).
+//! the trace: a read with default values, a write whose arguments name an
+//! id no tool returned (every guard comparing it is then false), or an agent
+//! message naming the fix it instructs or making the claim.
 //!
 //! A witness is returned only once [`check`] has replayed it through
 //! [`super::observe`] and seen exactly the predicted deviation; a group no
@@ -150,7 +151,13 @@ impl<'a> Builder<'a> {
                 .explored
                 .shortest_paths(deviation.state_index, MAX_PATHS)
                 .into_iter()
-                .filter(|p| *p != deviation.prefix),
+                .filter(|p| *p != deviation.prefix)
+                // An instruction or claim deviates only on a path that
+                // leaves its rule unmet.
+                .filter(|p| {
+                    !deviation.class.is_message()
+                        || self.analysis.automaton.unmet_after(p, &deviation.class)
+                }),
         );
         let mut last = None;
         for prefix in paths {
@@ -345,13 +352,18 @@ pub async fn check(
 ) -> Result<(), WitnessError> {
     let judge = witness.judge();
     let seen = observe::deviations_under(rt, &witness.trace, &Schedule::ALL, &judge).await?;
-    // The deviating event is the last call (a read's result follows it).
-    let last = witness
-        .trace
-        .events
-        .iter()
-        .rposition(|e| matches!(e, Event::Call { .. }))
-        .unwrap_or(0);
+    // The deviating event is the last call (a read's result follows it), or
+    // the last event for an instruction or claim.
+    let last = if deviation.class.is_message() {
+        witness.trace.events.len().saturating_sub(1)
+    } else {
+        witness
+            .trace
+            .events
+            .iter()
+            .rposition(|e| matches!(e, Event::Call { .. }))
+            .unwrap_or(0)
+    };
     let reached = observe::satisfied_after(rt, &witness.trace, &judge).await?;
     if let Some(step) = overtaken(rt, prefix, &reached) {
         return Err(WitnessError::Overtaken { step });
@@ -512,8 +524,9 @@ fn verdict_for(rt: &BundleRuntime, step: StepId, k: usize) -> Option<Record> {
     })
 }
 
-/// The event that deviates: a read with default values, or a write naming
-/// an id no result carried.
+/// The event that deviates: a read with default values, a write naming an id
+/// no result carried, or an agent message naming the fix it instructs or
+/// making the claim in the bundle's first phrase for it.
 fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Event> {
     let id = format!("c{k}");
     let tool = rt.bundle.domain.tool(class.tool());
@@ -537,6 +550,22 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
             args: tool.map_or(json!({}), |t| default_args(t, &rt.bundle.domain, UNREAD_ID)),
             requestor: Side::Agent,
         }],
+        // The session finds an instruction by the fix's name in the text.
+        AgentClass::Instruct(name) => vec![Event::Agent {
+            text: format!("Please run {name} on your phone now."),
+        }],
+        AgentClass::Claim(id) => {
+            let phrase = rt
+                .bundle
+                .claims
+                .iter()
+                .find(|c| c.id == *id)
+                .and_then(|c| c.phrases.first())
+                .map_or(id.as_str(), String::as_str);
+            vec![Event::Agent {
+                text: format!("Thank you for waiting: your {phrase}."),
+            }]
+        }
     }
 }
 

@@ -12,18 +12,100 @@
 //! instruction. A message that also names one of the tool's diagnoses asks
 //! for the diagnosis first and is not a deviation.
 
+use std::fmt;
+
 use turnstile_rules::{Env, EventIdx, Reason, StepId};
 
 use super::{GateVerdict, Schedule, Session};
 use crate::bundle::model::{Control, NodeKind, Side};
 use crate::compile::CompiledBundle;
 
-use crate::schema::Tool;
+use crate::schema::{Claim, Tool};
 use crate::trace::Event;
+
+/// What an agent event did out of order, as a `deviate` verdict's `action`
+/// spells it (`instructs toggle_data`, `calls toggle_data`, `claims resolved`).
+/// The coverage analysis reads the verdicts back through [`Act::parse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Act {
+    /// An agent message told the user to run this device fix.
+    Instructs(String),
+    /// This device fix was called (by the user after an instruction the
+    /// message did not name, or by the agent in solo mode).
+    Calls(String),
+    /// An agent message made this claim (the bundle's claim id).
+    Claims(String),
+}
+
+impl Act {
+    /// The verb the action starts with.
+    fn verb(&self) -> &'static str {
+        match self {
+            Act::Instructs(_) => "instructs",
+            Act::Calls(_) => "calls",
+            Act::Claims(_) => "claims",
+        }
+    }
+
+    /// The tool or claim id acted on.
+    pub(crate) fn subject(&self) -> &str {
+        match self {
+            Act::Instructs(s) | Act::Calls(s) | Act::Claims(s) => s,
+        }
+    }
+
+    /// The act a `deviate` verdict's `action` names, if it is one of ours.
+    pub(crate) fn parse(action: &str) -> Option<Act> {
+        let (verb, subject) = action.split_once(' ')?;
+        let subject = subject.to_owned();
+        match verb {
+            "instructs" => Some(Act::Instructs(subject)),
+            "calls" => Some(Act::Calls(subject)),
+            "claims" => Some(Act::Claims(subject)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Act {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.verb(), self.subject())
+    }
+}
+
+/// Whether an instruction to run `tool` can come too early: a user-side
+/// (device) tool with diagnoses (`after`) one of which must succeed first.
+pub(crate) fn instruction_can_deviate(tool: &Tool) -> bool {
+    tool.side == Side::User && !tool.after.is_empty()
+}
+
+/// Whether a successful result of `done` is a diagnosis of the fix `tool`.
+pub(crate) fn diagnoses(tool: &Tool, done: &str) -> bool {
+    tool.after.iter().any(|a| a == done)
+}
+
+/// Whether `claim` is verified once a successful result of `done` follows
+/// a history in which it was `verified`: a fix (`since`) takes the
+/// verification away, a verifying result gives it.
+pub(crate) fn verified_after(claim: &Claim, verified: bool, done: &str) -> bool {
+    if claim.since.iter().any(|s| s == done) {
+        false
+    } else if claim.verified_by.iter().any(|v| v == done) {
+        true
+    } else {
+        verified
+    }
+}
+
+/// Whether `claim` is verified by the successes `done`, in event order.
+fn verified(claim: &Claim, done: &[(usize, String)]) -> bool {
+    done.iter()
+        .fold(false, |v, (_, tool)| verified_after(claim, v, tool))
+}
 
 /// An out-of-order agent event, before it is rendered as a verdict.
 struct Found {
-    action: String,
+    action: Act,
     /// The node reported as unmet, when known (a claim's `step`).
     node: Option<String>,
     /// Otherwise: the tools whose nodes are candidates for it.
@@ -150,22 +232,20 @@ fn instruction(
     done: &[(usize, String)],
     text: &str,
     k: usize,
-) -> Option<(String, &'static str)> {
+) -> Option<Act> {
     let text = text.to_lowercase();
     bundle.domain.tools.values().find_map(|tool| {
-        if tool.side != Side::User || tool.after.is_empty() || !names_tool(bundle, &text, tool) {
+        if !instruction_can_deviate(tool) || !names_tool(bundle, &text, tool) {
             return None;
         }
-        let diagnosed = done
-            .iter()
-            .any(|(at, t)| *at < k && tool.after.iter().any(|a| a == t));
+        let diagnosed = done.iter().any(|(at, t)| *at < k && diagnoses(tool, t));
         let asks_diagnosis = tool.after.iter().any(|a| {
             bundle
                 .domain
                 .tool(a)
                 .is_some_and(|d| d.side == Side::User && names_tool(bundle, &text, d))
         });
-        (!diagnosed && !asks_diagnosis).then(|| (tool.name.clone(), "instructs"))
+        (!diagnosed && !asks_diagnosis).then(|| Act::Instructs(tool.name.clone()))
     })
 }
 
@@ -177,36 +257,25 @@ fn in_message(
     text: &str,
 ) -> Option<Found> {
     let done = successes.before(k);
-    if let Some((tool, verb)) = instruction(bundle, done, text, k) {
-        return Some(fix_before_diagnosis(bundle, &tool, verb));
+    if let Some(act) = instruction(bundle, done, text, k) {
+        return Some(fix_before_diagnosis(bundle, act));
     }
     let lower = text.to_lowercase();
     for claim in &bundle.claims {
         if !claim.phrases.iter().any(|p| lower.contains(p.as_str())) {
             continue;
         }
-        let since = done
-            .iter()
-            .filter(|(_, t)| claim.since.iter().any(|s| s == t))
-            .map(|(at, _)| *at)
-            .max();
-        let verified = done.iter().any(|(at, t)| {
-            since.is_none_or(|s| *at > s) && claim.verified_by.iter().any(|v| v == t)
-        });
-        if !verified {
+        let since = done.iter().any(|(_, t)| claim.since.iter().any(|s| s == t));
+        if !verified(claim, done) {
             return Some(Found {
-                action: format!("claims {}", claim.id),
+                action: Act::Claims(claim.id.clone()),
                 node: Some(claim.step.clone()),
                 prerequisites: Vec::new(),
                 remediation: Some(claim.remediation.clone()),
                 explanation: format!(
                     "no result of {} verified it{}",
                     claim.verified_by.join(" / "),
-                    if since.is_some() {
-                        " after the last fix"
-                    } else {
-                        ""
-                    }
+                    if since { " after the last fix" } else { "" }
                 ),
             });
         }
@@ -214,14 +283,15 @@ fn in_message(
     None
 }
 
-fn fix_before_diagnosis(bundle: &CompiledBundle, tool: &str, verb: &str) -> Found {
+fn fix_before_diagnosis(bundle: &CompiledBundle, act: Act) -> Found {
+    let tool = act.subject().to_owned();
     let after = bundle
         .domain
-        .tool(tool)
+        .tool(&tool)
         .map(|t| t.after.clone())
         .unwrap_or_default();
     Found {
-        action: format!("{verb} {tool}"),
+        action: act,
         node: None,
         prerequisites: after.clone(),
         remediation: Some(format!(
@@ -269,7 +339,7 @@ impl Session {
                     .filter(|&j| j < index);
                 let flagged = instruction.is_some_and(|j| match events.get(j) {
                     Some(Event::Agent { text, .. }) => in_message(bundle, &self.successes, j, text)
-                        .is_some_and(|f| f.action.ends_with(&format!(" {tool}"))),
+                        .is_some_and(|f| f.action.subject() == tool),
                     _ => false,
                 });
                 if flagged {
@@ -301,7 +371,7 @@ impl Session {
             .or(found.remediation);
         GateVerdict::Deviate {
             reason: Reason::MissingStep,
-            action: found.action,
+            action: found.action.to_string(),
             step: found.node,
             remediation,
             explanation: found.explanation,
@@ -330,12 +400,12 @@ impl Session {
     fn device_call(&self, index: usize, tool: &str) -> Option<Found> {
         let bundle = &self.rt.bundle;
         let def = bundle.domain.tool(tool)?;
-        if def.side != Side::User || def.after.is_empty() {
+        if !instruction_can_deviate(def) {
             return None;
         }
         let done = self.successes.before(index);
-        let diagnosed = done.iter().any(|(_, t)| def.after.iter().any(|a| a == t));
-        (!diagnosed).then(|| fix_before_diagnosis(bundle, tool, "calls"))
+        let diagnosed = done.iter().any(|(_, t)| diagnoses(def, t));
+        (!diagnosed).then(|| fix_before_diagnosis(bundle, Act::Calls(tool.to_owned())))
     }
 
     /// Under dual control, a block for the agent's own call of a user-side

@@ -34,6 +34,9 @@ use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 use turnstile_rules::{EventFacts, ExtractionDiagnostic, FactsBuilder};
 use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
 
+// The order rules of deviations without a write, shared with the coverage
+// analysis so both classify instructions and claims the same way.
+pub(crate) use deviation::{Act, diagnoses, instruction_can_deviate, verified_after};
 pub use judging::JudgeNote;
 pub use remedy::plain_value;
 pub use runtime::BundleRuntime;
