@@ -116,7 +116,12 @@ fn the_gate_refuses_a_header_with_an_unknown_control() {
     );
     // No session until the next header; that one runs under the bundle's.
     assert_eq!(verdicts[1]["verdict"], "block");
-    assert!(verdicts[1]["error"].as_str().unwrap().contains("no session"));
+    assert!(
+        verdicts[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no session")
+    );
     assert_eq!(verdicts[2]["control"], "dual");
     assert!(is_wrong_side(&verdicts[3]), "{}", verdicts[3]);
 }
@@ -173,6 +178,10 @@ fn the_server_honours_and_keeps_a_sessions_control() {
         assert_eq!(status, 200, "{verdict}");
         let verdict = json(&verdict);
         assert_eq!(verdict["event"], 3, "{verdict}");
-        assert_eq!(is_wrong_side(&verdict), control == "dual", "{control}: {verdict}");
+        assert_eq!(
+            is_wrong_side(&verdict),
+            control == "dual",
+            "{control}: {verdict}"
+        );
     }
 }

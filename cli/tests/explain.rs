@@ -95,7 +95,10 @@ fn the_explain_flag_is_documented_and_checked() {
         .unwrap();
     let help = String::from_utf8(help.stdout).unwrap();
     assert!(help.contains("--explain <EXPLAIN>"), "{help}");
-    assert!(help.contains("datalog") && help.contains("[default: monitor]"), "{help}");
+    assert!(
+        help.contains("datalog") && help.contains("[default: monitor]"),
+        "{help}"
+    );
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     assert!(readme.contains("[--explain monitor|datalog]"));
     assert!(readme.contains("`--explain datalog`"));

@@ -69,7 +69,10 @@ async fn device_call_after_restore(
     let control = stored.meta.control;
     let mut session = Session::restore(Arc::clone(rt), stored.state).unwrap();
     assert_eq!(session.events().len(), OPENING.len());
-    let report = session.push(event(DEVICE_CALL), &OfflineJudge).await.unwrap();
+    let report = session
+        .push(event(DEVICE_CALL), &OfflineJudge)
+        .await
+        .unwrap();
     (control, report.verdict)
 }
 
@@ -95,7 +98,10 @@ async fn a_restored_session_keeps_its_control() {
     let store = Store::open(&dir.path().join("s.db"), Durability::Full).unwrap();
     let (control, verdict) = device_call_after_restore(&store, &rt, "solo").await;
     assert_eq!(control, Some(Control::Solo));
-    assert!(!verdict.is_block(), "solo: the agent runs the device tools: {verdict:?}");
+    assert!(
+        !verdict.is_block(),
+        "solo: the agent runs the device tools: {verdict:?}"
+    );
     let (control, verdict) = device_call_after_restore(&store, &rt, "dual").await;
     assert_eq!(control, Some(Control::Dual));
     assert!(is_wrong_side(&verdict), "dual: {verdict:?}");
@@ -136,7 +142,10 @@ async fn a_format_1_store_is_migrated_and_keeps_its_sessions() {
     assert!(is_wrong_side(&verdict), "{verdict:?}");
     // Older state formats are still refused, by version.
     let err = store.claim("v2").unwrap().load().unwrap_err();
-    assert!(matches!(err, StoreError::StateFormat { found: 2, .. }), "{err}");
+    assert!(
+        matches!(err, StoreError::StateFormat { found: 2, .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("state format 2"), "{err}");
     // New sessions in the migrated file record their control.
     stored_opening(&store, &rt, "new", Control::Solo).await;
@@ -166,5 +175,8 @@ fn an_unknown_stored_control_is_reported_as_corrupt() {
         .unwrap();
     let err = store.claim("x").unwrap().load().unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
-    assert!(err.to_string().contains("unknown control \"both\""), "{err}");
+    assert!(
+        err.to_string().contains("unknown control \"both\""),
+        "{err}"
+    );
 }

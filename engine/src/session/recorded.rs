@@ -10,9 +10,7 @@ use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, Usage};
 use turnstile_rules::EventIdx;
 
-use super::{
-    BundleRuntime, EventReport, Explainer, GateVerdict, Schedule, Session, SessionError,
-};
+use super::{BundleRuntime, EventReport, Explainer, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
 
 /// One trace replayed under one schedule.
