@@ -7,9 +7,7 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use common::{Server, json, root};
 
@@ -27,36 +25,16 @@ fn device_call(id: &str) -> String {
 
 /// `turnstile gate` on the telecom bundle: the verdicts for `lines`.
 fn gate(store: &Path, extra: &[&str], lines: &[String]) -> Vec<serde_json::Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args([
-            "gate",
-            root().join("bundles/telecom").to_str().unwrap(),
-            "--state",
-            store.to_str().unwrap(),
-        ])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(lines.join("\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(json)
-        .collect()
+    let bundle = root().join("bundles/telecom");
+    let (code, verdicts, stderr) = common::gate(&bundle, store, extra, lines.join("\n").as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    verdicts
+}
+
+/// The error of a refused line.
+fn error_of(verdict: &serde_json::Value) -> &str {
+    assert_eq!(verdict["verdict"], "block", "{verdict}");
+    verdict["error"].as_str().unwrap_or_default()
 }
 
 fn is_wrong_side(verdict: &serde_json::Value) -> bool {
@@ -108,19 +86,16 @@ fn the_gate_refuses_a_header_with_an_unknown_control() {
         device_call("d1"),
     ];
     let verdicts = gate(&dir.path().join("s.db"), &[], &lines);
-    assert_eq!(verdicts[0]["verdict"], "block");
     assert!(
-        verdicts[0]["error"].as_str().unwrap().contains("control"),
+        error_of(&verdicts[0]).contains("control"),
         "{}",
         verdicts[0]
     );
     // No session until the next header; that one runs under the bundle's.
-    assert_eq!(verdicts[1]["verdict"], "block");
     assert!(
-        verdicts[1]["error"]
-            .as_str()
-            .unwrap()
-            .contains("no session")
+        error_of(&verdicts[1]).contains("no session"),
+        "{}",
+        verdicts[1]
     );
     assert_eq!(verdicts[2]["control"], "dual");
     assert!(is_wrong_side(&verdicts[3]), "{}", verdicts[3]);
