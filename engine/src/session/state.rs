@@ -233,9 +233,9 @@ mod tests {
             SessionState::from_json("not json"),
             Err(SessionError::StateFormat(_))
         ));
-        let wrong_layout = r#"{"version":3,"judged":[[3,4]]}"#;
+        let wrong_layout = format!(r#"{{"version":{STATE_VERSION},"judged":[[3,4]]}}"#);
         assert!(matches!(
-            SessionState::from_json(wrong_layout),
+            SessionState::from_json(&wrong_layout),
             Err(SessionError::StateFormat(_))
         ));
     }
