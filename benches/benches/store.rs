@@ -68,6 +68,7 @@ fn case(events: usize) -> Case {
             bundle: bundle.name.clone(),
             bundle_hash: bundle.hash.clone(),
             schedule: Schedule::Workflow,
+            control: Some(bundle.control),
         },
     }
 }

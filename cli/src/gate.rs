@@ -10,13 +10,18 @@
 //! event, or that cannot be stored, is answered with
 //! `{"verdict": "block", "error": ...}`, is not ingested, and the gate goes
 //! on with the next line. A `{"type":"trace", ...}` header line starts a new
-//! session (named by its `id`, or a random id) and is answered with
-//! `{"verdict": "observe", "kind": "trace", "session": <id>}`.
+//! session (named by its `id`, or a random id; run under its `control`,
+//! `dual` or `solo`, or the bundle's) and is answered with
+//! `{"verdict": "observe", "kind": "trace", "session": <id>, "control": ..}`.
+//! A header whose `control` is neither is refused, and events are refused
+//! until the next header. The store keeps each session's control, so a
+//! restored session runs under the control it started with.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use turnstile_engine::bundle::model::Control;
 use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_judge::Judge;
@@ -192,6 +197,19 @@ impl Gate {
 
     /// A trace header: the gate moves to a new session.
     fn start(&mut self, number: usize, header: &serde_json::Value) -> serde_json::Value {
+        let control = match header.get("control") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(value) => match serde_json::from_value::<Control>(value.clone()) {
+                Ok(control) => Some(control),
+                Err(_) => {
+                    self.current = None;
+                    return refusal(
+                        number,
+                        &format!("the header's control is not \"dual\" or \"solo\": {value}"),
+                    );
+                }
+            },
+        };
         let id = match header.get("id") {
             None | Some(serde_json::Value::Null) => crate::serve::new_session_id(),
             Some(serde_json::Value::String(id)) => id.clone(),
@@ -202,7 +220,7 @@ impl Gate {
         };
         // Release the previous session's lock first: the header may name it.
         self.current = None;
-        let current = match self.resume(&id) {
+        let mut current = match self.resume(&id) {
             Ok(c) => c,
             Err(e) => return refusal(number, &e),
         };
@@ -214,8 +232,12 @@ impl Gate {
                 ),
             );
         }
+        if let Some(control) = control {
+            current.session.set_control(control);
+        }
+        let control = current.session.control();
         self.current = Some(current);
-        serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id })
+        serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id, "control": control })
     }
 }
 
@@ -227,6 +249,7 @@ impl Current {
                     bundle: rt.bundle.name.clone(),
                     bundle_hash: rt.bundle.hash.clone(),
                     schedule: self.session.schedule(),
+                    control: Some(self.session.control()),
                 })
                 .map_err(|e| e.to_string())?;
             self.created = true;
@@ -244,11 +267,18 @@ impl Current {
     /// Goes back to what the store holds.
     fn reload(&mut self, rt: &Arc<BundleRuntime>) -> Result<(), String> {
         let schedule = self.session.schedule();
+        let control = self.session.control();
         self.session = match self.handle.load().map_err(|e| e.to_string())? {
             Some(stored) => {
                 Session::restore(Arc::clone(rt), stored.state).map_err(|e| e.to_string())?
             }
-            None => Session::new(Arc::clone(rt), schedule),
+            // Not stored yet (no event committed): a fresh session under
+            // the control its header set.
+            None => {
+                let mut session = Session::new(Arc::clone(rt), schedule);
+                session.set_control(control);
+                session
+            }
         };
         self.synced = self.session.mark();
         self.stale = false;

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use turnstile_engine::session::{BundleRuntime, Schedule};
+use turnstile_engine::session::{BundleRuntime, Explainer, Schedule};
 use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{
     GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
@@ -93,6 +93,11 @@ enum Command {
         /// Totals per trace only, no per-event table.
         #[arg(long)]
         summary: bool,
+        /// What explains a block: `monitor`, the live gate's incremental
+        /// explanation, or `datalog`, the reference program re-run over the
+        /// trace so far (the same first unmet step and reason; slower).
+        #[arg(long, value_enum, default_value_t = ExplainArg::Monitor)]
+        explain: ExplainArg,
     },
     /// Intervention coverage: the reachable first deviations of the bundle's
     /// workflow and which the schedule covers, by node and event kind.
@@ -226,6 +231,24 @@ impl ScheduleArg {
     }
 }
 
+/// `replay --explain`: [`Explainer`] on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum ExplainArg {
+    /// The monitor's own state (what the live gate uses).
+    Monitor,
+    /// The reference Datalog program.
+    Datalog,
+}
+
+impl From<ExplainArg> for Explainer {
+    fn from(arg: ExplainArg) -> Explainer {
+        match arg {
+            ExplainArg::Monitor => Explainer::Monitor,
+            ExplainArg::Datalog => Explainer::Datalog,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum ReportFormat {
     Human,
@@ -261,12 +284,14 @@ fn main() -> ExitCode {
             format,
             trace,
             summary,
+            explain,
         } => {
             let options = replay::ReplayOptions {
                 schedules: schedule.schedules(),
                 json: matches!(format, ReportFormat::Json),
                 only: trace,
                 summary,
+                explainer: explain.into(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
                 replay::run(&rt, &traces, judge, &options).map(|clean| {

@@ -8,8 +8,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use turnstile_engine::import::for_each_trace;
-use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay};
-use turnstile_engine::session::{BundleRuntime, EventReport, GateVerdict, RequestStatus, Schedule};
+use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay_explained};
+use turnstile_engine::session::{
+    BundleRuntime, EventReport, Explainer, GateVerdict, RequestStatus, Schedule,
+};
 use turnstile_engine::trace::Trace;
 use turnstile_judge::Judge;
 
@@ -21,6 +23,8 @@ pub struct ReplayOptions {
     pub only: Option<String>,
     /// Totals only, no per-event table.
     pub summary: bool,
+    /// What explains a block (`--explain`).
+    pub explainer: Explainer,
 }
 
 /// Replays every trace in `file`; returns whether all of it could be read.
@@ -56,7 +60,13 @@ pub fn run(
             .iter()
             .map(|&schedule| {
                 runtime
-                    .block_on(replay(rt, &trace, schedule, judge.as_ref()))
+                    .block_on(replay_explained(
+                        rt,
+                        &trace,
+                        schedule,
+                        judge.as_ref(),
+                        options.explainer,
+                    ))
                     .map_err(|e| format!("{}: {e}", trace.meta.id))
             })
             .collect();

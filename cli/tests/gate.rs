@@ -10,40 +10,12 @@ use std::process::{Command, Stdio};
 
 use common::{json, root};
 
-fn bundle() -> String {
-    root().join("bundles/retail").to_string_lossy().into_owned()
-}
-
 fn gate(
     store: &std::path::Path,
     extra: &[&str],
     input: &[u8],
 ) -> (Option<i32>, Vec<serde_json::Value>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(["gate", &bundle(), "--state", store.to_str().unwrap()])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let verdicts = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(json)
-        .collect();
-    (
-        out.status.code(),
-        verdicts,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::gate(&root().join("bundles/retail"), store, extra, input)
 }
 
 const USER: &str = r#"{"type":"user","text":"Hi, I want to return an item."}"#;
@@ -98,7 +70,7 @@ fn a_trace_header_starts_a_new_session_and_sessions_resume_by_id() {
     assert_eq!(verdicts[0]["event"], 0);
     assert_eq!(
         verdicts[1],
-        serde_json::json!({"verdict":"observe","kind":"trace","session":"t-1"})
+        serde_json::json!({"verdict":"observe","kind":"trace","session":"t-1","control":"dual"})
     );
     assert_eq!(verdicts[2]["event"], 0, "a new session counts from 0");
     assert_eq!(verdicts[3]["event"], 1);
@@ -134,7 +106,9 @@ fn a_second_gate_on_the_same_session_fails_at_start() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.db");
     let mut first = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(["gate", &bundle(), "--state", store.to_str().unwrap()])
+        .arg("gate")
+        .arg(root().join("bundles/retail"))
+        .args(["--state", store.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

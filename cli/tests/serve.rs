@@ -5,9 +5,6 @@
 
 mod common;
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use common::{Server, http, json, root};
 
 /// The events of one trace of the shipped sample (its 4th: a failed task,
@@ -28,30 +25,14 @@ fn conversation() -> Vec<String> {
 /// What `turnstile gate` answers for the same events.
 fn gate_verdicts(events: &[String]) -> Vec<serde_json::Value> {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args([
-            "gate",
-            root().join("bundles/retail").to_str().unwrap(),
-            "--state",
-            dir.path().join("gate.db").to_str().unwrap(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(events.join("\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(json)
-        .collect()
+    let (code, verdicts, stderr) = common::gate(
+        &root().join("bundles/retail"),
+        &dir.path().join("gate.db"),
+        &[],
+        events.join("\n").as_bytes(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    verdicts
 }
 
 fn create(server: &Server) -> String {

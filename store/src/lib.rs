@@ -1,6 +1,6 @@
 //! Durable gate sessions in one SQLite file (WAL mode). Each session is a
-//! row (bundle name and hash, schedule, the session-state format version,
-//! the firing flags and judge usage) plus an append-only log: one row per
+//! row (bundle name and hash, schedule, who calls the user-side tools, the
+//! session-state format version, the firing flags and judge usage) plus an append-only log: one row per
 //! event with the verdict given on it, one row per accepted judge verdict,
 //! per question already asked and per request already seen. Appending an
 //! event writes only what the event added, in one transaction, so the cost
@@ -12,6 +12,13 @@
 //! exits, even on `kill -9`. A second claim is refused with
 //! [`StoreError::Locked`]; other sessions proceed concurrently (SQLite
 //! serialises their short write transactions).
+//!
+//! A store file of format 1 (before sessions recorded their `control`) is
+//! migrated when opened: the column is added, and its sessions of state
+//! format 3 become format 4 with no recorded control, which restores them
+//! under the bundle's `control` — exactly what they ran under, since no
+//! writer of format 1 honoured another. Sessions of older state formats are
+//! still refused.
 //!
 //! The store lives apart from the engine so that the engine's users (the
 //! replay tools, benches, property tests) do not compile SQLite.
@@ -40,6 +47,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use turnstile_engine::bundle::model::Control;
 use turnstile_engine::session::{
     AcceptedVerdict, AskedQuestion, STATE_VERSION, Schedule, SessionDelta, SessionState,
 };
@@ -47,8 +55,16 @@ use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
 use turnstile_rules::Env;
 
-/// The layout version of the store file (`PRAGMA user_version`).
-pub const STORE_FORMAT: i64 = 1;
+/// The layout version of the store file (`PRAGMA user_version`). Format 2
+/// added the sessions' `control`; a format-1 file is migrated on open.
+pub const STORE_FORMAT: i64 = 2;
+
+/// The store format before `control` was recorded, migrated on open.
+const STORE_FORMAT_WITHOUT_CONTROL: i64 = 1;
+
+/// The session-state format a format-1 store wrote, the same as
+/// [`STATE_VERSION`] apart from `control`.
+const STATE_VERSION_WITHOUT_CONTROL: i64 = 3;
 
 /// The longest session id accepted, in bytes.
 pub const MAX_SESSION_ID: usize = 120;
@@ -153,6 +169,9 @@ pub struct SessionMeta {
     pub bundle_hash: String,
     /// The firing schedule the session runs under.
     pub schedule: Schedule,
+    /// Who calls the user-side (device) tools: `None` for a session migrated
+    /// from store format 1, which ran under the bundle's `control`.
+    pub control: Option<Control>,
 }
 
 /// A session as stored: enough to restore it, and the verdict on each event.
@@ -200,6 +219,15 @@ impl Store {
                 tx.execute_batch(SCHEMA).map_err(|e| store.sql(e))?;
                 tx.execute_batch(&format!("PRAGMA user_version = {STORE_FORMAT}"))
                     .map_err(|e| store.sql(e))?;
+            }
+            STORE_FORMAT_WITHOUT_CONTROL => {
+                tx.execute_batch(&format!(
+                    "ALTER TABLE sessions ADD COLUMN control TEXT;
+                     UPDATE sessions SET state_format = {STATE_VERSION}
+                         WHERE state_format = {STATE_VERSION_WITHOUT_CONTROL};
+                     PRAGMA user_version = {STORE_FORMAT};"
+                ))
+                .map_err(|e| store.sql(e))?;
             }
             STORE_FORMAT => {}
             found => {
@@ -316,6 +344,9 @@ impl Store {
     }
 }
 
+/// The `usage` column's default, before the first append.
+const EMPTY_USAGE: &str = "{}";
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -326,7 +357,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     events INTEGER NOT NULL DEFAULT 0,
     after_user INTEGER NOT NULL DEFAULT 0,
     after_block INTEGER NOT NULL DEFAULT 0,
-    usage TEXT NOT NULL DEFAULT '{}'
+    usage TEXT NOT NULL DEFAULT '{}',
+    control TEXT
 ) STRICT;
 CREATE TABLE IF NOT EXISTS events (
     session TEXT NOT NULL REFERENCES sessions(id),
@@ -389,13 +421,14 @@ impl SessionHandle {
         let inserted = self
             .conn
             .execute(
-                "INSERT OR IGNORE INTO sessions (id, state_format, bundle, bundle_hash, schedule) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR IGNORE INTO sessions (id, state_format, bundle, bundle_hash, schedule, control) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     self.id,
                     i64::from(STATE_VERSION),
                     meta.bundle,
                     meta.bundle_hash,
-                    meta.schedule.name()
+                    meta.schedule.name(),
+                    meta.control.map(control_name)
                 ],
             )
             .map_err(|e| self.sql(e))?;
@@ -416,7 +449,7 @@ impl SessionHandle {
         let row = self
             .conn
             .query_row(
-                "SELECT state_format, bundle, bundle_hash, schedule, after_user, after_block, usage FROM sessions WHERE id = ?1",
+                "SELECT state_format, bundle, bundle_hash, schedule, after_user, after_block, usage, control FROM sessions WHERE id = ?1",
                 params![self.id],
                 |r| {
                     Ok((
@@ -427,12 +460,14 @@ impl SessionHandle {
                         r.get::<_, bool>(4)?,
                         r.get::<_, bool>(5)?,
                         r.get::<_, String>(6)?,
+                        r.get::<_, Option<String>>(7)?,
                     ))
                 },
             )
             .optional()
             .map_err(|e| self.sql(e))?;
-        let Some((format, bundle, bundle_hash, schedule, after_user, after_block, usage)) = row
+        let Some((format, bundle, bundle_hash, schedule, after_user, after_block, usage, control)) =
+            row
         else {
             return Ok(None);
         };
@@ -443,7 +478,19 @@ impl SessionHandle {
             });
         }
         let schedule: Schedule = schedule.parse().map_err(|e| self.corrupt(e))?;
-        let usage: Usage = serde_json::from_str(&usage).map_err(|e| self.corrupt(e))?;
+        // `{}` is the column's default: a session created but never appended
+        // to (a server restarted before its first event) has used nothing.
+        let usage: Usage = if usage == EMPTY_USAGE {
+            Usage::default()
+        } else {
+            serde_json::from_str(&usage).map_err(|e| self.corrupt(e))?
+        };
+        let control = control
+            .map(|name| {
+                parse_control(&name)
+                    .ok_or_else(|| self.corrupt(format!("unknown control {name:?}")))
+            })
+            .transpose()?;
         let mut events = Vec::new();
         let mut verdicts = Vec::new();
         for row in self.rows(
@@ -484,6 +531,7 @@ impl SessionHandle {
             version: STATE_VERSION,
             bundle: bundle_hash.clone(),
             schedule,
+            control,
             events,
             judged: judged.iter().copied().collect(),
             asked: asked.iter().copied().collect(),
@@ -502,6 +550,7 @@ impl SessionHandle {
                 bundle,
                 bundle_hash,
                 schedule,
+                control,
             },
             state,
             verdicts,
@@ -698,6 +747,20 @@ pub fn check_id(id: &str) -> Result<(), StoreError> {
         return Err(StoreError::InvalidId(id.to_owned()));
     }
     Ok(())
+}
+
+/// A control's name in the store (and in bundles and traces).
+fn control_name(control: Control) -> &'static str {
+    match control {
+        Control::Dual => "dual",
+        Control::Solo => "solo",
+    }
+}
+
+fn parse_control(name: &str) -> Option<Control> {
+    [Control::Dual, Control::Solo]
+        .into_iter()
+        .find(|c| control_name(*c) == name)
 }
 
 fn hex(bytes: &[u8]) -> String {

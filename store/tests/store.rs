@@ -34,6 +34,7 @@ fn meta(rt: &BundleRuntime) -> SessionMeta {
         bundle: rt.bundle.name.clone(),
         bundle_hash: rt.bundle.hash.clone(),
         schedule: Schedule::Workflow,
+        control: Some(rt.bundle.control),
     }
 }
 
@@ -245,4 +246,22 @@ fn concurrent_creates_and_appends_all_succeed() {
     }
     let mut handle = store.claim("t15-7").unwrap();
     assert_eq!(handle.load().unwrap().unwrap().state.events.len(), 3);
+}
+
+/// A session created but never appended to (a server restarted between
+/// `POST /v1/sessions` and its first event) loads as an empty session.
+#[test]
+fn a_created_session_without_events_loads_and_restores() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.db"), Durability::Full).unwrap();
+    let rt = runtime();
+    store.claim("empty").unwrap().create(&meta(&rt)).unwrap();
+    let stored = store.claim("empty").unwrap().load().unwrap().unwrap();
+    assert!(stored.state.events.is_empty());
+    assert_eq!(stored.meta, meta(&rt));
+    let restored = Session::restore(Arc::clone(&rt), stored.state).unwrap();
+    assert_eq!(
+        restored.snapshot(),
+        Session::new(Arc::clone(&rt), Schedule::Workflow).snapshot()
+    );
 }

@@ -17,6 +17,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use turnstile_engine::bundle::model::Control;
 use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_store::{SessionHandle, SessionMeta, StoreError};
@@ -105,6 +106,37 @@ struct CreateSession {
     /// `workflow` (default), `boundary` or `action`.
     #[serde(default)]
     schedule: Option<ScheduleName>,
+    /// Who calls the user-side (device) tools: `dual` (the user; the
+    /// agent's own call of one is blocked with reason `WrongSide`) or `solo`
+    /// (the agent). Default: the bundle's `control`. Kept in the store: a
+    /// restored session runs under the same control.
+    #[serde(default)]
+    control: Option<ControlName>,
+}
+
+#[derive(Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum ControlName {
+    Dual,
+    Solo,
+}
+
+impl From<ControlName> for Control {
+    fn from(c: ControlName) -> Control {
+        match c {
+            ControlName::Dual => Control::Dual,
+            ControlName::Solo => Control::Solo,
+        }
+    }
+}
+
+impl From<Control> for ControlName {
+    fn from(c: Control) -> ControlName {
+        match c {
+            Control::Dual => ControlName::Dual,
+            Control::Solo => ControlName::Solo,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Deserialize, ToSchema)]
@@ -131,6 +163,8 @@ struct Created {
     id: String,
     bundle: String,
     schedule: String,
+    /// The session's control (as asked, or the bundle's).
+    control: ControlName,
 }
 
 /// A native event (docs/native-format.md), for the OpenAPI description only:
@@ -196,6 +230,7 @@ struct SessionView {
     id: String,
     bundle: String,
     schedule: String,
+    control: ControlName,
     events: usize,
     /// Requests, cursors and remediation at the last firing.
     #[schema(value_type = Vec<Object>)]
@@ -214,6 +249,7 @@ struct SessionView {
     components(schemas(
         CreateSession,
         ScheduleName,
+        ControlName,
         Created,
         ErrorBody,
         EventDoc,
@@ -340,11 +376,13 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         ));
     };
     let schedule: Schedule = request.schedule.map_or(Schedule::Workflow, Into::into);
+    let control: Control = request.control.map_or(rt.bundle.control, Into::into);
     let id = super::new_session_id();
     let meta = SessionMeta {
         bundle: request.bundle.clone(),
         bundle_hash: rt.bundle.hash.clone(),
         schedule,
+        control: Some(control),
     };
     let handle = tokio::task::block_in_place(|| {
         let mut handle = app.store.claim(&id)?;
@@ -352,10 +390,12 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         Ok::<_, StoreError>(handle)
     })
     .map_err(|e| store_error(&e))?;
+    let mut session = Session::new(Arc::clone(rt), schedule);
+    session.set_control(control);
     let live = Live {
         rt: Arc::clone(rt),
         handle,
-        session: Session::new(Arc::clone(rt), schedule),
+        session,
         bundle: request.bundle.clone(),
         verdicts: Vec::new(),
         stale: false,
@@ -372,6 +412,7 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         id,
         bundle: request.bundle,
         schedule: schedule.name().to_owned(),
+        control: control.into(),
     };
     Ok((StatusCode::CREATED, axum::Json(created)).into_response())
 }
@@ -425,6 +466,7 @@ impl Live {
     fn reload(&mut self) -> Result<(), String> {
         let rt = Arc::clone(&self.rt);
         let schedule = self.session.schedule();
+        let control = self.session.control();
         let stored = self.handle.load().map_err(|e| e.to_string())?;
         match stored {
             Some(stored) => {
@@ -433,6 +475,7 @@ impl Live {
             }
             None => {
                 self.session = Session::new(rt, schedule);
+                self.session.set_control(control);
                 self.verdicts.clear();
             }
         }
@@ -584,6 +627,7 @@ async fn get_session(
         id,
         bundle: live.bundle.clone(),
         schedule: live.session.schedule().name().to_owned(),
+        control: live.session.control().into(),
         events: live.session.events().len(),
         requests,
         verdicts: live.verdicts.clone(),

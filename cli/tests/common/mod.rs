@@ -1,5 +1,6 @@
-//! Shared by the server tests: start `turnstile serve` on a loopback port
-//! and speak just enough HTTP/1.1 to it (one request per connection).
+//! Shared by the server and gate tests: start `turnstile serve` on a
+//! loopback port and speak just enough HTTP/1.1 to it (one request per
+//! connection); run `turnstile gate` over some input.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -127,4 +128,43 @@ fn dechunk(mut text: &str) -> String {
 
 pub fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// `turnstile gate <bundle> --state <store> <extra>` over `input`: its exit
+/// code, one verdict per output line, and its standard error.
+pub fn gate(
+    bundle: &Path,
+    store: &Path,
+    extra: &[&str],
+    input: &[u8],
+) -> (Option<i32>, Vec<serde_json::Value>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .arg("gate")
+        .arg(bundle)
+        .arg("--state")
+        .arg(store)
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from a thread: the gate answers while it reads.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let verdicts = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(json)
+        .collect();
+    (
+        out.status.code(),
+        verdicts,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

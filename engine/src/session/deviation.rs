@@ -442,4 +442,10 @@ impl Session {
         self.extractor.set_control(control);
         self.successes = Successes::of(&self.rt.bundle, control, &self.events);
     }
+
+    /// Who calls the user-side tools in this session (see
+    /// [`Session::set_control`]).
+    pub fn control(&self) -> Control {
+        self.extractor.control()
+    }
 }

@@ -764,6 +764,7 @@ impl Session {
             version: STATE_VERSION,
             bundle: self.rt.bundle.hash.clone(),
             schedule: self.schedule,
+            control: Some(self.control()),
             events: self.events.clone(),
             judged: self
                 .judged()
@@ -835,6 +836,9 @@ impl Session {
             });
         }
         let mut session = Session::new(rt, state.schedule);
+        if let Some(control) = state.control {
+            session.set_control(control);
+        }
         for verdict in state.judged {
             session
                 .judged

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, Usage};
 use turnstile_rules::EventIdx;
 
-use super::{BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionError};
+use super::{BundleRuntime, EventReport, Explainer, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
 
 /// One trace replayed under one schedule.
@@ -75,7 +75,20 @@ pub async fn replay(
     schedule: Schedule,
     judge: &dyn Judge,
 ) -> Result<ReplayReport, SessionError> {
+    replay_explained(rt, trace, schedule, judge, Explainer::default()).await
+}
+
+/// Replays `trace` event by event, its blocks explained by `explainer`
+/// (`turnstile replay --explain`).
+pub async fn replay_explained(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn Judge,
+    explainer: Explainer,
+) -> Result<ReplayReport, SessionError> {
     let mut session = Session::new(Arc::clone(rt), schedule);
+    session.set_explainer(explainer);
     if let Some(control) = trace.meta.control {
         session.set_control(control);
     }

@@ -8,12 +8,14 @@ use turnstile_rules::{Env, EventIdx, StepId};
 
 use super::SessionError;
 use super::schedule::Schedule;
+use crate::bundle::model::Control;
 use crate::trace::Event;
 
 /// The layout of [`SessionState`]. Version 1 stored verdicts and questions
 /// as bare tuples; version 2 names their fields; version 3 records the
-/// request each accepted verdict was about.
-pub const STATE_VERSION: u32 = 3;
+/// request each accepted verdict was about; version 4 records who calls the
+/// user-side tools (`control`), which a version-3 state left to the bundle.
+pub const STATE_VERSION: u32 = 4;
 
 /// What a session is, serialized: its inputs and the judge's accepted
 /// verdicts. Everything else is recomputed on restore.
@@ -25,6 +27,11 @@ pub struct SessionState {
     pub bundle: String,
     /// The firing schedule the session ran with.
     pub schedule: Schedule,
+    /// Who calls the user-side (device) tools in this session: the trace's
+    /// own mode or the bundle's `control`. `None` only for a session a store
+    /// migrated from version 3, whose writers always ran under the bundle's
+    /// `control` (a restore keeps the bundle's).
+    pub control: Option<Control>,
     /// Every event the session took, in order.
     pub events: Vec<Event>,
     /// Every verdict the judge gave that the session accepted.
@@ -133,6 +140,7 @@ mod tests {
             version,
             bundle: "fnv1a:0".to_owned(),
             schedule: Schedule::Workflow,
+            control: Some(Control::Solo),
             events: Vec::new(),
             judged: vec![AcceptedVerdict {
                 step: StepId(3),
@@ -189,6 +197,33 @@ mod tests {
     }
 
     #[test]
+    fn a_version_3_state_without_control_is_refused_not_guessed() {
+        // Version 3 as written by earlier builds: no `control`. Restoring it
+        // under the bundle's default could turn a solo session into a dual
+        // one, so it is refused with the version, not migrated.
+        let mut value = serde_json::to_value(saved(STATE_VERSION)).unwrap();
+        let fields = value.as_object_mut().unwrap();
+        fields.remove("control");
+        fields.insert("version".to_owned(), serde_json::Value::from(3));
+        let err = SessionState::from_json(&value.to_string()).unwrap_err();
+        assert!(matches!(err, SessionError::StateVersion(3)), "{err}");
+        assert!(
+            err.to_string().contains(&format!(
+                "version 3 is not supported (this build reads version {STATE_VERSION})"
+            )),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_control_of_a_state_round_trips_by_name() {
+        let text = serde_json::to_string(&saved(STATE_VERSION)).unwrap();
+        assert!(text.contains(r#""control":"solo""#), "{text}");
+        let back = SessionState::from_json(&text).unwrap();
+        assert_eq!(back.control, Some(Control::Solo));
+    }
+
+    #[test]
     fn a_state_without_a_version_or_not_json_is_refused() {
         assert!(matches!(
             SessionState::from_json(r#"{"judged":[[3,4]]}"#),
@@ -198,9 +233,9 @@ mod tests {
             SessionState::from_json("not json"),
             Err(SessionError::StateFormat(_))
         ));
-        let wrong_layout = r#"{"version":3,"judged":[[3,4]]}"#;
+        let wrong_layout = format!(r#"{{"version":{STATE_VERSION},"judged":[[3,4]]}}"#);
         assert!(matches!(
-            SessionState::from_json(wrong_layout),
+            SessionState::from_json(&wrong_layout),
             Err(SessionError::StateFormat(_))
         ));
     }
