@@ -143,6 +143,7 @@ fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
         turns_sent: a.turns_sent - b.turns_sent,
         events_replayed: a.events_replayed - b.events_replayed,
         verdicts_amended: a.verdicts_amended - b.verdicts_amended,
+        fallback_rounds: a.fallback_rounds - b.fallback_rounds,
     }
 }
 

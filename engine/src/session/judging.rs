@@ -74,6 +74,19 @@ impl Ask {
         }
     }
 
+    /// Whether `other` asks the same thing on the same slice (an answer
+    /// to one is an answer to the other): the same steps, request, window
+    /// and question.
+    pub fn same_question(&self, other: &Ask) -> bool {
+        self.steps == other.steps
+            && self.env == other.env
+            && self.from == other.from
+            && self.ready == other.ready
+            && self.slice_end == other.slice_end
+            && self.whole_conversation == other.whole_conversation
+            && self.request == other.request
+    }
+
     /// The speaker whose words can change the answer.
     fn speaker(&self) -> Role {
         match &self.request.question {

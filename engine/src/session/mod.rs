@@ -244,14 +244,14 @@ impl Session {
             .or_else(|| self.device_call_by_agent(&event));
         let is_agent = self.is_agent(&event) || unknown.is_some();
         let fired = is_agent && (self.fires(&event) || unknown.is_some());
-        let notes = if fired {
-            self.consult(judge, k).await?
-        } else {
-            Vec::new()
-        };
+        // Only a write the schedule checks can need the judge: guidance,
+        // observations and the blocks of unknown or wrong-side tools never do.
+        let may_ask = fired && unknown.is_none() && self.rt.asks_judge && self.is_gated_call(&event);
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
-        let (outcome, anomalies) = self.ingest(event, bytes)?;
+        let facts = self.take(event, bytes);
+        let (outcome, notes) = self.decide_lazily(&facts, may_ask, judge).await?;
+        let anomalies = self.log_facts(facts);
         let requests = if fired { self.requests() } else { Vec::new() };
         let verdict = if let Some(verdict) = unknown {
             verdict
@@ -392,14 +392,21 @@ impl Session {
         }
     }
 
-    /// Extracts the event's facts and feeds the monitor.
-    /// Returns the monitor's outcome and the input anomalies at the event.
+    /// Extracts the event's facts and feeds the monitor (restoring a
+    /// session: no judge). Returns the monitor's outcome.
     /// `bytes`: the event's size as JSON.
-    fn ingest(
-        &mut self,
-        event: Event,
-        bytes: usize,
-    ) -> Result<(EventOutcome, Vec<String>), SessionError> {
+    fn ingest(&mut self, event: Event, bytes: usize) -> Result<EventOutcome, SessionError> {
+        let facts = self.take(event, bytes);
+        let outcome = self
+            .monitor
+            .push(&facts, &self.judged_at(facts.event))?;
+        self.log_facts(facts);
+        Ok(outcome)
+    }
+
+    /// Stores the event and extracts its facts, without deciding it: the
+    /// monitor has not seen them yet.
+    fn take(&mut self, event: Event, bytes: usize) -> EventFacts {
         let k = EventIdx::from_usize(self.events.len());
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
@@ -420,8 +427,12 @@ impl Session {
             &event,
         );
         self.events.push(event);
-        let judged: Vec<(StepId, Env)> = self.judged_at(k);
-        let outcome = self.monitor.push(&facts, &judged)?;
+        facts
+    }
+
+    /// Logs the facts of the event the monitor just decided; returns the
+    /// input anomalies at it.
+    fn log_facts(&mut self, facts: EventFacts) -> Vec<String> {
         let anomalies = facts
             .diagnostics
             .iter()
@@ -436,7 +447,69 @@ impl Session {
                 .cloned(),
         );
         self.log.push(facts);
-        Ok((outcome, anomalies))
+        anomalies
+    }
+
+    /// Decides the event from the formal state and the verdicts already
+    /// booked; asks the judge only when that blocks a write (`may_ask`) at a
+    /// semantic step no judge has answered on this slice, then decides again.
+    /// An allowed write, and every other event, costs no judge call.
+    async fn decide_lazily(
+        &mut self,
+        facts: &EventFacts,
+        may_ask: bool,
+        judge: &dyn Judge,
+    ) -> Result<(EventOutcome, Vec<JudgeNote>), SessionError> {
+        let k = facts.event;
+        let outcome = self.monitor.push(facts, &self.judged_at(k))?;
+        if !may_ask || outcome.allowed() != Some(false) || !self.blocked_at_semantic_step() {
+            return Ok((outcome, Vec::new()));
+        }
+        // The monitor only moves forward: back to the event before the
+        // write, where the questions are asked (the logged facts stop there).
+        self.monitor = self.replayed(&self.judged)?;
+        self.work.events_replayed += self.log.len() as u64;
+        let notes = self.consult(judge, k).await?;
+        let outcome = self.monitor.push(facts, &self.judged_at(k))?;
+        Ok((outcome, notes))
+    }
+
+    /// Whether the write the monitor just blocked stopped at a dialogue step
+    /// no judge has answered yet: the first unmet step on the path that came
+    /// closest is semantic, and some question about a waiting step has not
+    /// been asked on the conversation as it stands.
+    fn blocked_at_semantic_step(&self) -> bool {
+        let semantic_unmet = self
+            .monitor
+            .explain_block()
+            .and_then(|v| v.unmet)
+            .and_then(|s| self.rt.step(s))
+            .is_some_and(|info| info.asked.is_some());
+        semantic_unmet
+            && !judging::questions(
+                &self.rt,
+                &self.monitor,
+                &self.extractor.interner,
+                &self.last_turns,
+                &self.asked,
+            )
+            .is_empty()
+    }
+
+    /// A monitor fed every logged event with the verdicts of `judged`.
+    fn replayed(
+        &self,
+        judged: &BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
+    ) -> Result<Monitor, SessionError> {
+        let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
+        for facts in &self.log {
+            let at: Vec<(StepId, Env)> = judged
+                .get(&facts.event)
+                .map(|s| s.iter().copied().collect())
+                .unwrap_or_default();
+            monitor.push(facts, &at)?;
+        }
+        Ok(monitor)
     }
 
     fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
@@ -446,41 +519,76 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// The walk of the PolicyGuide paper (2026), Algorithm 1: asks the judge
-    /// about every request waiting on a semantic step, with the conversation before event `now`; accepted
-    /// verdicts are replayed into the monitor at the events they take effect,
-    /// which may leave requests waiting on the next semantic step — those are
-    /// asked in the same firing, until nothing more is accepted.
+    /// Asks the judge what the write at `now` can need, with the
+    /// conversation before it: every request waiting on a semantic step and,
+    /// in the same call, the questions a positive answer would raise next
+    /// ([`Session::questions_ahead`]). Accepted verdicts are replayed into the
+    /// monitor at the events they take effect; the requests then waiting on
+    /// a next semantic step take their answers from those asked ahead. Only
+    /// a question nobody foresaw is asked in a further round (the PolicyGuide
+    /// paper's Algorithm 1, 2026, kept as the fallback; counted in
+    /// [`SessionWork::fallback_rounds`]), until nothing more is accepted.
     async fn consult(
         &mut self,
         judge: &dyn Judge,
         now: EventIdx,
     ) -> Result<Vec<JudgeNote>, SessionError> {
         let mut notes = Vec::new();
+        let mut ahead: Vec<(judging::Ask, Judgement)> = Vec::new();
+        let mut rounds = 0u32;
         // Each round satisfies at least one more step, so the walk is bounded
         // by the workflow's length.
         for _ in 0..=self.rt.steps.len() {
-            let mut asks: Vec<judging::Ask> = judging::questions(
+            let asks: Vec<judging::Ask> = judging::questions(
                 &self.rt,
                 &self.monitor,
                 &self.extractor.interner,
                 &self.last_turns,
                 &self.asked,
             );
-            if asks.is_empty() {
-                break;
-            }
-            let requests = judging::with_slices(&mut asks, &self.rendered, now);
-            let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
-            self.work.turns_sent += sent as u64;
-            let judgements = judge.judge_batch(&requests).await;
             let mut accepted = Vec::new();
-            for (i, ask) in asks.iter().enumerate() {
-                let judgement = judgements
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
-                accepted.extend(self.record(ask, judgement, now, &mut notes));
+            let mut open = Vec::new();
+            for ask in asks {
+                match ahead.iter().position(|(a, _)| a.same_question(&ask)) {
+                    Some(i) => {
+                        let (asked, judgement) = ahead.swap_remove(i);
+                        accepted.extend(self.record(&asked, judgement, now, &mut notes));
+                    }
+                    None => open.push(ask),
+                }
+            }
+            if !open.is_empty() {
+                if rounds > 0 {
+                    self.work.fallback_rounds += 1;
+                }
+                rounds += 1;
+                let real = open.len();
+                let room = judge
+                    .questions_per_call()
+                    .map_or(usize::MAX, |per_call| {
+                        real.div_ceil(per_call).saturating_mul(per_call) - real
+                    });
+                if room > 0 {
+                    let extra = self.questions_ahead(&open)?;
+                    open.extend(extra.into_iter().take(room));
+                }
+                let requests = judging::with_slices(&mut open, &self.rendered, now);
+                let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
+                self.work.turns_sent += sent as u64;
+                let judgements = judge.judge_batch(&requests).await;
+                for (i, ask) in open.into_iter().enumerate() {
+                    let judgement = judgements
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
+                    // Every call is paid for, whether its answer is used or not.
+                    self.usage += judgement.usage;
+                    if i < real {
+                        accepted.extend(self.record(&ask, judgement, now, &mut notes));
+                    } else {
+                        ahead.push((ask, judgement));
+                    }
+                }
             }
             if accepted.is_empty() {
                 break;
@@ -488,6 +596,54 @@ impl Session {
             self.replay(&accepted)?;
         }
         Ok(notes)
+    }
+
+    /// The questions a positive answer to `asks` would raise next: on a
+    /// monitor where every step `asks` decides (and, in turn, every step
+    /// those answers would open) is assumed satisfied where it would take
+    /// effect at the earliest, the requests then waiting on a semantic step.
+    /// A guess: a criterion whose real evidence comes later opens its
+    /// successor later, on another slice, and is asked in a further round.
+    fn questions_ahead(&mut self, asks: &[judging::Ask]) -> Result<Vec<judging::Ask>, SessionError> {
+        let mut assumed = self.judged.clone();
+        let mut known: BTreeSet<(StepId, Env)> = BTreeSet::new();
+        let assume = |ask: &judging::Ask,
+                          assumed: &mut BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
+                          known: &mut BTreeSet<(StepId, Env)>| {
+            for (step, _) in &ask.steps {
+                known.insert((*step, ask.env));
+                assumed
+                    .entry(ask.ready)
+                    .or_default()
+                    .insert((*step, ask.env));
+            }
+        };
+        for ask in asks {
+            assume(ask, &mut assumed, &mut known);
+        }
+        let mut ahead: Vec<judging::Ask> = Vec::new();
+        for _ in 0..self.rt.steps.len() {
+            let monitor = self.replayed(&assumed)?;
+            self.work.events_replayed += self.log.len() as u64;
+            let next: Vec<judging::Ask> = judging::questions(
+                &self.rt,
+                &monitor,
+                &self.extractor.interner,
+                &self.last_turns,
+                &self.asked,
+            )
+            .into_iter()
+            .filter(|a| a.steps.iter().all(|(s, _)| !known.contains(&(*s, a.env))))
+            .collect();
+            if next.is_empty() {
+                break;
+            }
+            for ask in &next {
+                assume(ask, &mut assumed, &mut known);
+            }
+            ahead.extend(next);
+        }
+        Ok(ahead)
     }
 
     /// Books one judgement; returns the verdict it added, if it satisfied
@@ -499,7 +655,6 @@ impl Session {
         now: EventIdx,
         notes: &mut Vec<JudgeNote>,
     ) -> Option<(EventIdx, StepId, Env)> {
-        self.usage += judgement.usage;
         // Asked again only once the conversation has moved on: a judge that
         // failed on this slice (and so kept the gate closed) gets another
         // chance with the next message, not at every event.
@@ -548,12 +703,8 @@ impl Session {
             self.work.verdicts_amended += verdicts.len() as u64;
             return Ok(());
         }
-        let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
-        for facts in &self.log {
-            monitor.push(facts, &self.judged_at(facts.event))?;
-        }
+        self.monitor = self.replayed(&self.judged)?;
         self.work.events_replayed += self.log.len() as u64;
-        self.monitor = monitor;
         Ok(())
     }
 
@@ -880,6 +1031,9 @@ pub struct SessionWork {
     pub events_replayed: u64,
     /// Verdicts added to the monitor at the last event, without a replay.
     pub verdicts_amended: u64,
+    /// Further rounds of questions at one write: questions that neither the
+    /// first call nor the questions asked ahead with it covered.
+    pub fallback_rounds: u64,
 }
 
 /// The growing parts of a session in the order they were added.
