@@ -141,6 +141,7 @@ fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
     SessionWork {
         turns_rendered: a.turns_rendered - b.turns_rendered,
         turns_sent: a.turns_sent - b.turns_sent,
+        turns_copied: a.turns_copied - b.turns_copied,
         events_replayed: a.events_replayed - b.events_replayed,
         verdicts_amended: a.verdicts_amended - b.verdicts_amended,
         fallback_rounds: a.fallback_rounds - b.fallback_rounds,

@@ -106,8 +106,9 @@ pub struct Session {
     type_errors: Vec<ExtractionDiagnostic>,
     /// Every event rendered as a judge turn (conversation turns tokenized)
     /// as it arrives, when the bundle asks a judge anything: questions take
-    /// their slices from here.
-    rendered: Vec<Turn>,
+    /// their slices from here as ranges of the shared list
+    /// ([`turnstile_judge::Conversation`]), so a question copies no turn.
+    rendered: Arc<Vec<Turn>>,
     /// Successful tool results so far, for the deviation checks.
     successes: deviation::Successes,
     /// Work counted for tests.
@@ -167,7 +168,7 @@ impl Session {
             events: Vec::new(),
             log: Vec::new(),
             type_errors: Vec::new(),
-            rendered: Vec::new(),
+            rendered: Arc::default(),
             successes: deviation::Successes::default(),
             work: SessionWork::default(),
             judged: BTreeMap::new(),
@@ -417,7 +418,12 @@ impl Session {
                 Event::User { .. } | Event::Agent { .. } => turn.tokenized(),
                 Event::Call { .. } | Event::Result { .. } => turn,
             };
-            self.rendered.push(turn);
+            // The list is shared only while a judge holds a question's
+            // slice of it; one kept beyond the call costs one copy here.
+            if Arc::strong_count(&self.rendered) > 1 {
+                self.work.turns_copied += self.rendered.len() as u64;
+            }
+            Arc::make_mut(&mut self.rendered).push(turn);
             self.work.turns_rendered += 1;
         }
         self.successes.note(
@@ -1024,8 +1030,11 @@ pub struct SessionWork {
     /// bundle asks a judge anything).
     pub turns_rendered: u64,
     /// Turns handed to the judge in conversation slices (a question about
-    /// the whole conversation gets all of them).
+    /// the whole conversation gets all of them), by reference.
     pub turns_sent: u64,
+    /// Turns copied: the rendered list copied because something kept a
+    /// question's slice of it after the judge answered.
+    pub turns_copied: u64,
     /// Events replayed into a fresh monitor because an accepted verdict
     /// took effect before the last event.
     pub events_replayed: u64,
