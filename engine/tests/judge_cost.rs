@@ -1,5 +1,5 @@
 //! What a model judge would cost on the recorded tau2 conversations: every
-//! retail and airline trace replayed under the `workflow` schedule with the
+//! retail and airline trace replayed under each schedule with the
 //! HTTP judge (`turnstile_llm::HttpJudge`, the judge of `--judge openai`)
 //! pointed at a counting fake OpenAI-compatible server on loopback.
 //!
@@ -246,6 +246,10 @@ fn same_verdict(a: &Verdict, b: &Verdict) -> bool {
 impl Judge for OracleJudge {
     fn name(&self) -> &str {
         "oracle-over-http"
+    }
+
+    fn questions_per_call(&self) -> Option<usize> {
+        self.http.questions_per_call()
     }
 
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
@@ -517,9 +521,10 @@ async fn domain_cost(domain: &str, schedule: Schedule) -> DomainCost {
     }
 }
 
-/// The schedules measured: `workflow` (the figure; asks at every agent
-/// event) and `action` (asks only at a write: the lazy variant).
-const SCHEDULES: [Schedule; 2] = [Schedule::Workflow, Schedule::Action];
+/// The schedules measured: all three. A session asks only at a write the
+/// verdicts already booked do not allow, so they differ only in which
+/// writes they check (`boundary` skips a write in the middle of a turn).
+const SCHEDULES: [Schedule; 3] = Schedule::ALL;
 
 fn report(domain: &str) {
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -1,11 +1,19 @@
 //! Sessions: the live state of one conversation, owned by code. A session
-//! takes events one at a time; at the events its firing schedule selects it
-//! runs the PolicyGuide paper (2026), Algorithm 1, deterministically — ask
-//! the judge about the requests waiting on a dialogue-semantic step, let the
-//! incremental monitor decide everything formal — and returns a verdict:
-//! **allow** or **block** (with the reason, the first unmet step and its
-//! remediation) for an agent's mutating call, **guide** (the remediation at
-//! each open request's cursor) for any other agent event.
+//! takes events one at a time and decides each agent event its firing
+//! schedule selects from the incremental monitor's formal state and the
+//! judge verdicts already booked: **allow** or **block** (with the reason,
+//! the first unmet step and its remediation) for an agent's mutating call,
+//! **guide** (the remediation at each open request's cursor) for any other
+//! agent event.
+//!
+//! The judge is asked lazily: only at a write that decision blocks at a
+//! dialogue-semantic step no judge has answered on this slice. Then every
+//! request waiting on a semantic step is asked, with the questions a
+//! positive answer would raise next (asked ahead), in one call, and the
+//! write is decided again; the PolicyGuide paper's (2026) Algorithm 1 rounds
+//! remain only for questions nobody foresaw. Guidance, observed events and
+//! allowed writes never call the judge, so their cursors may rest at a
+//! semantic step until a write needs its answer.
 //!
 //! Requests are the monitor's bindings (`{$user, $order}`): a request forks
 //! whenever a step binds a new value, so two orders are two requests. Its
