@@ -180,7 +180,8 @@ async fn a_compliant_cancellation_is_guided_then_allowed() {
         );
         assert!(r[at].judge.is_empty(), "event {at}: {:?}", r[at].judge);
         assert!(
-            r[at].requests
+            r[at]
+                .requests
                 .iter()
                 .any(|q| q.cursor.iter().any(|c| c.needs_judge))
         );
@@ -196,7 +197,9 @@ async fn a_compliant_cancellation_is_guided_then_allowed() {
             .verdict
             .clone()
     };
-    assert!(matches!(note("classify"), Verdict::Chosen { label, evidence_event: 0 } if label == "cancel"));
+    assert!(
+        matches!(note("classify"), Verdict::Chosen { label, evidence_event: 0 } if label == "cancel")
+    );
     // The confirmation was judged from the user's "yes" (event 9): allowed.
     assert_eq!(
         r[10].verdict,

@@ -250,7 +250,11 @@ fn only_a_write_that_needs_an_answer_asks_the_judge() {
             .unwrap();
         let work = minus(session.work(), before);
         let calls = judge.0.lock().unwrap().len() - calls_before;
-        assert!(!report.verdict.is_block(), "event {index}: {:?}", report.verdict);
+        assert!(
+            !report.verdict.is_block(),
+            "event {index}: {:?}",
+            report.verdict
+        );
         if calls == 0 {
             assert!(report.judge.is_empty(), "event {index}");
             assert_eq!(
@@ -272,7 +276,8 @@ fn only_a_write_that_needs_an_answer_asks_the_judge() {
     assert_eq!(asking.len(), 4, "{asking:?}");
     let batches = judge.0.lock().unwrap();
     assert!(
-        batches[0].iter().any(|n| n == "classify") && batches[0].iter().any(|n| n == "cancel.confirm"),
+        batches[0].iter().any(|n| n == "classify")
+            && batches[0].iter().any(|n| n == "cancel.confirm"),
         "the first cancel asks the classification and the confirmation together: {:?}",
         batches[0]
     );

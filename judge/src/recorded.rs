@@ -336,7 +336,8 @@ mod tests {
                 Turn::new(6, Role::Agent, "Confirm?"),
                 Turn::new(7, Role::User, "yes"),
                 Turn::new(last, Role::Tool, "x"),
-            ].into(),
+            ]
+            .into(),
         }
     }
 

@@ -52,7 +52,8 @@ fn criterion_request() -> JudgeRequest {
         conversation: vec![
             Turn::new(3, Role::Agent, "I will cancel #W123. Confirm (yes/no)?"),
             Turn::new(4, Role::User, "Yes, go ahead."),
-        ].into(),
+        ]
+        .into(),
     }
 }
 

@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use turnstile_judge::{Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
+use turnstile_judge::{
+    Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Verdict,
+};
 use turnstile_rules::Monitor;
 use turnstile_rules::{Env, EventIdx};
 use turnstile_rules::{Interner, StepId};

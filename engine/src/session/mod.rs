@@ -37,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use turnstile_judge::{Judge, Judgement, Turn, Usage};
-use turnstile_rules::{Env, EventIdx};
+use turnstile_rules::{Env, EventIdx, Symbol};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 use turnstile_rules::{EventFacts, ExtractionDiagnostic, FactsBuilder};
 use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
@@ -255,11 +255,21 @@ impl Session {
         let fired = is_agent && (self.fires(&event) || unknown.is_some());
         // Only a write the schedule checks can need the judge: guidance,
         // observations and the blocks of unknown or wrong-side tools never do.
-        let may_ask = fired && unknown.is_none() && self.rt.asks_judge && self.is_gated_call(&event);
+        let asks_for = match &event {
+            Event::Call { tool, .. }
+                if fired
+                    && unknown.is_none()
+                    && self.rt.asks_judge
+                    && self.is_gated_call(&event) =>
+            {
+                self.rt.bundle.domain.tool(tool).map(|t| t.symbol)
+            }
+            _ => None,
+        };
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
         let facts = self.take(event, bytes);
-        let (outcome, notes) = self.decide_lazily(&facts, may_ask, judge).await?;
+        let (outcome, notes) = self.decide_lazily(&facts, asks_for, judge).await?;
         let anomalies = self.log_facts(facts);
         let requests = if fired { self.requests() } else { Vec::new() };
         let verdict = if let Some(verdict) = unknown {
@@ -406,9 +416,7 @@ impl Session {
     /// `bytes`: the event's size as JSON.
     fn ingest(&mut self, event: Event, bytes: usize) -> Result<EventOutcome, SessionError> {
         let facts = self.take(event, bytes);
-        let outcome = self
-            .monitor
-            .push(&facts, &self.judged_at(facts.event))?;
+        let outcome = self.monitor.push(&facts, &self.judged_at(facts.event))?;
         self.log_facts(facts);
         Ok(outcome)
     }
@@ -465,49 +473,62 @@ impl Session {
     }
 
     /// Decides the event from the formal state and the verdicts already
-    /// booked; asks the judge only when that blocks a write (`may_ask`) at a
-    /// semantic step no judge has answered on this slice, then decides again.
-    /// An allowed write, and every other event, costs no judge call.
+    /// booked; asks the judge only when that blocks a write of the gated tool
+    /// `asks_for` at a semantic step no judge has answered on this slice,
+    /// then decides again. An allowed write, and every other event, costs no
+    /// judge call.
     async fn decide_lazily(
         &mut self,
         facts: &EventFacts,
-        may_ask: bool,
+        asks_for: Option<Symbol>,
         judge: &dyn Judge,
     ) -> Result<(EventOutcome, Vec<JudgeNote>), SessionError> {
         let k = facts.event;
         let outcome = self.monitor.push(facts, &self.judged_at(k))?;
-        if !may_ask || outcome.allowed() != Some(false) || !self.blocked_at_semantic_step() {
+        let rt = Arc::clone(&self.rt);
+        let on_path = asks_for.and_then(|tool| rt.on_path.get(&tool));
+        let Some(on_path) = on_path else {
+            return Ok((outcome, Vec::new()));
+        };
+        if outcome.allowed() != Some(false) || !self.blocked_at_semantic_step(on_path) {
             return Ok((outcome, Vec::new()));
         }
         // The monitor only moves forward: back to the event before the
         // write, where the questions are asked (the logged facts stop there).
         self.monitor = self.replayed(&self.judged)?;
         self.work.events_replayed += self.log.len() as u64;
-        let notes = self.consult(judge, k).await?;
+        let notes = self.consult(judge, k, on_path).await?;
         let outcome = self.monitor.push(facts, &self.judged_at(k))?;
         Ok((outcome, notes))
     }
 
     /// Whether the write the monitor just blocked stopped at a dialogue step
     /// no judge has answered yet: the first unmet step on the path that came
-    /// closest is semantic, and some question about a waiting step has not
-    /// been asked on the conversation as it stands.
-    fn blocked_at_semantic_step(&self) -> bool {
+    /// closest is semantic, and some question about a waiting step on the
+    /// way to the write (`on_path`) has not been asked on the conversation
+    /// as it stands.
+    fn blocked_at_semantic_step(&self, on_path: &BTreeSet<StepId>) -> bool {
         let semantic_unmet = self
             .monitor
             .explain_block()
             .and_then(|v| v.unmet)
             .and_then(|s| self.rt.step(s))
             .is_some_and(|info| info.asked.is_some());
-        semantic_unmet
-            && !judging::questions(
-                &self.rt,
-                &self.monitor,
-                &self.extractor.interner,
-                &self.last_turns,
-                &self.asked,
-            )
-            .is_empty()
+        semantic_unmet && !self.questions(&self.monitor, on_path).is_empty()
+    }
+
+    /// The questions not yet asked on this slice about the requests waiting
+    /// in `monitor` at a semantic step of `on_path`.
+    fn questions(&self, monitor: &Monitor, on_path: &BTreeSet<StepId>) -> Vec<judging::Ask> {
+        let mut asks = judging::questions(
+            &self.rt,
+            monitor,
+            &self.extractor.interner,
+            &self.last_turns,
+            &self.asked,
+        );
+        asks.retain(|ask| ask.steps.iter().any(|(step, _)| on_path.contains(step)));
+        asks
     }
 
     /// A monitor fed every logged event with the verdicts of `judged`.
@@ -546,6 +567,7 @@ impl Session {
         &mut self,
         judge: &dyn Judge,
         now: EventIdx,
+        on_path: &BTreeSet<StepId>,
     ) -> Result<Vec<JudgeNote>, SessionError> {
         let mut notes = Vec::new();
         let mut ahead: Vec<(judging::Ask, Judgement)> = Vec::new();
@@ -553,13 +575,7 @@ impl Session {
         // Each round satisfies at least one more step, so the walk is bounded
         // by the workflow's length.
         for _ in 0..=self.rt.steps.len() {
-            let asks: Vec<judging::Ask> = judging::questions(
-                &self.rt,
-                &self.monitor,
-                &self.extractor.interner,
-                &self.last_turns,
-                &self.asked,
-            );
+            let asks = self.questions(&self.monitor, on_path);
             let mut accepted = Vec::new();
             let mut open = Vec::new();
             for ask in asks {
@@ -577,13 +593,11 @@ impl Session {
                 }
                 rounds += 1;
                 let real = open.len();
-                let room = judge
-                    .questions_per_call()
-                    .map_or(usize::MAX, |per_call| {
-                        real.div_ceil(per_call).saturating_mul(per_call) - real
-                    });
+                let room = judge.questions_per_call().map_or(usize::MAX, |per_call| {
+                    real.div_ceil(per_call).saturating_mul(per_call) - real
+                });
                 if room > 0 {
-                    let extra = self.questions_ahead(&open)?;
+                    let extra = self.questions_ahead(&open, on_path)?;
                     open.extend(extra.into_iter().take(room));
                 }
                 let requests = judging::with_slices(&mut open, &self.rendered, now);
@@ -618,12 +632,16 @@ impl Session {
     /// effect at the earliest, the requests then waiting on a semantic step.
     /// A guess: a criterion whose real evidence comes later opens its
     /// successor later, on another slice, and is asked in a further round.
-    fn questions_ahead(&mut self, asks: &[judging::Ask]) -> Result<Vec<judging::Ask>, SessionError> {
+    fn questions_ahead(
+        &mut self,
+        asks: &[judging::Ask],
+        on_path: &BTreeSet<StepId>,
+    ) -> Result<Vec<judging::Ask>, SessionError> {
         let mut assumed = self.judged.clone();
         let mut known: BTreeSet<(StepId, Env)> = BTreeSet::new();
         let assume = |ask: &judging::Ask,
-                          assumed: &mut BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
-                          known: &mut BTreeSet<(StepId, Env)>| {
+                      assumed: &mut BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
+                      known: &mut BTreeSet<(StepId, Env)>| {
             for (step, _) in &ask.steps {
                 known.insert((*step, ask.env));
                 assumed
@@ -639,16 +657,11 @@ impl Session {
         for _ in 0..self.rt.steps.len() {
             let monitor = self.replayed(&assumed)?;
             self.work.events_replayed += self.log.len() as u64;
-            let next: Vec<judging::Ask> = judging::questions(
-                &self.rt,
-                &monitor,
-                &self.extractor.interner,
-                &self.last_turns,
-                &self.asked,
-            )
-            .into_iter()
-            .filter(|a| a.steps.iter().all(|(s, _)| !known.contains(&(*s, a.env))))
-            .collect();
+            let next: Vec<judging::Ask> = self
+                .questions(&monitor, on_path)
+                .into_iter()
+                .filter(|a| a.steps.iter().all(|(s, _)| !known.contains(&(*s, a.env))))
+                .collect();
             if next.is_empty() {
                 break;
             }

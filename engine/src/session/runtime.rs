@@ -3,10 +3,11 @@
 //! its judge question, its remediation template, its depth and whether it is
 //! an exit.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::{EvaluateError, StepId, StepOrigin};
+use turnstile_rules::{EvaluateError, StepId, StepOrigin, Symbol};
 use turnstile_rules::{OperandId, Plan};
 
 use turnstile_judge::Role;
@@ -68,6 +69,10 @@ pub struct BundleRuntime {
     /// Whether any step is decided by a judge: sessions render their events
     /// for it only then.
     pub(crate) asks_judge: bool,
+    /// Per gated tool: the steps on a path to one of its authorizations
+    /// (the authorizations included). A write asks the judge only about
+    /// these: no answer about another step can change its decision.
+    pub(crate) on_path: HashMap<Symbol, BTreeSet<StepId>>,
 }
 
 impl BundleRuntime {
@@ -126,7 +131,23 @@ impl BundleRuntime {
                     && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
             });
         }
+        let on_path = plan
+            .auth_steps
+            .iter()
+            .map(|(tool, auths)| {
+                let steps = auths
+                    .iter()
+                    .flat_map(|a| {
+                        let reaching = plan.reaching.get(a).map_or(&[][..], Vec::as_slice);
+                        std::iter::once(a).chain(reaching)
+                    })
+                    .map(|&s| StepId(s))
+                    .collect();
+                (*tool, steps)
+            })
+            .collect();
         Ok(Arc::new(BundleRuntime {
+            on_path,
             plan: Arc::new(plan),
             principal_mask: crate::extract::principal_mask(&bundle),
             asks_judge: steps.iter().any(|s| s.asked.is_some()),

@@ -343,7 +343,8 @@ mod tests {
                 Turn::new(0, Role::Agent, "How can I help? I can cancel or refund."),
                 Turn::new(1, Role::User, "Hi there."),
                 Turn::new(2, Role::User, text),
-            ].into(),
+            ]
+            .into(),
         };
         assert_eq!(
             OfflineJudge
