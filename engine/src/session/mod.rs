@@ -134,6 +134,10 @@ pub struct Session {
     after_user: bool,
     after_block: bool,
     usage: Usage,
+    /// The monitor's explanation of the write just blocked, when deciding
+    /// whether to ask the judge computed it and nothing changed since: the
+    /// block verdict reuses it rather than explaining twice.
+    explained: Option<turnstile_rules::Violation>,
 }
 
 /// How much one session stores. At either cap the session takes no more
@@ -187,6 +191,7 @@ impl Session {
             after_user: false,
             after_block: false,
             usage: Usage::default(),
+            explained: None,
         }
     }
 
@@ -283,6 +288,7 @@ impl Session {
         } else {
             self.verdict(k, &outcome, &requests)
         };
+        self.explained = None;
         let verdict = self.deviation(k, verdict);
         if fired {
             self.mark_seen();
@@ -484,13 +490,19 @@ impl Session {
         judge: &dyn Judge,
     ) -> Result<(EventOutcome, Vec<JudgeNote>), SessionError> {
         let k = facts.event;
+        self.explained = None;
         let outcome = self.monitor.push(facts, &self.judged_at(k))?;
         let rt = Arc::clone(&self.rt);
         let on_path = asks_for.and_then(|tool| rt.on_path.get(&tool));
         let Some(on_path) = on_path else {
             return Ok((outcome, Vec::new()));
         };
-        if outcome.allowed() != Some(false) || !self.blocked_at_semantic_step(on_path) {
+        if outcome.allowed() != Some(false) {
+            return Ok((outcome, Vec::new()));
+        }
+        let violation = self.monitor.explain_block();
+        if !self.blocked_at_semantic_step(violation.as_ref(), on_path) {
+            self.explained = violation;
             return Ok((outcome, Vec::new()));
         }
         // The monitor only moves forward: back to the event before the
@@ -502,15 +514,17 @@ impl Session {
         Ok((outcome, notes))
     }
 
-    /// Whether the write the monitor just blocked stopped at a dialogue step
-    /// no judge has answered yet: the first unmet step on the path that came
-    /// closest is semantic, and some question about a waiting step on the
+    /// Whether the write the monitor just blocked (`violation`: its
+    /// explanation) stopped at a dialogue step no judge has answered yet: the
+    /// first unmet step on the path that came closest is semantic, and some question about a waiting step on the
     /// way to the write (`on_path`) has not been asked on the conversation
     /// as it stands.
-    fn blocked_at_semantic_step(&self, on_path: &BTreeSet<StepId>) -> bool {
-        let semantic_unmet = self
-            .monitor
-            .explain_block()
+    fn blocked_at_semantic_step(
+        &self,
+        violation: Option<&turnstile_rules::Violation>,
+        on_path: &BTreeSet<StepId>,
+    ) -> bool {
+        let semantic_unmet = violation
             .and_then(|v| v.unmet)
             .and_then(|s| self.rt.step(s))
             .is_some_and(|info| info.asked.is_some());
@@ -738,7 +752,7 @@ impl Session {
     /// The verdict on the agent event `k` at a firing: allow or block for a
     /// gated call, else the guidance of the open requests.
     fn verdict(
-        &self,
+        &mut self,
         k: EventIdx,
         outcome: &EventOutcome,
         requests: &[RequestView],
@@ -769,7 +783,7 @@ impl Session {
 
     /// A block verdict for the gated call at `k` (the last event taken),
     /// explained by the session's [`Explainer`].
-    fn block(&self, k: EventIdx) -> GateVerdict {
+    fn block(&mut self, k: EventIdx) -> GateVerdict {
         let unexplained = GateVerdict::Block {
             reason: Reason::MissingStep,
             step: None,
@@ -778,24 +792,29 @@ impl Session {
             explanation: format!("event {k}: no authorizing path"),
         };
         let explained = match self.explainer {
-            Explainer::Monitor => self.monitor_block(),
+            Explainer::Monitor => {
+                let violation = self
+                    .explained
+                    .take()
+                    .or_else(|| self.monitor.explain_block());
+                violation.map(|v| self.monitor_block(&v))
+            }
             Explainer::Datalog => self.datalog_block(k),
         };
         explained.unwrap_or(unexplained)
     }
 
-    /// The block explained from the monitor's state: no Datalog run, a cost
-    /// independent of the conversation's length.
-    fn monitor_block(&self) -> Option<GateVerdict> {
-        let violation = self.monitor.explain_block()?;
+    /// The block `violation` explained from the monitor's state: no Datalog
+    /// run, a cost independent of the conversation's length.
+    fn monitor_block(&self, violation: &turnstile_rules::Violation) -> GateVerdict {
         let explanation = explain_violation(
             &self.rt.bundle,
             &self.rt.plan.encoded,
             &self.extractor.interner,
-            &violation,
+            violation,
         );
-        let mismatch = type_mismatch_in(&self.type_errors, &violation, &explanation);
-        Some(self.block_verdict(&violation, explanation, mismatch))
+        let mismatch = type_mismatch_in(&self.type_errors, violation, &explanation);
+        self.block_verdict(violation, explanation, mismatch)
     }
 
     /// The block explained by the reference Datalog program over the facts
