@@ -610,7 +610,12 @@ impl Session {
                 let room = judge.questions_per_call().map_or(usize::MAX, |per_call| {
                     real.div_ceil(per_call).saturating_mul(per_call) - real
                 });
-                if room > 0 {
+                let opens = open.iter().any(|ask| {
+                    ask.steps
+                        .iter()
+                        .any(|(step, _)| self.rt.opens_semantic.get(step.0 as usize) == Some(&true))
+                });
+                if room > 0 && opens {
                     let extra = self.questions_ahead(&open, on_path)?;
                     open.extend(extra.into_iter().take(room));
                 }

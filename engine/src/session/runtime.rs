@@ -73,6 +73,10 @@ pub struct BundleRuntime {
     /// (the authorizations included). A write asks the judge only about
     /// these: no answer about another step can change its decision.
     pub(crate) on_path: HashMap<Symbol, BTreeSet<StepId>>,
+    /// Per step: whether another semantic step can follow it. Only the
+    /// answers about such steps can raise a next question, so a session
+    /// looks ahead only from them.
+    pub(crate) opens_semantic: Vec<bool>,
 }
 
 impl BundleRuntime {
@@ -146,7 +150,11 @@ impl BundleRuntime {
                 (*tool, steps)
             })
             .collect();
+        let opens_semantic = (0..plan.steps.len())
+            .map(|from| semantic_after(&plan, from))
+            .collect();
         Ok(Arc::new(BundleRuntime {
+            opens_semantic,
             on_path,
             plan: Arc::new(plan),
             principal_mask: crate::extract::principal_mask(&bundle),
@@ -165,6 +173,32 @@ impl BundleRuntime {
     pub fn step_name(&self, step: StepId) -> &str {
         self.bundle.step_name(step)
     }
+}
+
+/// Whether a semantic step is reachable from step `from` along one or more
+/// edges.
+fn semantic_after(plan: &Plan, from: usize) -> bool {
+    let mut seen = vec![false; plan.steps.len()];
+    let mut stack: Vec<u32> = plan
+        .steps
+        .get(from)
+        .map(|s| s.succs.clone())
+        .unwrap_or_default();
+    while let Some(next) = stack.pop() {
+        let Some(step) = plan.steps.get(next as usize) else {
+            continue;
+        };
+        if step.semantic {
+            return true;
+        }
+        if let Some(slot) = seen.get_mut(next as usize)
+            && !*slot
+        {
+            *slot = true;
+            stack.extend(&step.succs);
+        }
+    }
+    false
 }
 
 fn edge_of_branch(bundle: &CompiledBundle, step: usize) -> Option<usize> {
