@@ -9,14 +9,16 @@
 //! - `datalog`: `decide` on the whole n-event trace, as a non-incremental gate
 //!   must at every decision.
 //! - `session`: `Session::push` of the call (offline judge, workflow
-//!   schedule), restored with every verdict accepted: the monitor's work plus
-//!   the judge traversal over the waiting steps (the open classification
-//!   branches are asked again, on the whole conversation, since the user
-//!   spoke last), the allow/guide bookkeeping and, for a block, the
-//!   monitor's explanation (`Monitor::explain_block`). `session_live` is the
-//!   allowed call as a live session meets it: the confirmation right before
-//!   the call is judged at this push and amends the monitor at that event
-//!   (no replay).
+//!   schedule), restored with every verdict accepted: the monitor's work
+//!   plus the session's bookkeeping (rendering the event, the request views)
+//!   and, for a block, the monitor's explanation (`Monitor::explain_block`).
+//!   The judge is not asked: the booked verdicts decide the call (allowed,
+//!   or blocked at a formal step). `session_live` is the allowed call as a
+//!   live session meets it: the confirmation right before the call is not
+//!   judged yet, so the push blocks at it, goes back to the event before the
+//!   call (a replay of the logged events), asks the judge the confirmation
+//!   (with the open classification, on the whole conversation), amends the
+//!   monitor and decides again — the one push of a session that asks.
 //! - `cedar`: the same call decided by Cedar (`cedar-policy`) with the
 //!   fixture's cancel rule written as a Cedar policy (module [`cedar`]):
 //!   `is_authorized` alone, and request + context construction from the
@@ -644,13 +646,15 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
             session_decision(tokio, &mut session, case.last().clone());
             let after = session.work();
             println!(
-                "work of the {what} decision ({}, {} events): {} turns rendered, {} turns sent to the judge, {} events replayed, {} verdicts amended",
+                "work of the {what} decision ({}, {} events): {} turns rendered, {} turns sent to the judge (by reference), {} turns copied, {} events replayed, {} verdicts amended, {} fallback rounds",
                 case.name(),
                 case.events,
                 after.turns_rendered - before.turns_rendered,
                 after.turns_sent - before.turns_sent,
+                after.turns_copied - before.turns_copied,
                 after.events_replayed - before.events_replayed,
                 after.verdicts_amended - before.verdicts_amended,
+                after.fallback_rounds - before.fallback_rounds,
             );
         }
         let mut session = restore(rt, &case.session);

@@ -206,7 +206,7 @@ async fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
             question: Question::Classify { branches },
             policy_excerpt: None,
             bindings: BTreeMap::new(),
-            conversation: vec![Turn::new(0, Role::User, "I need to make a wire transfer")],
+            conversation: vec![Turn::new(0, Role::User, "I need to make a wire transfer")].into(),
         })
         .await
         .verdict;

@@ -168,36 +168,37 @@ async fn a_compliant_cancellation_is_guided_then_allowed() {
             Some("Load u1's profile.".to_owned())
         )]
     );
-    // Identified; the judge classified the request from the first message
-    // (stated before identification), so the cursor is the order read.
-    assert_eq!(
-        guidance(&r[6]),
-        vec![(
-            "user=u1".to_owned(),
-            "cancel.read".to_owned(),
-            Some("Read the order first.".to_owned())
-        )]
-    );
-    let classified = &r[6].judge;
-    assert_eq!(classified.len(), 1, "{classified:?}");
-    assert_eq!(classified[0].node, "classify");
-    assert!(
-        matches!(&classified[0].verdict, Verdict::Chosen { label, evidence_event: 0 } if label == "cancel")
-    );
-    // The order is read: the request is now about #O1 and waits for the user's yes.
-    let at_summary = guidance(&r[8]);
-    assert_eq!(
-        at_summary,
-        vec![(
-            "order=#O1,user=u1".to_owned(),
-            "cancel.confirm".to_owned(),
-            Some("Ask for confirmation.".to_owned())
-        )]
-    );
-    assert!(
-        r[8].requests
+    // Identified. The judge is asked only when a write needs an answer, so
+    // until then the request waits at its classification, unjudged.
+    for at in [6, 8] {
+        let cursor = guidance(&r[at]);
+        assert!(
+            cursor
+                .iter()
+                .all(|(request, step, _)| request == "user=u1" && step.starts_with("classify[")),
+            "event {at}: {cursor:?}"
+        );
+        assert!(r[at].judge.is_empty(), "event {at}: {:?}", r[at].judge);
+        assert!(
+            r[at]
+                .requests
+                .iter()
+                .any(|q| q.cursor.iter().any(|c| c.needs_judge))
+        );
+    }
+    // At the cancel the judge classified the request from the first message
+    // (stated before identification) and the confirmation in the same call.
+    let note = |node: &str| {
+        r[10]
+            .judge
             .iter()
-            .any(|q| q.cursor.iter().any(|c| c.needs_judge))
+            .find(|n| n.node == node)
+            .unwrap_or_else(|| panic!("{node} asked: {:?}", r[10].judge))
+            .verdict
+            .clone()
+    };
+    assert!(
+        matches!(note("classify"), Verdict::Chosen { label, evidence_event: 0 } if label == "cancel")
     );
     // The confirmation was judged from the user's "yes" (event 9): allowed.
     assert_eq!(
@@ -208,7 +209,7 @@ async fn a_compliant_cancellation_is_guided_then_allowed() {
         }
     );
     assert!(matches!(
-        r[10].judge[0].verdict,
+        note("cancel.confirm"),
         Verdict::Satisfied { evidence_event: 9 }
     ));
     // After the verified cancellation the #O1 request is done; the user's
@@ -295,9 +296,17 @@ async fn two_orders_are_two_requests() {
     let mut events = opening("#O1", "pending");
     events.push(call("c5", "get_order_details", json!({"order_id": "#O2"})));
     events.push(ok("c5", order("#O2", "pending")));
+    // An unconfirmed cancel: blocked, after the judge classified the
+    // request (its answer forks it on both orders read).
+    events.push(call(
+        "c6",
+        "cancel_pending_order",
+        json!({"order_id": "#O1", "reason": "no longer needed"}),
+    ));
     events.push(agent("Which one?"));
     let r = run(&mut session, events, &OfflineJudge).await;
-    let mut requests: Vec<_> = r[10].requests.iter().map(|q| q.request.clone()).collect();
+    assert!(r[10].verdict.is_block(), "{:?}", r[10].verdict);
+    let mut requests: Vec<_> = r[11].requests.iter().map(|q| q.request.clone()).collect();
     requests.sort();
     assert_eq!(
         requests,
@@ -456,11 +465,18 @@ async fn a_failing_http_judge_keeps_the_gate_closed() {
         let judge = HttpCriteria(HttpJudge::new(config).unwrap());
         let report = cancel_with(&judge).await;
         assert_closed(&report);
+        // The classification is offline; the criterion asked over HTTP
+        // is unknown.
         assert!(
-            matches!(report.judge[0].verdict, Verdict::Unknown { .. }),
+            report
+                .judge
+                .iter()
+                .filter(|n| n.node != "classify")
+                .all(|n| matches!(n.verdict, Verdict::Unknown { .. })),
             "{:?}",
             report.judge
         );
+        assert!(report.judge.iter().any(|n| n.node != "classify"));
     }
 }
 

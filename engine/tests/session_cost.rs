@@ -1,12 +1,14 @@
 //! What a session's push costs, counted rather than timed
-//! (`Session::work`): the work of deciding the last call of a conversation
-//! must not grow with the conversation's length — each event rendered for the
-//! judge once, a confirmation in the latest turn taken without replaying the
-//! conversation. And the shortcut must not change anything: after every
-//! push, the session's monitor equals a fresh monitor fed the whole
-//! conversation with the session's accepted verdicts (what the replay it
-//! replaces computed), on a long synthetic conversation and on every
-//! recorded tau2 retail and airline conversation.
+//! (`Session::work`): only a write the booked verdicts do not allow asks the
+//! judge, once, with every question it needs; every other push — guidance,
+//! observed turns, allowed writes — asks nothing, replays nothing and hands
+//! the judge no turn, however long the conversation; each event is rendered
+//! for the judge once and never copied (questions take ranges of the shared
+//! list). And the shortcuts must not change anything: after every push that
+//! asked or amended, the session's monitor equals a fresh monitor fed the
+//! whole conversation with the session's accepted verdicts, on a long
+//! synthetic conversation and on every recorded tau2 retail and airline
+//! conversation.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 #[path = "support/tau2.rs"]
@@ -126,6 +128,10 @@ impl Conversation {
 }
 
 fn push(session: &mut Session, event: Event) -> GateVerdict {
+    push_report(session, event).verdict
+}
+
+fn push_report(session: &mut Session, event: Event) -> turnstile_engine::session::EventReport {
     thread_local! {
         static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
             .build()
@@ -134,15 +140,16 @@ fn push(session: &mut Session, event: Event) -> GateVerdict {
     RUNTIME
         .with(|rt| rt.block_on(session.push(event, &OfflineJudge)))
         .unwrap()
-        .verdict
 }
 
 fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
     SessionWork {
         turns_rendered: a.turns_rendered - b.turns_rendered,
         turns_sent: a.turns_sent - b.turns_sent,
+        turns_copied: a.turns_copied - b.turns_copied,
         events_replayed: a.events_replayed - b.events_replayed,
         verdicts_amended: a.verdicts_amended - b.verdicts_amended,
+        fallback_rounds: a.fallback_rounds - b.fallback_rounds,
     }
 }
 
@@ -178,20 +185,104 @@ fn deciding_the_last_call_costs_the_same_at_100_and_1000_events() {
     let (long_total, long_last) = run(&long);
 
     // Each event is rendered for the judge once over the session, as it
-    // arrives.
+    // arrives, and never copied: questions take ranges of the shared list.
     assert_eq!(short_total.turns_rendered, short.len() as u64);
     assert_eq!(long_total.turns_rendered, long.len() as u64);
     assert_eq!(long_last.turns_rendered, 1);
-    // Replays happen only while the opening's verdicts cite earlier events
-    // (the classification): the later 900 events add none.
-    assert_eq!(long_total.events_replayed, short_total.events_replayed);
-    // The last push accepts the confirmation in the latest turn without
-    // replaying anything.
-    assert_eq!(long_last.events_replayed, 0, "{long_last:?}");
+    assert_eq!(long_total.turns_copied, 0, "{long_total:?}");
+    // The last push is a write blocked at the unjudged confirmation: it
+    // asks, and the confirmation in the latest turn amends the monitor.
     assert!(long_last.verdicts_amended >= 1, "{long_last:?}");
-    assert_eq!(long_last.turns_rendered, short_last.turns_rendered);
-    assert_eq!(long_last.events_replayed, short_last.events_replayed);
     assert_eq!(long_last.verdicts_amended, short_last.verdicts_amended);
+    // Every question it needed was in its first call.
+    assert_eq!(long_total.fallback_rounds, 0, "{long_total:?}");
+    assert_eq!(long_last.turns_rendered, short_last.turns_rendered);
+}
+
+/// Counts the judge's batches, with the questions of each.
+#[derive(Default)]
+struct CountingJudge(std::sync::Mutex<Vec<Vec<String>>>);
+
+#[async_trait::async_trait]
+impl turnstile_judge::Judge for CountingJudge {
+    fn name(&self) -> &str {
+        "counting-offline"
+    }
+
+    async fn judge(&self, request: &turnstile_judge::JudgeRequest) -> turnstile_judge::Judgement {
+        self.judge_batch(std::slice::from_ref(request))
+            .await
+            .pop()
+            .unwrap()
+    }
+
+    async fn judge_batch(
+        &self,
+        requests: &[turnstile_judge::JudgeRequest],
+    ) -> Vec<turnstile_judge::Judgement> {
+        self.0
+            .lock()
+            .unwrap()
+            .push(requests.iter().map(|r| r.node_id.clone()).collect());
+        turnstile_judge::Judge::judge_batch(&OfflineJudge, requests).await
+    }
+}
+
+/// Only a write that the verdicts already booked do not allow asks the
+/// judge; every other push of a long conversation — guidance, observed
+/// turns and results, an allowed write — asks nothing, replays nothing and
+/// sends no turn, however long the conversation: a regression to asking
+/// (or rendering, copying, replaying) at every event fails here.
+#[test]
+fn only_a_write_that_needs_an_answer_asks_the_judge() {
+    let events = long_conversation(1_000);
+    let judge = CountingJudge::default();
+    let mut session = Session::new(shop(), Schedule::Workflow);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mut asking = Vec::new();
+    for (index, event) in events.iter().enumerate() {
+        let calls_before = judge.0.lock().unwrap().len();
+        let before = session.work();
+        let report = runtime
+            .block_on(session.push(event.clone(), &judge))
+            .unwrap();
+        let work = minus(session.work(), before);
+        let calls = judge.0.lock().unwrap().len() - calls_before;
+        assert!(
+            !report.verdict.is_block(),
+            "event {index}: {:?}",
+            report.verdict
+        );
+        if calls == 0 {
+            assert!(report.judge.is_empty(), "event {index}");
+            assert_eq!(
+                (work.turns_sent, work.turns_copied, work.events_replayed),
+                (0, 0, 0),
+                "event {index} ({}): {work:?}",
+                report.kind
+            );
+            assert_eq!(work.turns_rendered, 1, "event {index}");
+        } else {
+            assert!(report.mutating, "event {index} ({}) asked", report.kind);
+            // One call per write: the confirmation a classification would
+            // open next was asked with it.
+            assert_eq!(calls, 1, "event {index}: {:?}", judge.0.lock().unwrap());
+            asking.push(index);
+        }
+    }
+    // The four cancels, each right after the user's yes.
+    assert_eq!(asking.len(), 4, "{asking:?}");
+    let batches = judge.0.lock().unwrap();
+    assert!(
+        batches[0].iter().any(|n| n == "classify")
+            && batches[0].iter().any(|n| n == "cancel.confirm"),
+        "the first cancel asks the classification and the confirmation together: {:?}",
+        batches[0]
+    );
+    assert_eq!(session.work().fallback_rounds, 0);
+    assert_eq!(session.work().turns_copied, 0);
 }
 
 /// The session's monitor against a fresh one fed every event with the
@@ -219,18 +310,27 @@ fn assert_same_as_replayed(rt: &Arc<BundleRuntime>, session: &Session, at: &str)
 }
 
 /// Pushes `events` through a session, comparing its monitor with a replayed
-/// one after every push that amended it (`every`: after every push), and
-/// at the end. Returns the verdicts amended.
-fn same_as_replayed(rt: &Arc<BundleRuntime>, events: &[Event], what: &str, every: bool) -> u64 {
+/// one after every push that asked the judge or amended the monitor
+/// (`every`: after every push), and at the end. Returns the verdicts
+/// amended and the pushes that asked the judge.
+fn same_as_replayed(
+    rt: &Arc<BundleRuntime>,
+    events: &[Event],
+    what: &str,
+    every: bool,
+) -> (u64, u64) {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let mut asked = 0;
     for (index, event) in events.iter().enumerate() {
-        let before = session.work().verdicts_amended;
-        push(&mut session, event.clone());
-        if every || session.work().verdicts_amended > before || index + 1 == events.len() {
+        let before = session.work();
+        let report = push_report(&mut session, event.clone());
+        let amended = session.work().verdicts_amended > before.verdicts_amended;
+        asked += u64::from(!report.judge.is_empty());
+        if every || amended || !report.judge.is_empty() || index + 1 == events.len() {
             assert_same_as_replayed(rt, &session, &format!("{what}, after event {index}"));
         }
     }
-    session.work().verdicts_amended
+    (session.work().verdicts_amended, asked)
 }
 
 #[test]
@@ -241,22 +341,25 @@ fn an_amended_monitor_equals_a_replayed_one_on_a_long_conversation() {
         Session::new(Arc::clone(&rt), Schedule::Workflow).work(),
         SessionWork::default()
     );
-    let amended = same_as_replayed(&rt, &events, "shop", true);
+    let (amended, _) = same_as_replayed(&rt, &events, "shop", true);
     // The conversation exercises the shortcut: its four confirmations amend.
     assert!(amended >= 4, "{amended}");
 }
 
 #[test]
 fn an_amended_monitor_equals_a_replayed_one_on_real_conversations() {
-    let mut amended = 0;
+    // Consent is decided by code in these bundles, so a write's questions
+    // mostly cite earlier events (a classification, a stated reason) and
+    // are replayed rather than amended; every asking push is compared.
+    let mut asked = 0;
     for (domain, bundle) in [("retail", "retail"), ("airline", "airline")] {
         let rt = BundleRuntime::new(Arc::new(tau2::shipped_bundle(bundle))).unwrap();
         for path in tau2::domain_trace_files(domain) {
             for trace in import_file(&path, None).unwrap().traces {
                 let what = tau2::trace_stem(&path);
-                amended += same_as_replayed(&rt, &trace.events, &what, false);
+                asked += same_as_replayed(&rt, &trace.events, &what, false).1;
             }
         }
     }
-    assert!(amended > 0, "no real conversation took the shortcut");
+    assert!(asked > 0, "no real conversation asked the judge");
 }

@@ -256,6 +256,10 @@ impl<J: Judge> Judge for CachingJudge<J> {
         self.inner.name()
     }
 
+    fn questions_per_call(&self) -> Option<usize> {
+        self.inner.questions_per_call()
+    }
+
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         let key = CacheKey::new(request, self.inner.name());
         if let Some(hit) = self.cached(&key) {

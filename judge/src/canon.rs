@@ -72,7 +72,7 @@ mod tests {
             },
             policy_excerpt: None,
             bindings: BTreeMap::from([("order".into(), "#W1".into())]),
-            conversation: vec![Turn::new(3, Role::User, text)],
+            conversation: vec![Turn::new(3, Role::User, text)].into(),
         }
     }
 
@@ -85,5 +85,21 @@ mod tests {
         let mut other_node = req("yes");
         other_node.node_id = "m".into();
         assert_eq!(a, request_hash(&other_node));
+    }
+
+    #[test]
+    fn a_shared_slice_hashes_as_its_visible_turns() {
+        // The key is a function of the turns shown, not of how they are
+        // stored: a range of a longer shared list hashes as an owned copy.
+        let turns = std::sync::Arc::new(vec![
+            Turn::new(2, Role::Agent, "Cancel #W1?"),
+            Turn::new(3, Role::User, "yes"),
+            Turn::new(4, Role::User, "thanks"),
+        ]);
+        let mut shared = req("yes");
+        shared.conversation = crate::types::Conversation::shared(&turns, 1..2);
+        assert_eq!(request_hash(&shared), request_hash(&req("yes")));
+        shared.conversation = crate::types::Conversation::shared(&turns, 1..3);
+        assert_ne!(request_hash(&shared), request_hash(&req("yes")));
     }
 }

@@ -35,6 +35,15 @@ pub trait Judge: Send + Sync {
         }
         out
     }
+
+    /// Questions this judge answers in one call at most, if it batches them
+    /// into calls (a model judge); `None` when a batch costs nothing more
+    /// than its questions. A session asking ahead (questions a positive
+    /// answer would raise next) fills only the room left in the calls its
+    /// questions need anyway, so asking ahead never adds a call.
+    fn questions_per_call(&self) -> Option<usize> {
+        None
+    }
 }
 
 #[async_trait]
@@ -50,6 +59,10 @@ impl<J: Judge + ?Sized> Judge for Arc<J> {
     async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         (**self).judge_batch(requests).await
     }
+
+    fn questions_per_call(&self) -> Option<usize> {
+        (**self).questions_per_call()
+    }
 }
 
 #[async_trait]
@@ -64,5 +77,9 @@ impl<J: Judge + ?Sized> Judge for Box<J> {
 
     async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         (**self).judge_batch(requests).await
+    }
+
+    fn questions_per_call(&self) -> Option<usize> {
+        (**self).questions_per_call()
     }
 }

@@ -55,4 +55,6 @@ pub use canon::request_hash;
 pub use judge::Judge;
 pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge};
 pub use recorded::{Record, RecordError, RecordedJudge, RecordingJudge};
-pub use types::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict};
+pub use types::{
+    Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict,
+};

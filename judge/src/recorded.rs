@@ -295,6 +295,10 @@ impl<J: Judge> Judge for RecordingJudge<J> {
         self.inner.name()
     }
 
+    fn questions_per_call(&self) -> Option<usize> {
+        self.inner.questions_per_call()
+    }
+
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         let judgement = self.inner.judge(request).await;
         self.append(request, &judgement);
@@ -332,7 +336,8 @@ mod tests {
                 Turn::new(6, Role::Agent, "Confirm?"),
                 Turn::new(7, Role::User, "yes"),
                 Turn::new(last, Role::Tool, "x"),
-            ],
+            ]
+            .into(),
         }
     }
 

@@ -182,7 +182,7 @@ pub struct JudgeRequest {
     #[serde(default)]
     pub bindings: BTreeMap<String, String>,
     /// The slice of the conversation from the node's lower evidence bound to now.
-    pub conversation: Vec<Turn>,
+    pub conversation: Conversation,
 }
 
 impl JudgeRequest {
@@ -198,6 +198,121 @@ impl JudgeRequest {
         self.conversation
             .iter()
             .find(|t| t.event_index == event_index)
+    }
+}
+
+/// The turns a judge is shown: a range of a list of turns that many
+/// requests share. A session renders each event once, as it arrives, and
+/// every question of a firing takes its slice as a range of that list, so
+/// building a request costs the range, not a copy of the turns. It reads as
+/// a `&[Turn]` (`Deref`), compares, hashes and serializes as the visible
+/// turns only (a JSON array of turns, as before), so two requests showing
+/// the same turns are equal however their lists are shared.
+#[derive(Clone, Default)]
+pub struct Conversation {
+    turns: Arc<Vec<Turn>>,
+    start: usize,
+    end: usize,
+}
+
+impl Conversation {
+    /// The turns `range` of `turns` (clamped to the list), sharing the list.
+    #[must_use]
+    pub fn shared(turns: &Arc<Vec<Turn>>, range: std::ops::Range<usize>) -> Self {
+        let end = range.end.min(turns.len());
+        Self {
+            turns: Arc::clone(turns),
+            start: range.start.min(end),
+            end,
+        }
+    }
+
+    /// The visible turns as an owned list (copies them).
+    #[must_use]
+    pub fn to_vec(&self) -> Vec<Turn> {
+        self.as_slice().to_vec()
+    }
+
+    /// The visible turns.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Turn] {
+        let end = self.end.min(self.turns.len());
+        self.turns.get(self.start.min(end)..end).unwrap_or_default()
+    }
+
+    /// Edits the visible turns (copying them first if the list is shared
+    /// or only partly visible); the conversation is then the whole list,
+    /// whatever the edit leaves in it.
+    pub fn make_mut(&mut self) -> &mut Vec<Turn> {
+        if self.start != 0 || self.end < self.turns.len() {
+            *self = Self::from(self.to_vec());
+        }
+        self.end = usize::MAX;
+        Arc::make_mut(&mut self.turns)
+    }
+}
+
+impl std::ops::Deref for Conversation {
+    type Target = [Turn];
+    fn deref(&self) -> &[Turn] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<Turn>> for Conversation {
+    fn from(turns: Vec<Turn>) -> Self {
+        let end = turns.len();
+        Self {
+            turns: Arc::new(turns),
+            start: 0,
+            end,
+        }
+    }
+}
+
+impl FromIterator<Turn> for Conversation {
+    fn from_iter<I: IntoIterator<Item = Turn>>(iter: I) -> Self {
+        Self::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Conversation {
+    type Item = &'a Turn;
+    type IntoIter = std::slice::Iter<'a, Turn>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl PartialEq for Conversation {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Conversation {}
+
+impl Hash for Conversation {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl fmt::Debug for Conversation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Serialize for Conversation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Conversation {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<Turn>::deserialize(deserializer).map(Self::from)
     }
 }
 
@@ -387,6 +502,38 @@ mod tests {
         );
         assert!(!Verdict::NotSatisfied.is_satisfied());
         assert!(!Verdict::unknown("x").is_satisfied());
+    }
+
+    #[test]
+    fn a_shared_conversation_is_its_visible_turns() {
+        let turns = Arc::new(vec![
+            Turn::new(0, Role::User, "a"),
+            Turn::new(1, Role::Agent, "b"),
+            Turn::new(2, Role::User, "c"),
+        ]);
+        let shared = Conversation::shared(&turns, 1..3);
+        let owned = Conversation::from(turns[1..3].to_vec());
+        assert_eq!(shared, owned);
+        assert_eq!(shared.len(), 2);
+        assert_eq!(shared.first().map(|t| t.event_index), Some(1));
+        assert_eq!(
+            serde_json::to_string(&shared).unwrap(),
+            serde_json::to_string(&turns[1..3]).unwrap()
+        );
+        let back: Conversation =
+            serde_json::from_str(&serde_json::to_string(&shared).unwrap()).unwrap();
+        assert_eq!(back, shared);
+        // Sharing: no copy of the list.
+        assert_eq!(Arc::strong_count(&turns), 2);
+        // Out-of-range bounds clamp instead of panicking.
+        assert!(Conversation::shared(&turns, 5..9).is_empty());
+        assert_eq!(Conversation::shared(&turns, 2..9).len(), 1);
+        // Editing copies, leaving the shared list alone.
+        let mut edited = shared.clone();
+        edited.make_mut().remove(0);
+        assert_eq!(edited.len(), 1);
+        assert_eq!(shared.len(), 2);
+        assert_eq!(turns.len(), 3);
     }
 
     #[test]

@@ -64,7 +64,7 @@ fn judge(conversation: Vec<Turn>) -> Verdict {
             },
             policy_excerpt: None,
             bindings: BTreeMap::new(),
-            conversation,
+            conversation: conversation.into(),
         })
         .verdict
 }

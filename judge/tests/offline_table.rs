@@ -241,7 +241,8 @@ fn judge(reply: &str) -> Verdict {
             conversation: vec![
                 Turn::new(10, Role::Agent, ASK),
                 Turn::new(11, Role::User, reply),
-            ],
+            ]
+            .into(),
         })
         .verdict
 }

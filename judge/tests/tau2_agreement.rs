@@ -113,7 +113,7 @@ fn request(conversation: Vec<Turn>) -> JudgeRequest {
         },
         policy_excerpt: None,
         bindings: BTreeMap::new(),
-        conversation,
+        conversation: conversation.into(),
     }
 }
 

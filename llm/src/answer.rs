@@ -347,7 +347,8 @@ mod tests {
             conversation: vec![
                 Turn::new(4, Role::Agent, "Shall I cancel #W1?"),
                 Turn::new(5, Role::User, "yes"),
-            ],
+            ]
+            .into(),
         }
     }
 

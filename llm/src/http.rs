@@ -296,6 +296,10 @@ impl Judge for HttpJudge {
         &self.inner.name
     }
 
+    fn questions_per_call(&self) -> Option<usize> {
+        Some(self.inner.config.max_questions_per_call.max(1))
+    }
+
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         self.inner
             .judge_call(std::slice::from_ref(request))

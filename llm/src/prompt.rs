@@ -238,7 +238,7 @@ mod tests {
             },
             policy_excerpt: Some("Cancel only pending orders.".into()),
             bindings: BTreeMap::from([("order".into(), order.into())]),
-            conversation: turns,
+            conversation: turns.into(),
         }
     }
 

@@ -52,7 +52,8 @@ fn criterion_request() -> JudgeRequest {
         conversation: vec![
             Turn::new(3, Role::Agent, "I will cancel #W123. Confirm (yes/no)?"),
             Turn::new(4, Role::User, "Yes, go ahead."),
-        ],
+        ]
+        .into(),
     }
 }
 
@@ -404,7 +405,7 @@ fn user_message(request: &Request) -> String {
 fn mixed_batch() -> Vec<JudgeRequest> {
     let mut later = criterion_request();
     later.node_id = "return.confirm".into();
-    later.conversation.remove(0);
+    later.conversation.make_mut().remove(0);
     vec![criterion_request(), classify_request(), later]
 }
 
@@ -586,7 +587,7 @@ async fn batches_beyond_the_cap_are_split_and_keep_order() {
     .await;
     let mut requests = vec![criterion_request(); 5];
     // One request whose slice lacks event 4: its answer is invalid.
-    requests[2].conversation.truncate(1);
+    requests[2].conversation.make_mut().truncate(1);
     let out = judge.judge_batch(&requests).await;
     assert_eq!(out.len(), 5);
     for (i, judgement) in out.iter().enumerate() {

@@ -35,7 +35,8 @@ fn consent(node: &str, reply: &str) -> JudgeRequest {
         conversation: vec![
             Turn::new(5, Role::Agent, "I will cancel #W1. Shall I proceed?"),
             Turn::new(6, Role::User, reply),
-        ],
+        ]
+        .into(),
     }
 }
 

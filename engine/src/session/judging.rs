@@ -7,9 +7,12 @@
 //! unsatisfied: the gate fails closed.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use turnstile_judge::{Branch, JudgeRequest, Judgement, Question, Role, Turn, Verdict};
+use turnstile_judge::{
+    Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Verdict,
+};
 use turnstile_rules::Monitor;
 use turnstile_rules::{Env, EventIdx};
 use turnstile_rules::{Interner, StepId};
@@ -72,6 +75,19 @@ impl Ask {
             ready: self.ready,
             slice_end: self.slice_end,
         }
+    }
+
+    /// Whether `other` asks the same thing on the same slice (an answer
+    /// to one is an answer to the other): the same steps, request, window
+    /// and question.
+    pub fn same_question(&self, other: &Ask) -> bool {
+        self.steps == other.steps
+            && self.env == other.env
+            && self.from == other.from
+            && self.ready == other.ready
+            && self.slice_end == other.slice_end
+            && self.whole_conversation == other.whole_conversation
+            && self.request == other.request
     }
 
     /// The speaker whose words can change the answer.
@@ -206,7 +222,7 @@ pub fn questions(
                         },
                         policy_excerpt: node.expect.clone(),
                         bindings,
-                        conversation: Vec::new(),
+                        conversation: Conversation::default(),
                     },
                 });
             }
@@ -238,7 +254,7 @@ pub fn questions(
                             },
                             policy_excerpt: node.expect.clone(),
                             bindings,
-                            conversation: Vec::new(),
+                            conversation: Conversation::default(),
                         },
                     });
                 ask.ready = ask.ready.min(from);
@@ -263,16 +279,22 @@ pub fn questions(
 
 /// The judge requests of `asks`: each question with its slice `[from, now)`
 /// of `rendered`, the events rendered as judge turns as they arrived (by
-/// [`render`], once each, not once per question). Notes where each slice
+/// [`render`], once each, not once per question), shared rather than
+/// copied: a request costs its range, not its turns. Notes where each slice
 /// ends, for [`accept`].
-pub fn with_slices(asks: &mut [Ask], rendered: &[Turn], now: EventIdx) -> Vec<JudgeRequest> {
+pub fn with_slices(
+    asks: &mut [Ask],
+    rendered: &Arc<Vec<Turn>>,
+    now: EventIdx,
+) -> Vec<JudgeRequest> {
     let end = now.as_usize().min(rendered.len());
     asks.iter_mut()
         .map(|ask| {
             let start = ask.from.as_usize().min(end);
             ask.until = EventIdx::from_usize(end);
             JudgeRequest {
-                conversation: rendered.get(start..end).unwrap_or_default().to_vec(),
+                // A range of the shared list: no turn is copied.
+                conversation: Conversation::shared(rendered, start..end),
                 ..ask.request.clone()
             }
         })

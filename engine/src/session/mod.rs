@@ -1,11 +1,19 @@
 //! Sessions: the live state of one conversation, owned by code. A session
-//! takes events one at a time; at the events its firing schedule selects it
-//! runs the PolicyGuide paper (2026), Algorithm 1, deterministically — ask
-//! the judge about the requests waiting on a dialogue-semantic step, let the
-//! incremental monitor decide everything formal — and returns a verdict:
-//! **allow** or **block** (with the reason, the first unmet step and its
-//! remediation) for an agent's mutating call, **guide** (the remediation at
-//! each open request's cursor) for any other agent event.
+//! takes events one at a time and decides each agent event its firing
+//! schedule selects from the incremental monitor's formal state and the
+//! judge verdicts already booked: **allow** or **block** (with the reason,
+//! the first unmet step and its remediation) for an agent's mutating call,
+//! **guide** (the remediation at each open request's cursor) for any other
+//! agent event.
+//!
+//! The judge is asked lazily: only at a write that decision blocks at a
+//! dialogue-semantic step no judge has answered on this slice. Then every
+//! request waiting on a semantic step is asked, with the questions a
+//! positive answer would raise next (asked ahead), in one call, and the
+//! write is decided again; the PolicyGuide paper's (2026) Algorithm 1 rounds
+//! remain only for questions nobody foresaw. Guidance, observed events and
+//! allowed writes never call the judge, so their cursors may rest at a
+//! semantic step until a write needs its answer.
 //!
 //! Requests are the monitor's bindings (`{$user, $order}`): a request forks
 //! whenever a step binds a new value, so two orders are two requests. Its
@@ -29,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use turnstile_judge::{Judge, Judgement, Turn, Usage};
-use turnstile_rules::{Env, EventIdx};
+use turnstile_rules::{Env, EventIdx, Symbol};
 use turnstile_rules::{EvaluateError, Reason, StepId, evaluate};
 use turnstile_rules::{EventFacts, ExtractionDiagnostic, FactsBuilder};
 use turnstile_rules::{EventOutcome, Monitor, MonitorError, Waiting};
@@ -109,8 +117,9 @@ pub struct Session {
     type_errors: Vec<ExtractionDiagnostic>,
     /// Every event rendered as a judge turn (conversation turns tokenized)
     /// as it arrives, when the bundle asks a judge anything: questions take
-    /// their slices from here.
-    rendered: Vec<Turn>,
+    /// their slices from here as ranges of the shared list
+    /// ([`turnstile_judge::Conversation`]), so a question copies no turn.
+    rendered: Arc<Vec<Turn>>,
     /// Successful tool results so far, for the deviation checks.
     successes: deviation::Successes,
     /// Work counted for tests.
@@ -128,6 +137,10 @@ pub struct Session {
     after_user: bool,
     after_block: bool,
     usage: Usage,
+    /// The monitor's explanation of the write just blocked, when deciding
+    /// whether to ask the judge computed it and nothing changed since: the
+    /// block verdict reuses it rather than explaining twice.
+    explained: Option<turnstile_rules::Violation>,
 }
 
 /// How much one session stores. At either cap the session takes no more
@@ -170,7 +183,7 @@ impl Session {
             events: Vec::new(),
             log: Vec::new(),
             type_errors: Vec::new(),
-            rendered: Vec::new(),
+            rendered: Arc::default(),
             successes: deviation::Successes::default(),
             work: SessionWork::default(),
             judged: BTreeMap::new(),
@@ -181,6 +194,7 @@ impl Session {
             after_user: false,
             after_block: false,
             usage: Usage::default(),
+            explained: None,
         }
     }
 
@@ -247,14 +261,24 @@ impl Session {
             .or_else(|| self.device_call_by_agent(&event));
         let is_agent = self.is_agent(&event) || unknown.is_some();
         let fired = is_agent && (self.fires(&event) || unknown.is_some());
-        let notes = if fired {
-            self.consult(judge, k).await?
-        } else {
-            Vec::new()
+        // Only a write the schedule checks can need the judge: guidance,
+        // observations and the blocks of unknown or wrong-side tools never do.
+        let asks_for = match &event {
+            Event::Call { tool, .. }
+                if fired
+                    && unknown.is_none()
+                    && self.rt.asks_judge
+                    && self.is_gated_call(&event) =>
+            {
+                self.rt.bundle.domain.tool(tool).map(|t| t.symbol)
+            }
+            _ => None,
         };
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
-        let (outcome, anomalies) = self.ingest(event, bytes)?;
+        let facts = self.take(event, bytes);
+        let (outcome, notes) = self.decide_lazily(&facts, asks_for, judge).await?;
+        let anomalies = self.log_facts(facts);
         let requests = if fired { self.requests() } else { Vec::new() };
         let verdict = if let Some(verdict) = unknown {
             verdict
@@ -267,6 +291,7 @@ impl Session {
         } else {
             self.verdict(k, &outcome, &requests)
         };
+        self.explained = None;
         let verdict = self.deviation(k, verdict);
         if fired {
             self.mark_seen();
@@ -395,14 +420,19 @@ impl Session {
         }
     }
 
-    /// Extracts the event's facts and feeds the monitor.
-    /// Returns the monitor's outcome and the input anomalies at the event.
+    /// Extracts the event's facts and feeds the monitor (restoring a
+    /// session: no judge). Returns the monitor's outcome.
     /// `bytes`: the event's size as JSON.
-    fn ingest(
-        &mut self,
-        event: Event,
-        bytes: usize,
-    ) -> Result<(EventOutcome, Vec<String>), SessionError> {
+    fn ingest(&mut self, event: Event, bytes: usize) -> Result<EventOutcome, SessionError> {
+        let facts = self.take(event, bytes);
+        let outcome = self.monitor.push(&facts, &self.judged_at(facts.event))?;
+        self.log_facts(facts);
+        Ok(outcome)
+    }
+
+    /// Stores the event and extracts its facts, without deciding it: the
+    /// monitor has not seen them yet.
+    fn take(&mut self, event: Event, bytes: usize) -> EventFacts {
         let k = EventIdx::from_usize(self.events.len());
         let facts = self.extractor.event(&self.rt.bundle, k, &event);
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
@@ -413,7 +443,12 @@ impl Session {
                 Event::User { .. } | Event::Agent { .. } => turn.tokenized(),
                 Event::Call { .. } | Event::Result { .. } => turn,
             };
-            self.rendered.push(turn);
+            // The list is shared only while a judge holds a question's
+            // slice of it; one kept beyond the call costs one copy here.
+            if Arc::strong_count(&self.rendered) > 1 {
+                self.work.turns_copied += self.rendered.len() as u64;
+            }
+            Arc::make_mut(&mut self.rendered).push(turn);
             self.work.turns_rendered += 1;
         }
         self.successes.note(
@@ -423,8 +458,12 @@ impl Session {
             &event,
         );
         self.events.push(event);
-        let judged: Vec<(StepId, Env)> = self.judged_at(k);
-        let outcome = self.monitor.push(&facts, &judged)?;
+        facts
+    }
+
+    /// Logs the facts of the event the monitor just decided; returns the
+    /// input anomalies at it.
+    fn log_facts(&mut self, facts: EventFacts) -> Vec<String> {
         let anomalies = facts
             .diagnostics
             .iter()
@@ -439,7 +478,90 @@ impl Session {
                 .cloned(),
         );
         self.log.push(facts);
-        Ok((outcome, anomalies))
+        anomalies
+    }
+
+    /// Decides the event from the formal state and the verdicts already
+    /// booked; asks the judge only when that blocks a write of the gated tool
+    /// `asks_for` at a semantic step no judge has answered on this slice,
+    /// then decides again. An allowed write, and every other event, costs no
+    /// judge call.
+    async fn decide_lazily(
+        &mut self,
+        facts: &EventFacts,
+        asks_for: Option<Symbol>,
+        judge: &dyn Judge,
+    ) -> Result<(EventOutcome, Vec<JudgeNote>), SessionError> {
+        let k = facts.event;
+        self.explained = None;
+        let outcome = self.monitor.push(facts, &self.judged_at(k))?;
+        let rt = Arc::clone(&self.rt);
+        let on_path = asks_for.and_then(|tool| rt.on_path.get(&tool));
+        let Some(on_path) = on_path else {
+            return Ok((outcome, Vec::new()));
+        };
+        if outcome.allowed() != Some(false) {
+            return Ok((outcome, Vec::new()));
+        }
+        let violation = self.monitor.explain_block();
+        if !self.blocked_at_semantic_step(violation.as_ref(), on_path) {
+            self.explained = violation;
+            return Ok((outcome, Vec::new()));
+        }
+        // The monitor only moves forward: back to the event before the
+        // write, where the questions are asked (the logged facts stop there).
+        self.monitor = self.replayed(&self.judged)?;
+        self.work.events_replayed += self.log.len() as u64;
+        let notes = self.consult(judge, k, on_path).await?;
+        let outcome = self.monitor.push(facts, &self.judged_at(k))?;
+        Ok((outcome, notes))
+    }
+
+    /// Whether the write the monitor just blocked (`violation`: its
+    /// explanation) stopped at a dialogue step no judge has answered yet: the
+    /// first unmet step on the path that came closest is semantic, and some question about a waiting step on the
+    /// way to the write (`on_path`) has not been asked on the conversation
+    /// as it stands.
+    fn blocked_at_semantic_step(
+        &self,
+        violation: Option<&turnstile_rules::Violation>,
+        on_path: &BTreeSet<StepId>,
+    ) -> bool {
+        let semantic_unmet = violation
+            .and_then(|v| v.unmet)
+            .and_then(|s| self.rt.step(s))
+            .is_some_and(|info| info.asked.is_some());
+        semantic_unmet && !self.questions(&self.monitor, on_path).is_empty()
+    }
+
+    /// The questions not yet asked on this slice about the requests waiting
+    /// in `monitor` at a semantic step of `on_path`.
+    fn questions(&self, monitor: &Monitor, on_path: &BTreeSet<StepId>) -> Vec<judging::Ask> {
+        let mut asks = judging::questions(
+            &self.rt,
+            monitor,
+            &self.extractor.interner,
+            &self.last_turns,
+            &self.asked,
+        );
+        asks.retain(|ask| ask.steps.iter().any(|(step, _)| on_path.contains(step)));
+        asks
+    }
+
+    /// A monitor fed every logged event with the verdicts of `judged`.
+    fn replayed(
+        &self,
+        judged: &BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
+    ) -> Result<Monitor, SessionError> {
+        let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
+        for facts in &self.log {
+            let at: Vec<(StepId, Env)> = judged
+                .get(&facts.event)
+                .map(|s| s.iter().copied().collect())
+                .unwrap_or_default();
+            monitor.push(facts, &at)?;
+        }
+        Ok(monitor)
     }
 
     fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
@@ -449,41 +571,74 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// The walk of the PolicyGuide paper (2026), Algorithm 1: asks the judge
-    /// about every request waiting on a semantic step, with the conversation before event `now`; accepted
-    /// verdicts are replayed into the monitor at the events they take effect,
-    /// which may leave requests waiting on the next semantic step — those are
-    /// asked in the same firing, until nothing more is accepted.
+    /// Asks the judge what the write at `now` can need, with the
+    /// conversation before it: every request waiting on a semantic step and,
+    /// in the same call, the questions a positive answer would raise next
+    /// ([`Session::questions_ahead`]). Accepted verdicts are replayed into the
+    /// monitor at the events they take effect; the requests then waiting on
+    /// a next semantic step take their answers from those asked ahead. Only
+    /// a question nobody foresaw is asked in a further round (the PolicyGuide
+    /// paper's Algorithm 1, 2026, kept as the fallback; counted in
+    /// [`SessionWork::fallback_rounds`]), until nothing more is accepted.
     async fn consult(
         &mut self,
         judge: &dyn Judge,
         now: EventIdx,
+        on_path: &BTreeSet<StepId>,
     ) -> Result<Vec<JudgeNote>, SessionError> {
         let mut notes = Vec::new();
+        let mut ahead: Vec<(judging::Ask, Judgement)> = Vec::new();
+        let mut rounds = 0u32;
         // Each round satisfies at least one more step, so the walk is bounded
         // by the workflow's length.
         for _ in 0..=self.rt.steps.len() {
-            let mut asks: Vec<judging::Ask> = judging::questions(
-                &self.rt,
-                &self.monitor,
-                &self.extractor.interner,
-                &self.last_turns,
-                &self.asked,
-            );
-            if asks.is_empty() {
-                break;
-            }
-            let requests = judging::with_slices(&mut asks, &self.rendered, now);
-            let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
-            self.work.turns_sent += sent as u64;
-            let judgements = judge.judge_batch(&requests).await;
+            let asks = self.questions(&self.monitor, on_path);
             let mut accepted = Vec::new();
-            for (i, ask) in asks.iter().enumerate() {
-                let judgement = judgements
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
-                accepted.extend(self.record(ask, judgement, now, &mut notes));
+            let mut open = Vec::new();
+            for ask in asks {
+                match ahead.iter().position(|(a, _)| a.same_question(&ask)) {
+                    Some(i) => {
+                        let (asked, judgement) = ahead.swap_remove(i);
+                        accepted.extend(self.record(&asked, judgement, now, &mut notes));
+                    }
+                    None => open.push(ask),
+                }
+            }
+            if !open.is_empty() {
+                if rounds > 0 {
+                    self.work.fallback_rounds += 1;
+                }
+                rounds += 1;
+                let real = open.len();
+                let room = judge.questions_per_call().map_or(usize::MAX, |per_call| {
+                    real.div_ceil(per_call).saturating_mul(per_call) - real
+                });
+                let opens = open.iter().any(|ask| {
+                    ask.steps
+                        .iter()
+                        .any(|(step, _)| self.rt.opens_semantic.get(step.0 as usize) == Some(&true))
+                });
+                if room > 0 && opens {
+                    let extra = self.questions_ahead(&open, on_path)?;
+                    open.extend(extra.into_iter().take(room));
+                }
+                let requests = judging::with_slices(&mut open, &self.rendered, now);
+                let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
+                self.work.turns_sent += sent as u64;
+                let judgements = judge.judge_batch(&requests).await;
+                for (i, ask) in open.into_iter().enumerate() {
+                    let judgement = judgements
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
+                    // Every call is paid for, whether its answer is used or not.
+                    self.usage += judgement.usage;
+                    if i < real {
+                        accepted.extend(self.record(&ask, judgement, now, &mut notes));
+                    } else {
+                        ahead.push((ask, judgement));
+                    }
+                }
             }
             if accepted.is_empty() {
                 break;
@@ -491,6 +646,53 @@ impl Session {
             self.replay(&accepted)?;
         }
         Ok(notes)
+    }
+
+    /// The questions a positive answer to `asks` would raise next: on a
+    /// monitor where every step `asks` decides (and, in turn, every step
+    /// those answers would open) is assumed satisfied where it would take
+    /// effect at the earliest, the requests then waiting on a semantic step.
+    /// A guess: a criterion whose real evidence comes later opens its
+    /// successor later, on another slice, and is asked in a further round.
+    fn questions_ahead(
+        &mut self,
+        asks: &[judging::Ask],
+        on_path: &BTreeSet<StepId>,
+    ) -> Result<Vec<judging::Ask>, SessionError> {
+        let mut assumed = self.judged.clone();
+        let mut known: BTreeSet<(StepId, Env)> = BTreeSet::new();
+        let assume = |ask: &judging::Ask,
+                      assumed: &mut BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>,
+                      known: &mut BTreeSet<(StepId, Env)>| {
+            for (step, _) in &ask.steps {
+                known.insert((*step, ask.env));
+                assumed
+                    .entry(ask.ready)
+                    .or_default()
+                    .insert((*step, ask.env));
+            }
+        };
+        for ask in asks {
+            assume(ask, &mut assumed, &mut known);
+        }
+        let mut ahead: Vec<judging::Ask> = Vec::new();
+        for _ in 0..self.rt.steps.len() {
+            let monitor = self.replayed(&assumed)?;
+            self.work.events_replayed += self.log.len() as u64;
+            let next: Vec<judging::Ask> = self
+                .questions(&monitor, on_path)
+                .into_iter()
+                .filter(|a| a.steps.iter().all(|(s, _)| !known.contains(&(*s, a.env))))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            for ask in &next {
+                assume(ask, &mut assumed, &mut known);
+            }
+            ahead.extend(next);
+        }
+        Ok(ahead)
     }
 
     /// Books one judgement; returns the verdict it added, if it satisfied
@@ -502,7 +704,6 @@ impl Session {
         now: EventIdx,
         notes: &mut Vec<JudgeNote>,
     ) -> Option<(EventIdx, StepId, Env)> {
-        self.usage += judgement.usage;
         // Asked again only once the conversation has moved on: a judge that
         // failed on this slice (and so kept the gate closed) gets another
         // chance with the next message, not at every event.
@@ -551,19 +752,15 @@ impl Session {
             self.work.verdicts_amended += verdicts.len() as u64;
             return Ok(());
         }
-        let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
-        for facts in &self.log {
-            monitor.push(facts, &self.judged_at(facts.event))?;
-        }
+        self.monitor = self.replayed(&self.judged)?;
         self.work.events_replayed += self.log.len() as u64;
-        self.monitor = monitor;
         Ok(())
     }
 
     /// The verdict on the agent event `k` at a firing: allow or block for a
     /// gated call, else the guidance of the open requests.
     fn verdict(
-        &self,
+        &mut self,
         k: EventIdx,
         outcome: &EventOutcome,
         requests: &[RequestView],
@@ -594,7 +791,7 @@ impl Session {
 
     /// A block verdict for the gated call at `k` (the last event taken),
     /// explained by the session's [`Explainer`].
-    fn block(&self, k: EventIdx) -> GateVerdict {
+    fn block(&mut self, k: EventIdx) -> GateVerdict {
         let unexplained = GateVerdict::Block {
             reason: Reason::MissingStep,
             step: None,
@@ -603,24 +800,29 @@ impl Session {
             explanation: format!("event {k}: no authorizing path"),
         };
         let explained = match self.explainer {
-            Explainer::Monitor => self.monitor_block(),
+            Explainer::Monitor => {
+                let violation = self
+                    .explained
+                    .take()
+                    .or_else(|| self.monitor.explain_block());
+                violation.map(|v| self.monitor_block(&v))
+            }
             Explainer::Datalog => self.datalog_block(k),
         };
         explained.unwrap_or(unexplained)
     }
 
-    /// The block explained from the monitor's state: no Datalog run, a cost
-    /// independent of the conversation's length.
-    fn monitor_block(&self) -> Option<GateVerdict> {
-        let violation = self.monitor.explain_block()?;
+    /// The block `violation` explained from the monitor's state: no Datalog
+    /// run, a cost independent of the conversation's length.
+    fn monitor_block(&self, violation: &turnstile_rules::Violation) -> GateVerdict {
         let explanation = explain_violation(
             &self.rt.bundle,
             &self.rt.plan.encoded,
             &self.extractor.interner,
-            &violation,
+            violation,
         );
-        let mismatch = type_mismatch_in(&self.type_errors, &violation, &explanation);
-        Some(self.block_verdict(&violation, explanation, mismatch))
+        let mismatch = type_mismatch_in(&self.type_errors, violation, &explanation);
+        self.block_verdict(violation, explanation, mismatch)
     }
 
     /// The block explained by the reference Datalog program over the facts
@@ -880,13 +1082,19 @@ pub struct SessionWork {
     /// bundle asks a judge anything).
     pub turns_rendered: u64,
     /// Turns handed to the judge in conversation slices (a question about
-    /// the whole conversation gets all of them).
+    /// the whole conversation gets all of them), by reference.
     pub turns_sent: u64,
+    /// Turns copied: the rendered list copied because something kept a
+    /// question's slice of it after the judge answered.
+    pub turns_copied: u64,
     /// Events replayed into a fresh monitor because an accepted verdict
     /// took effect before the last event.
     pub events_replayed: u64,
     /// Verdicts added to the monitor at the last event, without a replay.
     pub verdicts_amended: u64,
+    /// Further rounds of questions at one write: questions that neither the
+    /// first call nor the questions asked ahead with it covered.
+    pub fallback_rounds: u64,
 }
 
 /// The growing parts of a session in the order they were added.

@@ -3,10 +3,11 @@
 //! its judge question, its remediation template, its depth and whether it is
 //! an exit.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::{EvaluateError, StepId, StepOrigin};
+use turnstile_rules::{EvaluateError, StepId, StepOrigin, Symbol};
 use turnstile_rules::{OperandId, Plan};
 
 use turnstile_judge::Role;
@@ -68,6 +69,14 @@ pub struct BundleRuntime {
     /// Whether any step is decided by a judge: sessions render their events
     /// for it only then.
     pub(crate) asks_judge: bool,
+    /// Per gated tool: the steps on a path to one of its authorizations
+    /// (the authorizations included). A write asks the judge only about
+    /// these: no answer about another step can change its decision.
+    pub(crate) on_path: HashMap<Symbol, BTreeSet<StepId>>,
+    /// Per step: whether another semantic step can follow it. Only the
+    /// answers about such steps can raise a next question, so a session
+    /// looks ahead only from them.
+    pub(crate) opens_semantic: Vec<bool>,
 }
 
 impl BundleRuntime {
@@ -126,7 +135,27 @@ impl BundleRuntime {
                     && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
             });
         }
+        let on_path = plan
+            .auth_steps
+            .iter()
+            .map(|(tool, auths)| {
+                let steps = auths
+                    .iter()
+                    .flat_map(|a| {
+                        let reaching = plan.reaching.get(a).map_or(&[][..], Vec::as_slice);
+                        std::iter::once(a).chain(reaching)
+                    })
+                    .map(|&s| StepId(s))
+                    .collect();
+                (*tool, steps)
+            })
+            .collect();
+        let opens_semantic = (0..plan.steps.len())
+            .map(|from| semantic_after(&plan, from))
+            .collect();
         Ok(Arc::new(BundleRuntime {
+            opens_semantic,
+            on_path,
             plan: Arc::new(plan),
             principal_mask: crate::extract::principal_mask(&bundle),
             asks_judge: steps.iter().any(|s| s.asked.is_some()),
@@ -144,6 +173,32 @@ impl BundleRuntime {
     pub fn step_name(&self, step: StepId) -> &str {
         self.bundle.step_name(step)
     }
+}
+
+/// Whether a semantic step is reachable from step `from` along one or more
+/// edges.
+fn semantic_after(plan: &Plan, from: usize) -> bool {
+    let mut seen = vec![false; plan.steps.len()];
+    let mut stack: Vec<u32> = plan
+        .steps
+        .get(from)
+        .map(|s| s.succs.clone())
+        .unwrap_or_default();
+    while let Some(next) = stack.pop() {
+        let Some(step) = plan.steps.get(next as usize) else {
+            continue;
+        };
+        if step.semantic {
+            return true;
+        }
+        if let Some(slot) = seen.get_mut(next as usize)
+            && !*slot
+        {
+            *slot = true;
+            stack.extend(&step.succs);
+        }
+    }
+    false
 }
 
 fn edge_of_branch(bundle: &CompiledBundle, step: usize) -> Option<usize> {

@@ -1,12 +1,13 @@
-//! Firing schedules: at which agent events a session asks the judge and
-//! issues verdicts.
+//! Firing schedules: at which agent events a session issues verdicts. (The
+//! judge is asked only at a write a firing would otherwise block, whatever
+//! the schedule.)
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// When a session fires (asks the judge and issues verdicts).
+/// When a session fires (issues verdicts; at a blocked write, asks the judge).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Schedule {

@@ -108,7 +108,7 @@ mod tests {
                         .into(), keywords: Vec::new(), said_by: Role::User, key_values: Vec::new()  },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
-                conversation: turns,
+                conversation: turns.into(),
             })
             .verdict
     }
@@ -128,7 +128,7 @@ mod tests {
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
-                conversation: turns,
+                conversation: turns.into(),
             })
             .verdict
     }
@@ -215,7 +215,7 @@ mod tests {
                     },
                     policy_excerpt: None,
                     bindings: BTreeMap::new(),
-                    conversation: vec![Turn::new(1, Role::User, text)],
+                    conversation: vec![Turn::new(1, Role::User, text)].into(),
                 })
                 .verdict
         };
@@ -306,7 +306,7 @@ mod tests {
                 },
                 policy_excerpt: None,
                 bindings: BTreeMap::new(),
-                conversation: vec![Turn::new(1, Role::User, "yes")],
+                conversation: vec![Turn::new(1, Role::User, "yes")].into(),
             })
             .verdict;
         assert!(matches!(v, Verdict::Unknown { .. }));
@@ -343,7 +343,8 @@ mod tests {
                 Turn::new(0, Role::Agent, "How can I help? I can cancel or refund."),
                 Turn::new(1, Role::User, "Hi there."),
                 Turn::new(2, Role::User, text),
-            ],
+            ]
+            .into(),
         };
         assert_eq!(
             OfflineJudge
