@@ -4,8 +4,12 @@
 //! value of the wrong type.
 
 use std::collections::HashSet;
+use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
 
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor, value::MapAccessDeserializer};
 use serde_json::{Map, Value};
 
 use super::error::{ImportError, ImportErrorKind, type_name};
@@ -222,6 +226,49 @@ pub(crate) fn requestor(
             b.error(path, wrong("a string", other));
             None
         }
+    }
+}
+
+/// [`arguments`] on an owned value, for the typed fast readers; `None` for
+/// a string that is not JSON (the `Value` path says where).
+pub(crate) fn fast_arguments(value: Option<Value>) -> Option<Value> {
+    match value {
+        None | Some(Value::Null) => Some(Value::Object(Map::new())),
+        Some(Value::String(text)) if text.trim().is_empty() => Some(Value::Object(Map::new())),
+        Some(Value::String(text)) => serde_json::from_str(&text).ok(),
+        Some(other) => Some(other),
+    }
+}
+
+/// A record read by a typed fast reader: `None` unless every byte is UTF-8
+/// (serde skips the strings of fields a typed struct ignores without
+/// checking them; the `Value` path reports the bad byte's offset).
+pub(crate) fn fast_record<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    serde_json::from_str(text).ok()
+}
+
+/// A typed fast-reader struct read from a JSON object only. A derived
+/// `Deserialize` also takes an array as the struct's fields in order, which
+/// the `Value` path rejects (`object`); wrapping the struct keeps the two
+/// paths taking the same records.
+pub(crate) struct MapOnly<T>(pub(crate) T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for MapOnly<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Fields<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer
+            .deserialize_map(Fields(PhantomData))
+            .map(MapOnly)
     }
 }
 
