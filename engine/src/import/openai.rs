@@ -42,7 +42,7 @@ use super::build::{
 };
 use super::error::{ImportError, ImportErrorKind};
 use crate::bundle::model::Side;
-use crate::trace::{Trace, TraceMeta};
+use crate::trace::{Event, Trace, TraceMeta};
 
 /// Converts one conversation document: a message array or `{"messages": [...]}`.
 /// `base` is the JSON path of `value` ("" at a file's root).
@@ -226,6 +226,58 @@ fn content_text(
     }
 }
 
+/// `trace` as an OpenAI chat-completions message list: user and agent
+/// messages, each call an `assistant` (or, for a user-side call, `user`)
+/// message with one `tool_calls` entry (arguments as JSON text), each result
+/// a `tool` message (`"error": true` when it failed). Read back, it gives
+/// the same events, except a result recorded as a string that is itself
+/// JSON, which is read as that JSON.
+pub fn chat_messages(trace: &Trace) -> Value {
+    let messages = trace.events.iter().map(|event| match event {
+        Event::User { text } => serde_json::json!({"role": "user", "content": text}),
+        Event::Agent { text } => serde_json::json!({"role": "assistant", "content": text}),
+        Event::Call {
+            id,
+            tool,
+            args,
+            requestor,
+        } => serde_json::json!({
+            "role": match requestor {
+                Side::User => "user",
+                Side::Agent => "assistant",
+            },
+            "content": null,
+            "tool_calls": [{
+                "id": id,
+                "type": "function",
+                "function": {"name": tool, "arguments": args.to_string()},
+            }],
+        }),
+        Event::Result { id, ok, content } => {
+            let text = match content {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let mut message = serde_json::json!({
+                "role": "tool",
+                "tool_call_id": id,
+                "content": text,
+            });
+            if !ok && let Some(fields) = message.as_object_mut() {
+                fields.insert("error".to_owned(), Value::Bool(true));
+            }
+            message
+        }
+    });
+    Value::Array(messages.collect())
+}
+
+/// Writes `trace` as one line of an OpenAI chat-log JSON Lines file
+/// ([`chat_messages`]).
+pub fn write_chat_line(out: &mut impl std::io::Write, trace: &Trace) -> std::io::Result<()> {
+    writeln!(out, "{}", chat_messages(trace))
+}
+
 /// One chat message, typed and borrowed (see the module documentation).
 #[derive(Deserialize)]
 struct FastChatMessage<'a> {
@@ -369,56 +421,40 @@ mod tests {
     use super::*;
     use crate::audit::synth::Synth;
     use crate::import::{Format, TraceReader};
-    use crate::trace::{Event, parse_content};
+    use crate::trace::parse_content;
     use serde_json::json;
 
     fn file() -> &'static Path {
         Path::new("chat.jsonl")
     }
 
-    /// A trace as an OpenAI message list, varied by `seed` over the shapes
-    /// the format allows (a system prompt, arguments as a string or an
-    /// object, the two error flags, null content).
+    /// A trace as an OpenAI message list ([`chat_messages`]), varied by
+    /// `seed` over the other shapes the format allows: a system prompt,
+    /// arguments as an object, `is_error` and an explicit `"error": false`.
     fn messages(trace: &Trace, seed: usize) -> Value {
-        let mut out = Vec::new();
+        let Value::Array(mut list) = chat_messages(trace) else {
+            unreachable!()
+        };
+        for (k, message) in list.iter_mut().enumerate() {
+            let vary = (seed + k) % 2 == 1;
+            let fields = message.as_object_mut().unwrap();
+            if let Some(call) = fields.get_mut("tool_calls").and_then(|c| c.get_mut(0))
+                && vary
+            {
+                let text = call["function"]["arguments"].as_str().unwrap().to_owned();
+                call["function"]["arguments"] = serde_json::from_str(&text).unwrap();
+            }
+            if fields["role"] == "tool" && vary {
+                let failed = fields.remove("error").is_some();
+                fields.insert("is_error".into(), Value::Bool(failed));
+            } else if fields["role"] == "tool" && !fields.contains_key("error") {
+                fields.insert("error".into(), Value::Bool(false));
+            }
+        }
         if seed % 3 == 0 {
-            out.push(json!({"role": "system", "content": "You are an agent."}));
+            list.insert(0, json!({"role": "system", "content": "You are an agent."}));
         }
-        for (k, event) in trace.events.iter().enumerate() {
-            let vary = seed + k;
-            out.push(match event {
-                Event::User { text } => json!({"role": "user", "content": text}),
-                Event::Agent { text } => json!({"role": "assistant", "content": text}),
-                Event::Call {
-                    id,
-                    tool,
-                    args,
-                    requestor,
-                } => {
-                    let role = match requestor {
-                        Side::User => "user",
-                        Side::Agent => "assistant",
-                    };
-                    let arguments = if vary % 2 == 0 {
-                        Value::String(args.to_string())
-                    } else {
-                        args.clone()
-                    };
-                    json!({"role": role, "content": null, "tool_calls": [
-                        {"id": id, "type": "function",
-                         "function": {"name": tool, "arguments": arguments}}]})
-                }
-                Event::Result { id, ok, content } => {
-                    let text = match content {
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    let flag = if vary % 2 == 0 { "error" } else { "is_error" };
-                    json!({"role": "tool", "tool_call_id": id, "content": text, flag: !ok})
-                }
-            });
-        }
-        Value::Array(out)
+        Value::Array(list)
     }
 
     /// Every result of a trace read raw, parsed.
@@ -481,6 +517,40 @@ mod tests {
         for i in 0..300 {
             let trace = synth.trace(i).unwrap();
             same_on_both_paths(&messages(&trace, i), &trace.meta.id);
+        }
+    }
+
+    #[test]
+    fn a_chat_log_written_from_traces_reads_back_as_those_traces() {
+        let traces: Vec<Trace> = vendored().into_iter().take(60).collect();
+        let mut out = Vec::new();
+        for trace in &traces {
+            write_chat_line(&mut out, trace).unwrap();
+        }
+        let back: Vec<Trace> =
+            TraceReader::from_reader(std::io::Cursor::new(out), "chat.jsonl", Format::OpenAi)
+                .map(Result::unwrap)
+                .collect();
+        assert_eq!(back.len(), traces.len());
+        for (got, want) in back.iter().zip(&traces) {
+            let text = |content: &Value| match content {
+                Value::String(s) => parse_content(s),
+                other => other.clone(),
+            };
+            assert_eq!(got.events.len(), want.events.len());
+            for (g, w) in got.events.iter().zip(&want.events) {
+                match (g, w) {
+                    (
+                        Event::Result { id, ok, content },
+                        Event::Result {
+                            id: wid,
+                            ok: wok,
+                            content: wcontent,
+                        },
+                    ) => assert_eq!((id, ok, content), (wid, wok, &text(wcontent))),
+                    _ => assert_eq!(g, w),
+                }
+            }
         }
     }
 
