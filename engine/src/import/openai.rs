@@ -451,7 +451,7 @@ mod tests {
                 fields.insert("error".into(), Value::Bool(false));
             }
         }
-        if seed % 3 == 0 {
+        if seed.is_multiple_of(3) {
             list.insert(0, json!({"role": "system", "content": "You are an agent."}));
         }
         Value::Array(list)
