@@ -3,13 +3,14 @@
 //! typed accessors over `serde_json::Value` that report the JSON path of a
 //! value of the wrong type.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor, value::MapAccessDeserializer};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor, value::MapAccessDeserializer};
 use serde_json::{Map, Value};
 
 use super::error::{ImportError, ImportErrorKind, type_name};
@@ -270,6 +271,38 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for MapOnly<T> {
             .deserialize_map(Fields(PhantomData))
             .map(MapOnly)
     }
+}
+
+/// One message of a tau2 simulation or an OpenAI conversation, typed and
+/// borrowed for the fast readers: the fields of both formats (each reader
+/// reads its own; a field of the wrong type sends the record to the `Value`
+/// path, which ignores the other format's) and the call shape `C` of its
+/// format.
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "C: Deserialize<'de>"))]
+pub(crate) struct FastMessage<'a, C> {
+    #[serde(borrow)]
+    pub(crate) role: Cow<'a, str>,
+    /// Text only: OpenAI's list of parts takes the `Value` path.
+    #[serde(default, borrow)]
+    pub(crate) content: Option<Cow<'a, str>>,
+    /// tau2: the call a result answers.
+    #[serde(default, borrow)]
+    pub(crate) id: Option<Cow<'a, str>>,
+    /// OpenAI: the call a result answers.
+    #[serde(default, borrow)]
+    pub(crate) tool_call_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(crate) error: Option<bool>,
+    /// OpenAI's other error flag.
+    #[serde(default)]
+    pub(crate) is_error: Option<bool>,
+    #[serde(default)]
+    pub(crate) tool_calls: Option<Vec<MapOnly<C>>>,
+    /// OpenAI's legacy call (present, not null: reported as unsupported by
+    /// the `Value` path).
+    #[serde(default)]
+    pub(crate) function_call: Option<IgnoredAny>,
 }
 
 /// An id that may be recorded as a string or a number.

@@ -20,10 +20,10 @@
 //! tau-bench (the predecessor of tau2) stores `[{task_id, reward, info,
 //! traj, trial}]` where `traj` is such a message list.
 //!
-//! **Two paths, one result**, as for tau2: [`conversation_fast`] and
-//! [`tau_bench_fast`] deserialize a record straight into typed, borrowed
+//! **Two paths, one result**, as for tau2: `conversation_fast` and
+//! `tau_bench_fast` deserialize a record straight into typed, borrowed
 //! structs and give up (`None`) on anything they do not take exactly as
-//! [`conversation`] / [`tau_bench`] would — content given as a list of
+//! `conversation` / `tau_bench` would — content given as a list of
 //! parts, a legacy `function_call`, an unknown role, a field of another
 //! type, a call/result pairing error — and the reader then runs the `Value`
 //! path, which says where each problem is.
@@ -32,13 +32,12 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::ResultContent;
 use super::build::{
-    Builder, MapOnly, arguments, fast_arguments, fast_record, flag, id_text, index, join, object,
-    opt, opt_array, opt_str, req_str, wrong,
+    Builder, FastMessage, MapOnly, arguments, fast_arguments, fast_record, flag, id_text, index,
+    join, object, opt, opt_array, opt_str, req_str, wrong,
 };
 use super::error::{ImportError, ImportErrorKind};
 use crate::bundle::model::Side;
@@ -279,25 +278,7 @@ pub fn write_chat_line(out: &mut impl std::io::Write, trace: &Trace) -> std::io:
 }
 
 /// One chat message, typed and borrowed (see the module documentation).
-#[derive(Deserialize)]
-struct FastChatMessage<'a> {
-    #[serde(borrow)]
-    role: Cow<'a, str>,
-    /// Text only: a list of parts takes the `Value` path.
-    #[serde(default, borrow)]
-    content: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    tool_call_id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    error: Option<bool>,
-    #[serde(default)]
-    is_error: Option<bool>,
-    #[serde(default, borrow)]
-    tool_calls: Option<Vec<MapOnly<FastChatCall<'a>>>>,
-    /// Present (not null): reported as unsupported by the `Value` path.
-    #[serde(default)]
-    function_call: Option<IgnoredAny>,
-}
+type FastChatMessage<'a> = FastMessage<'a, FastChatCall<'a>>;
 
 #[derive(Deserialize)]
 struct FastChatCall<'a> {

@@ -41,8 +41,8 @@ use serde_json::Value;
 
 use super::ResultContent;
 use super::build::{
-    Builder, MapOnly, arguments, fast_arguments, fast_record, flag, id_text, index, join, object,
-    opt, opt_array, opt_str, req_str, requestor, wrong,
+    Builder, FastMessage, MapOnly, arguments, fast_arguments, fast_record, flag, id_text, index,
+    join, object, opt, opt_array, opt_str, req_str, requestor, wrong,
 };
 use super::error::{ImportError, ImportErrorKind};
 use crate::bundle::model::Side;
@@ -166,27 +166,13 @@ struct FastSimulation<'a> {
     #[serde(default)]
     reward_info: Option<MapOnly<FastReward>>,
     #[serde(borrow)]
-    messages: Vec<MapOnly<FastMessage<'a>>>,
+    messages: Vec<MapOnly<FastMessage<'a, FastCall<'a>>>>,
 }
 
 #[derive(Deserialize)]
 struct FastReward {
     #[serde(default)]
     reward: Option<f64>,
-}
-
-#[derive(Deserialize)]
-struct FastMessage<'a> {
-    #[serde(borrow)]
-    role: Cow<'a, str>,
-    #[serde(default, borrow)]
-    content: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    error: Option<bool>,
-    #[serde(default, borrow)]
-    tool_calls: Option<Vec<MapOnly<FastCall<'a>>>>,
 }
 
 #[derive(Deserialize)]
