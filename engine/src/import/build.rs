@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor, value::MapAccessDeserializer};
 use serde_json::{Map, Value};
 
+use super::ResultContent;
 use super::error::{ImportError, ImportErrorKind, type_name};
 use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};
@@ -303,6 +304,40 @@ pub(crate) struct FastMessage<'a, C> {
     /// the `Value` path).
     #[serde(default)]
     pub(crate) function_call: Option<IgnoredAny>,
+}
+
+impl<C> FastMessage<'_, C> {
+    /// Adds the message as the `Value` paths do: a `tool` message is a
+    /// result answering `call_id` (`None`: the record takes the `Value`
+    /// path), failed when `failed`; a `user` or `assistant` message its
+    /// text. Returns the side a user or agent message's calls are made from,
+    /// `Some(None)` for a result, `None` for another role.
+    pub(crate) fn add_to(
+        &self,
+        b: &mut Builder<'_>,
+        call_id: Option<&str>,
+        failed: bool,
+        results: ResultContent,
+    ) -> Option<Option<Side>> {
+        let side = match self.role.as_ref() {
+            "user" => Side::User,
+            "assistant" => Side::Agent,
+            "tool" => {
+                b.result(
+                    "",
+                    call_id?,
+                    !failed,
+                    results.content(self.content.as_deref()),
+                );
+                return Some(None);
+            }
+            _ => return None,
+        };
+        if let Some(text) = &self.content {
+            b.text(side, text);
+        }
+        Some(Some(side))
+    }
 }
 
 /// An id that may be recorded as a string or a number.

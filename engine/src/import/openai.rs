@@ -373,21 +373,14 @@ fn fast_messages(
         if message.function_call.is_some() {
             return None;
         }
-        let side = match message.role.as_ref() {
-            "system" | "developer" => continue,
-            "user" => Side::User,
-            "assistant" => Side::Agent,
-            "tool" => {
-                let id = message.tool_call_id?;
-                let ok = !(message.error.unwrap_or(false) || message.is_error.unwrap_or(false));
-                b.result("", &id, ok, results.content(message.content.as_deref()));
-                continue;
-            }
-            _ => return None,
-        };
-        if let Some(text) = &message.content {
-            b.text(side, text);
+        if matches!(message.role.as_ref(), "system" | "developer") {
+            continue;
         }
+        let failed = message.error.unwrap_or(false) || message.is_error.unwrap_or(false);
+        let call_id = message.tool_call_id.as_deref();
+        let Some(side) = message.add_to(b, call_id, failed, results)? else {
+            continue;
+        };
         for MapOnly(call) in message.tool_calls.unwrap_or_default() {
             let MapOnly(function) = call.function;
             let args = fast_arguments(function.arguments)?;

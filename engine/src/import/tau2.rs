@@ -209,20 +209,10 @@ pub(crate) fn simulation_fast(
     };
     let mut b = Builder::new(file, Some(i));
     for MapOnly(message) in sim.messages {
-        let side = match message.role.as_ref() {
-            "user" => Side::User,
-            "assistant" => Side::Agent,
-            "tool" => {
-                let id = message.id?;
-                let ok = !message.error.unwrap_or(false);
-                b.result("", &id, ok, results.content(message.content.as_deref()));
-                continue;
-            }
-            _ => return None,
+        let failed = message.error.unwrap_or(false);
+        let Some(side) = message.add_to(&mut b, message.id.as_deref(), failed, results)? else {
+            continue;
         };
-        if let Some(text) = &message.content {
-            b.text(side, text);
-        }
         for MapOnly(call) in message.tool_calls.unwrap_or_default() {
             let args = fast_arguments(call.arguments)?;
             let side = match call.requestor.as_deref() {
