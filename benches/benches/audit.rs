@@ -4,6 +4,10 @@
 //! JSONL re-sampled from the same traces, against the retail and airline
 //! bundles by domain).
 //!
+//! The synthetic corpus is measured twice: as native JSONL (`synth`) and as
+//! an OpenAI chat log (`chat`, one conversation a line: the OpenAI reader's
+//! typed fast path against the same floor).
+//!
 //! - `parse`: the floor, `serde_json::from_slice::<serde_json::Value>` over
 //!   the same bytes, one thread, files in memory;
 //! - `import/raw`, `import/parsed`: the audit's reader alone (typed fast
@@ -35,6 +39,7 @@ use turnstile_engine::audit::{
 };
 use turnstile_engine::check_bundle;
 use turnstile_engine::import::native::write_native;
+use turnstile_engine::import::openai::write_chat_line;
 use turnstile_engine::import::{ResultContent, TraceReader, compressed};
 use turnstile_engine::session::BundleRuntime;
 use turnstile_engine::trace::Trace;
@@ -101,7 +106,9 @@ fn vendored(dir: &Path) -> Corpus {
     }
 }
 
-fn synthetic(dir: &Path, traces: usize) -> Corpus {
+/// The synthetic corpus, as native JSONL or (`chat`) as an OpenAI chat log,
+/// one conversation a line.
+fn synthetic(dir: &Path, traces: usize, chat: bool) -> Corpus {
     let mut parts = Vec::new();
     let mut bytes = Vec::new();
     for domain in ["retail", "airline"] {
@@ -121,15 +128,21 @@ fn synthetic(dir: &Path, traces: usize) -> Corpus {
         let mut synth = Synth::new(sources, 42);
         let mut out = Vec::new();
         for i in 0..traces / 2 {
-            write_native(&mut out, &synth.trace(i).unwrap()).unwrap();
+            let trace = synth.trace(i).unwrap();
+            if chat {
+                write_chat_line(&mut out, &trace).unwrap();
+            } else {
+                write_native(&mut out, &trace).unwrap();
+            }
         }
-        let path = dir.join(format!("synth_{domain}.jsonl"));
+        let name = if chat { "chat" } else { "synth" };
+        let path = dir.join(format!("{name}_{domain}.jsonl"));
         std::fs::write(&path, &out).unwrap();
         parts.push((domain, vec![path]));
         bytes.push(out);
     }
     Corpus {
-        name: "synth",
+        name: if chat { "chat" } else { "synth" },
         parts,
         bytes,
         lines: true,
@@ -248,7 +261,11 @@ fn bench(c: &mut Criterion) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2_000);
-    let corpora = [vendored(dir.path()), synthetic(dir.path(), synth_traces)];
+    let corpora = [
+        vendored(dir.path()),
+        synthetic(dir.path(), synth_traces, false),
+        synthetic(dir.path(), synth_traces, true),
+    ];
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let judges: [(&str, JudgeMode, Arc<dyn Judge>); 2] = [
         ("none", JudgeMode::Assumed, Arc::new(AssumingJudge)),

@@ -3,11 +3,17 @@
 //! typed accessors over `serde_json::Value` that report the JSON path of a
 //! value of the wrong type.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
+use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
 
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor, value::MapAccessDeserializer};
 use serde_json::{Map, Value};
 
+use super::ResultContent;
 use super::error::{ImportError, ImportErrorKind, type_name};
 use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};
@@ -222,6 +228,115 @@ pub(crate) fn requestor(
             b.error(path, wrong("a string", other));
             None
         }
+    }
+}
+
+/// [`arguments`] on an owned value, for the typed fast readers; `None` for
+/// a string that is not JSON (the `Value` path says where).
+pub(crate) fn fast_arguments(value: Option<Value>) -> Option<Value> {
+    match value {
+        None | Some(Value::Null) => Some(Value::Object(Map::new())),
+        Some(Value::String(text)) if text.trim().is_empty() => Some(Value::Object(Map::new())),
+        Some(Value::String(text)) => serde_json::from_str(&text).ok(),
+        Some(other) => Some(other),
+    }
+}
+
+/// A record read by a typed fast reader: `None` unless every byte is UTF-8
+/// (serde skips the strings of fields a typed struct ignores without
+/// checking them; the `Value` path reports the bad byte's offset).
+pub(crate) fn fast_record<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    serde_json::from_str(text).ok()
+}
+
+/// A typed fast-reader struct read from a JSON object only. A derived
+/// `Deserialize` also takes an array as the struct's fields in order, which
+/// the `Value` path rejects (`object`); wrapping the struct keeps the two
+/// paths taking the same records.
+pub(crate) struct MapOnly<T>(pub(crate) T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for MapOnly<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Fields<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer
+            .deserialize_map(Fields(PhantomData))
+            .map(MapOnly)
+    }
+}
+
+/// One message of a tau2 simulation or an OpenAI conversation, typed and
+/// borrowed for the fast readers: the fields of both formats (each reader
+/// reads its own; a field of the wrong type sends the record to the `Value`
+/// path, which ignores the other format's) and the call shape `C` of its
+/// format.
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "C: Deserialize<'de>"))]
+pub(crate) struct FastMessage<'a, C> {
+    #[serde(borrow)]
+    pub(crate) role: Cow<'a, str>,
+    /// Text only: OpenAI's list of parts takes the `Value` path.
+    #[serde(default, borrow)]
+    pub(crate) content: Option<Cow<'a, str>>,
+    /// tau2: the call a result answers.
+    #[serde(default, borrow)]
+    pub(crate) id: Option<Cow<'a, str>>,
+    /// OpenAI: the call a result answers.
+    #[serde(default, borrow)]
+    pub(crate) tool_call_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(crate) error: Option<bool>,
+    /// OpenAI's other error flag.
+    #[serde(default)]
+    pub(crate) is_error: Option<bool>,
+    #[serde(default)]
+    pub(crate) tool_calls: Option<Vec<MapOnly<C>>>,
+    /// OpenAI's legacy call (present, not null: reported as unsupported by
+    /// the `Value` path).
+    #[serde(default)]
+    pub(crate) function_call: Option<IgnoredAny>,
+}
+
+impl<C> FastMessage<'_, C> {
+    /// Adds the message as the `Value` paths do: a `tool` message is a
+    /// result answering `call_id` (`None`: the record takes the `Value`
+    /// path), failed when `failed`; a `user` or `assistant` message its
+    /// text. Returns the side a user or agent message's calls are made from,
+    /// `Some(None)` for a result, `None` for another role.
+    pub(crate) fn add_to(
+        &self,
+        b: &mut Builder<'_>,
+        call_id: Option<&str>,
+        failed: bool,
+        results: ResultContent,
+    ) -> Option<Option<Side>> {
+        let side = match self.role.as_ref() {
+            "user" => Side::User,
+            "assistant" => Side::Agent,
+            "tool" => {
+                b.result(
+                    "",
+                    call_id?,
+                    !failed,
+                    results.content(self.content.as_deref()),
+                );
+                return Some(None);
+            }
+            _ => return None,
+        };
+        if let Some(text) = &self.content {
+            b.text(side, text);
+        }
+        Some(Some(side))
     }
 }
 

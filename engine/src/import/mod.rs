@@ -593,26 +593,6 @@ impl TraceReader {
         }
     }
 
-    /// Copies the next element into `buf` and parses it.
-    fn read_element(&mut self, index: usize, path: &str) -> Option<Value> {
-        self.buf.clear();
-        let start = match self.cursor.value(Some(&mut self.buf), MAX_RECORD_BYTES) {
-            Ok(start) => start,
-            Err(kind) => {
-                self.fatal(Some(index), path, kind);
-                return None;
-            }
-        };
-        match parse_json(&self.buf, start) {
-            Ok(value) => Some(value),
-            Err(kind) => {
-                let e = self.error(Some(index), path, kind);
-                self.pending.push_back(Err(e));
-                None
-            }
-        }
-    }
-
     fn tau2_simulation(&mut self, next: usize) {
         let path = format!("simulations[{next}]");
         match self.next_element(next) {
@@ -667,11 +647,21 @@ impl TraceReader {
             Err(kind) => return self.fatal(Some(next), path, kind),
         }
         self.mode = Mode::ArrayElements { next: next + 1 };
-        if let Some(value) = self.read_element(next, &path) {
-            let id = format!("{}#{next}", self.stem);
-            let converted = openai::tau_bench(&self.file, next, id, &value, &path);
-            self.deliver(converted);
-        }
+        self.buf.clear();
+        let start = match self.cursor.value(Some(&mut self.buf), MAX_RECORD_BYTES) {
+            Ok(start) => start,
+            Err(kind) => return self.fatal(Some(next), path, kind),
+        };
+        let id = format!("{}#{next}", self.stem);
+        let converted = match openai::tau_bench_fast(&self.file, next, &id, &self.buf, self.results)
+        {
+            Some(trace) => Ok(trace),
+            None => match parse_json(&self.buf, start) {
+                Ok(value) => openai::tau_bench(&self.file, next, id, &value, &path, self.results),
+                Err(kind) => Err(vec![self.error(Some(next), path, kind)]),
+            },
+        };
+        self.deliver(converted);
     }
 
     fn document(&mut self) {
@@ -681,16 +671,24 @@ impl TraceReader {
             Ok(start) => start,
             Err(kind) => return self.fatal(None, "", kind),
         };
-        match parse_json(&self.buf, start) {
-            Ok(value) => {
-                let converted =
-                    openai::conversation(&self.file, None, self.stem.clone(), &value, "");
-                self.deliver(converted);
-                if let Err(kind) = self.cursor.end() {
-                    self.fatal(None, "", kind);
-                }
-            }
-            Err(kind) => self.fatal(None, "", kind),
+        let fast = openai::conversation_fast(&self.file, None, &self.stem, &self.buf, self.results);
+        let converted = match fast {
+            Some(trace) => Ok(trace),
+            None => match parse_json(&self.buf, start) {
+                Ok(value) => openai::conversation(
+                    &self.file,
+                    None,
+                    self.stem.clone(),
+                    &value,
+                    "",
+                    self.results,
+                ),
+                Err(kind) => return self.fatal(None, "", kind),
+            },
+        };
+        self.deliver(converted);
+        if let Err(kind) = self.cursor.end() {
+            self.fatal(None, "", kind);
         }
     }
 
@@ -728,6 +726,20 @@ impl TraceReader {
             self.pending.extend(out);
             return;
         }
+        let id = format!("{}#{line}", self.stem);
+        let fast = match self.format {
+            Format::OpenAi => {
+                openai::conversation_fast(&self.file, Some(line), &id, &self.buf, self.results)
+            }
+            Format::TauBench => {
+                openai::tau_bench_fast(&self.file, line, &id, &self.buf, self.results)
+            }
+            Format::Native | Format::Tau2 => None,
+        };
+        if let Some(trace) = fast {
+            self.deliver(Ok(trace));
+            return;
+        }
         let value = match parse_json(&self.buf, start) {
             Ok(value) => value,
             Err(kind) => {
@@ -736,15 +748,15 @@ impl TraceReader {
                 return;
             }
         };
-        let id = format!("{}#{line}", self.stem);
         match self.format {
             Format::Native => {} // handled above
             Format::OpenAi => {
-                let converted = openai::conversation(&self.file, Some(line), id, &value, "");
+                let converted =
+                    openai::conversation(&self.file, Some(line), id, &value, "", self.results);
                 self.deliver(converted);
             }
             Format::TauBench => {
-                let converted = openai::tau_bench(&self.file, line, id, &value, "");
+                let converted = openai::tau_bench(&self.file, line, id, &value, "", self.results);
                 self.deliver(converted);
             }
             Format::Tau2 => {

@@ -41,8 +41,8 @@ use serde_json::Value;
 
 use super::ResultContent;
 use super::build::{
-    Builder, arguments, flag, id_text, index, join, object, opt, opt_array, opt_str, req_str,
-    requestor, wrong,
+    Builder, FastMessage, MapOnly, arguments, fast_arguments, fast_record, flag, id_text, index,
+    join, object, opt, opt_array, opt_str, req_str, requestor, wrong,
 };
 use super::error::{ImportError, ImportErrorKind};
 use crate::bundle::model::Side;
@@ -164,29 +164,15 @@ struct FastSimulation<'a> {
     #[serde(default)]
     trial: Option<i64>,
     #[serde(default)]
-    reward_info: Option<FastReward>,
+    reward_info: Option<MapOnly<FastReward>>,
     #[serde(borrow)]
-    messages: Vec<FastMessage<'a>>,
+    messages: Vec<MapOnly<FastMessage<'a, FastCall<'a>>>>,
 }
 
 #[derive(Deserialize)]
 struct FastReward {
     #[serde(default)]
     reward: Option<f64>,
-}
-
-#[derive(Deserialize)]
-struct FastMessage<'a> {
-    #[serde(borrow)]
-    role: Cow<'a, str>,
-    #[serde(default, borrow)]
-    content: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    error: Option<bool>,
-    #[serde(default, borrow)]
-    tool_calls: Option<Vec<FastCall<'a>>>,
 }
 
 #[derive(Deserialize)]
@@ -211,33 +197,23 @@ pub(crate) fn simulation_fast(
     domain: Option<&str>,
     results: ResultContent,
 ) -> Option<Trace> {
-    let sim: FastSimulation<'_> = serde_json::from_slice(bytes).ok()?;
+    let MapOnly(sim): MapOnly<FastSimulation<'_>> = fast_record(bytes)?;
     let id = id_text(sim.id.as_ref()).unwrap_or_else(|| i.to_string());
     let meta = TraceMeta {
         id: format!("{stem}#{id}"),
         task_id: id_text(sim.task_id.as_ref()),
         trial: sim.trial,
-        reward: sim.reward_info.and_then(|r| r.reward),
+        reward: sim.reward_info.and_then(|r| r.0.reward),
         domain: domain.map(str::to_owned),
         control: None,
     };
     let mut b = Builder::new(file, Some(i));
-    for message in sim.messages {
-        let side = match message.role.as_ref() {
-            "user" => Side::User,
-            "assistant" => Side::Agent,
-            "tool" => {
-                let id = message.id?;
-                let ok = !message.error.unwrap_or(false);
-                b.result("", &id, ok, results.content(message.content.as_deref()));
-                continue;
-            }
-            _ => return None,
+    for MapOnly(message) in sim.messages {
+        let failed = message.error.unwrap_or(false);
+        let Some(side) = message.add_to(&mut b, message.id.as_deref(), failed, results)? else {
+            continue;
         };
-        if let Some(text) = &message.content {
-            b.text(side, text);
-        }
-        for call in message.tool_calls.unwrap_or_default() {
+        for MapOnly(call) in message.tool_calls.unwrap_or_default() {
             let args = fast_arguments(call.arguments)?;
             let side = match call.requestor.as_deref() {
                 None => side,
@@ -250,18 +226,6 @@ pub(crate) fn simulation_fast(
     }
     // A pairing error needs its JSON path: the slow path says where.
     b.finish(meta).ok()
-}
-
-/// [`arguments`] on an owned value; `None` for a string that is not JSON.
-fn fast_arguments(value: Option<Value>) -> Option<Value> {
-    match value {
-        None | Some(Value::Null) => Some(Value::Object(serde_json::Map::new())),
-        Some(Value::String(text)) if text.trim().is_empty() => {
-            Some(Value::Object(serde_json::Map::new()))
-        }
-        Some(Value::String(text)) => serde_json::from_str(&text).ok(),
-        Some(other) => Some(other),
-    }
 }
 
 /// Reads the domain name out of a tau2 `info` object, if it has one.
@@ -374,7 +338,32 @@ mod tests {
                 false,
             ),
             (serde_json::json!({"id": "s"}), false),
+            // A derived struct would take an array as its fields in order;
+            // the Value path wants objects.
+            (sim(serde_json::json!([["user", "hi"]])), false),
+            (
+                serde_json::json!({"id": "s", "reward_info": [1.0], "messages": []}),
+                false,
+            ),
+            (serde_json::json!(["s", null, null, null, []]), false),
         ];
+        // Bytes that are not UTF-8 in a field nobody reads: the Value path
+        // reports them, so the fast path must not take the record.
+        let mut bytes = br#"{"id": "s", "note": "caf"#.to_vec();
+        bytes.push(0xff);
+        bytes.extend_from_slice(br#"", "messages": []}"#);
+        assert!(serde_json::from_slice::<Value>(&bytes).is_err());
+        assert!(
+            simulation_fast(
+                Path::new("f.json"),
+                "f",
+                3,
+                &bytes,
+                None,
+                ResultContent::Raw
+            )
+            .is_none()
+        );
         for (value, imports) in cases {
             assert_eq!(fast(&value, ResultContent::Parsed), None, "{value}");
             assert_eq!(

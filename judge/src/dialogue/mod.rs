@@ -142,11 +142,15 @@ pub struct TurnCues {
 #[must_use]
 pub fn turn_cues(role: Role, text: &str) -> TurnCues {
     match role {
-        Role::Agent if !text.trim().is_empty() => TurnCues {
-            asks_decision: asks_for_decision(text),
-            asks_anything: asks_anything(text),
-            ..TurnCues::default()
-        },
+        Role::Agent if !text.trim().is_empty() => {
+            let asks_decision = asks_for_decision(text);
+            TurnCues {
+                asks_decision,
+                // `asks_anything` without tokenizing the turn a second time.
+                asks_anything: asks_decision || text.contains('?'),
+                ..TurnCues::default()
+            }
+        }
         Role::User => {
             let markers = Markers::of(text);
             let stance = markers.stance();

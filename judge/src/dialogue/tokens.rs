@@ -134,12 +134,19 @@ pub(crate) fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let is_apostrophe = |c: char| matches!(c, '\'' | '\u{2019}' | '\u{2018}');
     for raw in text.split(|c: char| !(c.is_alphanumeric() || is_apostrophe(c))) {
-        let raw = raw.replace(['\u{2019}', '\u{2018}'], "'");
-        let word = raw.trim_matches('\'');
+        // Trimming every apostrophe form equals unifying them first and
+        // trimming `'`; an ASCII word is lower-cased in one allocation (the
+        // hot path: `str::to_lowercase` is only needed for the rest).
+        let word = raw.trim_matches(is_apostrophe);
         if word.is_empty() {
             continue;
         }
-        expand_contraction(&word.to_lowercase(), &mut out);
+        let lower = if word.is_ascii() {
+            word.to_ascii_lowercase()
+        } else {
+            word.replace(['\u{2019}', '\u{2018}'], "'").to_lowercase()
+        };
+        expand_contraction(lower, &mut out);
     }
     out
 }
@@ -168,7 +175,7 @@ const IRREGULAR_NEGATIVES: &[(&str, &[&str])] = &[
 ];
 
 /// Pushes `word`, with a `not` contraction split into its verb and `not`.
-fn expand_contraction(word: &str, out: &mut Vec<String>) {
+fn expand_contraction(word: String, out: &mut Vec<String>) {
     if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| *w == word) {
         out.extend(expansion.iter().map(|w| (*w).to_owned()));
     } else if let Some(stem) = word.strip_suffix("n't")
@@ -177,7 +184,7 @@ fn expand_contraction(word: &str, out: &mut Vec<String>) {
         out.push(stem.to_owned());
         out.push("not".to_owned());
     } else {
-        out.push(word.to_owned());
+        out.push(word);
     }
 }
 
@@ -196,7 +203,11 @@ pub(crate) fn phrase_positions<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -
 
 /// Whether `phrase` occurs in `tokens` as a whole word sequence.
 pub(crate) fn contains_phrase<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -> bool {
-    !phrase_positions(tokens, phrase).is_empty()
+    !phrase.is_empty()
+        && phrase.len() <= tokens.len()
+        && tokens
+            .windows(phrase.len())
+            .any(|w| w.iter().zip(phrase).all(|(a, b)| a == b.as_ref()))
 }
 
 #[cfg(test)]
