@@ -63,7 +63,7 @@ pub async fn deviations_under(
     schedules: &[Schedule],
     judge: &dyn Judge,
 ) -> Result<Vec<Vec<Observed>>, SessionError> {
-    let mut reference = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let mut reference = reference_session(rt);
     let mut tested: Vec<Session> = schedules
         .iter()
         .map(|s| Session::new(Arc::clone(rt), *s))
@@ -89,6 +89,15 @@ pub async fn deviations_under(
         }
     }
     Ok(found)
+}
+
+/// The analysis' reference: a `workflow` session that asks the judge
+/// eagerly ([`Session::judge_eagerly`]), so its monitor shows every step a
+/// judge grants as soon as it can be — the state the automaton abstracts.
+pub(crate) fn reference_session(rt: &Arc<BundleRuntime>) -> Session {
+    let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+    session.judge_eagerly();
+    session
 }
 
 /// The deviation the reference (`workflow`) session's `report` on `event`
@@ -171,7 +180,7 @@ pub async fn satisfied_after(
     trace: &Trace,
     judge: &dyn Judge,
 ) -> Result<BTreeSet<String>, SessionError> {
-    let mut reference = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let mut reference = reference_session(rt);
     for event in &trace.events {
         reference.push(event.clone(), judge).await?;
     }

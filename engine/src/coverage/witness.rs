@@ -207,7 +207,7 @@ impl<'a> Builder<'a> {
         let mut current = Realised {
             events: Vec::new(),
             records: Vec::new(),
-            session: Session::new(Arc::clone(&self.rt), Schedule::Workflow),
+            session: super::observe::reference_session(&self.rt),
         };
         let mut start = 0;
         for end in groups {

@@ -141,6 +141,9 @@ pub struct Session {
     /// whether to ask the judge computed it and nothing changed since: the
     /// block verdict reuses it rather than explaining twice.
     explained: Option<turnstile_rules::Violation>,
+    /// Ask about every waiting semantic step at every firing
+    /// ([`Session::judge_eagerly`]) rather than only at a blocked write.
+    eager: bool,
 }
 
 /// How much one session stores. At either cap the session takes no more
@@ -195,7 +198,21 @@ impl Session {
             after_block: false,
             usage: Usage::default(),
             explained: None,
+            eager: false,
         }
+    }
+
+    /// From now on, asks the judge about every request waiting on a
+    /// semantic step at every firing, before the event is taken (the
+    /// PolicyGuide paper's Algorithm 1 as written), not only at a write that
+    /// needs an answer. The verdicts a gate gives are the same either way;
+    /// what differs is the monitor state between writes: eagerly, a step a
+    /// judge would grant is satisfied as soon as it can be. The coverage
+    /// analysis' reference session reads that state (which step a read or
+    /// instruction belongs to); a deployed gate should stay lazy, which
+    /// costs no judge call for guidance.
+    pub fn judge_eagerly(&mut self) {
+        self.eager = true;
     }
 
     /// Explains blocks with `explainer` from now on (the monitor by
@@ -276,8 +293,14 @@ impl Session {
         };
         let kind = describe(&event);
         let is_user = matches!(event, Event::User { .. });
+        let mut notes = Vec::new();
+        if self.eager && fired && self.rt.asks_judge {
+            let rt = Arc::clone(&self.rt);
+            notes = self.consult(judge, k, &rt.every_step).await?;
+        }
         let facts = self.take(event, bytes);
-        let (outcome, notes) = self.decide_lazily(&facts, asks_for, judge).await?;
+        let (outcome, lazy_notes) = self.decide_lazily(&facts, asks_for, judge).await?;
+        notes.extend(lazy_notes);
         let anomalies = self.log_facts(facts);
         let requests = if fired { self.requests() } else { Vec::new() };
         let verdict = if let Some(verdict) = unknown {

@@ -77,6 +77,9 @@ pub struct BundleRuntime {
     /// answers about such steps can raise a next question, so a session
     /// looks ahead only from them.
     pub(crate) opens_semantic: Vec<bool>,
+    /// Every step: what an eager session ([`super::Session::judge_eagerly`])
+    /// asks about.
+    pub(crate) every_step: BTreeSet<StepId>,
 }
 
 impl BundleRuntime {
@@ -153,7 +156,11 @@ impl BundleRuntime {
         let opens_semantic = (0..plan.steps.len())
             .map(|from| semantic_after(&plan, from))
             .collect();
+        let every_step = (0..plan.steps.len())
+            .filter_map(|i| u32::try_from(i).ok().map(StepId))
+            .collect();
         Ok(Arc::new(BundleRuntime {
+            every_step,
             opens_semantic,
             on_path,
             plan: Arc::new(plan),

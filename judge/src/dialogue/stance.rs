@@ -516,177 +516,179 @@ mod tests {
         assert!(markers("I decline.").refusal);
     }
 
+    /// Each reply's stance, reported all at once on failure.
+    fn expect(cases: &[(&str, Stance)]) {
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter(|(reply, want)| reply_stance(reply) != *want)
+            .map(|(reply, want)| format!("{reply}: want {want:?}, got {:?}", reply_stance(reply)))
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// None of these replies is consent, whatever else it is.
+    fn expect_no_consent(replies: &[&str]) {
+        let affirmed: Vec<&str> = replies
+            .iter()
+            .copied()
+            .filter(|reply| reply_stance(reply) == Stance::Affirm)
+            .collect();
+        assert!(affirmed.is_empty(), "taken as consent: {affirmed:?}");
+    }
+
     #[test]
     fn a_negation_before_the_yes_describes_one_after_it_qualifies() {
-        assert_eq!(
-            reply_stance(
-                "I'd like the earbuds that are not water resistant. Yes, please proceed with this change."
+        expect(&[
+            (
+                "I'd like the earbuds that are not water resistant. Yes, please proceed with this change.",
+                Stance::Affirm,
             ),
-            Stance::Affirm
-        );
-        assert_eq!(
-            reply_stance("Yes, please proceed. The ones that are not water resistant."),
-            Stance::Unknown
-        );
-        // After the yes, a negation qualifies it only in a clause bearing on
-        // the action (an action verb, an anaphor, wanting or agreeing).
-        assert_eq!(
-            reply_stance("Yes, go ahead. I don't want it refunded to my card."),
-            Stance::Unknown
-        );
-        assert_eq!(
-            reply_stance("Yes, go ahead. I don't have my email handy."),
-            Stance::Affirm
-        );
-        assert_eq!(reply_stance("Yes, the one without a case."), Stance::Affirm);
-        // A refusal counts wherever it stands.
-        assert_eq!(reply_stance("Do not cancel it. Yes."), Stance::Refuse);
-        assert_eq!(reply_stance("No. Yes, go ahead."), Stance::Refuse);
-        // Other defeaters before the yes still qualify it.
-        assert_eq!(
-            reply_stance("Actually, use my card instead. And yes, go ahead."),
-            Stance::Unknown
-        );
-        assert_eq!(
-            reply_stance("If it is free, then yes, go ahead."),
-            Stance::Unknown
-        );
+            (
+                "Yes, please proceed. The ones that are not water resistant.",
+                Stance::Unknown,
+            ),
+            // After the yes, a negation qualifies it only in a clause bearing on
+            // the action (an action verb, an anaphor, wanting or agreeing).
+            (
+                "Yes, go ahead. I don't want it refunded to my card.",
+                Stance::Unknown,
+            ),
+            (
+                "Yes, go ahead. I don't have my email handy.",
+                Stance::Affirm,
+            ),
+            ("Yes, the one without a case.", Stance::Affirm),
+            // A refusal counts wherever it stands.
+            ("Do not cancel it. Yes.", Stance::Refuse),
+            ("No. Yes, go ahead.", Stance::Refuse),
+            // Other defeaters before the yes still qualify it.
+            (
+                "Actually, use my card instead. And yes, go ahead.",
+                Stance::Unknown,
+            ),
+            ("If it is free, then yes, go ahead.", Stance::Unknown),
+        ]);
     }
 
     #[test]
     fn a_sentence_moving_on_to_another_request_does_not_qualify_the_yes() {
-        assert_eq!(
-            reply_stance(
-                "Yes, that's correct. Please go ahead and update them. Also, I ordered a jigsaw, \
-                 can you check if it's shipped yet? If not, I'd like to change it."
+        expect(&[
+            (
+                "Yes, that's correct. Please go ahead and update them. Also, I ordered a jigsaw, can you check if it's shipped yet? If not, I'd like to change it.",
+                Stance::Affirm,
             ),
-            Stance::Affirm
-        );
-        assert_eq!(
-            reply_stance(
-                "Yes, go ahead with those changes. But I also have another issue: I want to exchange an air purifier."
+            (
+                "Yes, go ahead with those changes. But I also have another issue: I want to exchange an air purifier.",
+                Stance::Affirm,
             ),
-            Stance::Affirm
-        );
-        // Not the user's own next request: the condition is on this answer.
-        assert_eq!(
-            reply_stance("Yes, go ahead. Also, only if it is free."),
-            Stance::Unknown
-        );
+            // Not the user's own next request: the condition is on this answer.
+            ("Yes, go ahead. Also, only if it is free.", Stance::Unknown),
+        ]);
         // The next request cannot hide a refusal, withdrawal or correction.
-        for reply in [
+        expect_no_consent(&[
             "Yes, go ahead. Also, I do not want it cancelled.",
             "Yes, go ahead. Also, I changed my mind.",
             "Yes, go ahead. Also, I'd like the red one instead.",
             "Yes, go ahead. Also, I want to keep it.",
             "Yes, go ahead. By the way, I was kidding lol.",
             "Sure. Also, I want this when pigs fly.",
-        ] {
-            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
-        }
-        // A new-request sentence before any yes is part of the answer.
-        assert_eq!(
-            reply_stance("Also, I have another question: if it ships today, yes."),
-            Stance::Unknown
-        );
+        ]);
+        expect(&[
+            // A new-request sentence before any yes is part of the answer.
+            (
+                "Also, I have another question: if it ships today, yes.",
+                Stance::Unknown,
+            ),
+        ]);
     }
 
     #[test]
     fn field_values_temporal_clauses_and_courtesy_conditions_do_not_qualify() {
-        assert_eq!(
-            reply_stance(
-                "YES, please proceed. Insurance: no. Checked bags: none. Reason: no longer needed."
+        expect(&[
+            (
+                "YES, please proceed. Insurance: no. Checked bags: none. Reason: no longer needed.",
+                Stance::Affirm,
             ),
-            Stance::Affirm
-        );
-        // A field that is the answer itself.
-        assert_eq!(reply_stance("Yes. Confirm: no."), Stance::Refuse);
-        assert_eq!(
-            reply_stance("Yes, please cancel it. Please confirm once it's cancelled."),
-            Stance::Affirm
-        );
-        assert_eq!(
-            reply_stance("Yes, proceed. When you've submitted it, could you confirm?"),
-            Stance::Affirm
-        );
-        assert_eq!(
-            reply_stance("Yes, proceed. If possible, send the receipt."),
-            Stance::Affirm
-        );
-        // A temporal clause without a completion is still a condition.
-        assert_eq!(
-            reply_stance("Yes, proceed once my refund arrives."),
-            Stance::Unknown
-        );
-        assert_eq!(
-            reply_stance("Yes, go ahead if it is free."),
-            Stance::Unknown
-        );
-        assert_eq!(
-            reply_stance("Yes, proceed. Please confirm the refund after the change."),
-            Stance::Affirm
-        );
-        assert_eq!(
-            reply_stance("Yes, change it. Just use PayPal if there's any difference."),
-            Stance::Affirm
-        );
-        // "before" keeps the action waiting.
-        assert_eq!(
-            reply_stance("Yes. Share the confirmation before finalizing."),
-            Stance::Unknown
-        );
+            // A field that is the answer itself.
+            ("Yes. Confirm: no.", Stance::Refuse),
+            (
+                "Yes, please cancel it. Please confirm once it's cancelled.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, proceed. When you've submitted it, could you confirm?",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, proceed. If possible, send the receipt.",
+                Stance::Affirm,
+            ),
+            // A temporal clause without a completion is still a condition.
+            ("Yes, proceed once my refund arrives.", Stance::Unknown),
+            ("Yes, go ahead if it is free.", Stance::Unknown),
+            (
+                "Yes, proceed. Please confirm the refund after the change.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, change it. Just use PayPal if there's any difference.",
+                Stance::Affirm,
+            ),
+            // "before" keeps the action waiting.
+            (
+                "Yes. Share the confirmation before finalizing.",
+                Stance::Unknown,
+            ),
+        ]);
     }
 
     #[test]
     fn no_before_a_noun_describes_and_alone_refuses() {
-        assert_eq!(
-            reply_stance("YES. Change the boots to size 8, no water resistance."),
-            Stance::Affirm
-        );
-        // Still a negation of the action when the noun is the action.
-        assert_eq!(reply_stance("Yes. No item modifications."), Stance::Unknown);
-        for reply in [
-            "ok no",
-            "No thanks.",
-            "No I want to keep it.",
-            "No, go ahead later.",
-        ] {
-            assert_eq!(reply_stance(reply), Stance::Refuse, "{reply}");
-        }
-        assert_ne!(reply_stance("No cancellation please."), Stance::Affirm);
+        expect(&[
+            (
+                "YES. Change the boots to size 8, no water resistance.",
+                Stance::Affirm,
+            ),
+            // Still a negation of the action when the noun is the action.
+            ("Yes. No item modifications.", Stance::Unknown),
+        ]);
+        expect(&[
+            ("ok no", Stance::Refuse),
+            ("No thanks.", Stance::Refuse),
+            ("No I want to keep it.", Stance::Refuse),
+            ("No, go ahead later.", Stance::Refuse),
+        ]);
+        expect_no_consent(&["No cancellation please."]);
     }
 
     #[test]
     fn a_reluctant_yes_is_a_yes() {
-        assert_eq!(
-            reply_stance(
-                "Yes, please do it now. I appreciate it, even though I'm not happy about having to downgrade."
+        expect(&[
+            (
+                "Yes, please do it now. I appreciate it, even though I'm not happy about having to downgrade.",
+                Stance::Affirm,
             ),
-            Stance::Affirm
-        );
-        // Without the concession the contrast still qualifies.
-        assert_eq!(
-            reply_stance("Yes, though I'm not happy about having to downgrade."),
-            Stance::Unknown
-        );
-        assert_eq!(
-            reply_stance("I'm not happy about it, but go ahead."),
-            Stance::Unknown
-        );
+            // Without the concession the contrast still qualifies.
+            (
+                "Yes, though I'm not happy about having to downgrade.",
+                Stance::Unknown,
+            ),
+            ("I'm not happy about it, but go ahead.", Stance::Unknown),
+        ]);
     }
 
     #[test]
     fn acknowledging_a_consequence_is_not_a_qualification() {
-        assert_eq!(
-            reply_stance(
-                "YES, please proceed. I understand the order can't be modified again after this change."
+        expect(&[
+            (
+                "YES, please proceed. I understand the order can't be modified again after this change.",
+                Stance::Affirm,
             ),
-            Stance::Affirm
-        );
-        assert_eq!(
-            reply_stance("YES, please proceed. But I don't want it modified again."),
-            Stance::Unknown
-        );
+            (
+                "YES, please proceed. But I don't want it modified again.",
+                Stance::Unknown,
+            ),
+        ]);
     }
 
     #[test]
