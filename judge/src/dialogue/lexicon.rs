@@ -249,7 +249,8 @@ pub(crate) const COURTESY_CONDITIONS: &[&[&str]] = &[
 ];
 
 /// The action's own nouns: "after the change" presupposes it like "once
-/// it's done".
+/// it's done" (only right after "after the"; "after I get my refund" is a
+/// condition).
 pub(crate) const ACTION_NOUNS: &[&str] = &[
     "change",
     "changes",
@@ -262,10 +263,11 @@ pub(crate) const ACTION_NOUNS: &[&str] = &[
     "downgrade",
     "booking",
     "refund",
-    "this",
-    "that",
-    "it",
 ];
+
+/// What "after" may point at directly to presuppose the action: "after
+/// this", "after that".
+pub(crate) const ACTION_ANAPHORS: &[&str] = &["this", "that", "it"];
 
 /// Acknowledging a consequence the agent stated: a negation after these in
 /// the clause ("I understand the order can't be modified again") is the
@@ -420,6 +422,8 @@ pub(crate) const RETENTION: &[&[&str]] = &[
     &["hang", "on", "to"],
     &["leave", "it"],
     &["leave", "them"],
+    &["leave", "the"],
+    &["alone"],
     &["as", "it", "is"],
     &["as", "is"],
 ];
@@ -453,6 +457,14 @@ pub(crate) const WITHDRAWALS: &[&[&str]] = &[
     &["on", "hold"],
     &["you", "to", "wait"],
     &["please", "wait"],
+    &["should", "wait"],
+    &["better", "wait"],
+    &["rather", "wait"],
+    // Deferring to someone else first.
+    &["check", "with"],
+    &["ask", "my"],
+    &["talk", "to", "my"],
+    &["consult"],
 ];
 
 /// Withdrawals only when they open a clause ("Wait, …", "Hold on."), so "I'll
@@ -485,6 +497,9 @@ pub(crate) const SARCASM: &[&[&str]] = &[
     &["like", "i'd"],
     &["like", "i", "would"],
     &["set", "my", "house", "on", "fire"],
+    &["joking"],
+    &["kidding"],
+    &["jk"],
     &["lol"],
     &["lmao"],
     &["rofl"],

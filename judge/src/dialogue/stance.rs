@@ -3,12 +3,12 @@
 //! documented on the `dialogue` module.
 
 use super::lexicon::{
-    ACKNOWLEDGEMENTS, ACTION_NOUNS, ACTION_STEMS, AGREEMENT, COMPLETIONS, CONCESSIONS, CONDITIONS,
-    CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
-    DECISION_LABELS, FILLERS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
-    INTERJECTION_FOLLOWERS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD,
-    NEW_TOPIC_HEAD_WINDOW, REFUSALS, RETENTION, SARCASM, SARCASM_MARKS, TEMPORAL, WITHDRAWAL_HEADS,
-    WITHDRAWALS, YES_HEADS,
+    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, AGREEMENT, COMPLETIONS,
+    CONCESSIONS, CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS,
+    COURTESY_CONDITIONS, DECISION_LABELS, FILLERS, FIRST_PERSON, GO_AHEAD, HEDGES,
+    INDIRECT_QUESTIONS, INTERJECTION_FOLLOWERS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
+    NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, REFUSALS, RETENTION, SARCASM, SARCASM_MARKS, TEMPORAL,
+    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
 
@@ -329,10 +329,16 @@ fn states_condition(clause: &[String]) -> bool {
                 _ => None,
             };
             let afterwards = marker.is_some_and(|marker| {
-                after.iter().any(|w| {
-                    COMPLETIONS.contains(&w.as_str())
-                        || (marker == "after" && ACTION_NOUNS.contains(&w.as_str()))
-                })
+                let next = after.get(1).map(String::as_str);
+                let after_the_action = marker == "after"
+                    && match next {
+                        Some("the") => after
+                            .get(2)
+                            .is_some_and(|w| ACTION_NOUNS.contains(&w.as_str())),
+                        Some(word) => ACTION_ANAPHORS.contains(&word),
+                        None => false,
+                    };
+                after_the_action || after.iter().any(|w| COMPLETIONS.contains(&w.as_str()))
             });
             !(conceded || asked || courtesy || afterwards)
         })

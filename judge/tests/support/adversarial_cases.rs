@@ -128,6 +128,12 @@ pub const SCOPED_NOT_CONSENT: &[&str] = &[
     "Yeah. I understand you can't refund it, so never mind.",
     "Yes, if possible, but only if it's free.",
     "Sure, go ahead. Reason: none, I just don't want it cancelled.",
+    // Found by a later probe of the relaxations (all fixed).
+    "Yes please. One more thing: leave the order alone.",
+    "Yes go ahead. Also I need to check with my wife first.",
+    "Yes, after I get my refund from the other order.",
+    "Yes, go ahead. By the way I'm joking.",
+    "Yes, do it. Also I wonder if I should wait.",
 ];
 
 /// Consent the scoped qualifiers must accept: each says yes to the summary,
