@@ -41,16 +41,20 @@
 //!    after "even", nor after an indirect question or acknowledgement in its
 //!    clause — "let me know when", "check if", "please confirm once" —, nor a
 //!    temporal one about the action having happened — "once it's done",
-//!    "after the change" —, nor a courtesy — "if possible", "if there's any
+//!    "after the change", "after this"; "after I get my refund" stays a
+//!    condition —, nor a courtesy — "if possible", "if there's any
 //!    difference"; "if not" is a condition, not a refusal), a **hedge**
 //!    (*maybe, perhaps, probably, might, guess, suppose, think, hmm, dunno,
 //!    kind of, whatever, let me check, a minute*, or a drawn-out word such as
-//!    "suuure"), **retention** (*keep, retain, leave it, as is*), a
+//!    "suuure"), **retention** (*keep, retain, leave it, leave the, alone, as is*), a
 //!    **withdrawal** (*changed my mind, never mind, scratch that, forget it,
 //!    on second thought, not yet, hold off, undo, pause, on hold, please
-//!    wait*, or a clause opening with *wait, stop, hold on, hang on*), or
+//!    wait, should wait*, deferring to someone — *check with, ask my, talk
+//!    to my, consult* —, or a clause opening with *wait, stop, hold on, hang
+//!    on*), or
 //!    **sarcasm** (*when pigs fly, yeah right, oh sure, as if, in your
-//!    dreams, over my dead body, lol*, `/s`, an eye-roll emoji);
+//!    dreams, over my dead body, joking, kidding, lol*, `/s`, an eye-roll
+//!    emoji);
 //! 3. if its only yes is a weak one (an interjection or agreement phrase, not
 //!    a go-ahead), it asks no question: "Okay. What does it cost?" is still
 //!    deciding, "Yes, go ahead. Can you also add a bag?" is consent.
