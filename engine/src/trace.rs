@@ -59,6 +59,31 @@ impl Event {
             _ => false,
         }
     }
+
+    /// The length in bytes of the event's JSON (`serde_json::to_vec`),
+    /// counted as it is written rather than built: a session's byte cap
+    /// needs the size, not the text. `usize::MAX` if it cannot be written.
+    pub fn json_size(&self) -> usize {
+        let mut counter = ByteCounter(0);
+        match serde_json::to_writer(&mut counter, self) {
+            Ok(()) => counter.0,
+            Err(_) => usize::MAX,
+        }
+    }
+}
+
+/// A writer that keeps only the number of bytes written to it.
+struct ByteCounter(usize);
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// What is known about where a trace came from and how it was graded.

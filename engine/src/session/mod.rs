@@ -267,7 +267,7 @@ impl Session {
         judge: &dyn Judge,
     ) -> Result<EventReport, SessionError> {
         let k = EventIdx::from_usize(self.events.len());
-        let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
+        let bytes = event.json_size();
         if self.events.len() >= self.limits.max_events
             || self.stored_bytes.saturating_add(bytes) > self.limits.max_bytes
         {
@@ -1072,7 +1072,7 @@ impl Session {
                 .insert((verdict.step, verdict.request));
         }
         for event in state.events {
-            let bytes = serde_json::to_vec(&event).map_or(usize::MAX, |b| b.len());
+            let bytes = event.json_size();
             session.ingest(event, bytes)?;
         }
         session.journal = Journal {
