@@ -233,6 +233,10 @@ fn instruction(
     text: &str,
     k: usize,
 ) -> Option<Act> {
+    // Most bundles have no device fix to instruct: no need to read the text.
+    if !bundle.domain.tools.values().any(instruction_can_deviate) {
+        return None;
+    }
     let text = text.to_lowercase();
     bundle.domain.tools.values().find_map(|tool| {
         if !instruction_can_deviate(tool) || !names_tool(bundle, &text, tool) {
@@ -259,6 +263,9 @@ fn in_message(
     let done = successes.before(k);
     if let Some(act) = instruction(bundle, done, text, k) {
         return Some(fix_before_diagnosis(bundle, act));
+    }
+    if bundle.claims.is_empty() {
+        return None;
     }
     let lower = text.to_lowercase();
     for claim in &bundle.claims {
