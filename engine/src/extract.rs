@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
-use turnstile_judge::Role;
-use turnstile_judge::dialogue::{ReadTurn, ReadValue, turn_cues};
+use turnstile_judge::dialogue::{Lookup, ReadTurn, ReadValue, turn_cues_of};
+use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
     TraceFacts, Value, ValueType,
@@ -66,6 +66,13 @@ pub struct Extractor {
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
+    /// Which turns and values share a key, so a mention is looked for only
+    /// where it can be.
+    index: MentionIndex,
+    /// The turn of the event just extracted, as a judge reads it, tokenized
+    /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
+    /// than tokenizing the text again.
+    turn: Option<Turn>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
 }
@@ -109,6 +116,8 @@ impl Extractor {
             principal: BTreeMap::new(),
             turns: Vec::new(),
             values: Vec::new(),
+            index: MentionIndex::default(),
+            turn: None,
             control: bundle.control,
         }
     }
@@ -123,8 +132,15 @@ impl Extractor {
         self.control
     }
 
+    /// The turn of the event just extracted, if it was a user or agent
+    /// message: `Turn::new(k, role, text)`, already tokenized.
+    pub fn take_turn(&mut self) -> Option<Turn> {
+        self.turn.take()
+    }
+
     /// The facts event `k` adds.
     pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
+        self.turn = None;
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
@@ -158,7 +174,10 @@ impl Extractor {
             let read = ReadValue::new(self.interner.resolve(value));
             let nameable = !read.is_empty() && read.len() <= MAX_VALUE_TOKENS;
             if nameable {
-                for (event, speaker, turn) in &self.turns {
+                for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
+                    let Some((event, speaker, turn)) = self.turns.get(position) else {
+                        continue;
+                    };
                     if turn.names_read(&read) {
                         self.facts.mentions.push(MentionFact {
                             value,
@@ -167,6 +186,7 @@ impl Extractor {
                         });
                     }
                 }
+                self.index.add_value(read.lookup(), raw);
             }
             self.values.push(nameable.then_some(read));
         }
@@ -175,7 +195,9 @@ impl Extractor {
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
             Event::Call { .. } | Event::Result { .. } => return,
         };
-        let cues = turn_cues(role, text);
+        let rendered = Turn::new(k.0, role, text.clone());
+        let cues = turn_cues_of(&rendered);
+        self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {
             event: k,
             speaker,
@@ -186,8 +208,9 @@ impl Extractor {
             corrects: cues.corrects,
         });
         let turn = ReadTurn::new(text);
-        for (index, read) in self.values.iter().enumerate() {
-            let (Some(read), Ok(raw)) = (read, u32::try_from(index)) else {
+        for raw in self.index.add_turn(&turn, self.turns.len()) {
+            let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
+            else {
                 continue;
             };
             if turn.names_read(read) {
@@ -199,6 +222,83 @@ impl Extractor {
             }
         }
         self.turns.push((k, speaker, turn));
+    }
+}
+
+/// The turns and the nameable values of a conversation by their
+/// [`Lookup`] keys: [`ReadTurn::names_read`] can hold only for a turn
+/// holding the value's key (any turn for a date), so a new value is tested
+/// against those turns and a new turn against those values, not every pair.
+/// Positions and symbols are kept ascending, so mentions come out in the
+/// order a test of every pair would give.
+#[derive(Clone, Debug, Default)]
+struct MentionIndex {
+    /// Turn positions (in [`Extractor::turns`]) by token, and by amount.
+    turns_by_token: HashMap<String, Vec<usize>>,
+    turns_by_amount: HashMap<String, Vec<usize>>,
+    /// Value symbols by their first token, by their amount, and every date.
+    values_by_token: HashMap<String, Vec<u32>>,
+    values_by_amount: HashMap<String, Vec<u32>>,
+    dates: Vec<u32>,
+}
+
+impl MentionIndex {
+    /// The positions of the turns that may name a value keyed `key`, of the
+    /// `turns` so far.
+    fn turns_keyed(&self, key: Lookup<'_>, turns: usize) -> Vec<usize> {
+        match key {
+            Lookup::Token(token) => self.turns_by_token.get(token).cloned().unwrap_or_default(),
+            Lookup::Amount(amount) => self
+                .turns_by_amount
+                .get(amount)
+                .cloned()
+                .unwrap_or_default(),
+            Lookup::Date => (0..turns).collect(),
+            Lookup::Never => Vec::new(),
+        }
+    }
+
+    /// Records a nameable value's key.
+    fn add_value(&mut self, key: Lookup<'_>, symbol: u32) {
+        match key {
+            Lookup::Token(token) => self
+                .values_by_token
+                .entry_ref(token)
+                .or_default()
+                .push(symbol),
+            Lookup::Amount(amount) => self
+                .values_by_amount
+                .entry_ref(amount)
+                .or_default()
+                .push(symbol),
+            Lookup::Date => self.dates.push(symbol),
+            Lookup::Never => {}
+        }
+    }
+
+    /// Records the turn at `position`; returns the symbols of the values it
+    /// may name, ascending, each once.
+    fn add_turn(&mut self, turn: &ReadTurn, position: usize) -> Vec<u32> {
+        let mut candidates = self.dates.clone();
+        for key in turn.lookup_keys() {
+            let (turns, values, key) = match key {
+                Lookup::Token(token) => (&mut self.turns_by_token, &self.values_by_token, token),
+                Lookup::Amount(amount) => {
+                    (&mut self.turns_by_amount, &self.values_by_amount, amount)
+                }
+                Lookup::Date | Lookup::Never => continue,
+            };
+            let positions = turns.entry_ref(key).or_default();
+            // A key the turn repeats is indexed, and its values taken, once.
+            if positions.last() == Some(&position) {
+                continue;
+            }
+            positions.push(position);
+            candidates.extend(values.get(key).into_iter().flatten());
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates
     }
 }
 

@@ -461,10 +461,14 @@ impl Session {
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
         self.last_turns.note(k, &event);
         if self.rt.asks_judge {
-            let turn = judging::render(k, &event);
+            // A message's turn comes from the extractor, tokenized once for
+            // its cues and for the judge.
             let turn = match event {
-                Event::User { .. } | Event::Agent { .. } => turn.tokenized(),
-                Event::Call { .. } | Event::Result { .. } => turn,
+                Event::User { .. } | Event::Agent { .. } => match self.extractor.take_turn() {
+                    Some(turn) => turn,
+                    None => judging::render(k, &event).tokenized(),
+                },
+                Event::Call { .. } | Event::Result { .. } => judging::render(k, &event),
             };
             // The list is shared only while a judge holds a question's
             // slice of it; one kept beyond the call costs one copy here.

@@ -114,13 +114,13 @@ mod value;
 use crate::types::{Role, Turn};
 
 use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
-use stance::{Markers, negator_positions};
+use stance::{Markers, negator_positions, quotes_nothing};
 pub(crate) use tokens::{Sentence, sentences};
-use tokens::{contains_phrase, phrase_positions, words};
+use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
 use value::value_tokens;
 
 pub use stance::{Stance, reply_stance};
-pub use value::{ReadTurn, ReadValue, names_value};
+pub use value::{Lookup, ReadTurn, ReadValue, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later
@@ -145,27 +145,46 @@ pub struct TurnCues {
 /// The consent cues of one turn by `role` saying `text`.
 #[must_use]
 pub fn turn_cues(role: Role, text: &str) -> TurnCues {
-    match role {
-        Role::Agent if !text.trim().is_empty() => {
-            let asks_decision = asks_for_decision(text);
+    turn_cues_of(&Turn::new(0, role, text))
+}
+
+/// The consent cues of `turn` ([`turn_cues`]), read from its sentences
+/// ([`Turn::tokenized`]): the turn is tokenized once, for its cues and for
+/// every judge that reads it later.
+#[must_use]
+pub fn turn_cues_of(turn: &Turn) -> TurnCues {
+    match turn.role {
+        Role::Agent if !turn.text.trim().is_empty() => {
+            let asks_decision = asks_decision_in(&flat_tokens(turn.sentences()));
             TurnCues {
                 asks_decision,
                 // `asks_anything` without tokenizing the turn a second time.
-                asks_anything: asks_decision || text.contains('?'),
+                asks_anything: asks_decision || turn.text.contains('?'),
                 ..TurnCues::default()
             }
         }
         Role::User => {
-            let markers = Markers::of(text);
+            let markers = markers_of(turn);
             let stance = markers.stance();
             TurnCues {
                 affirms: stance == Stance::Affirm,
                 revokes: stance.revokes(&markers),
-                corrects: stance != Stance::Affirm && names_action(text),
+                corrects: stance != Stance::Affirm
+                    && names_action_in(&flat_tokens(turn.sentences())),
                 ..TurnCues::default()
             }
         }
         Role::Agent | Role::Tool => TurnCues::default(),
+    }
+}
+
+/// The reply markers of a user turn: from its shared sentences unless it
+/// quotes something (then from its text with the quotations blanked).
+fn markers_of(turn: &Turn) -> Markers {
+    if quotes_nothing(&turn.text) {
+        Markers::of_sentences(&turn.text, turn.sentences())
+    } else {
+        Markers::of(&turn.text)
     }
 }
 
@@ -216,15 +235,19 @@ impl Consent {
 /// Whether an agent turn asks the user to decide something.
 #[must_use]
 pub fn asks_for_decision(text: &str) -> bool {
-    let tokens = words(&tokens::normalise(text));
-    ASK_CUES.iter().any(|p| contains_phrase(&tokens, p))
+    asks_decision_in(&words(&tokens::normalise(text)))
+}
+
+/// [`asks_for_decision`] of a turn's word tokens.
+fn asks_decision_in<T: AsRef<str>>(tokens: &[T]) -> bool {
+    ASK_CUES.iter().any(|p| contains_phrase(tokens, p))
 }
 
 /// Whether an agent turn asks the user anything (a decision or a question
 /// mark): after the summary, such a turn closes the window in which a yes
 /// answers the summary.
-fn asks_anything(text: &str) -> bool {
-    text.contains('?') || asks_for_decision(text)
+fn asks_anything(turn: &Turn) -> bool {
+    turn.text.contains('?') || asks_decision_in(&flat_tokens(turn.sentences()))
 }
 
 /// Whether `text` names an identifier: a token mixing letters and digits, a
@@ -250,12 +273,10 @@ pub fn names_identifier(text: &str) -> bool {
         })
 }
 
-/// Whether `text` names a state-changing action ("cancel", "refund",
+/// Whether a turn of these word tokens names a state-changing action ("cancel", "refund",
 /// "upgrade", …).
-fn names_action(text: &str) -> bool {
-    words(&tokens::normalise(text))
-        .iter()
-        .any(|w| ACTION_WORDS.contains(&w.as_str()))
+fn names_action_in<T: AsRef<str>>(tokens: &[T]) -> bool {
+    tokens.iter().any(|w| ACTION_WORDS.contains(&w.as_ref()))
 }
 
 /// Whether an agent turn is a summary for these key values: it asks for a
@@ -263,9 +284,9 @@ fn names_action(text: &str) -> bool {
 /// state-changing action).
 fn is_summary(turn: &Turn, key_values: &[&str]) -> bool {
     turn.role == Role::Agent
-        && asks_for_decision(&turn.text)
+        && asks_decision_in(&flat_tokens(turn.sentences()))
         && if key_values.is_empty() {
-            names_identifier(&turn.text) || names_action(&turn.text)
+            names_identifier(&turn.text) || names_action_in(&flat_tokens(turn.sentences()))
         } else {
             key_values.iter().all(|v| names_value(&turn.text, v))
         }
@@ -290,16 +311,17 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     let mut last_reply: Option<(u32, Stance, bool)> = None;
     for turn in after {
         match turn.role {
-            Role::Agent if !turn.text.trim().is_empty() && asks_anything(&turn.text) => {
+            Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
                 window_open = false;
             }
             Role::User => {
-                let markers = Markers::of(&turn.text);
+                let markers = markers_of(turn);
                 let stance = markers.stance();
                 // A new request for an action after the yes corrects what is
                 // wanted: the agent must summarise and ask again.
-                let corrects =
-                    evidence.is_some() && stance != Stance::Affirm && names_action(&turn.text);
+                let corrects = evidence.is_some()
+                    && stance != Stance::Affirm
+                    && names_action_in(&flat_tokens(turn.sentences()));
                 if stance.revokes(&markers) || corrects {
                     revoked = Some((turn.event_index, stance));
                 }

@@ -78,18 +78,26 @@ impl Markers {
     /// Reads the markers of one reply.
     #[must_use]
     pub(crate) fn of(reply: &str) -> Self {
+        Markers::of_sentences(reply, &sentences(&without_quoted_mentions(reply)))
+    }
+
+    /// Reads the markers of `reply` whose sentences, short quotations
+    /// blanked, are `read` (`sentences(&without_quoted_mentions(reply))`:
+    /// a caller holding the reply's sentences passes them when
+    /// [`quotes_nothing`] says blanking changes nothing).
+    pub(crate) fn of_sentences(reply: &str, read: &[Sentence]) -> Self {
         let mut m = Markers {
             sarcasm: SARCASM_MARKS.iter().any(|mark| reply.contains(mark)),
             ..Markers::default()
         };
         let mut scope = Scope::Answer;
-        for sentence in sentences(&without_quoted_mentions(reply)) {
-            if m.says_yes() && opens_new_request(&sentence) {
+        for sentence in read {
+            if m.says_yes() && opens_new_request(sentence) {
                 scope = Scope::NextRequest;
             }
             match scope {
-                Scope::Answer => m.read_sentence(&sentence),
-                Scope::NextRequest => m.read_next_request(&sentence),
+                Scope::Answer => m.read_sentence(sentence),
+                Scope::NextRequest => m.read_next_request(sentence),
             }
         }
         m
@@ -277,13 +285,22 @@ pub fn reply_stance(reply: &str) -> Stance {
 /// Longest quoted span treated as a mention, in words.
 const MAX_MENTION_WORDS: usize = 8;
 
+/// The characters that open a quotation [`without_quoted_mentions`] blanks.
+const QUOTE_OPENERS: [char; 2] = ['"', '\u{201c}'];
+
+/// Whether [`without_quoted_mentions`] leaves `reply` as it is: it opens no
+/// quotation.
+pub(crate) fn quotes_nothing(reply: &str) -> bool {
+    !reply.contains(QUOTE_OPENERS)
+}
+
 /// `reply` with short double-quoted spans blanked: `The reason is "no longer
 /// needed"` mentions the words, it does not say "no". An unbalanced or long
 /// quotation is kept, so it is read as the user's own words.
 fn without_quoted_mentions(reply: &str) -> String {
     let mut out = String::with_capacity(reply.len());
     let mut rest = reply;
-    while let Some(open) = rest.find(['"', '\u{201c}']) {
+    while let Some(open) = rest.find(QUOTE_OPENERS) {
         let (before, from_open) = rest.split_at(open);
         let quote_len = from_open.chars().next().map_or(1, char::len_utf8);
         let inner_and_after = from_open.get(quote_len..).unwrap_or_default();

@@ -24,11 +24,32 @@ impl Sentence {
     }
 }
 
+/// tau2's end-of-conversation marker, read as a space.
+const STOP_MARKER: &str = "###STOP###";
+
 /// Lower-cases, unifies typographic quotes and dashes (a dash separates
 /// clauses) and drops tau2's `###STOP###` marker.
 #[must_use]
 pub(crate) fn normalise(text: &str) -> String {
-    text.replace("###STOP###", " ")
+    if text.is_ascii() {
+        // The common case in one pass: of the characters unified below only
+        // the back-tick is ASCII, and ASCII lower-cases byte by byte.
+        let stopped;
+        let text = if text.contains(STOP_MARKER) {
+            stopped = text.replace(STOP_MARKER, " ");
+            stopped.as_str()
+        } else {
+            text
+        };
+        return text
+            .chars()
+            .map(|c| match c {
+                '`' => '\'',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect();
+    }
+    text.replace(STOP_MARKER, " ")
         .to_lowercase()
         .chars()
         .map(|c| match c {
@@ -202,12 +223,24 @@ pub(crate) fn phrase_positions<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -
 }
 
 /// Whether `phrase` occurs in `tokens` as a whole word sequence.
-pub(crate) fn contains_phrase<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -> bool {
+pub(crate) fn contains_phrase<T: AsRef<str>, S: AsRef<str>>(tokens: &[T], phrase: &[S]) -> bool {
     !phrase.is_empty()
         && phrase.len() <= tokens.len()
         && tokens
             .windows(phrase.len())
-            .any(|w| w.iter().zip(phrase).all(|(a, b)| a == b.as_ref()))
+            .any(|w| w.iter().zip(phrase).all(|(a, b)| a.as_ref() == b.as_ref()))
+}
+
+/// Every word token of `sentences`, in order, clause and sentence
+/// boundaries dropped: the same tokens as `words(&normalise(text))` of the
+/// text they were read from (every boundary character also separates
+/// words), without tokenizing it again.
+pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&str> {
+    sentences
+        .iter()
+        .flat_map(Sentence::tokens)
+        .map(String::as_str)
+        .collect()
 }
 
 #[cfg(test)]
@@ -249,6 +282,43 @@ mod tests {
                 Some(vec!["reason".to_owned()]),
             ]
         );
+    }
+
+    #[test]
+    fn normalising_ascii_text_is_the_general_rule() {
+        let general = |text: &str| -> String {
+            text.replace(STOP_MARKER, " ")
+                .to_lowercase()
+                .chars()
+                .map(|c| match c {
+                    '\u{2019}' | '\u{2018}' | '`' | '\u{00b4}' => '\'',
+                    '\u{201c}' | '\u{201d}' => '"',
+                    '\u{2014}' | '\u{2013}' | '\u{2026}' => ',',
+                    c => c,
+                })
+                .collect()
+        };
+        for text in [
+            "Yes, GO Ahead `now`. ###STOP###",
+            "###stop### ###STOP###x",
+            "Caf\u{e9} \u{2019}ok\u{2019} \u{2014} \u{3a3}\u{3a3} ###STOP###",
+            "",
+        ] {
+            assert_eq!(normalise(text), general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn flat_tokens_are_the_words_of_the_text() {
+        for text in [
+            "Yes—go ahead. Charge $22.55 to mms.carrier.com! Really?",
+            "- Checked bags: none, Reason: no longer needed (don't) [x] \"q\"; a - b\nc",
+            "I can’t; won't... ###STOP### 'quoted' it's",
+            "",
+        ] {
+            let read = sentences(text);
+            assert_eq!(flat_tokens(&read), words(&normalise(text)), "{text}");
+        }
     }
 
     #[test]

@@ -16,9 +16,7 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 /// conversation has seen costs a lookup per value, not a re-read of the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadTurn {
-    text: String,
     tokens: Vec<String>,
-    token_set: std::collections::HashSet<String>,
     amounts: Vec<String>,
 }
 
@@ -26,11 +24,8 @@ impl ReadTurn {
     /// Reads `turn`.
     #[must_use]
     pub fn new(turn: &str) -> Self {
-        let tokens = value_tokens(turn);
         ReadTurn {
-            text: turn.to_owned(),
-            token_set: tokens.iter().cloned().collect(),
-            tokens,
+            tokens: value_tokens(turn),
             amounts: amounts(turn),
         }
     }
@@ -51,14 +46,39 @@ impl ReadTurn {
             return self.amounts.contains(amount);
         }
         if let Some(date) = value.date {
-            return mentions_date(&self.text, date);
+            return mentions_date(&self.tokens, date);
         }
-        self.token_set.contains(first)
-            && self
-                .tokens
-                .windows(value.tokens.len())
-                .any(|window| window == value.tokens.as_slice())
+        // The first token decides most windows: compare the rest only there.
+        let rest = value.tokens.get(1..).unwrap_or_default();
+        self.tokens
+            .windows(value.tokens.len())
+            .any(|window| window.first() == Some(first) && window.get(1..) == Some(rest))
     }
+}
+
+impl ReadTurn {
+    /// The turn's tokens and its amounts (a key may come more than once): a
+    /// value can be named in the turn only if its [`ReadValue::lookup`] key
+    /// is among them (or it is a date), so an index over these finds every
+    /// candidate turn of a value without asking every turn.
+    pub fn lookup_keys(&self) -> impl Iterator<Item = Lookup<'_>> {
+        let tokens = self.tokens.iter().map(|t| Lookup::Token(t));
+        tokens.chain(self.amounts.iter().map(|a| Lookup::Amount(a)))
+    }
+}
+
+/// Where a value must show in a turn for [`ReadTurn::names_read`] to hold:
+/// an index key (see [`ReadTurn::lookup_keys`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lookup<'a> {
+    /// A token of the turn: a non-amount, non-date value's first token.
+    Token(&'a str),
+    /// An amount of the turn, canonical: an amount value's.
+    Amount(&'a str),
+    /// A date value: any turn may spell it, so it has no key.
+    Date,
+    /// A value with no token: never named.
+    Never,
 }
 
 /// A value read once for many [`ReadTurn::names_read`] questions.
@@ -86,6 +106,22 @@ impl ReadValue {
         self.tokens.len()
     }
 
+    /// The key a turn must hold for [`ReadTurn::names_read`] to be true of
+    /// this value (same order of tests as that rule).
+    #[must_use]
+    pub fn lookup(&self) -> Lookup<'_> {
+        let Some(first) = self.tokens.first() else {
+            return Lookup::Never;
+        };
+        if let Some(amount) = &self.amount {
+            Lookup::Amount(amount)
+        } else if self.date.is_some() {
+            Lookup::Date
+        } else {
+            Lookup::Token(first)
+        }
+    }
+
     /// Whether the value has no token (it is never named).
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -107,7 +143,13 @@ pub(crate) fn value_tokens(text: &str) -> Vec<String> {
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
         .map(|t| t.strip_suffix("'s").unwrap_or(t))
         .filter(|t| !t.is_empty())
-        .map(str::to_lowercase)
+        .map(|t| {
+            if t.is_ascii() {
+                t.to_ascii_lowercase()
+            } else {
+                t.to_lowercase()
+            }
+        })
         .collect()
 }
 
@@ -150,6 +192,10 @@ fn parse_amount(text: &str) -> Option<String> {
 /// number glued to a letter (`W9300146`, `3rd`) or inside an identifier
 /// (`card_123`, `2024-05-22`) is not an amount.
 fn amounts(text: &str) -> Vec<String> {
+    // Every amount starts with an ASCII digit.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -234,10 +280,10 @@ fn day_number(word: &str) -> Option<u32> {
     digits.parse().ok().filter(|d| (1..=31).contains(d))
 }
 
-/// Whether `text` mentions `date`: ISO, `MM/DD/YYYY`, or a month name with
-/// the day (and, if written, the year) in either order.
-fn mentions_date(text: &str, (year, month, day): Date) -> bool {
-    let tokens = value_tokens(text);
+/// Whether a text of these [`value_tokens`] mentions `date`: ISO,
+/// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
+/// either order.
+fn mentions_date(tokens: &[String], (year, month, day): Date) -> bool {
     let year_ok = |t: Option<&String>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
@@ -282,6 +328,7 @@ mod tests {
     #[test]
     fn dates_in_several_spellings() {
         let date = (2024, 5, 22);
+        let mentions_date = |text: &str, date| mentions_date(&value_tokens(text), date);
         assert!(mentions_date("on 2024-05-22.", date));
         assert!(mentions_date("on 05/22/2024", date));
         assert!(mentions_date("on May 22nd, 2024", date));
