@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use turnstile_judge::Role;
-use turnstile_judge::dialogue::{ReadTurn, ReadValue, turn_cues};
+use turnstile_judge::dialogue::{AskedWords, ReadTurn, ReadValue, turn_cues};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
     TraceFacts, Value, ValueType,
@@ -68,6 +68,9 @@ pub struct Extractor {
     values: Vec<Option<ReadValue>>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
+    /// What the agent has asked the user to decide so far: a qualifier in a
+    /// reply about something else does not take a yes back.
+    asked: AskedWords,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -110,6 +113,7 @@ impl Extractor {
             turns: Vec::new(),
             values: Vec::new(),
             control: bundle.control,
+            asked: AskedWords::default(),
         }
     }
 
@@ -175,7 +179,7 @@ impl Extractor {
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
             Event::Call { .. } | Event::Result { .. } => return,
         };
-        let cues = turn_cues(role, text);
+        let cues = turn_cues(role, text, &mut self.asked);
         self.facts.turn = Some(TurnFact {
             event: k,
             speaker,
