@@ -152,6 +152,10 @@ pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     &["not", "thrilled"],
     &["not", "pleased"],
     &["not", "excited"],
+    // An order's state, not a no: "any pending (not yet processed) orders".
+    &["not", "yet", "processed"],
+    &["not", "yet", "shipped"],
+    &["not", "yet", "delivered"],
 ];
 
 /// Refusal verbs: saying one is a refusal.
@@ -677,3 +681,11 @@ pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone"];
 /// [`ACTION_ANAPHORS`]: a sentence holding one may be about it, whatever
 /// other identifiers it names.
 pub(crate) const ANAPHORIC_OBJECTS: &[&str] = &["one", "ones", "them", "these", "those", "both"];
+
+/// Descriptions of an order's state that contain a withdrawal phrase ("not
+/// yet processed" holds "not yet"): they describe, they do not withdraw.
+pub(crate) const STATE_DESCRIPTIONS: &[&[&str]] = &[
+    &["not", "yet", "processed"],
+    &["not", "yet", "shipped"],
+    &["not", "yet", "delivered"],
+];

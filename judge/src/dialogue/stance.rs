@@ -10,8 +10,8 @@ use super::lexicon::{
     FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
     INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
     NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OBJECT_WORDS, PRECEDENCE,
-    REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS, TEMPORAL, WISHES,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS, STATE_DESCRIPTIONS,
+    TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
 
@@ -114,8 +114,12 @@ impl Markers {
         self.question |= sentence.question;
         let all: Vec<String> = sentence.tokens().cloned().collect();
         let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
+        let described = described_positions(&all);
         self.contrast |= CONTRAST.iter().any(|p| {
             phrase_positions(&all, p).into_iter().any(|at| {
+                if described.contains(&at) {
+                    return false;
+                }
                 let conceded = at
                     .checked_sub(1)
                     .and_then(|i| all.get(i))
@@ -132,7 +136,7 @@ impl Markers {
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(INDIRECT_QUESTIONS);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= any(WITHDRAWALS);
+        self.withdrawal |= withdraws(&all);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
         // An acknowledgement with its "that" ("I understand that, after
@@ -191,7 +195,7 @@ impl Markers {
         let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
         self.contrast |= any(CORRECTIONS);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= any(WITHDRAWALS);
+        self.withdrawal |= withdraws(&all);
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
@@ -435,6 +439,32 @@ fn scoped_to_the_rest(words: &[String]) -> bool {
                 !ACTION_ANAPHORS.contains(&w.as_str()) && !OBJECT_WORDS.contains(&w.as_str())
             })
         })
+}
+
+/// Whether words hold a withdrawal ([`WITHDRAWALS`]) that is not part of a
+/// description of an order's state ("any pending (not yet processed)
+/// orders": [`STATE_DESCRIPTIONS`]).
+fn withdraws(words: &[String]) -> bool {
+    let described = described_positions(words);
+    WITHDRAWALS.iter().any(|p| {
+        phrase_positions(words, p)
+            .into_iter()
+            .any(|at| !described.contains(&at))
+    })
+}
+
+/// The positions of the words inside descriptions of an order's state
+/// ([`STATE_DESCRIPTIONS`]): no marker there counts ("not yet processed"
+/// holds a withdrawal and a contrast, and describes).
+fn described_positions(words: &[String]) -> Vec<usize> {
+    STATE_DESCRIPTIONS
+        .iter()
+        .flat_map(|p| {
+            phrase_positions(words, p)
+                .into_iter()
+                .flat_map(|at| at..at + p.len())
+        })
+        .collect()
 }
 
 /// Whether the words after a contrast marker concede to the action ("not

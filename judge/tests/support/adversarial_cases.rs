@@ -170,6 +170,9 @@ pub const SCOPED_NOT_CONSENT: &[&str] = &[
     "Go ahead, but only if it's free.",
     "Fine, but go ahead only after I check with my wife.",
     "I don't want it cancelled, but go ahead.",
+    "Yes, go ahead. Actually, not yet.",
+    "Yes, but it's not yet processed, so hold on.",
+    "Yes. Not yet, though.",
 ];
 
 /// Consent the scoped qualifiers must accept: each says yes to the summary,
@@ -191,4 +194,5 @@ pub const SCOPED_CONSENT: &[&str] = &[
     "Yes, please proceed. Do not use any other payment method.",
     "Yes, go ahead. Leave my other orders (#W1234567 and #W7654321) as they are.",
     "I'm not thrilled about it, but go ahead.",
+    "Yes, please cancel it, and any other pending (not yet processed) order too.",
 ];
