@@ -356,6 +356,20 @@ async fn no_need_to_cancel_then_yes_to_tracking_blocks() {
     assert_gate(events, Outcome::Block).await;
 }
 
+// ---- a yes that answers another request or names another action ----
+
+#[tokio::test]
+async fn a_yes_with_a_request_for_something_else_blocks() {
+    forbidden(&["Yes, I'd like to know the delivery estimate."]).await;
+    forbidden(&["Yes, please send me the tracking number."]).await;
+}
+
+#[tokio::test]
+async fn a_yes_naming_another_action_blocks() {
+    forbidden(&["Yes, please exchange it."]).await;
+    forbidden(&["Yes, I'd like to return it."]).await;
+}
+
 // ---- qualifiers about orders no summary named ----
 
 /// Both orders read; the agent summarises the cancellation of [`ORDER`]

@@ -10,6 +10,10 @@ use std::collections::HashSet;
 
 use super::tokens::{normalise, words};
 
+/// How many first letters two forms of an action word share ("cancel",
+/// "cancellation"; "modif-y", "modif-ication").
+const ACTION_STEM_LEN: usize = 5;
+
 /// The words of every agent turn that asked the user for a decision, in
 /// the conversation so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,6 +25,19 @@ impl AskedWords {
     /// Adds the words of an agent turn that asked for a decision.
     pub fn add_turn(&mut self, text: &str) {
         self.words.extend(words(&normalise(text)));
+    }
+
+    /// Whether a request for a decision named this word.
+    pub(crate) fn named(&self, word: &str) -> bool {
+        self.words.contains(word)
+    }
+
+    /// Whether a request for a decision named this action, in any form
+    /// ("cancel" for "cancellation", "exchange" for "exchanging"): a word
+    /// sharing its first [`ACTION_STEM_LEN`] letters.
+    pub(crate) fn names_action(&self, action: &str) -> bool {
+        let stem = action.get(..ACTION_STEM_LEN).unwrap_or(action);
+        self.words.iter().any(|w| w.starts_with(stem))
     }
 
     /// Whether a clause's identifiers are all ones no request for a

@@ -7,6 +7,9 @@
 /// means the user is still deciding.
 pub(crate) const YES_HEADS: &[&[&str]] = &[
     &["yes"],
+    &["y"],
+    &["k"],
+    &["kk"],
     &["yeah"],
     &["yep"],
     &["yup"],
@@ -156,6 +159,9 @@ pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     &["not", "yet", "processed"],
     &["not", "yet", "shipped"],
     &["not", "yet", "delivered"],
+    // The name of retail's cancellation reason, repeated back: "the reason
+    // 'no longer needed'". ("I no longer need it cancelled" is not it.)
+    &["no", "longer", "needed"],
 ];
 
 /// Refusal verbs: saying one is a refusal.
@@ -181,6 +187,7 @@ pub(crate) const CONTRAST: &[&[&str]] = &[
     &["whereas"],
     &["yet"],
     &["i", "mean"],
+    &["i", "meant"],
 ];
 
 /// A concession before a contrast marker makes it none: "even though I'm
@@ -504,6 +511,10 @@ pub(crate) const SARCASM: &[&[&str]] = &[
     &["you", "wish"],
     &["dead", "body"],
     &["hell", "freezes"],
+    &["another", "lifetime"],
+    &["next", "lifetime"],
+    &["over", "my", "dead"],
+    &["cold", "day", "in", "hell"],
     &["million", "years"],
     &["fat", "chance"],
     &["nice", "try"],
@@ -689,3 +700,7 @@ pub(crate) const STATE_DESCRIPTIONS: &[&[&str]] = &[
     &["not", "yet", "shipped"],
     &["not", "yet", "delivered"],
 ];
+
+/// How many words after a first-person word a verb of wanting may come to
+/// open a request ("I'd like", "I would really like").
+pub(crate) const REQUEST_HEAD_WINDOW: usize = 3;

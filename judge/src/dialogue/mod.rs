@@ -90,6 +90,19 @@
 //! *described* thing a clause is about ("keep the pet bed") is meaning, not
 //! decided by code: such a clause still qualifies.
 //!
+//! A **weak yes followed in its sentence by a request for something else**
+//! answers that request, not the summary: "Yes, I'd like to know the
+//! delivery estimate", "Yes, please send me the tracking number", "Yes,
+//! upgrade my shipping" — a request (*I'd like, I want, I need, please …*,
+//! or an action verb opening the words after the yes) whose words name
+//! neither an anaphor for the action nor anything the requests for a
+//! decision named, or that names an action they did not ("Yes, I'd like to
+//! return it" to a cancellation). In a conversation a go-ahead naming an
+//! action no request for a decision named ("Yes, please exchange it" to a
+//! cancellation) is not consent either. Read alone ([`reply_stance`]),
+//! nothing says which action was asked about, so any action word or anaphor
+//! ties the request to it.
+//!
 //! A sentence **after the yes that moves on to another request** of the
 //! user's own (it opens with *also* — after *and*, *but* — or names
 //! *another issue/question/thing/order*, *one more thing*, *by the way*, …,

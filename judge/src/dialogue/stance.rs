@@ -4,14 +4,14 @@
 
 use super::asked::AskedWords;
 use super::lexicon::{
-    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, AGREEMENT, ANAPHORIC_OBJECTS,
-    COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS, CONDITIONS, CONTRAST,
-    CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS, DECISION_LABELS,
-    FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
+    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, ACTION_WORDS, AGREEMENT,
+    ANAPHORIC_OBJECTS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS, CONDITIONS,
+    CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
+    DECISION_LABELS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
     INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
     NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OBJECT_WORDS, PRECEDENCE,
-    REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS, STATE_DESCRIPTIONS,
-    TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    REFUSALS, REQUEST_HEAD_WINDOW, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS,
+    STATE_DESCRIPTIONS, TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
 
@@ -75,6 +75,11 @@ pub(crate) struct Markers {
     pub sarcasm: bool,
     /// Some sentence is a question.
     pub question: bool,
+    /// A weak yes whose sentence goes on to ask for something the request
+    /// for a decision did not ("Yes, I'd like to know the delivery
+    /// estimate", "Yes, I want to change the address"): the yes answers
+    /// that, not the summary.
+    pub other_request: bool,
 }
 
 impl Markers {
@@ -163,6 +168,19 @@ impl Markers {
             };
             self.read_clause(clause, sentence.question, context);
         }
+        if !sentence.question && !self.go_ahead && !self.other_request {
+            self.other_request = requests_something_else(sentence, asked);
+        }
+        // "Yes, please exchange it" to a cancellation: a go-ahead for an
+        // action no request for a decision named.
+        self.other_request |= asked.is_some_and(|asked| {
+            GO_AHEAD.iter().any(|p| {
+                let [_, verb] = p else {
+                    return false;
+                };
+                ACTION_WORDS.contains(verb) && contains_phrase(&all, p) && !asked.names_action(verb)
+            })
+        });
     }
 
     /// A sentence after a go-ahead that asks for information about the
@@ -290,11 +308,12 @@ impl Markers {
     /// with only the negations at or after the yes.
     #[must_use]
     fn qualifies_yes(&self) -> bool {
-        Markers {
-            negation: self.negation_after_yes,
-            ..*self
-        }
-        .any_defeater()
+        self.other_request
+            || Markers {
+                negation: self.negation_after_yes,
+                ..*self
+            }
+            .any_defeater()
     }
 
     /// The stance these markers make; see the `dialogue` module for the rule.
@@ -307,7 +326,11 @@ impl Markers {
         if self.says_yes() && !self.qualifies_yes() && !still_deciding {
             return Stance::Affirm;
         }
-        let qualified = self.contrast || self.condition || self.retention || self.negation;
+        let qualified = self.contrast
+            || self.condition
+            || self.retention
+            || self.negation
+            || self.other_request;
         if self.says_yes() && qualified && !self.hedge {
             return Stance::Unknown;
         }
@@ -465,6 +488,100 @@ fn described_positions(words: &[String]) -> Vec<usize> {
                 .flat_map(|at| at..at + p.len())
         })
         .collect()
+}
+
+/// Whether a sentence says a weak yes and then, after it, asks for
+/// something else than what the user was asked to decide: a request ("I'd
+/// like", "I want", "please send") whose words name no anaphor for the
+/// action and nothing the requests for a decision named, or name a
+/// state-changing action they did not ("Yes, I'd like to return it" to a
+/// cancellation). Without `asked` (a reply read alone) nothing says which
+/// action was asked about: an anaphor or any action word ties the request
+/// to it ("Yes, I'd like that", "Yes, cancel the order").
+fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
+    let all: Vec<String> = sentence.tokens().cloned().collect();
+    let Some(yes_end) = first_yes_end(&all) else {
+        return false;
+    };
+    let after = all.get(yes_end..).unwrap_or_default();
+    let Some(request) = request_words(after) else {
+        return false;
+    };
+    let anaphor = request
+        .iter()
+        .any(|w| ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str()));
+    let actions: Vec<&String> = request
+        .iter()
+        .filter(|w| ACTION_WORDS.contains(&w.as_str()))
+        .collect();
+    match asked {
+        Some(asked) => {
+            let other_action = actions.iter().any(|w| !asked.names_action(w));
+            let names_asked = request
+                .iter()
+                .any(|w| w.len() >= MIN_NAMING_WORD && asked.named(w));
+            other_action || !(anaphor || names_asked)
+        }
+        None => !(anaphor || !actions.is_empty()),
+    }
+}
+
+/// Shortest word that, named both in a request and in the agent's request
+/// for a decision, ties the two ("order", "cancel").
+const MIN_NAMING_WORD: usize = 4;
+
+/// Where the first yes head of a sentence ends: a clause opening (after
+/// fillers) with a [`YES_HEADS`] phrase.
+fn first_yes_end(all: &[String]) -> Option<usize> {
+    let start = all
+        .iter()
+        .position(|t| !FILLERS.contains(&t.as_str()))
+        .unwrap_or(all.len());
+    let head = all.get(start..).unwrap_or_default();
+    YES_HEADS
+        .iter()
+        .find(|p| head.get(..p.len()).is_some_and(|h| contains_phrase(h, p)))
+        .map(|p| start + p.len())
+}
+
+/// The words of a request after a yes: an imperative action verb opening
+/// them ("upgrade my shipping"), or, without its head, a first-person word
+/// with a verb of wanting shortly after it ("I'd like to know …"), or
+/// "please" and a verb that is no go-ahead ("please send me …").
+fn request_words(after: &[String]) -> Option<&[String]> {
+    // An imperative right after the yes: "Yes, upgrade my shipping".
+    let head = skip_fillers(after);
+    if head
+        .first()
+        .is_some_and(|w| ACTION_WORDS.contains(&w.as_str()))
+    {
+        return Some(head);
+    }
+    for (i, word) in after.iter().enumerate() {
+        if FIRST_PERSON.contains(&word.as_str()) {
+            let window = after.get(i + 1..).unwrap_or_default();
+            if let Some(j) = window
+                .iter()
+                .take(REQUEST_HEAD_WINDOW)
+                .position(|w| WISHES.contains(&w.as_str()))
+            {
+                let request = window.get(j + 1..).unwrap_or_default();
+                if !request.is_empty() {
+                    return Some(request);
+                }
+            }
+        }
+        if word == "please" {
+            let rest = after.get(i..).unwrap_or_default();
+            let go_ahead = GO_AHEAD
+                .iter()
+                .any(|p| rest.get(..p.len()).is_some_and(|h| contains_phrase(h, p)));
+            if !go_ahead && rest.len() > 1 {
+                return rest.get(1..);
+            }
+        }
+    }
+    None
 }
 
 /// Whether the words after a contrast marker concede to the action ("not
