@@ -522,7 +522,7 @@ fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> b
                 .any(|w| w.len() >= MIN_NAMING_WORD && asked.named(w));
             other_action || !(anaphor || names_asked)
         }
-        None => !(anaphor || !actions.is_empty()),
+        None => !anaphor && actions.is_empty(),
     }
 }
 
