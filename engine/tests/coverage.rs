@@ -296,3 +296,58 @@ async fn telecom_witnesses_realise_the_users_device_calls() {
         "no witness through a device step was confirmed"
     );
 }
+
+/// Deep deviations too: a sample spread evenly over each big bundle's whole
+/// list (`Analysis::sample`, what `--witness-limit` writes; every kind and
+/// depth, not only the shallowest) replays as predicted for a large
+/// majority, none disagreeing; the rest is counted by cause.
+/// `TURNSTILE_COVERAGE_SAMPLE=N` sets the sample size (default 12).
+#[tokio::test]
+async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
+    let size = std::env::var("TURNSTILE_COVERAGE_SAMPLE")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(12);
+    for dir in bundles().into_iter().filter(|d| !d.ends_with("toy-orders")) {
+        let bundle = Arc::new(check_bundle(&dir).unwrap_or_else(|p| panic!("{p}")));
+        let analysis = analyze(&bundle);
+        let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+        let mut builder = Builder::new(rt, &analysis);
+        let sample = analysis.sample(None, Some(size));
+        assert_eq!(sample.len(), size.min(analysis.deviations.len()));
+        let deepest = sample
+            .iter()
+            .map(|&i| analysis.deviations[i].prefix.len())
+            .max()
+            .unwrap();
+        let (mut confirmed, mut unrealised, mut overtaken) = (0, 0, 0);
+        let started = std::time::Instant::now();
+        for &i in &sample {
+            let d = &analysis.deviations[i];
+            match builder.witness(d).await {
+                Ok(_) => confirmed += 1,
+                Err(WitnessError::Unrealised { .. }) => unrealised += 1,
+                Err(WitnessError::Overtaken { .. }) => overtaken += 1,
+                Err(e) => panic!(
+                    "{}: deviation {i}, {} {} after {}: {e}",
+                    bundle.name,
+                    d.class.kind(),
+                    d.class.tool(),
+                    d.node
+                ),
+            }
+        }
+        println!(
+            "{}: {:?} for a spread sample of {}: {confirmed} confirmed, {unrealised} unrealised, {overtaken} overtaken (deepest prefix {deepest} moves)",
+            bundle.name,
+            started.elapsed(),
+            sample.len()
+        );
+        assert!(
+            confirmed * 3 >= sample.len() * 2,
+            "{}: only {confirmed} of {} confirmed",
+            bundle.name,
+            sample.len()
+        );
+    }
+}
