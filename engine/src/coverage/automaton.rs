@@ -662,16 +662,16 @@ impl Automaton {
                     at(s, &state.reads, Turn::MidTurn),
                 ));
             }
-            if let Some(i) = kind.by_read {
-                if let Some(tool) = self.reads.get(i) {
-                    out.push((
-                        Move::Read {
-                            tool: tool.clone(),
-                            satisfies: Some(s),
-                        },
-                        at(s, &state.reads.with(i), Turn::MidTurn),
-                    ));
-                }
+            if let Some(i) = kind.by_read
+                && let Some(tool) = self.reads.get(i)
+            {
+                out.push((
+                    Move::Read {
+                        tool: tool.clone(),
+                        satisfies: Some(s),
+                    },
+                    at(s, &state.reads.with(i), Turn::MidTurn),
+                ));
             }
             if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
                 out.push((

@@ -159,13 +159,13 @@ pub async fn first_deviation(
 /// branch `succeeded(get_customer_by_id)` holds only once the lookup it
 /// guards has returned).
 pub fn read_out_of_order(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> bool {
-    read_reached(rt, monitor, tool).is_some_and(|reached| !reached)
+    read_reached(rt, monitor, tool).is_some_and(|reached| reached.is_none())
 }
 
-/// For a procedural read tool: whether the monitor has reached one of its
-/// steps in the sense of [`read_out_of_order`] (`None`: `tool` has no
-/// read step).
-pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option<bool> {
+/// For a procedural read tool: the step of it the monitor has reached in
+/// the sense of [`read_out_of_order`], if any (`None`: `tool` has no read
+/// step).
+pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option<Option<StepId>> {
     let program = &rt.bundle.program;
     let steps: BTreeSet<StepId> = program
         .steps
@@ -179,8 +179,8 @@ pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option
     if steps.is_empty() {
         return None;
     }
-    if monitor.evidence().keys().any(|(s, _)| steps.contains(s)) {
-        return Some(true);
+    if let Some((step, _)) = monitor.evidence().keys().find(|(s, _)| steps.contains(s)) {
+        return Some(Some(*step));
     }
     // Formal state steps are passed on: they may hold without an event.
     let passable = |s: StepId| {
@@ -195,7 +195,7 @@ pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option
             continue;
         }
         if steps.contains(&step) {
-            return Some(true);
+            return Some(Some(step));
         }
         if passable(step) {
             frontier.extend(
@@ -207,22 +207,24 @@ pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option
             );
         }
     }
-    Some(false)
+    Some(None)
 }
 
-/// Whether the reference session, once it has taken all of `trace`, has
-/// reached a step of the read tool `tool` ([`read_reached`]).
+/// The step of the read tool `tool` the reference session has reached once
+/// it has taken all of `trace` ([`read_reached`]), by name.
 pub async fn read_reached_after(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     judge: &dyn Judge,
     tool: &str,
-) -> Result<bool, SessionError> {
+) -> Result<Option<String>, SessionError> {
     let mut reference = reference_session(rt);
     for event in &trace.events {
         reference.push(event.clone(), judge).await?;
     }
-    Ok(read_reached(rt, reference.monitor(), tool).unwrap_or(false))
+    Ok(read_reached(rt, reference.monitor(), tool)
+        .flatten()
+        .map(|s| rt.step_name(s).to_owned()))
 }
 
 /// The steps satisfied for some request once the reference (`workflow`)

@@ -144,11 +144,12 @@ pub enum WitnessError {
         /// The step, by name.
         step: String,
     },
-    /// The engine satisfied a step the prefix does not (a call or dialogue
-    /// step the request reached from an earlier event, e.g. a read at the
-    /// event a classification is dated to): the request is past the
-    /// abstract state, so the predicted deviation does not arise there.
-    #[error("the request overtook the abstract state: step {step} holds from an earlier event")]
+    /// The replay showed another deviation because the engine is past or
+    /// beside the abstract state: it satisfied a step the prefix does not
+    /// (a call or dialogue step the request reached from an earlier event,
+    /// e.g. a read at the event a classification is dated to), or reached a
+    /// step of the predicted out-of-order read along another path.
+    #[error("the request overtook the abstract state: it reached step {step} off the prefix")]
     Overtaken {
         /// The step, by name.
         step: String,
@@ -177,7 +178,7 @@ pub struct Builder<'a> {
     /// The literals the bundle's checks compare each field or argument with.
     literals: Literals,
     /// Realised prefixes by (moves up to the lookahead's end, group end).
-    done: BTreeMap<(Vec<Move>, usize), Realised>,
+    done: BTreeMap<(bool, Vec<Move>, usize), Realised>,
 }
 
 impl<'a> Builder<'a> {
@@ -260,6 +261,25 @@ impl<'a> Builder<'a> {
             records: Vec::new(),
             session: super::observe::reference_session(&self.rt),
         };
+        // The user opens by stating the id every candidate uses, so a check
+        // that the user said a value (`said(user, args.user_id)`) can hold
+        // at the first call. Only when a later message or agent event
+        // decides the turn position anyway: it must not change the state's.
+        let opens = prefix.iter().any(|m| {
+            matches!(
+                m,
+                Move::User { .. } | Move::Message { .. } | Move::Read { .. } | Move::Write { .. }
+            )
+        });
+        if opens {
+            push_all(
+                &mut current,
+                vec![Event::User {
+                    text: format!("Hello, {ID} here."),
+                }],
+            )
+            .await?;
+        }
         let mut start = 0;
         for end in groups {
             // A call's values must also make the steps that follow it hold,
@@ -268,7 +288,11 @@ impl<'a> Builder<'a> {
             // two calls before its `resume_line`; those calls are probed
             // with their defaults): the key includes that lookahead.
             let horizon = lookahead_end(prefix, end);
-            let key = (prefix.get(..horizon).unwrap_or_default().to_vec(), end);
+            let key = (
+                opens,
+                prefix.get(..horizon).unwrap_or_default().to_vec(),
+                end,
+            );
             let group = prefix.get(start..end).unwrap_or_default();
             let lookahead = prefix.get(end..horizon).unwrap_or_default();
             let next = match self.done.get(&key) {
@@ -403,8 +427,11 @@ impl<'a> Builder<'a> {
             Move::Holds { .. } => vec![(Vec::new(), Vec::new())],
             Move::User { satisfies } => vec![message(
                 &self.rt,
+                // The user states the id every candidate uses, so checks
+                // that the user said a value (`said(user, args.user_id)`)
+                // can hold.
                 Event::User {
-                    text: "Yes, that is right; please go ahead.".to_owned(),
+                    text: format!("Yes, that is right; it is {ID}. Please go ahead."),
                 },
                 *satisfies,
                 k,
@@ -503,11 +530,46 @@ pub async fn check(
             // request reached such a step along another path (a branch
             // the prefix did not take also held on these values).
             if let AgentClass::Read(tool) = &deviation.class
-                && observe::read_reached_after(rt, &prefix_trace, &judge, tool).await?
+                && let Some(step) =
+                    observe::read_reached_after(rt, &prefix_trace, &judge, tool).await?
             {
-                return Err(WitnessError::Overtaken {
-                    step: format!("a step of {tool}, along another path"),
+                return Err(WitnessError::Overtaken { step });
+            }
+            // A write the automaton finds unauthorized that the engine
+            // allows through an authorization the prefix did not reach:
+            // another path the data allows (a branch's other outcome).
+            if let AgentClass::Write(tool) = &deviation.class {
+                let after = observe::satisfied_after(rt, &witness.trace, &judge).await?;
+                let on_path: Vec<&str> = prefix
+                    .iter()
+                    .filter_map(satisfies)
+                    .map(|s| rt.step_name(s))
+                    .collect();
+                // Some branch off the prefix held: the engine went along
+                // another path (else the write was authorized on the
+                // prefix's own path, and that is a disagreement).
+                let branched = rt.bundle.program.steps.iter().any(|s| {
+                    matches!(s.origin, StepOrigin::Branch { .. })
+                        && reached.contains(&s.name)
+                        && !on_path.contains(&s.name.as_str())
                 });
+                let off_path = rt
+                    .bundle
+                    .program
+                    .steps
+                    .iter()
+                    .filter(|_| branched)
+                    .find(|s| {
+                        matches!(s.timing, turnstile_rules::Timing::Call(t)
+                        if rt.bundle.interner.resolve(t) == tool.as_str())
+                            && after.contains(&s.name)
+                            && !on_path.contains(&s.name.as_str())
+                    });
+                if let Some(step) = off_path {
+                    return Err(WitnessError::Overtaken {
+                        step: step.name.clone(),
+                    });
+                }
             }
             Err(WitnessError::Disagrees(why))
         }
@@ -552,6 +614,20 @@ fn compare(
         if let Some(step) = missing {
             return Err(WitnessError::Unrealised {
                 step: step.to_owned(),
+            });
+        }
+        // An event of the prefix itself deviates: these values did not
+        // realise a valid prefix (a one-shot guard meeting the same id `W1`
+        // again, say); the state is not reached, nothing is contradicted.
+        if (seen.event.0 as usize) < last {
+            return Err(WitnessError::Unrealised {
+                step: format!(
+                    "{} (its {} {} at event {} deviates)",
+                    deviation.node,
+                    seen.class.kind(),
+                    seen.class.tool(),
+                    seen.event.0
+                ),
             });
         }
         let predicted_cover = deviation.covered_by(schedule);
