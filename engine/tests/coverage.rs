@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use turnstile_engine::coverage::witness::{Builder, WitnessError};
-use turnstile_engine::coverage::{AgentClass, Turn, analyze};
+use turnstile_engine::coverage::witness::{Builder, Witness, WitnessError};
+use turnstile_engine::coverage::{AgentClass, Deviation, Turn, analyze};
 use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
 
 fn bundles() -> Vec<PathBuf> {
@@ -89,6 +89,34 @@ fn every_bundle_has_deviations_and_the_schedules_cover_as_the_corollaries_say() 
     }
 }
 
+/// Counts a witness result in `(unrealised, overtaken)`; a disagreement (or
+/// any other error) fails the test. Returns the confirmed witness.
+fn tally(
+    result: Result<Witness, WitnessError>,
+    bundle: &str,
+    d: &Deviation,
+    counts: &mut (usize, usize),
+) -> Option<Witness> {
+    match result {
+        Ok(witness) => Some(witness),
+        Err(WitnessError::Unrealised { .. }) => {
+            counts.0 += 1;
+            None
+        }
+        Err(WitnessError::Overtaken { .. }) => {
+            counts.1 += 1;
+            None
+        }
+        Err(e) => panic!(
+            "{bundle}: {} {} after {} (state {}): {e}",
+            d.class.kind(),
+            d.class.tool(),
+            d.node,
+            d.state_index
+        ),
+    }
+}
+
 /// Toy-orders: every witness; the larger bundles: the shallowest deviations
 /// of the calls, and for each instruction and claim class its shallowest
 /// deviation at the start of a user turn and in mid-turn
@@ -119,43 +147,34 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
             sample
         };
         let checked = sample.len();
-        let (mut confirmed, mut unrealised, mut overtaken) = (0, 0, 0);
+        let mut confirmed = 0;
+        let mut counts = (0, 0);
         let mut messages_confirmed = std::collections::BTreeSet::new();
         let started = std::time::Instant::now();
         for d in sample {
-            match builder.witness(d).await {
-                Ok(witness) => {
-                    confirmed += 1;
-                    if d.class.is_message() {
-                        messages_confirmed.insert(d.class.clone());
-                    }
-                    // What `--witnesses` writes reads back as the trace replayed.
-                    if confirmed % 10 == 1 {
-                        let file = std::env::temp_dir()
-                            .join(format!("turnstile-witness-{}.jsonl", std::process::id()));
-                        std::fs::write(&file, witness.trace_jsonl()).unwrap();
-                        let mut read = Vec::new();
-                        turnstile_engine::import::for_each_trace(&file, None, |t| {
-                            read.push(t.unwrap());
-                            std::ops::ControlFlow::Continue(())
-                        })
-                        .unwrap();
-                        std::fs::remove_file(&file).unwrap();
-                        assert_eq!(read.len(), 1);
-                        assert_eq!(read[0].events, witness.trace.events);
-                    }
+            if let Some(witness) = tally(builder.witness(d).await, &bundle.name, d, &mut counts) {
+                confirmed += 1;
+                if d.class.is_message() {
+                    messages_confirmed.insert(d.class.clone());
                 }
-                Err(WitnessError::Unrealised { .. }) => unrealised += 1,
-                Err(WitnessError::Overtaken { .. }) => overtaken += 1,
-                Err(e) => panic!(
-                    "{}: {} {} after {}: {e}",
-                    bundle.name,
-                    d.class.kind(),
-                    d.class.tool(),
-                    d.node
-                ),
+                // What `--witnesses` writes reads back as the trace replayed.
+                if confirmed % 10 == 1 {
+                    let file = std::env::temp_dir()
+                        .join(format!("turnstile-witness-{}.jsonl", std::process::id()));
+                    std::fs::write(&file, witness.trace_jsonl()).unwrap();
+                    let mut read = Vec::new();
+                    turnstile_engine::import::for_each_trace(&file, None, |t| {
+                        read.push(t.unwrap());
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                    std::fs::remove_file(&file).unwrap();
+                    assert_eq!(read.len(), 1);
+                    assert_eq!(read[0].events, witness.trace.events);
+                }
             }
         }
+        let (unrealised, overtaken) = counts;
         println!(
             "{}: {:?} for {confirmed} witnesses confirmed, {unrealised} unrealised, {overtaken} overtaken of {checked} checked",
             bundle.name,
@@ -321,23 +340,16 @@ async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
             .map(|&i| analysis.deviations[i].prefix.len())
             .max()
             .unwrap();
-        let (mut confirmed, mut unrealised, mut overtaken) = (0, 0, 0);
+        let mut confirmed = 0;
+        let mut counts = (0, 0);
         let started = std::time::Instant::now();
         for &i in &sample {
             let d = &analysis.deviations[i];
-            match builder.witness(d).await {
-                Ok(_) => confirmed += 1,
-                Err(WitnessError::Unrealised { .. }) => unrealised += 1,
-                Err(WitnessError::Overtaken { .. }) => overtaken += 1,
-                Err(e) => panic!(
-                    "{}: deviation {i}, {} {} after {}: {e}",
-                    bundle.name,
-                    d.class.kind(),
-                    d.class.tool(),
-                    d.node
-                ),
+            if tally(builder.witness(d).await, &bundle.name, d, &mut counts).is_some() {
+                confirmed += 1;
             }
         }
+        let (unrealised, overtaken) = counts;
         println!(
             "{}: {:?} for a spread sample of {}: {confirmed} confirmed, {unrealised} unrealised, {overtaken} overtaken (deepest prefix {deepest} moves)",
             bundle.name,
