@@ -371,3 +371,55 @@ async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
         );
     }
 }
+
+/// The alphabet has no width limit: toy-orders with 70 claims (past the 64
+/// a `u64` bitset held, where the 65th on were dropped) has a claim class
+/// for each, and the last one's deviation is found and confirmed by replay.
+#[tokio::test]
+async fn claims_past_the_64th_are_in_the_alphabet() {
+    let toy = bundles()
+        .into_iter()
+        .find(|d| d.ends_with("toy-orders"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for entry in walk(&toy) {
+        let to = dir.path().join(entry.strip_prefix(&toy).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, &to).unwrap();
+    }
+    let mut yaml = std::fs::read_to_string(dir.path().join("bundle.yaml")).unwrap();
+    yaml.push_str("claims:\n");
+    for i in 0..70 {
+        yaml.push_str(&format!(
+            "  - id: claim_{i}\n    phrases: [\"status q{i}z\"]\n    verified_by: [get_order_details]\n    since: [cancel_pending_order]\n    step: identify\n    remediation: Read the order again first\n"
+        ));
+    }
+    std::fs::write(dir.path().join("bundle.yaml"), yaml).unwrap();
+    let bundle = Arc::new(check_bundle(dir.path()).unwrap_or_else(|p| panic!("{p}")));
+    let analysis = analyze(&bundle);
+    assert_eq!(analysis.automaton.claims().len(), 70);
+    let last = AgentClass::Claim("claim_69".to_owned());
+    assert!(analysis.automaton.agent_classes().contains(&last));
+    let d = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class == last)
+        .min_by_key(|d| d.prefix.len())
+        .expect("the 70th claim deviates somewhere");
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let mut builder = Builder::new(rt, &analysis);
+    builder.witness(d).await.unwrap();
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
