@@ -1,7 +1,9 @@
 //! `turnstile coverage`: the reachable first deviations of a bundle and which
 //! a firing schedule covers, as a table by node and event kind (or JSON), and
-//! optionally each deviation's witness written as a replayable native trace
-//! with its recorded judge verdicts.
+//! optionally each deviation's witness — or a sample (`--witness-limit`,
+//! spread evenly over the list; `--witness-node`, at a node or under a flow)
+//! — written as a replayable native trace with its recorded judge verdicts,
+//! the witnesses not confirmed counted by cause.
 
 use std::collections::BTreeMap;
 use std::io::Write;
