@@ -265,3 +265,204 @@ fn a_created_session_without_events_loads_and_restores() {
         Session::new(Arc::clone(&rt), Schedule::Workflow).snapshot()
     );
 }
+
+/// Holds SQLite's write lock on the store file from another connection (as
+/// another process would), so the store's writer waits in `BEGIN` and the
+/// writes queued meanwhile form its next batch.
+fn hold_write_lock(path: &std::path::Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+    conn
+}
+
+/// Waits until `n` writes in all were queued for the store's writer.
+fn wait_until_queued(store: &Store, n: u64) {
+    let start = std::time::Instant::now();
+    while store.stats().writes_queued < n {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "only {} of {n} writes were queued",
+            store.stats().writes_queued
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// The first event's commit of a new session: its delta and verdict.
+fn first_commit(
+    rt: &Arc<BundleRuntime>,
+) -> (
+    Session,
+    turnstile_engine::session::SessionDelta,
+    serde_json::Value,
+) {
+    let judge = turnstile_judge::OfflineJudge::new();
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let mark = session.mark();
+    let event: Event = serde_json::from_str(EVENTS[0]).unwrap();
+    let report = tokio.block_on(session.push(event, &judge)).unwrap();
+    let delta = session.delta(mark);
+    (session, delta, serde_json::to_value(report).unwrap())
+}
+
+/// Group commit: the appends of concurrent sessions queued while the
+/// writer is busy are committed together, at most two transactions for
+/// eight writes (the first write may have been taken alone), and each
+/// writer returns only once its event is stored.
+#[test]
+fn concurrent_appends_share_a_transaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let store = Store::open(&path, Durability::Full).unwrap();
+    let rt = runtime();
+    let (_, delta, verdict) = first_commit(&rt);
+    let mut handles: Vec<_> = (0..8)
+        .map(|n| {
+            let mut handle = store.claim(&format!("g{n}")).unwrap();
+            handle.create(&meta(&rt)).unwrap();
+            handle
+        })
+        .collect();
+    let before = store.stats();
+    let lock = hold_write_lock(&path);
+    let writers: Vec<_> = handles
+        .drain(..)
+        .map(|mut handle| {
+            let (delta, verdict) = (delta.clone(), verdict.clone());
+            std::thread::spawn(move || {
+                handle
+                    .append_delta(&delta, std::slice::from_ref(&verdict))
+                    .map(|()| handle)
+            })
+        })
+        .collect();
+    wait_until_queued(&store, before.writes_queued + 8);
+    lock.execute_batch("COMMIT").unwrap();
+    for writer in writers {
+        let mut handle = writer.join().unwrap().unwrap();
+        assert_eq!(handle.stored_events(), 1);
+        let stored = handle.load().unwrap().unwrap();
+        assert_eq!(stored.verdicts, vec![verdict.clone()]);
+    }
+    let after = store.stats();
+    assert_eq!(after.writes_committed - before.writes_committed, 8);
+    let transactions = after.transactions - before.transactions;
+    assert!(
+        (1..=2).contains(&transactions),
+        "8 queued writes took {transactions} transactions"
+    );
+}
+
+/// A refused write in a batch (creating a session that exists, appending
+/// to one never created) is answered with its own error and stores
+/// nothing; the writes batched with it are stored.
+#[test]
+fn a_refused_write_does_not_fail_its_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let store = Store::open(&path, Durability::Normal).unwrap();
+    let rt = runtime();
+    let (_, delta, verdict) = first_commit(&rt);
+    store.claim("taken").unwrap().create(&meta(&rt)).unwrap();
+    let mut good = store.claim("good").unwrap();
+    good.create(&meta(&rt)).unwrap();
+    // Its handle believes it exists but the row is gone, so its append is
+    // refused inside the batch.
+    let mut vanished = store.claim("vanished").unwrap();
+    vanished.create(&meta(&rt)).unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("DELETE FROM sessions WHERE id = 'vanished'", [])
+        .unwrap();
+    let before = store.stats();
+    let lock = hold_write_lock(&path);
+    let (d1, v1) = (delta.clone(), verdict.clone());
+    let appended = std::thread::spawn(move || {
+        good.append_delta(&d1, std::slice::from_ref(&v1))
+            .map(|()| good)
+    });
+    let (d2, v2) = (delta.clone(), verdict.clone());
+    let refused_append = std::thread::spawn(move || {
+        vanished
+            .append_delta(&d2, std::slice::from_ref(&v2))
+            .map(|()| vanished)
+    });
+    let (store2, rt2) = (store.clone(), Arc::clone(&rt));
+    let refused_create =
+        std::thread::spawn(move || store2.claim("taken").unwrap().create(&meta(&rt2)));
+    let (store3, rt3) = (store.clone(), Arc::clone(&rt));
+    let created = std::thread::spawn(move || {
+        let mut handle = store3.claim("new").unwrap();
+        handle.create(&meta(&rt3)).map(|()| handle)
+    });
+    wait_until_queued(&store, before.writes_queued + 4);
+    lock.execute_batch("COMMIT").unwrap();
+    let mut good = appended.join().unwrap().unwrap();
+    // Refused by the events' foreign key, inside its own savepoint.
+    let refused = refused_append.join().unwrap().unwrap_err();
+    assert!(matches!(refused, StoreError::Sqlite { .. }), "{refused}");
+    assert!(matches!(
+        refused_create.join().unwrap(),
+        Err(StoreError::Exists(_))
+    ));
+    let mut new = created.join().unwrap().unwrap();
+    assert_eq!(good.load().unwrap().unwrap().verdicts, vec![verdict]);
+    assert!(new.load().unwrap().unwrap().state.events.is_empty());
+    let after = store.stats();
+    assert_eq!(after.writes_committed - before.writes_committed, 2);
+    // Nothing of the refused append was kept: no orphan event rows.
+    let orphans: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM events WHERE session = 'vanished'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(orphans, 0);
+}
+
+/// An async append whose caller stops waiting (a cancelled request) may
+/// still commit: the handle's next operation waits for its outcome, so a
+/// load sees the event and the next append continues after it.
+#[test]
+fn a_cancelled_async_append_is_settled_before_the_next_operation() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let store = Store::open(&path, Durability::Full).unwrap();
+    let rt = runtime();
+    let (mut session, delta, verdict) = first_commit(&rt);
+    let mut handle = store.claim("cancelled").unwrap();
+    handle.create(&meta(&rt)).unwrap();
+    let lock = hold_write_lock(&path);
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let waited = tokio.block_on(async {
+        tokio::time::timeout(
+            std::time::Duration::from_millis(50),
+            handle.append_delta_async(&delta, std::slice::from_ref(&verdict)),
+        )
+        .await
+    });
+    assert!(waited.is_err(), "the writer was held: the append must wait");
+    lock.execute_batch("COMMIT").unwrap();
+    let stored = handle.load().unwrap().unwrap();
+    assert_eq!(stored.verdicts, vec![verdict]);
+    assert_eq!(handle.stored_events(), 1);
+    let judge = turnstile_judge::OfflineJudge::new();
+    let mark = session.mark();
+    let event: Event = serde_json::from_str(EVENTS[1]).unwrap();
+    let report = tokio.block_on(session.push(event, &judge)).unwrap();
+    tokio
+        .block_on(handle.append_delta_async(
+            &session.delta(mark),
+            &[serde_json::to_value(report).unwrap()],
+        ))
+        .unwrap();
+    assert_eq!(handle.load().unwrap().unwrap().state.events.len(), 2);
+}

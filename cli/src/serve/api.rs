@@ -384,12 +384,13 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         schedule,
         control: Some(control),
     };
-    let handle = tokio::task::block_in_place(|| {
-        let mut handle = app.store.claim(&id)?;
-        handle.create(&meta)?;
-        Ok::<_, StoreError>(handle)
-    })
-    .map_err(|e| store_error(&e))?;
+    // Claiming is a lock file, no SQL; the creation waits for the store's
+    // writer without holding a thread.
+    let mut handle = app.store.claim(&id).map_err(|e| store_error(&e))?;
+    handle
+        .create_async(&meta)
+        .await
+        .map_err(|e| store_error(&e))?;
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_control(control);
     let live = Live {
@@ -510,10 +511,11 @@ impl Live {
         };
         // Only what this event added: never a snapshot of the whole session.
         let delta = self.session.delta(self.synced);
-        if let Err(e) = tokio::task::block_in_place(|| {
-            self.handle
-                .append_delta(&delta, std::slice::from_ref(&verdict))
-        }) {
+        if let Err(e) = self
+            .handle
+            .append_delta_async(&delta, std::slice::from_ref(&verdict))
+            .await
+        {
             return refusal(&format!("the verdict could not be stored: {e}"));
         }
         self.synced = self.session.mark();
