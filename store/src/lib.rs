@@ -628,6 +628,35 @@ impl SessionHandle {
         Ok(Some(stored))
     }
 
+    /// The verdicts the store holds for this session, in event order
+    /// (what `load` returns, without restoring the session).
+    pub fn verdicts(&mut self) -> Result<Vec<serde_json::Value>, StoreError> {
+        self.settle_blocking();
+        let id = self.id.clone();
+        self.store.read(|conn| {
+            let path = conn.path().unwrap_or_default().to_owned();
+            let sql = |source| StoreError::Sqlite {
+                path: path.clone(),
+                source,
+            };
+            let mut statement = conn
+                .prepare_cached("SELECT verdict FROM events WHERE session = ?1 ORDER BY seq")
+                .map_err(sql)?;
+            let texts = statement
+                .query_map(params![id], |r| r.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(sql)?;
+            texts
+                .iter()
+                .map(|text| serde_json::from_str(text))
+                .collect::<Result<_, _>>()
+                .map_err(|e| StoreError::Corrupt {
+                    id: id.clone(),
+                    message: e.to_string(),
+                })
+        })
+    }
+
     /// Appends what `state` holds beyond what the store holds: its events
     /// past [`stored_events`](Self::stored_events) (each with its verdict,
     /// `verdicts[i]` for the i-th new event), and its judge verdicts,

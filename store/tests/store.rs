@@ -182,6 +182,7 @@ async fn appending_deltas_stores_the_same_session_as_snapshots() {
     let mut handle = store.claim("delta").unwrap();
     let stored = handle.load().unwrap().unwrap();
     assert_eq!(stored.verdicts, given);
+    assert_eq!(handle.verdicts().unwrap(), given, "verdicts alone");
     // The store lists accepted verdicts in the order they were accepted, a
     // snapshot by evidence event: the same set (a restore orders them).
     let by_evidence = |mut state: turnstile_engine::SessionState| {
