@@ -237,7 +237,8 @@ struct Shared {
     durability: Durability,
     /// The queue of the writer thread (group commit, `writer.rs`).
     writes: mpsc::Sender<writer::Request>,
-    writer: Option<std::thread::JoinHandle<()>>,
+    /// The writer, then the checkpointer (which ends when the writer does).
+    threads: Vec<std::thread::JoinHandle<()>>,
     counters: Arc<writer::Counters>,
     /// Idle read connections: restoring a session borrows one.
     readers: Mutex<Vec<Connection>>,
@@ -254,8 +255,8 @@ impl Drop for Shared {
         // store's owner goes on (and, say, removes the file).
         let (closed, _) = mpsc::channel();
         drop(std::mem::replace(&mut self.writes, closed));
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.join();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
         }
     }
 }
@@ -300,24 +301,34 @@ impl Store {
             }
         }
         tx.commit().map_err(sql)?;
-        // The connection that checked the file becomes the writer's.
+        // The connection that checked the file becomes the writer's; its
+        // checkpoints are the checkpointer's (`writer.rs`).
+        conn.execute_batch("PRAGMA wal_autocheckpoint = 0")
+            .map_err(sql)?;
+        let checkpointer_conn = connect(path, durability)?;
+        let (nudges, nudged) = mpsc::sync_channel(1);
+        let thread_failed = |e: std::io::Error| StoreError::Io {
+            path: display.clone(),
+            message: format!("cannot start the store's threads: {e}"),
+        };
+        let checkpointer = std::thread::Builder::new()
+            .name("turnstile-store-checkpointer".to_owned())
+            .spawn(move || writer::checkpoint(&checkpointer_conn, &nudged))
+            .map_err(thread_failed)?;
         let (writes, queue) = mpsc::channel();
         let writer_path = display.clone();
         let counters = Arc::new(writer::Counters::default());
         let writer_counters = Arc::clone(&counters);
         let writer = std::thread::Builder::new()
             .name("turnstile-store-writer".to_owned())
-            .spawn(move || writer::run(conn, &writer_path, &queue, &writer_counters))
-            .map_err(|e| StoreError::Io {
-                path: display.clone(),
-                message: format!("cannot start the writer thread: {e}"),
-            })?;
+            .spawn(move || writer::run(conn, &writer_path, &queue, &writer_counters, &nudges))
+            .map_err(thread_failed)?;
         Ok(Store {
             shared: Arc::new(Shared {
                 path: path.to_path_buf(),
                 durability,
                 writes,
-                writer: Some(writer),
+                threads: vec![writer, checkpointer],
                 counters,
                 readers: Mutex::new(Vec::new()),
             }),

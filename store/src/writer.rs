@@ -14,9 +14,18 @@
 //!
 //! Rows arrive as text already serialised by the caller's thread: the
 //! writer does only SQL, the part that cannot run in parallel.
+//!
+//! Checkpoints (copying the WAL back into the database, with its fsyncs)
+//! run on a second thread with its own connection, not inside a commit:
+//! SQLite's automatic checkpoint would stall every session queued behind
+//! the commit that crosses the WAL's threshold. The writer nudges the
+//! checkpointer after each transaction; it checkpoints at most every
+//! [`CHECKPOINT_PAUSE`], passively (never waiting for readers or the
+//! writer).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
@@ -25,6 +34,10 @@ use crate::StoreError;
 /// The most writes one transaction takes: bounds the time a batch holds
 /// SQLite's write lock against other processes.
 const MAX_BATCH: usize = 512;
+
+/// The least time between two checkpoints: bounds how much the WAL grows
+/// between them and how often a checkpoint's fsyncs compete with commits.
+pub(crate) const CHECKPOINT_PAUSE: Duration = Duration::from_millis(200);
 
 /// A session's row, for [`Write::Create`].
 #[derive(Debug)]
@@ -107,6 +120,7 @@ pub(crate) fn run(
     path: &str,
     requests: &mpsc::Receiver<Request>,
     counters: &Counters,
+    checkpoints: &mpsc::SyncSender<()>,
 ) {
     while let Ok(first) = requests.recv() {
         let mut batch = vec![first];
@@ -127,7 +141,29 @@ pub(crate) fn run(
         for (request, outcome) in batch.into_iter().zip(outcomes) {
             request.reply.send(outcome);
         }
+        match checkpoints.try_send(()) {
+            // Nudged, or a nudge is already pending.
+            Ok(()) | Err(mpsc::TrySendError::Full(())) => {}
+            // No checkpointer (its thread is gone): checkpoint here rather
+            // than let the WAL grow without bound.
+            Err(mpsc::TrySendError::Disconnected(())) => checkpoint_passively(&conn),
+        }
     }
+}
+
+/// Runs the checkpointer until the writer is gone.
+pub(crate) fn checkpoint(conn: &Connection, nudges: &mpsc::Receiver<()>) {
+    while nudges.recv().is_ok() {
+        checkpoint_passively(conn);
+        std::thread::sleep(CHECKPOINT_PAUSE);
+    }
+}
+
+/// Copies into the database what of the WAL no reader still needs, without
+/// waiting for anyone. A failed checkpoint loses nothing (the WAL still
+/// holds every commit), so its error is not reported: the next one retries.
+fn checkpoint_passively(conn: &Connection) {
+    let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
 }
 
 /// Commits `writes` in one transaction: one outcome per write, in order.

@@ -467,3 +467,32 @@ fn a_cancelled_async_append_is_settled_before_the_next_operation() {
         .unwrap();
     assert_eq!(handle.load().unwrap().unwrap().state.events.len(), 2);
 }
+
+/// Checkpoints run beside the writer (the writer's own automatic
+/// checkpoint is off): what is committed reaches the database file while
+/// the store stays open, without any connection closing.
+#[test]
+fn the_checkpointer_copies_the_wal_into_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let store = Store::open(&path, Durability::Normal).unwrap();
+    let rt = runtime();
+    let (_, delta, verdict) = first_commit(&rt);
+    for n in 0..20 {
+        let mut handle = store.claim(&format!("c{n}")).unwrap();
+        handle.create(&meta(&rt)).unwrap();
+        handle
+            .append_delta(&delta, std::slice::from_ref(&verdict))
+            .unwrap();
+    }
+    // Five tables and their keys: more than the header page alone.
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&path).unwrap().len() <= 2 * 4096 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "nothing was checkpointed into {}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
