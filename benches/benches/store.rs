@@ -144,10 +144,7 @@ fn bench(c: &mut Criterion) {
 /// what remains is the cost of the session's own length.
 fn profile(spec: &str) {
     let mut parts = spec.split(':');
-    let durability = match parts.next() {
-        Some("full") => Durability::Full,
-        _ => Durability::Normal,
-    };
+    let durability = durability(parts.next());
     let events: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(1_000);
     let fresh = parts.next() == Some("fresh");
     let case = case(events);
@@ -182,10 +179,7 @@ fn profile(spec: &str) {
         times.push(t.elapsed());
     }
     times.sort();
-    let at = |q: f64| {
-        let i = ((times.len() as f64 * q).ceil() as usize).saturating_sub(1);
-        times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
-    };
+    let at = |q: f64| percentile_micros(&times, q);
     let size = |name: &str| std::fs::metadata(dir.path().join(name)).map_or(0, |m| m.len());
     println!(
         "{spec}: {} appends, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; shared.db {} KiB, WAL {} KiB",
@@ -197,6 +191,20 @@ fn profile(spec: &str) {
         size("shared.db") / 1024,
         size("shared.db-wal") / 1024
     );
+}
+
+/// The sync policy a mode's spec names first (`full`, else `normal`).
+fn durability(name: Option<&str>) -> Durability {
+    match name {
+        Some("full") => Durability::Full,
+        _ => Durability::Normal,
+    }
+}
+
+/// The `q` quantile of sorted `times`, in µs.
+fn percentile_micros(times: &[std::time::Duration], q: f64) -> f64 {
+    let i = ((times.len() as f64 * q).ceil() as usize).saturating_sub(1);
+    times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
 }
 
 fn fail<T>(e: turnstile_store::StoreError) -> T {
@@ -222,10 +230,7 @@ fn timed_append(
 /// timed commits: what concurrent sessions get from the store alone.
 fn concurrent(spec: &str) {
     let mut parts = spec.split(':');
-    let durability = match parts.next() {
-        Some("full") => Durability::Full,
-        _ => Durability::Normal,
-    };
+    let durability = durability(parts.next());
     let sessions: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(16);
     let seconds: u64 = parts.next().and_then(|n| n.parse().ok()).unwrap_or(10);
     let conversation = Arc::new(case(40));
@@ -275,10 +280,7 @@ fn concurrent(spec: &str) {
         .collect();
     let elapsed = start.elapsed().as_secs_f64();
     times.sort();
-    let at = |q: f64| {
-        let i = ((times.len() as f64 * q).ceil() as usize).saturating_sub(1);
-        times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
-    };
+    let at = |q: f64| percentile_micros(&times, q);
     println!(
         "{spec}: {sessions} concurrent sessions, {} commits in {elapsed:.1} s = {:.0} events/s; commit median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs",
         times.len(),

@@ -822,24 +822,9 @@ impl SessionHandle {
                 .map(|(event, verdict)| Ok((serde_json::to_string(event)?, verdict.to_string())))
                 .collect::<Result<_, _>>()
                 .map_err(corrupt)?,
-            judged: delta
-                .judged
-                .iter()
-                .map(serde_json::to_string)
-                .collect::<Result<_, _>>()
-                .map_err(corrupt)?,
-            asked: delta
-                .asked
-                .iter()
-                .map(serde_json::to_string)
-                .collect::<Result<_, _>>()
-                .map_err(corrupt)?,
-            seen: delta
-                .seen
-                .iter()
-                .map(serde_json::to_string)
-                .collect::<Result<_, _>>()
-                .map_err(corrupt)?,
+            judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,
+            asked: json_rows(&delta.asked, serde_json::to_string).map_err(corrupt)?,
+            seen: json_rows(&delta.seen, serde_json::to_string).map_err(corrupt)?,
             total_events: i64::try_from(delta.total_events).unwrap_or(i64::MAX),
             after_user: delta.after_user,
             after_block: delta.after_block,
@@ -853,6 +838,14 @@ impl SessionHandle {
             message: message.to_string(),
         }
     }
+}
+
+/// Each of `items` as its JSON row.
+fn json_rows<T>(
+    items: &[T],
+    to_json: impl Fn(&T) -> serde_json::Result<String>,
+) -> serde_json::Result<Vec<String>> {
+    items.iter().map(to_json).collect()
 }
 
 /// Reads session `id` in one read transaction (`None` if it does not

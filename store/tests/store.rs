@@ -358,7 +358,7 @@ fn concurrent_appends_share_a_transaction() {
 }
 
 /// A refused write in a batch (creating a session that exists, appending
-/// to one never created) is answered with its own error and stores
+/// to one whose row is gone) is answered with its own error and stores
 /// nothing; the writes batched with it are stored.
 #[test]
 fn a_refused_write_does_not_fail_its_batch() {
