@@ -565,6 +565,14 @@ pub struct SessionHandle {
     unsettled: Option<Unsettled>,
 }
 
+impl Drop for SessionHandle {
+    /// A write still in the writer's queue is waited for before the lock is
+    /// released, so the next holder of the session never reads behind it.
+    fn drop(&mut self) {
+        self.settle_blocking();
+    }
+}
+
 /// A queued write nobody waits for yet, and what it makes true once stored.
 #[derive(Debug)]
 struct Unsettled {

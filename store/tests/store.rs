@@ -496,3 +496,38 @@ fn the_checkpointer_copies_the_wal_into_the_database() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
+
+/// A handle dropped while its cancelled append is still queued (an idle
+/// session evicted right after a cancelled request) releases the session
+/// only once that append is settled: the next holder reads it.
+#[test]
+fn a_dropped_handle_settles_its_queued_append_before_releasing_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let store = Store::open(&path, Durability::Normal).unwrap();
+    let rt = runtime();
+    let (_, delta, verdict) = first_commit(&rt);
+    let mut handle = store.claim("evicted").unwrap();
+    handle.create(&meta(&rt)).unwrap();
+    let lock = hold_write_lock(&path);
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let waited = tokio.block_on(async {
+        tokio::time::timeout(
+            std::time::Duration::from_millis(50),
+            handle.append_delta_async(&delta, std::slice::from_ref(&verdict)),
+        )
+        .await
+    });
+    assert!(waited.is_err(), "the writer was held: the append must wait");
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        lock.execute_batch("COMMIT").unwrap();
+    });
+    drop(handle);
+    let stored = store.claim("evicted").unwrap().load().unwrap().unwrap();
+    assert_eq!(stored.verdicts, vec![verdict]);
+    release.join().unwrap();
+}
