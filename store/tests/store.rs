@@ -426,18 +426,27 @@ fn a_refused_write_does_not_fail_its_batch() {
     assert_eq!(orphans, 0);
 }
 
-/// An async append whose caller stops waiting (a cancelled request) may
-/// still commit: the handle's next operation waits for its outcome, so a
-/// load sees the event and the next append continues after it.
-#[test]
-fn a_cancelled_async_append_is_settled_before_the_next_operation() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.db");
+/// In a new store in `dir`: session `id` created and its first event's
+/// append started while another connection holds the write lock, then
+/// abandoned (a cancelled request), so it stays queued. Returns the store,
+/// the session, its handle, the held lock (commit it to let the writer go
+/// on) and the verdict appended.
+fn cancelled_append(
+    dir: &std::path::Path,
+    rt: &Arc<BundleRuntime>,
+    id: &str,
+) -> (
+    Store,
+    Session,
+    turnstile_store::SessionHandle,
+    rusqlite::Connection,
+    serde_json::Value,
+) {
+    let path = dir.join("s.db");
     let store = Store::open(&path, Durability::Full).unwrap();
-    let rt = runtime();
-    let (mut session, delta, verdict) = first_commit(&rt);
-    let mut handle = store.claim("cancelled").unwrap();
-    handle.create(&meta(&rt)).unwrap();
+    let (session, delta, verdict) = first_commit(rt);
+    let mut handle = store.claim(id).unwrap();
+    handle.create(&meta(rt)).unwrap();
     let lock = hold_write_lock(&path);
     let tokio = tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -451,7 +460,21 @@ fn a_cancelled_async_append_is_settled_before_the_next_operation() {
         .await
     });
     assert!(waited.is_err(), "the writer was held: the append must wait");
+    (store, session, handle, lock, verdict)
+}
+
+/// An async append whose caller stops waiting (a cancelled request) may
+/// still commit: the handle's next operation waits for its outcome, so a
+/// load sees the event and the next append continues after it.
+#[test]
+fn a_cancelled_async_append_is_settled_before_the_next_operation() {
+    let (dir, rt) = (tempfile::tempdir().unwrap(), runtime());
+    let (_store, mut session, mut handle, lock, verdict) =
+        cancelled_append(dir.path(), &rt, "cancelled");
     lock.execute_batch("COMMIT").unwrap();
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let stored = handle.load().unwrap().unwrap();
     assert_eq!(stored.verdicts, vec![verdict]);
     assert_eq!(handle.stored_events(), 1);
@@ -502,26 +525,8 @@ fn the_checkpointer_copies_the_wal_into_the_database() {
 /// only once that append is settled: the next holder reads it.
 #[test]
 fn a_dropped_handle_settles_its_queued_append_before_releasing_the_session() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.db");
-    let store = Store::open(&path, Durability::Normal).unwrap();
-    let rt = runtime();
-    let (_, delta, verdict) = first_commit(&rt);
-    let mut handle = store.claim("evicted").unwrap();
-    handle.create(&meta(&rt)).unwrap();
-    let lock = hold_write_lock(&path);
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap();
-    let waited = tokio.block_on(async {
-        tokio::time::timeout(
-            std::time::Duration::from_millis(50),
-            handle.append_delta_async(&delta, std::slice::from_ref(&verdict)),
-        )
-        .await
-    });
-    assert!(waited.is_err(), "the writer was held: the append must wait");
+    let (dir, rt) = (tempfile::tempdir().unwrap(), runtime());
+    let (store, _, handle, lock, verdict) = cancelled_append(dir.path(), &rt, "evicted");
     let release = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(500));
         lock.execute_batch("COMMIT").unwrap();
