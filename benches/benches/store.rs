@@ -8,8 +8,12 @@
 //!
 //! Each commit is what `serve` commits: the event's delta
 //! (`Session::delta`). Outside the timed region each sample gets a fresh
-//! session holding the first n-1 events. The store is in the system's temporary directory, so
-//! the FULL figures are that disk's fsync latency.
+//! session holding the first n-1 events. The store is in the system's
+//! temporary directory, so the FULL figures are that disk's fsync latency.
+//!
+//! Two modes skip criterion: `STORE_PROFILE` repeats one timed append (for
+//! a profiler), `STORE_CONCURRENT` has N sessions commit at once and prints
+//! the events per second they get from the store (its group commit).
 
 use std::sync::Arc;
 

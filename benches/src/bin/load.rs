@@ -15,6 +15,10 @@
 //!    replaying conversations back to back with no think time for
 //!    `--closed-secs` (default 10): the maximum sustainable throughput.
 //!
+//! After each phase it prints the server's and its own CPU time, the
+//! store's writes per transaction (`/metrics`) and the load average: the
+//! client runs on the machine it measures.
+//!
 //! Bounded: every phase stops at its deadline (`--max-secs` for the open
 //! loop) and the server is killed at the end. Only 127.0.0.1 is contacted.
 //!
