@@ -257,6 +257,9 @@ fn session_decision(tokio: &Tokio, session: &mut Session, event: Event) -> Event
     push(tokio, session, event)
 }
 
+/// One way of deciding a session's event, for the tables.
+type Decision = fn(&Tokio, &mut Session, Event) -> EventReport;
+
 /// The session's decision without the request views (`Session::decide`):
 /// what a caller that prints only the verdict pays.
 #[inline(never)]
@@ -546,35 +549,23 @@ fn bench_gate(
         group
             .sample_size(if slow { 10 } else { 20 })
             .measurement_time(Duration::from_millis(if slow { 3_000 } else { 1_000 }));
-        let id = BenchmarkId::new(case.name(), case.events);
-        group.bench_function(id, |b| {
-            b.iter_batched(
-                || (restore(rt, &case.session), case.last().clone()),
-                |(mut session, event)| {
-                    let report = session_decision(tokio, &mut session, event);
-                    (session, report)
-                },
-                BatchSize::SmallInput,
-            )
-        });
-        let id = BenchmarkId::new(format!("{}_decide", case.name()), case.events);
-        group.bench_function(id, |b| {
-            b.iter_batched(
-                || (restore(rt, &case.session), case.last().clone()),
-                |(mut session, event)| {
-                    let report = session_decision_only(tokio, &mut session, event);
-                    (session, report)
-                },
-                BatchSize::SmallInput,
-            )
-        });
-        if case.allowed {
-            let id = BenchmarkId::new("allow_live", case.events);
+        let runs: [(String, &SessionState, Decision); 3] = [
+            (case.name().to_owned(), &case.session, session_decision),
+            (
+                format!("{}_decide", case.name()),
+                &case.session,
+                session_decision_only,
+            ),
+            ("allow_live".to_owned(), &case.live, session_decision),
+        ];
+        let runs = if case.allowed { &runs[..] } else { &runs[..2] };
+        for (name, state, decision) in runs {
+            let id = BenchmarkId::new(name, case.events);
             group.bench_function(id, |b| {
                 b.iter_batched(
-                    || (restore(rt, &case.live), case.last().clone()),
+                    || (restore(rt, state), case.last().clone()),
                     |(mut session, event)| {
-                        let report = session_decision(tokio, &mut session, event);
+                        let report = decision(tokio, &mut session, event);
                         (session, report)
                     },
                     BatchSize::SmallInput,
@@ -705,40 +696,26 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
             |()| datalog_decision(bundle, &case.trace, &case.judged),
         );
         row("datalog", case, r);
-        let r = sample(
-            2_000,
-            budget,
-            || Some((restore(rt, &case.session), case.last().clone())),
-            |input| {
-                input.take().map(|(mut session, event)| {
-                    (session_decision(tokio, &mut session, event), session)
-                })
-            },
-        );
-        row("session", case, r);
-        let r = sample(
-            2_000,
-            budget,
-            || Some((restore(rt, &case.session), case.last().clone())),
-            |input| {
-                input.take().map(|(mut session, event)| {
-                    (session_decision_only(tokio, &mut session, event), session)
-                })
-            },
-        );
-        row("session decide", case, r);
-        if case.allowed {
-            let r = sample(
+        let timed = |state: &SessionState, decision: Decision| {
+            sample(
                 2_000,
                 budget,
-                || Some((restore(rt, &case.live), case.last().clone())),
+                || Some((restore(rt, state), case.last().clone())),
                 |input| {
-                    input.take().map(|(mut session, event)| {
-                        (session_decision(tokio, &mut session, event), session)
-                    })
+                    input
+                        .take()
+                        .map(|(mut session, event)| (decision(tokio, &mut session, event), session))
                 },
-            );
-            row("session_live", case, r);
+            )
+        };
+        row("session", case, timed(&case.session, session_decision));
+        row(
+            "session decide",
+            case,
+            timed(&case.session, session_decision_only),
+        );
+        if case.allowed {
+            row("session_live", case, timed(&case.live, session_decision));
             // What the clone excluded above costs (the prefix state's size).
             let r = sample(2_000, budget, || (), |()| case.monitor.clone());
             row("monitor clone", case, r);
