@@ -13,6 +13,10 @@
 //! event. Semantic steps wait for a judge verdict at or after their
 //! predecessor's evidence. `proptests/tests/monitor_vs_datalog.rs` checks the
 //! monitor against the Datalog program on random workflows and traces.
+//!
+//! Each push journals what it changed, so [`Monitor::undo_last`] takes the
+//! last event back at the cost of that event: a session asking the judge
+//! about a write goes back to the event before it without a replay.
 
 mod dialogue;
 mod eval;
