@@ -257,6 +257,18 @@ fn session_decision(tokio: &Tokio, session: &mut Session, event: Event) -> Event
     push(tokio, session, event)
 }
 
+/// One way of deciding a session's event, for the tables.
+type Decision = fn(&Tokio, &mut Session, Event) -> EventReport;
+
+/// The session's decision without the request views (`Session::decide`):
+/// what a caller that prints only the verdict pays.
+#[inline(never)]
+fn session_decision_only(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
+    tokio
+        .block_on(session.decide(event, &OfflineJudge))
+        .unwrap_or_else(|e| panic!("session decide: {e}"))
+}
+
 fn live_run(
     tokio: &Tokio,
     rt: &Arc<BundleRuntime>,
@@ -537,24 +549,23 @@ fn bench_gate(
         group
             .sample_size(if slow { 10 } else { 20 })
             .measurement_time(Duration::from_millis(if slow { 3_000 } else { 1_000 }));
-        let id = BenchmarkId::new(case.name(), case.events);
-        group.bench_function(id, |b| {
-            b.iter_batched(
-                || (restore(rt, &case.session), case.last().clone()),
-                |(mut session, event)| {
-                    let report = session_decision(tokio, &mut session, event);
-                    (session, report)
-                },
-                BatchSize::SmallInput,
-            )
-        });
-        if case.allowed {
-            let id = BenchmarkId::new("allow_live", case.events);
+        let runs: [(String, &SessionState, Decision); 3] = [
+            (case.name().to_owned(), &case.session, session_decision),
+            (
+                format!("{}_decide", case.name()),
+                &case.session,
+                session_decision_only,
+            ),
+            ("allow_live".to_owned(), &case.live, session_decision),
+        ];
+        let runs = if case.allowed { &runs[..] } else { &runs[..2] };
+        for (name, state, decision) in runs {
+            let id = BenchmarkId::new(name, case.events);
             group.bench_function(id, |b| {
                 b.iter_batched(
-                    || (restore(rt, &case.live), case.last().clone()),
+                    || (restore(rt, state), case.last().clone()),
                     |(mut session, event)| {
-                        let report = session_decision(tokio, &mut session, event);
+                        let report = decision(tokio, &mut session, event);
                         (session, report)
                     },
                     BatchSize::SmallInput,
@@ -646,13 +657,14 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
             session_decision(tokio, &mut session, case.last().clone());
             let after = session.work();
             println!(
-                "work of the {what} decision ({}, {} events): {} turns rendered, {} turns sent to the judge (by reference), {} turns copied, {} events replayed, {} verdicts amended, {} fallback rounds",
+                "work of the {what} decision ({}, {} events): {} turns rendered, {} turns sent to the judge (by reference), {} turns copied, {} events replayed, {} pushes undone, {} verdicts amended, {} fallback rounds",
                 case.name(),
                 case.events,
                 after.turns_rendered - before.turns_rendered,
                 after.turns_sent - before.turns_sent,
                 after.turns_copied - before.turns_copied,
                 after.events_replayed - before.events_replayed,
+                after.pushes_undone - before.pushes_undone,
                 after.verdicts_amended - before.verdicts_amended,
                 after.fallback_rounds - before.fallback_rounds,
             );
@@ -684,29 +696,26 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
             |()| datalog_decision(bundle, &case.trace, &case.judged),
         );
         row("datalog", case, r);
-        let r = sample(
-            2_000,
-            budget,
-            || Some((restore(rt, &case.session), case.last().clone())),
-            |input| {
-                input.take().map(|(mut session, event)| {
-                    (session_decision(tokio, &mut session, event), session)
-                })
-            },
-        );
-        row("session", case, r);
-        if case.allowed {
-            let r = sample(
+        let timed = |state: &SessionState, decision: Decision| {
+            sample(
                 2_000,
                 budget,
-                || Some((restore(rt, &case.live), case.last().clone())),
+                || Some((restore(rt, state), case.last().clone())),
                 |input| {
-                    input.take().map(|(mut session, event)| {
-                        (session_decision(tokio, &mut session, event), session)
-                    })
+                    input
+                        .take()
+                        .map(|(mut session, event)| (decision(tokio, &mut session, event), session))
                 },
-            );
-            row("session_live", case, r);
+            )
+        };
+        row("session", case, timed(&case.session, session_decision));
+        row(
+            "session decide",
+            case,
+            timed(&case.session, session_decision_only),
+        );
+        if case.allowed {
+            row("session_live", case, timed(&case.live, session_decision));
             // What the clone excluded above costs (the prefix state's size).
             let r = sample(2_000, budget, || (), |()| case.monitor.clone());
             row("monitor clone", case, r);
@@ -720,9 +729,9 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
 fn ratios(medians: &Medians) {
     println!("\nTurnstile ÷ Cedar (medians of this run; allow vs allow, block vs deny):");
     println!(
-        "| events | decision | monitor ÷ is_authorized | monitor ÷ request+is_authorized | session ÷ is_authorized | session ÷ request+is_authorized |"
+        "| events | decision | monitor ÷ is_authorized | monitor ÷ request+is_authorized | session ÷ is_authorized | session ÷ request+is_authorized | session decide ÷ request+is_authorized |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     let ratio = |ours: Option<&Duration>, theirs: Option<&Duration>| match (ours, theirs) {
         (Some(a), Some(b)) if !b.is_zero() => format!("{:.2}×", a.as_secs_f64() / b.as_secs_f64()),
         _ => "–".to_owned(),
@@ -733,33 +742,52 @@ fn ratios(medians: &Medians) {
             let request = medians.get(&("cedar request+is_authorized", name, 0));
             let monitor = medians.get(&("monitor", name, events));
             let session = medians.get(&("session", name, events));
+            let decide = medians.get(&("session decide", name, events));
             println!(
-                "| {events} | {name} | {} | {} | {} | {} |",
+                "| {events} | {name} | {} | {} | {} | {} | {} |",
                 ratio(monitor, authorize),
                 ratio(monitor, request),
                 ratio(session, authorize),
                 ratio(session, request),
+                ratio(decide, request),
             );
         }
     }
 }
 
-/// `GATE_PROFILE=<monitor|session>:<events>`: only repeat that evaluator's
-/// allowed decision at that length for ten seconds, without criterion (to run
-/// under `perf record` or `valgrind --tool=callgrind`).
+/// `GATE_PROFILE=<monitor|session|decide|live>:<events>[:block]`: only
+/// repeat that evaluator's allowed (or blocked) decision at that length for
+/// ten seconds, without criterion (to run under `perf record` or `valgrind
+/// --tool=callgrind`). `decide` is `Session::decide` (no request views);
+/// `live` the allowed push that asks the judge.
 fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
-    let (what, events) = spec.split_once(':').unwrap_or(("monitor", spec));
+    let mut parts = spec.split(':');
+    let (what, events) = match (parts.next(), parts.next()) {
+        (Some(what), Some(events)) => (what, events),
+        (Some(events), None) => ("monitor", events),
+        _ => panic!("GATE_PROFILE={spec}: <evaluator>:<events>[:block]"),
+    };
+    let allowed = parts.next() != Some("block");
     let events: usize = events
         .parse()
         .unwrap_or_else(|e| panic!("GATE_PROFILE={spec}: {e}"));
-    let case = build(tokio, rt, events, true);
+    let case = build(tokio, rt, events, allowed);
     println!("{} argument paths", rt.bundle.arg_paths.len());
     let start = Instant::now();
     let mut decisions = 0u64;
     while start.elapsed() < Duration::from_secs(10) {
-        let allowed = if what == "session" {
-            let mut session = restore(rt, &case.session);
+        let allowed = if what == "session" || what == "live" {
+            let state = if what == "live" {
+                &case.live
+            } else {
+                &case.session
+            };
+            let mut session = restore(rt, state);
             let report = session_decision(tokio, &mut session, case.last().clone());
+            Some(!report.verdict.is_block())
+        } else if what == "decide" {
+            let mut session = restore(rt, &case.session);
+            let report = session_decision_only(tokio, &mut session, case.last().clone());
             Some(!report.verdict.is_block())
         } else {
             let mut state = case.monitor.clone();
@@ -771,7 +799,7 @@ fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
                 &case.judged_last,
             )
         };
-        decisions += u64::from(black_box(allowed) == Some(true));
+        decisions += u64::from(black_box(allowed).is_some());
     }
     println!("{decisions} decisions");
 }

@@ -6,24 +6,30 @@
 //! survives a crash of the process). The cost must not grow with n: the
 //! store appends, it never rewrites the conversation.
 //!
-//! Outside the timed region each sample gets a fresh session holding the
-//! first n-1 events. The store is in the system's temporary directory, so
-//! the FULL figures are that disk's fsync latency.
+//! Each commit is what `serve` commits: the event's delta
+//! (`Session::delta`). Outside the timed region each sample gets a fresh
+//! session holding the first n-1 events. The store is in the system's
+//! temporary directory, so the FULL figures are that disk's fsync latency.
+//!
+//! Two modes skip criterion: `STORE_PROFILE` repeats one timed append (for
+//! a profiler), `STORE_CONCURRENT` has N sessions commit at once and prints
+//! the events per second they get from the store (its group commit).
 
 use std::sync::Arc;
 
 use criterion::{BatchSize, BenchmarkId, Criterion};
 use turnstile_benches::shop_bundle;
 use turnstile_engine::check_bundle;
-use turnstile_engine::session::{BundleRuntime, Schedule, Session, SessionState};
+use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session, SessionDelta};
 use turnstile_judge::OfflineJudge;
 use turnstile_store::{Durability, SessionMeta, Store};
 
-/// The session's state after n-1 and after n events, and the verdicts.
+/// A conversation of the shop fixture pushed through a session: each
+/// event's commit as `serve` makes it (the event's delta and its verdict),
+/// and the commit of the first n-1 events at once (a benchmark's setup).
 struct Case {
-    before: SessionState,
-    after: SessionState,
-    verdicts: Vec<serde_json::Value>,
+    commits: Vec<(SessionDelta, serde_json::Value)>,
+    before_last: SessionDelta,
     meta: SessionMeta,
 }
 
@@ -45,31 +51,46 @@ fn case(events: usize) -> Case {
         });
     let judge = OfflineJudge::new();
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-    let mut verdicts = Vec::new();
-    let mut before = session.snapshot();
-    let total = trace.events.len().min(events);
-    for (i, event) in trace.events.into_iter().take(total).enumerate() {
-        if i + 1 == total {
-            before = session.snapshot();
-        }
+    let mut commits = Vec::new();
+    let mut before_last = session.delta(DeltaMark::default());
+    for event in trace.events.into_iter().take(events) {
+        before_last = session.delta(DeltaMark::default());
+        let mark = session.mark();
         let report = tokio
             .block_on(session.push(event, &judge))
             .unwrap_or_else(|e| {
                 eprintln!("{e}");
                 std::process::exit(1)
             });
-        verdicts.push(serde_json::to_value(&report).unwrap_or_default());
+        commits.push((
+            session.delta(mark),
+            serde_json::to_value(&report).unwrap_or_default(),
+        ));
     }
     Case {
-        before,
-        after: session.snapshot(),
-        verdicts,
+        commits,
+        before_last,
         meta: SessionMeta {
             bundle: bundle.name.clone(),
             bundle_hash: bundle.hash.clone(),
             schedule: Schedule::Workflow,
             control: Some(bundle.control),
         },
+    }
+}
+
+impl Case {
+    /// The last event's commit, and the verdicts of the ones before it.
+    fn split_last(&self) -> (&SessionDelta, &serde_json::Value, Vec<serde_json::Value>) {
+        let Some(((last, verdict), earlier)) = self.commits.split_last() else {
+            eprintln!("empty conversation");
+            std::process::exit(1)
+        };
+        (
+            last,
+            verdict,
+            earlier.iter().map(|(_, v)| v.clone()).collect(),
+        )
     }
 }
 
@@ -83,10 +104,7 @@ fn bench(c: &mut Criterion) {
     let mut sessions = 0u64;
     for events in [10, 1_000] {
         let case = case(events);
-        let (last, earlier) = case.verdicts.split_last().unwrap_or_else(|| {
-            eprintln!("empty conversation");
-            std::process::exit(1)
-        });
+        let (last, verdict, earlier) = case.split_last();
         for (label, durability) in [("full", Durability::Full), ("normal", Durability::Normal)] {
             let store = Store::open(&dir.path().join(format!("{label}.db")), durability)
                 .unwrap_or_else(|e| {
@@ -100,21 +118,17 @@ fn bench(c: &mut Criterion) {
                         let mut handle = store
                             .claim(&format!("s{sessions}"))
                             .and_then(|mut h| h.create(&case.meta).map(|()| h))
-                            .and_then(|mut h| h.append(&case.before, earlier).map(|()| h))
-                            .unwrap_or_else(|e| {
-                                eprintln!("{e}");
-                                std::process::exit(1)
-                            });
+                            .and_then(|mut h| {
+                                h.append_delta(&case.before_last, &earlier).map(|()| h)
+                            })
+                            .unwrap_or_else(fail);
                         let _ = &mut handle;
                         handle
                     },
                     |mut handle| {
                         handle
-                            .append(&case.after, std::slice::from_ref(last))
-                            .unwrap_or_else(|e| {
-                                eprintln!("{e}");
-                                std::process::exit(1)
-                            });
+                            .append_delta(last, std::slice::from_ref(verdict))
+                            .unwrap_or_else(fail);
                         handle
                     },
                     BatchSize::PerIteration,
@@ -134,17 +148,11 @@ fn bench(c: &mut Criterion) {
 /// what remains is the cost of the session's own length.
 fn profile(spec: &str) {
     let mut parts = spec.split(':');
-    let durability = match parts.next() {
-        Some("full") => Durability::Full,
-        _ => Durability::Normal,
-    };
+    let durability = durability(parts.next());
     let events: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(1_000);
     let fresh = parts.next() == Some("fresh");
     let case = case(events);
-    let Some((last, earlier)) = case.verdicts.split_last() else {
-        eprintln!("empty conversation");
-        std::process::exit(1)
-    };
+    let (last, verdict, earlier) = case.split_last();
     let dir = tempfile::tempdir().unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1)
@@ -168,17 +176,14 @@ fn profile(spec: &str) {
         let mut handle = store
             .claim(&format!("s{sessions}"))
             .and_then(|mut h| h.create(&case.meta).map(|()| h))
-            .and_then(|mut h| h.append(&case.before, earlier).map(|()| h))
+            .and_then(|mut h| h.append_delta(&case.before_last, &earlier).map(|()| h))
             .unwrap_or_else(fail);
         let t = std::time::Instant::now();
-        timed_append(&mut handle, &case.after, last).unwrap_or_else(fail);
+        timed_append(&mut handle, last, verdict).unwrap_or_else(fail);
         times.push(t.elapsed());
     }
     times.sort();
-    let at = |q: f64| {
-        let i = ((times.len() as f64 * q).ceil() as usize).saturating_sub(1);
-        times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
-    };
+    let at = |q: f64| percentile_micros(&times, q);
     let size = |name: &str| std::fs::metadata(dir.path().join(name)).map_or(0, |m| m.len());
     println!(
         "{spec}: {} appends, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; shared.db {} KiB, WAL {} KiB",
@@ -192,6 +197,20 @@ fn profile(spec: &str) {
     );
 }
 
+/// The sync policy a mode's spec names first (`full`, else `normal`).
+fn durability(name: Option<&str>) -> Durability {
+    match name {
+        Some("full") => Durability::Full,
+        _ => Durability::Normal,
+    }
+}
+
+/// The `q` quantile of sorted `times`, in µs.
+fn percentile_micros(times: &[std::time::Duration], q: f64) -> f64 {
+    let i = ((times.len() as f64 * q).ceil() as usize).saturating_sub(1);
+    times.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e6)
+}
+
 fn fail<T>(e: turnstile_store::StoreError) -> T {
     eprintln!("{e}");
     std::process::exit(1)
@@ -201,15 +220,89 @@ fn fail<T>(e: turnstile_store::StoreError) -> T {
 #[inline(never)]
 fn timed_append(
     handle: &mut turnstile_store::SessionHandle,
-    after: &SessionState,
+    last: &SessionDelta,
     verdict: &serde_json::Value,
 ) -> Result<(), turnstile_store::StoreError> {
-    handle.append(after, std::slice::from_ref(verdict))
+    handle.append_delta(last, std::slice::from_ref(verdict))
+}
+
+/// `STORE_CONCURRENT=<full|normal>:<sessions>[:<seconds>]`: skip criterion;
+/// `sessions` threads each write sessions of a 40-event shop conversation
+/// back to back, one event's commit at a time (as `serve` commits them),
+/// into one store for `seconds` (default 10). Prints the events committed
+/// per second over all threads and the percentiles of the individually
+/// timed commits: what concurrent sessions get from the store alone.
+fn concurrent(spec: &str) {
+    let mut parts = spec.split(':');
+    let durability = durability(parts.next());
+    let sessions: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(16);
+    let seconds: u64 = parts.next().and_then(|n| n.parse().ok()).unwrap_or(10);
+    let conversation = Arc::new(case(40));
+    let dir = tempfile::tempdir().unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1)
+    });
+    let store = Store::open(&dir.path().join("concurrent.db"), durability).unwrap_or_else(fail);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    let start = std::time::Instant::now();
+    let threads: Vec<_> = (0..sessions)
+        .map(|thread| {
+            let store = store.clone();
+            let conversation = Arc::clone(&conversation);
+            std::thread::spawn(move || {
+                let mut times = Vec::new();
+                let mut written = 0u64;
+                while std::time::Instant::now() < deadline {
+                    written += 1;
+                    let mut handle = store
+                        .claim(&format!("t{thread}-{written}"))
+                        .and_then(|mut h| h.create(&conversation.meta).map(|()| h))
+                        .unwrap_or_else(fail);
+                    for (delta, verdict) in &conversation.commits {
+                        let t = std::time::Instant::now();
+                        handle
+                            .append_delta(delta, std::slice::from_ref(verdict))
+                            .unwrap_or_else(fail);
+                        times.push(t.elapsed());
+                        if std::time::Instant::now() >= deadline {
+                            break;
+                        }
+                    }
+                }
+                times
+            })
+        })
+        .collect();
+    let mut times: Vec<std::time::Duration> = threads
+        .into_iter()
+        .flat_map(|t| {
+            t.join().unwrap_or_else(|_| {
+                eprintln!("a writer thread failed");
+                std::process::exit(1)
+            })
+        })
+        .collect();
+    let elapsed = start.elapsed().as_secs_f64();
+    times.sort();
+    let at = |q: f64| percentile_micros(&times, q);
+    println!(
+        "{spec}: {sessions} concurrent sessions, {} commits in {elapsed:.1} s = {:.0} events/s; commit median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+        times.len(),
+        times.len() as f64 / elapsed,
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0),
+    );
 }
 
 fn main() {
     if let Ok(spec) = std::env::var("STORE_PROFILE") {
         profile(&spec);
+        return;
+    }
+    if let Ok(spec) = std::env::var("STORE_CONCURRENT") {
+        concurrent(&spec);
         return;
     }
     benches();

@@ -1,7 +1,9 @@
 //! `turnstile coverage`: the reachable first deviations of a bundle and which
 //! a firing schedule covers, as a table by node and event kind (or JSON), and
-//! optionally each deviation's witness written as a replayable native trace
-//! with its recorded judge verdicts.
+//! optionally each deviation's witness — or a sample (`--witness-limit`,
+//! spread evenly over the list; `--witness-node`, at a node or under a flow)
+//! — written as a replayable native trace with its recorded judge verdicts,
+//! the witnesses not confirmed counted by cause.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -19,6 +21,10 @@ pub struct CoverageOptions {
     pub json: bool,
     /// Write each deviation's witness here.
     pub witnesses: Option<PathBuf>,
+    /// Build at most this many witnesses, spread evenly.
+    pub witness_limit: Option<usize>,
+    /// Build witnesses only for the deviations at (or under) this node.
+    pub witness_node: Option<String>,
 }
 
 /// One row of the table: the deviations at one node of one event kind; also
@@ -78,6 +84,8 @@ struct ReportJson<'a> {
 /// How the witnesses fared.
 #[derive(Default, Serialize)]
 struct WitnessTotals {
+    /// Deviations whose witness was built (all, or the selected sample).
+    selected: usize,
     /// Written and confirmed by replay.
     confirmed: usize,
     /// The candidate values did not reach the deviation's state.
@@ -86,6 +94,10 @@ struct WitnessTotals {
     overtaken: usize,
     /// The replay showed another deviation: analysis and engine disagree.
     disagree: usize,
+    /// The unrealised and overtaken witnesses by cause: the step the
+    /// candidate values did not satisfy, or the step the request reached
+    /// off the abstract path.
+    causes: BTreeMap<String, usize>,
 }
 
 /// Runs the analysis; returns whether analysis and replays agreed.
@@ -94,7 +106,14 @@ pub fn run(rt: &Arc<BundleRuntime>, options: &CoverageOptions) -> Result<bool, S
     let mut files: BTreeMap<usize, String> = BTreeMap::new();
     let mut totals = None;
     if let Some(dir) = &options.witnesses {
-        let (written, t) = write_witnesses(rt, &analysis, dir)?;
+        let selected = analysis.sample(options.witness_node.as_deref(), options.witness_limit);
+        if selected.is_empty() && options.witness_node.is_some() {
+            return Err(format!(
+                "no deviation at node `{}`",
+                options.witness_node.as_deref().unwrap_or_default()
+            ));
+        }
+        let (written, t) = write_witnesses(rt, &analysis, &selected, dir)?;
         files = written;
         totals = Some(t);
     }
@@ -172,9 +191,15 @@ fn human(
     }
     if let Some(t) = totals {
         text.push_str(&format!(
-            "witnesses: {} confirmed by replay, {} unrealised by the candidate values, {} overtaken, {} disagree\n",
+            "witnesses of {} deviations: {} confirmed by replay, {} unrealised by the candidate values, {} overtaken, {} disagree\n",
+            t.selected,
             t.confirmed, t.unrealised, t.overtaken, t.disagree
         ));
+        let mut causes: Vec<(&String, &usize)> = t.causes.iter().collect();
+        causes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (cause, n) in causes {
+            text.push_str(&format!("  {n:>5}  {cause}\n"));
+        }
     }
     text
 }
@@ -239,11 +264,13 @@ fn deviation_json(
     }
 }
 
-/// Builds, confirms and writes every deviation's witness: `NNNN.jsonl` (the
-/// trace) and `NNNN.verdicts.jsonl` (for `--judge recorded:`).
+/// Builds, confirms and writes the witness of each `selected` deviation:
+/// `NNNNN.jsonl` (the trace; `NNNNN` its id in the list) and
+/// `NNNNN.verdicts.jsonl` (for `--judge recorded:`).
 fn write_witnesses(
     rt: &Arc<BundleRuntime>,
     analysis: &Analysis,
+    selected: &[usize],
     dir: &Path,
 ) -> Result<(BTreeMap<usize, String>, WitnessTotals), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -253,8 +280,14 @@ fn write_witnesses(
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let mut builder = Builder::new(Arc::clone(rt), analysis);
     let mut files = BTreeMap::new();
-    let mut totals = WitnessTotals::default();
-    for (id, deviation) in analysis.deviations.iter().enumerate() {
+    let mut totals = WitnessTotals {
+        selected: selected.len(),
+        ..WitnessTotals::default()
+    };
+    for &id in selected {
+        let Some(deviation) = analysis.deviations.get(id) else {
+            continue;
+        };
         match runtime.block_on(builder.witness(deviation)) {
             Ok(witness) => {
                 let name = format!("{id:05}.jsonl");
@@ -267,8 +300,20 @@ fn write_witnesses(
                 files.insert(id, name);
                 totals.confirmed += 1;
             }
-            Err(WitnessError::Unrealised { .. }) => totals.unrealised += 1,
-            Err(WitnessError::Overtaken { .. }) => totals.overtaken += 1,
+            Err(WitnessError::Unrealised { step }) => {
+                totals.unrealised += 1;
+                *totals
+                    .causes
+                    .entry(format!("unrealised at {step}"))
+                    .or_default() += 1;
+            }
+            Err(WitnessError::Overtaken { step }) => {
+                totals.overtaken += 1;
+                *totals
+                    .causes
+                    .entry(format!("overtaken at {step}"))
+                    .or_default() += 1;
+            }
             Err(e) => {
                 eprintln!(
                     "deviation {id} ({} {} after {}): {e}",

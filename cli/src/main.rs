@@ -112,6 +112,14 @@ enum Command {
         /// recorded verdicts, replayable with `--judge recorded:`.
         #[arg(long)]
         witnesses: Option<PathBuf>,
+        /// With --witnesses: build at most N witnesses, spread evenly over
+        /// the (selected) deviations.
+        #[arg(long, value_name = "N", requires = "witnesses")]
+        witness_limit: Option<usize>,
+        /// With --witnesses: only the deviations at this node, or under this
+        /// flow or decision (`mms.service`, `classify`).
+        #[arg(long, value_name = "NODE", requires = "witnesses")]
+        witness_node: Option<String>,
     },
     /// Audit a corpus of recorded conversations: per trace the verdict
     /// (compliant, violation, unverified), the first deviation and the trace
@@ -308,11 +316,15 @@ fn main() -> ExitCode {
             schedule,
             format,
             witnesses,
+            witness_limit,
+            witness_node,
         } => {
             let options = coverage::CoverageOptions {
                 schedules: schedule.schedules(),
                 json: matches!(format, ReportFormat::Json),
                 witnesses,
+                witness_limit,
+                witness_node,
             };
             let compiled = match check_bundle(&bundle) {
                 Ok(b) => b,

@@ -233,3 +233,104 @@ fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
         assert!(!d.covered_by(Schedule::Action));
     }
 }
+
+/// `--witness-limit` writes a sample spread over the whole list (not only
+/// the first deviations), `--witness-node` only the deviations at a node or
+/// under a flow; an unknown node is an error, and both need `--witnesses`.
+#[test]
+fn witness_selection_writes_a_spread_sample_or_one_node() {
+    let toy = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles/toy-orders");
+    let toy = toy.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = vec!["coverage", toy, "--format", "json", "--witnesses"];
+        args.push(dir.path().to_str().unwrap());
+        args.extend_from_slice(extra);
+        let out = turnstile(&args);
+        assert_succeeded(&out);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let traces = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                let name = name.to_str().unwrap();
+                name.ends_with(".jsonl") && !name.ends_with(".verdicts.jsonl")
+            })
+            .count();
+        (report, traces)
+    };
+    let (all, _) = run(&[]);
+    let total = all["deviations"].as_u64().unwrap();
+    assert!(total > 20);
+
+    let (report, traces) = run(&["--witness-limit", "5"]);
+    let w = &report["witnesses"];
+    assert_eq!(w["selected"].as_u64(), Some(5));
+    let confirmed = w["confirmed"].as_u64().unwrap();
+    assert_eq!(
+        confirmed + w["unrealised"].as_u64().unwrap() + w["overtaken"].as_u64().unwrap(),
+        5
+    );
+    assert_eq!(w["disagree"].as_u64(), Some(0));
+    // Every witness not confirmed is counted under its cause.
+    let by_cause: u64 = w["causes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(by_cause, 5 - confirmed);
+    assert_eq!(traces as u64, confirmed);
+    let ids: Vec<u64> = report["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["witness"].is_string())
+        .map(|d| d["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids.len() as u64, confirmed);
+    assert!(
+        ids.iter().any(|&id| id >= total / 2),
+        "the sample is spread over the list: {ids:?} of {total}"
+    );
+
+    // The node with the most deviations; its flow prefix selects at least as many.
+    let mut per_node = std::collections::BTreeMap::new();
+    for d in all["list"].as_array().unwrap() {
+        *per_node
+            .entry(d["node"].as_str().unwrap().to_owned())
+            .or_insert(0u64) += 1;
+    }
+    let (node, count) = per_node.iter().max_by_key(|(_, c)| **c).unwrap();
+    let (report, _) = run(&["--witness-node", node]);
+    assert_eq!(report["witnesses"]["selected"].as_u64(), Some(*count));
+    for d in report["list"].as_array().unwrap() {
+        if d["witness"].is_string() {
+            assert_eq!(d["node"].as_str(), Some(node.as_str()));
+        }
+    }
+    if let Some((flow, _)) = node.split_once('.') {
+        let (report, _) = run(&["--witness-node", flow, "--witness-limit", "3"]);
+        let selected = report["witnesses"]["selected"].as_u64().unwrap();
+        assert!((1..=3).contains(&selected), "{selected}");
+        for d in report["list"].as_array().unwrap() {
+            if d["witness"].is_string() {
+                assert!(d["node"].as_str().unwrap().starts_with(flow));
+            }
+        }
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let unknown = turnstile(&[
+        "coverage",
+        toy,
+        "--witnesses",
+        dir.path().to_str().unwrap(),
+        "--witness-node",
+        "no.such.node",
+    ]);
+    assert_ne!(unknown.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no deviation at node"));
+    let without = turnstile(&["coverage", toy, "--witness-limit", "3"]);
+    assert_ne!(without.status.code(), Some(0));
+}

@@ -88,6 +88,14 @@ fn a_session_answers_what_the_gate_answers_and_reads_back() {
         "turnstile_decision_seconds_count {}",
         events.len()
     )));
+    // Two sessions' creations and each event's commit, all stored.
+    assert!(
+        metrics.contains(&format!(
+            "turnstile_store_writes_total {}",
+            events.len() + 2
+        )),
+        "{metrics}"
+    );
     let (status, body) = server.request("GET", "/openapi.json", None);
     assert_eq!(status, 200);
     let doc = json(&body);

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
-use turnstile_judge::dialogue::{Lookup, ReadTurn, ReadValue, turn_cues_of};
+use turnstile_judge::dialogue::{AskedWords, Lookup, ReadTurn, ReadValue, turn_cues_of};
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
@@ -75,6 +75,9 @@ pub struct Extractor {
     turn: Option<Turn>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
+    /// What the agent has asked the user to decide so far: a qualifier in a
+    /// reply about something else does not take a yes back.
+    asked: AskedWords,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -119,6 +122,7 @@ impl Extractor {
             index: MentionIndex::default(),
             turn: None,
             control: bundle.control,
+            asked: AskedWords::default(),
         }
     }
 
@@ -196,7 +200,7 @@ impl Extractor {
             Event::Call { .. } | Event::Result { .. } => return,
         };
         let rendered = Turn::new(k.0, role, text.clone());
-        let cues = turn_cues_of(&rendered);
+        let cues = turn_cues_of(&rendered, &mut self.asked);
         self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {
             event: k,
@@ -368,10 +372,10 @@ impl Extraction<'_> {
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
         let bundle = self.bundle;
         for (index, path) in bundle.arg_paths.iter().enumerate() {
-            let declared = params.and_then(|p| arg_type(&self.out.interner, p, path));
             let Some(mut found) = select_args(&self.out.interner, args, path) else {
                 continue;
             };
+            let declared = params.and_then(|p| arg_type(&self.out.interner, p, path));
             let path_index = u32::try_from(index).unwrap_or(u32::MAX);
             // A path to a whole list argument (`args.passengers`) is a list too.
             let whole_list = !path.yields_list() && matches!(declared, Some(ValueType::List(_)));
@@ -466,22 +470,20 @@ impl Extraction<'_> {
             if !applies {
                 continue;
             }
-            let Some(binds) = self.bundle.step_binds.get(index) else {
+            let bundle = self.bundle;
+            let Some(binds) = bundle.step_binds.get(index) else {
                 continue;
             };
-            for binding in binds.clone() {
+            for binding in binds {
+                // Borrowed from the event: only the id's text is copied.
                 let json = match (&binding.source, result) {
-                    (BindSource::Arg(path), _) => select_args(&self.out.interner, args, path)
-                        .and_then(|v| v.first().copied().cloned()),
+                    (BindSource::Arg(path), _) => first_arg(&self.out.interner, args, path),
                     (BindSource::Result(path), Some(content)) => {
-                        select_json(content, content, path)
-                            .first()
-                            .copied()
-                            .cloned()
+                        select_json(content, content, path).first().copied()
                     }
                     (BindSource::Result(_), None) => None,
                 };
-                let Some(value) = json.as_ref().and_then(id_text) else {
+                let Some(value) = json.and_then(id_text) else {
                     self.diagnose(
                         k,
                         ExtractionProblem::MissingField,
@@ -673,6 +675,11 @@ impl Extraction<'_> {
 
 /// The JSON values at `path` in `args` (several when the path has `[*]`).
 fn select_args<'j>(interner: &Interner, args: &'j Json, path: &ArgPath) -> Option<Vec<&'j Json>> {
+    if !path.yields_list() {
+        // At most one value: walk without collecting, so the bundle's paths
+        // that another tool's call does not have cost no allocation.
+        return select_one_arg(interner, args, path).map(|json| vec![json]);
+    }
     let mut current = vec![args];
     for step in &path.0 {
         let mut next = Vec::new();
@@ -691,6 +698,28 @@ fn select_args<'j>(interner: &Interner, args: &'j Json, path: &ArgPath) -> Optio
         return None;
     }
     Some(current)
+}
+
+/// The first JSON value at `path` in `args`.
+fn first_arg<'j>(interner: &Interner, args: &'j Json, path: &ArgPath) -> Option<&'j Json> {
+    if path.yields_list() {
+        select_args(interner, args, path)?.first().copied()
+    } else {
+        select_one_arg(interner, args, path)
+    }
+}
+
+/// The JSON value at `path`, a path without `[*]`, in `args`.
+fn select_one_arg<'j>(interner: &Interner, args: &'j Json, path: &ArgPath) -> Option<&'j Json> {
+    let mut json = args;
+    for step in &path.0 {
+        json = match step {
+            ArgStep::Key(k) => json.get(interner.resolve(*k))?,
+            ArgStep::Index(i) => json.get(*i as usize)?,
+            ArgStep::Each => return None,
+        };
+    }
+    Some(json)
 }
 
 fn select_list_exists(interner: &Interner, args: &Json, path: &ArgPath) -> bool {

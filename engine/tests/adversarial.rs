@@ -356,6 +356,66 @@ async fn no_need_to_cancel_then_yes_to_tracking_blocks() {
     assert_gate(events, Outcome::Block).await;
 }
 
+// ---- a yes that answers another request or names another action ----
+
+#[tokio::test]
+async fn a_yes_with_a_request_for_something_else_blocks() {
+    forbidden(&["Yes, I'd like to know the delivery estimate."]).await;
+    forbidden(&["Yes, please send me the tracking number."]).await;
+}
+
+#[tokio::test]
+async fn a_yes_naming_another_action_blocks() {
+    forbidden(&["Yes, please exchange it."]).await;
+    forbidden(&["Yes, I'd like to return it."]).await;
+}
+
+// ---- qualifiers about orders no summary named ----
+
+/// Both orders read; the agent summarises the cancellation of [`ORDER`]
+/// only; the user's replies.
+fn one_of_two_summarised(replies: &[&str]) -> Vec<Event> {
+    let mut events = identified(&[ORDER, OTHER_ORDER]);
+    events.push(user("I want to cancel #W9300146, I no longer need it."));
+    events.push(agent(SUMMARY));
+    events.extend(replies.iter().map(|r| user(r)));
+    events
+}
+
+#[tokio::test]
+async fn a_no_about_an_order_never_summarised_keeps_the_yes_for_this_one() {
+    let mut events = one_of_two_summarised(&[
+        "Yes, please cancel #W9300146. I do not want to cancel #W4597054.",
+    ]);
+    events.push(cancel(ORDER));
+    assert_gate(events, Outcome::Allow).await;
+}
+
+#[tokio::test]
+async fn a_no_about_the_order_summarised_blocks_even_after_a_later_question() {
+    let mut events = one_of_two_summarised(&["Yes."]);
+    events.push(agent("Is there anything else I can help you with?"));
+    events.push(user("Do not cancel #W9300146!"));
+    events.push(cancel(ORDER));
+    assert_gate(events, Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_yes_for_one_order_never_opens_the_other_one_the_user_keeps() {
+    let mut events = one_of_two_summarised(&[
+        "Yes, please cancel #W9300146. I do not want to cancel #W4597054.",
+    ]);
+    events.push(cancel(OTHER_ORDER));
+    assert_gate(events, Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_no_about_another_order_and_this_one_blocks() {
+    let mut events = one_of_two_summarised(&["Yes. Don't cancel #W4597054, or this one."]);
+    events.push(cancel(ORDER));
+    assert_gate(events, Outcome::Block).await;
+}
+
 // ---- controls ----
 
 #[tokio::test]

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use turnstile_engine::coverage::witness::{Builder, WitnessError};
-use turnstile_engine::coverage::{AgentClass, Turn, analyze};
+use turnstile_engine::coverage::witness::{Builder, Witness, WitnessError};
+use turnstile_engine::coverage::{AgentClass, Deviation, Turn, analyze};
 use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
 
 fn bundles() -> Vec<PathBuf> {
@@ -89,6 +89,34 @@ fn every_bundle_has_deviations_and_the_schedules_cover_as_the_corollaries_say() 
     }
 }
 
+/// Counts a witness result in `(unrealised, overtaken)`; a disagreement (or
+/// any other error) fails the test. Returns the confirmed witness.
+fn tally(
+    result: Result<Witness, WitnessError>,
+    bundle: &str,
+    d: &Deviation,
+    counts: &mut (usize, usize),
+) -> Option<Witness> {
+    match result {
+        Ok(witness) => Some(witness),
+        Err(WitnessError::Unrealised { .. }) => {
+            counts.0 += 1;
+            None
+        }
+        Err(WitnessError::Overtaken { .. }) => {
+            counts.1 += 1;
+            None
+        }
+        Err(e) => panic!(
+            "{bundle}: {} {} after {} (state {}): {e}",
+            d.class.kind(),
+            d.class.tool(),
+            d.node,
+            d.state_index
+        ),
+    }
+}
+
 /// Toy-orders: every witness; the larger bundles: the shallowest deviations
 /// of the calls, and for each instruction and claim class its shallowest
 /// deviation at the start of a user turn and in mid-turn
@@ -119,43 +147,34 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
             sample
         };
         let checked = sample.len();
-        let (mut confirmed, mut unrealised, mut overtaken) = (0, 0, 0);
+        let mut confirmed = 0;
+        let mut counts = (0, 0);
         let mut messages_confirmed = std::collections::BTreeSet::new();
         let started = std::time::Instant::now();
         for d in sample {
-            match builder.witness(d).await {
-                Ok(witness) => {
-                    confirmed += 1;
-                    if d.class.is_message() {
-                        messages_confirmed.insert(d.class.clone());
-                    }
-                    // What `--witnesses` writes reads back as the trace replayed.
-                    if confirmed % 10 == 1 {
-                        let file = std::env::temp_dir()
-                            .join(format!("turnstile-witness-{}.jsonl", std::process::id()));
-                        std::fs::write(&file, witness.trace_jsonl()).unwrap();
-                        let mut read = Vec::new();
-                        turnstile_engine::import::for_each_trace(&file, None, |t| {
-                            read.push(t.unwrap());
-                            std::ops::ControlFlow::Continue(())
-                        })
-                        .unwrap();
-                        std::fs::remove_file(&file).unwrap();
-                        assert_eq!(read.len(), 1);
-                        assert_eq!(read[0].events, witness.trace.events);
-                    }
+            if let Some(witness) = tally(builder.witness(d).await, &bundle.name, d, &mut counts) {
+                confirmed += 1;
+                if d.class.is_message() {
+                    messages_confirmed.insert(d.class.clone());
                 }
-                Err(WitnessError::Unrealised { .. }) => unrealised += 1,
-                Err(WitnessError::Overtaken { .. }) => overtaken += 1,
-                Err(e) => panic!(
-                    "{}: {} {} after {}: {e}",
-                    bundle.name,
-                    d.class.kind(),
-                    d.class.tool(),
-                    d.node
-                ),
+                // What `--witnesses` writes reads back as the trace replayed.
+                if confirmed % 10 == 1 {
+                    let file = std::env::temp_dir()
+                        .join(format!("turnstile-witness-{}.jsonl", std::process::id()));
+                    std::fs::write(&file, witness.trace_jsonl()).unwrap();
+                    let mut read = Vec::new();
+                    turnstile_engine::import::for_each_trace(&file, None, |t| {
+                        read.push(t.unwrap());
+                        std::ops::ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                    std::fs::remove_file(&file).unwrap();
+                    assert_eq!(read.len(), 1);
+                    assert_eq!(read[0].events, witness.trace.events);
+                }
             }
         }
+        let (unrealised, overtaken) = counts;
         println!(
             "{}: {:?} for {confirmed} witnesses confirmed, {unrealised} unrealised, {overtaken} overtaken of {checked} checked",
             bundle.name,
@@ -295,4 +314,112 @@ async fn telecom_witnesses_realise_the_users_device_calls() {
         confirmed > 0,
         "no witness through a device step was confirmed"
     );
+}
+
+/// Deep deviations too: a sample spread evenly over each big bundle's whole
+/// list (`Analysis::sample`, what `--witness-limit` writes; every kind and
+/// depth, not only the shallowest) replays as predicted for a large
+/// majority, none disagreeing; the rest is counted by cause.
+/// `TURNSTILE_COVERAGE_SAMPLE=N` sets the sample size (default 12).
+#[tokio::test]
+async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
+    let size = std::env::var("TURNSTILE_COVERAGE_SAMPLE")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(12);
+    let mut results = Vec::new();
+    for dir in bundles().into_iter().filter(|d| !d.ends_with("toy-orders")) {
+        let bundle = Arc::new(check_bundle(&dir).unwrap_or_else(|p| panic!("{p}")));
+        let analysis = analyze(&bundle);
+        let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+        let mut builder = Builder::new(rt, &analysis);
+        let sample = analysis.sample(None, Some(size));
+        assert_eq!(sample.len(), size.min(analysis.deviations.len()));
+        let deepest = sample
+            .iter()
+            .map(|&i| analysis.deviations[i].prefix.len())
+            .max()
+            .unwrap();
+        let mut confirmed = 0;
+        let mut counts = (0, 0);
+        let started = std::time::Instant::now();
+        for &i in &sample {
+            let d = &analysis.deviations[i];
+            if tally(builder.witness(d).await, &bundle.name, d, &mut counts).is_some() {
+                confirmed += 1;
+            }
+        }
+        let (unrealised, overtaken) = counts;
+        println!(
+            "{}: {:?} for a spread sample of {}: {confirmed} confirmed, {unrealised} unrealised, {overtaken} overtaken (deepest prefix {deepest} moves)",
+            bundle.name,
+            started.elapsed(),
+            sample.len()
+        );
+        results.push((bundle.name.clone(), confirmed, sample.len()));
+    }
+    // Telecom, the bundle the deep states matter most for: a large majority.
+    // Retail and airline: a third — their remaining states need values the
+    // builder does not synthesise (two distinct item ids for an exchange, a
+    // user confirmation naming the order, flight dates relative to now);
+    // counted by cause in `turnstile coverage --witnesses`.
+    for (name, confirmed, checked) in results {
+        let (num, den) = if name == "telecom" { (2, 3) } else { (1, 3) };
+        assert!(
+            confirmed * den >= checked * num,
+            "{name}: only {confirmed} of {checked} confirmed"
+        );
+    }
+}
+
+/// The alphabet has no width limit: toy-orders with 70 claims (past the 64
+/// a `u64` bitset held, where the 65th on were dropped) has a claim class
+/// for each, and the last one's deviation is found and confirmed by replay.
+#[tokio::test]
+async fn claims_past_the_64th_are_in_the_alphabet() {
+    let toy = bundles()
+        .into_iter()
+        .find(|d| d.ends_with("toy-orders"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for entry in walk(&toy) {
+        let to = dir.path().join(entry.strip_prefix(&toy).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, &to).unwrap();
+    }
+    let mut yaml = std::fs::read_to_string(dir.path().join("bundle.yaml")).unwrap();
+    yaml.push_str("claims:\n");
+    for i in 0..70 {
+        yaml.push_str(&format!(
+            "  - id: claim_{i}\n    phrases: [\"status q{i}z\"]\n    verified_by: [get_order_details]\n    since: [cancel_pending_order]\n    step: identify\n    remediation: Read the order again first\n"
+        ));
+    }
+    std::fs::write(dir.path().join("bundle.yaml"), yaml).unwrap();
+    let bundle = Arc::new(check_bundle(dir.path()).unwrap_or_else(|p| panic!("{p}")));
+    let analysis = analyze(&bundle);
+    assert_eq!(analysis.automaton.claims().len(), 70);
+    let last = AgentClass::Claim("claim_69".to_owned());
+    assert!(analysis.automaton.agent_classes().contains(&last));
+    let d = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class == last)
+        .min_by_key(|d| d.prefix.len())
+        .expect("the 70th claim deviates somewhere");
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let mut builder = Builder::new(rt, &analysis);
+    builder.witness(d).await.unwrap();
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

@@ -150,6 +150,7 @@ fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
         events_replayed: a.events_replayed - b.events_replayed,
         verdicts_amended: a.verdicts_amended - b.verdicts_amended,
         fallback_rounds: a.fallback_rounds - b.fallback_rounds,
+        pushes_undone: a.pushes_undone - b.pushes_undone,
     }
 }
 
@@ -193,6 +194,11 @@ fn deciding_the_last_call_costs_the_same_at_100_and_1000_events() {
     // The last push is a write blocked at the unjudged confirmation: it
     // asks, and the confirmation in the latest turn amends the monitor.
     assert!(long_last.verdicts_amended >= 1, "{long_last:?}");
+    // It goes back to the event before the write by undoing the write's
+    // push, not by replaying the conversation.
+    assert_eq!(long_last.pushes_undone, 1, "{long_last:?}");
+    assert_eq!(long_last.events_replayed, 0, "{long_last:?}");
+    assert_eq!(short_last.events_replayed, 0, "{short_last:?}");
     assert_eq!(long_last.verdicts_amended, short_last.verdicts_amended);
     // Every question it needed was in its first call.
     assert_eq!(long_total.fallback_rounds, 0, "{long_total:?}");
@@ -307,6 +313,10 @@ fn assert_same_as_replayed(rt: &Arc<BundleRuntime>, session: &Session, at: &str)
     assert_eq!(monitor.evidence(), reference.evidence(), "{at}: evidence");
     assert_eq!(monitor.allowed(), reference.allowed(), "{at}: allowed");
     assert_eq!(monitor.waiting(), reference.waiting(), "{at}: waiting");
+    assert!(
+        *monitor == reference,
+        "{at}: the whole monitor state (values read, pending requests)"
+    );
 }
 
 /// Pushes `events` through a session, comparing its monitor with a replayed

@@ -1505,6 +1505,34 @@ proptest! {
         let run = run(&case);
         agree(&case, &run)?;
     }
+
+    /// `Monitor::undo_last` takes back a push, and the amendments after it:
+    /// at every event, push (with some of the event's verdicts, the rest
+    /// amended), undo, and the monitor equals what it was before; pushed
+    /// again with all of them, it goes on to the same end as a monitor
+    /// never undone.
+    #[test]
+    fn push_then_undo_leaves_the_monitor_as_before(case in case()) {
+        let resolved = resolve_judged(&case);
+        let plan = Arc::new(Plan::new(&case.checks, &arg_paths()).unwrap());
+        let mut monitor = Monitor::new(plan);
+        for ev in &case.events {
+            let judged: Vec<(StepId, Env)> = resolved
+                .iter()
+                .filter(|(_, _, k)| *k == ev.event)
+                .map(|(s, e, _)| (*s, *e))
+                .collect();
+            let before = monitor.clone();
+            let (first, rest) = judged.split_at(judged.len() / 2);
+            monitor.push(ev, first).unwrap();
+            monitor.amend_last(ev.event, rest).unwrap();
+            monitor.undo_last().unwrap();
+            prop_assert!(monitor == before, "undo at event {} differs", ev.event);
+            prop_assert!(monitor.undo_last().is_err(), "a second undo");
+            monitor.push(ev, &judged).unwrap();
+        }
+        prop_assert_eq!(monitor.sat(), &monitor_only(&case, &resolved));
+    }
 }
 
 // ---------------------------------------------------------------------------

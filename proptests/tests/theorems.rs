@@ -753,3 +753,71 @@ fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
         .count();
     assert!(confirmed > 0, "no witness after the loop confirmed");
 }
+
+/// Found at `PROPTEST_CASES=1000` by `the_ideal_verifier_never_commits_an_invalid_prefix`:
+/// a judge citing the agent's own message as a classification's evidence
+/// was accepted by the gate's lazy session (asked at the write, after the
+/// message) but not by the analysis' eager one (asked before it, and not
+/// again, as no user turn came). Evidence after the last turn of the
+/// speaker who decides a question is now refused in both, so they agree.
+#[test]
+fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
+    use turnstile_proptests::workflows::RequestSpec;
+    let spec = WorkflowSpec {
+        intro: vec![],
+        requests: vec![
+            RequestSpec {
+                steps: vec![],
+                write: 0,
+                guarded: false,
+            },
+            RequestSpec {
+                steps: vec![StepSpec::UserSays],
+                write: 0,
+                guarded: false,
+            },
+        ],
+        repeat: false,
+        order: false,
+    };
+    let proposals = vec![
+        Proposal::Read {
+            tool: 0,
+            id: 1,
+            ok: false,
+        },
+        Proposal::Agent(Some(4)),
+        Proposal::Write { tool: 0, id: 1 },
+    ];
+    let compiled = compile(&spec);
+    let (committed, records) = run_adversary(&compiled.rt, &proposals, &Ideal { messages: true });
+    let judge = judge_of(&records);
+    let write = Event::Call {
+        id: "w".to_owned(),
+        tool: "act_x".to_owned(),
+        args: serde_json::json!({ "id": "W1" }),
+        requestor: Side::Agent,
+    };
+    let verdicts = |eager: bool| {
+        block_on(async {
+            let mut session = Session::new(Arc::clone(&compiled.rt), Schedule::Workflow);
+            if eager {
+                session.judge_eagerly();
+            }
+            let mut out = Vec::new();
+            for event in committed.iter().chain([&write]) {
+                out.push(gist(
+                    &session.push(event.clone(), &judge).await.unwrap().verdict,
+                ));
+            }
+            out
+        })
+    };
+    let (lazy, eager) = (verdicts(false), verdicts(true));
+    assert_eq!(lazy, eager);
+    // The write is refused: the classification has no user evidence.
+    assert!(
+        lazy.last().is_some_and(|v| v.starts_with("block")),
+        "{lazy:?}"
+    );
+}

@@ -10,8 +10,17 @@
 //! processes: claiming a session takes an exclusive advisory lock on a file
 //! in `<store>-locks/`, released by the operating system when the holder
 //! exits, even on `kill -9`. A second claim is refused with
-//! [`StoreError::Locked`]; other sessions proceed concurrently (SQLite
-//! serialises their short write transactions).
+//! [`StoreError::Locked`]; other sessions proceed concurrently.
+//!
+//! A [`Store`] owns one write connection, on its own thread (`writer.rs`):
+//! the writes of all its sessions queue there and each transaction commits
+//! every write waiting (group commit: one WAL append and, under
+//! `synchronous=FULL`, one fsync for many sessions); each write returns
+//! only after its transaction committed. Handles hold no connection of
+//! their own: reads (restoring a session) borrow one from a small pool, so
+//! a live session costs the store a lock file and a few counters, not a
+//! SQLite connection with its page cache. Other processes on the same file
+//! wait for the write lock through SQLite's busy timeout.
 //!
 //! A store file of format 1 (before sessions recorded their `control`) is
 //! migrated when opened: the column is added, and its sessions of state
@@ -40,10 +49,13 @@
     )
 )]
 
+mod writer;
+
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -150,6 +162,21 @@ pub enum StoreError {
     /// Appending to a session that was never created.
     #[error("session {0:?} does not exist")]
     Missing(String),
+    /// The transaction holding a write failed as a whole (it could not
+    /// begin or commit): none of its writes is stored.
+    #[error("{path}: the write was not committed: {message}")]
+    Commit {
+        /// The store file.
+        path: String,
+        /// SQLite's error.
+        message: String,
+    },
+    /// The store's writer thread is gone: nothing more can be written.
+    #[error("{path}: the store's writer has stopped")]
+    WriterStopped {
+        /// The store file.
+        path: String,
+    },
     /// Stored rows that do not parse back.
     #[error("session {id:?}: stored data is corrupt: {message}")]
     Corrupt {
@@ -185,40 +212,76 @@ pub struct StoredSession {
     pub verdicts: Vec<serde_json::Value>,
 }
 
-/// A store file. Cheap to clone; every [`SessionHandle`] opens its own
-/// connection.
+/// Counts of a store's writes (group commit: `writes_committed /
+/// transactions` writes share a transaction on average).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Writes (creations and appends) queued for the writer.
+    pub writes_queued: u64,
+    /// Transactions the writer committed.
+    pub transactions: u64,
+    /// Writes those transactions stored.
+    pub writes_committed: u64,
+}
+
+/// A store file. Cheap to clone: the clones share one writer thread and
+/// one pool of read connections.
 #[derive(Clone, Debug)]
 pub struct Store {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
     path: PathBuf,
     durability: Durability,
-    /// One write transaction at a time from this process: sessions of one
-    /// server queue here instead of contending for SQLite's write lock,
-    /// which a busy timeout turns into "database is locked" under load.
-    /// Other processes still wait through the busy timeout.
-    writer: Arc<Mutex<()>>,
+    /// The queue of the writer thread (group commit, `writer.rs`).
+    writes: mpsc::Sender<writer::Request>,
+    /// The writer, then the checkpointer (which ends when the writer does).
+    threads: Vec<std::thread::JoinHandle<()>>,
+    counters: Arc<writer::Counters>,
+    /// Idle read connections: restoring a session borrows one.
+    readers: Mutex<Vec<Connection>>,
+}
+
+/// Read connections kept open between loads; more are opened when more
+/// loads run at once, and closed after.
+const IDLE_READERS: usize = 2;
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Closing the queue ends the writer once it has answered every
+        // write already queued; waiting for it closes the file before the
+        // store's owner goes on (and, say, removes the file).
+        let (closed, _) = mpsc::channel();
+        drop(std::mem::replace(&mut self.writes, closed));
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
 }
 
 impl Store {
     /// Opens (creating if needed) the store at `path`; refuses a file of
-    /// another format version.
+    /// another format version. Starts the store's writer thread.
     pub fn open(path: &Path, durability: Durability) -> Result<Store, StoreError> {
-        let store = Store {
-            path: path.to_path_buf(),
-            durability,
-            writer: Arc::new(Mutex::new(())),
+        let display = path.display().to_string();
+        let sql = |source| StoreError::Sqlite {
+            path: display.clone(),
+            source,
         };
-        let mut conn = store.connect()?;
+        let mut conn = connect(path, durability)?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| store.sql(e))?;
+            .map_err(sql)?;
         let version: i64 = tx
             .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| store.sql(e))?;
+            .map_err(sql)?;
         match version {
             0 => {
-                tx.execute_batch(SCHEMA).map_err(|e| store.sql(e))?;
+                tx.execute_batch(SCHEMA).map_err(sql)?;
                 tx.execute_batch(&format!("PRAGMA user_version = {STORE_FORMAT}"))
-                    .map_err(|e| store.sql(e))?;
+                    .map_err(sql)?;
             }
             STORE_FORMAT_WITHOUT_CONTROL => {
                 tx.execute_batch(&format!(
@@ -227,28 +290,69 @@ impl Store {
                          WHERE state_format = {STATE_VERSION_WITHOUT_CONTROL};
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
-                .map_err(|e| store.sql(e))?;
+                .map_err(sql)?;
             }
             STORE_FORMAT => {}
             found => {
                 return Err(StoreError::StoreFormat {
-                    path: store.display(),
+                    path: display,
                     found,
                 });
             }
         }
-        tx.commit().map_err(|e| store.sql(e))?;
-        Ok(store)
+        tx.commit().map_err(sql)?;
+        // The connection that checked the file becomes the writer's; its
+        // checkpoints are the checkpointer's (`writer.rs`).
+        conn.execute_batch("PRAGMA wal_autocheckpoint = 0")
+            .map_err(sql)?;
+        let checkpointer_conn = connect(path, durability)?;
+        let (nudges, nudged) = mpsc::sync_channel(1);
+        let thread_failed = |e: std::io::Error| StoreError::Io {
+            path: display.clone(),
+            message: format!("cannot start the store's threads: {e}"),
+        };
+        let checkpointer = std::thread::Builder::new()
+            .name("turnstile-store-checkpointer".to_owned())
+            .spawn(move || writer::checkpoint(&checkpointer_conn, &nudged))
+            .map_err(thread_failed)?;
+        let (writes, queue) = mpsc::channel();
+        let writer_path = display.clone();
+        let counters = Arc::new(writer::Counters::default());
+        let writer_counters = Arc::clone(&counters);
+        let writer = std::thread::Builder::new()
+            .name("turnstile-store-writer".to_owned())
+            .spawn(move || writer::run(conn, &writer_path, &queue, &writer_counters, &nudges))
+            .map_err(thread_failed)?;
+        Ok(Store {
+            shared: Arc::new(Shared {
+                path: path.to_path_buf(),
+                durability,
+                writes,
+                threads: vec![writer, checkpointer],
+                counters,
+                readers: Mutex::new(Vec::new()),
+            }),
+        })
     }
 
     /// The store file.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.shared.path
     }
 
     /// The sync policy the store was opened with.
     pub fn durability(&self) -> Durability {
-        self.durability
+        self.shared.durability
+    }
+
+    /// What this process's writer has done since the store was opened.
+    pub fn stats(&self) -> StoreStats {
+        let counters = &self.shared.counters;
+        StoreStats {
+            writes_queued: counters.submitted.load(Ordering::Relaxed),
+            transactions: counters.transactions.load(Ordering::Relaxed),
+            writes_committed: counters.committed.load(Ordering::Relaxed),
+        }
     }
 
     /// Takes the exclusive right to write session `id` (which may not exist
@@ -288,52 +392,87 @@ impl Store {
         }
         Ok(SessionHandle {
             id: id.to_owned(),
-            conn: self.connect()?,
-            path: self.display(),
+            store: self.clone(),
             _lock: lock,
-            writer: Arc::clone(&self.writer),
             stored_events: 0,
-            judged: BTreeSet::new(),
-            asked: BTreeSet::new(),
-            seen: BTreeSet::new(),
             exists: false,
+            unsettled: None,
         })
     }
 
     fn lock_dir(&self) -> PathBuf {
         let mut name = self
+            .shared
             .path
             .file_name()
             .map(|n| n.to_os_string())
             .unwrap_or_default();
         name.push("-locks");
-        self.path.with_file_name(name)
+        self.shared.path.with_file_name(name)
     }
 
-    fn connect(&self) -> Result<Connection, StoreError> {
-        let conn = Connection::open(&self.path).map_err(|e| self.sql(e))?;
-        conn.busy_timeout(Duration::from_secs(10))
-            .map_err(|e| self.sql(e))?;
-        // `journal_mode` answers with a row, so it is queried, not executed.
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-            .map_err(|e| self.sql(e))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StoreError::Io {
-                path: self.display(),
-                message: format!("cannot switch to WAL mode (journal mode is {mode})"),
-            });
+    /// Runs `read` on a read connection from the pool (opened if none is
+    /// idle), then returns the connection to the pool.
+    fn read<T>(
+        &self,
+        read: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let idle = self
+            .shared
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let mut conn = match idle {
+            Some(conn) => conn,
+            None => {
+                let conn = connect(&self.shared.path, self.shared.durability)?;
+                // A reader never writes: SQLite refuses it if one tried.
+                conn.execute_batch("PRAGMA query_only = ON")
+                    .map_err(|e| self.sql(e))?;
+                conn
+            }
+        };
+        let result = read(&mut conn);
+        let mut readers = self
+            .shared
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if readers.len() < IDLE_READERS {
+            readers.push(conn);
         }
-        conn.execute_batch(&format!(
-            "PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;",
-            self.durability.pragma()
-        ))
-        .map_err(|e| self.sql(e))?;
-        Ok(conn)
+        result
+    }
+
+    /// Queues `write` for the writer thread; `reply` hears its outcome once
+    /// the transaction holding it committed (or failed).
+    fn submit(&self, write: writer::Write, reply: writer::Reply) -> Result<(), StoreError> {
+        self.shared
+            .counters
+            .submitted
+            .fetch_add(1, Ordering::Relaxed);
+        self.shared
+            .writes
+            .send(writer::Request { write, reply })
+            .map_err(|_| StoreError::WriterStopped {
+                path: self.display(),
+            })
+    }
+
+    /// Queues `write` and waits, blocking this thread, until it committed.
+    fn write(&self, write: writer::Write) -> Result<(), StoreError> {
+        let (reply, outcome) = mpsc::sync_channel(1);
+        self.submit(write, writer::Reply::Blocking(reply))?;
+        outcome.recv().unwrap_or_else(|_| {
+            Err(StoreError::WriterStopped {
+                path: self.display(),
+            })
+        })
     }
 
     fn display(&self) -> String {
-        self.path.display().to_string()
+        self.shared.path.display().to_string()
     }
 
     fn sql(&self, source: rusqlite::Error) -> StoreError {
@@ -342,6 +481,33 @@ impl Store {
             source,
         }
     }
+}
+
+/// Opens a connection to the store file in WAL mode with the store's sync
+/// policy.
+fn connect(path: &Path, durability: Durability) -> Result<Connection, StoreError> {
+    let sql = |source| StoreError::Sqlite {
+        path: path.display().to_string(),
+        source,
+    };
+    let conn = Connection::open(path).map_err(sql)?;
+    conn.busy_timeout(Duration::from_secs(10)).map_err(sql)?;
+    // `journal_mode` answers with a row, so it is queried, not executed.
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .map_err(sql)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::Io {
+            path: path.display().to_string(),
+            message: format!("cannot switch to WAL mode (journal mode is {mode})"),
+        });
+    }
+    conn.execute_batch(&format!(
+        "PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;",
+        durability.pragma()
+    ))
+    .map_err(sql)?;
+    Ok(conn)
 }
 
 /// The `usage` column's default, before the first append.
@@ -388,19 +554,31 @@ CREATE TABLE IF NOT EXISTS seen (
 #[derive(Debug)]
 pub struct SessionHandle {
     id: String,
-    conn: Connection,
-    path: String,
+    store: Store,
     _lock: File,
-    /// The store's in-process write gate.
-    writer: Arc<Mutex<()>>,
     /// How many events the store holds: the next append starts there.
     stored_events: usize,
-    /// What the store already holds of the growing sets, so an append
-    /// writes only what is new.
-    judged: BTreeSet<AcceptedVerdict>,
-    asked: BTreeSet<AskedQuestion>,
-    seen: BTreeSet<Env>,
     exists: bool,
+    /// A write whose caller stopped waiting (a cancelled request): it may
+    /// still commit, so the next operation waits for its outcome first and
+    /// never reads or writes behind it.
+    unsettled: Option<Unsettled>,
+}
+
+impl Drop for SessionHandle {
+    /// A write still in the writer's queue is waited for before the lock is
+    /// released, so the next holder of the session never reads behind it.
+    fn drop(&mut self) {
+        self.settle_blocking();
+    }
+}
+
+/// A queued write nobody waits for yet, and what it makes true once stored.
+#[derive(Debug)]
+struct Unsettled {
+    outcome: tokio::sync::oneshot::Receiver<writer::Outcome>,
+    /// `stored_events` once it committed.
+    stored_events: usize,
 }
 
 impl SessionHandle {
@@ -416,151 +594,95 @@ impl SessionHandle {
 
     /// Creates the session; refuses an id that exists.
     pub fn create(&mut self, meta: &SessionMeta) -> Result<(), StoreError> {
-        let writer = Arc::clone(&self.writer);
-        let _writing = writer.lock().unwrap_or_else(PoisonError::into_inner);
-        let inserted = self
-            .conn
-            .execute(
-                "INSERT OR IGNORE INTO sessions (id, state_format, bundle, bundle_hash, schedule, control) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    self.id,
-                    i64::from(STATE_VERSION),
-                    meta.bundle,
-                    meta.bundle_hash,
-                    meta.schedule.name(),
-                    meta.control.map(control_name)
-                ],
-            )
-            .map_err(|e| self.sql(e))?;
-        if inserted == 0 {
-            return Err(StoreError::Exists(self.id.clone()));
-        }
+        self.settle_blocking();
+        self.store.write(self.new_session(meta))?;
+        self.created();
+        Ok(())
+    }
+
+    /// [`create`](Self::create) for async callers: waits for the commit
+    /// without holding a thread.
+    pub async fn create_async(&mut self, meta: &SessionMeta) -> Result<(), StoreError> {
+        self.settle().await;
+        let (reply, outcome) = tokio::sync::oneshot::channel();
+        self.store
+            .submit(self.new_session(meta), writer::Reply::Async(reply))?;
+        // A dropped future leaves the creation unknown to this handle: a
+        // later append is refused as `Missing` and a load finds the row.
+        outcome.await.unwrap_or_else(|_| {
+            Err(StoreError::WriterStopped {
+                path: self.store.display(),
+            })
+        })?;
+        self.created();
+        Ok(())
+    }
+
+    fn new_session(&self, meta: &SessionMeta) -> writer::Write {
+        writer::Write::Create(writer::NewSession {
+            id: self.id.clone(),
+            state_format: i64::from(STATE_VERSION),
+            bundle: meta.bundle.clone(),
+            bundle_hash: meta.bundle_hash.clone(),
+            schedule: meta.schedule.name(),
+            control: meta.control.map(control_name),
+        })
+    }
+
+    fn created(&mut self) {
         self.exists = true;
         self.stored_events = 0;
-        self.judged.clear();
-        self.asked.clear();
-        self.seen.clear();
-        Ok(())
     }
 
     /// Reads the session back (`None` if it does not exist); refuses a
     /// session saved in another state format.
     pub fn load(&mut self) -> Result<Option<StoredSession>, StoreError> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT state_format, bundle, bundle_hash, schedule, after_user, after_block, usage, control FROM sessions WHERE id = ?1",
-                params![self.id],
-                |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, bool>(4)?,
-                        r.get::<_, bool>(5)?,
-                        r.get::<_, String>(6)?,
-                        r.get::<_, Option<String>>(7)?,
-                    ))
-                },
-            )
-            .optional()
-            .map_err(|e| self.sql(e))?;
-        let Some((format, bundle, bundle_hash, schedule, after_user, after_block, usage, control)) =
-            row
-        else {
+        self.settle_blocking();
+        let id = self.id.clone();
+        let Some(stored) = self.store.read(|conn| read_session(conn, &id))? else {
             return Ok(None);
         };
-        if format != i64::from(STATE_VERSION) {
-            return Err(StoreError::StateFormat {
-                id: self.id.clone(),
-                found: format,
-            });
-        }
-        let schedule: Schedule = schedule.parse().map_err(|e| self.corrupt(e))?;
-        // `{}` is the column's default: a session created but never appended
-        // to (a server restarted before its first event) has used nothing.
-        let usage: Usage = if usage == EMPTY_USAGE {
-            Usage::default()
-        } else {
-            serde_json::from_str(&usage).map_err(|e| self.corrupt(e))?
-        };
-        let control = control
-            .map(|name| {
-                parse_control(&name)
-                    .ok_or_else(|| self.corrupt(format!("unknown control {name:?}")))
-            })
-            .transpose()?;
-        let mut events = Vec::new();
-        let mut verdicts = Vec::new();
-        for row in self.rows(
-            "SELECT event, verdict FROM events WHERE session = ?1 ORDER BY seq",
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
-        )? {
-            let (event, verdict) = row;
-            events.push(serde_json::from_str::<Event>(&event).map_err(|e| self.corrupt(e))?);
-            verdicts.push(serde_json::from_str(&verdict).map_err(|e| self.corrupt(e))?);
-        }
-        // An accepted verdict is stored whole (JSON): it names the request it
-        // was asked about (state format 3).
-        let judged: BTreeSet<AcceptedVerdict> = self
-            .rows("SELECT verdict FROM accepted WHERE session = ?1", |r| {
-                r.get::<_, String>(0)
-            })?
-            .iter()
-            .map(|v| serde_json::from_str(v))
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let asked: BTreeSet<AskedQuestion> = self
-            .rows("SELECT question FROM asked WHERE session = ?1", |r| {
-                r.get::<_, String>(0)
-            })?
-            .iter()
-            .map(|q| serde_json::from_str(q))
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let seen: BTreeSet<Env> = self
-            .rows("SELECT request FROM seen WHERE session = ?1", |r| {
-                r.get::<_, String>(0)
-            })?
-            .iter()
-            .map(|q| serde_json::from_str(q))
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let state = SessionState {
-            version: STATE_VERSION,
-            bundle: bundle_hash.clone(),
-            schedule,
-            control,
-            events,
-            judged: judged.iter().copied().collect(),
-            asked: asked.iter().copied().collect(),
-            seen: seen.iter().copied().collect(),
-            after_user,
-            after_block,
-            usage,
-        };
         self.exists = true;
-        self.stored_events = state.events.len();
-        self.judged = judged;
-        self.asked = asked;
-        self.seen = seen;
-        Ok(Some(StoredSession {
-            meta: SessionMeta {
-                bundle,
-                bundle_hash,
-                schedule,
-                control,
-            },
-            state,
-            verdicts,
-        }))
+        self.stored_events = stored.state.events.len();
+        Ok(Some(stored))
     }
 
-    /// Appends what `state` holds beyond what the store holds: its new
-    /// events (each with its verdict, `verdicts[i]` for the i-th new event),
-    /// new judge verdicts, questions and requests, and the flags — in one
-    /// transaction, committed before this returns.
+    /// The verdicts the store holds for this session, in event order
+    /// (what `load` returns, without restoring the session).
+    pub fn verdicts(&mut self) -> Result<Vec<serde_json::Value>, StoreError> {
+        self.settle_blocking();
+        let id = self.id.clone();
+        self.store.read(|conn| {
+            let path = conn.path().unwrap_or_default().to_owned();
+            let sql = |source| StoreError::Sqlite {
+                path: path.clone(),
+                source,
+            };
+            let mut statement = conn
+                .prepare_cached("SELECT verdict FROM events WHERE session = ?1 ORDER BY seq")
+                .map_err(sql)?;
+            let texts = statement
+                .query_map(params![id], |r| r.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(sql)?;
+            texts
+                .iter()
+                .map(|text| serde_json::from_str(text))
+                .collect::<Result<_, _>>()
+                .map_err(|e| StoreError::Corrupt {
+                    id: id.clone(),
+                    message: e.to_string(),
+                })
+        })
+    }
+
+    /// Appends what `state` holds beyond what the store holds: its events
+    /// past [`stored_events`](Self::stored_events) (each with its verdict,
+    /// `verdicts[i]` for the i-th new event), and its judge verdicts,
+    /// questions and requests (those already stored are ignored) and flags,
+    /// committed before this returns. It writes the session's whole sets:
+    /// for tests and tools; the served path appends deltas
+    /// ([`append_delta`](Self::append_delta)).
     pub fn append(
         &mut self,
         state: &SessionState,
@@ -573,24 +695,9 @@ impl SessionHandle {
                 .get(self.stored_events..)
                 .unwrap_or_default()
                 .to_vec(),
-            judged: state
-                .judged
-                .iter()
-                .filter(|j| !self.judged.contains(*j))
-                .copied()
-                .collect(),
-            asked: state
-                .asked
-                .iter()
-                .filter(|q| !self.asked.contains(*q))
-                .copied()
-                .collect(),
-            seen: state
-                .seen
-                .iter()
-                .filter(|q| !self.seen.contains(*q))
-                .copied()
-                .collect(),
+            judged: state.judged.clone(),
+            asked: state.asked.clone(),
+            seen: state.seen.clone(),
             total_events: state.events.len(),
             after_user: state.after_user,
             after_block: state.after_block,
@@ -602,14 +709,100 @@ impl SessionHandle {
     /// Appends what a session added since its last append
     /// ([`Session::delta`](turnstile_engine::Session::delta)): its new events
     /// (each with its verdict, `verdicts[i]` for the i-th), new judge
-    /// verdicts, questions and requests, and the flags — in one transaction,
-    /// committed before this returns. The cost is what the event added, not
-    /// the session's size: the hot path of `serve`.
+    /// verdicts, questions and requests, and the flags — committed before
+    /// this returns, in the transaction the store's writer commits next with
+    /// the appends of other sessions. The cost is what the event added, not
+    /// the session's size. Blocks the calling thread; async callers use
+    /// [`append_delta_async`](Self::append_delta_async).
     pub fn append_delta(
         &mut self,
         delta: &SessionDelta,
         verdicts: &[serde_json::Value],
     ) -> Result<(), StoreError> {
+        self.settle_blocking();
+        let rows = self.rows(delta, verdicts)?;
+        self.store.write(writer::Write::Append(rows))?;
+        self.stored_events = delta.total_events;
+        Ok(())
+    }
+
+    /// [`append_delta`](Self::append_delta) for async callers (the hot path
+    /// of `serve`): waits for the commit without holding a thread. If the
+    /// future is dropped before the commit is known, the write may still
+    /// commit; the handle's next operation waits for its outcome first.
+    pub async fn append_delta_async(
+        &mut self,
+        delta: &SessionDelta,
+        verdicts: &[serde_json::Value],
+    ) -> Result<(), StoreError> {
+        self.settle().await;
+        let rows = self.rows(delta, verdicts)?;
+        let (reply, outcome) = tokio::sync::oneshot::channel();
+        self.store
+            .submit(writer::Write::Append(rows), writer::Reply::Async(reply))?;
+        // Kept in the handle while waiting: if this future is dropped, the
+        // next operation waits for the outcome instead.
+        let unsettled = self.unsettled.insert(Unsettled {
+            outcome,
+            stored_events: delta.total_events,
+        });
+        let outcome = (&mut unsettled.outcome).await.ok();
+        self.settled(outcome)
+    }
+
+    /// Waits for the outcome of a write whose caller stopped waiting and
+    /// books it. Its error, if any, was that caller's: the store holds what
+    /// it holds, and this handle now knows how much.
+    async fn settle(&mut self) {
+        if let Some(unsettled) = self.unsettled.as_mut() {
+            let outcome = (&mut unsettled.outcome).await.ok();
+            let _ = self.settled(outcome);
+        }
+    }
+
+    /// [`settle`](Self::settle), blocking the calling thread (which may be
+    /// inside an async runtime, so a polling wait; it happens only after a
+    /// cancelled request).
+    fn settle_blocking(&mut self) {
+        let Some(unsettled) = self.unsettled.as_mut() else {
+            return;
+        };
+        let outcome = loop {
+            match unsettled.outcome.try_recv() {
+                Ok(outcome) => break Some(outcome),
+                Err(tokio::sync::oneshot::error::TryRecvError::Empty) => {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                Err(tokio::sync::oneshot::error::TryRecvError::Closed) => break None,
+            }
+        };
+        let _ = self.settled(outcome);
+    }
+
+    /// Books the outcome of the unsettled write (`None`: the writer is
+    /// gone without answering).
+    fn settled(&mut self, outcome: Option<writer::Outcome>) -> Result<(), StoreError> {
+        let Some(unsettled) = self.unsettled.take() else {
+            return Ok(());
+        };
+        match outcome {
+            Some(Ok(())) => {
+                self.stored_events = unsettled.stored_events;
+                Ok(())
+            }
+            Some(Err(e)) => Err(e),
+            None => Err(StoreError::WriterStopped {
+                path: self.store.display(),
+            }),
+        }
+    }
+
+    /// Checks `delta` against what the store holds and serialises its rows.
+    fn rows(
+        &self,
+        delta: &SessionDelta,
+        verdicts: &[serde_json::Value],
+    ) -> Result<writer::Rows, StoreError> {
         if !self.exists {
             return Err(StoreError::Missing(self.id.clone()));
         }
@@ -619,116 +812,32 @@ impl SessionHandle {
                 delta.first_event, self.stored_events
             )));
         }
-        let new_events = &delta.events;
-        if new_events.len() != verdicts.len() {
+        if delta.events.len() != verdicts.len() {
             return Err(self.corrupt(format!(
                 "{} new events but {} verdicts to store",
-                new_events.len(),
+                delta.events.len(),
                 verdicts.len()
             )));
         }
-        let usage = serde_json::to_string(&delta.usage).map_err(|e| self.corrupt(e))?;
-        let new_judged = &delta.judged;
-        let new_asked = &delta.asked;
-        let new_seen = &delta.seen;
-        let new_asked_text: Vec<String> = new_asked
-            .iter()
-            .map(serde_json::to_string)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let new_judged_text: Vec<String> = new_judged
-            .iter()
-            .map(serde_json::to_string)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let new_seen_text: Vec<String> = new_seen
-            .iter()
-            .map(serde_json::to_string)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.corrupt(e))?;
-        let first = self.stored_events;
-        let id = self.id.clone();
-        let path = self.path.clone();
-        let sql = |source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
-        };
-        let writer = Arc::clone(&self.writer);
-        let _writing = writer.lock().unwrap_or_else(PoisonError::into_inner);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sql)?;
-        {
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT INTO events (session, seq, event, verdict) VALUES (?1, ?2, ?3, ?4)",
-                )
-                .map_err(sql)?;
-            for (offset, (event, verdict)) in new_events.iter().zip(verdicts).enumerate() {
-                let event = serde_json::to_string(event).map_err(|e| StoreError::Corrupt {
-                    id: id.clone(),
-                    message: e.to_string(),
-                })?;
-                let seq = i64::try_from(first + offset).unwrap_or(i64::MAX);
-                insert
-                    .execute(params![id, seq, event, verdict.to_string()])
-                    .map_err(sql)?;
-            }
-            let mut judged = tx
-                .prepare_cached("INSERT OR IGNORE INTO accepted (session, verdict) VALUES (?1, ?2)")
-                .map_err(sql)?;
-            for verdict in &new_judged_text {
-                judged.execute(params![id, verdict]).map_err(sql)?;
-            }
-            let mut asked = tx
-                .prepare_cached("INSERT OR IGNORE INTO asked (session, question) VALUES (?1, ?2)")
-                .map_err(sql)?;
-            for question in &new_asked_text {
-                asked.execute(params![id, question]).map_err(sql)?;
-            }
-            let mut seen = tx
-                .prepare_cached("INSERT OR IGNORE INTO seen (session, request) VALUES (?1, ?2)")
-                .map_err(sql)?;
-            for request in &new_seen_text {
-                seen.execute(params![id, request]).map_err(sql)?;
-            }
-            let total = i64::try_from(delta.total_events).unwrap_or(i64::MAX);
-            let updated = tx
-                .execute(
-                    "UPDATE sessions SET events = ?2, after_user = ?3, after_block = ?4, usage = ?5 WHERE id = ?1",
-                    params![id, total, delta.after_user, delta.after_block, usage],
-                )
-                .map_err(sql)?;
-            if updated != 1 {
-                return Err(StoreError::Missing(id));
-            }
-        }
-        tx.commit().map_err(sql)?;
-        self.stored_events = delta.total_events;
-        self.judged.extend(new_judged.iter().copied());
-        self.asked.extend(new_asked.iter().copied());
-        self.seen.extend(new_seen.iter().copied());
-        Ok(())
-    }
-
-    fn rows<T>(
-        &self,
-        query: &str,
-        f: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-    ) -> Result<Vec<T>, StoreError> {
-        let mut statement = self.conn.prepare_cached(query).map_err(|e| self.sql(e))?;
-        statement
-            .query_map(params![self.id], f)
-            .and_then(|rows| rows.collect())
-            .map_err(|e| self.sql(e))
-    }
-
-    fn sql(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite {
-            path: self.path.clone(),
-            source,
-        }
+        let corrupt = |e: serde_json::Error| self.corrupt(e);
+        Ok(writer::Rows {
+            id: self.id.clone(),
+            first_seq: i64::try_from(self.stored_events).unwrap_or(i64::MAX),
+            events: delta
+                .events
+                .iter()
+                .zip(verdicts)
+                .map(|(event, verdict)| Ok((serde_json::to_string(event)?, verdict.to_string())))
+                .collect::<Result<_, _>>()
+                .map_err(corrupt)?,
+            judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,
+            asked: json_rows(&delta.asked, serde_json::to_string).map_err(corrupt)?,
+            seen: json_rows(&delta.seen, serde_json::to_string).map_err(corrupt)?,
+            total_events: i64::try_from(delta.total_events).unwrap_or(i64::MAX),
+            after_user: delta.after_user,
+            after_block: delta.after_block,
+            usage: serde_json::to_string(&delta.usage).map_err(corrupt)?,
+        })
     }
 
     fn corrupt(&self, message: impl ToString) -> StoreError {
@@ -737,6 +846,138 @@ impl SessionHandle {
             message: message.to_string(),
         }
     }
+}
+
+/// Each of `items` as its JSON row.
+fn json_rows<T>(
+    items: &[T],
+    to_json: impl Fn(&T) -> serde_json::Result<String>,
+) -> serde_json::Result<Vec<String>> {
+    items.iter().map(to_json).collect()
+}
+
+/// Reads session `id` in one read transaction (`None` if it does not
+/// exist); refuses a session saved in another state format.
+fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>, StoreError> {
+    let path = conn.path().unwrap_or_default().to_owned();
+    let sql = |source| StoreError::Sqlite {
+        path: path.clone(),
+        source,
+    };
+    let corrupt = |message: &dyn std::fmt::Display| StoreError::Corrupt {
+        id: id.to_owned(),
+        message: message.to_string(),
+    };
+    let tx = conn.transaction().map_err(sql)?;
+    let row = tx
+        .query_row(
+            "SELECT state_format, bundle, bundle_hash, schedule, after_user, after_block, usage, control FROM sessions WHERE id = ?1",
+            params![id],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, bool>(4)?,
+                    r.get::<_, bool>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                ))
+            },
+        )
+        .optional()
+        .map_err(sql)?;
+    let Some((format, bundle, bundle_hash, schedule, after_user, after_block, usage, control)) =
+        row
+    else {
+        return Ok(None);
+    };
+    if format != i64::from(STATE_VERSION) {
+        return Err(StoreError::StateFormat {
+            id: id.to_owned(),
+            found: format,
+        });
+    }
+    let schedule: Schedule = schedule.parse().map_err(|e| corrupt(&e))?;
+    // `{}` is the column's default: a session created but never appended
+    // to (a server restarted before its first event) has used nothing.
+    let usage: Usage = if usage == EMPTY_USAGE {
+        Usage::default()
+    } else {
+        serde_json::from_str(&usage).map_err(|e| corrupt(&e))?
+    };
+    let control = control
+        .map(|name| {
+            parse_control(&name).ok_or_else(|| corrupt(&format!("unknown control {name:?}")))
+        })
+        .transpose()?;
+    let mut events = Vec::new();
+    let mut verdicts = Vec::new();
+    {
+        let mut statement = tx
+            .prepare_cached("SELECT event, verdict FROM events WHERE session = ?1 ORDER BY seq")
+            .map_err(sql)?;
+        let rows = statement
+            .query_map(params![id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })
+            .map_err(sql)?;
+        for row in rows {
+            let (event, verdict) = row.map_err(sql)?;
+            events.push(serde_json::from_str::<Event>(&event).map_err(|e| corrupt(&e))?);
+            verdicts.push(serde_json::from_str(&verdict).map_err(|e| corrupt(&e))?);
+        }
+    }
+    let column = |query: &str| -> Result<Vec<String>, StoreError> {
+        let mut statement = tx.prepare_cached(query).map_err(sql)?;
+        statement
+            .query_map(params![id], |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect())
+            .map_err(sql)
+    };
+    // Each set is read back ordered (a B-tree), whatever order it was
+    // stored in. An accepted verdict is stored whole (JSON): it names the
+    // request it was asked about (state format 3).
+    let judged: BTreeSet<AcceptedVerdict> =
+        column("SELECT verdict FROM accepted WHERE session = ?1")?
+            .iter()
+            .map(|v| serde_json::from_str(v))
+            .collect::<Result<_, _>>()
+            .map_err(|e| corrupt(&e))?;
+    let asked: BTreeSet<AskedQuestion> = column("SELECT question FROM asked WHERE session = ?1")?
+        .iter()
+        .map(|q| serde_json::from_str(q))
+        .collect::<Result<_, _>>()
+        .map_err(|e| corrupt(&e))?;
+    let seen: BTreeSet<Env> = column("SELECT request FROM seen WHERE session = ?1")?
+        .iter()
+        .map(|r| serde_json::from_str(r))
+        .collect::<Result<_, _>>()
+        .map_err(|e| corrupt(&e))?;
+    let state = SessionState {
+        version: STATE_VERSION,
+        bundle: bundle_hash.clone(),
+        schedule,
+        control,
+        events,
+        judged: judged.into_iter().collect(),
+        asked: asked.into_iter().collect(),
+        seen: seen.into_iter().collect(),
+        after_user,
+        after_block,
+        usage,
+    };
+    Ok(Some(StoredSession {
+        meta: SessionMeta {
+            bundle,
+            bundle_hash,
+            schedule,
+            control,
+        },
+        state,
+        verdicts,
+    }))
 }
 
 /// A session id is any short text without control characters: it names a

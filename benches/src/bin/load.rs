@@ -15,6 +15,10 @@
 //!    replaying conversations back to back with no think time for
 //!    `--closed-secs` (default 10): the maximum sustainable throughput.
 //!
+//! After each phase it prints the server's and its own CPU time, the
+//! store's writes per transaction (`/metrics`) and the load average: the
+//! client runs on the machine it measures.
+//!
 //! Bounded: every phase stops at its deadline (`--max-secs` for the open
 //! loop) and the server is killed at the end. Only 127.0.0.1 is contacted.
 //!
@@ -130,11 +134,21 @@ impl Connection {
         })
     }
 
-    /// POSTs `body` to `path`; returns the status and the response body
-    /// (read by its Content-Length, which axum's JSON responses carry).
+    /// POSTs `body` to `path`; returns the status and the response body.
     async fn post(&mut self, path: &str, body: &str) -> Result<(u16, String), String> {
+        self.request("POST", path, body).await
+    }
+
+    /// Sends one request; returns the status and the response body (read
+    /// by its Content-Length, which axum's responses carry).
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> Result<(u16, String), String> {
         let request = format!(
-            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
         let io = |e: std::io::Error| format!("{path}: {e}");
@@ -251,9 +265,95 @@ impl Server {
         (field("VmRSS:"), field("VmHWM:"))
     }
 
+    /// The server's CPU time so far (user + system), in seconds.
+    fn cpu_seconds(&self) -> f64 {
+        cpu_seconds(&format!("/proc/{}/stat", self.pid))
+    }
+
+    /// The store's counters from `/metrics`: writes stored and transactions
+    /// committed (their ratio is the group commit's batch size).
+    async fn store_counters(&self) -> Result<(u64, u64), String> {
+        let mut connection = Connection::open(&self.addr).await?;
+        let (_, text) = connection.request("GET", "/metrics", "").await?;
+        let counter = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0)
+        };
+        Ok((
+            counter("turnstile_store_writes_total "),
+            counter("turnstile_store_transactions_total "),
+        ))
+    }
+
     async fn stop(mut self) {
         let _ = self.child.kill().await;
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// CPU time (user + system) of the process whose `/proc/.../stat` is
+/// `stat`, in seconds; the kernel counts it in ticks of 1/100 s (`USER_HZ`
+/// on Linux).
+fn cpu_seconds(stat: &str) -> f64 {
+    let text = std::fs::read_to_string(stat).unwrap_or_default();
+    // The fields after the command name (which may hold spaces), from the
+    // third: utime and stime are the 14th and 15th.
+    let after_name = text.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = after_name
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|v| v.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
+}
+
+/// The machine's load averages (1, 5, 15 minutes) as `/proc/loadavg` says.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// CPU and store use over one phase, printed after its latencies.
+struct Usage {
+    server_cpu: f64,
+    client_cpu: f64,
+    store: (u64, u64),
+    start: Instant,
+}
+
+impl Usage {
+    async fn start(server: &Server) -> Self {
+        Usage {
+            server_cpu: server.cpu_seconds(),
+            client_cpu: cpu_seconds("/proc/self/stat"),
+            store: server.store_counters().await.unwrap_or_default(),
+            start: Instant::now(),
+        }
+    }
+
+    async fn report(&self, server: &Server) {
+        let wall = self.start.elapsed().as_secs_f64().max(1e-3);
+        let server_cpu = server.cpu_seconds() - self.server_cpu;
+        let client_cpu = cpu_seconds("/proc/self/stat") - self.client_cpu;
+        let (writes, transactions) = server.store_counters().await.unwrap_or_default();
+        let (writes, transactions) = (
+            writes.saturating_sub(self.store.0),
+            transactions.saturating_sub(self.store.1),
+        );
+        println!(
+            "  CPU over {wall:.1} s: server {server_cpu:.1} s ({:.0}% of one core), load client {client_cpu:.1} s ({:.0}%); store: {writes} writes in {transactions} transactions ({:.1} per transaction); load average {}",
+            100.0 * server_cpu / wall,
+            100.0 * client_cpu / wall,
+            writes as f64 / transactions.max(1) as f64,
+            load_average()
+        );
     }
 }
 
@@ -401,10 +501,11 @@ async fn run(options: Options) -> Result<(), String> {
     let conversations = std::sync::Arc::new(conversations(&options.trace)?);
     let lengths: Vec<usize> = conversations.iter().map(Vec::len).collect();
     println!(
-        "{} conversations of {lengths:?} events from {}; sync={}",
+        "{} conversations of {lengths:?} events from {}; sync={}; load average {}",
         conversations.len(),
         options.trace.display(),
-        options.sync
+        options.sync,
+        load_average()
     );
     let server = Server::start(&options).await?;
     println!("server pid {} on {}", server.pid, server.addr);
@@ -420,6 +521,7 @@ async fn run(options: Options) -> Result<(), String> {
         }
     }
     let (rss_before, _) = server.memory();
+    let usage = Usage::start(&server).await;
 
     // Open loop: session i starts at i/N of the think time, so the sends
     // are spread evenly; the offered load is N / think events per second.
@@ -459,12 +561,14 @@ async fn run(options: Options) -> Result<(), String> {
         elapsed.as_secs_f64()
     );
     open.report("open loop, scheduled send -> response");
+    usage.report(&server).await;
     println!(
         "server RSS: {rss_before} KiB before, {rss_after} KiB after ({:.1} KiB per session), peak {peak} KiB",
         rss_after.saturating_sub(rss_before) as f64 / n.max(1) as f64
     );
 
     // Closed loop.
+    let usage = Usage::start(&server).await;
     let deadline = Instant::now() + options.closed;
     let begin = Instant::now();
     let mut tasks = JoinSet::new();
@@ -491,6 +595,7 @@ async fn run(options: Options) -> Result<(), String> {
         closed.latencies.len() as f64 / elapsed.max(1e-3)
     );
     closed.report("closed loop, send -> response");
+    usage.report(&server).await;
     server.stop().await;
     Ok(())
 }

@@ -64,7 +64,6 @@ pub struct Live {
     handle: SessionHandle,
     session: Session,
     bundle: String,
-    verdicts: Vec<serde_json::Value>,
     /// The in-memory session may be ahead of the store (a push or a commit
     /// failed, or the request was cancelled midway): reload before use.
     stale: bool,
@@ -384,12 +383,13 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         schedule,
         control: Some(control),
     };
-    let handle = tokio::task::block_in_place(|| {
-        let mut handle = app.store.claim(&id)?;
-        handle.create(&meta)?;
-        Ok::<_, StoreError>(handle)
-    })
-    .map_err(|e| store_error(&e))?;
+    // Claiming is a lock file, no SQL; the creation waits for the store's
+    // writer without holding a thread.
+    let mut handle = app.store.claim(&id).map_err(|e| store_error(&e))?;
+    handle
+        .create_async(&meta)
+        .await
+        .map_err(|e| store_error(&e))?;
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_control(control);
     let live = Live {
@@ -397,7 +397,6 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         handle,
         session,
         bundle: request.bundle.clone(),
-        verdicts: Vec::new(),
         stale: false,
         synced: DeltaMark::default(),
         last_used: Instant::now(),
@@ -452,7 +451,6 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
         handle,
         session,
         bundle: stored.meta.bundle,
-        verdicts: stored.verdicts,
         stale: false,
         synced,
         last_used: Instant::now(),
@@ -471,12 +469,10 @@ impl Live {
         match stored {
             Some(stored) => {
                 self.session = Session::restore(rt, stored.state).map_err(|e| e.to_string())?;
-                self.verdicts = stored.verdicts;
             }
             None => {
                 self.session = Session::new(rt, schedule);
                 self.session.set_control(control);
-                self.verdicts.clear();
             }
         }
         self.synced = self.session.mark();
@@ -510,14 +506,14 @@ impl Live {
         };
         // Only what this event added: never a snapshot of the whole session.
         let delta = self.session.delta(self.synced);
-        if let Err(e) = tokio::task::block_in_place(|| {
-            self.handle
-                .append_delta(&delta, std::slice::from_ref(&verdict))
-        }) {
+        if let Err(e) = self
+            .handle
+            .append_delta_async(&delta, std::slice::from_ref(&verdict))
+            .await
+        {
             return refusal(&format!("the verdict could not be stored: {e}"));
         }
         self.synced = self.session.mark();
-        self.verdicts.push(verdict.clone());
         self.stale = false;
         verdict
     }
@@ -616,8 +612,11 @@ async fn get_session(
         tokio::task::block_in_place(|| live.reload())
             .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
     }
-    let requests = live
-        .verdicts
+    // Verdicts are read from the store, not kept in memory: a live session
+    // holds only what deciding the next event needs.
+    let verdicts =
+        tokio::task::block_in_place(|| live.handle.verdicts()).map_err(|e| store_error(&e))?;
+    let requests = verdicts
         .iter()
         .rev()
         .find(|v| v.get("fired").and_then(|f| f.as_bool()) == Some(true))
@@ -630,7 +629,7 @@ async fn get_session(
         control: live.session.control().into(),
         events: live.session.events().len(),
         requests,
-        verdicts: live.verdicts.clone(),
+        verdicts,
     };
     Ok(axum::Json(view).into_response())
 }
@@ -650,7 +649,7 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        app.metrics.render(),
+        app.metrics.render(app.store.stats()),
     )
         .into_response()
 }

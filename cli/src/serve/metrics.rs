@@ -63,7 +63,9 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub fn render(&self) -> String {
+    /// The counters in Prometheus text format, with the store's (`store`:
+    /// how many writes its group commits took in how many transactions).
+    pub fn render(&self, store: turnstile_store::StoreStats) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -125,6 +127,22 @@ impl Metrics {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} counter");
             let _ = writeln!(out, "{name} {}", counter.load(Ordering::Relaxed));
+        }
+        for (name, help, value) in [
+            (
+                "turnstile_store_writes_total",
+                "Session creations and event commits stored.",
+                store.writes_committed,
+            ),
+            (
+                "turnstile_store_transactions_total",
+                "Store transactions committed (concurrent sessions' writes share one: group commit).",
+                store.transactions,
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} counter");
+            let _ = writeln!(out, "{name} {value}");
         }
         out
     }

@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::Serialize;
 use turnstile_rules::{Step, StepId, StepOrigin, Symbol, Timing};
 
+use super::bits::ClassSet;
 use crate::CompiledBundle;
 use crate::bundle::model::{Actor, NodeKind, Side, ToolKind};
 use crate::session::{diagnoses, instruction_can_deviate, verified_after};
@@ -40,12 +41,13 @@ pub enum Turn {
 }
 
 /// One abstract state: see the module documentation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct State {
     /// The last step satisfied on the request's path.
     pub cursor: StepId,
-    /// Bit `i`: procedural read tool `i` has a satisfied step on the path.
-    pub reads: u64,
+    /// Procedural read tools (indices into [`Automaton::reads`]) with a
+    /// satisfied step on the path.
+    pub reads: ClassSet,
     /// The turn position.
     pub turn: Turn,
 }
@@ -207,40 +209,48 @@ pub struct Automaton {
     pub(crate) instructions: Vec<String>,
     /// The bundle's claims, by id, in bundle order.
     pub(crate) claims: Vec<String>,
-    /// What a successful result of each tool does to the order bits.
-    effects: BTreeMap<String, Effect>,
+    /// What a successful result of each tool does to the order rules: an
+    /// index into `effect_table` by tool name.
+    effects: BTreeMap<String, u32>,
+    /// The distinct effects; index 0 is the empty one (no tool result).
+    effect_table: Vec<Effect>,
     entry: StepId,
 }
 
-/// What one tool's successful result does to a state's order bits, derived
-/// from the session's rules (`session::deviation`).
-#[derive(Clone, Copy, Debug, Default)]
+/// What one tool's successful result does to the order rules, derived from
+/// the session's rules (`session::deviation`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Effect {
-    /// Fixes it diagnoses.
-    diagnoses: u64,
-    /// Claims it verifies.
-    verifies: u64,
+    /// Fixes it diagnoses (indices into `instructions`).
+    diagnoses: ClassSet,
+    /// Claims it verifies (indices into `claims`).
+    verifies: ClassSet,
     /// Claims whose verification it takes away (a fix).
-    unverifies: u64,
+    unverifies: ClassSet,
 }
 
-/// The order rule of one instruction or claim class, by its bit.
+/// The order rule of one instruction or claim class, by its index.
 #[derive(Clone, Copy, Debug)]
 enum Rule {
     /// An instruction: unmet until a diagnosis of the fix succeeds.
-    Diagnosis(u64),
+    Diagnosis(usize),
     /// A claim: met by a verifying result, unmet again by a fix.
-    Verification(u64),
+    Verification(usize),
 }
 
 impl Rule {
-    fn unmet_after(self, unmet: bool, effect: Effect) -> bool {
+    /// Whether the rule is unmet after a result with `effect` (`None`: no
+    /// result, nothing changes), given whether it was before.
+    fn unmet_after(self, unmet: bool, effect: Option<&Effect>) -> bool {
+        let Some(effect) = effect else {
+            return unmet;
+        };
         match self {
-            Rule::Diagnosis(b) => unmet && effect.diagnoses & b == 0,
-            Rule::Verification(b) => {
-                if effect.unverifies & b != 0 {
+            Rule::Diagnosis(i) => unmet && !effect.diagnoses.contains(i),
+            Rule::Verification(i) => {
+                if effect.unverifies.contains(i) {
                     true
-                } else if effect.verifies & b != 0 {
+                } else if effect.verifies.contains(i) {
                     false
                 } else {
                     unmet
@@ -248,16 +258,6 @@ impl Rule {
             }
         }
     }
-}
-
-/// Order bits are `u64`s: classes past the 64th are left out of the alphabet.
-const MAX_ORDER_CLASSES: usize = 64;
-
-fn bit(i: usize) -> u64 {
-    u32::try_from(i)
-        .ok()
-        .and_then(|i| 1u64.checked_shl(i))
-        .unwrap_or(0)
 }
 
 /// The reachable part of an automaton: every state with its shortest path
@@ -275,8 +275,9 @@ pub struct Explored {
     pub live: Vec<bool>,
     /// For each state: every valid move from it and the state it leads to.
     pub successors: Vec<Vec<(Move, usize)>>,
-    /// What each successor move's result does to the order rules.
-    effects: Vec<Vec<Effect>>,
+    /// What each successor move's result does to the order rules (an index
+    /// into the automaton's effect table).
+    effects: Vec<Vec<u32>>,
     /// Whether exploration stopped at the state cap.
     pub truncated: bool,
 }
@@ -311,35 +312,37 @@ impl Automaton {
             .tools
             .values()
             .filter(|t| instruction_can_deviate(t))
-            .take(MAX_ORDER_CLASSES)
             .collect();
-        let claims: Vec<&crate::schema::Claim> =
-            bundle.claims.iter().take(MAX_ORDER_CLASSES).collect();
-        let effects = bundle
-            .domain
-            .tools
-            .keys()
-            .map(|done| {
-                let mut effect = Effect::default();
-                for (i, fix) in fixes.iter().enumerate() {
-                    if diagnoses(fix, done) {
-                        effect.diagnoses |= bit(i);
-                    }
+        let claims: Vec<&crate::schema::Claim> = bundle.claims.iter().collect();
+        let mut effect_table = vec![Effect::default()];
+        let mut effects = BTreeMap::new();
+        for done in bundle.domain.tools.keys() {
+            let mut effect = Effect::default();
+            for (i, fix) in fixes.iter().enumerate() {
+                if diagnoses(fix, done) {
+                    effect.diagnoses.insert(i);
                 }
-                for (i, claim) in claims.iter().enumerate() {
-                    // The session's fold, applied to both prior values.
-                    match (
-                        verified_after(claim, false, done),
-                        verified_after(claim, true, done),
-                    ) {
-                        (true, _) => effect.verifies |= bit(i),
-                        (_, false) => effect.unverifies |= bit(i),
-                        _ => {}
-                    }
+            }
+            for (i, claim) in claims.iter().enumerate() {
+                // The session's fold, applied to both prior values.
+                match (
+                    verified_after(claim, false, done),
+                    verified_after(claim, true, done),
+                ) {
+                    (true, _) => effect.verifies.insert(i),
+                    (_, false) => effect.unverifies.insert(i),
+                    _ => {}
                 }
-                (done.clone(), effect)
-            })
-            .collect();
+            }
+            let index = match effect_table.iter().position(|e| *e == effect) {
+                Some(i) => i,
+                None => {
+                    effect_table.push(effect);
+                    effect_table.len() - 1
+                }
+            };
+            effects.insert(done.clone(), u32::try_from(index).unwrap_or(0));
+        }
         let writes: Vec<String> = bundle
             .domain
             .tools
@@ -390,6 +393,7 @@ impl Automaton {
             instructions: fixes.iter().map(|t| t.name.clone()).collect(),
             claims: claims.iter().map(|c| c.id.clone()).collect(),
             effects,
+            effect_table,
             entry: program.entry,
         }
     }
@@ -398,37 +402,41 @@ impl Automaton {
     pub fn start(&self) -> State {
         State {
             cursor: self.entry,
-            reads: 0,
+            reads: ClassSet::default(),
             turn: Turn::MidTurn,
         }
     }
 
-    /// The order rule of a message class (`None`: another class, or one
-    /// past the 64 the bits hold).
+    /// The order rule of a message class (`None`: another class).
     fn rule(&self, class: &AgentClass) -> Option<Rule> {
         match class {
             AgentClass::Instruct(tool) => self
                 .instructions
                 .iter()
                 .position(|t| t == tool)
-                .map(|i| Rule::Diagnosis(bit(i))),
+                .map(Rule::Diagnosis),
             AgentClass::Claim(id) => self
                 .claims
                 .iter()
                 .position(|c| c == id)
-                .map(|i| Rule::Verification(bit(i))),
+                .map(Rule::Verification),
             AgentClass::Read(_) | AgentClass::Write(_) => None,
         }
     }
 
-    /// What the successful result `mv` carries, if any, does to the rules.
-    fn effect(&self, mv: &Move) -> Effect {
+    /// What the successful result `mv` carries, if any, does to the rules:
+    /// its index in the effect table (0: nothing).
+    fn effect_index(&self, mv: &Move) -> u32 {
         match mv {
             Move::Read { tool, .. } | Move::UserTool { tool, .. } | Move::Write { tool, .. } => {
-                self.effects.get(tool).copied().unwrap_or_default()
+                self.effects.get(tool).copied().unwrap_or(0)
             }
-            Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => Effect::default(),
+            Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => 0,
         }
+    }
+
+    fn effect_of(&self, index: u32) -> Option<&Effect> {
+        self.effect_table.get(index as usize)
     }
 
     /// Whether the order rule of the message class `class` is unmet after
@@ -437,7 +445,7 @@ impl Automaton {
     /// fix unmeets it. Other classes have no such rule (`false`).
     pub fn unmet_after_move(&self, unmet: bool, mv: &Move, class: &AgentClass) -> bool {
         self.rule(class)
-            .is_some_and(|rule| rule.unmet_after(unmet, self.effect(mv)))
+            .is_some_and(|rule| rule.unmet_after(unmet, self.effect_of(self.effect_index(mv))))
     }
 
     /// Whether the order rule of `class` is unmet after `moves` from the
@@ -477,7 +485,7 @@ impl Automaton {
                 .zip(effects)
                 .enumerate()
             {
-                let next = j * 2 + usize::from(rule.unmet_after(unmet, *effect));
+                let next = j * 2 + usize::from(rule.unmet_after(unmet, self.effect_of(*effect)));
                 if let Some(slot) = parent.get_mut(next).filter(|p| **p == UNSEEN) {
                     *slot = (node, k);
                     queue.push_back(next);
@@ -577,7 +585,7 @@ impl Automaton {
         match class {
             AgentClass::Read(tool) => {
                 let i = self.read_index(tool)?;
-                let done = state.reads.checked_shr(u32::try_from(i).ok()?).unwrap_or(0) & 1 == 1;
+                let done = state.reads.contains(i);
                 let enabled = ahead
                     .iter()
                     .any(|s| self.kind(*s).is_some_and(|k| k.by_read == Some(i)));
@@ -623,48 +631,47 @@ impl Automaton {
     /// Every valid move from `state` and the state it leads to.
     pub fn moves(&self, state: &State) -> Vec<(Move, State)> {
         let mut out = Vec::new();
-        let at = |cursor: StepId, reads: u64, turn: Turn| State {
+        let at = |cursor: StepId, reads: &ClassSet, turn: Turn| State {
             cursor,
-            reads,
+            reads: reads.clone(),
             turn,
         };
         let ahead = self.ahead(state.cursor);
         out.push((
             Move::User { satisfies: None },
-            at(state.cursor, state.reads, Turn::TurnStart),
+            at(state.cursor, &state.reads, Turn::TurnStart),
         ));
         out.push((
             Move::Message { satisfies: None },
-            at(state.cursor, state.reads, Turn::MidTurn),
+            at(state.cursor, &state.reads, Turn::MidTurn),
         ));
         for &s in ahead {
             let Some(kind) = self.kind(s) else { continue };
             if kind.free {
-                out.push((Move::Holds { step: s }, at(s, state.reads, state.turn)));
+                out.push((Move::Holds { step: s }, at(s, &state.reads, state.turn)));
             }
             if kind.by_user {
                 out.push((
                     Move::User { satisfies: Some(s) },
-                    at(s, state.reads, Turn::TurnStart),
+                    at(s, &state.reads, Turn::TurnStart),
                 ));
             }
             if kind.by_agent {
                 out.push((
                     Move::Message { satisfies: Some(s) },
-                    at(s, state.reads, Turn::MidTurn),
+                    at(s, &state.reads, Turn::MidTurn),
                 ));
             }
-            if let Some(i) = kind.by_read {
-                let read_bit = bit(i);
-                if let Some(tool) = self.reads.get(i) {
-                    out.push((
-                        Move::Read {
-                            tool: tool.clone(),
-                            satisfies: Some(s),
-                        },
-                        at(s, state.reads | read_bit, Turn::MidTurn),
-                    ));
-                }
+            if let Some(i) = kind.by_read
+                && let Some(tool) = self.reads.get(i)
+            {
+                out.push((
+                    Move::Read {
+                        tool: tool.clone(),
+                        satisfies: Some(s),
+                    },
+                    at(s, &state.reads.with(i), Turn::MidTurn),
+                ));
             }
             if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
                 out.push((
@@ -672,7 +679,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, state.reads, state.turn),
+                    at(s, &state.reads, state.turn),
                 ));
             }
             if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {
@@ -681,7 +688,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, state.reads, Turn::MidTurn),
+                    at(s, &state.reads, Turn::MidTurn),
                 ));
             }
         }
@@ -695,7 +702,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: None,
                     },
-                    at(state.cursor, state.reads, Turn::MidTurn),
+                    at(state.cursor, &state.reads, Turn::MidTurn),
                 ));
             }
         }
@@ -707,7 +714,7 @@ impl Automaton {
     pub fn explore(&self) -> Explored {
         let start = self.start();
         let mut index: BTreeMap<State, usize> = BTreeMap::new();
-        let mut states = vec![start];
+        let mut states = vec![start.clone()];
         let mut parent: Vec<Option<(usize, Move)>> = vec![None];
         let mut successors: Vec<Vec<(Move, usize)>> = vec![Vec::new()];
         let mut depth: Vec<usize> = vec![0];
@@ -715,8 +722,8 @@ impl Automaton {
         index.insert(start, 0);
         let mut truncated = false;
         let mut next = 0;
-        while let Some(&state) = states.get(next) {
-            for (mv, to) in self.moves(&state) {
+        while let Some(state) = states.get(next) {
+            for (mv, to) in self.moves(state) {
                 let j = match index.get(&to) {
                     Some(&j) => j,
                     None => {
@@ -725,7 +732,7 @@ impl Automaton {
                             continue;
                         }
                         let j = states.len();
-                        index.insert(to, j);
+                        index.insert(to.clone(), j);
                         states.push(to);
                         parent.push(Some((next, mv.clone())));
                         depth.push(depth.get(next).copied().unwrap_or(0) + 1);
@@ -781,7 +788,7 @@ impl Automaton {
             live,
             effects: successors
                 .iter()
-                .map(|list| list.iter().map(|(mv, _)| self.effect(mv)).collect())
+                .map(|list| list.iter().map(|(mv, _)| self.effect_index(mv)).collect())
                 .collect(),
             successors,
             truncated,

@@ -46,16 +46,23 @@
 //! reachable state, the deviation classes are exact for the engine's
 //! single-request behaviour: a write blocks exactly when no enabled
 //! authorization holds, and [`observe`] detects out-of-order reads from the
-//! monitor's state the same way. Concrete witnesses ([`witness`]) are checked
-//! by replaying them through a [`crate::Session`]; a state no concrete data
-//! reaches shows up as a witness that cannot be built
-//! ([`witness::WitnessError::Unrealised`]). The automaton also moves one step
-//! per event, while the monitor may satisfy a chain of steps at one event (a
-//! classification is dated where the classifier was reached, so a read at
-//! that event also satisfies a later step of the same tool): such a state is
-//! passed at once concretely ([`witness::WitnessError::Overtaken`]). Both are
-//! counted, never taken for agreement; a replay that shows another deviation
-//! than the predicted one is a disagreement and fails the tests.
+//! monitor's state the same way (a step behind formal state steps counts as
+//! reached on both sides: a branch `succeeded(get_customer_by_id)` holds
+//! only once that lookup has returned). Concrete witnesses ([`witness`]) are
+//! checked by replaying them through a [`crate::Session`]; a state the
+//! witness search does not reach shows up as
+//! [`witness::WitnessError::Unrealised`]. The automaton also follows one
+//! path per request, while the monitor follows every path the data allows
+//! (a branch's `otherwise` can hold beside the branch taken, an earlier
+//! request's steps stay enabled) and may satisfy a chain of steps at one
+//! event: a replay that shows another deviation because the request is past
+//! or beside the abstract state is [`witness::WitnessError::Overtaken`].
+//! Both are counted, never taken for agreement; a replay that shows another
+//! deviation with the request on the predicted path is a disagreement and
+//! fails the tests.
+//!
+//! The alphabet has no width limit: read tools, device fixes and claims are
+//! indexed by [`bits::ClassSet`]s, which grow past 64 classes.
 //!
 //! The user's device call of a fix is a valid move wherever a step waits for
 //! it; the session instead reports a deviation when no diagnosis of the fix
@@ -64,6 +71,7 @@
 //! that fails (none in the shipped bundles, tested).
 
 mod automaton;
+pub mod bits;
 pub mod observe;
 pub mod witness;
 
@@ -147,7 +155,7 @@ pub fn analyze(bundle: &CompiledBundle) -> Analysis {
         explored.live.get(i).copied().unwrap_or(false) && !automaton.is_exit(state.cursor)
     };
     let deviation = |i: usize, state: &State, class: &AgentClass, why, prefix| Deviation {
-        state: *state,
+        state: state.clone(),
         state_index: i,
         node: automaton.step_name(state.cursor).to_owned(),
         waiting: automaton
@@ -216,6 +224,34 @@ impl Analysis {
             deviations: self.deviations.len(),
             covered,
             uncovered,
+        }
+    }
+
+    /// Indices of the deviations at `node` (its name, or a flow or decision
+    /// name prefixing it: `mms.service` selects `mms.service.sim[missing]`;
+    /// `None`: all), at most `limit` of them spread evenly over the list
+    /// (every kind and depth, not only the first states): the sample whose
+    /// witnesses a user asks for.
+    pub fn sample(&self, node: Option<&str>, limit: Option<usize>) -> Vec<usize> {
+        let at_node = |d: &Deviation| {
+            node.is_none_or(|n| {
+                d.node
+                    .strip_prefix(n)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+            })
+        };
+        let matching: Vec<usize> = self
+            .deviations
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| at_node(d))
+            .map(|(i, _)| i)
+            .collect();
+        match limit {
+            Some(limit) if limit < matching.len() => (0..limit)
+                .filter_map(|k| matching.get(k * matching.len() / limit).copied())
+                .collect(),
+            _ => matching,
         }
     }
 

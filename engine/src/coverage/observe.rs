@@ -152,9 +152,20 @@ pub async fn first_deviation(
 }
 
 /// Whether an agent call of `tool` is an out-of-order read given the monitor
-/// state after it: `tool` has a read step and none of them is satisfied or
-/// waiting for any request.
+/// state after it: `tool` has a read step and none of them is satisfied,
+/// waiting for any request, or separated from a waiting step only by formal
+/// state steps — the automaton's notion of reached (`Automaton::deviation`):
+/// those may hold on the data read so far, or on this very call's result (a
+/// branch `succeeded(get_customer_by_id)` holds only once the lookup it
+/// guards has returned).
 pub fn read_out_of_order(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> bool {
+    read_reached(rt, monitor, tool).is_some_and(|reached| reached.is_none())
+}
+
+/// For a procedural read tool: the step of it the monitor has reached in
+/// the sense of [`read_out_of_order`], if any (`None`: `tool` has no read
+/// step).
+pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option<Option<StepId>> {
     let program = &rt.bundle.program;
     let steps: BTreeSet<StepId> = program
         .steps
@@ -166,11 +177,54 @@ pub fn read_out_of_order(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> b
         .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
         .collect();
     if steps.is_empty() {
-        return false;
+        return None;
     }
-    let reached = monitor.evidence().keys().any(|(s, _)| steps.contains(s))
-        || monitor.waiting().iter().any(|w| steps.contains(&w.step));
-    !reached
+    if let Some((step, _)) = monitor.evidence().keys().find(|(s, _)| steps.contains(s)) {
+        return Some(Some(*step));
+    }
+    // Formal state steps are passed on: they may hold without an event.
+    let passable = |s: StepId| {
+        program
+            .step(s)
+            .is_some_and(|st| st.timing == Timing::State && !st.semantic)
+    };
+    let mut seen = BTreeSet::new();
+    let mut frontier: Vec<StepId> = monitor.waiting().iter().map(|w| w.step).collect();
+    while let Some(step) = frontier.pop() {
+        if !seen.insert(step) {
+            continue;
+        }
+        if steps.contains(&step) {
+            return Some(Some(step));
+        }
+        if passable(step) {
+            frontier.extend(
+                program
+                    .edges
+                    .iter()
+                    .filter(|(from, _)| *from == step)
+                    .map(|(_, to)| *to),
+            );
+        }
+    }
+    Some(None)
+}
+
+/// The step of the read tool `tool` the reference session has reached once
+/// it has taken all of `trace` ([`read_reached`]), by name.
+pub async fn read_reached_after(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    judge: &dyn Judge,
+    tool: &str,
+) -> Result<Option<String>, SessionError> {
+    let mut reference = reference_session(rt);
+    for event in &trace.events {
+        reference.push(event.clone(), judge).await?;
+    }
+    Ok(read_reached(rt, reference.monitor(), tool)
+        .flatten()
+        .map(|s| rt.step_name(s).to_owned()))
 }
 
 /// The steps satisfied for some request once the reference (`workflow`)

@@ -3,11 +3,19 @@
 //!
 //! The moves of the deviation's prefix are realised one group at a time (a
 //! move and the eventless `Holds` steps that follow it). A user or agent
-//! message that satisfies a dialogue step gets a recorded verdict citing it.
-//! A tool call's arguments and result are searched among small candidates —
-//! every id is `W1`, strings may also be any enum literal, enum and boolean
-//! fields take each of their values — and the first candidate under which
-//! the reference session satisfies the group's steps is kept: the engine is
+//! message that satisfies a dialogue step gets a recorded verdict citing it;
+//! a node judged more than once (a decision asked again after the "anything
+//! else?" loop) has each earlier verdict scoped to the slices before the
+//! next one (`at_event`), since the recorded judge otherwise answers a node
+//! with its last record. A tool call's arguments and result are searched
+//! among small candidates — every id is `W1`, strings may also be any enum
+//! literal, enum and boolean fields take each of their values, and every
+//! field or argument also takes the literals the bundle's checks compare it
+//! with (`status == "Suspended"`, `contract_end_date >= date(...)`,
+//! `gb_amount <= 2`) — defaults first, then each single change, then the
+//! combinations; the first candidate under which the reference session
+//! satisfies the group's steps, the formal steps up to the next call and
+//! that call's own step (probed with its defaults) is kept: the engine is
 //! the oracle, so no check is re-implemented here. The deviating event ends
 //! the trace: a read with default values, a write whose arguments name an
 //! id no tool returned (every guard comparing it is then false), or an agent
@@ -16,9 +24,11 @@
 //! A witness is returned only once [`check`] has replayed it through
 //! [`super::observe`] and seen exactly the predicted deviation; a group no
 //! candidate realises (a state the abstraction reaches but these values do
-//! not) is reported as [`WitnessError::Unrealised`], a state the request
-//! passes at once as [`WitnessError::Overtaken`]; each of the shortest
-//! prefixes reaching the state (at most [`MAX_PATHS`]) is tried first.
+//! not) is reported as [`WitnessError::Unrealised`]; a replay that shows
+//! another deviation because the request went past the abstract state (a
+//! step off the prefix satisfied) as [`WitnessError::Overtaken`]; each of
+//! the shortest prefixes reaching the state (at most [`MAX_PATHS`]) is
+//! tried first.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -42,7 +52,9 @@ pub const UNREAD_ID: &str = "W9-unread";
 /// Shortest prefixes tried per deviation at most.
 pub const MAX_PATHS: usize = 6;
 /// Candidates tried per group of moves at most.
-const MAX_TRIES: usize = 64;
+const MAX_TRIES: usize = 96;
+/// Calls after a group whose steps its values are searched to satisfy.
+const LOOKAHEAD_CALLS: usize = 2;
 
 /// A concrete witness of one deviation.
 #[derive(Clone, Debug)]
@@ -63,9 +75,10 @@ impl Witness {
         }
     }
 
-    /// The verdicts as a recording file.
+    /// The verdicts as a recording file (a node judged more than once gets
+    /// each earlier verdict scoped to the slices before the next).
     pub fn verdicts_jsonl(&self) -> String {
-        lines(self.verdicts.iter())
+        lines(scoped(&self.verdicts).iter())
     }
 
     /// A recorded judge answering with [`Witness::verdicts`].
@@ -82,7 +95,42 @@ fn lines<T: serde::Serialize>(items: impl Iterator<Item = T>) -> String {
 }
 
 fn recorded(records: &[Record]) -> RecordedJudge {
-    RecordedJudge::parse(&lines(records.iter())).unwrap_or_default()
+    RecordedJudge::parse(&lines(scoped(records).iter())).unwrap_or_default()
+}
+
+/// The evidence event a positive verdict cites.
+fn evidence_of(record: &Record) -> Option<u32> {
+    match record.verdict {
+        Verdict::Satisfied { evidence_event } | Verdict::Chosen { evidence_event, .. } => {
+            Some(evidence_event)
+        }
+        _ => None,
+    }
+}
+
+/// The records as the recorded judge must see them when one node is judged
+/// more than once (a decision asked again after the "anything else?" loop):
+/// the judge answers a node with its last record, so each earlier one is
+/// repeated for every slice ending from its evidence up to the next one's
+/// (`at_event`, which the lookup prefers), and only the last is unscoped.
+fn scoped(records: &[Record]) -> Vec<Record> {
+    let mut out = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        let later = records
+            .iter()
+            .skip(i + 1)
+            .filter(|r| r.node == record.node)
+            .filter_map(evidence_of)
+            .min();
+        match (evidence_of(record), later) {
+            (Some(from), Some(to)) => out.extend((from..to).map(|at| Record {
+                at_event: Some(at),
+                ..record.clone()
+            })),
+            _ => out.push(record.clone()),
+        }
+    }
+    out
 }
 
 /// Why no witness could be built or confirmed.
@@ -96,11 +144,12 @@ pub enum WitnessError {
         /// The step, by name.
         step: String,
     },
-    /// The engine satisfied a step the prefix does not (a call or dialogue
-    /// step the request reached from an earlier event, e.g. a read at the
-    /// event a classification is dated to): the request is past the
-    /// abstract state, so the predicted deviation does not arise there.
-    #[error("the request overtook the abstract state: step {step} holds from an earlier event")]
+    /// The replay showed another deviation because the engine is past or
+    /// beside the abstract state: it satisfied a step the prefix does not
+    /// (a call or dialogue step the request reached from an earlier event,
+    /// e.g. a read at the event a classification is dated to), or reached a
+    /// step of the predicted out-of-order read along another path.
+    #[error("the request overtook the abstract state: it reached step {step} off the prefix")]
     Overtaken {
         /// The step, by name.
         step: String,
@@ -126,14 +175,17 @@ struct Realised {
 pub struct Builder<'a> {
     rt: Arc<BundleRuntime>,
     analysis: &'a Analysis,
+    /// The literals the bundle's checks compare each field or argument with.
+    literals: Literals,
     /// Realised prefixes by (moves up to the lookahead's end, group end).
-    done: BTreeMap<(Vec<Move>, usize), Realised>,
+    done: BTreeMap<(bool, Vec<Move>, usize), Realised>,
 }
 
 impl<'a> Builder<'a> {
     /// A builder for the deviations of `analysis`, of the bundle of `rt`.
     pub fn new(rt: Arc<BundleRuntime>, analysis: &'a Analysis) -> Self {
         Builder {
+            literals: literals(&rt),
             rt,
             analysis,
             done: BTreeMap::new(),
@@ -209,17 +261,38 @@ impl<'a> Builder<'a> {
             records: Vec::new(),
             session: super::observe::reference_session(&self.rt),
         };
+        // The user opens by stating the id every candidate uses, so a check
+        // that the user said a value (`said(user, args.user_id)`) can hold
+        // at the first call. Only when a later message or agent event
+        // decides the turn position anyway: it must not change the state's.
+        let opens = prefix.iter().any(|m| {
+            matches!(
+                m,
+                Move::User { .. } | Move::Message { .. } | Move::Read { .. } | Move::Write { .. }
+            )
+        });
+        if opens {
+            push_all(
+                &mut current,
+                vec![Event::User {
+                    text: format!("Hello, {ID} here."),
+                }],
+            )
+            .await?;
+        }
         let mut start = 0;
         for end in groups {
-            // A call's values must also make the formal steps that follow
-            // it hold, up to the next call: the key includes that lookahead.
-            let horizon = prefix
-                .iter()
-                .enumerate()
-                .skip(end)
-                .find(|(_, m)| m.is_call())
-                .map_or(prefix.len(), |(i, _)| i);
-            let key = (prefix.get(..horizon).unwrap_or_default().to_vec(), end);
+            // A call's values must also make the steps that follow it hold,
+            // through the next [`LOOKAHEAD_CALLS`] calls and their groups (a
+            // guard reads what an earlier call returned, e.g. a line read
+            // two calls before its `resume_line`; those calls are probed
+            // with their defaults): the key includes that lookahead.
+            let horizon = lookahead_end(prefix, end);
+            let key = (
+                opens,
+                prefix.get(..horizon).unwrap_or_default().to_vec(),
+                end,
+            );
             let group = prefix.get(start..end).unwrap_or_default();
             let lookahead = prefix.get(end..horizon).unwrap_or_default();
             let next = match self.done.get(&key) {
@@ -237,10 +310,17 @@ impl<'a> Builder<'a> {
     }
 
     /// Realises one group (a move and the `Holds` moves after it) on top of
-    /// `from`. A call's candidates are tried in order; the first under which
-    /// the group's and the lookahead's steps hold (probed by realising the
-    /// lookahead's messages and one more agent event) wins, else the one
-    /// satisfying most of them: the final replay says whether it sufficed.
+    /// `from`. A message is realised as it is; a call's values are searched
+    /// by first-improvement hill climbing over its [`CallSpace`]: from the
+    /// defaults, each single change (round-robin over the arguments and
+    /// result fields) is tried and the first that satisfies more of the
+    /// group's and the lookahead's steps (probed by realising the
+    /// lookahead's moves with their defaults and one more agent event) is
+    /// kept, until all hold, nothing improves or [`MAX_TRIES`] candidates
+    /// were tried; then the best is taken and the final replay says whether
+    /// it sufficed. Climbing reaches values that need two fields at once
+    /// (a suspended line whose contract still runs) which no single change
+    /// and no small product does.
     async fn realise_group(
         &self,
         from: &Realised,
@@ -250,61 +330,108 @@ impl<'a> Builder<'a> {
         let Some(first) = group.first() else {
             return Ok(from.clone());
         };
-        let candidates = self.candidates(first, from.events.len());
-        let is_call = first.is_call();
+        let Some(space) = self.call_space(first) else {
+            let (events, records) = self
+                .candidates(first, from.events.len())
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            let mut next = from.clone();
+            next.records.extend(records);
+            push_all(&mut next, events).await?;
+            return Ok(next);
+        };
         let targets: Vec<StepId> = group
             .iter()
             .chain(lookahead)
             .filter_map(satisfies)
             .collect();
-        let mut best: Option<(usize, Realised)> = None;
-        for (events, records) in candidates {
-            let mut next = from.clone();
-            next.records.extend(records);
-            push_all(&mut next, events).await?;
-            if !is_call {
-                return Ok(next);
-            }
-            let mut probe = next.clone();
-            for mv in lookahead {
-                let (events, records) = self
-                    .candidates(mv, probe.events.len())
-                    .into_iter()
-                    .next()
-                    .unwrap_or_default();
-                probe.records.extend(records);
-                push_all(&mut probe, events).await?;
-            }
-            push_all(
-                &mut probe,
-                vec![Event::Agent {
-                    text: "(probe)".to_owned(),
-                }],
-            )
+        let k = from.events.len();
+        let mut current = space.defaults();
+        let (mut best_held, mut best) = self
+            .try_values(from, &space.events(&current, k), lookahead, &targets)
             .await?;
-            let held = targets
-                .iter()
-                .filter(|s| satisfied(&probe.session, **s))
-                .count();
-            if held == targets.len() {
-                return Ok(next);
+        let mut tried = 1;
+        'climb: while best_held < targets.len() {
+            let changes: Vec<Assignment> = space.single_changes(&current).collect();
+            for candidate in changes {
+                if tried >= MAX_TRIES {
+                    break 'climb;
+                }
+                tried += 1;
+                let (held, realised) = self
+                    .try_values(from, &space.events(&candidate, k), lookahead, &targets)
+                    .await?;
+                if held > best_held {
+                    (best_held, best, current) = (held, realised, candidate);
+                    continue 'climb;
+                }
             }
-            if best.as_ref().is_none_or(|(b, _)| held > *b) {
-                best = Some((held, next));
-            }
+            break;
         }
-        Ok(best.map_or_else(|| from.clone(), |(_, r)| r))
+        Ok(best)
     }
 
-    /// The events (and verdicts) realising `mv` at event `k`, best first;
-    /// a message has one, a call several candidates, `Holds` none.
+    /// Realises one candidate call on top of `from` and counts the
+    /// `targets` satisfied once the lookahead is probed after it.
+    async fn try_values(
+        &self,
+        from: &Realised,
+        events: &[Event],
+        lookahead: &[Move],
+        targets: &[StepId],
+    ) -> Result<(usize, Realised), WitnessError> {
+        let mut next = from.clone();
+        push_all(&mut next, events.to_vec()).await?;
+        let mut probe = next.clone();
+        for mv in lookahead {
+            let (events, records) = self
+                .candidates(mv, probe.events.len())
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            probe.records.extend(records);
+            push_all(&mut probe, events).await?;
+        }
+        push_all(
+            &mut probe,
+            vec![Event::Agent {
+                text: "(probe)".to_owned(),
+            }],
+        )
+        .await?;
+        let held = targets
+            .iter()
+            .filter(|s| satisfied(&probe.session, **s))
+            .count();
+        Ok((held, next))
+    }
+
+    /// The value space of a call move (`None`: not a call).
+    fn call_space(&self, mv: &Move) -> Option<CallSpace<'_>> {
+        match mv {
+            Move::Read { tool, .. } | Move::Write { tool, .. } => {
+                CallSpace::new(&self.rt, &self.literals, tool, Side::Agent)
+            }
+            Move::UserTool { tool, .. } => {
+                CallSpace::new(&self.rt, &self.literals, tool, Side::User)
+            }
+            Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => None,
+        }
+    }
+
+    /// The events (and verdicts) realising `mv` at event `k` by default: a
+    /// message, a call with its default values, nothing for `Holds`.
     fn candidates(&self, mv: &Move, k: usize) -> Vec<(Vec<Event>, Vec<Record>)> {
         match mv {
             Move::Holds { .. } => vec![(Vec::new(), Vec::new())],
             Move::User { satisfies } => vec![message(
                 &self.rt,
+                // The user states the id every candidate uses, so checks
+                // that the user said a value (`said(user, args.user_id)`)
+                // can hold.
                 Event::User {
-                    text: "Yes, that is right; please go ahead.".to_owned(),
+                    text: format!("Yes, that is right; it is {ID}. Please go ahead."),
                 },
                 *satisfies,
                 k,
@@ -317,18 +444,30 @@ impl<'a> Builder<'a> {
                 *satisfies,
                 k,
             )],
-            Move::Read { tool, .. } | Move::Write { tool, .. } => {
-                call_candidates(&self.rt, tool, Side::Agent, k)
-                    .into_iter()
-                    .map(|e| (e, Vec::new()))
-                    .collect()
-            }
-            Move::UserTool { tool, .. } => call_candidates(&self.rt, tool, Side::User, k)
+            Move::Read { .. } | Move::Write { .. } | Move::UserTool { .. } => self
+                .call_space(mv)
+                .map(|space| (space.events(&space.defaults(), k), Vec::new()))
                 .into_iter()
-                .map(|e| (e, Vec::new()))
                 .collect(),
         }
     }
+}
+
+/// Where the lookahead of the group ending at `end` ends: after the group of
+/// the [`LOOKAHEAD_CALLS`]th call from there (or the prefix's end).
+fn lookahead_end(prefix: &[Move], end: usize) -> usize {
+    let mut calls = 0;
+    for (i, mv) in prefix.iter().enumerate().skip(end) {
+        if mv.is_call() {
+            if calls == LOOKAHEAD_CALLS {
+                return i;
+            }
+            calls += 1;
+        } else if calls == LOOKAHEAD_CALLS && !matches!(mv, Move::Holds { .. }) {
+            return i;
+        }
+    }
+    prefix.len()
 }
 
 /// Pushes `events` into the realised prefix's session, judged by its verdicts.
@@ -364,10 +503,91 @@ pub async fn check(
             .rposition(|e| matches!(e, Event::Call { .. }))
             .unwrap_or(0)
     };
-    let reached = observe::satisfied_after(rt, &witness.trace, &judge).await?;
-    if let Some(step) = overtaken(rt, prefix, &reached) {
-        return Err(WitnessError::Overtaken { step });
+    // What the prefix alone satisfied: the deviating event's own result
+    // (a read's) may satisfy steps of its tool the prefix did not reach.
+    let prefix_trace = Trace {
+        meta: witness.trace.meta.clone(),
+        events: witness
+            .trace
+            .events
+            .get(..last)
+            .unwrap_or_default()
+            .to_vec(),
+    };
+    let reached = observe::satisfied_after(rt, &prefix_trace, &judge).await?;
+    match compare(rt, deviation, prefix, &reached, seen, last) {
+        // A replay that misses the prediction because the request went past
+        // the abstract state (a step off the prefix satisfied, e.g. a step
+        // of an earlier request still waiting) is the abstraction's one-path
+        // view, not a disagreement; one that still shows exactly the
+        // predicted deviation is confirmed regardless.
+        Err(WitnessError::Disagrees(why)) => {
+            if let Some(step) = overtaken(rt, prefix, &reached) {
+                return Err(WitnessError::Overtaken { step });
+            }
+            // A read the automaton finds out of order, since the prefix
+            // reached no step of its tool, that the engine allows: some
+            // request reached such a step along another path (a branch
+            // the prefix did not take also held on these values).
+            if let AgentClass::Read(tool) = &deviation.class
+                && let Some(step) =
+                    observe::read_reached_after(rt, &prefix_trace, &judge, tool).await?
+            {
+                return Err(WitnessError::Overtaken { step });
+            }
+            // A write the automaton finds unauthorized that the engine
+            // allows through an authorization the prefix did not reach:
+            // another path the data allows (a branch's other outcome).
+            if let AgentClass::Write(tool) = &deviation.class {
+                let after = observe::satisfied_after(rt, &witness.trace, &judge).await?;
+                let on_path: Vec<&str> = prefix
+                    .iter()
+                    .filter_map(satisfies)
+                    .map(|s| rt.step_name(s))
+                    .collect();
+                // Some branch off the prefix held: the engine went along
+                // another path (else the write was authorized on the
+                // prefix's own path, and that is a disagreement).
+                let branched = rt.bundle.program.steps.iter().any(|s| {
+                    matches!(s.origin, StepOrigin::Branch { .. })
+                        && reached.contains(&s.name)
+                        && !on_path.contains(&s.name.as_str())
+                });
+                let off_path = rt
+                    .bundle
+                    .program
+                    .steps
+                    .iter()
+                    .filter(|_| branched)
+                    .find(|s| {
+                        matches!(s.timing, turnstile_rules::Timing::Call(t)
+                        if rt.bundle.interner.resolve(t) == tool.as_str())
+                            && after.contains(&s.name)
+                            && !on_path.contains(&s.name.as_str())
+                    });
+                if let Some(step) = off_path {
+                    return Err(WitnessError::Overtaken {
+                        step: step.name.clone(),
+                    });
+                }
+            }
+            Err(WitnessError::Disagrees(why))
+        }
+        other => other,
     }
+}
+
+/// Compares what the replay showed under each schedule (`seen`) with the
+/// prediction: the deviating event `last`, its class and coverage, and
+/// every step of `prefix` satisfied.
+fn compare(
+    rt: &BundleRuntime,
+    deviation: &Deviation,
+    prefix: &[Move],
+    reached: &std::collections::BTreeSet<String>,
+    seen: Vec<Vec<observe::Observed>>,
+    last: usize,
+) -> Result<(), WitnessError> {
     for (schedule, observed) in Schedule::ALL.into_iter().zip(seen) {
         let Some(seen) = observed.into_iter().next() else {
             if let Some(step) = prefix
@@ -394,6 +614,20 @@ pub async fn check(
         if let Some(step) = missing {
             return Err(WitnessError::Unrealised {
                 step: step.to_owned(),
+            });
+        }
+        // An event of the prefix itself deviates: these values did not
+        // realise a valid prefix (a one-shot guard meeting the same id `W1`
+        // again, say); the state is not reached, nothing is contradicted.
+        if (seen.event.0 as usize) < last {
+            return Err(WitnessError::Unrealised {
+                step: format!(
+                    "{} (its {} {} at event {} deviates)",
+                    deviation.node,
+                    seen.class.kind(),
+                    seen.class.tool(),
+                    seen.event.0
+                ),
             });
         }
         let predicted_cover = deviation.covered_by(schedule);
@@ -569,80 +803,244 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
     }
 }
 
-/// Candidate (call, result) pairs for `tool` called by `requestor` at event
-/// `k`, defaults first.
-fn call_candidates(rt: &BundleRuntime, tool: &str, requestor: Side, k: usize) -> Vec<Vec<Event>> {
-    let domain = &rt.bundle.domain;
-    let Some(spec) = domain.tool(tool) else {
-        return Vec::new();
-    };
-    let enum_words: Vec<String> = domain
-        .enums
-        .values()
-        .flat_map(|e| e.values.iter().cloned())
-        .collect();
-    let resolve = |sym| rt.bundle.interner.resolve(sym).to_owned();
-    let param_options: Vec<(String, Vec<Json>)> = spec
-        .params
-        .iter()
-        .map(|(name, ty)| {
-            (
-                name.clone(),
-                options(ty, domain, &enum_words, &resolve, true),
-            )
+/// Per field or argument name: the literals some check of the bundle
+/// compares it with (`line[$line].status == "Suspended"`,
+/// `contract_end_date >= date("2025-02-25")`, `args.gb_amount <= 2`), as
+/// candidate JSON values of each value type.
+type Literals = BTreeMap<String, Vec<Json>>;
+
+/// Collects [`Literals`] from the compiled checks: in each comparison,
+/// membership or count, every constant is a candidate for every field and
+/// argument it mentions (an integer one also off by one, a date also the
+/// day after, so strict comparisons can hold too).
+fn literals(rt: &BundleRuntime) -> Literals {
+    let resolve = |v: &Json| {
+        v.as_u64().and_then(|n| u32::try_from(n).ok()).map(|n| {
+            rt.bundle
+                .interner
+                .resolve(turnstile_rules::Symbol(n))
+                .to_owned()
         })
-        .collect();
-    let field_options = result_options(spec, domain, &resolve);
-    let args_list = product(&param_options, MAX_TRIES);
-    let results = product(&field_options, MAX_TRIES);
-    let id = format!("c{k}");
-    let mut out = Vec::new();
-    // Results vary fastest: a read's check is usually about what it returns.
-    for args in &args_list {
-        for fields in &results {
-            if out.len() >= MAX_TRIES {
-                return out;
+    };
+    let mut out: Literals = BTreeMap::new();
+    for (_, check) in rt.bundle.program.checks.iter() {
+        let Ok(tree) = serde_json::to_value(check) else {
+            continue;
+        };
+        let mut comparisons = Vec::new();
+        collect_comparisons(&tree, &mut comparisons);
+        for node in comparisons {
+            let (mut names, mut values) = (Vec::new(), Vec::new());
+            collect_operands(node, &resolve, &mut names, &mut values);
+            for name in names {
+                let list = out.entry(name).or_default();
+                for v in &values {
+                    if !list.contains(v) {
+                        list.push(v.clone());
+                    }
+                }
             }
-            let content = build_result(spec, fields);
-            out.push(vec![
-                Event::Call {
-                    id: id.clone(),
-                    tool: tool.to_owned(),
-                    args: Json::Object(args.clone().into_iter().collect()),
-                    requestor,
-                },
-                Event::Result {
-                    id: id.clone(),
-                    ok: true,
-                    content,
-                },
-            ]);
         }
     }
     out
 }
 
-/// Every combination of the options, first options first, at most `cap`.
-fn product(options: &[(String, Vec<Json>)], cap: usize) -> Vec<Vec<(String, Json)>> {
-    let mut out: Vec<Vec<(String, Json)>> = vec![Vec::new()];
-    for (name, values) in options {
-        let mut next = Vec::new();
-        for value in values {
-            for partial in &out {
-                if next.len() >= cap {
-                    break;
+/// The comparison-like nodes of a serialised check.
+fn collect_comparisons<'j>(tree: &'j Json, out: &mut Vec<&'j Json>) {
+    match tree {
+        Json::Object(map) => {
+            for (key, value) in map {
+                if matches!(
+                    key.as_str(),
+                    "Compare" | "OneOf" | "CountEqual" | "Contains"
+                ) {
+                    out.push(value);
                 }
-                let mut combined = partial.clone();
-                combined.push((name.clone(), value.clone()));
-                next.push(combined);
+                collect_comparisons(value, out);
             }
         }
-        if next.is_empty() {
-            next = out.clone();
+        Json::Array(items) => items.iter().for_each(|i| collect_comparisons(i, out)),
+        _ => {}
+    }
+}
+
+/// The field and argument names and the constants (as candidate JSON) under
+/// one serialised comparison.
+fn collect_operands(
+    tree: &Json,
+    resolve: &dyn Fn(&Json) -> Option<String>,
+    names: &mut Vec<String>,
+    values: &mut Vec<Json>,
+) {
+    use turnstile_rules::Value;
+    match tree {
+        Json::Object(map) => {
+            for (key, value) in map {
+                match key.as_str() {
+                    "Field" => names.extend(value.get("field").and_then(resolve)),
+                    "Arg" => names.extend(
+                        value
+                            .as_array()
+                            .and_then(|steps| steps.iter().rev().find_map(|s| s.get("Key")))
+                            .and_then(resolve),
+                    ),
+                    "Const" => match serde_json::from_value::<Value>(value.clone()) {
+                        Ok(Value::Str(sym)) => {
+                            values.push(json!(resolve(&json!(sym.0)).unwrap_or_default()));
+                        }
+                        Ok(Value::Int(i)) => {
+                            values.extend([json!(i), json!(i.saturating_add(1))]);
+                        }
+                        Ok(Value::Amount(a)) => {
+                            values.extend(serde_json::from_str::<Json>(&a.to_string()));
+                        }
+                        Ok(Value::Date(d)) => values.extend([
+                            json!(d.to_string()),
+                            json!(turnstile_rules::Date(d.0.saturating_add(1)).to_string()),
+                        ]),
+                        Ok(Value::DateTime(t)) => values.push(json!(t.to_string())),
+                        _ => {}
+                    },
+                    _ => {}
+                }
+                collect_operands(value, resolve, names, values);
+            }
         }
-        out = next;
+        Json::Array(items) => items
+            .iter()
+            .for_each(|i| collect_operands(i, resolve, names, values)),
+        _ => {}
+    }
+}
+
+/// `options` with the literals of `name` that fit its type right after the
+/// first (the default stays first; the literals are tried before the rest).
+fn with_literals(options: Vec<Json>, ty: &ValueType, literals: Option<&Vec<Json>>) -> Vec<Json> {
+    let fits = |v: &Json| match ty {
+        ValueType::Str => v.is_string(),
+        ValueType::Int => v.is_i64() || v.is_u64(),
+        ValueType::Amount => v.is_number(),
+        ValueType::Date => v.as_str().is_some_and(|s| s.len() == 10),
+        ValueType::DateTime => v.as_str().is_some_and(|s| s.len() > 10),
+        _ => false,
+    };
+    let mut out: Vec<Json> = options.iter().take(1).cloned().collect();
+    for v in literals
+        .into_iter()
+        .flatten()
+        .filter(|v| fits(v))
+        .chain(options.iter().skip(1))
+    {
+        if !out.contains(v) {
+            out.push(v.clone());
+        }
     }
     out
+}
+
+/// The values one call may take: an option list per argument and per result
+/// field (`spec:field`), each default first.
+struct CallSpace<'r> {
+    tool: &'r Tool,
+    requestor: Side,
+    dimensions: Vec<(String, Vec<Json>)>,
+}
+
+/// One value per dimension of a [`CallSpace`].
+type Assignment = Vec<(String, Json)>;
+
+impl<'r> CallSpace<'r> {
+    fn new(
+        rt: &'r BundleRuntime,
+        literals: &Literals,
+        tool: &str,
+        requestor: Side,
+    ) -> Option<CallSpace<'r>> {
+        let domain = &rt.bundle.domain;
+        let spec = domain.tool(tool)?;
+        let enum_words: Vec<String> = domain
+            .enums
+            .values()
+            .flat_map(|e| e.values.iter().cloned())
+            .collect();
+        let resolve = |sym| rt.bundle.interner.resolve(sym).to_owned();
+        let dimensions = spec
+            .params
+            .iter()
+            .map(|(name, ty)| {
+                (
+                    name.clone(),
+                    with_literals(
+                        options(ty, domain, &enum_words, &resolve, true),
+                        ty,
+                        literals.get(name),
+                    ),
+                )
+            })
+            .chain(result_options(spec, domain, &resolve, Some(literals)))
+            .filter(|(_, values)| !values.is_empty())
+            .collect();
+        Some(CallSpace {
+            tool: spec,
+            requestor,
+            dimensions,
+        })
+    }
+
+    /// Every dimension at its first option.
+    fn defaults(&self) -> Assignment {
+        self.dimensions
+            .iter()
+            .filter_map(|(name, values)| Some((name.clone(), values.first()?.clone())))
+            .collect()
+    }
+
+    /// `from` with one dimension changed, round-robin over the dimensions:
+    /// every one gets its next option (its first literal, if any) before
+    /// any gets a further one.
+    fn single_changes<'a>(&'a self, from: &'a Assignment) -> impl Iterator<Item = Assignment> + 'a {
+        let widest = self
+            .dimensions
+            .iter()
+            .map(|(_, v)| v.len())
+            .max()
+            .unwrap_or(0);
+        (0..widest).flat_map(move |level| {
+            self.dimensions.iter().filter_map(move |(name, values)| {
+                let value = values.get(level)?;
+                let current = from.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+                (current != Some(value)).then(|| {
+                    from.iter()
+                        .map(|(n, v)| {
+                            (n.clone(), if n == name { value.clone() } else { v.clone() })
+                        })
+                        .collect()
+                })
+            })
+        })
+    }
+
+    /// The call and its successful result carrying `values`, at event `k`.
+    fn events(&self, values: &Assignment, k: usize) -> Vec<Event> {
+        let (args, fields): (Vec<_>, Vec<_>) = values
+            .iter()
+            .cloned()
+            .partition(|(name, _)| self.tool.params.contains_key(name));
+        let id = format!("c{k}");
+        vec![
+            Event::Call {
+                id: id.clone(),
+                tool: self.tool.name.clone(),
+                args: Json::Object(args.into_iter().collect()),
+                requestor: self.requestor,
+            },
+            Event::Result {
+                id,
+                ok: true,
+                content: build_result(self.tool, &fields),
+            },
+        ]
+    }
 }
 
 /// Candidate JSON values of a type; `wide`: strings may be enum literals too.
@@ -691,11 +1089,13 @@ fn options(
     }
 }
 
-/// Options per `(read spec index, field)` of a tool's result.
+/// Options per `(read spec index, field)` of a tool's result; with
+/// `literals`, each field's check literals too.
 fn result_options(
     tool: &Tool,
     domain: &crate::schema::Domain,
     resolve: &dyn Fn(turnstile_rules::Symbol) -> String,
+    literals: Option<&Literals>,
 ) -> Vec<(String, Vec<Json>)> {
     let mut out = Vec::new();
     for (i, read) in tool.reads.iter().enumerate() {
@@ -716,10 +1116,12 @@ fn result_options(
         };
         for (field, ty) in &entity.fields {
             if read.fields.contains_key(field) {
-                out.push((
-                    format!("{i}:{field}"),
-                    options(ty, domain, &[], resolve, false),
-                ));
+                let plain = options(ty, domain, &[], resolve, false);
+                let values = match literals {
+                    Some(l) => with_literals(plain, ty, l.get(field)),
+                    None => plain,
+                };
+                out.push((format!("{i}:{field}"), values));
             }
         }
     }
@@ -747,7 +1149,7 @@ fn default_args(tool: &Tool, domain: &crate::schema::Domain, id: &str) -> Json {
 /// A tool's default result: each field at its first candidate.
 fn default_result(tool: &Tool, domain: &crate::schema::Domain) -> Json {
     let resolve = |_| String::new();
-    let fields: Vec<(String, Json)> = result_options(tool, domain, &resolve)
+    let fields: Vec<(String, Json)> = result_options(tool, domain, &resolve, None)
         .into_iter()
         .filter_map(|(k, v)| Some((k, v.into_iter().next()?)))
         .collect();

@@ -324,10 +324,14 @@ pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), St
         Verdict::NotSatisfied => return Err("not satisfied".to_owned()),
         Verdict::Unknown { reason } => return Err(format!("unknown: {reason}")),
     };
-    // The slice holds every event of `[from, until)`.
-    if evidence < ask.from.0 || evidence >= ask.until.0 {
+    // The slice holds every event of `[from, until)`; evidence after the
+    // last turn of the speaker whose words decide the question
+    // (`slice_end`) is not evidence: asking again before that speaker says
+    // something new is skipped ([`Ask::key`]), so such evidence would make
+    // the answer depend on when the judge happened to be asked.
+    if evidence < ask.from.0 || evidence >= ask.until.0.min(ask.slice_end.0) {
         return Err(format!(
-            "evidence event {evidence} is not part of the judged slice"
+            "evidence event {evidence} is not part of the judged slice up to the last turn that decides it"
         ));
     }
     Ok((step, EventIdx(evidence)))

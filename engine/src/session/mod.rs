@@ -134,6 +134,9 @@ pub struct Session {
     /// were added, so a store can take only what is new ([`Session::delta`]).
     journal: Journal,
     seen: BTreeSet<Env>,
+    /// `journal.seen`'s length before the last event's firing marked its
+    /// requests seen: [`Session::requests`] reports those after it as open.
+    seen_before: usize,
     after_user: bool,
     after_block: bool,
     usage: Usage,
@@ -194,6 +197,7 @@ impl Session {
             last_turns: judging::LastTurns::default(),
             journal: Journal::default(),
             seen: BTreeSet::new(),
+            seen_before: 0,
             after_user: false,
             after_block: false,
             usage: Usage::default(),
@@ -260,8 +264,27 @@ impl Session {
     }
 
     /// Takes the next event; `judge` answers the semantic questions if the
-    /// schedule fires on it.
+    /// schedule fires on it. The report carries the requests at a firing
+    /// (what `turnstile gate` and `turnstile serve` print): [`Session::decide`]
+    /// and then, at a firing, [`Session::requests`].
     pub async fn push(
+        &mut self,
+        event: Event,
+        judge: &dyn Judge,
+    ) -> Result<EventReport, SessionError> {
+        let mut report = self.decide(event, judge).await?;
+        if report.fired && report.requests.is_empty() {
+            report.requests = self.requests();
+        }
+        Ok(report)
+    }
+
+    /// Takes the next event like [`Session::push`], but builds the request
+    /// views (bindings, cursors, rendered remediation) only when the verdict
+    /// is made of them (guidance): an allow or a block reports no requests.
+    /// A caller that shows them reads [`Session::requests`] afterwards; the
+    /// pair reports exactly what `push` does (tested on every tau2 trace).
+    pub async fn decide(
         &mut self,
         event: Event,
         judge: &dyn Judge,
@@ -302,7 +325,8 @@ impl Session {
         let (outcome, lazy_notes) = self.decide_lazily(&facts, asks_for, judge).await?;
         notes.extend(lazy_notes);
         let anomalies = self.log_facts(facts);
-        let requests = if fired { self.requests() } else { Vec::new() };
+        // Guidance is made of the request views; an allow or a block is not.
+        let mut requests = Vec::new();
         let verdict = if let Some(verdict) = unknown {
             verdict
         } else if !is_agent {
@@ -311,11 +335,15 @@ impl Session {
             GateVerdict::Unchecked {
                 would_block: outcome.allowed() == Some(false),
             }
+        } else if outcome.gated.is_some() {
+            self.verdict(k, &outcome, &[])
         } else {
+            requests = self.views(&self.seen);
             self.verdict(k, &outcome, &requests)
         };
         self.explained = None;
         let verdict = self.deviation(k, verdict);
+        self.seen_before = self.journal.seen.len();
         if fired {
             self.mark_seen();
         }
@@ -535,10 +563,11 @@ impl Session {
             self.explained = violation;
             return Ok((outcome, Vec::new()));
         }
-        // The monitor only moves forward: back to the event before the
-        // write, where the questions are asked (the logged facts stop there).
-        self.monitor = self.replayed(&self.judged)?;
-        self.work.events_replayed += self.log.len() as u64;
+        // Back to the event before the write, where the questions are asked
+        // (the logged facts stop there): the write's push is undone, at the
+        // cost of what it changed, not replayed from the start.
+        self.monitor.undo_last()?;
+        self.work.pushes_undone += 1;
         let notes = self.consult(judge, k, on_path).await?;
         let outcome = self.monitor.push(facts, &self.judged_at(k))?;
         Ok((outcome, notes))
@@ -918,10 +947,27 @@ impl Session {
             .collect()
     }
 
-    /// The requests now: every binding set that waits somewhere or reached
-    /// an exit, except those an open, more specific request extends.
-    fn requests(&self) -> Vec<RequestView> {
-        let waiting = self.monitor.waiting();
+    /// The requests as the last event's firing reported them: every
+    /// binding set that waits somewhere or reached an exit, except those an
+    /// open, more specific request extends. A request first seen at that
+    /// firing is open, one seen at an earlier firing continuing. Built on
+    /// demand: [`Session::decide`] does not, [`Session::push`] does at a
+    /// firing. After [`Session::restore`] every request seen is continuing.
+    pub fn requests(&self) -> Vec<RequestView> {
+        let new_at_last = self
+            .journal
+            .seen
+            .get(self.seen_before..)
+            .unwrap_or_default();
+        self.views(&SeenBefore {
+            seen: &self.seen,
+            new_at_last,
+        })
+    }
+
+    /// The request views, a request being continuing when `seen` knew it.
+    fn views(&self, seen: &dyn SeenFilter) -> Vec<RequestView> {
+        let depth = |step: StepId| self.rt.step(step).map_or(0, |i| i.depth);
         let done: BTreeSet<Env> = self
             .monitor
             .evidence()
@@ -929,40 +975,41 @@ impl Session {
             .filter(|(s, _)| self.rt.step(*s).is_some_and(|i| i.is_exit))
             .map(|(_, e)| *e)
             .collect();
-        let mut by_env: BTreeMap<Env, Vec<Waiting>> = BTreeMap::new();
-        for w in waiting {
-            if !done.contains(&w.request) {
-                by_env.entry(w.request).or_default().push(w);
-            }
-        }
-        let open: Vec<Env> = by_env.keys().copied().collect();
+        // Sorted by request, then step: one run per request.
+        let mut waiting: Vec<Waiting> = self
+            .monitor
+            .waiting_iter()
+            .filter(|w| !done.contains(&w.request))
+            .collect();
+        waiting.sort_unstable_by_key(|w| (w.request, w.step, w.judge_from));
+        let mut open: Vec<Env> = waiting.iter().map(|w| w.request).collect();
+        open.dedup();
         let shown = |e: &Env| !open.iter().any(|o| o != e && o.extends(e));
         let mut views = Vec::new();
-        for (env, list) in &by_env {
-            if !shown(env) {
+        for list in waiting.chunk_by(|a, b| a.request == b.request) {
+            let Some(env) = list.first().map(|w| w.request) else {
+                continue;
+            };
+            if !shown(&env) {
                 continue;
             }
-            let deepest = list
-                .iter()
-                .map(|w| self.rt.step(w.step).map_or(0, |i| i.depth))
-                .max()
-                .unwrap_or(0);
+            let deepest = list.iter().map(|w| depth(w.step)).max().unwrap_or(0);
             let cursor = list
                 .iter()
-                .filter(|w| self.rt.step(w.step).map_or(0, |i| i.depth) == deepest)
+                .filter(|w| depth(w.step) == deepest)
                 .map(|w| Cursor {
                     step: self.rt.step_name(w.step).to_owned(),
                     needs_judge: w.judge_from.is_some(),
-                    remediation: self.remediation(w.step, env),
+                    remediation: self.remediation(w.step, &env),
                 })
                 .collect();
-            let status = if self.seen.contains(env) {
+            let status = if seen.knew(&env) {
                 RequestStatus::Continuing
             } else {
                 RequestStatus::Open
             };
             views.push(RequestView {
-                request: self.bindings(env),
+                request: self.bindings(&env),
                 status,
                 cursor,
             });
@@ -979,10 +1026,9 @@ impl Session {
 
     /// Remembers the requests waiting now, so later firings call them continuing.
     fn mark_seen(&mut self) {
-        let waiting: Vec<Env> = self.monitor.waiting().iter().map(|w| w.request).collect();
-        for request in waiting {
-            if self.seen.insert(request) {
-                self.journal.seen.push(request);
+        for waiting in self.monitor.waiting_iter() {
+            if self.seen.insert(waiting.request) {
+                self.journal.seen.push(waiting.request);
             }
         }
     }
@@ -1094,6 +1140,7 @@ impl Session {
         };
         session.asked = state.asked.into_iter().collect();
         session.seen = state.seen.into_iter().collect();
+        session.seen_before = session.journal.seen.len();
         session.after_user = state.after_user;
         session.after_block = state.after_block;
         session.usage = state.usage;
@@ -1119,6 +1166,9 @@ pub struct SessionWork {
     pub events_replayed: u64,
     /// Verdicts added to the monitor at the last event, without a replay.
     pub verdicts_amended: u64,
+    /// Pushes taken back (`Monitor::undo_last`) to ask the judge about a
+    /// write before it, instead of replaying the conversation.
+    pub pushes_undone: u64,
     /// Further rounds of questions at one write: questions that neither the
     /// first call nor the questions asked ahead with it covered.
     pub fallback_rounds: u64,
@@ -1130,6 +1180,30 @@ struct Journal {
     judged: Vec<AcceptedVerdict>,
     asked: Vec<AskedQuestion>,
     seen: Vec<Env>,
+}
+
+/// Which requests a firing's views call continuing.
+trait SeenFilter {
+    fn knew(&self, request: &Env) -> bool;
+}
+
+/// Before this firing's `mark_seen`: the seen set itself.
+impl SeenFilter for BTreeSet<Env> {
+    fn knew(&self, request: &Env) -> bool {
+        self.contains(request)
+    }
+}
+
+/// After it: the seen set without the requests that firing added.
+struct SeenBefore<'a> {
+    seen: &'a BTreeSet<Env>,
+    new_at_last: &'a [Env],
+}
+
+impl SeenFilter for SeenBefore<'_> {
+    fn knew(&self, request: &Env) -> bool {
+        self.seen.contains(request) && !self.new_at_last.contains(request)
+    }
 }
 
 /// A short description of an event for tables.

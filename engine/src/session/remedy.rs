@@ -30,14 +30,16 @@ pub fn render(
             RemedyPiece::Value(node, source) => {
                 let values = monitor.operand_values(*node, env);
                 if values.is_empty() {
-                    match mistyped(source, type_errors.iter()) {
-                        Some(why) => out.push_str(&format!("<{source}: {why}>")),
-                        None => out.push_str(&format!("<{source}: not read yet>")),
-                    }
+                    let why = mistyped(source, type_errors.iter());
+                    let why = why.as_deref().unwrap_or("not read yet");
+                    out.extend(["<", source, ": ", why, ">"]);
                 } else {
-                    let shown: Vec<String> =
-                        values.iter().map(|v| plain_value(v, interner)).collect();
-                    out.push_str(&shown.join(", "));
+                    for (i, value) in values.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        push_plain_value(&mut out, value, interner);
+                    }
                 }
             }
         }
@@ -71,12 +73,24 @@ fn mistyped<'a>(
 
 /// A value as people read it: strings without quotes.
 pub fn plain_value(value: &Value, interner: &Interner) -> String {
-    match value {
-        Value::Str(s) => interner.resolve(*s).to_owned(),
-        Value::Int(i) => i.to_string(),
-        Value::Amount(a) => a.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Date(d) => d.to_string(),
-        Value::DateTime(d) => d.to_string(),
-    }
+    let mut out = String::new();
+    push_plain_value(&mut out, value, interner);
+    out
+}
+
+/// Appends [`plain_value`] to `out` without a string of its own.
+fn push_plain_value(out: &mut String, value: &Value, interner: &Interner) {
+    use std::fmt::Write as _;
+    // Writing to a `String` cannot fail.
+    let _ = match value {
+        Value::Str(s) => {
+            out.push_str(interner.resolve(*s));
+            Ok(())
+        }
+        Value::Int(i) => write!(out, "{i}"),
+        Value::Amount(a) => write!(out, "{a}"),
+        Value::Bool(b) => write!(out, "{b}"),
+        Value::Date(d) => write!(out, "{d}"),
+        Value::DateTime(d) => write!(out, "{d}"),
+    };
 }

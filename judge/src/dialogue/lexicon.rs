@@ -7,6 +7,9 @@
 /// means the user is still deciding.
 pub(crate) const YES_HEADS: &[&[&str]] = &[
     &["yes"],
+    &["y"],
+    &["k"],
+    &["kk"],
     &["yeah"],
     &["yep"],
     &["yup"],
@@ -52,6 +55,10 @@ pub(crate) const GO_AHEAD: &[&[&str]] = &[
     &["please", "exchange"],
     &["please", "modify"],
     &["please", "remove"],
+    &["please", "submit"],
+    &["please", "apply"],
+    &["please", "switch"],
+    &["please", "swap"],
 ];
 
 /// Agreement phrases that say yes anywhere in a statement; weak like
@@ -148,6 +155,13 @@ pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     &["not", "thrilled"],
     &["not", "pleased"],
     &["not", "excited"],
+    // An order's state, not a no: "any pending (not yet processed) orders".
+    &["not", "yet", "processed"],
+    &["not", "yet", "shipped"],
+    &["not", "yet", "delivered"],
+    // The name of retail's cancellation reason, repeated back: "the reason
+    // 'no longer needed'". ("I no longer need it cancelled" is not it.)
+    &["no", "longer", "needed"],
 ];
 
 /// Refusal verbs: saying one is a refusal.
@@ -173,6 +187,7 @@ pub(crate) const CONTRAST: &[&[&str]] = &[
     &["whereas"],
     &["yet"],
     &["i", "mean"],
+    &["i", "meant"],
 ];
 
 /// A concession before a contrast marker makes it none: "even though I'm
@@ -460,6 +475,12 @@ pub(crate) const WITHDRAWALS: &[&[&str]] = &[
     &["should", "wait"],
     &["better", "wait"],
     &["rather", "wait"],
+    &["better", "to", "wait"],
+    &["should", "i", "wait"],
+    &["let's", "wait"],
+    &["let", "us", "wait"],
+    &["worth", "waiting"],
+    &["wait", "instead"],
     // Deferring to someone else first.
     &["check", "with"],
     &["ask", "my"],
@@ -490,6 +511,10 @@ pub(crate) const SARCASM: &[&[&str]] = &[
     &["you", "wish"],
     &["dead", "body"],
     &["hell", "freezes"],
+    &["another", "lifetime"],
+    &["next", "lifetime"],
+    &["over", "my", "dead"],
+    &["cold", "day", "in", "hell"],
     &["million", "years"],
     &["fat", "chance"],
     &["nice", "try"],
@@ -572,3 +597,110 @@ pub(crate) const SCOPE_ENDS: &[&str] = &[
     "and", "but", "because", "since", "so", "although", "though", "while", "whereas", "however",
     "or",
 ];
+
+/// Words that open an information question ("When will the refund arrive",
+/// "Whether there are fees"), with or without a question mark: after a
+/// go-ahead, such a sentence asks about the action, it does not qualify it.
+pub(crate) const INTERROGATIVES: &[&str] = &[
+    "what", "what's", "when", "where", "whether", "how", "which", "who", "why", "any",
+];
+
+/// Requests to be told or sent something ("let me know", "please share the
+/// timeline"): after a go-ahead, a sentence holding one asks for
+/// information about the action, it does not qualify it.
+pub(crate) const INFORMATION_REQUESTS: &[&[&str]] = &[
+    &["let", "me", "know"],
+    &["let", "us", "know"],
+    &["tell", "me"],
+    &["share"],
+    &["send", "me"],
+    &["email", "me"],
+    &["text", "me"],
+    &["notify", "me"],
+    &["provide"],
+    &["you", "confirm"],
+    &["please", "confirm"],
+    &["i'd", "like", "to", "know"],
+    &["i", "would", "like", "to", "know"],
+];
+
+/// Words that order something before the action ("before you submit",
+/// "check the price first"): a sentence holding one is read as part of the
+/// answer even when it asks for information, because the action waits on it.
+pub(crate) const PRECEDENCE: &[&str] = &["before", "first", "prior", "until", "till", "unless"];
+
+/// Words that scope a negation over everything but the action ("do not use
+/// any other payment method", "I don't need anything else"): such a negation
+/// restricts, it does not refuse.
+pub(crate) const COMPLEMENT_SCOPE: &[&str] = &["other", "else"];
+
+/// Conditions that keep a yes conditional even in a sentence asking for
+/// information ("Could you tell me, only if it is free?"): the others there
+/// ("if you have a timeline, please share it") are about what is asked.
+pub(crate) const FIRM_CONDITIONS: &[&[&str]] = &[
+    &["unless"],
+    &["provided"],
+    &["providing"],
+    &["assuming"],
+    &["as", "long", "as"],
+    &["in", "case"],
+    &["depends"],
+    &["only", "if"],
+    &["only", "when"],
+    &["only", "once"],
+    &["only", "after"],
+];
+
+/// Modal heads of a question that asks the agent to act ("Could you cancel
+/// it if …") when "you" follows them; with another subject ("Will I get a
+/// label", "Is there a fee") they ask for information.
+pub(crate) const MODAL_HEADS: &[&str] = &[
+    "will", "would", "is", "are", "can", "could", "do", "does", "did",
+];
+
+/// What may follow a contrast marker to concede rather than qualify ("not
+/// thrilled, but go ahead", "but fine, let's do it"): besides a go-ahead or
+/// a yes.
+pub(crate) const CONCEDING_WORDS: &[&str] = &["fine"];
+
+/// Verbs of the user's own wish: a clause with one and a first-person word
+/// says what the user wants, never a consequence they acknowledge.
+pub(crate) const WISHES: &[&str] = &["want", "need", "like", "wish", "prefer", "rather"];
+
+/// Words for the object of the action being confirmed: a negation reaching
+/// one before "other"/"else" is about it ("not this order or any other").
+pub(crate) const OBJECT_WORDS: &[&str] = &[
+    "them",
+    "one",
+    "ones",
+    "order",
+    "orders",
+    "reservation",
+    "reservations",
+    "booking",
+    "flight",
+    "flights",
+    "item",
+    "items",
+];
+
+/// Retention phrases that follow their object ("leave the bottle *as is*",
+/// "leave the order *alone*"), by first word.
+pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone"];
+
+/// Pronouns that may point at the action's object besides
+/// [`ACTION_ANAPHORS`]: a sentence holding one may be about it, whatever
+/// other identifiers it names.
+pub(crate) const ANAPHORIC_OBJECTS: &[&str] = &["one", "ones", "them", "these", "those", "both"];
+
+/// Descriptions of an order's state that contain a withdrawal phrase ("not
+/// yet processed" holds "not yet"): they describe, they do not withdraw.
+pub(crate) const STATE_DESCRIPTIONS: &[&[&str]] = &[
+    &["not", "yet", "processed"],
+    &["not", "yet", "shipped"],
+    &["not", "yet", "delivered"],
+];
+
+/// How many words after a first-person word a verb of wanting may come to
+/// open a request ("I'd like", "I would really like").
+pub(crate) const REQUEST_HEAD_WINDOW: usize = 3;

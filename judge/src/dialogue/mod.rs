@@ -59,6 +59,50 @@
 //!    a go-ahead), it asks no question: "Okay. What does it cost?" is still
 //!    deciding, "Yes, go ahead. Can you also add a bag?" is consent.
 //!
+//! After a **go-ahead** (not a bare "yes"), a sentence that **asks for
+//! information** about the action — it opens with a question word (*what,
+//! when, whether, how, any, …*) or a modal whose subject is not "you" ("Will
+//! I get a label", "Is there a fee"; "Could you cancel it if …" asks the
+//! agent to act), or asks to be told or sent something (*let me know, please
+//! share, provide, can you confirm*) — and orders nothing before the action
+//! (*before, first, prior, until, unless*) is about what it asks: its
+//! conditions ("If you have a timeline, please share it") do not qualify the
+//! yes, but the firm ones (*only if, unless, provided, as long as, …*), its
+//! hedges, an opening contrast ("But what is the fee?") and everything a
+//! next-request sentence keeps (below) still do.
+//!
+//! An acknowledgement with its *that* ("I understand that, after these
+//! changes, the order can't be modified") covers the clauses after it in its
+//! sentence until one speaks in the first person, opens with a contrast or
+//! says yes; a clause stating the user's own wish ("I understand and I don't
+//! want it") is never an acknowledgement. A negation or retention of
+//! **everything but the action** — *other* or *else* before any anaphor or
+//! word for the action's object, in a sentence without *it/this/that*: "Do
+//! not use any other payment method", "Leave my other orders as they are" —
+//! restricts, it does not qualify. A contrast directly followed by a
+//! go-ahead, a yes or *fine* concedes ("I'm not thrilled, but go ahead"),
+//! unless a negation bearing on the action comes before it ("I don't want it
+//! cancelled, but go ahead" stays qualified). In a conversation ([`consent`],
+//! [`turn_cues`]), a negation or retention in a sentence whose identifiers
+//! were all never named by any agent request for a decision, and which has
+//! no anaphor, is about those other things ([`AskedWords`]): "I do not want
+//! to exchange the puzzle in #W5416052" after a summary of #W3916020. Which
+//! *described* thing a clause is about ("keep the pet bed") is meaning, not
+//! decided by code: such a clause still qualifies.
+//!
+//! A **weak yes followed in its sentence by a request for something else**
+//! answers that request, not the summary: "Yes, I'd like to know the
+//! delivery estimate", "Yes, please send me the tracking number", "Yes,
+//! upgrade my shipping" — a request (*I'd like, I want, I need, please …*,
+//! or an action verb opening the words after the yes) whose words name
+//! neither an anaphor for the action nor anything the requests for a
+//! decision named, or that names an action they did not ("Yes, I'd like to
+//! return it" to a cancellation). In a conversation a go-ahead naming an
+//! action no request for a decision named ("Yes, please exchange it" to a
+//! cancellation) is not consent either. Read alone ([`reply_stance`]),
+//! nothing says which action was asked about, so any action word or anaphor
+//! ties the request to it.
+//!
 //! A sentence **after the yes that moves on to another request** of the
 //! user's own (it opens with *also* — after *and*, *but* — or names
 //! *another issue/question/thing/order*, *one more thing*, *by the way*, …,
@@ -106,6 +150,7 @@
 //! have, like, wish, plan* directly followed by *to* is an infinitive ("I
 //! don't need to cancel"), a different sense, and does not count.
 
+mod asked;
 mod lexicon;
 mod stance;
 mod tokens;
@@ -119,6 +164,7 @@ pub(crate) use tokens::{Sentence, sentences};
 use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
 use value::value_tokens;
 
+pub use asked::AskedWords;
 pub use stance::{Stance, reply_stance};
 pub use value::{Lookup, ReadTurn, ReadValue, names_value};
 
@@ -142,20 +188,25 @@ pub struct TurnCues {
     pub corrects: bool,
 }
 
-/// The consent cues of one turn by `role` saying `text`.
+/// The consent cues of one turn by `role` saying `text`, in a conversation
+/// whose requests for a decision so far are `asked` (an agent turn asking
+/// for one is added to it).
 #[must_use]
-pub fn turn_cues(role: Role, text: &str) -> TurnCues {
-    turn_cues_of(&Turn::new(0, role, text))
+pub fn turn_cues(role: Role, text: &str, asked: &mut AskedWords) -> TurnCues {
+    turn_cues_of(&Turn::new(0, role, text), asked)
 }
 
 /// The consent cues of `turn` ([`turn_cues`]), read from its sentences
 /// ([`Turn::tokenized`]): the turn is tokenized once, for its cues and for
 /// every judge that reads it later.
 #[must_use]
-pub fn turn_cues_of(turn: &Turn) -> TurnCues {
+pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     match turn.role {
         Role::Agent if !turn.text.trim().is_empty() => {
             let asks_decision = asks_decision_in(&flat_tokens(turn.sentences()));
+            if asks_decision {
+                asked.add_turn(&turn.text);
+            }
             TurnCues {
                 asks_decision,
                 // `asks_anything` without tokenizing the turn a second time.
@@ -164,7 +215,7 @@ pub fn turn_cues_of(turn: &Turn) -> TurnCues {
             }
         }
         Role::User => {
-            let markers = markers_of(turn);
+            let markers = markers_of(turn, Some(asked));
             let stance = markers.stance();
             TurnCues {
                 affirms: stance == Stance::Affirm,
@@ -180,11 +231,11 @@ pub fn turn_cues_of(turn: &Turn) -> TurnCues {
 
 /// The reply markers of a user turn: from its shared sentences unless it
 /// quotes something (then from its text with the quotations blanked).
-fn markers_of(turn: &Turn) -> Markers {
+fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> Markers {
     if quotes_nothing(&turn.text) {
-        Markers::of_sentences(&turn.text, turn.sentences())
+        Markers::read_sentences(&turn.text, turn.sentences(), asked)
     } else {
-        Markers::of(&turn.text)
+        Markers::read(&turn.text, asked)
     }
 }
 
@@ -304,7 +355,13 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         };
     };
     let summary_event = conversation.get(summary_at).map_or(0, |t| t.event_index);
-    let after = conversation.get(summary_at + 1..).unwrap_or_default();
+    let (up_to_summary, after) = conversation.split_at((summary_at + 1).min(conversation.len()));
+    let mut asked = AskedWords::default();
+    for turn in up_to_summary {
+        if turn.role == Role::Agent && asks_decision_in(&flat_tokens(turn.sentences())) {
+            asked.add_turn(&turn.text);
+        }
+    }
     let mut window_open = true;
     let mut evidence = None;
     let mut revoked: Option<(u32, Stance)> = None;
@@ -312,10 +369,13 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     for turn in after {
         match turn.role {
             Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
+                if asks_decision_in(&flat_tokens(turn.sentences())) {
+                    asked.add_turn(&turn.text);
+                }
                 window_open = false;
             }
             Role::User => {
-                let markers = markers_of(turn);
+                let markers = markers_of(turn, Some(&asked));
                 let stance = markers.stance();
                 // A new request for an action after the yes corrects what is
                 // wanted: the agent must summarise and ask again.
@@ -533,5 +593,57 @@ mod tests {
             &[]
         )));
         assert!(matches!(consent(&[], &[]), Consent::NotGiven { .. }));
+    }
+
+    /// A negation or retention naming only orders no request for a decision
+    /// named is about those orders; one naming an order asked about, or
+    /// none, still takes the yes back — also after a later agent question.
+    #[test]
+    fn qualifiers_about_orders_never_asked_about_do_not_take_the_yes_back() {
+        let ask = "To confirm: cancel order #W3289292, reason no longer needed. Shall I proceed?";
+        let keys = ["W3289292"];
+        let given = |turns: &[Turn]| consent(turns, &keys).is_given();
+        for reply in [
+            "Yes, please cancel #W3289292. Leave the other two orders (#W9154975 and #W7284266) unchanged.",
+            "Yes, go ahead. I do not want to cancel #W9154975.",
+            "Yes, proceed. Keep #W7284266 as is.",
+        ] {
+            assert!(
+                given(&[t(1, Role::Agent, ask), t(2, Role::User, reply)]),
+                "{reply}"
+            );
+        }
+        for reply in [
+            "Yes. Leave #W3289292 as is.",
+            "Yes, go ahead. I do not want to cancel #W3289292 or #W9154975.",
+            "Yes, go ahead. Keep it.",
+            "Yes. Don't cancel the order #W9154975, or this one.",
+        ] {
+            assert!(
+                !given(&[t(1, Role::Agent, ask), t(2, Role::User, reply)]),
+                "{reply}"
+            );
+        }
+        // After a later question that names no order, a no to the order
+        // asked about earlier still takes the yes back.
+        assert!(!given(&[
+            t(1, Role::Agent, ask),
+            t(2, Role::User, "Yes."),
+            t(3, Role::Agent, "Would you like anything else?"),
+            t(4, Role::User, "Do not cancel #W3289292!"),
+        ]));
+        // A yes to cancelling one order never covers another one the user
+        // keeps: the other order's own summary is what its write needs.
+        let both = "Shall I cancel #W3289292 and #W9154975?";
+        assert!(
+            !consent(
+                &[
+                    t(1, Role::Agent, both),
+                    t(2, Role::User, "Yes, cancel #W3289292. Keep #W9154975."),
+                ],
+                &["W9154975"],
+            )
+            .is_given()
+        );
     }
 }

@@ -2,13 +2,16 @@
 //! [`Markers`]) and how they combine into a [`Stance`]. The rule itself is
 //! documented on the `dialogue` module.
 
+use super::asked::AskedWords;
 use super::lexicon::{
-    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, AGREEMENT, COMPLETIONS,
-    CONCESSIONS, CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS,
-    COURTESY_CONDITIONS, DECISION_LABELS, FILLERS, FIRST_PERSON, GO_AHEAD, HEDGES,
-    INDIRECT_QUESTIONS, INTERJECTION_FOLLOWERS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
-    NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, REFUSALS, RETENTION, SARCASM, SARCASM_MARKS, TEMPORAL,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, ACTION_WORDS, AGREEMENT,
+    ANAPHORIC_OBJECTS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS, CONDITIONS,
+    CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
+    DECISION_LABELS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
+    INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
+    NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OBJECT_WORDS, PRECEDENCE,
+    REFUSALS, REQUEST_HEAD_WINDOW, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS,
+    STATE_DESCRIPTIONS, TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
 
@@ -72,20 +75,37 @@ pub(crate) struct Markers {
     pub sarcasm: bool,
     /// Some sentence is a question.
     pub question: bool,
+    /// A weak yes whose sentence goes on to ask for something the request
+    /// for a decision did not ("Yes, I'd like to know the delivery
+    /// estimate", "Yes, I want to change the address"): the yes answers
+    /// that, not the summary.
+    pub other_request: bool,
 }
 
 impl Markers {
-    /// Reads the markers of one reply.
+    /// Reads the markers of one reply, every qualifier counted.
     #[must_use]
     pub(crate) fn of(reply: &str) -> Self {
-        Markers::of_sentences(reply, &sentences(&without_quoted_mentions(reply)))
+        Self::read(reply, None)
     }
 
-    /// Reads the markers of `reply` whose sentences, short quotations
+    /// Reads the markers of one reply; with `asked`, a retention or
+    /// negation about something no request for a decision named ([`AskedWords`])
+    /// does not count.
+    #[must_use]
+    pub(crate) fn read(reply: &str, asked: Option<&AskedWords>) -> Self {
+        Markers::read_sentences(reply, &sentences(&without_quoted_mentions(reply)), asked)
+    }
+
+    /// [`Markers::read`] of `reply` whose sentences, short quotations
     /// blanked, are `read` (`sentences(&without_quoted_mentions(reply))`:
     /// a caller holding the reply's sentences passes them when
     /// [`quotes_nothing`] says blanking changes nothing).
-    pub(crate) fn of_sentences(reply: &str, read: &[Sentence]) -> Self {
+    pub(crate) fn read_sentences(
+        reply: &str,
+        read: &[Sentence],
+        asked: Option<&AskedWords>,
+    ) -> Self {
         let mut m = Markers {
             sarcasm: SARCASM_MARKS.iter().any(|mark| reply.contains(mark)),
             ..Markers::default()
@@ -96,61 +116,132 @@ impl Markers {
                 scope = Scope::NextRequest;
             }
             match scope {
-                Scope::Answer => m.read_sentence(sentence),
-                Scope::NextRequest => m.read_next_request(sentence),
+                Scope::Answer if m.go_ahead && asks_for_information(sentence) => {
+                    m.read_inquiry(sentence, asked);
+                }
+                Scope::Answer => m.read_sentence(sentence, asked),
+                Scope::NextRequest => m.read_next_request(sentence, asked),
             }
         }
         m
     }
 
     /// A sentence of the answer itself: every marker counts.
-    fn read_sentence(&mut self, sentence: &Sentence) {
+    fn read_sentence(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         self.question |= sentence.question;
         let all: Vec<String> = sentence.tokens().cloned().collect();
         let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
+        let described = described_positions(&all);
         self.contrast |= CONTRAST.iter().any(|p| {
             phrase_positions(&all, p).into_iter().any(|at| {
+                if described.contains(&at) {
+                    return false;
+                }
                 let conceded = at
                     .checked_sub(1)
                     .and_then(|i| all.get(i))
                     .is_some_and(|w| CONTRAST_CONCESSIONS.contains(&w.as_str()));
+                let before = all.get(..at).unwrap_or_default();
+                let refused_before =
+                    bears_on_action(before) && !stance_negators(before, true).is_empty();
                 !conceded
+                    && (refused_before
+                        || !concedes_to_yes(all.get(at + p.len()..).unwrap_or_default()))
             })
         });
-        self.condition |= sentence.clauses.iter().any(|c| states_condition(c));
         self.hedge |= any(HEDGES) || all.iter().any(|w| is_elongated(w));
-        self.retention |= any(RETENTION);
-        self.withdrawal |= any(WITHDRAWALS);
+        // "Can you check the price first?": the action waits on the answer.
+        self.condition |= all.iter().any(|w| w == "first") && any(INDIRECT_QUESTIONS);
+        self.retention |= retains_asked(sentence, asked);
+        self.withdrawal |= withdraws(&all);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
+        // An acknowledgement with its "that" ("I understand that, after
+        // this, the order can't be changed") covers the clauses after it in
+        // its sentence, until a contrast, a yes or a wish of the user's own
+        // turns away from it ("I understand, I don't want it" is two).
+        let about_other = about_other_things(&all, asked);
+        let anaphoric = is_anaphoric(&all);
+        let mut acknowledging = false;
         for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
+            let carried = acknowledging && !turns_from_acknowledgement(clause);
+            acknowledging = carried || acknowledges_that(clause);
+            let acknowledged = carried
+                || (ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p))
+                    && !states_own_wish(clause));
+            self.condition |= !carried && states_condition(clause);
             if is_field_value(clause, label.as_deref()) {
                 continue;
             }
-            self.read_clause(clause, sentence.question);
+            let context = ClauseContext {
+                acknowledged,
+                about_other,
+                anaphoric,
+            };
+            self.read_clause(clause, sentence.question, context);
         }
+        if !sentence.question && !self.go_ahead && !self.other_request {
+            self.other_request = requests_something_else(sentence, asked);
+        }
+        // "Yes, please exchange it" to a cancellation: a go-ahead for an
+        // action no request for a decision named.
+        self.other_request |= asked.is_some_and(|asked| {
+            GO_AHEAD.iter().any(|p| {
+                let [_, verb] = p else {
+                    return false;
+                };
+                ACTION_WORDS.contains(verb) && contains_phrase(&all, p) && !asked.names_action(verb)
+            })
+        });
+    }
+
+    /// A sentence after a go-ahead that asks for information about the
+    /// action ([`asks_for_information`]): its conditions are about what is
+    /// asked ("If you have a timeline, please share it"), except the firm
+    /// ones ("only if", "unless"); everything else counts as in a sentence
+    /// moving on to another request, and so do its hedges and an opening
+    /// contrast ("But what is the fee?").
+    fn read_inquiry(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
+        let all: Vec<String> = sentence.tokens().cloned().collect();
+        let opening_contrast = sentence.clauses.first().is_some_and(|clause| {
+            let head = skip_fillers(clause);
+            CONTRAST.iter().chain(CONTRAST_HEADS).any(|p| {
+                head.get(..p.len())
+                    .is_some_and(|start| contains_phrase(start, p))
+            })
+        });
+        self.read_next_request(sentence, asked);
+        self.hedge |= HEDGES.iter().any(|p| contains_phrase(&all, p));
+        self.contrast |= opening_contrast;
+        self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(&all, p));
     }
 
     /// A sentence after the yes that moves on to another request: its
     /// conditions, hedges, questions and contrasts are about that request; a
     /// negation (but the alternative "if not"), refusal, withdrawal, sarcasm,
     /// retention or correction still takes the yes back.
-    fn read_next_request(&mut self, sentence: &Sentence) {
+    fn read_next_request(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         let all: Vec<String> = sentence.tokens().cloned().collect();
         let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
         self.contrast |= any(CORRECTIONS);
-        self.retention |= any(RETENTION);
-        self.withdrawal |= any(WITHDRAWALS);
+        self.retention |= retains_asked(sentence, asked);
+        self.withdrawal |= withdraws(&all);
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
+        let context = ClauseContext {
+            acknowledged: false,
+            about_other: about_other_things(&all, asked),
+            anaphoric: is_anaphoric(&all),
+        };
         for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
             if is_field_value(clause, label.as_deref()) {
                 continue;
             }
             let before = *self;
-            self.read_clause(clause, true);
+            self.read_clause(clause, true, context);
             // Only the clause's refusal and withdrawal forms are kept.
             let negates = bears_on_action(clause)
-                && negator_positions(clause)
+                && !context.about_other
+                && stance_negators(clause, context.anaphoric)
                     .into_iter()
                     .any(|i| !follows_condition(clause, i));
             *self = Markers {
@@ -163,8 +254,13 @@ impl Markers {
         }
     }
 
-    fn read_clause(&mut self, clause: &[String], in_question: bool) {
-        let negators = negator_positions(clause);
+    /// One clause, in its sentence's [`ClauseContext`].
+    fn read_clause(&mut self, clause: &[String], in_question: bool, context: ClauseContext) {
+        let negators = if context.about_other {
+            Vec::new()
+        } else {
+            stance_negators(clause, context.anaphoric)
+        };
         let head = skip_fillers(clause);
         let opens_with = |p: &[&str]| {
             head.get(..p.len())
@@ -174,8 +270,10 @@ impl Markers {
         let go_ahead = GO_AHEAD.iter().any(|p| contains_phrase(clause, p));
         let agreement = AGREEMENT.iter().any(|p| contains_phrase(clause, p));
         let says_yes_here = !in_question && (yes_head || go_ahead || agreement);
-        self.negation_after_yes |=
-            !negators.is_empty() && (self.says_yes() || says_yes_here) && bears_on_action(clause);
+        self.negation_after_yes |= !negators.is_empty()
+            && (self.says_yes() || says_yes_here)
+            && !context.acknowledged
+            && bears_on_action(clause);
         if !in_question {
             self.go_ahead |= go_ahead;
             self.weak_yes |= yes_head || agreement;
@@ -222,11 +320,12 @@ impl Markers {
     /// with only the negations at or after the yes.
     #[must_use]
     fn qualifies_yes(&self) -> bool {
-        Markers {
-            negation: self.negation_after_yes,
-            ..*self
-        }
-        .any_defeater()
+        self.other_request
+            || Markers {
+                negation: self.negation_after_yes,
+                ..*self
+            }
+            .any_defeater()
     }
 
     /// The stance these markers make; see the `dialogue` module for the rule.
@@ -239,7 +338,11 @@ impl Markers {
         if self.says_yes() && !self.qualifies_yes() && !still_deciding {
             return Stance::Affirm;
         }
-        let qualified = self.contrast || self.condition || self.retention || self.negation;
+        let qualified = self.contrast
+            || self.condition
+            || self.retention
+            || self.negation
+            || self.other_request;
         if self.says_yes() && qualified && !self.hedge {
             return Stance::Unknown;
         }
@@ -251,6 +354,19 @@ impl Markers {
         }
         Stance::Unknown
     }
+}
+
+/// What a clause's sentence says about how to read the clause.
+#[derive(Clone, Copy)]
+struct ClauseContext {
+    /// An acknowledgement before it in the sentence covers it: its negation
+    /// states a consequence.
+    acknowledged: bool,
+    /// The sentence is about things no request for a decision named
+    /// ([`about_other_things`]): its negations do not bear on the action.
+    about_other: bool,
+    /// The sentence holds an anaphor for the action ([`is_anaphoric`]).
+    anaphoric: bool,
 }
 
 /// Where a sentence of a reply stands: in the answer to the request for a
@@ -273,6 +389,295 @@ fn opens_new_request(sentence: &Sentence) -> bool {
         .any(|w| w == NEW_TOPIC_HEAD);
     let marker = NEW_TOPIC.iter().any(|p| contains_phrase(&all, p));
     (head || marker) && all.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
+}
+
+/// Whether a sentence asks for information about the action rather than
+/// making the answer wait on something: it opens with a question word
+/// ("what", "when", "whether", "any"), or with a modal whose subject is not
+/// "you" ("Will I get a label", "Is there a fee"; "Could you cancel it if …"
+/// asks the agent to act), or holds a request to be told or sent something
+/// ("let me know", "please share", "can you confirm"); and it orders nothing
+/// before the action ([`PRECEDENCE`]: "before you submit", "first").
+fn asks_for_information(sentence: &Sentence) -> bool {
+    let all: Vec<String> = sentence.tokens().cloned().collect();
+    if all.iter().any(|w| PRECEDENCE.contains(&w.as_str())) {
+        return false;
+    }
+    let head = sentence
+        .clauses
+        .first()
+        .map(|clause| skip_fillers(clause))
+        .unwrap_or_default();
+    let word = |i: usize| head.get(i).map(String::as_str);
+    let negated_next = word(1).is_some_and(|w| NEGATORS.contains(&w));
+    let wh_question = word(0).is_some_and(|w| INTERROGATIVES.contains(&w)) && !negated_next;
+    let modal_question = word(0).is_some_and(|w| MODAL_HEADS.contains(&w))
+        && word(1).is_some_and(|w| w != "you" && !NEGATORS.contains(&w));
+    wh_question
+        || modal_question
+        || INFORMATION_REQUESTS
+            .iter()
+            .any(|p| contains_phrase(&all, p))
+}
+
+/// Whether a sentence is about things no request for a decision named: it
+/// names identifiers, none of them asked about, and no anaphor that could
+/// point at what was ("I do not want to exchange the puzzle in #W5416052"
+/// after a summary of #W3916020; not "… #W5416052, or this one"). Without
+/// `asked` (a reply read alone), nothing is.
+fn about_other_things(sentence: &[String], asked: Option<&AskedWords>) -> bool {
+    asked.is_some_and(|asked| asked.only_other_identifiers(sentence))
+        && !sentence.iter().any(|w| {
+            ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str())
+        })
+}
+
+/// Whether a sentence keeps something the user may have been asked to
+/// change ([`RETENTION`]). A retention of everything but the action ("keep
+/// the other items", "leave the other orders alone": [`COMPLEMENT_SCOPE`]
+/// before any word for the action's object) does not count, nor, with
+/// `asked`, one in a clause naming only identifiers no request for a
+/// decision named ([`AskedWords`]).
+fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
+    let all: Vec<String> = sentence.tokens().cloned().collect();
+    if about_other_things(&all, asked) {
+        return false;
+    }
+    let anaphoric = is_anaphoric(&all);
+    sentence.clauses.iter().any(|clause| {
+        RETENTION.iter().any(|p| {
+            phrase_positions(clause, p).into_iter().any(|at| {
+                let object_before = p
+                    .first()
+                    .is_some_and(|w| RETENTION_AFTER_OBJECT.contains(w));
+                let object = if object_before {
+                    clause.get(..at)
+                } else {
+                    clause.get(at + p.len()..)
+                }
+                .unwrap_or_default();
+                anaphoric || !scoped_to_the_rest(object)
+            })
+        })
+    })
+}
+
+/// Whether words name everything but the action: "other" or "else" comes
+/// before any anaphor or word for the action's object ("the other two
+/// orders", "anything else"; not "it or anything else").
+fn scoped_to_the_rest(words: &[String]) -> bool {
+    words
+        .iter()
+        .position(|w| COMPLEMENT_SCOPE.contains(&w.as_str()))
+        .is_some_and(|end| {
+            words.get(..end).unwrap_or_default().iter().all(|w| {
+                !ACTION_ANAPHORS.contains(&w.as_str()) && !OBJECT_WORDS.contains(&w.as_str())
+            })
+        })
+}
+
+/// Whether words hold a withdrawal ([`WITHDRAWALS`]) that is not part of a
+/// description of an order's state ("any pending (not yet processed)
+/// orders": [`STATE_DESCRIPTIONS`]).
+fn withdraws(words: &[String]) -> bool {
+    let described = described_positions(words);
+    WITHDRAWALS.iter().any(|p| {
+        phrase_positions(words, p)
+            .into_iter()
+            .any(|at| !described.contains(&at))
+    })
+}
+
+/// The positions of the words inside descriptions of an order's state
+/// ([`STATE_DESCRIPTIONS`]): no marker there counts ("not yet processed"
+/// holds a withdrawal and a contrast, and describes).
+fn described_positions(words: &[String]) -> Vec<usize> {
+    STATE_DESCRIPTIONS
+        .iter()
+        .flat_map(|p| {
+            phrase_positions(words, p)
+                .into_iter()
+                .flat_map(|at| at..at + p.len())
+        })
+        .collect()
+}
+
+/// Whether a sentence says a weak yes and then, after it, asks for
+/// something else than what the user was asked to decide: a request ("I'd
+/// like", "I want", "please send") whose words name no anaphor for the
+/// action and nothing the requests for a decision named, or name a
+/// state-changing action they did not ("Yes, I'd like to return it" to a
+/// cancellation). Without `asked` (a reply read alone) nothing says which
+/// action was asked about: an anaphor or any action word ties the request
+/// to it ("Yes, I'd like that", "Yes, cancel the order").
+fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
+    let all: Vec<String> = sentence.tokens().cloned().collect();
+    let Some(yes_end) = first_yes_end(&all) else {
+        return false;
+    };
+    let after = all.get(yes_end..).unwrap_or_default();
+    let Some(request) = request_words(after) else {
+        return false;
+    };
+    let anaphor = request
+        .iter()
+        .any(|w| ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str()));
+    let actions: Vec<&String> = request
+        .iter()
+        .filter(|w| ACTION_WORDS.contains(&w.as_str()))
+        .collect();
+    match asked {
+        Some(asked) => {
+            let other_action = actions.iter().any(|w| !asked.names_action(w));
+            let names_asked = request
+                .iter()
+                .any(|w| w.len() >= MIN_NAMING_WORD && asked.named(w));
+            other_action || !(anaphor || names_asked)
+        }
+        None => !anaphor && actions.is_empty(),
+    }
+}
+
+/// Shortest word that, named both in a request and in the agent's request
+/// for a decision, ties the two ("order", "cancel").
+const MIN_NAMING_WORD: usize = 4;
+
+/// Where the first yes head of a sentence ends: a clause opening (after
+/// fillers) with a [`YES_HEADS`] phrase.
+fn first_yes_end(all: &[String]) -> Option<usize> {
+    let start = all
+        .iter()
+        .position(|t| !FILLERS.contains(&t.as_str()))
+        .unwrap_or(all.len());
+    let head = all.get(start..).unwrap_or_default();
+    YES_HEADS
+        .iter()
+        .find(|p| head.get(..p.len()).is_some_and(|h| contains_phrase(h, p)))
+        .map(|p| start + p.len())
+}
+
+/// The words of a request after a yes: an imperative action verb opening
+/// them ("upgrade my shipping"), or, without its head, a first-person word
+/// with a verb of wanting shortly after it ("I'd like to know …"), or
+/// "please" and a verb that is no go-ahead ("please send me …").
+fn request_words(after: &[String]) -> Option<&[String]> {
+    // An imperative right after the yes: "Yes, upgrade my shipping".
+    let head = skip_fillers(after);
+    if head
+        .first()
+        .is_some_and(|w| ACTION_WORDS.contains(&w.as_str()))
+    {
+        return Some(head);
+    }
+    for (i, word) in after.iter().enumerate() {
+        if FIRST_PERSON.contains(&word.as_str()) {
+            let window = after.get(i + 1..).unwrap_or_default();
+            if let Some(j) = window
+                .iter()
+                .take(REQUEST_HEAD_WINDOW)
+                .position(|w| WISHES.contains(&w.as_str()))
+            {
+                let request = window.get(j + 1..).unwrap_or_default();
+                if !request.is_empty() {
+                    return Some(request);
+                }
+            }
+        }
+        if word == "please" {
+            let rest = after.get(i..).unwrap_or_default();
+            let go_ahead = GO_AHEAD
+                .iter()
+                .any(|p| rest.get(..p.len()).is_some_and(|h| contains_phrase(h, p)));
+            if !go_ahead && rest.len() > 1 {
+                return rest.get(1..);
+            }
+        }
+    }
+    None
+}
+
+/// Whether the words after a contrast marker concede to the action ("not
+/// thrilled, but go ahead", "but fine, let's do it"): a go-ahead, a yes or
+/// an agreement opens them.
+fn concedes_to_yes(after: &[String]) -> bool {
+    let head = skip_fillers(after);
+    let opens_with = |p: &[&str]| {
+        head.get(..p.len())
+            .is_some_and(|start| contains_phrase(start, p))
+    };
+    GO_AHEAD
+        .iter()
+        .chain(YES_HEADS)
+        .chain(AGREEMENT)
+        .any(|p| opens_with(p))
+        || head
+            .first()
+            .is_some_and(|w| CONCEDING_WORDS.contains(&w.as_str()))
+}
+
+/// Whether a clause acknowledges a consequence with a "that" after the
+/// acknowledgement ("I understand that …"), so the clauses after it in the
+/// sentence state the consequence.
+fn acknowledges_that(clause: &[String]) -> bool {
+    ACKNOWLEDGEMENTS.iter().any(|p| {
+        phrase_positions(clause, p).into_iter().any(|at| {
+            clause
+                .get(at + p.len()..)
+                .unwrap_or_default()
+                .iter()
+                .any(|w| w == "that")
+        })
+    })
+}
+
+/// Whether a clause states a wish of the user's own ("I don't want it"): a
+/// first-person word and a verb of wanting ([`WISHES`]).
+fn states_own_wish(clause: &[String]) -> bool {
+    clause.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
+        && clause.iter().any(|w| WISHES.contains(&w.as_str()))
+}
+
+/// Whether a clause turns away from an acknowledgement before it: it speaks
+/// in the first person (the consequence acknowledged is about the order or
+/// the policy; "that's why I'm saying no" is the user's stance again), opens
+/// with a contrast, or says yes or goes ahead.
+fn turns_from_acknowledgement(clause: &[String]) -> bool {
+    if clause.iter().any(|w| FIRST_PERSON.contains(&w.as_str())) {
+        return true;
+    }
+    let head = skip_fillers(clause);
+    let opens_with = |p: &[&str]| {
+        head.get(..p.len())
+            .is_some_and(|start| contains_phrase(start, p))
+    };
+    CONTRAST
+        .iter()
+        .chain(CONTRAST_HEADS)
+        .chain(YES_HEADS)
+        .any(|p| opens_with(p))
+        || GO_AHEAD.iter().any(|p| contains_phrase(clause, p))
+}
+
+/// The negators the stance grammar reads in a clause: [`negator_positions`]
+/// without those whose scope is everything but the action ("do not use any
+/// other card", "I don't need anything else"; [`COMPLEMENT_SCOPE`]), unless
+/// an anaphor or a word for the action's object comes between ("not this
+/// order or any other") or the sentence is `anaphoric` ("don't cancel it,
+/// or anything else").
+fn stance_negators(clause: &[String], anaphoric: bool) -> Vec<usize> {
+    negator_positions(clause)
+        .into_iter()
+        .filter(|&i| anaphoric || !scoped_to_the_rest(clause.get(i + 1..).unwrap_or_default()))
+        .collect()
+}
+
+/// Whether a sentence holds an anaphor for the action ("it", "this",
+/// "that"): then no negation or retention in it is taken as scoped to
+/// everything else ("Do not touch the other order, or this one").
+fn is_anaphoric(sentence: &[String]) -> bool {
+    sentence
+        .iter()
+        .any(|w| ACTION_ANAPHORS.contains(&w.as_str()))
 }
 
 /// Classifies one user reply to the agent's request for a decision. Pure and
@@ -334,10 +739,14 @@ fn states_condition(clause: &[String]) -> bool {
             let before = clause.get(..at).unwrap_or_default();
             let after = clause.get(at..).unwrap_or_default();
             let conceded = CONCESSIONS.iter().any(|n| before.ends_with(&owned(n)));
-            let asked = INDIRECT_QUESTIONS
-                .iter()
-                .chain(ACKNOWLEDGEMENTS)
-                .any(|n| contains_phrase(before, n));
+            // "let me know before you cancel it": the action waits on the
+            // answer, so a precedence marker stays a condition.
+            let orders_first = p.first().is_some_and(|w| PRECEDENCE.contains(w));
+            let asked = !orders_first
+                && INDIRECT_QUESTIONS
+                    .iter()
+                    .chain(ACKNOWLEDGEMENTS)
+                    .any(|n| contains_phrase(before, n));
             let courtesy = COURTESY_CONDITIONS
                 .iter()
                 .any(|n| after.starts_with(&owned(n)));
@@ -365,7 +774,8 @@ fn states_condition(clause: &[String]) -> bool {
 /// Whether a clause bears on the action being confirmed ([`ACTION_STEMS`]),
 /// other than by acknowledging a consequence ([`ACKNOWLEDGEMENTS`]).
 fn bears_on_action(clause: &[String]) -> bool {
-    let acknowledged = ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p));
+    let acknowledged =
+        ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p)) && !states_own_wish(clause);
     !acknowledged
         && clause.iter().any(|w| {
             ACTION_STEMS
@@ -696,7 +1106,20 @@ mod tests {
                 "Yes, though I'm not happy about having to downgrade.",
                 Stance::Unknown,
             ),
-            ("I'm not happy about it, but go ahead.", Stance::Unknown),
+            // A complaint conceded to: the go-ahead comes after the contrast.
+            ("I'm not happy about it, but go ahead.", Stance::Affirm),
+            (
+                "Not thrilled about the fee, but fine, go ahead.",
+                Stance::Affirm,
+            ),
+        ]);
+        // A no before the contrast is not conceded away; a contrast after
+        // the go-ahead still qualifies it.
+        expect_no_consent(&[
+            "I don't want it cancelled, but go ahead.",
+            "Do not cancel it, but go ahead.",
+            "Go ahead, but use my other card.",
+            "Yes, but fine, keep it.",
         ]);
     }
 
@@ -711,6 +1134,110 @@ mod tests {
                 "YES, please proceed. But I don't want it modified again.",
                 Stance::Unknown,
             ),
+        ]);
+    }
+
+    #[test]
+    fn questions_about_the_action_after_a_go_ahead_do_not_qualify_it() {
+        expect(&[
+            (
+                "YES, please proceed with the return. What's the return window, and are there any fees?",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. If you have an estimated refund timeline, please share it.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, please submit the exchange. Will I receive a return label, and when would the new unit ship?",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, proceed.\n- Whether there will be any return shipping fees deducted\n- When the refund hits my card",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, please proceed. If email is the only option, please let me know which address you'll use.",
+                Stance::Affirm,
+            ),
+            (
+                "YES, please proceed. Can you confirm where the instructions will be sent?",
+                Stance::Affirm,
+            ),
+            // A weak yes with a question is still deciding.
+            ("Okay. When will it be cancelled?", Stance::Question),
+        ]);
+        // A question that makes the action wait, asks the agent to act under
+        // a condition, or doubts it, still qualifies the go-ahead.
+        expect_no_consent(&[
+            "Yes, go ahead. Could you do it only if it's free?",
+            "Yes, go ahead. Could you cancel it if it's free?",
+            "Yes, go ahead. Let me know the price before you cancel it.",
+            "Yes, go ahead. Can you check the price first?",
+            "Yes, go ahead. What if I don't want it cancelled?",
+            "Yes, go ahead. Let me know if I should wait.",
+            "Yes, proceed. Let me know, unless you think I should keep it.",
+            "Yes, go ahead. But what is the fee?",
+            "Yes, go ahead. Actually, what is the fee?",
+            "Yes, go ahead. Is it too late to keep it?",
+            "Yes, go ahead. Will you wait until tomorrow?",
+            "Yes, please proceed. Let me know, maybe I'll change my mind.",
+            "Yes, please proceed. Tell me, do I really need to? Maybe not.",
+            "Yes, go ahead. When will it be done? Never mind, don't.",
+        ]);
+    }
+
+    #[test]
+    fn an_acknowledgement_with_that_covers_its_sentence() {
+        expect(&[
+            (
+                "Yes, please proceed. I understand that after these changes, the order can't be canceled or modified further.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. I understand that, after this, it cannot be undone.",
+                Stance::Affirm,
+            ),
+        ]);
+        expect_no_consent(&[
+            "Yes. I understand, I don't want it anymore.",
+            "Yes. I understand that, but I don't want it cancelled.",
+            "Yes. I understand that it can't be undone, so no, don't.",
+            "Yes. I understand that, however do not cancel it.",
+            "Yes, go ahead. I know that, I'd rather not cancel it.",
+        ]);
+    }
+
+    #[test]
+    fn a_negation_over_everything_else_restricts_it_does_not_refuse() {
+        expect(&[
+            (
+                "Yes, please proceed. Do not use any other payment methods.",
+                Stance::Affirm,
+            ),
+            ("Yes, go ahead. I don't need anything else.", Stance::Affirm),
+            (
+                "Yes, proceed. Please don't change any other items.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. Leave the other two orders unchanged.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, proceed. Keep the other items as they are.",
+                Stance::Affirm,
+            ),
+        ]);
+        expect_no_consent(&[
+            "Yes. Don't cancel it or anything else.",
+            "Yes. Do not cancel this order or any other.",
+            "Yes, go ahead. Actually, don't, or anything else.",
+            "Don't do it, or anything else.",
+            "No, nothing else, don't cancel.",
+            "Yes. Keep it and the other one.",
+            "Yes. Keep this order and the other ones.",
+            "Yes, go ahead. Leave the order alone, and the other too.",
         ]);
     }
 

@@ -9,8 +9,10 @@ use crate::facts::{EventFacts, Speaker, TurnFact};
 use crate::intern::Symbol;
 use crate::value::Value;
 
+use super::state::StateChange;
+
 /// Turns and mentions seen so far.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dialogue {
     /// Every turn, in event order.
     turns: Vec<TurnFact>,
@@ -20,17 +22,55 @@ pub struct Dialogue {
     earliest: HashMap<(Symbol, Speaker), u32>,
 }
 
+/// One change [`Dialogue::apply`] made, so the monitor can undo its last event.
+#[derive(Clone, Copy, Debug)]
+pub enum DialogueChange {
+    TurnPushed,
+    MentionAdded((Symbol, u32, Speaker)),
+    EarliestWas((Symbol, Speaker), Option<u32>),
+}
+
 impl Dialogue {
     /// Adds one event's turn and mentions.
-    pub fn apply(&mut self, facts: &EventFacts) {
-        self.turns.extend(facts.turn);
+    pub fn apply(&mut self, facts: &EventFacts, undo: &mut Vec<StateChange>) {
+        if let Some(turn) = facts.turn {
+            self.turns.push(turn);
+            undo.push(StateChange::DialogueChanged(DialogueChange::TurnPushed));
+        }
         for m in &facts.mentions {
-            self.mentions.insert((m.value, m.event.0, m.speaker));
-            let first = self
-                .earliest
-                .entry((m.value, m.speaker))
-                .or_insert(m.event.0);
-            *first = (*first).min(m.event.0);
+            let mention = (m.value, m.event.0, m.speaker);
+            if self.mentions.insert(mention) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::MentionAdded(
+                    mention,
+                )));
+            }
+            let key = (m.value, m.speaker);
+            let was = self.earliest.get(&key).copied();
+            let first = was.map_or(m.event.0, |w| w.min(m.event.0));
+            if was != Some(first) {
+                self.earliest.insert(key, first);
+                undo.push(StateChange::DialogueChanged(DialogueChange::EarliestWas(
+                    key, was,
+                )));
+            }
+        }
+    }
+
+    /// Reverts one change [`Dialogue::apply`] recorded (the last first).
+    pub fn revert(&mut self, change: DialogueChange) {
+        match change {
+            DialogueChange::TurnPushed => {
+                self.turns.pop();
+            }
+            DialogueChange::MentionAdded(mention) => {
+                self.mentions.remove(&mention);
+            }
+            DialogueChange::EarliestWas(key, Some(was)) => {
+                self.earliest.insert(key, was);
+            }
+            DialogueChange::EarliestWas(key, None) => {
+                self.earliest.remove(&key);
+            }
         }
     }
 
@@ -144,7 +184,7 @@ mod tests {
     fn dialogue(events: &[EventFacts]) -> Dialogue {
         let mut d = Dialogue::default();
         for e in events {
-            d.apply(e);
+            d.apply(e, &mut Vec::new());
         }
         d
     }

@@ -13,6 +13,10 @@
 //! event. Semantic steps wait for a judge verdict at or after their
 //! predecessor's evidence. `proptests/tests/monitor_vs_datalog.rs` checks the
 //! monitor against the Datalog program on random workflows and traces.
+//!
+//! Each push journals what it changed, so [`Monitor::undo_last`] takes the
+//! last event back at the cost of that event: a session asking the judge
+//! about a write goes back to the event before it without a replay.
 
 mod dialogue;
 mod eval;
@@ -24,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 pub use plan::Plan;
-use state::State;
+use state::{State, StateBefore, StateChange};
 
 use crate::env::Env;
 use crate::facts::EventFacts;
@@ -55,6 +59,9 @@ pub enum MonitorError {
         /// The events consumed so far.
         events: u32,
     },
+    #[error("nothing to undo: only the last event pushed can be undone, once")]
+    /// [`Monitor::undo_last`] with no push to take back.
+    NothingToUndo,
 }
 
 /// What the monitor concluded about one event.
@@ -105,6 +112,58 @@ pub struct Monitor {
     judged_now: Vec<(u32, Env)>,
     /// Every verdict pushed so far: `(step, request, event)`.
     judged_log: BTreeSet<(u32, Env, u32)>,
+    /// How to take back the last push (and the amendments after it).
+    undo: Undo,
+}
+
+/// Equal: the same derivations from the same state (the undo journal and
+/// the plan's address aside).
+impl PartialEq for Monitor {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && self.sat == other.sat
+            && self.evidence == other.evidence
+            && self.allowed == other.allowed
+            && self.pending_state == other.pending_state
+            && self.pending_event == other.pending_event
+            && self.awaiting == other.awaiting
+            && sorted(&self.judged_now) == sorted(&other.judged_now)
+            && self.judged_log == other.judged_log
+    }
+}
+
+/// `list` in order: the verdicts of one event are a set.
+fn sorted(list: &[(u32, Env)]) -> Vec<(u32, Env)> {
+    let mut list = list.to_vec();
+    list.sort_unstable();
+    list
+}
+
+/// The changes of the last push, newest last, so [`Monitor::undo_last`]
+/// costs what that event changed rather than a replay of the conversation.
+#[derive(Clone, Debug, Default)]
+struct Undo {
+    /// What the push overwrote; `None`: nothing to undo.
+    before: Option<(StateBefore, Vec<(u32, Env)>)>,
+    state: Vec<StateChange>,
+    derived: Vec<Derived>,
+}
+
+/// One change of the derived relations.
+#[derive(Clone, Debug)]
+enum Derived {
+    JudgedLogged((u32, Env, u32)),
+    Sat((StepId, Env, EventIdx)),
+    Evidence((StepId, Env)),
+    Allowed(EventIdx, (StepId, Env)),
+    PendingStateCreated(u32),
+    PendingStateAdded(u32, Env),
+    PendingStateRemoved(u32, Env),
+    PendingEventCreated(u32),
+    PendingEventWas(u32, Env, Option<BTreeSet<Env>>),
+    PendingEventFired(u32, Env, Env),
+    AwaitingCreated(u32),
+    AwaitingWas(u32, Env, Option<u32>),
 }
 
 enum Work {
@@ -126,6 +185,7 @@ impl Monitor {
             awaiting: BTreeMap::new(),
             judged_now: Vec::new(),
             judged_log: BTreeSet::new(),
+            undo: Undo::default(),
         }
     }
 
@@ -165,16 +225,23 @@ impl Monitor {
             });
         }
         let plan = Arc::clone(&self.plan);
-        self.state.apply(&plan, facts);
-        self.judged_now = judged.iter().map(|(s, e)| (s.0, *e)).collect();
-        self.judged_log
-            .extend(judged.iter().map(|(s, e)| (s.0, *e, k)));
+        self.undo.state.clear();
+        self.undo.derived.clear();
+        let state_before = self.state.apply(&plan, facts, &mut self.undo.state);
+        let judged_before = std::mem::replace(
+            &mut self.judged_now,
+            judged.iter().map(|(s, e)| (s.0, *e)).collect(),
+        );
+        self.undo.before = Some((state_before, judged_before));
+        for &(s, e) in judged {
+            if self.judged_log.insert((s.0, e, k)) {
+                self.undo.derived.push(Derived::JudgedLogged((s.0, e, k)));
+            }
+        }
         let mut work = Vec::new();
-        for &(s, e) in &self.judged_now {
-            if let Some(waiting) = self.awaiting.get_mut(&s)
-                && waiting.remove(&e).is_some()
-            {
-                work.push(Work::Ready(s, e));
+        for i in 0..self.judged_now.len() {
+            if let Some(&(s, e)) = self.judged_now.get(i) {
+                self.unawait(s, e, &mut work);
             }
         }
         // A state criterion can change at a tool event, and (through the
@@ -232,16 +299,109 @@ impl Monitor {
             if self.judged_now.contains(&(s.0, e)) {
                 continue;
             }
+            // `judged_now` as the push found it is in the undo journal.
             self.judged_now.push((s.0, e));
-            self.judged_log.insert((s.0, e, at.0));
-            if let Some(waiting) = self.awaiting.get_mut(&s.0)
-                && waiting.remove(&e).is_some()
-            {
-                work.push(Work::Ready(s.0, e));
+            if self.judged_log.insert((s.0, e, at.0)) {
+                self.undo
+                    .derived
+                    .push(Derived::JudgedLogged((s.0, e, at.0)));
             }
+            self.unawait(s.0, e, &mut work);
         }
         self.derive(at.0, work);
         Ok(())
+    }
+
+    /// Takes back the last [`Monitor::push`] and any [`Monitor::amend_last`]
+    /// after it: the monitor ends equal to what it was before that push
+    /// (property-tested), at a cost proportional to what the event changed,
+    /// not to the conversation. This is how a session goes back to the
+    /// event before a write to ask the judge about it. Only one push can be
+    /// undone: a second call, or one before any push, is
+    /// [`MonitorError::NothingToUndo`].
+    pub fn undo_last(&mut self) -> Result<(), MonitorError> {
+        let (state_before, judged_before) =
+            self.undo.before.take().ok_or(MonitorError::NothingToUndo)?;
+        while let Some(change) = self.undo.derived.pop() {
+            self.revert(change);
+        }
+        while let Some(change) = self.undo.state.pop() {
+            self.state.revert(change);
+        }
+        self.state.restore(state_before);
+        self.judged_now = judged_before;
+        Ok(())
+    }
+
+    fn revert(&mut self, change: Derived) {
+        match change {
+            Derived::JudgedLogged(entry) => {
+                self.judged_log.remove(&entry);
+            }
+            Derived::Sat(entry) => {
+                self.sat.remove(&entry);
+            }
+            Derived::Evidence(key) => {
+                self.evidence.remove(&key);
+            }
+            Derived::Allowed(k, entry) => {
+                if let Some(list) = self.allowed.get_mut(&k) {
+                    list.retain(|x| *x != entry);
+                    if list.is_empty() {
+                        self.allowed.remove(&k);
+                    }
+                }
+            }
+            Derived::PendingStateCreated(s) => {
+                self.pending_state.remove(&s);
+            }
+            Derived::PendingStateAdded(s, e) => {
+                if let Some(envs) = self.pending_state.get_mut(&s) {
+                    envs.remove(&e);
+                }
+            }
+            Derived::PendingStateRemoved(s, e) => {
+                self.pending_state.entry(s).or_default().insert(e);
+            }
+            Derived::PendingEventCreated(s) => {
+                self.pending_event.remove(&s);
+            }
+            Derived::PendingEventWas(s, e, was) => {
+                let m = self.pending_event.entry(s).or_default();
+                match was {
+                    Some(done) => m.insert(e, done),
+                    None => m.remove(&e),
+                };
+            }
+            Derived::PendingEventFired(s, e, combo) => {
+                if let Some(done) = self.pending_event.get_mut(&s).and_then(|m| m.get_mut(&e)) {
+                    done.remove(&combo);
+                }
+            }
+            Derived::AwaitingCreated(s) => {
+                self.awaiting.remove(&s);
+            }
+            Derived::AwaitingWas(s, e, was) => {
+                let m = self.awaiting.entry(s).or_default();
+                match was {
+                    Some(from) => m.insert(e, from),
+                    None => m.remove(&e),
+                };
+            }
+        }
+    }
+
+    /// A verdict for `(s, e)`: the request stops waiting at semantic step
+    /// `s`, which becomes ready.
+    fn unawait(&mut self, s: u32, e: Env, work: &mut Vec<Work>) {
+        if let Some(waiting) = self.awaiting.get_mut(&s)
+            && let Some(from) = waiting.remove(&e)
+        {
+            self.undo
+                .derived
+                .push(Derived::AwaitingWas(s, e, Some(from)));
+            work.push(Work::Ready(s, e));
+        }
     }
 
     /// Runs the derivations of event `k` to a fixpoint.
@@ -271,13 +431,23 @@ impl Monitor {
         }
         match step.timing {
             Timing::State => {
-                self.pending_state.entry(s).or_default().insert(e);
+                if !self.pending_state.contains_key(&s) {
+                    self.undo.derived.push(Derived::PendingStateCreated(s));
+                }
+                if self.pending_state.entry(s).or_default().insert(e) {
+                    self.undo.derived.push(Derived::PendingStateAdded(s, e));
+                }
             }
             Timing::Call(_) | Timing::Result(_) => {
-                self.pending_event
+                if !self.pending_event.contains_key(&s) {
+                    self.undo.derived.push(Derived::PendingEventCreated(s));
+                }
+                let was = self
+                    .pending_event
                     .entry(s)
                     .or_default()
                     .insert(e, BTreeSet::new());
+                self.undo.derived.push(Derived::PendingEventWas(s, e, was));
             }
         }
         self.retry(s, e, k, work);
@@ -295,8 +465,10 @@ impl Monitor {
             Timing::State => {
                 let q = e.project(step.key_mask);
                 if self.holds(step.root, &q) {
-                    if let Some(envs) = self.pending_state.get_mut(&s) {
-                        envs.remove(&e);
+                    if let Some(envs) = self.pending_state.get_mut(&s)
+                        && envs.remove(&e)
+                    {
+                        self.undo.derived.push(Derived::PendingStateRemoved(s, e));
                     }
                     self.emit(s, e, k, work);
                 }
@@ -318,9 +490,17 @@ impl Monitor {
                 }
                 if let Some(m) = self.pending_event.get_mut(&s) {
                     if step.bind_mask == 0 {
-                        m.remove(&e);
-                    } else if let Some(done) = m.get_mut(&e) {
-                        done.insert(combo);
+                        if let Some(done) = m.remove(&e) {
+                            self.undo
+                                .derived
+                                .push(Derived::PendingEventWas(s, e, Some(done)));
+                        }
+                    } else if let Some(done) = m.get_mut(&e)
+                        && done.insert(combo)
+                    {
+                        self.undo
+                            .derived
+                            .push(Derived::PendingEventFired(s, e, combo));
                     }
                 }
                 self.emit(s, e.merge(&p), k, work);
@@ -342,7 +522,15 @@ impl Monitor {
         if !self.sat.insert((StepId(s), e, EventIdx(k))) {
             return;
         }
-        self.evidence.entry((StepId(s), e)).or_insert(EventIdx(k));
+        self.undo
+            .derived
+            .push(Derived::Sat((StepId(s), e, EventIdx(k))));
+        if let std::collections::btree_map::Entry::Vacant(slot) =
+            self.evidence.entry((StepId(s), e))
+        {
+            slot.insert(EventIdx(k));
+            self.undo.derived.push(Derived::Evidence((StepId(s), e)));
+        }
         let plan = Arc::clone(&self.plan);
         let Some(step) = plan.steps.get(s as usize) else {
             return;
@@ -354,43 +542,59 @@ impl Monitor {
             let list = self.allowed.entry(EventIdx(k)).or_default();
             list.push((StepId(s), e));
             list.sort();
+            self.undo
+                .derived
+                .push(Derived::Allowed(EventIdx(k), (StepId(s), e)));
         }
         for &next in &step.succs {
             let semantic = plan.steps.get(next as usize).is_some_and(|n| n.semantic);
             if !semantic || self.judged_now.contains(&(next, e)) {
                 work.push(Work::Ready(next, e));
             } else {
-                self.awaiting.entry(next).or_default().entry(e).or_insert(k);
+                if !self.awaiting.contains_key(&next) {
+                    self.undo.derived.push(Derived::AwaitingCreated(next));
+                }
+                let waiting = self.awaiting.entry(next).or_default();
+                if let std::collections::btree_map::Entry::Vacant(slot) = waiting.entry(e) {
+                    slot.insert(k);
+                    self.undo.derived.push(Derived::AwaitingWas(next, e, None));
+                }
             }
         }
     }
 
     /// Every request waiting at a step (the cursors), in a stable order.
     pub fn waiting(&self) -> Vec<Waiting> {
-        let mut out: Vec<Waiting> = Vec::new();
-        for (&s, envs) in &self.pending_state {
-            out.extend(envs.iter().map(|e| Waiting {
+        let mut out: Vec<Waiting> = self.waiting_iter().collect();
+        out.sort();
+        out
+    }
+
+    /// Every request waiting at a step, in no particular order and without
+    /// collecting them: for callers that sort (or only look) themselves.
+    pub fn waiting_iter(&self) -> impl Iterator<Item = Waiting> + '_ {
+        let state = self.pending_state.iter().flat_map(|(&s, envs)| {
+            envs.iter().map(move |e| Waiting {
                 step: StepId(s),
                 request: *e,
                 judge_from: None,
-            }));
-        }
-        for (&s, envs) in &self.pending_event {
-            out.extend(envs.keys().map(|e| Waiting {
+            })
+        });
+        let event = self.pending_event.iter().flat_map(|(&s, envs)| {
+            envs.keys().map(move |e| Waiting {
                 step: StepId(s),
                 request: *e,
                 judge_from: None,
-            }));
-        }
-        for (&s, envs) in &self.awaiting {
-            out.extend(envs.iter().map(|(e, from)| Waiting {
+            })
+        });
+        let awaiting = self.awaiting.iter().flat_map(|(&s, envs)| {
+            envs.iter().map(move |(e, from)| Waiting {
                 step: StepId(s),
                 request: *e,
                 judge_from: Some(EventIdx(*from)),
-            }));
-        }
-        out.sort();
-        out
+            })
+        });
+        state.chain(event).chain(awaiting)
     }
 
     /// The values of encoded operand `o` now, under request `env`, with the

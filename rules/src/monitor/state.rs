@@ -43,7 +43,7 @@ impl Latest {
 }
 
 /// One call's argument values along the extracted paths.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct CallArgs {
     tool: Option<Symbol>,
     values: Vec<(u32, u32, Value)>,
@@ -53,7 +53,7 @@ struct CallArgs {
 /// `(event, call)` pairs.
 type Matches = Vec<(u32, u32)>;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct State {
     /// Events applied so far.
     pub events: u32,
@@ -89,16 +89,63 @@ pub struct State {
     pub dialogue: super::dialogue::Dialogue,
 }
 
+/// One change [`State::apply`] made, so the monitor can undo its last event.
+#[derive(Clone, Debug)]
+pub enum StateChange {
+    CallInserted(u32),
+    ToolEventPushed,
+    ToolCallPushed(Symbol),
+    ResultInserted(u32),
+    ToolResultPushed(Symbol),
+    FilterAllPushed(u32),
+    FilterKeyPushed(u32, Value),
+    ReadStringAdded(Symbol),
+    AttrPushed((Symbol, Symbol, Symbol)),
+    CandidateAdded(VarId, Symbol),
+    BindsAtWas((u32, u32), Option<Env>),
+    DialogueChanged(super::dialogue::DialogueChange),
+}
+
+/// What [`State::apply`] overwrote rather than appended to.
+#[derive(Clone, Debug, Default)]
+pub struct StateBefore {
+    events: u32,
+    visible: Option<u32>,
+    binds_now: HashMap<u32, Env>,
+    call_now: Option<(Symbol, bool)>,
+    ok_result_now: Option<Symbol>,
+}
+
+/// Pops the last element of `map[key]`, and the entry once it is empty
+/// (every such entry was created by the push its first element came with).
+fn pop_last<K: std::hash::Hash + Eq, T>(map: &mut HashMap<K, Vec<T>>, key: &K) {
+    if let Some(list) = map.get_mut(key) {
+        list.pop();
+        if list.is_empty() {
+            map.remove(key);
+        }
+    }
+}
+
 impl State {
-    /// Applies the facts of the next event.
-    pub fn apply(&mut self, plan: &Plan, facts: &EventFacts) {
+    /// Applies the facts of the next event, recording in `undo` every change
+    /// so [`State::revert`] can take it back; returns what it overwrote.
+    pub fn apply(
+        &mut self,
+        plan: &Plan,
+        facts: &EventFacts,
+        undo: &mut Vec<StateChange>,
+    ) -> StateBefore {
         let k = facts.event.0;
+        let before = StateBefore {
+            events: self.events,
+            visible: self.visible.take(),
+            binds_now: std::mem::take(&mut self.binds_now),
+            call_now: self.call_now.take(),
+            ok_result_now: self.ok_result_now.take(),
+        };
         self.events = k.saturating_add(1);
-        self.visible = None;
-        self.call_now = None;
-        self.ok_result_now = None;
-        self.binds_now.clear();
-        self.dialogue.apply(facts);
+        self.dialogue.apply(facts, undo);
         if let Some(call) = facts.call {
             let mut args = CallArgs {
                 tool: Some(call.tool),
@@ -109,17 +156,22 @@ impl State {
             args.lens
                 .extend(facts.arg_lens.iter().map(|a| (a.path, a.len)));
             self.calls.insert(k, args);
+            undo.push(StateChange::CallInserted(k));
             self.tool_events.push(k);
+            undo.push(StateChange::ToolEventPushed);
             self.tool_calls.entry(call.tool).or_default().push(k);
+            undo.push(StateChange::ToolCallPushed(call.tool));
             self.visible = Some(k);
             self.call_now = Some((call.tool, call.by_agent));
-            self.record_filters(plan, call.tool, Outcome::Called, k, k);
+            self.record_filters(plan, call.tool, Outcome::Called, k, k, undo);
         }
         if let Some(result) = facts.result {
             self.visible = Some(result.call.0);
             self.results.insert(k, result.call.0);
+            undo.push(StateChange::ResultInserted(k));
             if self.tool_events.last() != Some(&k) {
                 self.tool_events.push(k);
+                undo.push(StateChange::ToolEventPushed);
             }
             let tool = self.calls.get(&result.call.0).and_then(|c| c.tool);
             if let (true, Some(tool)) = (result.ok, tool) {
@@ -127,43 +179,105 @@ impl State {
                     .entry(tool)
                     .or_default()
                     .push((k, result.call.0));
+                undo.push(StateChange::ToolResultPushed(tool));
                 self.ok_result_now = Some(tool);
-                self.record_filters(plan, tool, Outcome::Succeeded, k, result.call.0);
+                self.record_filters(plan, tool, Outcome::Succeeded, k, result.call.0, undo);
             }
         }
         for read in &facts.reads {
-            self.read_strings
-                .extend(read.values.iter().filter_map(|v| match v {
-                    Value::Str(s) => Some(*s),
-                    _ => None,
-                }));
-            self.attrs
-                .entry((read.entity, read.id, read.field))
-                .or_default()
-                .push(Latest {
-                    values: read.values.clone(),
-                    is_list: read.is_list,
-                    read_at: k,
-                });
+            for value in &read.values {
+                if let Value::Str(s) = value
+                    && self.read_strings.insert(*s)
+                {
+                    undo.push(StateChange::ReadStringAdded(*s));
+                }
+            }
+            let key = (read.entity, read.id, read.field);
+            self.attrs.entry(key).or_default().push(Latest {
+                values: read.values.clone(),
+                is_list: read.is_list,
+                read_at: k,
+            });
+            undo.push(StateChange::AttrPushed(key));
         }
         for bind in &facts.binds {
-            self.candidates
+            if self
+                .candidates
                 .entry(bind.var)
                 .or_default()
-                .insert(bind.value);
-            let at = self
-                .binds_at
-                .entry((bind.step.0, bind.event.0))
-                .or_insert(Env::EMPTY);
-            *at = at.with(bind.var, bind.value);
+                .insert(bind.value)
+            {
+                undo.push(StateChange::CandidateAdded(bind.var, bind.value));
+            }
+            let key = (bind.step.0, bind.event.0);
+            let was = self.binds_at.get(&key).copied();
+            self.binds_at
+                .insert(key, was.unwrap_or(Env::EMPTY).with(bind.var, bind.value));
+            undo.push(StateChange::BindsAtWas(key, was));
             if bind.event.0 == k {
                 let env = self.binds_now.entry(bind.step.0).or_insert(Env::EMPTY);
                 *env = env.with(bind.var, bind.value);
             }
         }
+        before
     }
 
-    fn record_filters(&mut self, plan: &Plan, tool: Symbol, outcome: Outcome, ev: u32, call: u32) {
+    /// Reverts one change [`State::apply`] recorded (the last first).
+    pub fn revert(&mut self, change: StateChange) {
+        match change {
+            StateChange::CallInserted(k) => {
+                self.calls.remove(&k);
+            }
+            StateChange::ToolEventPushed => {
+                self.tool_events.pop();
+            }
+            StateChange::ToolCallPushed(tool) => pop_last(&mut self.tool_calls, &tool),
+            StateChange::ResultInserted(k) => {
+                self.results.remove(&k);
+            }
+            StateChange::ToolResultPushed(tool) => pop_last(&mut self.tool_results, &tool),
+            StateChange::FilterAllPushed(f) => pop_last(&mut self.filter_all, &f),
+            StateChange::FilterKeyPushed(f, key) => pop_last(&mut self.filter_by_key, &(f, key)),
+            StateChange::ReadStringAdded(s) => {
+                self.read_strings.remove(&s);
+            }
+            StateChange::AttrPushed(key) => pop_last(&mut self.attrs, &key),
+            StateChange::CandidateAdded(var, value) => {
+                if let Some(values) = self.candidates.get_mut(&var) {
+                    values.remove(&value);
+                    if values.is_empty() {
+                        self.candidates.remove(&var);
+                    }
+                }
+            }
+            StateChange::BindsAtWas(key, Some(was)) => {
+                self.binds_at.insert(key, was);
+            }
+            StateChange::BindsAtWas(key, None) => {
+                self.binds_at.remove(&key);
+            }
+            StateChange::DialogueChanged(change) => self.dialogue.revert(change),
+        }
+    }
+
+    /// Puts back what [`State::apply`] overwrote, once its changes are reverted.
+    pub fn restore(&mut self, before: StateBefore) {
+        self.events = before.events;
+        self.visible = before.visible;
+        self.binds_now = before.binds_now;
+        self.call_now = before.call_now;
+        self.ok_result_now = before.ok_result_now;
+    }
+
+    fn record_filters(
+        &mut self,
+        plan: &Plan,
+        tool: Symbol,
+        outcome: Outcome,
+        ev: u32,
+        call: u32,
+        undo: &mut Vec<StateChange>,
+    ) {
         let Some(filters) = plan.filters_of.get(&tool) else {
             return;
         };
@@ -172,6 +286,7 @@ impl State {
                 continue;
             }
             self.filter_all.entry(f).or_default().push((ev, call));
+            undo.push(StateChange::FilterAllPushed(f));
             let keys: Vec<Value> = match key_path {
                 None => vec![Value::Bool(true)],
                 Some(path) => self.arg_values(call, path).map(|(_, v)| v).collect(),
@@ -180,6 +295,7 @@ impl State {
                 let list = self.filter_by_key.entry((f, key)).or_default();
                 if !list.contains(&(ev, call)) {
                     list.push((ev, call));
+                    undo.push(StateChange::FilterKeyPushed(f, key));
                 }
             }
         }
