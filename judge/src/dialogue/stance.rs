@@ -205,10 +205,10 @@ impl Markers {
         let all: Vec<String> = sentence.tokens().cloned().collect();
         let opening_contrast = sentence.clauses.first().is_some_and(|clause| {
             let head = skip_fillers(clause);
-            CONTRAST.iter().chain(CONTRAST_HEADS).any(|p| {
-                head.get(..p.len())
-                    .is_some_and(|start| contains_phrase(start, p))
-            })
+            CONTRAST
+                .iter()
+                .chain(CONTRAST_HEADS)
+                .any(|p| opens_with(head, p))
         });
         self.read_next_request(sentence, asked);
         self.hedge |= HEDGES.iter().any(|p| contains_phrase(&all, p));
@@ -262,11 +262,8 @@ impl Markers {
             stance_negators(clause, context.anaphoric)
         };
         let head = skip_fillers(clause);
-        let opens_with = |p: &[&str]| {
-            head.get(..p.len())
-                .is_some_and(|start| contains_phrase(start, p))
-        };
-        let yes_head = YES_HEADS.iter().any(|p| opens_with(p));
+        let opens = |p: &[&str]| opens_with(head, p);
+        let yes_head = YES_HEADS.iter().any(|p| opens(p));
         let go_ahead = GO_AHEAD.iter().any(|p| contains_phrase(clause, p));
         let agreement = AGREEMENT.iter().any(|p| contains_phrase(clause, p));
         let says_yes_here = !in_question && (yes_head || go_ahead || agreement);
@@ -292,9 +289,9 @@ impl Markers {
         let negated_yes = !negators.is_empty() && (yes_head || go_ahead || agreement);
         self.refusal |=
             opens_negated || negated_yes || REFUSALS.iter().any(|p| contains_phrase(clause, p));
-        self.contrast |= CONTRAST_HEADS.iter().any(|p| opens_with(p));
-        self.withdrawal |= WITHDRAWAL_HEADS.iter().any(|p| opens_with(p))
-            && !(opens_with(&["cancel", "that"]) && head.len() > 2);
+        self.contrast |= CONTRAST_HEADS.iter().any(|p| opens(p));
+        self.withdrawal |= WITHDRAWAL_HEADS.iter().any(|p| opens(p))
+            && !(opens(&["cancel", "that"]) && head.len() > 2);
     }
 
     /// Whether the reply holds an explicit yes in a statement.
@@ -552,7 +549,7 @@ fn first_yes_end(all: &[String]) -> Option<usize> {
     let head = all.get(start..).unwrap_or_default();
     YES_HEADS
         .iter()
-        .find(|p| head.get(..p.len()).is_some_and(|h| contains_phrase(h, p)))
+        .find(|p| opens_with(head, p))
         .map(|p| start + p.len())
 }
 
@@ -585,9 +582,7 @@ fn request_words(after: &[String]) -> Option<&[String]> {
         }
         if word == "please" {
             let rest = after.get(i..).unwrap_or_default();
-            let go_ahead = GO_AHEAD
-                .iter()
-                .any(|p| rest.get(..p.len()).is_some_and(|h| contains_phrase(h, p)));
+            let go_ahead = GO_AHEAD.iter().any(|p| opens_with(rest, p));
             if !go_ahead && rest.len() > 1 {
                 return rest.get(1..);
             }
@@ -601,15 +596,12 @@ fn request_words(after: &[String]) -> Option<&[String]> {
 /// an agreement opens them.
 fn concedes_to_yes(after: &[String]) -> bool {
     let head = skip_fillers(after);
-    let opens_with = |p: &[&str]| {
-        head.get(..p.len())
-            .is_some_and(|start| contains_phrase(start, p))
-    };
+    let opens = |p: &[&str]| opens_with(head, p);
     GO_AHEAD
         .iter()
         .chain(YES_HEADS)
         .chain(AGREEMENT)
-        .any(|p| opens_with(p))
+        .any(|p| opens(p))
         || head
             .first()
             .is_some_and(|w| CONCEDING_WORDS.contains(&w.as_str()))
@@ -646,15 +638,12 @@ fn turns_from_acknowledgement(clause: &[String]) -> bool {
         return true;
     }
     let head = skip_fillers(clause);
-    let opens_with = |p: &[&str]| {
-        head.get(..p.len())
-            .is_some_and(|start| contains_phrase(start, p))
-    };
+    let opens = |p: &[&str]| opens_with(head, p);
     CONTRAST
         .iter()
         .chain(CONTRAST_HEADS)
         .chain(YES_HEADS)
-        .any(|p| opens_with(p))
+        .any(|p| opens(p))
         || GO_AHEAD.iter().any(|p| contains_phrase(clause, p))
 }
 
@@ -820,6 +809,13 @@ fn follows_condition(tokens: &[String], i: usize) -> bool {
     i.checked_sub(1)
         .and_then(|j| tokens.get(j))
         .is_some_and(|w| w == "if" || w == "whether")
+}
+
+/// Whether `words` open with `phrase`.
+fn opens_with(words: &[String], phrase: &[&str]) -> bool {
+    words
+        .get(..phrase.len())
+        .is_some_and(|start| contains_phrase(start, phrase))
 }
 
 /// `tokens` without the filler words that open it.
