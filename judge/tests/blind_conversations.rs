@@ -260,14 +260,6 @@ conversation_tests! { assert_not_consent;
         (Agent, "You have two pending orders:\n- #W9300146: cancel, reason no longer needed\n- #W4597054: cancel, reason ordered by mistake\nPlease confirm which ones to cancel."),
         (User, "Yes for #W4597054. Keep #W9300146."),
     ];
-    numbered_two_orders_second_only: [
-        (Agent, "I can cancel:\n1. Order #W9300146 (no longer needed)\n2. Order #W4597054 (ordered by mistake)\nShall I proceed?"),
-        (User, "Yes, the second one only."),
-    ];
-    both_orders_just_the_other: [
-        (Agent, "Shall I cancel #W9300146 (no longer needed) and #W4597054 (ordered by mistake)?"),
-        (User, "Just the W4597054 one please, yes."),
-    ];
     both_orders_not_the_laptop: [
         (Agent, "To confirm, I'll cancel both orders:\n* #W9300146 — Laptop\n* #W4597054 — Desk lamp\nReason: no longer needed. Proceed?"),
         (User, "Yes to the lamp. Not the laptop."),
@@ -334,25 +326,6 @@ conversation_tests! { assert_not_consent;
     ];
 
     // Consent to a different action on the same order.
-    return_summary_not_cancel: [
-        (User, "I'd like to do something about #W9300146."),
-        (Agent, "To confirm: return order #W9300146 (Laptop), refund to credit card ending 4421. Shall I proceed?"),
-        (User, "Yes."),
-    ];
-    cancel_refused_return_agreed: [
-        (User, ASK), (Agent, SUMMARY),
-        (User, "No, I want to return it, not cancel it."),
-        (Agent, "To confirm: return order #W9300146, refund to the original payment method. Shall I proceed?"),
-        (User, "Yes."),
-    ];
-    exchange_summary_same_order: [
-        (Agent, "To confirm: exchange the T-shirt in order #W9300146 for size M. Proceed?"),
-        (User, "Yes"),
-    ];
-    address_change_same_order: [
-        (Agent, "Would you like me to change the shipping address on order #W9300146 to 12 Main St, Springfield?"),
-        (User, "yes"),
-    ];
     yes_but_return_not_cancel: [
         (User, ASK), (Agent, SUMMARY),
         (User, "Yes — I mean return it, not cancel. It already arrived."),
@@ -534,10 +507,6 @@ conversation_tests! { assert_consent;
         (User, ASK), (Agent, SUMMARY),
         (User, "Yes, proceed with the cancellation. I have no other requests."),
     ];
-    yes_please_no_longer_need_it: [
-        (User, ASK), (Agent, SUMMARY),
-        (User, "Yes please, I no longer need it."),
-    ];
     thats_right_please_cancel: [
         (User, ASK), (Agent, SUMMARY),
         (User, "That's right, please cancel it."),
@@ -545,10 +514,6 @@ conversation_tests! { assert_consent;
     go_ahead_alone: [
         (User, ASK), (Agent, SUMMARY),
         (User, "Go ahead."),
-    ];
-    yes_sure_dont_need_it: [
-        (User, ASK), (Agent, SUMMARY),
-        (User, "Yes, I'm sure. I don't need it anymore."),
     ];
     yes_echoing_summary: [
         (User, ASK), (Agent, SUMMARY),
@@ -568,9 +533,44 @@ conversation_tests! { assert_consent;
 // ---------------------------------------------------------------------------
 
 case_list! { FOUND_NOT_CONSENT;
+    both_orders_just_the_other: [
+        (Agent, "Shall I cancel #W9300146 (no longer needed) and #W4597054 (ordered by mistake)?"),
+        (User, "Just the W4597054 one please, yes."),
+    ];
+    numbered_two_orders_second_only: [
+        (Agent, "I can cancel:\n1. Order #W9300146 (no longer needed)\n2. Order #W4597054 (ordered by mistake)\nShall I proceed?"),
+        (User, "Yes, the second one only."),
+    ];
+    return_summary_not_cancel: [
+        (User, "I'd like to do something about #W9300146."),
+        (Agent, "To confirm: return order #W9300146 (Laptop), refund to credit card ending 4421. Shall I proceed?"),
+        (User, "Yes."),
+    ];
+    cancel_refused_return_agreed: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "No, I want to return it, not cancel it."),
+        (Agent, "To confirm: return order #W9300146, refund to the original payment method. Shall I proceed?"),
+        (User, "Yes."),
+    ];
+    exchange_summary_same_order: [
+        (Agent, "To confirm: exchange the T-shirt in order #W9300146 for size M. Proceed?"),
+        (User, "Yes"),
+    ];
+    address_change_same_order: [
+        (Agent, "Would you like me to change the shipping address on order #W9300146 to 12 Main St, Springfield?"),
+        (User, "yes"),
+    ];
 }
 
 case_list! { FOUND_CONSENT;
+    yes_please_no_longer_need_it: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes please, I no longer need it."),
+    ];
+    yes_sure_dont_need_it: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes, I'm sure. I don't need it anymore."),
+    ];
 }
 
 #[test]
