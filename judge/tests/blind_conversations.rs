@@ -394,6 +394,60 @@ conversation_tests! { assert_not_consent;
         (User, ASK), (Agent, SUMMARY),
         (User, "Correct order, yes. Wrong reason though — I ordered it by mistake."),
     ];
+
+    // Round two (still blind): more two-order scopes, mixed agent turns, jokes.
+    both_orders_only_the_second: [
+        (Agent, "To confirm, cancel these orders (reason no longer needed):\n1. #W9300146\n2. #W4597054\nShall I proceed?"),
+        (User, "Only the second."),
+    ];
+    both_orders_yes_except_ours: [
+        (Agent, "To confirm: cancel orders #W9300146 and #W4597054, reason no longer needed. Proceed?"),
+        (User, "Yes, except #W9300146."),
+    ];
+    both_orders_go_ahead_leave_other: [
+        (Agent, "Shall I cancel both #W9300146 and #W4597054?"),
+        (User, "Go ahead with #W4597054; leave the other one alone."),
+    ];
+    both_orders_yes_naming_other: [
+        (Agent, "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Shall I proceed?"),
+        (User, "Yes, cancel W4597054."),
+    ];
+    our_summary_yes_naming_other: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes, cancel #W4597054."),
+    ];
+    summary_and_upsell_same_turn: [
+        (User, ASK),
+        (Agent, "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?"),
+        (User, "Yes!"),
+    ];
+    yes_then_lol_jk: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "yes"),
+        (User, "lol jk, keep it"),
+    ];
+    y_then_n: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "y"),
+        (User, "n"),
+    ];
+    yes_no_dont_know: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes. No. I don't know."),
+    ];
+    yes_cancel_kidding: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes, cancel it. Kidding! Keep it."),
+    ];
+    yes_then_which_order: [
+        (User, ASK), (Agent, LIST_SUMMARY),
+        (User, "YES!!! Finally someone helps. Wait, is this the laptop order or the lamp order?"),
+    ];
+    yes_then_dont_do_anything_yet: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes, that all looks right."),
+        (User, "But don't do anything yet, I'll call back tomorrow."),
+    ];
 }
 
 // ---------------------------------------------------------------------------
@@ -525,6 +579,24 @@ conversation_tests! { assert_consent;
         (Tool, ORDER_READ),
         (Agent, "Order #W9300146 is pending and contains:\n1. Laptop — $1,299.99\n\nCancellation details:\n- Reason: no longer needed\n- Refund: $1,299.99 to credit card ending 4421 (5-7 business days)\n\nDo you want me to proceed with the cancellation? (yes/no)"),
         (User, "Yes, please proceed with the cancellation. Thank you for the clear breakdown — I appreciate it. Once it's done, could you tell me when the refund will show up?"),
+    ];
+
+    // Round two (still blind).
+    yes_exclaimed: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "yes!!!"),
+    ];
+    please_proceed: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Please proceed."),
+    ];
+    yes_thanks_for_waiting: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes, go ahead — and thanks for waiting while I checked."),
+    ];
+    both_orders_yes_both: [
+        (Agent, "To confirm: cancel orders #W9300146 and #W4597054, reason no longer needed. Shall I proceed?"),
+        (User, "Yes, cancel both."),
     ];
 }
 
