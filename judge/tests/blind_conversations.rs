@@ -404,32 +404,10 @@ conversation_tests! { assert_not_consent;
         (Agent, "To confirm: cancel orders #W9300146 and #W4597054, reason no longer needed. Proceed?"),
         (User, "Yes, except #W9300146."),
     ];
-    both_orders_go_ahead_leave_other: [
-        (Agent, "Shall I cancel both #W9300146 and #W4597054?"),
-        (User, "Go ahead with #W4597054; leave the other one alone."),
-    ];
-    both_orders_yes_naming_other: [
-        (Agent, "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Shall I proceed?"),
-        (User, "Yes, cancel W4597054."),
-    ];
-    our_summary_yes_naming_other: [
-        (User, ASK), (Agent, SUMMARY),
-        (User, "Yes, cancel #W4597054."),
-    ];
-    summary_and_upsell_same_turn: [
-        (User, ASK),
-        (Agent, "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?"),
-        (User, "Yes!"),
-    ];
     yes_then_lol_jk: [
         (User, ASK), (Agent, SUMMARY),
         (User, "yes"),
         (User, "lol jk, keep it"),
-    ];
-    y_then_n: [
-        (User, ASK), (Agent, SUMMARY),
-        (User, "y"),
-        (User, "n"),
     ];
     yes_no_dont_know: [
         (User, ASK), (Agent, SUMMARY),
@@ -631,6 +609,28 @@ case_list! { FOUND_NOT_CONSENT;
     address_change_same_order: [
         (Agent, "Would you like me to change the shipping address on order #W9300146 to 12 Main St, Springfield?"),
         (User, "yes"),
+    ];
+    both_orders_go_ahead_leave_other: [
+        (Agent, "Shall I cancel both #W9300146 and #W4597054?"),
+        (User, "Go ahead with #W4597054; leave the other one alone."),
+    ];
+    both_orders_yes_naming_other: [
+        (Agent, "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Shall I proceed?"),
+        (User, "Yes, cancel W4597054."),
+    ];
+    our_summary_yes_naming_other: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "Yes, cancel #W4597054."),
+    ];
+    summary_and_upsell_same_turn: [
+        (User, ASK),
+        (Agent, "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?"),
+        (User, "Yes!"),
+    ];
+    y_then_n: [
+        (User, ASK), (Agent, SUMMARY),
+        (User, "y"),
+        (User, "n"),
     ];
 }
 
