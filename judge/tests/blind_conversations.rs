@@ -583,50 +583,65 @@ conversation_tests! { assert_consent;
 // ---------------------------------------------------------------------------
 
 case_list! { FOUND_NOT_CONSENT;
+    // A yes that names only the other order of a two-order summary: nothing
+    // checks which identifiers an affirmative names (only negations are scoped).
     both_orders_just_the_other: [
         (Agent, "Shall I cancel #W9300146 (no longer needed) and #W4597054 (ordered by mistake)?"),
         (User, "Just the W4597054 one please, yes."),
     ];
+    // "only" / "the second one" restrict the yes, but are no qualifier.
     numbered_two_orders_second_only: [
         (Agent, "I can cancel:\n1. Order #W9300146 (no longer needed)\n2. Order #W4597054 (ordered by mistake)\nShall I proceed?"),
         (User, "Yes, the second one only."),
     ];
+    // `consent` sees key values, not the action: any request for a decision
+    // naming the order is taken as the cancel summary.
     return_summary_not_cancel: [
         (User, "I'd like to do something about #W9300146."),
         (Agent, "To confirm: return order #W9300146 (Laptop), refund to credit card ending 4421. Shall I proceed?"),
         (User, "Yes."),
     ];
+    // Same cause: the latest request naming the order asked about a return.
     cancel_refused_return_agreed: [
         (User, ASK), (Agent, SUMMARY),
         (User, "No, I want to return it, not cancel it."),
         (Agent, "To confirm: return order #W9300146, refund to the original payment method. Shall I proceed?"),
         (User, "Yes."),
     ];
+    // Same cause: an exchange summary.
     exchange_summary_same_order: [
         (Agent, "To confirm: exchange the T-shirt in order #W9300146 for size M. Proceed?"),
         (User, "Yes"),
     ];
+    // Same cause: an address change.
     address_change_same_order: [
         (Agent, "Would you like me to change the shipping address on order #W9300146 to 12 Main St, Springfield?"),
         (User, "yes"),
     ];
+    // A go-ahead naming only the other order; "leave the other one" reads as
+    // a restriction to everything but the action.
     both_orders_go_ahead_leave_other: [
         (Agent, "Shall I cancel both #W9300146 and #W4597054?"),
         (User, "Go ahead with #W4597054; leave the other one alone."),
     ];
+    // A yes naming only the other order of a two-order summary.
     both_orders_yes_naming_other: [
         (Agent, "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Shall I proceed?"),
         (User, "Yes, cancel W4597054."),
     ];
+    // A yes naming an order the summary never named.
     our_summary_yes_naming_other: [
         (User, ASK), (Agent, SUMMARY),
         (User, "Yes, cancel #W4597054."),
     ];
+    // One agent turn asks two things; the yes is taken for the summary.
     summary_and_upsell_same_turn: [
         (User, ASK),
         (Agent, "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?"),
         (User, "Yes!"),
     ];
+    // "y" is a yes in the lexicon, "n" is no no: the unknown later reply has no
+    // defeater, so it does not revoke.
     y_then_n: [
         (User, ASK), (Agent, SUMMARY),
         (User, "y"),
@@ -635,34 +650,38 @@ case_list! { FOUND_NOT_CONSENT;
 }
 
 case_list! { FOUND_CONSENT;
+    // The user restating the reason: "no longer" after the yes, bearing on
+    // "it", reads as a negation qualifying the yes.
     yes_please_no_longer_need_it: [
         (User, ASK), (Agent, SUMMARY),
         (User, "Yes please, I no longer need it."),
     ];
+    // Same cause: "don't need it" after the yes.
     yes_sure_dont_need_it: [
         (User, ASK), (Agent, SUMMARY),
         (User, "Yes, I'm sure. I don't need it anymore."),
     ];
 }
 
+/// The names of the cases whose verdict is not the expected one.
+fn misjudged(cases: &[Case], should_be_consent: bool) -> Vec<&'static str> {
+    cases
+        .iter()
+        .filter(|case| is_given(case.script) != should_be_consent)
+        .map(|case| case.name)
+        .collect()
+}
+
 #[test]
 #[ignore = "found by the blind red team: conversations that are not consent but are taken as consent"]
 fn found_not_consent_taken_as_consent() {
-    let wrong: Vec<&str> = FOUND_NOT_CONSENT
-        .iter()
-        .filter(|case| is_given(case.script))
-        .map(|case| case.name)
-        .collect();
+    let wrong = misjudged(FOUND_NOT_CONSENT, false);
     assert!(wrong.is_empty(), "taken as consent: {wrong:?}");
 }
 
 #[test]
 #[ignore = "found by the blind red team: consent the rule blocks"]
 fn found_consent_blocked() {
-    let wrong: Vec<&str> = FOUND_CONSENT
-        .iter()
-        .filter(|case| !is_given(case.script))
-        .map(|case| case.name)
-        .collect();
+    let wrong = misjudged(FOUND_CONSENT, true);
     assert!(wrong.is_empty(), "not taken as consent: {wrong:?}");
 }
