@@ -410,6 +410,13 @@ async fn a_yes_for_one_order_never_opens_the_other_one_the_user_keeps() {
 }
 
 #[tokio::test]
+async fn a_yes_naming_only_the_other_order_blocks() {
+    let mut events = one_of_two_summarised(&["Yes, cancel #W4597054."]);
+    events.push(cancel(ORDER));
+    assert_gate(events, Outcome::Block).await;
+}
+
+#[tokio::test]
 async fn a_no_about_another_order_and_this_one_blocks() {
     let mut events = one_of_two_summarised(&["Yes. Don't cancel #W4597054, or this one."]);
     events.push(cancel(ORDER));

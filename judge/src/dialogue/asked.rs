@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use super::lexicon::SELECTING_WORDS;
 use super::tokens::{normalise, words};
 
 /// How many first letters two forms of an action word share ("cancel",
@@ -19,12 +20,49 @@ const ACTION_STEM_LEN: usize = 5;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AskedWords {
     words: HashSet<String>,
+    /// The identifiers the latest request for a decision named.
+    latest: Vec<String>,
 }
 
 impl AskedWords {
     /// Adds the words of an agent turn that asked for a decision.
     pub fn add_turn(&mut self, text: &str) {
-        self.words.extend(words(&normalise(text)));
+        let turn = words(&normalise(text));
+        self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
+        self.latest.sort();
+        self.latest.dedup();
+        self.words.extend(turn);
+    }
+
+    /// Whether a reply picks a part of, or something beside, what the
+    /// latest request for a decision named ([`is_record_id`]s, such as order
+    /// ids; a choice among flights or product variants is an answer, not a
+    /// part): it names identifiers of a kind
+    /// named there, none of them one named there ("Yes, cancel #W4597054"
+    /// to a summary of #W9300146), names some but not all of
+    /// several of one kind ("Yes, cancel W4597054" to a summary of two
+    /// orders), or, with several of one kind, selects ("the second one
+    /// only"). A yes that does is no yes to the summary as a whole.
+    pub(crate) fn selects_part(&self, reply: &[String]) -> bool {
+        let named: Vec<&String> = reply.iter().filter(|w| is_record_id(w)).collect();
+        let beside = self.latest.iter().any(|l| {
+            let of_kind: Vec<&&String> = named.iter().filter(|n| same_kind(n, l)).collect();
+            !of_kind.is_empty() && !of_kind.iter().any(|n| self.latest.contains(n))
+        });
+        let several = self.latest.iter().any(|id| {
+            self.latest
+                .iter()
+                .filter(|other| same_kind(id, other))
+                .count()
+                >= 2
+        });
+        let selects = several
+            && reply.windows(2).any(|pair| {
+                matches!(pair, [ordinal, noun]
+                    if SELECTING_WORDS.contains(&ordinal.as_str())
+                        && matches!(noun.as_str(), "one" | "order" | "reservation"))
+            });
+        beside || selects
     }
 
     /// Whether a request for a decision named this word.
@@ -47,6 +85,25 @@ impl AskedWords {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))
     }
+}
+
+/// An identifier of a record a write acts on, as users and agents write
+/// it: letters, then at least [`RECORD_ID_DIGITS`] digits (`w9300146`).
+/// Product specs (`i7`, `8gb`), flight numbers and bare numbers are not.
+fn is_record_id(word: &str) -> bool {
+    let letters = word.chars().take_while(|c| c.is_alphabetic()).count();
+    let rest = word.get(letters..).unwrap_or_default();
+    letters > 0 && rest.len() >= RECORD_ID_DIGITS && rest.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Digits a record id has at least ([`is_record_id`]).
+const RECORD_ID_DIGITS: usize = 5;
+
+/// Whether two identifiers are of one kind (two order ids, two item ids):
+/// the same letters before the first digit and the same length.
+fn same_kind(a: &str, b: &str) -> bool {
+    let prefix = |s: &str| s.chars().take_while(|c| c.is_alphabetic()).count();
+    a.len() == b.len() && prefix(a) == prefix(b) && a.get(..prefix(a)) == b.get(..prefix(b))
 }
 
 /// A word that identifies one thing: letters mixed with digits
@@ -73,5 +130,23 @@ mod tests {
         assert!(!asked.only_other_identifiers(&tokens("leave order W3289292 unchanged")));
         assert!(!asked.only_other_identifiers(&tokens("leave W3289292 and W9154975 unchanged")));
         assert!(!asked.only_other_identifiers(&tokens("leave it unchanged")));
+    }
+
+    #[test]
+    fn a_reply_picking_part_of_the_latest_request_selects() {
+        let mut asked = AskedWords::default();
+        asked.add_turn("Shall I cancel #W9300146?");
+        assert!(asked.selects_part(&tokens("Yes, cancel #W4597054.")));
+        assert!(!asked.selects_part(&tokens("Yes, cancel #W9300146.")));
+        assert!(!asked.selects_part(&tokens("Yes, refund to gift_card_7711863.")));
+        assert!(!asked.selects_part(&tokens("Yes, only that one.")));
+        asked.add_turn("Shall I cancel #W9300146 and #W4597054?");
+        assert!(asked.selects_part(&tokens("Yes, the second one only.")));
+        assert!(!asked.selects_part(&tokens("Yes, cancel W4597054. That's the only one.")));
+        assert!(!asked.selects_part(&tokens("Yes, cancel both.")));
+        assert!(!asked.selects_part(&tokens("Yes, cancel #W9300146 and #W4597054.")));
+        // Items of another kind than the orders are not a selection of them.
+        asked.add_turn("Exchange item 1234567890 for 0987654321 in order #W9300146?");
+        assert!(!asked.selects_part(&tokens("Yes, exchange it in #W9300146.")));
     }
 }

@@ -92,8 +92,8 @@ pub(crate) const FILLERS: &[&str] = &[
 /// Negators: any of them anywhere defeats a yes; one opening a clause, or in
 /// the same clause as a yes word, makes the reply a refusal.
 pub(crate) const NEGATORS: &[&str] = &[
-    "no", "not", "never", "nothing", "none", "nope", "nah", "nay", "nor", "neither", "without",
-    "nobody",
+    "n", "no", "not", "never", "nothing", "none", "nope", "nah", "nay", "nor", "neither",
+    "without", "nobody",
 ];
 
 /// Words a `no` interjection leads into ("no I want to keep it", "no
@@ -704,3 +704,8 @@ pub(crate) const STATE_DESCRIPTIONS: &[&[&str]] = &[
 /// How many words after a first-person word a verb of wanting may come to
 /// open a request ("I'd like", "I would really like").
 pub(crate) const REQUEST_HEAD_WINDOW: usize = 3;
+
+/// Ordinals that, before "one" or "order", pick one of several things a
+/// request for a decision named ("the second one").
+pub(crate) const SELECTING_WORDS: &[&str] =
+    &["first", "second", "third", "last", "latter", "former"];

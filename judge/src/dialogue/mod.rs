@@ -103,6 +103,18 @@
 //! nothing says which action was asked about, so any action word or anaphor
 //! ties the request to it.
 //!
+//! In a conversation, a yes whose sentence **names another order than the
+//! latest request for a decision, or picks one of several by position**, is
+//! no yes to that request ([`AskedWords`]): it names record ids (letters,
+//! then five or more digits: order ids) of a kind named there but none of
+//! those ("Yes, cancel #W4597054" to a summary of #W9300146), or, with
+//! several of one kind named, says "the second one". A yes naming *some*
+//! of several orders of one summary is still taken for all of them: agents'
+//! summaries often list every order of the account, so which one the write
+//! is about must be decided against the write's key value, which a per-turn
+//! cue does not see (open; `judge/tests/blind_conversations.rs`,
+//! `STILL_NOT_CONSENT`).
+//!
 //! A sentence **after the yes that moves on to another request** of the
 //! user's own (it opens with *also* — after *and*, *but* — or names
 //! *another issue/question/thing/order*, *one more thing*, *by the way*, …,

@@ -111,8 +111,10 @@ impl Markers {
             ..Markers::default()
         };
         let mut scope = Scope::Answer;
+        let mut yes_sentence = None;
         for sentence in read {
-            if m.says_yes() && opens_new_request(sentence) {
+            let had_yes = m.says_yes();
+            if had_yes && opens_new_request(sentence) {
                 scope = Scope::NextRequest;
             }
             match scope {
@@ -122,6 +124,15 @@ impl Markers {
                 Scope::Answer => m.read_sentence(sentence, asked),
                 Scope::NextRequest => m.read_next_request(sentence, asked),
             }
+            if !had_yes && m.says_yes() {
+                yes_sentence = Some(sentence);
+            }
+        }
+        // The sentence that says yes picks part of what was asked ("Yes,
+        // cancel #W4597054" to a summary of #W9300146 and #W4597054).
+        if let (Some(sentence), Some(asked)) = (yes_sentence, asked) {
+            let words: Vec<String> = sentence.tokens().cloned().collect();
+            m.other_request |= asked.selects_part(&words);
         }
         m
     }
