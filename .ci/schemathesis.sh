@@ -13,7 +13,9 @@ target=${CARGO_TARGET_DIR:-target}
 venv="$target/schemathesis-venv"
 
 if [ ! -x "$venv/bin/st" ] || ! "$venv/bin/pip" show schemathesis 2>/dev/null | grep -qx "Version: $SCHEMATHESIS_VERSION"; then
-    python3 -m venv "$venv"
+    # --clear: a venv copied or moved from another path has stale
+    # interpreter paths; rebuild it rather than run it.
+    python3 -m venv --clear "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
