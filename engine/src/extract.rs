@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
-use turnstile_judge::dialogue::{AskedWords, Lookup, ReadTurn, ReadValue, turn_cues_of};
+use turnstile_judge::dialogue::{
+    AskedWords, Lookup, ReadTurn, ReadValue, identifier_word, is_record_word, turn_cues_of,
+};
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
     Amount, ArgPath, ArgStep, Date, DateTime, EventIdx, Interner, StepId, StepOrigin, Timing,
@@ -66,6 +68,9 @@ pub struct Extractor {
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
+    /// The values that are identifiers, by symbol, with the word turns
+    /// write them as ([`identifier_word`]).
+    identifiers: HashMap<u32, String>,
     /// Which turns and values share a key, so a mention is looked for only
     /// where it can be.
     index: MentionIndex,
@@ -119,6 +124,7 @@ impl Extractor {
             principal: BTreeMap::new(),
             turns: Vec::new(),
             values: Vec::new(),
+            identifiers: HashMap::new(),
             index: MentionIndex::default(),
             turn: None,
             control: bundle.control,
@@ -175,18 +181,29 @@ impl Extractor {
                 break;
             };
             let value = Symbol(raw);
-            let read = ReadValue::new(self.interner.resolve(value));
+            let text = self.interner.resolve(value);
+            let read = ReadValue::new(text);
             let nameable = !read.is_empty() && read.len() <= MAX_VALUE_TOKENS;
+            let identifier = identifier_word(text).filter(|_| nameable);
+            let record = identifier.as_deref().is_some_and(is_record_word);
+            if let Some(word) = identifier {
+                self.identifiers.insert(raw, word);
+            }
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
                     let Some((event, speaker, turn)) = self.turns.get(position) else {
                         continue;
                     };
                     if turn.names_read(&read) {
+                        // Only a value known when the turn was read can be
+                        // named in its answer: what a yes picked is decided
+                        // then, the same at every later event.
                         self.facts.mentions.push(MentionFact {
                             value,
                             event: *event,
                             speaker: *speaker,
+                            record,
+                            in_answer: false,
                         });
                     }
                 }
@@ -218,10 +235,13 @@ impl Extractor {
                 continue;
             };
             if turn.names_read(read) {
+                let identifier = self.identifiers.get(&raw);
                 self.facts.mentions.push(MentionFact {
                     value: Symbol(raw),
                     event: k,
                     speaker,
+                    record: identifier.is_some_and(|w| is_record_word(w)),
+                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
                 });
             }
         }

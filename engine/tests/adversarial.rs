@@ -423,6 +423,44 @@ async fn a_no_about_another_order_and_this_one_blocks() {
     assert_gate(events, Outcome::Block).await;
 }
 
+// ---- a yes naming one order of a summary of two ----
+
+/// Both orders read and summarised in one agent turn; the user's replies.
+fn both_summarised(replies: &[&str]) -> Vec<Event> {
+    let mut events = identified(&[ORDER, OTHER_ORDER]);
+    events.push(user(
+        "I want to cancel #W9300146 and maybe #W4597054, I no longer need them.",
+    ));
+    events.push(agent(
+        "To confirm: cancel orders #W9300146 and #W4597054, reason no longer needed. Shall I proceed?",
+    ));
+    events.extend(replies.iter().map(|r| user(r)));
+    events
+}
+
+#[tokio::test]
+async fn a_yes_naming_one_order_of_two_does_not_cancel_the_other() {
+    let mut events = both_summarised(&["Yes, cancel #W4597054."]);
+    events.push(cancel(ORDER));
+    assert_gate(events, Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_yes_naming_one_order_of_two_cancels_that_one() {
+    let mut events = both_summarised(&["Yes, cancel #W4597054."]);
+    events.push(cancel(OTHER_ORDER));
+    assert_gate(events, Outcome::Allow).await;
+}
+
+#[tokio::test]
+async fn a_yes_naming_both_orders_or_none_cancels_either() {
+    for reply in ["Yes, cancel #W9300146 and #W4597054.", "Yes, both."] {
+        let mut events = both_summarised(&[reply]);
+        events.push(cancel(ORDER));
+        assert_gate(events, Outcome::Allow).await;
+    }
+}
+
 // ---- controls ----
 
 #[tokio::test]

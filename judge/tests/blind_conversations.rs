@@ -11,7 +11,9 @@
 //! ones it now refuses in `FOUND_NOT_CONSENT` (a yes naming an order the
 //! summary did not, "the second one", "n"), summaries of another action in
 //! `OTHER_ACTION` (refused with the action word as a key value, as the
-//! gate's guards ask), and what it still gets wrong in `STILL_NOT_CONSENT`
+//! gate's guards ask), a yes naming the other order of two in `ONE_OF_TWO`
+//! (refused since `confirmed(...)` reads which records a yes names), and
+//! what it still gets wrong in `STILL_NOT_CONSENT`
 //! and `FOUND_CONSENT`, whose `#[ignore]`d tests fail
 //! (`cargo test -- --ignored`).
 
@@ -637,18 +639,10 @@ case_list! { OTHER_ACTION;
     ];
 }
 
-// Still taken as consent (see the `#[ignore]`d test):
-// - a yes naming one order of a summary of two is taken for both: the yes is
-//   a per-turn fact, and agents' summaries often list every order of the
-//   account, so "names some but not all" cannot be decided per turn; it
-//   needs `confirmed(...)` to require that an affirming turn naming order
-//   ids names the key value (a rules change: monitor, Datalog, proptests);
-// - one agent turn holds the summary and another question, and a bare yes
-//   is credited to the summary (the agent turn's questions would have to be
-//   counted as facts).
-case_list! { STILL_NOT_CONSENT;
-    // A yes that names only the other order of a two-order summary: nothing
-    // checks which identifiers an affirmative names (only negations are scoped).
+// A yes naming one order of a summary of two: a yes to that order only
+// (`names_other_records`; `confirmed(...)` applies the same rule).
+case_list! { ONE_OF_TWO;
+    // A yes that names only the other order of a two-order summary.
     both_orders_just_the_other: [
         (Agent, "Shall I cancel #W9300146 (no longer needed) and #W4597054 (ordered by mistake)?"),
         (User, "Just the W4597054 one please, yes."),
@@ -664,6 +658,12 @@ case_list! { STILL_NOT_CONSENT;
         (Agent, "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Shall I proceed?"),
         (User, "Yes, cancel W4597054."),
     ];
+}
+
+// Still taken as consent (see the `#[ignore]`d test): one agent turn holds
+// the summary and another question, and a bare yes is credited to the
+// summary (the agent turn's questions would have to be counted as facts).
+case_list! { STILL_NOT_CONSENT;
     // One agent turn asks two things; the yes is taken for the summary.
     summary_and_upsell_same_turn: [
         (User, ASK),
@@ -712,7 +712,20 @@ fn another_action_on_the_order_is_refused_as_the_gate_asks() {
 }
 
 #[test]
-#[ignore = "still taken as consent: a yes naming one order of two; a bare yes to a turn holding the summary and another question"]
+fn a_yes_naming_the_other_order_of_two_is_no_yes_to_this_one() {
+    let wrong = misjudged(ONE_OF_TWO, false);
+    assert!(wrong.is_empty(), "taken as consent: {wrong:?}");
+    // The same replies are a yes to the order they name.
+    let other = ONE_OF_TWO
+        .iter()
+        .filter(|case| !consent(&turns(case.script), &["W4597054"]).is_given())
+        .map(|case| case.name)
+        .collect::<Vec<_>>();
+    assert!(other.is_empty(), "no yes to the order named: {other:?}");
+}
+
+#[test]
+#[ignore = "still taken as consent: a bare yes to a turn holding the summary and another question"]
 fn still_not_consent_is_refused() {
     let wrong = misjudged(STILL_NOT_CONSENT, false);
     assert!(wrong.is_empty(), "taken as consent: {wrong:?}");

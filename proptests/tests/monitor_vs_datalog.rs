@@ -126,6 +126,9 @@ struct Vocab {
     vars: u32,
     /// The amount field holds money (else integers).
     money: bool,
+    /// The ids are order-like record ids (`#W9300146`); else they are
+    /// records only as the ids of the entities read (`ZFA04Y`).
+    shaped_ids: bool,
 }
 
 impl Vocab {
@@ -140,8 +143,15 @@ impl Vocab {
 }
 
 fn vocab() -> impl Strategy<Value = Vocab> {
-    (0usize..3, 2usize..=3, 2usize..=3, 2u32..=3, any::<bool>()).prop_map(
-        |(layout, n_ids, n_statuses, vars, money)| {
+    (
+        0usize..3,
+        2usize..=3,
+        2usize..=3,
+        2u32..=3,
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(layout, n_ids, n_statuses, vars, money, shaped_ids)| {
             let (reads, gated) = match layout {
                 0 => (1, 1),
                 1 => (2, 1),
@@ -154,9 +164,9 @@ fn vocab() -> impl Strategy<Value = Vocab> {
                 statuses: STATUSES[..n_statuses].to_vec(),
                 vars,
                 money,
+                shaped_ids,
             }
-        },
-    )
+        })
 }
 
 // ---------------------------------------------------------------------------
@@ -581,20 +591,39 @@ struct TurnSpec {
     by_user: bool,
     cues: [bool; 5],
     named: Vec<Symbol>,
+    /// The named ids (records) a user turn's answer names.
+    in_answer: Vec<Symbol>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     let symbols = v.symbols();
+    let ids = v.ids.clone();
     let max = symbols.len();
+    // Random cues, and often the two that decide `confirmed`: an agent's
+    // request for a decision and a user's plain yes.
+    let speaker_and_cues = prop_oneof![
+        2 => (any::<bool>(), any::<[bool; 5]>()),
+        1 => Just((false, [true, true, false, false, false])),
+        1 => Just((true, [false, false, true, false, false])),
+    ];
     (
-        any::<bool>(),
-        any::<[bool; 5]>(),
+        speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
+        any::<u8>(),
     )
-        .prop_map(|(by_user, cues, named)| TurnSpec {
-            by_user,
-            cues,
-            named,
+        .prop_map(move |((by_user, cues), named, answer_mask)| {
+            let in_answer = named
+                .iter()
+                .enumerate()
+                .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
+                .map(|(_, &s)| s)
+                .collect();
+            TurnSpec {
+                by_user,
+                cues,
+                named,
+                in_answer,
+            }
         })
         .boxed()
 }
@@ -1096,6 +1125,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         value,
                         event: EventIdx(k),
                         speaker,
+                        record: v.shaped_ids && v.ids.contains(&value),
+                        in_answer: turn.in_answer.contains(&value),
                     })
                     .collect();
             }
@@ -1924,6 +1955,109 @@ fn sat_events(run: &Run, s: u32, e: Env) -> Vec<u32> {
 
 fn allowed_events(run: &Run) -> Vec<u32> {
     run.allowed.keys().map(|k| k.0).collect()
+}
+
+/// A turn at `k` with its cues (asks decision, asks anything, affirms,
+/// revokes, corrects) naming `named` (ids are records).
+fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFacts {
+    let [asks_decision, asks_anything, affirms, revokes, corrects] = cues;
+    EventFacts {
+        event: EventIdx(k),
+        turn: Some(TurnFact {
+            event: EventIdx(k),
+            speaker,
+            asks_decision,
+            asks_anything,
+            affirms,
+            revokes,
+            corrects,
+        }),
+        mentions: named
+            .iter()
+            .map(|&value| MentionFact {
+                value,
+                event: EventIdx(k),
+                speaker,
+                record: IDS.contains(&value),
+                in_answer: speaker == Speaker::User && IDS.contains(&value),
+            })
+            .collect(),
+        ..EventFacts::default()
+    }
+}
+
+#[test]
+fn a_yes_naming_one_record_of_a_summary_of_two_confirms_that_one_only() {
+    let [o1, o2, _] = IDS;
+    let mut checks = CheckSet::default();
+    let guard = checks.push(Check::Confirmed(vec![arg(path_order_id())]));
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let summary = [true, true, false, false, false];
+    let yes = [false, false, true, false, false];
+    let case = Case {
+        checks: chain(
+            vec![step("entry", Timing::State, None, vec![]), auth],
+            checks,
+            &[],
+        ),
+        events: vec![
+            turn(0, Speaker::Agent, summary, &[o1, o2]),
+            turn(1, Speaker::User, yes, &[o2]),
+            call(2, CANCEL, o1),
+            call(3, CANCEL, o2),
+        ],
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    assert_eq!(
+        allowed_events(&run),
+        vec![3],
+        "only the order the yes named"
+    );
+}
+
+#[test]
+fn a_yes_naming_one_of_two_entities_read_confirms_that_one_only() {
+    let [o1, o2, _] = IDS;
+    let pending = STATUSES[0];
+    let mut checks = CheckSet::default();
+    let guard = checks.push(Check::Confirmed(vec![arg(path_order_id())]));
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let summary = [true, true, false, false, false];
+    let yes = [false, false, true, false, false];
+    // Ids that are no order-like record ids: records only as entities read.
+    let unshaped = |mut facts: EventFacts| {
+        for m in &mut facts.mentions {
+            m.record = false;
+        }
+        facts
+    };
+    let case = Case {
+        checks: chain(
+            vec![step("entry", Timing::State, None, vec![]), auth],
+            checks,
+            &[],
+        ),
+        events: vec![
+            call(0, LOOKUP, o1),
+            result(1, 0, Some((o1, pending)), None),
+            call(2, LOOKUP, o2),
+            result(3, 2, Some((o2, pending)), None),
+            unshaped(turn(4, Speaker::Agent, summary, &[o1, o2])),
+            unshaped(turn(5, Speaker::User, yes, &[o2])),
+            call(6, CANCEL, o1),
+            call(7, CANCEL, o2),
+        ],
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    assert_eq!(
+        allowed_events(&run),
+        vec![7],
+        "only the entity the yes named"
+    );
 }
 
 #[test]

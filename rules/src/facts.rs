@@ -156,6 +156,14 @@ pub struct MentionFact {
     pub event: EventIdx,
     /// Who wrote the turn.
     pub speaker: Speaker,
+    /// The value is a record identifier (an order id such as `#W9300146`),
+    /// the kind of value a yes naming some of a summary's records picks
+    /// among (`confirmed(...)`).
+    pub record: bool,
+    /// An identifier named in the answer of a user turn (its sentences
+    /// before it moves on to another request of the user's own), known as
+    /// a value when the turn was read.
+    pub in_answer: bool,
 }
 
 /// Why a part of the trace could not be turned into facts. Checks that would

@@ -150,6 +150,8 @@ crepe! {
     @input pub struct ICountV(pub u32, pub Value, pub u32, pub u32, pub u32);
     // ---- conversation turns (cues decided by code at extraction) ----
     @input pub struct IMention(pub Value, pub u32, pub Speaker);
+    @input pub struct IRecord(pub Value);
+    @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IAskTurn(pub u32);
     @input pub struct IAsksAny(pub u32);
     @input pub struct IAffirm(pub u32);
@@ -299,7 +301,9 @@ crepe! {
     // confirmed(x, ...): the summary is the latest agent turn at or before k
     // that asks for a decision and names every value; the first user yes
     // after it, before any later agent question, confirms it, unless a user
-    // turn after the summary revokes, or one after the yes corrects.
+    // turn after the summary revokes, or one after the yes corrects. A yes
+    // naming some of the summary's records but not every key record does
+    // not count.
     struct ConfNotReady(u32, u32, Env);
     ConfNotReady(c, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m), !Present(m, k, e);
     ConfNotReady(c, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m), ElemMissing(m, k, e);
@@ -318,8 +322,28 @@ crepe! {
     Summary(c, k, e, a) <- SummaryAt(c, k, e, a), !LaterSummary(c, k, e, a);
     struct WindowClosed(u32, u32);
     WindowClosed(a, u) <- IAskTurn(a), IAffirm(u), (a < u), IAsksAny(q), (a < q && q < u);
+    // A yes whose answer names a record the summary named, of the kind of a
+    // key record it does not name, is a yes to the records it names, not to
+    // these values. Kinds: order-like record ids (IRecord), and the ids of
+    // one entity type read by k.
+    struct AnsweredRecord(u32, u32, Env, u32, Value);
+    AnsweredRecord(c, k, e, u, w) <- Summary(c, k, e, a), IAffirm(u), (a < u && u <= k),
+        IInAnswer(w, u), IMention(w, a, Speaker::Agent);
+    struct MissedKey(u32, u32, Env, u32, Value);
+    MissedKey(c, k, e, u, v) <- AnsweredRecord(c, k, e, u, _), ConfVal(c, k, e, v), !IInAnswer(v, u);
+    struct NamesOtherRecords(u32, u32, Env, u32);
+    NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), IRecord(v),
+        AnsweredRecord(c, k, e, u, w), IRecord(w);
+    NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), let Value::Str(vs) = v,
+        EntityRead(t, vs, rv), (rv <= k),
+        AnsweredRecord(c, k, e, u, w), let Value::Str(ws) = w,
+        EntityRead(t, ws, rw), (rw <= k);
+    struct EntityRead(Symbol, Symbol, u32);
+    EntityRead(t, i, from) <- IAttr(t, i, _, _, _, from, _);
+    EntityRead(t, i, from) <- IAttrLen(t, i, _, _, from, _);
     struct YesTo(u32, u32, Env, u32);
-    YesTo(c, k, e, u) <- Summary(c, k, e, a), IAffirm(u), (a < u && u <= k), !WindowClosed(a, u);
+    YesTo(c, k, e, u) <- Summary(c, k, e, a), IAffirm(u), (a < u && u <= k), !WindowClosed(a, u),
+        !NamesOtherRecords(c, k, e, u);
     struct HasYes(u32, u32, Env);
     HasYes(c, k, e) <- YesTo(c, k, e, _);
     struct LaterYes(u32, u32, Env, u32);

@@ -39,10 +39,11 @@ impl AskedWords {
     /// ids; a choice among flights or product variants is an answer, not a
     /// part): it names identifiers of a kind
     /// named there, none of them one named there ("Yes, cancel #W4597054"
-    /// to a summary of #W9300146), names some but not all of
-    /// several of one kind ("Yes, cancel W4597054" to a summary of two
-    /// orders), or, with several of one kind, selects ("the second one
-    /// only"). A yes that does is no yes to the summary as a whole.
+    /// to a summary of #W9300146), or, with several of one kind, selects
+    /// ("the second one only"). A yes that does is no yes to the summary as
+    /// a whole. A yes naming *some* of several ("Yes, cancel W4597054" to a
+    /// summary of two orders) is a yes to the ones it names: that is decided
+    /// against the write's key values ([`names_other_records`]), not here.
     pub(crate) fn selects_part(&self, reply: &[String]) -> bool {
         let named: Vec<&String> = reply.iter().filter(|w| is_record_id(w)).collect();
         let beside = self.latest.iter().any(|l| {
@@ -87,10 +88,48 @@ impl AskedWords {
     }
 }
 
+/// The word a value (a key value of a write, as the trace holds it:
+/// `#W9300146`, `ZFA04Y`) is written as in turns, if it is one identifier
+/// ([`is_identifier`]) once normalised as turns are: `w9300146`, `zfa04y`.
+#[must_use]
+pub fn identifier_word(value: &str) -> Option<String> {
+    match words(&normalise(value)).as_slice() {
+        [word] if is_identifier(word) => Some(word.clone()),
+        _ => None,
+    }
+}
+
+/// Whether an identifier word ([`identifier_word`]) is a record id
+/// ([`is_record_id`]: letters, then five or more digits, as order ids are).
+#[must_use]
+pub fn is_record_word(word: &str) -> bool {
+    is_record_id(word)
+}
+
+/// Whether a yes whose answer names the identifiers `answer_records` (the
+/// identifier words of its sentences before it moves on to another request),
+/// to the request for a decision `summary`, names records the summary named
+/// but not every record among the write's `key_values`: "Yes, cancel
+/// W4597054" to a summary of #W9300146 and #W4597054 is a yes to cancelling
+/// #W4597054 only. Without a record of the summary in its answer ("Yes",
+/// "Yes, cancel both") it is a yes to all.
+#[must_use]
+pub fn names_other_records(summary: &str, answer_records: &[String], key_values: &[&str]) -> bool {
+    let summary_records: HashSet<String> = words(&normalise(summary))
+        .into_iter()
+        .filter(|w| is_record_id(w))
+        .collect();
+    answer_records.iter().any(|w| summary_records.contains(w))
+        && key_values.iter().any(|v| {
+            identifier_word(v)
+                .is_some_and(|word| is_record_id(&word) && !answer_records.contains(&word))
+        })
+}
+
 /// An identifier of a record a write acts on, as users and agents write
 /// it: letters, then at least [`RECORD_ID_DIGITS`] digits (`w9300146`).
 /// Product specs (`i7`, `8gb`), flight numbers and bare numbers are not.
-fn is_record_id(word: &str) -> bool {
+pub(crate) fn is_record_id(word: &str) -> bool {
     let letters = word.chars().take_while(|c| c.is_alphabetic()).count();
     let rest = word.get(letters..).unwrap_or_default();
     letters > 0 && rest.len() >= RECORD_ID_DIGITS && rest.chars().all(|c| c.is_ascii_digit())
@@ -108,7 +147,7 @@ fn same_kind(a: &str, b: &str) -> bool {
 
 /// A word that identifies one thing: letters mixed with digits
 /// (`w5416052`), or five or more digits (`7453605304`).
-fn is_identifier(word: &str) -> bool {
+pub(crate) fn is_identifier(word: &str) -> bool {
     let digits = word.chars().filter(char::is_ascii_digit).count();
     let letters = word.chars().any(char::is_alphabetic);
     (letters && digits > 0) || (digits >= 5 && !letters)

@@ -109,11 +109,15 @@
 //! then five or more digits: order ids) of a kind named there but none of
 //! those ("Yes, cancel #W4597054" to a summary of #W9300146), or, with
 //! several of one kind named, says "the second one". A yes naming *some*
-//! of several orders of one summary is still taken for all of them: agents'
-//! summaries often list every order of the account, so which one the write
-//! is about must be decided against the write's key value, which a per-turn
-//! cue does not see (open; `judge/tests/blind_conversations.rs`,
-//! `STILL_NOT_CONSENT`).
+//! of several orders of one summary is a yes to the ones it names and no
+//! yes to the others ([`names_other_records`]): its answer (the sentences
+//! before it moves on to another request, below) names a record the
+//! summary named but not the write's key record ("Yes, cancel W4597054" to
+//! a summary of #W9300146 and #W4597054 does not confirm cancelling
+//! #W9300146). This is decided against the write's key values, not per
+//! turn, because agents' summaries often list every order of the account
+//! and users name the one they mean; `confirmed(...)` applies the same rule
+//! to the records the turn's answer names ([`TurnCues::answer_records`]).
 //!
 //! A sentence **after the yes that moves on to another request** of the
 //! user's own (it opens with *also* — after *and*, *but* — or names
@@ -170,20 +174,21 @@ mod value;
 
 use crate::types::{Role, Turn};
 
+use asked::is_identifier;
 use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
-use stance::{Markers, negator_positions, quotes_nothing};
+use stance::{Markers, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences};
 use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
 use value::value_tokens;
 
-pub use asked::AskedWords;
+pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
 pub use stance::{Stance, reply_stance};
 pub use value::{Lookup, ReadTurn, ReadValue, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later
 /// (the check language's `confirmed(...)`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct TurnCues {
     /// An agent turn asking for a decision ([`asks_for_decision`]): a
     /// summary when it also names every key value.
@@ -198,6 +203,11 @@ pub struct TurnCues {
     /// A user turn naming a state-changing action without a yes: after a
     /// yes, a correction the agent must summarise again.
     pub corrects: bool,
+    /// The identifiers a user turn's answer names (its sentences before it
+    /// moves on to another request), as turns write them (`w9300146`,
+    /// `zfa04y`): a yes naming some of a summary's records is a yes to
+    /// those only ([`names_other_records`]).
+    pub answer_records: Vec<String>,
 }
 
 /// The consent cues of one turn by `role` saying `text`, in a conversation
@@ -227,13 +237,14 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             }
         }
         Role::User => {
-            let markers = markers_of(turn, Some(asked));
+            let (markers, answer_records) = markers_of(turn, Some(asked));
             let stance = markers.stance();
             TurnCues {
                 affirms: stance == Stance::Affirm,
                 revokes: stance.revokes(&markers),
                 corrects: stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences())),
+                answer_records,
                 ..TurnCues::default()
             }
         }
@@ -241,13 +252,26 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     }
 }
 
-/// The reply markers of a user turn: from its shared sentences unless it
+/// The reply markers of a user turn, and the record ids its answer names
+/// ([`TurnCues::answer_records`]): from its shared sentences unless it
 /// quotes something (then from its text with the quotations blanked).
-fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> Markers {
+fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Vec<String>) {
+    let answer = |markers: Markers, read: &[Sentence]| {
+        let records = read
+            .iter()
+            .take(markers.answer_sentences)
+            .flat_map(Sentence::tokens)
+            .filter(|w| is_identifier(w))
+            .cloned()
+            .collect();
+        (markers, records)
+    };
     if quotes_nothing(&turn.text) {
-        Markers::read_sentences(&turn.text, turn.sentences(), asked)
+        let read = turn.sentences();
+        answer(Markers::read_sentences(&turn.text, read, asked), read)
     } else {
-        Markers::read(&turn.text, asked)
+        let read = sentences(&without_quoted_mentions(&turn.text));
+        answer(Markers::read_sentences(&turn.text, &read, asked), &read)
     }
 }
 
@@ -367,6 +391,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         };
     };
     let summary_event = conversation.get(summary_at).map_or(0, |t| t.event_index);
+    let summary_text = conversation.get(summary_at).map_or("", |t| t.text.as_str());
     let (up_to_summary, after) = conversation.split_at((summary_at + 1).min(conversation.len()));
     let mut asked = AskedWords::default();
     for turn in up_to_summary {
@@ -387,7 +412,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 window_open = false;
             }
             Role::User => {
-                let markers = markers_of(turn, Some(&asked));
+                let (markers, answer_records) = markers_of(turn, Some(&asked));
                 let stance = markers.stance();
                 // A new request for an action after the yes corrects what is
                 // wanted: the agent must summarise and ask again.
@@ -397,7 +422,11 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 if stance.revokes(&markers) || corrects {
                     revoked = Some((turn.event_index, stance));
                 }
-                if stance == Stance::Affirm && window_open && evidence.is_none() {
+                if stance == Stance::Affirm
+                    && window_open
+                    && evidence.is_none()
+                    && !names_other_records(summary_text, &answer_records, key_values)
+                {
                     evidence = Some(turn.event_index);
                 }
                 last_reply = Some((turn.event_index, stance, window_open));
@@ -517,6 +546,43 @@ fn negated_at(clause: &[String], negators: &[usize], start: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yes_is_a_yes_to_the_records_its_answer_names() {
+        let summary =
+            "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Proceed?";
+        let given = |reply: &str, key: &str| {
+            let turns = [
+                Turn::new(1, Role::Agent, summary),
+                Turn::new(2, Role::User, reply),
+            ];
+            consent(&turns, &[key, "cancel"]).is_given()
+        };
+        assert!(!given("Yes, cancel W4597054.", "#W9300146"));
+        assert!(given("Yes, cancel W4597054.", "#W4597054"));
+        assert!(!given("Yes. Cancel #W4597054 only.", "#W9300146"));
+        assert!(given("Yes, cancel both.", "#W9300146"));
+        assert!(given("Yes, cancel #W9300146 and #W4597054.", "#W9300146"));
+        // A record named in another request the user moves on to is not
+        // part of the answer.
+        assert!(given(
+            "Yes, please proceed with both. Also, I need the tracking number for #W4597054.",
+            "#W9300146"
+        ));
+    }
+
+    #[test]
+    fn identifier_words_are_identifiers_as_turns_write_them() {
+        let record = |v: &str| identifier_word(v).filter(|w| is_record_word(w));
+        assert_eq!(record("#W9300146").as_deref(), Some("w9300146"));
+        assert_eq!(record("W9300146").as_deref(), Some("w9300146"));
+        assert_eq!(record("1008292230"), None, "an item id is no record id");
+        assert_eq!(record("HAT170"), None, "nor a flight number");
+        assert_eq!(identifier_word("ZFA04Y").as_deref(), Some("zfa04y"));
+        assert_eq!(identifier_word("HAT170").as_deref(), Some("hat170"));
+        assert_eq!(identifier_word("gift_card_7711863"), None);
+        assert_eq!(identifier_word("cancel"), None);
+    }
 
     #[test]
     fn identifiers() {

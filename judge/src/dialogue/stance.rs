@@ -80,6 +80,9 @@ pub(crate) struct Markers {
     /// estimate", "Yes, I want to change the address"): the yes answers
     /// that, not the summary.
     pub other_request: bool,
+    /// How many of the reply's sentences are its answer: those before it
+    /// moves on to another request of the user's own.
+    pub answer_sentences: usize,
 }
 
 impl Markers {
@@ -116,6 +119,9 @@ impl Markers {
             let had_yes = m.says_yes();
             if had_yes && opens_new_request(sentence) {
                 scope = Scope::NextRequest;
+            }
+            if scope == Scope::Answer {
+                m.answer_sentences += 1;
             }
             match scope {
                 Scope::Answer if m.go_ahead && asks_for_information(sentence) => {
@@ -702,7 +708,7 @@ pub(crate) fn quotes_nothing(reply: &str) -> bool {
 /// `reply` with short double-quoted spans blanked: `The reason is "no longer
 /// needed"` mentions the words, it does not say "no". An unbalanced or long
 /// quotation is kept, so it is read as the user's own words.
-fn without_quoted_mentions(reply: &str) -> String {
+pub(crate) fn without_quoted_mentions(reply: &str) -> String {
     let mut out = String::with_capacity(reply.len());
     let mut rest = reply;
     while let Some(open) = rest.find(QUOTE_OPENERS) {

@@ -329,6 +329,20 @@ impl Inputs {
                 .iter()
                 .map(|m| IMention(Value::Str(m.value), m.event.0, m.speaker)),
         );
+        rt.extend(
+            facts
+                .mentions
+                .iter()
+                .filter(|m| m.record)
+                .map(|m| IRecord(Value::Str(m.value))),
+        );
+        rt.extend(
+            facts
+                .mentions
+                .iter()
+                .filter(|m| m.in_answer)
+                .map(|m| IInAnswer(Value::Str(m.value), m.event.0)),
+        );
         for turn in &facts.turns {
             let ev = turn.event.0;
             match turn.speaker {

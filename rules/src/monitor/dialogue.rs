@@ -20,6 +20,12 @@ pub struct Dialogue {
     mentions: HashSet<(Symbol, u32, Speaker)>,
     /// The earliest turn of each speaker naming each value.
     earliest: HashMap<(Symbol, Speaker), u32>,
+    /// The values named anywhere that are record identifiers.
+    records: HashSet<Symbol>,
+    /// `(identifier, user turn event)`: named in the turn's answer.
+    in_answer: HashSet<(Symbol, u32)>,
+    /// `(entity type, id)` of every entity read, with its first read's event.
+    entity_ids: HashMap<(Symbol, Symbol), u32>,
 }
 
 /// One change [`Dialogue::apply`] made, so the monitor can undo its last event.
@@ -28,11 +34,28 @@ pub enum DialogueChange {
     TurnPushed,
     MentionAdded((Symbol, u32, Speaker)),
     EarliestWas((Symbol, Speaker), Option<u32>),
+    RecordAdded(Symbol),
+    InAnswerAdded((Symbol, u32)),
+    EntityIdAdded((Symbol, Symbol)),
 }
 
 impl Dialogue {
-    /// Adds one event's turn and mentions.
+    /// Adds one event's turn, mentions and the ids of the entities it read.
     pub fn apply(&mut self, facts: &EventFacts, undo: &mut Vec<StateChange>) {
+        // A read that holds no value of a scalar field reads nothing.
+        for read in facts
+            .reads
+            .iter()
+            .filter(|r| r.is_list || !r.values.is_empty())
+        {
+            let key = (read.entity, read.id);
+            if !self.entity_ids.contains_key(&key) {
+                self.entity_ids.insert(key, facts.event.0);
+                undo.push(StateChange::DialogueChanged(DialogueChange::EntityIdAdded(
+                    key,
+                )));
+            }
+        }
         if let Some(turn) = facts.turn {
             self.turns.push(turn);
             undo.push(StateChange::DialogueChanged(DialogueChange::TurnPushed));
@@ -42,6 +65,16 @@ impl Dialogue {
             if self.mentions.insert(mention) {
                 undo.push(StateChange::DialogueChanged(DialogueChange::MentionAdded(
                     mention,
+                )));
+            }
+            if m.record && self.records.insert(m.value) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::RecordAdded(
+                    m.value,
+                )));
+            }
+            if m.in_answer && self.in_answer.insert((m.value, m.event.0)) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::InAnswerAdded(
+                    (m.value, m.event.0),
                 )));
             }
             let key = (m.value, m.speaker);
@@ -71,6 +104,15 @@ impl Dialogue {
             DialogueChange::EarliestWas(key, None) => {
                 self.earliest.remove(&key);
             }
+            DialogueChange::RecordAdded(value) => {
+                self.records.remove(&value);
+            }
+            DialogueChange::InAnswerAdded(named) => {
+                self.in_answer.remove(&named);
+            }
+            DialogueChange::EntityIdAdded(key) => {
+                self.entity_ids.remove(&key);
+            }
         }
     }
 
@@ -97,8 +139,46 @@ impl Dialogue {
         })
     }
 
+    /// The kinds of record `value` is at event `k`: an order-like record id
+    /// (`None`), and the type of every entity read with it as id by then.
+    fn kinds(&self, value: Symbol, k: u32) -> impl Iterator<Item = Option<Symbol>> + '_ {
+        let shaped = self.records.contains(&value).then_some(None);
+        let read = self
+            .entity_ids
+            .iter()
+            .filter(move |&(&(_, id), &first)| id == value && first <= k)
+            .map(|(&(entity, _), _)| Some(entity));
+        shaped.into_iter().chain(read)
+    }
+
+    /// Whether the answer of the user's turn at `reply` names a record the
+    /// summary at `summary` named, of the kind of a record among `values`
+    /// it does not name: a yes to the records it names, not to these
+    /// values (at event `k`).
+    fn names_other_records(&self, values: &[Value], summary: u32, reply: u32, k: u32) -> bool {
+        let answered: Vec<Symbol> = self
+            .in_answer
+            .iter()
+            .filter(|&&(_, event)| event == reply)
+            .map(|&(w, _)| w)
+            .filter(|w| self.mentions.contains(&(*w, summary, Speaker::Agent)))
+            .collect();
+        values.iter().any(|v| match v {
+            Value::Str(key) if !self.in_answer.contains(&(*key, reply)) => {
+                self.kinds(*key, k).any(|kind| {
+                    answered
+                        .iter()
+                        .any(|&w| self.kinds(w, k).any(|other| other == kind))
+                })
+            }
+            _ => false,
+        })
+    }
+
     /// Whether, at event `k`, the user's yes answers the latest agent turn
-    /// asking for a decision that names every value, not revoked since.
+    /// asking for a decision that names every value, not revoked since. A
+    /// yes naming some of the summary's records but not every record among
+    /// the values is no yes to them.
     pub fn confirmed(&self, values: &[Value], k: u32) -> bool {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
@@ -116,6 +196,7 @@ impl Dialogue {
         else {
             return false;
         };
+        let summary_event = self.turns.get(summary).map_or(0, |t| t.event.0);
         let mut window_open = true;
         let mut yes = false;
         let after = self.turns.get(summary + 1..upto).unwrap_or_default();
@@ -126,7 +207,9 @@ impl Dialogue {
                     if turn.revokes || (yes && turn.corrects) {
                         return false;
                     }
-                    yes |= turn.affirms && window_open;
+                    yes |= turn.affirms
+                        && window_open
+                        && !self.names_other_records(values, summary_event, turn.event.0, k);
                 }
             }
         }
@@ -142,6 +225,8 @@ mod tests {
 
     const ORDER: Symbol = Symbol(7);
     const OTHER: Symbol = Symbol(8);
+    /// An action word, not a record.
+    const ACTION: Symbol = Symbol(9);
 
     fn agent(k: u32, asks: bool, named: &[Symbol]) -> EventFacts {
         turn(k, Speaker::Agent, [asks, asks, false, false, false], named)
@@ -175,10 +260,16 @@ mod tests {
                     value,
                     event: EventIdx(k),
                     speaker,
+                    record: value != ACTION,
+                    in_answer: value != ACTION && speaker == Speaker::User,
                 })
                 .collect(),
             ..EventFacts::default()
         }
+    }
+
+    fn user_yes_naming(k: u32, named: &[Symbol]) -> EventFacts {
+        turn(k, Speaker::User, [false, false, true, false, false], named)
     }
 
     fn dialogue(events: &[EventFacts]) -> Dialogue {
@@ -218,6 +309,104 @@ mod tests {
             user(2, false, false, true),
         ]);
         assert!(!corrected.confirmed(&[Value::Str(ORDER)], 2));
+    }
+
+    #[test]
+    fn a_yes_naming_one_record_of_a_summary_of_two_confirms_that_one_only() {
+        let summary = agent(0, true, &[ORDER, OTHER, ACTION]);
+        let key = |order| [Value::Str(order), Value::Str(ACTION)];
+        let other_only = dialogue(&[summary.clone(), user_yes_naming(1, &[OTHER])]);
+        assert!(other_only.confirmed(&key(OTHER), 2));
+        assert!(
+            !other_only.confirmed(&key(ORDER), 2),
+            "the yes named the other order"
+        );
+        let both = dialogue(&[summary.clone(), user_yes_naming(1, &[ORDER, OTHER])]);
+        assert!(both.confirmed(&key(ORDER), 2) && both.confirmed(&key(OTHER), 2));
+        let bare = dialogue(&[summary.clone(), user_yes_naming(1, &[ACTION])]);
+        assert!(bare.confirmed(&key(ORDER), 2) && bare.confirmed(&key(OTHER), 2));
+        // A later yes naming the order, in the same window, confirms it.
+        let then_this = dialogue(&[
+            summary,
+            user_yes_naming(1, &[OTHER]),
+            user_yes_naming(2, &[ORDER]),
+        ]);
+        assert!(then_this.confirmed(&key(ORDER), 3));
+        // Undo restores the records: the monitor's journal reverts them.
+        let mut d = Dialogue::default();
+        let mut undo = Vec::new();
+        d.apply(&agent(0, true, &[ORDER]), &mut undo);
+        for change in undo.into_iter().rev() {
+            if let StateChange::DialogueChanged(c) = change {
+                d.revert(c);
+            }
+        }
+        assert_eq!(d, Dialogue::default());
+    }
+
+    /// A read at `k` of entity `entity` with id `id` (one scalar field).
+    fn read(k: u32, entity: Symbol, id: Symbol) -> EventFacts {
+        EventFacts {
+            event: EventIdx(k),
+            reads: vec![crate::facts::Read {
+                entity,
+                id,
+                field: Symbol(99),
+                values: vec![Value::Str(Symbol(98))],
+                is_list: false,
+            }],
+            ..EventFacts::default()
+        }
+    }
+
+    /// A turn naming identifiers that are no order-like record ids
+    /// (`ZFA04Y`): only entity reads make them records of a kind.
+    fn plain_turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFacts {
+        let mut facts = turn(k, speaker, cues, named);
+        for m in &mut facts.mentions {
+            m.record = false;
+        }
+        facts
+    }
+
+    #[test]
+    fn a_yes_naming_one_of_two_entities_read_confirms_that_one_only() {
+        const RESERVATION: Symbol = Symbol(20);
+        const FLIGHT_ENTITY: Symbol = Symbol(21);
+        const FLIGHT: Symbol = Symbol(22);
+        let summary = [true, true, false, false, false];
+        let yes = [false, false, true, false, false];
+        let d = dialogue(&[
+            read(0, RESERVATION, ORDER),
+            read(1, RESERVATION, OTHER),
+            read(2, FLIGHT_ENTITY, FLIGHT),
+            plain_turn(3, Speaker::Agent, summary, &[ORDER, OTHER, FLIGHT, ACTION]),
+            plain_turn(4, Speaker::User, yes, &[OTHER]),
+        ]);
+        let key = |id| [Value::Str(id), Value::Str(ACTION)];
+        assert!(d.confirmed(&key(OTHER), 5));
+        assert!(
+            !d.confirmed(&key(ORDER), 5),
+            "the yes named the other reservation"
+        );
+        // A yes naming a record of another kind (a flight) picks nothing
+        // among the reservations.
+        let flight_only = dialogue(&[
+            read(0, RESERVATION, ORDER),
+            read(2, FLIGHT_ENTITY, FLIGHT),
+            plain_turn(3, Speaker::Agent, summary, &[ORDER, FLIGHT, ACTION]),
+            plain_turn(4, Speaker::User, yes, &[FLIGHT]),
+        ]);
+        assert!(flight_only.confirmed(&key(ORDER), 5));
+        // An entity read only after the event asked about is no kind yet.
+        let late = dialogue(&[
+            read(0, RESERVATION, ORDER),
+            plain_turn(3, Speaker::Agent, summary, &[ORDER, OTHER, ACTION]),
+            plain_turn(4, Speaker::User, yes, &[OTHER]),
+            read(6, RESERVATION, OTHER),
+        ]);
+        assert!(late.confirmed(&key(ORDER), 5));
+        assert!(!late.confirmed(&key(ORDER), 6));
     }
 
     #[test]
