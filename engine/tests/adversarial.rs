@@ -469,6 +469,32 @@ async fn plain_yes_please_cancel_allows() {
 }
 
 #[tokio::test]
+async fn a_yes_to_a_summary_ending_in_an_upsell_blocks() {
+    let mut events = identified(&[ORDER]);
+    events.push(user("I want to cancel #W9300146, I no longer need it."));
+    events.push(agent(
+        "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?",
+    ));
+    events.push(user("Yes!"));
+    events.push(cancel(ORDER));
+    assert_gate(events, Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_yes_restating_the_reason_allows() {
+    assert_gate(
+        after_summary(&["Yes please, I no longer need it."]),
+        Outcome::Allow,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_yes_then_no_need_for_the_cancellation_blocks() {
+    forbidden(&["Yes. Actually I don't need it cancelled."]).await;
+}
+
+#[tokio::test]
 async fn bare_yes_allows() {
     assert_gate(after_summary(&["yes"]), Outcome::Allow).await;
 }

@@ -12,10 +12,10 @@
 //! summary did not, "the second one", "n"), summaries of another action in
 //! `OTHER_ACTION` (refused with the action word as a key value, as the
 //! gate's guards ask), a yes naming the other order of two in `ONE_OF_TWO`
-//! (refused since `confirmed(...)` reads which records a yes names), and
-//! what it still gets wrong in `STILL_NOT_CONSENT`
-//! and `FOUND_CONSENT`, whose `#[ignore]`d tests fail
-//! (`cargo test -- --ignored`).
+//! (refused since `confirmed(...)` reads which records a yes names), a yes
+//! to a summary followed by an upsell in `SUMMARY_THEN_OTHER_QUESTION`, and
+//! the consent it first blocked (the reason restated after the yes) in
+//! `REASON_RESTATED`.
 
 use turnstile_judge::dialogue::{Consent, consent};
 use turnstile_judge::{Role, Turn};
@@ -660,11 +660,10 @@ case_list! { ONE_OF_TWO;
     ];
 }
 
-// Still taken as consent (see the `#[ignore]`d test): one agent turn holds
-// the summary and another question, and a bare yes is credited to the
-// summary (the agent turn's questions would have to be counted as facts).
-case_list! { STILL_NOT_CONSENT;
-    // One agent turn asks two things; the yes is taken for the summary.
+// One agent turn holds the summary and, last, another question: a bare yes
+// answers the last question, so the turn is no request for a decision on
+// the action (`asks_decision_about_action`).
+case_list! { SUMMARY_THEN_OTHER_QUESTION;
     summary_and_upsell_same_turn: [
         (User, ASK),
         (Agent, "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?"),
@@ -672,7 +671,9 @@ case_list! { STILL_NOT_CONSENT;
     ];
 }
 
-case_list! { FOUND_CONSENT;
+// The reason restated after a yes to a cancellation ("I no longer need it")
+// is the user's own "no need" for the thing, not a negation of the action.
+case_list! { REASON_RESTATED;
     // The user restating the reason: "no longer" after the yes, bearing on
     // "it", reads as a negation qualifying the yes.
     yes_please_no_longer_need_it: [
@@ -725,15 +726,13 @@ fn a_yes_naming_the_other_order_of_two_is_no_yes_to_this_one() {
 }
 
 #[test]
-#[ignore = "still taken as consent: a bare yes to a turn holding the summary and another question"]
-fn still_not_consent_is_refused() {
-    let wrong = misjudged(STILL_NOT_CONSENT, false);
+fn a_yes_to_a_summary_followed_by_another_question_is_refused() {
+    let wrong = misjudged(SUMMARY_THEN_OTHER_QUESTION, false);
     assert!(wrong.is_empty(), "taken as consent: {wrong:?}");
 }
 
 #[test]
-#[ignore = "consent the rule still blocks: the reason restated after the yes"]
-fn found_consent_blocked() {
-    let wrong = misjudged(FOUND_CONSENT, true);
+fn a_reason_restated_after_the_yes_is_consent() {
+    let wrong = misjudged(REASON_RESTATED, true);
     assert!(wrong.is_empty(), "not taken as consent: {wrong:?}");
 }

@@ -90,7 +90,8 @@ impl AskedWords {
 
 /// The word a value (a key value of a write, as the trace holds it:
 /// `#W9300146`, `ZFA04Y`) is written as in turns, if it is one identifier
-/// ([`is_identifier`]) once normalised as turns are: `w9300146`, `zfa04y`.
+/// (letters mixed with digits, or five or more digits) once normalised as
+/// turns are: `w9300146`, `zfa04y`.
 #[must_use]
 pub fn identifier_word(value: &str) -> Option<String> {
     match words(&normalise(value)).as_slice() {
@@ -100,7 +101,7 @@ pub fn identifier_word(value: &str) -> Option<String> {
 }
 
 /// Whether an identifier word ([`identifier_word`]) is a record id
-/// ([`is_record_id`]: letters, then five or more digits, as order ids are).
+/// (letters, then five or more digits, as order ids are).
 #[must_use]
 pub fn is_record_word(word: &str) -> bool {
     is_record_id(word)

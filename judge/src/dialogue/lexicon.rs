@@ -559,6 +559,36 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["ready", "to"],
 ];
 
+/// Words that make a question about the action asked for (with
+/// [`ACTION_WORDS`] and [`ACTION_ANAPHORS`]): "Shall I proceed?", "Is
+/// everything correct?", "Would you like me to go ahead with these
+/// changes?". A last question with none of them asks something else.
+pub(crate) const DECISION_WORDS: &[&str] = &[
+    "proceed",
+    "confirm",
+    "confirmation",
+    "ahead",
+    "correct",
+    "right",
+    "ok",
+    "okay",
+    "sure",
+    "ready",
+    "continue",
+    "details",
+    "changes",
+    "request",
+    "above",
+    "these",
+    "those",
+    "them",
+    "summary",
+    "yes",
+    "accurate",
+    "everything",
+    "all",
+];
+
 /// Verbs and nouns of state-changing actions: without key values, an agent
 /// request for a decision is a summary only if it names an identifier or one
 /// of these ("Do you want a coffee?" names neither).
@@ -699,6 +729,16 @@ pub(crate) const STATE_DESCRIPTIONS: &[&[&str]] = &[
     &["not", "yet", "processed"],
     &["not", "yet", "shipped"],
     &["not", "yet", "delivered"],
+];
+
+/// Actions that take something away: a user's "no need" for the thing is
+/// their reason ([`super::stance`]'s reason restatement).
+pub(crate) const REMOVAL_ACTIONS: &[&str] = &["cancel", "return", "remove"];
+
+/// The words that may end a restated "no need" ("I don't need it
+/// anymore"): the thing, and time.
+pub(crate) const NO_NEED_TAIL: &[&str] = &[
+    "it", "them", "this", "that", "one", "anymore", "any", "more", "now", "at", "all",
 ];
 
 /// How many words after a first-person word a verb of wanting may come to

@@ -32,7 +32,10 @@
 //!    the action; one after *I understand / I acknowledge* states the
 //!    policy's consequence; a field value after a short label — "Insurance:
 //!    no", "Reason: no longer needed" — describes, unless the label is the
-//!    decision itself, "Confirm: no"; though a clause *opening* with a
+//!    decision itself, "Confirm: no"; when a request for a decision named
+//!    a cancellation, return or removal, the user's own "no need" for the
+//!    thing — "I no longer need it", "I don't need them anymore", in a
+//!    clause naming no action — restates the reason; though a clause *opening* with a
 //!    negator is a refusal wherever it stands, `no` before a noun — "no
 //!    water resistance" — excepted), a **contrast** (*but, however, though,
 //!    rather, instead, actually, except, otherwise, yet, I mean*; not "even
@@ -119,6 +122,14 @@
 //! and users name the one they mean; `confirmed(...)` applies the same rule
 //! to the records the turn's answer names ([`TurnCues::answer_records`]).
 //!
+//! An agent turn is a **request for a decision on the action** only if its
+//! last question is about the action (names an action, an anaphor, or a
+//! decision word such as *proceed, confirm, correct, these changes*): a
+//! summary followed by "Also, would you like a discount code?" is answered
+//! by a bare yes to the last question, so it is no summary and the agent
+//! must ask again (it costs writes where the last question picks an option
+//! of the action; measured in `bundles/README.md`).
+//!
 //! A sentence **after the yes that moves on to another request** of the
 //! user's own (it opens with *also* — after *and*, *but* — or names
 //! *another issue/question/thing/order*, *one more thing*, *by the way*, …,
@@ -175,7 +186,9 @@ mod value;
 use crate::types::{Role, Turn};
 
 use asked::is_identifier;
-use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
+use lexicon::{
+    ACTION_ANAPHORS, ACTION_WORDS, ASK_CUES, DECISION_WORDS, INFINITIVE_VERBS, SCOPE_ENDS,
+};
 use stance::{Markers, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences};
 use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
@@ -225,7 +238,7 @@ pub fn turn_cues(role: Role, text: &str, asked: &mut AskedWords) -> TurnCues {
 pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     match turn.role {
         Role::Agent if !turn.text.trim().is_empty() => {
-            let asks_decision = asks_decision_in(&flat_tokens(turn.sentences()));
+            let asks_decision = asks_decision_about_action(turn);
             if asks_decision {
                 asked.add_turn(&turn.text);
             }
@@ -330,6 +343,28 @@ fn asks_decision_in<T: AsRef<str>>(tokens: &[T]) -> bool {
     ASK_CUES.iter().any(|p| contains_phrase(tokens, p))
 }
 
+/// Whether an agent turn asks the user for a decision ([`ASK_CUES`]) and
+/// its last question is about the action, not something else asked after
+/// it ("… Shall I proceed? Also, would you like a discount code?"): a bare
+/// yes answers the last question, so such a turn is no request for a
+/// decision on the action; the agent must ask again.
+fn asks_decision_about_action(turn: &Turn) -> bool {
+    let sentences = turn.sentences();
+    let last_question_elsewhere = sentences
+        .iter()
+        .rev()
+        .find(|s| s.question)
+        .is_some_and(|last| {
+            let words: Vec<&String> = last.tokens().collect();
+            !words.iter().any(|w| {
+                ACTION_WORDS.contains(&w.as_str())
+                    || ACTION_ANAPHORS.contains(&w.as_str())
+                    || DECISION_WORDS.contains(&w.as_str())
+            })
+        });
+    !last_question_elsewhere && asks_decision_in(&flat_tokens(sentences))
+}
+
 /// Whether an agent turn asks the user anything (a decision or a question
 /// mark): after the summary, such a turn closes the window in which a yes
 /// answers the summary.
@@ -371,7 +406,7 @@ fn names_action_in<T: AsRef<str>>(tokens: &[T]) -> bool {
 /// state-changing action).
 fn is_summary(turn: &Turn, key_values: &[&str]) -> bool {
     turn.role == Role::Agent
-        && asks_decision_in(&flat_tokens(turn.sentences()))
+        && asks_decision_about_action(turn)
         && if key_values.is_empty() {
             names_identifier(&turn.text) || names_action_in(&flat_tokens(turn.sentences()))
         } else {

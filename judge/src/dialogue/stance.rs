@@ -9,9 +9,10 @@ use super::lexicon::{
     CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
     DECISION_LABELS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
     INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
-    NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OBJECT_WORDS, PRECEDENCE,
-    REFUSALS, REQUEST_HEAD_WINDOW, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS,
-    STATE_DESCRIPTIONS, TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, NO_NEED_TAIL,
+    OBJECT_WORDS, PRECEDENCE, REFUSALS, REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW, RETENTION,
+    RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS, STATE_DESCRIPTIONS, TEMPORAL, WISHES,
+    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
 
@@ -194,6 +195,7 @@ impl Markers {
                 acknowledged,
                 about_other,
                 anaphoric,
+                removal_asked: removal_asked(asked),
             };
             self.read_clause(clause, sentence.question, context);
         }
@@ -248,6 +250,7 @@ impl Markers {
             acknowledged: false,
             about_other: about_other_things(&all, asked),
             anaphoric: is_anaphoric(&all),
+            removal_asked: removal_asked(asked),
         };
         for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
             if is_field_value(clause, label.as_deref()) {
@@ -277,6 +280,9 @@ impl Markers {
             Vec::new()
         } else {
             stance_negators(clause, context.anaphoric)
+                .into_iter()
+                .filter(|&i| !(context.removal_asked && restates_no_need(clause, i)))
+                .collect()
         };
         let head = skip_fillers(clause);
         let opens = |p: &[&str]| opens_with(head, p);
@@ -381,6 +387,9 @@ struct ClauseContext {
     about_other: bool,
     /// The sentence holds an anaphor for the action ([`is_anaphoric`]).
     anaphoric: bool,
+    /// A request for a decision named an action that takes something away
+    /// ([`REMOVAL_ACTIONS`]): "I no longer need it" restates its reason.
+    removal_asked: bool,
 }
 
 /// Where a sentence of a reply stands: in the answer to the request for a
@@ -684,6 +693,38 @@ fn is_anaphoric(sentence: &[String]) -> bool {
     sentence
         .iter()
         .any(|w| ACTION_ANAPHORS.contains(&w.as_str()))
+}
+
+/// Whether a request for a decision so far named an action that takes
+/// something away ([`REMOVAL_ACTIONS`]: cancel, return, remove).
+fn removal_asked(asked: Option<&AskedWords>) -> bool {
+    asked.is_some_and(|asked| REMOVAL_ACTIONS.iter().any(|a| asked.names_action(a)))
+}
+
+/// Whether the negator at `at` opens the user's own "no need" for the
+/// thing ("I no longer need it", "I don't need them anymore"): the reason
+/// for a cancellation or return, restated, not a negation of the action.
+/// The clause must name no action and end with the thing and time words
+/// ([`NO_NEED_TAIL`]).
+fn restates_no_need(clause: &[String], at: usize) -> bool {
+    let after = clause.get(at + 1..).unwrap_or_default();
+    let after = match after.first().map(String::as_str) {
+        Some("longer") => after.get(1..).unwrap_or_default(),
+        _ => after,
+    };
+    let first_person = clause
+        .get(..at)
+        .unwrap_or_default()
+        .iter()
+        .any(|w| matches!(w.as_str(), "i" | "we"));
+    first_person
+        && matches!(after.first().map(String::as_str), Some("need" | "needed"))
+        && after
+            .get(1..)
+            .unwrap_or_default()
+            .iter()
+            .all(|w| NO_NEED_TAIL.contains(&w.as_str()))
+        && !clause.iter().any(|w| ACTION_WORDS.contains(&w.as_str()))
 }
 
 /// Classifies one user reply to the agent's request for a decision. Pure and

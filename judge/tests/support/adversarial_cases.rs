@@ -105,6 +105,18 @@ pub const HELD_OUT_CONSENT: &[&str] = &[
 /// acknowledged consequences): each still takes the yes back, so none is
 /// consent. Written against the relaxations, not tuned to pass them.
 pub const SCOPED_NOT_CONSENT: &[&str] = &[
+    // Written against the reason restatement ("Yes please, I no longer need
+    // it" to a cancellation): a "no need" that names the action, keeps the
+    // thing, contrasts, withdraws or jokes still takes the yes back.
+    "Yes. Actually I don't need it cancelled.",
+    "Yes, I don't need it to be cancelled anymore.",
+    "Sure. I no longer need to cancel it.",
+    "Yes, but I don't need it.",
+    "Yes go ahead. I do not need it anymore, but keep it.",
+    "Yes. Wait, I need it.",
+    "Yes, I don't need it cancelled, I need it delivered.",
+    "Yes I no longer need it. Just kidding, don't cancel it.",
+    "Yes. On second thought I don't need it gone.",
     "Yes. Also, I'd rather you didn't cancel it.",
     "Yes, go ahead. Actually, no.",
     "Yes please. Also I want to keep my order.",
