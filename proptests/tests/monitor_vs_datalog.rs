@@ -1986,47 +1986,44 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
     }
 }
 
-#[test]
-fn a_yes_naming_one_record_of_a_summary_of_two_confirms_that_one_only() {
-    let [o1, o2, _] = IDS;
+/// A cancel guarded by `confirmed(args.order_id)` right after the entry,
+/// over `events`; the events at which the two evaluators agree it is allowed.
+fn allowed_under_confirmed(events: Vec<EventFacts>) -> Vec<u32> {
     let mut checks = CheckSet::default();
     let guard = checks.push(Check::Confirmed(vec![arg(path_order_id())]));
     let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
     auth.authorizes = Some(CANCEL);
-    let summary = [true, true, false, false, false];
-    let yes = [false, false, true, false, false];
     let case = Case {
         checks: chain(
             vec![step("entry", Timing::State, None, vec![]), auth],
             checks,
             &[],
         ),
-        events: vec![
-            turn(0, Speaker::Agent, summary, &[o1, o2]),
-            turn(1, Speaker::User, yes, &[o2]),
-            call(2, CANCEL, o1),
-            call(3, CANCEL, o2),
-        ],
+        events,
         judged: Vec::new(),
     };
-    let run = agreed(&case);
-    assert_eq!(
-        allowed_events(&run),
-        vec![3],
-        "only the order the yes named"
-    );
+    allowed_events(&agreed(&case))
+}
+
+const SUMMARY_CUES: [bool; 5] = [true, true, false, false, false];
+const YES_CUES: [bool; 5] = [false, false, true, false, false];
+
+#[test]
+fn a_yes_naming_one_record_of_a_summary_of_two_confirms_that_one_only() {
+    let [o1, o2, _] = IDS;
+    let allowed = allowed_under_confirmed(vec![
+        turn(0, Speaker::Agent, SUMMARY_CUES, &[o1, o2]),
+        turn(1, Speaker::User, YES_CUES, &[o2]),
+        call(2, CANCEL, o1),
+        call(3, CANCEL, o2),
+    ]);
+    assert_eq!(allowed, vec![3], "only the order the yes named");
 }
 
 #[test]
 fn a_yes_naming_one_of_two_entities_read_confirms_that_one_only() {
     let [o1, o2, _] = IDS;
     let pending = STATUSES[0];
-    let mut checks = CheckSet::default();
-    let guard = checks.push(Check::Confirmed(vec![arg(path_order_id())]));
-    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
-    auth.authorizes = Some(CANCEL);
-    let summary = [true, true, false, false, false];
-    let yes = [false, false, true, false, false];
     // Ids that are no order-like record ids: records only as entities read.
     let unshaped = |mut facts: EventFacts| {
         for m in &mut facts.mentions {
@@ -2034,30 +2031,17 @@ fn a_yes_naming_one_of_two_entities_read_confirms_that_one_only() {
         }
         facts
     };
-    let case = Case {
-        checks: chain(
-            vec![step("entry", Timing::State, None, vec![]), auth],
-            checks,
-            &[],
-        ),
-        events: vec![
-            call(0, LOOKUP, o1),
-            result(1, 0, Some((o1, pending)), None),
-            call(2, LOOKUP, o2),
-            result(3, 2, Some((o2, pending)), None),
-            unshaped(turn(4, Speaker::Agent, summary, &[o1, o2])),
-            unshaped(turn(5, Speaker::User, yes, &[o2])),
-            call(6, CANCEL, o1),
-            call(7, CANCEL, o2),
-        ],
-        judged: Vec::new(),
-    };
-    let run = agreed(&case);
-    assert_eq!(
-        allowed_events(&run),
-        vec![7],
-        "only the entity the yes named"
-    );
+    let allowed = allowed_under_confirmed(vec![
+        call(0, LOOKUP, o1),
+        result(1, 0, Some((o1, pending)), None),
+        call(2, LOOKUP, o2),
+        result(3, 2, Some((o2, pending)), None),
+        unshaped(turn(4, Speaker::Agent, SUMMARY_CUES, &[o1, o2])),
+        unshaped(turn(5, Speaker::User, YES_CUES, &[o2])),
+        call(6, CANCEL, o1),
+        call(7, CANCEL, o2),
+    ]);
+    assert_eq!(allowed, vec![7], "only the entity the yes named");
 }
 
 #[test]
