@@ -468,16 +468,30 @@ async fn plain_yes_please_cancel_allows() {
     assert_gate(after_summary(&["Yes, please cancel it."]), Outcome::Allow).await;
 }
 
-#[tokio::test]
-async fn a_yes_to_a_summary_ending_in_an_upsell_blocks() {
+/// The summary ends with an upsell; the user's reply; the cancellation.
+fn summary_then_upsell(reply: &str) -> Vec<Event> {
     let mut events = identified(&[ORDER]);
     events.push(user("I want to cancel #W9300146, I no longer need it."));
     events.push(agent(
         "To confirm: cancel order #W9300146, reason no longer needed. Also, would you like a 10% discount code for your next purchase?",
     ));
-    events.push(user("Yes!"));
+    events.push(user(reply));
     events.push(cancel(ORDER));
-    assert_gate(events, Outcome::Block).await;
+    events
+}
+
+#[tokio::test]
+async fn a_bare_yes_to_a_summary_ending_in_an_upsell_blocks() {
+    assert_gate(summary_then_upsell("Yes!"), Outcome::Block).await;
+}
+
+#[tokio::test]
+async fn a_yes_naming_the_cancellation_after_an_upsell_allows() {
+    assert_gate(
+        summary_then_upsell("Yes, please cancel it. No discount code, thanks."),
+        Outcome::Allow,
+    )
+    .await;
 }
 
 #[tokio::test]

@@ -22,6 +22,9 @@ pub struct AskedWords {
     words: HashSet<String>,
     /// The identifiers the latest request for a decision named.
     latest: Vec<String>,
+    /// The latest request for a decision asked something else last
+    /// ([`AskedWords::mark_latest_asks_other`]).
+    latest_asks_other: bool,
 }
 
 impl AskedWords {
@@ -64,6 +67,19 @@ impl AskedWords {
                         && matches!(noun.as_str(), "one" | "order" | "reservation"))
             });
         beside || selects
+    }
+
+    /// Records whether the request for a decision just added ends with a
+    /// question about something else ("… Also, would you like a discount
+    /// code?"): a bare yes then answers that question, not the request.
+    pub(crate) fn mark_latest_asks_other(&mut self, asks_other: bool) {
+        self.latest_asks_other = asks_other;
+    }
+
+    /// Whether the latest request for a decision ended with a question
+    /// about something else.
+    pub(crate) fn latest_asks_other(&self) -> bool {
+        self.latest_asks_other
     }
 
     /// Whether a request for a decision named this word.

@@ -122,13 +122,12 @@
 //! and users name the one they mean; `confirmed(...)` applies the same rule
 //! to the records the turn's answer names ([`TurnCues::answer_records`]).
 //!
-//! An agent turn is a **request for a decision on the action** only if its
-//! last question is about the action (names an action, an anaphor, or a
-//! decision word such as *proceed, confirm, correct, these changes*): a
-//! summary followed by "Also, would you like a discount code?" is answered
-//! by a bare yes to the last question, so it is no summary and the agent
-//! must ask again (it costs writes where the last question picks an option
-//! of the action; measured in `bundles/README.md`).
+//! When a request for a decision ends with a **question about something
+//! else** (its last question names no action, anaphor or decision word
+//! such as *proceed, confirm, correct, these changes*: "… Also, would you
+//! like a 10% discount code?"), a bare yes answers that last question: only
+//! a yes naming the action asked about, or *proceed*, answers the request
+//! ("Yes, please proceed with this change").
 //!
 //! A sentence **after the yes that moves on to another request** of the
 //! user's own (it opens with *also* — after *and*, *but* — or names
@@ -238,9 +237,9 @@ pub fn turn_cues(role: Role, text: &str, asked: &mut AskedWords) -> TurnCues {
 pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     match turn.role {
         Role::Agent if !turn.text.trim().is_empty() => {
-            let asks_decision = asks_decision_about_action(turn);
+            let asks_decision = asks_decision_in(&flat_tokens(turn.sentences()));
             if asks_decision {
-                asked.add_turn(&turn.text);
+                note_request(asked, turn);
             }
             TurnCues {
                 asks_decision,
@@ -253,7 +252,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             let (markers, answer_records) = markers_of(turn, Some(asked));
             let stance = markers.stance();
             TurnCues {
-                affirms: stance == Stance::Affirm,
+                affirms: stance == Stance::Affirm && answers_the_action(turn, asked),
                 revokes: stance.revokes(&markers),
                 corrects: stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences())),
@@ -343,26 +342,39 @@ fn asks_decision_in<T: AsRef<str>>(tokens: &[T]) -> bool {
     ASK_CUES.iter().any(|p| contains_phrase(tokens, p))
 }
 
-/// Whether an agent turn asks the user for a decision ([`ASK_CUES`]) and
-/// its last question is about the action, not something else asked after
-/// it ("… Shall I proceed? Also, would you like a discount code?"): a bare
-/// yes answers the last question, so such a turn is no request for a
-/// decision on the action; the agent must ask again.
-fn asks_decision_about_action(turn: &Turn) -> bool {
-    let sentences = turn.sentences();
-    let last_question_elsewhere = sentences
+/// Whether an agent turn's last question is about something else than an
+/// action ("… Shall I proceed? Also, would you like a discount code?"): it
+/// names no action, anaphor or decision word ([`DECISION_WORDS`]).
+fn last_question_elsewhere(turn: &Turn) -> bool {
+    turn.sentences()
         .iter()
         .rev()
         .find(|s| s.question)
         .is_some_and(|last| {
-            let words: Vec<&String> = last.tokens().collect();
-            !words.iter().any(|w| {
+            !last.tokens().any(|w| {
                 ACTION_WORDS.contains(&w.as_str())
                     || ACTION_ANAPHORS.contains(&w.as_str())
                     || DECISION_WORDS.contains(&w.as_str())
             })
-        });
-    !last_question_elsewhere && asks_decision_in(&flat_tokens(sentences))
+        })
+}
+
+/// Adds an agent turn asking for a decision to what was asked.
+fn note_request(asked: &mut AskedWords, turn: &Turn) {
+    asked.add_turn(&turn.text);
+    asked.mark_latest_asks_other(last_question_elsewhere(turn));
+}
+
+/// Whether a user's yes answers the action the latest request for a
+/// decision asked about: always, unless that request ended with a question
+/// about something else ([`last_question_elsewhere`]) — then only a yes
+/// naming the action asked about, or "proceed", does ("Yes, please proceed
+/// with this change"; a bare "Yes!" answers the last question).
+fn answers_the_action(turn: &Turn, asked: &AskedWords) -> bool {
+    !asked.latest_asks_other()
+        || turn.sentences().iter().flat_map(|s| s.tokens()).any(|w| {
+            w == "proceed" || (ACTION_WORDS.contains(&w.as_str()) && asked.names_action(w))
+        })
 }
 
 /// Whether an agent turn asks the user anything (a decision or a question
@@ -406,7 +418,7 @@ fn names_action_in<T: AsRef<str>>(tokens: &[T]) -> bool {
 /// state-changing action).
 fn is_summary(turn: &Turn, key_values: &[&str]) -> bool {
     turn.role == Role::Agent
-        && asks_decision_about_action(turn)
+        && asks_decision_in(&flat_tokens(turn.sentences()))
         && if key_values.is_empty() {
             names_identifier(&turn.text) || names_action_in(&flat_tokens(turn.sentences()))
         } else {
@@ -431,7 +443,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     let mut asked = AskedWords::default();
     for turn in up_to_summary {
         if turn.role == Role::Agent && asks_decision_in(&flat_tokens(turn.sentences())) {
-            asked.add_turn(&turn.text);
+            note_request(&mut asked, turn);
         }
     }
     let mut window_open = true;
@@ -442,7 +454,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         match turn.role {
             Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
                 if asks_decision_in(&flat_tokens(turn.sentences())) {
-                    asked.add_turn(&turn.text);
+                    note_request(&mut asked, turn);
                 }
                 window_open = false;
             }
@@ -460,6 +472,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 if stance == Stance::Affirm
                     && window_open
                     && evidence.is_none()
+                    && answers_the_action(turn, &asked)
                     && !names_other_records(summary_text, &answer_records, key_values)
                 {
                     evidence = Some(turn.event_index);
@@ -604,6 +617,28 @@ mod tests {
             "Yes, please proceed with both. Also, I need the tracking number for #W4597054.",
             "#W9300146"
         ));
+    }
+
+    #[test]
+    fn a_request_ending_in_another_question_takes_only_a_yes_naming_the_action() {
+        let summary = "To confirm: cancel order #W9300146, reason no longer needed. \
+                       Also, would you like a 10% discount code for your next purchase?";
+        let given = |reply: &str| {
+            let turns = [
+                Turn::new(1, Role::Agent, summary),
+                Turn::new(2, Role::User, reply),
+            ];
+            consent(&turns, &["#W9300146", "cancel"]).is_given()
+        };
+        assert!(!given("Yes!"));
+        assert!(!given("Sure, go ahead."));
+        assert!(given("Yes, please cancel it."));
+        assert!(given("Yes, please proceed."));
+        let mut asked = AskedWords::default();
+        let cues = turn_cues(Role::Agent, summary, &mut asked);
+        assert!(cues.asks_decision);
+        assert!(!turn_cues(Role::User, "Yes!", &mut asked).affirms);
+        assert!(turn_cues(Role::User, "Yes, cancel it.", &mut asked).affirms);
     }
 
     #[test]
