@@ -334,3 +334,87 @@ fn witness_selection_writes_a_spread_sample_or_one_node() {
     let without = turnstile(&["coverage", toy, "--witness-limit", "3"]);
     assert_ne!(without.status.code(), Some(0));
 }
+
+/// `--control solo`: the report says so and counts the agent's device calls
+/// (kind `device`, never covered by `action`); a device-call witness carries
+/// `control: solo` in its header, so `turnstile replay` takes it as the
+/// agent's call and answers `deviate` (`calls <fix>`) exactly there under
+/// the schedules that cover it.
+#[test]
+fn solo_control_is_analysed_and_its_device_call_witness_replays_to_deviate() {
+    use std::sync::Arc;
+    use turnstile_engine::bundle::model::Control;
+    use turnstile_engine::coverage::witness::Builder;
+    use turnstile_engine::coverage::{AgentClass, analyze_with};
+    use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
+
+    let telecom = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles/telecom");
+    for (control, devices) in [("solo", true), ("dual", false)] {
+        let out = turnstile(&[
+            "coverage",
+            telecom.to_str().unwrap(),
+            "--schedule",
+            "action",
+            "--control",
+            control,
+            "--format",
+            "json",
+        ]);
+        assert_succeeded(&out);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["control"], control);
+        let device = &report["by_kind"]["device"];
+        assert_eq!(device.is_object(), devices, "{control}: {device}");
+        if devices {
+            assert_eq!(device["covered"], 0);
+            assert!(device["uncovered"].as_u64().unwrap() > 0);
+        }
+    }
+
+    let bundle = Arc::new(check_bundle(&telecom).unwrap());
+    let analysis = analyze_with(&bundle, Control::Solo);
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut builder = Builder::new(rt, &analysis);
+    let d = analysis
+        .deviations
+        .iter()
+        .filter(|d| matches!(d.class, AgentClass::DeviceCall(_)))
+        .min_by_key(|d| d.prefix.len())
+        .unwrap();
+    let witness = runtime.block_on(builder.witness(d)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("device.jsonl");
+    let verdicts = dir.path().join("device.verdicts.jsonl");
+    std::fs::write(&file, witness.trace_jsonl()).unwrap();
+    std::fs::write(&verdicts, witness.verdicts_jsonl()).unwrap();
+    assert!(witness.trace_jsonl().starts_with(r#"{"control":"solo""#));
+    let out = replay_witness(&telecom, &file, &verdicts, "all");
+    assert_succeeded(&out);
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let last = (witness.trace.events.len() - 1) as u64;
+    for replay in line["replays"].as_array().unwrap() {
+        let schedule: Schedule = replay["schedule"].as_str().unwrap().parse().unwrap();
+        let deviated: Vec<(u64, String)> = replay["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["verdict"] == "deviate")
+            .map(|e| {
+                (
+                    e["event"].as_u64().unwrap(),
+                    e["action"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let expected = if d.covered_by(schedule) {
+            vec![(last, format!("calls {}", d.class.tool()))]
+        } else {
+            Vec::new()
+        };
+        assert_eq!(deviated, expected, "under {schedule}");
+    }
+}
