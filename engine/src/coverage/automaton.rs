@@ -494,6 +494,12 @@ impl Automaton {
         }
     }
 
+    /// Whether a successful result of `tool` changes an order rule (it
+    /// diagnoses a fix, or verifies or unverifies a claim).
+    pub(crate) fn changes_rules(&self, tool: &str) -> bool {
+        self.effects.get(tool).is_some_and(|&i| i != 0)
+    }
+
     fn effect_of(&self, index: u32) -> Option<&Effect> {
         self.effect_table.get(index as usize)
     }

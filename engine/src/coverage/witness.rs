@@ -37,7 +37,7 @@ use serde_json::{Map, Value as Json, json};
 use turnstile_judge::{Record, RecordedJudge, Verdict};
 use turnstile_rules::{StepId, StepOrigin, ValueType};
 
-use super::automaton::{AgentClass, Move};
+use super::automaton::{AgentClass, Automaton, Move};
 use super::observe;
 use super::{Analysis, Deviation};
 use crate::bundle::model::{Control, Side};
@@ -193,7 +193,7 @@ impl<'a> Builder<'a> {
     /// A builder for the deviations of `analysis`, of the bundle of `rt`.
     pub fn new(rt: Arc<BundleRuntime>, analysis: &'a Analysis) -> Self {
         Builder {
-            hints: Hints::of(&rt, analysis.automaton.reads()),
+            hints: Hints::of(&rt, &analysis.automaton),
             rt,
             analysis,
             done: BTreeMap::new(),
@@ -937,9 +937,11 @@ struct Hints {
 }
 
 impl Hints {
-    /// The hints of the bundle of `rt`; `procedural`: the read tools some
-    /// step names (those are moves of the automaton, not supports).
-    fn of(rt: &BundleRuntime, procedural: &[String]) -> Hints {
+    /// The hints of the bundle of `rt`, whose automaton is `automaton`: the
+    /// read tools some step names are its moves, not supports, and a read
+    /// whose result changes an order rule (a diagnosis, a verification)
+    /// would change the path's flags, so neither supports a call.
+    fn of(rt: &BundleRuntime, automaton: &Automaton) -> Hints {
         let resolve = |v: &Json| symbol_name(rt, v);
         let program = &rt.bundle.program;
         let tree_of = |id| {
@@ -985,7 +987,8 @@ impl Hints {
             .filter(|t| {
                 t.side == Side::Agent
                     && t.kind == crate::bundle::model::ToolKind::Read
-                    && !procedural.contains(&t.name)
+                    && !automaton.reads().contains(&t.name)
+                    && !automaton.changes_rules(&t.name)
             })
             .collect();
         let mut supports = BTreeMap::new();
