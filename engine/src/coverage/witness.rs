@@ -7,19 +7,29 @@
 //! a node judged more than once (a decision asked again after the "anything
 //! else?" loop) has each earlier verdict scoped to the slices before the
 //! next one (`at_event`), since the recorded judge otherwise answers a node
-//! with its last record. A tool call's arguments and result are searched
-//! among small candidates — every id is `W1`, strings may also be any enum
+//! with its last record, and the user message giving the earlier answer is
+//! followed by an agent acknowledgement, since the judge is asked only at
+//! agent events. A tool call's arguments and result are searched among
+//! small candidates — every id is `W1`, strings may also be any enum
 //! literal, enum and boolean fields take each of their values, and every
 //! field or argument also takes the literals the bundle's checks compare it
 //! with (`status == "Suspended"`, `contract_end_date >= date(...)`,
-//! `gb_amount <= 2`) — defaults first, then each single change, then the
-//! combinations; the first candidate under which the reference session
-//! satisfies the group's steps, the formal steps up to the next call and
-//! that call's own step (probed with its defaults) is kept: the engine is
-//! the oracle, so no check is re-implemented here. The deviating event ends
-//! the trace: a read with default values, a write whose arguments name an
-//! id no tool returned (every guard comparing it is then false), or an agent
-//! message naming the fix it instructs or making the claim.
+//! `gb_amount <= 2`; a list takes one as its element) — by hill climbing
+//! from the defaults on the steps the reference session then satisfies (the
+//! group's, and those of the next calls probed with their defaults): the
+//! engine is the oracle, so no check is re-implemented here. What the
+//! bundle's checks ask is read once (`Hints`): an argument that must
+//! differ from another, or be missing from a list, names a second id `W2`,
+//! and every record list of a result then carries a second record `W2`; a
+//! call whose authorization asks `confirmed(...)` is preceded by the agent's
+//! summary naming the call's values and the check's words and the user's
+//! yes; a guard reading an entity no move returns may have a read no step
+//! names (and that changes no order rule) called first. The deviating event
+//! ends the trace: a read with default values, a write whose arguments name
+//! an id no tool returned (every guard comparing it is then false), the
+//! solo agent's call of a device fix, or an agent message naming the fix it
+//! instructs or making the claim. The trace's header carries the analysis'
+//! `control`, which every replay of it takes.
 //!
 //! A witness is returned only once [`check`] has replayed it through
 //! [`super::observe`] and seen exactly the predicted deviation; a group no
