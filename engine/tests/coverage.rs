@@ -24,6 +24,29 @@ fn bundles() -> Vec<PathBuf> {
     dirs
 }
 
+/// The shipped bundle `name`'s directory.
+fn shipped(name: &str) -> PathBuf {
+    bundles()
+        .into_iter()
+        .find(|d| d.ends_with(name))
+        .unwrap_or_else(|| panic!("no shipped bundle {name}"))
+}
+
+/// Of `deviations`, the shallowest of each class at a turn's start and in
+/// mid-turn.
+fn shallowest_per_class_and_turn<'a>(
+    deviations: impl Iterator<Item = &'a Deviation>,
+) -> Vec<&'a Deviation> {
+    let mut shallowest = std::collections::BTreeMap::new();
+    for d in deviations {
+        let best = shallowest.entry((&d.class, d.state.turn)).or_insert(d);
+        if d.prefix.len() < best.prefix.len() {
+            *best = d;
+        }
+    }
+    shallowest.into_values().collect()
+}
+
 #[test]
 fn every_bundle_has_deviations_and_the_schedules_cover_as_the_corollaries_say() {
     for dir in bundles() {
@@ -136,14 +159,9 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
             analysis.deviations.iter().collect()
         } else {
             let mut sample: Vec<_> = analysis.deviations.iter().take(8).collect();
-            let mut shallowest = std::collections::BTreeMap::new();
-            for d in analysis.deviations.iter().filter(|d| d.class.is_message()) {
-                let best = shallowest.entry((&d.class, d.state.turn)).or_insert(d);
-                if d.prefix.len() < best.prefix.len() {
-                    *best = d;
-                }
-            }
-            sample.extend(shallowest.into_values());
+            sample.extend(shallowest_per_class_and_turn(
+                analysis.deviations.iter().filter(|d| d.class.is_message()),
+            ));
             sample
         };
         let checked = sample.len();
@@ -202,10 +220,7 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
 #[tokio::test]
 async fn replay_coverage_counts_every_deviation() {
     use turnstile_engine::session::recorded::deviation_coverage;
-    let dir = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("toy-orders"))
-        .unwrap();
+    let dir = shipped("toy-orders");
     let bundle = Arc::new(check_bundle(&dir).unwrap());
     let analysis = analyze(&bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
@@ -240,10 +255,7 @@ async fn replay_coverage_counts_every_deviation() {
 async fn telecom_witnesses_realise_the_users_device_calls() {
     use turnstile_engine::coverage::Move;
     use turnstile_engine::trace::Event;
-    let dir = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("telecom"))
-        .unwrap();
+    let dir = shipped("telecom");
     let bundle = Arc::new(check_bundle(&dir).unwrap());
     let analysis = analyze(&bundle);
     // Calls are the agent's own tools; instructions name the user's device
@@ -399,10 +411,7 @@ async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
     use turnstile_engine::bundle::model::{Control, Side};
     use turnstile_engine::coverage::{Move, analyze_with};
     use turnstile_engine::trace::Event;
-    let dir = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("telecom"))
-        .unwrap();
+    let dir = shipped("telecom");
     let bundle = Arc::new(check_bundle(&dir).unwrap());
     assert_eq!(bundle.control, Control::Dual, "telecom's own control");
     let dual = analyze(&bundle);
@@ -449,18 +458,11 @@ async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
     // start and in mid-turn, and deviations whose prefix calls a device tool.
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let mut builder = Builder::new(rt, &solo);
-    let mut shallowest = std::collections::BTreeMap::new();
-    for d in solo
-        .deviations
-        .iter()
-        .filter(|d| matches!(d.class, AgentClass::DeviceCall(_)))
-    {
-        let best = shallowest.entry((&d.class, d.state.turn)).or_insert(d);
-        if d.prefix.len() < best.prefix.len() {
-            *best = d;
-        }
-    }
-    let mut sample: Vec<&Deviation> = shallowest.into_values().collect();
+    let mut sample = shallowest_per_class_and_turn(
+        solo.deviations
+            .iter()
+            .filter(|d| matches!(d.class, AgentClass::DeviceCall(_))),
+    );
     sample.extend(
         solo.deviations
             .iter()
@@ -519,10 +521,7 @@ async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
 /// for each, and the last one's deviation is found and confirmed by replay.
 #[tokio::test]
 async fn claims_past_the_64th_are_in_the_alphabet() {
-    let toy = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("toy-orders"))
-        .unwrap();
+    let toy = shipped("toy-orders");
     let dir = tempfile::tempdir().unwrap();
     for entry in walk(&toy) {
         let to = dir.path().join(entry.strip_prefix(&toy).unwrap());
