@@ -718,6 +718,61 @@ fn instruction_and_claim_witnesses_are_confirmed() {
     }
 }
 
+/// Solo control on the same small workflow: analysed with the agent calling
+/// the device tools, the device fix is an agent class too
+/// ([`AgentClass::DeviceCall`]), and every instruction, claim and device-call
+/// deviation has a witness whose header says `solo`, in which the agent
+/// makes every device call, and which the engine (taking the header's
+/// control) confirms under every schedule.
+#[test]
+fn solo_control_witnesses_are_confirmed() {
+    use turnstile_engine::bundle::model::Control;
+    use turnstile_engine::coverage::analyze_with;
+    let spec = WorkflowSpec {
+        intro: vec![StepSpec::Read {
+            tool: 1,
+            checked: false,
+        }],
+        ..one_request(2, false, true)
+    };
+    let compiled = compile(&spec);
+    let analysis = analyze_with(&compiled.rt.bundle, Control::Solo);
+    let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
+    let ruled: Vec<_> = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class.has_order_rule())
+        .collect();
+    assert!(
+        ruled
+            .iter()
+            .any(|d| matches!(d.class, AgentClass::DeviceCall(_))),
+        "{ruled:?}"
+    );
+    for d in ruled {
+        let witness = block_on(builder.witness(d)).unwrap_or_else(|e| panic!("{e} for {d:?}"));
+        assert_eq!(witness.trace.meta.control, Some(Control::Solo));
+        assert!(!witness.trace.events.iter().any(|e| matches!(
+            e,
+            Event::Call {
+                requestor: Side::User,
+                ..
+            }
+        )));
+        for schedule in Schedule::ALL {
+            let seen = block_on(deviations(
+                &compiled.rt,
+                &witness.trace,
+                schedule,
+                &witness.judge(),
+            ))
+            .unwrap();
+            assert_eq!(seen[0].class, d.class);
+            assert_eq!(seen[0].covered, d.covered_by(schedule), "{schedule} {d:?}");
+        }
+    }
+}
+
 /// The generator's loop is real: with `repeat`, the analysis reaches states
 /// after a request looped back through `more[another]` to the classifier,
 /// and a deviation there has a witness the engine confirms (the second
