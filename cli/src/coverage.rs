@@ -3,7 +3,9 @@
 //! optionally each deviation's witness — or a sample (`--witness-limit`,
 //! spread evenly over the list; `--witness-node`, at a node or under a flow)
 //! — written as a replayable native trace with its recorded judge verdicts,
-//! the witnesses not confirmed counted by cause.
+//! the witnesses not confirmed counted by cause. `--control solo|dual` sets
+//! who calls the device tools (default: the bundle's `control`); the
+//! witnesses say it in their native header.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -11,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
+use turnstile_engine::bundle::model::Control;
 use turnstile_engine::coverage::witness::{Builder, WitnessError};
-use turnstile_engine::coverage::{Analysis, Deviation, Turn, Why, analyze};
+use turnstile_engine::coverage::{Analysis, Deviation, Turn, Why, analyze_with};
 use turnstile_engine::session::{BundleRuntime, Schedule};
 
 /// What `coverage` was asked for.
@@ -25,6 +28,26 @@ pub struct CoverageOptions {
     pub witness_limit: Option<usize>,
     /// Build witnesses only for the deviations at (or under) this node.
     pub witness_node: Option<String>,
+    /// Who calls the device tools (`None`: the bundle's `control`).
+    pub control: Option<Control>,
+}
+
+/// `--control`: who calls the device (user-side) tools.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ControlArg {
+    /// The user calls them; the agent only instructs.
+    Dual,
+    /// The agent calls them itself.
+    Solo,
+}
+
+impl From<ControlArg> for Control {
+    fn from(arg: ControlArg) -> Control {
+        match arg {
+            ControlArg::Dual => Control::Dual,
+            ControlArg::Solo => Control::Solo,
+        }
+    }
 }
 
 /// One row of the table: the deviations at one node of one event kind; also
@@ -68,6 +91,8 @@ struct DeviationJson<'a> {
 struct ReportJson<'a> {
     bundle: &'a str,
     schedule: Schedule,
+    /// Who calls the device tools in the analysis.
+    control: Control,
     states: usize,
     truncated: bool,
     deviations: usize,
@@ -102,7 +127,7 @@ struct WitnessTotals {
 
 /// Runs the analysis; returns whether analysis and replays agreed.
 pub fn run(rt: &Arc<BundleRuntime>, options: &CoverageOptions) -> Result<bool, String> {
-    let analysis = analyze(&rt.bundle);
+    let analysis = analyze_with(&rt.bundle, options.control.unwrap_or(rt.bundle.control));
     let mut files: BTreeMap<usize, String> = BTreeMap::new();
     let mut totals = None;
     if let Some(dir) = &options.witnesses {
@@ -149,8 +174,12 @@ fn human(
         }
     }
     let mut text = format!(
-        "bundle `{}` under the {schedule} schedule: {} abstract states{}, |D_G| = {}, |C_S| = {}, uncovered {} ({} of them not writes)\n",
+        "bundle `{}` under the {schedule} schedule, {} control: {} abstract states{}, |D_G| = {}, |C_S| = {}, uncovered {} ({} of them not writes)\n",
         rt.bundle.name,
+        match analysis.automaton.control() {
+            Control::Dual => "dual",
+            Control::Solo => "solo",
+        },
         analysis.explored.states.len(),
         if analysis.explored.truncated {
             " (truncated)"
@@ -229,6 +258,7 @@ fn json(
     let report = ReportJson {
         bundle: &rt.bundle.name,
         schedule,
+        control: analysis.automaton.control(),
         states: analysis.explored.states.len(),
         truncated: analysis.explored.truncated,
         deviations: coverage.deviations,

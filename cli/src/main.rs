@@ -120,6 +120,10 @@ enum Command {
         /// flow or decision (`mms.service`, `classify`).
         #[arg(long, value_name = "NODE", requires = "witnesses")]
         witness_node: Option<String>,
+        /// Who calls the device (user-side) tools: `dual` (the user) or
+        /// `solo` (the agent); default the bundle's `control`.
+        #[arg(long, value_enum)]
+        control: Option<coverage::ControlArg>,
     },
     /// Audit a corpus of recorded conversations: per trace the verdict
     /// (compliant, violation, unverified), the first deviation and the trace
@@ -318,6 +322,7 @@ fn main() -> ExitCode {
             witnesses,
             witness_limit,
             witness_node,
+            control,
         } => {
             let options = coverage::CoverageOptions {
                 schedules: schedule.schedules(),
@@ -325,6 +330,7 @@ fn main() -> ExitCode {
                 witnesses,
                 witness_limit,
                 witness_node,
+                control: control.map(Into::into),
             };
             let compiled = match check_bundle(&bundle) {
                 Ok(b) => b,

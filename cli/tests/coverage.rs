@@ -41,6 +41,45 @@ fn replay_witness(bundle: &Path, file: &Path, verdicts: &Path, schedule: &str) -
     ])
 }
 
+/// `turnstile coverage <bundle> --format json` with `extra` flags, which must
+/// succeed: one report per schedule.
+fn coverage_reports(bundle: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["coverage", bundle.to_str().unwrap(), "--format", "json"];
+    args.extend(extra);
+    let out = turnstile(&args);
+    assert_succeeded(&out);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Writes `witness` into `dir` as `<name>.jsonl` and `<name>.verdicts.jsonl`
+/// (what `--witnesses` writes) and replays it under every schedule: the
+/// replay's JSON line.
+fn replay_written(
+    bundle: &Path,
+    dir: &Path,
+    name: &str,
+    witness: &turnstile_engine::coverage::witness::Witness,
+) -> serde_json::Value {
+    let file = dir.join(format!("{name}.jsonl"));
+    let verdicts = dir.join(format!("{name}.verdicts.jsonl"));
+    std::fs::write(&file, witness.trace_jsonl()).unwrap();
+    std::fs::write(&verdicts, witness.verdicts_jsonl()).unwrap();
+    let out = replay_witness(bundle, &file, &verdicts, "all");
+    assert_succeeded(&out);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A runtime for the witness builder.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 fn bundles() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
@@ -55,20 +94,7 @@ fn bundles() -> Vec<PathBuf> {
 #[test]
 fn coverage_runs_on_every_bundle_under_every_schedule() {
     for dir in bundles() {
-        let out = turnstile(&[
-            "coverage",
-            dir.to_str().unwrap(),
-            "--schedule",
-            "all",
-            "--format",
-            "json",
-        ]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_succeeded(&out);
-        let reports: Vec<serde_json::Value> = stdout
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let reports = coverage_reports(&dir, &["--schedule", "all"]);
         assert_eq!(reports.len(), 3, "{}", dir.display());
         let all = reports[0]["deviations"].as_u64().unwrap();
         assert!(all > 0);
@@ -153,10 +179,7 @@ fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
     let bundle = Arc::new(check_bundle(&telecom).unwrap());
     let analysis = analyze(&bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let mut builder = Builder::new(rt, &analysis);
     let shallowest = |instruction: bool, turn: Turn| {
         analysis
@@ -180,13 +203,7 @@ fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
     .enumerate()
     {
         let witness = runtime.block_on(builder.witness(d)).unwrap();
-        let file = dir.path().join(format!("{i}.jsonl"));
-        let verdicts = dir.path().join(format!("{i}.verdicts.jsonl"));
-        std::fs::write(&file, witness.trace_jsonl()).unwrap();
-        std::fs::write(&verdicts, witness.verdicts_jsonl()).unwrap();
-        let out = replay_witness(&telecom, &file, &verdicts, "all");
-        assert_succeeded(&out);
-        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let line = replay_written(&telecom, dir.path(), &i.to_string(), &witness);
         let last = witness.trace.events.len() - 1;
         let replays = line["replays"].as_array().unwrap();
         assert_eq!(replays.len(), 3);
@@ -333,4 +350,69 @@ fn witness_selection_writes_a_spread_sample_or_one_node() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("no deviation at node"));
     let without = turnstile(&["coverage", toy, "--witness-limit", "3"]);
     assert_ne!(without.status.code(), Some(0));
+}
+
+/// `--control solo`: the report says so and counts the agent's device calls
+/// (kind `device`, never covered by `action`); a device-call witness carries
+/// `control: solo` in its header, so `turnstile replay` takes it as the
+/// agent's call and answers `deviate` (`calls <fix>`) exactly there under
+/// the schedules that cover it.
+#[test]
+fn solo_control_is_analysed_and_its_device_call_witness_replays_to_deviate() {
+    use std::sync::Arc;
+    use turnstile_engine::bundle::model::Control;
+    use turnstile_engine::coverage::witness::Builder;
+    use turnstile_engine::coverage::{AgentClass, analyze_with};
+    use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
+
+    let telecom = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bundles/telecom");
+    for (control, devices) in [("solo", true), ("dual", false)] {
+        let reports = coverage_reports(&telecom, &["--schedule", "action", "--control", control]);
+        let report = &reports[0];
+        assert_eq!(report["control"], control);
+        let device = &report["by_kind"]["device"];
+        assert_eq!(device.is_object(), devices, "{control}: {device}");
+        if devices {
+            assert_eq!(device["covered"], 0);
+            assert!(device["uncovered"].as_u64().unwrap() > 0);
+        }
+    }
+
+    let bundle = Arc::new(check_bundle(&telecom).unwrap());
+    let analysis = analyze_with(&bundle, Control::Solo);
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let runtime = runtime();
+    let mut builder = Builder::new(rt, &analysis);
+    let d = analysis
+        .deviations
+        .iter()
+        .filter(|d| matches!(d.class, AgentClass::DeviceCall(_)))
+        .min_by_key(|d| d.prefix.len())
+        .unwrap();
+    let witness = runtime.block_on(builder.witness(d)).unwrap();
+    assert!(witness.trace_jsonl().starts_with(r#"{"control":"solo""#));
+    let dir = tempfile::tempdir().unwrap();
+    let line = replay_written(&telecom, dir.path(), "device", &witness);
+    let last = (witness.trace.events.len() - 1) as u64;
+    for replay in line["replays"].as_array().unwrap() {
+        let schedule: Schedule = replay["schedule"].as_str().unwrap().parse().unwrap();
+        let deviated: Vec<(u64, String)> = replay["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["verdict"] == "deviate")
+            .map(|e| {
+                (
+                    e["event"].as_u64().unwrap(),
+                    e["action"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let expected = if d.covered_by(schedule) {
+            vec![(last, format!("calls {}", d.class.tool()))]
+        } else {
+            Vec::new()
+        };
+        assert_eq!(deviated, expected, "under {schedule}");
+    }
 }

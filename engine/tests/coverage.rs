@@ -24,6 +24,29 @@ fn bundles() -> Vec<PathBuf> {
     dirs
 }
 
+/// The shipped bundle `name`'s directory.
+fn shipped(name: &str) -> PathBuf {
+    bundles()
+        .into_iter()
+        .find(|d| d.ends_with(name))
+        .unwrap_or_else(|| panic!("no shipped bundle {name}"))
+}
+
+/// Of `deviations`, the shallowest of each class at a turn's start and in
+/// mid-turn.
+fn shallowest_per_class_and_turn<'a>(
+    deviations: impl Iterator<Item = &'a Deviation>,
+) -> Vec<&'a Deviation> {
+    let mut shallowest = std::collections::BTreeMap::new();
+    for d in deviations {
+        let best = shallowest.entry((&d.class, d.state.turn)).or_insert(d);
+        if d.prefix.len() < best.prefix.len() {
+            *best = d;
+        }
+    }
+    shallowest.into_values().collect()
+}
+
 #[test]
 fn every_bundle_has_deviations_and_the_schedules_cover_as_the_corollaries_say() {
     for dir in bundles() {
@@ -136,14 +159,9 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
             analysis.deviations.iter().collect()
         } else {
             let mut sample: Vec<_> = analysis.deviations.iter().take(8).collect();
-            let mut shallowest = std::collections::BTreeMap::new();
-            for d in analysis.deviations.iter().filter(|d| d.class.is_message()) {
-                let best = shallowest.entry((&d.class, d.state.turn)).or_insert(d);
-                if d.prefix.len() < best.prefix.len() {
-                    *best = d;
-                }
-            }
-            sample.extend(shallowest.into_values());
+            sample.extend(shallowest_per_class_and_turn(
+                analysis.deviations.iter().filter(|d| d.class.is_message()),
+            ));
             sample
         };
         let checked = sample.len();
@@ -202,10 +220,7 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
 #[tokio::test]
 async fn replay_coverage_counts_every_deviation() {
     use turnstile_engine::session::recorded::deviation_coverage;
-    let dir = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("toy-orders"))
-        .unwrap();
+    let dir = shipped("toy-orders");
     let bundle = Arc::new(check_bundle(&dir).unwrap());
     let analysis = analyze(&bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
@@ -240,10 +255,7 @@ async fn replay_coverage_counts_every_deviation() {
 async fn telecom_witnesses_realise_the_users_device_calls() {
     use turnstile_engine::coverage::Move;
     use turnstile_engine::trace::Event;
-    let dir = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("telecom"))
-        .unwrap();
+    let dir = shipped("telecom");
     let bundle = Arc::new(check_bundle(&dir).unwrap());
     let analysis = analyze(&bundle);
     // Calls are the agent's own tools; instructions name the user's device
@@ -264,6 +276,7 @@ async fn telecom_witnesses_realise_the_users_device_calls() {
                 assert!(!tool.after.is_empty(), "{class:?}");
             }
             AgentClass::Claim(id) => assert!(bundle.claims.iter().any(|c| c.id == *id)),
+            AgentClass::DeviceCall(t) => panic!("{t}: an agent device call under dual control"),
         }
     }
     let fixes = bundle
@@ -316,13 +329,27 @@ async fn telecom_witnesses_realise_the_users_device_calls() {
     );
 }
 
+/// A seeded sample of `size` distinct indices below `n` (a small LCG, so
+/// the sample is the same on every run and needs no dependency).
+fn seeded_sample(n: usize, size: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut picked = std::collections::BTreeSet::new();
+    while picked.len() < size.min(n) {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        picked.insert((state >> 33) as usize % n);
+    }
+    picked.into_iter().collect()
+}
+
 /// Deep deviations too: a sample spread evenly over each big bundle's whole
 /// list (`Analysis::sample`, what `--witness-limit` writes; every kind and
-/// depth, not only the shallowest) replays as predicted for a large
-/// majority, none disagreeing; the rest is counted by cause.
-/// `TURNSTILE_COVERAGE_SAMPLE=N` sets the sample size (default 12).
+/// depth, not only the shallowest) and a seeded random sample replay as
+/// predicted for a large majority, none disagreeing; the rest is counted by
+/// cause. `TURNSTILE_COVERAGE_SAMPLE=N` sets each sample's size (default 12).
 #[tokio::test]
-async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
+async fn spread_and_random_samples_of_deep_deviations_replay_as_predicted() {
     let size = std::env::var("TURNSTILE_COVERAGE_SAMPLE")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -333,43 +360,160 @@ async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
         let analysis = analyze(&bundle);
         let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
         let mut builder = Builder::new(rt, &analysis);
-        let sample = analysis.sample(None, Some(size));
-        assert_eq!(sample.len(), size.min(analysis.deviations.len()));
-        let deepest = sample
-            .iter()
-            .map(|&i| analysis.deviations[i].prefix.len())
-            .max()
-            .unwrap();
-        let mut confirmed = 0;
-        let mut counts = (0, 0);
-        let started = std::time::Instant::now();
-        for &i in &sample {
-            let d = &analysis.deviations[i];
-            if tally(builder.witness(d).await, &bundle.name, d, &mut counts).is_some() {
-                confirmed += 1;
+        let spread = analysis.sample(None, Some(size));
+        assert_eq!(spread.len(), size.min(analysis.deviations.len()));
+        let random = seeded_sample(analysis.deviations.len(), size, 15);
+        for (kind, sample) in [("spread", spread), ("random", random)] {
+            let deepest = sample
+                .iter()
+                .map(|&i| analysis.deviations[i].prefix.len())
+                .max()
+                .unwrap();
+            let mut confirmed = 0;
+            let mut counts = (0, 0);
+            let started = std::time::Instant::now();
+            for &i in &sample {
+                let d = &analysis.deviations[i];
+                if tally(builder.witness(d).await, &bundle.name, d, &mut counts).is_some() {
+                    confirmed += 1;
+                }
             }
+            let (unrealised, overtaken) = counts;
+            println!(
+                "{}: {:?} for a {kind} sample of {}: {confirmed} confirmed, {unrealised} unrealised, {overtaken} overtaken (deepest prefix {deepest} moves)",
+                bundle.name,
+                started.elapsed(),
+                sample.len()
+            );
+            results.push((bundle.name.clone(), kind, confirmed, sample.len()));
         }
-        let (unrealised, overtaken) = counts;
-        println!(
-            "{}: {:?} for a spread sample of {}: {confirmed} confirmed, {unrealised} unrealised, {overtaken} overtaken (deepest prefix {deepest} moves)",
-            bundle.name,
-            started.elapsed(),
-            sample.len()
-        );
-        results.push((bundle.name.clone(), confirmed, sample.len()));
     }
-    // Telecom, the bundle the deep states matter most for: a large majority.
-    // Retail and airline: a third — their remaining states need values the
-    // builder does not synthesise (two distinct item ids for an exchange, a
-    // user confirmation naming the order, flight dates relative to now);
-    // counted by cause in `turnstile coverage --witnesses`.
-    for (name, confirmed, checked) in results {
-        let (num, den) = if name == "telecom" { (2, 3) } else { (1, 3) };
+    // The floors are what the builder reaches (measured with samples of
+    // 12: 11/12 or better everywhere, see bundles/README.md), with one
+    // witness of slack: a change that loses more fails here.
+    for (name, kind, confirmed, checked) in results {
         assert!(
-            confirmed * den >= checked * num,
-            "{name}: only {confirmed} of {checked} confirmed"
+            confirmed * 6 >= checked * 5,
+            "{name}: only {confirmed} of the {kind} sample of {checked} confirmed (floor 5/6)"
         );
     }
+}
+
+/// Solo control (tau2's `llm_agent_solo`): the agent calls the device tools
+/// itself. Analysed with `analyze_with(.., Control::Solo)`, telecom's device
+/// fixes are agent classes too ([`AgentClass::DeviceCall`], one per fix with
+/// diagnoses, never covered by `action`), and a witness of each kind carries
+/// `control: solo` in its header, calls the device tools as the agent, and
+/// replays showing exactly the predicted deviation: the device call's
+/// `deviate` verdict `calls <fix>` at the call.
+#[tokio::test]
+async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
+    use turnstile_engine::bundle::model::{Control, Side};
+    use turnstile_engine::coverage::{Move, analyze_with};
+    use turnstile_engine::trace::Event;
+    let dir = shipped("telecom");
+    let bundle = Arc::new(check_bundle(&dir).unwrap());
+    assert_eq!(bundle.control, Control::Dual, "telecom's own control");
+    let dual = analyze(&bundle);
+    let solo = analyze_with(&bundle, Control::Solo);
+    assert!(!solo.explored.truncated);
+    assert_eq!(solo.automaton.control(), Control::Solo);
+    let device_classes: std::collections::BTreeSet<_> = solo
+        .automaton
+        .agent_classes()
+        .into_iter()
+        .filter(|c| matches!(c, AgentClass::DeviceCall(_)))
+        .map(|c| c.tool().to_owned())
+        .collect();
+    let fixes: std::collections::BTreeSet<_> =
+        solo.automaton.instructions().iter().cloned().collect();
+    assert_eq!(device_classes, fixes);
+    assert!(
+        !dual
+            .automaton
+            .agent_classes()
+            .iter()
+            .any(|c| matches!(c, AgentClass::DeviceCall(_))),
+        "dual control has no agent device calls"
+    );
+    // Every dual deviation is one under solo; the device calls come on top.
+    let device = solo
+        .deviations
+        .iter()
+        .filter(|d| matches!(d.class, AgentClass::DeviceCall(_)))
+        .count();
+    assert!(device > 0);
+    assert_eq!(solo.deviations.len(), dual.deviations.len() + device);
+    let action = solo.coverage(Schedule::Action);
+    assert!(
+        action
+            .uncovered
+            .iter()
+            .filter(|&&i| matches!(solo.deviations[i].class, AgentClass::DeviceCall(_)))
+            .count()
+            == device
+    );
+    assert_eq!(solo.fixes_before_diagnosis, Vec::new());
+    // Witnesses: each device-call class's shallowest deviation at a turn's
+    // start and in mid-turn, and deviations whose prefix calls a device tool.
+    let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
+    let mut builder = Builder::new(rt, &solo);
+    let mut sample = shallowest_per_class_and_turn(
+        solo.deviations
+            .iter()
+            .filter(|d| matches!(d.class, AgentClass::DeviceCall(_))),
+    );
+    sample.extend(
+        solo.deviations
+            .iter()
+            .filter(|d| d.prefix.iter().any(|m| matches!(m, Move::UserTool { .. })))
+            .step_by(997)
+            .take(6),
+    );
+    let mut counts = (0, 0);
+    let mut confirmed_device = std::collections::BTreeSet::new();
+    let mut through_device = 0;
+    for d in &sample {
+        let Some(w) = tally(builder.witness(d).await, &bundle.name, d, &mut counts) else {
+            continue;
+        };
+        assert_eq!(w.trace.meta.control, Some(Control::Solo));
+        assert!(w.trace_jsonl().starts_with("{\"control\":\"solo\""));
+        // No call of the user's: the agent makes every device call.
+        assert!(!w.trace.events.iter().any(|e| matches!(
+            e,
+            Event::Call {
+                requestor: Side::User,
+                ..
+            }
+        )));
+        if let AgentClass::DeviceCall(fix) = &d.class {
+            confirmed_device.insert(fix.clone());
+            assert!(
+                matches!(w.trace.events.last(), Some(Event::Call { tool, requestor: Side::Agent, .. }) if tool == fix)
+            );
+        }
+        if d.prefix.iter().any(|m| matches!(m, Move::UserTool { .. })) {
+            through_device += 1;
+        }
+    }
+    println!(
+        "telecom solo: {} device-call classes, {device} device-call deviations of {}; witnesses: {} of {} confirmed ({} unrealised, {} overtaken), {through_device} through a device step",
+        fixes.len(),
+        solo.deviations.len(),
+        sample.len() - counts.0 - counts.1,
+        sample.len(),
+        counts.0,
+        counts.1
+    );
+    assert_eq!(
+        confirmed_device, fixes,
+        "every device-call class has a confirmed witness"
+    );
+    assert!(
+        through_device > 0,
+        "no witness through an agent's device step"
+    );
 }
 
 /// The alphabet has no width limit: toy-orders with 70 claims (past the 64
@@ -377,10 +521,7 @@ async fn a_spread_sample_of_deep_deviations_replays_as_predicted() {
 /// for each, and the last one's deviation is found and confirmed by replay.
 #[tokio::test]
 async fn claims_past_the_64th_are_in_the_alphabet() {
-    let toy = bundles()
-        .into_iter()
-        .find(|d| d.ends_with("toy-orders"))
-        .unwrap();
+    let toy = shipped("toy-orders");
     let dir = tempfile::tempdir().unwrap();
     for entry in walk(&toy) {
         let to = dir.path().join(entry.strip_prefix(&toy).unwrap());

@@ -673,21 +673,48 @@ fn one_request(read: usize, repeat: bool, order: bool) -> WorkflowSpec {
     }
 }
 
-/// With the device fix and the claim, every instruction and claim deviation
-/// of a small workflow has a witness the engine confirms under every
-/// schedule: `deviate` at the predicted message where the schedule covers it.
-#[test]
-fn instruction_and_claim_witnesses_are_confirmed() {
-    let spec = WorkflowSpec {
+/// The small workflow with the device fix and the claim: one checked-free
+/// read before a request of two steps.
+fn small_ordered_workflow() -> Compiled {
+    compile(&WorkflowSpec {
         intro: vec![StepSpec::Read {
             tool: 1,
             checked: false,
         }],
         ..one_request(2, false, true)
-    };
-    let compiled = compile(&spec);
+    })
+}
+
+/// Builds the witness of each of `chosen` and checks the engine confirms it
+/// under every schedule: `deviate` (or a block) at the predicted event, of
+/// the predicted class, where the schedule covers it. Returns the witnesses.
+fn confirmed_under_every_schedule(
+    rt: &Arc<BundleRuntime>,
+    analysis: &turnstile_engine::coverage::Analysis,
+    chosen: &[&turnstile_engine::coverage::Deviation],
+) -> Vec<turnstile_engine::coverage::witness::Witness> {
+    let mut builder = Builder::new(Arc::clone(rt), analysis);
+    let mut witnesses = Vec::new();
+    for d in chosen {
+        let witness = block_on(builder.witness(d)).unwrap_or_else(|e| panic!("{e} for {d:?}"));
+        for schedule in Schedule::ALL {
+            let seen =
+                block_on(deviations(rt, &witness.trace, schedule, &witness.judge())).unwrap();
+            assert_eq!(seen[0].class, d.class);
+            assert_eq!(seen[0].covered, d.covered_by(schedule), "{schedule} {d:?}");
+        }
+        witnesses.push(witness);
+    }
+    witnesses
+}
+
+/// With the device fix and the claim, every instruction and claim deviation
+/// of a small workflow has a witness the engine confirms under every
+/// schedule: `deviate` at the predicted message where the schedule covers it.
+#[test]
+fn instruction_and_claim_witnesses_are_confirmed() {
+    let compiled = small_ordered_workflow();
     let analysis = analyze(&compiled.rt.bundle);
-    let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
     let messages: Vec<_> = analysis
         .deviations
         .iter()
@@ -702,19 +729,41 @@ fn instruction_and_claim_witnesses_are_confirmed() {
                 .any(|d| matches!(d.class, AgentClass::Claim(_))),
         "{messages:?}"
     );
-    for d in messages {
-        let witness = block_on(builder.witness(d)).unwrap_or_else(|e| panic!("{e} for {d:?}"));
-        for schedule in Schedule::ALL {
-            let seen = block_on(deviations(
-                &compiled.rt,
-                &witness.trace,
-                schedule,
-                &witness.judge(),
-            ))
-            .unwrap();
-            assert_eq!(seen[0].class, d.class);
-            assert_eq!(seen[0].covered, d.covered_by(schedule), "{schedule} {d:?}");
-        }
+    confirmed_under_every_schedule(&compiled.rt, &analysis, &messages);
+}
+
+/// Solo control on the same small workflow: analysed with the agent calling
+/// the device tools, the device fix is an agent class too
+/// ([`AgentClass::DeviceCall`]), and every instruction, claim and device-call
+/// deviation has a witness whose header says `solo`, in which the agent
+/// makes every device call, and which the engine (taking the header's
+/// control) confirms under every schedule.
+#[test]
+fn solo_control_witnesses_are_confirmed() {
+    use turnstile_engine::bundle::model::Control;
+    use turnstile_engine::coverage::analyze_with;
+    let compiled = small_ordered_workflow();
+    let analysis = analyze_with(&compiled.rt.bundle, Control::Solo);
+    let ruled: Vec<_> = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class.has_order_rule())
+        .collect();
+    assert!(
+        ruled
+            .iter()
+            .any(|d| matches!(d.class, AgentClass::DeviceCall(_))),
+        "{ruled:?}"
+    );
+    for witness in confirmed_under_every_schedule(&compiled.rt, &analysis, &ruled) {
+        assert_eq!(witness.trace.meta.control, Some(Control::Solo));
+        assert!(!witness.trace.events.iter().any(|e| matches!(
+            e,
+            Event::Call {
+                requestor: Side::User,
+                ..
+            }
+        )));
     }
 }
 

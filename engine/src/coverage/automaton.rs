@@ -5,7 +5,10 @@
 //! (the cursor), the procedural read tools whose step that path has passed,
 //! and whether the agent has acted since the last user message. The user's
 //! own tool calls (dual control: device tools) are user events: they satisfy
-//! the steps that wait for their results and never deviate.
+//! the steps that wait for their results and never deviate. Under solo
+//! control ([`Automaton::with_control`]) the agent calls them: the same
+//! moves are then agent events (they end the user's turn), and a device fix
+//! called before any of its diagnoses deviates ([`AgentClass::DeviceCall`]).
 //!
 //! The agent's instructions and claims (telecom's deviations without a
 //! write) follow the session's order rules (`session::deviation`): an
@@ -26,7 +29,7 @@ use turnstile_rules::{Step, StepId, StepOrigin, Symbol, Timing};
 
 use super::bits::ClassSet;
 use crate::CompiledBundle;
-use crate::bundle::model::{Actor, NodeKind, Side, ToolKind};
+use crate::bundle::model::{Actor, Control, NodeKind, Side, ToolKind};
 use crate::session::{diagnoses, instruction_can_deviate, verified_after};
 
 /// Where in the user's turn the conversation is: the boundary schedule fires
@@ -46,7 +49,9 @@ pub struct State {
     /// The last step satisfied on the request's path.
     pub cursor: StepId,
     /// Procedural read tools (indices into [`Automaton::reads`]) with a
-    /// satisfied step on the path.
+    /// step the path has reached: satisfied, or enabled at some cursor on
+    /// the path (behind free formal steps at most). The engine keeps every
+    /// enabled step waiting, so such a read stays in order for good.
     pub reads: ClassSet,
     /// The turn position.
     pub turn: Turn,
@@ -65,6 +70,9 @@ pub enum AgentClass {
     Instruct(String),
     /// An agent message making this claim (a `claims` id of the bundle).
     Claim(String),
+    /// Under solo control, the agent's own call of this device fix (a
+    /// user-side tool with diagnoses) before any of its diagnoses succeeded.
+    DeviceCall(String),
 }
 
 impl Move {
@@ -84,23 +92,36 @@ impl AgentClass {
             AgentClass::Read(t)
             | AgentClass::Write(t)
             | AgentClass::Instruct(t)
-            | AgentClass::Claim(t) => t,
+            | AgentClass::Claim(t)
+            | AgentClass::DeviceCall(t) => t,
         }
     }
 
-    /// `read`, `write`, `instruct` or `claim`.
+    /// `read`, `write`, `instruct`, `claim` or `device` (a solo device call).
     pub fn kind(&self) -> &'static str {
         match self {
             AgentClass::Read(_) => "read",
             AgentClass::Write(_) => "write",
             AgentClass::Instruct(_) => "instruct",
             AgentClass::Claim(_) => "claim",
+            AgentClass::DeviceCall(_) => "device",
         }
     }
 
     /// An agent message (instruction or claim) rather than a call.
     pub fn is_message(&self) -> bool {
         matches!(self, AgentClass::Instruct(_) | AgentClass::Claim(_))
+    }
+
+    /// A class whose deviation depends on the path, not the state: an order
+    /// rule of the session (`session::deviation`) decides it — an
+    /// instruction or a solo device call of a fix before its diagnosis, a
+    /// claim before its verification.
+    pub fn has_order_rule(&self) -> bool {
+        matches!(
+            self,
+            AgentClass::Instruct(_) | AgentClass::Claim(_) | AgentClass::DeviceCall(_)
+        )
     }
 }
 
@@ -149,8 +170,9 @@ pub enum Move {
         /// The step it satisfies.
         satisfies: Option<StepId>,
     },
-    /// A call of a user-side tool (dual control) and its result, satisfying
-    /// the step that waits for it.
+    /// A call of a user-side tool and its result, satisfying the step that
+    /// waits for it: the user's call under dual control (a user event), the
+    /// agent's under solo control.
     UserTool {
         /// The tool.
         tool: String,
@@ -199,6 +221,8 @@ pub struct Automaton {
     /// Per step: the steps reachable through structural and free formal
     /// steps (whose checks may already hold on the data read so far).
     reach: Vec<Vec<StepId>>,
+    /// Per step: the read tools (indices into `reads`) of its `reach`.
+    reach_reads: Vec<ClassSet>,
     /// Read tools some `tool_call` step names, in name order.
     pub(crate) reads: Vec<String>,
     /// Agent-side mutating tools, in name order.
@@ -209,6 +233,9 @@ pub struct Automaton {
     pub(crate) instructions: Vec<String>,
     /// The bundle's claims, by id, in bundle order.
     pub(crate) claims: Vec<String>,
+    /// Who calls the user-side (device) tools: under `solo` the agent does,
+    /// so they are agent events (reads, or device calls of the fixes).
+    pub(crate) control: Control,
     /// What a successful result of each tool does to the order rules: an
     /// index into `effect_table` by tool name.
     effects: BTreeMap<String, u32>,
@@ -286,8 +313,21 @@ pub struct Explored {
 pub const MAX_STATES: usize = 200_000;
 
 impl Automaton {
-    /// Builds the automaton of `bundle`.
+    /// Builds the automaton of `bundle` under the bundle's own `control`.
     pub fn new(bundle: &CompiledBundle) -> Automaton {
+        Automaton::with_control(bundle, bundle.control)
+    }
+
+    /// Builds the automaton of `bundle` with the device tools called as
+    /// `control` says: under `dual` by the user (user events, which never
+    /// deviate); under `solo` by the agent, so a device call at the step
+    /// waiting for it is an agent event, and the agent's call of a device
+    /// fix deviates, like its instruction, while none of its diagnoses
+    /// succeeded ([`AgentClass::DeviceCall`]). A device read out of order
+    /// is not in the solo alphabet: the session gives no verdict for it, and
+    /// tracking the device reads in the state (as the agent's own reads are)
+    /// takes telecom past [`MAX_STATES`].
+    pub fn with_control(bundle: &CompiledBundle, control: Control) -> Automaton {
         let program = &bundle.program;
         let graph = &bundle.workflow.graph;
         let tool_name = |sym: Symbol| bundle.interner.resolve(sym).to_owned();
@@ -382,16 +422,27 @@ impl Automaton {
         let reach = closure(&successors, |s| {
             kinds.get(s.0 as usize).is_some_and(|k| k.free && !k.exit)
         });
+        let reach_reads = reach
+            .iter()
+            .map(|steps| {
+                steps
+                    .iter()
+                    .filter_map(|s| kinds.get(s.0 as usize).and_then(|k| k.by_read))
+                    .fold(ClassSet::default(), |set, i| set.with(i))
+            })
+            .collect();
         Automaton {
             names: program.steps.iter().map(|s| s.name.clone()).collect(),
             kinds,
             ahead,
             reach,
+            reach_reads,
             reads,
             writes,
             user_tools,
             instructions: fixes.iter().map(|t| t.name.clone()).collect(),
             claims: claims.iter().map(|c| c.id.clone()).collect(),
+            control,
             effects,
             effect_table,
             entry: program.entry,
@@ -402,15 +453,23 @@ impl Automaton {
     pub fn start(&self) -> State {
         State {
             cursor: self.entry,
-            reads: ClassSet::default(),
+            reads: self.reached_reads(self.entry, &ClassSet::default()),
             turn: Turn::MidTurn,
         }
+    }
+
+    /// `reads` with the read tools of the steps a request at `cursor` has
+    /// reached (its [`Automaton::reach`]).
+    fn reached_reads(&self, cursor: StepId, reads: &ClassSet) -> ClassSet {
+        self.reach_reads
+            .get(cursor.0 as usize)
+            .map_or_else(|| reads.clone(), |r| reads.union(r))
     }
 
     /// The order rule of a message class (`None`: another class).
     fn rule(&self, class: &AgentClass) -> Option<Rule> {
         match class {
-            AgentClass::Instruct(tool) => self
+            AgentClass::Instruct(tool) | AgentClass::DeviceCall(tool) => self
                 .instructions
                 .iter()
                 .position(|t| t == tool)
@@ -435,6 +494,12 @@ impl Automaton {
         }
     }
 
+    /// Whether a successful result of `tool` changes an order rule (it
+    /// diagnoses a fix, or verifies or unverifies a claim).
+    pub(crate) fn changes_rules(&self, tool: &str) -> bool {
+        self.effects.get(tool).is_some_and(|&i| i != 0)
+    }
+
     fn effect_of(&self, index: u32) -> Option<&Effect> {
         self.effect_table.get(index as usize)
     }
@@ -451,7 +516,7 @@ impl Automaton {
     /// Whether the order rule of `class` is unmet after `moves` from the
     /// start (nothing diagnosed or verified there).
     pub fn unmet_after(&self, moves: &[Move], class: &AgentClass) -> bool {
-        moves.iter().fold(class.is_message(), |unmet, mv| {
+        moves.iter().fold(class.has_order_rule(), |unmet, mv| {
             self.unmet_after_move(unmet, mv, class)
         })
     }
@@ -553,6 +618,11 @@ impl Automaton {
         &self.claims
     }
 
+    /// Who calls the device tools in this automaton.
+    pub fn control(&self) -> Control {
+        self.control
+    }
+
     /// The agent event classes that can deviate.
     pub fn agent_classes(&self) -> Vec<AgentClass> {
         self.reads
@@ -565,6 +635,12 @@ impl Automaton {
                     .map(|t| AgentClass::Instruct(t.clone())),
             )
             .chain(self.claims.iter().map(|c| AgentClass::Claim(c.clone())))
+            .chain(
+                self.instructions
+                    .iter()
+                    .filter(|_| self.control == Control::Solo)
+                    .map(|t| AgentClass::DeviceCall(t.clone())),
+            )
             .collect()
     }
 
@@ -609,7 +685,7 @@ impl Automaton {
                 }
             }
             // Decided by the path, not the state: see `deviation_after`.
-            AgentClass::Instruct(_) | AgentClass::Claim(_) => None,
+            AgentClass::Instruct(_) | AgentClass::Claim(_) | AgentClass::DeviceCall(_) => None,
         }
     }
 
@@ -620,6 +696,10 @@ impl Automaton {
         let state = self.run(moves).ok()?;
         match class {
             AgentClass::Instruct(tool) => (self.instructions.contains(tool)
+                && self.unmet_after(moves, class))
+            .then_some(Why::BeforeDiagnosis),
+            AgentClass::DeviceCall(tool) => (self.control == Control::Solo
+                && self.instructions.contains(tool)
                 && self.unmet_after(moves, class))
             .then_some(Why::BeforeDiagnosis),
             AgentClass::Claim(id) => (self.claims.contains(id) && self.unmet_after(moves, class))
@@ -633,7 +713,11 @@ impl Automaton {
         let mut out = Vec::new();
         let at = |cursor: StepId, reads: &ClassSet, turn: Turn| State {
             cursor,
-            reads: reads.clone(),
+            reads: if cursor == state.cursor {
+                reads.clone()
+            } else {
+                self.reached_reads(cursor, reads)
+            },
             turn,
         };
         let ahead = self.ahead(state.cursor);
@@ -674,12 +758,17 @@ impl Automaton {
                 ));
             }
             if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
+                // Under solo control the agent makes the call: its turn.
+                let turn = match self.control {
+                    Control::Dual => state.turn,
+                    Control::Solo => Turn::MidTurn,
+                };
                 out.push((
                     Move::UserTool {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, &state.reads, state.turn),
+                    at(s, &state.reads, turn),
                 ));
             }
             if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {

@@ -42,6 +42,15 @@ impl ClassSet {
         set
     }
 
+    /// The union of the set and `other`.
+    pub fn union(&self, other: &ClassSet) -> ClassSet {
+        let mut set = self.clone();
+        for i in other.iter() {
+            set.insert(i);
+        }
+        set
+    }
+
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -81,6 +90,11 @@ mod tests {
             .fold(ClassSet::default(), |s, i| s.with(i));
         assert_eq!(a, b);
         assert_ne!(a, ClassSet::single(200));
+        assert_eq!(
+            ClassSet::single(3).union(&ClassSet::single(70)),
+            ClassSet::single(70).with(3)
+        );
+        assert_eq!(a.union(&ClassSet::default()), a);
         assert!(ClassSet::default().is_empty() && !b.is_empty());
         assert_eq!(
             serde_json::to_string(&ClassSet::single(65)).unwrap(),

@@ -64,6 +64,17 @@
 //! The alphabet has no width limit: read tools, device fixes and claims are
 //! indexed by [`bits::ClassSet`]s, which grow past 64 classes.
 //!
+//! **Control.** Under dual control (the default of most bundles) the user
+//! calls the device tools: user events, which satisfy the steps waiting for
+//! their reports and never deviate. Under solo control ([`analyze_with`],
+//! `turnstile coverage --control solo`) the agent calls them: its device
+//! calls are agent events, and its call of a device fix before any of its
+//! diagnoses is a deviation of its own ([`AgentClass::DeviceCall`], the
+//! session's `deviate` verdict `calls <fix>`), beside the instruction naming
+//! it; outside the guarded class, so `action` never covers it. A device read
+//! called out of order is not in the solo alphabet (see
+//! [`Automaton::with_control`]).
+//!
 //! The user's device call of a fix is a valid move wherever a step waits for
 //! it; the session instead reports a deviation when no diagnosis of the fix
 //! preceded it. The two agree when every path to a fix's step passes one of
@@ -80,6 +91,7 @@ use serde::Serialize;
 pub use automaton::{AgentClass, Automaton, Explored, MAX_STATES, Move, State, Turn, Why};
 
 use crate::CompiledBundle;
+use crate::bundle::model::Control;
 use crate::session::Schedule;
 
 /// One reachable first deviation: a state, the deviating agent event class
@@ -143,14 +155,20 @@ pub struct ScheduleCoverage {
     pub uncovered: Vec<usize>,
 }
 
-/// Analyses `bundle`.
+/// Analyses `bundle` under its own `control`.
 pub fn analyze(bundle: &CompiledBundle) -> Analysis {
-    let automaton = Automaton::new(bundle);
+    analyze_with(bundle, bundle.control)
+}
+
+/// Analyses `bundle` with its device tools called as `control` says (see
+/// [`Automaton::with_control`]).
+pub fn analyze_with(bundle: &CompiledBundle, control: Control) -> Analysis {
+    let automaton = Automaton::with_control(bundle, control);
     let explored = automaton.explore();
-    let (messages, calls): (Vec<AgentClass>, Vec<AgentClass>) = automaton
+    let (ruled, calls): (Vec<AgentClass>, Vec<AgentClass>) = automaton
         .agent_classes()
         .into_iter()
-        .partition(AgentClass::is_message);
+        .partition(AgentClass::has_order_rule);
     let open = |i: usize, state: &State| {
         explored.live.get(i).copied().unwrap_or(false) && !automaton.is_exit(state.cursor)
     };
@@ -179,7 +197,7 @@ pub fn analyze(bundle: &CompiledBundle) -> Analysis {
         }
     }
     let mut fixes_before_diagnosis = Vec::new();
-    for class in &messages {
+    for class in &ruled {
         let why = match class {
             AgentClass::Claim(_) => Why::Unverified,
             _ => Why::BeforeDiagnosis,

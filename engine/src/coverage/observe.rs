@@ -6,11 +6,14 @@
 //! instruction or claim when the reference says `deviate` (the session's own
 //! order rules, `session::deviation`; a user's device call after an
 //! instruction that did not name the fix counts as that instruction, at the
-//! instruction's event); a read when it calls a procedural read tool (one a
-//! `tool_call` step names) while no step of that tool has been reached by any
-//! request — neither satisfied nor waiting in the reference monitor once the
-//! event is taken. The session has no verdict for such a read yet (the
-//! engine gates writes only); it is defined here from the monitor state.
+//! instruction's event; the agent's own call of a fix under solo control is
+//! an [`AgentClass::DeviceCall`]); a read when it calls a procedural read
+//! tool (one a `tool_call` step names) while no step of that tool has been
+//! reached by any request — neither satisfied nor waiting in the reference
+//! monitor once the event is taken. The session has no verdict for such a
+//! read yet (the engine gates writes only); it is defined here from the
+//! monitor state. Every session replaying a trace takes the trace's
+//! `control` (its header), as `turnstile replay` does.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -20,6 +23,7 @@ use turnstile_judge::Judge;
 use turnstile_rules::{EventIdx, Monitor, StepId, Timing};
 
 use super::automaton::AgentClass;
+use crate::bundle::model::{Control, Side};
 use crate::session::{
     Act, BundleRuntime, EventReport, GateVerdict, Schedule, Session, SessionError,
 };
@@ -63,10 +67,16 @@ pub async fn deviations_under(
     schedules: &[Schedule],
     judge: &dyn Judge,
 ) -> Result<Vec<Vec<Observed>>, SessionError> {
-    let mut reference = reference_session(rt);
+    let mut reference = reference_session(rt, trace.meta.control);
     let mut tested: Vec<Session> = schedules
         .iter()
-        .map(|s| Session::new(Arc::clone(rt), *s))
+        .map(|s| {
+            let mut session = Session::new(Arc::clone(rt), *s);
+            if let Some(control) = trace.meta.control {
+                session.set_control(control);
+            }
+            session
+        })
         .collect();
     let mut found = vec![Vec::new(); schedules.len()];
     for event in &trace.events {
@@ -94,9 +104,14 @@ pub async fn deviations_under(
 /// The analysis' reference: a `workflow` session that asks the judge
 /// eagerly ([`Session::judge_eagerly`]), so its monitor shows every step a
 /// judge grants as soon as it can be — the state the automaton abstracts.
-pub(crate) fn reference_session(rt: &Arc<BundleRuntime>) -> Session {
+/// `control`: who calls the device tools (a trace's own header; `None`:
+/// the bundle's).
+pub(crate) fn reference_session(rt: &Arc<BundleRuntime>, control: Option<Control>) -> Session {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     session.judge_eagerly();
+    if let Some(control) = control {
+        session.set_control(control);
+    }
     session
 }
 
@@ -114,9 +129,18 @@ pub fn deviation_at(
             Some((report.event, AgentClass::Write(tool.clone())))
         }
         (GateVerdict::Deviate { action, at, .. }, _) => {
-            let class = match Act::parse(action)? {
-                Act::Instructs(tool) | Act::Calls(tool) => AgentClass::Instruct(tool),
-                Act::Claims(claim) => AgentClass::Claim(claim),
+            let class = match (Act::parse(action)?, event) {
+                // The agent's own call of the fix (solo control).
+                (
+                    Act::Calls(tool),
+                    Event::Call {
+                        requestor: Side::Agent,
+                        ..
+                    },
+                ) => AgentClass::DeviceCall(tool),
+                // The user's call shows the instruction before it (dual).
+                (Act::Instructs(tool) | Act::Calls(tool), _) => AgentClass::Instruct(tool),
+                (Act::Claims(claim), _) => AgentClass::Claim(claim),
             };
             Some((*at, class))
         }
@@ -134,7 +158,9 @@ fn caught(class: &AgentClass, report: &EventReport) -> bool {
     match class {
         AgentClass::Write(_) => report.verdict.is_block(),
         AgentClass::Read(_) => report.fired,
-        AgentClass::Instruct(_) | AgentClass::Claim(_) => report.verdict.is_deviation(),
+        AgentClass::Instruct(_) | AgentClass::Claim(_) | AgentClass::DeviceCall(_) => {
+            report.verdict.is_deviation()
+        }
     }
 }
 
@@ -218,7 +244,7 @@ pub async fn read_reached_after(
     judge: &dyn Judge,
     tool: &str,
 ) -> Result<Option<String>, SessionError> {
-    let mut reference = reference_session(rt);
+    let mut reference = reference_session(rt, trace.meta.control);
     for event in &trace.events {
         reference.push(event.clone(), judge).await?;
     }
@@ -234,7 +260,7 @@ pub async fn satisfied_after(
     trace: &Trace,
     judge: &dyn Judge,
 ) -> Result<BTreeSet<String>, SessionError> {
-    let mut reference = reference_session(rt);
+    let mut reference = reference_session(rt, trace.meta.control);
     for event in &trace.events {
         reference.push(event.clone(), judge).await?;
     }

@@ -7,19 +7,29 @@
 //! a node judged more than once (a decision asked again after the "anything
 //! else?" loop) has each earlier verdict scoped to the slices before the
 //! next one (`at_event`), since the recorded judge otherwise answers a node
-//! with its last record. A tool call's arguments and result are searched
-//! among small candidates — every id is `W1`, strings may also be any enum
+//! with its last record, and the user message giving the earlier answer is
+//! followed by an agent acknowledgement, since the judge is asked only at
+//! agent events. A tool call's arguments and result are searched among
+//! small candidates — every id is `W1`, strings may also be any enum
 //! literal, enum and boolean fields take each of their values, and every
 //! field or argument also takes the literals the bundle's checks compare it
 //! with (`status == "Suspended"`, `contract_end_date >= date(...)`,
-//! `gb_amount <= 2`) — defaults first, then each single change, then the
-//! combinations; the first candidate under which the reference session
-//! satisfies the group's steps, the formal steps up to the next call and
-//! that call's own step (probed with its defaults) is kept: the engine is
-//! the oracle, so no check is re-implemented here. The deviating event ends
-//! the trace: a read with default values, a write whose arguments name an
-//! id no tool returned (every guard comparing it is then false), or an agent
-//! message naming the fix it instructs or making the claim.
+//! `gb_amount <= 2`; a list takes one as its element) — by hill climbing
+//! from the defaults on the steps the reference session then satisfies (the
+//! group's, and those of the next calls probed with their defaults): the
+//! engine is the oracle, so no check is re-implemented here. What the
+//! bundle's checks ask is read once (`Hints`): an argument that must
+//! differ from another, or be missing from a list, names a second id `W2`,
+//! and every record list of a result then carries a second record `W2`; a
+//! call whose authorization asks `confirmed(...)` is preceded by the agent's
+//! summary naming the call's values and the check's words and the user's
+//! yes; a guard reading an entity no move returns may have a read no step
+//! names (and that changes no order rule) called first. The deviating event
+//! ends the trace: a read with default values, a write whose arguments name
+//! an id no tool returned (every guard comparing it is then false), the
+//! solo agent's call of a device fix, or an agent message naming the fix it
+//! instructs or making the claim. The trace's header carries the analysis'
+//! `control`, which every replay of it takes.
 //!
 //! A witness is returned only once [`check`] has replayed it through
 //! [`super::observe`] and seen exactly the predicted deviation; a group no
@@ -37,16 +47,19 @@ use serde_json::{Map, Value as Json, json};
 use turnstile_judge::{Record, RecordedJudge, Verdict};
 use turnstile_rules::{StepId, StepOrigin, ValueType};
 
-use super::automaton::{AgentClass, Move};
+use super::automaton::{AgentClass, Automaton, Move};
 use super::observe;
 use super::{Analysis, Deviation};
-use crate::bundle::model::Side;
+use crate::bundle::model::{Control, Side};
 use crate::schema::{JsonPath, JsonStep, Tool};
 use crate::session::{BundleRuntime, Schedule, Session, SessionError};
 use crate::trace::{Event, Trace, TraceMeta};
 
 /// The id every candidate uses.
 pub const ID: &str = "W1";
+/// The second record's id, for an argument a check requires to differ
+/// from another (`args.new_item_ids[*] != args.item_ids[*]`).
+pub const ID2: &str = "W2";
 /// An id no tool result ever carries.
 pub const UNREAD_ID: &str = "W9-unread";
 /// Shortest prefixes tried per deviation at most.
@@ -170,22 +183,27 @@ struct Realised {
     session: Session,
 }
 
+/// What a realised prefix depends on: whether the user opened, the groups
+/// after which an acknowledgement was inserted, the moves up to the
+/// lookahead's end, and the group's end.
+type RealisedKey = (bool, Vec<usize>, Vec<Move>, usize);
+
 /// Builds witnesses for the deviations of one analysis, sharing realised
 /// prefixes between deviations.
 pub struct Builder<'a> {
     rt: Arc<BundleRuntime>,
     analysis: &'a Analysis,
-    /// The literals the bundle's checks compare each field or argument with.
-    literals: Literals,
+    /// What the bundle's checks ask of the candidate values.
+    hints: Hints,
     /// Realised prefixes by (moves up to the lookahead's end, group end).
-    done: BTreeMap<(bool, Vec<Move>, usize), Realised>,
+    done: BTreeMap<RealisedKey, Realised>,
 }
 
 impl<'a> Builder<'a> {
     /// A builder for the deviations of `analysis`, of the bundle of `rt`.
     pub fn new(rt: Arc<BundleRuntime>, analysis: &'a Analysis) -> Self {
         Builder {
-            literals: literals(&rt),
+            hints: Hints::of(&rt, &analysis.automaton),
             rt,
             analysis,
             done: BTreeMap::new(),
@@ -207,7 +225,7 @@ impl<'a> Builder<'a> {
                 // An instruction or claim deviates only on a path that
                 // leaves its rule unmet.
                 .filter(|p| {
-                    !deviation.class.is_message()
+                    !deviation.class.has_order_rule()
                         || self.analysis.automaton.unmet_after(p, &deviation.class)
                 }),
         );
@@ -243,6 +261,7 @@ impl<'a> Builder<'a> {
                         deviation.class.tool(),
                         deviation.node
                     ),
+                    control: Some(self.control()),
                     ..TraceMeta::default()
                 },
                 events,
@@ -259,7 +278,7 @@ impl<'a> Builder<'a> {
         let mut current = Realised {
             events: Vec::new(),
             records: Vec::new(),
-            session: super::observe::reference_session(&self.rt),
+            session: super::observe::reference_session(&self.rt, Some(self.control())),
         };
         // The user opens by stating the id every candidate uses, so a check
         // that the user said a value (`said(user, args.user_id)`) can hold
@@ -281,6 +300,7 @@ impl<'a> Builder<'a> {
             .await?;
         }
         let mut start = 0;
+        let mut acks = Vec::new();
         for end in groups {
             // A call's values must also make the steps that follow it hold,
             // through the next [`LOOKAHEAD_CALLS`] calls and their groups (a
@@ -290,6 +310,7 @@ impl<'a> Builder<'a> {
             let horizon = lookahead_end(prefix, end);
             let key = (
                 opens,
+                acks.clone(),
                 prefix.get(..horizon).unwrap_or_default().to_vec(),
                 end,
             );
@@ -304,9 +325,45 @@ impl<'a> Builder<'a> {
                 }
             };
             current = next;
+            // The judge is asked only at agent events: a step the user's
+            // message satisfied (a classification) whose node the prefix
+            // judges again later (after the "anything else?" loop) gets its
+            // first answer only if an agent event comes before the second.
+            // A later message decides the turn position anyway.
+            if self.judged_again(prefix, start, end) {
+                push_all(
+                    &mut current,
+                    vec![Event::Agent {
+                        text: "Noted.".to_owned(),
+                    }],
+                )
+                .await?;
+                acks.push(end);
+            }
             start = end;
         }
         Ok(current)
+    }
+
+    /// Whether the group `start..end` of `prefix` is a user message
+    /// satisfying a judged step whose node a later move judges again.
+    fn judged_again(&self, prefix: &[Move], start: usize, end: usize) -> bool {
+        let program = &self.rt.bundle.program;
+        let node = |step: StepId| match program.step(step).map(|s| &s.origin) {
+            Some(StepOrigin::Branch { decision, .. }) => *decision,
+            _ => step,
+        };
+        let Some(Move::User {
+            satisfies: Some(step),
+        }) = prefix.get(start)
+        else {
+            return false;
+        };
+        let judged = node(*step);
+        prefix.iter().skip(end).any(|m| {
+            matches!(m, Move::User { satisfies: Some(s) } | Move::Message { satisfies: Some(s) }
+                if node(*s) == judged)
+        })
     }
 
     /// Realises one group (a move and the `Holds` moves after it) on top of
@@ -346,10 +403,50 @@ impl<'a> Builder<'a> {
             .chain(lookahead)
             .filter_map(satisfies)
             .collect();
+        let (mut best_held, mut best) = self.climb(from, &space, lookahead, &targets).await?;
+        // A guard may read an entity only a read the workflow never names
+        // returns (retail's payment methods, from `get_user_details`, after
+        // an identification by email): such a read is no move of the
+        // automaton (it never deviates), so one may precede the call.
+        let supports = satisfies(first)
+            .and_then(|step| self.hints.supports.get(&step))
+            .map_or(&[][..], Vec::as_slice);
+        for tool in supports {
+            if best_held == targets.len() {
+                break;
+            }
+            let Some(support) = CallSpace::new(&self.rt, &self.hints, tool, Side::Agent, None)
+            else {
+                continue;
+            };
+            let mut base = from.clone();
+            push_all(
+                &mut base,
+                support.events(&support.defaults(), from.events.len()),
+            )
+            .await?;
+            let (held, realised) = self.climb(&base, &space, lookahead, &targets).await?;
+            if held > best_held {
+                (best_held, best) = (held, realised);
+            }
+        }
+        Ok(best)
+    }
+
+    /// The hill climbing of [`Builder::realise_group`] for one call on top
+    /// of `from`: how many `targets` the best values satisfy, and the prefix
+    /// realised with them.
+    async fn climb(
+        &self,
+        from: &Realised,
+        space: &CallSpace<'_>,
+        lookahead: &[Move],
+        targets: &[StepId],
+    ) -> Result<(usize, Realised), WitnessError> {
         let k = from.events.len();
         let mut current = space.defaults();
         let (mut best_held, mut best) = self
-            .try_values(from, &space.events(&current, k), lookahead, &targets)
+            .try_values(from, &space.events(&current, k), lookahead, targets)
             .await?;
         let mut tried = 1;
         'climb: while best_held < targets.len() {
@@ -360,7 +457,7 @@ impl<'a> Builder<'a> {
                 }
                 tried += 1;
                 let (held, realised) = self
-                    .try_values(from, &space.events(&candidate, k), lookahead, &targets)
+                    .try_values(from, &space.events(&candidate, k), lookahead, targets)
                     .await?;
                 if held > best_held {
                     (best_held, best, current) = (held, realised, candidate);
@@ -369,7 +466,7 @@ impl<'a> Builder<'a> {
             }
             break;
         }
-        Ok(best)
+        Ok((best_held, best))
     }
 
     /// Realises one candidate call on top of `from` and counts the
@@ -407,14 +504,31 @@ impl<'a> Builder<'a> {
         Ok((held, next))
     }
 
+    /// Who calls the device tools in the analysis (and so in its witnesses).
+    fn control(&self) -> Control {
+        self.analysis.automaton.control()
+    }
+
     /// The value space of a call move (`None`: not a call).
     fn call_space(&self, mv: &Move) -> Option<CallSpace<'_>> {
         match mv {
-            Move::Read { tool, .. } | Move::Write { tool, .. } => {
-                CallSpace::new(&self.rt, &self.literals, tool, Side::Agent)
+            Move::Read { tool, .. } => {
+                CallSpace::new(&self.rt, &self.hints, tool, Side::Agent, None)
             }
+            Move::Write { tool, satisfies } => CallSpace::new(
+                &self.rt,
+                &self.hints,
+                tool,
+                Side::Agent,
+                self.hints.confirms.get(satisfies),
+            ),
+            // The user's device call, or the agent's under solo control.
             Move::UserTool { tool, .. } => {
-                CallSpace::new(&self.rt, &self.literals, tool, Side::User)
+                let requestor = match self.control() {
+                    Control::Dual => Side::User,
+                    Control::Solo => Side::Agent,
+                };
+                CallSpace::new(&self.rt, &self.hints, tool, requestor, None)
             }
             Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => None,
         }
@@ -759,8 +873,9 @@ fn verdict_for(rt: &BundleRuntime, step: StepId, k: usize) -> Option<Record> {
 }
 
 /// The event that deviates: a read with default values, a write naming an id
-/// no result carried, or an agent message naming the fix it instructs or
-/// making the claim in the bundle's first phrase for it.
+/// no result carried, the solo agent's call of a device fix, or an agent
+/// message naming the fix it instructs or making the claim in the bundle's
+/// first phrase for it.
 fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Event> {
     let id = format!("c{k}");
     let tool = rt.bundle.domain.tool(class.tool());
@@ -784,6 +899,13 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
             args: tool.map_or(json!({}), |t| default_args(t, &rt.bundle.domain, UNREAD_ID)),
             requestor: Side::Agent,
         }],
+        // The session finds the solo agent's fix at its call.
+        AgentClass::DeviceCall(name) => vec![Event::Call {
+            id,
+            tool: name.clone(),
+            args: tool.map_or(json!({}), |t| default_args(t, &rt.bundle.domain, ID)),
+            requestor: Side::Agent,
+        }],
         // The session finds an instruction by the fix's name in the text.
         AgentClass::Instruct(name) => vec![Event::Agent {
             text: format!("Please run {name} on your phone now."),
@@ -803,6 +925,168 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
     }
 }
 
+/// What the bundle's checks ask of a witness's values, read once per bundle.
+struct Hints {
+    /// The literals each field or argument is compared with.
+    literals: Literals,
+    /// Arguments a check requires to differ from another argument
+    /// (`args.new_item_ids[*] != args.item_ids[*]`, the left one) or to be
+    /// missing from a list (`!(args.payment_method_id in ...)`): they name
+    /// the second record, [`ID2`], by default.
+    distinct: std::collections::BTreeSet<String>,
+    /// Whether results carry a second record (some argument is distinct).
+    twins: bool,
+    /// Per authorization step whose guard asks for `confirmed(...)`: the
+    /// words of its first such call (`"exchange"`), which the agent's summary
+    /// names beside the call's argument values.
+    confirms: BTreeMap<StepId, Vec<String>>,
+    /// Per step with a check: the agent's read tools no step names (never
+    /// a deviation) that read an entity the check mentions, in name order:
+    /// one may be called before the step's call to supply it.
+    supports: BTreeMap<StepId, Vec<String>>,
+}
+
+impl Hints {
+    /// The hints of the bundle of `rt`, whose automaton is `automaton`: the
+    /// read tools some step names are its moves, not supports, and a read
+    /// whose result changes an order rule (a diagnosis, a verification)
+    /// would change the path's flags, so neither supports a call.
+    fn of(rt: &BundleRuntime, automaton: &Automaton) -> Hints {
+        let resolve = |v: &Json| symbol_name(rt, v);
+        let program = &rt.bundle.program;
+        let tree_of = |id| {
+            program
+                .checks
+                .get(id)
+                .and_then(|c| serde_json::to_value(c).ok())
+        };
+        let mut distinct = std::collections::BTreeSet::new();
+        for (id, _) in program.checks.iter() {
+            let Some(tree) = tree_of(id) else { continue };
+            let arg_name = |operand: Option<&Json>| {
+                operand
+                    .and_then(|o| o.get("Arg"))
+                    .and_then(Json::as_array)
+                    .and_then(|steps| steps.iter().rev().find_map(|s| s.get("Key")))
+                    .and_then(resolve)
+            };
+            let mut comparisons = Vec::new();
+            collect_keyed(&tree, "Compare", &mut comparisons);
+            for compare in comparisons {
+                if compare.get("op").and_then(Json::as_str) == Some("Ne")
+                    && let (Some(left), Some(_)) =
+                        (arg_name(compare.get("lhs")), arg_name(compare.get("rhs")))
+                {
+                    distinct.insert(left);
+                }
+            }
+            // `!(args.payment_method_id in order[$order].payment_method_ids)`:
+            // another record than the one the order names.
+            let mut negated = Vec::new();
+            collect_keyed(&tree, "Not", &mut negated);
+            for not in negated {
+                if let Some(name) = arg_name(not.get("Contains").and_then(|c| c.get("item"))) {
+                    distinct.insert(name);
+                }
+            }
+        }
+        let domain = &rt.bundle.domain;
+        let free_reads: Vec<&Tool> = domain
+            .tools
+            .values()
+            .filter(|t| {
+                t.side == Side::Agent
+                    && t.kind == crate::bundle::model::ToolKind::Read
+                    && !automaton.reads().contains(&t.name)
+                    && !automaton.changes_rules(&t.name)
+            })
+            .collect();
+        let mut supports = BTreeMap::new();
+        for (i, step) in program.steps.iter().enumerate() {
+            let (Some(check), Ok(id)) = (step.check, u32::try_from(i)) else {
+                continue;
+            };
+            let Some(tree) = tree_of(check) else { continue };
+            let mut fields = Vec::new();
+            collect_keyed(&tree, "Field", &mut fields);
+            let entities: std::collections::BTreeSet<String> = fields
+                .iter()
+                .filter_map(|f| f.get("entity").and_then(resolve))
+                .collect();
+            let tools: Vec<String> = free_reads
+                .iter()
+                .filter(|t| t.reads.iter().any(|r| entities.contains(&r.entity)))
+                .map(|t| t.name.clone())
+                .collect();
+            if !tools.is_empty() {
+                supports.insert(StepId(id), tools);
+            }
+        }
+        let mut confirms = BTreeMap::new();
+        for (i, step) in program.steps.iter().enumerate() {
+            let (Some(_), Some(check), Ok(id)) = (step.authorizes, step.check, u32::try_from(i))
+            else {
+                continue;
+            };
+            let Some(tree) = tree_of(check) else { continue };
+            let mut calls = Vec::new();
+            collect_keyed(&tree, "Confirmed", &mut calls);
+            if let Some(first) = calls.first() {
+                let mut words = Vec::new();
+                collect_words(first, &resolve, &mut words);
+                confirms.insert(StepId(id), words);
+            }
+        }
+        Hints {
+            literals: literals(rt),
+            twins: !distinct.is_empty(),
+            distinct,
+            confirms,
+            supports,
+        }
+    }
+}
+
+/// The name of the interned symbol a serialised check holds as `v`.
+fn symbol_name(rt: &BundleRuntime, v: &Json) -> Option<String> {
+    v.as_u64().and_then(|n| u32::try_from(n).ok()).map(|n| {
+        rt.bundle
+            .interner
+            .resolve(turnstile_rules::Symbol(n))
+            .to_owned()
+    })
+}
+
+/// The values under `key` anywhere in a serialised check.
+fn collect_keyed<'j>(tree: &'j Json, key: &str, out: &mut Vec<&'j Json>) {
+    match tree {
+        Json::Object(map) => {
+            for (k, value) in map {
+                if k == key {
+                    out.push(value);
+                }
+                collect_keyed(value, key, out);
+            }
+        }
+        Json::Array(items) => items.iter().for_each(|i| collect_keyed(i, key, out)),
+        _ => {}
+    }
+}
+
+/// The string constants under a serialised operand list.
+fn collect_words(tree: &Json, resolve: &dyn Fn(&Json) -> Option<String>, out: &mut Vec<String>) {
+    let mut constants = Vec::new();
+    collect_keyed(tree, "Const", &mut constants);
+    for constant in constants {
+        if let Ok(turnstile_rules::Value::Str(sym)) =
+            serde_json::from_value::<turnstile_rules::Value>(constant.clone())
+            && let Some(word) = resolve(&json!(sym.0))
+        {
+            out.push(word);
+        }
+    }
+}
+
 /// Per field or argument name: the literals some check of the bundle
 /// compares it with (`line[$line].status == "Suspended"`,
 /// `contract_end_date >= date("2025-02-25")`, `args.gb_amount <= 2`), as
@@ -814,14 +1098,7 @@ type Literals = BTreeMap<String, Vec<Json>>;
 /// argument it mentions (an integer one also off by one, a date also the
 /// day after, so strict comparisons can hold too).
 fn literals(rt: &BundleRuntime) -> Literals {
-    let resolve = |v: &Json| {
-        v.as_u64().and_then(|n| u32::try_from(n).ok()).map(|n| {
-            rt.bundle
-                .interner
-                .resolve(turnstile_rules::Symbol(n))
-                .to_owned()
-        })
-    };
+    let resolve = |v: &Json| symbol_name(rt, v);
     let mut out: Literals = BTreeMap::new();
     for (_, check) in rt.bundle.program.checks.iter() {
         let Ok(tree) = serde_json::to_value(check) else {
@@ -916,21 +1193,28 @@ fn collect_operands(
 /// `options` with the literals of `name` that fit its type right after the
 /// first (the default stays first; the literals are tried before the rest).
 fn with_literals(options: Vec<Json>, ty: &ValueType, literals: Option<&Vec<Json>>) -> Vec<Json> {
-    let fits = |v: &Json| match ty {
-        ValueType::Str => v.is_string(),
-        ValueType::Int => v.is_i64() || v.is_u64(),
-        ValueType::Amount => v.is_number(),
-        ValueType::Date => v.as_str().is_some_and(|s| s.len() == 10),
-        ValueType::DateTime => v.as_str().is_some_and(|s| s.len() > 10),
-        _ => false,
-    };
-    let mut out: Vec<Json> = options.iter().take(1).cloned().collect();
-    for v in literals
+    fn fits(ty: &ValueType, v: &Json) -> bool {
+        match ty {
+            ValueType::Str => v.is_string(),
+            ValueType::Int => v.is_i64() || v.is_u64(),
+            ValueType::Amount => v.is_number(),
+            ValueType::Date => v.as_str().is_some_and(|s| s.len() == 10),
+            ValueType::DateTime => v.as_str().is_some_and(|s| s.len() > 10),
+            _ => false,
+        }
+    }
+    // A list compared with a literal (`flight_dates > date(...)`, element
+    // by element) takes it as its one element.
+    let fitting: Vec<Json> = literals
         .into_iter()
         .flatten()
-        .filter(|v| fits(v))
-        .chain(options.iter().skip(1))
-    {
+        .filter_map(|v| match ty {
+            ValueType::List(inner) => fits(inner, v).then(|| json!([v])),
+            _ => fits(ty, v).then(|| v.clone()),
+        })
+        .collect();
+    let mut out: Vec<Json> = options.iter().take(1).cloned().collect();
+    for v in fitting.iter().chain(options.iter().skip(1)) {
         if !out.contains(v) {
             out.push(v.clone());
         }
@@ -944,6 +1228,12 @@ struct CallSpace<'r> {
     tool: &'r Tool,
     requestor: Side,
     dimensions: Vec<(String, Vec<Json>)>,
+    /// Words the user must confirm before the call (its guard's
+    /// `confirmed(...)`): the call is preceded by the agent's summary naming
+    /// them and its argument values, and the user's yes.
+    confirm: Option<&'r [String]>,
+    /// Each record list of the result carries a second record ([`ID2`]).
+    twins: bool,
 }
 
 /// One value per dimension of a [`CallSpace`].
@@ -952,10 +1242,12 @@ type Assignment = Vec<(String, Json)>;
 impl<'r> CallSpace<'r> {
     fn new(
         rt: &'r BundleRuntime,
-        literals: &Literals,
+        hints: &'r Hints,
         tool: &str,
         requestor: Side,
+        confirm: Option<&'r Vec<String>>,
     ) -> Option<CallSpace<'r>> {
+        let literals = &hints.literals;
         let domain = &rt.bundle.domain;
         let spec = domain.tool(tool)?;
         let enum_words: Vec<String> = domain
@@ -968,14 +1260,17 @@ impl<'r> CallSpace<'r> {
             .params
             .iter()
             .map(|(name, ty)| {
-                (
-                    name.clone(),
-                    with_literals(
-                        options(ty, domain, &enum_words, &resolve, true),
-                        ty,
-                        literals.get(name),
-                    ),
-                )
+                let mut values = with_literals(
+                    options(ty, domain, &enum_words, &resolve, true),
+                    ty,
+                    literals.get(name),
+                );
+                // An argument a check requires to differ from another one
+                // names the second record by default.
+                if hints.distinct.contains(name) {
+                    values.insert(0, with_id(ty, ID2));
+                }
+                (name.clone(), values)
             })
             .chain(result_options(spec, domain, &resolve, Some(literals)))
             .filter(|(_, values)| !values.is_empty())
@@ -984,6 +1279,8 @@ impl<'r> CallSpace<'r> {
             tool: spec,
             requestor,
             dimensions,
+            confirm: confirm.map(Vec::as_slice),
+            twins: hints.twins,
         })
     }
 
@@ -1020,26 +1317,43 @@ impl<'r> CallSpace<'r> {
         })
     }
 
-    /// The call and its successful result carrying `values`, at event `k`.
+    /// The call and its successful result carrying `values`, at event `k`
+    /// (after the confirmation it needs, if any).
     fn events(&self, values: &Assignment, k: usize) -> Vec<Event> {
         let (args, fields): (Vec<_>, Vec<_>) = values
             .iter()
             .cloned()
             .partition(|(name, _)| self.tool.params.contains_key(name));
-        let id = format!("c{k}");
-        vec![
-            Event::Call {
-                id: id.clone(),
-                tool: self.tool.name.clone(),
-                args: Json::Object(args.into_iter().collect()),
-                requestor: self.requestor,
-            },
-            Event::Result {
-                id,
-                ok: true,
-                content: build_result(self.tool, &fields),
-            },
-        ]
+        let mut events = Vec::new();
+        if let Some(words) = self.confirm {
+            let mut named: Vec<String> = Vec::new();
+            for (_, value) in &args {
+                scalars(value, &mut named);
+            }
+            events.push(Event::Agent {
+                text: format!(
+                    "To confirm: {} for {}. Shall I proceed?",
+                    words.join(", "),
+                    named.join(", ")
+                ),
+            });
+            events.push(Event::User {
+                text: "Yes, please go ahead.".to_owned(),
+            });
+        }
+        let id = format!("c{}", k + events.len());
+        events.push(Event::Call {
+            id: id.clone(),
+            tool: self.tool.name.clone(),
+            args: Json::Object(args.into_iter().collect()),
+            requestor: self.requestor,
+        });
+        events.push(Event::Result {
+            id,
+            ok: true,
+            content: build_result(self.tool, &fields, self.twins),
+        });
+        events
     }
 }
 
@@ -1153,12 +1467,13 @@ fn default_result(tool: &Tool, domain: &crate::schema::Domain) -> Json {
         .into_iter()
         .filter_map(|(k, v)| Some((k, v.into_iter().next()?)))
         .collect();
-    build_result(tool, &fields)
+    build_result(tool, &fields, false)
 }
 
 /// The result JSON carrying `fields` (keyed `spec:field`) at the paths the
-/// tool's read specs name, every record id [`ID`].
-fn build_result(tool: &Tool, fields: &[(String, Json)]) -> Json {
+/// tool's read specs name, every record id [`ID`]; with `twins`, each record
+/// list also holds a copy of its record with the id [`ID2`].
+fn build_result(tool: &Tool, fields: &[(String, Json)], twins: bool) -> Json {
     if tool.reads.iter().any(|r| r.text.is_some()) {
         return text_report(fields);
     }
@@ -1195,7 +1510,90 @@ fn build_result(tool: &Tool, fields: &[(String, Json)]) -> Json {
             set_path(&mut root, &path.steps, value);
         }
     }
+    if twins {
+        for read in &tool.reads {
+            if let Some(each) = &read.each
+                && !read.id.from_root
+            {
+                add_twin(&mut root, &each.steps, &read.id.steps);
+            }
+        }
+    }
     if root.is_null() { json!({}) } else { root }
+}
+
+/// Adds, to the record list at `steps` (under `at`), a copy of its first
+/// record whose id (at `id` within the record) is [`ID2`], unless there is
+/// one already.
+fn add_twin(at: &mut Json, steps: &[JsonStep], id: &[JsonStep]) {
+    let Some((step, rest)) = steps.split_first() else {
+        return;
+    };
+    let twin = |first: &Json| {
+        let mut copy = first.clone();
+        set_path(&mut copy, id, json!(ID2));
+        copy
+    };
+    match (step, at) {
+        (JsonStep::Key(key), Json::Object(map)) => {
+            if let Some(next) = map.get_mut(key) {
+                add_twin(next, rest, id);
+            }
+        }
+        (JsonStep::Index(i), Json::Array(items)) => {
+            if let Some(next) = items.get_mut(*i) {
+                add_twin(next, rest, id);
+            }
+        }
+        (JsonStep::EachItem, Json::Array(items)) if rest.is_empty() => {
+            if items.len() == 1
+                && let Some(first) = items.first()
+            {
+                let copy = twin(first);
+                items.push(copy);
+            }
+        }
+        (JsonStep::EachValue, Json::Object(map)) if rest.is_empty() => {
+            if !map.contains_key(ID2)
+                && let Some(first) = map.get(ID)
+            {
+                let copy = twin(first);
+                map.insert(ID2.to_owned(), copy);
+            }
+        }
+        (JsonStep::EachItem, Json::Array(items)) => {
+            if let Some(next) = items.first_mut() {
+                add_twin(next, rest, id);
+            }
+        }
+        (JsonStep::EachValue, Json::Object(map)) => {
+            if let Some(next) = map.get_mut(ID) {
+                add_twin(next, rest, id);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `value` of type `ty` naming the record `id`: the id, or a list of it.
+fn with_id(ty: &ValueType, id: &str) -> Json {
+    match ty {
+        ValueType::List(_) => json!([id]),
+        _ => json!(id),
+    }
+}
+
+/// The scalar values in `value` (list elements and object fields too), as
+/// a summary names them.
+fn scalars(value: &Json, out: &mut Vec<String>) {
+    match value {
+        Json::String(s) => out.push(s.clone()),
+        Json::Number(n) => out.push(n.to_string()),
+        Json::Bool(b) => out.push(b.to_string()),
+        Json::Array(items) => items.iter().for_each(|i| scalars(i, out)),
+        Json::Object(map) => map.values().for_each(|v| scalars(v, out)),
+        Json::Null => {}
+    }
 }
 
 /// A plain-text report containing each chosen phrase on a line of its own.
