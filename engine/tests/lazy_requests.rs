@@ -53,6 +53,15 @@ fn compare_domain(domain: &str) -> (usize, usize) {
                     serde_json::to_string(&decided).unwrap(),
                     "{what}, event {k}: push and decide + requests differ"
                 );
+                // What gate and serve write: the report's `Value` through
+                // `to_string` / `to_vec`, byte for byte what its `Display`
+                // wrote before.
+                let value = serde_json::to_value(&pushed).unwrap();
+                assert_eq!(
+                    serde_json::to_string(&value).unwrap(),
+                    value.to_string(),
+                    "{what}, event {k}: the verdict's bytes differ"
+                );
                 if !pushed.fired {
                     continue;
                 }
