@@ -10,7 +10,10 @@
 //! of any earlier event ([`super::state::View`]). The explainer walks only
 //! the steps on the paths to the call's authorization and, for the one it
 //! classifies, that step's own evaluation points (its tool's events, or the
-//! events that changed what its criterion reads) — not the whole trace.
+//! events that changed what its criterion reads) — not the whole trace. A
+//! tool step's points are projected one event at a time as a question needs
+//! them (`Points`): the authorization's own classification reads only the
+//! blocked call, however many calls of the tool came before.
 //! The ranking rules (requests the call is about first, deepest unmet step,
 //! ...) are the reference's, rule for rule; `engine/tests/monitor_real.rs`
 //! and `proptests/tests/monitor_vs_datalog.rs` check that both agree.
