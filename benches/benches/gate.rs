@@ -19,6 +19,10 @@
 //!   call (a replay of the logged events), asks the judge the confirmation
 //!   (with the open classification, on the whole conversation), amends the
 //!   monitor and decides again — the one push of a session that asks.
+//! - `<allow|block>_gate_path` (criterion) and `gate path` (the timed
+//!   table): what `turnstile gate` / `turnstile serve` do with the event
+//!   besides the store's write — `Session::push`, the report as a
+//!   `serde_json::Value`, written twice (the store's row and the answer).
 //! - `cedar`: the same call decided by Cedar (`cedar-policy`) with the
 //!   fixture's cancel rule written as a Cedar policy (module [`cedar`]):
 //!   `is_authorized` alone, and request + context construction from the
@@ -30,7 +34,7 @@
 //! reports medians; after it, `percentiles` times individual decisions with
 //! `Instant` and prints median and p99 per (evaluator, size), what the
 //! session's decision asked the judge and the work it counted
-//! (`Session::work`). `GATE_PROFILE=<monitor|session>:<n>`
+//! (`Session::work`). `GATE_PROFILE=<evaluator>:<n>[:block]`
 //! skips all that and repeats one decision for a profiler (see [`profile`]).
 
 use std::hint::black_box;
@@ -267,6 +271,26 @@ fn session_decision_only(tokio: &Tokio, session: &mut Session, event: Event) -> 
     tokio
         .block_on(session.decide(event, &OfflineJudge))
         .unwrap_or_else(|e| panic!("session decide: {e}"))
+}
+
+/// The path `turnstile gate` and `turnstile serve` take for an event,
+/// besides the store's write: [`Session::push`] (the verdict with the
+/// request views), the report as a `serde_json::Value`
+/// (`cli/src/gate.rs`, `cli/src/serve/api.rs`), and that value written
+/// twice with `serde_json::to_string` / `to_vec` — the store's row
+/// (`SessionHandle::append_delta`) and the answer on stdout or in the HTTP
+/// body.
+#[inline(never)]
+fn session_gate_path(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
+    let report = push(tokio, session, event);
+    let verdict =
+        serde_json::to_value(&report).unwrap_or_else(|e| panic!("the verdict as JSON: {e}"));
+    for _ in 0..2 {
+        let bytes =
+            serde_json::to_vec(&verdict).unwrap_or_else(|e| panic!("the verdict's bytes: {e}"));
+        black_box(bytes);
+    }
+    report
 }
 
 fn live_run(
@@ -549,16 +573,21 @@ fn bench_gate(
         group
             .sample_size(if slow { 10 } else { 20 })
             .measurement_time(Duration::from_millis(if slow { 3_000 } else { 1_000 }));
-        let runs: [(String, &SessionState, Decision); 3] = [
+        let runs: [(String, &SessionState, Decision); 4] = [
             (case.name().to_owned(), &case.session, session_decision),
             (
                 format!("{}_decide", case.name()),
                 &case.session,
                 session_decision_only,
             ),
+            (
+                format!("{}_gate_path", case.name()),
+                &case.session,
+                session_gate_path,
+            ),
             ("allow_live".to_owned(), &case.live, session_decision),
         ];
-        let runs = if case.allowed { &runs[..] } else { &runs[..2] };
+        let runs = if case.allowed { &runs[..] } else { &runs[..3] };
         for (name, state, decision) in runs {
             let id = BenchmarkId::new(name, case.events);
             group.bench_function(id, |b| {
@@ -714,6 +743,7 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
             case,
             timed(&case.session, session_decision_only),
         );
+        row("gate path", case, timed(&case.session, session_gate_path));
         if case.allowed {
             row("session_live", case, timed(&case.live, session_decision));
             // What the clone excluded above costs (the prefix state's size).
@@ -729,9 +759,9 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
 fn ratios(medians: &Medians) {
     println!("\nTurnstile ÷ Cedar (medians of this run; allow vs allow, block vs deny):");
     println!(
-        "| events | decision | monitor ÷ is_authorized | monitor ÷ request+is_authorized | session ÷ is_authorized | session ÷ request+is_authorized | session decide ÷ request+is_authorized |"
+        "| events | decision | monitor ÷ is_authorized | monitor ÷ request+is_authorized | session ÷ is_authorized | session ÷ request+is_authorized | session decide ÷ request+is_authorized | gate path ÷ request+is_authorized |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     let ratio = |ours: Option<&Duration>, theirs: Option<&Duration>| match (ours, theirs) {
         (Some(a), Some(b)) if !b.is_zero() => format!("{:.2}×", a.as_secs_f64() / b.as_secs_f64()),
         _ => "–".to_owned(),
@@ -743,23 +773,26 @@ fn ratios(medians: &Medians) {
             let monitor = medians.get(&("monitor", name, events));
             let session = medians.get(&("session", name, events));
             let decide = medians.get(&("session decide", name, events));
+            let path = medians.get(&("gate path", name, events));
             println!(
-                "| {events} | {name} | {} | {} | {} | {} | {} |",
+                "| {events} | {name} | {} | {} | {} | {} | {} | {} |",
                 ratio(monitor, authorize),
                 ratio(monitor, request),
                 ratio(session, authorize),
                 ratio(session, request),
                 ratio(decide, request),
+                ratio(path, request),
             );
         }
     }
 }
 
-/// `GATE_PROFILE=<monitor|session|decide|live>:<events>[:block]`: only
-/// repeat that evaluator's allowed (or blocked) decision at that length for
-/// ten seconds, without criterion (to run under `perf record` or `valgrind
-/// --tool=callgrind`). `decide` is `Session::decide` (no request views);
-/// `live` the allowed push that asks the judge.
+/// `GATE_PROFILE=<monitor|session|decide|path|live>:<events>[:block]`:
+/// only repeat that evaluator's allowed (or blocked) decision at that length
+/// for ten seconds, without criterion (to run under `perf record` or
+/// `valgrind --tool=callgrind`). `decide` is `Session::decide` (no request
+/// views); `path` the gate's whole path (`session_gate_path`: push and the
+/// verdict's JSON); `live` the allowed push that asks the judge.
 fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
     let mut parts = spec.split(':');
     let (what, events) = match (parts.next(), parts.next()) {
@@ -788,6 +821,10 @@ fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
         } else if what == "decide" {
             let mut session = restore(rt, &case.session);
             let report = session_decision_only(tokio, &mut session, case.last().clone());
+            Some(!report.verdict.is_block())
+        } else if what == "path" {
+            let mut session = restore(rt, &case.session);
+            let report = session_gate_path(tokio, &mut session, case.last().clone());
             Some(!report.verdict.is_block())
         } else {
             let mut state = case.monitor.clone();

@@ -8,7 +8,10 @@
 //!   reports;
 //! - at every firing, a session restored from scratch from the saved state
 //!   (a fresh monitor fed every event, with the requests seen before that
-//!   firing) reports the same views.
+//!   firing) reports the same views;
+//! - the report's `serde_json::Value` written with `to_string` / `to_vec`
+//!   (what `turnstile gate` and the store write) has the bytes its
+//!   `Display` wrote before.
 //!
 //! Reads tau2 from `data/tau2/` (or `TAU2_DATA`), through `support/tau2.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
@@ -52,6 +55,15 @@ fn compare_domain(domain: &str) -> (usize, usize) {
                     serde_json::to_string(&pushed).unwrap(),
                     serde_json::to_string(&decided).unwrap(),
                     "{what}, event {k}: push and decide + requests differ"
+                );
+                // What gate and serve write: the report's `Value` through
+                // `to_string` / `to_vec`, byte for byte what its `Display`
+                // wrote before.
+                let value = serde_json::to_value(&pushed).unwrap();
+                assert_eq!(
+                    serde_json::to_string(&value).unwrap(),
+                    value.to_string(),
+                    "{what}, event {k}: the verdict's bytes differ"
                 );
                 if !pushed.fired {
                     continue;

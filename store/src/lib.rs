@@ -827,7 +827,14 @@ impl SessionHandle {
                 .events
                 .iter()
                 .zip(verdicts)
-                .map(|(event, verdict)| Ok((serde_json::to_string(event)?, verdict.to_string())))
+                .map(|(event, verdict)| {
+                    // `to_string` rather than `Value`'s `Display`: the same
+                    // bytes, without `fmt::Formatter` in between.
+                    Ok((
+                        serde_json::to_string(event)?,
+                        serde_json::to_string(verdict)?,
+                    ))
+                })
                 .collect::<Result<_, _>>()
                 .map_err(corrupt)?,
             judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,

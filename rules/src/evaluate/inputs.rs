@@ -114,7 +114,7 @@ impl Inputs {
                         }
                         // A guard `args.x == $v` can only hold for the request
                         // whose $v is this call's x: evaluate just that one.
-                        let mut narrowed = candidates.clone();
+                        let mut pinned: Vec<(VarId, Symbol)> = Vec::new();
                         for &(var, path) in &pins {
                             let value = encoded
                                 .arg_paths
@@ -130,10 +130,10 @@ impl Inputs {
                             if let Some(v) = value
                                 .filter(|v| candidates.get(&var).is_some_and(|c| c.contains(v)))
                             {
-                                narrowed.insert(var, BTreeSet::from([v]));
+                                pinned.push((var, v));
                             }
                         }
-                        for env in projections(bound, check_mask, &narrowed) {
+                        for env in pinned_projections(bound, check_mask, &candidates, &pinned) {
                             step_points.entry((s, env)).or_default().push(k);
                         }
                     }
@@ -717,17 +717,37 @@ pub(crate) fn projections(
     mask: u32,
     candidates: &BTreeMap<VarId, BTreeSet<Symbol>>,
 ) -> Vec<Env> {
+    pinned_projections(base, mask, candidates, &[])
+}
+
+/// [`projections`] with some variables pinned to one value each (the last
+/// pin of a variable wins): what a call's pinned arguments narrow the
+/// candidates to, without copying the candidates. A pin only narrows a
+/// variable to a value that is among its candidates (the caller checks).
+pub(crate) fn pinned_projections(
+    base: Env,
+    mask: u32,
+    candidates: &BTreeMap<VarId, BTreeSet<Symbol>>,
+    pinned: &[(VarId, Symbol)],
+) -> Vec<Env> {
     let mut envs = vec![base];
     for var in 0..MAX_VARS as u32 {
         if mask & (1 << var) == 0 {
             continue;
         }
-        let Some(values) = candidates.get(&VarId(var)) else {
+        let id = VarId(var);
+        if let Some(&(_, only)) = pinned.iter().rev().find(|(v, _)| *v == id) {
+            for env in &mut envs {
+                *env = env.with(id, only);
+            }
+            continue;
+        }
+        let Some(values) = candidates.get(&id) else {
             return Vec::new();
         };
         envs = envs
             .iter()
-            .flat_map(|e| values.iter().map(move |v| e.with(VarId(var), *v)))
+            .flat_map(|e| values.iter().map(move |v| e.with(id, *v)))
             .collect();
     }
     envs

@@ -10,7 +10,10 @@
 //! of any earlier event ([`super::state::View`]). The explainer walks only
 //! the steps on the paths to the call's authorization and, for the one it
 //! classifies, that step's own evaluation points (its tool's events, or the
-//! events that changed what its criterion reads) — not the whole trace.
+//! events that changed what its criterion reads) — not the whole trace. A
+//! tool step's points are projected one event at a time as a question needs
+//! them (`Points`): the authorization's own classification reads only the
+//! blocked call, however many calls of the tool came before.
 //! The ranking rules (requests the call is about first, deepest unmet step,
 //! ...) are the reference's, rule for rule; `engine/tests/monitor_real.rs`
 //! and `proptests/tests/monitor_vs_datalog.rs` check that both agree.
@@ -23,12 +26,12 @@ use crate::encode::{CNode, ONode};
 use crate::env::Env;
 use crate::evaluate::Ranked;
 use crate::evaluate::explain::{atom_operands, reason_of};
-use crate::evaluate::inputs::projections;
+use crate::evaluate::inputs::{pinned_projections, projections};
 use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
 use crate::facts::SCALAR;
 use crate::ids::{EventIdx, OperandId};
 use crate::intern::Symbol;
-use crate::ir::CmpOp;
+use crate::ir::{CmpOp, VarId};
 use crate::steps::{StepId, Timing};
 use crate::value::Value;
 
@@ -161,6 +164,127 @@ struct Explainer<'a> {
     k: u32,
 }
 
+/// A step's evaluation points as the reference has them: a state step's
+/// per environment (event 0 and the events that can change what its
+/// criterion reads), or a call or result step's tool events, whose
+/// environments are projected one event at a time when asked — so the
+/// questions the explanation asks (the points at one event, the latest one
+/// agreeing with a request, any in a range, a hold before an event) read
+/// only the events they need, not every event of the tool.
+enum Points<'a> {
+    State(BTreeMap<Env, Vec<u32>>),
+    Tool { step: u32, events: ToolEvents<'a> },
+}
+
+/// A tool's events in order, as `(event, call it shows)`.
+#[derive(Clone, Copy)]
+enum ToolEvents<'a> {
+    /// Call events (each shows its own arguments).
+    Calls(&'a [u32]),
+    /// Successful results, with the call each answers.
+    Results(&'a [(u32, u32)]),
+}
+
+impl ToolEvents<'_> {
+    fn len(self) -> usize {
+        match self {
+            ToolEvents::Calls(list) => list.len(),
+            ToolEvents::Results(list) => list.len(),
+        }
+    }
+
+    fn get(self, i: usize) -> Option<(u32, u32)> {
+        match self {
+            ToolEvents::Calls(list) => list.get(i).map(|&k| (k, k)),
+            ToolEvents::Results(list) => list.get(i).copied(),
+        }
+    }
+
+    /// The index of the first event at or after `k`.
+    fn first_from(self, k: u32) -> usize {
+        match self {
+            ToolEvents::Calls(list) => list.partition_point(|&e| e < k),
+            ToolEvents::Results(list) => list.partition_point(|&(e, _)| e < k),
+        }
+    }
+}
+
+impl Points<'_> {
+    /// The environments evaluated at event `at`.
+    fn envs_at(&self, x: &Explainer<'_>, at: u32) -> Vec<Env> {
+        match self {
+            Points::State(map) => map
+                .iter()
+                .filter(|(_, pts)| pts.binary_search(&at).is_ok())
+                .map(|(env, _)| *env)
+                .collect(),
+            Points::Tool { step, events } => {
+                let i = events.first_from(at);
+                match events.get(i) {
+                    Some((k, call)) if k == at => x.tool_envs(*step, k, call),
+                    _ => Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// The latest point at or before `upto` of an environment agreeing
+    /// with `env`.
+    fn latest_agreeing(&self, x: &Explainer<'_>, env: &Env, upto: u32) -> Option<u32> {
+        match self {
+            Points::State(map) => map
+                .iter()
+                .filter(|(p, _)| p.agrees(env))
+                .filter_map(|(_, pts)| {
+                    let n = pts.partition_point(|&k| k <= upto);
+                    pts.get(n.checked_sub(1)?).copied()
+                })
+                .max(),
+            Points::Tool { step, events } => {
+                let end = events.first_from(upto.saturating_add(1));
+                (0..end).rev().find_map(|i| {
+                    let (k, call) = events.get(i)?;
+                    x.tool_envs(*step, k, call)
+                        .iter()
+                        .any(|p| p.agrees(env))
+                        .then_some(k)
+                })
+            }
+        }
+    }
+
+    /// Whether any environment is evaluated at a point in `[from, to]`.
+    fn any_between(&self, x: &Explainer<'_>, from: u32, to: u32) -> bool {
+        match self {
+            Points::State(map) => map.values().flatten().any(|&k| k >= from && k <= to),
+            Points::Tool { step, events } => (events.first_from(from)..events.len())
+                .map_while(|i| events.get(i).filter(|&(k, _)| k <= to))
+                .any(|(k, call)| !x.tool_envs(*step, k, call).is_empty()),
+        }
+    }
+
+    /// Whether check `root` held, under an environment agreeing with `env`,
+    /// at one of these points before `before`.
+    fn held_before(&self, x: &Explainer<'_>, root: Option<u32>, env: &Env, before: u32) -> bool {
+        match self {
+            Points::State(map) => map.iter().any(|(p, pts)| {
+                p.agrees(env)
+                    && pts
+                        .iter()
+                        .take_while(|&&k| k < before)
+                        .any(|&k| x.holds(root, k, p))
+            }),
+            Points::Tool { step, events } => (0..events.first_from(before)).any(|i| {
+                events.get(i).is_some_and(|(k, call)| {
+                    x.tool_envs(*step, k, call)
+                        .iter()
+                        .any(|p| p.agrees(env) && x.holds(root, k, p))
+                })
+            }),
+        }
+    }
+}
+
 impl Explainer<'_> {
     fn ctx<'b>(&'b self, view: View<'b>, env: &'b Env) -> Ctx<'b> {
         Ctx {
@@ -219,7 +343,8 @@ impl Explainer<'_> {
                 2
             }
         };
-        ranked.sort_by_key(|(a, e, n, reason, failed)| {
+        // Each key once per candidate (reachability walks the step graph).
+        ranked.sort_by_cached_key(|(a, e, n, reason, failed)| {
             let depth = self.step(*n).map_or(0, |s| s.depth);
             let class = class(*a, e, *n);
             (
@@ -331,45 +456,16 @@ impl Explainer<'_> {
             return (Reason::DialogueUnmet, Vec::new());
         }
         let points = self.points(unmet);
-        // Where the step's root node held before the predecessor: at the
-        // points of every step whose check evaluates that node (the
-        // reference's `Holds` on the node), or only its own when another
-        // step owns the node.
-        let held_at = |t: u32| {
-            let pts = if t == unmet {
-                points.clone()
-            } else {
-                self.points(t)
-            };
-            pts.iter().any(|(p, pts)| {
-                p.agrees(&env)
-                    && pts
-                        .iter()
-                        .take_while(|&&k| k < pred)
-                        .any(|&k| self.holds(step.root, k, p))
-            })
-        };
-        let held_earlier = step.has_check
-            && if step.evaluated_by.is_empty() {
-                held_at(unmet)
-            } else {
-                step.evaluated_by.iter().any(|&t| held_at(t))
-            };
         let at = if unmet == auth {
             event
         } else {
-            points
-                .iter()
-                .filter(|(p, _)| p.agrees(&env))
-                .flat_map(|(_, pts)| pts.iter().copied())
-                .filter(|&k| k <= event)
-                .max()
-                .unwrap_or(0)
+            points.latest_agreeing(self, &env, event).unwrap_or(0)
         };
         let evaluated_env = points
-            .iter()
-            .find(|(p, pts)| p.agrees(&env) && pts.binary_search(&at).is_ok())
-            .map(|(p, _)| *p);
+            .envs_at(self, at)
+            .into_iter()
+            .filter(|p| p.agrees(&env))
+            .min();
         let mut failed = Vec::new();
         if let Some(p) = evaluated_env
             && let Some(root) = step.root
@@ -380,10 +476,29 @@ impl Explainer<'_> {
             return (Reason::Ungrounded, failed);
         }
         if unmet != auth {
-            let evaluated_since = points.values().flatten().any(|&k| k >= pred && k <= event);
+            let evaluated_since = points.any_between(self, pred, event);
             if matches!(step.timing, Timing::Result(_)) && (!evaluated_since || failed.is_empty()) {
                 return (Reason::MissingRead, failed);
             }
+            // Where the step's root node held before the predecessor: at the
+            // points of every step whose check evaluates that node (the
+            // reference's `Holds` on the node), or only its own when another
+            // step owns the node.
+            let held_earlier = step.has_check
+                && if step.evaluated_by.is_empty() {
+                    points.held_before(self, step.root, &env, pred)
+                } else {
+                    step.evaluated_by.iter().any(|&t| {
+                        let pts = if t == unmet {
+                            None
+                        } else {
+                            Some(self.points(t))
+                        };
+                        pts.as_ref()
+                            .unwrap_or(&points)
+                            .held_before(self, step.root, &env, pred)
+                    })
+                };
             if held_earlier {
                 return (Reason::OutOfOrder, failed);
             }
@@ -407,64 +522,67 @@ impl Explainer<'_> {
         }
     }
 
-    /// The reference's evaluation points of step `s` by environment: for a
-    /// call or result step the events of its tool (narrowed to the request
-    /// a pinned argument names), for a state step event 0 and every event
-    /// that can change what its criterion reads. Sorted, up to now.
-    fn points(&self, s: u32) -> BTreeMap<Env, Vec<u32>> {
-        let mut out: BTreeMap<Env, Vec<u32>> = BTreeMap::new();
+    /// The reference's evaluation points of step `s` (see [`Points`]).
+    fn points(&self, s: u32) -> Points<'_> {
         let Some(step) = self.step(s) else {
-            return out;
+            return Points::State(BTreeMap::new());
         };
         let state = &self.monitor.state;
-        let candidates = &state.candidates;
         match step.timing {
-            Timing::State if !step.has_check => {}
+            Timing::State if !step.has_check => Points::State(BTreeMap::new()),
             Timing::State => {
                 let root = step.root.unwrap_or(u32::MAX);
-                for env in projections(Env::EMPTY, step.key_mask, candidates) {
-                    out.insert(env, self.state_points(root, &env));
-                }
+                Points::State(
+                    projections(Env::EMPTY, step.key_mask, &state.candidates)
+                        .into_iter()
+                        .map(|env| (env, self.state_points(root, &env)))
+                        .collect(),
+                )
             }
-            Timing::Call(tool) | Timing::Result(tool) => {
-                let events: Vec<(u32, u32)> = match step.timing {
-                    Timing::Call(_) => state
-                        .tool_calls
-                        .get(&tool)
-                        .map(|c| c.iter().map(|&k| (k, k)).collect())
-                        .unwrap_or_default(),
-                    _ => state.tool_results.get(&tool).cloned().unwrap_or_default(),
-                };
-                for (k, call) in events {
-                    let bound = state.binds_at.get(&(s, k)).copied().unwrap_or(Env::EMPTY);
-                    if !bound.binds_all(step.bind_mask) {
-                        continue;
-                    }
-                    let mut narrowed = candidates.clone();
-                    for &(var, path) in &step.pins {
-                        let p = self.monitor.plan.fact_path(path);
-                        let mut values = state.arg_values(call, p).map(|(_, v)| v);
-                        let only = match (values.next(), values.next()) {
-                            (Some(Value::Str(v)), None) => Some(v),
-                            _ => None,
-                        };
-                        if let Some(v) =
-                            only.filter(|v| candidates.get(&var).is_some_and(|c| c.contains(v)))
-                        {
-                            narrowed.insert(var, BTreeSet::from([v]));
-                        }
-                    }
-                    for env in projections(bound, step.key_mask, &narrowed) {
-                        out.entry(env).or_default().push(k);
-                    }
-                }
-                for pts in out.values_mut() {
-                    pts.sort_unstable();
-                    pts.dedup();
-                }
-            }
+            Timing::Call(tool) => Points::Tool {
+                step: s,
+                events: ToolEvents::Calls(state.tool_calls.get(&tool).map_or(&[], Vec::as_slice)),
+            },
+            Timing::Result(tool) => Points::Tool {
+                step: s,
+                events: ToolEvents::Results(
+                    state.tool_results.get(&tool).map_or(&[], Vec::as_slice),
+                ),
+            },
         }
-        out
+    }
+
+    /// The environments call or result step `s` is evaluated for at its
+    /// tool's event `k` (answering call `call`): the request bound there,
+    /// projected over the candidates, narrowed to the request a pinned
+    /// argument names. Empty when the event did not bind all the step binds.
+    fn tool_envs(&self, s: u32, k: u32, call: u32) -> Vec<Env> {
+        let Some(step) = self.step(s) else {
+            return Vec::new();
+        };
+        let state = &self.monitor.state;
+        let bound = state.binds_at.get(&(s, k)).copied().unwrap_or(Env::EMPTY);
+        if !bound.binds_all(step.bind_mask) {
+            return Vec::new();
+        }
+        let candidates = &state.candidates;
+        let pinned: SmallVec<[(VarId, Symbol); 2]> = step
+            .pins
+            .iter()
+            .filter_map(|&(var, path)| {
+                let p = self.monitor.plan.fact_path(path);
+                let mut values = state.arg_values(call, p).map(|(_, v)| v);
+                match (values.next(), values.next()) {
+                    (Some(Value::Str(v)), None)
+                        if candidates.get(&var).is_some_and(|c| c.contains(&v)) =>
+                    {
+                        Some((var, v))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        pinned_projections(bound, step.key_mask, candidates, &pinned)
     }
 
     /// Event 0 and every event where the criterion under `root` may change
