@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::lexicon::SELECTING_WORDS;
-use super::tokens::{normalise, words};
+use super::tokens::{Word, normalise, words};
 
 /// How many first letters two forms of an action word share ("cancel",
 /// "cancellation"; "modif-y", "modif-ication").
@@ -19,9 +19,9 @@ const ACTION_STEM_LEN: usize = 5;
 /// the conversation so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AskedWords {
-    words: HashSet<String>,
+    words: HashSet<Word>,
     /// The identifiers the latest request for a decision named.
-    latest: Vec<String>,
+    latest: Vec<Word>,
 }
 
 impl AskedWords {
@@ -43,10 +43,10 @@ impl AskedWords {
     /// several of one kind ("Yes, cancel W4597054" to a summary of two
     /// orders), or, with several of one kind, selects ("the second one
     /// only"). A yes that does is no yes to the summary as a whole.
-    pub(crate) fn selects_part(&self, reply: &[String]) -> bool {
-        let named: Vec<&String> = reply.iter().filter(|w| is_record_id(w)).collect();
+    pub(crate) fn selects_part(&self, reply: &[Word]) -> bool {
+        let named: Vec<&Word> = reply.iter().filter(|w| is_record_id(w)).collect();
         let beside = self.latest.iter().any(|l| {
-            let of_kind: Vec<&&String> = named.iter().filter(|n| same_kind(n, l)).collect();
+            let of_kind: Vec<&&Word> = named.iter().filter(|n| same_kind(n, l)).collect();
             !of_kind.is_empty() && !of_kind.iter().any(|n| self.latest.contains(n))
         });
         let several = self.latest.iter().any(|id| {
@@ -81,7 +81,7 @@ impl AskedWords {
     /// Whether a clause's identifiers are all ones no request for a
     /// decision named (and it has at least one): the clause is about
     /// something else than any action the user was asked about.
-    pub(crate) fn only_other_identifiers(&self, clause: &[String]) -> bool {
+    pub(crate) fn only_other_identifiers(&self, clause: &[Word]) -> bool {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))
     }
@@ -118,7 +118,7 @@ fn is_identifier(word: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn tokens(text: &str) -> Vec<String> {
+    fn tokens(text: &str) -> Vec<Word> {
         words(&normalise(text))
     }
 

@@ -173,7 +173,7 @@ use crate::types::{Role, Turn};
 use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
 use stance::{Markers, negator_positions, quotes_nothing};
 pub(crate) use tokens::{Sentence, sentences};
-use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
+use tokens::{Word, contains_phrase, flat_tokens, phrase_positions, words};
 use value::value_tokens;
 
 pub use asked::AskedWords;
@@ -456,7 +456,7 @@ pub fn count_asserted(text: &str, phrase: &str) -> usize {
 /// turns without normalising it again for each ([`count_asserted`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Keyword {
-    words: Vec<String>,
+    words: Vec<Word>,
     ends_in_infinitive_verb: bool,
 }
 
@@ -480,7 +480,7 @@ impl Keyword {
         }
         sentences
             .iter()
-            .flat_map(|s| s.clauses.iter())
+            .flat_map(Sentence::clauses)
             .map(|clause| {
                 let starts = phrase_positions(clause, phrase);
                 if starts.is_empty() {
@@ -503,7 +503,7 @@ impl Keyword {
 
 /// Whether a negator before `start` in the clause scopes over it: none of the
 /// words between them ends the negator's scope.
-fn negated_at(clause: &[String], negators: &[usize], start: usize) -> bool {
+fn negated_at(clause: &[Word], negators: &[usize], start: usize) -> bool {
     negators.iter().any(|&n| {
         n < start
             && !clause
