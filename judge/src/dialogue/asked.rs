@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::lexicon::SELECTING_WORDS;
-use super::tokens::{Word, normalise, words};
+use super::tokens::{Sentence, Word, normalise, words};
 
 /// How many first letters two forms of an action word share ("cancel",
 /// "cancellation"; "modif-y", "modif-ication").
@@ -27,7 +27,22 @@ pub struct AskedWords {
 impl AskedWords {
     /// Adds the words of an agent turn that asked for a decision.
     pub fn add_turn(&mut self, text: &str) {
-        let turn = words(&normalise(text));
+        self.add_words(words(&normalise(text)));
+    }
+
+    /// [`AskedWords::add_turn`] of a turn already read into `sentences`
+    /// (their words are the turn's, [`super::tokens::flat_tokens`]).
+    pub(crate) fn add_sentences(&mut self, sentences: &[Sentence]) {
+        self.add_words(
+            sentences
+                .iter()
+                .flat_map(Sentence::tokens)
+                .cloned()
+                .collect(),
+        );
+    }
+
+    fn add_words(&mut self, turn: Vec<Word>) {
         self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
         self.latest.sort();
         self.latest.dedup();
@@ -120,6 +135,20 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<Word> {
         words(&normalise(text))
+    }
+
+    #[test]
+    fn a_turn_read_into_sentences_adds_the_same_words() {
+        for text in [
+            "To confirm: cancel #W9300146 and #W4597054 — shall I proceed?",
+            "Can't do that; won't... ###STOP### 'quoted' (it's) gift_card_7711863.",
+            "",
+        ] {
+            let (mut by_text, mut by_sentences) = (AskedWords::default(), AskedWords::default());
+            by_text.add_turn(text);
+            by_sentences.add_sentences(&super::super::sentences(text));
+            assert_eq!(by_text, by_sentences, "{text}");
+        }
     }
 
     #[test]

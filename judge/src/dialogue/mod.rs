@@ -217,7 +217,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
         Role::Agent if !turn.text.trim().is_empty() => {
             let asks_decision = asks_decision_in(&flat_tokens(turn.sentences()));
             if asks_decision {
-                asked.add_turn(&turn.text);
+                asked.add_sentences(turn.sentences());
             }
             TurnCues {
                 asks_decision,
@@ -371,7 +371,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     let mut asked = AskedWords::default();
     for turn in up_to_summary {
         if turn.role == Role::Agent && asks_decision_in(&flat_tokens(turn.sentences())) {
-            asked.add_turn(&turn.text);
+            asked.add_sentences(turn.sentences());
         }
     }
     let mut window_open = true;
@@ -382,7 +382,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         match turn.role {
             Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
                 if asks_decision_in(&flat_tokens(turn.sentences())) {
-                    asked.add_turn(&turn.text);
+                    asked.add_sentences(turn.sentences());
                 }
                 window_open = false;
             }
