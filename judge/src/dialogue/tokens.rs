@@ -85,8 +85,9 @@ const STOP_MARKER: &str = "###STOP###";
 #[must_use]
 pub(crate) fn normalise(text: &str) -> String {
     if text.is_ascii() {
-        // The common case in one pass: of the characters unified below only
-        // the back-tick is ASCII, and ASCII lower-cases byte by byte.
+        // The common case: of the characters unified below only the
+        // back-tick is ASCII, and ASCII lower-cases byte by byte (a copy,
+        // not a string collected character by character).
         let stopped;
         let text = if text.contains(STOP_MARKER) {
             stopped = text.replace(STOP_MARKER, " ");
@@ -94,13 +95,11 @@ pub(crate) fn normalise(text: &str) -> String {
         } else {
             text
         };
-        return text
-            .chars()
-            .map(|c| match c {
-                '`' => '\'',
-                c => c.to_ascii_lowercase(),
-            })
-            .collect();
+        let mut lower = text.to_ascii_lowercase();
+        if lower.contains('`') {
+            lower = lower.replace('`', "'");
+        }
+        return lower;
     }
     normalise_general(text)
 }
