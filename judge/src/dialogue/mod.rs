@@ -173,10 +173,11 @@ use crate::types::{Role, Turn};
 use lexicon::{ACTION_WORDS, ASK_CUES, INFINITIVE_VERBS, SCOPE_ENDS};
 use stance::{Markers, negator_positions, quotes_nothing};
 pub(crate) use tokens::{Sentence, sentences};
-use tokens::{Word, contains_phrase, flat_tokens, phrase_positions, words};
+use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
 use value::value_tokens;
 
 pub use asked::AskedWords;
+pub use tokens::Word;
 pub use stance::{Stance, reply_stance};
 pub use value::{Lookup, ReadTurn, ReadValue, names_value};
 

@@ -10,8 +10,8 @@
 
 use smol_str::{SmolStr, StrExt};
 
-/// One word token: a string that holds a short word inline.
-pub(crate) type Word = SmolStr;
+/// One word token: a string that holds a short word (up to 23 bytes) inline.
+pub type Word = SmolStr;
 
 /// One sentence: its clauses (each a run of word tokens) and whether it
 /// ends in a question mark. Its words are held in one list, clause by
