@@ -177,8 +177,8 @@ use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
 use value::value_tokens;
 
 pub use asked::AskedWords;
-pub use tokens::Word;
 pub use stance::{Stance, reply_stance};
+pub use tokens::Word;
 pub use value::{Lookup, ReadTurn, ReadValue, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by

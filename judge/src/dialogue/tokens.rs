@@ -276,7 +276,7 @@ pub(crate) fn phrase_positions<S: AsRef<str>>(tokens: &[Word], phrase: &[S]) -> 
     tokens
         .windows(phrase.len())
         .enumerate()
-        .filter(|(_, w)| w.iter().zip(phrase).all(|(a, b)| a == b.as_ref()))
+        .filter(|(_, w)| starts_with_phrase(w, phrase))
         .map(|(i, _)| i)
         .collect()
 }
@@ -287,7 +287,23 @@ pub(crate) fn contains_phrase<T: AsRef<str>, S: AsRef<str>>(tokens: &[T], phrase
         && phrase.len() <= tokens.len()
         && tokens
             .windows(phrase.len())
-            .any(|w| w.iter().zip(phrase).all(|(a, b)| a.as_ref() == b.as_ref()))
+            .any(|w| starts_with_phrase(w, phrase))
+}
+
+/// Whether `tokens` open with `phrase`, word by word.
+fn starts_with_phrase<T: AsRef<str>, S: AsRef<str>>(tokens: &[T], phrase: &[S]) -> bool {
+    tokens.len() >= phrase.len()
+        && tokens
+            .iter()
+            .zip(phrase)
+            .all(|(a, b)| same_word(a.as_ref(), b.as_ref()))
+}
+
+/// `a == b`, deciding the common case — two different words — from their
+/// lengths and first bytes, without a call to compare the bytes (phrase
+/// matching compares every lexicon phrase at every position of a sentence).
+fn same_word(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// Every word token of `sentences`, in order, clause and sentence
