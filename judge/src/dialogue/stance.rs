@@ -140,10 +140,10 @@ impl Markers {
     fn read_sentence(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         self.question |= sentence.question;
         let all = sentence.words();
-        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
-        let described = described_positions(&all);
+        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(all, p));
+        let described = described_positions(all);
         self.contrast |= CONTRAST.iter().any(|p| {
-            phrase_positions(&all, p).into_iter().any(|at| {
+            phrase_positions(all, p).into_iter().any(|at| {
                 if described.contains(&at) {
                     return false;
                 }
@@ -163,15 +163,15 @@ impl Markers {
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(INDIRECT_QUESTIONS);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(&all);
+        self.withdrawal |= withdraws(all);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
         // An acknowledgement with its "that" ("I understand that, after
         // this, the order can't be changed") covers the clauses after it in
         // its sentence, until a contrast, a yes or a wish of the user's own
         // turns away from it ("I understand, I don't want it" is two).
-        let about_other = about_other_things(&all, asked);
-        let anaphoric = is_anaphoric(&all);
+        let about_other = about_other_things(all, asked);
+        let anaphoric = is_anaphoric(all);
         let mut acknowledging = false;
         for (clause, label) in sentence.labelled_clauses() {
             let carried = acknowledging && !turns_from_acknowledgement(clause);
@@ -200,7 +200,7 @@ impl Markers {
                 let [_, verb] = p else {
                     return false;
                 };
-                ACTION_WORDS.contains(verb) && contains_phrase(&all, p) && !asked.names_action(verb)
+                ACTION_WORDS.contains(verb) && contains_phrase(all, p) && !asked.names_action(verb)
             })
         });
     }
@@ -221,9 +221,9 @@ impl Markers {
                 .any(|p| opens_with(head, p))
         });
         self.read_next_request(sentence, asked);
-        self.hedge |= HEDGES.iter().any(|p| contains_phrase(&all, p));
+        self.hedge |= HEDGES.iter().any(|p| contains_phrase(all, p));
         self.contrast |= opening_contrast;
-        self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(&all, p));
+        self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(all, p));
     }
 
     /// A sentence after the yes that moves on to another request: its
@@ -232,15 +232,15 @@ impl Markers {
     /// retention or correction still takes the yes back.
     fn read_next_request(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         let all = sentence.words();
-        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
+        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(all, p));
         self.contrast |= any(CORRECTIONS);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(&all);
+        self.withdrawal |= withdraws(all);
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
-            about_other: about_other_things(&all, asked),
-            anaphoric: is_anaphoric(&all),
+            about_other: about_other_things(all, asked),
+            anaphoric: is_anaphoric(all),
         };
         for (clause, label) in sentence.labelled_clauses() {
             if is_field_value(clause, label) {
@@ -394,7 +394,7 @@ fn opens_new_request(sentence: &Sentence) -> bool {
         .skip_while(|w| matches!(w.as_str(), "and" | "but" | "oh" | "um" | "so" | "well"))
         .take(NEW_TOPIC_HEAD_WINDOW)
         .any(|w| w == NEW_TOPIC_HEAD);
-    let marker = NEW_TOPIC.iter().any(|p| contains_phrase(&all, p));
+    let marker = NEW_TOPIC.iter().any(|p| contains_phrase(all, p));
     (head || marker) && all.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
 }
 
@@ -420,11 +420,7 @@ fn asks_for_information(sentence: &Sentence) -> bool {
     let wh_question = word(0).is_some_and(|w| INTERROGATIVES.contains(&w)) && !negated_next;
     let modal_question = word(0).is_some_and(|w| MODAL_HEADS.contains(&w))
         && word(1).is_some_and(|w| w != "you" && !NEGATORS.contains(&w));
-    wh_question
-        || modal_question
-        || INFORMATION_REQUESTS
-            .iter()
-            .any(|p| contains_phrase(&all, p))
+    wh_question || modal_question || INFORMATION_REQUESTS.iter().any(|p| contains_phrase(all, p))
 }
 
 /// Whether a sentence is about things no request for a decision named: it
@@ -447,10 +443,10 @@ fn about_other_things(sentence: &[Word], asked: Option<&AskedWords>) -> bool {
 /// decision named ([`AskedWords`]).
 fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
     let all = sentence.words();
-    if about_other_things(&all, asked) {
+    if about_other_things(all, asked) {
         return false;
     }
-    let anaphoric = is_anaphoric(&all);
+    let anaphoric = is_anaphoric(all);
     sentence.clauses().any(|clause| {
         RETENTION.iter().any(|p| {
             phrase_positions(clause, p).into_iter().any(|at| {
@@ -519,7 +515,7 @@ fn described_positions(words: &[Word]) -> Vec<usize> {
 /// to it ("Yes, I'd like that", "Yes, cancel the order").
 fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
     let all = sentence.words();
-    let Some(yes_end) = first_yes_end(&all) else {
+    let Some(yes_end) = first_yes_end(all) else {
         return false;
     };
     let after = all.get(yes_end..).unwrap_or_default();
