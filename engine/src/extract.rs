@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
+use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, identifier_word, is_record_word, turn_cues_of,
+    AskedWords, Lookup, ReadTurn, ReadValue, Word, identifier_word, is_record_word, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -258,25 +259,32 @@ impl Extractor {
 #[derive(Clone, Debug, Default)]
 struct MentionIndex {
     /// Turn positions (in [`Extractor::turns`]) by token, and by amount.
-    turns_by_token: HashMap<String, Vec<usize>>,
-    turns_by_amount: HashMap<String, Vec<usize>>,
+    turns_by_token: HashMap<Word, TurnPositions>,
+    turns_by_amount: HashMap<Word, TurnPositions>,
     /// Value symbols by their first token, by their amount, and every date.
-    values_by_token: HashMap<String, Vec<u32>>,
-    values_by_amount: HashMap<String, Vec<u32>>,
+    values_by_token: HashMap<Word, ValueSymbols>,
+    values_by_amount: HashMap<Word, ValueSymbols>,
     dates: Vec<u32>,
 }
+
+/// The turns holding one key: most keys are in few turns, and a conversation
+/// has a few thousand keys, so they are kept inline (a key costs no
+/// allocation of its own: [`Word`] holds a short token inline too).
+type TurnPositions = SmallVec<[usize; 4]>;
+
+/// The values keyed by one token (most keys key one value, if any).
+type ValueSymbols = SmallVec<[u32; 2]>;
 
 impl MentionIndex {
     /// The positions of the turns that may name a value keyed `key`, of the
     /// `turns` so far.
     fn turns_keyed(&self, key: Lookup<'_>, turns: usize) -> Vec<usize> {
+        let keyed = |map: &HashMap<Word, TurnPositions>, key: &str| {
+            map.get(key).map(|p| p.to_vec()).unwrap_or_default()
+        };
         match key {
-            Lookup::Token(token) => self.turns_by_token.get(token).cloned().unwrap_or_default(),
-            Lookup::Amount(amount) => self
-                .turns_by_amount
-                .get(amount)
-                .cloned()
-                .unwrap_or_default(),
+            Lookup::Token(token) => keyed(&self.turns_by_token, token),
+            Lookup::Amount(amount) => keyed(&self.turns_by_amount, amount),
             Lookup::Date => (0..turns).collect(),
             Lookup::Never => Vec::new(),
         }
@@ -287,12 +295,12 @@ impl MentionIndex {
         match key {
             Lookup::Token(token) => self
                 .values_by_token
-                .entry_ref(token)
+                .entry(Word::new(token))
                 .or_default()
                 .push(symbol),
             Lookup::Amount(amount) => self
                 .values_by_amount
-                .entry_ref(amount)
+                .entry(Word::new(amount))
                 .or_default()
                 .push(symbol),
             Lookup::Date => self.dates.push(symbol),
@@ -312,7 +320,7 @@ impl MentionIndex {
                 }
                 Lookup::Date | Lookup::Never => continue,
             };
-            let positions = turns.entry_ref(key).or_default();
+            let positions = turns.entry(Word::new(key)).or_default();
             // A key the turn repeats is indexed, and its values taken, once.
             if positions.last() == Some(&position) {
                 continue;

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::lexicon::SELECTING_WORDS;
-use super::tokens::{normalise, words};
+use super::tokens::{Sentence, Word, normalise, words};
 
 /// How many first letters two forms of an action word share ("cancel",
 /// "cancellation"; "modif-y", "modif-ication").
@@ -19,9 +19,9 @@ const ACTION_STEM_LEN: usize = 5;
 /// the conversation so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AskedWords {
-    words: HashSet<String>,
+    words: HashSet<Word>,
     /// The identifiers the latest request for a decision named.
-    latest: Vec<String>,
+    latest: Vec<Word>,
     /// The latest request for a decision asked something else last
     /// ([`AskedWords::mark_latest_asks_other`]).
     latest_asks_other: bool,
@@ -30,7 +30,22 @@ pub struct AskedWords {
 impl AskedWords {
     /// Adds the words of an agent turn that asked for a decision.
     pub fn add_turn(&mut self, text: &str) {
-        let turn = words(&normalise(text));
+        self.add_words(words(&normalise(text)));
+    }
+
+    /// [`AskedWords::add_turn`] of a turn already read into `sentences`
+    /// (their words are the turn's, [`super::tokens::flat_tokens`]).
+    pub(crate) fn add_sentences(&mut self, sentences: &[Sentence]) {
+        self.add_words(
+            sentences
+                .iter()
+                .flat_map(Sentence::tokens)
+                .cloned()
+                .collect(),
+        );
+    }
+
+    fn add_words(&mut self, turn: Vec<Word>) {
         self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
         self.latest.sort();
         self.latest.dedup();
@@ -47,10 +62,10 @@ impl AskedWords {
     /// a whole. A yes naming *some* of several ("Yes, cancel W4597054" to a
     /// summary of two orders) is a yes to the ones it names: that is decided
     /// against the write's key values ([`names_other_records`]), not here.
-    pub(crate) fn selects_part(&self, reply: &[String]) -> bool {
-        let named: Vec<&String> = reply.iter().filter(|w| is_record_id(w)).collect();
+    pub(crate) fn selects_part(&self, reply: &[Word]) -> bool {
+        let named: Vec<&Word> = reply.iter().filter(|w| is_record_id(w)).collect();
         let beside = self.latest.iter().any(|l| {
-            let of_kind: Vec<&&String> = named.iter().filter(|n| same_kind(n, l)).collect();
+            let of_kind: Vec<&&Word> = named.iter().filter(|n| same_kind(n, l)).collect();
             !of_kind.is_empty() && !of_kind.iter().any(|n| self.latest.contains(n))
         });
         let several = self.latest.iter().any(|id| {
@@ -98,7 +113,7 @@ impl AskedWords {
     /// Whether a clause's identifiers are all ones no request for a
     /// decision named (and it has at least one): the clause is about
     /// something else than any action the user was asked about.
-    pub(crate) fn only_other_identifiers(&self, clause: &[String]) -> bool {
+    pub(crate) fn only_other_identifiers(&self, clause: &[Word]) -> bool {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))
     }
@@ -111,7 +126,7 @@ impl AskedWords {
 #[must_use]
 pub fn identifier_word(value: &str) -> Option<String> {
     match words(&normalise(value)).as_slice() {
-        [word] if is_identifier(word) => Some(word.clone()),
+        [word] if is_identifier(word) => Some(word.to_string()),
         _ => None,
     }
 }
@@ -135,6 +150,7 @@ pub fn names_other_records(summary: &str, answer_records: &[String], key_values:
     let summary_records: HashSet<String> = words(&normalise(summary))
         .into_iter()
         .filter(|w| is_record_id(w))
+        .map(|w| w.to_string())
         .collect();
     answer_records.iter().any(|w| summary_records.contains(w))
         && key_values.iter().any(|v| {
@@ -174,8 +190,22 @@ pub(crate) fn is_identifier(word: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn tokens(text: &str) -> Vec<String> {
+    fn tokens(text: &str) -> Vec<Word> {
         words(&normalise(text))
+    }
+
+    #[test]
+    fn a_turn_read_into_sentences_adds_the_same_words() {
+        for text in [
+            "To confirm: cancel #W9300146 and #W4597054 — shall I proceed?",
+            "Can't do that; won't... ###STOP### 'quoted' (it's) gift_card_7711863.",
+            "",
+        ] {
+            let (mut by_text, mut by_sentences) = (AskedWords::default(), AskedWords::default());
+            by_text.add_turn(text);
+            by_sentences.add_sentences(&super::super::sentences(text));
+            assert_eq!(by_text, by_sentences, "{text}");
+        }
     }
 
     #[test]

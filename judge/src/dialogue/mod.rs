@@ -195,6 +195,7 @@ use value::value_tokens;
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
 pub use stance::{Stance, reply_stance};
+pub use tokens::Word;
 pub use value::{Lookup, ReadTurn, ReadValue, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
@@ -274,7 +275,7 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Vec<String>)
             .take(markers.answer_sentences)
             .flat_map(Sentence::tokens)
             .filter(|w| is_identifier(w))
-            .cloned()
+            .map(|w| w.to_string())
             .collect();
         (markers, records)
     };
@@ -361,7 +362,7 @@ fn last_question_elsewhere(turn: &Turn) -> bool {
 
 /// Adds an agent turn asking for a decision to what was asked.
 fn note_request(asked: &mut AskedWords, turn: &Turn) {
-    asked.add_turn(&turn.text);
+    asked.add_sentences(turn.sentences());
     asked.mark_latest_asks_other(last_question_elsewhere(turn));
 }
 
@@ -533,7 +534,7 @@ pub fn count_asserted(text: &str, phrase: &str) -> usize {
 /// turns without normalising it again for each ([`count_asserted`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Keyword {
-    words: Vec<String>,
+    words: Vec<Word>,
     ends_in_infinitive_verb: bool,
 }
 
@@ -557,7 +558,7 @@ impl Keyword {
         }
         sentences
             .iter()
-            .flat_map(|s| s.clauses.iter())
+            .flat_map(Sentence::clauses)
             .map(|clause| {
                 let starts = phrase_positions(clause, phrase);
                 if starts.is_empty() {
@@ -580,7 +581,7 @@ impl Keyword {
 
 /// Whether a negator before `start` in the clause scopes over it: none of the
 /// words between them ends the negator's scope.
-fn negated_at(clause: &[String], negators: &[usize], start: usize) -> bool {
+fn negated_at(clause: &[Word], negators: &[usize], start: usize) -> bool {
     negators.iter().any(|&n| {
         n < start
             && !clause

@@ -14,7 +14,7 @@ use super::lexicon::{
     RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS, STATE_DESCRIPTIONS, TEMPORAL, WISHES,
     WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
-use super::tokens::{Sentence, contains_phrase, phrase_positions, sentences};
+use super::tokens::{Sentence, Word, contains_phrase, phrase_positions, sentences};
 
 /// How a user reply answers the agent's request for a decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -138,8 +138,7 @@ impl Markers {
         // The sentence that says yes picks part of what was asked ("Yes,
         // cancel #W4597054" to a summary of #W9300146 and #W4597054).
         if let (Some(sentence), Some(asked)) = (yes_sentence, asked) {
-            let words: Vec<String> = sentence.tokens().cloned().collect();
-            m.other_request |= asked.selects_part(&words);
+            m.other_request |= asked.selects_part(sentence.words());
         }
         m
     }
@@ -147,11 +146,11 @@ impl Markers {
     /// A sentence of the answer itself: every marker counts.
     fn read_sentence(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         self.question |= sentence.question;
-        let all: Vec<String> = sentence.tokens().cloned().collect();
-        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
-        let described = described_positions(&all);
+        let all = sentence.words();
+        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(all, p));
+        let described = described_positions(all);
         self.contrast |= CONTRAST.iter().any(|p| {
-            phrase_positions(&all, p).into_iter().any(|at| {
+            phrase_positions(all, p).into_iter().any(|at| {
                 if described.contains(&at) {
                     return false;
                 }
@@ -171,24 +170,24 @@ impl Markers {
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(INDIRECT_QUESTIONS);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(&all);
+        self.withdrawal |= withdraws(all);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
         // An acknowledgement with its "that" ("I understand that, after
         // this, the order can't be changed") covers the clauses after it in
         // its sentence, until a contrast, a yes or a wish of the user's own
         // turns away from it ("I understand, I don't want it" is two).
-        let about_other = about_other_things(&all, asked);
-        let anaphoric = is_anaphoric(&all);
+        let about_other = about_other_things(all, asked);
+        let anaphoric = is_anaphoric(all);
         let mut acknowledging = false;
-        for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
+        for (clause, label) in sentence.labelled_clauses() {
             let carried = acknowledging && !turns_from_acknowledgement(clause);
             acknowledging = carried || acknowledges_that(clause);
             let acknowledged = carried
                 || (ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p))
                     && !states_own_wish(clause));
             self.condition |= !carried && states_condition(clause);
-            if is_field_value(clause, label.as_deref()) {
+            if is_field_value(clause, label) {
                 continue;
             }
             let context = ClauseContext {
@@ -209,7 +208,7 @@ impl Markers {
                 let [_, verb] = p else {
                     return false;
                 };
-                ACTION_WORDS.contains(verb) && contains_phrase(&all, p) && !asked.names_action(verb)
+                ACTION_WORDS.contains(verb) && contains_phrase(all, p) && !asked.names_action(verb)
             })
         });
     }
@@ -221,8 +220,8 @@ impl Markers {
     /// moving on to another request, and so do its hedges and an opening
     /// contrast ("But what is the fee?").
     fn read_inquiry(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
-        let all: Vec<String> = sentence.tokens().cloned().collect();
-        let opening_contrast = sentence.clauses.first().is_some_and(|clause| {
+        let all = sentence.words();
+        let opening_contrast = sentence.clauses().next().is_some_and(|clause| {
             let head = skip_fillers(clause);
             CONTRAST
                 .iter()
@@ -230,9 +229,9 @@ impl Markers {
                 .any(|p| opens_with(head, p))
         });
         self.read_next_request(sentence, asked);
-        self.hedge |= HEDGES.iter().any(|p| contains_phrase(&all, p));
+        self.hedge |= HEDGES.iter().any(|p| contains_phrase(all, p));
         self.contrast |= opening_contrast;
-        self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(&all, p));
+        self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(all, p));
     }
 
     /// A sentence after the yes that moves on to another request: its
@@ -240,20 +239,20 @@ impl Markers {
     /// negation (but the alternative "if not"), refusal, withdrawal, sarcasm,
     /// retention or correction still takes the yes back.
     fn read_next_request(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
-        let all: Vec<String> = sentence.tokens().cloned().collect();
-        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(&all, p));
+        let all = sentence.words();
+        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(all, p));
         self.contrast |= any(CORRECTIONS);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(&all);
+        self.withdrawal |= withdraws(all);
         self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
-            about_other: about_other_things(&all, asked),
-            anaphoric: is_anaphoric(&all),
+            about_other: about_other_things(all, asked),
+            anaphoric: is_anaphoric(all),
             removal_asked: removal_asked(asked),
         };
-        for (clause, label) in sentence.clauses.iter().zip(&sentence.labels) {
-            if is_field_value(clause, label.as_deref()) {
+        for (clause, label) in sentence.labelled_clauses() {
+            if is_field_value(clause, label) {
                 continue;
             }
             let before = *self;
@@ -275,7 +274,7 @@ impl Markers {
     }
 
     /// One clause, in its sentence's [`ClauseContext`].
-    fn read_clause(&mut self, clause: &[String], in_question: bool, context: ClauseContext) {
+    fn read_clause(&mut self, clause: &[Word], in_question: bool, context: ClauseContext) {
         let negators = if context.about_other {
             Vec::new()
         } else {
@@ -404,13 +403,13 @@ enum Scope {
 /// opens with "also" (after fillers, "and", "but") or names another
 /// issue/question/thing, and speaks in the first person.
 fn opens_new_request(sentence: &Sentence) -> bool {
-    let all: Vec<String> = sentence.tokens().cloned().collect();
+    let all = sentence.words();
     let head = all
         .iter()
         .skip_while(|w| matches!(w.as_str(), "and" | "but" | "oh" | "um" | "so" | "well"))
         .take(NEW_TOPIC_HEAD_WINDOW)
         .any(|w| w == NEW_TOPIC_HEAD);
-    let marker = NEW_TOPIC.iter().any(|p| contains_phrase(&all, p));
+    let marker = NEW_TOPIC.iter().any(|p| contains_phrase(all, p));
     (head || marker) && all.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
 }
 
@@ -422,25 +421,21 @@ fn opens_new_request(sentence: &Sentence) -> bool {
 /// ("let me know", "please share", "can you confirm"); and it orders nothing
 /// before the action ([`PRECEDENCE`]: "before you submit", "first").
 fn asks_for_information(sentence: &Sentence) -> bool {
-    let all: Vec<String> = sentence.tokens().cloned().collect();
+    let all = sentence.words();
     if all.iter().any(|w| PRECEDENCE.contains(&w.as_str())) {
         return false;
     }
     let head = sentence
-        .clauses
-        .first()
-        .map(|clause| skip_fillers(clause))
+        .clauses()
+        .next()
+        .map(skip_fillers)
         .unwrap_or_default();
-    let word = |i: usize| head.get(i).map(String::as_str);
+    let word = |i: usize| head.get(i).map(Word::as_str);
     let negated_next = word(1).is_some_and(|w| NEGATORS.contains(&w));
     let wh_question = word(0).is_some_and(|w| INTERROGATIVES.contains(&w)) && !negated_next;
     let modal_question = word(0).is_some_and(|w| MODAL_HEADS.contains(&w))
         && word(1).is_some_and(|w| w != "you" && !NEGATORS.contains(&w));
-    wh_question
-        || modal_question
-        || INFORMATION_REQUESTS
-            .iter()
-            .any(|p| contains_phrase(&all, p))
+    wh_question || modal_question || INFORMATION_REQUESTS.iter().any(|p| contains_phrase(all, p))
 }
 
 /// Whether a sentence is about things no request for a decision named: it
@@ -448,7 +443,7 @@ fn asks_for_information(sentence: &Sentence) -> bool {
 /// point at what was ("I do not want to exchange the puzzle in #W5416052"
 /// after a summary of #W3916020; not "… #W5416052, or this one"). Without
 /// `asked` (a reply read alone), nothing is.
-fn about_other_things(sentence: &[String], asked: Option<&AskedWords>) -> bool {
+fn about_other_things(sentence: &[Word], asked: Option<&AskedWords>) -> bool {
     asked.is_some_and(|asked| asked.only_other_identifiers(sentence))
         && !sentence.iter().any(|w| {
             ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str())
@@ -462,12 +457,12 @@ fn about_other_things(sentence: &[String], asked: Option<&AskedWords>) -> bool {
 /// `asked`, one in a clause naming only identifiers no request for a
 /// decision named ([`AskedWords`]).
 fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
-    let all: Vec<String> = sentence.tokens().cloned().collect();
-    if about_other_things(&all, asked) {
+    let all = sentence.words();
+    if about_other_things(all, asked) {
         return false;
     }
-    let anaphoric = is_anaphoric(&all);
-    sentence.clauses.iter().any(|clause| {
+    let anaphoric = is_anaphoric(all);
+    sentence.clauses().any(|clause| {
         RETENTION.iter().any(|p| {
             phrase_positions(clause, p).into_iter().any(|at| {
                 let object_before = p
@@ -488,7 +483,7 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
 /// Whether words name everything but the action: "other" or "else" comes
 /// before any anaphor or word for the action's object ("the other two
 /// orders", "anything else"; not "it or anything else").
-fn scoped_to_the_rest(words: &[String]) -> bool {
+fn scoped_to_the_rest(words: &[Word]) -> bool {
     words
         .iter()
         .position(|w| COMPLEMENT_SCOPE.contains(&w.as_str()))
@@ -502,7 +497,7 @@ fn scoped_to_the_rest(words: &[String]) -> bool {
 /// Whether words hold a withdrawal ([`WITHDRAWALS`]) that is not part of a
 /// description of an order's state ("any pending (not yet processed)
 /// orders": [`STATE_DESCRIPTIONS`]).
-fn withdraws(words: &[String]) -> bool {
+fn withdraws(words: &[Word]) -> bool {
     let described = described_positions(words);
     WITHDRAWALS.iter().any(|p| {
         phrase_positions(words, p)
@@ -514,7 +509,7 @@ fn withdraws(words: &[String]) -> bool {
 /// The positions of the words inside descriptions of an order's state
 /// ([`STATE_DESCRIPTIONS`]): no marker there counts ("not yet processed"
 /// holds a withdrawal and a contrast, and describes).
-fn described_positions(words: &[String]) -> Vec<usize> {
+fn described_positions(words: &[Word]) -> Vec<usize> {
     STATE_DESCRIPTIONS
         .iter()
         .flat_map(|p| {
@@ -534,8 +529,8 @@ fn described_positions(words: &[String]) -> Vec<usize> {
 /// action was asked about: an anaphor or any action word ties the request
 /// to it ("Yes, I'd like that", "Yes, cancel the order").
 fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
-    let all: Vec<String> = sentence.tokens().cloned().collect();
-    let Some(yes_end) = first_yes_end(&all) else {
+    let all = sentence.words();
+    let Some(yes_end) = first_yes_end(all) else {
         return false;
     };
     let after = all.get(yes_end..).unwrap_or_default();
@@ -545,7 +540,7 @@ fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> b
     let anaphor = request
         .iter()
         .any(|w| ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str()));
-    let actions: Vec<&String> = request
+    let actions: Vec<&Word> = request
         .iter()
         .filter(|w| ACTION_WORDS.contains(&w.as_str()))
         .collect();
@@ -567,7 +562,7 @@ const MIN_NAMING_WORD: usize = 4;
 
 /// Where the first yes head of a sentence ends: a clause opening (after
 /// fillers) with a [`YES_HEADS`] phrase.
-fn first_yes_end(all: &[String]) -> Option<usize> {
+fn first_yes_end(all: &[Word]) -> Option<usize> {
     let start = all
         .iter()
         .position(|t| !FILLERS.contains(&t.as_str()))
@@ -583,7 +578,7 @@ fn first_yes_end(all: &[String]) -> Option<usize> {
 /// them ("upgrade my shipping"), or, without its head, a first-person word
 /// with a verb of wanting shortly after it ("I'd like to know …"), or
 /// "please" and a verb that is no go-ahead ("please send me …").
-fn request_words(after: &[String]) -> Option<&[String]> {
+fn request_words(after: &[Word]) -> Option<&[Word]> {
     // An imperative right after the yes: "Yes, upgrade my shipping".
     let head = skip_fillers(after);
     if head
@@ -620,7 +615,7 @@ fn request_words(after: &[String]) -> Option<&[String]> {
 /// Whether the words after a contrast marker concede to the action ("not
 /// thrilled, but go ahead", "but fine, let's do it"): a go-ahead, a yes or
 /// an agreement opens them.
-fn concedes_to_yes(after: &[String]) -> bool {
+fn concedes_to_yes(after: &[Word]) -> bool {
     let head = skip_fillers(after);
     let opens = |p: &[&str]| opens_with(head, p);
     GO_AHEAD
@@ -636,7 +631,7 @@ fn concedes_to_yes(after: &[String]) -> bool {
 /// Whether a clause acknowledges a consequence with a "that" after the
 /// acknowledgement ("I understand that …"), so the clauses after it in the
 /// sentence state the consequence.
-fn acknowledges_that(clause: &[String]) -> bool {
+fn acknowledges_that(clause: &[Word]) -> bool {
     ACKNOWLEDGEMENTS.iter().any(|p| {
         phrase_positions(clause, p).into_iter().any(|at| {
             clause
@@ -650,7 +645,7 @@ fn acknowledges_that(clause: &[String]) -> bool {
 
 /// Whether a clause states a wish of the user's own ("I don't want it"): a
 /// first-person word and a verb of wanting ([`WISHES`]).
-fn states_own_wish(clause: &[String]) -> bool {
+fn states_own_wish(clause: &[Word]) -> bool {
     clause.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
         && clause.iter().any(|w| WISHES.contains(&w.as_str()))
 }
@@ -659,7 +654,7 @@ fn states_own_wish(clause: &[String]) -> bool {
 /// in the first person (the consequence acknowledged is about the order or
 /// the policy; "that's why I'm saying no" is the user's stance again), opens
 /// with a contrast, or says yes or goes ahead.
-fn turns_from_acknowledgement(clause: &[String]) -> bool {
+fn turns_from_acknowledgement(clause: &[Word]) -> bool {
     if clause.iter().any(|w| FIRST_PERSON.contains(&w.as_str())) {
         return true;
     }
@@ -679,7 +674,7 @@ fn turns_from_acknowledgement(clause: &[String]) -> bool {
 /// an anaphor or a word for the action's object comes between ("not this
 /// order or any other") or the sentence is `anaphoric` ("don't cancel it,
 /// or anything else").
-fn stance_negators(clause: &[String], anaphoric: bool) -> Vec<usize> {
+fn stance_negators(clause: &[Word], anaphoric: bool) -> Vec<usize> {
     negator_positions(clause)
         .into_iter()
         .filter(|&i| anaphoric || !scoped_to_the_rest(clause.get(i + 1..).unwrap_or_default()))
@@ -689,7 +684,7 @@ fn stance_negators(clause: &[String], anaphoric: bool) -> Vec<usize> {
 /// Whether a sentence holds an anaphor for the action ("it", "this",
 /// "that"): then no negation or retention in it is taken as scoped to
 /// everything else ("Do not touch the other order, or this one").
-fn is_anaphoric(sentence: &[String]) -> bool {
+fn is_anaphoric(sentence: &[Word]) -> bool {
     sentence
         .iter()
         .any(|w| ACTION_ANAPHORS.contains(&w.as_str()))
@@ -706,9 +701,9 @@ fn removal_asked(asked: Option<&AskedWords>) -> bool {
 /// for a cancellation or return, restated, not a negation of the action.
 /// The clause must name no action and end with the thing and time words
 /// ([`NO_NEED_TAIL`]).
-fn restates_no_need(clause: &[String], at: usize) -> bool {
+fn restates_no_need(clause: &[Word], at: usize) -> bool {
     let after = clause.get(at + 1..).unwrap_or_default();
-    let after = match after.first().map(String::as_str) {
+    let after = match after.first().map(Word::as_str) {
         Some("longer") => after.get(1..).unwrap_or_default(),
         _ => after,
     };
@@ -718,7 +713,7 @@ fn restates_no_need(clause: &[String], at: usize) -> bool {
         .iter()
         .any(|w| matches!(w.as_str(), "i" | "we"));
     first_person
-        && matches!(after.first().map(String::as_str), Some("need" | "needed"))
+        && matches!(after.first().map(Word::as_str), Some("need" | "needed"))
         && after
             .get(1..)
             .unwrap_or_default()
@@ -779,8 +774,8 @@ pub(crate) fn without_quoted_mentions(reply: &str) -> String {
 /// Whether a clause makes something a condition: a condition marker that no
 /// concession ("even if") directly precedes and no indirect question ("let
 /// me know once …and when …", "check if …") precedes in the clause.
-fn states_condition(clause: &[String]) -> bool {
-    let owned = |p: &[&str]| p.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+fn states_condition(clause: &[Word]) -> bool {
+    let owned = |p: &[&'static str]| p.iter().map(|w| Word::new_static(w)).collect::<Vec<_>>();
     CONDITIONS.iter().any(|p| {
         phrase_positions(clause, p).into_iter().any(|at| {
             let before = clause.get(..at).unwrap_or_default();
@@ -802,7 +797,7 @@ fn states_condition(clause: &[String]) -> bool {
                 _ => None,
             };
             let afterwards = marker.is_some_and(|marker| {
-                let next = after.get(1).map(String::as_str);
+                let next = after.get(1).map(Word::as_str);
                 let after_the_action = marker == "after"
                     && match next {
                         Some("the") => after
@@ -820,7 +815,7 @@ fn states_condition(clause: &[String]) -> bool {
 
 /// Whether a clause bears on the action being confirmed ([`ACTION_STEMS`]),
 /// other than by acknowledging a consequence ([`ACKNOWLEDGEMENTS`]).
-fn bears_on_action(clause: &[String]) -> bool {
+fn bears_on_action(clause: &[Word]) -> bool {
     let acknowledged =
         ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p)) && !states_own_wish(clause);
     !acknowledged
@@ -834,7 +829,7 @@ fn bears_on_action(clause: &[String]) -> bool {
 /// Whether a clause is a detail's value after its field name ("Insurance:
 /// no", "Reason: no longer needed"): its negator describes, it does not
 /// answer — unless the field is the answer itself ("Confirm: no").
-fn is_field_value(clause: &[String], label: Option<&[String]>) -> bool {
+fn is_field_value(clause: &[Word], label: Option<&[Word]>) -> bool {
     let Some(label) = label else {
         return false;
     };
@@ -854,7 +849,7 @@ fn is_field_value(clause: &[String], label: Option<&[String]>) -> bool {
 /// Whether the `no` at `i` is a determiner ("no bags", "no longer needed")
 /// rather than an interjection: another word follows it in the clause, and
 /// not one an interjection leads into ([`INTERJECTION_FOLLOWERS`]).
-fn is_determiner_no(tokens: &[String], i: usize) -> bool {
+fn is_determiner_no(tokens: &[Word], i: usize) -> bool {
     tokens.get(i).is_some_and(|w| w == "no")
         && tokens
             .get(i + 1)
@@ -863,21 +858,21 @@ fn is_determiner_no(tokens: &[String], i: usize) -> bool {
 
 /// Whether the word at `i` directly follows "if" or "whether" ("if not":
 /// the alternative of a condition).
-fn follows_condition(tokens: &[String], i: usize) -> bool {
+fn follows_condition(tokens: &[Word], i: usize) -> bool {
     i.checked_sub(1)
         .and_then(|j| tokens.get(j))
         .is_some_and(|w| w == "if" || w == "whether")
 }
 
 /// Whether `words` open with `phrase`.
-fn opens_with(words: &[String], phrase: &[&str]) -> bool {
+fn opens_with(words: &[Word], phrase: &[&str]) -> bool {
     words
         .get(..phrase.len())
         .is_some_and(|start| contains_phrase(start, phrase))
 }
 
 /// `tokens` without the filler words that open it.
-fn skip_fillers(tokens: &[String]) -> &[String] {
+fn skip_fillers(tokens: &[Word]) -> &[Word] {
     let start = tokens
         .iter()
         .position(|t| !FILLERS.contains(&t.as_str()))
@@ -887,7 +882,7 @@ fn skip_fillers(tokens: &[String]) -> &[String] {
 
 /// Positions of negators in `tokens`, except those inside an idiom that
 /// negates nothing ("no problem").
-pub(crate) fn negator_positions(tokens: &[String]) -> Vec<usize> {
+pub(crate) fn negator_positions(tokens: &[Word]) -> Vec<usize> {
     let neutral: Vec<usize> = NEUTRAL_NEGATIONS
         .iter()
         .flat_map(|p| phrase_positions(tokens, p))
@@ -903,6 +898,13 @@ pub(crate) fn negator_positions(tokens: &[String]) -> Vec<usize> {
 /// A word with one letter three times in a row ("suuure", "yesss"): drawn-out
 /// emphasis that reads as sarcasm or hesitation, never as a plain yes.
 fn is_elongated(word: &str) -> bool {
+    if word.is_ascii() {
+        // The common case, without collecting the characters.
+        return word
+            .as_bytes()
+            .windows(3)
+            .any(|w| matches!(w, [a, b, c] if a == b && b == c && a.is_ascii_alphabetic()));
+    }
     let chars: Vec<char> = word.chars().collect();
     chars
         .windows(3)

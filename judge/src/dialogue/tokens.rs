@@ -2,25 +2,78 @@
 //! sentences (with whether each is a question), clauses, and lower-case word
 //! tokens with contractions expanded ("don't" -> "do not"), so a negator is
 //! always the one token `not`.
+//!
+//! A token is a [`Word`]: a short word (up to 23 bytes, nearly every one) is
+//! held inline, so reading a turn allocates per clause, not per word, and a
+//! sentence's words are copied (the grammar reads them flattened) and
+//! dropped without touching the allocator.
 
-/// One sentence: its clauses (each a list of word tokens) and whether it ends
-/// in a question mark.
+use smol_str::{SmolStr, StrExt};
+
+/// One word token: a string that holds a short word (up to 23 bytes) inline.
+pub type Word = SmolStr;
+
+/// One sentence: its clauses (each a run of word tokens) and whether it
+/// ends in a question mark. Its words are held in one list, clause by
+/// clause, so the grammar reads them flattened ([`Sentence::words`]) without
+/// copying them and a clause is a slice of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Sentence {
-    /// Clauses, split at commas, colons, brackets, quotes and dashes.
-    pub clauses: Vec<Vec<String>>,
-    /// For each clause, the label it is the value of: the words before a
+    /// Every token of the sentence, in order.
+    words: Vec<Word>,
+    /// Where each clause ends in `words` (clauses split at commas, colons,
+    /// brackets, quotes and dashes; none is empty).
+    clause_ends: Vec<usize>,
+    /// For each clause, the clause that is its label: the words before a
     /// colon that opens it ("insurance" for "Insurance: no"), if short
     /// enough to be a field name ([`MAX_LABEL_WORDS`]).
-    pub labels: Vec<Option<Vec<String>>>,
+    labels: Vec<Option<usize>>,
     /// Whether the sentence ends with `?`.
     pub question: bool,
 }
 
 impl Sentence {
     /// Every token of the sentence, clause boundaries dropped.
-    pub(crate) fn tokens(&self) -> impl Iterator<Item = &String> {
-        self.clauses.iter().flatten()
+    pub(crate) fn words(&self) -> &[Word] {
+        &self.words
+    }
+
+    /// Every token of the sentence, clause boundaries dropped.
+    pub(crate) fn tokens(&self) -> impl Iterator<Item = &Word> {
+        self.words.iter()
+    }
+
+    /// The clause at `index`.
+    fn clause(&self, index: usize) -> Option<&[Word]> {
+        let start = index
+            .checked_sub(1)
+            .map_or(Some(0), |i| self.clause_ends.get(i).copied())?;
+        let end = *self.clause_ends.get(index)?;
+        self.words.get(start..end)
+    }
+
+    /// The clauses, in order.
+    pub(crate) fn clauses(&self) -> impl Iterator<Item = &[Word]> {
+        (0..self.clause_ends.len()).filter_map(|i| self.clause(i))
+    }
+
+    /// The clauses, each with its label ([`Sentence::labels`]).
+    pub(crate) fn labelled_clauses(&self) -> impl Iterator<Item = (&[Word], Option<&[Word]>)> {
+        self.clauses().zip(&self.labels).map(|(clause, label)| {
+            let label = label.and_then(|i| self.clause(i));
+            (clause, label)
+        })
+    }
+
+    /// Each clause's label, as words.
+    #[cfg(test)]
+    pub(crate) fn labels(&self) -> Vec<Option<&[Word]>> {
+        self.labelled_clauses().map(|(_, label)| label).collect()
+    }
+
+    /// Whether the sentence has no word.
+    fn is_empty(&self) -> bool {
+        self.words.is_empty()
     }
 }
 
@@ -32,8 +85,9 @@ const STOP_MARKER: &str = "###STOP###";
 #[must_use]
 pub(crate) fn normalise(text: &str) -> String {
     if text.is_ascii() {
-        // The common case in one pass: of the characters unified below only
-        // the back-tick is ASCII, and ASCII lower-cases byte by byte.
+        // The common case: of the characters unified below only the
+        // back-tick is ASCII, and ASCII lower-cases byte by byte (a copy,
+        // not a string collected character by character).
         let stopped;
         let text = if text.contains(STOP_MARKER) {
             stopped = text.replace(STOP_MARKER, " ");
@@ -41,13 +95,11 @@ pub(crate) fn normalise(text: &str) -> String {
         } else {
             text
         };
-        return text
-            .chars()
-            .map(|c| match c {
-                '`' => '\'',
-                c => c.to_ascii_lowercase(),
-            })
-            .collect();
+        let mut lower = text.to_ascii_lowercase();
+        if lower.contains('`') {
+            lower = lower.replace('`', "'");
+        }
+        return lower;
     }
     normalise_general(text)
 }
@@ -73,21 +125,20 @@ fn normalise_general(text: &str) -> String {
 pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
     let normalised = normalise(text);
     let mut out: Vec<Sentence> = Vec::new();
-    let mut current = String::new();
-    let mut chars = normalised.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut start = 0;
+    let mut chars = normalised.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
         let ends = match c {
             '!' | '?' | ';' | '\n' => true,
-            '.' => chars.peek().is_none_or(|next| next.is_whitespace()),
+            '.' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
             _ => false,
         };
         if !ends {
-            current.push(c);
             continue;
         }
-        let (clauses, labels) = clauses(&current);
-        current.clear();
-        if clauses.is_empty() {
+        let sentence = sentence(normalised.get(start..at).unwrap_or_default(), c == '?');
+        start = at + c.len_utf8();
+        if sentence.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
             if c == '?'
                 && let Some(last) = out.last_mut()
@@ -96,19 +147,11 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
             }
             continue;
         }
-        out.push(Sentence {
-            clauses,
-            labels,
-            question: c == '?',
-        });
+        out.push(sentence);
     }
-    let (clauses, labels) = clauses(&current);
-    if !clauses.is_empty() {
-        out.push(Sentence {
-            clauses,
-            labels,
-            question: false,
-        });
+    let last = sentence(normalised.get(start..).unwrap_or_default(), false);
+    if !last.is_empty() {
+        out.push(last);
     }
     out
 }
@@ -116,33 +159,38 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
 /// Longest field name read as a label ("Checked bags: none").
 pub(crate) const MAX_LABEL_WORDS: usize = 3;
 
-/// The clauses of one sentence, as word tokens (empty clauses dropped), and
-/// for each the label it is the value of (see [`Sentence::labels`]).
-fn clauses(sentence: &str) -> (Vec<Vec<String>>, Vec<Option<Vec<String>>>) {
-    let mut clauses: Vec<Vec<String>> = Vec::new();
-    let mut labels = Vec::new();
+/// One sentence of normalised text, read into clauses of word tokens
+/// (empty clauses dropped), each with the label it is the value of (see
+/// [`Sentence::labels`]).
+fn sentence(text: &str, question: bool) -> Sentence {
+    let mut read = Sentence {
+        words: Vec::new(),
+        clause_ends: Vec::new(),
+        labels: Vec::new(),
+        question,
+    };
     let mut after_colon = false;
-    let mut rest = sentence;
+    let mut rest = text;
     loop {
         let end = rest
             .find([',', ':', '(', ')', '"', '[', ']'])
             .unwrap_or(rest.len());
         let part = rest.get(..end).unwrap_or_default();
         for (i, piece) in part.split(" - ").enumerate() {
-            let tokens = words(piece);
-            if tokens.is_empty() {
+            let start = read.words.len();
+            push_words(piece, &mut read.words);
+            if read.words.len() == start {
                 continue;
             }
             let label = (after_colon && i == 0)
                 .then(|| {
-                    clauses
-                        .last()
-                        .filter(|l| l.len() <= MAX_LABEL_WORDS)
-                        .cloned()
+                    let last = read.clause_ends.len().checked_sub(1)?;
+                    let words = read.clause(last)?.len();
+                    (words <= MAX_LABEL_WORDS).then_some(last)
                 })
                 .flatten();
-            clauses.push(tokens);
-            labels.push(label);
+            read.clause_ends.push(read.words.len());
+            read.labels.push(label);
         }
         let Some(separator) = rest.get(end..).and_then(|r| r.chars().next()) else {
             break;
@@ -150,14 +198,20 @@ fn clauses(sentence: &str) -> (Vec<Vec<String>>, Vec<Option<Vec<String>>>) {
         after_colon = separator == ':';
         rest = rest.get(end + separator.len_utf8()..).unwrap_or_default();
     }
-    (clauses, labels)
+    read
 }
 
 /// Word tokens of normalised text: runs of letters, digits and apostrophes,
 /// contractions of `not` expanded. Other characters separate words.
 #[must_use]
-pub(crate) fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<Word> {
     let mut out = Vec::new();
+    push_words(text, &mut out);
+    out
+}
+
+/// Appends the [`words`] of `text` to `out`.
+fn push_words(text: &str, out: &mut Vec<Word>) {
     let is_apostrophe = |c: char| matches!(c, '\'' | '\u{2019}' | '\u{2018}');
     for raw in text.split(|c: char| !(c.is_alphanumeric() || is_apostrophe(c))) {
         // Trimming every apostrophe form equals unifying them first and
@@ -168,13 +222,13 @@ pub(crate) fn words(text: &str) -> Vec<String> {
             continue;
         }
         let lower = if word.is_ascii() {
-            word.to_ascii_lowercase()
+            word.to_ascii_lowercase_smolstr()
         } else {
-            word.replace(['\u{2019}', '\u{2018}'], "'").to_lowercase()
+            word.replace(['\u{2019}', '\u{2018}'], "'")
+                .to_lowercase_smolstr()
         };
-        expand_contraction(lower, &mut out);
+        expand_contraction(lower, out);
     }
-    out
 }
 
 /// Irregular negative contractions, with and without the apostrophe.
@@ -201,28 +255,28 @@ const IRREGULAR_NEGATIVES: &[(&str, &[&str])] = &[
 ];
 
 /// Pushes `word`, with a `not` contraction split into its verb and `not`.
-fn expand_contraction(word: String, out: &mut Vec<String>) {
+fn expand_contraction(word: Word, out: &mut Vec<Word>) {
     if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| *w == word) {
-        out.extend(expansion.iter().map(|w| (*w).to_owned()));
+        out.extend(expansion.iter().map(|w| Word::new_static(w)));
     } else if let Some(stem) = word.strip_suffix("n't")
         && !stem.is_empty()
     {
-        out.push(stem.to_owned());
-        out.push("not".to_owned());
+        out.push(Word::new(stem));
+        out.push(Word::new_static("not"));
     } else {
         out.push(word);
     }
 }
 
 /// Start positions of `phrase` in `tokens` as a whole word sequence.
-pub(crate) fn phrase_positions<S: AsRef<str>>(tokens: &[String], phrase: &[S]) -> Vec<usize> {
+pub(crate) fn phrase_positions<S: AsRef<str>>(tokens: &[Word], phrase: &[S]) -> Vec<usize> {
     if phrase.is_empty() || phrase.len() > tokens.len() {
         return Vec::new();
     }
     tokens
         .windows(phrase.len())
         .enumerate()
-        .filter(|(_, w)| w.iter().zip(phrase).all(|(a, b)| a == b.as_ref()))
+        .filter(|(_, w)| starts_with_phrase(w, phrase))
         .map(|(i, _)| i)
         .collect()
 }
@@ -233,7 +287,23 @@ pub(crate) fn contains_phrase<T: AsRef<str>, S: AsRef<str>>(tokens: &[T], phrase
         && phrase.len() <= tokens.len()
         && tokens
             .windows(phrase.len())
-            .any(|w| w.iter().zip(phrase).all(|(a, b)| a.as_ref() == b.as_ref()))
+            .any(|w| starts_with_phrase(w, phrase))
+}
+
+/// Whether `tokens` open with `phrase`, word by word.
+fn starts_with_phrase<T: AsRef<str>, S: AsRef<str>>(tokens: &[T], phrase: &[S]) -> bool {
+    tokens.len() >= phrase.len()
+        && tokens
+            .iter()
+            .zip(phrase)
+            .all(|(a, b)| same_word(a.as_ref(), b.as_ref()))
+}
+
+/// `a == b`, deciding the common case — two different words — from their
+/// lengths and first bytes, without a call to compare the bytes (phrase
+/// matching compares every lexicon phrase at every position of a sentence).
+fn same_word(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// Every word token of `sentences`, in order, clause and sentence
@@ -244,7 +314,7 @@ pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&str> {
     sentences
         .iter()
         .flat_map(Sentence::tokens)
-        .map(String::as_str)
+        .map(Word::as_str)
         .collect()
 }
 
@@ -268,10 +338,11 @@ mod tests {
     fn sentences_and_questions() {
         let s = sentences("Yes—go ahead. Charge $22.55 to mms.carrier.com! Really?");
         assert_eq!(s.len(), 3);
-        assert_eq!(s[0].clauses, vec![vec!["yes"], vec!["go", "ahead"]]);
+        let clauses = |s: &Sentence| s.clauses().map(<[Word]>::to_vec).collect::<Vec<_>>();
+        assert_eq!(clauses(&s[0]), vec![vec!["yes"], vec!["go", "ahead"]]);
         assert!(!s[0].question);
         assert_eq!(
-            s[1].clauses[0],
+            clauses(&s[1])[0],
             ["charge", "22", "55", "to", "mms", "carrier", "com"]
         );
         assert!(s[2].question);
@@ -279,12 +350,12 @@ mod tests {
         assert!(sentences("###STOP###").is_empty());
         let fields = sentences("- Checked bags: none, Reason: no longer needed");
         assert_eq!(
-            fields[0].labels,
+            fields[0].labels(),
             vec![
                 None,
-                Some(vec!["checked".to_owned(), "bags".to_owned()]),
+                Some(&[Word::new("checked"), Word::new("bags")][..]),
                 None,
-                Some(vec!["reason".to_owned()]),
+                Some(&[Word::new("reason")][..]),
             ]
         );
     }

@@ -4,6 +4,10 @@
 //! without a currency sign, thousands separators and trailing zeros; dates as
 //! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
 
+use smol_str::StrExt;
+
+use super::tokens::Word;
+
 /// Whether `turn` mentions `value` as a whole token (an id `W930` is not
 /// found in `W9300146`), an equal amount, or the same date.
 #[must_use]
@@ -16,7 +20,7 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 /// conversation has seen costs a lookup per value, not a re-read of the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadTurn {
-    tokens: Vec<String>,
+    tokens: Vec<Word>,
     amounts: Vec<String>,
 }
 
@@ -84,7 +88,7 @@ pub enum Lookup<'a> {
 /// A value read once for many [`ReadTurn::names_read`] questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadValue {
-    tokens: Vec<String>,
+    tokens: Vec<Word>,
     amount: Option<String>,
     date: Option<Date>,
 }
@@ -138,16 +142,16 @@ fn joins_token(c: char) -> bool {
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word.
-pub(crate) fn value_tokens(text: &str) -> Vec<String> {
+pub(crate) fn value_tokens(text: &str) -> Vec<Word> {
     text.split(|c: char| !joins_token(c))
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
         .map(|t| t.strip_suffix("'s").unwrap_or(t))
         .filter(|t| !t.is_empty())
         .map(|t| {
             if t.is_ascii() {
-                t.to_ascii_lowercase()
+                t.to_ascii_lowercase_smolstr()
             } else {
-                t.to_lowercase()
+                t.to_lowercase_smolstr()
             }
         })
         .collect()
@@ -196,13 +200,23 @@ fn amounts(text: &str) -> Vec<String> {
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return Vec::new();
     }
+    if text.is_ascii() {
+        // An ASCII byte is its character: no copy of the text as `char`s.
+        return amounts_in(text.as_bytes());
+    }
     let chars: Vec<char> = text.chars().collect();
+    amounts_in(&chars)
+}
+
+/// [`amounts`] of a text as a slice of its characters.
+fn amounts_in<C: Copy + Into<char>>(text: &[C]) -> Vec<String> {
+    let char_at = |i: usize| text.get(i).map(|&c| c.into());
     let mut out = Vec::new();
     let mut i = 0;
-    while let Some(&c) = chars.get(i) {
+    while let Some(c) = char_at(i) {
         let starts = c.is_ascii_digit()
             && i.checked_sub(1)
-                .and_then(|p| chars.get(p))
+                .and_then(char_at)
                 .is_none_or(|p| !(p.is_alphanumeric() || matches!(p, '_' | '-' | '/' | '.')));
         if !starts {
             i += 1;
@@ -210,20 +224,19 @@ fn amounts(text: &str) -> Vec<String> {
         }
         // Digits, with `,` or `.` only when a digit follows.
         let mut end = i;
-        while let Some(&d) = chars.get(end) {
+        while let Some(d) = char_at(end) {
             let joins =
-                matches!(d, ',' | '.') && chars.get(end + 1).is_some_and(char::is_ascii_digit);
+                matches!(d, ',' | '.') && char_at(end + 1).is_some_and(|n| n.is_ascii_digit());
             if d.is_ascii_digit() || joins {
                 end += 1;
             } else {
                 break;
             }
         }
-        let glued = chars
-            .get(end)
-            .is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
+        let glued =
+            char_at(end).is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
         if !glued {
-            let number: String = chars.get(i..end).unwrap_or_default().iter().collect();
+            let number: String = (i..end).filter_map(char_at).collect();
             if let Some(amount) = parse_amount(&number) {
                 out.push(amount);
             }
@@ -283,8 +296,8 @@ fn day_number(word: &str) -> Option<u32> {
 /// Whether a text of these [`value_tokens`] mentions `date`: ISO,
 /// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
 /// either order.
-fn mentions_date(tokens: &[String], (year, month, day): Date) -> bool {
-    let year_ok = |t: Option<&String>| {
+fn mentions_date(tokens: &[Word], (year, month, day): Date) -> bool {
+    let year_ok = |t: Option<&Word>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
     };
@@ -323,6 +336,11 @@ mod tests {
         assert_eq!(parse_amount("W123"), None);
         assert_eq!(amounts("refund $1,234.50, then 3 items."), ["1234.5", "3"]);
         assert!(amounts("#W9300146 card_123 2024-05-22 3rd").is_empty());
+        // Text that is not ASCII is read character by character, the same.
+        assert_eq!(
+            amounts("caf\u{e9} \u{2014} refund $1,234.50, then 3 items; \u{e9}9 12\u{e9}."),
+            ["1234.5", "3"]
+        );
     }
 
     #[test]
