@@ -1012,92 +1012,91 @@ fn change_flights_other_date_than_confirmed() -> Vec<Event> {
     )
 }
 
+/// A user's opening message, the reads (profile, reservation, one-stop
+/// `searches`), the agent's summary, the user's yes and the flight update.
+struct FlightChange<'a> {
+    user_id: &'a str,
+    reservation_id: &'a str,
+    opening: &'a str,
+    onestop_searches: &'a [(&'a str, &'a str, &'a str)],
+    summary: &'a str,
+    flights: &'a [(&'a str, &'a str)],
+    payment: &'a str,
+}
+
+impl FlightChange<'_> {
+    fn events(&self) -> Vec<Event> {
+        let mut conversation = talk()
+            .user(&format!(
+                "Hi, my user id is {}. On reservation {} {}",
+                self.user_id, self.reservation_id, self.opening
+            ))
+            .get_user(self.user_id)
+            .get_reservation(self.reservation_id);
+        for (origin, destination, date) in self.onestop_searches {
+            conversation = conversation.search_onestop(origin, destination, date);
+        }
+        conversation.agent(self.summary).user(YES).write(
+            "update_reservation_flights",
+            update_flights(self.reservation_id, "economy", self.flights, self.payment),
+        )
+    }
+}
+
 /// Mohamed Gonzalez moves the outbound of YHUD9D (MIA-LAS round trip,
 /// economy) to a one-stop connection on the same day and keeps the return:
 /// three legs, the destination reached by the second, the last back home.
 fn change_outbound_to_a_connection() -> Vec<Event> {
-    talk()
-        .user(
-            "Hi, my user id is mohamed_gonzalez_6188. On reservation YHUD9D I'd like a \
-             connecting flight on May 18 instead of HAT288, same return.",
-        )
-        .get_user("mohamed_gonzalez_6188")
-        .get_reservation("YHUD9D")
-        .search_onestop("MIA", "LAS", "2024-05-18")
-        .agent(
-            "New itinerary for YHUD9D (economy): HAT148 MIA-DEN and HAT084 DEN-LAS on \
-             2024-05-18, HAT115 LAS-MIA on 2024-05-27 (kept). The fare difference goes to \
-             credit_card_8311916. Shall I make this change (yes/no)?",
-        )
-        .user(YES)
-        .write(
-            "update_reservation_flights",
-            update_flights(
-                "YHUD9D",
-                "economy",
-                &[
-                    ("HAT148", "2024-05-18"),
-                    ("HAT084", "2024-05-18"),
-                    ("HAT115", "2024-05-27"),
-                ],
-                "credit_card_8311916",
-            ),
-        )
+    FlightChange {
+        user_id: "mohamed_gonzalez_6188",
+        reservation_id: "YHUD9D",
+        opening: "I'd like a connecting flight on May 18 instead of HAT288, same return.",
+        onestop_searches: &[("MIA", "LAS", "2024-05-18")],
+        summary: "New itinerary for YHUD9D (economy): HAT148 MIA-DEN and HAT084 DEN-LAS on \
+                  2024-05-18, HAT115 LAS-MIA on 2024-05-27 (kept). The fare difference goes \
+                  to credit_card_8311916. Shall I make this change (yes/no)?",
+        flights: &[
+            ("HAT148", "2024-05-18"),
+            ("HAT084", "2024-05-18"),
+            ("HAT115", "2024-05-27"),
+        ],
+        payment: "credit_card_8311916",
+    }
+    .events()
 }
 
 /// Lei Rossi swaps the connection of VAAOXJ (CLT-MCO one way) for another
 /// one-stop itinerary listed by the search: same origin and destination.
 fn change_one_way_connection() -> Vec<Event> {
-    talk()
-        .user(
-            "Hi, my user id is lei_rossi_3206. On reservation VAAOXJ I'd rather take the \
-             HAT216 connection through Boston on May 24.",
-        )
-        .get_user("lei_rossi_3206")
-        .get_reservation("VAAOXJ")
-        .search_onestop("CLT", "MCO", "2024-05-24")
-        .agent(
-            "New itinerary for VAAOXJ (economy): HAT216 CLT-BOS and HAT145 BOS-MCO on \
-             2024-05-24, the difference charged to credit_card_1052991. Shall I make this \
-             change (yes/no)?",
-        )
-        .user(YES)
-        .write(
-            "update_reservation_flights",
-            update_flights(
-                "VAAOXJ",
-                "economy",
-                &[("HAT216", "2024-05-24"), ("HAT145", "2024-05-24")],
-                "credit_card_1052991",
-            ),
-        )
+    FlightChange {
+        user_id: "lei_rossi_3206",
+        reservation_id: "VAAOXJ",
+        opening: "I'd rather take the HAT216 connection through Boston on May 24.",
+        onestop_searches: &[("CLT", "MCO", "2024-05-24")],
+        summary: "New itinerary for VAAOXJ (economy): HAT216 CLT-BOS and HAT145 BOS-MCO on \
+                  2024-05-24, the difference charged to credit_card_1052991. Shall I make \
+                  this change (yes/no)?",
+        flights: &[("HAT216", "2024-05-24"), ("HAT145", "2024-05-24")],
+        payment: "credit_card_1052991",
+    }
+    .events()
 }
 
 /// VAAOXJ (CLT-MCO one way) cut after its first leg: the itinerary now ends
 /// at the connection, Boston, not at the destination (policy line 111).
 fn change_one_way_to_end_at_the_connection() -> Vec<Event> {
-    talk()
-        .user(
-            "Hi, my user id is lei_rossi_3206. On reservation VAAOXJ I'll stay in Boston, \
-             so drop the Orlando leg.",
-        )
-        .get_user("lei_rossi_3206")
-        .get_reservation("VAAOXJ")
-        .agent(
-            "To confirm the change: reservation VAAOXJ keeps only HAT287 CLT-BOS on \
-             2024-05-24 in economy (HAT235 BOS-MCO is removed), with any difference to \
-             credit_card_1052991. Shall I proceed (yes/no)?",
-        )
-        .user(YES)
-        .write(
-            "update_reservation_flights",
-            update_flights(
-                "VAAOXJ",
-                "economy",
-                &[("HAT287", "2024-05-24")],
-                "credit_card_1052991",
-            ),
-        )
+    FlightChange {
+        user_id: "lei_rossi_3206",
+        reservation_id: "VAAOXJ",
+        opening: "I'll stay in Boston, so drop the Orlando leg.",
+        onestop_searches: &[],
+        summary: "To confirm the change: reservation VAAOXJ keeps only HAT287 CLT-BOS on \
+                  2024-05-24 in economy (HAT235 BOS-MCO is removed), with any difference to \
+                  credit_card_1052991. Shall I proceed (yes/no)?",
+        flights: &[("HAT287", "2024-05-24")],
+        payment: "credit_card_1052991",
+    }
+    .events()
 }
 
 // ------------------------------------------------------------- baggage
@@ -1838,14 +1837,11 @@ fn book_without_confirmation() -> Vec<Event> {
         .write("book_reservation", booking.args())
 }
 
-/// The summary spells the cabin as agents write it ("basic economy"), not
-/// as the API literal `basic_economy`.
-fn book_basic_economy_spelled_out() -> Vec<Event> {
-    let booking = mia_one_way(
-        "basic_economy",
-        &[("HAT139", "2024-05-26")],
-        &[("credit_card_4421486", 65)],
-    );
+/// Mia books HAT139 in `cabin` at `total` after a summary naming basic
+/// economy at $65.
+fn book_after_basic_economy_summary(cabin: &str, total: u32) -> Vec<Event> {
+    let payments = [("credit_card_4421486", total)];
+    let booking = mia_one_way(cabin, &[("HAT139", "2024-05-26")], &payments);
     mia_books(
         "HAT139 in basic economy, no insurance, no bags, visa credit_card_4421486.",
         "Booking summary: one way ORD to PHL, HAT139 on 2024-05-26, basic economy, passenger \
@@ -1855,20 +1851,15 @@ fn book_basic_economy_spelled_out() -> Vec<Event> {
     )
 }
 
+/// The summary spells the cabin as agents write it ("basic economy"), not
+/// as the API literal `basic_economy`.
+fn book_basic_economy_spelled_out() -> Vec<Event> {
+    book_after_basic_economy_summary("basic_economy", 65)
+}
+
 /// The summary names basic economy, the call books business.
 fn book_business_when_basic_was_confirmed() -> Vec<Event> {
-    let booking = mia_one_way(
-        "business",
-        &[("HAT139", "2024-05-26")],
-        &[("credit_card_4421486", 395)],
-    );
-    mia_books(
-        "HAT139 in basic economy, no insurance, no bags, visa credit_card_4421486.",
-        "Booking summary: one way ORD to PHL, HAT139 on 2024-05-26, basic economy, passenger \
-         Mia Li (1990-04-05), no bags, no insurance, total $65 on credit_card_4421486. Shall \
-         I book it (yes/no)?",
-        &booking,
-    )
+    book_after_basic_economy_summary("business", 395)
 }
 
 fn book_other_cabin_than_confirmed() -> Vec<Event> {
