@@ -45,6 +45,25 @@ const DOCUMENTED_EXCEPTIONS: &[(&str, &str, usize, &str)] = &[
          21.10 difference with gift_card_7245904 whose balance is 17.00: a gift card must \
          cover the price difference (policy.md:134)",
     ),
+    (
+        "airline",
+        "39",
+        10,
+        "cancel_reservation of MSJ4OA (economy, insured, booked 2024-05-05, nothing \
+         cancelled by the airline): the user cancels to give the seat to someone who needs \
+         it, not a reason the insurance covers (health or weather, policy.md:101, :147)",
+    ),
+];
+
+/// The reason for cancelling the user of a task states (`(domain, task id,
+/// reason)`, from the task's instructions), restated in the cancellation's
+/// summary: an insured reservation is cancelled only for a reason the
+/// insurance covers, named in the summary the user confirms (airline
+/// `cancel.authorize`).
+const CANCEL_REASONS: &[(&str, &str, &str)] = &[
+    ("airline", "7", "you are sick"),      // "You are sick."
+    ("airline", "19", "you feel unwell"),  // "... as you feel unwell"
+    ("airline", "29", "a health problem"), // "mention your health problem"
 ];
 
 /// Gold mutating calls the *engine* blocks although bundle and policy allow
@@ -152,7 +171,11 @@ fn run(domain: Domain) -> Tally {
             .as_array()
             .cloned()
             .unwrap_or_default();
-        let gold = gold_plan(domain, &db, &actions);
+        let cancel_reason = CANCEL_REASONS
+            .iter()
+            .find(|(d, task, _)| *d == domain.name() && *task == id)
+            .map(|(_, _, reason)| *reason);
+        let gold = gold_plan(domain, &db, &actions, cancel_reason);
         let entities: std::collections::BTreeSet<String> = gold
             .acts
             .iter()

@@ -135,7 +135,9 @@ fn task_user(db: &Db, actions: &[Json]) -> Option<String> {
 }
 
 /// Builds the compliant conversation for a task's gold actions.
-pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json]) -> Plan {
+/// `cancel_reason`: the reason for cancelling the task's user states (the
+/// airline agent restates it in the cancellation's summary).
+pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json], cancel_reason: Option<&str>) -> Plan {
     let mut acts = Vec::new();
     let user = task_user(db, actions).unwrap_or_default();
     let mut identified = Vec::new();
@@ -195,7 +197,11 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json]) -> Plan {
             }
             // The bundles' guards demand the user's yes to a summary naming
             // the write's key arguments (`confirmed(...)`): list them all.
-            acts.push(Act::Agent(summary(tool, &args)));
+            let mut text = summary(tool, &args);
+            if let (Some(reason), "cancel_reservation") = (cancel_reason, tool) {
+                text = format!("{text} Reason: {reason}.");
+            }
+            acts.push(Act::Agent(text));
             acts.push(Act::User("Yes, please go ahead.".into()));
             request_types.extend(request_types_of(domain, tool));
             writes.push(Write {
@@ -253,6 +259,9 @@ fn read_args(a: &Act) -> &Json {
 /// The reads the bundle's path to `w` needs that the plan so far lacks.
 fn prerequisites(domain: Domain, state: &Db, so_far: &[Act], w: &Write) -> Vec<Act> {
     let mut out = Vec::new();
+    if w.tool == "book_reservation" {
+        search_new_legs(state, so_far, &w.args, None, &mut out);
+    }
     let mut have = |tool: &str, key: &str, value: &str, args: Json, after: usize| {
         let found = so_far[after.min(so_far.len())..]
             .iter()
@@ -294,34 +303,47 @@ fn prerequisites(domain: Domain, state: &Db, so_far: &[Act], w: &Write) -> Vec<A
             }
         }
         "update_reservation_flights" => {
-            let old: BTreeSet<String> = state
-                .reservation(&id)
-                .map(|r| {
-                    r["flights"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|f| f["flight_number"].as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if let Some(first) = w.args["flights"].get(0) {
-                let number = first["flight_number"].as_str().unwrap_or_default();
-                if !old.contains(number) {
-                    let f = state.flight(number).cloned().unwrap_or_default();
-                    let args = json!({"origin": f["origin"], "destination": f["destination"], "date": first["date"]});
-                    let searched = so_far.iter().any(|a| {
-                        matches!(a, Act::Call { tool, args: x, .. } if tool == "search_direct_flight" && *x == args)
-                    });
-                    if !searched {
-                        out.push(Act::call("search_direct_flight", args));
-                    }
-                }
-            }
+            let old = state.reservation(&id).cloned();
+            search_new_legs(state, so_far, &w.args, old.as_ref(), &mut out);
         }
         _ => {}
     }
     out
+}
+
+/// A direct search of each leg of `args.flights` that `old` (the reservation
+/// changed) does not already hold on that date and no search so far listed:
+/// an agent offers only flights a search showed available (airline
+/// policy.md:41-43).
+fn search_new_legs(
+    state: &Db,
+    so_far: &[Act],
+    args: &Json,
+    old: Option<&Json>,
+    out: &mut Vec<Act>,
+) {
+    for leg in args["flights"].as_array().into_iter().flatten() {
+        let kept = old.is_some_and(|r| {
+            r["flights"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|f| f["flight_number"] == leg["flight_number"] && f["date"] == leg["date"])
+        });
+        if kept {
+            continue;
+        }
+        let number = leg["flight_number"].as_str().unwrap_or_default();
+        let f = state.flight(number).cloned().unwrap_or_default();
+        let search =
+            json!({"origin": f["origin"], "destination": f["destination"], "date": leg["date"]});
+        let searched = so_far.iter().chain(out.iter()).any(|a| {
+            matches!(a, Act::Call { tool, args: x, .. } if tool == "search_direct_flight" && *x == search)
+        });
+        if !searched {
+            out.push(Act::call("search_direct_flight", search));
+        }
+    }
 }
 
 /// A plan turned into a trace, with the judge's verdicts.
