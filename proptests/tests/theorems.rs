@@ -870,3 +870,80 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
         "{lazy:?}"
     );
 }
+
+/// Found at `TURNSTILE_PROPTEST_SCALE=10` by
+/// `witnesses_show_the_predicted_deviation_under_each_schedule`: two request
+/// types writing the same tool, the "anything else?" loop between them. At
+/// the second request's write the lazy session explained the block by the
+/// first request's used authorization (a formal step) and asked nothing,
+/// while the second request waited at unasked dialogue steps (`more`,
+/// `classify`, its own step): it blocked what the eager reference allowed,
+/// and that block made the boundary schedule fire at the next agent event,
+/// so the analysis' uncovered mid-turn write was caught. The lazy session
+/// now asks whenever any request waits at an unasked dialogue step on the
+/// way to the tool; every witness of this workflow is confirmed.
+#[test]
+fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly() {
+    let spec = WorkflowSpec {
+        intro: vec![],
+        requests: vec![
+            RequestSpec {
+                steps: vec![StepSpec::Decide {
+                    yes: vec![StepSpec::Read {
+                        tool: 1,
+                        checked: false,
+                    }],
+                    no: vec![StepSpec::UserSays],
+                }],
+                write: 1,
+                guarded: false,
+            },
+            RequestSpec {
+                steps: vec![StepSpec::UserSays],
+                write: 1,
+                guarded: false,
+            },
+        ],
+        repeat: true,
+        order: false,
+    };
+    let compiled = compile(&spec);
+    let analysis = analyze(&compiled.rt.bundle);
+    let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
+    let mut second_writes = 0;
+    for d in &analysis.deviations {
+        match block_on(builder.witness(d)) {
+            Ok(witness) => {
+                let writes = witness
+                    .trace
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Call { tool, .. } if tool == "act_y"))
+                    .count();
+                // The witnesses this regression is about: a second write
+                // allowed before the deviating one.
+                if writes == 3 {
+                    second_writes += 1;
+                }
+                for schedule in Schedule::ALL {
+                    let seen = block_on(deviations(
+                        &compiled.rt,
+                        &witness.trace,
+                        schedule,
+                        &witness.judge(),
+                    ))
+                    .unwrap();
+                    let first = seen.first().expect("checked by the builder");
+                    assert_eq!(
+                        first.covered,
+                        d.covered_by(schedule),
+                        "{d:?} under {schedule}"
+                    );
+                }
+            }
+            Err(WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. }) => {}
+            Err(e) => panic!("{e} for {d:?}"),
+        }
+    }
+    assert!(second_writes > 0, "no witness allows a second write");
+}

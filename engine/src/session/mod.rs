@@ -538,8 +538,8 @@ impl Session {
 
     /// Decides the event from the formal state and the verdicts already
     /// booked; asks the judge only when that blocks a write of the gated tool
-    /// `asks_for` at a semantic step no judge has answered on this slice,
-    /// then decides again. An allowed write, and every other event, costs no
+    /// `asks_for` while some request waits at a semantic step on the way to
+    /// it that no judge has answered on this slice, then decides again. An allowed write, and every other event, costs no
     /// judge call.
     async fn decide_lazily(
         &mut self,
@@ -558,9 +558,14 @@ impl Session {
         if outcome.allowed() != Some(false) {
             return Ok((outcome, Vec::new()));
         }
-        let violation = self.monitor.explain_block();
-        if !self.blocked_at_semantic_step(violation.as_ref(), on_path) {
-            self.explained = violation;
+        // Any request waiting at an unasked dialogue step on the way to the
+        // tool may lift the block, not only the one whose path came closest:
+        // after the "anything else?" loop a second request of the same tool
+        // waits at its dialogue steps while the first one's used
+        // authorization explains the block. Asking only about the closest
+        // path blocked what the eager reference allows.
+        if self.questions(&self.monitor, on_path).is_empty() {
+            self.explained = self.monitor.explain_block();
             return Ok((outcome, Vec::new()));
         }
         // Back to the event before the write, where the questions are asked
@@ -571,23 +576,6 @@ impl Session {
         let notes = self.consult(judge, k, on_path).await?;
         let outcome = self.monitor.push(facts, &self.judged_at(k))?;
         Ok((outcome, notes))
-    }
-
-    /// Whether the write the monitor just blocked (`violation`: its
-    /// explanation) stopped at a dialogue step no judge has answered yet: the
-    /// first unmet step on the path that came closest is semantic, and some question about a waiting step on the
-    /// way to the write (`on_path`) has not been asked on the conversation
-    /// as it stands.
-    fn blocked_at_semantic_step(
-        &self,
-        violation: Option<&turnstile_rules::Violation>,
-        on_path: &BTreeSet<StepId>,
-    ) -> bool {
-        let semantic_unmet = violation
-            .and_then(|v| v.unmet)
-            .and_then(|s| self.rt.step(s))
-            .is_some_and(|info| info.asked.is_some());
-        semantic_unmet && !self.questions(&self.monitor, on_path).is_empty()
     }
 
     /// The questions not yet asked on this slice about the requests waiting
