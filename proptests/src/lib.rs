@@ -1,10 +1,11 @@
 //! Property tests live in `tests/`: no input panics the front end
 //! (`bundle_inputs.rs`), the monitor equals the Datalog program
 //! (`monitor_vs_datalog.rs`), and the fuzz corpus replays cleanly
-//! (`fuzz_corpus.rs`). The number of cases follows proptest's
-//! `PROPTEST_CASES` environment variable (default 256; the file-system
-//! properties use a quarter of it) and `TURNSTILE_PROPTEST_CASES` for the
-//! differential test.
+//! (`fuzz_corpus.rs`). Every property takes its number of cases from
+//! [`cases`]: its own default, multiplied by `TURNSTILE_PROPTEST_SCALE`, or
+//! exactly `TURNSTILE_PROPTEST_CASES` (or proptest's `PROPTEST_CASES`) when
+//! set. Deep run of every property at ten times its default:
+//! `TURNSTILE_PROPTEST_SCALE=10 cargo test --release -p turnstile-proptests`.
 //!
 //! `theorems.rs` checks the coverage theorems (PolicyGuide, Appendix A) on
 //! random workflows from [`workflows`].
@@ -21,3 +22,18 @@
 
 pub mod fuzz;
 pub mod workflows;
+
+/// The number of cases of a property whose default is `default`:
+/// `TURNSTILE_PROPTEST_CASES` (or `PROPTEST_CASES`) when set, else `default`
+/// times `TURNSTILE_PROPTEST_SCALE` (1 when unset). One knob scales every
+/// property of the crate, so a deep run cannot silently skip one.
+pub fn cases(default: u32) -> u32 {
+    let number = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+    };
+    number("TURNSTILE_PROPTEST_CASES")
+        .or_else(|| number("PROPTEST_CASES"))
+        .unwrap_or_else(|| default.saturating_mul(number("TURNSTILE_PROPTEST_SCALE").unwrap_or(1)))
+}

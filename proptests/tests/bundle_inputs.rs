@@ -31,8 +31,10 @@ fn copy_toy() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
+/// The file-system properties write a bundle per case: a quarter of the
+/// usual default.
 fn file_cases() -> u32 {
-    (ProptestConfig::default().cases / 4).max(8)
+    turnstile_proptests::cases(64)
 }
 
 /// Every problem either has no location or a line/column inside its file.
@@ -87,6 +89,8 @@ const TOKENS: &[&str] = &[
 ];
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(turnstile_proptests::cases(256)))]
+
     #[test]
     fn parser_never_panics_on_any_text(text in "\\PC{0,80}") {
         if let Err(e) = parse_expr(&text) {

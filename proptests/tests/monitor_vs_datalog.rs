@@ -17,7 +17,7 @@
 //! unmet step and reason as the program's violation on the trace up to that
 //! call.
 //!
-//! Cases: 256, or `TURNSTILE_PROPTEST_CASES`.
+//! Cases: 256 ([`turnstile_proptests::cases`]: `TURNSTILE_PROPTEST_SCALE` multiplies them, `TURNSTILE_PROPTEST_CASES` sets them).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -1518,16 +1518,9 @@ fn agree(case: &Case, run: &Run) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn cases() -> u32 {
-    std::env::var("TURNSTILE_PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(256)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: turnstile_proptests::cases(256),
         ..ProptestConfig::default()
     })]
 

@@ -48,21 +48,9 @@ use turnstile_proptests::workflows::{
 };
 use turnstile_rules::StepOrigin;
 
-fn cases(default: u32) -> u32 {
-    let scale: u32 = std::env::var("TURNSTILE_PROPTEST_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
-    std::env::var("TURNSTILE_PROPTEST_CASES")
-        .or_else(|_| std::env::var("PROPTEST_CASES"))
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default.saturating_mul(scale))
-}
-
 fn config(default: u32) -> Config {
     Config {
-        cases: cases(default),
+        cases: turnstile_proptests::cases(default),
         failure_persistence: None,
         ..Config::default()
     }
