@@ -20,7 +20,8 @@
 //!   never commits a prefix outside `P_G`; the same agent against a verifier
 //!   that skips one kind of step (reads) does — `a_verifier_that_skips_reads_is_caught`
 //!   keeps that failure in the suite;
-//! - engine invariants: determinism, no allowed write without its
+//! - engine invariants: determinism, lazy judge asking deciding every write
+//!   as eager asking does, no allowed write without its
 //!   authorization path, save/restore at any cut, and an event no check
 //!   mentions changing no verdict.
 //!
@@ -529,6 +530,25 @@ proptest! {
             // Determinism: the same input gives the same bytes.
             let (second, _) = replay(&events, &judge);
             prop_assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
+            // Asking the judge lazily (only at a write the booked verdicts
+            // block) decides every write as asking at every firing does;
+            // guidance may differ (a cursor rests at a dialogue step until a
+            // write needs its answer).
+            let eager: Vec<String> = block_on(async {
+                let mut s = Session::new(Arc::clone(rt), schedule);
+                s.judge_eagerly();
+                let mut out = Vec::new();
+                for e in &events {
+                    out.push(gist(&s.push(e.clone(), &judge).await.unwrap().verdict));
+                }
+                out
+            });
+            for (k, (lazy, eager)) in first.iter().map(|r| gist(&r.verdict)).zip(&eager).enumerate() {
+                let decides = |g: &str| g.starts_with("allow") || g.starts_with("block");
+                if decides(&lazy) || decides(eager) {
+                    prop_assert_eq!(&lazy, eager, "event {} under {}", k, schedule);
+                }
+            }
             // No write is allowed unless its authorization step's
             // predecessor holds for that request at or before the call.
             let program = &rt.bundle.program;
