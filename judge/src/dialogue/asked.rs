@@ -20,6 +20,9 @@ const ACTION_STEM_LEN: usize = 5;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AskedWords {
     words: HashSet<Word>,
+    /// Every two adjacent words of those turns ("waterproof", "no"): the
+    /// details a reply may quote back ([`AskedWords::named_pair`]).
+    pairs: HashSet<(Word, Word)>,
     /// The identifiers the latest request for a decision named.
     latest: Vec<Word>,
     /// The latest request for a decision asked something else last
@@ -49,6 +52,11 @@ impl AskedWords {
         self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
         self.latest.sort();
         self.latest.dedup();
+        self.pairs
+            .extend(turn.windows(2).filter_map(|pair| match pair {
+                [a, b] => Some((a.clone(), b.clone())),
+                _ => None,
+            }));
         self.words.extend(turn);
     }
 
@@ -95,6 +103,11 @@ impl AskedWords {
     /// about something else.
     pub(crate) fn latest_asks_other(&self) -> bool {
         self.latest_asks_other
+    }
+
+    /// Whether a request for a decision had `first` right before `second`.
+    pub(crate) fn named_pair(&self, first: &Word, second: &Word) -> bool {
+        self.pairs.contains(&(first.clone(), second.clone()))
     }
 
     /// Whether a request for a decision named this word.

@@ -32,7 +32,11 @@
 //!    the action; one after *I understand / I acknowledge* states the
 //!    policy's consequence; a field value after a short label — "Insurance:
 //!    no", "Reason: no longer needed" — describes, unless the label is the
-//!    decision itself, "Confirm: no"; when a request for a decision named
+//!    decision itself, "Confirm: no"; a detail of a request for a decision
+//!    quoted back — "(synthetic, waterproof no)" after a summary listing
+//!    "waterproof no": the word before a clause-final yes or no adjacent to
+//!    it there, no answering verb ("say no") — is neither a no nor a yes;
+//!    when a request for a decision named
 //!    a cancellation, return or removal, the user's own "no need" for the
 //!    thing — "I no longer need it", "I don't need them anymore", in a
 //!    clause naming no action — restates the reason; though a clause *opening* with a

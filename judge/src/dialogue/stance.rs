@@ -187,7 +187,7 @@ impl Markers {
                 || (ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p))
                     && !states_own_wish(clause));
             self.condition |= !carried && states_condition(clause);
-            if is_field_value(clause, label) {
+            if is_field_value(clause, label) || quotes_detail(clause, asked) {
                 continue;
             }
             let context = ClauseContext {
@@ -252,7 +252,7 @@ impl Markers {
             removal_asked: removal_asked(asked),
         };
         for (clause, label) in sentence.labelled_clauses() {
-            if is_field_value(clause, label) {
+            if is_field_value(clause, label) || quotes_detail(clause, asked) {
                 continue;
             }
             let before = *self;
@@ -846,6 +846,35 @@ fn is_field_value(clause: &[Word], label: Option<&[Word]>) -> bool {
     opens_negated && !names_decision
 }
 
+/// Words that report an answer rather than describe a thing: "say no",
+/// "the answer is no". A clause ending in one of them and a yes or no is
+/// never a quoted detail ([`quotes_detail`]).
+const ANSWER_VERBS: &[&str] = &[
+    "say", "said", "says", "saying", "answer", "reply", "respond", "type", "tell", "told", "is",
+    "was", "be", "are", "am", "means", "meant",
+];
+
+/// Whether a clause quotes back a detail of a request for a decision that
+/// ends in a yes or no: "(synthetic, waterproof no)" after a summary naming
+/// the boots "size 8, synthetic, waterproof no". The `no` is the option's
+/// value the agent listed, not an answer; neither is such a `yes`. The
+/// clause must be two or more words ending in `yes` or `no`, with no other
+/// negator or yes word, the word before it no verb of answering, and that
+/// word and the `yes` / `no` adjacent in an agent turn that asked for a
+/// decision.
+fn quotes_detail(clause: &[Word], asked: Option<&AskedWords>) -> bool {
+    let (Some(asked), [rest @ .., before, last]) = (asked, clause) else {
+        return false;
+    };
+    let stance_word =
+        |w: &Word| NEGATORS.contains(&w.as_str()) || YES_HEADS.iter().any(|p| p == &[w.as_str()]);
+    matches!(last.as_str(), "yes" | "no")
+        && !stance_word(before)
+        && !rest.iter().any(stance_word)
+        && !ANSWER_VERBS.contains(&before.as_str())
+        && asked.named_pair(before, last)
+}
+
 /// Whether the `no` at `i` is a determiner ("no bags", "no longer needed")
 /// rather than an interjection: another word follows it in the clause, and
 /// not one an interjection leads into ([`INTERJECTION_FOLLOWERS`]).
@@ -917,6 +946,36 @@ mod tests {
 
     fn markers(reply: &str) -> Markers {
         Markers::of(reply)
+    }
+
+    #[test]
+    fn a_detail_of_the_summary_quoted_back_is_no_answer() {
+        let mut asked = AskedWords::default();
+        asked.add_turn(
+            "Please confirm: change the boots from size 10 (synthetic, waterproof yes) \
+             to size 8 (synthetic, waterproof no). Reply YES to proceed or say no.",
+        );
+        let stance = |reply: &str| Markers::read(reply, Some(&asked)).stance();
+        for reply in [
+            "YES. Please change the boots from size 10 (synthetic, waterproof yes) to size 8 \
+             (synthetic, waterproof no). No other changes.",
+            "Yes, size 8 (waterproof no).",
+        ] {
+            assert_eq!(stance(reply), Stance::Affirm, "{reply}");
+        }
+        // The quoted detail is no yes either, and a no the summary did not
+        // pair with that word, or an answer reported, is still an answer.
+        assert_ne!(stance("Size 8, waterproof yes."), Stance::Affirm);
+        for reply in [
+            "Yes. Actually, waterproof no, do not change it.",
+            "Yes. Synthetic no.",
+            "Say no.",
+            "Yes? Reply no.",
+        ] {
+            assert_ne!(stance(reply), Stance::Affirm, "{reply}");
+        }
+        // Without the summary the `no` is an answer.
+        assert_eq!(reply_stance("Yes, size 8 (waterproof no)."), Stance::Refuse);
     }
 
     #[test]
