@@ -23,6 +23,9 @@ pub struct AskedWords {
     /// Every two adjacent words of those turns ("waterproof", "no"): the
     /// details a reply may quote back ([`AskedWords::named_pair`]).
     pairs: HashSet<(Word, Word)>,
+    /// Every three adjacent words of those turns ("no", "item",
+    /// "modifications"; [`AskedWords::named_triple`]).
+    triples: HashSet<(Word, Word, Word)>,
     /// The identifiers the latest request for a decision named.
     latest: Vec<Word>,
     /// The latest request for a decision asked something else last
@@ -55,6 +58,11 @@ impl AskedWords {
         self.pairs
             .extend(turn.windows(2).filter_map(|pair| match pair {
                 [a, b] => Some((a.clone(), b.clone())),
+                _ => None,
+            }));
+        self.triples
+            .extend(turn.windows(3).filter_map(|run| match run {
+                [a, b, c] => Some((a.clone(), b.clone(), c.clone())),
                 _ => None,
             }));
         self.words.extend(turn);
@@ -108,6 +116,14 @@ impl AskedWords {
     /// Whether a request for a decision had `first` right before `second`.
     pub(crate) fn named_pair(&self, first: &Word, second: &Word) -> bool {
         self.pairs.contains(&(first.clone(), second.clone()))
+    }
+
+    /// Whether a request for a decision had these three words in a row.
+    pub(crate) fn named_triple(&self, run: &[Word]) -> bool {
+        match run {
+            [a, b, c] => self.triples.contains(&(a.clone(), b.clone(), c.clone())),
+            _ => false,
+        }
     }
 
     /// Whether a request for a decision named this word.

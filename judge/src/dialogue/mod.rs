@@ -35,7 +35,9 @@
 //!    decision itself, "Confirm: no"; a detail of a request for a decision
 //!    quoted back — "(synthetic, waterproof no)" after a summary listing
 //!    "waterproof no": the word before a clause-final yes or no adjacent to
-//!    it there, no answering verb ("say no") — is neither a no nor a yes;
+//!    it there, no answering verb ("say no"); or `no` before a noun and
+//!    the two words after it in a row there, "No item modifications" — is
+//!    neither a no nor a yes;
 //!    when a request for a decision named
 //!    a cancellation, return or removal, the user's own "no need" for the
 //!    thing — "I no longer need it", "I don't need them anymore", in a

@@ -861,9 +861,21 @@ const ANSWER_VERBS: &[&str] = &[
 /// clause must be two or more words ending in `yes` or `no`, with no other
 /// negator or yes word, the word before it no verb of answering, and that
 /// word and the `yes` / `no` adjacent in an agent turn that asked for a
-/// decision.
+/// decision. Or it opens with `no` before a noun and its first three words
+/// stand in a row in such a turn: "- No item modifications" after a summary
+/// listing "No item modifications will be made" (a `no` before `to`, a
+/// pronoun or a verb is an answer: "No to cancelling" is never a detail).
 fn quotes_detail(clause: &[Word], asked: Option<&AskedWords>) -> bool {
-    let (Some(asked), [rest @ .., before, last]) = (asked, clause) else {
+    let Some(asked) = asked else {
+        return false;
+    };
+    if is_determiner_no(clause, 0) && clause.len() >= 3 {
+        return clause.get(..3).is_some_and(|run| asked.named_triple(run))
+            && !clause.iter().skip(1).any(|w| {
+                NEGATORS.contains(&w.as_str()) || YES_HEADS.iter().any(|p| p == &[w.as_str()])
+            });
+    }
+    let [rest @ .., before, last] = clause else {
         return false;
     };
     let stance_word =
@@ -976,6 +988,27 @@ mod tests {
         }
         // Without the summary the `no` is an answer.
         assert_eq!(reply_stance("Yes, size 8 (waterproof no)."), Stance::Refuse);
+
+        let mut asked = AskedWords::default();
+        asked.add_turn(
+            "Cancel order #W9284598, reason ordered by mistake. No item modifications will \
+             be made. Reply yes to proceed or no to keep it.",
+        );
+        let stance = |reply: &str| Markers::read(reply, Some(&asked)).stance();
+        assert_eq!(
+            stance(
+                "Yes, proceed exactly as listed: - Reason: ordered by mistake - No item modifications"
+            ),
+            Stance::Affirm
+        );
+        for reply in [
+            "Yes. No item modifications, do not cancel.",
+            "Yes. No cancellation.",
+            "Yes. No to keep it.",
+            "Yes. No modifications will be made, I changed my mind.",
+        ] {
+            assert_ne!(stance(reply), Stance::Affirm, "{reply}");
+        }
     }
 
     #[test]
