@@ -28,8 +28,9 @@
 //!    not, n't, never, nothing, none, nope, nah, nor, neither, without*; the
 //!    idioms "no problem", "no other", "not happy about" excepted; one before
 //!    the yes describes what is chosen — "the ones that are not water
-//!    resistant. Yes, proceed" —; "I don't have my email handy" is not about
-//!    the action; one after *I understand / I acknowledge* states the
+//!    resistant. Yes, proceed" —; "I don't have my email handy" and "I don't
+//!    remember it" (first person, a memory verb, no action named) are not
+//!    about the action; one after *I understand / I acknowledge* states the
 //!    policy's consequence; a field value after a short label — "Insurance:
 //!    no", "Reason: no longer needed" — describes, unless the label is the
 //!    decision itself, "Confirm: no"; a detail of a request for a decision
@@ -54,7 +55,8 @@
 //!    condition —, nor a courtesy — "if possible", "if there's any
 //!    difference"; "if not" is a condition, not a refusal), a **hedge**
 //!    (*maybe, perhaps, probably, might, guess, suppose, think, hmm, dunno,
-//!    kind of, whatever, let me check, a minute*, or a drawn-out word such as
+//!    kind of, whatever, let me check, a minute*, "I don't know" alone or
+//!    before *if, whether, about, yet*, or a drawn-out word such as
 //!    "suuure"), **retention** (*keep, retain, leave it, leave the, alone, as is*), a
 //!    **withdrawal** (*changed my mind, never mind, scratch that, forget it,
 //!    on second thought, not yet, hold off, undo, pause, on hold, please

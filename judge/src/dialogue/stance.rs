@@ -166,7 +166,7 @@ impl Markers {
                         || !concedes_to_yes(all.get(at + p.len()..).unwrap_or_default()))
             })
         });
-        self.hedge |= any(HEDGES) || all.iter().any(|w| is_elongated(w));
+        self.hedge |= any(HEDGES) || all.iter().any(|w| is_elongated(w)) || not_knowing(all);
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(INDIRECT_QUESTIONS);
         self.retention |= retains_asked(sentence, asked);
@@ -229,7 +229,7 @@ impl Markers {
                 .any(|p| opens_with(head, p))
         });
         self.read_next_request(sentence, asked);
-        self.hedge |= HEDGES.iter().any(|p| contains_phrase(all, p));
+        self.hedge |= HEDGES.iter().any(|p| contains_phrase(all, p)) || not_knowing(all);
         self.contrast |= opening_contrast;
         self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(all, p));
     }
@@ -678,7 +678,46 @@ fn stance_negators(clause: &[Word], anaphoric: bool) -> Vec<usize> {
     negator_positions(clause)
         .into_iter()
         .filter(|&i| anaphoric || !scoped_to_the_rest(clause.get(i + 1..).unwrap_or_default()))
+        .filter(|&i| !states_forgetting(clause, i))
         .collect()
+}
+
+/// Whether a sentence says the user does not know, as a hesitation: "I
+/// don't know", "not know if I want to", "don't know yet" ("idk" and
+/// "dunno" are hedges already). Not knowing a thing ("I don't know my
+/// email") is not one.
+fn not_knowing(sentence: &[Word]) -> bool {
+    phrase_positions(sentence, &["not", "know"])
+        .into_iter()
+        .any(|at| {
+            sentence.get(at + 2).is_none_or(|next| {
+                matches!(
+                    next.as_str(),
+                    "if" | "whether" | "about" | "yet" | "anymore" | "what" | "which" | "now"
+                )
+            })
+        })
+}
+
+/// Verbs of memory: not remembering something is about what the user
+/// knows, never a no to the action.
+const MEMORY_VERBS: &[&str] = &["remember", "recall", "recollect"];
+
+/// Whether the negator at `at` says the user does not remember something
+/// ("I don't remember my email", "(I don't remember it)", "since I don't
+/// recall mine"): first person right before it, a memory verb right after
+/// it, and no action named in the clause. "I don't know" is not one: it
+/// hesitates.
+fn states_forgetting(clause: &[Word], at: usize) -> bool {
+    let first_person = clause
+        .get(at.saturating_sub(2)..at)
+        .unwrap_or_default()
+        .iter()
+        .any(|w| matches!(w.as_str(), "i" | "we"));
+    let memory_verb = clause
+        .get(at + 1)
+        .is_some_and(|w| MEMORY_VERBS.contains(&w.as_str()));
+    first_person && memory_verb && !clause.iter().any(|w| ACTION_WORDS.contains(&w.as_str()))
 }
 
 /// Whether a sentence holds an anaphor for the action ("it", "this",
@@ -958,6 +997,30 @@ mod tests {
 
     fn markers(reply: &str) -> Markers {
         Markers::of(reply)
+    }
+
+    #[test]
+    fn not_remembering_something_is_no_answer() {
+        expect(&[
+            (
+                "YES — please proceed with all three actions. Please send confirmations to the email on file (I don't remember it). Thanks!",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, please submit it. I'm okay with the email you have on file since I don't remember mine.",
+                Stance::Affirm,
+            ),
+            ("Yes, go ahead. I don't recall my email.", Stance::Affirm),
+        ]);
+        for reply in [
+            "Yes. I don't know.",
+            "Yes. I don't remember asking to cancel it.",
+            "Yes, go ahead. I don't remember, do not cancel it.",
+            "Yes? I don't remember it.",
+            "I don't remember it.",
+        ] {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
     }
 
     #[test]
