@@ -397,6 +397,12 @@ impl Monitor {
         if let Some(waiting) = self.awaiting.get_mut(&s)
             && let Some(from) = waiting.remove(&e)
         {
+            // No empty entry is left behind: a monitor given the verdict
+            // when the step was reached never created one, and the two must
+            // be equal (the undo recreates the entry).
+            if waiting.is_empty() {
+                self.awaiting.remove(&s);
+            }
             self.undo
                 .derived
                 .push(Derived::AwaitingWas(s, e, Some(from)));
