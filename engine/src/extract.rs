@@ -75,6 +75,11 @@ pub struct Extractor {
     /// Which turns and values share a key, so a mention is looked for only
     /// where it can be.
     index: MentionIndex,
+    /// Every date and non-negative amount read or passed as an argument so
+    /// far, each once, with its canonical text read as a value: turns name
+    /// them as they name strings (`confirmed(args.flights[*].date)`).
+    typed_values: Vec<(Value, ReadValue)>,
+    typed_seen: hashbrown::HashSet<Value>,
     /// The turn of the event just extracted, as a judge reads it, tokenized
     /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
     /// than tokenizing the text again.
@@ -127,6 +132,8 @@ impl Extractor {
             values: Vec::new(),
             identifiers: HashMap::new(),
             index: MentionIndex::default(),
+            typed_values: Vec::new(),
+            typed_seen: hashbrown::HashSet::new(),
             turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
@@ -200,7 +207,7 @@ impl Extractor {
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
                         self.facts.mentions.push(MentionFact {
-                            value,
+                            value: Value::Str(value),
                             event: *event,
                             speaker: *speaker,
                             record,
@@ -212,6 +219,7 @@ impl Extractor {
             }
             self.values.push(nameable.then_some(read));
         }
+        self.typed_mentions();
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
@@ -238,7 +246,7 @@ impl Extractor {
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
                 self.facts.mentions.push(MentionFact {
-                    value: Symbol(raw),
+                    value: Value::Str(Symbol(raw)),
                     event: k,
                     speaker,
                     record: identifier.is_some_and(|w| is_record_word(w)),
@@ -246,7 +254,58 @@ impl Extractor {
                 });
             }
         }
+        for (value, read) in &self.typed_values {
+            if turn.names_read(read) {
+                self.facts.mentions.push(MentionFact {
+                    value: *value,
+                    event: k,
+                    speaker,
+                    record: false,
+                    in_answer: false,
+                });
+            }
+        }
         self.turns.push((k, speaker, turn));
+    }
+
+    /// The mentions, in every turn so far, of the dates and amounts this
+    /// event's arguments and reads hold for the first time. A date is named
+    /// as ISO, `05/17/2024`, `May 17`, `17 May 2024` or `May 17th`; an amount
+    /// with or without `$` and thousands separators
+    /// ([`ReadTurn::names_read`]). Negative amounts are never named.
+    fn typed_mentions(&mut self) {
+        let values = self.facts.args.iter().map(|a| &a.value);
+        let read = self.facts.reads.iter().flat_map(|r| &r.values);
+        let fresh: Vec<Value> = values
+            .chain(read)
+            .copied()
+            .filter(|v| match v {
+                Value::Date(_) => true,
+                Value::Amount(a) => a.0 >= 0,
+                _ => false,
+            })
+            .filter(|v| self.typed_seen.insert(*v))
+            .collect();
+        for value in fresh {
+            let text = match value {
+                Value::Date(d) => d.to_string(),
+                Value::Amount(a) => a.to_string(),
+                _ => continue,
+            };
+            let read = ReadValue::new(&text);
+            for (event, speaker, turn) in &self.turns {
+                if turn.names_read(&read) {
+                    self.facts.mentions.push(MentionFact {
+                        value,
+                        event: *event,
+                        speaker: *speaker,
+                        record: false,
+                        in_answer: false,
+                    });
+                }
+            }
+            self.typed_values.push((value, read));
+        }
     }
 }
 
