@@ -28,7 +28,7 @@ use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 use turnstile_rules::Env;
 use turnstile_rules::{
-    AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
+    AggOp, Amount, ArgPath, Date, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
     EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, Value,
     VarId, evaluate,
 };
@@ -576,13 +576,33 @@ fn speaker() -> BoxedStrategy<Speaker> {
     select(vec![Speaker::User, Speaker::Agent])
 }
 
-/// What a dialogue predicate looks for: an id, a variable or a list of ids.
+/// Dates the turns name and the checks look for (a date is named as a
+/// value of its own, not as an interned string).
+const DATES: [Date; 2] = [Date(19_870), Date(19_871)];
+
+/// A value a turn may name besides the symbols: a date, or an amount or
+/// integer of the range the `total` argument takes.
+fn typed_value() -> BoxedStrategy<Value> {
+    prop_oneof![
+        select(DATES.to_vec()).prop_map(Value::Date),
+        num_value(),
+    ]
+    .boxed()
+}
+
+/// What a dialogue predicate looks for: an id, a variable, a list of ids,
+/// or a date or amount (a literal, or the call's `total`).
 fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
-    weighted(vec![
+    let mut items = vec![
         (3, id_operand(v, args)),
         (2, var_operand(v)),
         (1, list_operand(v, args)),
-    ])
+        (1, typed_value().prop_map(Operand::Const).boxed()),
+    ];
+    if args {
+        items.push((1, Just(arg(path_total())).boxed()));
+    }
+    weighted(items)
 }
 
 /// A conversation turn: who wrote it, its cues, and the symbols it names.
@@ -590,9 +610,9 @@ fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
 struct TurnSpec {
     by_user: bool,
     cues: [bool; 5],
-    named: Vec<Symbol>,
+    named: Vec<Value>,
     /// The named ids (records) a user turn's answer names.
-    in_answer: Vec<Symbol>,
+    in_answer: Vec<Value>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -609,21 +629,64 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
+        prop::collection::vec(typed_value(), 0..=2),
         any::<u8>(),
     )
-        .prop_map(move |((by_user, cues), named, answer_mask)| {
+        .prop_map(move |((by_user, cues), named, typed, answer_mask)| {
             let in_answer = named
                 .iter()
                 .enumerate()
                 .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
-                .map(|(_, &s)| s)
+                .map(|(_, &s)| Value::Str(s))
                 .collect();
+            let named = named.into_iter().map(Value::Str).chain(typed).collect();
             TurnSpec {
                 by_user,
                 cues,
                 named,
                 in_answer,
             }
+        })
+        .boxed()
+}
+
+/// A summary naming two records (and maybe an action word), then a yes
+/// whose answer names one of them: the case `confirmed(...)`'s key-aware
+/// rule decides (the yes confirms the named record only), which random
+/// turns rarely reach.
+fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
+    (
+        prop::sample::subsequence(v.ids.clone(), 2),
+        any::<bool>(),
+        prop::option::of(select(v.statuses.clone())),
+        prop::option::weighted(0.3, typed_value()),
+    )
+        .prop_map(|(pair, first, action, typed)| {
+            let (named, other) = if first {
+                (pair[0], pair[1])
+            } else {
+                (pair[1], pair[0])
+            };
+            let summary = TurnSpec {
+                by_user: false,
+                cues: [true, true, false, false, false],
+                named: [Value::Str(named), Value::Str(other)]
+                    .into_iter()
+                    .chain(action.map(Value::Str))
+                    .chain(typed)
+                    .collect(),
+                in_answer: Vec::new(),
+            };
+            let yes = TurnSpec {
+                by_user: true,
+                cues: [false, false, true, false, false],
+                named: vec![Value::Str(named)],
+                in_answer: vec![Value::Str(named)],
+            };
+            vec![
+                EventSpec::Message(Some(summary)),
+                EventSpec::Message(Some(yes)),
+            ]
         })
         .boxed()
 }
@@ -803,10 +866,39 @@ fn step_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
     weighted(vec![(4, state), (6, event)])
 }
 
+/// An authorization's guard: a random check, or now and then
+/// `confirmed(...)` over the call's key (alone or with a variable, an action
+/// word or a date), as the bundles' write guards are.
+fn auth_check(v: &Vocab) -> BoxedStrategy<Check> {
+    let key = arg(path_order_id());
+    let with = weighted(vec![
+        (2, Just(Vec::new()).boxed()),
+        (1, var_operand(v).prop_map(|o| vec![o]).boxed()),
+        (
+            1,
+            select(v.statuses.clone())
+                .prop_map(|s| vec![Operand::Const(Value::Str(s))])
+                .boxed(),
+        ),
+        (
+            1,
+            typed_value()
+                .prop_map(|t| vec![Operand::Const(t)])
+                .boxed(),
+        ),
+    ]);
+    let confirmed = with
+        .prop_map(move |rest| {
+            Check::Confirmed(std::iter::once(key.clone()).chain(rest).collect())
+        })
+        .boxed();
+    weighted(vec![(4, check(v, true)), (1, confirmed)])
+}
+
 fn auth_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
     (
         any::<usize>(),
-        prop::option::weighted(0.8, check(v, true)),
+        prop::option::weighted(0.8, auth_check(v)),
         prop::option::weighted(0.1, any::<usize>()),
         prop::bool::weighted(0.15),
         prop::option::weighted(0.2, bind_var(v)),
@@ -1076,6 +1168,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         ),
         (2, call.prop_map(|c| vec![c]).boxed()),
         (1, result.prop_map(|r| vec![r]).boxed()),
+        (1, two_records_one_yes(v)),
     ])
 }
 
@@ -1125,7 +1218,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         value,
                         event: EventIdx(k),
                         speaker,
-                        record: v.shaped_ids && v.ids.contains(&value),
+                        record: v.shaped_ids
+                            && matches!(value, Value::Str(s) if v.ids.contains(&s)),
                         in_answer: turn.in_answer.contains(&value),
                     })
                     .collect();
@@ -1786,7 +1880,7 @@ impl fmt::Debug for Case {
                     (t.corrects, "corrects"),
                 ];
                 let on: Vec<&str> = cues.iter().filter(|c| c.0).map(|c| c.1).collect();
-                let named: Vec<&str> = ev.mentions.iter().map(|m| name(m.value)).collect();
+                let named: Vec<String> = ev.mentions.iter().map(|m| show_value(&m.value)).collect();
                 write!(
                     f,
                     " by {:?} [{}] naming [{}]",
@@ -1975,7 +2069,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
         mentions: named
             .iter()
             .map(|&value| MentionFact {
-                value,
+                value: Value::Str(value),
                 event: EventIdx(k),
                 speaker,
                 record: IDS.contains(&value),
