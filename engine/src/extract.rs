@@ -80,6 +80,10 @@ pub struct Extractor {
     /// them as they name strings (`confirmed(args.flights[*].date)`).
     typed_values: Vec<(Value, ReadValue)>,
     typed_seen: hashbrown::HashSet<Value>,
+    /// Positions in `typed_values` by canonical amount, and of every date:
+    /// a new turn is tested against those its keys can name only.
+    typed_by_amount: HashMap<Word, ValueSymbols>,
+    typed_dates: Vec<u32>,
     /// The turn of the event just extracted, as a judge reads it, tokenized
     /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
     /// than tokenizing the text again.
@@ -134,6 +138,8 @@ impl Extractor {
             index: MentionIndex::default(),
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
+            typed_by_amount: HashMap::new(),
+            typed_dates: Vec::new(),
             turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
@@ -254,7 +260,18 @@ impl Extractor {
                 });
             }
         }
-        for (value, read) in &self.typed_values {
+        let mut typed = self.typed_dates.clone();
+        for key in turn.lookup_keys() {
+            if let Lookup::Amount(amount) = key {
+                typed.extend(self.typed_by_amount.get(amount).into_iter().flatten());
+            }
+        }
+        typed.sort_unstable();
+        typed.dedup();
+        let candidates = typed
+            .iter()
+            .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
+        for (value, read) in candidates {
             if turn.names_read(read) {
                 self.facts.mentions.push(MentionFact {
                     value: *value,
@@ -293,7 +310,11 @@ impl Extractor {
                 _ => continue,
             };
             let read = ReadValue::new(&text);
-            for (event, speaker, turn) in &self.turns {
+            let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
+            for position in positions {
+                let Some((event, speaker, turn)) = self.turns.get(position) else {
+                    continue;
+                };
                 if turn.names_read(&read) {
                     self.facts.mentions.push(MentionFact {
                         value,
@@ -303,6 +324,16 @@ impl Extractor {
                         in_answer: false,
                     });
                 }
+            }
+            let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
+            match read.lookup() {
+                Lookup::Amount(amount) => self
+                    .typed_by_amount
+                    .entry(Word::new(amount))
+                    .or_default()
+                    .push(position),
+                Lookup::Date => self.typed_dates.push(position),
+                Lookup::Token(_) | Lookup::Never => {}
             }
             self.typed_values.push((value, read));
         }
@@ -1002,5 +1033,58 @@ mod principal_tests {
     fn the_principal_is_the_authenticated_user() {
         assert_eq!(mask_names("retail"), vec!["user".to_owned()]);
         assert_eq!(mask_names("airline"), vec!["user".to_owned()]);
+    }
+}
+
+#[cfg(test)]
+mod typed_mention_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    /// The dates and amounts of a call's arguments are named in the turns
+    /// that spell them, before or after the call, whatever the spelling.
+    #[test]
+    fn dates_and_amounts_are_named_in_any_spelling() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/airline");
+        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+        let agent = |text: &str| Event::Agent { text: text.into() };
+        let events = vec![
+            agent("HAT080 on May 28th and HAT076 on 23 May 2024, $1,234.50 in total."),
+            Event::Call {
+                id: "c1".into(),
+                tool: "book_reservation".into(),
+                args: json!({
+                    "user_id": "u",
+                    "flights": [
+                        {"flight_number": "HAT080", "date": "2024-05-28"},
+                        {"flight_number": "HAT076", "date": "2024-05-26"}
+                    ],
+                    "payment_methods": [{"payment_id": "p", "amount": 1234.5}],
+                }),
+                requestor: Side::Agent,
+            },
+            agent("To confirm: 2024-05-26, 05/28/2024, 1234.5 USD. Proceed?"),
+        ];
+        let trace = Trace {
+            events,
+            ..Trace::default()
+        };
+        let facts = extract(&bundle, &trace);
+        let named = |value: Value| {
+            let mut events: Vec<u32> = facts
+                .mentions
+                .iter()
+                .filter(|m| m.value == value)
+                .map(|m| m.event.0)
+                .collect();
+            events.sort_unstable();
+            events
+        };
+        let date = |text| Value::Date(Date::parse(text).unwrap());
+        assert_eq!(named(date("2024-05-28")), [0, 2]);
+        assert_eq!(named(date("2024-05-26")), [2], "May 23 is another day");
+        let amount = Value::Amount(Amount::parse("1234.5").unwrap());
+        assert_eq!(named(amount), [0, 2]);
     }
 }
