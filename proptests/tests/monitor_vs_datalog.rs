@@ -36,9 +36,9 @@ use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 use turnstile_rules::Env;
 use turnstile_rules::{
-    AggOp, Amount, ArgPath, Date, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
-    EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, Value,
-    VarId, evaluate,
+    AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Date,
+    Derived, EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing,
+    Value, VarId, evaluate,
 };
 use turnstile_rules::{ArgConstraint, ArithOp};
 use turnstile_rules::{
@@ -591,11 +591,7 @@ const DATES: [Date; 2] = [Date(19_870), Date(19_871)];
 /// A value a turn may name besides the symbols: a date, or an amount or
 /// integer of the range the `total` argument takes.
 fn typed_value() -> BoxedStrategy<Value> {
-    prop_oneof![
-        select(DATES.to_vec()).prop_map(Value::Date),
-        num_value(),
-    ]
-    .boxed()
+    prop_oneof![select(DATES.to_vec()).prop_map(Value::Date), num_value(),].boxed()
 }
 
 /// The few dates and amounts summaries name and guards confirm, so the two
@@ -922,9 +918,7 @@ fn auth_check(v: &Vocab) -> BoxedStrategy<Check> {
         ),
     ]);
     let confirmed = with
-        .prop_map(move |rest| {
-            Check::Confirmed(std::iter::once(key.clone()).chain(rest).collect())
-        })
+        .prop_map(move |rest| Check::Confirmed(std::iter::once(key.clone()).chain(rest).collect()))
         .boxed();
     weighted(vec![(3, check(v, true)), (2, confirmed)])
 }
