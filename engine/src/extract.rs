@@ -82,8 +82,7 @@ pub struct Extractor {
     typed_seen: hashbrown::HashSet<Value>,
     /// Positions in `typed_values` by canonical amount, and of every date:
     /// a new turn is tested against those its keys can name only.
-    typed_by_amount: HashMap<Word, ValueSymbols>,
-    typed_dates: Vec<u32>,
+    typed_keys: ValuesByKey,
     /// The turn of the event just extracted, as a judge reads it, tokenized
     /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
     /// than tokenizing the text again.
@@ -138,8 +137,7 @@ impl Extractor {
             index: MentionIndex::default(),
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
-            typed_by_amount: HashMap::new(),
-            typed_dates: Vec::new(),
+            typed_keys: ValuesByKey::default(),
             turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
@@ -260,14 +258,7 @@ impl Extractor {
                 });
             }
         }
-        let mut typed = self.typed_dates.clone();
-        for key in turn.lookup_keys() {
-            if let Lookup::Amount(amount) = key {
-                typed.extend(self.typed_by_amount.get(amount).into_iter().flatten());
-            }
-        }
-        typed.sort_unstable();
-        typed.dedup();
+        let typed = self.typed_keys.candidates(&turn);
         let candidates = typed
             .iter()
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
@@ -326,15 +317,7 @@ impl Extractor {
                 }
             }
             let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
-            match read.lookup() {
-                Lookup::Amount(amount) => self
-                    .typed_by_amount
-                    .entry(Word::new(amount))
-                    .or_default()
-                    .push(position),
-                Lookup::Date => self.typed_dates.push(position),
-                Lookup::Token(_) | Lookup::Never => {}
-            }
+            self.typed_keys.add(read.lookup(), position);
             self.typed_values.push((value, read));
         }
     }
@@ -352,9 +335,53 @@ struct MentionIndex {
     turns_by_token: HashMap<Word, TurnPositions>,
     turns_by_amount: HashMap<Word, TurnPositions>,
     /// Value symbols by their first token, by their amount, and every date.
-    values_by_token: HashMap<Word, ValueSymbols>,
-    values_by_amount: HashMap<Word, ValueSymbols>,
+    values: ValuesByKey,
+}
+
+/// Values (by a `u32`: a symbol, or a position in a list) by their
+/// [`Lookup`] keys: by first token, by canonical amount, and every date.
+#[derive(Clone, Debug, Default)]
+struct ValuesByKey {
+    by_token: HashMap<Word, ValueSymbols>,
+    by_amount: HashMap<Word, ValueSymbols>,
     dates: Vec<u32>,
+}
+
+impl ValuesByKey {
+    /// Records a nameable value's key.
+    fn add(&mut self, key: Lookup<'_>, value: u32) {
+        let (map, key) = match key {
+            Lookup::Token(token) => (&mut self.by_token, token),
+            Lookup::Amount(amount) => (&mut self.by_amount, amount),
+            Lookup::Date => {
+                self.dates.push(value);
+                return;
+            }
+            Lookup::Never => return,
+        };
+        map.entry(Word::new(key)).or_default().push(value);
+    }
+
+    /// The values a turn holding `key` may name (besides every date).
+    fn keyed(&self, key: Lookup<'_>) -> &[u32] {
+        let found = match key {
+            Lookup::Token(token) => self.by_token.get(token),
+            Lookup::Amount(amount) => self.by_amount.get(amount),
+            Lookup::Date | Lookup::Never => None,
+        };
+        found.map_or(&[], |values| values.as_slice())
+    }
+
+    /// The values `turn` may name, ascending, each once.
+    fn candidates(&self, turn: &ReadTurn) -> Vec<u32> {
+        let mut candidates = self.dates.clone();
+        for key in turn.lookup_keys() {
+            candidates.extend_from_slice(self.keyed(key));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates
+    }
 }
 
 /// The turns holding one key: most keys are in few turns, and a conversation
@@ -382,45 +409,25 @@ impl MentionIndex {
 
     /// Records a nameable value's key.
     fn add_value(&mut self, key: Lookup<'_>, symbol: u32) {
-        match key {
-            Lookup::Token(token) => self
-                .values_by_token
-                .entry(Word::new(token))
-                .or_default()
-                .push(symbol),
-            Lookup::Amount(amount) => self
-                .values_by_amount
-                .entry(Word::new(amount))
-                .or_default()
-                .push(symbol),
-            Lookup::Date => self.dates.push(symbol),
-            Lookup::Never => {}
-        }
+        self.values.add(key, symbol);
     }
 
     /// Records the turn at `position`; returns the symbols of the values it
     /// may name, ascending, each once.
     fn add_turn(&mut self, turn: &ReadTurn, position: usize) -> Vec<u32> {
-        let mut candidates = self.dates.clone();
         for key in turn.lookup_keys() {
-            let (turns, values, key) = match key {
-                Lookup::Token(token) => (&mut self.turns_by_token, &self.values_by_token, token),
-                Lookup::Amount(amount) => {
-                    (&mut self.turns_by_amount, &self.values_by_amount, amount)
-                }
+            let (turns, key) = match key {
+                Lookup::Token(token) => (&mut self.turns_by_token, token),
+                Lookup::Amount(amount) => (&mut self.turns_by_amount, amount),
                 Lookup::Date | Lookup::Never => continue,
             };
             let positions = turns.entry(Word::new(key)).or_default();
-            // A key the turn repeats is indexed, and its values taken, once.
-            if positions.last() == Some(&position) {
-                continue;
+            // A key the turn repeats is indexed once.
+            if positions.last() != Some(&position) {
+                positions.push(position);
             }
-            positions.push(position);
-            candidates.extend(values.get(key).into_iter().flatten());
         }
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates
+        self.values.candidates(turn)
     }
 }
 

@@ -2139,7 +2139,9 @@ fn cancel_other_reservation_than_confirmed() -> Vec<Event> {
     lei_cancels("ZKTY6N", &[], "QF32KM")
 }
 
-fn book_insurance_not_confirmed() -> Vec<Event> {
+/// Mia books HAT139 in economy with insurance ($144 on her visa) after
+/// `choice` and `summary`.
+fn mia_books_insured(choice: &str, summary: &str) -> Vec<Event> {
     let booking = Booking {
         insurance: "yes",
         ..mia_one_way(
@@ -2148,12 +2150,15 @@ fn book_insurance_not_confirmed() -> Vec<Event> {
             &[("credit_card_4421486", 144)],
         )
     };
-    mia_books(
+    mia_books(choice, summary, &booking)
+}
+
+fn book_insurance_not_confirmed() -> Vec<Event> {
+    mia_books_insured(
         "HAT139 in economy, no insurance thanks, no bags, visa credit_card_4421486.",
         "Booking summary: one way ORD to PHL, HAT139 on 2024-05-26, economy, passenger Mia \
          Li (1990-04-05), no bags, no insurance, total $114 on credit_card_4421486. Shall I \
          book it (yes/no)?",
-        &booking,
     )
 }
 
@@ -2173,20 +2178,11 @@ fn change_return_date_summary_spells_the_date() -> Vec<Event> {
 
 /// Insurance bought when the summary the user confirmed includes it.
 fn book_with_insurance_confirmed() -> Vec<Event> {
-    let booking = Booking {
-        insurance: "yes",
-        ..mia_one_way(
-            "economy",
-            &[("HAT139", "2024-05-26")],
-            &[("credit_card_4421486", 144)],
-        )
-    };
-    mia_books(
+    mia_books_insured(
         "HAT139 in economy, with travel insurance, no bags, visa credit_card_4421486.",
         "Booking summary: one way ORD to PHL, HAT139 on 26 May 2024, economy, passenger \
          Mia Li (1990-04-05), no bags, travel insurance included ($30), total $144 on \
          credit_card_4421486. Shall I book it (yes/no)?",
-        &booking,
     )
 }
 
