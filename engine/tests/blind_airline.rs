@@ -2162,14 +2162,14 @@ fn book_insurance_not_confirmed() -> Vec<Event> {
     )
 }
 
-/// The summary spells the date the way users and agents write it ("May
-/// 28th"), and names the kept leg without its date.
+/// The summary spells the dates the way users and agents write them ("May
+/// 28th", "23 May").
 fn change_return_date_summary_spells_the_date() -> Vec<Event> {
     change_sf5va1(
         "I'd like to come back on May 28 instead of May 30, same flight if possible.",
         ("DEN", "PHL", "2024-05-28"),
-        "To confirm the change of SF5VA1 (economy): keep HAT076 outbound, return on HAT080 \
-         DEN-PHL on May 28th instead of May 30, refund of the difference to \
+        "To confirm the change of SF5VA1 (economy): keep HAT076 outbound on 23 May, return \
+         on HAT080 DEN-PHL on May 28th instead of May 30, refund of the difference to \
          gift_card_7002574. Shall I proceed (yes/no)?",
         &[("HAT076", "2024-05-23"), ("HAT080", "2024-05-28")],
         "gift_card_7002574",
