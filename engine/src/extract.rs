@@ -75,6 +75,14 @@ pub struct Extractor {
     /// Which turns and values share a key, so a mention is looked for only
     /// where it can be.
     index: MentionIndex,
+    /// Every date and non-negative amount read or passed as an argument so
+    /// far, each once, with its canonical text read as a value: turns name
+    /// them as they name strings (`confirmed(args.flights[*].date)`).
+    typed_values: Vec<(Value, ReadValue)>,
+    typed_seen: hashbrown::HashSet<Value>,
+    /// Positions in `typed_values` by canonical amount, and of every date:
+    /// a new turn is tested against those its keys can name only.
+    typed_keys: ValuesByKey,
     /// The turn of the event just extracted, as a judge reads it, tokenized
     /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
     /// than tokenizing the text again.
@@ -127,6 +135,9 @@ impl Extractor {
             values: Vec::new(),
             identifiers: HashMap::new(),
             index: MentionIndex::default(),
+            typed_values: Vec::new(),
+            typed_seen: hashbrown::HashSet::new(),
+            typed_keys: ValuesByKey::default(),
             turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
@@ -200,7 +211,7 @@ impl Extractor {
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
                         self.facts.mentions.push(MentionFact {
-                            value,
+                            value: Value::Str(value),
                             event: *event,
                             speaker: *speaker,
                             record,
@@ -212,6 +223,7 @@ impl Extractor {
             }
             self.values.push(nameable.then_some(read));
         }
+        self.typed_mentions();
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
@@ -238,7 +250,7 @@ impl Extractor {
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
                 self.facts.mentions.push(MentionFact {
-                    value: Symbol(raw),
+                    value: Value::Str(Symbol(raw)),
                     event: k,
                     speaker,
                     record: identifier.is_some_and(|w| is_record_word(w)),
@@ -246,7 +258,68 @@ impl Extractor {
                 });
             }
         }
+        let typed = self.typed_keys.candidates(&turn);
+        let candidates = typed
+            .iter()
+            .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
+        for (value, read) in candidates {
+            if turn.names_read(read) {
+                self.facts.mentions.push(MentionFact {
+                    value: *value,
+                    event: k,
+                    speaker,
+                    record: false,
+                    in_answer: false,
+                });
+            }
+        }
         self.turns.push((k, speaker, turn));
+    }
+
+    /// The mentions, in every turn so far, of the dates and amounts this
+    /// event's arguments and reads hold for the first time. A date is named
+    /// as ISO, `05/17/2024`, `May 17`, `17 May 2024` or `May 17th`; an amount
+    /// with or without `$` and thousands separators
+    /// ([`ReadTurn::names_read`]). Negative amounts are never named.
+    fn typed_mentions(&mut self) {
+        let values = self.facts.args.iter().map(|a| &a.value);
+        let read = self.facts.reads.iter().flat_map(|r| &r.values);
+        let fresh: Vec<Value> = values
+            .chain(read)
+            .copied()
+            .filter(|v| match v {
+                Value::Date(_) => true,
+                Value::Amount(a) => a.0 >= 0,
+                _ => false,
+            })
+            .filter(|v| self.typed_seen.insert(*v))
+            .collect();
+        for value in fresh {
+            let text = match value {
+                Value::Date(d) => d.to_string(),
+                Value::Amount(a) => a.to_string(),
+                _ => continue,
+            };
+            let read = ReadValue::new(&text);
+            let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
+            for position in positions {
+                let Some((event, speaker, turn)) = self.turns.get(position) else {
+                    continue;
+                };
+                if turn.names_read(&read) {
+                    self.facts.mentions.push(MentionFact {
+                        value,
+                        event: *event,
+                        speaker: *speaker,
+                        record: false,
+                        in_answer: false,
+                    });
+                }
+            }
+            let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
+            self.typed_keys.add(read.lookup(), position);
+            self.typed_values.push((value, read));
+        }
     }
 }
 
@@ -262,9 +335,53 @@ struct MentionIndex {
     turns_by_token: HashMap<Word, TurnPositions>,
     turns_by_amount: HashMap<Word, TurnPositions>,
     /// Value symbols by their first token, by their amount, and every date.
-    values_by_token: HashMap<Word, ValueSymbols>,
-    values_by_amount: HashMap<Word, ValueSymbols>,
+    values: ValuesByKey,
+}
+
+/// Values (by a `u32`: a symbol, or a position in a list) by their
+/// [`Lookup`] keys: by first token, by canonical amount, and every date.
+#[derive(Clone, Debug, Default)]
+struct ValuesByKey {
+    by_token: HashMap<Word, ValueSymbols>,
+    by_amount: HashMap<Word, ValueSymbols>,
     dates: Vec<u32>,
+}
+
+impl ValuesByKey {
+    /// Records a nameable value's key.
+    fn add(&mut self, key: Lookup<'_>, value: u32) {
+        let (map, key) = match key {
+            Lookup::Token(token) => (&mut self.by_token, token),
+            Lookup::Amount(amount) => (&mut self.by_amount, amount),
+            Lookup::Date => {
+                self.dates.push(value);
+                return;
+            }
+            Lookup::Never => return,
+        };
+        map.entry(Word::new(key)).or_default().push(value);
+    }
+
+    /// The values a turn holding `key` may name (besides every date).
+    fn keyed(&self, key: Lookup<'_>) -> &[u32] {
+        let found = match key {
+            Lookup::Token(token) => self.by_token.get(token),
+            Lookup::Amount(amount) => self.by_amount.get(amount),
+            Lookup::Date | Lookup::Never => None,
+        };
+        found.map_or(&[], |values| values.as_slice())
+    }
+
+    /// The values `turn` may name, ascending, each once.
+    fn candidates(&self, turn: &ReadTurn) -> Vec<u32> {
+        let mut candidates = self.dates.clone();
+        for key in turn.lookup_keys() {
+            candidates.extend_from_slice(self.keyed(key));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates
+    }
 }
 
 /// The turns holding one key: most keys are in few turns, and a conversation
@@ -292,45 +409,25 @@ impl MentionIndex {
 
     /// Records a nameable value's key.
     fn add_value(&mut self, key: Lookup<'_>, symbol: u32) {
-        match key {
-            Lookup::Token(token) => self
-                .values_by_token
-                .entry(Word::new(token))
-                .or_default()
-                .push(symbol),
-            Lookup::Amount(amount) => self
-                .values_by_amount
-                .entry(Word::new(amount))
-                .or_default()
-                .push(symbol),
-            Lookup::Date => self.dates.push(symbol),
-            Lookup::Never => {}
-        }
+        self.values.add(key, symbol);
     }
 
     /// Records the turn at `position`; returns the symbols of the values it
     /// may name, ascending, each once.
     fn add_turn(&mut self, turn: &ReadTurn, position: usize) -> Vec<u32> {
-        let mut candidates = self.dates.clone();
         for key in turn.lookup_keys() {
-            let (turns, values, key) = match key {
-                Lookup::Token(token) => (&mut self.turns_by_token, &self.values_by_token, token),
-                Lookup::Amount(amount) => {
-                    (&mut self.turns_by_amount, &self.values_by_amount, amount)
-                }
+            let (turns, key) = match key {
+                Lookup::Token(token) => (&mut self.turns_by_token, token),
+                Lookup::Amount(amount) => (&mut self.turns_by_amount, amount),
                 Lookup::Date | Lookup::Never => continue,
             };
             let positions = turns.entry(Word::new(key)).or_default();
-            // A key the turn repeats is indexed, and its values taken, once.
-            if positions.last() == Some(&position) {
-                continue;
+            // A key the turn repeats is indexed once.
+            if positions.last() != Some(&position) {
+                positions.push(position);
             }
-            positions.push(position);
-            candidates.extend(values.get(key).into_iter().flatten());
         }
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates
+        self.values.candidates(turn)
     }
 }
 
@@ -943,5 +1040,58 @@ mod principal_tests {
     fn the_principal_is_the_authenticated_user() {
         assert_eq!(mask_names("retail"), vec!["user".to_owned()]);
         assert_eq!(mask_names("airline"), vec!["user".to_owned()]);
+    }
+}
+
+#[cfg(test)]
+mod typed_mention_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    /// The dates and amounts of a call's arguments are named in the turns
+    /// that spell them, before or after the call, whatever the spelling.
+    #[test]
+    fn dates_and_amounts_are_named_in_any_spelling() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/airline");
+        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+        let agent = |text: &str| Event::Agent { text: text.into() };
+        let events = vec![
+            agent("HAT080 on May 28th and HAT076 on 23 May 2024, $1,234.50 in total."),
+            Event::Call {
+                id: "c1".into(),
+                tool: "book_reservation".into(),
+                args: json!({
+                    "user_id": "u",
+                    "flights": [
+                        {"flight_number": "HAT080", "date": "2024-05-28"},
+                        {"flight_number": "HAT076", "date": "2024-05-26"}
+                    ],
+                    "payment_methods": [{"payment_id": "p", "amount": 1234.5}],
+                }),
+                requestor: Side::Agent,
+            },
+            agent("To confirm: 2024-05-26, 05/28/2024, 1234.5 USD. Proceed?"),
+        ];
+        let trace = Trace {
+            events,
+            ..Trace::default()
+        };
+        let facts = extract(&bundle, &trace);
+        let named = |value: Value| {
+            let mut events: Vec<u32> = facts
+                .mentions
+                .iter()
+                .filter(|m| m.value == value)
+                .map(|m| m.event.0)
+                .collect();
+            events.sort_unstable();
+            events
+        };
+        let date = |text| Value::Date(Date::parse(text).unwrap());
+        assert_eq!(named(date("2024-05-28")), [0, 2]);
+        assert_eq!(named(date("2024-05-26")), [2], "May 23 is another day");
+        let amount = Value::Amount(Amount::parse("1234.5").unwrap());
+        assert_eq!(named(amount), [0, 2]);
     }
 }

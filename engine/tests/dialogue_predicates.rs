@@ -153,7 +153,7 @@ fn turns_name_values_whatever_the_spelling() {
         facts
             .mentions
             .iter()
-            .filter(|m| m.value == symbol && m.speaker == speaker)
+            .filter(|m| m.value == turnstile_rules::Value::Str(symbol) && m.speaker == speaker)
             .map(|m| m.event.0)
             .collect::<Vec<_>>()
     };

@@ -12,6 +12,14 @@
 //! Both evaluators see the same per-event [`EventFacts`]: the monitor one at a
 //! time, the program through [`FactsBuilder`].
 //!
+//! Dialogue: turns name ids, statuses, dates and amounts; guards ask
+//! `said`/`confirmed` of them. Interactions include a summary naming two
+//! records followed by a yes naming one and a write on either (and write
+//! guards are often `confirmed(args.order_id, ...)`), so `confirmed(...)`'s
+//! key-aware rule (a yes naming one record of two confirms that one only)
+//! is reached: with the rule removed from the monitor the property fails at
+//! the default case count (16 of 16 fresh runs when this was written).
+//!
 //! Block explanations too: at every blocked call the monitor's own
 //! explanation (`Monitor::explain_block`) names the same request, first
 //! unmet step and reason as the program's violation on the trace up to that
@@ -28,9 +36,9 @@ use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 use turnstile_rules::Env;
 use turnstile_rules::{
-    AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Derived,
-    EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing, Value,
-    VarId, evaluate,
+    AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Date,
+    Derived, EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing,
+    Value, VarId, evaluate,
 };
 use turnstile_rules::{ArgConstraint, ArithOp};
 use turnstile_rules::{
@@ -576,13 +584,40 @@ fn speaker() -> BoxedStrategy<Speaker> {
     select(vec![Speaker::User, Speaker::Agent])
 }
 
-/// What a dialogue predicate looks for: an id, a variable or a list of ids.
+/// Dates the turns name and the checks look for (a date is named as a
+/// value of its own, not as an interned string).
+const DATES: [Date; 2] = [Date(19_870), Date(19_871)];
+
+/// A value a turn may name besides the symbols: a date, or an amount or
+/// integer of the range the `total` argument takes.
+fn typed_value() -> BoxedStrategy<Value> {
+    prop_oneof![select(DATES.to_vec()).prop_map(Value::Date), num_value(),].boxed()
+}
+
+/// The few dates and amounts summaries name and guards confirm, so the two
+/// meet often.
+fn summary_value() -> BoxedStrategy<Value> {
+    select(vec![
+        Value::Date(DATES[0]),
+        Value::Date(DATES[1]),
+        Value::Amount(Amount(500_000)),
+        Value::Amount(Amount(1_000_000)),
+    ])
+}
+
+/// What a dialogue predicate looks for: an id, a variable, a list of ids,
+/// or a date or amount (a literal, or the call's `total`).
 fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
-    weighted(vec![
+    let mut items = vec![
         (3, id_operand(v, args)),
         (2, var_operand(v)),
         (1, list_operand(v, args)),
-    ])
+        (1, typed_value().prop_map(Operand::Const).boxed()),
+    ];
+    if args {
+        items.push((1, Just(arg(path_total())).boxed()));
+    }
+    weighted(items)
 }
 
 /// A conversation turn: who wrote it, its cues, and the symbols it names.
@@ -590,9 +625,9 @@ fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
 struct TurnSpec {
     by_user: bool,
     cues: [bool; 5],
-    named: Vec<Symbol>,
+    named: Vec<Value>,
     /// The named ids (records) a user turn's answer names.
-    in_answer: Vec<Symbol>,
+    in_answer: Vec<Value>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -609,21 +644,79 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
+        prop::collection::vec(typed_value(), 0..=2),
         any::<u8>(),
     )
-        .prop_map(move |((by_user, cues), named, answer_mask)| {
+        .prop_map(move |((by_user, cues), named, typed, answer_mask)| {
             let in_answer = named
                 .iter()
                 .enumerate()
                 .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
-                .map(|(_, &s)| s)
+                .map(|(_, &s)| Value::Str(s))
                 .collect();
+            let named = named.into_iter().map(Value::Str).chain(typed).collect();
             TurnSpec {
                 by_user,
                 cues,
                 named,
                 in_answer,
             }
+        })
+        .boxed()
+}
+
+/// A summary naming two records (and maybe an action word), then a yes
+/// whose answer names one of them, then (mostly) a gated call on one of
+/// the two: the case `confirmed(...)`'s key-aware rule decides (the yes
+/// confirms the named record only), which random turns rarely reach.
+fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
+    let reads = v.read_tools.len();
+    let gated = reads..v.tools().len();
+    (
+        prop::sample::subsequence(v.ids.clone(), 2),
+        any::<bool>(),
+        prop::option::of(select(v.statuses.clone())),
+        prop::option::weighted(0.7, summary_value()),
+        prop::option::weighted(0.8, (gated, any::<bool>())),
+    )
+        .prop_map(|(pair, first, action, typed, write)| {
+            let (named, other) = if first {
+                (pair[0], pair[1])
+            } else {
+                (pair[1], pair[0])
+            };
+            let summary = TurnSpec {
+                by_user: false,
+                cues: [true, true, false, false, false],
+                named: [Value::Str(named), Value::Str(other)]
+                    .into_iter()
+                    .chain(action.map(Value::Str))
+                    .chain(typed)
+                    .collect(),
+                in_answer: Vec::new(),
+            };
+            let yes = TurnSpec {
+                by_user: true,
+                cues: [false, false, true, false, false],
+                named: vec![Value::Str(named)],
+                in_answer: vec![Value::Str(named)],
+            };
+            let mut events = vec![
+                EventSpec::Message(Some(summary)),
+                EventSpec::Message(Some(yes)),
+            ];
+            // The write, mostly on the record the yes did not name.
+            if let Some((tool, on_named)) = write {
+                events.push(EventSpec::Call {
+                    tool,
+                    by_agent: true,
+                    order_id: Some(Value::Str(if on_named { named } else { other })),
+                    item_ids: None,
+                    total: None,
+                    binds: Vec::new(),
+                });
+            }
+            events
         })
         .boxed()
 }
@@ -803,10 +896,37 @@ fn step_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
     weighted(vec![(4, state), (6, event)])
 }
 
+/// An authorization's guard: a random check, or now and then
+/// `confirmed(...)` over the call's key (alone or with a variable, an action
+/// word or a date), as the bundles' write guards are.
+fn auth_check(v: &Vocab) -> BoxedStrategy<Check> {
+    let key = arg(path_order_id());
+    let with = weighted(vec![
+        (2, Just(Vec::new()).boxed()),
+        (1, var_operand(v).prop_map(|o| vec![o]).boxed()),
+        (
+            1,
+            select(v.statuses.clone())
+                .prop_map(|s| vec![Operand::Const(Value::Str(s))])
+                .boxed(),
+        ),
+        (
+            2,
+            summary_value()
+                .prop_map(|t| vec![Operand::Const(t)])
+                .boxed(),
+        ),
+    ]);
+    let confirmed = with
+        .prop_map(move |rest| Check::Confirmed(std::iter::once(key.clone()).chain(rest).collect()))
+        .boxed();
+    weighted(vec![(3, check(v, true)), (2, confirmed)])
+}
+
 fn auth_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
     (
         any::<usize>(),
-        prop::option::weighted(0.8, check(v, true)),
+        prop::option::weighted(0.8, auth_check(v)),
         prop::option::weighted(0.1, any::<usize>()),
         prop::bool::weighted(0.15),
         prop::option::weighted(0.2, bind_var(v)),
@@ -1076,6 +1196,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         ),
         (2, call.prop_map(|c| vec![c]).boxed()),
         (1, result.prop_map(|r| vec![r]).boxed()),
+        (2, two_records_one_yes(v)),
     ])
 }
 
@@ -1125,7 +1246,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         value,
                         event: EventIdx(k),
                         speaker,
-                        record: v.shaped_ids && v.ids.contains(&value),
+                        record: v.shaped_ids
+                            && matches!(value, Value::Str(s) if v.ids.contains(&s)),
                         in_answer: turn.in_answer.contains(&value),
                     })
                     .collect();
@@ -1779,7 +1901,7 @@ impl fmt::Debug for Case {
                     (t.corrects, "corrects"),
                 ];
                 let on: Vec<&str> = cues.iter().filter(|c| c.0).map(|c| c.1).collect();
-                let named: Vec<&str> = ev.mentions.iter().map(|m| name(m.value)).collect();
+                let named: Vec<String> = ev.mentions.iter().map(|m| show_value(&m.value)).collect();
                 write!(
                     f,
                     " by {:?} [{}] naming [{}]",
@@ -1968,7 +2090,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
         mentions: named
             .iter()
             .map(|&value| MentionFact {
-                value,
+                value: Value::Str(value),
                 event: EventIdx(k),
                 speaker,
                 record: IDS.contains(&value),

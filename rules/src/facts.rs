@@ -144,14 +144,16 @@ pub struct TurnFact {
     pub corrects: bool,
 }
 
-/// The string `value` is named in the turn at `event`, written by `speaker`.
+/// The value is named in the turn at `event`, written by `speaker`: an
+/// interned string (an id, an enum value), or a date or amount the turn
+/// spells in any of the forms `turnstile_judge::dialogue::names_value` reads.
 /// Emitted when the later of the two (the turn, or the value's first
 /// appearance in the trace) is extracted, so every value an operand can have
 /// at an event has its mentions up to that event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MentionFact {
-    /// The value named (an interned string).
-    pub value: Symbol,
+    /// The value named: a string (`Value::Str`), a date or an amount.
+    pub value: Value,
     /// The turn's event index.
     pub event: EventIdx,
     /// Who wrote the turn.

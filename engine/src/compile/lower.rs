@@ -427,8 +427,9 @@ impl Ctx<'_> {
         }
     }
 
-    /// Lowers an argument of `said` / `confirmed`: a string, id or enum value
-    /// (or a list of them), the only values a turn's text is searched for.
+    /// Lowers an argument of `said` / `confirmed`: a string, id, enum value,
+    /// date or amount (or a list of them), the values a turn's text is
+    /// searched for (dates and amounts in the spellings users write).
     fn lower_dialogue_value(
         &mut self,
         scope: &Scope<'_>,
@@ -436,7 +437,10 @@ impl Ctx<'_> {
         expr: &Expr,
     ) -> Option<Operand> {
         let typed = self.lower_operand(scope, site, expr)?;
-        if matches!(element(&typed.ty), ValueType::Str | ValueType::Enum(_)) {
+        if matches!(
+            element(&typed.ty),
+            ValueType::Str | ValueType::Enum(_) | ValueType::Date | ValueType::Amount
+        ) {
             return Some(typed.operand);
         }
         let shown = self.show_type(&typed.ty);
@@ -444,8 +448,13 @@ impl Ctx<'_> {
             site,
             &expr.span,
             ProblemKind::TypeMismatch,
-            format!("a dialogue predicate looks for strings or ids in the text, found a {shown}"),
-            Some("pass an id, a string field or argument, or a list of them".to_owned()),
+            format!(
+                "a dialogue predicate looks for strings, ids, dates or amounts in the text, found a {shown}"
+            ),
+            Some(
+                "pass an id, a string, date or amount field or argument, or a list of them"
+                    .to_owned(),
+            ),
         )
     }
 

@@ -327,21 +327,21 @@ impl Inputs {
             facts
                 .mentions
                 .iter()
-                .map(|m| IMention(Value::Str(m.value), m.event.0, m.speaker)),
+                .map(|m| IMention(m.value, m.event.0, m.speaker)),
         );
         rt.extend(
             facts
                 .mentions
                 .iter()
                 .filter(|m| m.record)
-                .map(|m| IRecord(Value::Str(m.value))),
+                .map(|m| IRecord(m.value)),
         );
         rt.extend(
             facts
                 .mentions
                 .iter()
                 .filter(|m| m.in_answer)
-                .map(|m| IInAnswer(Value::Str(m.value), m.event.0)),
+                .map(|m| IInAnswer(m.value, m.event.0)),
         );
         for turn in &facts.turns {
             let ev = turn.event.0;

@@ -17,13 +17,13 @@ pub struct Dialogue {
     /// Every turn, in event order.
     turns: Vec<TurnFact>,
     /// `(value, turn event, speaker)`: the value is named in that turn.
-    mentions: HashSet<(Symbol, u32, Speaker)>,
+    mentions: HashSet<(Value, u32, Speaker)>,
     /// The earliest turn of each speaker naming each value.
-    earliest: HashMap<(Symbol, Speaker), u32>,
+    earliest: HashMap<(Value, Speaker), u32>,
     /// The values named anywhere that are record identifiers.
-    records: HashSet<Symbol>,
+    records: HashSet<Value>,
     /// `(identifier, user turn event)`: named in the turn's answer.
-    in_answer: HashSet<(Symbol, u32)>,
+    in_answer: HashSet<(Value, u32)>,
     /// `(entity type, id)` of every entity read, with its first read's event.
     entity_ids: HashMap<(Symbol, Symbol), u32>,
 }
@@ -32,10 +32,10 @@ pub struct Dialogue {
 #[derive(Clone, Copy, Debug)]
 pub enum DialogueChange {
     TurnPushed,
-    MentionAdded((Symbol, u32, Speaker)),
-    EarliestWas((Symbol, Speaker), Option<u32>),
-    RecordAdded(Symbol),
-    InAnswerAdded((Symbol, u32)),
+    MentionAdded((Value, u32, Speaker)),
+    EarliestWas((Value, Speaker), Option<u32>),
+    RecordAdded(Value),
+    InAnswerAdded((Value, u32)),
     EntityIdAdded((Symbol, Symbol)),
 }
 
@@ -124,29 +124,26 @@ impl Dialogue {
 
     /// Whether `speaker` named `value` in a turn at or before event `k`.
     pub fn said(&self, speaker: Speaker, value: Value, k: u32) -> bool {
-        let Value::Str(s) = value else {
-            return false;
-        };
         self.earliest
-            .get(&(s, speaker))
+            .get(&(value, speaker))
             .is_some_and(|&event| event <= k)
     }
 
     fn agent_named_all(&self, values: &[Value], event: u32) -> bool {
-        values.iter().all(|v| match v {
-            Value::Str(s) => self.mentions.contains(&(*s, event, Speaker::Agent)),
-            _ => false,
-        })
+        values
+            .iter()
+            .all(|v| self.mentions.contains(&(*v, event, Speaker::Agent)))
     }
 
     /// The kinds of record `value` is at event `k`: an order-like record id
-    /// (`None`), and the type of every entity read with it as id by then.
-    fn kinds(&self, value: Symbol, k: u32) -> impl Iterator<Item = Option<Symbol>> + '_ {
+    /// (`None`), and the type of every entity read with it (a string) as id
+    /// by then.
+    fn kinds(&self, value: Value, k: u32) -> impl Iterator<Item = Option<Symbol>> + '_ {
         let shaped = self.records.contains(&value).then_some(None);
         let read = self
             .entity_ids
             .iter()
-            .filter(move |&(&(_, id), &first)| id == value && first <= k)
+            .filter(move |&(&(_, id), &first)| value == Value::Str(id) && first <= k)
             .map(|(&(entity, _), _)| Some(entity));
         shaped.into_iter().chain(read)
     }
@@ -156,23 +153,23 @@ impl Dialogue {
     /// it does not name: a yes to the records it names, not to these
     /// values (at event `k`).
     fn names_other_records(&self, values: &[Value], summary: u32, reply: u32, k: u32) -> bool {
-        let answered: Vec<Symbol> = self
+        let answered: Vec<Value> = self
             .in_answer
             .iter()
             .filter(|&&(_, event)| event == reply)
             .map(|&(w, _)| w)
             .filter(|w| self.mentions.contains(&(*w, summary, Speaker::Agent)))
             .collect();
-        values.iter().any(|v| match v {
-            Value::Str(key) if !self.in_answer.contains(&(*key, reply)) => {
-                self.kinds(*key, k).any(|kind| {
+        values
+            .iter()
+            .filter(|&&key| !self.in_answer.contains(&(key, reply)))
+            .any(|&key| {
+                self.kinds(key, k).any(|kind| {
                     answered
                         .iter()
                         .any(|&w| self.kinds(w, k).any(|other| other == kind))
                 })
-            }
-            _ => false,
-        })
+            })
     }
 
     /// Whether, at event `k`, the user's yes answers the latest agent turn
@@ -257,7 +254,7 @@ mod tests {
             mentions: named
                 .iter()
                 .map(|&value| MentionFact {
-                    value,
+                    value: Value::Str(value),
                     event: EventIdx(k),
                     speaker,
                     record: value != ACTION,
@@ -407,6 +404,31 @@ mod tests {
         ]);
         assert!(late.confirmed(&key(ORDER), 5));
         assert!(!late.confirmed(&key(ORDER), 6));
+    }
+
+    #[test]
+    fn dates_and_amounts_are_confirmed_like_strings() {
+        let date = Value::Date(crate::value::Date(19_871));
+        let other_date = Value::Date(crate::value::Date(19_869));
+        let price = Value::Amount(crate::value::Amount(114_000_000));
+        let mut summary = agent(0, true, &[ORDER]);
+        for value in [date, price] {
+            summary.mentions.push(MentionFact {
+                value,
+                event: EventIdx(0),
+                speaker: Speaker::Agent,
+                record: false,
+                in_answer: false,
+            });
+        }
+        let d = dialogue(&[summary, user(1, true, false, false)]);
+        assert!(d.confirmed(&[Value::Str(ORDER), date, price], 2));
+        assert!(
+            !d.confirmed(&[Value::Str(ORDER), other_date], 2),
+            "the summary named another date"
+        );
+        assert!(d.said(Speaker::Agent, date, 0));
+        assert!(!d.said(Speaker::User, date, 2));
     }
 
     #[test]
