@@ -275,21 +275,19 @@ fn session_decision_only(tokio: &Tokio, session: &mut Session, event: Event) -> 
 
 /// The path `turnstile gate` and `turnstile serve` take for an event,
 /// besides the store's write: [`Session::push`] (the verdict with the
-/// request views), the report as a `serde_json::Value`
-/// (`cli/src/gate.rs`, `cli/src/serve/api.rs`), and that value written
-/// twice with `serde_json::to_string` / `to_vec` — the store's row
-/// (`SessionHandle::append_delta`) and the answer on stdout or in the HTTP
-/// body.
+/// request views), the report serialized once to its JSON text
+/// (`cli/src/gate.rs`, `cli/src/serve/api.rs`), that text copied into the
+/// store's row (`SessionHandle::append_delta`, `VerdictJson for String`)
+/// and written as the answer line.
 #[inline(never)]
 fn session_gate_path(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
     let report = push(tokio, session, event);
     let verdict =
-        serde_json::to_value(&report).unwrap_or_else(|e| panic!("the verdict as JSON: {e}"));
-    for _ in 0..2 {
-        let bytes =
-            serde_json::to_vec(&verdict).unwrap_or_else(|e| panic!("the verdict's bytes: {e}"));
-        black_box(bytes);
-    }
+        serde_json::to_string(&report).unwrap_or_else(|e| panic!("the verdict as JSON: {e}"));
+    black_box(verdict.clone());
+    let mut line = verdict.into_bytes();
+    line.push(b'\n');
+    black_box(line);
     report
 }
 
