@@ -243,7 +243,9 @@ impl Gate {
         }
         let control = current.session.control();
         self.current = Some(current);
-        json_text(&serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id, "control": control }))
+        json_text(
+            &serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id, "control": control }),
+        )
     }
 }
 

@@ -70,7 +70,10 @@ fn compare_domain(domain: &str) -> (usize, usize) {
                 );
                 // And it reads back as the same report.
                 let read: EventReport = serde_json::from_str(&bytes).unwrap();
-                assert_eq!(read, pushed, "{what}, event {k}: the verdict does not read back");
+                assert_eq!(
+                    read, pushed,
+                    "{what}, event {k}: the verdict does not read back"
+                );
                 let mut state = eager.snapshot();
                 state.seen = seen_before;
                 let fresh = Session::restore(Arc::clone(&rt), state).unwrap();

@@ -827,9 +827,7 @@ impl SessionHandle {
                 .events
                 .iter()
                 .zip(verdicts)
-                .map(|(event, verdict)| {
-                    Ok((serde_json::to_string(event)?, verdict.json_text()?))
-                })
+                .map(|(event, verdict)| Ok((serde_json::to_string(event)?, verdict.json_text()?)))
                 .collect::<Result<_, _>>()
                 .map_err(corrupt)?,
             judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,

@@ -597,11 +597,7 @@ async fn post_events(
     if !single {
         body.push(']');
     }
-    Ok((
-        [(header::CONTENT_TYPE, "application/json")],
-        body,
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// A session's requests, cursors, remediation and verdicts.

@@ -172,7 +172,10 @@ pub struct JudgeNote {
 /// A judge's [`Verdict`] as an object with sorted keys: its tag
 /// (`verdict`) sorts after its fields, where the derived `Serialize` writes
 /// it first.
-fn verdict_sorted<S: serde::Serializer>(verdict: &Verdict, serializer: S) -> Result<S::Ok, S::Error> {
+fn verdict_sorted<S: serde::Serializer>(
+    verdict: &Verdict,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
     struct Sorted<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]

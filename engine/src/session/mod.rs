@@ -1057,7 +1057,6 @@ impl Session {
             .collect()
     }
 
-
     /// Remembers the requests waiting now, so later firings call them continuing.
     fn mark_seen(&mut self) {
         for waiting in self.monitor.waiting_iter() {
