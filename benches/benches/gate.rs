@@ -243,9 +243,14 @@ fn tokio() -> Tokio {
 
 /// A session in `state`. Restored rather than cloned: a cloned `Vec` has no
 /// spare capacity, so the clone's next push would copy every event's data
-/// (O(n)), which a live session, grown push by push, does not.
+/// (O(n)), which a live session, grown push by push, does not. Its request
+/// views are built once, as a live session built them at its last firing:
+/// a live session's view cache is warm, a restored one's empty.
 fn restore(rt: &Arc<BundleRuntime>, state: &SessionState) -> Session {
-    Session::restore(Arc::clone(rt), state.clone()).unwrap_or_else(|e| panic!("restore: {e}"))
+    let session =
+        Session::restore(Arc::clone(rt), state.clone()).unwrap_or_else(|e| panic!("restore: {e}"));
+    black_box(session.requests());
+    session
 }
 
 fn push(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {

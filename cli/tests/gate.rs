@@ -182,7 +182,13 @@ fn sorted_text(value: &serde_json::Value) -> String {
             keys.sort();
             let fields: Vec<String> = keys
                 .into_iter()
-                .map(|k| format!("{}:{}", serde_json::Value::from(k.as_str()), sorted_text(&map[k])))
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::from(k.as_str()),
+                        sorted_text(&map[k])
+                    )
+                })
                 .collect();
             format!("{{{}}}", fields.join(","))
         }
@@ -204,7 +210,12 @@ fn verdict_bytes_have_sorted_keys_in_every_build() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.db");
     let sample = std::fs::read_to_string(root().join("examples/retail-sample.jsonl")).unwrap();
-    let input: String = sample.lines().skip(1).take(30).map(|l| format!("{l}\n")).collect();
+    let input: String = sample
+        .lines()
+        .skip(1)
+        .take(30)
+        .map(|l| format!("{l}\n"))
+        .collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
         .arg("gate")
         .arg(root().join("bundles/retail"))
