@@ -216,23 +216,14 @@ fn verdict_bytes_have_sorted_keys_in_every_build() {
         .take(30)
         .map(|l| format!("{l}\n"))
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .arg("gate")
-        .arg(root().join("bundles/retail"))
-        .arg("--state")
-        .arg(&store)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (_, stdout, stderr) = common::gate_output(
+        &root().join("bundles/retail"),
+        &store,
+        &[],
+        input.as_bytes(),
+    );
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 30, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(lines.len(), 30, "{stderr}");
     assert_eq!(
         lines[0],
         r#"{"event":0,"fired":true,"guidance":[],"kind":"agent","verdict":"guide"}"#
