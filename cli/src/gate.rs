@@ -244,7 +244,8 @@ impl Gate {
         let control = current.session.control();
         self.current = Some(current);
         json_text(
-            &serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id, "control": control }),
+            // Keys in sorted order, as every answer writes them in every build.
+            &serde_json::json!({ "control": control, "kind": "trace", "session": id, "verdict": "observe" }),
         )
     }
 }
@@ -293,11 +294,13 @@ impl Current {
 }
 
 fn refusal(line: usize, error: &str) -> String {
-    json_text(&serde_json::json!({ "verdict": "block", "line": line, "error": error }))
+    json_text(&serde_json::json!({ "error": error, "line": line, "verdict": "block" }))
 }
 
 /// A `Value` as one line of JSON (`Display` cannot fail on a `Value`
-/// built here: its keys are strings).
+/// built here: its keys are strings). The `Value`s built here list their
+/// keys in sorted order, so their bytes are the same with and without
+/// `serde_json`'s `preserve_order`, like the reports'.
 fn json_text(value: &serde_json::Value) -> String {
     value.to_string()
 }

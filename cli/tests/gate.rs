@@ -226,7 +226,7 @@ fn verdict_bytes_have_sorted_keys_in_every_build() {
     assert_eq!(lines.len(), 30, "{stderr}");
     assert_eq!(
         lines[0],
-        r#"{"event":0,"fired":true,"guidance":[],"kind":"agent","verdict":"guide"}"#
+        r#"{"event":0,"fired":true,"guidance":[{"remediation":"Ask for the user's email, or their first name, last name and zip code, and look the user id up (find_user_id_by_email / find_user_id_by_name_zip).","request":{},"step":"identify.find_by_name_zip"}],"kind":"agent","requests":[{"cursor":[{"needs_judge":false,"remediation":"Ask for the user's email, or their first name, last name and zip code, and look the user id up (find_user_id_by_email / find_user_id_by_name_zip).","step":"identify.find_by_name_zip"}],"request":{},"status":"open"}],"verdict":"guide"}"#
     );
     assert_eq!(
         lines[1],

@@ -534,7 +534,9 @@ struct Answer {
 fn refusal(error: &str) -> Answer {
     Answer {
         label: "error",
-        json: serde_json::json!({ "verdict": "block", "error": error }).to_string(),
+        // Keys in sorted order: the same bytes with or without
+        // `preserve_order`, like the reports'.
+        json: serde_json::json!({ "error": error, "verdict": "block" }).to_string(),
     }
 }
 
