@@ -9,7 +9,7 @@
 //! depend on whether a build turns `preserve_order` on. Hence the fields of
 //! the types below are declared in alphabetical order, and the report,
 //! whose verdict's fields sit among its own, has a [`Serialize`] of its own
-//! ([`ReportJson`]).
+//! (`ReportJson`).
 
 use std::collections::BTreeMap;
 
@@ -150,7 +150,7 @@ pub struct Cursor {
 }
 
 /// Everything a session says about one event. Serialized with sorted keys
-/// through [`ReportJson`]; read back by the derived `Deserialize`.
+/// through `ReportJson`; read back by the derived `Deserialize`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct EventReport {
     /// The event's index.
