@@ -90,11 +90,7 @@ pub fn run(
                 }
             },
         };
-        // The bytes `{answer}` (`Value`'s `Display`) writes, without going
-        // through `fmt::Formatter` piece by piece (a third of the gate's
-        // instructions per event, measured in BENCHMARKS.md).
-        let mut line =
-            serde_json::to_vec(&answer).map_err(|e| format!("cannot write the verdict: {e}"))?;
+        let mut line = answer.into_bytes();
         line.push(b'\n');
         stdout
             .write_all(&line)
@@ -162,7 +158,7 @@ impl Gate {
         text: &str,
         runtime: &tokio::runtime::Runtime,
         judge: &dyn Judge,
-    ) -> serde_json::Value {
+    ) -> String {
         let value: serde_json::Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => return refusal(number, &format!("not an event: {e}")),
@@ -191,11 +187,14 @@ impl Gate {
             Ok(report) => report,
             Err(e) => return refusal(number, &e.to_string()),
         };
-        let verdict = match serde_json::to_value(&report) {
+        // Serialized once, straight from the report (sorted keys: the bytes
+        // a `Value` tree wrote, see `session/verdict.rs`), for the store's
+        // row and the answer alike.
+        let verdict = match serde_json::to_string(&report) {
             Ok(v) => v,
             Err(e) => return refusal(number, &e.to_string()),
         };
-        if let Err(e) = current.store(&rt, &verdict) {
+        if let Err(e) = current.store(&rt, std::slice::from_ref(&verdict)) {
             return refusal(number, &format!("the verdict could not be stored: {e}"));
         }
         current.stale = false;
@@ -203,7 +202,7 @@ impl Gate {
     }
 
     /// A trace header: the gate moves to a new session.
-    fn start(&mut self, number: usize, header: &serde_json::Value) -> serde_json::Value {
+    fn start(&mut self, number: usize, header: &serde_json::Value) -> String {
         let control = match header.get("control") {
             None | Some(serde_json::Value::Null) => None,
             Some(value) => match serde_json::from_value::<Control>(value.clone()) {
@@ -244,12 +243,16 @@ impl Gate {
         }
         let control = current.session.control();
         self.current = Some(current);
-        serde_json::json!({ "verdict": "observe", "kind": "trace", "session": id, "control": control })
+        json_text(
+            // Keys in sorted order, as every answer writes them in every build.
+            &serde_json::json!({ "control": control, "kind": "trace", "session": id, "verdict": "observe" }),
+        )
     }
 }
 
 impl Current {
-    fn store(&mut self, rt: &BundleRuntime, verdict: &serde_json::Value) -> Result<(), String> {
+    /// Commits the event's delta with `verdict`: its report's JSON text.
+    fn store(&mut self, rt: &BundleRuntime, verdict: &[String]) -> Result<(), String> {
         if !self.created {
             self.handle
                 .create(&SessionMeta {
@@ -262,10 +265,7 @@ impl Current {
             self.created = true;
         }
         self.handle
-            .append_delta(
-                &self.session.delta(self.synced),
-                std::slice::from_ref(verdict),
-            )
+            .append_delta(&self.session.delta(self.synced), verdict)
             .map_err(|e| e.to_string())?;
         self.synced = self.session.mark();
         Ok(())
@@ -293,8 +293,16 @@ impl Current {
     }
 }
 
-fn refusal(line: usize, error: &str) -> serde_json::Value {
-    serde_json::json!({ "verdict": "block", "line": line, "error": error })
+fn refusal(line: usize, error: &str) -> String {
+    json_text(&serde_json::json!({ "error": error, "line": line, "verdict": "block" }))
+}
+
+/// A `Value` as one line of JSON (`Display` cannot fail on a `Value`
+/// built here: its keys are strings). The `Value`s built here list their
+/// keys in sorted order, so their bytes are the same with and without
+/// `serde_json`'s `preserve_order`, like the reports'.
+fn json_text(value: &serde_json::Value) -> String {
+    value.to_string()
 }
 
 enum Line {

@@ -172,3 +172,71 @@ fn a_store_write_failure_answers_block_and_the_event_is_not_ingested() {
         "the refused events were not ingested"
     );
 }
+
+/// `value` written with every object's keys in sorted order, whatever
+/// order this build's `serde_json::Map` keeps.
+fn sorted_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys
+                .into_iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::from(k.as_str()),
+                        sorted_text(&map[k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        serde_json::Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(sorted_text).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The gate's answers are written straight from the report with every
+/// object's keys sorted: the bytes the gate wrote when it went through a
+/// `serde_json::Value` without `preserve_order`. Pinned here so they are
+/// the same in this crate's own build and in a workspace build (where
+/// `cedar-policy` turns `preserve_order` on).
+#[test]
+fn verdict_bytes_have_sorted_keys_in_every_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let sample = std::fs::read_to_string(root().join("examples/retail-sample.jsonl")).unwrap();
+    let input: String = sample
+        .lines()
+        .skip(1)
+        .take(30)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let (_, stdout, stderr) = common::gate_output(
+        &root().join("bundles/retail"),
+        &store,
+        &[],
+        input.as_bytes(),
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 30, "{stderr}");
+    assert_eq!(
+        lines[0],
+        r#"{"event":0,"fired":true,"guidance":[{"remediation":"Ask for the user's email, or their first name, last name and zip code, and look the user id up (find_user_id_by_email / find_user_id_by_name_zip).","request":{},"step":"identify.find_by_name_zip"}],"kind":"agent","requests":[{"cursor":[{"needs_judge":false,"remediation":"Ask for the user's email, or their first name, last name and zip code, and look the user id up (find_user_id_by_email / find_user_id_by_name_zip).","step":"identify.find_by_name_zip"}],"request":{},"status":"open"}],"verdict":"guide"}"#
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"event":1,"fired":false,"kind":"user","verdict":"observe"}"#
+    );
+    let mut with_requests = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let value = json(line);
+        assert_eq!(*line, sorted_text(&value), "answer {i}: keys not sorted");
+        with_requests += usize::from(value.get("requests").is_some());
+    }
+    assert!(with_requests > 5, "{stdout}");
+}

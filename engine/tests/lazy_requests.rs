@@ -6,12 +6,15 @@
 //! - `Session::push` (which builds them at a firing) and `Session::decide`
 //!   (which does not) followed by `Session::requests` give byte-identical
 //!   reports;
-//! - at every firing, a session restored from scratch from the saved state
-//!   (a fresh monitor fed every event, with the requests seen before that
-//!   firing) reports the same views;
-//! - the report's `serde_json::Value` written with `to_string` / `to_vec`
-//!   (what `turnstile gate` and the store write) has the bytes its
-//!   `Display` wrote before.
+//! - at every event, the views of the live session (built from its view
+//!   cache, which rebuilds only the requests the event changed) equal those
+//!   of a session restored from scratch from the saved state (a fresh
+//!   monitor fed every event, an empty cache, the requests seen before that
+//!   event);
+//! - the report serialized straight to bytes (what `turnstile gate`, the
+//!   store and `turnstile serve` write) has every object's keys in sorted
+//!   order: the bytes its `serde_json::Value` wrote in the shipped build
+//!   (no `preserve_order`), whichever build runs the test.
 //!
 //! Reads tau2 from `data/tau2/` (or `TAU2_DATA`), through `support/tau2.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
@@ -23,7 +26,7 @@ use std::sync::Arc;
 
 use tau2::{domain_trace_files, shipped_bundle};
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::{BundleRuntime, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, EventReport, Schedule, Session};
 use turnstile_judge::OfflineJudge;
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -56,32 +59,64 @@ fn compare_domain(domain: &str) -> (usize, usize) {
                     serde_json::to_string(&decided).unwrap(),
                     "{what}, event {k}: push and decide + requests differ"
                 );
-                // What gate and serve write: the report's `Value` through
-                // `to_string` / `to_vec`, byte for byte what its `Display`
-                // wrote before.
-                let value = serde_json::to_value(&pushed).unwrap();
+                // What gate, serve and the store write: the report straight
+                // to bytes, with the keys a `Value` without `preserve_order`
+                // sorts them into.
+                let bytes = serde_json::to_string(&pushed).unwrap();
                 assert_eq!(
-                    serde_json::to_string(&value).unwrap(),
-                    value.to_string(),
-                    "{what}, event {k}: the verdict's bytes differ"
+                    bytes,
+                    sorted_keys(serde_json::to_value(&pushed).unwrap()).to_string(),
+                    "{what}, event {k}: the verdict's keys are not in sorted order"
+                );
+                // And it reads back as the same report.
+                let read: EventReport = serde_json::from_str(&bytes).unwrap();
+                assert_eq!(
+                    read, pushed,
+                    "{what}, event {k}: the verdict does not read back"
+                );
+                let mut state = eager.snapshot();
+                state.seen = seen_before;
+                let fresh = Session::restore(Arc::clone(&rt), state).unwrap();
+                let cached = eager.requests();
+                assert_eq!(
+                    cached,
+                    fresh.requests(),
+                    "{what}, event {k}: the cached views differ from a session rebuilt from scratch"
                 );
                 if !pushed.fired {
                     continue;
                 }
                 firings += 1;
                 with_requests += usize::from(!pushed.requests.is_empty());
-                let mut state = eager.snapshot();
-                state.seen = seen_before;
-                let fresh = Session::restore(Arc::clone(&rt), state).unwrap();
                 assert_eq!(
-                    serde_json::to_string(&pushed.requests).unwrap(),
-                    serde_json::to_string(&fresh.requests()).unwrap(),
-                    "{what}, event {k}: the views differ from a session rebuilt from scratch"
+                    pushed.requests, cached,
+                    "{what}, event {k}: the views reported differ from those read after"
                 );
             }
         }
     }
     (firings, with_requests)
+}
+
+/// `value` with every object's keys in sorted order, whatever order the
+/// build's `serde_json::Map` keeps (insertion with `preserve_order`).
+fn sorted_keys(value: serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<(String, serde_json::Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.into_iter().map(sorted_keys).collect())
+        }
+        other => other,
+    }
 }
 
 #[test]

@@ -151,6 +151,8 @@ fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
         verdicts_amended: a.verdicts_amended - b.verdicts_amended,
         fallback_rounds: a.fallback_rounds - b.fallback_rounds,
         pushes_undone: a.pushes_undone - b.pushes_undone,
+        views_rendered: a.views_rendered - b.views_rendered,
+        views_reused: a.views_reused - b.views_reused,
     }
 }
 
@@ -203,6 +205,36 @@ fn deciding_the_last_call_costs_the_same_at_100_and_1000_events() {
     // Every question it needed was in its first call.
     assert_eq!(long_total.fallback_rounds, 0, "{long_total:?}");
     assert_eq!(long_last.turns_rendered, short_last.turns_rendered);
+}
+
+/// The request views a firing reports are rendered only for the requests
+/// whose view can have changed: over a long conversation most firings
+/// reuse every view, and the views rendered per firing do not grow with
+/// the conversation (a regression to rendering every request at every
+/// firing fails here).
+#[test]
+fn request_views_are_rendered_again_only_when_they_can_change() {
+    let per_firing = |events: usize| {
+        let conversation = long_conversation(events);
+        let mut session = Session::new(shop(), Schedule::Workflow);
+        let mut firings = 0u64;
+        for event in conversation {
+            let report = push_report(&mut session, event);
+            firings += u64::from(report.fired);
+        }
+        let work = session.work();
+        assert!(
+            work.views_reused > work.views_rendered,
+            "{events} events: {work:?}"
+        );
+        (work.views_rendered as f64 / firings as f64, work)
+    };
+    let (short, short_work) = per_firing(100);
+    let (long, long_work) = per_firing(1_000);
+    assert!(
+        long <= short * 1.5,
+        "views rendered per firing grew: {short} at 100 events ({short_work:?}), {long} at 1,000 ({long_work:?})"
+    );
 }
 
 /// Counts the judge's batches, with the questions of each.

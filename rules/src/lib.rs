@@ -52,6 +52,6 @@ pub use ir::{
     AggOp, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CheckId, CheckSet, CmpOp, EventFilter,
     Operand, Outcome, VarId,
 };
-pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, Waiting};
+pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
 pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};

@@ -717,7 +717,7 @@ impl SessionHandle {
     pub fn append_delta(
         &mut self,
         delta: &SessionDelta,
-        verdicts: &[serde_json::Value],
+        verdicts: &[impl VerdictJson],
     ) -> Result<(), StoreError> {
         self.settle_blocking();
         let rows = self.rows(delta, verdicts)?;
@@ -733,7 +733,7 @@ impl SessionHandle {
     pub async fn append_delta_async(
         &mut self,
         delta: &SessionDelta,
-        verdicts: &[serde_json::Value],
+        verdicts: &[impl VerdictJson],
     ) -> Result<(), StoreError> {
         self.settle().await;
         let rows = self.rows(delta, verdicts)?;
@@ -801,7 +801,7 @@ impl SessionHandle {
     fn rows(
         &self,
         delta: &SessionDelta,
-        verdicts: &[serde_json::Value],
+        verdicts: &[impl VerdictJson],
     ) -> Result<writer::Rows, StoreError> {
         if !self.exists {
             return Err(StoreError::Missing(self.id.clone()));
@@ -827,14 +827,7 @@ impl SessionHandle {
                 .events
                 .iter()
                 .zip(verdicts)
-                .map(|(event, verdict)| {
-                    // `to_string` rather than `Value`'s `Display`: the same
-                    // bytes, without `fmt::Formatter` in between.
-                    Ok((
-                        serde_json::to_string(event)?,
-                        serde_json::to_string(verdict)?,
-                    ))
-                })
+                .map(|(event, verdict)| Ok((serde_json::to_string(event)?, verdict.json_text()?)))
                 .collect::<Result<_, _>>()
                 .map_err(corrupt)?,
             judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,
@@ -852,6 +845,30 @@ impl SessionHandle {
             id: self.id.clone(),
             message: message.to_string(),
         }
+    }
+}
+
+/// A verdict as the store writes it: its JSON text.
+pub trait VerdictJson {
+    /// The verdict's JSON text.
+    fn json_text(&self) -> serde_json::Result<String>;
+}
+
+/// A verdict as a `Value`: written with `to_string` (not `Display`, which
+/// goes through `fmt::Formatter`; the same bytes).
+impl VerdictJson for serde_json::Value {
+    fn json_text(&self) -> serde_json::Result<String> {
+        serde_json::to_string(self)
+    }
+}
+
+/// A verdict the caller serialized already (`serde_json::to_string` of its
+/// report, which it also answers with): stored as it is, so the verdict is
+/// serialized once per event. It must be JSON; reading back a row that is
+/// not fails as [`StoreError::Corrupt`].
+impl VerdictJson for String {
+    fn json_text(&self) -> serde_json::Result<String> {
+        Ok(self.clone())
     }
 }
 

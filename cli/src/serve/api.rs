@@ -483,7 +483,7 @@ impl Live {
     /// One event, answered as the gate answers it: pushed, committed, then
     /// returned; anything that fails is a block with the error, and the
     /// session goes back to what the store holds.
-    async fn decide(&mut self, app: &App, event: Event) -> serde_json::Value {
+    async fn decide(&mut self, app: &App, event: Event) -> Answer {
         if self.stale
             && let Err(e) = tokio::task::block_in_place(|| self.reload())
         {
@@ -500,7 +500,9 @@ impl Live {
             self.session.usage().calls.saturating_sub(calls_before),
             u64::try_from(report.judge.len()).unwrap_or(u64::MAX),
         );
-        let verdict = match serde_json::to_value(&report) {
+        // Serialized once, straight from the report (sorted keys, the
+        // bytes `turnstile gate` writes), for the store's row and the body.
+        let verdict = match serde_json::to_string(&report) {
             Ok(v) => v,
             Err(e) => return refusal(&e.to_string()),
         };
@@ -515,12 +517,27 @@ impl Live {
         }
         self.synced = self.session.mark();
         self.stale = false;
-        verdict
+        Answer {
+            label: report.verdict.label(),
+            json: verdict,
+        }
     }
 }
 
-fn refusal(error: &str) -> serde_json::Value {
-    serde_json::json!({ "verdict": "block", "error": error })
+/// The answer to one event: its verdict's JSON text, and the verdict's name
+/// for the metrics (`error` for a refusal).
+struct Answer {
+    label: &'static str,
+    json: String,
+}
+
+fn refusal(error: &str) -> Answer {
+    Answer {
+        label: "error",
+        // Keys in sorted order: the same bytes with or without
+        // `preserve_order`, like the reports'.
+        json: serde_json::json!({ "error": error, "verdict": "block" }).to_string(),
+    }
 }
 
 /// Post one native event, or an array of them.
@@ -565,29 +582,24 @@ async fn post_events(
         .collect::<Result<_, _>>()?;
     let live = live(&app, &id).await?;
     let mut live = live.lock().await;
-    let mut verdicts = Vec::with_capacity(events.len());
-    for event in events {
-        let started = Instant::now();
-        let verdict = live.decide(&app, event).await;
-        let label = if verdict.get("error").is_some() {
-            "error"
-        } else {
-            verdict
-                .get("verdict")
-                .and_then(|v| v.as_str())
-                .unwrap_or("error")
-        };
-        app.metrics.decision(label, started.elapsed());
-        verdicts.push(verdict);
+    // The verdicts' texts, written as they are: one object, or an array.
+    let mut body = String::new();
+    if !single {
+        body.push('[');
     }
-    let body = match (single, verdicts.pop()) {
-        (true, Some(one)) => one,
-        (_, last) => {
-            verdicts.extend(last);
-            serde_json::Value::Array(verdicts)
+    for (i, event) in events.into_iter().enumerate() {
+        let started = Instant::now();
+        let answer = live.decide(&app, event).await;
+        app.metrics.decision(answer.label, started.elapsed());
+        if i > 0 {
+            body.push(',');
         }
-    };
-    Ok(axum::Json(body).into_response())
+        body.push_str(&answer.json);
+    }
+    if !single {
+        body.push(']');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// A session's requests, cursors, remediation and verdicts.

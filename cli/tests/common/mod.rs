@@ -138,6 +138,17 @@ pub fn gate(
     extra: &[&str],
     input: &[u8],
 ) -> (Option<i32>, Vec<serde_json::Value>, String) {
+    let (code, stdout, stderr) = gate_output(bundle, store, extra, input);
+    (code, stdout.lines().map(json).collect(), stderr)
+}
+
+/// [`gate`]'s exit code, standard output as written, and standard error.
+pub fn gate_output(
+    bundle: &Path,
+    store: &Path,
+    extra: &[&str],
+    input: &[u8],
+) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
         .arg("gate")
         .arg(bundle)
@@ -157,14 +168,9 @@ pub fn gate(
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    let verdicts = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(json)
-        .collect();
     (
         out.status.code(),
-        verdicts,
+        String::from_utf8(out.stdout).unwrap(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }

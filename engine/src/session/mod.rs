@@ -32,6 +32,7 @@ mod runtime;
 mod schedule;
 mod state;
 mod verdict;
+mod views;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -147,6 +148,9 @@ pub struct Session {
     /// Ask about every waiting semantic step at every firing
     /// ([`Session::judge_eagerly`]) rather than only at a blocked write.
     eager: bool,
+    /// The request views as last built, each rebuilt only when it can
+    /// have changed.
+    views: views::ViewCache,
 }
 
 /// How much one session stores. At either cap the session takes no more
@@ -203,6 +207,7 @@ impl Session {
             usage: Usage::default(),
             explained: None,
             eager: false,
+            views: views::ViewCache::default(),
         }
     }
 
@@ -252,7 +257,12 @@ impl Session {
 
     /// The work this session did so far (see [`SessionWork`]).
     pub fn work(&self) -> SessionWork {
-        self.work
+        let (views_rendered, views_reused) = self.views.counts();
+        SessionWork {
+            views_rendered,
+            views_reused,
+            ..self.work
+        }
     }
 
     /// Accepted verdicts as `(step, request, evidence event)`.
@@ -973,7 +983,8 @@ impl Session {
         let mut open: Vec<Env> = waiting.iter().map(|w| w.request).collect();
         open.dedup();
         let shown = |e: &Env| !open.iter().any(|o| o != e && o.extends(e));
-        let mut views = Vec::new();
+        // Each request shown with the deepest steps it waits at (none: done).
+        let mut requests: Vec<(Env, Vec<(StepId, bool)>)> = Vec::new();
         for list in waiting.chunk_by(|a, b| a.request == b.request) {
             let Some(env) = list.first().map(|w| w.request) else {
                 continue;
@@ -982,34 +993,56 @@ impl Session {
                 continue;
             }
             let deepest = list.iter().map(|w| depth(w.step)).max().unwrap_or(0);
-            let cursor = list
+            let steps = list
                 .iter()
                 .filter(|w| depth(w.step) == deepest)
-                .map(|w| Cursor {
-                    step: self.rt.step_name(w.step).to_owned(),
-                    needs_judge: w.judge_from.is_some(),
-                    remediation: self.remediation(w.step, &env),
+                .map(|w| (w.step, w.judge_from.is_some()))
+                .collect();
+            requests.push((env, steps));
+        }
+        let open_requests = requests.len();
+        requests.extend(
+            done.iter()
+                .filter(|e| !e.is_empty() && shown(e))
+                .map(|e| (*e, Vec::new())),
+        );
+        let statuses: Vec<RequestStatus> = requests
+            .iter()
+            .enumerate()
+            .map(|(i, (env, _))| {
+                if i >= open_requests {
+                    RequestStatus::Done
+                } else if seen.knew(env) {
+                    RequestStatus::Continuing
+                } else {
+                    RequestStatus::Open
+                }
+            })
+            .collect();
+        let stamp = views::Stamp {
+            reads: self.monitor.read_stamp(),
+            type_errors: self.type_errors.len(),
+        };
+        let rendered = self.views.views(&self.rt, stamp, requests, |env, steps| {
+            let cursor = steps
+                .iter()
+                .map(|&(step, needs_judge)| Cursor {
+                    needs_judge,
+                    remediation: self.remediation(step, env),
+                    step: self.rt.step_name(step).to_owned(),
                 })
                 .collect();
-            let status = if seen.knew(&env) {
-                RequestStatus::Continuing
-            } else {
-                RequestStatus::Open
-            };
-            views.push(RequestView {
-                request: self.bindings(&env),
-                status,
+            (self.bindings(env), cursor)
+        });
+        rendered
+            .into_iter()
+            .zip(statuses)
+            .map(|((request, cursor), status)| RequestView {
                 cursor,
-            });
-        }
-        for env in done.iter().filter(|e| !e.is_empty() && shown(e)) {
-            views.push(RequestView {
-                request: self.bindings(env),
-                status: RequestStatus::Done,
-                cursor: Vec::new(),
-            });
-        }
-        views
+                request,
+                status,
+            })
+            .collect()
     }
 
     /// Remembers the requests waiting now, so later firings call them continuing.
@@ -1160,6 +1193,11 @@ pub struct SessionWork {
     /// Further rounds of questions at one write: questions that neither the
     /// first call nor the questions asked ahead with it covered.
     pub fallback_rounds: u64,
+    /// Request views rendered (bindings named, remediation filled in): a
+    /// request's view is rendered again only when it can have changed.
+    pub views_rendered: u64,
+    /// Request views reported as the cache held them.
+    pub views_reused: u64,
 }
 
 /// The growing parts of a session in the order they were added.

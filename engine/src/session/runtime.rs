@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
 use turnstile_rules::{EvaluateError, StepId, StepOrigin, Symbol};
-use turnstile_rules::{OperandId, Plan};
+use turnstile_rules::{OperandId, Plan, Reads};
 
 use turnstile_judge::Role;
 
@@ -50,6 +50,12 @@ pub struct StepInfo {
     pub node: NodeIdx,
     pub asked: Option<Asked>,
     pub remediation: Option<Vec<RemedyPiece>>,
+    /// What of the monitor's state the remediation's placeholders read: a
+    /// cached rendering stays valid while that part does not change.
+    pub remedy_reads: Reads,
+    /// Whether the remediation has a placeholder at all (one without a
+    /// value reads the type errors to say why).
+    pub remedy_values: bool,
     pub depth: u32,
     pub is_exit: bool,
 }
@@ -127,10 +133,23 @@ impl BundleRuntime {
                     })
                     .collect()
             });
+            let pieces: &[RemedyPiece] = remediation.as_deref().unwrap_or_default();
+            let placeholders = || {
+                pieces.iter().filter_map(|piece| match piece {
+                    RemedyPiece::Value(operand, _) => Some(*operand),
+                    RemedyPiece::Text(_) => None,
+                })
+            };
+            let remedy_reads = placeholders()
+                .map(|o| plan.operand_reads(o.0))
+                .fold(Reads::default(), Reads::union);
+            let remedy_values = placeholders().next().is_some();
             steps.push(StepInfo {
                 node,
                 asked,
                 remediation,
+                remedy_reads,
+                remedy_values,
                 depth: depth.get(i).copied().unwrap_or(u32::MAX),
                 // Subflow exits return to their caller; only terminal exits end a request.
                 is_exit: is_node

@@ -1,6 +1,15 @@
 //! What a session says about an event: the gate verdict (allow, block,
 //! guide, observe, unchecked), the requests open at a firing with their
 //! cursors, and the per-event report that carries both.
+//!
+//! The report serializes straight to its JSON (`serde_json::to_vec`), with
+//! every object's keys in sorted order: the order a `serde_json::Value`
+//! built without `preserve_order` (the shipped binary) writes, so the bytes
+//! are those the gate wrote when it went through a `Value` tree, and do not
+//! depend on whether a build turns `preserve_order` on. Hence the fields of
+//! the types below are declared in alphabetical order, and the report,
+//! whose verdict's fields sit among its own, has a [`Serialize`] of its own
+//! (`ReportJson`).
 
 use std::collections::BTreeMap;
 
@@ -95,14 +104,14 @@ impl GateVerdict {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-/// What one open request needs next.
+/// What one open request needs next. Fields in key order (module docs).
 pub struct Guidance {
+    /// The remediation at that step.
+    pub remediation: Option<String>,
     /// The request's bindings.
     pub request: Bindings,
     /// The step it waits at.
     pub step: String,
-    /// The remediation at that step.
-    pub remediation: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,30 +126,32 @@ pub enum RequestStatus {
     Done,
 }
 
-/// One request at a firing: its bindings, status and cursor.
+/// One request at a firing: its bindings, status and cursor. Fields in key
+/// order (module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RequestView {
+    /// The steps it waits at.
+    pub cursor: Vec<Cursor>,
     /// The request's bindings.
     pub request: Bindings,
     /// Where it stands.
     pub status: RequestStatus,
-    /// The steps it waits at.
-    pub cursor: Vec<Cursor>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-/// A step a request waits at.
+/// A step a request waits at. Fields in key order (module docs).
 pub struct Cursor {
-    /// The step's display name.
-    pub step: String,
     /// Waiting for a judge verdict rather than for data.
     pub needs_judge: bool,
     /// The remediation at that step.
     pub remediation: Option<String>,
+    /// The step's display name.
+    pub step: String,
 }
 
-/// Everything a session says about one event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything a session says about one event. Serialized with sorted keys
+/// through `ReportJson`; read back by the derived `Deserialize`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct EventReport {
     /// The event's index.
     pub event: EventIdx,
@@ -165,4 +176,220 @@ pub struct EventReport {
     /// call id, a call attributed to the wrong side); such input satisfies
     /// nothing.
     pub anomalies: Vec<String>,
+}
+
+impl Serialize for EventReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ReportJson::of(self).serialize(serializer)
+    }
+}
+
+/// An [`EventReport`] as JSON: its fields and its verdict's in one object,
+/// keys in sorted order (module docs), borrowed from the report. A key the
+/// verdict does not have is left out; a verdict's optional field that is
+/// empty is `null` (`Some(None)`), as the `Value` tree wrote it.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    anomalies: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at: Option<EventIdx>,
+    event: EventIdx,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<&'a str>,
+    fired: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guidance: Option<&'a [Guidance]>,
+    #[serde(skip_serializing_if = "<[JudgeNote]>::is_empty")]
+    judge: &'a [JudgeNote],
+    kind: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    mutating: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<Reason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remediation: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request: Option<&'a Bindings>,
+    #[serde(skip_serializing_if = "<[RequestView]>::is_empty")]
+    requests: &'a [RequestView],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<Option<&'a str>>,
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    would_block: Option<bool>,
+}
+
+impl<'a> ReportJson<'a> {
+    fn of(report: &'a EventReport) -> Self {
+        let mut json = ReportJson {
+            action: None,
+            anomalies: &report.anomalies,
+            at: None,
+            event: report.event,
+            explanation: None,
+            fired: report.fired,
+            guidance: None,
+            judge: &report.judge,
+            kind: &report.kind,
+            mutating: report.mutating,
+            reason: None,
+            remediation: None,
+            request: None,
+            requests: &report.requests,
+            step: None,
+            verdict: report.verdict.label(),
+            would_block: None,
+        };
+        match &report.verdict {
+            GateVerdict::Allow { step, request } => {
+                json.step = Some(Some(step));
+                json.request = Some(request);
+            }
+            GateVerdict::Block {
+                reason,
+                step,
+                request,
+                remediation,
+                explanation,
+            } => {
+                json.reason = Some(*reason);
+                json.step = Some(step.as_deref());
+                json.request = Some(request);
+                json.remediation = Some(remediation.as_deref());
+                json.explanation = Some(explanation);
+            }
+            GateVerdict::Guide { guidance } => json.guidance = Some(guidance),
+            GateVerdict::Deviate {
+                reason,
+                action,
+                step,
+                remediation,
+                explanation,
+                at,
+            } => {
+                json.reason = Some(*reason);
+                json.action = Some(action);
+                json.step = Some(step.as_deref());
+                json.remediation = Some(remediation.as_deref());
+                json.explanation = Some(explanation);
+                json.at = Some(*at);
+            }
+            GateVerdict::Observe => {}
+            GateVerdict::Unchecked { would_block } => json.would_block = Some(*would_block),
+        }
+        json
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use turnstile_judge::Verdict;
+
+    use super::*;
+
+    fn bindings(pairs: &[(&str, &str)]) -> Bindings {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    fn report(verdict: GateVerdict) -> EventReport {
+        EventReport {
+            event: EventIdx(7),
+            kind: "call cancel_pending_order".to_owned(),
+            mutating: true,
+            fired: true,
+            verdict,
+            requests: Vec::new(),
+            judge: Vec::new(),
+            anomalies: Vec::new(),
+        }
+    }
+
+    /// The bytes are pinned: they hold in a build with `serde_json`'s
+    /// `preserve_order` (a workspace build) and without (the CLI's), and
+    /// equal what the gate wrote through a `Value` tree without it.
+    #[test]
+    fn reports_serialize_with_sorted_keys_whatever_the_build() {
+        let allow = report(GateVerdict::Allow {
+            step: "authorize".to_owned(),
+            request: bindings(&[("user", "u1"), ("order", "#W1")]),
+        });
+        assert_eq!(
+            serde_json::to_string(&allow).unwrap(),
+            r##"{"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1","user":"u1"},"step":"authorize","verdict":"allow"}"##
+        );
+        let mut block = report(GateVerdict::Block {
+            reason: Reason::MissingStep,
+            step: None,
+            request: Bindings::new(),
+            remediation: None,
+            explanation: "no \"path\"".to_owned(),
+        });
+        block.anomalies.push("orphan result".to_owned());
+        block.judge.push(JudgeNote {
+            at: EventIdx(6),
+            node: "confirm".to_owned(),
+            rationale: String::new(),
+            rejected: Some("too early".to_owned()),
+            request: bindings(&[("order", "#W1")]),
+            verdict: Verdict::Chosen {
+                label: "yes".to_owned(),
+                evidence_event: 5,
+            },
+        });
+        assert_eq!(
+            serde_json::to_string(&block).unwrap(),
+            r##"{"anomalies":["orphan result"],"event":7,"explanation":"no \"path\"","fired":true,"judge":[{"at":6,"node":"confirm","rejected":"too early","request":{"order":"#W1"},"verdict":{"evidence_event":5,"label":"yes","verdict":"chosen"}}],"kind":"call cancel_pending_order","mutating":true,"reason":"MissingStep","remediation":null,"request":{},"step":null,"verdict":"block"}"##
+        );
+        let mut guide = report(GateVerdict::Guide {
+            guidance: vec![Guidance {
+                remediation: Some("ask".to_owned()),
+                request: bindings(&[("order", "#W1")]),
+                step: "confirm".to_owned(),
+            }],
+        });
+        guide.mutating = false;
+        guide.requests.push(RequestView {
+            cursor: vec![Cursor {
+                needs_judge: true,
+                remediation: None,
+                step: "confirm".to_owned(),
+            }],
+            request: bindings(&[("order", "#W1")]),
+            status: RequestStatus::Continuing,
+        });
+        assert_eq!(
+            serde_json::to_string(&guide).unwrap(),
+            r##"{"event":7,"fired":true,"guidance":[{"remediation":"ask","request":{"order":"#W1"},"step":"confirm"}],"kind":"call cancel_pending_order","requests":[{"cursor":[{"needs_judge":true,"remediation":null,"step":"confirm"}],"request":{"order":"#W1"},"status":"continuing"}],"verdict":"guide"}"##
+        );
+        let deviate = report(GateVerdict::Deviate {
+            reason: Reason::MissingStep,
+            action: "claims resolved".to_owned(),
+            step: Some("verify".to_owned()),
+            remediation: Some("verify first".to_owned()),
+            explanation: "no verification".to_owned(),
+            at: EventIdx(3),
+        });
+        assert_eq!(
+            serde_json::to_string(&deviate).unwrap(),
+            r##"{"action":"claims resolved","at":3,"event":7,"explanation":"no verification","fired":true,"kind":"call cancel_pending_order","mutating":true,"reason":"MissingStep","remediation":"verify first","step":"verify","verdict":"deviate"}"##
+        );
+        let unchecked = report(GateVerdict::Unchecked { would_block: true });
+        assert_eq!(
+            serde_json::to_string(&unchecked).unwrap(),
+            r##"{"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"verdict":"unchecked","would_block":true}"##
+        );
+        for report in [allow, block, guide, deviate, unchecked] {
+            let text = serde_json::to_string(&report).unwrap();
+            let read: EventReport = serde_json::from_str(&text).unwrap();
+            assert_eq!(read, report, "{text}");
+        }
+    }
 }

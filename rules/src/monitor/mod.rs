@@ -91,6 +91,53 @@ pub struct Waiting {
     pub judge_from: Option<EventIdx>,
 }
 
+/// What of the monitor's state an operand's value depends on, besides the
+/// request's bindings and constants ([`Monitor::operand_reads`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reads {
+    /// Entity fields read from tool results.
+    pub fields: bool,
+    /// Counts of past calls matching a filter.
+    pub counts: bool,
+    /// Arguments of the call the current event shows.
+    pub args: bool,
+}
+
+impl Reads {
+    /// What either reads.
+    pub fn union(self, other: Reads) -> Reads {
+        Reads {
+            fields: self.fields || other.fields,
+            counts: self.counts || other.counts,
+            args: self.args || other.args,
+        }
+    }
+}
+
+/// A stamp of the state operands read ([`Monitor::read_stamp`]): how many
+/// field reads and filter matches the monitor holds, and which call's
+/// arguments the current event shows. The state only grows by appending,
+/// and a push taken back removes what it appended, so within one session
+/// (one sequence of events) two equal stamps mean the same state for what
+/// they count: an operand reading only that part has the same value under
+/// the same request. Stamps of different sessions are not comparable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadStamp {
+    field_reads: u64,
+    filter_matches: u64,
+    visible: Option<u32>,
+}
+
+impl ReadStamp {
+    /// Whether an operand reading `reads` has the same value under the same
+    /// request at both stamps.
+    pub fn same_for(&self, other: &ReadStamp, reads: Reads) -> bool {
+        (!reads.fields || self.field_reads == other.field_reads)
+            && (!reads.counts || self.filter_matches == other.filter_matches)
+            && (!reads.args || self.visible == other.visible)
+    }
+}
+
 #[derive(Clone, Debug)]
 /// The incremental evaluator: takes one event's facts at a time and keeps,
 /// per request, where each step is satisfied and which gated calls were allowed.
@@ -601,6 +648,16 @@ impl Monitor {
             })
         });
         state.chain(event).chain(awaiting)
+    }
+
+    /// What of the state [`Monitor::operand_values`] of `o` reads.
+    pub fn operand_reads(&self, o: OperandId) -> Reads {
+        self.plan.operand_reads(o.0)
+    }
+
+    /// The stamp of the state operands read now (see [`ReadStamp`]).
+    pub fn read_stamp(&self) -> ReadStamp {
+        self.state.read_stamp()
     }
 
     /// The values of encoded operand `o` now, under request `env`, with the

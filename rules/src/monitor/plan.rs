@@ -274,6 +274,44 @@ impl Plan {
     pub fn is_gated(&self, tool: Symbol) -> bool {
         self.gated.contains(&tool)
     }
+
+    /// What of the monitor's state encoded operand `o` reads (through the
+    /// operands it is made of). The operand graph is acyclic (each node
+    /// refers to nodes encoded before it); the walk is bounded by the
+    /// number of nodes all the same.
+    pub fn operand_reads(&self, o: u32) -> super::Reads {
+        use crate::encode::ONode;
+        let mut reads = super::Reads::default();
+        let mut todo = vec![o];
+        let mut budget = self.encoded.onodes.len();
+        while let Some(o) = todo.pop() {
+            if budget == 0 {
+                // Malformed: assume it reads everything.
+                return super::Reads {
+                    fields: true,
+                    counts: true,
+                    args: true,
+                };
+            }
+            budget -= 1;
+            match self.encoded.onodes.get(o as usize) {
+                None | Some(ONode::Const(_) | ONode::Var(_)) => {}
+                Some(ONode::Arg(_)) => reads.args = true,
+                Some(ONode::Field { id, .. }) => {
+                    reads.fields = true;
+                    todo.push(*id);
+                }
+                Some(ONode::Agg { inner, .. }) => todo.push(*inner),
+                Some(ONode::Count { key, .. }) => {
+                    reads.counts = true;
+                    todo.push(*key);
+                }
+                Some(ONode::CountEqual { inner, value }) => todo.extend([*inner, *value]),
+                Some(ONode::Arith { lhs, rhs, .. }) => todo.extend([*lhs, *rhs]),
+            }
+        }
+        reads
+    }
 }
 
 pub fn to_u32(i: usize) -> u32 {

@@ -87,6 +87,13 @@ pub struct State {
     pub ok_result_now: Option<Symbol>,
     /// The turns and the values named in them, for the dialogue predicates.
     pub dialogue: super::dialogue::Dialogue,
+    /// Field reads held (`attrs`' values, all together): with
+    /// `filter_matches` and `visible`, a stamp of what an operand can read
+    /// ([`super::ReadStamp`]). Counts of what is held, not of what happened,
+    /// so an undone push and its repetition give the same count.
+    field_reads: u64,
+    /// Filter matches held (`filter_all` and `filter_by_key` together).
+    filter_matches: u64,
 }
 
 /// One change [`State::apply`] made, so the monitor can undo its last event.
@@ -198,6 +205,7 @@ impl State {
                 is_list: read.is_list,
                 read_at: k,
             });
+            self.field_reads += 1;
             undo.push(StateChange::AttrPushed(key));
         }
         for bind in &facts.binds {
@@ -236,12 +244,21 @@ impl State {
                 self.results.remove(&k);
             }
             StateChange::ToolResultPushed(tool) => pop_last(&mut self.tool_results, &tool),
-            StateChange::FilterAllPushed(f) => pop_last(&mut self.filter_all, &f),
-            StateChange::FilterKeyPushed(f, key) => pop_last(&mut self.filter_by_key, &(f, key)),
+            StateChange::FilterAllPushed(f) => {
+                self.filter_matches = self.filter_matches.saturating_sub(1);
+                pop_last(&mut self.filter_all, &f);
+            }
+            StateChange::FilterKeyPushed(f, key) => {
+                self.filter_matches = self.filter_matches.saturating_sub(1);
+                pop_last(&mut self.filter_by_key, &(f, key));
+            }
             StateChange::ReadStringAdded(s) => {
                 self.read_strings.remove(&s);
             }
-            StateChange::AttrPushed(key) => pop_last(&mut self.attrs, &key),
+            StateChange::AttrPushed(key) => {
+                self.field_reads = self.field_reads.saturating_sub(1);
+                pop_last(&mut self.attrs, &key);
+            }
             StateChange::CandidateAdded(var, value) => {
                 if let Some(values) = self.candidates.get_mut(&var) {
                     values.remove(&value);
@@ -286,6 +303,7 @@ impl State {
                 continue;
             }
             self.filter_all.entry(f).or_default().push((ev, call));
+            self.filter_matches += 1;
             undo.push(StateChange::FilterAllPushed(f));
             let keys: Vec<Value> = match key_path {
                 None => vec![Value::Bool(true)],
@@ -295,9 +313,19 @@ impl State {
                 let list = self.filter_by_key.entry((f, key)).or_default();
                 if !list.contains(&(ev, call)) {
                     list.push((ev, call));
+                    self.filter_matches += 1;
                     undo.push(StateChange::FilterKeyPushed(f, key));
                 }
             }
+        }
+    }
+
+    /// What the operands can read now, as a stamp (see [`super::ReadStamp`]).
+    pub fn read_stamp(&self) -> super::ReadStamp {
+        super::ReadStamp {
+            field_reads: self.field_reads,
+            filter_matches: self.filter_matches,
+            visible: self.visible,
         }
     }
 
