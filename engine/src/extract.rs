@@ -16,7 +16,8 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, Word, identifier_word, is_record_word, turn_cues_of,
+    AskedWords, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
+    turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -259,17 +260,17 @@ impl Extractor {
 #[derive(Clone, Debug, Default)]
 struct MentionIndex {
     /// Turn positions (in [`Extractor::turns`]) by token, and by amount.
-    turns_by_token: HashMap<Word, TurnPositions>,
-    turns_by_amount: HashMap<Word, TurnPositions>,
+    turns_by_token: HashMap<ValueToken, TurnPositions>,
+    turns_by_amount: HashMap<ValueToken, TurnPositions>,
     /// Value symbols by their first token, by their amount, and every date.
-    values_by_token: HashMap<Word, ValueSymbols>,
-    values_by_amount: HashMap<Word, ValueSymbols>,
+    values_by_token: HashMap<ValueToken, ValueSymbols>,
+    values_by_amount: HashMap<ValueToken, ValueSymbols>,
     dates: Vec<u32>,
 }
 
 /// The turns holding one key: most keys are in few turns, and a conversation
 /// has a few thousand keys, so they are kept inline (a key costs no
-/// allocation of its own: [`Word`] holds a short token inline too).
+/// allocation of its own: [`ValueToken`] holds a short token inline too).
 type TurnPositions = SmallVec<[usize; 4]>;
 
 /// The values keyed by one token (most keys key one value, if any).
@@ -279,7 +280,7 @@ impl MentionIndex {
     /// The positions of the turns that may name a value keyed `key`, of the
     /// `turns` so far.
     fn turns_keyed(&self, key: Lookup<'_>, turns: usize) -> Vec<usize> {
-        let keyed = |map: &HashMap<Word, TurnPositions>, key: &str| {
+        let keyed = |map: &HashMap<ValueToken, TurnPositions>, key: &str| {
             map.get(key).map(|p| p.to_vec()).unwrap_or_default()
         };
         match key {
@@ -295,12 +296,12 @@ impl MentionIndex {
         match key {
             Lookup::Token(token) => self
                 .values_by_token
-                .entry(Word::new(token))
+                .entry(ValueToken::new(token))
                 .or_default()
                 .push(symbol),
             Lookup::Amount(amount) => self
                 .values_by_amount
-                .entry(Word::new(amount))
+                .entry(ValueToken::new(amount))
                 .or_default()
                 .push(symbol),
             Lookup::Date => self.dates.push(symbol),
@@ -320,7 +321,7 @@ impl MentionIndex {
                 }
                 Lookup::Date | Lookup::Never => continue,
             };
-            let positions = turns.entry(Word::new(key)).or_default();
+            let positions = turns.entry(ValueToken::new(key)).or_default();
             // A key the turn repeats is indexed, and its values taken, once.
             if positions.last() == Some(&position) {
                 continue;

@@ -8,10 +8,128 @@
 //! sentence's words are copied (the grammar reads them flattened) and
 //! dropped without touching the allocator.
 
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
 use smol_str::{SmolStr, StrExt};
 
-/// One word token: a string that holds a short word (up to 23 bytes) inline.
-pub type Word = SmolStr;
+use super::vocabulary::{OTHER, VOCABULARY, WordId};
+
+/// One word token: its text (a short word, up to 23 bytes, held inline) and
+/// its id in the dialogue vocabulary ([`super::vocabulary`]), looked up once
+/// when the word is made, so the grammar's word classes and phrase lists
+/// match it by id.
+#[derive(Clone)]
+pub struct Word {
+    text: SmolStr,
+    id: WordId,
+}
+
+impl Word {
+    /// The word `text` (already normalised), with its vocabulary id.
+    #[must_use]
+    pub fn new(text: impl AsRef<str>) -> Self {
+        Word::from_text(SmolStr::new(text))
+    }
+
+    /// [`Word::new`] of a static string.
+    #[must_use]
+    pub fn new_static(text: &'static str) -> Self {
+        Word::from_text(SmolStr::new_static(text))
+    }
+
+    fn from_text(text: SmolStr) -> Self {
+        let id = VOCABULARY.id(&text);
+        Word { text, id }
+    }
+
+    /// The word's text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The word's vocabulary id ([`OTHER`] for a word in no list).
+    pub(crate) fn id(&self) -> WordId {
+        self.id
+    }
+}
+
+impl Deref for Word {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl AsRef<str> for Word {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A word is looked up by its text (`HashSet<Word>::contains(&str)`): its
+/// hash and equality are its text's.
+impl Borrow<str> for Word {
+    fn borrow(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialEq for Word {
+    fn eq(&self, other: &Self) -> bool {
+        // The id is a function of the text: two listed words are equal iff
+        // their ids are; only two unlisted words compare their text.
+        self.id == other.id && (self.id != OTHER || self.text == other.text)
+    }
+}
+
+impl Eq for Word {}
+
+impl PartialOrd for Word {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Word {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl Hash for Word {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialEq<str> for Word {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl PartialEq<&str> for Word {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
+impl fmt::Debug for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One sentence: its clauses (each a run of word tokens) and whether it
 /// ends in a question mark. Its words are held in one list, clause by
@@ -221,12 +339,12 @@ fn push_words(text: &str, out: &mut Vec<Word>) {
         if word.is_empty() {
             continue;
         }
-        let lower = if word.is_ascii() {
+        let lower = Word::from_text(if word.is_ascii() {
             word.to_ascii_lowercase_smolstr()
         } else {
             word.replace(['\u{2019}', '\u{2018}'], "'")
                 .to_lowercase_smolstr()
-        };
+        });
         expand_contraction(lower, out);
     }
 }
@@ -256,7 +374,11 @@ const IRREGULAR_NEGATIVES: &[(&str, &[&str])] = &[
 
 /// Pushes `word`, with a `not` contraction split into its verb and `not`.
 fn expand_contraction(word: Word, out: &mut Vec<Word>) {
-    if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| *w == word) {
+    // Every contraction above, and every `n't`, ends in `t`: other words
+    // (nearly all) skip the list.
+    if !word.ends_with('t') {
+        out.push(word);
+    } else if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| word == *w) {
         out.extend(expansion.iter().map(|w| Word::new_static(w)));
     } else if let Some(stem) = word.strip_suffix("n't")
         && !stem.is_empty()
@@ -310,12 +432,8 @@ fn same_word(a: &str, b: &str) -> bool {
 /// boundaries dropped: the same tokens as `words(&normalise(text))` of the
 /// text they were read from (every boundary character also separates
 /// words), without tokenizing it again.
-pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&str> {
-    sentences
-        .iter()
-        .flat_map(Sentence::tokens)
-        .map(Word::as_str)
-        .collect()
+pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&Word> {
+    sentences.iter().flat_map(Sentence::tokens).collect()
 }
 
 #[cfg(test)]
@@ -381,7 +499,8 @@ mod tests {
             "",
         ] {
             let read = sentences(text);
-            assert_eq!(flat_tokens(&read), words(&normalise(text)), "{text}");
+            let flat: Vec<Word> = flat_tokens(&read).into_iter().cloned().collect();
+            assert_eq!(flat, words(&normalise(text)), "{text}");
         }
     }
 

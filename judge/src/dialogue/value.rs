@@ -4,9 +4,11 @@
 //! without a currency sign, thousands separators and trailing zeros; dates as
 //! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
 
-use smol_str::StrExt;
+use smol_str::{SmolStr, StrExt};
 
-use super::tokens::Word;
+/// One token of a turn or value as [`names_value`] reads it (split at
+/// markup, not at the grammar's boundaries): a short token is held inline.
+pub type ValueToken = SmolStr;
 
 /// Whether `turn` mentions `value` as a whole token (an id `W930` is not
 /// found in `W9300146`), an equal amount, or the same date.
@@ -20,7 +22,7 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 /// conversation has seen costs a lookup per value, not a re-read of the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadTurn {
-    tokens: Vec<Word>,
+    tokens: Vec<ValueToken>,
     amounts: Vec<String>,
 }
 
@@ -88,7 +90,7 @@ pub enum Lookup<'a> {
 /// A value read once for many [`ReadTurn::names_read`] questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadValue {
-    tokens: Vec<Word>,
+    tokens: Vec<ValueToken>,
     amount: Option<String>,
     date: Option<Date>,
 }
@@ -142,7 +144,7 @@ fn joins_token(c: char) -> bool {
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word.
-pub(crate) fn value_tokens(text: &str) -> Vec<Word> {
+pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
     text.split(|c: char| !joins_token(c))
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
         .map(|t| t.strip_suffix("'s").unwrap_or(t))
@@ -296,8 +298,8 @@ fn day_number(word: &str) -> Option<u32> {
 /// Whether a text of these [`value_tokens`] mentions `date`: ISO,
 /// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
 /// either order.
-fn mentions_date(tokens: &[Word], (year, month, day): Date) -> bool {
-    let year_ok = |t: Option<&Word>| {
+fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
+    let year_ok = |t: Option<&ValueToken>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
     };
