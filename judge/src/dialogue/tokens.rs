@@ -219,7 +219,47 @@ pub(crate) fn normalise(text: &str) -> String {
         }
         return lower;
     }
-    normalise_general(text)
+    if text.contains(FINAL_SIGMA_CASE) {
+        // `str::to_lowercase` lowers a capital sigma by its context (final
+        // or not); the rest of the text lowers character by character.
+        return normalise_general(text);
+    }
+    let stopped;
+    let text = if text.contains(STOP_MARKER) {
+        stopped = text.replace(STOP_MARKER, " ");
+        stopped.as_str()
+    } else {
+        text
+    };
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            // ASCII lowers to one ASCII character; of those, only the
+            // back-tick is unified.
+            out.push(match c.to_ascii_lowercase() {
+                '`' => '\'',
+                lower => lower,
+            });
+        } else {
+            out.extend(c.to_lowercase().map(unify_mark));
+        }
+    }
+    out
+}
+
+/// The capital sigma, the one character whose lower case depends on its
+/// neighbours.
+const FINAL_SIGMA_CASE: char = '\u{3a3}';
+
+/// A lower-cased character with typographic quotes and dashes unified
+/// (a dash separates clauses).
+fn unify_mark(c: char) -> char {
+    match c {
+        '\u{2019}' | '\u{2018}' | '`' | '\u{00b4}' => '\'',
+        '\u{201c}' | '\u{201d}' => '"',
+        '\u{2014}' | '\u{2013}' | '\u{2026}' => ',',
+        c => c,
+    }
 }
 
 /// [`normalise`] for any text (the ASCII case is done in one pass there).
@@ -227,12 +267,7 @@ fn normalise_general(text: &str) -> String {
     text.replace(STOP_MARKER, " ")
         .to_lowercase()
         .chars()
-        .map(|c| match c {
-            '\u{2019}' | '\u{2018}' | '`' | '\u{00b4}' => '\'',
-            '\u{201c}' | '\u{201d}' => '"',
-            '\u{2014}' | '\u{2013}' | '\u{2026}' => ',',
-            c => c,
-        })
+        .map(unify_mark)
         .collect()
 }
 
@@ -244,21 +279,25 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
     let normalised = normalise(text);
     let mut out: Vec<Sentence> = Vec::new();
     let mut start = 0;
-    let mut chars = normalised.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let ends = match c {
-            '!' | '?' | ';' | '\n' => true,
-            '.' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+    // The marks are ASCII, so a byte scan finds them (no byte of a longer
+    // UTF-8 character is ASCII).
+    for (at, &b) in normalised.as_bytes().iter().enumerate() {
+        let ends = match b {
+            b'!' | b'?' | b';' | b'\n' => true,
+            b'.' => normalised
+                .get(at + 1..)
+                .and_then(|rest| rest.chars().next())
+                .is_none_or(char::is_whitespace),
             _ => false,
         };
         if !ends {
             continue;
         }
-        let sentence = sentence(normalised.get(start..at).unwrap_or_default(), c == '?');
-        start = at + c.len_utf8();
+        let sentence = sentence(normalised.get(start..at).unwrap_or_default(), b == b'?');
+        start = at + 1;
         if sentence.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
-            if c == '?'
+            if b == b'?'
                 && let Some(last) = out.last_mut()
             {
                 last.question = true;
@@ -282,7 +321,8 @@ pub(crate) const MAX_LABEL_WORDS: usize = 3;
 /// [`Sentence::labels`]).
 fn sentence(text: &str, question: bool) -> Sentence {
     let mut read = Sentence {
-        words: Vec::new(),
+        // About one word in six bytes: most sentences need no regrowth.
+        words: Vec::with_capacity(text.len() / 6 + 1),
         clause_ends: Vec::new(),
         labels: Vec::new(),
         question,
@@ -290,11 +330,20 @@ fn sentence(text: &str, question: bool) -> Sentence {
     let mut after_colon = false;
     let mut rest = text;
     loop {
+        // The separators are ASCII, and no byte of a longer UTF-8
+        // character is: a byte search finds the same place as a character
+        // search.
         let end = rest
-            .find([',', ':', '(', ')', '"', '[', ']'])
+            .bytes()
+            .position(|b| matches!(b, b',' | b':' | b'(' | b')' | b'"' | b'[' | b']'))
             .unwrap_or(rest.len());
         let part = rest.get(..end).unwrap_or_default();
-        for (i, piece) in part.split(" - ").enumerate() {
+        let pieces = if part.as_bytes().contains(&b'-') {
+            Pieces::Split(part.split(" - "))
+        } else {
+            Pieces::One(Some(part))
+        };
+        for (i, piece) in pieces.enumerate() {
             let start = read.words.len();
             push_words(piece, &mut read.words);
             if read.words.len() == start {
@@ -319,6 +368,24 @@ fn sentence(text: &str, question: bool) -> Sentence {
     read
 }
 
+/// The parts of a clause text between ` - ` dashes: most have no dash, and
+/// splitting them would set up a substring search for nothing.
+enum Pieces<'a> {
+    One(Option<&'a str>),
+    Split(std::str::Split<'a, &'static str>),
+}
+
+impl<'a> Iterator for Pieces<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Pieces::One(part) => part.take(),
+            Pieces::Split(split) => split.next(),
+        }
+    }
+}
+
 /// Word tokens of normalised text: runs of letters, digits and apostrophes,
 /// contractions of `not` expanded. Other characters separate words.
 #[must_use]
@@ -330,6 +397,32 @@ pub(crate) fn words(text: &str) -> Vec<Word> {
 
 /// Appends the [`words`] of `text` to `out`.
 fn push_words(text: &str, out: &mut Vec<Word>) {
+    if text.is_ascii() {
+        // The common case, byte by byte: an ASCII character is alphanumeric
+        // or an apostrophe exactly when its byte is.
+        let bytes = text.as_bytes();
+        for raw in bytes.split(|&b| !(b.is_ascii_alphanumeric() || b == b'\'')) {
+            let start = raw.iter().position(|&b| b != b'\'').unwrap_or(raw.len());
+            let end = raw
+                .iter()
+                .rposition(|&b| b != b'\'')
+                .map_or(start, |i| i + 1);
+            let Some(word) = raw.get(start..end).filter(|w| !w.is_empty()) else {
+                continue;
+            };
+            // ASCII bytes are one character each: the slice is a `str`.
+            let Ok(word) = std::str::from_utf8(word) else {
+                continue;
+            };
+            expand_contraction(Word::from_text(word.to_ascii_lowercase_smolstr()), out);
+        }
+    } else {
+        push_words_general(text, out);
+    }
+}
+
+/// [`push_words`] for any text (ASCII text is read byte by byte there).
+fn push_words_general(text: &str, out: &mut Vec<Word>) {
     let is_apostrophe = |c: char| matches!(c, '\'' | '\u{2019}' | '\u{2018}');
     for raw in text.split(|c: char| !(c.is_alphanumeric() || is_apostrophe(c))) {
         // Trimming every apostrophe form equals unifying them first and
@@ -487,6 +580,32 @@ mod tests {
             "",
         ] {
             assert_eq!(normalise(text), normalise_general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn normalising_other_text_is_the_general_rule() {
+        for text in [
+            "Caf\u{e9} \u{2019}OK\u{2019} \u{2014} `x` \u{201c}Q\u{201d} ###STOP### \u{130}stanbul",
+            "\u{1f600} Yes\u{2026} \u{00b4}\u{2013}\u{2018}",
+            "ODYSSEUS \u{3a3}\u{3a3} \u{3a3}A",
+        ] {
+            assert_eq!(normalise(text), normalise_general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn ascii_words_are_the_general_rule() {
+        for text in [
+            "don't won't 'quoted' ''x'' it's n't a-b c_d 12.5 W9300146 ###stop###",
+            "Yes, GO Ahead! cant can't i'D",
+            "",
+            "'",
+        ] {
+            let (mut ascii, mut general) = (Vec::new(), Vec::new());
+            push_words(text, &mut ascii);
+            push_words_general(text, &mut general);
+            assert_eq!(ascii, general, "{text}");
         }
     }
 

@@ -361,6 +361,8 @@ pub(crate) struct Vocabulary {
     phrase_ids: Vec<Vec<Box<[WordId]>>>,
     /// [`ACTION_STEMS`] by their first byte.
     stems_by_first_byte: Vec<Vec<&'static str>>,
+    /// The longest listed word's length: a longer word is in no list.
+    longest: usize,
 }
 
 impl Vocabulary {
@@ -381,6 +383,7 @@ impl Vocabulary {
             phrase_heads: vec![0],
             phrase_ids: Vec::new(),
             stems_by_first_byte: vec![Vec::new(); 256],
+            longest: listed.iter().map(|w| w.len()).max().unwrap_or(0),
         };
         for stem in ACTION_STEMS {
             let first = stem.as_bytes().first().map_or(0, |&b| usize::from(b));
@@ -451,6 +454,9 @@ impl Vocabulary {
 
     /// The id of `word`: its own if listed, [`OTHER`] if not.
     pub(crate) fn id(&self, word: &str) -> WordId {
+        if word.len() > self.longest {
+            return OTHER;
+        }
         self.slot_of(word)
             .and_then(|at| self.slots.get(at).copied().flatten())
             .map_or(OTHER, |(_, id)| id)
