@@ -399,22 +399,23 @@ pub(crate) fn words(text: &str) -> Vec<Word> {
 fn push_words(text: &str, out: &mut Vec<Word>) {
     if text.is_ascii() {
         // The common case, byte by byte: an ASCII character is alphanumeric
-        // or an apostrophe exactly when its byte is.
+        // or an apostrophe exactly when its byte is, and every byte index
+        // of ASCII text is a character boundary.
         let bytes = text.as_bytes();
-        for raw in bytes.split(|&b| !(b.is_ascii_alphanumeric() || b == b'\'')) {
-            let start = raw.iter().position(|&b| b != b'\'').unwrap_or(raw.len());
-            let end = raw
-                .iter()
-                .rposition(|&b| b != b'\'')
-                .map_or(start, |i| i + 1);
-            let Some(word) = raw.get(start..end).filter(|w| !w.is_empty()) else {
+        let mut start = 0;
+        for end in 0..=bytes.len() {
+            if bytes
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'\'')
+            {
                 continue;
-            };
-            // ASCII bytes are one character each: the slice is a `str`.
-            let Ok(word) = std::str::from_utf8(word) else {
-                continue;
-            };
-            expand_contraction(Word::from_text(word.to_ascii_lowercase_smolstr()), out);
+            }
+            let raw = text.get(start..end).unwrap_or_default();
+            start = end + 1;
+            let word = raw.trim_matches('\'');
+            if !word.is_empty() {
+                expand_contraction(Word::from_text(word.to_ascii_lowercase_smolstr()), out);
+            }
         }
     } else {
         push_words_general(text, out);
