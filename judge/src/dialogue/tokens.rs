@@ -572,21 +572,15 @@ mod tests {
         );
     }
 
+    /// ASCII text, text with a capital sigma and other non-ASCII text each
+    /// take their own path through `normalise`.
     #[test]
-    fn normalising_ascii_text_is_the_general_rule() {
+    fn normalising_is_the_general_rule() {
         for text in [
             "Yes, GO Ahead `now`. ###STOP###",
             "###stop### ###STOP###x",
             "Caf\u{e9} \u{2019}ok\u{2019} \u{2014} \u{3a3}\u{3a3} ###STOP###",
             "",
-        ] {
-            assert_eq!(normalise(text), normalise_general(text), "{text}");
-        }
-    }
-
-    #[test]
-    fn normalising_other_text_is_the_general_rule() {
-        for text in [
             "Caf\u{e9} \u{2019}OK\u{2019} \u{2014} `x` \u{201c}Q\u{201d} ###STOP### \u{130}stanbul",
             "\u{1f600} Yes\u{2026} \u{00b4}\u{2013}\u{2018}",
             "ODYSSEUS \u{3a3}\u{3a3} \u{3a3}A",
