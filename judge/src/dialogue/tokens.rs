@@ -18,7 +18,7 @@ use smol_str::{SmolStr, StrExt};
 use super::vocabulary::{OTHER, VOCABULARY, WordId};
 
 /// One word token: its text (a short word, up to 23 bytes, held inline) and
-/// its id in the dialogue vocabulary ([`super::vocabulary`]), looked up once
+/// its id in the dialogue vocabulary (`vocabulary.rs`), looked up once
 /// when the word is made, so the grammar's word classes and phrase lists
 /// match it by id.
 #[derive(Clone)]
@@ -202,26 +202,9 @@ const STOP_MARKER: &str = "###STOP###";
 /// clauses) and drops tau2's `###STOP###` marker.
 #[must_use]
 pub(crate) fn normalise(text: &str) -> String {
-    if text.is_ascii() {
-        // The common case: of the characters unified below only the
-        // back-tick is ASCII, and ASCII lower-cases byte by byte (a copy,
-        // not a string collected character by character).
-        let stopped;
-        let text = if text.contains(STOP_MARKER) {
-            stopped = text.replace(STOP_MARKER, " ");
-            stopped.as_str()
-        } else {
-            text
-        };
-        let mut lower = text.to_ascii_lowercase();
-        if lower.contains('`') {
-            lower = lower.replace('`', "'");
-        }
-        return lower;
-    }
     if text.contains(FINAL_SIGMA_CASE) {
         // `str::to_lowercase` lowers a capital sigma by its context (final
-        // or not); the rest of the text lowers character by character.
+        // or not); any other character lowers on its own.
         return normalise_general(text);
     }
     let stopped;
@@ -231,6 +214,16 @@ pub(crate) fn normalise(text: &str) -> String {
     } else {
         text
     };
+    if text.is_ascii() {
+        // The common case: of the characters unified below only the
+        // back-tick is ASCII, and ASCII lower-cases byte by byte (a copy,
+        // not a string collected character by character).
+        let mut lower = text.to_ascii_lowercase();
+        if lower.contains('`') {
+            lower = lower.replace('`', "'");
+        }
+        return lower;
+    }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_ascii() {
