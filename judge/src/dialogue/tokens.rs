@@ -202,11 +202,6 @@ const STOP_MARKER: &str = "###STOP###";
 /// clauses) and drops tau2's `###STOP###` marker.
 #[must_use]
 pub(crate) fn normalise(text: &str) -> String {
-    if text.contains(FINAL_SIGMA_CASE) {
-        // `str::to_lowercase` lowers a capital sigma by its context (final
-        // or not); any other character lowers on its own.
-        return normalise_general(text);
-    }
     let stopped;
     let text = if text.contains(STOP_MARKER) {
         stopped = text.replace(STOP_MARKER, " ");
@@ -223,6 +218,11 @@ pub(crate) fn normalise(text: &str) -> String {
             lower = lower.replace('`', "'");
         }
         return lower;
+    }
+    if text.contains(FINAL_SIGMA_CASE) {
+        // `str::to_lowercase` lowers a capital sigma by its context (final
+        // or not); any other character lowers on its own.
+        return normalise_general(text);
     }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
