@@ -16,7 +16,8 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, Word, identifier_word, is_record_word, turn_cues_of,
+    AskedWords, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
+    turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -332,8 +333,8 @@ impl Extractor {
 #[derive(Clone, Debug, Default)]
 struct MentionIndex {
     /// Turn positions (in [`Extractor::turns`]) by token, and by amount.
-    turns_by_token: HashMap<Word, TurnPositions>,
-    turns_by_amount: HashMap<Word, TurnPositions>,
+    turns_by_token: HashMap<ValueToken, TurnPositions>,
+    turns_by_amount: HashMap<ValueToken, TurnPositions>,
     /// Value symbols by their first token, by their amount, and every date.
     values: ValuesByKey,
 }
@@ -342,8 +343,8 @@ struct MentionIndex {
 /// [`Lookup`] keys: by first token, by canonical amount, and every date.
 #[derive(Clone, Debug, Default)]
 struct ValuesByKey {
-    by_token: HashMap<Word, ValueSymbols>,
-    by_amount: HashMap<Word, ValueSymbols>,
+    by_token: HashMap<ValueToken, ValueSymbols>,
+    by_amount: HashMap<ValueToken, ValueSymbols>,
     dates: Vec<u32>,
 }
 
@@ -359,7 +360,7 @@ impl ValuesByKey {
             }
             Lookup::Never => return,
         };
-        map.entry(Word::new(key)).or_default().push(value);
+        map.entry(ValueToken::new(key)).or_default().push(value);
     }
 
     /// The values a turn holding `key` may name (besides every date).
@@ -386,7 +387,7 @@ impl ValuesByKey {
 
 /// The turns holding one key: most keys are in few turns, and a conversation
 /// has a few thousand keys, so they are kept inline (a key costs no
-/// allocation of its own: [`Word`] holds a short token inline too).
+/// allocation of its own: [`ValueToken`] holds a short token inline too).
 type TurnPositions = SmallVec<[usize; 4]>;
 
 /// The values keyed by one token (most keys key one value, if any).
@@ -396,7 +397,7 @@ impl MentionIndex {
     /// The positions of the turns that may name a value keyed `key`, of the
     /// `turns` so far.
     fn turns_keyed(&self, key: Lookup<'_>, turns: usize) -> Vec<usize> {
-        let keyed = |map: &HashMap<Word, TurnPositions>, key: &str| {
+        let keyed = |map: &HashMap<ValueToken, TurnPositions>, key: &str| {
             map.get(key).map(|p| p.to_vec()).unwrap_or_default()
         };
         match key {
@@ -421,7 +422,7 @@ impl MentionIndex {
                 Lookup::Amount(amount) => (&mut self.turns_by_amount, amount),
                 Lookup::Date | Lookup::Never => continue,
             };
-            let positions = turns.entry(Word::new(key)).or_default();
+            let positions = turns.entry(ValueToken::new(key)).or_default();
             // A key the turn repeats is indexed once.
             if positions.last() != Some(&position) {
                 positions.push(position);

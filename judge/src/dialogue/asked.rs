@@ -8,8 +8,8 @@
 
 use std::collections::HashSet;
 
-use super::lexicon::SELECTING_WORDS;
 use super::tokens::{Sentence, Word, normalise, words};
+use super::vocabulary::WordClass;
 
 /// How many first letters two forms of an action word share ("cancel",
 /// "cancellation"; "modif-y", "modif-ication").
@@ -94,7 +94,7 @@ impl AskedWords {
         let selects = several
             && reply.windows(2).any(|pair| {
                 matches!(pair, [ordinal, noun]
-                    if SELECTING_WORDS.contains(&ordinal.as_str())
+                    if WordClass::SelectingWords.has(ordinal)
                         && matches!(noun.as_str(), "one" | "order" | "reservation"))
             });
         beside || selects

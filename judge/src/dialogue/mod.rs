@@ -189,22 +189,21 @@ mod lexicon;
 mod stance;
 mod tokens;
 mod value;
+mod vocabulary;
 
 use crate::types::{Role, Turn};
 
 use asked::is_identifier;
-use lexicon::{
-    ACTION_ANAPHORS, ACTION_WORDS, ASK_CUES, DECISION_WORDS, INFINITIVE_VERBS, SCOPE_ENDS,
-};
 use stance::{Markers, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences};
-use tokens::{contains_phrase, flat_tokens, phrase_positions, words};
+use tokens::{flat_tokens, phrase_positions, words};
 use value::value_tokens;
+use vocabulary::{PhraseClass, WordClass};
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
 pub use stance::{Stance, reply_stance};
 pub use tokens::Word;
-pub use value::{Lookup, ReadTurn, ReadValue, names_value};
+pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later
@@ -347,8 +346,8 @@ pub fn asks_for_decision(text: &str) -> bool {
 }
 
 /// [`asks_for_decision`] of a turn's word tokens.
-fn asks_decision_in<T: AsRef<str>>(tokens: &[T]) -> bool {
-    ASK_CUES.iter().any(|p| contains_phrase(tokens, p))
+fn asks_decision_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
+    PhraseClass::AskCues.any_in(tokens)
 }
 
 /// Whether an agent turn's last question is about something else than an
@@ -361,9 +360,9 @@ fn last_question_elsewhere(turn: &Turn) -> bool {
         .find(|s| s.question)
         .is_some_and(|last| {
             !last.tokens().any(|w| {
-                ACTION_WORDS.contains(&w.as_str())
-                    || ACTION_ANAPHORS.contains(&w.as_str())
-                    || DECISION_WORDS.contains(&w.as_str())
+                WordClass::ActionWords.has(w)
+                    || WordClass::ActionAnaphors.has(w)
+                    || WordClass::DecisionWords.has(w)
             })
         })
 }
@@ -381,9 +380,11 @@ fn note_request(asked: &mut AskedWords, turn: &Turn) {
 /// with this change"; a bare "Yes!" answers the last question).
 fn answers_the_action(turn: &Turn, asked: &AskedWords) -> bool {
     !asked.latest_asks_other()
-        || turn.sentences().iter().flat_map(|s| s.tokens()).any(|w| {
-            w == "proceed" || (ACTION_WORDS.contains(&w.as_str()) && asked.names_action(w))
-        })
+        || turn
+            .sentences()
+            .iter()
+            .flat_map(|s| s.tokens())
+            .any(|w| w == "proceed" || (WordClass::ActionWords.has(w) && asked.names_action(w)))
 }
 
 /// Whether an agent turn asks the user anything (a decision or a question
@@ -418,8 +419,10 @@ pub fn names_identifier(text: &str) -> bool {
 
 /// Whether a turn of these word tokens names a state-changing action ("cancel", "refund",
 /// "upgrade", …).
-fn names_action_in<T: AsRef<str>>(tokens: &[T]) -> bool {
-    tokens.iter().any(|w| ACTION_WORDS.contains(&w.as_ref()))
+fn names_action_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
+    tokens
+        .iter()
+        .any(|w| WordClass::ActionWords.has(w.borrow()))
 }
 
 /// Whether an agent turn is a summary for these key values: it asks for a
@@ -551,7 +554,7 @@ impl Keyword {
         let words = words(&tokens::normalise(&phrase.replace('_', " ")));
         let ends_in_infinitive_verb = words
             .last()
-            .is_some_and(|w| INFINITIVE_VERBS.contains(&w.as_str()));
+            .is_some_and(|w| WordClass::InfinitiveVerbs.has(w));
         Keyword {
             words,
             ends_in_infinitive_verb,
@@ -596,7 +599,7 @@ fn negated_at(clause: &[Word], negators: &[usize], start: usize) -> bool {
                 .get(n + 1..start)
                 .unwrap_or_default()
                 .iter()
-                .any(|w| SCOPE_ENDS.contains(&w.as_str()))
+                .any(|w| WordClass::ScopeEnds.has(w))
     })
 }
 

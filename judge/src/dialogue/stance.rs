@@ -4,17 +4,11 @@
 
 use super::asked::AskedWords;
 use super::lexicon::{
-    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, ACTION_WORDS, AGREEMENT,
-    ANAPHORIC_OBJECTS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS, CONDITIONS,
-    CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
-    DECISION_LABELS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
-    INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
-    NEUTRAL_NEGATIONS, NEW_TOPIC, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, NO_NEED_TAIL,
-    OBJECT_WORDS, PRECEDENCE, REFUSALS, REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW, RETENTION,
-    RETENTION_AFTER_OBJECT, SARCASM, SARCASM_MARKS, STATE_DESCRIPTIONS, TEMPORAL, WISHES,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, PRECEDENCE, REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW,
+    RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
 };
-use super::tokens::{Sentence, Word, contains_phrase, phrase_positions, sentences};
+use super::tokens::{Sentence, Word, contains_phrase, sentences};
+use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
 
 /// How a user reply answers the agent's request for a decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -147,32 +141,30 @@ impl Markers {
     fn read_sentence(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         self.question |= sentence.question;
         let all = sentence.words();
-        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(all, p));
+        let any = |class: PhraseClass| class.any_in(all);
         let described = described_positions(all);
-        self.contrast |= CONTRAST.iter().any(|p| {
-            phrase_positions(all, p).into_iter().any(|at| {
-                if described.contains(&at) {
-                    return false;
-                }
-                let conceded = at
-                    .checked_sub(1)
-                    .and_then(|i| all.get(i))
-                    .is_some_and(|w| CONTRAST_CONCESSIONS.contains(&w.as_str()));
-                let before = all.get(..at).unwrap_or_default();
-                let refused_before =
-                    bears_on_action(before) && !stance_negators(before, true).is_empty();
-                !conceded
-                    && (refused_before
-                        || !concedes_to_yes(all.get(at + p.len()..).unwrap_or_default()))
-            })
+        self.contrast |= PhraseClass::Contrast.matches(all).any(|(at, p)| {
+            if described.contains(&at) {
+                return false;
+            }
+            let conceded = at
+                .checked_sub(1)
+                .and_then(|i| all.get(i))
+                .is_some_and(|w| WordClass::ContrastConcessions.has(w));
+            let before = all.get(..at).unwrap_or_default();
+            let refused_before =
+                bears_on_action(before) && !stance_negators(before, true).is_empty();
+            !conceded
+                && (refused_before || !concedes_to_yes(all.get(at + p.len()..).unwrap_or_default()))
         });
-        self.hedge |= any(HEDGES) || all.iter().any(|w| is_elongated(w)) || not_knowing(all);
+        self.hedge |=
+            any(PhraseClass::Hedges) || all.iter().any(|w| is_elongated(w)) || not_knowing(all);
         // "Can you check the price first?": the action waits on the answer.
-        self.condition |= all.iter().any(|w| w == "first") && any(INDIRECT_QUESTIONS);
+        self.condition |= all.iter().any(|w| w == "first") && any(PhraseClass::IndirectQuestions);
         self.retention |= retains_asked(sentence, asked);
         self.withdrawal |= withdraws(all);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
-        self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
+        self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
         // An acknowledgement with its "that" ("I understand that, after
         // this, the order can't be changed") covers the clauses after it in
         // its sentence, until a contrast, a yes or a wish of the user's own
@@ -184,8 +176,7 @@ impl Markers {
             let carried = acknowledging && !turns_from_acknowledgement(clause);
             acknowledging = carried || acknowledges_that(clause);
             let acknowledged = carried
-                || (ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p))
-                    && !states_own_wish(clause));
+                || (PhraseClass::Acknowledgements.any_in(clause) && !states_own_wish(clause));
             self.condition |= !carried && states_condition(clause);
             if is_field_value(clause, label) || quotes_detail(clause, asked) {
                 continue;
@@ -204,11 +195,11 @@ impl Markers {
         // "Yes, please exchange it" to a cancellation: a go-ahead for an
         // action no request for a decision named.
         self.other_request |= asked.is_some_and(|asked| {
-            GO_AHEAD.iter().any(|p| {
+            PhraseClass::GoAhead.matches(all).any(|(_, p)| {
                 let [_, verb] = p else {
                     return false;
                 };
-                ACTION_WORDS.contains(verb) && contains_phrase(all, p) && !asked.names_action(verb)
+                WordClass::ActionWords.has_text(verb) && !asked.names_action(verb)
             })
         });
     }
@@ -223,15 +214,12 @@ impl Markers {
         let all = sentence.words();
         let opening_contrast = sentence.clauses().next().is_some_and(|clause| {
             let head = skip_fillers(clause);
-            CONTRAST
-                .iter()
-                .chain(CONTRAST_HEADS)
-                .any(|p| opens_with(head, p))
+            PhraseClass::Contrast.opens(head) || PhraseClass::ContrastHeads.opens(head)
         });
         self.read_next_request(sentence, asked);
-        self.hedge |= HEDGES.iter().any(|p| contains_phrase(all, p)) || not_knowing(all);
+        self.hedge |= PhraseClass::Hedges.any_in(all) || not_knowing(all);
         self.contrast |= opening_contrast;
-        self.condition |= FIRM_CONDITIONS.iter().any(|p| contains_phrase(all, p));
+        self.condition |= PhraseClass::FirmConditions.any_in(all);
     }
 
     /// A sentence after the yes that moves on to another request: its
@@ -240,11 +228,11 @@ impl Markers {
     /// retention or correction still takes the yes back.
     fn read_next_request(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
         let all = sentence.words();
-        let any = |class: &[&[&str]]| class.iter().any(|p| contains_phrase(all, p));
-        self.contrast |= any(CORRECTIONS);
+        let any = |class: PhraseClass| class.any_in(all);
+        self.contrast |= any(PhraseClass::Corrections);
         self.retention |= retains_asked(sentence, asked);
         self.withdrawal |= withdraws(all);
-        self.sarcasm |= any(SARCASM) || all.iter().any(|w| is_elongated(w));
+        self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
             about_other: about_other_things(all, asked),
@@ -284,10 +272,9 @@ impl Markers {
                 .collect()
         };
         let head = skip_fillers(clause);
-        let opens = |p: &[&str]| opens_with(head, p);
-        let yes_head = YES_HEADS.iter().any(|p| opens(p));
-        let go_ahead = GO_AHEAD.iter().any(|p| contains_phrase(clause, p));
-        let agreement = AGREEMENT.iter().any(|p| contains_phrase(clause, p));
+        let yes_head = PhraseClass::YesHeads.opens(head);
+        let go_ahead = PhraseClass::GoAhead.any_in(clause);
+        let agreement = PhraseClass::Agreement.any_in(clause);
         let says_yes_here = !in_question && (yes_head || go_ahead || agreement);
         self.negation_after_yes |= !negators.is_empty()
             && (self.says_yes() || says_yes_here)
@@ -309,11 +296,10 @@ impl Markers {
             i < head_offset + 2 && !follows_condition(clause, i) && !is_determiner_no(clause, i)
         });
         let negated_yes = !negators.is_empty() && (yes_head || go_ahead || agreement);
-        self.refusal |=
-            opens_negated || negated_yes || REFUSALS.iter().any(|p| contains_phrase(clause, p));
-        self.contrast |= CONTRAST_HEADS.iter().any(|p| opens(p));
-        self.withdrawal |= WITHDRAWAL_HEADS.iter().any(|p| opens(p))
-            && !(opens(&["cancel", "that"]) && head.len() > 2);
+        self.refusal |= opens_negated || negated_yes || PhraseClass::Refusals.any_in(clause);
+        self.contrast |= PhraseClass::ContrastHeads.opens(head);
+        self.withdrawal |= PhraseClass::WithdrawalHeads.opens(head)
+            && !(opens_with(head, &["cancel", "that"]) && head.len() > 2);
     }
 
     /// Whether the reply holds an explicit yes in a statement.
@@ -409,8 +395,8 @@ fn opens_new_request(sentence: &Sentence) -> bool {
         .skip_while(|w| matches!(w.as_str(), "and" | "but" | "oh" | "um" | "so" | "well"))
         .take(NEW_TOPIC_HEAD_WINDOW)
         .any(|w| w == NEW_TOPIC_HEAD);
-    let marker = NEW_TOPIC.iter().any(|p| contains_phrase(all, p));
-    (head || marker) && all.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
+    let marker = PhraseClass::NewTopic.any_in(all);
+    (head || marker) && all.iter().any(|w| WordClass::FirstPerson.has(w))
 }
 
 /// Whether a sentence asks for information about the action rather than
@@ -422,7 +408,7 @@ fn opens_new_request(sentence: &Sentence) -> bool {
 /// before the action ([`PRECEDENCE`]: "before you submit", "first").
 fn asks_for_information(sentence: &Sentence) -> bool {
     let all = sentence.words();
-    if all.iter().any(|w| PRECEDENCE.contains(&w.as_str())) {
+    if all.iter().any(|w| WordClass::Precedence.has(w)) {
         return false;
     }
     let head = sentence
@@ -430,12 +416,12 @@ fn asks_for_information(sentence: &Sentence) -> bool {
         .next()
         .map(skip_fillers)
         .unwrap_or_default();
-    let word = |i: usize| head.get(i).map(Word::as_str);
-    let negated_next = word(1).is_some_and(|w| NEGATORS.contains(&w));
-    let wh_question = word(0).is_some_and(|w| INTERROGATIVES.contains(&w)) && !negated_next;
-    let modal_question = word(0).is_some_and(|w| MODAL_HEADS.contains(&w))
-        && word(1).is_some_and(|w| w != "you" && !NEGATORS.contains(&w));
-    wh_question || modal_question || INFORMATION_REQUESTS.iter().any(|p| contains_phrase(all, p))
+    let word = |i: usize| head.get(i);
+    let negated_next = word(1).is_some_and(|w| WordClass::Negators.has(w));
+    let wh_question = word(0).is_some_and(|w| WordClass::Interrogatives.has(w)) && !negated_next;
+    let modal_question = word(0).is_some_and(|w| WordClass::ModalHeads.has(w))
+        && word(1).is_some_and(|w| w != "you" && !WordClass::Negators.has(w));
+    wh_question || modal_question || PhraseClass::InformationRequests.any_in(all)
 }
 
 /// Whether a sentence is about things no request for a decision named: it
@@ -445,9 +431,9 @@ fn asks_for_information(sentence: &Sentence) -> bool {
 /// `asked` (a reply read alone), nothing is.
 fn about_other_things(sentence: &[Word], asked: Option<&AskedWords>) -> bool {
     asked.is_some_and(|asked| asked.only_other_identifiers(sentence))
-        && !sentence.iter().any(|w| {
-            ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str())
-        })
+        && !sentence
+            .iter()
+            .any(|w| WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w))
 }
 
 /// Whether a sentence keeps something the user may have been asked to
@@ -463,19 +449,17 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
     }
     let anaphoric = is_anaphoric(all);
     sentence.clauses().any(|clause| {
-        RETENTION.iter().any(|p| {
-            phrase_positions(clause, p).into_iter().any(|at| {
-                let object_before = p
-                    .first()
-                    .is_some_and(|w| RETENTION_AFTER_OBJECT.contains(w));
-                let object = if object_before {
-                    clause.get(..at)
-                } else {
-                    clause.get(at + p.len()..)
-                }
-                .unwrap_or_default();
-                anaphoric || !scoped_to_the_rest(object)
-            })
+        PhraseClass::Retention.matches(clause).any(|(at, p)| {
+            let object_before = p
+                .first()
+                .is_some_and(|w| RETENTION_AFTER_OBJECT.contains(w));
+            let object = if object_before {
+                clause.get(..at)
+            } else {
+                clause.get(at + p.len()..)
+            }
+            .unwrap_or_default();
+            anaphoric || !scoped_to_the_rest(object)
         })
     })
 }
@@ -486,11 +470,13 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
 fn scoped_to_the_rest(words: &[Word]) -> bool {
     words
         .iter()
-        .position(|w| COMPLEMENT_SCOPE.contains(&w.as_str()))
+        .position(|w| WordClass::ComplementScope.has(w))
         .is_some_and(|end| {
-            words.get(..end).unwrap_or_default().iter().all(|w| {
-                !ACTION_ANAPHORS.contains(&w.as_str()) && !OBJECT_WORDS.contains(&w.as_str())
-            })
+            words
+                .get(..end)
+                .unwrap_or_default()
+                .iter()
+                .all(|w| !WordClass::ActionAnaphors.has(w) && !WordClass::ObjectWords.has(w))
         })
 }
 
@@ -499,24 +485,18 @@ fn scoped_to_the_rest(words: &[Word]) -> bool {
 /// orders": [`STATE_DESCRIPTIONS`]).
 fn withdraws(words: &[Word]) -> bool {
     let described = described_positions(words);
-    WITHDRAWALS.iter().any(|p| {
-        phrase_positions(words, p)
-            .into_iter()
-            .any(|at| !described.contains(&at))
-    })
+    PhraseClass::Withdrawals
+        .matches(words)
+        .any(|(at, _)| !described.contains(&at))
 }
 
 /// The positions of the words inside descriptions of an order's state
 /// ([`STATE_DESCRIPTIONS`]): no marker there counts ("not yet processed"
 /// holds a withdrawal and a contrast, and describes).
 fn described_positions(words: &[Word]) -> Vec<usize> {
-    STATE_DESCRIPTIONS
-        .iter()
-        .flat_map(|p| {
-            phrase_positions(words, p)
-                .into_iter()
-                .flat_map(|at| at..at + p.len())
-        })
+    PhraseClass::StateDescriptions
+        .matches(words)
+        .flat_map(|(at, p)| at..at + p.len())
         .collect()
 }
 
@@ -539,10 +519,10 @@ fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> b
     };
     let anaphor = request
         .iter()
-        .any(|w| ACTION_ANAPHORS.contains(&w.as_str()) || ANAPHORIC_OBJECTS.contains(&w.as_str()));
+        .any(|w| WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w));
     let actions: Vec<&Word> = request
         .iter()
-        .filter(|w| ACTION_WORDS.contains(&w.as_str()))
+        .filter(|w| WordClass::ActionWords.has(w))
         .collect();
     match asked {
         Some(asked) => {
@@ -565,13 +545,10 @@ const MIN_NAMING_WORD: usize = 4;
 fn first_yes_end(all: &[Word]) -> Option<usize> {
     let start = all
         .iter()
-        .position(|t| !FILLERS.contains(&t.as_str()))
+        .position(|t| !WordClass::Fillers.has(t))
         .unwrap_or(all.len());
     let head = all.get(start..).unwrap_or_default();
-    YES_HEADS
-        .iter()
-        .find(|p| opens_with(head, p))
-        .map(|p| start + p.len())
+    PhraseClass::YesHeads.opening(head).map(|p| start + p.len())
 }
 
 /// The words of a request after a yes: an imperative action verb opening
@@ -581,19 +558,16 @@ fn first_yes_end(all: &[Word]) -> Option<usize> {
 fn request_words(after: &[Word]) -> Option<&[Word]> {
     // An imperative right after the yes: "Yes, upgrade my shipping".
     let head = skip_fillers(after);
-    if head
-        .first()
-        .is_some_and(|w| ACTION_WORDS.contains(&w.as_str()))
-    {
+    if head.first().is_some_and(|w| WordClass::ActionWords.has(w)) {
         return Some(head);
     }
     for (i, word) in after.iter().enumerate() {
-        if FIRST_PERSON.contains(&word.as_str()) {
+        if WordClass::FirstPerson.has(word) {
             let window = after.get(i + 1..).unwrap_or_default();
             if let Some(j) = window
                 .iter()
                 .take(REQUEST_HEAD_WINDOW)
-                .position(|w| WISHES.contains(&w.as_str()))
+                .position(|w| WordClass::Wishes.has(w))
             {
                 let request = window.get(j + 1..).unwrap_or_default();
                 if !request.is_empty() {
@@ -603,7 +577,7 @@ fn request_words(after: &[Word]) -> Option<&[Word]> {
         }
         if word == "please" {
             let rest = after.get(i..).unwrap_or_default();
-            let go_ahead = GO_AHEAD.iter().any(|p| opens_with(rest, p));
+            let go_ahead = PhraseClass::GoAhead.opens(rest);
             if !go_ahead && rest.len() > 1 {
                 return rest.get(1..);
             }
@@ -617,37 +591,34 @@ fn request_words(after: &[Word]) -> Option<&[Word]> {
 /// an agreement opens them.
 fn concedes_to_yes(after: &[Word]) -> bool {
     let head = skip_fillers(after);
-    let opens = |p: &[&str]| opens_with(head, p);
-    GO_AHEAD
-        .iter()
-        .chain(YES_HEADS)
-        .chain(AGREEMENT)
-        .any(|p| opens(p))
+    PhraseClass::GoAhead.opens(head)
+        || PhraseClass::YesHeads.opens(head)
+        || PhraseClass::Agreement.opens(head)
         || head
             .first()
-            .is_some_and(|w| CONCEDING_WORDS.contains(&w.as_str()))
+            .is_some_and(|w| WordClass::ConcedingWords.has(w))
 }
 
 /// Whether a clause acknowledges a consequence with a "that" after the
 /// acknowledgement ("I understand that …"), so the clauses after it in the
 /// sentence state the consequence.
 fn acknowledges_that(clause: &[Word]) -> bool {
-    ACKNOWLEDGEMENTS.iter().any(|p| {
-        phrase_positions(clause, p).into_iter().any(|at| {
+    PhraseClass::Acknowledgements
+        .matches(clause)
+        .any(|(at, p)| {
             clause
                 .get(at + p.len()..)
                 .unwrap_or_default()
                 .iter()
                 .any(|w| w == "that")
         })
-    })
 }
 
 /// Whether a clause states a wish of the user's own ("I don't want it"): a
 /// first-person word and a verb of wanting ([`WISHES`]).
 fn states_own_wish(clause: &[Word]) -> bool {
-    clause.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
-        && clause.iter().any(|w| WISHES.contains(&w.as_str()))
+    clause.iter().any(|w| WordClass::FirstPerson.has(w))
+        && clause.iter().any(|w| WordClass::Wishes.has(w))
 }
 
 /// Whether a clause turns away from an acknowledgement before it: it speaks
@@ -655,17 +626,14 @@ fn states_own_wish(clause: &[Word]) -> bool {
 /// the policy; "that's why I'm saying no" is the user's stance again), opens
 /// with a contrast, or says yes or goes ahead.
 fn turns_from_acknowledgement(clause: &[Word]) -> bool {
-    if clause.iter().any(|w| FIRST_PERSON.contains(&w.as_str())) {
+    if clause.iter().any(|w| WordClass::FirstPerson.has(w)) {
         return true;
     }
     let head = skip_fillers(clause);
-    let opens = |p: &[&str]| opens_with(head, p);
-    CONTRAST
-        .iter()
-        .chain(CONTRAST_HEADS)
-        .chain(YES_HEADS)
-        .any(|p| opens(p))
-        || GO_AHEAD.iter().any(|p| contains_phrase(clause, p))
+    PhraseClass::Contrast.opens(head)
+        || PhraseClass::ContrastHeads.opens(head)
+        || PhraseClass::YesHeads.opens(head)
+        || PhraseClass::GoAhead.any_in(clause)
 }
 
 /// The negators the stance grammar reads in a clause: [`negator_positions`]
@@ -687,16 +655,15 @@ fn stance_negators(clause: &[Word], anaphoric: bool) -> Vec<usize> {
 /// "dunno" are hedges already). Not knowing a thing ("I don't know my
 /// email") is not one.
 fn not_knowing(sentence: &[Word]) -> bool {
-    phrase_positions(sentence, &["not", "know"])
-        .into_iter()
-        .any(|at| {
-            sentence.get(at + 2).is_none_or(|next| {
+    sentence.windows(2).enumerate().any(|(at, pair)| {
+        matches!(pair, [not, know] if not.as_str() == "not" && know.as_str() == "know")
+            && sentence.get(at + 2).is_none_or(|next| {
                 matches!(
                     next.as_str(),
                     "if" | "whether" | "about" | "yet" | "anymore" | "what" | "which" | "now"
                 )
             })
-        })
+    })
 }
 
 /// Verbs of memory: not remembering something is about what the user
@@ -717,16 +684,14 @@ fn states_forgetting(clause: &[Word], at: usize) -> bool {
     let memory_verb = clause
         .get(at + 1)
         .is_some_and(|w| MEMORY_VERBS.contains(&w.as_str()));
-    first_person && memory_verb && !clause.iter().any(|w| ACTION_WORDS.contains(&w.as_str()))
+    first_person && memory_verb && !clause.iter().any(|w| WordClass::ActionWords.has(w))
 }
 
 /// Whether a sentence holds an anaphor for the action ("it", "this",
 /// "that"): then no negation or retention in it is taken as scoped to
 /// everything else ("Do not touch the other order, or this one").
 fn is_anaphoric(sentence: &[Word]) -> bool {
-    sentence
-        .iter()
-        .any(|w| ACTION_ANAPHORS.contains(&w.as_str()))
+    sentence.iter().any(|w| WordClass::ActionAnaphors.has(w))
 }
 
 /// Whether a request for a decision so far named an action that takes
@@ -757,8 +722,8 @@ fn restates_no_need(clause: &[Word], at: usize) -> bool {
             .get(1..)
             .unwrap_or_default()
             .iter()
-            .all(|w| NO_NEED_TAIL.contains(&w.as_str()))
-        && !clause.iter().any(|w| ACTION_WORDS.contains(&w.as_str()))
+            .all(|w| WordClass::NoNeedTail.has(w))
+        && !clause.iter().any(|w| WordClass::ActionWords.has(w))
 }
 
 /// Classifies one user reply to the agent's request for a decision. Pure and
@@ -814,23 +779,18 @@ pub(crate) fn without_quoted_mentions(reply: &str) -> String {
 /// concession ("even if") directly precedes and no indirect question ("let
 /// me know once …and when …", "check if …") precedes in the clause.
 fn states_condition(clause: &[Word]) -> bool {
-    let owned = |p: &[&'static str]| p.iter().map(|w| Word::new_static(w)).collect::<Vec<_>>();
-    CONDITIONS.iter().any(|p| {
-        phrase_positions(clause, p).into_iter().any(|at| {
+    PhraseClass::Conditions.matches(clause).any(|(at, p)| {
+        {
             let before = clause.get(..at).unwrap_or_default();
             let after = clause.get(at..).unwrap_or_default();
-            let conceded = CONCESSIONS.iter().any(|n| before.ends_with(&owned(n)));
+            let conceded = PhraseClass::Concessions.closes(before);
             // "let me know before you cancel it": the action waits on the
             // answer, so a precedence marker stays a condition.
             let orders_first = p.first().is_some_and(|w| PRECEDENCE.contains(w));
             let asked = !orders_first
-                && INDIRECT_QUESTIONS
-                    .iter()
-                    .chain(ACKNOWLEDGEMENTS)
-                    .any(|n| contains_phrase(before, n));
-            let courtesy = COURTESY_CONDITIONS
-                .iter()
-                .any(|n| after.starts_with(&owned(n)));
+                && (PhraseClass::IndirectQuestions.any_in(before)
+                    || PhraseClass::Acknowledgements.any_in(before));
+            let courtesy = PhraseClass::CourtesyConditions.opens(after);
             let marker = match p {
                 [word] if TEMPORAL.contains(word) => Some(*word),
                 _ => None,
@@ -839,30 +799,22 @@ fn states_condition(clause: &[Word]) -> bool {
                 let next = after.get(1).map(Word::as_str);
                 let after_the_action = marker == "after"
                     && match next {
-                        Some("the") => after
-                            .get(2)
-                            .is_some_and(|w| ACTION_NOUNS.contains(&w.as_str())),
-                        Some(word) => ACTION_ANAPHORS.contains(&word),
+                        Some("the") => after.get(2).is_some_and(|w| WordClass::ActionNouns.has(w)),
+                        Some(word) => WordClass::ActionAnaphors.has_text(word),
                         None => false,
                     };
-                after_the_action || after.iter().any(|w| COMPLETIONS.contains(&w.as_str()))
+                after_the_action || after.iter().any(|w| WordClass::Completions.has(w))
             });
             !(conceded || asked || courtesy || afterwards)
-        })
+        }
     })
 }
 
 /// Whether a clause bears on the action being confirmed ([`ACTION_STEMS`]),
 /// other than by acknowledging a consequence ([`ACKNOWLEDGEMENTS`]).
 fn bears_on_action(clause: &[Word]) -> bool {
-    let acknowledged =
-        ACKNOWLEDGEMENTS.iter().any(|p| contains_phrase(clause, p)) && !states_own_wish(clause);
-    !acknowledged
-        && clause.iter().any(|w| {
-            ACTION_STEMS
-                .iter()
-                .any(|stem| w.starts_with(stem) && (stem.len() >= 4 || w == stem))
-        })
+    let acknowledged = PhraseClass::Acknowledgements.any_in(clause) && !states_own_wish(clause);
+    !acknowledged && clause.iter().any(|w| has_action_stem(w))
 }
 
 /// Whether a clause is a detail's value after its field name ("Insurance:
@@ -872,16 +824,12 @@ fn is_field_value(clause: &[Word], label: Option<&[Word]>) -> bool {
     let Some(label) = label else {
         return false;
     };
-    let opens_negated = clause
-        .first()
-        .is_some_and(|w| NEGATORS.contains(&w.as_str()));
+    let opens_negated = clause.first().is_some_and(|w| WordClass::Negators.has(w));
     let names_decision = label
         .last()
-        .is_some_and(|w| DECISION_LABELS.contains(&w.as_str()))
-        || GO_AHEAD
-            .iter()
-            .chain(YES_HEADS)
-            .any(|p| contains_phrase(label, p));
+        .is_some_and(|w| WordClass::DecisionLabels.has(w))
+        || PhraseClass::GoAhead.any_in(label)
+        || PhraseClass::YesHeads.any_in(label);
     opens_negated && !names_decision
 }
 
@@ -911,14 +859,15 @@ fn quotes_detail(clause: &[Word], asked: Option<&AskedWords>) -> bool {
     if is_determiner_no(clause, 0) && clause.len() >= 3 {
         return clause.get(..3).is_some_and(|run| asked.named_triple(run))
             && !clause.iter().skip(1).any(|w| {
-                NEGATORS.contains(&w.as_str()) || YES_HEADS.iter().any(|p| p == &[w.as_str()])
+                WordClass::Negators.has(w) || PhraseClass::YesHeads.opens(std::slice::from_ref(w))
             });
     }
     let [rest @ .., before, last] = clause else {
         return false;
     };
-    let stance_word =
-        |w: &Word| NEGATORS.contains(&w.as_str()) || YES_HEADS.iter().any(|p| p == &[w.as_str()]);
+    let stance_word = |w: &Word| {
+        WordClass::Negators.has(w) || PhraseClass::YesHeads.opens(std::slice::from_ref(w))
+    };
     matches!(last.as_str(), "yes" | "no")
         && !stance_word(before)
         && !rest.iter().any(stance_word)
@@ -933,7 +882,7 @@ fn is_determiner_no(tokens: &[Word], i: usize) -> bool {
     tokens.get(i).is_some_and(|w| w == "no")
         && tokens
             .get(i + 1)
-            .is_some_and(|next| !INTERJECTION_FOLLOWERS.contains(&next.as_str()))
+            .is_some_and(|next| !WordClass::InterjectionFollowers.has(next))
 }
 
 /// Whether the word at `i` directly follows "if" or "whether" ("if not":
@@ -955,7 +904,7 @@ fn opens_with(words: &[Word], phrase: &[&str]) -> bool {
 fn skip_fillers(tokens: &[Word]) -> &[Word] {
     let start = tokens
         .iter()
-        .position(|t| !FILLERS.contains(&t.as_str()))
+        .position(|t| !WordClass::Fillers.has(t))
         .unwrap_or(tokens.len());
     tokens.get(start..).unwrap_or_default()
 }
@@ -963,14 +912,14 @@ fn skip_fillers(tokens: &[Word]) -> &[Word] {
 /// Positions of negators in `tokens`, except those inside an idiom that
 /// negates nothing ("no problem").
 pub(crate) fn negator_positions(tokens: &[Word]) -> Vec<usize> {
-    let neutral: Vec<usize> = NEUTRAL_NEGATIONS
-        .iter()
-        .flat_map(|p| phrase_positions(tokens, p))
+    let neutral: Vec<usize> = PhraseClass::NeutralNegations
+        .matches(tokens)
+        .map(|(at, _)| at)
         .collect();
     tokens
         .iter()
         .enumerate()
-        .filter(|(i, t)| NEGATORS.contains(&t.as_str()) && !neutral.contains(i))
+        .filter(|(i, t)| WordClass::Negators.has(t) && !neutral.contains(i))
         .map(|(i, _)| i)
         .collect()
 }

@@ -8,10 +8,128 @@
 //! sentence's words are copied (the grammar reads them flattened) and
 //! dropped without touching the allocator.
 
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
 use smol_str::{SmolStr, StrExt};
 
-/// One word token: a string that holds a short word (up to 23 bytes) inline.
-pub type Word = SmolStr;
+use super::vocabulary::{OTHER, VOCABULARY, WordId};
+
+/// One word token: its text (a short word, up to 23 bytes, held inline) and
+/// its id in the dialogue vocabulary (`vocabulary.rs`), looked up once
+/// when the word is made, so the grammar's word classes and phrase lists
+/// match it by id.
+#[derive(Clone)]
+pub struct Word {
+    text: SmolStr,
+    id: WordId,
+}
+
+impl Word {
+    /// The word `text` (already normalised), with its vocabulary id.
+    #[must_use]
+    pub fn new(text: impl AsRef<str>) -> Self {
+        Word::from_text(SmolStr::new(text))
+    }
+
+    /// [`Word::new`] of a static string.
+    #[must_use]
+    pub fn new_static(text: &'static str) -> Self {
+        Word::from_text(SmolStr::new_static(text))
+    }
+
+    fn from_text(text: SmolStr) -> Self {
+        let id = VOCABULARY.id(&text);
+        Word { text, id }
+    }
+
+    /// The word's text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The word's vocabulary id ([`OTHER`] for a word in no list).
+    pub(crate) fn id(&self) -> WordId {
+        self.id
+    }
+}
+
+impl Deref for Word {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl AsRef<str> for Word {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A word is looked up by its text (`HashSet<Word>::contains(&str)`): its
+/// hash and equality are its text's.
+impl Borrow<str> for Word {
+    fn borrow(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialEq for Word {
+    fn eq(&self, other: &Self) -> bool {
+        // The id is a function of the text: two listed words are equal iff
+        // their ids are; only two unlisted words compare their text.
+        self.id == other.id && (self.id != OTHER || self.text == other.text)
+    }
+}
+
+impl Eq for Word {}
+
+impl PartialOrd for Word {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Word {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl Hash for Word {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialEq<str> for Word {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl PartialEq<&str> for Word {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
+impl fmt::Debug for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One sentence: its clauses (each a run of word tokens) and whether it
 /// ends in a question mark. Its words are held in one list, clause by
@@ -84,24 +202,57 @@ const STOP_MARKER: &str = "###STOP###";
 /// clauses) and drops tau2's `###STOP###` marker.
 #[must_use]
 pub(crate) fn normalise(text: &str) -> String {
+    let stopped;
+    let text = if text.contains(STOP_MARKER) {
+        stopped = text.replace(STOP_MARKER, " ");
+        stopped.as_str()
+    } else {
+        text
+    };
     if text.is_ascii() {
         // The common case: of the characters unified below only the
         // back-tick is ASCII, and ASCII lower-cases byte by byte (a copy,
         // not a string collected character by character).
-        let stopped;
-        let text = if text.contains(STOP_MARKER) {
-            stopped = text.replace(STOP_MARKER, " ");
-            stopped.as_str()
-        } else {
-            text
-        };
         let mut lower = text.to_ascii_lowercase();
         if lower.contains('`') {
             lower = lower.replace('`', "'");
         }
         return lower;
     }
-    normalise_general(text)
+    if text.contains(FINAL_SIGMA_CASE) {
+        // `str::to_lowercase` lowers a capital sigma by its context (final
+        // or not); any other character lowers on its own.
+        return normalise_general(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            // ASCII lowers to one ASCII character; of those, only the
+            // back-tick is unified.
+            out.push(match c.to_ascii_lowercase() {
+                '`' => '\'',
+                lower => lower,
+            });
+        } else {
+            out.extend(c.to_lowercase().map(unify_mark));
+        }
+    }
+    out
+}
+
+/// The capital sigma, the one character whose lower case depends on its
+/// neighbours.
+const FINAL_SIGMA_CASE: char = '\u{3a3}';
+
+/// A lower-cased character with typographic quotes and dashes unified
+/// (a dash separates clauses).
+fn unify_mark(c: char) -> char {
+    match c {
+        '\u{2019}' | '\u{2018}' | '`' | '\u{00b4}' => '\'',
+        '\u{201c}' | '\u{201d}' => '"',
+        '\u{2014}' | '\u{2013}' | '\u{2026}' => ',',
+        c => c,
+    }
 }
 
 /// [`normalise`] for any text (the ASCII case is done in one pass there).
@@ -109,12 +260,7 @@ fn normalise_general(text: &str) -> String {
     text.replace(STOP_MARKER, " ")
         .to_lowercase()
         .chars()
-        .map(|c| match c {
-            '\u{2019}' | '\u{2018}' | '`' | '\u{00b4}' => '\'',
-            '\u{201c}' | '\u{201d}' => '"',
-            '\u{2014}' | '\u{2013}' | '\u{2026}' => ',',
-            c => c,
-        })
+        .map(unify_mark)
         .collect()
 }
 
@@ -126,21 +272,25 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
     let normalised = normalise(text);
     let mut out: Vec<Sentence> = Vec::new();
     let mut start = 0;
-    let mut chars = normalised.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let ends = match c {
-            '!' | '?' | ';' | '\n' => true,
-            '.' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+    // The marks are ASCII, so a byte scan finds them (no byte of a longer
+    // UTF-8 character is ASCII).
+    for (at, &b) in normalised.as_bytes().iter().enumerate() {
+        let ends = match b {
+            b'!' | b'?' | b';' | b'\n' => true,
+            b'.' => normalised
+                .get(at + 1..)
+                .and_then(|rest| rest.chars().next())
+                .is_none_or(char::is_whitespace),
             _ => false,
         };
         if !ends {
             continue;
         }
-        let sentence = sentence(normalised.get(start..at).unwrap_or_default(), c == '?');
-        start = at + c.len_utf8();
+        let sentence = sentence(normalised.get(start..at).unwrap_or_default(), b == b'?');
+        start = at + 1;
         if sentence.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
-            if c == '?'
+            if b == b'?'
                 && let Some(last) = out.last_mut()
             {
                 last.question = true;
@@ -164,7 +314,8 @@ pub(crate) const MAX_LABEL_WORDS: usize = 3;
 /// [`Sentence::labels`]).
 fn sentence(text: &str, question: bool) -> Sentence {
     let mut read = Sentence {
-        words: Vec::new(),
+        // About one word in six bytes: most sentences need no regrowth.
+        words: Vec::with_capacity(text.len() / 6 + 1),
         clause_ends: Vec::new(),
         labels: Vec::new(),
         question,
@@ -172,11 +323,20 @@ fn sentence(text: &str, question: bool) -> Sentence {
     let mut after_colon = false;
     let mut rest = text;
     loop {
+        // The separators are ASCII, and no byte of a longer UTF-8
+        // character is: a byte search finds the same place as a character
+        // search.
         let end = rest
-            .find([',', ':', '(', ')', '"', '[', ']'])
+            .bytes()
+            .position(|b| matches!(b, b',' | b':' | b'(' | b')' | b'"' | b'[' | b']'))
             .unwrap_or(rest.len());
         let part = rest.get(..end).unwrap_or_default();
-        for (i, piece) in part.split(" - ").enumerate() {
+        let pieces = if part.as_bytes().contains(&b'-') {
+            Pieces::Split(part.split(" - "))
+        } else {
+            Pieces::One(Some(part))
+        };
+        for (i, piece) in pieces.enumerate() {
             let start = read.words.len();
             push_words(piece, &mut read.words);
             if read.words.len() == start {
@@ -201,6 +361,24 @@ fn sentence(text: &str, question: bool) -> Sentence {
     read
 }
 
+/// The parts of a clause text between ` - ` dashes: most have no dash, and
+/// splitting them would set up a substring search for nothing.
+enum Pieces<'a> {
+    One(Option<&'a str>),
+    Split(std::str::Split<'a, &'static str>),
+}
+
+impl<'a> Iterator for Pieces<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Pieces::One(part) => part.take(),
+            Pieces::Split(split) => split.next(),
+        }
+    }
+}
+
 /// Word tokens of normalised text: runs of letters, digits and apostrophes,
 /// contractions of `not` expanded. Other characters separate words.
 #[must_use]
@@ -212,6 +390,33 @@ pub(crate) fn words(text: &str) -> Vec<Word> {
 
 /// Appends the [`words`] of `text` to `out`.
 fn push_words(text: &str, out: &mut Vec<Word>) {
+    if text.is_ascii() {
+        // The common case, byte by byte: an ASCII character is alphanumeric
+        // or an apostrophe exactly when its byte is, and every byte index
+        // of ASCII text is a character boundary.
+        let bytes = text.as_bytes();
+        let mut start = 0;
+        for end in 0..=bytes.len() {
+            if bytes
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'\'')
+            {
+                continue;
+            }
+            let raw = text.get(start..end).unwrap_or_default();
+            start = end + 1;
+            let word = raw.trim_matches('\'');
+            if !word.is_empty() {
+                expand_contraction(Word::from_text(word.to_ascii_lowercase_smolstr()), out);
+            }
+        }
+    } else {
+        push_words_general(text, out);
+    }
+}
+
+/// [`push_words`] for any text (ASCII text is read byte by byte there).
+fn push_words_general(text: &str, out: &mut Vec<Word>) {
     let is_apostrophe = |c: char| matches!(c, '\'' | '\u{2019}' | '\u{2018}');
     for raw in text.split(|c: char| !(c.is_alphanumeric() || is_apostrophe(c))) {
         // Trimming every apostrophe form equals unifying them first and
@@ -221,12 +426,12 @@ fn push_words(text: &str, out: &mut Vec<Word>) {
         if word.is_empty() {
             continue;
         }
-        let lower = if word.is_ascii() {
+        let lower = Word::from_text(if word.is_ascii() {
             word.to_ascii_lowercase_smolstr()
         } else {
             word.replace(['\u{2019}', '\u{2018}'], "'")
                 .to_lowercase_smolstr()
-        };
+        });
         expand_contraction(lower, out);
     }
 }
@@ -256,7 +461,11 @@ const IRREGULAR_NEGATIVES: &[(&str, &[&str])] = &[
 
 /// Pushes `word`, with a `not` contraction split into its verb and `not`.
 fn expand_contraction(word: Word, out: &mut Vec<Word>) {
-    if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| *w == word) {
+    // Every contraction above, and every `n't`, ends in `t`: other words
+    // (nearly all) skip the list.
+    if !word.ends_with('t') {
+        out.push(word);
+    } else if let Some((_, expansion)) = IRREGULAR_NEGATIVES.iter().find(|(w, _)| word == *w) {
         out.extend(expansion.iter().map(|w| Word::new_static(w)));
     } else if let Some(stem) = word.strip_suffix("n't")
         && !stem.is_empty()
@@ -310,12 +519,8 @@ fn same_word(a: &str, b: &str) -> bool {
 /// boundaries dropped: the same tokens as `words(&normalise(text))` of the
 /// text they were read from (every boundary character also separates
 /// words), without tokenizing it again.
-pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&str> {
-    sentences
-        .iter()
-        .flat_map(Sentence::tokens)
-        .map(Word::as_str)
-        .collect()
+pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&Word> {
+    sentences.iter().flat_map(Sentence::tokens).collect()
 }
 
 #[cfg(test)]
@@ -360,15 +565,35 @@ mod tests {
         );
     }
 
+    /// ASCII text, text with a capital sigma and other non-ASCII text each
+    /// take their own path through `normalise`.
     #[test]
-    fn normalising_ascii_text_is_the_general_rule() {
+    fn normalising_is_the_general_rule() {
         for text in [
             "Yes, GO Ahead `now`. ###STOP###",
             "###stop### ###STOP###x",
             "Caf\u{e9} \u{2019}ok\u{2019} \u{2014} \u{3a3}\u{3a3} ###STOP###",
             "",
+            "Caf\u{e9} \u{2019}OK\u{2019} \u{2014} `x` \u{201c}Q\u{201d} ###STOP### \u{130}stanbul",
+            "\u{1f600} Yes\u{2026} \u{00b4}\u{2013}\u{2018}",
+            "ODYSSEUS \u{3a3}\u{3a3} \u{3a3}A",
         ] {
             assert_eq!(normalise(text), normalise_general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn ascii_words_are_the_general_rule() {
+        for text in [
+            "don't won't 'quoted' ''x'' it's n't a-b c_d 12.5 W9300146 ###stop###",
+            "Yes, GO Ahead! cant can't i'D",
+            "",
+            "'",
+        ] {
+            let (mut ascii, mut general) = (Vec::new(), Vec::new());
+            push_words(text, &mut ascii);
+            push_words_general(text, &mut general);
+            assert_eq!(ascii, general, "{text}");
         }
     }
 
@@ -381,7 +606,8 @@ mod tests {
             "",
         ] {
             let read = sentences(text);
-            assert_eq!(flat_tokens(&read), words(&normalise(text)), "{text}");
+            let flat: Vec<Word> = flat_tokens(&read).into_iter().cloned().collect();
+            assert_eq!(flat, words(&normalise(text)), "{text}");
         }
     }
 

@@ -4,9 +4,11 @@
 //! without a currency sign, thousands separators and trailing zeros; dates as
 //! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
 
-use smol_str::StrExt;
+use smol_str::{SmolStr, StrExt};
 
-use super::tokens::Word;
+/// One token of a turn or value as [`names_value`] reads it (split at
+/// markup, not at the grammar's boundaries): a short token is held inline.
+pub type ValueToken = SmolStr;
 
 /// Whether `turn` mentions `value` as a whole token (an id `W930` is not
 /// found in `W9300146`), an equal amount, or the same date.
@@ -20,7 +22,7 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 /// conversation has seen costs a lookup per value, not a re-read of the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadTurn {
-    tokens: Vec<Word>,
+    tokens: Vec<ValueToken>,
     amounts: Vec<String>,
 }
 
@@ -88,7 +90,7 @@ pub enum Lookup<'a> {
 /// A value read once for many [`ReadTurn::names_read`] questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadValue {
-    tokens: Vec<Word>,
+    tokens: Vec<ValueToken>,
     amount: Option<String>,
     date: Option<Date>,
 }
@@ -142,7 +144,51 @@ fn joins_token(c: char) -> bool {
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word.
-pub(crate) fn value_tokens(text: &str) -> Vec<Word> {
+pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
+    if text.is_ascii() {
+        return ascii_value_tokens(text);
+    }
+    value_tokens_general(text)
+}
+
+/// [`value_tokens`] of ASCII text, byte by byte: an ASCII character joins a
+/// token, or is alphanumeric, exactly when its byte does, and every byte
+/// index is a character boundary.
+fn ascii_value_tokens(text: &str) -> Vec<ValueToken> {
+    let bytes = text.as_bytes();
+    let joins = |b: u8| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'/' | b'+' | b'\'')
+    };
+    let mut out = Vec::with_capacity(text.len() / 6 + 1);
+    let mut start = 0;
+    for end in 0..=bytes.len() {
+        if bytes.get(end).is_some_and(|&b| joins(b)) {
+            continue;
+        }
+        let raw = bytes.get(start..end).unwrap_or_default();
+        start = end + 1;
+        // Stripped of what is not alphanumeric at either end.
+        let Some(first) = raw.iter().position(u8::is_ascii_alphanumeric) else {
+            continue;
+        };
+        let last = raw
+            .iter()
+            .rposition(u8::is_ascii_alphanumeric)
+            .unwrap_or(first);
+        let from = end - raw.len() + first;
+        let Some(token) = text.get(from..=from + (last - first)) else {
+            continue;
+        };
+        let token = token.strip_suffix("'s").unwrap_or(token);
+        if !token.is_empty() {
+            out.push(token.to_ascii_lowercase_smolstr());
+        }
+    }
+    out
+}
+
+/// [`value_tokens`] of any text (ASCII text is read byte by byte there).
+fn value_tokens_general(text: &str) -> Vec<ValueToken> {
     text.split(|c: char| !joins_token(c))
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
         .map(|t| t.strip_suffix("'s").unwrap_or(t))
@@ -296,8 +342,8 @@ fn day_number(word: &str) -> Option<u32> {
 /// Whether a text of these [`value_tokens`] mentions `date`: ISO,
 /// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
 /// either order.
-fn mentions_date(tokens: &[Word], (year, month, day): Date) -> bool {
-    let year_ok = |t: Option<&Word>| {
+fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
+    let year_ok = |t: Option<&ValueToken>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
     };
@@ -356,6 +402,23 @@ mod tests {
         assert_eq!(month_number("sep"), Some(9));
         assert_eq!(day_number("1st"), Some(1));
         assert_eq!(day_number("32"), None);
+    }
+
+    #[test]
+    fn ascii_tokens_are_the_general_rule() {
+        for text in [
+            "**#W9300146**, `gift_card_1`. John's 'x' 's '' $1,234.50 a.b@c.com 05/22/2024",
+            "-- .. _a_ +1-555 it's, o'neil's. (ok) [z] end.",
+            "",
+            "'s",
+            "x",
+        ] {
+            assert_eq!(
+                ascii_value_tokens(text),
+                value_tokens_general(text),
+                "{text}"
+            );
+        }
     }
 
     #[test]
