@@ -589,6 +589,57 @@ pub(crate) const DECISION_WORDS: &[&str] = &[
     "all",
 ];
 
+/// Purpose markers: a negator after one in its clause states a goal ("just
+/// to be sure nothing slips through", "so that nothing is charged twice"),
+/// not the user's stance on the action.
+pub(crate) const PURPOSES: &[&[&str]] = &[
+    &["to", "be", "sure"],
+    &["to", "make", "sure"],
+    &["making", "sure"],
+    &["to", "ensure"],
+    &["so", "that"],
+    &["in", "order", "to"],
+];
+
+/// Clause openings that concede a case ("even if my plans are on pause"):
+/// a withdrawal inside such a clause accepts the case, it takes nothing
+/// back.
+pub(crate) const CONCEDING_OPENINGS: &[&[&str]] = &[&["even", "if"], &["even", "though"]];
+
+/// The stem of handing the conversation to a human agent: declining it ("do
+/// not transfer me", "hold off on transferring me") is no answer about any
+/// other action.
+pub(crate) const TRANSFER_STEM: &str = "transf";
+
+/// Words for a person the user may be handed over to ("transfer me to a
+/// human", "to an agent").
+pub(crate) const HUMAN_WORDS: &[&str] = &[
+    "human",
+    "humans",
+    "agent",
+    "person",
+    "representative",
+    "rep",
+    "someone",
+    "somebody",
+    "supervisor",
+    "manager",
+    "specialist",
+];
+
+/// How many words after a negator or withdrawal its object's action word is
+/// looked for ("no need to transfer me", "hold off on transferring").
+pub(crate) const ACTION_OBJECT_WINDOW: usize = 4;
+
+/// `keep` with one of these objects and then one of
+/// [`KEEP_IDIOM_COMPLEMENTS`] is an idiom of going on ("keep this moving",
+/// "keep things steady"), not keeping what the action would change.
+pub(crate) const KEEP_IDIOM_OBJECTS: &[&str] = &["this", "things", "it"];
+
+/// See [`KEEP_IDIOM_OBJECTS`].
+pub(crate) const KEEP_IDIOM_COMPLEMENTS: &[&str] =
+    &["moving", "going", "steady", "rolling", "flowing", "simple"];
+
 /// Verbs and nouns of state-changing actions: without key values, an agent
 /// request for a decision is a summary only if it names an identifier or one
 /// of these ("Do you want a coffee?" names neither).

@@ -4,8 +4,10 @@
 
 use super::asked::AskedWords;
 use super::lexicon::{
-    NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, PRECEDENCE, REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW,
-    RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
+    ACTION_OBJECT_WINDOW, ACTION_WORDS, CONCEDING_OPENINGS, HUMAN_WORDS, KEEP_IDIOM_COMPLEMENTS,
+    KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, PRECEDENCE, PURPOSES,
+    REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
+    TRANSFER_STEM,
 };
 use super::tokens::{Sentence, Word, contains_phrase, sentences};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -162,7 +164,7 @@ impl Markers {
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(PhraseClass::IndirectQuestions);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(all);
+        self.withdrawal |= withdraws(sentence);
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
         // An acknowledgement with its "that" ("I understand that, after
@@ -231,7 +233,7 @@ impl Markers {
         let any = |class: PhraseClass| class.any_in(all);
         self.contrast |= any(PhraseClass::Corrections);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(all);
+        self.withdrawal |= withdraws(sentence);
         self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
@@ -250,7 +252,7 @@ impl Markers {
                 && !context.about_other
                 && stance_negators(clause, context.anaphoric)
                     .into_iter()
-                    .any(|i| !follows_condition(clause, i));
+                    .any(|i| !follows_condition(clause, i) && !declines_transfer(clause, i + 1));
             *self = Markers {
                 refusal: self.refusal,
                 withdrawal: self.withdrawal,
@@ -269,6 +271,7 @@ impl Markers {
             stance_negators(clause, context.anaphoric)
                 .into_iter()
                 .filter(|&i| !(context.removal_asked && restates_no_need(clause, i)))
+                .filter(|&i| !declines_transfer(clause, i + 1))
                 .collect()
         };
         let head = skip_fillers(clause);
@@ -459,9 +462,19 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
                 clause.get(at + p.len()..)
             }
             .unwrap_or_default();
-            anaphoric || !scoped_to_the_rest(object)
+            !keeps_going(p, object) && (anaphoric || !scoped_to_the_rest(object))
         })
     })
+}
+
+/// Whether a retention phrase and its object are an idiom of going on
+/// ("keep this moving", "keep things steady": [`KEEP_IDIOM_OBJECTS`] then
+/// [`KEEP_IDIOM_COMPLEMENTS`]), not keeping what the action would change.
+fn keeps_going(phrase: &[&str], object: &[Word]) -> bool {
+    phrase == ["keep"]
+        && matches!(object, [what, how, ..]
+            if KEEP_IDIOM_OBJECTS.contains(&what.as_str())
+                && KEEP_IDIOM_COMPLEMENTS.contains(&how.as_str()))
 }
 
 /// Whether words name everything but the action: "other" or "else" comes
@@ -480,15 +493,94 @@ fn scoped_to_the_rest(words: &[Word]) -> bool {
         })
 }
 
-/// Whether words hold a withdrawal ([`WITHDRAWALS`]) that is not part of a
-/// description of an order's state ("any pending (not yet processed)
-/// orders": [`STATE_DESCRIPTIONS`]).
-fn withdraws(words: &[Word]) -> bool {
+/// Whether a sentence holds a withdrawal ([`WITHDRAWALS`]) that is not part
+/// of a description of an order's state ("any pending (not yet processed)
+/// orders": [`STATE_DESCRIPTIONS`]), not in a clause conceding a case ("even
+/// if my plans are on pause": [`CONCEDING_OPENINGS`]) and not about handing
+/// the user over to a human agent ("hold off on transferring me":
+/// [`declines_transfer`]).
+fn withdraws(sentence: &Sentence) -> bool {
+    let words = sentence.words();
     let described = described_positions(words);
-    PhraseClass::Withdrawals
-        .matches(words)
-        .any(|(at, _)| !described.contains(&at))
+    // Clauses partition the sentence's words, in order.
+    let mut start = 0;
+    let clauses: Vec<(usize, &[Word])> = sentence
+        .clauses()
+        .map(|clause| {
+            let at = start;
+            start += clause.len();
+            (at, clause)
+        })
+        .collect();
+    PhraseClass::Withdrawals.matches(words).any(|(at, p)| {
+        let Some(&(clause_start, clause)) = clauses
+            .iter()
+            .rfind(|(clause_start, _)| *clause_start <= at)
+        else {
+            return true;
+        };
+        let conceded = CONCEDING_OPENINGS
+            .iter()
+            .any(|opening| opens_with(skip_fillers(clause), opening));
+        !described.contains(&at)
+            && !conceded
+            && !declines_transfer(clause, at - clause_start + p.len())
+    })
 }
+
+/// Whether, in a clause, the first action word within
+/// [`ACTION_OBJECT_WINDOW`] words from `from` hands the user over to a human
+/// agent and nothing else is done in the clause: a transfer ending the
+/// clause or followed by "me" or "us", or by "to" and a word for a person
+/// ([`HUMAN_WORDS`]), with no other action word after it — "do not
+/// transfer", "no need to transfer me", "hold off on transferring me to a
+/// human". No write the gate confirms is a hand-over, so declining one
+/// answers nothing about the action; declining any other transfer ("don't
+/// transfer the refund to PayPal") or more than the hand-over ("do not
+/// transfer me or cancel anything") still does.
+fn declines_transfer(clause: &[Word], from: usize) -> bool {
+    let rest = clause.get(from..).unwrap_or_default();
+    let Some(at) = rest
+        .iter()
+        .take(ACTION_OBJECT_WINDOW)
+        .position(|w| is_action_form(w))
+    else {
+        return false;
+    };
+    let transfer = rest.get(at).is_some_and(|w| w.starts_with(TRANSFER_STEM));
+    let object = rest.get(at + 1..).unwrap_or_default();
+    let hands_over = match object.first().map(Word::as_str) {
+        None | Some("me" | "us") => true,
+        Some("to") => object
+            .iter()
+            .skip(1)
+            .take(HUMAN_WINDOW)
+            .any(|w| HUMAN_WORDS.contains(&w.as_str())),
+        Some(_) => false,
+    };
+    let nothing_else = !object
+        .iter()
+        .any(|w| is_action_form(w) && !w.starts_with(TRANSFER_STEM));
+    transfer && hands_over && nothing_else
+}
+
+/// Whether a word is a form of a state-changing action word
+/// ([`ACTION_WORDS`], by its first five letters: "transferring",
+/// "cancelled") or of a transfer.
+fn is_action_form(word: &str) -> bool {
+    word.starts_with(TRANSFER_STEM)
+        || ACTION_WORDS
+            .iter()
+            .any(|a| word.starts_with(a.get(..ACTION_FORM_STEM).unwrap_or(a)))
+}
+
+/// How many letters of an action word its forms share ("cance" of
+/// "cancelled", "cancelling").
+const ACTION_FORM_STEM: usize = 5;
+
+/// How many words after "transfer to" a word for a person is looked for
+/// ("to a live human agent").
+const HUMAN_WINDOW: usize = 3;
 
 /// The positions of the words inside descriptions of an order's state
 /// ([`STATE_DESCRIPTIONS`]): no marker there counts ("not yet processed"
@@ -647,7 +739,24 @@ fn stance_negators(clause: &[Word], anaphoric: bool) -> Vec<usize> {
         .into_iter()
         .filter(|&i| anaphoric || !scoped_to_the_rest(clause.get(i + 1..).unwrap_or_default()))
         .filter(|&i| !states_forgetting(clause, i))
+        .filter(|&i| !states_purpose(clause, i))
         .collect()
+}
+
+/// Whether the negator at `at` follows a purpose marker in its clause
+/// ([`PURPOSES`]: "just to be sure nothing slips through") and no action
+/// word or anaphor for the action comes after it ("so that nothing gets
+/// cancelled" still bears on a cancellation): it states a goal, not the
+/// user's stance on the action.
+fn states_purpose(clause: &[Word], at: usize) -> bool {
+    let before = clause.get(..at).unwrap_or_default();
+    let after = clause.get(at + 1..).unwrap_or_default();
+    PURPOSES
+        .iter()
+        .any(|purpose| contains_phrase(before, purpose))
+        && !after.iter().any(|w| {
+            is_action_form(w) || WordClass::ActionAnaphors.has(w) || WordClass::ObjectWords.has(w)
+        })
 }
 
 /// Whether a sentence says the user does not know, as a hesitation: "I
@@ -946,6 +1055,97 @@ mod tests {
 
     fn markers(reply: &str) -> Markers {
         Markers::of(reply)
+    }
+
+    fn clause(text: &str) -> Vec<Word> {
+        sentences(text)
+            .first()
+            .map(|s| s.words().to_vec())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn declining_a_hand_over_to_a_human_answers_nothing_about_the_action() {
+        let at = |words: &[Word], w: &str| words.iter().position(|x| x == w).unwrap() + 1;
+        for (text, after, declines) in [
+            ("do not transfer", "not", true),
+            ("do not transfer me", "not", true),
+            ("no need to transfer me to a human agent", "no", true),
+            (
+                "hold off on transferring me to a human for now",
+                "off",
+                true,
+            ),
+            ("do not transfer me or cancel anything", "not", false),
+            ("do not transfer the refund to paypal", "not", false),
+            ("do not cancel or transfer me", "not", false),
+            ("do not transfer it to my card", "not", false),
+        ] {
+            let words = clause(text);
+            assert_eq!(
+                declines_transfer(&words, at(&words, after)),
+                declines,
+                "{text}"
+            );
+        }
+        expect(&[
+            ("Yes, cancel it. Don't transfer me.", Stance::Affirm),
+            (
+                "Yes. Please hold off on transferring me to a human.",
+                Stance::Affirm,
+            ),
+        ]);
+        for reply in [
+            "Yes. Do not transfer me or cancel anything.",
+            "Yes, cancel it. Hold off on transferring the refund.",
+            "Please hold off on transferring me and on the cancellation.",
+        ] {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_negation_stating_a_purpose_is_no_answer_unless_it_names_the_action() {
+        let words = clause("just to be sure nothing slips through");
+        assert!(states_purpose(&words, 4));
+        let words = clause("so that nothing gets cancelled");
+        assert!(!states_purpose(&words, 2));
+        let words = clause("nothing slips through");
+        assert!(!states_purpose(&words, 0));
+        expect(&[(
+            "Yes, please go ahead, just to be sure nothing slips through the cracks.",
+            Stance::Affirm,
+        )]);
+        for reply in [
+            "Yes, so that nothing gets cancelled.",
+            "Yes, go ahead, just to be sure it is not cancelled.",
+            "Yes. Just to be sure, do not cancel it.",
+        ] {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_withdrawal_conceding_a_case_and_keep_going_idioms_take_nothing_back() {
+        expect(&[
+            (
+                "Yes, go ahead. Even if my plans are on pause, at least this is sorted.",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. I just want to keep things steady.",
+                Stance::Affirm,
+            ),
+            ("Yes, proceed so we can keep this moving.", Stance::Affirm),
+        ]);
+        for reply in [
+            "Sure. Even if it costs more, hold off for now.",
+            "Yes, go ahead even if I'm having second thoughts.",
+            "Yes, keep things as they are.",
+            "Yes. Keep it.",
+        ] {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
     }
 
     #[test]

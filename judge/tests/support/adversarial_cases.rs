@@ -185,6 +185,20 @@ pub const SCOPED_NOT_CONSENT: &[&str] = &[
     "Yes, go ahead. Actually, not yet.",
     "Yes, but it's not yet processed, so hold on.",
     "Yes. Not yet, though.",
+    // Written against the tenth session's relaxations: a declined hand-over
+    // to a human, a negation in a purpose clause, a withdrawal in a clause
+    // conceding a case, "keep" in an idiom of going on. Each of these
+    // declines, negates or keeps more than that.
+    "Yes. Do not transfer me or cancel anything.",
+    "Please hold off on transferring me and on the cancellation.",
+    "Yes, cancel it. Hold off on transferring the refund.",
+    "Yes, so that nothing gets cancelled.",
+    "Yes, go ahead, just to be sure it is not cancelled.",
+    "Yes, I want to make sure nothing is cancelled.",
+    "Sure. Even if it costs more, hold off for now.",
+    "Yes, go ahead even if I'm having second thoughts.",
+    "Yes, keep things as they are.",
+    "Yes. Don't transfer me, just don't cancel it either.",
 ];
 
 /// Consent the scoped qualifiers must accept: each says yes to the summary,
@@ -207,4 +221,10 @@ pub const SCOPED_CONSENT: &[&str] = &[
     "Yes, go ahead. Leave my other orders (#W1234567 and #W7654321) as they are.",
     "I'm not thrilled about it, but go ahead.",
     "Yes, please cancel it, and any other pending (not yet processed) order too.",
+    // The tenth session's relaxations.
+    "Yes, cancel order #W9300146. Please hold off on transferring me to a human for now.",
+    "Yes. Don't transfer me, just submit it.",
+    "Yes, please go ahead, just to be sure nothing slips through the cracks.",
+    "Yes, go ahead. I just want to keep things moving.",
+    "Yes, please go ahead. Even if my travel plans are on pause, at least this is sorted.",
 ];
