@@ -107,7 +107,7 @@ impl Markers {
         asked: Option<&AskedWords>,
     ) -> Self {
         let mut m = Markers {
-            sarcasm: SARCASM_MARKS.iter().any(|mark| reply.contains(mark)),
+            sarcasm: has_sarcasm_mark(reply),
             ..Markers::default()
         };
         let mut scope = Scope::Answer;
@@ -362,6 +362,22 @@ impl Markers {
         }
         Stance::Unknown
     }
+}
+
+/// Whether a reply holds a sarcasm mark ([`SARCASM_MARKS`]) standing on
+/// its own: an ASCII mark ("/s") must not touch a letter or digit on either
+/// side ("tax/shipping adjustments" holds no mark); an emoji is one anywhere.
+fn has_sarcasm_mark(reply: &str) -> bool {
+    SARCASM_MARKS.iter().any(|mark| {
+        if !mark.is_ascii() {
+            return reply.contains(mark);
+        }
+        reply.match_indices(mark).any(|(at, _)| {
+            let before = reply.get(..at).and_then(|b| b.chars().next_back());
+            let after = reply.get(at + mark.len()..).and_then(|a| a.chars().next());
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
 }
 
 /// What a clause's sentence says about how to read the clause.
@@ -1062,6 +1078,20 @@ mod tests {
             .first()
             .map(|s| s.words().to_vec())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_sarcasm_mark_stands_on_its_own() {
+        assert!(has_sarcasm_mark("Sure, cancel it /s"));
+        assert!(has_sarcasm_mark("Oh great, go ahead /s."));
+        assert!(has_sarcasm_mark("Yes \u{1f644}"));
+        assert!(!has_sarcasm_mark("include any tax/shipping adjustments"));
+        assert!(!has_sarcasm_mark("see https://example.com/status"));
+        expect(&[(
+            "Yes to both actions. Please include any tax/shipping adjustments.",
+            Stance::Affirm,
+        )]);
+        assert_eq!(reply_stance("Yes, go ahead /s"), Stance::Refuse);
     }
 
     #[test]
