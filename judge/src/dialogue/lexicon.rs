@@ -589,9 +589,9 @@ pub(crate) const DECISION_WORDS: &[&str] = &[
     "all",
 ];
 
-/// Purpose markers: a negator after one in its clause states a goal ("just
-/// to be sure nothing slips through", "so that nothing is charged twice"),
-/// not the user's stance on the action.
+/// Purpose markers: a negator after one in its clause, before a verb of
+/// overlooking ([`OVERLOOKING`]), states a goal of thoroughness ("just to
+/// be sure nothing slips through"), not the user's stance on the action.
 pub(crate) const PURPOSES: &[&[&str]] = &[
     &["to", "be", "sure"],
     &["to", "make", "sure"],
@@ -599,6 +599,31 @@ pub(crate) const PURPOSES: &[&[&str]] = &[
     &["to", "ensure"],
     &["so", "that"],
     &["in", "order", "to"],
+];
+
+/// Verbs of overlooking: "nothing slips through", "so that I don't miss
+/// anything" (see [`PURPOSES`]).
+pub(crate) const OVERLOOKING: &[&str] = &[
+    "slip",
+    "slips",
+    "slipped",
+    "fall",
+    "falls",
+    "fell",
+    "miss",
+    "missed",
+    "missing",
+    "overlook",
+    "overlooked",
+    "forget",
+    "forgotten",
+    "forgot",
+];
+
+/// Words between a negator and its verb of overlooking ("nothing gets
+/// missed", "I do not miss").
+pub(crate) const OVERLOOKING_AUXILIARIES: &[&str] = &[
+    "is", "gets", "get", "be", "i", "we", "do", "does", "will", "has", "have",
 ];
 
 /// Clause openings that concede a case ("even if my plans are on pause"):

@@ -5,9 +5,9 @@
 use super::asked::AskedWords;
 use super::lexicon::{
     ACTION_OBJECT_WINDOW, ACTION_WORDS, CONCEDING_OPENINGS, HUMAN_WORDS, KEEP_IDIOM_COMPLEMENTS,
-    KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, PRECEDENCE, PURPOSES,
-    REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
-    TRANSFER_STEM,
+    KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OVERLOOKING,
+    OVERLOOKING_AUXILIARIES, PRECEDENCE, PURPOSES, REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW,
+    RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL, TRANSFER_STEM,
 };
 use super::tokens::{Sentence, Word, contains_phrase, sentences};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -538,11 +538,25 @@ fn withdraws(sentence: &Sentence) -> bool {
         let conceded = CONCEDING_OPENINGS
             .iter()
             .any(|opening| opens_with(skip_fillers(clause), opening));
+        // "hold off on transferring me, and on the cancellation": a clause
+        // joined on by a coordinator carries the withdrawal on.
+        let carried_on = clauses
+            .iter()
+            .filter(|(start, _)| *start > clause_start)
+            .take_while(|(_, next)| {
+                next.first()
+                    .is_some_and(|w| COORDINATORS.contains(&w.as_str()))
+            })
+            .any(|(_, next)| names_more_than_the_transfer(next));
         !described.contains(&at)
             && !conceded
-            && !declines_transfer(clause, at - clause_start + p.len())
+            && (carried_on || !declines_transfer(clause, at - clause_start + p.len()))
     })
 }
+
+/// Words that join a clause on to the one before it, so a withdrawal there
+/// carries on into it.
+const COORDINATORS: &[&str] = &["and", "or", "nor", "plus"];
 
 /// Whether, in a clause, the first action word within
 /// [`ACTION_OBJECT_WINDOW`] words from `from` hands the user over to a human
@@ -574,10 +588,18 @@ fn declines_transfer(clause: &[Word], from: usize) -> bool {
             .any(|w| HUMAN_WORDS.contains(&w.as_str())),
         Some(_) => false,
     };
-    let nothing_else = !object
-        .iter()
-        .any(|w| is_action_form(w) && !w.starts_with(TRANSFER_STEM));
-    transfer && hands_over && nothing_else
+    transfer && hands_over && !names_more_than_the_transfer(object)
+}
+
+/// Whether the words after a declined transfer name something the action
+/// may be about: another action word, an anaphor or a word for the action's
+/// object ("transferring me and the order").
+fn names_more_than_the_transfer(words: &[Word]) -> bool {
+    words.iter().any(|w| {
+        (is_action_form(w) && !w.starts_with(TRANSFER_STEM))
+            || WordClass::ActionAnaphors.has(w)
+            || WordClass::ObjectWords.has(w)
+    })
 }
 
 /// Whether a word is a form of a state-changing action word
@@ -760,19 +782,20 @@ fn stance_negators(clause: &[Word], anaphoric: bool) -> Vec<usize> {
 }
 
 /// Whether the negator at `at` follows a purpose marker in its clause
-/// ([`PURPOSES`]: "just to be sure nothing slips through") and no action
-/// word or anaphor for the action comes after it ("so that nothing gets
-/// cancelled" still bears on a cancellation): it states a goal, not the
-/// user's stance on the action.
+/// ([`PURPOSES`]) and negates a verb of overlooking ([`OVERLOOKING`]): "just
+/// to be sure nothing slips through" states a goal of thoroughness, not the
+/// user's stance on the action ("so that it does not go through" is one).
 fn states_purpose(clause: &[Word], at: usize) -> bool {
     let before = clause.get(..at).unwrap_or_default();
-    let after = clause.get(at + 1..).unwrap_or_default();
+    let verb = clause
+        .get(at + 1..)
+        .unwrap_or_default()
+        .iter()
+        .find(|w| !OVERLOOKING_AUXILIARIES.contains(&w.as_str()));
     PURPOSES
         .iter()
         .any(|purpose| contains_phrase(before, purpose))
-        && !after.iter().any(|w| {
-            is_action_form(w) || WordClass::ActionAnaphors.has(w) || WordClass::ObjectWords.has(w)
-        })
+        && verb.is_some_and(|w| OVERLOOKING.contains(&w.as_str()))
 }
 
 /// Whether a sentence says the user does not know, as a hesitation: "I

@@ -199,6 +199,11 @@ pub const SCOPED_NOT_CONSENT: &[&str] = &[
     "Yes, go ahead even if I'm having second thoughts.",
     "Yes, keep things as they are.",
     "Yes. Don't transfer me, just don't cancel it either.",
+    "Yes. Hold off on transferring me, and on the cancellation.",
+    "Yes. Hold off on transferring me and the order.",
+    "Yes, so that it does not go through.",
+    "Yes, so that nothing goes through.",
+    "Yes, just to be sure nothing happens to my order.",
 ];
 
 /// Consent the scoped qualifiers must accept: each says yes to the summary,
