@@ -6,10 +6,15 @@
 //! Only identifiers decide it: which *described* thing ("keep the red
 //! one") a clause is about is meaning, so such a clause still counts.
 
-use std::collections::HashSet;
+use hashbrown::HashSet;
 
 use super::tokens::{Sentence, Word, normalise, words};
 use super::vocabulary::WordClass;
+
+/// Whether a word is one a quoted detail can end in ([`AskedWords::named_pair`]).
+fn is_answer_word(word: &Word) -> bool {
+    word == "yes" || word == "no"
+}
 
 /// How many first letters two forms of an action word share ("cancel",
 /// "cancellation"; "modif-y", "modif-ication").
@@ -20,11 +25,13 @@ const ACTION_STEM_LEN: usize = 5;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AskedWords {
     words: HashSet<Word>,
-    /// Every two adjacent words of those turns ("waterproof", "no"): the
-    /// details a reply may quote back ([`AskedWords::named_pair`]).
+    /// Every two adjacent words of those turns ending in `yes` or `no`
+    /// ("waterproof", "no"): the details a reply may quote back
+    /// ([`AskedWords::named_pair`]; no other pair is ever asked about, and
+    /// keeping every pair cost a seventh of an audit).
     pairs: HashSet<(Word, Word)>,
-    /// Every three adjacent words of those turns ("no", "item",
-    /// "modifications"; [`AskedWords::named_triple`]).
+    /// Every three adjacent words of those turns opening with `no` ("no",
+    /// "item", "modifications"; [`AskedWords::named_triple`]).
     triples: HashSet<(Word, Word, Word)>,
     /// The identifiers the latest request for a decision named.
     latest: Vec<Word>,
@@ -57,12 +64,12 @@ impl AskedWords {
         self.latest.dedup();
         self.pairs
             .extend(turn.windows(2).filter_map(|pair| match pair {
-                [a, b] => Some((a.clone(), b.clone())),
+                [a, b] if is_answer_word(b) => Some((a.clone(), b.clone())),
                 _ => None,
             }));
         self.triples
             .extend(turn.windows(3).filter_map(|run| match run {
-                [a, b, c] => Some((a.clone(), b.clone(), c.clone())),
+                [a, b, c] if a == "no" => Some((a.clone(), b.clone(), c.clone())),
                 _ => None,
             }));
         self.words.extend(turn);
@@ -113,12 +120,14 @@ impl AskedWords {
         self.latest_asks_other
     }
 
-    /// Whether a request for a decision had `first` right before `second`.
+    /// Whether a request for a decision had `first` right before `second`,
+    /// which is `yes` or `no` (any other pair is never named).
     pub(crate) fn named_pair(&self, first: &Word, second: &Word) -> bool {
-        self.pairs.contains(&(first.clone(), second.clone()))
+        is_answer_word(second) && self.pairs.contains(&(first.clone(), second.clone()))
     }
 
-    /// Whether a request for a decision had these three words in a row.
+    /// Whether a request for a decision had these three words in a row, the
+    /// first `no` (any other run is never named).
     pub(crate) fn named_triple(&self, run: &[Word]) -> bool {
         match run {
             [a, b, c] => self.triples.contains(&(a.clone(), b.clone(), c.clone())),
