@@ -208,9 +208,11 @@ pub(crate) fn simulation_fast(
         control: None,
     };
     let mut b = Builder::new(file, Some(i));
-    for MapOnly(message) in sim.messages {
+    for MapOnly(mut message) in sim.messages {
         let failed = message.error.unwrap_or(false);
-        let Some(side) = message.add_to(&mut b, message.id.as_deref(), failed, results)? else {
+        let content = message.content.take();
+        let Some(side) = message.add_to(&mut b, content, message.id.as_deref(), failed, results)?
+        else {
             continue;
         };
         for MapOnly(call) in message.tool_calls.unwrap_or_default() {
