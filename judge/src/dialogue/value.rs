@@ -258,7 +258,10 @@ fn parse_amount(text: &str) -> Option<String> {
         .unwrap_or(body);
     // An amount's body is digits, `,` and `.`: anything else (most
     // values asked about: names, ids) is refused before any allocation.
-    if !body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b',' | b'.')) {
+    if !body
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b',' | b'.'))
+    {
         return None;
     }
     let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
@@ -320,9 +323,7 @@ fn amounts(text: &str) -> Vec<String> {
         }
         let glued =
             char_at(end).is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
-        if !glued
-            && let Some(amount) = text.get(i..end).and_then(parse_amount)
-        {
+        if !glued && let Some(amount) = text.get(i..end).and_then(parse_amount) {
             out.push(amount);
         }
         i = end.max(i + 1);
@@ -528,7 +529,8 @@ mod tests {
 
     /// Every turn of every vendored tau2 trace, and every string its tool
     /// results hold (the values a turn may name), reads the same by bytes
-    /// as by the character rules.
+    /// as by the character rules; and the sentences' words of every turn
+    /// are the words of its normalised text.
     #[test]
     fn byte_readings_are_the_rules_on_every_vendored_turn_and_value() {
         use std::io::Read;
@@ -548,6 +550,15 @@ mod tests {
                         continue;
                     };
                     assert_byte_readings_are_the_rules(text);
+                    // The grammar's words of a sentence (its lowered
+                    // text taken as it is) are the words of the text.
+                    let read = super::super::tokens::sentences(text);
+                    let flat: Vec<_> = super::super::tokens::flat_tokens(&read)
+                        .into_iter()
+                        .cloned()
+                        .collect();
+                    let normalised = super::super::tokens::normalise(text);
+                    assert_eq!(flat, super::super::tokens::words(&normalised), "{text}");
                     turns += 1;
                     let content = (message["role"] == "tool")
                         .then(|| serde_json::from_str::<serde_json::Value>(text).ok())
@@ -568,7 +579,10 @@ mod tests {
                 }
             }
         }
-        assert!(turns > 10_000 && values > 100_000, "{turns} turns, {values} values");
+        assert!(
+            turns > 10_000 && values > 100_000,
+            "{turns} turns, {values} values"
+        );
     }
 
     /// [`parse_amount`] without its early refusal.
