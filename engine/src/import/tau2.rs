@@ -306,6 +306,44 @@ mod tests {
         assert!(seen > 300, "{seen} simulations");
     }
 
+    /// The streaming reader (the record scanner, then the fast path) gives,
+    /// for every simulation of every vendored file, the trace the `Value`
+    /// path gives from a parse of the whole file.
+    #[test]
+    fn the_streaming_reader_imports_every_vendored_file_as_a_whole_parse_does() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/tau2/traces");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            let stem = name.strip_suffix(".json.zst").unwrap();
+            let file: Value =
+                serde_json::from_slice(&compressed::read_all(&path).unwrap()).unwrap();
+            let domain = domain_of(&file["info"]);
+            let read: Vec<Trace> = crate::import::TraceReader::open(&path, None)
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let sims = file["simulations"].as_array().unwrap();
+            assert_eq!(read.len(), sims.len(), "{name}");
+            for (i, (got, sim)) in read.into_iter().zip(sims).enumerate() {
+                let mut want = simulation(
+                    &path,
+                    stem,
+                    i,
+                    sim,
+                    domain.as_deref(),
+                    ResultContent::Parsed,
+                )
+                .unwrap();
+                want.meta.control = control_of(&file["info"]);
+                assert_eq!(got, want, "{name} #{i}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 300, "{seen} simulations");
+    }
+
     #[test]
     fn records_the_fast_path_does_not_take_go_the_slow_way() {
         let sim = |messages: Value| serde_json::json!({"id": "s", "messages": messages});
