@@ -4,6 +4,8 @@
 //! without a currency sign, thousands separators and trailing zeros; dates as
 //! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
 
+use std::borrow::Cow;
+
 use smol_str::{SmolStr, StrExt};
 
 /// One token of a turn or value as [`names_value`] reads it (split at
@@ -275,13 +277,20 @@ fn amount_body(text: &str) -> &str {
 /// one.
 fn canonical_amount(body: &str) -> Option<String> {
     let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
-    let groups: Vec<&str> = whole.split(',').collect();
-    let grouped_ok = groups.len() == 1
-        || (groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
-            && groups.iter().skip(1).all(|g| g.len() == 3));
-    let whole: String = groups.concat();
+    // Most numbers have no thousands separator: their digits are read in
+    // place, not regrouped into a new string.
+    let whole: Cow<'_, str> = if whole.contains(',') {
+        let groups: Vec<&str> = whole.split(',').collect();
+        let grouped_ok = groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
+            && groups.iter().skip(1).all(|g| g.len() == 3);
+        if !grouped_ok {
+            return None;
+        }
+        Cow::Owned(groups.concat())
+    } else {
+        Cow::Borrowed(whole)
+    };
     if whole.is_empty()
-        || !grouped_ok
         || !whole.chars().all(|c| c.is_ascii_digit())
         || !fraction.chars().all(|c| c.is_ascii_digit())
     {
@@ -468,6 +477,12 @@ mod tests {
         assert_eq!(parse_amount("1234.5").as_deref(), Some("1234.5"));
         assert_eq!(parse_amount("20.00").as_deref(), Some("20"));
         assert_eq!(parse_amount("12,34"), None);
+        assert_eq!(parse_amount("1,234,567").as_deref(), Some("1234567"));
+        assert_eq!(parse_amount(",123"), None);
+        assert_eq!(parse_amount("1234,567"), None);
+        assert_eq!(parse_amount("1,234,56"), None);
+        assert_eq!(parse_amount("00.50").as_deref(), Some("0.5"));
+        assert_eq!(parse_amount("1,234.5.6"), None);
         assert_eq!(parse_amount("W123"), None);
         assert_eq!(amounts("refund $1,234.50, then 3 items."), ["1234.5", "3"]);
         assert!(amounts("#W9300146 card_123 2024-05-22 3rd").is_empty());
