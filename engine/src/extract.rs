@@ -125,12 +125,19 @@ pub fn principal_mask(bundle: &CompiledBundle) -> u32 {
 impl Extractor {
     /// An extractor for traces of `bundle`.
     pub fn new(bundle: &CompiledBundle) -> Self {
+        Extractor::with_principal_mask(bundle, principal_mask(bundle))
+    }
+
+    /// [`Extractor::new`] with the bundle's [`principal_mask`] computed
+    /// once by the caller (a runtime keeps it): it walks the step graph,
+    /// which costs more than the rest of a new extractor.
+    pub fn with_principal_mask(bundle: &CompiledBundle, principal_mask: u32) -> Self {
         Extractor {
             interner: bundle.interner.clone(),
             open_calls: HashMap::new(),
             seen_ids: hashbrown::HashSet::new(),
             facts: EventFacts::default(),
-            principal_mask: principal_mask(bundle),
+            principal_mask,
             principal: BTreeMap::new(),
             turns: Vec::new(),
             values: Vec::new(),
@@ -570,12 +577,15 @@ impl Extraction<'_> {
         if !ok {
             return;
         }
-        let Some(def) = self.bundle.domain.tool(&tool).cloned() else {
+        // The bundle outlives the extraction: its tool is borrowed, not
+        // cloned, while the extraction writes facts.
+        let bundle = self.bundle;
+        let Some(def) = bundle.domain.tool(&tool) else {
             return;
         };
         if def.kind != ToolKind::Generic {
             for read in &def.reads {
-                self.read(k, &def, read, content);
+                self.read(k, def, read, content);
             }
         }
         self.bind(k, &tool, &args, Some(content));

@@ -43,12 +43,13 @@ impl<'a> Builder<'a> {
             .push(ImportError::new(self.file, self.record, path, kind));
     }
 
-    /// A message; empty text produces no event.
-    pub(crate) fn text(&mut self, side: Side, text: &str) {
-        if text.is_empty() {
+    /// A message; empty text produces no event. Text the reader already
+    /// owns (a string with escapes) is moved, not copied.
+    pub(crate) fn text(&mut self, side: Side, text: impl AsRef<str> + Into<String>) {
+        if text.as_ref().is_empty() {
             return;
         }
-        let text = text.to_owned();
+        let text = text.into();
         self.events.push(match side {
             Side::User => Event::User { text },
             Side::Agent => Event::Agent { text },
@@ -307,14 +308,16 @@ pub(crate) struct FastMessage<'a, C> {
 }
 
 impl<C> FastMessage<'_, C> {
-    /// Adds the message as the `Value` paths do: a `tool` message is a
-    /// result answering `call_id` (`None`: the record takes the `Value`
+    /// Adds the message, whose `content` the caller took out of it (so
+    /// text with escapes, already owned, is moved into its event), as the
+    /// `Value` paths do: a `tool` message is a result answering `call_id` (`None`: the record takes the `Value`
     /// path), failed when `failed`; a `user` or `assistant` message its
     /// text. Returns the side a user or agent message's calls are made from,
     /// `Some(None)` for a result, `None` for another role.
     pub(crate) fn add_to(
         &self,
         b: &mut Builder<'_>,
+        content: Option<Cow<'_, str>>,
         call_id: Option<&str>,
         failed: bool,
         results: ResultContent,
@@ -323,17 +326,12 @@ impl<C> FastMessage<'_, C> {
             "user" => Side::User,
             "assistant" => Side::Agent,
             "tool" => {
-                b.result(
-                    "",
-                    call_id?,
-                    !failed,
-                    results.content(self.content.as_deref()),
-                );
+                b.result("", call_id?, !failed, results.content_owned(content));
                 return Some(None);
             }
             _ => return None,
         };
-        if let Some(text) = &self.content {
+        if let Some(text) = content {
             b.text(side, text);
         }
         Some(Some(side))

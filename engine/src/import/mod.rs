@@ -49,6 +49,7 @@ pub mod tau2;
 mod build;
 mod scan;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::BufRead;
@@ -121,6 +122,15 @@ impl ResultContent {
             (_, None) => Value::Null,
             (ResultContent::Parsed, Some(text)) => parse_content(text),
             (ResultContent::Raw, Some(text)) => Value::String(text.to_owned()),
+        }
+    }
+
+    /// [`ResultContent::content`] of text the reader may already own
+    /// (moved into the raw content rather than copied).
+    pub(crate) fn content_owned(self, text: Option<Cow<'_, str>>) -> Value {
+        match (self, text) {
+            (ResultContent::Raw, Some(text)) => Value::String(text.into_owned()),
+            (results, text) => results.content(text.as_deref()),
         }
     }
 }

@@ -369,7 +369,7 @@ fn fast_messages(
     messages: Vec<MapOnly<FastChatMessage<'_>>>,
     results: ResultContent,
 ) -> Option<()> {
-    for MapOnly(message) in messages {
+    for MapOnly(mut message) in messages {
         if message.function_call.is_some() {
             return None;
         }
@@ -377,8 +377,9 @@ fn fast_messages(
             continue;
         }
         let failed = message.error.unwrap_or(false) || message.is_error.unwrap_or(false);
+        let content = message.content.take();
         let call_id = message.tool_call_id.as_deref();
-        let Some(side) = message.add_to(b, call_id, failed, results)? else {
+        let Some(side) = message.add_to(b, content, call_id, failed, results)? else {
             continue;
         };
         for MapOnly(call) in message.tool_calls.unwrap_or_default() {

@@ -89,6 +89,35 @@ impl ValueScan {
     }
 }
 
+/// The position of the first byte of `haystack` that is one of `needles`,
+/// eight bytes at a time: a word holds a needle where the word XOR the
+/// needle repeated has a zero byte. The has-zero-byte test below may also
+/// flag a byte *after* a true zero (its borrow runs upwards), never one
+/// before, so the lowest flagged byte of the little-endian word is the
+/// first match.
+fn find_any(haystack: &[u8], needles: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    for chunk in haystack.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let holds = needles.iter().fold(0, |acc, &needle| {
+            let x = word ^ ONES.wrapping_mul(u64::from(needle));
+            acc | (x.wrapping_sub(ONES) & !x & HIGHS)
+        });
+        if holds != 0 {
+            return Some(at + (holds.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let rest = haystack.get(at..)?;
+    rest.iter()
+        .position(|b| needles.iter().any(|n| n == b))
+        .map(|p| at + p)
+}
+
 /// Incremental UTF-8 validation of bytes that are skipped rather than
 /// copied (copied bytes are validated when parsed). A multi-byte sequence
 /// may straddle two buffer refills; its first bytes wait in `carry`.
@@ -263,11 +292,21 @@ impl Cursor {
             let mut n = 0;
             let mut done = false;
             while n < buf.len() {
-                if scan.in_string && !scan.escape {
-                    // Fast path: plain string bytes need no state change.
+                // Fast paths: inside a string only a quote or a backslash,
+                // between a container's tokens only a quote or a bracket
+                // changes the scan's state (whitespace, commas, colons,
+                // numbers and literals are taken as they are).
+                let plain: &[u8] = if scan.in_string && !scan.escape {
+                    b"\"\\"
+                } else if scan.started && !scan.scalar && !scan.in_string {
+                    b"\"{}[]"
+                } else {
+                    b""
+                };
+                if !plain.is_empty() {
                     let rest = buf.get(n..).unwrap_or_default();
-                    match rest.iter().position(|&b| b == b'"' || b == b'\\') {
-                        Some(plain) => n += plain,
+                    match find_any(rest, plain) {
+                        Some(skip) => n += skip,
                         None => {
                             n = buf.len();
                             break;
@@ -489,6 +528,29 @@ mod tests {
         assert_eq!(out, b"true");
         c.expect(b']').unwrap();
         c.end().unwrap();
+    }
+
+    #[test]
+    fn find_any_is_a_byte_search() {
+        let texts: [&[u8]; 5] = [
+            b"",
+            b"abc",
+            b"0123456789abcdef\"0123456789\\",
+            b"        {  \"k\": [1, 2]}       \xc3\xa9\x80\xff\"",
+            b"\x7f\x80\x81\"\x00\x01\x22\x5c\x7b\x7d\x5b\x5d\xfe\xfe\xfe\xfe\xfe\xfe\xfe\xfe\xfe",
+        ];
+        for text in texts {
+            for needles in [&b"\"\\"[..], b"\"{}[]", b"\x00", b"\xff"] {
+                for start in 0..text.len() {
+                    let rest = &text[start..];
+                    assert_eq!(
+                        find_any(rest, needles),
+                        rest.iter().position(|b| needles.contains(b)),
+                        "{rest:?} {needles:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -208,9 +208,11 @@ pub(crate) fn simulation_fast(
         control: None,
     };
     let mut b = Builder::new(file, Some(i));
-    for MapOnly(message) in sim.messages {
+    for MapOnly(mut message) in sim.messages {
         let failed = message.error.unwrap_or(false);
-        let Some(side) = message.add_to(&mut b, message.id.as_deref(), failed, results)? else {
+        let content = message.content.take();
+        let Some(side) = message.add_to(&mut b, content, message.id.as_deref(), failed, results)?
+        else {
             continue;
         };
         for MapOnly(call) in message.tool_calls.unwrap_or_default() {
@@ -298,6 +300,44 @@ mod tests {
                 let raw = fast(sim, ResultContent::Raw).unwrap();
                 assert_eq!(raw.events.len(), want.events.len());
                 assert_eq!(parsed(raw), want);
+                seen += 1;
+            }
+        }
+        assert!(seen > 300, "{seen} simulations");
+    }
+
+    /// The streaming reader (the record scanner, then the fast path) gives,
+    /// for every simulation of every vendored file, the trace the `Value`
+    /// path gives from a parse of the whole file.
+    #[test]
+    fn the_streaming_reader_imports_every_vendored_file_as_a_whole_parse_does() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/tau2/traces");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            let stem = name.strip_suffix(".json.zst").unwrap();
+            let file: Value =
+                serde_json::from_slice(&compressed::read_all(&path).unwrap()).unwrap();
+            let domain = domain_of(&file["info"]);
+            let read: Vec<Trace> = crate::import::TraceReader::open(&path, None)
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let sims = file["simulations"].as_array().unwrap();
+            assert_eq!(read.len(), sims.len(), "{name}");
+            for (i, (got, sim)) in read.into_iter().zip(sims).enumerate() {
+                let mut want = simulation(
+                    &path,
+                    stem,
+                    i,
+                    sim,
+                    domain.as_deref(),
+                    ResultContent::Parsed,
+                )
+                .unwrap();
+                want.meta.control = control_of(&file["info"]);
+                assert_eq!(got, want, "{name} #{i}");
                 seen += 1;
             }
         }

@@ -186,7 +186,7 @@ impl Session {
             limits,
             explainer: Explainer::default(),
             stored_bytes: 0,
-            extractor: Extractor::new(&rt.bundle),
+            extractor: Extractor::with_principal_mask(&rt.bundle, rt.principal_mask),
             monitor: Monitor::new(Arc::clone(&rt.plan)),
             rt,
             schedule,

@@ -338,7 +338,7 @@ fn sentence(text: &str, question: bool) -> Sentence {
         };
         for (i, piece) in pieces.enumerate() {
             let start = read.words.len();
-            push_words(piece, &mut read.words);
+            push_words(piece, Case::Lowered, &mut read.words);
             if read.words.len() == start {
                 continue;
             }
@@ -384,12 +384,22 @@ impl<'a> Iterator for Pieces<'a> {
 #[must_use]
 pub(crate) fn words(text: &str) -> Vec<Word> {
     let mut out = Vec::new();
-    push_words(text, &mut out);
+    push_words(text, Case::Any, &mut out);
     out
 }
 
+/// Whether a text handed to [`push_words`] may hold ASCII capitals.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Case {
+    /// Any text.
+    Any,
+    /// [`normalise`]d text: no ASCII capital is left in it (every path of
+    /// `normalise` lowers them), so an ASCII word is taken as it is.
+    Lowered,
+}
+
 /// Appends the [`words`] of `text` to `out`.
-fn push_words(text: &str, out: &mut Vec<Word>) {
+fn push_words(text: &str, case: Case, out: &mut Vec<Word>) {
     if text.is_ascii() {
         // The common case, byte by byte: an ASCII character is alphanumeric
         // or an apostrophe exactly when its byte is, and every byte index
@@ -406,9 +416,14 @@ fn push_words(text: &str, out: &mut Vec<Word>) {
             let raw = text.get(start..end).unwrap_or_default();
             start = end + 1;
             let word = raw.trim_matches('\'');
-            if !word.is_empty() {
-                expand_contraction(Word::from_text(word.to_ascii_lowercase_smolstr()), out);
+            if word.is_empty() {
+                continue;
             }
+            let lower = match case {
+                Case::Lowered => SmolStr::new(word),
+                Case::Any => word.to_ascii_lowercase_smolstr(),
+            };
+            expand_contraction(Word::from_text(lower), out);
         }
     } else {
         push_words_general(text, out);
@@ -590,10 +605,12 @@ mod tests {
             "",
             "'",
         ] {
-            let (mut ascii, mut general) = (Vec::new(), Vec::new());
-            push_words(text, &mut ascii);
+            let (mut ascii, mut general, mut lowered) = (Vec::new(), Vec::new(), Vec::new());
+            push_words(text, Case::Any, &mut ascii);
             push_words_general(text, &mut general);
             assert_eq!(ascii, general, "{text}");
+            push_words(&normalise(text), Case::Lowered, &mut lowered);
+            assert_eq!(lowered, general, "{text}");
         }
     }
 

@@ -4,6 +4,8 @@
 //! without a currency sign, thousands separators and trailing zeros; dates as
 //! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
 
+use std::borrow::Cow;
+
 use smol_str::{SmolStr, StrExt};
 
 /// One token of a turn or value as [`names_value`] reads it (split at
@@ -137,6 +139,7 @@ impl ReadValue {
 
 /// Characters that may be part of an identifier token (beside letters and
 /// digits): `gift_card_8190333`, `a.b@c.com`, `2024-05-22`, `05/22/2024`.
+#[cfg(test)]
 fn joins_token(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
 }
@@ -144,50 +147,90 @@ fn joins_token(c: char) -> bool {
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word.
+///
+/// Read byte by byte ([`value_tokens_general`] is the rule, tested equal):
+/// an ASCII byte is its character, and a longer character is decoded only
+/// to ask whether it is alphanumeric (the only other characters that join a
+/// token are ASCII). Most turns hold a typographic quote or dash, so the
+/// non-ASCII case is the common one, not an exception.
 pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
-    if text.is_ascii() {
-        return ascii_value_tokens(text);
-    }
-    value_tokens_general(text)
-}
-
-/// [`value_tokens`] of ASCII text, byte by byte: an ASCII character joins a
-/// token, or is alphanumeric, exactly when its byte does, and every byte
-/// index is a character boundary.
-fn ascii_value_tokens(text: &str) -> Vec<ValueToken> {
-    let bytes = text.as_bytes();
-    let joins = |b: u8| {
-        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'/' | b'+' | b'\'')
-    };
     let mut out = Vec::with_capacity(text.len() / 6 + 1);
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for end in 0..=bytes.len() {
-        if bytes.get(end).is_some_and(|&b| joins(b)) {
+    let mut at = 0;
+    let mut ascii = true;
+    loop {
+        // The width of the character at `at` if it joins a token, else
+        // `None` (also at the end).
+        let joins = match bytes.get(at) {
+            None => None,
+            Some(&b) if b.is_ascii() => joins_ascii(b).then_some(1),
+            Some(_) => text
+                .get(at..)
+                .and_then(|rest| rest.chars().next())
+                .filter(|c| c.is_alphanumeric())
+                .map(char::len_utf8),
+        };
+        if let Some(width) = joins {
+            ascii &= width == 1;
+            at += width;
             continue;
         }
-        let raw = bytes.get(start..end).unwrap_or_default();
-        start = end + 1;
-        // Stripped of what is not alphanumeric at either end.
-        let Some(first) = raw.iter().position(u8::is_ascii_alphanumeric) else {
-            continue;
+        push_value_token(text, start, at, ascii, &mut out);
+        let Some(&b) = bytes.get(at) else {
+            break;
         };
-        let last = raw
-            .iter()
-            .rposition(u8::is_ascii_alphanumeric)
-            .unwrap_or(first);
-        let from = end - raw.len() + first;
-        let Some(token) = text.get(from..=from + (last - first)) else {
-            continue;
+        // Past the separator (a character of any width).
+        at += if b.is_ascii() {
+            1
+        } else {
+            text.get(at..)
+                .and_then(|rest| rest.chars().next())
+                .map_or(1, char::len_utf8)
         };
-        let token = token.strip_suffix("'s").unwrap_or(token);
-        if !token.is_empty() {
-            out.push(token.to_ascii_lowercase_smolstr());
-        }
+        start = at;
+        ascii = true;
     }
     out
 }
 
-/// [`value_tokens`] of any text (ASCII text is read byte by byte there).
+/// Whether an ASCII byte joins a value token ([`joins_token`] of its
+/// character).
+fn joins_ascii(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'/' | b'+' | b'\'')
+}
+
+/// Pushes the token of `text[start..end]` (a run of joining characters;
+/// `ascii` when all are ASCII): stripped of the punctuation at either end
+/// (always ASCII: a longer character joins only if alphanumeric, so a
+/// byte of one counts as alphanumeric here), of a final `'s`, lower-cased.
+fn push_value_token(text: &str, start: usize, end: usize, ascii: bool, out: &mut Vec<ValueToken>) {
+    let Some(raw) = text.as_bytes().get(start..end) else {
+        return;
+    };
+    let alphanumeric = |b: &u8| !b.is_ascii() || b.is_ascii_alphanumeric();
+    let Some(first) = raw.iter().position(alphanumeric) else {
+        return;
+    };
+    let last = raw.iter().rposition(alphanumeric).unwrap_or(first);
+    // `last` is the last byte of a character: the token ends after it.
+    let Some(token) = text.get(start + first..=start + last) else {
+        return;
+    };
+    let token = token.strip_suffix("'s").unwrap_or(token);
+    if token.is_empty() {
+        return;
+    }
+    out.push(if ascii {
+        token.to_ascii_lowercase_smolstr()
+    } else {
+        token.to_lowercase_smolstr()
+    });
+}
+
+/// [`value_tokens`] as a split of the text by characters: the rule the
+/// byte reading is tested against.
+#[cfg(test)]
 fn value_tokens_general(text: &str) -> Vec<ValueToken> {
     text.split(|c: char| !joins_token(c))
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
@@ -206,23 +249,48 @@ fn value_tokens_general(text: &str) -> Vec<ValueToken> {
 /// An amount as a canonical decimal string: no sign, separators or trailing
 /// zeros (`$1,234.50` -> `1234.5`, `20.00` -> `20`).
 fn parse_amount(text: &str) -> Option<String> {
+    let body = amount_body(text);
+    // An amount's body is digits, `,` and `.`: anything else (most
+    // values asked about: names, ids) is refused before any allocation.
+    if !body
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b',' | b'.'))
+    {
+        return None;
+    }
+    canonical_amount(body)
+}
+
+/// `text` without a currency sign or a ` USD` suffix.
+fn amount_body(text: &str) -> &str {
     let body = text
         .strip_prefix('$')
         .or_else(|| text.strip_prefix('€'))
         .or_else(|| text.strip_prefix('£'))
         .unwrap_or(text);
-    let body = body
-        .strip_suffix(" USD")
+    body.strip_suffix(" USD")
         .or_else(|| body.strip_suffix(" usd"))
-        .unwrap_or(body);
+        .unwrap_or(body)
+}
+
+/// The canonical decimal of an amount's body ([`amount_body`]), if it is
+/// one.
+fn canonical_amount(body: &str) -> Option<String> {
     let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
-    let groups: Vec<&str> = whole.split(',').collect();
-    let grouped_ok = groups.len() == 1
-        || (groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
-            && groups.iter().skip(1).all(|g| g.len() == 3));
-    let whole: String = groups.concat();
+    // Most numbers have no thousands separator: their digits are read in
+    // place, not regrouped into a new string.
+    let whole: Cow<'_, str> = if whole.contains(',') {
+        let groups: Vec<&str> = whole.split(',').collect();
+        let grouped_ok = groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
+            && groups.iter().skip(1).all(|g| g.len() == 3);
+        if !grouped_ok {
+            return None;
+        }
+        Cow::Owned(groups.concat())
+    } else {
+        Cow::Borrowed(whole)
+    };
     if whole.is_empty()
-        || !grouped_ok
         || !whole.chars().all(|c| c.is_ascii_digit())
         || !fraction.chars().all(|c| c.is_ascii_digit())
     {
@@ -241,20 +309,50 @@ fn parse_amount(text: &str) -> Option<String> {
 /// Every standalone number in `text`, canonicalised like [`parse_amount`]. A
 /// number glued to a letter (`W9300146`, `3rd`) or inside an identifier
 /// (`card_123`, `2024-05-22`) is not an amount.
+///
+/// Read by bytes: a number's characters (digits, `,`, `.`) are ASCII, so
+/// only the characters around one are decoded ([`amounts_in`], over
+/// characters, is the rule, tested equal).
 fn amounts(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
     // Every amount starts with an ASCII digit.
-    if !text.bytes().any(|b| b.is_ascii_digit()) {
+    let Some(mut i) = bytes.iter().position(u8::is_ascii_digit) else {
         return Vec::new();
+    };
+    let char_before = |at: usize| text.get(..at).and_then(|s| s.chars().next_back());
+    let char_at = |at: usize| text.get(at..).and_then(|s| s.chars().next());
+    let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
+    let mut out = Vec::new();
+    while i < bytes.len() {
+        let starts = digit_at(i)
+            && char_before(i)
+                .is_none_or(|p| !(p.is_alphanumeric() || matches!(p, '_' | '-' | '/' | '.')));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        // Digits, with `,` or `.` only when a digit follows.
+        let mut end = i;
+        while let Some(&d) = bytes.get(end) {
+            if d.is_ascii_digit() || (matches!(d, b',' | b'.') && digit_at(end + 1)) {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        let glued =
+            char_at(end).is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
+        if !glued && let Some(amount) = text.get(i..end).and_then(parse_amount) {
+            out.push(amount);
+        }
+        i = end.max(i + 1);
     }
-    if text.is_ascii() {
-        // An ASCII byte is its character: no copy of the text as `char`s.
-        return amounts_in(text.as_bytes());
-    }
-    let chars: Vec<char> = text.chars().collect();
-    amounts_in(&chars)
+    out
 }
 
-/// [`amounts`] of a text as a slice of its characters.
+/// [`amounts`] of a text as a slice of its characters: the rule the byte
+/// reading is tested against.
+#[cfg(test)]
 fn amounts_in<C: Copy + Into<char>>(text: &[C]) -> Vec<String> {
     let char_at = |i: usize| text.get(i).map(|&c| c.into());
     let mut out = Vec::new();
@@ -379,6 +477,12 @@ mod tests {
         assert_eq!(parse_amount("1234.5").as_deref(), Some("1234.5"));
         assert_eq!(parse_amount("20.00").as_deref(), Some("20"));
         assert_eq!(parse_amount("12,34"), None);
+        assert_eq!(parse_amount("1,234,567").as_deref(), Some("1234567"));
+        assert_eq!(parse_amount(",123"), None);
+        assert_eq!(parse_amount("1234,567"), None);
+        assert_eq!(parse_amount("1,234,56"), None);
+        assert_eq!(parse_amount("00.50").as_deref(), Some("0.5"));
+        assert_eq!(parse_amount("1,234.5.6"), None);
         assert_eq!(parse_amount("W123"), None);
         assert_eq!(amounts("refund $1,234.50, then 3 items."), ["1234.5", "3"]);
         assert!(amounts("#W9300146 card_123 2024-05-22 3rd").is_empty());
@@ -404,21 +508,106 @@ mod tests {
         assert_eq!(day_number("32"), None);
     }
 
+    /// Texts that take every branch of the byte readings: ASCII and not,
+    /// markup, possessives, letters whose lower case is longer, numbers
+    /// beside letters of any width.
+    const MIXED: &[&str] = &[
+        "**#W9300146**, `gift_card_1`. John's 'x' 's '' $1,234.50 a.b@c.com 05/22/2024",
+        "-- .. _a_ +1-555 it's, o'neil's. (ok) [z] end.",
+        "",
+        "'s",
+        "x",
+        "Caf\u{e9}'s \u{2014} John\u{2019}s \u{201c}W93\u{201d} \u{130}stanbul-\u{e9}. \u{3a3}\u{3a3}A _\u{e9}_",
+        "\u{e9}9 12\u{e9} \u{2014}12 12\u{2014} $1,234.50\u{2026} 3\u{b2} \u{661}2 .5 5. 1,2,3 \u{1f600}7",
+        "\u{e9}",
+        "\u{2019}s\u{e9}'s",
+    ];
+
+    /// The byte readings equal the character rules on `text`.
+    pub(super) fn assert_byte_readings_are_the_rules(text: &str) {
+        assert_eq!(value_tokens(text), value_tokens_general(text), "{text}");
+        let chars: Vec<char> = text.chars().collect();
+        assert_eq!(amounts(text), amounts_in(&chars), "{text}");
+    }
+
     #[test]
-    fn ascii_tokens_are_the_general_rule() {
-        for text in [
-            "**#W9300146**, `gift_card_1`. John's 'x' 's '' $1,234.50 a.b@c.com 05/22/2024",
-            "-- .. _a_ +1-555 it's, o'neil's. (ok) [z] end.",
-            "",
-            "'s",
-            "x",
-        ] {
-            assert_eq!(
-                ascii_value_tokens(text),
-                value_tokens_general(text),
-                "{text}"
-            );
+    fn byte_readings_are_the_character_rules() {
+        for text in MIXED {
+            assert_byte_readings_are_the_rules(text);
         }
+    }
+
+    /// Every string of a JSON value (keys too).
+    fn strings_of<'v>(value: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+        match value {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    out.push(k);
+                    strings_of(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Every turn of every vendored tau2 trace, and every string its tool
+    /// results hold (the values a turn may name), reads the same by bytes
+    /// as by the character rules; and the sentences' words of every turn
+    /// are the words of its normalised text.
+    #[test]
+    fn byte_readings_are_the_rules_on_every_vendored_turn_and_value() {
+        use std::io::Read;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/tau2/traces");
+        let (mut turns, mut values) = (0, 0);
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let compressed = std::fs::read(entry.unwrap().path()).unwrap();
+            let mut bytes = Vec::new();
+            ruzstd::decoding::StreamingDecoder::new(compressed.as_slice())
+                .unwrap()
+                .read_to_end(&mut bytes)
+                .unwrap();
+            let file: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            for sim in file["simulations"].as_array().unwrap() {
+                for message in sim["messages"].as_array().unwrap() {
+                    let Some(text) = message["content"].as_str() else {
+                        continue;
+                    };
+                    assert_byte_readings_are_the_rules(text);
+                    // The grammar's words of a sentence (its lowered
+                    // text taken as it is) are the words of the text.
+                    let read = super::super::tokens::sentences(text);
+                    let flat: Vec<_> = super::super::tokens::flat_tokens(&read)
+                        .into_iter()
+                        .cloned()
+                        .collect();
+                    let normalised = super::super::tokens::normalise(text);
+                    assert_eq!(flat, super::super::tokens::words(&normalised), "{text}");
+                    turns += 1;
+                    let content = (message["role"] == "tool")
+                        .then(|| serde_json::from_str::<serde_json::Value>(text).ok())
+                        .flatten();
+                    let mut strings = Vec::new();
+                    if let Some(content) = &content {
+                        strings_of(content, &mut strings);
+                    }
+                    for value in strings {
+                        assert_byte_readings_are_the_rules(value);
+                        assert_eq!(
+                            parse_amount(value.trim()),
+                            canonical_amount(amount_body(value.trim())),
+                            "{value}"
+                        );
+                        values += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            turns > 10_000 && values > 100_000,
+            "{turns} turns, {values} values"
+        );
     }
 
     #[test]
