@@ -2179,6 +2179,123 @@ fn compensation_status_read_for_another_date() -> Vec<Event> {
     )
 }
 
+/// The flight is delayed (status read); the agent cancels the reservation
+/// without the user's yes to a cancellation, then offers the delay
+/// certificate: the user never said they want to cancel (policy.md:165).
+fn compensation_delay_after_unconfirmed_cancellation() -> Vec<Event> {
+    let mut cancelled = reservation_record("LWTEDF");
+    cancelled["status"] = json!("cancelled");
+    talk()
+        .user(
+            "Hi, my user id is liam_ito_4473. My flight HAT002 today, reservation LWTEDF, is \
+             delayed. What are my options? I want compensation for this.",
+        )
+        .get_user("liam_ito_4473")
+        .get_reservation("LWTEDF")
+        .status("HAT002", "2024-05-15")
+        .agent("HAT002 today is delayed. I can change or cancel the reservation for you.")
+        .user("I'm not sure yet, is there a fee to change it?")
+        .tool("cancel_reservation", cancel_args("LWTEDF"), cancelled)
+        .agent(
+            "I cancelled LWTEDF. For the delay I can offer a $50 travel certificate. Shall I \
+             send it (yes/no)?",
+        )
+        .user("Yes, please send it.")
+        .write("send_certificate", certificate("liam_ito_4473", 50))
+}
+
+// ---------- identified by the reservation's owner (identify.how, by_reservation)
+
+/// The user gives their user id and the reservation; the agent reads only
+/// the reservation (its owner is the id the user gave) and cancels: the
+/// refund goes to the original payment, nothing of the profile is used.
+fn cancel_owner_id_said_without_profile() -> Vec<Event> {
+    talk()
+        .user("Hi, my user id is chen_jackson_3290. Please cancel reservation 4WQ150.")
+        .agent("I can help with that. May I ask why you want to cancel?")
+        .user("Change of plans, we're not going to Los Angeles anymore.")
+        .get_reservation("4WQ150")
+        .agent(
+            "Reservation 4WQ150 is business class (DFW to LAX round trip, flights HAT170 on \
+             2024-05-22 and HAT022 on 2024-05-26, 3 passengers). To confirm: cancel \
+             reservation 4WQ150, reason: change of plans, refund to the original payment \
+             method. Proceed (yes/no)?",
+        )
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
+/// The same without the profile read, for a passenger update.
+fn passengers_owner_id_said_without_profile() -> Vec<Event> {
+    talk()
+        .user(
+            "Hi, my user id is olivia_moore_2080. For reservation SF5VA1: Emma Nguyen's date \
+             of birth is wrong, it should be 1963-10-02.",
+        )
+        .get_reservation("SF5VA1")
+        .agent(
+            "To confirm: the passenger of SF5VA1 becomes Emma Nguyen, date of birth \
+             1963-10-02. Shall I proceed (yes/no)?",
+        )
+        .user(YES)
+        .write(
+            "update_reservation_passengers",
+            json!({"reservation_id": "SF5VA1", "passengers": [person("Emma", "Nguyen", "1963-10-02")]}),
+        )
+}
+
+/// The user gives their own user id; the reservation belongs to someone
+/// else; the agent never loads the profile.
+fn cancel_another_users_reservation_without_profile() -> Vec<Event> {
+    talk()
+        .user("Hi, my user id is mia_garcia_3833. Please cancel reservation 4WQ150.")
+        .agent("I can help with that. May I ask why you want to cancel?")
+        .user("Change of plans.")
+        .get_reservation("4WQ150")
+        .agent(
+            "Reservation 4WQ150 is business class (DFW to LAX round trip, 3 passengers). To \
+             confirm: cancel reservation 4WQ150, reason: change of plans. Proceed (yes/no)?",
+        )
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
+/// The user never gives a user id; the agent names the reservation's owner
+/// itself and the user agrees.
+fn cancel_owner_id_named_by_agent_only() -> Vec<Event> {
+    talk()
+        .user("Hi, I'm Chen Jackson. Please cancel reservation 4WQ150, my plans changed.")
+        .get_reservation("4WQ150")
+        .agent(
+            "Reservation 4WQ150 belongs to user chen_jackson_3290, business class, DFW to LAX \
+             round trip, 3 passengers. To confirm: cancel it, reason: change of plans. \
+             Proceed (yes/no)?",
+        )
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
+/// A write that uses the profile (a payment method "already in user
+/// profile") on a reservation whose owner's id the user gave, without the
+/// profile read.
+fn add_bags_without_profile() -> Vec<Event> {
+    talk()
+        .user(
+            "Hi, my user id is chen_jackson_3290. About reservation 4WQ150: we only need 3 \
+             checked bags, not 5. Please take two off.",
+        )
+        .get_reservation("4WQ150")
+        .agent(
+            "To confirm: reservation 4WQ150 goes from 5 to 3 checked bags, all free, payment \
+             method gift_card_3576581. Shall I proceed (yes/no)?",
+        )
+        .user(YES)
+        .write(
+            "update_reservation_baggages",
+            bags("4WQ150", 3, 0, "gift_card_3576581"),
+        )
+}
+
 // ------------------------------------------------------ more variations
 
 /// Lei Rossi asks to cancel `confirmed`; the agent reads it (and `also_read`),
@@ -2819,6 +2936,22 @@ const FORBIDDEN: &[Case] = &[
         "compensation: confirm the facts first"
     ),
     case!(
+        compensation_delay_after_unconfirmed_cancellation,
+        "compensation: delay, the user wanted the cancellation"
+    ),
+    case!(
+        cancel_another_users_reservation_without_profile,
+        "cancel: the reservation's owner is the user id given"
+    ),
+    case!(
+        cancel_owner_id_named_by_agent_only,
+        "cancel: the user must provide their user id"
+    ),
+    case!(
+        add_bags_without_profile,
+        "baggage: payment method in the profile (profile read)"
+    ),
+    case!(
         cancel_claiming_airline_cancellation_status_available,
         "cancel: airline cancellation, status read available"
     ),
@@ -2888,6 +3021,16 @@ const COMPLIANT: &[Case] = &[
     case!(
         compensation_regular_business_cancelled,
         "compensation: flies business"
+    ),
+    // the owner's id the user gave stands for the profile read where the
+    // write uses nothing of the profile (identify.how, by_reservation)
+    case!(
+        cancel_owner_id_said_without_profile,
+        "cancel: user id given, reservation owned"
+    ),
+    case!(
+        passengers_owner_id_said_without_profile,
+        "passengers: user id given, reservation owned"
     ),
     case!(
         cancel_business_flight_today_statuses_read,
