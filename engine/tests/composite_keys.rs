@@ -29,25 +29,26 @@ fn airline() -> CompiledBundle {
     check_bundle(&airline_dir()).unwrap_or_else(|p| panic!("{p}"))
 }
 
-/// One successful call of `tool` with `args`, answered by `content`.
-fn call(events: &mut Vec<Event>, tool: &str, args: Json, content: Json) {
-    let id = format!("call_{}", events.len());
-    events.push(Event::Call {
-        id: id.clone(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    });
-    events.push(Event::Result {
-        id,
-        ok: true,
-        content,
-    });
-}
-
-fn facts_of(bundle: &CompiledBundle, events: Vec<Event>) -> TraceFacts {
+/// The airline bundle's facts after successful calls, each
+/// `(tool, arguments, result)`.
+fn facts_after(calls: Vec<(&str, Json, Json)>) -> TraceFacts {
+    let mut events = Vec::new();
+    for (n, (tool, args, content)) in calls.into_iter().enumerate() {
+        let id = format!("call_{n}");
+        events.push(Event::Call {
+            id: id.clone(),
+            tool: tool.into(),
+            args,
+            requestor: Side::Agent,
+        });
+        events.push(Event::Result {
+            id,
+            ok: true,
+            content,
+        });
+    }
     extract(
-        bundle,
+        &airline(),
         &Trace {
             events,
             ..Trace::default()
@@ -90,21 +91,18 @@ fn reservation(flights: Json) -> Json {
 
 #[test]
 fn a_bare_status_is_read_for_the_flight_and_date_of_the_call() {
-    let bundle = airline();
-    let mut events = Vec::new();
-    call(
-        &mut events,
-        "get_flight_status",
-        json!({"flight_number": "HAT231", "date": "2024-05-09"}),
-        json!("cancelled"),
-    );
-    call(
-        &mut events,
-        "get_flight_status",
-        json!({"flight_number": "HAT231", "date": "2024-05-10"}),
-        json!("landed"),
-    );
-    let facts = facts_of(&bundle, events);
+    let facts = facts_after(vec![
+        (
+            "get_flight_status",
+            json!({"flight_number": "HAT231", "date": "2024-05-09"}),
+            json!("cancelled"),
+        ),
+        (
+            "get_flight_status",
+            json!({"flight_number": "HAT231", "date": "2024-05-10"}),
+            json!("landed"),
+        ),
+    ]);
     assert_eq!(status(&facts, "HAT231@2024-05-09"), ["cancelled"]);
     assert_eq!(status(&facts, "HAT231@2024-05-10"), ["landed"]);
     assert!(facts.diagnostics.is_empty(), "{:?}", facts.diagnostics);
@@ -112,10 +110,7 @@ fn a_bare_status_is_read_for_the_flight_and_date_of_the_call() {
 
 #[test]
 fn a_reservation_lists_the_ids_of_its_flights_on_their_dates() {
-    let bundle = airline();
-    let mut events = Vec::new();
-    call(
-        &mut events,
+    let facts = facts_after(vec![(
         "get_reservation_details",
         json!({"reservation_id": "521ARH"}),
         reservation(json!([
@@ -124,8 +119,7 @@ fn a_reservation_lists_the_ids_of_its_flights_on_their_dates() {
             {"flight_number": "HAT100", "origin": "DFW", "destination": "EWR",
              "date": "2024-05-12", "price": 130}
         ])),
-    );
-    let facts = facts_of(&bundle, events);
+    )]);
     assert_eq!(
         read(&facts, "reservation", "521ARH", "flight_keys"),
         ["HAT231@2024-05-09", "HAT100@2024-05-12"]
@@ -134,31 +128,28 @@ fn a_reservation_lists_the_ids_of_its_flights_on_their_dates() {
 
 #[test]
 fn a_search_keys_its_flights_by_the_date_searched_or_each_legs_date() {
-    let bundle = airline();
     let flight = |number: &str, date: Json| {
         json!({"flight_number": number, "origin": "JFK", "destination": "MIA",
                "status": "available", "date": date,
                "prices": {"basic_economy": 50, "economy": 100, "business": 300}})
     };
-    let mut events = Vec::new();
-    // `search_direct_flight` leaves `date` null: the argument gives it.
-    call(
-        &mut events,
-        "search_direct_flight",
-        json!({"origin": "JFK", "destination": "MIA", "date": "2024-05-20"}),
-        json!([flight("HAT060", Json::Null)]),
-    );
-    // A one-stop pair carries each leg's date (the second may be the next day).
-    call(
-        &mut events,
-        "search_onestop_flight",
-        json!({"origin": "JFK", "destination": "MIA", "date": "2024-05-20"}),
-        json!([[
-            flight("HAT001", json!("2024-05-20")),
-            flight("HAT002", json!("2024-05-21"))
-        ]]),
-    );
-    let facts = facts_of(&bundle, events);
+    let facts = facts_after(vec![
+        // `search_direct_flight` leaves `date` null: the argument gives it.
+        (
+            "search_direct_flight",
+            json!({"origin": "JFK", "destination": "MIA", "date": "2024-05-20"}),
+            json!([flight("HAT060", Json::Null)]),
+        ),
+        // A one-stop pair carries each leg's date (the second may be the next day).
+        (
+            "search_onestop_flight",
+            json!({"origin": "JFK", "destination": "MIA", "date": "2024-05-20"}),
+            json!([[
+                flight("HAT001", json!("2024-05-20")),
+                flight("HAT002", json!("2024-05-21"))
+            ]]),
+        ),
+    ]);
     assert_eq!(status(&facts, "HAT060@2024-05-20"), ["available"]);
     assert_eq!(status(&facts, "HAT002@2024-05-21"), ["available"]);
     assert!(status(&facts, "HAT002@2024-05-20").is_empty());
@@ -167,35 +158,31 @@ fn a_search_keys_its_flights_by_the_date_searched_or_each_legs_date() {
 
 #[test]
 fn a_key_part_missing_or_mistyped_reads_nothing_and_says_why() {
-    let bundle = airline();
-    let mut events = Vec::new();
-    // No date argument: no id, so no status.
-    call(
-        &mut events,
-        "get_flight_status",
-        json!({"flight_number": "HAT231"}),
-        json!("cancelled"),
-    );
-    // A date that is not a date: not a key part.
-    call(
-        &mut events,
-        "get_flight_status",
-        json!({"flight_number": "HAT231", "date": "yesterday"}),
-        json!("cancelled"),
-    );
-    // One flight without its date: the list of ids is not read at all (a
-    // shorter list would drop a flight from every "each flight" check).
-    call(
-        &mut events,
-        "get_reservation_details",
-        json!({"reservation_id": "521ARH"}),
-        reservation(json!([
-            {"flight_number": "HAT231", "origin": "EWR", "destination": "DFW",
-             "date": "2024-05-09", "price": 120},
-            {"flight_number": "HAT100", "origin": "DFW", "destination": "EWR", "price": 130}
-        ])),
-    );
-    let facts = facts_of(&bundle, events);
+    let facts = facts_after(vec![
+        // No date argument: no id, so no status.
+        (
+            "get_flight_status",
+            json!({"flight_number": "HAT231"}),
+            json!("cancelled"),
+        ),
+        // A date that is not a date: not a key part.
+        (
+            "get_flight_status",
+            json!({"flight_number": "HAT231", "date": "yesterday"}),
+            json!("cancelled"),
+        ),
+        // One flight without its date: the list of ids is not read at all (a
+        // shorter list would drop a flight from every "each flight" check).
+        (
+            "get_reservation_details",
+            json!({"reservation_id": "521ARH"}),
+            reservation(json!([
+                {"flight_number": "HAT231", "origin": "EWR", "destination": "DFW",
+                 "date": "2024-05-09", "price": 120},
+                {"flight_number": "HAT100", "origin": "DFW", "destination": "EWR", "price": 130}
+            ])),
+        ),
+    ]);
     let i = &facts.interner;
     assert!(
         !facts
