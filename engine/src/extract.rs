@@ -5,6 +5,10 @@
 //! fit the schema becomes a typed diagnostic; the facts it would have
 //! produced are simply absent, so the checks needing them fail closed.
 //!
+//! Composite ids (an entity with a `key`, e.g. a flight on a date) are made
+//! here from the result or the call's arguments ([`composite_id`]), so the
+//! evaluators only ever see string ids.
+//!
 //! One principal per conversation: the variables bound before the request is
 //! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens

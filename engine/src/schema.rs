@@ -1,6 +1,8 @@
 //! The compiled domain schema: enums, entities with typed fields, tools with
-//! typed parameters and the JSON paths their results carry. Also the two small
-//! languages the schema uses: type expressions and result paths.
+//! typed parameters and the JSON paths their results carry (and, for an
+//! entity keyed by several values, where each part of its id comes from).
+//! Also the two small languages the schema uses: type expressions and result
+//! paths.
 
 use std::collections::BTreeMap;
 
