@@ -2204,7 +2204,7 @@ fn compensation_delay_after_unconfirmed_cancellation() -> Vec<Event> {
         .write("send_certificate", certificate("liam_ito_4473", 50))
 }
 
-// ---------- identified by the reservation's owner (identify.how, by_reservation)
+// ---------- identified by the reservation's owner, without the profile read
 
 /// The user gives their user id and the reservation; the agent reads only
 /// the reservation (its owner is the id the user gave) and cancels: the
@@ -3022,16 +3022,6 @@ const COMPLIANT: &[Case] = &[
         compensation_regular_business_cancelled,
         "compensation: flies business"
     ),
-    // the owner's id the user gave stands for the profile read where the
-    // write uses nothing of the profile (identify.how, by_reservation)
-    case!(
-        cancel_owner_id_said_without_profile,
-        "cancel: user id given, reservation owned"
-    ),
-    case!(
-        passengers_owner_id_said_without_profile,
-        "passengers: user id given, reservation owned"
-    ),
     case!(
         cancel_business_flight_today_statuses_read,
         "cancel: business, nothing flown by the statuses read"
@@ -3141,7 +3131,8 @@ const FOUND_ALLOWED: &[Case] = &[];
 /// `cancel.reason` (the offline judge's reading of the stated reason); the
 /// flight later today is flown by the date approximation, since the agent
 /// read no status (the statuses decide only when every flight's is read:
-/// `cancel_business_flight_today_statuses_read`).
+/// `cancel_business_flight_today_statuses_read`); two stop at
+/// `identify.load_profile` (no profile read).
 const FOUND_BLOCKED: &[Case] = &[
     case!(
         probe_cancel_business_other_reason,
@@ -3155,6 +3146,18 @@ const FOUND_BLOCKED: &[Case] = &[
     case!(
         cancel_booked_within_24_hours,
         "cancel: booked within 24 hours"
+    ),
+    // The policy asks for the user id from the user, not for the profile
+    // read (policy.md:135-136, :105-106); identifying the user as the
+    // reservation's owner was built and measured (session 10), and taken
+    // back: see bundles/airline/COVERAGE.md.
+    case!(
+        cancel_owner_id_said_without_profile,
+        "cancel: user id given, reservation owned"
+    ),
+    case!(
+        passengers_owner_id_said_without_profile,
+        "passengers: user id given, reservation owned"
     ),
 ];
 
