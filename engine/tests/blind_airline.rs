@@ -2996,12 +2996,8 @@ const FORBIDDEN: &[Case] = &[
 
 /// Writes the policy allows, which the gate allows.
 const COMPLIANT: &[Case] = &[
-    // closed by flights on a date (LANGUAGE_GAPS.md #6-#9): the status read
-    // decides the airline-cancelled rule and compensation's branch
-    case!(
-        cancel_airline_cancelled_flight,
-        "cancel: airline cancelled the flight"
-    ),
+    // closed by flights on a date (LANGUAGE_GAPS.md #6, #9): the status
+    // read decides compensation's branch
     case!(
         compensation_cancelled_flight_gold,
         "compensation: gold, cancelled, $100 x 3"
@@ -3021,10 +3017,6 @@ const COMPLIANT: &[Case] = &[
     case!(
         compensation_regular_business_cancelled,
         "compensation: flies business"
-    ),
-    case!(
-        cancel_business_flight_today_statuses_read,
-        "cancel: business, nothing flown by the statuses read"
     ),
     case!(
         upgrade_cabin_gift_card_balance_covers,
@@ -3128,10 +3120,9 @@ const COMPLIANT: &[Case] = &[
 const FOUND_ALLOWED: &[Case] = &[];
 
 /// Compliant writes the gate blocks today (see the report). Three stop at
-/// `cancel.reason` (the offline judge's reading of the stated reason); the
-/// flight later today is flown by the date approximation, since the agent
-/// read no status (the statuses decide only when every flight's is read:
-/// `cancel_business_flight_today_statuses_read`); two stop at
+/// `cancel.reason` (the offline judge's reading of the stated reason); a
+/// flight later today or a past flight the airline cancelled is flown by
+/// the date approximation (`cancel.flown`); two stop at
 /// `identify.load_profile` (no profile read).
 const FOUND_BLOCKED: &[Case] = &[
     case!(
@@ -3146,6 +3137,17 @@ const FOUND_BLOCKED: &[Case] = &[
     case!(
         cancel_booked_within_24_hours,
         "cancel: booked within 24 hours"
+    ),
+    // Rows 7 and 8 of LANGUAGE_GAPS.md (flown by the statuses read; the
+    // airline cancelled a flight) were built and taken back: the coverage
+    // witness builder cannot realise the deviations behind them.
+    case!(
+        cancel_airline_cancelled_flight,
+        "cancel: airline cancelled the flight"
+    ),
+    case!(
+        cancel_business_flight_today_statuses_read,
+        "cancel: business, nothing flown by the statuses read"
     ),
     // The policy asks for the user id from the user, not for the profile
     // read (policy.md:135-136, :105-106); identifying the user as the
