@@ -5,6 +5,10 @@
 //! fit the schema becomes a typed diagnostic; the facts it would have
 //! produced are simply absent, so the checks needing them fail closed.
 //!
+//! Composite ids (an entity with a `key`, e.g. a flight on a date) are made
+//! here from the result or the call's arguments ([`composite_id`]), so the
+//! evaluators only ever see string ids.
+//!
 //! One principal per conversation: the variables bound before the request is
 //! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens
@@ -32,7 +36,7 @@ use turnstile_rules::{
 use crate::bundle::model::{Control, Side, ToolKind};
 use crate::compile::CompiledBundle;
 use crate::fsm::BindSource;
-use crate::schema::{JsonPath, JsonStep, ReadSpec, Tool};
+use crate::schema::{JsonPath, JsonStep, KeyField, KeyPart, ReadSpec, Tool, composite_id};
 use crate::trace::{Event, Trace};
 
 /// Extracts the facts of `trace`. Semantic verdicts (`judged`) are added by
@@ -585,7 +589,7 @@ impl Extraction<'_> {
         };
         if def.kind != ToolKind::Generic {
             for read in &def.reads {
-                self.read(k, def, read, content);
+                self.read(k, def, read, content, &args);
             }
         }
         self.bind(k, &tool, &args, Some(content));
@@ -612,14 +616,34 @@ impl Extraction<'_> {
             };
             for binding in binds {
                 // Borrowed from the event: only the id's text is copied.
-                let json = match (&binding.source, result) {
-                    (BindSource::Arg(path), _) => first_arg(&self.out.interner, args, path),
+                let text = match (&binding.source, result) {
+                    (BindSource::Arg(path), _) => {
+                        first_arg(&self.out.interner, args, path).and_then(id_text)
+                    }
                     (BindSource::Result(path), Some(content)) => {
-                        select_json(content, content, path).first().copied()
+                        select_json(content, content, path)
+                            .first()
+                            .copied()
+                            .and_then(id_text)
                     }
                     (BindSource::Result(_), None) => None,
+                    (
+                        BindSource::Key {
+                            entity,
+                            args: names,
+                        },
+                        _,
+                    ) => {
+                        let parts: Vec<&Json> = names.iter().filter_map(|n| args.get(n)).collect();
+                        bundle
+                            .domain
+                            .entities
+                            .get(entity)
+                            .filter(|_| parts.len() == names.len())
+                            .and_then(|e| composite_text(&parts, &e.key))
+                    }
                 };
-                let Some(value) = json.and_then(id_text) else {
+                let Some(value) = text else {
                     self.diagnose(
                         k,
                         ExtractionProblem::MissingField,
@@ -649,7 +673,7 @@ impl Extraction<'_> {
         }
     }
 
-    fn read(&mut self, k: EventIdx, tool: &Tool, read: &ReadSpec, content: &Json) {
+    fn read(&mut self, k: EventIdx, tool: &Tool, read: &ReadSpec, content: &Json, args: &Json) {
         let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
             return;
         };
@@ -669,10 +693,26 @@ impl Extraction<'_> {
             );
         }
         for record in records {
-            let Some(id) = select_json(content, record, &read.id)
-                .first()
-                .and_then(|j| id_text(j))
-            else {
+            let id = if read.key.is_empty() {
+                select_json(content, record, &read.id)
+                    .first()
+                    .and_then(|j| id_text(j))
+            } else {
+                let parts: Vec<&Json> = read
+                    .key
+                    .iter()
+                    .filter_map(|part| match part {
+                        KeyPart::Result(path) => {
+                            select_json(content, record, path).first().copied()
+                        }
+                        KeyPart::Arg(name) => args.get(name),
+                    })
+                    .collect();
+                (parts.len() == read.key.len())
+                    .then(|| composite_text(&parts, &entity.key))
+                    .flatten()
+            };
+            let Some(id) = id else {
                 let kind = if content.is_object() || content.is_array() {
                     ExtractionProblem::MissingField
                 } else {
@@ -742,8 +782,79 @@ impl Extraction<'_> {
                     is_list,
                 });
             }
+            for (field, keyed) in &read.key_fields {
+                self.read_key_field(k, tool, (entity, id), field, keyed, (content, record));
+            }
         }
     }
+
+    /// A list field of composite ids, element `i` made of element `i` of
+    /// every part's path; any part missing, mistyped or of another length
+    /// reads nothing (the checks on the field fail closed).
+    fn read_key_field(
+        &mut self,
+        k: EventIdx,
+        tool: &Tool,
+        (entity, id): (&crate::schema::Entity, Symbol),
+        field: &str,
+        keyed: &KeyField,
+        (content, record): (&Json, &Json),
+    ) {
+        let Some(target) = self.bundle.domain.entities.get(&keyed.entity) else {
+            return;
+        };
+        let columns: Vec<Vec<&Json>> = keyed
+            .parts
+            .iter()
+            .map(|path| select_json(content, record, path))
+            .collect();
+        let len = columns.first().map_or(0, Vec::len);
+        let mut values = Vec::with_capacity(len);
+        for i in 0..len {
+            let parts: Vec<&Json> = columns.iter().filter_map(|c| c.get(i).copied()).collect();
+            let text = (parts.len() == columns.len() && columns.iter().all(|c| c.len() == len))
+                .then(|| composite_text(&parts, &target.key))
+                .flatten();
+            let Some(text) = text else {
+                self.diagnose(
+                    k,
+                    ExtractionProblem::WrongType,
+                    format!(
+                        "{}: {}.{field}: element {i} is not a {} id",
+                        tool.name, entity.name, keyed.entity
+                    ),
+                );
+                return;
+            };
+            values.push(Value::Str(self.out.interner.intern(&text)));
+        }
+        let field = self.out.interner.intern(field);
+        self.out.facts.reads.push(Read {
+            entity: entity.symbol,
+            id,
+            field,
+            values,
+            is_list: true,
+        });
+    }
+}
+
+/// The composite id of `parts` typed by `key`: each part's canonical text
+/// (a date in ISO form however it was spelled), `None` when one does not fit.
+fn composite_text(parts: &[&Json], key: &[ValueType]) -> Option<String> {
+    let mut texts = Vec::with_capacity(parts.len());
+    for (json, ty) in parts.iter().zip(key) {
+        let text = match (ty, json) {
+            (ValueType::Str | ValueType::Enum(_), Json::String(s)) => s.clone(),
+            (ValueType::Date, Json::String(s)) => Date::parse(s).ok()?.to_string(),
+            (ValueType::DateTime, Json::String(s)) => DateTime::parse(s).ok()?.to_string(),
+            (ValueType::Int, Json::Number(n)) => n.as_i64()?.to_string(),
+            (ValueType::Bool, Json::Bool(b)) => b.to_string(),
+            _ => return None,
+        };
+        texts.push(text);
+    }
+    (texts.len() == key.len()).then(|| composite_id(&texts))
 }
 
 impl Extraction<'_> {

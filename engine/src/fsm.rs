@@ -37,6 +37,15 @@ pub enum BindSource {
     Arg(ArgPath),
     /// A value in the call's result (`result.order_id`).
     Result(JsonPath),
+    /// The composite id of a keyed entity made of the call's arguments
+    /// (`flight_date[args.flight_number, args.date]`), each part typed by
+    /// the entity's `key`.
+    Key {
+        /// The keyed entity.
+        entity: String,
+        /// One top-level argument per key part.
+        args: Vec<String>,
+    },
 }
 
 /// A node's `bind` entry: which request variable it sets, from where.

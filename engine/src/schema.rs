@@ -1,6 +1,8 @@
 //! The compiled domain schema: enums, entities with typed fields, tools with
-//! typed parameters and the JSON paths their results carry. Also the two small
-//! languages the schema uses: type expressions and result paths.
+//! typed parameters and the JSON paths their results carry (and, for an
+//! entity keyed by several values, where each part of its id comes from).
+//! Also the two small languages the schema uses: type expressions and result
+//! paths.
 
 use std::collections::BTreeMap;
 
@@ -29,6 +31,9 @@ pub struct Entity {
     pub symbol: Symbol,
     /// Each field's type, by field name.
     pub fields: BTreeMap<String, ValueType>,
+    /// The types of a composite id's parts (`key: [string, date]`: a flight
+    /// on one date); empty for an entity identified by one string.
+    pub key: Vec<ValueType>,
 }
 
 /// One step of a result path.
@@ -55,12 +60,59 @@ pub struct JsonPath {
 }
 
 impl JsonPath {
+    /// Whether the path selects the result itself (`$`).
+    pub fn is_root(&self) -> bool {
+        self.from_root && self.steps.is_empty()
+    }
+
     /// Whether the path can select several values (it has `[*]` or `.*`).
     pub fn selects_many(&self) -> bool {
         self.steps
             .iter()
             .any(|s| matches!(s, JsonStep::EachItem | JsonStep::EachValue))
     }
+}
+
+/// Where one part of a composite id comes from: the result record, or an
+/// argument of the call (`get_flight_status(flight_number, date)` returns a
+/// bare status string: the flight and date it is about are the arguments).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum KeyPart {
+    /// A path into the result (from the root or the current record).
+    Result(JsonPath),
+    /// `args.<name>`: a top-level argument of the call.
+    Arg(String),
+}
+
+/// A list field holding composite ids of another entity, built element by
+/// element from parallel result paths (`flight_date[$.flights[*].flight_number,
+/// $.flights[*].date]`: a reservation's flights on their dates).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyField {
+    /// The keyed entity the ids are of.
+    pub entity: String,
+    /// One path per key part, each selecting the same number of values.
+    pub parts: Vec<JsonPath>,
+}
+
+/// The text of a composite id: its parts' canonical texts (a date as
+/// `2024-05-15` however the JSON spelled it), `@`-separated, with `\` and
+/// `@` inside a part escaped so two different part lists never give the
+/// same id.
+pub fn composite_id(parts: &[String]) -> String {
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('@');
+        }
+        for c in part.chars() {
+            if matches!(c, '\\' | '@') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// How one entity is read out of a tool result.
@@ -70,8 +122,13 @@ pub struct ReadSpec {
     pub entity: String,
     /// Selects several records (e.g. `$.orders[*]`); absent for one record.
     pub each: Option<JsonPath>,
-    /// Where the record's id is, relative to the record.
+    /// Where the record's id is, relative to the record (unused with `key`).
     pub id: JsonPath,
+    /// For an entity with a composite id: where each part is, in the
+    /// entity's `key` order; empty otherwise.
+    pub key: Vec<KeyPart>,
+    /// List fields of composite ids of another entity, by field name.
+    pub key_fields: BTreeMap<String, KeyField>,
     /// Where each field's value is, relative to the record, by field name.
     pub fields: BTreeMap<String, JsonPath>,
     /// A text read: the record's literal id and, per field, the patterns
@@ -79,6 +136,20 @@ pub struct ReadSpec {
     pub text: Option<TextRead>,
     /// Amount and integer fields also accept a plain decimal string.
     pub quoted_numbers: bool,
+}
+
+impl ReadSpec {
+    /// Whether the result must be a JSON object or array: not for a read
+    /// whose id comes from the call's arguments and whose every field is the
+    /// whole result (`get_flight_status`'s bare status string).
+    pub fn needs_structure(&self) -> bool {
+        let id_from_args =
+            !self.key.is_empty() && self.key.iter().all(|p| matches!(p, KeyPart::Arg(_)));
+        !(id_from_args
+            && self.each.is_none()
+            && self.key_fields.is_empty()
+            && self.fields.values().all(JsonPath::is_root))
+    }
 }
 
 /// A claim the agent may make only after a verifying tool result (a

@@ -475,6 +475,28 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
                 })
                 .boxed(),
         ),
+        // Facts keyed by two values (the airline's `flight_date`): a
+        // composite id is an ordinary string id to both evaluators, held in
+        // a list field: "no listed flight's status is s" and "some listed
+        // flight's status is s" (`"cancelled" in flight_date[reservation[$r]
+        // .flight_keys].status`), every element read or nothing holds.
+        (
+            2,
+            (id_operand(v, args), select(statuses.clone()), any::<bool>())
+                .prop_map(|(id, s, some)| {
+                    let listed = field(field(id, ITEMS), STATUS);
+                    let s = Operand::Const(Value::Str(s));
+                    if some {
+                        Check::Contains {
+                            item: s,
+                            list: listed,
+                        }
+                    } else {
+                        compare(CmpOp::Ne, listed, s)
+                    }
+                })
+                .boxed(),
+        ),
         (
             2,
             (

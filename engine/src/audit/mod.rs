@@ -454,7 +454,12 @@ fn result_readers(rt: &BundleRuntime) -> (HashSet<String>, HashSet<String>) {
         if reads || binds {
             result_tools.insert(name.clone());
         }
-        if reads && tool.reads.iter().any(|r| r.text.is_none()) {
+        if reads
+            && tool
+                .reads
+                .iter()
+                .any(|r| r.text.is_none() && r.needs_structure())
+        {
             json_tools.insert(name.clone());
         }
     }

@@ -173,6 +173,13 @@ pub struct EntityDef {
     /// Field name to type: `string`, `integer`, `amount`, `bool`, `date`,
     /// `datetime`, `enum(name)`, `list<T>`.
     pub fields: BTreeMap<String, Sp<String>>,
+    /// A composite id: the types of its parts, e.g. `[string, date]` for a
+    /// flight on one date. Reads then give `id: "[.flight_number, args.date]"`
+    /// (each part a result path or `args.<param>`), and checks look a record
+    /// up by a field holding such ids (`flight_date[reservation[$r].flight_keys]`)
+    /// or a variable bound to one. Default: one string id.
+    #[serde(default)]
+    pub key: Vec<Sp<String>>,
 }
 
 /// Which side of the conversation calls a tool.
@@ -242,9 +249,13 @@ pub struct ReadDef {
     /// Selects several records, e.g. `$.payment_methods.*`; default: the root.
     #[serde(default)]
     pub each: Option<Sp<String>>,
-    /// Path to the entity's id.
+    /// Path to the entity's id; for an entity with a composite `key`, one
+    /// part per key part in brackets, each a path or `args.<param>`:
+    /// `"[args.flight_number, args.date]"`.
     pub id: Sp<String>,
-    /// Entity field name to path.
+    /// Entity field name to path; a `list<string>` field may instead hold
+    /// composite ids of a keyed entity, one path per key part:
+    /// `"flight_date[$.flights[*].flight_number, $.flights[*].date]"`.
     #[serde(default)]
     pub fields: BTreeMap<String, Sp<String>>,
     /// For a tool whose result is plain text (a device's report): entity

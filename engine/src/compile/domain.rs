@@ -60,6 +60,20 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 resolve_type(ctx, &domain, ty, file).map(|t| (field.clone(), t))
             })
             .collect();
+        let key = entity
+            .key
+            .iter()
+            .filter_map(|ty| resolve_type(ctx, &domain, ty, file))
+            .collect::<Vec<_>>();
+        if let Some(list) = key.iter().position(|t| matches!(t, ValueType::List(_)))
+            && let Some(sp) = entity.key.get(list)
+        {
+            ctx.report(RawProblem::new(
+                ProblemKind::BadType,
+                Some(sp.loc(file)),
+                format!("a part of `{name}`'s key is a list; each part is one value"),
+            ));
+        }
         let symbol = ctx.interner.intern(name);
         domain.entities.insert(
             name.clone(),
@@ -67,6 +81,7 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 name: name.clone(),
                 symbol,
                 fields,
+                key,
             },
         );
     }
@@ -105,7 +120,7 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
         let reads = tool
             .reads
             .iter()
-            .filter_map(|read| compile_read(ctx, &domain, read, file))
+            .filter_map(|read| compile_read(ctx, &domain, read, &params, file))
             .collect();
         let symbol = ctx.interner.intern(name);
         domain.tools.insert(
@@ -148,6 +163,7 @@ fn compile_read(
     ctx: &mut Ctx<'_>,
     domain: &Domain,
     read: &crate::bundle::model::ReadDef,
+    params: &BTreeMap<String, ValueType>,
     file: FileId,
 ) -> Option<ReadSpec> {
     let entity_name = read.entity.value();
@@ -179,9 +195,25 @@ fn compile_read(
     if !read.text.is_empty() {
         return compile_text_read(ctx, entity, read, file);
     }
-    let id = path(ctx, &read.id, file)?;
+    let (id, key) = if entity.key.is_empty() {
+        (path(ctx, &read.id, file)?, Vec::new())
+    } else {
+        let key = key_parts(ctx, entity, &read.id, params, file)?;
+        let root = JsonPath {
+            from_root: true,
+            steps: Vec::new(),
+        };
+        (root, key)
+    };
     let mut fields = BTreeMap::new();
+    let mut key_fields = BTreeMap::new();
     for (field, field_path) in &read.fields {
+        if let Some(keyed) = key_field(ctx, domain, entity, field, field_path, file) {
+            if let Some(keyed) = keyed {
+                key_fields.insert(field.clone(), keyed);
+            }
+            continue;
+        }
         let Some(field_type) = entity.fields.get(field) else {
             let hint = did_you_mean(field, entity.fields.keys().map(String::as_str))
                 .unwrap_or_else(|| {
@@ -226,10 +258,170 @@ fn compile_read(
         entity: entity_name.clone(),
         each,
         id,
+        key,
+        key_fields,
         fields,
         text: None,
         quoted_numbers: read.quoted_numbers,
     })
+}
+
+/// The comma-separated parts inside `[...]` (with their byte offsets in
+/// `text`), or `None` when `text` is not bracketed.
+pub(super) fn bracketed(text: &str) -> Option<Vec<(usize, &str)>> {
+    let open = text.find('[')?;
+    let inner = text.get(open + 1..)?.strip_suffix(']')?;
+    let mut parts = Vec::new();
+    let mut at = open + 1;
+    for part in inner.split(',') {
+        let lead = part.len() - part.trim_start().len();
+        parts.push((at + lead, part.trim()));
+        at += part.len() + 1;
+    }
+    Some(parts)
+}
+
+/// The parts of a keyed entity's id in a read: `[part, ...]`, one per key
+/// part, each a result path or `args.<param>` of the tool.
+fn key_parts(
+    ctx: &mut Ctx<'_>,
+    entity: &Entity,
+    sp: &Sp<String>,
+    params: &BTreeMap<String, ValueType>,
+    file: FileId,
+) -> Option<Vec<crate::schema::KeyPart>> {
+    let text = sp.value();
+    let parts = bracketed(text).filter(|_| text.starts_with('['));
+    let Some(parts) = parts.filter(|p| p.len() == entity.key.len()) else {
+        let loc = ctx.inner_loc(sp, file, 0..text.len());
+        return ctx.error(
+            ProblemKind::BadPath,
+            Some(loc),
+            format!(
+                "`{}` has a key of {} parts: its id is `[part, ...]` with one path or `args.<param>` per part",
+                entity.name,
+                entity.key.len()
+            ),
+        );
+    };
+    let mut out = Vec::new();
+    for ((at, part), ty) in parts.into_iter().zip(&entity.key) {
+        if let Some(param) = part.strip_prefix("args.") {
+            let Some(param_ty) = params.get(param) else {
+                let loc = ctx.inner_loc(sp, file, at..at + part.len());
+                ctx.report(
+                    RawProblem::new(
+                        ProblemKind::UnknownParam,
+                        Some(loc),
+                        format!("the tool has no parameter `{param}`"),
+                    )
+                    .help(name_hint(
+                        param,
+                        params.keys().map(String::as_str),
+                        "parameters",
+                    )),
+                );
+                return None;
+            };
+            if param_ty != ty {
+                let (want, found) = (ctx.show_type(ty), ctx.show_type(param_ty));
+                let loc = ctx.inner_loc(sp, file, at..at + part.len());
+                return ctx.error(
+                    ProblemKind::TypeMismatch,
+                    Some(loc),
+                    format!(
+                        "this key part of `{}` is {}, but `{part}` is {}",
+                        entity.name,
+                        with_article(&want),
+                        with_article(&found)
+                    ),
+                );
+            }
+            out.push(crate::schema::KeyPart::Arg(param.to_owned()));
+            continue;
+        }
+        match parse_json_path(part) {
+            Ok(p) => out.push(crate::schema::KeyPart::Result(p)),
+            Err(e) => {
+                let loc = ctx.inner_loc(sp, file, at + e.span.start..at + e.span.end);
+                return ctx.error(ProblemKind::BadPath, Some(loc), e.message);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A field holding composite ids of another entity
+/// (`flight_date[$.flights[*].flight_number, $.flights[*].date]`): `None`
+/// when the path is an ordinary one, `Some(None)` after reporting a mistake.
+fn key_field(
+    ctx: &mut Ctx<'_>,
+    domain: &Domain,
+    entity: &Entity,
+    field: &str,
+    sp: &Sp<String>,
+    file: FileId,
+) -> Option<Option<crate::schema::KeyField>> {
+    let text = sp.value();
+    if text.starts_with('$') || text.starts_with('.') {
+        return None;
+    }
+    let parts = bracketed(text)?;
+    let target_name = text.split('[').next().unwrap_or_default().trim();
+    let Some(target) = domain
+        .entities
+        .get(target_name)
+        .filter(|t| !t.key.is_empty())
+    else {
+        let loc = ctx.inner_loc(sp, file, 0..target_name.len().max(1));
+        ctx.report(
+            RawProblem::new(
+                ProblemKind::UnknownEntity,
+                Some(loc),
+                format!("`{target_name}` is not an entity with a composite `key`"),
+            )
+            .help("declare the entity with `key: [type, ...]`"),
+        );
+        return Some(None);
+    };
+    if entity.fields.get(field) != Some(&ValueType::List(Box::new(ValueType::Str))) {
+        ctx.report(RawProblem::new(
+            ProblemKind::TypeMismatch,
+            Some(sp.loc(file)),
+            format!(
+                "field `{field}` of `{}` holds composite ids: declare it `list<string>`",
+                entity.name
+            ),
+        ));
+        return Some(None);
+    }
+    if parts.len() != target.key.len() {
+        ctx.report(RawProblem::new(
+            ProblemKind::BadPath,
+            Some(sp.loc(file)),
+            format!(
+                "`{target_name}` has a key of {} parts, this gives {}",
+                target.key.len(),
+                parts.len()
+            ),
+        ));
+        return Some(None);
+    }
+    let mut paths = Vec::new();
+    for (at, part) in parts {
+        match parse_json_path(part) {
+            Ok(p) => paths.push(p),
+            Err(e) => {
+                let loc = ctx.inner_loc(sp, file, at + e.span.start..at + e.span.end);
+                ctx.report(RawProblem::new(ProblemKind::BadPath, Some(loc), e.message));
+                return Some(None);
+            }
+        }
+    }
+    Some(Some(crate::schema::KeyField {
+        entity: target_name.to_owned(),
+        parts: paths,
+    }))
 }
 
 /// A read of a plain-text result: the literal id and each field's patterns.
@@ -277,6 +469,8 @@ fn compile_text_read(
             from_root: true,
             steps: Vec::new(),
         },
+        key: Vec::new(),
+        key_fields: BTreeMap::new(),
         fields: BTreeMap::new(),
         text: Some(crate::schema::TextRead {
             id: read.id.value().clone(),

@@ -4,7 +4,7 @@
 //! to the graph under construction. Flow structure and subflow inlining are
 //! `compile::flows`.
 
-use turnstile_rules::{Check, EventFilter, Outcome, ValueType};
+use turnstile_rules::{Check, EventFilter, Outcome, ValueType, VarId};
 
 use crate::bundle::model::{Actor, NodeDef, NodeKind, Side, Sp, ToolKind};
 use crate::compile::SemanticCriterion;
@@ -455,6 +455,9 @@ impl<'d> Builder<'_, '_, 'd> {
             file,
             shift: 0,
         };
+        if let Some(binding) = self.key_binding(id, source, file, tool) {
+            return binding;
+        }
         let expr = match parse(source.value()) {
             Ok(e) => e,
             Err(e) => return self.syntax_error(site, e),
@@ -503,6 +506,64 @@ impl<'d> Builder<'_, '_, 'd> {
                 )
             }
         }
+    }
+}
+
+impl<'d> Builder<'_, '_, 'd> {
+    /// `entity[args.a, args.b]`: the composite id of a keyed entity made of
+    /// the call's arguments. `None` when the source is not of that form;
+    /// `Some(None)` after reporting a mistake.
+    fn key_binding(
+        &mut self,
+        var: VarId,
+        source: &Sp<String>,
+        file: FileId,
+        tool: Option<&'d Tool>,
+    ) -> Option<Option<Binding>> {
+        let text = source.value();
+        let name = text.split('[').next()?.trim();
+        let entity = self
+            .domain
+            .entities
+            .get(name)
+            .filter(|e| !e.key.is_empty())?;
+        let parts = super::domain::bracketed(text)?;
+        let tool = tool?;
+        if parts.len() != entity.key.len() {
+            let loc = source.loc(file);
+            return Some(self.ctx.error(
+                ProblemKind::TypeMismatch,
+                Some(loc),
+                format!(
+                    "`{name}` has a key of {} parts, this gives {}",
+                    entity.key.len(),
+                    parts.len()
+                ),
+            ));
+        }
+        let mut args = Vec::new();
+        for ((at, part), ty) in parts.into_iter().zip(&entity.key) {
+            let param = part
+                .strip_prefix("args.")
+                .filter(|p| tool.params.get(*p) == Some(ty));
+            let Some(param) = param else {
+                let shown = self.ctx.show_type(ty);
+                let loc = self.ctx.inner_loc(source, file, at..at + part.len());
+                return Some(self.ctx.error(
+                    ProblemKind::TypeMismatch,
+                    Some(loc),
+                    format!("each part of a `{name}` key binding is a parameter `args.<name>` of `{}` of the key part's type ({shown})", tool.name),
+                ));
+            };
+            args.push(param.to_owned());
+        }
+        Some(Some(Binding {
+            var,
+            source: BindSource::Key {
+                entity: name.to_owned(),
+                args,
+            },
+        }))
     }
 }
 

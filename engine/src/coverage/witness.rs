@@ -1482,7 +1482,11 @@ fn build_result(tool: &Tool, fields: &[(String, Json)], twins: bool) -> Json {
         let mut record = Json::Null;
         let mut from_root: Vec<(&JsonPath, Json)> = Vec::new();
         let each = read.each.is_some();
-        if let Some(p) = place(each, &read.id, json!(ID), &mut record) {
+        // A composite id (`key`) is made of other fields and the call's
+        // arguments, which the witness fills as it fills any of them.
+        if read.key.is_empty()
+            && let Some(p) = place(each, &read.id, json!(ID), &mut record)
+        {
             from_root.push(p);
         }
         for (field, path) in &read.fields {

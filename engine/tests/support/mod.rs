@@ -10,7 +10,8 @@ pub fn toy_bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/toy-orders")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies the directory tree `from` to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
