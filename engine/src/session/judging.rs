@@ -440,8 +440,10 @@ fn clipped(limit: usize, text: std::fmt::Arguments<'_>) -> String {
     use std::fmt::Write;
     // Room for one more character than the limit holds: a text that fills
     // it is longer than the limit.
+    // Room for a call and its arguments in one allocation; a long result
+    // grows it up to the limit.
     let mut out = Bounded {
-        text: String::new(),
+        text: String::with_capacity(limit.min(256)),
         room: limit.saturating_add(4),
         full: false,
     };
