@@ -329,6 +329,71 @@ pub fn questions(
     criteria
 }
 
+/// Whether [`questions`] gives a question about a step of `on_path`,
+/// without building any: the same waiting requests, filtered by the same
+/// keys (`Ask::key`) against `asked`. A blocked write that no answer can
+/// lift asks nothing, and this is all it needs to know.
+pub fn any_question(
+    rt: &BundleRuntime,
+    monitor: &Monitor,
+    turns: &LastTurns,
+    asked: &BTreeSet<AskedQuestion>,
+    on_path: &BTreeSet<StepId>,
+) -> bool {
+    // Per classification and request: its first step, the earliest event
+    // a verdict may cite, and whether a step of it is on the path.
+    let mut branches: BTreeMap<(u32, Env), (StepId, EventIdx, bool)> = BTreeMap::new();
+    for waiting in monitor.waiting_iter() {
+        let Some(from) = waiting.judge_from else {
+            continue;
+        };
+        let Some(how) = rt.step(waiting.step).and_then(|info| info.asked.as_ref()) else {
+            continue;
+        };
+        match how {
+            Asked::Criterion {
+                said_by, window, ..
+            } => {
+                let start = match window {
+                    JudgeWindow::AfterPrevious => from,
+                    JudgeWindow::Conversation => EventIdx(0),
+                };
+                let key = AskedQuestion {
+                    step: waiting.step,
+                    request: waiting.request,
+                    ready: from,
+                    slice_end: turns.slice_end(*said_by, start),
+                };
+                if on_path.contains(&waiting.step) && !asked.contains(&key) {
+                    return true;
+                }
+            }
+            Asked::Branch { decision, .. } => {
+                let on = on_path.contains(&waiting.step);
+                branches
+                    .entry((decision.index() as u32, waiting.request))
+                    .and_modify(|(step, ready, any_on)| {
+                        *step = (*step).min(waiting.step);
+                        *ready = (*ready).min(from);
+                        *any_on |= on;
+                    })
+                    .or_insert((waiting.step, from, on));
+            }
+        }
+    }
+    let slice_end = turns.slice_end(Role::User, EventIdx(0));
+    branches
+        .into_iter()
+        .any(|((_, request), (step, ready, on))| {
+            on && !asked.contains(&AskedQuestion {
+                step,
+                request,
+                ready,
+                slice_end,
+            })
+        })
+}
+
 /// The judge requests of `asks`: each question with its slice `[from, now)`
 /// of `rendered`, the events rendered as judge turns as they arrived (by
 /// [`render`], once each, not once per question), shared rather than
