@@ -167,57 +167,54 @@ pub fn explain_violation(
         encoded,
         interner,
     };
+    // Written into one buffer (a `String` never fails a write).
+    use std::fmt::Write;
     let tool = interner.resolve(violation.tool);
-    let mut out = format!(
+    let mut out = String::with_capacity(256);
+    let _ = write!(
+        out,
         "event {}: {tool} blocked ({:?})",
         violation.event, violation.reason
     );
     if let Some(step) = violation.unmet {
-        out.push_str(&format!(
-            ": step `{}` is not satisfied",
-            bundle.step_name(step)
-        ));
+        let _ = write!(out, ": step `{}` is not satisfied", bundle.step_name(step));
     }
-    let bound: Vec<String> = violation
-        .request
-        .bound()
-        .filter_map(|(var, value)| {
-            let v = bundle.variables.get(var.0 as usize)?;
-            Some(format!("${} = {}", v.name, interner.resolve(value)))
-        })
-        .collect();
-    if !bound.is_empty() {
-        out.push_str(&format!(" for request {{{}}}", bound.join(", ")));
+    let mut bound = violation.request.bound().filter_map(|(var, value)| {
+        let v = bundle.variables.get(var.0 as usize)?;
+        Some((v.name.as_str(), interner.resolve(value)))
+    });
+    if let Some((name, value)) = bound.next() {
+        let _ = write!(out, " for request {{${name} = {value}");
+        for (name, value) in bound {
+            let _ = write!(out, ", ${name} = {value}");
+        }
+        out.push('}');
     }
     if let Some(used) = violation.used_by {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "\n  failed: the authorization was already used by the call at event {used}; walk the steps again (read, confirm) before another write"
-        ));
+        );
     }
     for failed in &violation.failed {
-        out.push_str(&format!("\n  failed: {}", names.atom(failed.atom)));
+        let _ = write!(out, "\n  failed: {}", names.atom(failed.atom));
         for cited in &failed.cited {
             if matches!(names.onode(cited.operand.0), Some(ONode::Const(_))) {
                 continue;
             }
-            let values = if cited.values.is_empty() {
-                "no value".to_owned()
-            } else {
-                cited
-                    .values
-                    .iter()
-                    .map(|v| names.value(v))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let source = cited
-                .read_at
-                .map(|e| format!(" (read at event {e})"))
-                .unwrap_or_default();
-            out.push_str(&format!(
-                "\n    {} = {values}{source}",
-                names.operand(cited.operand.0)
-            ));
+            let _ = write!(out, "\n    {} = ", names.operand(cited.operand.0));
+            if cited.values.is_empty() {
+                out.push_str("no value");
+            }
+            for (i, v) in cited.values.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                names.write_value(&mut out, v);
+            }
+            if let Some(e) = cited.read_at {
+                let _ = write!(out, " (read at event {e})");
+            }
         }
     }
     out
@@ -239,14 +236,22 @@ impl Names<'_> {
     }
 
     fn value(&self, v: &Value) -> String {
-        match v {
-            Value::Str(s) => format!("{:?}", self.sym(*s)),
-            Value::Int(i) => i.to_string(),
-            Value::Amount(a) => a.to_string(),
-            Value::Bool(b) => b.to_string(),
-            Value::Date(d) => d.to_string(),
-            Value::DateTime(d) => d.to_string(),
-        }
+        let mut out = String::new();
+        self.write_value(&mut out, v);
+        out
+    }
+
+    /// `v` as [`Names::value`] writes it, appended to `out`.
+    fn write_value(&self, out: &mut String, v: &Value) {
+        use std::fmt::Write;
+        let _ = match v {
+            Value::Str(s) => write!(out, "{:?}", self.sym(*s)),
+            Value::Int(i) => write!(out, "{i}"),
+            Value::Amount(a) => write!(out, "{a}"),
+            Value::Bool(b) => write!(out, "{b}"),
+            Value::Date(d) => write!(out, "{d}"),
+            Value::DateTime(d) => write!(out, "{d}"),
+        };
     }
 
     fn operand(&self, o: u32) -> String {

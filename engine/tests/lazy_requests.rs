@@ -16,6 +16,12 @@
 //!   order: the bytes its `serde_json::Value` wrote in the shipped build
 //!   (no `preserve_order`), whichever build runs the test.
 //!
+//! And the comparison can fail: a session whose cache is made to hand out
+//! stale views (`Session::mark_cached_views_current`, a test hook that
+//! takes every cached view as rendered now) differs from the session
+//! rebuilt from scratch at events of these conversations, so a cache that
+//! stopped invalidating would fail the tests above.
+//!
 //! Reads tau2 from `data/tau2/` (or `TAU2_DATA`), through `support/tau2.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
@@ -134,5 +140,52 @@ fn airline_views_are_the_same_built_lazily_or_from_scratch() {
     assert!(
         firings > 1_000 && with_requests > 1_000,
         "{firings} {with_requests}"
+    );
+}
+
+/// The events of `domain`'s conversations at which a cache handing out stale
+/// views (every cached view taken as rendered now) reports other views than
+/// a session rebuilt from scratch: where the comparison above catches a
+/// cache that no longer invalidates. Returns them with the events compared.
+fn stale_views_caught(domain: &str) -> (usize, usize) {
+    let rt = BundleRuntime::new(Arc::new(shipped_bundle(domain))).unwrap();
+    let tokio = runtime();
+    let judge = OfflineJudge;
+    let (mut caught, mut compared) = (0, 0);
+    // One file is enough to find stale views; each event clones a session.
+    for file in domain_trace_files(domain).into_iter().take(1) {
+        let imported = import_file(&file, None).unwrap();
+        for trace in &imported.traces {
+            let mut live = Session::new(Arc::clone(&rt), Schedule::Workflow);
+            for event in &trace.events {
+                let seen_before = live.snapshot().seen;
+                // The hook before the push: the views the push builds reuse
+                // whatever the cache held, valid or not.
+                let mut stale = live.clone();
+                stale.mark_cached_views_current();
+                let report = tokio.block_on(stale.push(event.clone(), &judge)).unwrap();
+                let honest = tokio.block_on(live.push(event.clone(), &judge)).unwrap();
+                if !report.fired {
+                    continue;
+                }
+                let mut state = live.snapshot();
+                state.seen = seen_before;
+                let fresh = Session::restore(Arc::clone(&rt), state).unwrap();
+                // The honest cache passes where the stale one may not.
+                assert_eq!(honest.requests, fresh.requests());
+                compared += 1;
+                caught += usize::from(report.requests != fresh.requests());
+            }
+        }
+    }
+    (caught, compared)
+}
+
+#[test]
+fn a_cache_handing_out_stale_views_is_caught() {
+    let (caught, compared) = stale_views_caught("retail");
+    assert!(
+        caught > 0,
+        "a stale view cache went unnoticed at all {compared} firings"
     );
 }

@@ -655,7 +655,7 @@ struct Accumulator {
     /// Blocked writes per request.
     blocked_by_request: BTreeMap<Bindings, usize>,
     /// The requests at the last firing that showed any.
-    last_requests: Vec<RequestView>,
+    last_requests: Vec<Arc<RequestView>>,
     mutating: usize,
     executed: usize,
     executed_without_read: usize,

@@ -329,6 +329,71 @@ pub fn questions(
     criteria
 }
 
+/// Whether [`questions`] gives a question about a step of `on_path`,
+/// without building any: the same waiting requests, filtered by the same
+/// keys (`Ask::key`) against `asked`. A blocked write that no answer can
+/// lift asks nothing, and this is all it needs to know.
+pub fn any_question(
+    rt: &BundleRuntime,
+    monitor: &Monitor,
+    turns: &LastTurns,
+    asked: &BTreeSet<AskedQuestion>,
+    on_path: &BTreeSet<StepId>,
+) -> bool {
+    // Per classification and request: its first step, the earliest event
+    // a verdict may cite, and whether a step of it is on the path.
+    let mut branches: BTreeMap<(u32, Env), (StepId, EventIdx, bool)> = BTreeMap::new();
+    for waiting in monitor.waiting_iter() {
+        let Some(from) = waiting.judge_from else {
+            continue;
+        };
+        let Some(how) = rt.step(waiting.step).and_then(|info| info.asked.as_ref()) else {
+            continue;
+        };
+        match how {
+            Asked::Criterion {
+                said_by, window, ..
+            } => {
+                let start = match window {
+                    JudgeWindow::AfterPrevious => from,
+                    JudgeWindow::Conversation => EventIdx(0),
+                };
+                let key = AskedQuestion {
+                    step: waiting.step,
+                    request: waiting.request,
+                    ready: from,
+                    slice_end: turns.slice_end(*said_by, start),
+                };
+                if on_path.contains(&waiting.step) && !asked.contains(&key) {
+                    return true;
+                }
+            }
+            Asked::Branch { decision, .. } => {
+                let on = on_path.contains(&waiting.step);
+                branches
+                    .entry((decision.index() as u32, waiting.request))
+                    .and_modify(|(step, ready, any_on)| {
+                        *step = (*step).min(waiting.step);
+                        *ready = (*ready).min(from);
+                        *any_on |= on;
+                    })
+                    .or_insert((waiting.step, from, on));
+            }
+        }
+    }
+    let slice_end = turns.slice_end(Role::User, EventIdx(0));
+    branches
+        .into_iter()
+        .any(|((_, request), (step, ready, on))| {
+            on && !asked.contains(&AskedQuestion {
+                step,
+                request,
+                ready,
+                slice_end,
+            })
+        })
+}
+
 /// The judge requests of `asks`: each question with its slice `[from, now)`
 /// of `rendered`, the events rendered as judge turns as they arrived (by
 /// [`render`], once each, not once per question), shared rather than
@@ -411,27 +476,145 @@ fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<Stri
 /// Longest rendering of a tool event shown to the judge.
 const TOOL_TEXT_LIMIT: usize = 600;
 
-/// Event `k` as the judge sees it.
+/// Event `k` as the judge sees it. A tool event's text is written only as
+/// far as the limit shows (a result's JSON can be far longer): the turn is
+/// the one the whole text, cut at the limit, gives.
 pub fn render(k: EventIdx, event: &Event) -> Turn {
     let (role, text) = match event {
         Event::User { text } => (Role::User, text.clone()),
         Event::Agent { text } => (Role::Agent, text.clone()),
-        Event::Call { tool, args, .. } => (Role::Tool, format!("call {tool} {args}")),
+        Event::Call { tool, args, .. } => (
+            Role::Tool,
+            clipped(TOOL_TEXT_LIMIT, format_args!("call {tool} {args}")),
+        ),
         Event::Result { ok, content, .. } => {
             let outcome = if *ok { "result" } else { "error" };
-            (Role::Tool, format!("{outcome} {content}"))
+            (
+                Role::Tool,
+                clipped(TOOL_TEXT_LIMIT, format_args!("{outcome} {content}")),
+            )
         }
     };
-    Turn::new(k.0, role, truncate(text, TOOL_TEXT_LIMIT, role))
+    Turn::new(k.0, role, text)
 }
 
-fn truncate(text: String, limit: usize, role: Role) -> String {
-    if role != Role::Tool || text.len() <= limit {
+/// `text` written up to `limit` bytes: whole if it fits, else its longest
+/// prefix of at most `limit` bytes that ends on a character, followed by
+/// `…`. The text is written only as far as that needs.
+fn clipped(limit: usize, text: std::fmt::Arguments<'_>) -> String {
+    use std::fmt::Write;
+    // Room for one more character than the limit holds: a text that fills
+    // it is longer than the limit.
+    // Room for a call and its arguments in one allocation; a long result
+    // grows it up to the limit.
+    let mut out = Bounded {
+        text: String::with_capacity(limit.min(256)),
+        room: limit.saturating_add(4),
+        full: false,
+    };
+    // An error only says the room ran out.
+    let _ = out.write_fmt(text);
+    let Bounded { mut text, full, .. } = out;
+    if !full && text.len() <= limit {
         return text;
     }
-    let mut cut = limit;
+    let mut cut = limit.min(text.len());
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
-    format!("{}…", &text[..cut])
+    text.truncate(cut);
+    text.push('…');
+    text
+}
+
+/// A `fmt::Write` that keeps at most `room` bytes (whole characters) and
+/// stops the writing there.
+struct Bounded {
+    text: String,
+    room: usize,
+    full: bool,
+}
+
+impl std::fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let left = self.room.saturating_sub(self.text.len());
+        if s.len() <= left {
+            self.text.push_str(s);
+            return Ok(());
+        }
+        let mut cut = left;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.text.push_str(&s[..cut]);
+        self.full = true;
+        Err(std::fmt::Error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text written whole, then cut as the limit says: what `clipped`
+    /// must give without writing past the limit.
+    fn whole_then_cut(limit: usize, text: &str) -> String {
+        if text.len() <= limit {
+            return text.to_owned();
+        }
+        let mut cut = limit;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}…", &text[..cut])
+    }
+
+    #[test]
+    fn a_clipped_text_is_the_whole_text_cut_at_the_limit() {
+        // Characters of one to four bytes straddling the limit at every
+        // offset, texts shorter than, equal to and longer than it, written
+        // in one piece and in several.
+        for filler in ["a", "é", "€", "𝄞"] {
+            for len in 0..40 {
+                let text: String = std::iter::repeat_n(filler, len).collect();
+                for limit in [0, 1, 2, 3, 5, 8, 13, 20] {
+                    let expected = whole_then_cut(limit, &text);
+                    assert_eq!(
+                        clipped(limit, format_args!("{text}")),
+                        expected,
+                        "{filler} × {len}, limit {limit}"
+                    );
+                    let (head, tail) = text.split_at(text.len() / 2 / filler.len() * filler.len());
+                    assert_eq!(
+                        clipped(limit, format_args!("{head}{tail}")),
+                        expected,
+                        "{filler} × {len} in two pieces, limit {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_result_is_rendered_as_its_whole_text_cut() {
+        let content = serde_json::json!({
+            "items": (0..200).map(|i| format!("item «{i}»")).collect::<Vec<_>>(),
+        });
+        let event = Event::Result {
+            id: "c1".to_owned(),
+            ok: true,
+            content: content.clone(),
+        };
+        let turn = render(EventIdx(3), &event);
+        assert_eq!(
+            turn.text,
+            whole_then_cut(TOOL_TEXT_LIMIT, &format!("result {content}"))
+        );
+        let short = Event::Result {
+            id: "c2".to_owned(),
+            ok: false,
+            content: serde_json::json!("no such order"),
+        };
+        assert_eq!(render(EventIdx(4), &short).text, "error \"no such order\"");
+    }
 }

@@ -83,6 +83,9 @@ pub struct BundleRuntime {
     /// answers about such steps can raise a next question, so a session
     /// looks ahead only from them.
     pub(crate) opens_semantic: Vec<bool>,
+    /// The terminal exit steps (`StepInfo::is_exit`): a request with
+    /// evidence at one is finished.
+    pub(crate) exits: Vec<StepId>,
     /// Every step: what an eager session ([`super::Session::judge_eagerly`])
     /// asks about.
     pub(crate) every_step: BTreeSet<StepId>,
@@ -178,8 +181,15 @@ impl BundleRuntime {
         let every_step = (0..plan.steps.len())
             .filter_map(|i| u32::try_from(i).ok().map(StepId))
             .collect();
+        let exits = steps
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| info.is_exit)
+            .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
+            .collect();
         Ok(Arc::new(BundleRuntime {
             every_step,
+            exits,
             opens_semantic,
             on_path,
             plan: Arc::new(plan),

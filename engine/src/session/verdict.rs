@@ -12,8 +12,9 @@
 //! (`ReportJson`).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_rules::{EventIdx, Reason};
 
 use super::judging::JudgeNote;
@@ -165,9 +166,10 @@ pub struct EventReport {
     #[serde(flatten)]
     /// The verdict.
     pub verdict: GateVerdict,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    /// The requests at the firing.
-    pub requests: Vec<RequestView>,
+    #[serde(default, deserialize_with = "shared_views")]
+    /// The requests at the firing, shared with the session's view cache
+    /// (a report holds its views without copying them).
+    pub requests: Vec<Arc<RequestView>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     /// What the judge was asked and said.
     pub judge: Vec<JudgeNote>,
@@ -213,8 +215,11 @@ struct ReportJson<'a> {
     remediation: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     request: Option<&'a Bindings>,
-    #[serde(skip_serializing_if = "<[RequestView]>::is_empty")]
-    requests: &'a [RequestView],
+    #[serde(
+        skip_serializing_if = "<[Arc<RequestView>]>::is_empty",
+        serialize_with = "views_as_seq"
+    )]
+    requests: &'a [Arc<RequestView>],
     #[serde(skip_serializing_if = "Option::is_none")]
     step: Option<Option<&'a str>>,
     verdict: &'static str,
@@ -282,6 +287,24 @@ impl<'a> ReportJson<'a> {
         }
         json
     }
+}
+
+/// The views as a JSON array of the views themselves (`serde`'s own
+/// `Arc` support is behind its `rc` feature, which this workspace does not
+/// turn on).
+fn views_as_seq<S: Serializer>(
+    views: &&[Arc<RequestView>],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(views.iter().map(|view| &**view))
+}
+
+/// The views read back, each in its own `Arc`.
+fn shared_views<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<Arc<RequestView>>, D::Error> {
+    let views = Vec::<RequestView>::deserialize(deserializer)?;
+    Ok(views.into_iter().map(Arc::new).collect())
 }
 
 #[cfg(test)]
@@ -356,7 +379,7 @@ mod tests {
             }],
         });
         guide.mutating = false;
-        guide.requests.push(RequestView {
+        guide.requests.push(Arc::new(RequestView {
             cursor: vec![Cursor {
                 needs_judge: true,
                 remediation: None,
@@ -364,7 +387,7 @@ mod tests {
             }],
             request: bindings(&[("order", "#W1")]),
             status: RequestStatus::Continuing,
-        });
+        }));
         assert_eq!(
             serde_json::to_string(&guide).unwrap(),
             r##"{"event":7,"fired":true,"guidance":[{"remediation":"ask","request":{"order":"#W1"},"step":"confirm"}],"kind":"call cancel_pending_order","requests":[{"cursor":[{"needs_judge":true,"remediation":null,"step":"confirm"}],"request":{"order":"#W1"},"status":"continuing"}],"verdict":"guide"}"##

@@ -251,6 +251,14 @@ impl Monitor {
         &self.evidence
     }
 
+    /// The requests satisfying `step`, each with its earliest evidence, in
+    /// request order: a range of [`Monitor::evidence`], not a scan of it.
+    pub fn evidence_of(&self, step: StepId) -> impl Iterator<Item = (Env, EventIdx)> + '_ {
+        self.evidence
+            .range((step, Env::EMPTY)..=(step, Env::MAX))
+            .map(|(&(_, env), &k)| (env, k))
+    }
+
     /// Gated calls allowed so far, with their authorizing steps and requests.
     pub fn allowed(&self) -> &BTreeMap<EventIdx, Vec<(StepId, Env)>> {
         &self.allowed
