@@ -25,9 +25,11 @@ use turnstile_engine::{
 mod audit;
 mod coverage;
 mod gate;
+mod init;
 mod judge_args;
 mod replay;
 mod serve;
+mod test;
 
 use judge_args::JudgeArgs;
 
@@ -134,6 +136,13 @@ enum Command {
     /// Generate a large corpus by re-sampling and perturbing real traces
     /// (ids, values, interleavings), as native JSONL for `audit`.
     Synth(audit::SynthArgs),
+    /// Write a new bundle from existing tool definitions (OpenAI function
+    /// schemas, an MCP tools/list result, tau2's tools.json): every tool,
+    /// a flow stub per write tool, each guess marked `# REVIEW:`.
+    Init(init::InitArgs),
+    /// Replay a bundle's test conversations (its tests/ directory) and check
+    /// every `expect`; exit 1 on any mismatch or malformed test.
+    Test(Box<test::TestArgs>),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -375,6 +384,39 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Init(args) => match init::run(&args) {
+            Ok(written) => {
+                println!(
+                    "wrote {}: {} tools ({} read, {} write), {} flow stubs, an empty tests/; it passes `turnstile check` with {} spots marked for review",
+                    args.dir.display(),
+                    written.tools,
+                    written.reads,
+                    written.writes,
+                    written.flows,
+                    written.warnings
+                );
+                if let Some(cursor) = &written.next_cursor {
+                    eprintln!(
+                        "warning: {} is one page of tools/list (nextCursor {cursor:?}): the tools of later pages are not in the bundle; list them all and run init again with --force",
+                        args.tools.display()
+                    );
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Test(args) => with_runtime(&args.bundle, &args.judge, |rt, judge| {
+            test::run(&rt, judge, &args).map(|passed| {
+                if passed {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            })
+        }),
         Command::Convert {
             traces,
             output,
@@ -535,6 +577,7 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
     match format {
         ReportFormat::Human => match &result {
             Ok(bundle) => {
+                report_warnings(&bundle.warnings);
                 println!("{}", summary(bundle));
                 ExitCode::SUCCESS
             }
@@ -542,19 +585,16 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
         },
         ReportFormat::Json => {
             let value = match &result {
-                Ok(bundle) => {
-                    serde_json::json!({ "valid": true, "bundle": bundle.name, "hash": bundle.hash, "problems": [] })
-                }
+                Ok(bundle) => serde_json::json!({
+                    "valid": true,
+                    "bundle": bundle.name,
+                    "hash": bundle.hash,
+                    "problems": [],
+                    "warnings": problems_json(&bundle.warnings),
+                }),
                 Err(problems) => serde_json::json!({
                     "valid": false,
-                    "problems": problems.iter().map(|p| serde_json::json!({
-                        "code": p.kind.code(),
-                        "message": p.message,
-                        "file": p.file,
-                        "line": p.line,
-                        "column": p.column,
-                        "help": p.help,
-                    })).collect::<Vec<_>>(),
+                    "problems": problems_json(problems),
                 }),
             };
             println!("{value:#}");
@@ -564,6 +604,40 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+fn problems_json(problems: &Problems) -> Vec<serde_json::Value> {
+    problems
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "code": p.kind.code(),
+                "message": p.message,
+                "file": p.file,
+                "line": p.line,
+                "column": p.column,
+                "help": p.help,
+            })
+        })
+        .collect()
+}
+
+/// Prints each warning (a spot marked for review) on standard error.
+fn report_warnings(warnings: &Problems) {
+    let mut stderr = std::io::stderr().lock();
+    for warning in warnings.iter() {
+        let report = miette::Report::new(warning.clone());
+        let _ = writeln!(stderr, "{report:?}");
+    }
+    if !warnings.is_empty() {
+        let _ = writeln!(
+            stderr,
+            "{} warning{}: spots marked `{}` not reviewed yet",
+            warnings.len(),
+            if warnings.len() == 1 { "" } else { "s" },
+            turnstile_engine::REVIEW_MARKER
+        );
     }
 }
 
