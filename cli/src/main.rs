@@ -24,6 +24,7 @@ use turnstile_engine::{
 
 mod audit;
 mod coverage;
+mod diff;
 mod gate;
 mod init;
 mod judge_args;
@@ -143,6 +144,10 @@ enum Command {
     /// Replay a bundle's test conversations (its tests/ directory) and check
     /// every `expect`; exit 1 on any mismatch or malformed test.
     Test(Box<test::TestArgs>),
+    /// The calls whose verdict changes between two versions of a bundle,
+    /// over a corpus of traces (table, json or html). Exit 0, 3 records
+    /// rejected, 4 verdicts changed with --fail-on-change.
+    Diff(Box<diff::DiffArgs>),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -384,6 +389,19 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Diff(args) => {
+            let (old, new) = match (load_runtime(&args.old), load_runtime(&args.new)) {
+                (Ok(old), Ok(new)) => (old, new),
+                (Err(code), _) | (_, Err(code)) => return code,
+            };
+            match diff::main(&args, old, new) {
+                Ok(code) => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Init(args) => match init::run(&args) {
             Ok(written) => {
                 println!(
@@ -548,9 +566,9 @@ fn with_runtime(
     judge: &JudgeArgs,
     f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
 ) -> ExitCode {
-    let bundle = match check_bundle(path) {
-        Ok(b) => b,
-        Err(problems) => return report_problems(path, &problems),
+    let rt = match load_runtime(path) {
+        Ok(rt) => rt,
+        Err(code) => return code,
     };
     let judge = match judge.build() {
         Ok(j) => j,
@@ -559,14 +577,17 @@ fn with_runtime(
             return ExitCode::from(2);
         }
     };
-    let rt = match BundleRuntime::new(Arc::new(bundle)) {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     f(rt, judge).unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+/// Compiles the bundle at `path` into a runtime; its problems are reported
+/// on standard error.
+fn load_runtime(path: &std::path::Path) -> Result<Arc<BundleRuntime>, ExitCode> {
+    let bundle = check_bundle(path).map_err(|problems| report_problems(path, &problems))?;
+    BundleRuntime::new(Arc::new(bundle)).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::FAILURE
     })

@@ -8,6 +8,8 @@
 mod html;
 mod output;
 
+pub(crate) use html::esc;
+
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;

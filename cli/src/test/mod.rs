@@ -24,6 +24,7 @@ use turnstile_judge::Judge;
 use turnstile_rules::{EventIdx, StepId};
 
 use crate::judge_args::JudgeArgs;
+pub(crate) use expect::reason_label;
 use expect::{Expected, Observed};
 use file::{Steps, TestErrorKind, TestFile, TestFileError};
 
