@@ -72,6 +72,8 @@ pub struct TestFileError {
 pub enum TestErrorKind {
     #[error("cannot read the file: {0}")]
     Io(#[source] std::io::Error),
+    #[error("no such file or directory; a bundle's test conversations go in its tests/ directory")]
+    Missing,
     #[error("the file has {0} bytes; test files are read whole, at most {MAX_FILE_BYTES}")]
     TooLarge(u64),
     /// A line the native importer refused (its message carries the line).

@@ -106,6 +106,14 @@ fn test_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<TestFileError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
+        if !path.exists() {
+            errors.push(TestFileError {
+                file: path.clone(),
+                line: None,
+                kind: TestErrorKind::Missing,
+            });
+            continue;
+        }
         if !path.is_dir() {
             files.push(path.clone());
             continue;
