@@ -91,7 +91,7 @@ fn a_lower_limit_blocks_exactly_the_transfer_above_it() {
         "args.amount <= 10000",
         "args.amount <= 400",
     );
-    let conversations = tutorial.join("conversations.jsonl");
+    let conversations = tutorial.join("tests/conversations.jsonl");
     let args = [
         "diff",
         tutorial.to_str().unwrap(),
@@ -280,7 +280,7 @@ fn the_html_page_renders_every_change_in_headless_chromium() {
         "diff",
         tutorial.to_str().unwrap(),
         lowered.to_str().unwrap(),
-        tutorial.join("conversations.jsonl").to_str().unwrap(),
+        tutorial.join("tests/conversations.jsonl").to_str().unwrap(),
         "--format",
         "html",
         "-o",

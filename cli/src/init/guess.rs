@@ -247,7 +247,7 @@ pub fn kind(tool: &ToolSpec) -> KindGuess {
 
 /// The arguments that identify what a write touches: string (or list of
 /// string) parameters named like ids (`order_id`, `item_ids`, `lineId`,
-/// `iban`, `account_number`), spelled as the check language can name them
+/// `iban`, `from_account`, `card_number`), spelled as the check language can name them
 /// (`args.order_id`, `args.item_ids[*]`).
 pub fn id_arguments(params: &[ParamSpec]) -> Vec<String> {
     params
@@ -283,7 +283,17 @@ fn is_id_like(name: &str) -> bool {
     };
     matches!(
         last.as_str(),
-        "id" | "ids" | "number" | "numbers" | "iban" | "code" | "sku" | "key" | "uuid"
+        "id" | "ids"
+            | "number"
+            | "numbers"
+            | "iban"
+            | "account"
+            | "card"
+            | "reference"
+            | "code"
+            | "sku"
+            | "key"
+            | "uuid"
     )
 }
 
