@@ -8,6 +8,15 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 use std::io::Write;
 use std::path::PathBuf;

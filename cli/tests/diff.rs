@@ -6,20 +6,12 @@
 //! renders it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn turnstile(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run turnstile")
-}
+use common::{chromium, copy_dir, root, turnstile};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -37,17 +29,15 @@ fn changed(dir: &Path, bundle: &Path, file: &str, from: &str, to: &str) -> PathB
     copy
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
+/// The tutorial's bundle with its transfer limit lowered from 10000 to 400.
+fn lowered_tutorial(dir: &Path) -> PathBuf {
+    changed(
+        dir,
+        &root().join("examples/tutorial"),
+        "flows/transfer.yaml",
+        "args.amount <= 10000",
+        "args.amount <= 400",
+    )
 }
 
 fn json(out: &Output) -> serde_json::Value {
@@ -56,8 +46,8 @@ fn json(out: &Output) -> serde_json::Value {
 
 #[test]
 fn a_bundle_against_itself_changes_nothing() {
-    let retail = repo().join("bundles/retail");
-    let traces = repo().join("data/tau2/traces/retail_gpt-4.1.json.zst");
+    let retail = root().join("bundles/retail");
+    let traces = root().join("data/tau2/traces/retail_gpt-4.1.json.zst");
     let out = turnstile(&[
         "diff",
         retail.to_str().unwrap(),
@@ -83,14 +73,8 @@ fn a_bundle_against_itself_changes_nothing() {
 #[test]
 fn a_lower_limit_blocks_exactly_the_transfer_above_it() {
     let tmp = tempfile::tempdir().unwrap();
-    let tutorial = repo().join("examples/tutorial");
-    let lowered = changed(
-        tmp.path(),
-        &tutorial,
-        "flows/transfer.yaml",
-        "args.amount <= 10000",
-        "args.amount <= 400",
-    );
+    let tutorial = root().join("examples/tutorial");
+    let lowered = lowered_tutorial(tmp.path());
     let conversations = tutorial.join("tests/conversations.jsonl");
     let args = [
         "diff",
@@ -164,7 +148,7 @@ fn a_lower_limit_blocks_exactly_the_transfer_above_it() {
 #[test]
 fn dropping_the_consent_from_a_guard_allows_the_unconfirmed_cancellations() {
     let tmp = tempfile::tempdir().unwrap();
-    let retail = repo().join("bundles/retail");
+    let retail = root().join("bundles/retail");
     let lax = changed(
         tmp.path(),
         &retail,
@@ -172,7 +156,7 @@ fn dropping_the_consent_from_a_guard_allows_the_unconfirmed_cancellations() {
         "      && confirmed(args.order_id, \"cancel\")\n",
         "",
     );
-    let traces = repo().join("data/tau2/traces/retail_gpt-4.1-mini.json.zst");
+    let traces = root().join("data/tau2/traces/retail_gpt-4.1-mini.json.zst");
     let out = turnstile(&[
         "diff",
         retail.to_str().unwrap(),
@@ -222,7 +206,7 @@ fn unreadable_records_are_reported_and_set_the_exit_code() {
         "{\"type\":\"user\",\"text\":\"hi\"}\n{\"type\":\"result\",\"id\":\"nope\",\"ok\":true}\n",
     )
     .unwrap();
-    let toy = repo().join("bundles/toy-orders");
+    let toy = root().join("bundles/toy-orders");
     let out = turnstile(&[
         "diff",
         toy.to_str().unwrap(),
@@ -253,28 +237,11 @@ fn unreadable_records_are_reported_and_set_the_exit_code() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("turnstile::unknown_node"));
 }
 
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|b| {
-            Command::new(b)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-}
-
 #[test]
 fn the_html_page_renders_every_change_in_headless_chromium() {
     let tmp = tempfile::tempdir().unwrap();
-    let tutorial = repo().join("examples/tutorial");
-    let lowered = changed(
-        tmp.path(),
-        &tutorial,
-        "flows/transfer.yaml",
-        "args.amount <= 10000",
-        "args.amount <= 400",
-    );
+    let tutorial = root().join("examples/tutorial");
+    let lowered = lowered_tutorial(tmp.path());
     let page = tmp.path().join("diff.html");
     let out = turnstile(&[
         "diff",

@@ -6,28 +6,12 @@
 //! overwritten unless asked.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn turnstile(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run turnstile")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use common::{printed as text, root, turnstile};
 
 fn init(dir: &Path, tools: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
@@ -118,14 +102,14 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn tau2_tools() -> serde_json::Value {
-    let text = std::fs::read_to_string(repo().join("data/tau2/tools.json")).unwrap();
+    let text = std::fs::read_to_string(root().join("data/tau2/tools.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
 #[test]
 fn every_tau2_tool_set_gives_a_bundle_that_passes_check() {
     let tools = tau2_tools();
-    let file = repo().join("data/tau2/tools.json");
+    let file = root().join("data/tau2/tools.json");
     for domain in ["retail", "airline", "telecom"] {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join(domain);
@@ -193,7 +177,7 @@ fn a_stub_guard_is_the_consent_over_the_id_arguments() {
     let dir = tmp.path().join("retail");
     let out = init(
         &dir,
-        &repo().join("data/tau2/tools.json"),
+        &root().join("data/tau2/tools.json"),
         &["--domain", "retail"],
     );
     assert!(out.status.success(), "{}", text(&out));
@@ -214,7 +198,7 @@ fn a_stub_guard_is_the_consent_over_the_id_arguments() {
 fn an_mcp_tools_list_result_gives_a_bundle_whose_stubs_gate_on_consent() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cards");
-    let fixture = repo().join("cli/tests/fixtures/mcp-tools-list.json");
+    let fixture = root().join("cli/tests/fixtures/mcp-tools-list.json");
     let out = init(&dir, &fixture, &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
@@ -277,7 +261,7 @@ fn an_mcp_tools_list_result_gives_a_bundle_whose_stubs_gate_on_consent() {
 #[test]
 fn a_paged_mcp_result_is_read_with_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
-    let fixture = repo().join("cli/tests/fixtures/mcp-tools-list.json");
+    let fixture = root().join("cli/tests/fixtures/mcp-tools-list.json");
     let mut value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
     value["result"]["nextCursor"] = "page-2".into();
@@ -335,7 +319,7 @@ fn existing_work_is_never_overwritten_unless_forced() {
     let dir = tmp.path().join("b");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
-    let tools = repo().join("data/tau2/tools.json");
+    let tools = root().join("data/tau2/tools.json");
     let out = init(&dir, &tools, &["--domain", "airline"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -364,7 +348,7 @@ fn existing_work_is_never_overwritten_unless_forced() {
 #[test]
 fn bad_input_is_refused_with_what_to_do() {
     let tmp = tempfile::tempdir().unwrap();
-    let tools = repo().join("data/tau2/tools.json");
+    let tools = root().join("data/tau2/tools.json");
     let dir = tmp.path().join("b");
     let out = init(&dir, &tools, &[]);
     assert_eq!(out.status.code(), Some(1));

@@ -11,14 +11,14 @@
 //! `refund_order`), a template that authorization's remediation.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code
 
-use std::path::{Path, PathBuf};
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use std::path::PathBuf;
+
+use common::{copy_dir, root};
 
 fn fixture() -> PathBuf {
-    repo().join("cli/tests/fixtures/language")
+    root().join("cli/tests/fixtures/language")
 }
 
 /// Where an example goes in the fixture's refund flow.
@@ -119,16 +119,7 @@ fn examples(doc: &str) -> Vec<Example> {
 fn compile(example: &Example) -> Result<(), Vec<String>> {
     let dir = tempfile::tempdir().unwrap();
     let bundle = dir.path().join("language");
-    std::fs::create_dir_all(bundle.join("flows")).unwrap();
-    for name in [
-        "bundle.yaml",
-        "domain.yaml",
-        "policy.md",
-        "flows/main.yaml",
-        "flows/identify.yaml",
-    ] {
-        std::fs::copy(fixture().join(name), bundle.join(name)).unwrap();
-    }
+    copy_dir(&fixture(), &bundle);
     let refund = std::fs::read_to_string(fixture().join("flows/refund.yaml")).unwrap();
     let (from, to) = example.slot.substitute(&example.text);
     assert!(refund.contains(from), "the fixture has {from:?}");
@@ -149,7 +140,7 @@ fn the_fixture_compiles_as_it_is() {
 
 #[test]
 fn every_example_of_the_language_reference_compiles() {
-    let doc = std::fs::read_to_string(repo().join("docs/language.md")).unwrap();
+    let doc = std::fs::read_to_string(root().join("docs/language.md")).unwrap();
     let found = examples(&doc);
     let compiled = found.iter().filter(|e| e.error.is_none()).count();
     let refused = found.len() - compiled;

@@ -8,48 +8,20 @@
 //! all — is an error at its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn turnstile(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run turnstile")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use common::{printed as text, root, shipped_bundles as shipped, turnstile};
 
 fn router() -> PathBuf {
-    repo().join("cli/tests/fixtures/router")
+    root().join("cli/tests/fixtures/router")
 }
 
 fn write(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
-}
-
-/// The shipped bundles: every directory of `bundles/` with a manifest.
-fn shipped() -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(repo().join("bundles"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("bundle.yaml").exists())
-        .collect();
-    found.sort();
-    found
 }
 
 #[test]
@@ -144,7 +116,7 @@ fn a_mismatch_says_where_what_was_expected_and_what_the_gate_said() {
         ],
     );
     let junit = tmp.path().join("junit.xml");
-    let toy = repo().join("bundles/toy-orders");
+    let toy = root().join("bundles/toy-orders");
     let out = turnstile(&[
         "test",
         toy.to_str().unwrap(),
@@ -242,7 +214,7 @@ fn confirm_is_compared_like_any_verdict() {
             r##"{"type":"call","id":"c1","tool":"cancel_pending_order","args":{"order_id":"#W1","reason":"no longer needed"},"expect":"confirm"}"##,
         ],
     );
-    let toy = repo().join("bundles/toy-orders");
+    let toy = root().join("bundles/toy-orders");
     let out = turnstile(&["test", toy.to_str().unwrap(), file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(

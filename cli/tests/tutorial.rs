@@ -8,34 +8,21 @@
 //! what the page says, passing and failing.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::{copy_dir, root, turnstile, turnstile_in};
 
 fn tutorial_dir() -> PathBuf {
-    repo().join("examples/tutorial")
+    root().join("examples/tutorial")
 }
 
 fn doc() -> String {
-    std::fs::read_to_string(repo().join("docs/tutorial.md")).unwrap()
-}
-
-fn turnstile(args: &[&str]) -> Output {
-    turnstile_in(&repo(), args)
-}
-
-fn turnstile_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run turnstile")
+    std::fs::read_to_string(root().join("docs/tutorial.md")).unwrap()
 }
 
 fn conversations() -> PathBuf {
@@ -61,19 +48,6 @@ fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&tutorial_dir(), &dir.path().join("examples/tutorial"));
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
 }
 
 /// The verdict table: conversation -> (gated tool, `allow` | `block Reason`).

@@ -313,12 +313,6 @@ pub fn keywords(name: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )]
     use super::*;
 
     fn tool(name: &str, description: Option<&str>) -> ToolSpec {

@@ -221,7 +221,10 @@ fn detect(value: &Value) -> Option<SchemaFormat> {
     let first = items.first()?;
     if first.get("inputSchema").is_some() {
         Some(SchemaFormat::Mcp)
-    } else if first.get("function").is_some() || first.get("parameters").is_some() {
+    } else if first.get("function").is_some()
+        || first.get("parameters").is_some()
+        || first.get("type").and_then(Value::as_str) == Some("function")
+    {
         Some(SchemaFormat::Openai)
     } else if first.get("name").is_some() && first.get("type").is_none() {
         // A function without parameters.
@@ -644,12 +647,6 @@ fn python_type(python: &str) -> (String, Option<String>) {
 
 #[cfg(test)]
 mod tests {
-    #![allow(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )]
     use super::*;
     use serde_json::json;
 
