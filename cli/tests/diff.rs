@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{chromium, copy_dir, root, turnstile};
+use common::{chromium_unless_ci, copy_dir, root, turnstile};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -40,6 +40,18 @@ fn lowered_tutorial(dir: &Path) -> PathBuf {
     )
 }
 
+/// `turnstile diff <old> <new> <traces> <extra...>`.
+fn diff(old: &Path, new: &Path, traces: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        traces.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    turnstile(&args)
+}
+
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
 }
@@ -48,15 +60,12 @@ fn json(out: &Output) -> serde_json::Value {
 fn a_bundle_against_itself_changes_nothing() {
     let retail = root().join("bundles/retail");
     let traces = root().join("data/tau2/traces/retail_gpt-4.1.json.zst");
-    let out = turnstile(&[
-        "diff",
-        retail.to_str().unwrap(),
-        retail.to_str().unwrap(),
-        traces.to_str().unwrap(),
-        "--format",
-        "json",
-        "--fail-on-change",
-    ]);
+    let out = diff(
+        &retail,
+        &retail,
+        &traces,
+        &["--format", "json", "--fail-on-change"],
+    );
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -76,13 +85,7 @@ fn a_lower_limit_blocks_exactly_the_transfer_above_it() {
     let tutorial = root().join("examples/tutorial");
     let lowered = lowered_tutorial(tmp.path());
     let conversations = tutorial.join("tests/conversations.jsonl");
-    let args = [
-        "diff",
-        tutorial.to_str().unwrap(),
-        lowered.to_str().unwrap(),
-        conversations.to_str().unwrap(),
-    ];
-    let out = turnstile(&[&args[..], &["--format", "json"]].concat());
+    let out = diff(&tutorial, &lowered, &conversations, &["--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
     let report = json(&out);
     let changes = report["changes"].as_array().unwrap();
@@ -119,7 +122,7 @@ fn a_lower_limit_blocks_exactly_the_transfer_above_it() {
         serde_json::json!({"allow → block": 1})
     );
     // The table names both verdicts and the count; CI fails on the change.
-    let out = turnstile(&[&args[..], &["--fail-on-change"]].concat());
+    let out = diff(&tutorial, &lowered, &conversations, &["--fail-on-change"]);
     assert_eq!(out.status.code(), Some(4));
     let table = stdout(&out);
     assert!(
@@ -131,14 +134,7 @@ fn a_lower_limit_blocks_exactly_the_transfer_above_it() {
         "{table}"
     );
     // Swapped, the change runs the other way.
-    let out = turnstile(&[
-        "diff",
-        lowered.to_str().unwrap(),
-        tutorial.to_str().unwrap(),
-        conversations.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let out = diff(&lowered, &tutorial, &conversations, &["--format", "json"]);
     assert_eq!(
         json(&out)["summary"]["transitions"],
         serde_json::json!({"block → allow": 1})
@@ -157,16 +153,12 @@ fn dropping_the_consent_from_a_guard_allows_the_unconfirmed_cancellations() {
         "",
     );
     let traces = root().join("data/tau2/traces/retail_gpt-4.1-mini.json.zst");
-    let out = turnstile(&[
-        "diff",
-        retail.to_str().unwrap(),
-        lax.to_str().unwrap(),
-        traces.to_str().unwrap(),
-        "--format",
-        "json",
-        "--threads",
-        "2",
-    ]);
+    let out = diff(
+        &retail,
+        &lax,
+        &traces,
+        &["--format", "json", "--threads", "2"],
+    );
     assert_eq!(out.status.code(), Some(0));
     let report = json(&out);
     let changes = report["changes"].as_array().unwrap();
@@ -184,16 +176,12 @@ fn dropping_the_consent_from_a_guard_allows_the_unconfirmed_cancellations() {
         );
     }
     // One thread or two: the same report, in input order.
-    let one = turnstile(&[
-        "diff",
-        retail.to_str().unwrap(),
-        lax.to_str().unwrap(),
-        traces.to_str().unwrap(),
-        "--format",
-        "json",
-        "--threads",
-        "1",
-    ]);
+    let one = diff(
+        &retail,
+        &lax,
+        &traces,
+        &["--format", "json", "--threads", "1"],
+    );
     assert_eq!(json(&one)["changes"], report["changes"]);
 }
 
@@ -207,12 +195,7 @@ fn unreadable_records_are_reported_and_set_the_exit_code() {
     )
     .unwrap();
     let toy = root().join("bundles/toy-orders");
-    let out = turnstile(&[
-        "diff",
-        toy.to_str().unwrap(),
-        toy.to_str().unwrap(),
-        bad.to_str().unwrap(),
-    ]);
+    let out = diff(&toy, &toy, &bad, &[]);
     assert_eq!(out.status.code(), Some(3));
     assert!(
         stdout(&out).contains("bad.jsonl:2: result for unknown call id"),
@@ -227,12 +210,7 @@ fn unreadable_records_are_reported_and_set_the_exit_code() {
         "next: status",
         "next: statuz",
     );
-    let out = turnstile(&[
-        "diff",
-        toy.to_str().unwrap(),
-        broken.to_str().unwrap(),
-        bad.to_str().unwrap(),
-    ]);
+    let out = diff(&toy, &broken, &bad, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("turnstile::unknown_node"));
 }
@@ -243,28 +221,20 @@ fn the_html_page_renders_every_change_in_headless_chromium() {
     let tutorial = root().join("examples/tutorial");
     let lowered = lowered_tutorial(tmp.path());
     let page = tmp.path().join("diff.html");
-    let out = turnstile(&[
-        "diff",
-        tutorial.to_str().unwrap(),
-        lowered.to_str().unwrap(),
-        tutorial.join("tests/conversations.jsonl").to_str().unwrap(),
-        "--format",
-        "html",
-        "-o",
-        page.to_str().unwrap(),
-    ]);
+    let conversations = tutorial.join("tests/conversations.jsonl");
+    let out = diff(
+        &tutorial,
+        &lowered,
+        &conversations,
+        &["--format", "html", "-o", page.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
         html.contains("<span class=\"v allow\">allow</span> at <code>transfer.authorize</code>")
     );
     assert!(html.contains("<span class=\"v block\">block</span> <b>AmountOutOfBounds</b>"));
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "chromium is required in CI (.ci/run installs it)"
-        );
-        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+    let Some(browser) = chromium_unless_ci() else {
         return;
     };
     let profile = tempfile::tempdir().unwrap();

@@ -64,6 +64,20 @@ pub fn shipped_bundles() -> Vec<PathBuf> {
     found
 }
 
+/// A headless Chromium, or `None` (the caller skips its browser checks,
+/// saying so) where none is installed; under CI one is required.
+pub fn chromium_unless_ci() -> Option<&'static str> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is required in CI (.ci/run installs it)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+    }
+    found
+}
+
 /// A headless Chromium to render report pages with, if one is installed.
 pub fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser", "google-chrome"]
