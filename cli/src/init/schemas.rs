@@ -341,7 +341,9 @@ fn tau2(
     let Value::Object(domains) = value else {
         return Err(bad("$".into(), "expected an object of domains"));
     };
-    let names = domains.keys().cloned().collect::<Vec<_>>().join(", ");
+    let mut sorted: Vec<&str> = domains.keys().map(String::as_str).collect();
+    sorted.sort_unstable();
+    let names = sorted.join(", ");
     let Some(domain) = domain else {
         return Err(SchemaError::NoDomain {
             path: path.to_owned(),
@@ -425,7 +427,9 @@ fn object_params(schema: &Value, at: &str, bad: &Bad<'_>) -> Result<Vec<ParamSpe
         Some(Value::Object(p)) => p,
         Some(_) => return Err(bad(format!("{at}.properties"), "expected an object")),
     };
-    Ok(properties
+    // Sorted by name, as the bundle holds them: the same whichever order
+    // the JSON library keeps object members in.
+    let mut params: Vec<ParamSpec> = properties
         .iter()
         .map(|(name, property)| {
             let mapped = json_type(property, 0);
@@ -440,7 +444,9 @@ fn object_params(schema: &Value, at: &str, bad: &Bad<'_>) -> Result<Vec<ParamSpe
                     .map(str::to_owned),
             }
         })
-        .collect())
+        .collect();
+    params.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(params)
 }
 
 /// A JSON Schema type mapped to a bundle type.
@@ -553,8 +559,10 @@ fn object_type(schema: &Map<String, Value>, depth: usize) -> Mapped {
         return Mapped::exact("object{}");
     };
     let mut approximate = None;
-    let fields: Vec<String> = properties
-        .iter()
+    let mut named: Vec<(&String, &Value)> = properties.iter().collect();
+    named.sort_by(|a, b| a.0.cmp(b.0));
+    let fields: Vec<String> = named
+        .into_iter()
         .filter(|(name, _)| is_identifier(name))
         .map(|(name, property)| {
             let inner = json_type(property, depth + 1);

@@ -95,6 +95,14 @@ pub enum TestErrorKind {
     },
     #[error("`schedules`: {0}")]
     Schedules(String),
+    #[error("unknown field `{field}`{hint} (this line takes {known})")]
+    UnknownField {
+        field: String,
+        known: String,
+        hint: String,
+    },
+    #[error("the replay reported nothing for event {0}")]
+    NotReported(u32),
     #[error("conversation `{0}` expects nothing: give some event an `expect`, or it tests nothing")]
     NothingExpected(String),
     #[error("cannot tie the importer's events to the file's lines ({0})")]
@@ -134,6 +142,28 @@ struct Scanned {
     schedules: Result<Vec<Schedule>, String>,
     /// Per event: its line and the `expect` value, if any.
     events: Vec<(usize, Option<Value>)>,
+    /// Fields no line of a test may carry (a misspelt `expect`), by line.
+    unknown: Vec<(usize, String, &'static [&'static str])>,
+}
+
+/// The fields a test file's line may have, by its `type`.
+fn known_fields(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "trace" => &[
+            "type",
+            "id",
+            "task_id",
+            "trial",
+            "reward",
+            "domain",
+            "control",
+            "schedules",
+        ],
+        "user" | "agent" => &["type", "text", "expect"],
+        "call" => &["type", "id", "tool", "args", "requestor", "expect"],
+        "result" => &["type", "id", "ok", "content", "expect"],
+        _ => &[],
+    }
 }
 
 impl TestFile {
@@ -207,6 +237,21 @@ impl TestFile {
                 continue;
             }
             let before = file.errors.len();
+            for (line, field, known) in &lines.unknown {
+                let hint = known
+                    .iter()
+                    .find(|k| {
+                        field.to_lowercase().starts_with(*k) || k.starts_with(&field.to_lowercase())
+                    })
+                    .map(|k| format!("; did you mean `{k}`?"))
+                    .unwrap_or_default();
+                let kind = TestErrorKind::UnknownField {
+                    field: field.clone(),
+                    known: known.join(", "),
+                    hint,
+                };
+                file.errors.push(error(Some(*line), kind));
+            }
             let schedules = lines.schedules.unwrap_or_else(|e| {
                 file.errors
                     .push(error(Some(lines.line), TestErrorKind::Schedules(e)));
@@ -289,11 +334,21 @@ fn scan(text: &str) -> Vec<Scanned> {
         let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(trimmed) else {
             continue;
         };
-        if fields.get("type").and_then(Value::as_str) == Some("trace") {
+        let kind = fields.get("type").and_then(Value::as_str).unwrap_or("");
+        let known = known_fields(kind);
+        let mut unknown: Vec<(usize, String, &'static [&'static str])> = fields
+            .keys()
+            .filter(|k| !known.contains(&k.as_str()))
+            .map(|k| (number, k.clone(), known))
+            .collect();
+        // By name: the same whichever order the JSON library keeps.
+        unknown.sort_by(|a, b| a.1.cmp(&b.1));
+        if kind == "trace" {
             out.push(Scanned {
                 line: number,
                 schedules: schedules(fields.get("schedules")),
                 events: Vec::new(),
+                unknown,
             });
             continue;
         }
@@ -302,10 +357,12 @@ fn scan(text: &str) -> Vec<Scanned> {
                 line: number,
                 schedules: Ok(vec![Schedule::Workflow]),
                 events: Vec::new(),
+                unknown: Vec::new(),
             });
         }
         if let Some(current) = out.last_mut() {
             current.events.push((number, fields.get("expect").cloned()));
+            current.unknown.extend(unknown);
         }
     }
     out
@@ -445,6 +502,30 @@ mod tests {
         assert!(errors[4].starts_with("6: `expect` must be a string"));
         assert!(errors[5].starts_with("7: `schedules`: unknown schedule \"hourly\""));
         assert!(errors[6].starts_with("9: conversation `c` expects nothing"));
+        assert!(file.conversations.is_empty());
+    }
+
+    #[test]
+    fn misspelt_fields_are_errors_not_silence() {
+        let file = read(concat!(
+            "{\"type\":\"trace\",\"id\":\"a\",\"schedule\":\"all\",\"expect\":\"allow\"}\n",
+            "{\"type\":\"call\",\"id\":\"c1\",\"tool\":\"t\",\"expect\":\"allow\"}\n",
+            "{\"type\":\"call\",\"id\":\"c2\",\"tool\":\"t\",\"expected\":\"block\"}\n",
+        ));
+        let errors = errors(&file);
+        assert_eq!(errors.len(), 3, "{errors:#?}");
+        assert!(
+            errors[0].starts_with("1: unknown field `expect`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("1: unknown field `schedule`; did you mean `schedules`?"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[2].starts_with("3: unknown field `expected`; did you mean `expect`?"),
+            "{errors:?}"
+        );
         assert!(file.conversations.is_empty());
     }
 

@@ -206,27 +206,31 @@ fn test_file(rt: &Arc<BundleRuntime>, judge: &dyn Judge, path: &Path, steps: &St
                     continue;
                 }
             };
-            let checks = conversation
-                .expectations
-                .iter()
-                .filter_map(|e| {
-                    let observed = Observed::of(&report.events, e.event)?;
-                    let kind = report
-                        .events
-                        .iter()
-                        .find(|r| r.event == e.event)
-                        .map(|r| r.kind.clone())
-                        .unwrap_or_default();
-                    Some(Check {
-                        line: e.line,
-                        event: e.event,
-                        kind,
-                        passed: e.expected.met_by(&observed),
-                        expected: e.expected.clone(),
-                        observed,
-                    })
-                })
-                .collect();
+            let mut checks = Vec::new();
+            for e in &conversation.expectations {
+                let Some(observed) = Observed::of(&report.events, e.event) else {
+                    result.errors.push(TestFileError {
+                        file: path.to_path_buf(),
+                        line: Some(e.line),
+                        kind: TestErrorKind::NotReported(e.event.0),
+                    });
+                    continue;
+                };
+                let kind = report
+                    .events
+                    .iter()
+                    .find(|r| r.event == e.event)
+                    .map(|r| r.kind.clone())
+                    .unwrap_or_default();
+                checks.push(Check {
+                    line: e.line,
+                    event: e.event,
+                    kind,
+                    passed: e.expected.met_by(&observed),
+                    expected: e.expected.clone(),
+                    observed,
+                });
+            }
             result.runs.push(Run {
                 trace: conversation.trace.meta.id.clone(),
                 line: conversation.line,
