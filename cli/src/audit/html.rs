@@ -19,7 +19,7 @@ pub const DEFAULT_CAP: usize = 200;
 const NODE_BARS: usize = 20;
 
 /// Escapes text for HTML element content and attribute values.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

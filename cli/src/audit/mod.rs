@@ -8,6 +8,8 @@
 mod html;
 mod output;
 
+pub(crate) use html::esc;
+
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -248,7 +250,8 @@ thread_local! {
         .ok();
 }
 
-fn block_on<F: std::future::Future>(future: F) -> Option<F::Output> {
+/// Runs `future` on this thread's runtime (`None`: it cannot start).
+pub(crate) fn block_on<F: std::future::Future>(future: F) -> Option<F::Output> {
     RUNTIME.with(|rt| rt.as_ref().map(|rt| rt.block_on(future)))
 }
 

@@ -8,6 +8,10 @@
 //! threads and the largest trace (plus the few results waiting for a slower
 //! earlier one), and the output is the same for any number of threads. With
 //! one thread everything runs inline on the caller's thread.
+//!
+//! What a worker makes of a trace is the caller's: the audit's
+//! [`TraceReport`] by default, or anything else (`turnstile diff` replays
+//! each trace under two bundles).
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -27,13 +31,14 @@ use super::TraceSource;
 /// be audited.
 pub type Audited = Result<TraceReport, String>;
 
-/// What the run delivers, in input order.
+/// What the run delivers, in input order: `R` is what a worker makes of
+/// one trace.
 #[derive(Debug)]
-pub enum Item {
+pub enum Item<R = TraceReport> {
     /// A file is about to be read (given or found in a directory).
     File(String),
     /// A trace's report.
-    Report(Box<TraceReport>),
+    Report(Box<R>),
     /// A record or file that could not be read or audited.
     Rejected(Rejection),
 }
@@ -131,20 +136,20 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, rejections: &mut Vec<Rejection>) {
 
 /// One unit of work from the reader: a trace to audit, or an item that
 /// needs none.
-enum Work {
+enum Work<R> {
     Trace(Trace, Arc<TraceSource>),
-    Done(Item),
+    Done(Item<R>),
 }
 
 /// Reads every file and delivers each [`Item`] to `sink` in input order;
 /// `audit` is called on the worker threads. `sink` may stop the run early
 /// with `ControlFlow::Break`. Returns whether the run went to the end.
-pub fn run(
+pub fn run<R: Send>(
     files: &[PathBuf],
     options: &RunOptions,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
-    sink: &mut dyn FnMut(Item) -> ControlFlow<()>,
+    audit: &(dyn Fn(Trace, &TraceSource) -> Result<R, String> + Sync),
+    sink: &mut dyn FnMut(Item<R>) -> ControlFlow<()>,
 ) -> Result<bool, String> {
     if options.threads <= 1 {
         let mut finished = true;
@@ -165,8 +170,8 @@ pub fn run(
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     let bound = options.threads.saturating_mul(4).max(4);
-    let (work_tx, work_rx) = sync_channel::<(usize, Work)>(bound);
-    let (done_tx, done_rx) = sync_channel::<(usize, Item)>(bound);
+    let (work_tx, work_rx) = sync_channel::<(usize, Work<R>)>(bound);
+    let (done_tx, done_rx) = sync_channel::<(usize, Item<R>)>(bound);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let stop = AtomicBool::new(false);
     let mut finished = true;
@@ -207,11 +212,11 @@ pub fn run(
     Ok(finished)
 }
 
-fn worker(
-    rx: &Mutex<Receiver<(usize, Work)>>,
-    tx: &SyncSender<(usize, Item)>,
+fn worker<R>(
+    rx: &Mutex<Receiver<(usize, Work<R>)>>,
+    tx: &SyncSender<(usize, Item<R>)>,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
+    audit: &(dyn Fn(Trace, &TraceSource) -> Result<R, String> + Sync),
 ) {
     loop {
         let next = match rx.lock() {
@@ -230,8 +235,11 @@ fn worker(
 }
 
 /// Delivers the results in input order; `false` when the sink stopped.
-fn collect(rx: &Receiver<(usize, Item)>, sink: &mut dyn FnMut(Item) -> ControlFlow<()>) -> bool {
-    let mut waiting: BTreeMap<usize, Item> = BTreeMap::new();
+fn collect<R>(
+    rx: &Receiver<(usize, Item<R>)>,
+    sink: &mut dyn FnMut(Item<R>) -> ControlFlow<()>,
+) -> bool {
+    let mut waiting: BTreeMap<usize, Item<R>> = BTreeMap::new();
     let mut next = 0;
     for (seq, item) in rx.iter() {
         waiting.insert(seq, item);
@@ -245,17 +253,18 @@ fn collect(rx: &Receiver<(usize, Item)>, sink: &mut dyn FnMut(Item) -> ControlFl
     true
 }
 
-fn finish(
+fn finish<R>(
     trace: Trace,
     source: &TraceSource,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
+    audit: &(dyn Fn(Trace, &TraceSource) -> Result<R, String> + Sync),
     counters: &Counters,
-) -> Item {
+) -> Item<R> {
     let id = trace.meta.id.clone();
+    let events = trace.events.len();
     match audit(trace, source) {
         Ok(report) => {
             counters.traces.fetch_add(1, Ordering::Relaxed);
-            counters.events.fetch_add(report.events, Ordering::Relaxed);
+            counters.events.fetch_add(events, Ordering::Relaxed);
             Item::Report(Box::new(report))
         }
         Err(reason) => Item::Rejected(Rejection {
@@ -268,11 +277,11 @@ fn finish(
 }
 
 /// Walks every file, handing each trace and problem to `f` in order.
-fn read_all(
+fn read_all<R>(
     files: &[PathBuf],
     options: &RunOptions,
     counters: &Counters,
-    f: &mut dyn FnMut(Work) -> ControlFlow<()>,
+    f: &mut dyn FnMut(Work<R>) -> ControlFlow<()>,
 ) {
     let format = options.format;
     let mut done_bytes = 0u64;

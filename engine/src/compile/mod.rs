@@ -7,6 +7,8 @@ mod flows;
 pub(crate) use flows::edit_distance;
 mod lower;
 mod nodes;
+mod review;
+pub use review::MARKER as REVIEW_MARKER;
 mod steps;
 mod typecheck;
 mod validate;
@@ -84,6 +86,9 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
+    /// reviewed.
+    pub warnings: Problems,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -164,6 +169,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),
