@@ -201,6 +201,10 @@ pub enum ExtractionProblem {
     /// A call the event attributes to the user, of a read tool the bundle
     /// declares agent-side: it satisfies no agent step and reads nothing.
     UntrustedSide,
+    /// A ticket (what the user stated before the conversation) after the
+    /// agent's first event: it could be read as a reply, so it states
+    /// nothing.
+    LateTicket,
 }
 
 impl ExtractionProblem {
@@ -222,6 +226,7 @@ impl ExtractionProblem {
             ExtractionProblem::OrphanResult
                 | ExtractionProblem::ReusedCallId
                 | ExtractionProblem::UntrustedSide
+                | ExtractionProblem::LateTicket
         )
     }
 }
