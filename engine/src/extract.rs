@@ -10,8 +10,9 @@
 //! evaluators only ever see string ids.
 //!
 //! A ticket ([`Event::Ticket`]) is the user's statement before the
-//! conversation: its values are mentions by the user (so `said(user, ...)`
-//! holds for them and the judge reads it as a user turn, marked "Ticket:"),
+//! conversation: its values are mentions by the user and by the ticket (so
+//! `said(user, ...)` and `said(ticket, ...)` hold for them; the judge reads
+//! it as a user turn, marked "Ticket:"),
 //! but its turn carries no consent cue — it affirms, refuses and corrects
 //! nothing — so it can never be the yes to a summary. Only a ticket before
 //! the agent's first event counts; a later one is an anomaly
@@ -108,6 +109,19 @@ pub struct Extractor {
     /// Whether the agent has spoken or called a tool yet: a ticket counts
     /// only before.
     agent_acted: bool,
+}
+
+/// Adds a mention; one in the ticket is the user's too (the ticket is what
+/// the user stated), so `said(user, x)` holds for it and `said(ticket, x)`
+/// for it alone.
+fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
+    if mention.speaker == Speaker::Ticket {
+        facts.mentions.push(MentionFact {
+            speaker: Speaker::User,
+            ..mention
+        });
+    }
+    facts.mentions.push(mention);
 }
 
 /// A ticket's text as a judge reads it: marked, so a reader tells the
@@ -247,13 +261,16 @@ impl Extractor {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
-                        self.facts.mentions.push(MentionFact {
-                            value: Value::Str(value),
-                            event: *event,
-                            speaker: *speaker,
-                            record,
-                            in_answer: false,
-                        });
+                        push_mention(
+                            &mut self.facts,
+                            MentionFact {
+                                value: Value::Str(value),
+                                event: *event,
+                                speaker: *speaker,
+                                record,
+                                in_answer: false,
+                            },
+                        );
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
@@ -264,7 +281,7 @@ impl Extractor {
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
             Event::Ticket { .. } if self.agent_acted => return,
-            Event::Ticket { text } => (Speaker::User, Role::User, text),
+            Event::Ticket { text } => (Speaker::Ticket, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
             Event::Call { .. } | Event::Result { .. } => return,
         };
@@ -280,7 +297,8 @@ impl Extractor {
         self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {
             event: k,
-            speaker,
+            // The ticket's turn is the user's, with no cue.
+            speaker: if ticket { Speaker::User } else { speaker },
             asks_decision: cues.asks_decision,
             asks_anything: cues.asks_anything,
             affirms: cues.affirms,
@@ -295,13 +313,16 @@ impl Extractor {
             };
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
-                self.facts.mentions.push(MentionFact {
-                    value: Value::Str(Symbol(raw)),
-                    event: k,
-                    speaker,
-                    record: identifier.is_some_and(|w| is_record_word(w)),
-                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                        speaker,
+                        record: identifier.is_some_and(|w| is_record_word(w)),
+                        in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
+                    },
+                );
             }
         }
         let typed = self.typed_keys.candidates(&turn);
@@ -310,13 +331,16 @@ impl Extractor {
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
         for (value, read) in candidates {
             if turn.names_read(read) {
-                self.facts.mentions.push(MentionFact {
-                    value: *value,
-                    event: k,
-                    speaker,
-                    record: false,
-                    in_answer: false,
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: *value,
+                        event: k,
+                        speaker,
+                        record: false,
+                        in_answer: false,
+                    },
+                );
             }
         }
         self.turns.push((k, speaker, turn));
@@ -353,13 +377,16 @@ impl Extractor {
                     continue;
                 };
                 if turn.names_read(&read) {
-                    self.facts.mentions.push(MentionFact {
-                        value,
-                        event: *event,
-                        speaker: *speaker,
-                        record: false,
-                        in_answer: false,
-                    });
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value,
+                            event: *event,
+                            speaker: *speaker,
+                            record: false,
+                            in_answer: false,
+                        },
+                    );
                 }
             }
             let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
@@ -1295,13 +1322,15 @@ mod ticket_tests {
         );
         let call = x.event(&bundle, EventIdx(1), &lookup("c1"));
         let order = x.interner.get("#W1234567").expect("the order id is read");
-        assert!(
-            call.mentions.iter().any(|m| m.value == Value::Str(order)
-                && m.event == EventIdx(0)
-                && m.speaker == Speaker::User),
-            "the ticket named the order for the user: {:?}",
-            call.mentions
-        );
+        for speaker in [Speaker::User, Speaker::Ticket] {
+            assert!(
+                call.mentions.iter().any(|m| m.value == Value::Str(order)
+                    && m.event == EventIdx(0)
+                    && m.speaker == speaker),
+                "the ticket named the order for {speaker:?}: {:?}",
+                call.mentions
+            );
+        }
     }
 
     /// After the agent's first event a ticket could be read as a reply: it

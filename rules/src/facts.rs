@@ -121,6 +121,10 @@ pub enum Speaker {
     User,
     /// The agent (its text, not its tool calls).
     Agent,
+    /// The task's ticket: what the customer stated before the conversation.
+    /// Every value it names is named by [`Speaker::User`] too (a mention
+    /// of each); `said(ticket, x)` asks for the ticket alone.
+    Ticket,
 }
 
 /// A conversation turn as the dialogue predicates read it: its cues, decided
