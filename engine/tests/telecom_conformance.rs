@@ -169,6 +169,18 @@ fn line(id: &str, status: &str, roaming: bool) -> Json {
            "data_used_gb": 15.1, "data_refueling_gb": 0.0})
 }
 
+/// The line as `variant` reads it: another number than the one the user
+/// gave (`other_line`), or a contract that has ended (`contract_ended`).
+fn line_as(id: &str, status: &str, roaming: bool, variant: &str) -> Json {
+    let mut read = line(id, status, roaming);
+    match variant {
+        "other_line" => read["phone_number"] = json!("555-123-2001"),
+        "contract_ended" => read["contract_end_date"] = json!("2025-01-31"),
+        _ => {}
+    }
+    read
+}
+
 fn bills(status: &str) -> Json {
     json!([
         {"bill_id": "B1002", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"},
@@ -270,13 +282,26 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
                 "get_details_by_id",
                 json!({"id": line_id}),
                 Side::Agent,
-                line(&line_id, "Active", false),
+                line_as(&line_id, "Active", false, variant),
+            );
+            c.call(
+                "get_details_by_id",
+                json!({"id": "P1002"}),
+                Side::Agent,
+                json!({"plan_id": "P1002", "name": "Premium Plan", "data_limit_gb": 15.0,
+                       "price_per_month": 65.0, "data_refueling_price_per_gb": 2.5}),
             );
             c.agent("How much data would you like to refuel?");
             c.user("2 GB please.");
-            c.agent(&format!(
-                "Refueling 2 GB on line {line_id} costs $4.00 at $2.00 per GB. Shall I go ahead?"
-            ));
+            if variant == "no_price" {
+                c.agent(&format!(
+                    "Shall I go ahead and add 2 GB of data to line {line_id}?"
+                ));
+            } else {
+                c.agent(&format!(
+                    "Refueling 2 GB of data on line {line_id} costs $5.00 at $2.50 per GB. Shall I go ahead?"
+                ));
+            }
             if variant != "drop_confirmation" {
                 c.user("Yes, please go ahead.");
             }
@@ -288,17 +313,21 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
                 "refuel_data",
                 args,
                 Side::Agent,
-                json!({"message": "ok", "new_data_refueling_gb": "2.0", "charge": "4.0"}),
+                json!({"message": "ok", "new_data_refueling_gb": "2.0", "charge": "5.0"}),
             )
         }
         "enable_roaming" => {
-            c.identify("I am traveling abroad and need data roaming on my line.");
+            if variant == "not_traveling" {
+                c.identify("My mobile data is slow, please enable roaming on my line.");
+            } else {
+                c.identify("I am traveling abroad and need data roaming on my line.");
+            }
             let enabled = variant == "already_enabled";
             c.call(
                 "get_details_by_id",
                 json!({"id": line_id}),
                 Side::Agent,
-                line(&line_id, "Active", enabled),
+                line_as(&line_id, "Active", enabled, variant),
             );
             c.call(
                 "enable_roaming",
@@ -308,7 +337,11 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
             )
         }
         "send_payment_request" => {
-            c.identify("I would like to pay my overdue bill.");
+            if variant == "unasked_payment" {
+                c.identify("My phone shows no service.");
+            } else {
+                c.identify("I would like to pay my overdue bill.");
+            }
             let status = if variant == "pay_non_overdue" {
                 "Issued"
             } else {
@@ -329,11 +362,21 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
         }
         "resume_line" => {
             c.identify("My line is suspended, please resume it.");
+            if variant == "sim_locked" {
+                c.agent("Please check your SIM card status.");
+                c.call(
+                    "check_sim_status",
+                    json!({}),
+                    Side::User,
+                    json!("The SIM card is locked with a PIN code."),
+                );
+                c.user("It says the SIM is locked.");
+            }
             c.call(
                 "get_details_by_id",
                 json!({"id": line_id}),
                 Side::Agent,
-                line(&line_id, "Suspended", false),
+                line_as(&line_id, "Suspended", false, variant),
             );
             c.call(
                 "get_bills_for_customer",
@@ -537,10 +580,24 @@ fn telecom_conformance() {
                 "refuel_data" => &[
                     ("refuel_3gb", Reason::AmountOutOfBounds),
                     ("drop_confirmation", Reason::DialogueUnmet),
+                    ("no_price", Reason::DialogueUnmet),
+                    ("other_line", Reason::DialogueUnmet),
                 ],
-                "enable_roaming" => &[("already_enabled", Reason::WrongValue)],
-                "send_payment_request" => &[("pay_non_overdue", Reason::WrongValue)],
-                "resume_line" => &[("resume_unpaid", Reason::MissingStep)],
+                "enable_roaming" => &[
+                    ("already_enabled", Reason::WrongValue),
+                    ("not_traveling", Reason::DialogueUnmet),
+                    ("other_line", Reason::DialogueUnmet),
+                ],
+                "send_payment_request" => &[
+                    ("pay_non_overdue", Reason::WrongValue),
+                    ("unasked_payment", Reason::MissingRead),
+                ],
+                "resume_line" => &[
+                    ("resume_unpaid", Reason::MissingStep),
+                    ("other_line", Reason::DialogueUnmet),
+                    ("contract_ended", Reason::AmountOutOfBounds),
+                    ("sim_locked", Reason::OutOfOrder),
+                ],
                 _ => &[],
             };
             for (name, expected) in deviations {
@@ -554,7 +611,9 @@ fn telecom_conformance() {
                         if reason == expected {
                             tally.right_reason += 1;
                         } else {
-                            tally.failures.push(format!("{id} {name}: {reason:?}"));
+                            tally
+                                .failures
+                                .push(format!("{id} {name}: {reason:?} {:?}", reports[at].verdict));
                         }
                     }
                     other => tally
