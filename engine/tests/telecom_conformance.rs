@@ -5,7 +5,11 @@
 //! reported with the expected reason: a diagnosis skipped, a fix before its
 //! diagnosis, the re-verification skipped (`deviate`); a non-overdue bill
 //! paid, 3 GB refueled, a line resumed with an unpaid bill, the
-//! confirmation dropped, roaming enabled on a roaming line (`block`).
+//! confirmation dropped, roaming enabled on a roaming line, a refuel summary
+//! without the price, roaming for a user who never said they travel, a line
+//! whose number the user never gave, a payment request nobody asked for, a
+//! line whose contract has ended, a line resumed while the SIM reads locked
+//! (`block`).
 //!
 //! The device is simulated from the task's fixes: before each gold fix the
 //! user runs the diagnosis the manual names for it, which reports the fault
