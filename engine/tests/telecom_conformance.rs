@@ -160,6 +160,11 @@ impl Convo {
         self.user(request);
         self.agent("Could you give me the phone number of your account?");
         self.user("It is 555-123-2002.");
+        self.lookup_customer();
+    }
+
+    /// The agent looks the customer up by the phone number 555-123-2002.
+    fn lookup_customer(&mut self) {
         self.call(
             "get_customer_by_phone",
             json!({"phone_number": "555-123-2002"}),
@@ -168,6 +173,88 @@ impl Convo {
                    "line_ids": ["L1001", "L1002", "L1003"], "bill_ids": ["B1001", "B1002", "B1003", "B1234321"]}),
         );
     }
+
+    /// The agent reads the line's plan: $2.50 per GB, so that a price
+    /// named is not the amount (2 GB).
+    fn read_plan(&mut self) {
+        self.call(
+            "get_details_by_id",
+            json!({"id": "P1002"}),
+            Side::Agent,
+            json!({"plan_id": "P1002", "name": "Premium Plan", "data_limit_gb": 15.0,
+                   "price_per_month": 65.0, "data_refueling_price_per_gb": 2.5}),
+        );
+    }
+
+    fn refuel(&mut self, args: Json) -> usize {
+        self.call(
+            "refuel_data",
+            args,
+            Side::Agent,
+            json!({"message": "ok", "new_data_refueling_gb": "2.0", "charge": "5.0"}),
+        )
+    }
+
+    fn enable_roaming(&mut self, args: &Json) -> usize {
+        self.call(
+            "enable_roaming",
+            args.clone(),
+            Side::Agent,
+            json!("Roaming enabled successfully"),
+        )
+    }
+
+    fn read_bills(&mut self, status: &str) {
+        self.call(
+            "get_bills_for_customer",
+            json!({"customer_id": "C1001"}),
+            Side::Agent,
+            bills(status),
+        );
+    }
+
+    fn request_payment(&mut self, args: &Json) -> usize {
+        self.call(
+            "send_payment_request",
+            args.clone(),
+            Side::Agent,
+            json!("Payment request sent to the customer for bill B1234321"),
+        )
+    }
+
+    /// The payment request checked, by `side` (the user, or the solo agent).
+    fn check_request(&mut self, side: Side) {
+        self.call(
+            "check_payment_request",
+            json!({}),
+            side,
+            json!("You have a payment request for bill B1234321 of 65.0 USD."),
+        );
+    }
+
+    /// The payment made, by `side`.
+    fn pay(&mut self, side: Side) {
+        self.call(
+            "make_payment",
+            json!({}),
+            side,
+            json!("Payment of 65.0 USD has been made for bill B1234321."),
+        );
+    }
+
+    fn resume(&mut self, args: &Json, line_id: &str) -> usize {
+        self.call(
+            "resume_line",
+            args.clone(),
+            Side::Agent,
+            json!({"message": "Line resumed successfully", "line": line(line_id, "Active", false)}),
+        )
+    }
+}
+
+/// The overdue bill's payment request.
+fn overdue_bill() -> Json {
+    json!({"customer_id": "C1001", "bill_id": "B1234321"})
 }
 
 fn line(id: &str, status: &str, roaming: bool) -> Json {
@@ -291,13 +378,7 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
                 Side::Agent,
                 line_as(&line_id, "Active", false, variant),
             );
-            c.call(
-                "get_details_by_id",
-                json!({"id": "P1002"}),
-                Side::Agent,
-                json!({"plan_id": "P1002", "name": "Premium Plan", "data_limit_gb": 15.0,
-                       "price_per_month": 65.0, "data_refueling_price_per_gb": 2.5}),
-            );
+            c.read_plan();
             c.agent("How much data would you like to refuel?");
             c.user("2 GB please.");
             if variant == "no_price" {
@@ -316,12 +397,7 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
             if variant == "refuel_3gb" {
                 args["gb_amount"] = json!(3.0);
             }
-            c.call(
-                "refuel_data",
-                args,
-                Side::Agent,
-                json!({"message": "ok", "new_data_refueling_gb": "2.0", "charge": "5.0"}),
-            )
+            c.refuel(args)
         }
         "enable_roaming" => {
             if variant == "not_traveling" {
@@ -336,12 +412,7 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
                 Side::Agent,
                 line_as(&line_id, "Active", enabled, variant),
             );
-            c.call(
-                "enable_roaming",
-                args.clone(),
-                Side::Agent,
-                json!("Roaming enabled successfully"),
-            )
+            c.enable_roaming(args)
         }
         "send_payment_request" => {
             if variant == "unasked_payment" {
@@ -354,18 +425,8 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
             } else {
                 "Overdue"
             };
-            c.call(
-                "get_bills_for_customer",
-                json!({"customer_id": "C1001"}),
-                Side::Agent,
-                bills(status),
-            );
-            c.call(
-                "send_payment_request",
-                args.clone(),
-                Side::Agent,
-                json!("Payment request sent to the customer for bill B1234321"),
-            )
+            c.read_bills(status);
+            c.request_payment(args)
         }
         "resume_line" => {
             c.identify("My line is suspended, please resume it.");
@@ -385,44 +446,19 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
                 Side::Agent,
                 line_as(&line_id, "Suspended", false, variant),
             );
-            c.call(
-                "get_bills_for_customer",
-                json!({"customer_id": "C1001"}),
-                Side::Agent,
-                bills("Overdue"),
-            );
+            c.read_bills("Overdue");
             if variant != "resume_unpaid" {
-                c.call(
-                    "send_payment_request",
-                    json!({"customer_id": "C1001", "bill_id": "B1234321"}),
-                    Side::Agent,
-                    json!("Payment request sent to the customer for bill B1234321"),
-                );
+                c.request_payment(&overdue_bill());
                 c.agent("I sent you a payment request; please check your payment requests (check_payment_request).");
-                c.call(
-                    "check_payment_request",
-                    json!({}),
-                    Side::User,
-                    json!("You have a payment request for bill B1234321 of 65.0 USD."),
-                );
+                c.check_request(Side::User);
                 c.user("I see it and I accept it.");
                 c.agent("Please make the payment.");
-                c.call(
-                    "make_payment",
-                    json!({}),
-                    Side::User,
-                    json!("Payment of 65.0 USD has been made for bill B1234321."),
-                );
+                c.pay(Side::User);
                 c.user("Paid.");
-                c.call(
-                    "get_bills_for_customer",
-                    json!({"customer_id": "C1001"}),
-                    Side::Agent,
-                    bills("Paid"),
-                );
+                c.read_bills("Paid");
                 c.agent("Your bill is now paid; I will resume your line.");
             }
-            c.call("resume_line", args.clone(), Side::Agent, json!({"message": "Line resumed successfully", "line": line(&line_id, "Active", false)}))
+            c.resume(args, &line_id)
         }
         other => panic!("no conversation for {other}"),
     };
@@ -460,13 +496,7 @@ fn solo_write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event
         next_id: 0,
     };
     let line_id = args["line_id"].as_str().unwrap_or("L1002").to_owned();
-    c.call(
-        "get_customer_by_phone",
-        json!({"phone_number": "555-123-2002"}),
-        Side::Agent,
-        json!({"customer_id": "C1001", "phone_number": "555-123-2002", "account_status": "Active",
-               "line_ids": ["L1001", "L1002", "L1003"], "bill_ids": ["B1002", "B1003", "B1234321"]}),
-    );
+    c.lookup_customer();
     let status = match tool {
         "resume_line" | "send_payment_request" if variant != "not_suspended" => "Suspended",
         _ => "Active",
@@ -479,70 +509,32 @@ fn solo_write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event
     );
     let at = match tool {
         "refuel_data" => {
-            c.call(
-                "get_details_by_id",
-                json!({"id": "P1002"}),
-                Side::Agent,
-                json!({"plan_id": "P1002", "name": "Premium Plan", "data_limit_gb": 15.0,
-                       "price_per_month": 65.0, "data_refueling_price_per_gb": 2.5}),
-            );
+            c.read_plan();
             let mut args = args.clone();
             if variant == "other_amount" {
                 args["gb_amount"] = json!(1.0);
             }
-            c.call(
-                "refuel_data",
-                args,
-                Side::Agent,
-                json!({"message": "ok", "new_data_refueling_gb": "2.0", "charge": "5.0"}),
-            )
+            c.refuel(args)
         }
-        "enable_roaming" => c.call(
-            "enable_roaming",
-            args.clone(),
-            Side::Agent,
-            json!("Roaming enabled successfully"),
-        ),
+        "enable_roaming" => c.enable_roaming(args),
         "send_payment_request" | "resume_line" => {
-            c.call(
-                "get_bills_for_customer",
-                json!({"customer_id": "C1001"}),
-                Side::Agent,
-                bills("Overdue"),
-            );
-            let sent = c.call(
-                "send_payment_request",
-                json!({"customer_id": "C1001", "bill_id": "B1234321"}),
-                Side::Agent,
-                json!("Payment request sent to the customer for bill B1234321"),
-            );
+            c.read_bills("Overdue");
+            let sent = c.request_payment(&overdue_bill());
             if tool == "send_payment_request" {
                 sent
             } else {
-                c.call(
-                    "check_payment_request",
-                    json!({}),
-                    Side::Agent,
-                    json!("You have a payment request for bill B1234321 of 65.0 USD."),
-                );
-                c.call(
-                    "make_payment",
-                    json!({}),
-                    Side::Agent,
-                    json!("Payment of 65.0 USD has been made for bill B1234321."),
-                );
-                c.call(
-                    "resume_line",
-                    args.clone(),
-                    Side::Agent,
-                    json!({"message": "Line resumed successfully", "line": line(&line_id, "Active", false)}),
-                )
+                c.check_request(Side::Agent);
+                c.pay(Side::Agent);
+                c.resume(args, &line_id)
             }
         }
         other => panic!("no solo conversation for {other}"),
     };
     (c.events, at)
 }
+
+/// A write's conversation: its tool, its gold arguments, a variant.
+type Conversation = fn(&str, &Json, &str) -> (Vec<Event>, usize);
 
 /// Runs each distinct conversation once: the base tasks share most gold
 /// actions (50 refuels of the same 2 GB on the same line), so the verdicts
@@ -589,6 +581,24 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts an injected deviation's verdict at its write: reported when
+    /// blocked, and with the expected reason or not.
+    fn count_block(&mut self, verdict: &GateVerdict, expected: Reason, case: String) {
+        self.total += 1;
+        match verdict {
+            GateVerdict::Block { reason, .. } => {
+                self.passed += 1;
+                if *reason == expected {
+                    self.right_reason += 1;
+                } else {
+                    self.failures
+                        .push(format!("{case}: {reason:?} {verdict:?}"));
+                }
+            }
+            other => self.failures.push(format!("{case}: {}", other.label())),
+        }
+    }
+
     fn line(&self, name: &str) -> String {
         format!(
             "| {name} | {} | {} | {} |",
@@ -749,47 +759,22 @@ fn telecom_conformance() {
                 "send_payment_request" => &[("not_suspended", Reason::WrongValue)],
                 _ => &[],
             };
-            for (name, expected) in solo_deviations {
-                let (events, at) = solo_write_conversation(tool, args, name);
-                let reports = runner.run_as(events, Control::Solo);
-                let tally = injected.entry(name).or_default();
-                tally.total += 1;
-                match &reports[at].verdict {
-                    GateVerdict::Block { reason, .. } => {
-                        tally.passed += 1;
-                        if reason == expected {
-                            tally.right_reason += 1;
-                        } else {
-                            tally.failures.push(format!(
-                                "{id} solo {name}: {reason:?} {:?}",
-                                reports[at].verdict
-                            ));
-                        }
-                    }
-                    other => tally
-                        .failures
-                        .push(format!("{id} solo {name}: {}", other.label())),
-                }
-            }
-            for (name, expected) in deviations {
-                let (events, at) = write_conversation(tool, args, name);
-                let reports = runner.run(events);
-                let tally = injected.entry(name).or_default();
-                tally.total += 1;
-                match &reports[at].verdict {
-                    GateVerdict::Block { reason, .. } => {
-                        tally.passed += 1;
-                        if reason == expected {
-                            tally.right_reason += 1;
-                        } else {
-                            tally
-                                .failures
-                                .push(format!("{id} {name}: {reason:?} {:?}", reports[at].verdict));
-                        }
-                    }
-                    other => tally
-                        .failures
-                        .push(format!("{id} {name}: {}", other.label())),
+            for (control, variants, conversation) in [
+                (
+                    Control::Solo,
+                    solo_deviations,
+                    solo_write_conversation as Conversation,
+                ),
+                (Control::Dual, deviations, write_conversation),
+            ] {
+                for (name, expected) in variants {
+                    let (events, at) = conversation(tool, args, name);
+                    let reports = runner.run_as(events, control);
+                    injected.entry(name).or_default().count_block(
+                        &reports[at].verdict,
+                        *expected,
+                        format!("{id} {control:?} {name}"),
+                    );
                 }
             }
         }
