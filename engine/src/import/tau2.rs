@@ -8,13 +8,11 @@
 //! Mapping of one simulation's `messages[]`:
 //!
 //! - `role: user` / `role: assistant` with non-empty `content` →
-//!   [`Event::User`](crate::trace::Event::User) /
-//!   [`Event::Agent`](crate::trace::Event::Agent); then each of its
-//!   `tool_calls[{id, name, arguments, requestor}]` →
-//!   [`Event::Call`](crate::trace::Event::Call) (`requestor` `assistant` →
-//!   agent, `user` → user, defaulting to the message's role; `arguments` an
-//!   object or a string holding JSON);
-//! - `role: tool` → [`Event::Result`](crate::trace::Event::Result) with the
+//!   [`Event::User`] / [`Event::Agent`]; then each of its
+//!   `tool_calls[{id, name, arguments, requestor}]` → [`Event::Call`]
+//!   (`requestor` `assistant` → agent, `user` → user, defaulting to the
+//!   message's role; `arguments` an object or a string holding JSON);
+//! - `role: tool` → [`Event::Result`] with the
 //!   message's `id`, `ok = !error`, content parsed by
 //!   [`parse_content`](crate::trace::parse_content).
 //!
@@ -28,7 +26,7 @@
 //! if necessary"). The reader keeps each task's ticket from the file's
 //! `tasks` array (the task copies the file was graded against; tau2 writes
 //! them before `simulations`) and, in a solo file, opens each simulation
-//! with it as [`Event::Ticket`](crate::trace::Event::Ticket). A two-party
+//! with it as [`Event::Ticket`]. A two-party
 //! simulation gets none: its agent never saw the ticket, the user simulator
 //! speaks for itself. A task whose `ticket` is not a string is reported at
 //! `tasks[i].ticket`; the rest of the task copy is not read. In a solo file
