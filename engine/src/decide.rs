@@ -403,6 +403,7 @@ impl Names<'_> {
                 let who = match speaker {
                     turnstile_rules::Speaker::User => "user",
                     turnstile_rules::Speaker::Agent => "agent",
+                    turnstile_rules::Speaker::Ticket => "ticket",
                 };
                 format!("{}said({who}, {})", not(*negated), self.operand(*operand))
             }

@@ -9,6 +9,15 @@
 //! here from the result or the call's arguments ([`composite_id`]), so the
 //! evaluators only ever see string ids.
 //!
+//! A ticket ([`Event::Ticket`]) is the user's statement before the
+//! conversation: its values are mentions by the user and by the ticket (so
+//! `said(user, ...)` and `said(ticket, ...)` hold for them; the judge reads
+//! it as a user turn, marked "Ticket:"),
+//! but its turn carries no consent cue — it affirms, refuses and corrects
+//! nothing — so it can never be the yes to a summary. Only a ticket before
+//! the agent's first event counts; a later one is an anomaly
+//! ([`ExtractionProblem::LateTicket`]) and states nothing.
+//!
 //! One principal per conversation: the variables bound before the request is
 //! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens
@@ -20,7 +29,7 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
+    AskedWords, Lookup, ReadTurn, ReadValue, TurnCues, ValueToken, identifier_word, is_record_word,
     turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
@@ -97,6 +106,28 @@ pub struct Extractor {
     /// What the agent has asked the user to decide so far: a qualifier in a
     /// reply about something else does not take a yes back.
     asked: AskedWords,
+    /// Whether the agent has spoken or called a tool yet: a ticket counts
+    /// only before.
+    agent_acted: bool,
+}
+
+/// Adds a mention; one in the ticket is the user's too (the ticket is what
+/// the user stated), so `said(user, x)` holds for it and `said(ticket, x)`
+/// for it alone.
+fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
+    if mention.speaker == Speaker::Ticket {
+        facts.mentions.push(MentionFact {
+            speaker: Speaker::User,
+            ..mention
+        });
+    }
+    facts.mentions.push(mention);
+}
+
+/// A ticket's text as a judge reads it: marked, so a reader tells the
+/// user's statement before the conversation from a reply.
+pub(crate) fn ticket_text(text: &str) -> String {
+    format!("Ticket: {text}")
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -153,6 +184,7 @@ impl Extractor {
             turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
+            agent_acted: false,
         }
     }
 
@@ -179,6 +211,7 @@ impl Extractor {
             event: k,
             ..EventFacts::default()
         };
+        let late_ticket = self.agent_acted;
         let mut x = Extraction { bundle, out: self };
         match event {
             Event::Call {
@@ -188,9 +221,15 @@ impl Extractor {
                 requestor,
             } => x.call(k, id, tool, args, *requestor),
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
-            Event::User { .. } | Event::Agent { .. } => {}
+            Event::Ticket { .. } if late_ticket => x.diagnose(
+                k,
+                ExtractionProblem::LateTicket,
+                "a ticket after the agent's first event is not what the user stated before the conversation; it states nothing".to_owned(),
+            ),
+            Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {}
         }
         self.mentions(k, event);
+        self.agent_acted |= event.is_agent_event();
         std::mem::take(&mut self.facts)
     }
 
@@ -222,13 +261,16 @@ impl Extractor {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
-                        self.facts.mentions.push(MentionFact {
-                            value: Value::Str(value),
-                            event: *event,
-                            speaker: *speaker,
-                            record,
-                            in_answer: false,
-                        });
+                        push_mention(
+                            &mut self.facts,
+                            MentionFact {
+                                value: Value::Str(value),
+                                event: *event,
+                                speaker: *speaker,
+                                record,
+                                in_answer: false,
+                            },
+                        );
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
@@ -238,15 +280,25 @@ impl Extractor {
         self.typed_mentions();
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
+            Event::Ticket { .. } if self.agent_acted => return,
+            Event::Ticket { text } => (Speaker::Ticket, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
             Event::Call { .. } | Event::Result { .. } => return,
         };
-        let rendered = Turn::new(k.0, role, text.clone());
-        let cues = turn_cues_of(&rendered, &mut self.asked);
+        let ticket = matches!(event, Event::Ticket { .. });
+        let (rendered, cues) = if ticket {
+            let rendered = Turn::new(k.0, role, ticket_text(text));
+            (rendered, TurnCues::default())
+        } else {
+            let rendered = Turn::new(k.0, role, text.clone());
+            let cues = turn_cues_of(&rendered, &mut self.asked);
+            (rendered, cues)
+        };
         self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {
             event: k,
-            speaker,
+            // The ticket's turn is the user's, with no cue.
+            speaker: if ticket { Speaker::User } else { speaker },
             asks_decision: cues.asks_decision,
             asks_anything: cues.asks_anything,
             affirms: cues.affirms,
@@ -261,13 +313,16 @@ impl Extractor {
             };
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
-                self.facts.mentions.push(MentionFact {
-                    value: Value::Str(Symbol(raw)),
-                    event: k,
-                    speaker,
-                    record: identifier.is_some_and(|w| is_record_word(w)),
-                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                        speaker,
+                        record: identifier.is_some_and(|w| is_record_word(w)),
+                        in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
+                    },
+                );
             }
         }
         let typed = self.typed_keys.candidates(&turn);
@@ -276,13 +331,16 @@ impl Extractor {
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
         for (value, read) in candidates {
             if turn.names_read(read) {
-                self.facts.mentions.push(MentionFact {
-                    value: *value,
-                    event: k,
-                    speaker,
-                    record: false,
-                    in_answer: false,
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: *value,
+                        event: k,
+                        speaker,
+                        record: false,
+                        in_answer: false,
+                    },
+                );
             }
         }
         self.turns.push((k, speaker, turn));
@@ -319,13 +377,16 @@ impl Extractor {
                     continue;
                 };
                 if turn.names_read(&read) {
-                    self.facts.mentions.push(MentionFact {
-                        value,
-                        event: *event,
-                        speaker: *speaker,
-                        record: false,
-                        in_answer: false,
-                    });
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value,
+                            event: *event,
+                            speaker: *speaker,
+                            record: false,
+                            in_answer: false,
+                        },
+                    );
                 }
             }
             let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
@@ -1215,5 +1276,83 @@ mod typed_mention_tests {
         assert_eq!(named(date("2024-05-26")), [2], "May 23 is another day");
         let amount = Value::Amount(Amount::parse("1234.5").unwrap());
         assert_eq!(named(amount), [0, 2]);
+    }
+}
+
+#[cfg(test)]
+mod ticket_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    fn retail() -> CompiledBundle {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/retail");
+        crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"))
+    }
+
+    fn lookup(id: &str) -> Event {
+        Event::Call {
+            id: id.into(),
+            tool: "get_order_details".into(),
+            args: json!({"order_id": "#W1234567"}),
+            requestor: Side::Agent,
+        }
+    }
+
+    /// A ticket's values are the user's, its turn no reply: a yes in it
+    /// carries no consent cue.
+    #[test]
+    fn a_ticket_names_values_for_the_user_and_affirms_nothing() {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        let ticket = Event::Ticket {
+            text: "Cancel order #W1234567, no longer needed. Yes, go ahead.".into(),
+        };
+        let first = x.event(&bundle, EventIdx(0), &ticket);
+        let turn = first.turn.expect("a ticket is a turn");
+        assert_eq!(turn.speaker, Speaker::User);
+        assert!(!turn.affirms && !turn.revokes && !turn.corrects && !turn.asks_decision);
+        assert!(first.diagnostics.is_empty());
+        assert_eq!(
+            x.take_turn().map(|t| (t.role, t.text)),
+            Some((
+                Role::User,
+                "Ticket: Cancel order #W1234567, no longer needed. Yes, go ahead.".to_owned()
+            ))
+        );
+        let call = x.event(&bundle, EventIdx(1), &lookup("c1"));
+        let order = x.interner.get("#W1234567").expect("the order id is read");
+        for speaker in [Speaker::User, Speaker::Ticket] {
+            assert!(
+                call.mentions.iter().any(|m| m.value == Value::Str(order)
+                    && m.event == EventIdx(0)
+                    && m.speaker == speaker),
+                "the ticket named the order for {speaker:?}: {:?}",
+                call.mentions
+            );
+        }
+    }
+
+    /// After the agent's first event a ticket could be read as a reply: it
+    /// is an anomaly and states nothing.
+    #[test]
+    fn a_ticket_after_the_agent_spoke_states_nothing() {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        x.event(&bundle, EventIdx(0), &lookup("c1"));
+        let late = x.event(
+            &bundle,
+            EventIdx(1),
+            &Event::Ticket {
+                text: "Order #W1234567, yes.".into(),
+            },
+        );
+        assert!(late.turn.is_none() && late.mentions.is_empty());
+        assert_eq!(
+            late.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            vec![ExtractionProblem::LateTicket]
+        );
+        assert!(ExtractionProblem::LateTicket.is_anomaly());
+        assert!(x.take_turn().is_none());
     }
 }

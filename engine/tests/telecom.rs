@@ -334,7 +334,7 @@ async fn a_paid_claim_before_the_bill_was_re_read_is_a_deviation() {
     assert!(
         found.iter().any(|(e, a, s, _)| *e == ev(10)
             && a == "claims bill_paid"
-            && s.as_deref() == Some("payment.verify_paid")),
+            && s.as_deref() == Some("payment_verified")),
         "{found:?}"
     );
 }

@@ -497,7 +497,7 @@ fn prepare_results(plan: &AuditPlan, events: &mut [Event], results: ResultConten
                     ));
                 }
             }
-            Event::User { .. } | Event::Agent { .. } => {}
+            Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {}
         }
     }
     anomalies
@@ -819,7 +819,7 @@ fn step_counts(session: &Session, acc: &Accumulator) -> (usize, usize) {
 /// ([`ResultContent::Raw`]) reads as it would parsed.
 fn event_text(event: &Event, results: ResultContent) -> String {
     match event {
-        Event::User { text } | Event::Agent { text } => text.clone(),
+        Event::User { text } | Event::Ticket { text } | Event::Agent { text } => text.clone(),
         Event::Call { args, .. } => args.to_string(),
         Event::Result { content, .. } => {
             let parsed = match (results, content) {

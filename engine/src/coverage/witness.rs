@@ -22,8 +22,10 @@
 //! differ from another, or be missing from a list, names a second id `W2`,
 //! and every record list of a result then carries a second record `W2`; a
 //! call whose authorization asks `confirmed(...)` is preceded by the agent's
-//! summary naming the call's values and the check's words and the user's
-//! yes; a guard reading an entity no move returns may have a read no step
+//! summary naming the call's values and the check's words (and, when the
+//! confirmed values are read ones — a plan's price —, the values the
+//! results before it returned) and the user's yes; a guard reading an
+//! entity no move returns may have a read no step
 //! names (and that changes no order rule) called first. The deviating event
 //! ends the trace: a read with default values, a write whose arguments name
 //! an id no tool returned (every guard comparing it is then false), the
@@ -422,7 +424,7 @@ impl<'a> Builder<'a> {
             let mut base = from.clone();
             push_all(
                 &mut base,
-                support.events(&support.defaults(), from.events.len()),
+                support.events(&support.defaults(), from.events.len(), &from.events),
             )
             .await?;
             let (held, realised) = self.climb(&base, &space, lookahead, &targets).await?;
@@ -446,7 +448,12 @@ impl<'a> Builder<'a> {
         let k = from.events.len();
         let mut current = space.defaults();
         let (mut best_held, mut best) = self
-            .try_values(from, &space.events(&current, k), lookahead, targets)
+            .try_values(
+                from,
+                &space.events(&current, k, &from.events),
+                lookahead,
+                targets,
+            )
             .await?;
         let mut tried = 1;
         'climb: while best_held < targets.len() {
@@ -457,7 +464,12 @@ impl<'a> Builder<'a> {
                 }
                 tried += 1;
                 let (held, realised) = self
-                    .try_values(from, &space.events(&candidate, k), lookahead, targets)
+                    .try_values(
+                        from,
+                        &space.events(&candidate, k, &from.events),
+                        lookahead,
+                        targets,
+                    )
                     .await?;
                 if held > best_held {
                     (best_held, best, current) = (held, realised, candidate);
@@ -521,7 +533,11 @@ impl<'a> Builder<'a> {
                 tool,
                 Side::Agent,
                 self.hints.confirms.get(satisfies),
-            ),
+            )
+            .map(|space| CallSpace {
+                confirm_reads: self.hints.confirms_reads.contains(satisfies),
+                ..space
+            }),
             // The user's device call, or the agent's under solo control.
             Move::UserTool { tool, .. } => {
                 let requestor = match self.control() {
@@ -560,7 +576,7 @@ impl<'a> Builder<'a> {
             )],
             Move::Read { .. } | Move::Write { .. } | Move::UserTool { .. } => self
                 .call_space(mv)
-                .map(|space| (space.events(&space.defaults(), k), Vec::new()))
+                .map(|space| (space.events(&space.defaults(), k, &[]), Vec::new()))
                 .into_iter()
                 .collect(),
         }
@@ -940,6 +956,10 @@ struct Hints {
     /// words of its first such call (`"exchange"`), which the agent's summary
     /// names beside the call's argument values.
     confirms: BTreeMap<StepId, Vec<String>>,
+    /// The authorization steps whose first `confirmed(...)` names a value
+    /// read earlier (`plan[line[$line].plan_id].refuel_price_per_gb`): their
+    /// summary also names what the conversation's results returned.
+    confirms_reads: std::collections::BTreeSet<StepId>,
     /// Per step with a check: the agent's read tools no step names (never
     /// a deviation) that read an entity the check mentions, in name order:
     /// one may be called before the step's call to supply it.
@@ -1023,6 +1043,7 @@ impl Hints {
             }
         }
         let mut confirms = BTreeMap::new();
+        let mut confirms_reads = std::collections::BTreeSet::new();
         for (i, step) in program.steps.iter().enumerate() {
             let (Some(_), Some(check), Ok(id)) = (step.authorizes, step.check, u32::try_from(i))
             else {
@@ -1035,6 +1056,11 @@ impl Hints {
                 let mut words = Vec::new();
                 collect_words(first, &resolve, &mut words);
                 confirms.insert(StepId(id), words);
+                let mut fields = Vec::new();
+                collect_keyed(first, "Field", &mut fields);
+                if !fields.is_empty() {
+                    confirms_reads.insert(StepId(id));
+                }
             }
         }
         Hints {
@@ -1042,6 +1068,7 @@ impl Hints {
             twins: !distinct.is_empty(),
             distinct,
             confirms,
+            confirms_reads,
             supports,
         }
     }
@@ -1232,6 +1259,9 @@ struct CallSpace<'r> {
     /// `confirmed(...)`): the call is preceded by the agent's summary naming
     /// them and its argument values, and the user's yes.
     confirm: Option<&'r [String]>,
+    /// Whether the confirmed values include read ones: the summary also
+    /// names the values of the results before the call.
+    confirm_reads: bool,
     /// Each record list of the result carries a second record ([`ID2`]).
     twins: bool,
 }
@@ -1280,6 +1310,7 @@ impl<'r> CallSpace<'r> {
             requestor,
             dimensions,
             confirm: confirm.map(Vec::as_slice),
+            confirm_reads: false,
             twins: hints.twins,
         })
     }
@@ -1318,8 +1349,9 @@ impl<'r> CallSpace<'r> {
     }
 
     /// The call and its successful result carrying `values`, at event `k`
-    /// (after the confirmation it needs, if any).
-    fn events(&self, values: &Assignment, k: usize) -> Vec<Event> {
+    /// after the events `before` (and after the confirmation it needs, if
+    /// any).
+    fn events(&self, values: &Assignment, k: usize, before: &[Event]) -> Vec<Event> {
         let (args, fields): (Vec<_>, Vec<_>) = values
             .iter()
             .cloned()
@@ -1329,6 +1361,18 @@ impl<'r> CallSpace<'r> {
             let mut named: Vec<String> = Vec::new();
             for (_, value) in &args {
                 scalars(value, &mut named);
+            }
+            if self.confirm_reads {
+                for event in before {
+                    if let Event::Result {
+                        ok: true, content, ..
+                    } = event
+                    {
+                        scalars(content, &mut named);
+                    }
+                }
+                named.sort();
+                named.dedup();
             }
             events.push(Event::Agent {
                 text: format!(

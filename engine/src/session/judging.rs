@@ -141,7 +141,7 @@ impl LastTurns {
 
 fn role_of(event: &Event) -> Role {
     match event {
-        Event::User { .. } => Role::User,
+        Event::User { .. } | Event::Ticket { .. } => Role::User,
         Event::Agent { .. } => Role::Agent,
         Event::Call { .. } | Event::Result { .. } => Role::Tool,
     }
@@ -482,6 +482,7 @@ const TOOL_TEXT_LIMIT: usize = 600;
 pub fn render(k: EventIdx, event: &Event) -> Turn {
     let (role, text) = match event {
         Event::User { text } => (Role::User, text.clone()),
+        Event::Ticket { text } => (Role::User, crate::extract::ticket_text(text)),
         Event::Agent { text } => (Role::Agent, text.clone()),
         Event::Call { tool, args, .. } => (
             Role::Tool,

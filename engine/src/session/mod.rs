@@ -325,7 +325,7 @@ impl Session {
             _ => None,
         };
         let kind = describe(&event);
-        let is_user = matches!(event, Event::User { .. });
+        let is_user = matches!(event, Event::User { .. } | Event::Ticket { .. });
         let mut notes = Vec::new();
         if self.eager && fired && self.rt.asks_judge {
             let rt = Arc::clone(&self.rt);
@@ -502,10 +502,12 @@ impl Session {
             // A message's turn comes from the extractor, tokenized once for
             // its cues and for the judge.
             let turn = match event {
-                Event::User { .. } | Event::Agent { .. } => match self.extractor.take_turn() {
-                    Some(turn) => turn,
-                    None => judging::render(k, &event).tokenized(),
-                },
+                Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {
+                    match self.extractor.take_turn() {
+                        Some(turn) => turn,
+                        None => judging::render(k, &event).tokenized(),
+                    }
+                }
                 Event::Call { .. } | Event::Result { .. } => judging::render(k, &event),
             };
             // The list is shared only while a judge holds a question's
@@ -1260,6 +1262,7 @@ impl SeenFilter for SeenBefore<'_> {
 pub fn describe(event: &Event) -> String {
     match event {
         Event::User { .. } => "user".to_owned(),
+        Event::Ticket { .. } => "ticket".to_owned(),
         Event::Agent { .. } => "agent".to_owned(),
         Event::Call {
             tool, requestor, ..
