@@ -88,7 +88,9 @@ impl Output {
         Output {
             args: args.iter().map(|a| (*a).to_owned()).collect(),
             stdin: None,
-            scratch: args.iter().position(|a| *a == FRESH_STORE || *a == FRESH_DIR),
+            scratch: args
+                .iter()
+                .position(|a| *a == FRESH_STORE || *a == FRESH_DIR),
             cost,
         }
     }
@@ -219,14 +221,7 @@ fn outputs(root: &Path) -> Vec<Output> {
     for bundle in shipped_bundles(root) {
         let telecom = bundle.ends_with("telecom");
         outputs.push(Output::new(
-            &[
-                "coverage",
-                &bundle,
-                "--schedule",
-                "all",
-                "--format",
-                "json",
-            ],
+            &["coverage", &bundle, "--schedule", "all", "--format", "json"],
             if telecom { 200_000 } else { 1_000 },
         ));
         outputs.push(Output::new(
@@ -360,7 +355,10 @@ fn every_output_has_its_committed_digest() {
     // The gates' inputs first: each trace file converted once.
     let files = trace_files(&root);
     let converted: Vec<(String, Vec<u8>, Vec<u8>)> = parallel(
-        files.iter().map(|(f, _, size)| (*size, f.clone())).collect(),
+        files
+            .iter()
+            .map(|(f, _, size)| (*size, f.clone()))
+            .collect(),
         |file| run(&root, &["convert".to_owned(), file.clone()], None),
     );
     let mut inputs: BTreeMap<String, PathBuf> = BTreeMap::new();
@@ -397,10 +395,7 @@ fn every_output_has_its_committed_digest() {
                 };
                 args[at] = path.to_str().unwrap().to_owned();
             }
-            let stdin = output
-                .stdin
-                .as_ref()
-                .map(|s| inputs[&s.trace_file].clone());
+            let stdin = output.stdin.as_ref().map(|s| inputs[&s.trace_file].clone());
             run(&root, &args, stdin.as_deref())
         },
     );
