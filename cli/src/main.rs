@@ -306,7 +306,7 @@ fn main() -> ExitCode {
                 explainer: explain.into(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                replay::run(&rt, &traces, judge, &options).map(|clean| {
+                replay::run(&rt, &traces, &judge, &options).map(|clean| {
                     if clean {
                         ExitCode::SUCCESS
                     } else {
@@ -404,7 +404,7 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
+                gate::run(rt, &options, &judge).map(|()| ExitCode::SUCCESS)
             })
         }
         Command::Serve {
@@ -420,7 +420,7 @@ fn main() -> ExitCode {
             judge,
         } => {
             let judge = match judge.build() {
-                Ok(j) => j,
+                Ok(j) => j.into_async(),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
@@ -504,13 +504,13 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, judge_args::Judging) -> Result<ExitCode, String>,
 ) -> ExitCode {
     let bundle = match check_bundle(path) {
         Ok(b) => b,
         Err(problems) => return report_problems(path, &problems),
     };
-    let judge = match judge.build() {
+    let judge = match judge.judging() {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");
@@ -528,6 +528,15 @@ fn with_runtime(
         eprintln!("error: {e}");
         ExitCode::FAILURE
     })
+}
+
+/// A single-threaded async runtime for a model judge: the only judge a
+/// command outside `serve` awaits.
+fn model_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
 fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {

@@ -46,7 +46,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        builder.push(&extractor.event(bundle, k, event));
+        builder.push(&extractor.event(bundle, k, event).facts);
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
     builder.finish(extractor.interner, events)
@@ -88,15 +88,22 @@ pub struct Extractor {
     /// Positions in `typed_values` by canonical amount, and of every date:
     /// a new turn is tested against those its keys can name only.
     typed_keys: ValuesByKey,
-    /// The turn of the event just extracted, as a judge reads it, tokenized
-    /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
-    /// than tokenizing the text again.
-    turn: Option<Turn>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
     /// What the agent has asked the user to decide so far: a qualifier in a
     /// reply about something else does not take a yes back.
     asked: AskedWords,
+}
+
+/// What one event gives the extractor's caller.
+#[derive(Clone, Debug)]
+pub struct Extracted {
+    /// The facts the event adds.
+    pub facts: EventFacts,
+    /// A user or agent message's turn as a judge reads it, tokenized for
+    /// its cues (a session keeps it rather than tokenizing the text again);
+    /// `None` for a tool event.
+    pub turn: Option<Turn>,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -150,7 +157,6 @@ impl Extractor {
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
             typed_keys: ValuesByKey::default(),
-            turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
         }
@@ -166,15 +172,9 @@ impl Extractor {
         self.control
     }
 
-    /// The turn of the event just extracted, if it was a user or agent
-    /// message: `Turn::new(k, role, text)`, already tokenized.
-    pub fn take_turn(&mut self) -> Option<Turn> {
-        self.turn.take()
-    }
-
-    /// The facts event `k` adds.
-    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
-        self.turn = None;
+    /// The facts event `k` adds, and the turn of a user or agent message
+    /// as a judge reads it.
+    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> Extracted {
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
@@ -190,15 +190,19 @@ impl Extractor {
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
             Event::User { .. } | Event::Agent { .. } => {}
         }
-        self.mentions(k, event);
-        std::mem::take(&mut self.facts)
+        let turn = self.mentions(k, event);
+        Extracted {
+            facts: std::mem::take(&mut self.facts),
+            turn,
+        }
     }
 
     /// The dialogue facts of event `k`: the turn's cues, and every interned
     /// string named in a turn that was not looked for there yet — strings
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
-    fn mentions(&mut self, k: EventIdx, event: &Event) {
+    /// Returns a message's turn, tokenized as its cues were read.
+    fn mentions(&mut self, k: EventIdx, event: &Event) -> Option<Turn> {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -239,11 +243,10 @@ impl Extractor {
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } => return,
+            Event::Call { .. } | Event::Result { .. } => return None,
         };
         let rendered = Turn::new(k.0, role, text.clone());
         let cues = turn_cues_of(&rendered, &mut self.asked);
-        self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {
             event: k,
             speaker,
@@ -286,6 +289,7 @@ impl Extractor {
             }
         }
         self.turns.push((k, speaker, turn));
+        Some(rendered)
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this

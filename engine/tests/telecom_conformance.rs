@@ -384,7 +384,6 @@ fn write_conversation(tool: &str, args: &Json, variant: &str) -> (Vec<Event>, us
 /// of an identical conversation are reused.
 struct Runner {
     rt: Arc<BundleRuntime>,
-    runtime: tokio::runtime::Runtime,
     seen: BTreeMap<String, Vec<EventReport>>,
 }
 
@@ -394,17 +393,17 @@ impl Runner {
         if let Some(reports) = self.seen.get(&key) {
             return reports.clone();
         }
-        let reports = self.runtime.block_on(run(&self.rt, events));
+        let reports = run(&self.rt, events);
         self.seen.insert(key, reports.clone());
         reports
     }
 }
 
-async fn run(rt: &Arc<BundleRuntime>, events: Vec<Event>) -> Vec<EventReport> {
+fn run(rt: &Arc<BundleRuntime>, events: Vec<Event>) -> Vec<EventReport> {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     let mut reports = Vec::new();
     for event in events {
-        reports.push(session.push(event, &OfflineJudge).await.unwrap());
+        reports.push(session.push(event, &OfflineJudge).unwrap());
     }
     reports
 }
@@ -432,9 +431,6 @@ fn telecom_conformance() {
     let tasks: Vec<Json> = serde_json::from_value(tau2::tau2_json("telecom/tasks.json")).unwrap();
     let mut runner = Runner {
         rt: Arc::clone(&rt),
-        runtime: tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap(),
         seen: BTreeMap::new(),
     };
     let mut gold = Tally::default();

@@ -16,16 +16,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use super::TraceReport;
 use super::summary::Rejection;
-use crate::import::{Format, ResultContent, TraceReader};
+use super::{Auditor, TraceReport, TraceSource};
+use crate::import::{Format, TraceReader};
 use crate::trace::Trace;
-
-use super::TraceSource;
-
-/// What the audit of one trace gives: a report, or why the trace could not
-/// be audited.
-pub type Audited = Result<TraceReport, String>;
 
 /// What the run delivers, in input order.
 #[derive(Debug)]
@@ -56,9 +50,6 @@ pub struct RunOptions {
     pub threads: usize,
     /// The format of every file; detected per file when none.
     pub format: Option<Format>,
-    /// How the readers deliver tool results (the audit's
-    /// [`TraceOptions::results`](super::TraceOptions::results) must say the same).
-    pub results: ResultContent,
 }
 
 /// The input name that means standard input.
@@ -137,20 +128,21 @@ enum Work {
 }
 
 /// Reads every file and delivers each [`Item`] to `sink` in input order;
-/// `audit` is called on the worker threads. `sink` may stop the run early
-/// with `ControlFlow::Break`. Returns whether the run went to the end.
+/// `auditor` audits each trace on the worker threads. `sink` may stop the
+/// run early with `ControlFlow::Break`. Returns whether the run went to the
+/// end.
 pub fn run(
     files: &[PathBuf],
     options: &RunOptions,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
+    auditor: &Auditor,
     sink: &mut dyn FnMut(Item) -> ControlFlow<()>,
 ) -> Result<bool, String> {
     if options.threads <= 1 {
         let mut finished = true;
-        read_all(files, options, counters, &mut |work| {
+        read_all(files, options, auditor, counters, &mut |work| {
             let item = match work {
-                Work::Trace(trace, source) => finish(trace, &source, audit, counters),
+                Work::Trace(trace, source) => finish(trace, &source, auditor, counters),
                 Work::Done(item) => item,
             };
             let flow = sink(item);
@@ -174,7 +166,7 @@ pub fn run(
         let stop = &stop;
         scope.spawn(move || {
             let mut seq = 0;
-            read_all(files, options, counters, &mut |work| {
+            read_all(files, options, auditor, counters, &mut |work| {
                 if stop.load(Ordering::Relaxed) || work_tx.send((seq, work)).is_err() {
                     return ControlFlow::Break(());
                 }
@@ -189,7 +181,7 @@ pub fn run(
                 for _ in 0..options.threads {
                     let rx = Arc::clone(work_rx);
                     let tx = done_tx.clone();
-                    s.spawn(move |_| worker(&rx, &tx, counters, audit));
+                    s.spawn(move |_| worker(&rx, &tx, counters, auditor));
                 }
                 // The workers hold the only senders now: the collector sees
                 // the end when the last one finishes.
@@ -211,7 +203,7 @@ fn worker(
     rx: &Mutex<Receiver<(usize, Work)>>,
     tx: &SyncSender<(usize, Item)>,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
+    auditor: &Auditor,
 ) {
     loop {
         let next = match rx.lock() {
@@ -220,7 +212,7 @@ fn worker(
         };
         let Ok((seq, work)) = next else { return };
         let item = match work {
-            Work::Trace(trace, source) => finish(trace, &source, audit, counters),
+            Work::Trace(trace, source) => finish(trace, &source, auditor, counters),
             Work::Done(item) => item,
         };
         if tx.send((seq, item)).is_err() {
@@ -245,14 +237,9 @@ fn collect(rx: &Receiver<(usize, Item)>, sink: &mut dyn FnMut(Item) -> ControlFl
     true
 }
 
-fn finish(
-    trace: Trace,
-    source: &TraceSource,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
-    counters: &Counters,
-) -> Item {
+fn finish(trace: Trace, source: &TraceSource, auditor: &Auditor, counters: &Counters) -> Item {
     let id = trace.meta.id.clone();
-    match audit(trace, source) {
+    match auditor.audit(trace, source).map_err(|e| e.to_string()) {
         Ok(report) => {
             counters.traces.fetch_add(1, Ordering::Relaxed);
             counters.events.fetch_add(report.events, Ordering::Relaxed);
@@ -271,6 +258,7 @@ fn finish(
 fn read_all(
     files: &[PathBuf],
     options: &RunOptions,
+    auditor: &Auditor,
     counters: &Counters,
     f: &mut dyn FnMut(Work) -> ControlFlow<()>,
 ) {
@@ -293,7 +281,7 @@ fn read_all(
             TraceReader::open(path, format)
         };
         let mut reader = match opened {
-            Ok(reader) => reader.with_result_content(options.results),
+            Ok(reader) => reader.with_result_content(auditor.results()),
             Err(e) => {
                 if f(Work::Done(Item::Rejected(Rejection::from(&e)))).is_break() {
                     return;

@@ -6,3 +6,4 @@ pub mod model;
 
 pub(crate) use load::cited_file;
 pub use load::{LoadedBundle, MANIFEST, MAX_FILE_BYTES, load};
+pub use model::{Control, Side};

@@ -89,6 +89,7 @@ pub mod witness;
 use serde::Serialize;
 
 pub use automaton::{AgentClass, Automaton, Explored, MAX_STATES, Move, State, Turn, Why};
+pub use witness::{Builder as WitnessBuilder, Witness, WitnessError};
 
 use crate::CompiledBundle;
 use crate::bundle::model::Control;

@@ -63,6 +63,7 @@ use thiserror::Error;
 
 pub use compressed::Compression;
 pub use error::{ImportError, ImportErrorKind};
+pub use native::write_native;
 pub use scan::{MAX_LINE_BYTES, MAX_RECORD_BYTES};
 
 use crate::trace::{Event, Trace, parse_content};
