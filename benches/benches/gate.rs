@@ -8,8 +8,8 @@
 //!   consumed the prefix extracts and pushes the call.
 //! - `datalog`: `decide` on the whole n-event trace, as a non-incremental gate
 //!   must at every decision.
-//! - `session`: `Session::push` of the call (offline judge, workflow
-//!   schedule), restored with every verdict accepted: the monitor's work
+//! - `session`: `Session::push` of the call (offline judge, a plain
+//!   function call; workflow schedule), restored with every verdict accepted: the monitor's work
 //!   plus the session's bookkeeping (rendering the event, the request views)
 //!   and, for a block, the monitor's explanation (`Monitor::explain_block`).
 //!   The judge is not asked: the booked verdicts decide the call (allowed,
@@ -21,8 +21,9 @@
 //!   monitor and decides again — the one push of a session that asks.
 //! - `<allow|block>_gate_path` (criterion) and `gate path` (the timed
 //!   table): what `turnstile gate` / `turnstile serve` do with the event
-//!   besides the store's write — `Session::push`, the report as a
-//!   `serde_json::Value`, written twice (the store's row and the answer).
+//!   besides the store's write (`turnstile_store::DurableSession`) —
+//!   `Session::push`, the report serialized once to its JSON text, copied
+//!   into the store's row and written as the answer.
 //! - `cedar`: the same call decided by Cedar (`cedar-policy`) with the
 //!   fixture's cancel rule written as a Cedar policy (module [`cedar`]):
 //!   `is_authorized` alone, and request + context construction from the
@@ -773,12 +774,14 @@ fn ratios(medians: &Medians) {
     }
 }
 
-/// `GATE_PROFILE=<monitor|session|decide|path|live>:<events>[:block]`:
+/// `GATE_PROFILE=<monitor|session|decide|path|live|cedar>:<events>[:block]`:
 /// only repeat that evaluator's allowed (or blocked) decision at that length
 /// for ten seconds, without criterion (to run under `perf record` or
 /// `valgrind --tool=callgrind`). `decide` is `Session::decide` (no request
 /// views); `path` the gate's whole path (`session_gate_path`: push and the
-/// verdict's JSON); `live` the allowed push that asks the judge.
+/// verdict's JSON); `live` the allowed push that asks the judge; `cedar`
+/// Cedar's request + `is_authorized` ([`profile_cedar`]; the length is
+/// ignored).
 fn profile(rt: &Arc<BundleRuntime>, spec: &str) {
     let mut parts = spec.split(':');
     let (what, events) = match (parts.next(), parts.next()) {
@@ -790,6 +793,10 @@ fn profile(rt: &Arc<BundleRuntime>, spec: &str) {
     let events: usize = events
         .parse()
         .unwrap_or_else(|e| panic!("GATE_PROFILE={spec}: {e}"));
+    if what == "cedar" {
+        profile_cedar(allowed);
+        return;
+    }
     let case = build(rt, events, allowed);
     println!("{} argument paths", rt.bundle.arg_paths.len());
     let start = Instant::now();
@@ -825,6 +832,29 @@ fn profile(rt: &Arc<BundleRuntime>, spec: &str) {
         decisions += u64::from(black_box(allowed).is_some());
     }
     println!("{decisions} decisions");
+}
+
+/// `GATE_PROFILE=cedar:0[:block]`: Cedar's request construction +
+/// `is_authorized` of the same call, repeated for ten seconds
+/// ([`cedar_decision`] for `--toggle-collect`).
+fn profile_cedar(allowed: bool) {
+    let case = cedar_cases()
+        .into_iter()
+        .find(|c| c.allowed == allowed)
+        .unwrap_or_else(|| panic!("no cedar case"));
+    let start = Instant::now();
+    let mut decisions = 0u64;
+    while start.elapsed() < Duration::from_secs(10) {
+        decisions += u64::from(black_box(cedar_decision(&case)).is_ok());
+    }
+    println!("{decisions} decisions");
+}
+
+/// Cedar's decision of the call: request and context built from its
+/// arguments, then `is_authorized`.
+#[inline(never)]
+fn cedar_decision(case: &CedarCase) -> Result<bool, String> {
+    case.cedar.decide(&case.args)
 }
 
 fn main() {

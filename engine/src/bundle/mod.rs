@@ -1,5 +1,7 @@
 //! The workflow bundle as written: the serde model of its YAML files (with
 //! source spans) and the loader that reads a bundle directory safely.
+//! [`Control`] (who calls the device tools) and [`Side`] (who made a call)
+//! are what a session's caller names too.
 
 mod load;
 pub mod model;
