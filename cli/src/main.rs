@@ -329,7 +329,7 @@ fn main() -> ExitCode {
                 explainer: explain.into(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                replay::run(&rt, &traces, judge, &options).map(|clean| {
+                replay::run(&rt, &traces, &judge, &options).map(|clean| {
                     if clean {
                         ExitCode::SUCCESS
                     } else {
@@ -473,7 +473,7 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
+                gate::run(rt, &options, &judge).map(|()| ExitCode::SUCCESS)
             })
         }
         Command::Serve {
@@ -489,7 +489,7 @@ fn main() -> ExitCode {
             judge,
         } => {
             let judge = match judge.build() {
-                Ok(j) => j,
+                Ok(j) => j.into_async(),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
@@ -573,13 +573,13 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, judge_args::Judging) -> Result<ExitCode, String>,
 ) -> ExitCode {
     let rt = match load_runtime(path) {
         Ok(rt) => rt,
         Err(code) => return code,
     };
-    let judge = match judge.build() {
+    let judge = match judge.judging() {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");
@@ -600,6 +600,15 @@ fn load_runtime(path: &std::path::Path) -> Result<Arc<BundleRuntime>, ExitCode> 
         eprintln!("error: {e}");
         ExitCode::FAILURE
     })
+}
+
+/// A single-threaded async runtime for a model judge: the only judge a
+/// command outside `serve` awaits.
+fn model_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
 fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {

@@ -55,7 +55,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        builder.push(&extractor.event(bundle, k, event));
+        builder.push(&extractor.event(bundle, k, event).facts);
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
     builder.finish(extractor.interner, events)
@@ -97,10 +97,6 @@ pub struct Extractor {
     /// Positions in `typed_values` by canonical amount, and of every date:
     /// a new turn is tested against those its keys can name only.
     typed_keys: ValuesByKey,
-    /// The turn of the event just extracted, as a judge reads it, tokenized
-    /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
-    /// than tokenizing the text again.
-    turn: Option<Turn>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
     /// What the agent has asked the user to decide so far: a qualifier in a
@@ -128,6 +124,17 @@ fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
 /// user's statement before the conversation from a reply.
 pub(crate) fn ticket_text(text: &str) -> String {
     format!("Ticket: {text}")
+}
+
+/// What one event gives the extractor's caller.
+#[derive(Clone, Debug)]
+pub struct Extracted {
+    /// The facts the event adds.
+    pub facts: EventFacts,
+    /// A user or agent message's turn as a judge reads it, tokenized for
+    /// its cues (a session keeps it rather than tokenizing the text again);
+    /// `None` for a tool event.
+    pub turn: Option<Turn>,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -181,7 +188,6 @@ impl Extractor {
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
             typed_keys: ValuesByKey::default(),
-            turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
             agent_acted: false,
@@ -198,15 +204,9 @@ impl Extractor {
         self.control
     }
 
-    /// The turn of the event just extracted, if it was a user or agent
-    /// message: `Turn::new(k, role, text)`, already tokenized.
-    pub fn take_turn(&mut self) -> Option<Turn> {
-        self.turn.take()
-    }
-
-    /// The facts event `k` adds.
-    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
-        self.turn = None;
+    /// The facts event `k` adds, and the turn of a user or agent message
+    /// as a judge reads it.
+    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> Extracted {
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
@@ -228,16 +228,20 @@ impl Extractor {
             ),
             Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {}
         }
-        self.mentions(k, event);
+        let turn = self.mentions(k, event);
         self.agent_acted |= event.is_agent_event();
-        std::mem::take(&mut self.facts)
+        Extracted {
+            facts: std::mem::take(&mut self.facts),
+            turn,
+        }
     }
 
     /// The dialogue facts of event `k`: the turn's cues, and every interned
     /// string named in a turn that was not looked for there yet — strings
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
-    fn mentions(&mut self, k: EventIdx, event: &Event) {
+    /// Returns a message's turn, tokenized as its cues were read.
+    fn mentions(&mut self, k: EventIdx, event: &Event) -> Option<Turn> {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -280,10 +284,10 @@ impl Extractor {
         self.typed_mentions();
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
-            Event::Ticket { .. } if self.agent_acted => return,
+            Event::Ticket { .. } if self.agent_acted => return None,
             Event::Ticket { text } => (Speaker::Ticket, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } => return,
+            Event::Call { .. } | Event::Result { .. } => return None,
         };
         let ticket = matches!(event, Event::Ticket { .. });
         let (rendered, cues) = if ticket {
@@ -294,7 +298,6 @@ impl Extractor {
             let cues = turn_cues_of(&rendered, &mut self.asked);
             (rendered, cues)
         };
-        self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {
             event: k,
             // The ticket's turn is the user's, with no cue.
@@ -344,6 +347,7 @@ impl Extractor {
             }
         }
         self.turns.push((k, speaker, turn));
+        Some(rendered)
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -1308,19 +1312,22 @@ mod ticket_tests {
         let ticket = Event::Ticket {
             text: "Cancel order #W1234567, no longer needed. Yes, go ahead.".into(),
         };
-        let first = x.event(&bundle, EventIdx(0), &ticket);
+        let Extracted {
+            facts: first,
+            turn: rendered,
+        } = x.event(&bundle, EventIdx(0), &ticket);
         let turn = first.turn.expect("a ticket is a turn");
         assert_eq!(turn.speaker, Speaker::User);
         assert!(!turn.affirms && !turn.revokes && !turn.corrects && !turn.asks_decision);
         assert!(first.diagnostics.is_empty());
         assert_eq!(
-            x.take_turn().map(|t| (t.role, t.text)),
+            rendered.map(|t| (t.role, t.text)),
             Some((
                 Role::User,
                 "Ticket: Cancel order #W1234567, no longer needed. Yes, go ahead.".to_owned()
             ))
         );
-        let call = x.event(&bundle, EventIdx(1), &lookup("c1"));
+        let call = x.event(&bundle, EventIdx(1), &lookup("c1")).facts;
         let order = x.interner.get("#W1234567").expect("the order id is read");
         for speaker in [Speaker::User, Speaker::Ticket] {
             assert!(
@@ -1340,7 +1347,10 @@ mod ticket_tests {
         let bundle = retail();
         let mut x = Extractor::new(&bundle);
         x.event(&bundle, EventIdx(0), &lookup("c1"));
-        let late = x.event(
+        let Extracted {
+            facts: late,
+            turn: rendered,
+        } = x.event(
             &bundle,
             EventIdx(1),
             &Event::Ticket {
@@ -1353,6 +1363,6 @@ mod ticket_tests {
             vec![ExtractionProblem::LateTicket]
         );
         assert!(ExtractionProblem::LateTicket.is_anomaly());
-        assert!(x.take_turn().is_none());
+        assert!(rendered.is_none());
     }
 }

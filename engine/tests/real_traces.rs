@@ -42,8 +42,8 @@ use tau2::{domain_trace_files, semantic_steps, shipped_bundle};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::{decide, for_every_request};
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::recorded::{ReplayReport, replay};
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
+use turnstile_engine::session::{ReplayReport, replay};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::EventIdx;
@@ -356,9 +356,6 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
     let bundle = Arc::new(bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let files = domain_trace_files(domain);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let mut table = BTreeMap::new();
     for file in &files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
@@ -368,9 +365,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         for schedule in schedules() {
             let mut row = Row::default();
             for trace in &imported.traces {
-                let report = runtime
-                    .block_on(replay(&rt, trace, schedule, &OfflineJudge))
-                    .unwrap();
+                let report = replay(&rt, trace, schedule, &OfflineJudge).unwrap();
                 row.add(&score(trace, &session_outcomes(&report), &gold, &mutating));
             }
             table.insert((format!("offline · {schedule}"), name.clone()), row);
@@ -389,9 +384,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         // the writes the offline judge allows under the workflow schedule.
         let mut split = Row::default();
         for trace in &imported.traces {
-            let report = runtime
-                .block_on(replay(&rt, trace, Schedule::Workflow, &OfflineJudge))
-                .unwrap();
+            let report = replay(&rt, trace, Schedule::Workflow, &OfflineJudge).unwrap();
             let allowed: Vec<u32> = session_outcomes(&report)
                 .into_iter()
                 .filter(|(_, o)| matches!(o, Outcome::Allowed { .. }))

@@ -541,7 +541,6 @@ type Conversation = fn(&str, &Json, &str) -> (Vec<Event>, usize);
 /// of an identical conversation are reused.
 struct Runner {
     rt: Arc<BundleRuntime>,
-    runtime: tokio::runtime::Runtime,
     seen: BTreeMap<String, Vec<EventReport>>,
 }
 
@@ -556,18 +555,18 @@ impl Runner {
         if let Some(reports) = self.seen.get(&key) {
             return reports.clone();
         }
-        let reports = self.runtime.block_on(run(&self.rt, events, control));
+        let reports = run(&self.rt, events, control);
         self.seen.insert(key, reports.clone());
         reports
     }
 }
 
-async fn run(rt: &Arc<BundleRuntime>, events: Vec<Event>, control: Control) -> Vec<EventReport> {
+fn run(rt: &Arc<BundleRuntime>, events: Vec<Event>, control: Control) -> Vec<EventReport> {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     session.set_control(control);
     let mut reports = Vec::new();
     for event in events {
-        reports.push(session.push(event, &OfflineJudge).await.unwrap());
+        reports.push(session.push(event, &OfflineJudge).unwrap());
     }
     reports
 }
@@ -613,9 +612,6 @@ fn telecom_conformance() {
     let tasks: Vec<Json> = serde_json::from_value(tau2::tau2_json("telecom/tasks.json")).unwrap();
     let mut runner = Runner {
         rt: Arc::clone(&rt),
-        runtime: tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap(),
         seen: BTreeMap::new(),
     };
     let mut gold = Tally::default();

@@ -30,8 +30,8 @@ use std::sync::Arc;
 
 use turnstile_engine::bundle::model::Control;
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::recorded::{coverage, replay};
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
+use turnstile_engine::session::{coverage, replay};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::Reason;
 
@@ -68,9 +68,6 @@ fn mean((sum, n): (f64, usize)) -> String {
 fn telecom_traces() {
     let bundle = Arc::new(tau2::shipped_bundle("telecom"));
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let mut table: BTreeMap<String, Row> = BTreeMap::new();
     for file in tau2::domain_trace_files("telecom") {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
@@ -87,12 +84,8 @@ fn telecom_traces() {
                 Control::Dual => "dual",
                 Control::Solo => "solo",
             };
-            let workflow = runtime
-                .block_on(replay(&rt, trace, Schedule::Workflow, &OfflineJudge))
-                .unwrap();
-            let action = runtime
-                .block_on(replay(&rt, trace, Schedule::Action, &OfflineJudge))
-                .unwrap();
+            let workflow = replay(&rt, trace, Schedule::Workflow, &OfflineJudge).unwrap();
+            let action = replay(&rt, trace, Schedule::Action, &OfflineJudge).unwrap();
             assert_eq!(workflow.events.len(), trace.events.len());
             // Deviations without a write are the workflow schedule's alone.
             assert!(action.deviated().is_empty(), "{}", trace.meta.id);

@@ -81,12 +81,12 @@ fn granted(system: &str) -> Event {
 
 /// The verdicts of the grants in `events`, in order: `allow`, or `block`
 /// and the step that was not met.
-async fn verdicts(events: Vec<Event>) -> Vec<String> {
+fn verdicts(events: Vec<Event>) -> Vec<String> {
     let mut session = Session::new(runtime(), Schedule::Workflow);
     let mut out = Vec::new();
     for event in events {
         let is_grant = matches!(&event, Event::Call { tool, .. } if tool == "grant_access");
-        let report = session.push(event, &OfflineJudge).await.unwrap();
+        let report = session.push(event, &OfflineJudge).unwrap();
         if is_grant {
             out.push(match &report.verdict {
                 GateVerdict::Block { step, .. } => {
@@ -100,9 +100,8 @@ async fn verdicts(events: Vec<Event>) -> Vec<String> {
 }
 
 /// The verdict labels of the grants in `events`, in order.
-async fn grants(events: Vec<Event>) -> Vec<String> {
+fn grants(events: Vec<Event>) -> Vec<String> {
     verdicts(events)
-        .await
         .into_iter()
         .map(|v| v.split(' ').next().unwrap_or_default().to_owned())
         .collect()
@@ -115,15 +114,15 @@ fn solo(ticket_text: &str, id: &str, then: Vec<Event>) -> Vec<Event> {
     events
 }
 
-#[tokio::test]
-async fn a_ticket_asking_for_access_grants_exactly_that_system() {
+#[test]
+fn a_ticket_asking_for_access_grants_exactly_that_system() {
     let asks = "Employee E1234 needs access to the payroll system.";
     assert_eq!(
-        grants(solo(asks, "E1234", vec![grant("E1234", "payroll")])).await,
+        grants(solo(asks, "E1234", vec![grant("E1234", "payroll")])),
         ["allow"]
     );
     assert_eq!(
-        verdicts(solo(asks, "E1234", vec![grant("E1234", "finance")])).await,
+        verdicts(solo(asks, "E1234", vec![grant("E1234", "finance")])),
         ["block at grant.authorize"],
         "a system the ticket never named"
     );
@@ -137,30 +136,29 @@ async fn a_ticket_asking_for_access_grants_exactly_that_system() {
                 granted("payroll"),
                 grant("E1234", "finance")
             ]
-        ))
-        .await,
+        )),
         ["allow", "allow"]
     );
 }
 
-#[tokio::test]
-async fn a_ticket_identifies_only_the_employee_it_names() {
+#[test]
+fn a_ticket_identifies_only_the_employee_it_names() {
     let asks = "Employee E1234 needs access to the payroll system.";
     assert_eq!(
-        verdicts(solo(asks, "E9999", vec![grant("E9999", "payroll")])).await,
+        verdicts(solo(asks, "E9999", vec![grant("E9999", "payroll")])),
         ["block at identify"]
     );
 }
 
-#[tokio::test]
-async fn a_ticket_that_asks_nothing_or_refuses_grants_nothing() {
+#[test]
+fn a_ticket_that_asks_nothing_or_refuses_grants_nothing() {
     for text in [
         "Employee E1234 wants to know which systems they can use; payroll is one of them.",
         "Employee E1234 does not need access to payroll any more.",
         "Do not grant access to payroll for employee E1234.",
     ] {
         assert_eq!(
-            verdicts(solo(text, "E1234", vec![grant("E1234", "payroll")])).await,
+            verdicts(solo(text, "E1234", vec![grant("E1234", "payroll")])),
             ["block at grant.asked"],
             "{text}"
         );
@@ -170,8 +168,8 @@ async fn a_ticket_that_asks_nothing_or_refuses_grants_nothing() {
 /// The ticket's yes comes before any summary: it answers none. The system
 /// is the user's word (a message), so only the confirmation is missing;
 /// the user's own yes after the summary supplies it.
-#[tokio::test]
-async fn a_yes_in_the_ticket_confirms_no_summary() {
+#[test]
+fn a_yes_in_the_ticket_confirms_no_summary() {
     let conversation = |reply: Option<&str>| {
         let mut events = solo(
             "Employee E1234 needs access. Yes, go ahead with whatever you propose.",
@@ -185,41 +183,38 @@ async fn a_yes_in_the_ticket_confirms_no_summary() {
         events.push(grant("E1234", "payroll"));
         events
     };
-    assert_eq!(
-        verdicts(conversation(None)).await,
-        ["block at grant.authorize"]
-    );
-    assert_eq!(verdicts(conversation(Some("Yes."))).await, ["allow"]);
+    assert_eq!(verdicts(conversation(None)), ["block at grant.authorize"]);
+    assert_eq!(verdicts(conversation(Some("Yes."))), ["allow"]);
 }
 
 /// Found by this suite, left open: the ticket's permission is two words
 /// named anywhere in it (`said(ticket, args.system)`, `said(ticket,
 /// "access")`), not the access asked for on that system: a system the
 /// ticket mentions in passing is permitted too.
-#[tokio::test]
+#[test]
 #[ignore = "FOUND: said(ticket, ...) does not tie the action word to the value; a system named in passing is permitted (see bundles/telecom/COVERAGE.md, the refuel's standing permission)"]
-async fn found_a_system_the_ticket_only_mentions_is_not_permitted() {
+fn found_a_system_the_ticket_only_mentions_is_not_permitted() {
     let events = solo(
         "Employee E1234 needs access to payroll; their manager works in finance.",
         "E1234",
         vec![grant("E1234", "finance")],
     );
-    assert_eq!(verdicts(events).await, ["block at grant.authorize"]);
+    assert_eq!(verdicts(events), ["block at grant.authorize"]);
 }
 
-#[tokio::test]
-async fn a_ticket_after_the_agent_spoke_states_nothing() {
+#[test]
+fn a_ticket_after_the_agent_spoke_states_nothing() {
     let mut events = vec![
         agent("Hello, how can I help?"),
         ticket("Employee E1234 needs access to the payroll system."),
     ];
     events.extend(lookup("E1234"));
     events.push(grant("E1234", "payroll"));
-    assert_eq!(verdicts(events).await, ["block at identify"]);
+    assert_eq!(verdicts(events), ["block at identify"]);
 }
 
-#[tokio::test]
-async fn in_a_conversation_the_users_own_request_still_needs_a_yes() {
+#[test]
+fn in_a_conversation_the_users_own_request_still_needs_a_yes() {
     let opening = || {
         let mut events = vec![
             agent("Hello, how can I help?"),
@@ -231,7 +226,7 @@ async fn in_a_conversation_the_users_own_request_still_needs_a_yes() {
     let mut asked = opening();
     asked.push(grant("E1234", "payroll"));
     assert_eq!(
-        verdicts(asked).await,
+        verdicts(asked),
         ["block at grant.authorize"],
         "no ticket, no yes"
     );
@@ -242,5 +237,5 @@ async fn in_a_conversation_the_users_own_request_still_needs_a_yes() {
     ));
     confirmed.push(user("Yes, please."));
     confirmed.push(grant("E1234", "payroll"));
-    assert_eq!(grants(confirmed).await, ["allow"]);
+    assert_eq!(grants(confirmed), ["allow"]);
 }

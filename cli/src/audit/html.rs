@@ -10,8 +10,7 @@
 
 use std::fmt::Write as _;
 
-use turnstile_engine::audit::TraceReport;
-use turnstile_engine::audit::summary::{POSITION_BUCKETS, Summary};
+use turnstile_engine::audit::{POSITION_BUCKETS, Summary, TraceReport};
 
 /// Flagged traces in the drill-down by default.
 pub const DEFAULT_CAP: usize = 200;

@@ -18,16 +18,14 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use turnstile_engine::audit::TraceSource;
-use turnstile_engine::audit::run::{Counters, Item, RunOptions, expand, run};
-use turnstile_engine::audit::summary::Rejection;
+use turnstile_engine::audit::{
+    Counters, Item, Rejection, RunOptions, TraceSource, TraceWork, expand, run,
+};
 use turnstile_engine::import::{Format, ResultContent};
-use turnstile_engine::session::recorded::ReplayReport;
-use turnstile_engine::session::{Bindings, BundleRuntime, GateVerdict, Schedule};
+use turnstile_engine::session::{Bindings, BundleRuntime, GateVerdict, ReplayReport, Schedule};
 use turnstile_engine::trace::Trace;
-use turnstile_judge::Judge;
 
-use crate::judge_args::JudgeArgs;
+use crate::judge_args::{JudgeArgs, Judging};
 use crate::test::{reason_label, replay_trace};
 
 /// Exit code: `--fail-on-change` and some verdict changed.
@@ -236,6 +234,27 @@ pub struct Report {
     pub changes: Vec<Change>,
 }
 
+/// A worker's job in a diff: one conversation replayed under both bundles.
+struct Comparison<'a> {
+    old: &'a Arc<BundleRuntime>,
+    new: &'a Arc<BundleRuntime>,
+    judge: &'a Judging,
+}
+
+impl TraceWork for Comparison<'_> {
+    type Output = Compared;
+
+    fn results(&self) -> ResultContent {
+        ResultContent::Parsed
+    }
+
+    fn work(&self, trace: Trace, source: &TraceSource) -> Result<Compared, String> {
+        let before = replay_trace(self.old, &trace, Schedule::Workflow, self.judge)?;
+        let after = replay_trace(self.new, &trace, Schedule::Workflow, self.judge)?;
+        Ok(compare(&before, &after, &source.file, &trace))
+    }
+}
+
 /// The events of one trace whose verdicts differ.
 fn compare(before: &ReplayReport, after: &ReplayReport, file: &str, trace: &Trace) -> Compared {
     let mut compared = Compared {
@@ -277,7 +296,7 @@ pub fn main(
         ),
         None => None,
     };
-    let judge: Arc<dyn Judge> = args.judge.build()?;
+    let judge = args.judge.judging()?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -292,16 +311,12 @@ pub fn main(
         },
         changes: Vec::new(),
     };
-    let work = |trace: Trace, source: &TraceSource| {
-        let before = replay_trace(&old, &trace, Schedule::Workflow, judge.as_ref())?;
-        let after = replay_trace(&new, &trace, Schedule::Workflow, judge.as_ref())?;
-        Ok(compare(&before, &after, &source.file, &trace))
+    let work = Comparison {
+        old: &old,
+        new: &new,
+        judge: &judge,
     };
-    let options = RunOptions {
-        threads,
-        format,
-        results: ResultContent::Parsed,
-    };
+    let options = RunOptions { threads, format };
     let counters = Counters::default();
     let summary = &mut report.summary;
     let changes = &mut report.changes;

@@ -17,13 +17,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use turnstile_engine::session::recorded::{ReplayReport, replay};
-use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
+use turnstile_engine::session::{
+    BundleRuntime, Explainer, GateVerdict, ReplayReport, Schedule, replay, replay_async,
+};
 use turnstile_engine::trace::Trace;
-use turnstile_judge::Judge;
 use turnstile_rules::{EventIdx, StepId};
 
-use crate::judge_args::JudgeArgs;
+use crate::judge_args::{JudgeArgs, Judging};
 pub(crate) use expect::reason_label;
 use expect::{Expected, Observed};
 use file::{Steps, TestErrorKind, TestFile, TestFileError};
@@ -52,11 +52,19 @@ pub(crate) fn replay_trace(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &Judging,
 ) -> Result<ReplayReport, String> {
-    crate::audit::block_on(replay(rt, trace, schedule, judge))
-        .ok_or_else(|| "cannot start the async runtime".to_owned())?
-        .map_err(|e| e.to_string())
+    match judge {
+        Judging::Immediate(judge) => replay(rt, trace, schedule, judge.as_ref()),
+        Judging::Model(judge, runtime) => runtime.block_on(replay_async(
+            rt,
+            trace,
+            schedule,
+            judge.as_ref(),
+            Explainer::default(),
+        )),
+    }
+    .map_err(|e| e.to_string())
 }
 
 /// One expectation checked under one schedule.
@@ -118,7 +126,7 @@ fn test_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<TestFileError>) {
             files.push(path.clone());
             continue;
         }
-        let (found, rejected) = turnstile_engine::audit::run::expand(std::slice::from_ref(path));
+        let (found, rejected) = turnstile_engine::audit::expand(std::slice::from_ref(path));
         files.extend(found.into_iter().filter(|f| {
             f.extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
@@ -143,11 +151,7 @@ fn default_tests(bundle: &Path) -> PathBuf {
 }
 
 /// Runs every test file; `Ok(true)` when all passed.
-pub fn run(
-    rt: &Arc<BundleRuntime>,
-    judge: Arc<dyn Judge>,
-    args: &TestArgs,
-) -> Result<bool, String> {
+pub fn run(rt: &Arc<BundleRuntime>, judge: Judging, args: &TestArgs) -> Result<bool, String> {
     let paths = if args.paths.is_empty() {
         vec![default_tests(&args.bundle)]
     } else {
@@ -162,7 +166,7 @@ pub fn run(
     );
     let mut results: Vec<FileResult> = files
         .iter()
-        .map(|path| test_file(rt, judge.as_ref(), path, &steps))
+        .map(|path| test_file(rt, &judge, path, &steps))
         .collect();
     if !walk_errors.is_empty() {
         results.push(FileResult {
@@ -182,7 +186,7 @@ pub fn run(
 }
 
 /// Reads and runs one test file.
-fn test_file(rt: &Arc<BundleRuntime>, judge: &dyn Judge, path: &Path, steps: &Steps) -> FileResult {
+fn test_file(rt: &Arc<BundleRuntime>, judge: &Judging, path: &Path, steps: &Steps) -> FileResult {
     let read = TestFile::read(path, steps);
     let mut result = FileResult {
         file: path.to_path_buf(),

@@ -9,9 +9,9 @@
 //! earlier one), and the output is the same for any number of threads. With
 //! one thread everything runs inline on the caller's thread.
 //!
-//! What a worker makes of a trace is the caller's: the audit's
-//! [`TraceReport`] by default, or anything else (`turnstile diff` replays
-//! each trace under two bundles).
+//! What a worker makes of a trace is a [`TraceWork`]: the audit's
+//! [`TraceReport`] by its [`Auditor`], or anything else (`turnstile diff`
+//! replays each trace under two bundles).
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -20,16 +20,32 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use super::TraceReport;
 use super::summary::Rejection;
+use super::{Auditor, TraceReport, TraceSource};
 use crate::import::{Format, ResultContent, TraceReader};
 use crate::trace::Trace;
 
-use super::TraceSource;
+/// What a worker thread makes of one trace.
+pub trait TraceWork: Sync {
+    /// What one trace gives.
+    type Output: Send;
+    /// How the readers deliver tool results to [`TraceWork::work`].
+    fn results(&self) -> ResultContent;
+    /// The work on one trace, or why it could not be done.
+    fn work(&self, trace: Trace, source: &TraceSource) -> Result<Self::Output, String>;
+}
 
-/// What the audit of one trace gives: a report, or why the trace could not
-/// be audited.
-pub type Audited = Result<TraceReport, String>;
+impl TraceWork for Auditor {
+    type Output = TraceReport;
+
+    fn results(&self) -> ResultContent {
+        Auditor::results(self)
+    }
+
+    fn work(&self, trace: Trace, source: &TraceSource) -> Result<TraceReport, String> {
+        self.audit(trace, source).map_err(|e| e.to_string())
+    }
+}
 
 /// What the run delivers, in input order: `R` is what a worker makes of
 /// one trace.
@@ -61,9 +77,6 @@ pub struct RunOptions {
     pub threads: usize,
     /// The format of every file; detected per file when none.
     pub format: Option<Format>,
-    /// How the readers deliver tool results (the audit's
-    /// [`TraceOptions::results`](super::TraceOptions::results) must say the same).
-    pub results: ResultContent,
 }
 
 /// The input name that means standard input.
@@ -142,20 +155,21 @@ enum Work<R> {
 }
 
 /// Reads every file and delivers each [`Item`] to `sink` in input order;
-/// `audit` is called on the worker threads. `sink` may stop the run early
-/// with `ControlFlow::Break`. Returns whether the run went to the end.
-pub fn run<R: Send>(
+/// `job` works on each trace on the worker threads. `sink` may stop the
+/// run early with `ControlFlow::Break`. Returns whether the run went to the
+/// end.
+pub fn run<W: TraceWork>(
     files: &[PathBuf],
     options: &RunOptions,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Result<R, String> + Sync),
-    sink: &mut dyn FnMut(Item<R>) -> ControlFlow<()>,
+    job: &W,
+    sink: &mut dyn FnMut(Item<W::Output>) -> ControlFlow<()>,
 ) -> Result<bool, String> {
     if options.threads <= 1 {
         let mut finished = true;
-        read_all(files, options, counters, &mut |work| {
+        read_all(files, options, job, counters, &mut |work| {
             let item = match work {
-                Work::Trace(trace, source) => finish(trace, &source, audit, counters),
+                Work::Trace(trace, source) => finish(trace, &source, job, counters),
                 Work::Done(item) => item,
             };
             let flow = sink(item);
@@ -170,8 +184,8 @@ pub fn run<R: Send>(
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     let bound = options.threads.saturating_mul(4).max(4);
-    let (work_tx, work_rx) = sync_channel::<(usize, Work<R>)>(bound);
-    let (done_tx, done_rx) = sync_channel::<(usize, Item<R>)>(bound);
+    let (work_tx, work_rx) = sync_channel::<(usize, Work<W::Output>)>(bound);
+    let (done_tx, done_rx) = sync_channel::<(usize, Item<W::Output>)>(bound);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let stop = AtomicBool::new(false);
     let mut finished = true;
@@ -179,7 +193,7 @@ pub fn run<R: Send>(
         let stop = &stop;
         scope.spawn(move || {
             let mut seq = 0;
-            read_all(files, options, counters, &mut |work| {
+            read_all(files, options, job, counters, &mut |work| {
                 if stop.load(Ordering::Relaxed) || work_tx.send((seq, work)).is_err() {
                     return ControlFlow::Break(());
                 }
@@ -194,7 +208,7 @@ pub fn run<R: Send>(
                 for _ in 0..options.threads {
                     let rx = Arc::clone(work_rx);
                     let tx = done_tx.clone();
-                    s.spawn(move |_| worker(&rx, &tx, counters, audit));
+                    s.spawn(move |_| worker(&rx, &tx, counters, job));
                 }
                 // The workers hold the only senders now: the collector sees
                 // the end when the last one finishes.
@@ -212,11 +226,11 @@ pub fn run<R: Send>(
     Ok(finished)
 }
 
-fn worker<R>(
-    rx: &Mutex<Receiver<(usize, Work<R>)>>,
-    tx: &SyncSender<(usize, Item<R>)>,
+fn worker<W: TraceWork>(
+    rx: &Mutex<Receiver<(usize, Work<W::Output>)>>,
+    tx: &SyncSender<(usize, Item<W::Output>)>,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Result<R, String> + Sync),
+    job: &W,
 ) {
     loop {
         let next = match rx.lock() {
@@ -225,7 +239,7 @@ fn worker<R>(
         };
         let Ok((seq, work)) = next else { return };
         let item = match work {
-            Work::Trace(trace, source) => finish(trace, &source, audit, counters),
+            Work::Trace(trace, source) => finish(trace, &source, job, counters),
             Work::Done(item) => item,
         };
         if tx.send((seq, item)).is_err() {
@@ -253,15 +267,15 @@ fn collect<R>(
     true
 }
 
-fn finish<R>(
+fn finish<W: TraceWork>(
     trace: Trace,
     source: &TraceSource,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Result<R, String> + Sync),
+    job: &W,
     counters: &Counters,
-) -> Item<R> {
+) -> Item<W::Output> {
     let id = trace.meta.id.clone();
     let events = trace.events.len();
-    match audit(trace, source) {
+    match job.work(trace, source) {
         Ok(report) => {
             counters.traces.fetch_add(1, Ordering::Relaxed);
             counters.events.fetch_add(events, Ordering::Relaxed);
@@ -277,11 +291,12 @@ fn finish<R>(
 }
 
 /// Walks every file, handing each trace and problem to `f` in order.
-fn read_all<R>(
+fn read_all<W: TraceWork>(
     files: &[PathBuf],
     options: &RunOptions,
+    job: &W,
     counters: &Counters,
-    f: &mut dyn FnMut(Work<R>) -> ControlFlow<()>,
+    f: &mut dyn FnMut(Work<W::Output>) -> ControlFlow<()>,
 ) {
     let format = options.format;
     let mut done_bytes = 0u64;
@@ -302,7 +317,7 @@ fn read_all<R>(
             TraceReader::open(path, format)
         };
         let mut reader = match opened {
-            Ok(reader) => reader.with_result_content(options.results),
+            Ok(reader) => reader.with_result_content(job.results()),
             Err(e) => {
                 if f(Work::Done(Item::Rejected(Rejection::from(&e)))).is_break() {
                     return;

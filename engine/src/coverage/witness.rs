@@ -216,7 +216,7 @@ impl<'a> Builder<'a> {
     /// The shortest prefixes reaching its state are tried in turn (at most
     /// [`MAX_PATHS`]): the abstraction treats checks as independent, so one
     /// path may need contradictory data where another does not.
-    pub async fn witness(&mut self, deviation: &Deviation) -> Result<Witness, WitnessError> {
+    pub fn witness(&mut self, deviation: &Deviation) -> Result<Witness, WitnessError> {
         let mut paths = vec![deviation.prefix.clone()];
         paths.extend(
             self.analysis
@@ -233,7 +233,7 @@ impl<'a> Builder<'a> {
         );
         let mut last = None;
         for prefix in paths {
-            match self.witness_along(deviation, &prefix).await {
+            match self.witness_along(deviation, &prefix) {
                 Err(e @ (WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. })) => {
                     last = Some(e);
                 }
@@ -245,12 +245,12 @@ impl<'a> Builder<'a> {
         }))
     }
 
-    async fn witness_along(
+    fn witness_along(
         &mut self,
         deviation: &Deviation,
         prefix: &[Move],
     ) -> Result<Witness, WitnessError> {
-        let realised = self.realise(prefix).await?;
+        let realised = self.realise(prefix)?;
         let mut events = realised.events;
         let n = events.len();
         events.extend(deviating_event(&self.rt, &deviation.class, n));
@@ -270,12 +270,12 @@ impl<'a> Builder<'a> {
             },
             verdicts: realised.records,
         };
-        check(&self.rt, deviation, prefix, &witness).await?;
+        check(&self.rt, deviation, prefix, &witness)?;
         Ok(witness)
     }
 
     /// Realises `prefix`, group by group, reusing realised shorter prefixes.
-    async fn realise(&mut self, prefix: &[Move]) -> Result<Realised, WitnessError> {
+    fn realise(&mut self, prefix: &[Move]) -> Result<Realised, WitnessError> {
         let groups = group_ends(prefix);
         let mut current = Realised {
             events: Vec::new(),
@@ -298,8 +298,7 @@ impl<'a> Builder<'a> {
                 vec![Event::User {
                     text: format!("Hello, {ID} here."),
                 }],
-            )
-            .await?;
+            )?;
         }
         let mut start = 0;
         let mut acks = Vec::new();
@@ -321,7 +320,7 @@ impl<'a> Builder<'a> {
             let next = match self.done.get(&key) {
                 Some(cached) => cached.clone(),
                 None => {
-                    let realised = self.realise_group(&current, group, lookahead).await?;
+                    let realised = self.realise_group(&current, group, lookahead)?;
                     self.done.insert(key, realised.clone());
                     realised
                 }
@@ -338,8 +337,7 @@ impl<'a> Builder<'a> {
                     vec![Event::Agent {
                         text: "Noted.".to_owned(),
                     }],
-                )
-                .await?;
+                )?;
                 acks.push(end);
             }
             start = end;
@@ -380,7 +378,7 @@ impl<'a> Builder<'a> {
     /// it sufficed. Climbing reaches values that need two fields at once
     /// (a suspended line whose contract still runs) which no single change
     /// and no small product does.
-    async fn realise_group(
+    fn realise_group(
         &self,
         from: &Realised,
         group: &[Move],
@@ -397,7 +395,7 @@ impl<'a> Builder<'a> {
                 .unwrap_or_default();
             let mut next = from.clone();
             next.records.extend(records);
-            push_all(&mut next, events).await?;
+            push_all(&mut next, events)?;
             return Ok(next);
         };
         let targets: Vec<StepId> = group
@@ -405,7 +403,7 @@ impl<'a> Builder<'a> {
             .chain(lookahead)
             .filter_map(satisfies)
             .collect();
-        let (mut best_held, mut best) = self.climb(from, &space, lookahead, &targets).await?;
+        let (mut best_held, mut best) = self.climb(from, &space, lookahead, &targets)?;
         // A guard may read an entity only a read the workflow never names
         // returns (retail's payment methods, from `get_user_details`, after
         // an identification by email): such a read is no move of the
@@ -425,9 +423,8 @@ impl<'a> Builder<'a> {
             push_all(
                 &mut base,
                 support.events(&support.defaults(), from.events.len(), &from.events),
-            )
-            .await?;
-            let (held, realised) = self.climb(&base, &space, lookahead, &targets).await?;
+            )?;
+            let (held, realised) = self.climb(&base, &space, lookahead, &targets)?;
             if held > best_held {
                 (best_held, best) = (held, realised);
             }
@@ -438,7 +435,7 @@ impl<'a> Builder<'a> {
     /// The hill climbing of [`Builder::realise_group`] for one call on top
     /// of `from`: how many `targets` the best values satisfy, and the prefix
     /// realised with them.
-    async fn climb(
+    fn climb(
         &self,
         from: &Realised,
         space: &CallSpace<'_>,
@@ -447,14 +444,12 @@ impl<'a> Builder<'a> {
     ) -> Result<(usize, Realised), WitnessError> {
         let k = from.events.len();
         let mut current = space.defaults();
-        let (mut best_held, mut best) = self
-            .try_values(
-                from,
-                &space.events(&current, k, &from.events),
-                lookahead,
-                targets,
-            )
-            .await?;
+        let (mut best_held, mut best) = self.try_values(
+            from,
+            &space.events(&current, k, &from.events),
+            lookahead,
+            targets,
+        )?;
         let mut tried = 1;
         'climb: while best_held < targets.len() {
             let changes: Vec<Assignment> = space.single_changes(&current).collect();
@@ -463,14 +458,12 @@ impl<'a> Builder<'a> {
                     break 'climb;
                 }
                 tried += 1;
-                let (held, realised) = self
-                    .try_values(
-                        from,
-                        &space.events(&candidate, k, &from.events),
-                        lookahead,
-                        targets,
-                    )
-                    .await?;
+                let (held, realised) = self.try_values(
+                    from,
+                    &space.events(&candidate, k, &from.events),
+                    lookahead,
+                    targets,
+                )?;
                 if held > best_held {
                     (best_held, best, current) = (held, realised, candidate);
                     continue 'climb;
@@ -483,7 +476,7 @@ impl<'a> Builder<'a> {
 
     /// Realises one candidate call on top of `from` and counts the
     /// `targets` satisfied once the lookahead is probed after it.
-    async fn try_values(
+    fn try_values(
         &self,
         from: &Realised,
         events: &[Event],
@@ -491,7 +484,7 @@ impl<'a> Builder<'a> {
         targets: &[StepId],
     ) -> Result<(usize, Realised), WitnessError> {
         let mut next = from.clone();
-        push_all(&mut next, events.to_vec()).await?;
+        push_all(&mut next, events.to_vec())?;
         let mut probe = next.clone();
         for mv in lookahead {
             let (events, records) = self
@@ -500,15 +493,14 @@ impl<'a> Builder<'a> {
                 .next()
                 .unwrap_or_default();
             probe.records.extend(records);
-            push_all(&mut probe, events).await?;
+            push_all(&mut probe, events)?;
         }
         push_all(
             &mut probe,
             vec![Event::Agent {
                 text: "(probe)".to_owned(),
             }],
-        )
-        .await?;
+        )?;
         let held = targets
             .iter()
             .filter(|s| satisfied(&probe.session, **s))
@@ -601,10 +593,10 @@ fn lookahead_end(prefix: &[Move], end: usize) -> usize {
 }
 
 /// Pushes `events` into the realised prefix's session, judged by its verdicts.
-async fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), WitnessError> {
+fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), WitnessError> {
     let judge = recorded(&into.records);
     for event in events {
-        into.session.push(event.clone(), &judge).await?;
+        into.session.push(event.clone(), &judge)?;
         into.events.push(event);
     }
     Ok(())
@@ -613,14 +605,14 @@ async fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), Witness
 /// Replays `witness` under every schedule and compares the first deviation
 /// with the prediction for `prefix` (the moves the witness realises): the same event (the last call), class and coverage,
 /// and every step the prefix satisfies satisfied.
-pub async fn check(
+pub fn check(
     rt: &Arc<BundleRuntime>,
     deviation: &Deviation,
     prefix: &[Move],
     witness: &Witness,
 ) -> Result<(), WitnessError> {
     let judge = witness.judge();
-    let seen = observe::deviations_under(rt, &witness.trace, &Schedule::ALL, &judge).await?;
+    let seen = observe::deviations_under(rt, &witness.trace, &Schedule::ALL, &judge)?;
     // The deviating event is the last call (a read's result follows it), or
     // the last event for an instruction or claim.
     let last = if deviation.class.is_message() {
@@ -644,7 +636,7 @@ pub async fn check(
             .unwrap_or_default()
             .to_vec(),
     };
-    let reached = observe::satisfied_after(rt, &prefix_trace, &judge).await?;
+    let reached = observe::satisfied_after(rt, &prefix_trace, &judge)?;
     match compare(rt, deviation, prefix, &reached, seen, last) {
         // A replay that misses the prediction because the request went past
         // the abstract state (a step off the prefix satisfied, e.g. a step
@@ -660,8 +652,7 @@ pub async fn check(
             // request reached such a step along another path (a branch
             // the prefix did not take also held on these values).
             if let AgentClass::Read(tool) = &deviation.class
-                && let Some(step) =
-                    observe::read_reached_after(rt, &prefix_trace, &judge, tool).await?
+                && let Some(step) = observe::read_reached_after(rt, &prefix_trace, &judge, tool)?
             {
                 return Err(WitnessError::Overtaken { step });
             }
@@ -669,7 +660,7 @@ pub async fn check(
             // allows through an authorization the prefix did not reach:
             // another path the data allows (a branch's other outcome).
             if let AgentClass::Write(tool) = &deviation.class {
-                let after = observe::satisfied_after(rt, &witness.trace, &judge).await?;
+                let after = observe::satisfied_after(rt, &witness.trace, &judge)?;
                 let on_path: Vec<&str> = prefix
                     .iter()
                     .filter_map(satisfies)

@@ -11,6 +11,7 @@
 //!
 //! [`detect`] tells them apart from the extension and the first bytes; every
 //! entry point also takes an explicit format (the CLI's `--format`).
+//! [`write_native`] writes a trace back as native JSON Lines.
 //!
 //! **Compression.** Every entry point that opens a file ([`detect`],
 //! [`TraceReader::open`], [`import_file`], [`for_each_trace`]) reads it plain, gzip- or zstd-compressed, told apart by
@@ -63,6 +64,7 @@ use thiserror::Error;
 
 pub use compressed::Compression;
 pub use error::{ImportError, ImportErrorKind};
+pub use native::write_native;
 pub use scan::{MAX_LINE_BYTES, MAX_RECORD_BYTES};
 
 use crate::trace::{Event, Trace, parse_content};

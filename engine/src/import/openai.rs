@@ -401,7 +401,7 @@ fn fast_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::synth::Synth;
+    use crate::audit::Synth;
     use crate::import::{Format, TraceReader};
     use crate::trace::parse_content;
     use serde_json::json;

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use turnstile_engine::bundle::model::Control;
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::recorded::replay;
+use turnstile_engine::session::replay;
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
 use turnstile_engine::trace::Event;
 use turnstile_judge::OfflineJudge;
@@ -165,9 +165,6 @@ pub fn telecom_write_rows() -> BTreeMap<String, FileRow> {
         .map(|t| t.name.clone())
         .collect();
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let mut rows = BTreeMap::new();
     for file in domain_trace_files("telecom") {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
@@ -178,9 +175,7 @@ pub fn telecom_write_rows() -> BTreeMap<String, FileRow> {
         for trace in &imported.traces {
             row.traces += 1;
             row.control = trace.meta.control;
-            let report = runtime
-                .block_on(replay(&rt, trace, Schedule::Workflow, &OfflineJudge))
-                .unwrap();
+            let report = replay(&rt, trace, Schedule::Workflow, &OfflineJudge).unwrap();
             let graded = gold
                 .get(&trace.meta.id)
                 .unwrap_or_else(|| panic!("{}: no graded gold", trace.meta.id));
