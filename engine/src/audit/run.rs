@@ -154,6 +154,9 @@ enum Work<R> {
     Done(Item<R>),
 }
 
+/// The workers' queue: each unit of work with its input position.
+type WorkQueue<R> = Mutex<Receiver<(usize, Work<R>)>>;
+
 /// Reads every file and delivers each [`Item`] to `sink` in input order;
 /// `job` works on each trace on the worker threads. `sink` may stop the
 /// run early with `ControlFlow::Break`. Returns whether the run went to the
@@ -227,7 +230,7 @@ pub fn run<W: TraceWork>(
 }
 
 fn worker<W: TraceWork>(
-    rx: &Mutex<Receiver<(usize, Work<W::Output>)>>,
+    rx: &WorkQueue<W::Output>,
     tx: &SyncSender<(usize, Item<W::Output>)>,
     counters: &Counters,
     job: &W,
