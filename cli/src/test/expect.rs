@@ -331,7 +331,7 @@ mod tests {
             id: "c".into(),
             tool: "t".into(),
             args: serde_json::Value::Null,
-            requestor: turnstile_engine::bundle::model::Side::Agent,
+            requestor: turnstile_engine::bundle::Side::Agent,
         };
         let agent = Event::Agent { text: "hi".into() };
         let user = Event::User { text: "hi".into() };
