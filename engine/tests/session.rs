@@ -17,8 +17,8 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::session::{
-    BundleRuntime, EventReport, GateVerdict, Progress, RequestStatus, RequestView, STATE_VERSION,
-    Schedule, Session, SessionError, SessionState,
+    BundleRuntime, ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus,
+    RequestView, STATE_VERSION, Schedule, Session, SessionError, SessionState,
 };
 use turnstile_engine::session::{coverage, replay};
 use turnstile_engine::trace::{Event, Trace};
@@ -310,7 +310,11 @@ fn two_orders_are_two_requests() {
     ));
     events.push(agent("Which one?"));
     let r = run(&mut session, events, &OfflineJudge);
-    assert!(r[10].verdict.is_block(), "{:?}", r[10].verdict);
+    // Every formal check holds; the user was never asked: a confirmation.
+    let GateVerdict::Confirm { consent, .. } = &r[10].verdict else {
+        panic!("{:?}", r[10].verdict);
+    };
+    assert_eq!(*consent, ConsentState::Absent);
     let mut requests: Vec<_> = r[11].requests.iter().map(|q| q.request.clone()).collect();
     requests.sort();
     assert_eq!(
@@ -320,6 +324,106 @@ fn two_orders_are_two_requests() {
             bindings(&[("order", "#O2"), ("user", "u1")]),
         ]
     );
+}
+
+/// The opening, the agent's summary, then `reply` (if any) and the cancel
+/// of `order_id` at event 9 or 10; that write's report, under `explainer`.
+fn cancel_after(
+    order_id: &str,
+    status: &str,
+    reply: Option<&str>,
+    explainer: Explainer,
+) -> EventReport {
+    let mut session = Session::new(runtime(), Schedule::Workflow);
+    session.set_explainer(explainer);
+    let mut events = opening(order_id, status);
+    events.push(agent(&format!(
+        "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+    )));
+    events.extend(reply.map(user));
+    events.push(call(
+        "c4",
+        "cancel_pending_order",
+        json!({"order_id": order_id, "reason": "no longer needed"}),
+    ));
+    run(&mut session, events, &OfflineJudge).pop().unwrap()
+}
+
+#[test]
+fn a_write_lacking_only_the_yes_asks_for_confirmation() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let report = cancel_after("#O1", "pending", None, explainer);
+        let GateVerdict::Confirm {
+            step,
+            request,
+            confirmation,
+            consent,
+            ..
+        } = &report.verdict
+        else {
+            panic!("{explainer:?}: expected confirm, got {:?}", report.verdict);
+        };
+        assert_eq!(step.as_deref(), Some("cancel.confirm"));
+        assert_eq!(request, &bindings(&[("order", "#O1"), ("user", "u1")]));
+        assert_eq!(*consent, ConsentState::Absent, "no reply at all");
+        assert_eq!(confirmation.call, "c4");
+        assert_eq!(confirmation.tool, "cancel_pending_order");
+        // The bundle's template, over the call's arguments.
+        assert_eq!(confirmation.text, "Cancel order #O1 (no longer needed)?");
+        let details: Vec<(&str, &str)> = confirmation
+            .details
+            .iter()
+            .map(|d| (d.name.as_str(), d.value.as_str()))
+            .collect();
+        assert_eq!(
+            details,
+            vec![("order_id", "#O1"), ("reason", "no longer needed")]
+        );
+        assert_eq!(report.verdict.label(), "confirm");
+        assert!(report.verdict.withholds() && !report.verdict.is_block());
+    }
+}
+
+#[test]
+fn a_reply_the_reader_cannot_decide_asks_for_confirmation() {
+    let report = cancel_after(
+        "#O1",
+        "pending",
+        Some("Hmm, how long does a refund take?"),
+        Explainer::Monitor,
+    );
+    let GateVerdict::Confirm { consent, .. } = &report.verdict else {
+        panic!("expected confirm, got {:?}", report.verdict);
+    };
+    assert_eq!(*consent, ConsentState::Qualified);
+}
+
+#[test]
+fn a_refused_write_stays_blocked() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let report = cancel_after("#O1", "pending", Some("No, don't cancel it."), explainer);
+        let GateVerdict::Block { reason, step, .. } = &report.verdict else {
+            panic!(
+                "{explainer:?}: a refusal opened a prompt: {:?}",
+                report.verdict
+            );
+        };
+        assert_eq!(*reason, Reason::DialogueUnmet);
+        assert_eq!(step.as_deref(), Some("cancel.confirm"));
+    }
+}
+
+#[test]
+fn a_formal_failure_is_never_confirm() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        // A delivered order, and no yes either: the status is formal.
+        let report = cancel_after("#O2", "delivered", None, explainer);
+        assert!(
+            report.verdict.is_block(),
+            "{explainer:?}: {:?}",
+            report.verdict
+        );
+    }
 }
 
 /// Classifies with the offline judge; answers every criterion with `answer`.
@@ -367,12 +471,22 @@ async fn cancel_with_async(judge: &dyn Judge) -> EventReport {
     r.swap_remove(10)
 }
 
+/// The write is not run: every formal check holds and the judge did not
+/// establish the yes, so the gate asks for the user's confirmation.
 fn assert_closed(report: &EventReport) {
-    let GateVerdict::Block { reason, step, .. } = &report.verdict else {
-        panic!("gate opened: {:?}", report.verdict);
+    let GateVerdict::Confirm {
+        step,
+        confirmation,
+        consent,
+        ..
+    } = &report.verdict
+    else {
+        panic!("expected confirm: {:?}", report.verdict);
     };
-    assert_eq!(*reason, Reason::DialogueUnmet);
     assert_eq!(step.as_deref(), Some("cancel.confirm"));
+    assert_eq!(confirmation.call, "c4");
+    // The user did say yes, which the judge could not establish.
+    assert_eq!(*consent, ConsentState::Qualified);
 }
 
 #[test]
@@ -571,8 +685,9 @@ fn schedules_catch_or_miss_a_mid_turn_deviation() {
     let workflow = replay(&rt, &trace, Schedule::Workflow, &OfflineJudge).unwrap();
     let boundary = replay(&rt, &trace, Schedule::Boundary, &OfflineJudge).unwrap();
     let action = replay(&rt, &trace, Schedule::Action, &OfflineJudge).unwrap();
-    assert_eq!(workflow.blocked(), vec![EventIdx(8)]);
-    assert_eq!(action.blocked(), vec![EventIdx(8)]);
+    // Only the yes is missing: held for the user's confirmation.
+    assert_eq!(workflow.confirmed(), vec![EventIdx(8)]);
+    assert_eq!(action.confirmed(), vec![EventIdx(8)]);
     assert_eq!(
         boundary.events[8].verdict,
         GateVerdict::Unchecked { would_block: true }

@@ -234,6 +234,17 @@ pub struct ToolDef {
     /// (besides its name, with `_` or spaces), case-insensitive.
     #[serde(default)]
     pub phrases: Vec<String>,
+    /// The words naming this tool's action in a summary the user confirms
+    /// (`cancel`, `refund`): a `confirmed(args.x, "<word>")` in a guard of
+    /// its writes is the user's consent, which a `confirm` verdict and an
+    /// approval can stand for; any other `confirmed`/`said` is formal.
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// The confirmation request a `confirm` verdict shows the user: text
+    /// with `{param}` placeholders over the call's arguments (`{{`/`}}` for
+    /// braces). Default: the tool's name and its arguments.
+    #[serde(default)]
+    pub confirmation: Option<Sp<String>>,
 }
 
 /// Where in a tool's JSON result one entity (or one per list element) lives.

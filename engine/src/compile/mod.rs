@@ -118,12 +118,14 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
         .unwrap_or_default();
     match lowered {
         Some(lowered) if ctx.problems.is_empty() => {
-            let steps = steps::lower_steps(
+            let mut steps = steps::lower_steps(
                 &lowered.workflow,
                 lowered.checks,
                 &domain,
                 lowered.variables.len(),
             );
+            steps.program.consent =
+                steps::consent_spec(&steps.program, &lowered.workflow, &domain, &ctx.interner);
             let mut arg_paths = turnstile_rules::Encoded::new(&steps.program.checks).arg_paths;
             for binds in &steps.binds {
                 for bind in binds {

@@ -184,7 +184,7 @@ impl Core {
             self.after_user = true;
         } else if class.by_agent {
             self.after_user = false;
-            self.after_block = verdict.is_block();
+            self.after_block = verdict.withholds();
         }
     }
 
@@ -199,7 +199,19 @@ impl Core {
         k: EventIdx,
         allowed: &[(StepId, Env)],
         explained: Option<Violation>,
-        judged: impl FnOnce() -> Vec<(StepId, Env, EventIdx)>,
+        judged: &Judged,
+    ) -> GateVerdict {
+        let verdict = self.formal_write_verdict(k, allowed, explained, judged);
+        self.confirm_instead(k, &verdict, judged).unwrap_or(verdict)
+    }
+
+    /// [`Core::write_verdict`] before consent is considered: allow or block.
+    fn formal_write_verdict(
+        &self,
+        k: EventIdx,
+        allowed: &[(StepId, Env)],
+        explained: Option<Violation>,
+        judged: &Judged,
     ) -> GateVerdict {
         if let Some((step, env)) = allowed.first() {
             return GateVerdict::Allow {
@@ -211,7 +223,13 @@ impl Core {
             Explainer::Monitor => explained
                 .or_else(|| self.monitor.explain_block())
                 .map(|v| self.monitor_block(&v)),
-            Explainer::Datalog => self.datalog_block(k, judged()),
+            Explainer::Datalog => self.datalog_block(
+                k,
+                judged
+                    .iter()
+                    .flat_map(|(at, steps)| steps.iter().map(move |(s, e)| (*s, *e, *at)))
+                    .collect(),
+            ),
         };
         explained.unwrap_or_else(|| GateVerdict::Block {
             reason: Reason::MissingStep,

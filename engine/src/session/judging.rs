@@ -153,6 +153,11 @@ impl Judging {
             .collect()
     }
 
+    /// The accepted verdicts by the event they take effect at.
+    pub fn judged_map(&self) -> &Judged {
+        &self.judged
+    }
+
     /// The verdicts that take effect at event `k`.
     pub fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
         self.judged

@@ -48,6 +48,7 @@
 //! judge and the verdict.
 
 mod classify;
+mod consent;
 mod core;
 mod deviation;
 mod judging;
@@ -83,7 +84,8 @@ pub use state::{
     AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
 };
 pub use verdict::{
-    Bindings, Cursor, EventReport, GateVerdict, Guidance, JudgeNote, RequestStatus, RequestView,
+    Bindings, Confirmation, ConsentState, Cursor, Detail, EventReport, GateVerdict, Guidance,
+    JudgeNote, RequestStatus, RequestView,
 };
 
 use self::core::Core;

@@ -325,7 +325,7 @@ impl Session {
         if let Some(allowed) = &outcome.gated {
             let verdict = self
                 .core
-                .write_verdict(k, allowed, explained, || self.judging.judged());
+                .write_verdict(k, allowed, explained, self.judging.judged_map());
             return (verdict, Vec::new());
         }
         let requests = self.ledger.firing_requests(&self.core);
