@@ -260,9 +260,20 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
                 ""
             }
         ),
-        GateVerdict::Allow { step, request } => {
-            writeln!(out, "{head} ALLOW  {step} {}", show(request))
-        }
+        GateVerdict::Allow {
+            step,
+            request,
+            approved,
+        } => match approved {
+            None => writeln!(out, "{head} ALLOW  {step} {}", show(request)),
+            Some(approval) => writeln!(
+                out,
+                "{head} ALLOW  {step} {} (approved by the {} for call {})",
+                show(request),
+                approval.by.label(),
+                approval.call
+            ),
+        },
         GateVerdict::Block {
             reason,
             step,

@@ -188,7 +188,7 @@ impl Extractor {
                 requestor,
             } => x.call(k, id, tool, args, *requestor),
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
-            Event::User { .. } | Event::Agent { .. } => {}
+            Event::User { .. } | Event::Agent { .. } | Event::Approval { .. } => {}
         }
         let turn = self.mentions(k, event);
         Extracted {
@@ -243,7 +243,7 @@ impl Extractor {
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } => return None,
+            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => return None,
         };
         let rendered = Turn::new(k.0, role, text.clone());
         let cues = turn_cues_of(&rendered, &mut self.asked);

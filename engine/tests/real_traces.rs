@@ -202,7 +202,7 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
                 r.event.0,
                 Outcome::Blocked(format!("{reason:?}@{}", step.as_deref().unwrap_or("?"))),
             )),
-            GateVerdict::Allow { step, request } => {
+            GateVerdict::Allow { step, request, .. } => {
                 let accepted: Vec<String> = report
                     .events
                     .iter()

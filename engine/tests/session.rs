@@ -21,7 +21,7 @@ use turnstile_engine::session::{
     RequestView, STATE_VERSION, Schedule, Session, SessionError, SessionState,
 };
 use turnstile_engine::session::{coverage, replay};
-use turnstile_engine::trace::{Event, Trace};
+use turnstile_engine::trace::{Approver, Event, Trace};
 use turnstile_judge::{
     Immediate, Judge, JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge, Verdict,
 };
@@ -211,6 +211,7 @@ fn a_compliant_cancellation_is_guided_then_allowed() {
         GateVerdict::Allow {
             step: "cancel.authorize".to_owned(),
             request: bindings(&[("order", "#O1"), ("user", "u1")]),
+            approved: None,
         }
     );
     assert!(matches!(
@@ -424,6 +425,161 @@ fn a_formal_failure_is_never_confirm() {
             report.verdict
         );
     }
+}
+
+fn cancel_call(id: &str, order_id: &str, reason: &str) -> Event {
+    call(
+        id,
+        "cancel_pending_order",
+        json!({"order_id": order_id, "reason": reason}),
+    )
+}
+
+fn approval(call: &str, granted: bool, by: Approver) -> Event {
+    Event::Approval {
+        call: call.into(),
+        granted,
+        by,
+    }
+}
+
+/// The opening of `order_id` in `status`, the agent's summary and a cancel
+/// `c4` with no reply (event 9): a session that answered it.
+fn held_cancel(order_id: &str, status: &str) -> (Session, EventReport) {
+    let mut session = Session::new(runtime(), Schedule::Workflow);
+    let mut events = opening(order_id, status);
+    events.push(agent(&format!(
+        "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+    )));
+    events.push(cancel_call("c4", order_id, "no longer needed"));
+    let report = run(&mut session, events, &OfflineJudge).pop().unwrap();
+    (session, report)
+}
+
+fn push(session: &mut Session, event: Event) -> EventReport {
+    session.push(event, &OfflineJudge).unwrap()
+}
+
+fn approved_by(report: &EventReport) -> Option<(Approver, String)> {
+    match &report.verdict {
+        GateVerdict::Allow {
+            approved: Some(a), ..
+        } => Some((a.by, a.call.clone())),
+        _ => None,
+    }
+}
+
+#[test]
+fn an_approval_opens_the_identical_call_once() {
+    let (mut session, held) = held_cancel("#O1", "pending");
+    assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
+    let answer = push(&mut session, approval("c4", true, Approver::User));
+    assert_eq!(answer.verdict, GateVerdict::Observe);
+    assert!(answer.anomalies.is_empty(), "{:?}", answer.anomalies);
+    assert_eq!(answer.kind, "approval of c4 by user");
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert_eq!(
+        approved_by(&retry),
+        Some((Approver::User, "c4".to_owned())),
+        "{:?}",
+        retry.verdict
+    );
+    let GateVerdict::Allow { step, .. } = &retry.verdict else {
+        unreachable!()
+    };
+    assert_eq!(step, "cancel.authorize");
+    // A second use of the same approval opens nothing: the approved call
+    // used the authorization, even with consent granted.
+    let again = push(&mut session, cancel_call("c6", "#O1", "no longer needed"));
+    assert!(again.verdict.is_block(), "{:?}", again.verdict);
+}
+
+#[test]
+fn an_approval_opens_no_call_with_other_arguments() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    push(&mut session, approval("c4", true, Approver::User));
+    let other = push(&mut session, cancel_call("c5", "#O1", "ordered by mistake"));
+    assert!(other.verdict.is_confirm(), "{:?}", other.verdict);
+    // The approval still stands for the call it named.
+    let same = push(&mut session, cancel_call("c6", "#O1", "no longer needed"));
+    assert!(approved_by(&same).is_some(), "{:?}", same.verdict);
+}
+
+#[test]
+fn a_withdrawal_voids_an_unused_approval() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    push(&mut session, approval("c4", true, Approver::User));
+    push(&mut session, user("Wait, no, don't cancel it."));
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(retry.verdict.is_block(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn a_declined_call_stays_blocked() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    let answer = push(&mut session, approval("c4", false, Approver::User));
+    assert_eq!(answer.kind, "refusal of c4 by user");
+    assert!(answer.anomalies.is_empty(), "{:?}", answer.anomalies);
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(retry.verdict.is_block(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn an_approval_of_a_call_never_seen_is_an_anomaly_and_opens_nothing() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    let answer = push(&mut session, approval("c99", true, Approver::User));
+    assert_eq!(answer.anomalies.len(), 1, "{:?}", answer.anomalies);
+    assert!(
+        answer.anomalies[0].contains("c99"),
+        "{:?}",
+        answer.anomalies
+    );
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(retry.verdict.is_confirm(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn an_approval_of_a_formally_blocked_call_is_an_anomaly_and_opens_nothing() {
+    let (mut session, held) = held_cancel("#O2", "delivered");
+    assert!(held.verdict.is_block(), "{:?}", held.verdict);
+    let answer = push(&mut session, approval("c4", true, Approver::User));
+    assert_eq!(answer.anomalies.len(), 1, "{:?}", answer.anomalies);
+    let retry = push(&mut session, cancel_call("c5", "#O2", "no longer needed"));
+    assert!(retry.verdict.is_block(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn a_second_answer_and_an_unpermitted_operator_are_anomalies() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    // The shop bundle does not permit operators.
+    let operator = push(&mut session, approval("c4", true, Approver::Operator));
+    assert_eq!(operator.anomalies.len(), 1, "{:?}", operator.anomalies);
+    let first = push(&mut session, approval("c4", false, Approver::User));
+    assert!(first.anomalies.is_empty(), "{:?}", first.anomalies);
+    let second = push(&mut session, approval("c4", true, Approver::User));
+    assert_eq!(second.anomalies.len(), 1, "{:?}", second.anomalies);
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(
+        retry.verdict.is_block(),
+        "the refusal stands: {:?}",
+        retry.verdict
+    );
+}
+
+#[test]
+fn an_approval_survives_a_restore() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    push(&mut session, approval("c4", true, Approver::User));
+    let text = serde_json::to_string(&session.snapshot()).unwrap();
+    let state = SessionState::from_json(&text).unwrap();
+    let mut restored = Session::restore(runtime(), state).unwrap();
+    let retry = push(&mut restored, cancel_call("c5", "#O1", "no longer needed"));
+    assert_eq!(
+        approved_by(&retry),
+        Some((Approver::User, "c4".to_owned())),
+        "{:?}",
+        retry.verdict
+    );
 }
 
 /// Classifies with the offline judge; answers every criterion with `answer`.

@@ -136,7 +136,7 @@ impl<'a> TraceAudit<'a> {
                     }
                     executed.entry(id.clone()).or_insert(*ok);
                 }
-                Event::User { .. } | Event::Agent { .. } => {}
+                Event::User { .. } | Event::Agent { .. } | Event::Approval { .. } => {}
             }
             if let Some(texts) = &mut texts {
                 texts.push(clip(&event_text(event, options.results), TIMELINE_TEXT));
@@ -347,7 +347,7 @@ impl Accumulator {
                     executed: ran,
                 });
             }
-            GateVerdict::Allow { step, request } => {
+            GateVerdict::Allow { step, request, .. } => {
                 *self.allowed_by_request.entry(request.clone()).or_default() += 1;
                 let before = plan.ancestors(&step);
                 let mut assumed: Vec<String> = Vec::new();
@@ -435,6 +435,11 @@ fn event_text(event: &Event, results: ResultContent) -> String {
     match event {
         Event::User { text } | Event::Agent { text } => text.clone(),
         Event::Call { args, .. } => args.to_string(),
+        Event::Approval { call, granted, by } => format!(
+            "{} of {call} by {}",
+            if *granted { "approval" } else { "refusal" },
+            by.label()
+        ),
         Event::Result { content, .. } => {
             let parsed = match (results, content) {
                 (ResultContent::Raw, serde_json::Value::String(raw)) => parse_content(raw),

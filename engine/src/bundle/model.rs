@@ -88,6 +88,10 @@ pub struct Manifest {
     /// instead of `transfer` (which a bank may then use as a request type).
     #[serde(default)]
     pub builtin_labels: BTreeMap<String, Sp<String>>,
+    /// Whether an operator of the host may answer a `confirm` verdict
+    /// (an `approval` event `by: operator`); by default only the user may.
+    #[serde(default)]
+    pub operator_approvals: bool,
     /// Mutating tools the workflow deliberately does not authorize, each with why.
     #[serde(default)]
     pub out_of_scope: Vec<OutOfScope>,

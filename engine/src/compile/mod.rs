@@ -84,6 +84,8 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// Whether an operator may answer a `confirm` verdict.
+    pub operator_approvals: bool,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -166,6 +168,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                operator_approvals: manifest.operator_approvals,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

@@ -184,6 +184,8 @@ impl ImportSummary {
                         Event::User { .. } | Event::Agent { .. } => self.messages += 1,
                         Event::Call { .. } => self.calls += 1,
                         Event::Result { .. } => self.results += 1,
+                        // A host's answer to a confirmation: neither.
+                        Event::Approval { .. } => {}
                     }
                 }
             }

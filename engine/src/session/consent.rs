@@ -1,26 +1,34 @@
 //! Consent at a blocked write: whether the write fails on the user's
 //! consent alone — the workflow with that consent granted
 //! (`ConsentSpec::granted`) allows it, in the session's own evaluator —,
-//! what the conversation says about that consent ([`consent_read`]), and
-//! the confirmation request a `confirm` verdict carries.
+//! what the host's approvals and the conversation say about that consent
+//! ([`consent_read`]), and the confirmation request a `confirm` verdict
+//! carries.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use turnstile_judge::dialogue::{Stance, reply_stance};
-use turnstile_rules::{EventIdx, FactsBuilder, Monitor, Plan, Speaker, evaluate};
+use turnstile_rules::{
+    Env, EventFacts, EventIdx, FactsBuilder, Monitor, Speaker, StepId, evaluate,
+};
 
 use super::Explainer;
+use super::approvals::Standing;
 use super::core::Core;
 use super::judging::Judged;
-use super::verdict::{Confirmation, ConsentState, Detail, GateVerdict};
+use super::runtime::Granted;
+use super::verdict::{Approved, Confirmation, ConsentState, Detail, GateVerdict};
 use crate::schema::ConfirmPiece;
 use crate::trace::Event;
 
 impl Core {
-    /// The `confirm` verdict on the checked write `k` (the last event
-    /// taken), which `block` explains, when the write fails on consent
-    /// alone and the conversation does not settle that the user refused.
-    pub fn confirm_instead(
+    /// What stands instead of `block` on the checked write `k` (the last
+    /// event taken) when the write fails on consent alone: an allow when
+    /// the host approved an identical call (and it is not used yet), else
+    /// `confirm` unless the host declined an identical call or the
+    /// conversation settles that the user refused. `None`: the block stands.
+    pub fn consent_verdict(
         &self,
         k: EventIdx,
         block: &GateVerdict,
@@ -40,23 +48,17 @@ impl Core {
         };
         let symbol = self.rt.bundle.domain.tool(tool)?.symbol;
         let granted = self.rt.granted.get(&symbol)?;
-        let allowed = match self.explainer {
-            Explainer::Monitor => self.granted_monitor_allows(&granted.plan, judged),
-            Explainer::Datalog => {
-                let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
-                for facts in &self.log {
-                    builder.push(facts);
-                }
-                let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
-                facts.judged = judged
-                    .iter()
-                    .flat_map(|(at, steps)| steps.iter().map(move |(s, e)| (*s, *e, *at)))
-                    .collect();
-                evaluate(&granted.checks, &facts).is_ok_and(|d| d.is_allowed(k))
+        let (authorized, env) = self.granted_allowed(k, granted, judged)?;
+        match self.approvals.standing(tool, args) {
+            Standing::Approved(call, by) => {
+                return Some(GateVerdict::Allow {
+                    step: self.rt.step_name(authorized).to_owned(),
+                    request: self.bindings(&env),
+                    approved: Some(Approved { by, call }),
+                });
             }
-        };
-        if !allowed {
-            return None;
+            Standing::Declined(_) => return None,
+            Standing::Open => {}
         }
         let consent = consent_read(self);
         if consent == ConsentState::Refused {
@@ -71,22 +73,96 @@ impl Core {
         })
     }
 
-    /// Whether the monitor over `plan`, fed every logged event with the
-    /// accepted verdicts, allows the last one.
-    fn granted_monitor_allows(&self, plan: &Arc<Plan>, judged: &Judged) -> bool {
-        let mut monitor = Monitor::new(Arc::clone(plan));
-        let mut last = None;
-        for facts in &self.log {
-            let at: Vec<_> = judged
-                .get(&facts.event)
-                .map(|s| s.iter().copied().collect())
-                .unwrap_or_default();
-            match monitor.push(facts, &at) {
-                Ok(outcome) => last = outcome.allowed(),
-                Err(_) => return false,
+    /// The first authorization of write `k` in the workflow with consent
+    /// granted, in the session's own evaluator.
+    fn granted_allowed(
+        &self,
+        k: EventIdx,
+        granted: &Granted,
+        judged: &Judged,
+    ) -> Option<(StepId, Env)> {
+        match self.explainer {
+            Explainer::Monitor => {
+                let mut monitor = Monitor::new(Arc::clone(&granted.plan));
+                let mut last = None;
+                for facts in self.granted_log() {
+                    let at: Vec<_> = judged
+                        .get(&facts.event)
+                        .map(|s| s.iter().copied().collect())
+                        .unwrap_or_default();
+                    last = monitor.push(&facts, &at).ok()?.gated;
+                }
+                last?.first().copied()
+            }
+            Explainer::Datalog => {
+                let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
+                for facts in self.granted_log() {
+                    builder.push(&facts);
+                }
+                let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
+                facts.judged = judged
+                    .iter()
+                    .flat_map(|(at, steps)| steps.iter().map(move |(s, e)| (*s, *e, *at)))
+                    .collect();
+                let derived = evaluate(&granted.checks, &facts).ok()?;
+                derived.allowed.get(&k)?.first().copied()
             }
         }
-        last == Some(true)
+    }
+
+    /// The logged facts as the workflow with consent granted reads them:
+    /// a call held for confirmation earlier did not run, so it is an event
+    /// without facts (it used no authorization there).
+    fn granted_log(&self) -> impl Iterator<Item = Cow<'_, EventFacts>> {
+        self.log.iter().map(|facts| {
+            if self.approvals.is_held(facts.event) {
+                Cow::Owned(EventFacts {
+                    event: facts.event,
+                    ..EventFacts::default()
+                })
+            } else {
+                Cow::Borrowed(facts)
+            }
+        })
+    }
+
+    /// Books the verdict on event `k` in the approvals: a `confirm` holds
+    /// the call, an allow on an approval uses the approval up.
+    pub fn note_verdict(&mut self, k: EventIdx, verdict: &GateVerdict) {
+        match verdict {
+            GateVerdict::Confirm { .. } => {
+                if let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) {
+                    self.approvals.hold(id, k, tool, args);
+                }
+            }
+            GateVerdict::Allow {
+                approved: Some(approved),
+                ..
+            } => self.approvals.use_up(&approved.call),
+            _ => {}
+        }
+    }
+
+    /// What event `k` tells the approvals: the host's answer (an anomaly
+    /// when it opens nothing), or a user turn that withdraws (voiding every
+    /// approval not yet used) or says yes (lifting the refusals).
+    pub fn note_answers(&mut self, k: EventIdx) -> Option<String> {
+        match self.events.get(k.as_usize())? {
+            Event::Approval { call, granted, by } => self
+                .approvals
+                .answer(call, *granted, *by, self.rt.bundle.operator_approvals)
+                .err()
+                .map(|why| format!("event {k}: {why}")),
+            Event::User { text } => {
+                match reply_stance(text) {
+                    Stance::Refuse => self.approvals.withdraw(),
+                    Stance::Affirm => self.approvals.affirm(),
+                    Stance::Question | Stance::Unknown => {}
+                }
+                None
+            }
+            _ => None,
+        }
     }
 
     /// The confirmation request of the call `id` of `tool` with `args`.

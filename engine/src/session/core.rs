@@ -11,6 +11,7 @@ use std::sync::Arc;
 use turnstile_rules::{Env, EventIdx, Reason, StepId, Violation};
 use turnstile_rules::{EventFacts, EventOutcome, ExtractionDiagnostic, FactsBuilder, Monitor};
 
+use super::approvals::Approvals;
 use super::classify::{Classified, Context, describe};
 use super::deviation::Successes;
 use super::judging::Judged;
@@ -47,6 +48,8 @@ pub(super) struct Core {
     pub after_user: bool,
     /// The last agent event was blocked (the boundary schedule checks the retry).
     pub after_block: bool,
+    /// The calls held for confirmation and the host's answers.
+    pub approvals: Approvals,
 }
 
 impl Core {
@@ -64,6 +67,7 @@ impl Core {
             successes: Successes::default(),
             after_user: false,
             after_block: false,
+            approvals: Approvals::default(),
             rt,
         }
     }
@@ -202,7 +206,7 @@ impl Core {
         judged: &Judged,
     ) -> GateVerdict {
         let verdict = self.formal_write_verdict(k, allowed, explained, judged);
-        self.confirm_instead(k, &verdict, judged).unwrap_or(verdict)
+        self.consent_verdict(k, &verdict, judged).unwrap_or(verdict)
     }
 
     /// [`Core::write_verdict`] before consent is considered: allow or block.
@@ -217,6 +221,7 @@ impl Core {
             return GateVerdict::Allow {
                 step: self.rt.step_name(*step).to_owned(),
                 request: self.bindings(env),
+                approved: None,
             };
         }
         let explained = match self.explainer {

@@ -47,6 +47,7 @@
 //! protocol (`protocol.rs`) carries it through extraction, the monitor, the
 //! judge and the verdict.
 
+mod approvals;
 mod classify;
 mod consent;
 mod core;
@@ -84,8 +85,8 @@ pub use state::{
     AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
 };
 pub use verdict::{
-    Bindings, Confirmation, ConsentState, Cursor, Detail, EventReport, GateVerdict, Guidance,
-    JudgeNote, RequestStatus, RequestView,
+    Approved, Bindings, Confirmation, ConsentState, Cursor, Detail, EventReport, GateVerdict,
+    Guidance, JudgeNote, RequestStatus, RequestView,
 };
 
 use self::core::Core;

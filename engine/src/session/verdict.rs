@@ -17,6 +17,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_rules::{EventIdx, Reason};
 
+use crate::trace::Approver;
+
 use turnstile_judge::Verdict;
 
 /// What the judge said, for reports. Fields in key order, and the verdict
@@ -103,6 +105,9 @@ pub enum GateVerdict {
         step: String,
         /// The bindings of the request whose path reached it.
         request: Bindings,
+        /// The host's approval that stood for the user's consent, if one did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approved: Option<Approved>,
     },
     /// The mutating call is not authorized.
     Block {
@@ -201,6 +206,15 @@ impl GateVerdict {
             GateVerdict::Unchecked { .. } => "unchecked",
         }
     }
+}
+
+/// The approval a call was allowed on. Fields in key order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approved {
+    /// Who approved.
+    pub by: Approver,
+    /// The call the gate answered `confirm`, which the approval named.
+    pub call: String,
 }
 
 /// A canonical confirmation request: the call, its tool, the text to show
@@ -349,6 +363,8 @@ struct ReportJson<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     anomalies: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
+    approved: Option<&'a Approved>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     at: Option<EventIdx>,
     #[serde(skip_serializing_if = "Option::is_none")]
     confirmation: Option<&'a Confirmation>,
@@ -388,6 +404,7 @@ impl<'a> ReportJson<'a> {
         let mut json = ReportJson {
             action: None,
             anomalies: &report.anomalies,
+            approved: None,
             at: None,
             confirmation: None,
             consent: None,
@@ -407,9 +424,14 @@ impl<'a> ReportJson<'a> {
             would_block: None,
         };
         match &report.verdict {
-            GateVerdict::Allow { step, request } => {
+            GateVerdict::Allow {
+                step,
+                request,
+                approved,
+            } => {
                 json.step = Some(Some(step));
                 json.request = Some(request);
+                json.approved = approved.as_ref();
             }
             GateVerdict::Block {
                 reason,
@@ -514,7 +536,20 @@ mod tests {
         let allow = report(GateVerdict::Allow {
             step: "authorize".to_owned(),
             request: bindings(&[("user", "u1"), ("order", "#W1")]),
+            approved: None,
         });
+        let approved = report(GateVerdict::Allow {
+            step: "authorize".to_owned(),
+            request: bindings(&[("order", "#W1")]),
+            approved: Some(Approved {
+                by: Approver::User,
+                call: "c3".to_owned(),
+            }),
+        });
+        assert_eq!(
+            serde_json::to_string(&approved).unwrap(),
+            r##"{"approved":{"by":"user","call":"c3"},"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1"},"step":"authorize","verdict":"allow"}"##
+        );
         assert_eq!(
             serde_json::to_string(&allow).unwrap(),
             r##"{"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1","user":"u1"},"step":"authorize","verdict":"allow"}"##
@@ -599,7 +634,7 @@ mod tests {
             serde_json::to_string(&unchecked).unwrap(),
             r##"{"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"verdict":"unchecked","would_block":true}"##
         );
-        for report in [allow, block, confirm, guide, deviate, unchecked] {
+        for report in [allow, approved, block, confirm, guide, deviate, unchecked] {
             let text = serde_json::to_string(&report).unwrap();
             let read: EventReport = serde_json::from_str(&text).unwrap();
             assert_eq!(read, report, "{text}");
