@@ -154,10 +154,15 @@ impl Core {
                 .err()
                 .map(|why| format!("event {k}: {why}")),
             Event::User { text } => {
-                match reply_stance(text) {
-                    Stance::Refuse => self.approvals.withdraw(),
-                    Stance::Affirm => self.approvals.affirm(),
-                    Stance::Question | Stance::Unknown => {}
+                let affirms = self
+                    .log
+                    .get(k.as_usize())
+                    .and_then(|facts| facts.turn)
+                    .is_some_and(|turn| turn.affirms);
+                if reply_stance(text) == Stance::Refuse {
+                    self.approvals.withdraw();
+                } else if affirms {
+                    self.approvals.affirm();
                 }
                 None
             }
@@ -228,8 +233,8 @@ fn shown(value: &serde_json::Value) -> String {
 /// What the conversation says about the user's consent, as of the last
 /// event: the user's replies since the agent's latest request for a
 /// decision. No request or no reply is [`ConsentState::Absent`]; a reply
-/// the reader reads as a refusal or withdrawal, not followed by a clear yes,
-/// is [`ConsentState::Refused`]; any other reply is
+/// the reader reads as a refusal or withdrawal is [`ConsentState::Refused`]
+/// (whatever follows it before the agent asks again); any other reply is
 /// [`ConsentState::Qualified`] (the reader could not decide it).
 ///
 /// The one place the gate reads the user's answer for `confirm`: it uses
@@ -244,24 +249,19 @@ pub(super) fn consent_read(core: &Core) -> ConsentState {
                 asked = true;
                 break;
             }
-            Speaker::User => replies.push(turn.event),
+            Speaker::User => replies.push(turn),
             Speaker::Agent => {}
         }
     }
     if !asked || replies.is_empty() {
         return ConsentState::Absent;
     }
-    let mut refused = false;
-    for event in replies.iter().rev() {
-        let Some(Event::User { text }) = core.events.get(event.as_usize()) else {
-            continue;
-        };
-        match reply_stance(text) {
-            Stance::Refuse => refused = true,
-            Stance::Affirm => refused = false,
-            Stance::Question | Stance::Unknown => {}
-        }
-    }
+    // A refusal since the request stands: only the agent's next request
+    // for the decision opens it again (as `confirmed(...)` reads it).
+    let refused = replies.iter().any(|turn| {
+        matches!(core.events.get(turn.event.as_usize()),
+            Some(Event::User { text }) if reply_stance(text) == Stance::Refuse)
+    });
     if refused {
         ConsentState::Refused
     } else {
