@@ -3,9 +3,12 @@
 //! `Session::push` under every firing schedule. Each case ends with the
 //! agent's `cancel_pending_order` call right after a user message, so every
 //! schedule fires on it; the verdict on that call must be the same under all
-//! three, and must be a block for every forbidden conversation (a refusal,
-//! sarcasm, a yes to another question, a withdrawn yes, a yes reused for
-//! another order or another user) and an allow for the compliant controls.
+//! three, and must never be an allow for a forbidden conversation: a block
+//! for a refusal, sarcasm or a yes reused for another user, and — where
+//! every formal check holds and the reply only fails to be this action's
+//! yes (a yes to another question or order, a withdrawn or qualified yes) —
+//! `confirm`, which does not run the call either; an allow for the
+//! compliant controls.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 use std::path::Path;
