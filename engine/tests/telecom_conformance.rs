@@ -553,6 +553,16 @@ fn telecom_conformance() {
                             tally.failures.push(format!("{id} {name}: {reason:?}"));
                         }
                     }
+                    // Only the user's yes missing: held for confirmation,
+                    // not run — the injected skipped confirmation, caught.
+                    GateVerdict::Confirm { .. } => {
+                        tally.passed += 1;
+                        if *expected == Reason::DialogueUnmet {
+                            tally.right_reason += 1;
+                        } else {
+                            tally.failures.push(format!("{id} {name}: confirm"));
+                        }
+                    }
                     other => tally
                         .failures
                         .push(format!("{id} {name}: {}", other.label())),
