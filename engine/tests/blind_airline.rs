@@ -254,7 +254,7 @@ fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
             GateVerdict::Allow { .. } => Some(Outcome::Allow),
             GateVerdict::Block { .. } => Some(Outcome::Block),
             // Held for the user's confirmation: the call does not run.
-            GateVerdict::Confirm { .. } if HELD_FOR_CONFIRMATION.contains(&&*case.name) => {
+            GateVerdict::Confirm { .. } if HELD_FOR_CONFIRMATION.contains(&case.name) => {
                 Some(Outcome::Block)
             }
             _ => None,
