@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use turnstile_engine::import::for_each_trace;
 use turnstile_engine::session::{
-    BundleRuntime, Coverage, EventReport, Explainer, GateVerdict, ReplayReport, RequestStatus,
-    Schedule, coverage, replay_async, replay_explained,
+    BundleRuntime, ConsentState, Coverage, EventReport, Explainer, GateVerdict, ReplayReport,
+    RequestStatus, Schedule, coverage, replay_async, replay_explained,
 };
 use turnstile_engine::trace::Trace;
 
@@ -198,11 +198,17 @@ fn print_trace(
             }
         }
         let gated = report.gated_calls();
+        let confirmed = report.confirmed().len();
         writeln!(
             out,
-            "   mutating calls {}, blocked {}, unchecked deviations {}, deviations without a write {}; judge calls {}, tokens {}+{}",
+            "   mutating calls {}, blocked {}{}, unchecked deviations {}, deviations without a write {}; judge calls {}, tokens {}+{}",
             gated.len(),
             report.blocked().len(),
+            if confirmed > 0 {
+                format!(", held for confirmation {confirmed}")
+            } else {
+                String::new()
+            },
             report.unchecked_deviations(),
             report.deviated().len(),
             report.usage.calls,
@@ -229,6 +235,18 @@ fn print_trace(
     Ok(())
 }
 
+/// A confirmation's consent as a replay reads it: the call already ran, so
+/// a write with no answer at all is a violation, one after a reply the
+/// reader could not decide needs review.
+fn consent_note(consent: ConsentState) -> &'static str {
+    match consent {
+        ConsentState::Absent => "absent (a violation: the user never answered)",
+        ConsentState::Refused => "refused (a violation)",
+        ConsentState::Qualified => "qualified (needs review)",
+        ConsentState::Unknown => "unknown (needs review)",
+    }
+}
+
 fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()> {
     let head = format!("{:>4}  {:<34}", event.event, clip(&event.kind, 34));
     match &event.verdict {
@@ -242,9 +260,20 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
                 ""
             }
         ),
-        GateVerdict::Allow { step, request } => {
-            writeln!(out, "{head} ALLOW  {step} {}", show(request))
-        }
+        GateVerdict::Allow {
+            step,
+            request,
+            approved,
+        } => match approved {
+            None => writeln!(out, "{head} ALLOW  {step} {}", show(request)),
+            Some(approval) => writeln!(
+                out,
+                "{head} ALLOW  {step} {} (approved by the {} for call {})",
+                show(request),
+                approval.by.label(),
+                approval.call
+            ),
+        },
         GateVerdict::Block {
             reason,
             step,
@@ -263,6 +292,26 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             }
             // The "event k: tool blocked (reason)" line repeats the header;
             // a type-mismatch line before it does not.
+            for line in explanation.lines().filter(|l| !l.starts_with("event ")) {
+                writeln!(out, "{:42}{}", "", line.trim_start())?;
+            }
+            Ok(())
+        }
+        GateVerdict::Confirm {
+            step,
+            request,
+            confirmation,
+            consent,
+            explanation,
+        } => {
+            writeln!(
+                out,
+                "{head} CONFIRM  consent {} at {} {}",
+                consent_note(*consent),
+                step.as_deref().unwrap_or("?"),
+                show(request)
+            )?;
+            writeln!(out, "{:42}ask: {}", "", confirmation.text)?;
             for line in explanation.lines().filter(|l| !l.starts_with("event ")) {
                 writeln!(out, "{:42}{}", "", line.trim_start())?;
             }

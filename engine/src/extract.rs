@@ -226,7 +226,10 @@ impl Extractor {
                 ExtractionProblem::LateTicket,
                 "a ticket after the agent's first event is not what the user stated before the conversation; it states nothing".to_owned(),
             ),
-            Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {}
+            Event::User { .. }
+            | Event::Ticket { .. }
+            | Event::Agent { .. }
+            | Event::Approval { .. } => {}
         }
         let turn = self.mentions(k, event);
         self.agent_acted |= event.is_agent_event();
@@ -287,7 +290,7 @@ impl Extractor {
             Event::Ticket { .. } if self.agent_acted => return None,
             Event::Ticket { text } => (Speaker::Ticket, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } => return None,
+            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => return None,
         };
         let ticket = matches!(event, Event::Ticket { .. });
         let (rendered, cues) = if ticket {

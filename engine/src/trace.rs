@@ -44,6 +44,19 @@ pub enum Event {
         /// Who made the call.
         requestor: Side,
     },
+    /// The host's answer to a `confirm` verdict: the user (or, where the
+    /// bundle permits, an operator) approved or declined the call `call`.
+    /// Only the host sends it, as an event of its own; text inside a
+    /// message never is one.
+    Approval {
+        /// The id of the call the gate answered `confirm`.
+        call: String,
+        /// Approved (`true`) or declined (`false`).
+        granted: bool,
+        /// Who answered.
+        #[serde(default = "by_user")]
+        by: Approver,
+    },
     /// The result of the call with the same `id`.
     Result {
         /// The id of the call answered.
@@ -54,6 +67,30 @@ pub enum Event {
         #[serde(default)]
         content: serde_json::Value,
     },
+}
+
+/// Who answered a confirmation request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Approver {
+    /// The user the conversation is with.
+    User,
+    /// An operator of the host (only where the bundle permits it).
+    Operator,
+}
+
+impl Approver {
+    /// The name as reported.
+    pub fn label(self) -> &'static str {
+        match self {
+            Approver::User => "user",
+            Approver::Operator => "operator",
+        }
+    }
+}
+
+fn by_user() -> Approver {
+    Approver::User
 }
 
 fn agent_side() -> Side {

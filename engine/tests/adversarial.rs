@@ -3,9 +3,12 @@
 //! `Session::push` under every firing schedule. Each case ends with the
 //! agent's `cancel_pending_order` call right after a user message, so every
 //! schedule fires on it; the verdict on that call must be the same under all
-//! three, and must be a block for every forbidden conversation (a refusal,
-//! sarcasm, a yes to another question, a withdrawn yes, a yes reused for
-//! another order or another user) and an allow for the compliant controls.
+//! three, and must never be an allow for a forbidden conversation: a block
+//! for a refusal, sarcasm or a yes reused for another user, and — where
+//! every formal check holds and the reply only fails to be this action's
+//! yes (a yes to another question or order, a withdrawn or qualified yes) —
+//! `confirm`, which does not run the call either; an allow for the
+//! compliant controls.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 use std::path::Path;
@@ -136,6 +139,8 @@ fn after_summary(replies: &[&str]) -> Vec<Event> {
 enum Outcome {
     Allow,
     Block,
+    /// Held for the user's confirmation: the call does not run.
+    Confirm,
 }
 
 /// The report on the last event under one schedule.
@@ -155,6 +160,7 @@ fn verdict_on_last(events: &[Event], schedule: Schedule) -> (Outcome, String) {
     let outcome = match &report.verdict {
         GateVerdict::Allow { .. } => Outcome::Allow,
         GateVerdict::Block { .. } => Outcome::Block,
+        GateVerdict::Confirm { .. } => Outcome::Confirm,
         other => panic!("{schedule}: not a gate verdict on the call: {other:?}"),
     };
     (
@@ -177,6 +183,14 @@ fn assert_gate(events: Vec<Event>, expected: Outcome) {
 
 fn forbidden(replies: &[&str]) {
     assert_gate(after_summary(replies), Outcome::Block);
+}
+
+/// A reply that answers no request for this action, or one the reader
+/// cannot decide: every formal check holds, so the write is held for the
+/// user's confirmation (`confirm`, the call does not run) rather than
+/// blocked — the host's prompt is the remedy. Never allowed.
+fn held(replies: &[&str]) {
+    assert_gate(after_summary(replies), Outcome::Confirm);
 }
 
 // ---- refusals, sarcasm and negated yes words after the summary ----
@@ -234,7 +248,7 @@ fn yes_to_a_coffee_blocks() {
     events.push(agent("Do you want a coffee?"));
     events.push(user("Yes."));
     events.push(cancel(ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
@@ -245,7 +259,7 @@ fn yes_to_a_delivery_estimate_blocks() {
     ));
     events.push(user("Yes."));
     events.push(cancel(ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
@@ -260,7 +274,7 @@ fn a_yes_for_one_order_does_not_cancel_another() {
     events.push(agent(SUMMARY));
     events.push(user("Yes, please cancel it."));
     events.push(cancel(OTHER_ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
@@ -279,17 +293,12 @@ fn a_yes_for_one_order_confirms_that_order_only() {
     events.push(cancel(OTHER_ORDER));
     let report = last_report(&events, Schedule::Workflow);
     match report.verdict {
-        GateVerdict::Block {
-            step,
-            request,
-            reason,
-            ..
-        } => {
+        // Held for confirmation: the yes named the other order.
+        GateVerdict::Confirm { step, request, .. } => {
             assert_eq!(step.as_deref(), Some("cancel.authorize"));
-            assert_eq!(reason, turnstile_rules::Reason::DialogueUnmet);
             assert_eq!(request.get("order").map(String::as_str), Some(OTHER_ORDER));
         }
-        other => panic!("not blocked: {other:?}"),
+        other => panic!("not held for confirmation: {other:?}"),
     }
 }
 
@@ -353,21 +362,21 @@ fn no_need_to_cancel_then_yes_to_tracking_blocks() {
     ));
     events.push(user("Yes please"));
     events.push(cancel(ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 // ---- a yes that answers another request or names another action ----
 
 #[test]
 fn a_yes_with_a_request_for_something_else_blocks() {
-    forbidden(&["Yes, I'd like to know the delivery estimate."]);
-    forbidden(&["Yes, please send me the tracking number."]);
+    held(&["Yes, I'd like to know the delivery estimate."]);
+    held(&["Yes, please send me the tracking number."]);
 }
 
 #[test]
 fn a_yes_naming_another_action_blocks() {
-    forbidden(&["Yes, please exchange it."]);
-    forbidden(&["Yes, I'd like to return it."]);
+    held(&["Yes, please exchange it."]);
+    held(&["Yes, I'd like to return it."]);
 }
 
 // ---- qualifiers about orders no summary named ----
@@ -406,14 +415,14 @@ fn a_yes_for_one_order_never_opens_the_other_one_the_user_keeps() {
         "Yes, please cancel #W9300146. I do not want to cancel #W4597054.",
     ]);
     events.push(cancel(OTHER_ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
 fn a_yes_naming_only_the_other_order_blocks() {
     let mut events = one_of_two_summarised(&["Yes, cancel #W4597054."]);
     events.push(cancel(ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
@@ -442,7 +451,7 @@ fn both_summarised(replies: &[&str]) -> Vec<Event> {
 fn a_yes_naming_one_order_of_two_does_not_cancel_the_other() {
     let mut events = both_summarised(&["Yes, cancel #W4597054."]);
     events.push(cancel(ORDER));
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
@@ -482,7 +491,7 @@ fn summary_then_upsell(reply: &str) -> Vec<Event> {
 
 #[test]
 fn a_bare_yes_to_a_summary_ending_in_an_upsell_blocks() {
-    assert_gate(summary_then_upsell("Yes!"), Outcome::Block);
+    assert_gate(summary_then_upsell("Yes!"), Outcome::Confirm);
 }
 
 #[test]
@@ -503,7 +512,7 @@ fn a_yes_restating_the_reason_allows() {
 
 #[test]
 fn a_yes_then_no_need_for_the_cancellation_blocks() {
-    forbidden(&["Yes. Actually I don't need it cancelled."]);
+    held(&["Yes. Actually I don't need it cancelled."]);
 }
 
 #[test]
@@ -570,12 +579,12 @@ fn a_yes_to_a_question_naming_the_order_does_not_change_its_payment() {
         "Order #W9300146 is pending. Would you like me to send you the tracking details for order #W9300146?",
         "Yes please.",
     );
-    assert_gate(events, Outcome::Block);
+    assert_gate(events, Outcome::Confirm);
 }
 
 #[test]
 fn a_yes_to_a_cancel_summary_does_not_change_the_payment() {
-    assert_gate(payment_change(SUMMARY, "Yes."), Outcome::Block);
+    assert_gate(payment_change(SUMMARY, "Yes."), Outcome::Confirm);
 }
 
 #[test]

@@ -253,6 +253,10 @@ fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
         let outcome = match &report.verdict {
             GateVerdict::Allow { .. } => Some(Outcome::Allow),
             GateVerdict::Block { .. } => Some(Outcome::Block),
+            // Held for the user's confirmation: the call does not run.
+            GateVerdict::Confirm { .. } if HELD_FOR_CONFIRMATION.contains(&case.name) => {
+                Some(Outcome::Block)
+            }
             _ => None,
         };
         if outcome != Some(expected) {
@@ -264,6 +268,15 @@ fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
     }
     found
 }
+
+/// Forbidden writes whose every formal check holds and which lack only the
+/// user's consent to this record (a yes to another reservation, or none at
+/// all): answered `confirm`, so they do not run and the host asks the user.
+const HELD_FOR_CONFIRMATION: &[&str] = &[
+    "cancel_the_reservation_the_yes_did_not_name",
+    "probe_cancel_other_reservation_than_confirmed_both_read",
+    "add_bags_without_confirmation",
+];
 
 fn assert_all(cases: &[Case], expected: Outcome) {
     let mut failures = Vec::new();

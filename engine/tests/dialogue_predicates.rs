@@ -14,10 +14,10 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::extract::extract;
-use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, ConsentState, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
-use turnstile_rules::{Reason, Speaker};
+use turnstile_rules::Speaker;
 
 const USER: &str = "aarav_anderson_6891";
 const ORDER: &str = "#W3470184";
@@ -189,11 +189,13 @@ fn a_summary_that_does_not_name_the_order_blocks() {
     events.push(user("Yes, please proceed."));
     events.push(return_call(&[ITEM]));
     let v = verdict(events);
+    // Not consent, but every formal check holds and the reader cannot tell
+    // a refusal: held for the user's confirmation (the call does not run).
     assert!(
         matches!(
             v,
-            GateVerdict::Block {
-                reason: Reason::DialogueUnmet,
+            GateVerdict::Confirm {
+                consent: ConsentState::Qualified,
                 ..
             }
         ),
@@ -211,11 +213,13 @@ fn a_qualified_real_reply_is_not_consent() {
     ));
     events.push(return_call(&[ITEM]));
     let v = verdict(events);
+    // Not consent, but every formal check holds and the reader cannot tell
+    // a refusal: held for the user's confirmation (the call does not run).
     assert!(
         matches!(
             v,
-            GateVerdict::Block {
-                reason: Reason::DialogueUnmet,
+            GateVerdict::Confirm {
+                consent: ConsentState::Qualified,
                 ..
             }
         ),
@@ -232,11 +236,13 @@ fn without_a_summary_a_yes_confirms_nothing() {
     events.push(user("Yes please."));
     events.push(return_call(&[ITEM]));
     let v = verdict(events);
+    // Not consent, but every formal check holds and the reader cannot tell
+    // a refusal: held for the user's confirmation (the call does not run).
     assert!(
         matches!(
             v,
-            GateVerdict::Block {
-                reason: Reason::DialogueUnmet,
+            GateVerdict::Confirm {
+                consent: ConsentState::Qualified,
                 ..
             }
         ),

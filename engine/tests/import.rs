@@ -121,6 +121,7 @@ fn trace_counts(trace: &Trace) -> Counts {
                 ..
             } => c.user_calls += 1,
             Event::Call { .. } => c.agent_calls += 1,
+            Event::Approval { .. } => {}
             Event::Result { ok, .. } => {
                 c.results += 1;
                 if !ok {

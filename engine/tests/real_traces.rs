@@ -163,7 +163,17 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
                 r.event.0,
                 Outcome::Blocked(format!("{reason:?}@{}", step.as_deref().unwrap_or("?"))),
             )),
-            GateVerdict::Allow { step, request } => {
+            // Held for the user's confirmation: it does not run, so it counts
+            // with the blocks, under a reason of its own.
+            GateVerdict::Confirm { step, consent, .. } => Some((
+                r.event.0,
+                Outcome::Blocked(format!(
+                    "Confirm({})@{}",
+                    consent.label(),
+                    step.as_deref().unwrap_or("?")
+                )),
+            )),
+            GateVerdict::Allow { step, request, .. } => {
                 let accepted: Vec<String> = report
                     .events
                     .iter()

@@ -17,11 +17,11 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::session::{
-    BundleRuntime, EventReport, GateVerdict, Progress, RequestStatus, RequestView, STATE_VERSION,
-    Schedule, Session, SessionError, SessionState,
+    BundleRuntime, ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus,
+    RequestView, STATE_VERSION, Schedule, Session, SessionError, SessionState,
 };
 use turnstile_engine::session::{coverage, replay};
-use turnstile_engine::trace::{Event, Trace};
+use turnstile_engine::trace::{Approver, Event, Trace};
 use turnstile_judge::{
     Immediate, Judge, JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge, Verdict,
 };
@@ -211,6 +211,7 @@ fn a_compliant_cancellation_is_guided_then_allowed() {
         GateVerdict::Allow {
             step: "cancel.authorize".to_owned(),
             request: bindings(&[("order", "#O1"), ("user", "u1")]),
+            approved: None,
         }
     );
     assert!(matches!(
@@ -310,7 +311,11 @@ fn two_orders_are_two_requests() {
     ));
     events.push(agent("Which one?"));
     let r = run(&mut session, events, &OfflineJudge);
-    assert!(r[10].verdict.is_block(), "{:?}", r[10].verdict);
+    // Every formal check holds; the user was never asked: a confirmation.
+    let GateVerdict::Confirm { consent, .. } = &r[10].verdict else {
+        panic!("{:?}", r[10].verdict);
+    };
+    assert_eq!(*consent, ConsentState::Absent);
     let mut requests: Vec<_> = r[11].requests.iter().map(|q| q.request.clone()).collect();
     requests.sort();
     assert_eq!(
@@ -319,6 +324,261 @@ fn two_orders_are_two_requests() {
             bindings(&[("order", "#O1"), ("user", "u1")]),
             bindings(&[("order", "#O2"), ("user", "u1")]),
         ]
+    );
+}
+
+/// The opening, the agent's summary, then `reply` (if any) and the cancel
+/// of `order_id` at event 9 or 10; that write's report, under `explainer`.
+fn cancel_after(
+    order_id: &str,
+    status: &str,
+    reply: Option<&str>,
+    explainer: Explainer,
+) -> EventReport {
+    let mut session = Session::new(runtime(), Schedule::Workflow);
+    session.set_explainer(explainer);
+    let mut events = opening(order_id, status);
+    events.push(agent(&format!(
+        "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+    )));
+    events.extend(reply.map(user));
+    events.push(call(
+        "c4",
+        "cancel_pending_order",
+        json!({"order_id": order_id, "reason": "no longer needed"}),
+    ));
+    run(&mut session, events, &OfflineJudge).pop().unwrap()
+}
+
+#[test]
+fn a_write_lacking_only_the_yes_asks_for_confirmation() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let report = cancel_after("#O1", "pending", None, explainer);
+        let GateVerdict::Confirm {
+            step,
+            request,
+            confirmation,
+            consent,
+            ..
+        } = &report.verdict
+        else {
+            panic!("{explainer:?}: expected confirm, got {:?}", report.verdict);
+        };
+        assert_eq!(step.as_deref(), Some("cancel.confirm"));
+        assert_eq!(request, &bindings(&[("order", "#O1"), ("user", "u1")]));
+        assert_eq!(*consent, ConsentState::Absent, "no reply at all");
+        assert_eq!(confirmation.call, "c4");
+        assert_eq!(confirmation.tool, "cancel_pending_order");
+        // The bundle's template, over the call's arguments.
+        assert_eq!(confirmation.text, "Cancel order #O1 (no longer needed)?");
+        let details: Vec<(&str, &str)> = confirmation
+            .details
+            .iter()
+            .map(|d| (d.name.as_str(), d.value.as_str()))
+            .collect();
+        assert_eq!(
+            details,
+            vec![("order_id", "#O1"), ("reason", "no longer needed")]
+        );
+        assert_eq!(report.verdict.label(), "confirm");
+        assert!(report.verdict.withholds() && !report.verdict.is_block());
+    }
+}
+
+#[test]
+fn a_reply_the_reader_cannot_decide_asks_for_confirmation() {
+    let report = cancel_after(
+        "#O1",
+        "pending",
+        Some("Hmm, how long does a refund take?"),
+        Explainer::Monitor,
+    );
+    let GateVerdict::Confirm { consent, .. } = &report.verdict else {
+        panic!("expected confirm, got {:?}", report.verdict);
+    };
+    assert_eq!(*consent, ConsentState::Qualified);
+}
+
+#[test]
+fn a_refused_write_stays_blocked() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let report = cancel_after("#O1", "pending", Some("No, don't cancel it."), explainer);
+        let GateVerdict::Block { reason, step, .. } = &report.verdict else {
+            panic!(
+                "{explainer:?}: a refusal opened a prompt: {:?}",
+                report.verdict
+            );
+        };
+        assert_eq!(*reason, Reason::DialogueUnmet);
+        assert_eq!(step.as_deref(), Some("cancel.confirm"));
+    }
+}
+
+#[test]
+fn a_formal_failure_is_never_confirm() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        // A delivered order, and no yes either: the status is formal.
+        let report = cancel_after("#O2", "delivered", None, explainer);
+        assert!(
+            report.verdict.is_block(),
+            "{explainer:?}: {:?}",
+            report.verdict
+        );
+    }
+}
+
+fn cancel_call(id: &str, order_id: &str, reason: &str) -> Event {
+    call(
+        id,
+        "cancel_pending_order",
+        json!({"order_id": order_id, "reason": reason}),
+    )
+}
+
+fn approval(call: &str, granted: bool, by: Approver) -> Event {
+    Event::Approval {
+        call: call.into(),
+        granted,
+        by,
+    }
+}
+
+/// The opening of `order_id` in `status`, the agent's summary and a cancel
+/// `c4` with no reply (event 9): a session that answered it.
+fn held_cancel(order_id: &str, status: &str) -> (Session, EventReport) {
+    let mut session = Session::new(runtime(), Schedule::Workflow);
+    let mut events = opening(order_id, status);
+    events.push(agent(&format!(
+        "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+    )));
+    events.push(cancel_call("c4", order_id, "no longer needed"));
+    let report = run(&mut session, events, &OfflineJudge).pop().unwrap();
+    (session, report)
+}
+
+fn push(session: &mut Session, event: Event) -> EventReport {
+    session.push(event, &OfflineJudge).unwrap()
+}
+
+fn approved_by(report: &EventReport) -> Option<(Approver, String)> {
+    match &report.verdict {
+        GateVerdict::Allow {
+            approved: Some(a), ..
+        } => Some((a.by, a.call.clone())),
+        _ => None,
+    }
+}
+
+#[test]
+fn an_approval_opens_the_identical_call_once() {
+    let (mut session, held) = held_cancel("#O1", "pending");
+    assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
+    let answer = push(&mut session, approval("c4", true, Approver::User));
+    assert_eq!(answer.verdict, GateVerdict::Observe);
+    assert!(answer.anomalies.is_empty(), "{:?}", answer.anomalies);
+    assert_eq!(answer.kind, "approval of c4 by user");
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert_eq!(
+        approved_by(&retry),
+        Some((Approver::User, "c4".to_owned())),
+        "{:?}",
+        retry.verdict
+    );
+    let GateVerdict::Allow { step, .. } = &retry.verdict else {
+        unreachable!()
+    };
+    assert_eq!(step, "cancel.authorize");
+    // A second use of the same approval opens nothing: the approved call
+    // used the authorization, even with consent granted.
+    let again = push(&mut session, cancel_call("c6", "#O1", "no longer needed"));
+    assert!(again.verdict.is_block(), "{:?}", again.verdict);
+}
+
+#[test]
+fn an_approval_opens_no_call_with_other_arguments() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    push(&mut session, approval("c4", true, Approver::User));
+    let other = push(&mut session, cancel_call("c5", "#O1", "ordered by mistake"));
+    assert!(other.verdict.is_confirm(), "{:?}", other.verdict);
+    // The approval still stands for the call it named.
+    let same = push(&mut session, cancel_call("c6", "#O1", "no longer needed"));
+    assert!(approved_by(&same).is_some(), "{:?}", same.verdict);
+}
+
+#[test]
+fn a_withdrawal_voids_an_unused_approval() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    push(&mut session, approval("c4", true, Approver::User));
+    push(&mut session, user("Wait, no, don't cancel it."));
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(retry.verdict.is_block(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn a_declined_call_stays_blocked() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    let answer = push(&mut session, approval("c4", false, Approver::User));
+    assert_eq!(answer.kind, "refusal of c4 by user");
+    assert!(answer.anomalies.is_empty(), "{:?}", answer.anomalies);
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(retry.verdict.is_block(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn an_approval_of_a_call_never_seen_is_an_anomaly_and_opens_nothing() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    let answer = push(&mut session, approval("c99", true, Approver::User));
+    assert_eq!(answer.anomalies.len(), 1, "{:?}", answer.anomalies);
+    assert!(
+        answer.anomalies[0].contains("c99"),
+        "{:?}",
+        answer.anomalies
+    );
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(retry.verdict.is_confirm(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn an_approval_of_a_formally_blocked_call_is_an_anomaly_and_opens_nothing() {
+    let (mut session, held) = held_cancel("#O2", "delivered");
+    assert!(held.verdict.is_block(), "{:?}", held.verdict);
+    let answer = push(&mut session, approval("c4", true, Approver::User));
+    assert_eq!(answer.anomalies.len(), 1, "{:?}", answer.anomalies);
+    let retry = push(&mut session, cancel_call("c5", "#O2", "no longer needed"));
+    assert!(retry.verdict.is_block(), "{:?}", retry.verdict);
+}
+
+#[test]
+fn a_second_answer_and_an_unpermitted_operator_are_anomalies() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    // The shop bundle does not permit operators.
+    let operator = push(&mut session, approval("c4", true, Approver::Operator));
+    assert_eq!(operator.anomalies.len(), 1, "{:?}", operator.anomalies);
+    let first = push(&mut session, approval("c4", false, Approver::User));
+    assert!(first.anomalies.is_empty(), "{:?}", first.anomalies);
+    let second = push(&mut session, approval("c4", true, Approver::User));
+    assert_eq!(second.anomalies.len(), 1, "{:?}", second.anomalies);
+    let retry = push(&mut session, cancel_call("c5", "#O1", "no longer needed"));
+    assert!(
+        retry.verdict.is_block(),
+        "the refusal stands: {:?}",
+        retry.verdict
+    );
+}
+
+#[test]
+fn an_approval_survives_a_restore() {
+    let (mut session, _) = held_cancel("#O1", "pending");
+    push(&mut session, approval("c4", true, Approver::User));
+    let text = serde_json::to_string(&session.snapshot()).unwrap();
+    let state = SessionState::from_json(&text).unwrap();
+    let mut restored = Session::restore(runtime(), state).unwrap();
+    let retry = push(&mut restored, cancel_call("c5", "#O1", "no longer needed"));
+    assert_eq!(
+        approved_by(&retry),
+        Some((Approver::User, "c4".to_owned())),
+        "{:?}",
+        retry.verdict
     );
 }
 
@@ -367,12 +627,22 @@ async fn cancel_with_async(judge: &dyn Judge) -> EventReport {
     r.swap_remove(10)
 }
 
+/// The write is not run: every formal check holds and the judge did not
+/// establish the yes, so the gate asks for the user's confirmation.
 fn assert_closed(report: &EventReport) {
-    let GateVerdict::Block { reason, step, .. } = &report.verdict else {
-        panic!("gate opened: {:?}", report.verdict);
+    let GateVerdict::Confirm {
+        step,
+        confirmation,
+        consent,
+        ..
+    } = &report.verdict
+    else {
+        panic!("expected confirm: {:?}", report.verdict);
     };
-    assert_eq!(*reason, Reason::DialogueUnmet);
     assert_eq!(step.as_deref(), Some("cancel.confirm"));
+    assert_eq!(confirmation.call, "c4");
+    // The user did say yes, which the judge could not establish.
+    assert_eq!(*consent, ConsentState::Qualified);
 }
 
 #[test]
@@ -571,8 +841,9 @@ fn schedules_catch_or_miss_a_mid_turn_deviation() {
     let workflow = replay(&rt, &trace, Schedule::Workflow, &OfflineJudge).unwrap();
     let boundary = replay(&rt, &trace, Schedule::Boundary, &OfflineJudge).unwrap();
     let action = replay(&rt, &trace, Schedule::Action, &OfflineJudge).unwrap();
-    assert_eq!(workflow.blocked(), vec![EventIdx(8)]);
-    assert_eq!(action.blocked(), vec![EventIdx(8)]);
+    // Only the yes is missing: held for the user's confirmation.
+    assert_eq!(workflow.confirmed(), vec![EventIdx(8)]);
+    assert_eq!(action.confirmed(), vec![EventIdx(8)]);
     assert_eq!(
         boundary.events[8].verdict,
         GateVerdict::Unchecked { would_block: true }

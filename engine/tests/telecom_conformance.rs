@@ -594,6 +594,16 @@ impl Tally {
                         .push(format!("{case}: {reason:?} {verdict:?}"));
                 }
             }
+            // Only the user's yes missing: held for confirmation, not run —
+            // the injected skipped confirmation, caught.
+            GateVerdict::Confirm { .. } => {
+                self.passed += 1;
+                if expected == Reason::DialogueUnmet {
+                    self.right_reason += 1;
+                } else {
+                    self.failures.push(format!("{case}: confirm"));
+                }
+            }
             other => self.failures.push(format!("{case}: {}", other.label())),
         }
     }

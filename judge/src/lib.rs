@@ -56,7 +56,7 @@ mod types;
 pub use cache::{CacheError, CacheKey, CachingJudge, LoadReport, VerdictCache};
 pub use canon::request_hash;
 pub use judge::{Immediate, Judge, SyncJudge};
-pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge};
+pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge, is_consent_criterion};
 pub use recorded::{Record, RecordError, RecordedJudge, RecordingJudge};
 pub use types::{
     Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict,

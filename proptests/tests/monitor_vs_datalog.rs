@@ -40,7 +40,7 @@ use turnstile_rules::{
     Derived, EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing,
     Value, VarId, evaluate,
 };
-use turnstile_rules::{ArgConstraint, ArithOp};
+use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
     ResultFact, SCALAR, Speaker, TurnFact,
@@ -1070,6 +1070,16 @@ fn build_checks(
         entry: StepId(0),
         vars: v.vars,
         gated_tools: v.gated.clone(),
+        // The first status is every gated tool's action word: a guard's
+        // `confirmed(args.order_id, "<it>")` is consent, any other formal.
+        consent: ConsentSpec {
+            steps: Vec::new(),
+            actions: v
+                .gated
+                .iter()
+                .map(|&tool| (tool, v.statuses.iter().take(1).copied().collect()))
+                .collect(),
+        },
     }
 }
 
@@ -1674,6 +1684,20 @@ proptest! {
         agree(&case, &run)?;
     }
 
+    /// With every consent condition of one gated tool's writes taken as
+    /// given (what decides `confirm`), the two evaluators still agree.
+    #[test]
+    fn monitor_equals_datalog_with_consent_granted(case in case()) {
+        for &tool in &case.checks.gated_tools {
+            let granted = Case {
+                checks: case.checks.consent.granted(&case.checks, tool),
+                ..case.clone()
+            };
+            let run = run(&granted);
+            agree(&granted, &run)?;
+        }
+    }
+
     /// `Monitor::undo_last` takes back a push, and the amendments after it:
     /// at every event, push (with some of the event's verdicts, the rest
     /// amended), undo, and the monitor equals what it was before; pushed
@@ -1992,6 +2016,7 @@ fn chain(steps: Vec<Step>, checks: CheckSet, back: &[(u32, u32)]) -> CompiledChe
         entry: StepId(0),
         vars: 1,
         gated_tools: vec![CANCEL],
+        consent: Default::default(),
     }
 }
 
@@ -2071,6 +2096,80 @@ fn is_pending() -> Check {
         field(Operand::Var(VarId(0)), STATUS),
         Operand::Const(Value::Str(STATUSES[0])),
     )
+}
+
+/// A cancel whose guard is `pinned && is_pending && confirmed(args.order_id,
+/// "<first status>")`, the first status its action word, over a read of a
+/// pending (or not) order and no confirmation: `(monitor, datalog)`
+/// violations at the call, and the case with consent granted allowed?
+fn consent_case(pending: bool) -> (Violation, bool) {
+    let [o1, _, _] = IDS;
+    let mut checks = CheckSet::default();
+    let word = STATUSES[0];
+    let guard = checks.push(Check::All(vec![
+        pinned(),
+        is_pending(),
+        Check::Confirmed(vec![arg(path_order_id()), Operand::Const(Value::Str(word))]),
+    ]));
+    let bind = step("read", Timing::Result(LOOKUP), None, vec![0]);
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let mut spec = chain(
+        vec![step("entry", Timing::State, None, vec![]), bind, auth],
+        checks,
+        &[],
+    );
+    spec.consent = ConsentSpec {
+        steps: Vec::new(),
+        actions: vec![(CANCEL, vec![word])],
+    };
+    let status = if pending { STATUSES[0] } else { STATUSES[1] };
+    let events = vec![
+        call(0, LOOKUP, o1),
+        result(1, 0, Some((o1, status)), Some((1, o1))),
+        call(2, CANCEL, o1),
+    ];
+    let case = Case {
+        checks: spec,
+        events: events.clone(),
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    let violation = run
+        .explanations
+        .first()
+        .and_then(|(_, got, _)| got.clone())
+        .unwrap();
+    let granted = Case {
+        checks: case.checks.consent.granted(&case.checks, CANCEL),
+        events,
+        judged: Vec::new(),
+    };
+    let allowed = !allowed_events(&agreed(&granted)).is_empty();
+    (violation, allowed)
+}
+
+#[test]
+fn a_missing_confirmation_of_the_action_word_is_consent_and_granting_it_allows() {
+    let (violation, allowed) = consent_case(true);
+    let conditions: Vec<Condition> = violation.failed.iter().map(|f| f.condition).collect();
+    assert_eq!(conditions, vec![Condition::Consent], "{violation:?}");
+    assert!(violation.fails_on_consent());
+    assert!(allowed, "with consent granted the write is allowed");
+}
+
+#[test]
+fn a_formal_failure_beside_a_missing_confirmation_is_not_opened_by_consent() {
+    let (violation, allowed) = consent_case(false);
+    assert!(
+        violation
+            .failed
+            .iter()
+            .any(|f| f.condition == Condition::Formal),
+        "{violation:?}"
+    );
+    assert!(!violation.fails_on_consent());
+    assert!(!allowed, "a formal failure stays whatever consent says");
 }
 
 /// Runs both evaluators, asserts they agree, returns the run.

@@ -24,6 +24,7 @@
     )
 )]
 
+mod consent;
 mod encode;
 mod env;
 mod evaluate;
@@ -36,6 +37,7 @@ mod program;
 mod steps;
 mod value;
 
+pub use consent::{Condition, ConsentSpec};
 pub use encode::{CNode, Encoded, FilterNode, ONode};
 pub use env::{Env, MAX_VARS};
 pub use evaluate::{

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::consent::ConsentSpec;
 use crate::intern::Symbol;
 use crate::ir::{CheckId, CheckSet, VarId};
 
@@ -86,6 +87,9 @@ pub struct CompiledChecks {
     pub vars: u32,
     /// Agent-side mutating tools: every call of one must be authorized.
     pub gated_tools: Vec<Symbol>,
+    /// Which conditions of a write are the user's consent.
+    #[serde(default)]
+    pub consent: ConsentSpec,
 }
 
 impl CompiledChecks {

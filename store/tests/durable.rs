@@ -182,3 +182,62 @@ fn a_commit_given_up_midway_is_reloaded_before_the_next_event() {
     assert_eq!(durable.session().snapshot(), plain.snapshot());
     assert_eq!(durable.verdicts().unwrap().len(), 5);
 }
+
+/// A call answered `confirm`, the host's approval, then the store closed
+/// and opened again: the restored session still holds the approval, and
+/// the identical call it names is allowed once, on it.
+#[test]
+fn an_approval_is_replayed_after_a_store_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = runtime();
+    // The conversation up to the summary, no reply, then the cancel.
+    let held: Vec<&str> = EVENTS
+        .iter()
+        .copied()
+        .filter(|line| !line.contains("Yes, please"))
+        .collect();
+    {
+        let store = store(&dir);
+        let mut durable = DurableSession::claim(&store, "s")
+            .unwrap()
+            .start(Arc::clone(&rt), "shop".to_owned(), Schedule::Workflow, None)
+            .unwrap();
+        let mut last = None;
+        for line in &held {
+            last = Some(durable.push(event(line), &OfflineJudge).unwrap());
+        }
+        let confirm = last.unwrap();
+        assert_eq!(
+            confirm.report.verdict.label(),
+            "confirm",
+            "{}",
+            confirm.json
+        );
+        let approval = durable
+            .push(
+                event(r#"{"type":"approval","call":"c4","granted":true,"by":"user"}"#),
+                &OfflineJudge,
+            )
+            .unwrap();
+        assert!(approval.report.anomalies.is_empty(), "{}", approval.json);
+    }
+    let store = store(&dir);
+    let mut restored = DurableSession::claim(&store, "s")
+        .unwrap()
+        .restore(Arc::clone(&rt))
+        .unwrap();
+    let retry = restored
+        .push(
+            event(r##"{"type":"call","id":"c5","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##),
+            &OfflineJudge,
+        )
+        .unwrap();
+    assert_eq!(retry.report.verdict.label(), "allow", "{}", retry.json);
+    assert!(
+        retry
+            .json
+            .contains(r#""approved":{"by":"user","call":"c4"}"#),
+        "{}",
+        retry.json
+    );
+}

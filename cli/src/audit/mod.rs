@@ -176,12 +176,13 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
     if !args.quiet && args.format != AuditFormat::Table {
         let total = summary.total();
         eprintln!(
-            "audit: {} read, {} audited, {} rejected; {} compliant, {} violation, {} unverified ({:.1} s)",
+            "audit: {} read, {} audited, {} rejected; {} compliant, {} violation, {} needs review, {} unverified ({:.1} s)",
             summary.read,
             summary.audited,
             summary.rejected(),
             total.compliant,
             total.violation,
+            total.needs_review,
             total.unverified,
             started.elapsed().as_secs_f64()
         );

@@ -103,9 +103,19 @@ impl Decision {
             explanation: None,
         };
         match verdict {
-            GateVerdict::Allow { step, request } => {
+            GateVerdict::Allow { step, request, .. } => {
                 decision.step = Some(step.clone());
                 decision.request = request.clone();
+            }
+            GateVerdict::Confirm {
+                step,
+                request,
+                explanation,
+                ..
+            } => {
+                decision.step = step.clone();
+                decision.request = request.clone();
+                decision.explanation = Some(explanation.clone()).filter(|e| !e.is_empty());
             }
             GateVerdict::Block {
                 reason,

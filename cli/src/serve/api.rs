@@ -187,6 +187,42 @@ enum EventDoc {
         #[schema(value_type = Object)]
         content: Option<serde_json::Value>,
     },
+    /// The host's answer to a `confirm` verdict: the user (or, where the
+    /// bundle permits, an operator) approved or declined call `call`.
+    Approval {
+        call: String,
+        granted: bool,
+        by: Option<ApproverDoc>,
+    },
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ApproverDoc {
+    User,
+    Operator,
+}
+
+/// What a `confirm` verdict asks the user, for an approve/decline prompt.
+#[allow(dead_code)]
+#[derive(ToSchema, Serialize)]
+struct ConfirmationDoc {
+    /// The call awaiting approval: what an `approval` event names.
+    call: String,
+    /// The tool called.
+    tool: String,
+    /// The question to show.
+    text: String,
+    /// The call's arguments, by name.
+    details: Vec<DetailDoc>,
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema, Serialize)]
+struct DetailDoc {
+    name: String,
+    value: String,
 }
 
 #[allow(dead_code)]
@@ -207,13 +243,24 @@ enum EventsBody {
 }
 
 /// The verdict on one event: what `turnstile gate` writes (`verdict`:
-/// allow, block, guide, observe or unchecked; a refused event is
-/// `{"verdict":"block","error":...}`).
+/// allow, block, confirm, guide, deviate, observe or unchecked; a refused
+/// event is `{"verdict":"block","error":...}`). `confirm`: the call did not
+/// run; show `confirmation` to the user and send their answer as an
+/// `approval` event (a host that treats every verdict but `allow` as a
+/// block stays safe).
 #[allow(dead_code)]
 #[derive(ToSchema, Serialize)]
 struct Verdict {
     verdict: String,
     event: Option<u32>,
+    /// With `confirm`: what to ask the user.
+    confirmation: Option<ConfirmationDoc>,
+    /// With `confirm`: what the conversation says about the consent
+    /// (`absent`, `qualified`, `unknown`).
+    consent: Option<String>,
+    /// With an `allow` on an approval: `{"by": "user", "call": "c3"}`.
+    #[schema(value_type = Object)]
+    approved: Option<serde_json::Value>,
 }
 
 /// A session: its requests with their cursors and remediation as of the
@@ -247,8 +294,11 @@ struct SessionView {
         ErrorBody,
         EventDoc,
         Requestor,
+        ApproverDoc,
         EventsBody,
         Verdict,
+        ConfirmationDoc,
+        DetailDoc,
         SessionView
     ))
 )]

@@ -136,6 +136,7 @@ impl Expected {
             }
             Event::User { .. } => "a user message",
             Event::Ticket { .. } => "a ticket",
+            Event::Approval { .. } => "a host's approval",
             Event::Result { .. } => "a tool result",
         };
         Some(format!(

@@ -249,6 +249,9 @@ pub enum TraceVerdict {
     /// No violation, but a write was allowed only by assuming dialogue steps
     /// nobody judged (`--judge none`).
     Unverified,
+    /// No violation, but a write ran after a reply the reader could not
+    /// decide as the user's yes (the gate would have asked to confirm).
+    NeedsReview,
 }
 
 impl TraceVerdict {
@@ -258,6 +261,7 @@ impl TraceVerdict {
             TraceVerdict::Compliant => "compliant",
             TraceVerdict::Violation => "violation",
             TraceVerdict::Unverified => "unverified",
+            TraceVerdict::NeedsReview => "needs_review",
         }
     }
 }
@@ -405,6 +409,15 @@ pub struct TraceReport {
     /// instruction or claim out of order), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deviated: Vec<Deviation>,
+    /// Every write that lacked only the user's consent and met no answer
+    /// at all (the agent never asked, or never got a reply): a violation
+    /// (reason `unconsented`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unconsented: Vec<Deviation>,
+    /// Every write that lacked only the user's consent after a reply the
+    /// reader could not decide (reason `needs_review`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs_review: Vec<Deviation>,
     /// Writes allowed only by assumed dialogue steps.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unverified: Vec<UnverifiedWrite>,

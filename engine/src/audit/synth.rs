@@ -189,6 +189,7 @@ fn rename_event(event: &mut Event, mapping: &[(String, String)], i: usize) {
             id.push_str(&format!("~{i}"));
             rename_value(content, mapping);
         }
+        Event::Approval { call, .. } => call.push_str(&format!("~{i}")),
     }
 }
 

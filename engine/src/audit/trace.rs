@@ -14,7 +14,8 @@ use super::{
 };
 use crate::import::ResultContent;
 use crate::session::{
-    Bindings, EventReport, GateVerdict, RequestStatus, RequestView, Schedule, Session, SessionError,
+    Bindings, ConsentState, EventReport, GateVerdict, RequestStatus, RequestView, Schedule,
+    Session, SessionError,
 };
 use crate::trace::{Event, Trace, TraceMeta, parse_content};
 
@@ -136,7 +137,10 @@ impl<'a> TraceAudit<'a> {
                     }
                     executed.entry(id.clone()).or_insert(*ok);
                 }
-                Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {}
+                Event::User { .. }
+                | Event::Ticket { .. }
+                | Event::Agent { .. }
+                | Event::Approval { .. } => {}
             }
             if let Some(texts) = &mut texts {
                 texts.push(clip(&event_text(event, options.results), TIMELINE_TEXT));
@@ -183,13 +187,16 @@ impl<'a> TraceAudit<'a> {
         } = self;
         let (steps_satisfied, steps_required) = step_counts(session, &acc);
         let reward_one = meta.reward.is_some_and(|r| (r - 1.0).abs() < 1e-9);
-        let verdict = if !acc.blocked.is_empty() || !acc.deviated.is_empty() {
-            TraceVerdict::Violation
-        } else if !acc.unverified.is_empty() {
-            TraceVerdict::Unverified
-        } else {
-            TraceVerdict::Compliant
-        };
+        let verdict =
+            if !acc.blocked.is_empty() || !acc.deviated.is_empty() || !acc.unconsented.is_empty() {
+                TraceVerdict::Violation
+            } else if !acc.needs_review.is_empty() {
+                TraceVerdict::NeedsReview
+            } else if !acc.unverified.is_empty() {
+                TraceVerdict::Unverified
+            } else {
+                TraceVerdict::Compliant
+            };
         let metrics = TraceMetrics {
             steps_satisfied,
             steps_required,
@@ -216,8 +223,10 @@ impl<'a> TraceAudit<'a> {
             reward: meta.reward,
             events,
             verdict,
-            first_deviation: first_of(&acc.blocked, &acc.deviated),
+            first_deviation: first_of(&acc.blocked, &acc.deviated, &acc.unconsented),
             blocked: acc.blocked,
+            unconsented: acc.unconsented,
+            needs_review: acc.needs_review,
             deviated: acc.deviated,
             unverified: acc.unverified,
             requests,
@@ -246,14 +255,18 @@ impl<'a> TraceAudit<'a> {
     }
 }
 
-/// The earlier of the first blocked call and the first deviation without a
-/// write.
-fn first_of(blocked: &[Deviation], deviated: &[Deviation]) -> Option<Deviation> {
-    match (blocked.first(), deviated.first()) {
-        (Some(b), Some(d)) if d.event < b.event => Some(d.clone()),
-        (Some(b), _) => Some(b.clone()),
-        (None, d) => d.cloned(),
-    }
+/// The earliest of the first blocked call, the first deviation without a
+/// write and the first unconsented write (a block first among equals).
+fn first_of(
+    blocked: &[Deviation],
+    deviated: &[Deviation],
+    unconsented: &[Deviation],
+) -> Option<Deviation> {
+    [blocked.first(), deviated.first(), unconsented.first()]
+        .into_iter()
+        .flatten()
+        .min_by_key(|d| d.event)
+        .cloned()
 }
 
 /// What the per-event reports add up to.
@@ -261,6 +274,8 @@ fn first_of(blocked: &[Deviation], deviated: &[Deviation]) -> Option<Deviation> 
 struct Accumulator {
     blocked: Vec<Deviation>,
     deviated: Vec<Deviation>,
+    unconsented: Vec<Deviation>,
+    needs_review: Vec<Deviation>,
     unverified: Vec<UnverifiedWrite>,
     /// Accepted assumed verdicts so far: (step, request).
     assumed: Vec<(String, Bindings)>,
@@ -347,7 +362,36 @@ impl Accumulator {
                     executed: ran,
                 });
             }
-            GateVerdict::Allow { step, request } => {
+            GateVerdict::Confirm {
+                step,
+                request,
+                consent,
+                ..
+            } => {
+                // The call already ran: with no answer at all it is a
+                // violation, after an undecided reply it needs review.
+                let unconsented = matches!(consent, ConsentState::Absent | ConsentState::Refused);
+                let deviation = Deviation {
+                    event: report.event.0,
+                    call: report.kind,
+                    node: step,
+                    reason: if unconsented {
+                        "unconsented"
+                    } else {
+                        "needs_review"
+                    }
+                    .to_owned(),
+                    request,
+                    remediation: None,
+                    executed: ran,
+                };
+                if unconsented {
+                    self.unconsented.push(deviation);
+                } else {
+                    self.needs_review.push(deviation);
+                }
+            }
+            GateVerdict::Allow { step, request, .. } => {
                 *self.allowed_by_request.entry(request.clone()).or_default() += 1;
                 let before = plan.ancestors(&step);
                 let mut assumed: Vec<String> = Vec::new();
@@ -435,6 +479,11 @@ fn event_text(event: &Event, results: ResultContent) -> String {
     match event {
         Event::User { text } | Event::Ticket { text } | Event::Agent { text } => text.clone(),
         Event::Call { args, .. } => args.to_string(),
+        Event::Approval { call, granted, by } => format!(
+            "{} of {call} by {}",
+            if *granted { "approval" } else { "refusal" },
+            by.label()
+        ),
         Event::Result { content, .. } => {
             let parsed = match (results, content) {
                 (ResultContent::Raw, serde_json::Value::String(raw)) => parse_content(raw),

@@ -88,6 +88,10 @@ pub struct Manifest {
     /// instead of `transfer` (which a bank may then use as a request type).
     #[serde(default)]
     pub builtin_labels: BTreeMap<String, Sp<String>>,
+    /// Whether an operator of the host may answer a `confirm` verdict
+    /// (an `approval` event `by: operator`); by default only the user may.
+    #[serde(default)]
+    pub operator_approvals: bool,
     /// Mutating tools the workflow deliberately does not authorize, each with why.
     #[serde(default)]
     pub out_of_scope: Vec<OutOfScope>,
@@ -234,6 +238,17 @@ pub struct ToolDef {
     /// (besides its name, with `_` or spaces), case-insensitive.
     #[serde(default)]
     pub phrases: Vec<String>,
+    /// The words naming this tool's action in a summary the user confirms
+    /// (`cancel`, `refund`): a `confirmed(args.x, "<word>")` in a guard of
+    /// its writes is the user's consent, which a `confirm` verdict and an
+    /// approval can stand for; any other `confirmed`/`said` is formal.
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// The confirmation request a `confirm` verdict shows the user: text
+    /// with `{param}` placeholders over the call's arguments (`{{`/`}}` for
+    /// braces). Default: the tool's name and its arguments.
+    #[serde(default)]
+    pub confirmation: Option<Sp<String>>,
 }
 
 /// Where in a tool's JSON result one entity (or one per list element) lives.

@@ -89,6 +89,8 @@ pub struct CompiledBundle {
     /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
     /// reviewed.
     pub warnings: Problems,
+    /// Whether an operator may answer a `confirm` verdict.
+    pub operator_approvals: bool,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -123,12 +125,14 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
         .unwrap_or_default();
     match lowered {
         Some(lowered) if ctx.problems.is_empty() => {
-            let steps = steps::lower_steps(
+            let mut steps = steps::lower_steps(
                 &lowered.workflow,
                 lowered.checks,
                 &domain,
                 lowered.variables.len(),
             );
+            steps.program.consent =
+                steps::consent_spec(&steps.program, &lowered.workflow, &domain, &ctx.interner);
             let mut arg_paths = turnstile_rules::Encoded::new(&steps.program.checks).arg_paths;
             for binds in &steps.binds {
                 for bind in binds {
@@ -170,6 +174,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .unwrap_or_default(),
                 claims,
                 warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
+                operator_approvals: manifest.operator_approvals,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

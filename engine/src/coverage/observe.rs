@@ -124,7 +124,8 @@ pub fn deviation_at(
     report: &EventReport,
 ) -> Option<(EventIdx, AgentClass)> {
     match (&report.verdict, event) {
-        (GateVerdict::Block { .. }, Event::Call { tool, .. }) => {
+        // A write held for confirmation did not run: covered like a block.
+        (GateVerdict::Block { .. } | GateVerdict::Confirm { .. }, Event::Call { tool, .. }) => {
             Some((report.event, AgentClass::Write(tool.clone())))
         }
         (GateVerdict::Deviate { action, at, .. }, _) => {
@@ -155,7 +156,7 @@ pub fn deviation_at(
 /// Whether a schedule's `report` on the event caught a deviation of `class`.
 fn caught(class: &AgentClass, report: &EventReport) -> bool {
     match class {
-        AgentClass::Write(_) => report.verdict.is_block(),
+        AgentClass::Write(_) => report.verdict.withholds(),
         AgentClass::Read(_) => report.fired,
         AgentClass::Instruct(_) | AgentClass::Claim(_) | AgentClass::DeviceCall(_) => {
             report.verdict.is_deviation()

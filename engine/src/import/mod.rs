@@ -186,6 +186,8 @@ impl ImportSummary {
                         }
                         Event::Call { .. } => self.calls += 1,
                         Event::Result { .. } => self.results += 1,
+                        // A host's answer to a confirmation: neither.
+                        Event::Approval { .. } => {}
                     }
                 }
             }

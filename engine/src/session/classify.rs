@@ -153,5 +153,15 @@ pub(super) fn describe(event: &Event) -> String {
         },
         Event::Result { ok: true, .. } => "result".to_owned(),
         Event::Result { ok: false, .. } => "error".to_owned(),
+        Event::Approval {
+            call,
+            granted: true,
+            by,
+        } => format!("approval of {call} by {}", by.label()),
+        Event::Approval {
+            call,
+            granted: false,
+            by,
+        } => format!("refusal of {call} by {}", by.label()),
     }
 }

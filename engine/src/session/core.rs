@@ -11,6 +11,7 @@ use std::sync::Arc;
 use turnstile_rules::{Env, EventIdx, Reason, StepId, Violation};
 use turnstile_rules::{EventFacts, EventOutcome, ExtractionDiagnostic, FactsBuilder, Monitor};
 
+use super::approvals::Approvals;
 use super::classify::{Classified, Context, describe};
 use super::deviation::Successes;
 use super::judging::Judged;
@@ -47,6 +48,8 @@ pub(super) struct Core {
     pub after_user: bool,
     /// The last agent event was blocked (the boundary schedule checks the retry).
     pub after_block: bool,
+    /// The calls held for confirmation and the host's answers.
+    pub approvals: Approvals,
 }
 
 impl Core {
@@ -64,6 +67,7 @@ impl Core {
             successes: Successes::default(),
             after_user: false,
             after_block: false,
+            approvals: Approvals::default(),
             rt,
         }
     }
@@ -184,7 +188,7 @@ impl Core {
             self.after_user = true;
         } else if class.by_agent {
             self.after_user = false;
-            self.after_block = verdict.is_block();
+            self.after_block = verdict.withholds();
         }
     }
 
@@ -199,19 +203,38 @@ impl Core {
         k: EventIdx,
         allowed: &[(StepId, Env)],
         explained: Option<Violation>,
-        judged: impl FnOnce() -> Vec<(StepId, Env, EventIdx)>,
+        judged: &Judged,
+    ) -> GateVerdict {
+        let verdict = self.formal_write_verdict(k, allowed, explained, judged);
+        self.consent_verdict(k, &verdict, judged).unwrap_or(verdict)
+    }
+
+    /// [`Core::write_verdict`] before consent is considered: allow or block.
+    fn formal_write_verdict(
+        &self,
+        k: EventIdx,
+        allowed: &[(StepId, Env)],
+        explained: Option<Violation>,
+        judged: &Judged,
     ) -> GateVerdict {
         if let Some((step, env)) = allowed.first() {
             return GateVerdict::Allow {
                 step: self.rt.step_name(*step).to_owned(),
                 request: self.bindings(env),
+                approved: None,
             };
         }
         let explained = match self.explainer {
             Explainer::Monitor => explained
                 .or_else(|| self.monitor.explain_block())
                 .map(|v| self.monitor_block(&v)),
-            Explainer::Datalog => self.datalog_block(k, judged()),
+            Explainer::Datalog => self.datalog_block(
+                k,
+                judged
+                    .iter()
+                    .flat_map(|(at, steps)| steps.iter().map(move |(s, e)| (*s, *e, *at)))
+                    .collect(),
+            ),
         };
         explained.unwrap_or_else(|| GateVerdict::Block {
             reason: Reason::MissingStep,

@@ -153,6 +153,11 @@ impl Judging {
             .collect()
     }
 
+    /// The accepted verdicts by the event they take effect at.
+    pub fn judged_map(&self) -> &Judged {
+        &self.judged
+    }
+
     /// The verdicts that take effect at event `k`.
     pub fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
         self.judged
@@ -221,7 +226,9 @@ impl Judging {
             Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {
                 turn.unwrap_or_else(|| turns::render(k, event).tokenized())
             }
-            Event::Call { .. } | Event::Result { .. } => turns::render(k, event),
+            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => {
+                turns::render(k, event)
+            }
         };
         // The list is shared only while a judge holds a question's slice
         // of it; one kept beyond the call costs one copy here.

@@ -47,7 +47,9 @@
 //! protocol (`protocol.rs`) carries it through extraction, the monitor, the
 //! judge and the verdict.
 
+mod approvals;
 mod classify;
+mod consent;
 mod core;
 mod deviation;
 mod judging;
@@ -83,7 +85,8 @@ pub use state::{
     AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
 };
 pub use verdict::{
-    Bindings, Cursor, EventReport, GateVerdict, Guidance, JudgeNote, RequestStatus, RequestView,
+    Approved, Bindings, Confirmation, ConsentState, Cursor, Detail, EventReport, GateVerdict,
+    Guidance, JudgeNote, RequestStatus, RequestView,
 };
 
 use self::core::Core;

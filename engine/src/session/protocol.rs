@@ -276,8 +276,10 @@ impl Session {
         let Decision {
             k, class, notes, ..
         } = decision;
-        let anomalies = self.core.log_facts(facts);
+        let mut anomalies = self.core.log_facts(facts);
+        anomalies.extend(self.core.note_answers(k));
         let (verdict, requests) = self.verdict(k, &class, outcome, explained);
+        self.core.note_verdict(k, &verdict);
         self.ledger.decided(class.fires, &self.core.monitor);
         self.core.note_decided(&class, &verdict);
         EventReport {
@@ -325,7 +327,7 @@ impl Session {
         if let Some(allowed) = &outcome.gated {
             let verdict = self
                 .core
-                .write_verdict(k, allowed, explained, || self.judging.judged());
+                .write_verdict(k, allowed, explained, self.judging.judged_map());
             return (verdict, Vec::new());
         }
         let requests = self.ledger.firing_requests(&self.core);
@@ -361,8 +363,23 @@ pub(super) fn ingest(
 ) -> Result<(), SessionError> {
     let bytes = event.json_size();
     let k = core.next_index();
+    let class = core.context().classify(&event);
     let facts = take_event(core, judging, k, event, bytes);
-    core.monitor.push(&facts, &judging.judged_at(k))?;
+    let outcome = core.monitor.push(&facts, &judging.judged_at(k))?;
     core.log_facts(facts);
+    // The approvals are rebuilt as the events were decided: only a write's
+    // verdict and the host's and user's answers change them.
+    core.note_answers(k);
+    let verdict = match (&class.refused, &outcome.gated) {
+        (Some(refused), _) => Some(refused.clone()),
+        (None, Some(allowed)) if class.by_agent && class.fires => {
+            Some(core.write_verdict(k, allowed, None, judging.judged_map()))
+        }
+        _ => None,
+    };
+    if let Some(verdict) = &verdict {
+        core.note_verdict(k, verdict);
+    }
+    core.note_decided(&class, verdict.as_ref().unwrap_or(&GateVerdict::Observe));
     Ok(())
 }

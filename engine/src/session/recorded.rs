@@ -27,15 +27,16 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
-    /// Every mutating call's event and whether it was blocked (`None`: the
-    /// schedule did not fire there).
+    /// Every mutating call's event and whether it was withheld — blocked,
+    /// or held for the user's confirmation (`None`: the schedule did not
+    /// fire there).
     pub fn gated_calls(&self) -> Vec<(EventIdx, Option<bool>)> {
         self.events
             .iter()
             .filter(|r| r.mutating)
             .map(|r| match &r.verdict {
                 GateVerdict::Unchecked { .. } => (r.event, None),
-                verdict => (r.event, Some(verdict.is_block())),
+                verdict => (r.event, Some(verdict.withholds())),
             })
             .collect()
     }
@@ -54,6 +55,25 @@ impl ReplayReport {
         self.events
             .iter()
             .filter(|r| r.verdict.is_deviation())
+            .map(|r| r.event)
+            .collect()
+    }
+
+    /// The events whose verdict asks for the user's confirmation.
+    pub fn confirmed(&self) -> Vec<EventIdx> {
+        self.events
+            .iter()
+            .filter(|r| r.verdict.is_confirm())
+            .map(|r| r.event)
+            .collect()
+    }
+
+    /// The events whose call must not run: blocked, or held for the user's
+    /// confirmation.
+    pub fn withheld(&self) -> Vec<EventIdx> {
+        self.events
+            .iter()
+            .filter(|r| r.verdict.withholds())
             .map(|r| r.event)
             .collect()
     }
@@ -166,9 +186,10 @@ pub struct Coverage {
 
 /// Compares `other` with the `workflow` replay of the same trace.
 pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
-    let deviations = workflow.blocked();
-    let blocked = other.blocked();
-    let (caught, missed) = deviations.iter().partition(|e| blocked.contains(e));
+    // A write held for confirmation did not run: it counts as caught.
+    let deviations = workflow.withheld();
+    let withheld = other.withheld();
+    let (caught, missed) = deviations.iter().partition(|e| withheld.contains(e));
     let unwritten = workflow.deviated();
     let reported = other.deviated();
     let (unwritten_caught, unwritten_missed) = unwritten.iter().partition(|e| reported.contains(e));

@@ -52,7 +52,7 @@ fn role_of(event: &Event) -> Role {
     match event {
         Event::User { .. } | Event::Ticket { .. } => Role::User,
         Event::Agent { .. } => Role::Agent,
-        Event::Call { .. } | Event::Result { .. } => Role::Tool,
+        Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => Role::Tool,
     }
 }
 
@@ -71,6 +71,7 @@ pub fn render(k: EventIdx, event: &Event) -> Turn {
             Role::Tool,
             clipped(TOOL_TEXT_LIMIT, format_args!("call {tool} {args}")),
         ),
+        Event::Approval { .. } => (Role::Tool, super::classify::describe(event)),
         Event::Result { ok, content, .. } => {
             let outcome = if *ok { "result" } else { "error" };
             (

@@ -99,6 +99,28 @@ const MANIFEST: &str = "bundle.yaml";
 
 pub const BROKEN: &[Broken] = &[
     Broken {
+        name: "confirmation_placeholder_not_a_parameter",
+        edits: &[edit(
+            DOMAIN,
+            "      reason: string\n  - name: transfer_to_human_agents",
+            "      reason: string\n    confirmation: Cancel {order} now?\n  - name: transfer_to_human_agents",
+        )],
+        code: "turnstile::unknown_param",
+        at: Some((DOMAIN, "Cancel {order} now?")),
+        message: "the confirmation of `cancel_pending_order` names `{order}`, which is not one of its parameters",
+    },
+    Broken {
+        name: "confirmation_placeholder_not_closed",
+        edits: &[edit(
+            DOMAIN,
+            "      reason: string\n  - name: transfer_to_human_agents",
+            "      reason: string\n    confirmation: Cancel {order_id now?\n  - name: transfer_to_human_agents",
+        )],
+        code: "turnstile::bad_template",
+        at: Some((DOMAIN, "Cancel {order_id now?")),
+        message: "the confirmation of `cancel_pending_order`",
+    },
+    Broken {
         name: "malformed_yaml",
         edits: &[edit(CANCEL, "    next: status\n", "    next: [status\n")],
         code: "turnstile::yaml",

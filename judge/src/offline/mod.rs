@@ -38,7 +38,8 @@ use crate::judge::SyncJudge;
 use crate::types::{JudgeRequest, Judgement, Question, Role};
 
 use classify::{classify, judge_by_keywords};
-use consent::{is_consent_criterion, judge_consent};
+pub use consent::is_consent_criterion;
+use consent::judge_consent;
 
 /// Identity of the offline judge (part of cache keys); bump on behaviour change.
 pub const OFFLINE_JUDGE_NAME: &str = "offline-v2";

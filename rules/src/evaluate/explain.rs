@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use hashbrown::{HashMap, HashSet};
 
+use crate::consent::Condition;
 use crate::encode::{CNode, Encoded, ONode};
 use crate::env::Env;
 use crate::facts::TraceFacts;
@@ -433,7 +434,11 @@ impl Explainer<'_> {
                             .map(EventIdx),
                     })
                     .collect();
-                out.push(FailedAtom { atom: c, cited });
+                out.push(FailedAtom {
+                    atom: c,
+                    cited,
+                    condition: Condition::Formal,
+                });
             }
         }
     }

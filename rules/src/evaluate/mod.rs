@@ -96,7 +96,11 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
         // (stable) ranking so ties go the same way every run — to the latest
         // pass of the predecessor. The monitor's explainer does the same.
         candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
-        violations.push(explain.blocked(call.event.0, call.tool, candidates));
+        violations.push(
+            explain
+                .blocked(call.event.0, call.tool, candidates)
+                .classified(&checks.consent, &encoded),
+        );
     }
     violations.sort_by_key(|v| v.event);
     derived.violations = violations;

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use hashbrown::HashSet;
 use serde::{Deserialize, Serialize};
 
+use crate::consent::{Condition, ConsentSpec};
 use crate::encode::Encoded;
 use crate::env::{Env, MAX_VARS};
 use crate::ids::{EventIdx, OperandId};
@@ -92,6 +93,9 @@ pub struct FailedAtom {
     pub atom: u32,
     /// The facts the condition was decided on.
     pub cited: Vec<Cited>,
+    /// Whether the condition is the user's consent or a formal check.
+    #[serde(default)]
+    pub condition: Condition,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +116,26 @@ pub struct Violation {
     pub reason: Reason,
     /// The conditions that failed at the unmet step.
     pub failed: Vec<FailedAtom>,
+}
+
+impl Violation {
+    /// Each failed condition classified by `consent` (both explainers
+    /// classify alike).
+    pub(crate) fn classified(mut self, consent: &ConsentSpec, encoded: &Encoded) -> Self {
+        for failed in &mut self.failed {
+            failed.condition = consent.condition(encoded, self.tool, failed.atom);
+        }
+        self
+    }
+
+    /// Whether every failed condition is consent (and one failed at all).
+    pub fn fails_on_consent(&self) -> bool {
+        !self.failed.is_empty()
+            && self
+                .failed
+                .iter()
+                .all(|f| f.condition == Condition::Consent)
+    }
 }
 
 /// One candidate explanation of a blocked call: the authorization step, the

@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use smallvec::SmallVec;
 
+use crate::consent::Condition;
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
 use crate::evaluate::Ranked;
@@ -88,7 +89,11 @@ impl Monitor {
         // The reference's order before its stable ranking: ties go to the
         // latest pass of the predecessor.
         candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
-        Some(explainer.blocked(tool, candidates))
+        Some(
+            explainer
+                .blocked(tool, candidates)
+                .classified(&self.plan.consent, &self.plan.encoded),
+        )
     }
 
     /// The reference's `Frontier`: every request satisfied at a predecessor
@@ -727,7 +732,11 @@ impl Explainer<'_> {
                         }
                     })
                     .collect();
-                out.push(FailedAtom { atom: c, cited });
+                out.push(FailedAtom {
+                    atom: c,
+                    cited,
+                    condition: Condition::Formal,
+                });
             }
         }
     }

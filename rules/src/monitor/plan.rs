@@ -6,6 +6,7 @@
 use crate::ids::OperandId;
 use hashbrown::HashMap;
 
+use crate::consent::ConsentSpec;
 use crate::encode::Encoded;
 use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
@@ -76,6 +77,8 @@ pub struct Plan {
     /// Per authorization step: the steps it can be reached from along one or
     /// more edges (for block explanations).
     pub reaching: HashMap<u32, Vec<u32>>,
+    /// Which conditions of a write are the user's consent.
+    pub consent: ConsentSpec,
 }
 
 impl Plan {
@@ -90,6 +93,7 @@ impl Plan {
             steps: Vec::with_capacity(checks.steps.len()),
             entry: checks.entry,
             gated: checks.gated_tools.clone(),
+            consent: checks.consent.clone(),
             auth_steps: HashMap::new(),
             call_steps: HashMap::new(),
             result_steps: HashMap::new(),
