@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use turnstile_engine::CompiledBundle;
 use turnstile_judge::Judge;
 use turnstile_llm::{HttpJudgeConfig, JudgeOptions, JudgeSpec, build};
 
@@ -35,8 +36,10 @@ pub struct JudgeArgs {
 }
 
 impl JudgeArgs {
-    /// Builds the judge stack; the message says what is wrong.
-    pub fn build(&self) -> Result<Arc<dyn Judge>, String> {
+    /// Builds the judge stack for `bundles`; the message says what is
+    /// wrong. Cached and recorded verdicts saved under an id an earlier
+    /// build gave one of the bundles answer for it (reported).
+    pub fn build(&self, bundles: &[&CompiledBundle]) -> Result<Arc<dyn Judge>, String> {
         let spec: JudgeSpec = self.judge.parse().map_err(|e| format!("--judge: {e}"))?;
         let http =
             if self.judge_url.is_some() || self.judge_model.is_some() || self.judge_no_json_mode {
@@ -56,6 +59,10 @@ impl JudgeArgs {
             cache: self.cache.clone(),
             record: self.record.clone(),
             http,
+            bundle_ids: bundles
+                .iter()
+                .map(|b| (b.legacy_hashes.clone(), b.hash.clone()))
+                .collect(),
         };
         let built = build(&spec, &options).map_err(|e| e.to_string())?;
         if let Some(report) = &built.cache_report {
@@ -69,6 +76,12 @@ impl JudgeArgs {
                     report.garbled_lines
                 );
             }
+        }
+        if built.adopted > 0 {
+            eprintln!(
+                "judge: {} verdicts saved under an older id of the bundle are used under its content id",
+                built.adopted
+            );
         }
         Ok(built.judge)
     }

@@ -419,13 +419,6 @@ fn main() -> ExitCode {
             max_live,
             judge,
         } => {
-            let judge = match judge.build() {
-                Ok(j) => j,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
             let options = serve::ServeOptions {
                 bundles,
                 listen,
@@ -437,7 +430,7 @@ fn main() -> ExitCode {
                 idle: std::time::Duration::from_millis(idle_ms),
                 max_live,
             };
-            match serve::run(&options, judge) {
+            match serve::run(&options, |bundles| judge.build(bundles)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -510,7 +503,7 @@ fn with_runtime(
         Ok(b) => b,
         Err(problems) => return report_problems(path, &problems),
     };
-    let judge = match judge.build() {
+    let judge = match judge.build(&[&bundle]) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");

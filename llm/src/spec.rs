@@ -72,6 +72,10 @@ pub struct JudgeOptions {
     pub record: Option<PathBuf>,
     /// HTTP settings for `openai`; `None` reads the environment.
     pub http: Option<HttpJudgeConfig>,
+    /// Per bundle served: the ids earlier builds gave it and its content
+    /// id. Cached and recorded verdicts saved under an older id answer for
+    /// the bundle ([`BuiltJudge::adopted`] counts them).
+    pub bundle_ids: Vec<(Vec<String>, String)>,
 }
 
 /// A judge stack and what loading its cache found.
@@ -80,6 +84,9 @@ pub struct BuiltJudge {
     pub judge: Arc<dyn Judge>,
     /// What the cache file contained, if a cache was requested.
     pub cache_report: Option<LoadReport>,
+    /// Cached and recorded verdicts saved under an older id of a bundle,
+    /// now keyed by its content id.
+    pub adopted: usize,
 }
 
 impl std::fmt::Debug for BuiltJudge {
@@ -87,6 +94,7 @@ impl std::fmt::Debug for BuiltJudge {
         f.debug_struct("BuiltJudge")
             .field("judge", &self.judge.name())
             .field("cache_report", &self.cache_report)
+            .field("adopted", &self.adopted)
             .finish()
     }
 }
@@ -98,6 +106,7 @@ impl std::fmt::Debug for BuiltJudge {
 /// # Errors
 /// HTTP configuration, cache or recording files that cannot be used.
 pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, SpecError> {
+    let mut adopted = 0;
     let base: Arc<dyn Judge> = match spec {
         JudgeSpec::Offline => Arc::new(OfflineJudge::new()),
         JudgeSpec::OpenAi => {
@@ -107,11 +116,20 @@ pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, Spe
             };
             Arc::new(HttpJudge::new(config)?)
         }
-        JudgeSpec::Recorded(path) => Arc::new(RecordedJudge::from_path(path)?),
+        JudgeSpec::Recorded(path) => {
+            let mut recorded = RecordedJudge::from_path(path)?;
+            for (older, current) in &options.bundle_ids {
+                adopted += recorded.adopt_bundle_ids(older, current);
+            }
+            Arc::new(recorded)
+        }
     };
     let (cached, cache_report): (Arc<dyn Judge>, _) = match &options.cache {
         Some(path) => {
             let (cache, report) = VerdictCache::open(path)?;
+            for (older, current) in &options.bundle_ids {
+                adopted += cache.adopt_bundle_ids(older, current);
+            }
             (Arc::new(CachingJudge::new(base, cache)), Some(report))
         }
         None => (base, None),
@@ -123,6 +141,7 @@ pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, Spe
     Ok(BuiltJudge {
         judge,
         cache_report,
+        adopted,
     })
 }
 

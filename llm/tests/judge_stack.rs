@@ -53,6 +53,7 @@ async fn spec_wires_cache_and_recording() {
         cache: Some(cache.clone()),
         record: Some(record.clone()),
         http: None,
+        bundle_ids: Vec::new(),
     };
     let judge = from_spec("offline", &options).unwrap();
     let first = judge.judge(&consent("a.confirm", "yes")).await;

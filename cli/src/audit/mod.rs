@@ -104,7 +104,7 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
     let (judge, mode): (Arc<dyn Judge>, JudgeMode) = if args.judge.judge == "none" {
         (Arc::new(AssumingJudge), JudgeMode::Assumed)
     } else {
-        (args.judge.build()?, JudgeMode::Judged)
+        (args.judge.build(&[&rt.bundle])?, JudgeMode::Judged)
     };
     let threads = args
         .threads

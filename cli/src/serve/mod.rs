@@ -63,9 +63,16 @@ pub fn new_session_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Loads the bundles, opens the store and serves until Ctrl-C or SIGTERM.
-pub fn run(options: &ServeOptions, judge: Arc<dyn Judge>) -> Result<(), String> {
+/// Loads the bundles, builds the judge for them (`judge`), opens the
+/// store and serves until Ctrl-C or SIGTERM.
+pub fn run(
+    options: &ServeOptions,
+    judge: impl FnOnce(&[&turnstile_engine::CompiledBundle]) -> Result<Arc<dyn Judge>, String>,
+) -> Result<(), String> {
     let bundles = load_bundles(&options.bundles)?;
+    let compiled: Vec<&turnstile_engine::CompiledBundle> =
+        bundles.values().map(|rt| rt.bundle.as_ref()).collect();
+    let judge = judge(&compiled)?;
     let token = match &options.token_file {
         None => None,
         Some(file) => {

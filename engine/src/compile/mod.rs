@@ -53,8 +53,13 @@ pub struct CompiledBundle {
     pub name: String,
     /// The manifest's description.
     pub description: Option<String>,
-    /// Stable FNV-1a hash of every source file (cache keys, reports).
+    /// The bundle's content id: SHA-256 over its files' relative paths and
+    /// bytes (cache keys, saved sessions, reports; see
+    /// [`crate::bundle::BundleIdentity`]).
     pub hash: String,
+    /// The ids builds that hashed displayed paths gave these files, so
+    /// what was saved under one of them is migrated, not refused.
+    pub legacy_hashes: Vec<String>,
     /// Every name the checks and facts use, interned in first-seen order.
     pub interner: Interner,
     /// Enums, entities and tools.
@@ -101,7 +106,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
         .iter()
         .map(|(k, v)| (k.clone(), v.values.clone()))
         .collect();
-    let hash = source_hash(&bundle.sources);
+    let hash = bundle.identity.id.clone();
     let (_, manifest) = &bundle.manifest;
     let request_types: Vec<String> = manifest
         .request_types
@@ -138,6 +143,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 name: manifest.name.value().clone(),
                 description: manifest.description.clone(),
                 hash,
+                legacy_hashes: bundle.identity.legacy.clone(),
                 interner: ctx.interner,
                 domain,
                 variables: lowered.variables,
@@ -316,23 +322,4 @@ fn source_len(text: &str, offset: usize, c: char) -> usize {
         Some(here) => here.len_utf8(),
         None => c.len_utf8(),
     }
-}
-
-fn source_hash(sources: &SourceMap) -> String {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0100_0000_01b3;
-    let mut hash = OFFSET;
-    for file in sources.files() {
-        for byte in file
-            .display
-            .bytes()
-            .chain([0])
-            .chain(file.text.bytes())
-            .chain([0])
-        {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(PRIME);
-        }
-    }
-    format!("{hash:016x}")
 }

@@ -70,7 +70,9 @@ pub enum SessionError {
     #[error(transparent)]
     /// The monitor refused the event.
     Monitor(#[from] MonitorError),
-    #[error("the saved session was made with bundle {saved}; the loaded bundle is {loaded}")]
+    #[error(
+        "the saved session was made with bundle {saved}; the loaded bundle is {loaded} (its files differ): restore it with the bundle it was saved with, or start a new session"
+    )]
     /// The saved state was made with another bundle.
     BundleMismatch {
         /// The hash of the bundle the state was saved with.
@@ -1149,7 +1151,9 @@ impl Session {
         if state.version != STATE_VERSION {
             return Err(SessionError::StateVersion(state.version));
         }
-        if state.bundle != rt.bundle.hash {
+        // A state saved under an id of the older, path-based form is the
+        // same bundle when that id is one these files had.
+        if state.bundle != rt.bundle.hash && !rt.bundle.legacy_hashes.contains(&state.bundle) {
             return Err(SessionError::BundleMismatch {
                 saved: state.bundle,
                 loaded: rt.bundle.hash.clone(),
