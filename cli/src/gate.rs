@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use turnstile_engine::bundle::model::Control;
+use turnstile_engine::import::native::event_time;
 use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_judge::Judge;
@@ -39,6 +40,8 @@ pub struct GateOptions {
     pub schedule: Schedule,
     pub max_line: usize,
     pub durability: Durability,
+    /// `--now`: the instant a `system` clock stands still at (tests).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// Runs the gate until end of input. Errors at start (the store cannot be
@@ -59,6 +62,7 @@ pub fn run(
         rt,
         store,
         schedule: options.schedule,
+        now: options.now,
         current: None,
     };
     gate.current = Some(gate.resume(id)?);
@@ -103,6 +107,8 @@ struct Gate {
     rt: Arc<BundleRuntime>,
     store: Store,
     schedule: Schedule,
+    /// `--now`, given to every session.
+    now: Option<turnstile_rules::DateTime>,
     /// `None` after a refused header: events are refused until the next one.
     current: Option<Current>,
 }
@@ -119,6 +125,8 @@ struct Current {
     /// What of the session the store holds: each commit appends only what
     /// the event added.
     synced: DeltaMark,
+    /// `--now`, given to the session again when it is reloaded.
+    now: Option<turnstile_rules::DateTime>,
 }
 
 impl Gate {
@@ -127,12 +135,15 @@ impl Gate {
         let mut handle = self.store.claim(id).map_err(|e| e.to_string())?;
         let stored = handle.load().map_err(|e| e.to_string())?;
         let Some(stored) = stored else {
+            let mut session = Session::new(Arc::clone(&self.rt), self.schedule);
+            session.set_clock_now(self.now);
             return Ok(Current {
                 handle,
-                session: Session::new(Arc::clone(&self.rt), self.schedule),
+                session,
                 created: false,
                 stale: false,
                 synced: DeltaMark::default(),
+                now: self.now,
             });
         };
         if stored.meta.schedule != self.schedule {
@@ -141,14 +152,20 @@ impl Gate {
                 stored.meta.schedule, self.schedule
             ));
         }
-        let session = Session::restore(Arc::clone(&self.rt), stored.state)
+        if stored.meta.bundle_hash != self.rt.bundle.hash {
+            // The restore accepts only an older id of this very bundle.
+            handle.adopt_bundle_hash(&self.rt.bundle.hash);
+        }
+        let mut session = Session::restore(Arc::clone(&self.rt), stored.state)
             .map_err(|e| format!("session {id:?}: {e}"))?;
+        session.set_clock_now(self.now);
         Ok(Current {
             handle,
             synced: session.mark(),
             session,
             created: true,
             stale: false,
+            now: self.now,
         })
     }
 
@@ -166,6 +183,10 @@ impl Gate {
         if value.get("type").and_then(|t| t.as_str()) == Some("trace") {
             return self.start(number, &value);
         }
+        let at = match event_time(&value) {
+            Ok(at) => at,
+            Err(e) => return refusal(number, &format!("not an event: {e}")),
+        };
         let event: Event = match serde_json::from_value(value) {
             Ok(e) => e,
             Err(e) => return refusal(number, &format!("not an event: {e}")),
@@ -183,7 +204,7 @@ impl Gate {
             return refusal(number, &format!("the session cannot be reloaded: {e}"));
         }
         current.stale = true;
-        let report = match runtime.block_on(current.session.push(event, judge)) {
+        let report = match runtime.block_on(current.session.push_at(event, at, judge)) {
             Ok(report) => report,
             Err(e) => return refusal(number, &e.to_string()),
         };
@@ -287,6 +308,7 @@ impl Current {
                 session
             }
         };
+        self.session.set_clock_now(self.now);
         self.synced = self.session.mark();
         self.stale = false;
         Ok(())

@@ -98,6 +98,11 @@ enum Command {
         /// trace so far (the same first unmet step and reason; slower).
         #[arg(long, value_enum, default_value_t = ExplainArg::Monitor)]
         explain: ExplainArg,
+        /// The time events are decided at when the trace records none
+        /// (`2024-05-15T15:00:00`): a bundle reading `now()` on an `event`
+        /// or `system` clock needs one or the other.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
     },
     /// Intervention coverage: the reachable first deviations of the bundle's
     /// workflow and which the schedule covers, by node and event kind.
@@ -162,6 +167,11 @@ enum Command {
         max_line: usize,
         #[arg(long, value_enum, default_value_t = SyncArg::Full)]
         sync: SyncArg,
+        /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
+        /// tests; an `event` clock takes it for events before any carries
+        /// its own `at`.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
         judge: JudgeArgs,
     },
@@ -196,9 +206,19 @@ enum Command {
         /// ones are dropped first).
         #[arg(long, default_value_t = 10_000)]
         max_live: usize,
+        /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
+        /// tests; an `event` clock takes it for events before any carries
+        /// its own `at`.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
         judge: JudgeArgs,
     },
+}
+
+/// A `--now` value: an ISO date and time (a bare date is midnight).
+pub(crate) fn parse_now(text: &str) -> Result<turnstile_rules::DateTime, String> {
+    turnstile_rules::DateTime::parse(text).map_err(|e| e.to_string())
 }
 
 /// How hard each commit of the session store waits for the disk.
@@ -297,6 +317,7 @@ fn main() -> ExitCode {
             trace,
             summary,
             explain,
+            now,
         } => {
             let options = replay::ReplayOptions {
                 schedules: schedule.schedules(),
@@ -304,6 +325,7 @@ fn main() -> ExitCode {
                 only: trace,
                 summary,
                 explainer: explain.into(),
+                now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
                 replay::run(&rt, &traces, judge, &options).map(|clean| {
@@ -387,6 +409,7 @@ fn main() -> ExitCode {
             schedule,
             max_line,
             sync,
+            now,
             judge,
         } => {
             let schedule = match schedule.schedules().as_slice() {
@@ -402,6 +425,7 @@ fn main() -> ExitCode {
                 schedule,
                 max_line,
                 durability: sync.durability(),
+                now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
                 gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
@@ -417,6 +441,7 @@ fn main() -> ExitCode {
             sync,
             idle_ms,
             max_live,
+            now,
             judge,
         } => {
             let options = serve::ServeOptions {
@@ -429,6 +454,7 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
                 idle: std::time::Duration::from_millis(idle_ms),
                 max_live,
+                now,
             };
             match serve::run(&options, |bundles| judge.build(bundles)) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use turnstile_engine::import::for_each_trace;
-use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay_explained};
+use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay_with};
 use turnstile_engine::session::{
     BundleRuntime, EventReport, Explainer, GateVerdict, RequestStatus, Schedule,
 };
@@ -25,6 +25,8 @@ pub struct ReplayOptions {
     pub summary: bool,
     /// What explains a block (`--explain`).
     pub explainer: Explainer,
+    /// The time of events a trace records no time for (`--now`).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// Replays every trace in `file`; returns whether all of it could be read.
@@ -60,12 +62,13 @@ pub fn run(
             .iter()
             .map(|&schedule| {
                 runtime
-                    .block_on(replay_explained(
+                    .block_on(replay_with(
                         rt,
                         &trace,
                         schedule,
                         judge.as_ref(),
                         options.explainer,
+                        options.now,
                     ))
                     .map_err(|e| format!("{}: {e}", trace.meta.id))
             })

@@ -60,7 +60,14 @@ fn a_gate_restarted_with_the_other_spelling_continues_its_session() {
     let agent = r#"{"type":"agent","text":"Sure. What is your email?"}"#;
     let first = turnstile_in(
         &repo,
-        &["gate", "bundles/retail", "--state", store, "--session", "s1"],
+        &[
+            "gate",
+            "bundles/retail",
+            "--state",
+            store,
+            "--session",
+            "s1",
+        ],
         &format!("{user}\n{agent}\n"),
     );
     assert_eq!(first.0, Some(0), "{}", first.2);

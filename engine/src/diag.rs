@@ -88,6 +88,10 @@ pub enum ProblemKind {
     /// A `cites` entry names a file that cannot be read or a line it does
     /// not have.
     BadCitation,
+    /// A `clock:` line that is not `fixed <timestamp>`, `event` or `system`.
+    BadClock,
+    /// `now()` in a bundle that declares no clock.
+    NoClock,
 }
 
 impl ProblemKind {
@@ -130,6 +134,8 @@ impl ProblemKind {
             ProblemKind::ClassifierIncomplete => "turnstile::classifier_incomplete",
             ProblemKind::BadTemplate => "turnstile::bad_template",
             ProblemKind::BadCitation => "turnstile::bad_citation",
+            ProblemKind::BadClock => "turnstile::bad_clock",
+            ProblemKind::NoClock => "turnstile::no_clock",
         }
     }
 }

@@ -36,6 +36,7 @@
 
 pub mod audit;
 pub mod bundle;
+pub mod clock;
 mod compile;
 pub mod coverage;
 pub mod decide;

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use support::{copy_dir, toy_bundle};
 use turnstile_engine::bundle::is_legacy_id;
+use turnstile_engine::check_bundle;
 use turnstile_engine::session::{BundleRuntime, Schedule, Session, SessionError};
 use turnstile_engine::trace::Event;
-use turnstile_engine::check_bundle;
 use turnstile_judge::OfflineJudge;
 
 #[test]

@@ -54,4 +54,4 @@ pub use ir::{
 };
 pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
 pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
-pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};
+pub use value::{Amount, Date, DateTime, Duration, Value, ValueError, ValueType};

@@ -69,6 +69,11 @@ pub struct AuditArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The time events are decided at when a trace records none
+    /// (`2024-05-15T15:00:00`): a bundle reading `now()` on an `event` or
+    /// `system` clock needs one or the other.
+    #[arg(long, value_parser = crate::parse_now)]
+    pub now: Option<turnstile_rules::DateTime>,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }
@@ -110,7 +115,7 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let plan = AuditPlan::new(rt, mode);
+    let plan = AuditPlan::new(rt, mode).with_now(args.now);
     let (files, walk_rejections) = expand(&args.inputs);
     let results = if reads_tool_turns(&args.judge) {
         ResultContent::Parsed

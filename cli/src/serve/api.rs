@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use turnstile_engine::bundle::model::Control;
+use turnstile_engine::import::native::event_time;
 use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_store::{SessionHandle, SessionMeta, StoreError};
@@ -72,6 +73,8 @@ pub struct Live {
     synced: DeltaMark,
     /// When a request last used the session (for idle eviction).
     last_used: Instant,
+    /// `--now`, given to the session again when it is reloaded.
+    now: Option<turnstile_rules::DateTime>,
 }
 
 /// A JSON error answer.
@@ -392,7 +395,9 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         .map_err(|e| store_error(&e))?;
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_control(control);
+    session.set_clock_now(app.now);
     let live = Live {
+        now: app.now,
         rt: Arc::clone(rt),
         handle,
         session,
@@ -443,10 +448,17 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
             ),
         )
     })?;
-    let session = Session::restore(Arc::clone(rt), stored.state)
+    let mut handle = handle;
+    if stored.meta.bundle_hash != rt.bundle.hash {
+        // The restore accepts only an older id of this very bundle.
+        handle.adopt_bundle_hash(&rt.bundle.hash);
+    }
+    let mut session = Session::restore(Arc::clone(rt), stored.state)
         .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?;
+    session.set_clock_now(app.now);
     let synced = session.mark();
     let live = Arc::new(tokio::sync::Mutex::new(Live {
+        now: app.now,
         rt: Arc::clone(rt),
         handle,
         session,
@@ -475,6 +487,7 @@ impl Live {
                 self.session.set_control(control);
             }
         }
+        self.session.set_clock_now(self.now);
         self.synced = self.session.mark();
         self.stale = false;
         Ok(())
@@ -483,7 +496,7 @@ impl Live {
     /// One event, answered as the gate answers it: pushed, committed, then
     /// returned; anything that fails is a block with the error, and the
     /// session goes back to what the store holds.
-    async fn decide(&mut self, app: &App, event: Event) -> Answer {
+    async fn decide(&mut self, app: &App, (event, at): Timed) -> Answer {
         if self.stale
             && let Err(e) = tokio::task::block_in_place(|| self.reload())
         {
@@ -492,7 +505,7 @@ impl Live {
         self.stale = true;
         self.last_used = Instant::now();
         let calls_before = self.session.usage().calls;
-        let report = match self.session.push(event, app.judge.as_ref()).await {
+        let report = match self.session.push_at(event, at, app.judge.as_ref()).await {
             Ok(report) => report,
             Err(e) => return refusal(&e.to_string()),
         };
@@ -523,6 +536,9 @@ impl Live {
         }
     }
 }
+
+/// An event and the time its input gave with it (`at`).
+type Timed = (Event, Option<turnstile_rules::DateTime>);
 
 /// The answer to one event: its verdict's JSON text, and the verdict's name
 /// for the metrics (`error` for a refusal).
@@ -568,16 +584,19 @@ async fn post_events(
         one => vec![one],
     };
     // Every event is checked before any is ingested.
-    let events: Vec<Event> = items
+    let events: Vec<Timed> = items
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            serde_json::from_value(item).map_err(|e| {
+            let not_an_event = |e: String| {
                 ApiError(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("item {i} is not an event: {e}"),
                 )
-            })
+            };
+            let at = event_time(&item).map_err(not_an_event)?;
+            let event = serde_json::from_value(item).map_err(|e| not_an_event(e.to_string()))?;
+            Ok((event, at))
         })
         .collect::<Result<_, _>>()?;
     let live = live(&app, &id).await?;

@@ -34,6 +34,8 @@ pub struct ServeOptions {
     /// Sessions kept in memory at most; past it the least recently used
     /// idle ones are dropped first.
     pub max_live: usize,
+    /// `--now`: the instant a `system` clock stands still at (tests).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// What every request shares.
@@ -45,6 +47,8 @@ pub struct App {
     pub max_body: usize,
     pub sessions: api::Sessions,
     pub metrics: metrics::Metrics,
+    /// `--now`, given to every session.
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// 128 random bits, as 32 lowercase hex digits: unguessable session ids.
@@ -94,6 +98,7 @@ pub fn run(
         max_body: options.max_body,
         sessions: api::Sessions::default(),
         metrics: metrics::Metrics::default(),
+        now: options.now,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

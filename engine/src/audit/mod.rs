@@ -123,6 +123,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::MissingRead => "missing_read",
         Reason::WrongValue => "wrong_value",
         Reason::AmountOutOfBounds => "amount_out_of_bounds",
+        Reason::OutOfWindow => "out_of_window",
         Reason::Ungrounded => "ungrounded",
         Reason::TooManyCalls => "too_many_calls",
         Reason::OutOfOrder => "out_of_order",
@@ -133,6 +134,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::AuthorizationUsed => "authorization_used",
         Reason::SessionFull => "session_full",
         Reason::WrongSide => "wrong_side",
+        Reason::NotIdentified => "not_identified",
     }
 }
 
@@ -338,6 +340,8 @@ pub struct AuditPlan {
     /// Those of them read as JSON (a read spec that is not a `text:` read).
     json_tools: HashSet<String>,
     mode: JudgeMode,
+    /// `--now`: the time of events a trace records no time for.
+    now: Option<turnstile_rules::DateTime>,
 }
 
 impl AuditPlan {
@@ -400,6 +404,7 @@ impl AuditPlan {
             result_tools,
             json_tools,
             mode,
+            now: None,
         }
     }
 
@@ -418,6 +423,14 @@ impl AuditPlan {
     /// How dialogue steps are decided.
     pub fn mode(&self) -> JudgeMode {
         self.mode
+    }
+
+    /// Decides the events of a trace that records no time at `now`
+    /// (`--now`); without it, a bundle reading `now()` on a clock that is
+    /// not fixed refuses such a trace.
+    pub fn with_now(mut self, now: Option<turnstile_rules::DateTime>) -> Self {
+        self.now = now;
+        self
     }
 
     /// Whether a block means the call lacked a read the bundle requires.
@@ -549,9 +562,10 @@ pub async fn audit_trace(
             .map(|e| clip(&event_text(e, options.results), TIMELINE_TEXT))
             .collect()
     });
+    let mut session = Session::new(Arc::clone(&plan.rt), Schedule::Workflow);
+    session.replay_times_of(&trace, plan.now)?;
     let meta = trace.meta;
     let events_total = trace.events.len();
-    let mut session = Session::new(Arc::clone(&plan.rt), Schedule::Workflow);
     let mut acc = Accumulator {
         anomalies: content_anomalies,
         keep_timeline: options.timeline,

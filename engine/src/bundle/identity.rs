@@ -177,7 +177,10 @@ mod tests {
 
     #[test]
     fn the_id_is_the_content_not_the_spelling_or_order() {
-        let a = files(&[("bundle.yaml", "name: x"), ("flows/main.yaml", "flow: main")]);
+        let a = files(&[
+            ("bundle.yaml", "name: x"),
+            ("flows/main.yaml", "flow: main"),
+        ]);
         let b = files(&[
             ("./flows//main.yaml", "flow: main"),
             ("bundle.yaml", "name: x"),

@@ -101,6 +101,12 @@ pub struct Manifest {
     /// itself, no user). A trace's own metadata overrides it. Default `dual`.
     #[serde(default)]
     pub control: Option<Sp<Control>>,
+    /// Where `now()` comes from: `fixed <timestamp>` (one instant, e.g. a
+    /// benchmark whose policy states the current time), `event` (each
+    /// event's own timestamp) or `system` (the live gate's clock). Required
+    /// by a bundle whose checks read `now()`.
+    #[serde(default)]
+    pub clock: Option<Sp<String>>,
     /// Statements the agent must not make before a tool has verified them
     /// (a "resolved" claim before the re-check): checked by code on the
     /// agent's messages and reported as a deviation.

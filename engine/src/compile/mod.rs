@@ -89,6 +89,10 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// Where `now()` comes from (the manifest's `clock:`).
+    pub clock: Option<crate::clock::Clock>,
+    /// Some check or remediation reads `now()`.
+    pub reads_now: bool,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -100,6 +104,8 @@ pub fn check_bundle(dir: &Path) -> Result<CompiledBundle, Problems> {
 /// first.
 pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
     let mut ctx = Ctx::new(&bundle.sources);
+    ctx.clock_written = bundle.manifest.1.clock.is_some();
+    ctx.clock = compile_clock(&mut ctx, &bundle);
     let domain = domain::compile_domain(&mut ctx, &bundle.domain);
     ctx.enum_values = domain
         .enums
@@ -170,9 +176,28 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                clock: ctx.clock,
+                reads_now: ctx.reads_now,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),
+    }
+}
+
+/// The manifest's `clock:`, checked.
+fn compile_clock(ctx: &mut Ctx<'_>, bundle: &LoadedBundle) -> Option<crate::clock::Clock> {
+    let (file, manifest) = &bundle.manifest;
+    let written = manifest.clock.as_ref()?;
+    match crate::clock::Clock::parse(written.value()) {
+        Ok(clock) => Some(clock),
+        Err(message) => {
+            ctx.report(
+                RawProblem::new(ProblemKind::BadClock, Some(written.loc(*file)), message)
+                    .label("here")
+                    .help("write `clock: fixed 2024-05-15T15:00:00`, `clock: event` or `clock: system`"),
+            );
+            None
+        }
     }
 }
 
@@ -238,6 +263,13 @@ pub(crate) struct Ctx<'a> {
     pub problems: Vec<RawProblem>,
     /// Literals of every enum, once the domain is compiled.
     pub enum_values: BTreeMap<String, Vec<String>>,
+    /// The bundle's clock, which `now()` needs.
+    pub clock: Option<crate::clock::Clock>,
+    /// The manifest has a `clock:` line (parsed or not: a malformed one is
+    /// reported once, not again at every `now()`).
+    pub clock_written: bool,
+    /// Some expression read `now()`.
+    pub reads_now: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -247,6 +279,9 @@ impl<'a> Ctx<'a> {
             interner: Interner::new(),
             problems: Vec::new(),
             enum_values: Default::default(),
+            clock: None,
+            clock_written: false,
+            reads_now: false,
         }
     }
 

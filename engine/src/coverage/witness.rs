@@ -1109,6 +1109,12 @@ fn literals(rt: &BundleRuntime) -> Literals {
         for node in comparisons {
             let (mut names, mut values) = (Vec::new(), Vec::new());
             collect_operands(node, &resolve, &mut names, &mut values);
+            // `now()` (serialised as the bare name) is the clock's instant.
+            let mut nows = 0;
+            collect_now(node, &mut nows);
+            if nows > 0 {
+                values.extend(now_literals(rt));
+            }
             for name in names {
                 let list = out.entry(name).or_default();
                 for v in &values {
@@ -1187,6 +1193,30 @@ fn collect_operands(
             .iter()
             .for_each(|i| collect_operands(i, resolve, names, values)),
         _ => {}
+    }
+}
+
+/// Counts the `now()` operands under a serialised comparison.
+fn collect_now(tree: &Json, count: &mut usize) {
+    match tree {
+        Json::String(name) if name == "Now" => *count += 1,
+        Json::Object(map) => map.values().for_each(|v| collect_now(v, count)),
+        Json::Array(items) => items.iter().for_each(|i| collect_now(i, count)),
+        _ => {}
+    }
+}
+
+/// What `now()` stands for in a witness: the bundle's fixed instant, as a
+/// date-time and as its day and the day after (so `flight_dates > now()`
+/// can hold too); nothing on a clock that is not fixed.
+fn now_literals(rt: &BundleRuntime) -> Vec<Json> {
+    match rt.bundle.clock {
+        Some(crate::clock::Clock::Fixed(at)) => vec![
+            json!(at.to_string()),
+            json!(at.date().to_string()),
+            json!(turnstile_rules::Date(at.date().0.saturating_add(1)).to_string()),
+        ],
+        _ => Vec::new(),
     }
 }
 
@@ -1375,6 +1405,8 @@ fn options(
         ValueType::Bool => vec![json!(true), json!(false)],
         ValueType::Date => vec![json!("2024-05-15")],
         ValueType::DateTime => vec![json!("2024-05-15T10:00:00")],
+        // No field or parameter is declared a duration.
+        ValueType::Duration => Vec::new(),
         ValueType::Enum(sym) => {
             let name = resolve(*sym);
             domain

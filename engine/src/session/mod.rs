@@ -24,6 +24,7 @@
 //! was asked) and restores by replaying them, so a restored session answers
 //! exactly like the original.
 
+mod clocked;
 mod deviation;
 mod judging;
 pub mod recorded;
@@ -51,7 +52,8 @@ pub use remedy::plain_value;
 pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
 pub use state::{
-    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
+    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, STATE_VERSION_WITHOUT_TIMES,
+    SessionDelta, SessionState,
 };
 pub use verdict::{
     Bindings, Cursor, EventReport, GateVerdict, Guidance, RequestStatus, RequestView,
@@ -88,6 +90,9 @@ pub enum SessionError {
     #[error("not a saved session: {0}")]
     /// The saved state is not a session state (malformed JSON or fields).
     StateFormat(String),
+    #[error(transparent)]
+    /// A recorded trace gives no time for a bundle that reads `now()`.
+    Clock(#[from] crate::clock::ClockError),
 }
 
 /// What explains a block.
@@ -125,6 +130,8 @@ pub struct Session {
     rendered: Arc<Vec<Turn>>,
     /// Successful tool results so far, for the deviation checks.
     successes: deviation::Successes,
+    /// Where `now()` comes from, and the time each event was decided with.
+    clock: crate::clock::SessionClock,
     /// Work counted for tests.
     work: SessionWork,
     /// Accepted verdicts by the event they take effect at: the step and the
@@ -189,6 +196,7 @@ impl Session {
             explainer: Explainer::default(),
             stored_bytes: 0,
             extractor: Extractor::with_principal_mask(&rt.bundle, rt.principal_mask),
+            clock: crate::clock::SessionClock::new(rt.bundle.clock),
             monitor: Monitor::new(Arc::clone(&rt.plan)),
             rt,
             schedule,
@@ -497,7 +505,8 @@ impl Session {
     /// monitor has not seen them yet.
     fn take(&mut self, event: Event, bytes: usize) -> EventFacts {
         let k = EventIdx::from_usize(self.events.len());
-        let facts = self.extractor.event(&self.rt.bundle, k, &event);
+        let mut facts = self.extractor.event(&self.rt.bundle, k, &event);
+        facts.now = self.clock.tick();
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
         self.last_turns.note(k, &event);
         if self.rt.asks_judge {
@@ -1088,6 +1097,7 @@ impl Session {
             schedule: self.schedule,
             control: Some(self.control()),
             events: self.events.clone(),
+            times: self.clock.decided().to_vec(),
             judged: self
                 .judged()
                 .into_iter()
@@ -1121,6 +1131,12 @@ impl Session {
         SessionDelta {
             first_event: mark.events,
             events: self.events.get(mark.events..).unwrap_or_default().to_vec(),
+            times: self
+                .clock
+                .decided()
+                .get(mark.events..)
+                .unwrap_or_default()
+                .to_vec(),
             judged: self
                 .journal
                 .judged
@@ -1163,6 +1179,7 @@ impl Session {
         if let Some(control) = state.control {
             session.set_control(control);
         }
+        session.decide_first_events_at(state.times);
         for verdict in state.judged {
             session
                 .judged

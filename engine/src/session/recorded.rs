@@ -87,8 +87,24 @@ pub async fn replay_explained(
     judge: &dyn Judge,
     explainer: Explainer,
 ) -> Result<ReplayReport, SessionError> {
+    replay_with(rt, trace, schedule, judge, explainer, None).await
+}
+
+/// Replays `trace` event by event, its blocks explained by `explainer`,
+/// each event decided at its recorded time, else at `now` (`--now`); a
+/// bundle reading `now()` on a clock that is not fixed refuses a trace
+/// that gives neither ([`SessionError::Clock`]).
+pub async fn replay_with(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn Judge,
+    explainer: Explainer,
+    now: Option<turnstile_rules::DateTime>,
+) -> Result<ReplayReport, SessionError> {
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_explainer(explainer);
+    session.replay_times_of(trace, now)?;
     if let Some(control) = trace.meta.control {
         session.set_control(control);
     }

@@ -453,12 +453,12 @@ impl Explainer<'_> {
             self.encoded,
             missing,
             |tool| self.checks.gated_tools.contains(&tool),
-            || {
+            |property| {
                 operands.iter().any(|o| {
-                    self.values.values.get(&(*o, k, *env)).is_some_and(|vs| {
-                        vs.iter()
-                            .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
-                    })
+                    self.values
+                        .values
+                        .get(&(*o, k, *env))
+                        .is_some_and(|vs| vs.iter().any(|(_, v)| property(v)))
                 })
             },
         )
@@ -468,17 +468,18 @@ impl Explainer<'_> {
 /// Why a failed atom blocks, from its kind and its operands' kinds:
 /// `missing` — an operand other than a constant had no value; `gated` —
 /// whether a tool is gated (a required past call of a read tool is a missing
-/// read); `numeric` — whether the compared values were numbers (asked only
-/// for an argument compared with what was read: an id that does not match
-/// is ungrounded, a number an amount out of bounds). The monitor and the
-/// Datalog explainer share it.
+/// read); `seen` — whether some compared value has a property (numbers: an
+/// argument that does not match what was read is an amount out of bounds
+/// rather than ungrounded; dates, times and durations: a comparison of them
+/// is a window the value falls outside). The monitor and the Datalog
+/// explainer share it.
 pub(crate) fn reason_of(
     node: &CNode,
     operands: &[u32],
     encoded: &Encoded,
     missing: bool,
     gated: impl Fn(Symbol) -> bool,
-    numeric: impl FnOnce() -> bool,
+    seen: impl Fn(fn(&Value) -> bool) -> bool,
 ) -> Reason {
     let kinds: Vec<&ONode> = operands
         .iter()
@@ -497,6 +498,15 @@ pub(crate) fn reason_of(
         CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
         _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
         _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+        CNode::Cmp { op, .. }
+            if op.is_ordering()
+                && (has(|n| matches!(n, ONode::Now))
+                    || seen(|v| {
+                        matches!(v, Value::Date(_) | Value::DateTime(_) | Value::Duration(_))
+                    })) =>
+        {
+            Reason::OutOfWindow
+        }
         CNode::Contains { .. } => Reason::Ungrounded,
         CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
         _ if has(|n| {
@@ -514,7 +524,7 @@ pub(crate) fn reason_of(
         } if has(|n| matches!(n, ONode::Arg(_)))
             && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
         {
-            if numeric() {
+            if seen(|v| matches!(v, Value::Int(_) | Value::Amount(_))) {
                 Reason::AmountOutOfBounds
             } else {
                 Reason::Ungrounded

@@ -282,8 +282,15 @@ impl Inputs {
                 ONode::Count { filter, key } => rt.extend([IOCount(o, filter, key)]),
                 ONode::Arith { op, lhs, rhs } => rt.extend([IOArith(o, op, lhs, rhs)]),
                 ONode::CountEqual { inner, value } => rt.extend([IOCountEq(o, inner, value)]),
+                ONode::Now => rt.extend([IONow(o)]),
             }
         }
+        rt.extend(
+            facts
+                .clock
+                .iter()
+                .map(|&(k, t)| INow(k.0, Value::DateTime(t))),
+        );
         for (f, events) in &self.filter_events {
             rt.extend(events.iter().map(|&(ev, c, key)| IFilterEv(*f, ev, c, key)));
         }
@@ -488,6 +495,9 @@ pub(super) struct Dependencies {
     pub(super) all_tool_events: Vec<u32>,
     /// Every conversation turn's event (dialogue predicates change there).
     pub(super) turn_events: Vec<u32>,
+    /// Every event whose time differs from the one before it (`now()`
+    /// changes there), a time becoming known or unknown included.
+    pub(super) time_changes: Vec<u32>,
     pub(super) args: ArgIndex,
     /// Events of each filter, and by the key of its first `==` constraint.
     pub(super) by_filter: HashMap<u32, Vec<u32>>,
@@ -549,6 +559,7 @@ impl Dependencies {
             results,
             all_tool_events,
             turn_events: facts.turns.iter().map(|t| t.event.0).collect(),
+            time_changes: time_changes(facts),
             args: arg_index(facts),
             by_filter: HashMap::new(),
             by_key: HashMap::new(),
@@ -639,6 +650,7 @@ impl Dependencies {
                     Some(ONode::Count { filter, .. }) => {
                         points.extend(self.filter_events(encoded, *filter, env))
                     }
+                    Some(ONode::Now) => points.extend(self.time_changes.iter().copied()),
                     Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
                 },
             }
@@ -668,6 +680,16 @@ impl Dependencies {
             None => self.by_filter.get(&filter).cloned().unwrap_or_default(),
         }
     }
+}
+
+/// The events whose time differs from the previous event's (see
+/// [`Dependencies::time_changes`]).
+fn time_changes(facts: &TraceFacts) -> Vec<u32> {
+    let times: HashMap<u32, crate::value::DateTime> =
+        facts.clock.iter().map(|&(k, t)| (k.0, t)).collect();
+    (1..facts.events)
+        .filter(|k| times.get(k) != times.get(&(k - 1)))
+        .collect()
 }
 
 /// Every filter's events with the key its first `==` constraint compares.

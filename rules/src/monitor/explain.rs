@@ -664,6 +664,7 @@ impl Explainer<'_> {
                     Some(ONode::Count { filter, .. }) => {
                         points.extend(self.filter_points(*filter, env));
                     }
+                    Some(ONode::Now) => points.extend(state.time_changes(u32::MAX)),
                     Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
                 },
             }
@@ -792,12 +793,10 @@ impl Explainer<'_> {
             encoded,
             missing,
             |tool| plan.is_gated(tool),
-            || {
-                seen.iter().flatten().any(|s| {
-                    s.vals
-                        .iter()
-                        .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
-                })
+            |property| {
+                seen.iter()
+                    .flatten()
+                    .any(|s| s.vals.iter().any(|(_, v)| property(v)))
             },
         )
     }

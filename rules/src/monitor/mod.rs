@@ -101,6 +101,8 @@ pub struct Reads {
     pub counts: bool,
     /// Arguments of the call the current event shows.
     pub args: bool,
+    /// The time of the current event (`now()`).
+    pub time: bool,
 }
 
 impl Reads {
@@ -110,6 +112,7 @@ impl Reads {
             fields: self.fields || other.fields,
             counts: self.counts || other.counts,
             args: self.args || other.args,
+            time: self.time || other.time,
         }
     }
 }
@@ -126,6 +129,7 @@ pub struct ReadStamp {
     field_reads: u64,
     filter_matches: u64,
     visible: Option<u32>,
+    time: Option<crate::value::DateTime>,
 }
 
 impl ReadStamp {
@@ -135,6 +139,7 @@ impl ReadStamp {
         (!reads.fields || self.field_reads == other.field_reads)
             && (!reads.counts || self.filter_matches == other.filter_matches)
             && (!reads.args || self.visible == other.visible)
+            && (!reads.time || self.time == other.time)
     }
 }
 
@@ -299,9 +304,10 @@ impl Monitor {
                 self.unawait(s, e, &mut work);
             }
         }
-        // A state criterion can change at a tool event, and (through the
-        // dialogue predicates) at a conversation turn.
-        if self.state.is_tool_event() || facts.turn.is_some() {
+        // A state criterion can change at a tool event, (through the
+        // dialogue predicates) at a conversation turn, and (through
+        // `now()`) where the time changes.
+        if self.state.is_tool_event() || facts.turn.is_some() || self.state.time_changed_now {
             for (&s, envs) in &self.pending_state {
                 work.extend(envs.iter().map(|e| Work::Retry(s, *e)));
             }

@@ -291,6 +291,7 @@ impl Plan {
                     fields: true,
                     counts: true,
                     args: true,
+                    time: true,
                 };
             }
             budget -= 1;
@@ -308,6 +309,7 @@ impl Plan {
                 }
                 Some(ONode::CountEqual { inner, value }) => todo.extend([*inner, *value]),
                 Some(ONode::Arith { lhs, rhs, .. }) => todo.extend([*lhs, *rhs]),
+                Some(ONode::Now) => reads.time = true,
             }
         }
         reads
