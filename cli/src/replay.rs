@@ -252,12 +252,13 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             remediation,
             explanation,
         } => {
-            writeln!(
-                out,
-                "{head} BLOCK  {reason:?} at {} {}",
-                step.as_deref().unwrap_or("?"),
-                show(request)
-            )?;
+            // A block no step explains (an unknown tool, a protected read's
+            // guard) names none.
+            let at = step
+                .as_deref()
+                .map(|s| format!(" at {s}"))
+                .unwrap_or_default();
+            writeln!(out, "{head} BLOCK  {reason:?}{at} {}", show(request))?;
             if let Some(text) = remediation {
                 writeln!(out, "{:42}remediation: {text}", "")?;
             }

@@ -51,7 +51,9 @@ pub mod session;
 mod source;
 pub mod trace;
 
-pub use compile::{CompiledBundle, SemanticCriterion, Variable, check_bundle, compile};
+pub use compile::{
+    CompiledBundle, ProtectedRead, SemanticCriterion, Variable, check_bundle, compile,
+};
 pub use diag::{Problem, ProblemKind, Problems};
 pub use expr::{Expr, ParseError, parse as parse_expr};
 pub use fsm::{

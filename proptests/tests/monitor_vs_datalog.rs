@@ -25,6 +25,11 @@
 //! unmet step and reason as the program's violation on the trace up to that
 //! call.
 //!
+//! Protected reads: a case protects up to two reads (after random steps, or
+//! the entry, with or without a guard); their permits are part of
+//! `Allowed`, and a refused read's explanation (`Monitor::explain_read`)
+//! must be the program's too.
+//!
 //! Cases: 256 ([`turnstile_proptests::cases`]: `TURNSTILE_PROPTEST_SCALE` multiplies them, `TURNSTILE_PROPTEST_CASES` sets them).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,8 +42,8 @@ use proptest::test_runner::TestCaseError;
 use turnstile_rules::Env;
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Date,
-    Derived, EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing,
-    Value, VarId, evaluate,
+    Derived, EventFilter, Interner, Operand, Outcome, Protection, Step, StepId, StepOrigin, Symbol,
+    Timing, Value, VarId, evaluate,
 };
 use turnstile_rules::{ArgConstraint, ArithOp, DateTime, Duration};
 use turnstile_rules::{
@@ -1057,11 +1062,31 @@ fn uses_args(check: &Check) -> bool {
     }
 }
 
+/// A protected read: the read tool (a pick), the steps that open it
+/// (picks; none: the entry) and its guard.
+#[derive(Clone, Debug)]
+struct ProtectionSpec {
+    tool: usize,
+    after: Vec<usize>,
+    guard: Option<Check>,
+}
+
+fn protection_spec(v: &Vocab) -> BoxedStrategy<ProtectionSpec> {
+    (
+        any::<usize>(),
+        prop::collection::vec(any::<usize>(), 0..=2),
+        prop::option::weighted(0.6, check(v, true)),
+    )
+        .prop_map(|(tool, after, guard)| ProtectionSpec { tool, after, guard })
+        .boxed()
+}
+
 fn build_checks(
     v: &Vocab,
     normal: &[StepSpec],
     auth: &[StepSpec],
     extra_edges: &[(usize, usize)],
+    protected: &[ProtectionSpec],
 ) -> CompiledChecks {
     let tools = v.tools();
     let mut checks = CheckSet::default();
@@ -1131,6 +1156,18 @@ fn build_checks(
     for &(a, b) in extra_edges {
         edges.push((StepId((a % n) as u32), StepId((b % n) as u32)));
     }
+    let protections = protected
+        .iter()
+        .map(|spec| Protection {
+            tool: v.read_tools[spec.tool % v.read_tools.len()],
+            after: if spec.after.is_empty() {
+                vec![StepId(0)]
+            } else {
+                spec.after.iter().map(|a| StepId((a % n) as u32)).collect()
+            },
+            guard: spec.guard.clone().map(|g| checks.push(g)),
+        })
+        .collect();
     CompiledChecks {
         checks,
         steps,
@@ -1138,6 +1175,7 @@ fn build_checks(
         entry: StepId(0),
         vars: v.vars,
         gated_tools: v.gated.clone(),
+        protections,
     }
 }
 
@@ -1505,9 +1543,21 @@ fn case() -> impl Strategy<Value = Case> {
             // A lenient case: many steps lose their check, so paths get deep.
             prop::option::weighted(0.3, prop::collection::vec(prop::bool::weighted(0.6), 10)),
             clock(),
+            prop::collection::vec(protection_spec(&v), 0..=2),
         )
             .prop_map(
-                |(v, find, mut normal, mut auth, extra, events, judged, lenient, clock)| {
+                |(
+                    v,
+                    find,
+                    mut normal,
+                    mut auth,
+                    extra,
+                    events,
+                    judged,
+                    lenient,
+                    clock,
+                    protected,
+                )| {
                     normal.splice(0..0, find);
                     for (spec, drop) in normal
                         .iter_mut()
@@ -1530,7 +1580,7 @@ fn case() -> impl Strategy<Value = Case> {
                             auth: None,
                         });
                     }
-                    let checks = build_checks(&v, &normal, &auth, &extra);
+                    let checks = build_checks(&v, &normal, &auth, &extra, &protected);
                     let mut events = build_events(&v, &checks, &events);
                     for (event, now) in events.iter_mut().zip(clock) {
                         event.now = now;
@@ -1681,7 +1731,12 @@ fn run(case: &Case) -> Run {
                 .iter()
                 .find(|v| v.event == ev.event)
                 .cloned();
-            explanations.push((ev.event, monitor.explain_block(), expected));
+            let explained = if outcome.protected.is_some() {
+                monitor.explain_read()
+            } else {
+                monitor.explain_block()
+            };
+            explanations.push((ev.event, explained, expected));
         }
         outcomes.push(outcome);
     }
@@ -1697,9 +1752,14 @@ fn run(case: &Case) -> Run {
     }
 }
 
+/// An agent's call of a gated tool or of a protected read tool: the calls
+/// the gate allows or blocks.
 fn gated_agent_call(case: &Case, ev: &EventFacts) -> bool {
-    ev.call
-        .is_some_and(|c| c.by_agent && case.checks.gated_tools.contains(&c.tool))
+    ev.call.is_some_and(|c| {
+        c.by_agent
+            && (case.checks.gated_tools.contains(&c.tool)
+                || case.checks.protections.iter().any(|p| p.tool == c.tool))
+    })
 }
 
 /// The property: the monitor derives what the program derives.
@@ -2097,6 +2157,7 @@ fn chain(steps: Vec<Step>, checks: CheckSet, back: &[(u32, u32)]) -> CompiledChe
         entry: StepId(0),
         vars: 1,
         gated_tools: vec![CANCEL],
+        protections: Vec::new(),
     }
 }
 

@@ -53,5 +53,5 @@ pub use ir::{
     Operand, Outcome, VarId,
 };
 pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
-pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
+pub use steps::{CompiledChecks, Protection, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Duration, Value, ValueError, ValueType};

@@ -17,6 +17,11 @@
 //!   that binds a variable forks one request per bound value.
 //! - A gated call at `k` is allowed iff its authorization step is satisfied
 //!   exactly at `k` on some request.
+//! - An agent's call of a protected read tool at `k` is allowed iff some
+//!   request `e` satisfied one of its protection's `after` steps at or
+//!   before `k`, and the protection's guard (if any) holds at `k` under
+//!   `e`'s bindings (all the guard reads bound). The allowing entries are
+//!   `(after step, e)`.
 
 use crepe::crepe;
 
@@ -232,6 +237,12 @@ crepe! {
     @input pub struct ISeed(pub u32, pub Env, pub u32);
     @input pub struct IAuth(pub u32, pub Symbol);
     @input pub struct IGated(pub Symbol);
+    // Protected reads: protection `p` protects a tool, opens after a step,
+    // and has a guard (its root and the variables it reads) or none.
+    @input pub struct IProtect(pub u32, pub Symbol);
+    @input pub struct IProtAfter(pub u32, pub u32);
+    @input pub struct IProtGuard(pub u32, pub u32, pub u32);
+    @input pub struct IProtNoGuard(pub u32);
 
     // ---- demand: which (node, event, env) to evaluate ----
     struct Eval(u32, u32, Env);
@@ -505,6 +516,16 @@ crepe! {
     struct HasAuth(Symbol);
     HasAuth(t) <- IAuth(_, t);
     Unguarded(k) <- GatedCall(k, t), !HasAuth(t);
+
+    // ---- protected reads ----
+    struct ProtCall(u32, u32);
+    ProtCall(k, p) <- ICall(k, t, true), IProtect(p, t);
+    struct ProtOpen(u32, u32, u32, Env);
+    ProtOpen(k, p, s, e) <- ProtCall(k, p), IProtAfter(p, s), Sat(s, e, j), (j <= k);
+    @output pub struct ReadAllowed(pub u32, pub u32, pub Env);
+    ReadAllowed(k, s, e) <- ProtOpen(k, p, s, e), IProtNoGuard(p);
+    ReadAllowed(k, s, e) <- ProtOpen(k, p, s, e), IProtGuard(p, root, m), (e.binds_all(m)),
+        Holds(root, k, e.project(m));
 }
 
 pub use self::Crepe as Program;

@@ -149,6 +149,7 @@ fn holds_with(w: &World, check: Check, timing: Timing, facts: &TraceFacts) -> bo
         entry: StepId(0),
         vars: 1,
         gated_tools: Vec::new(),
+        protections: Vec::new(),
     };
     let derived = evaluate(&spec, facts).unwrap();
     derived.evidence.keys().any(|(s, _)| *s == StepId(2))

@@ -66,7 +66,14 @@ pub fn load(dir: &Path) -> Result<LoadedBundle, Problems> {
         .iter()
         .filter_map(|p| loader.parse::<FlowDef>(p))
         .collect();
-    let cited = cited_files(&dir, &flows, &mut loader.identity);
+    let protected_cites: Vec<String> = manifest
+        .1
+        .protected_reads
+        .iter()
+        .filter_map(|p| p.cites.as_ref())
+        .flat_map(|c| c.to_vec())
+        .collect();
+    let cited = cited_files(&dir, &flows, protected_cites, &mut loader.identity);
     match domain {
         Some(domain) if loader.problems.is_empty() => Ok(LoadedBundle {
             identity: loader.identity.identity(&dir),
@@ -90,6 +97,7 @@ pub(crate) fn cited_file(citation: &str) -> &str {
 fn cited_files(
     dir: &Path,
     flows: &[(FileId, FlowDef)],
+    manifest_cites: Vec<String>,
     identity: &mut IdentityFiles,
 ) -> BTreeMap<String, Option<usize>> {
     let mut cited = BTreeMap::new();
@@ -98,6 +106,7 @@ fn cited_files(
         .flat_map(|(_, flow)| &flow.nodes)
         .filter_map(|node| node.cites.as_ref())
         .flat_map(|cites| cites.to_vec())
+        .chain(manifest_cites)
     {
         let file = cited_file(&citation).to_owned();
         if cited.contains_key(&file) {

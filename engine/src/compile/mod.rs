@@ -7,6 +7,8 @@ mod flows;
 pub(crate) use flows::edit_distance;
 mod lower;
 mod nodes;
+mod protect;
+pub use protect::ProtectedRead;
 mod steps;
 mod typecheck;
 mod validate;
@@ -89,6 +91,9 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// The reads the policy protects, in the order of
+    /// `program.protections`.
+    pub protected_reads: Vec<ProtectedRead>,
     /// Where `now()` comes from (the manifest's `clock:`).
     pub clock: Option<crate::clock::Clock>,
     /// Some check or remediation reads `now()`.
@@ -119,22 +124,30 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
         .iter()
         .map(|r| r.value().clone())
         .collect();
-    let lowered = flows::lower_flows(&mut ctx, &domain, &bundle);
+    let mut lowered = flows::lower_flows(&mut ctx, &domain, &bundle);
     if let Some(lowered) = &lowered {
         validate::validate(&mut ctx, &domain, &bundle, lowered);
     }
+    let protected_reads = lowered
+        .as_mut()
+        .map(|l| protect::compile_protected_reads(&mut ctx, &domain, &bundle, l))
+        .unwrap_or_default();
     let claims = lowered
         .as_ref()
         .map(|l| compile_claims(&mut ctx, &domain, &bundle, &l.workflow))
         .unwrap_or_default();
     match lowered {
         Some(lowered) if ctx.problems.is_empty() => {
-            let steps = steps::lower_steps(
+            let mut steps = steps::lower_steps(
                 &lowered.workflow,
                 lowered.checks,
                 &domain,
                 lowered.variables.len(),
             );
+            steps.program.protections = protected_reads
+                .iter()
+                .map(|p| p.protection.clone())
+                .collect();
             let mut arg_paths = turnstile_rules::Encoded::new(&steps.program.checks).arg_paths;
             for binds in &steps.binds {
                 for bind in binds {
@@ -176,6 +189,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                protected_reads,
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
             })

@@ -144,6 +144,7 @@ pub(crate) fn lower_steps(
             entry: step_id(workflow.entry.index()),
             vars: u32::try_from(vars).unwrap_or(u32::MAX),
             gated_tools,
+            protections: Vec::new(),
         },
         binds,
         branch_steps,

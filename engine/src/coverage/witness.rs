@@ -251,7 +251,7 @@ impl<'a> Builder<'a> {
         let realised = self.realise(prefix).await?;
         let mut events = realised.events;
         let n = events.len();
-        events.extend(deviating_event(&self.rt, &deviation.class, n));
+        events.extend(deviating_event(&self.rt, deviation, n));
         let witness = Witness {
             trace: Trace {
                 meta: TraceMeta {
@@ -639,13 +639,14 @@ pub async fn check(
             if let Some(step) = overtaken(rt, prefix, &reached) {
                 return Err(WitnessError::Overtaken { step });
             }
-            // A read the automaton finds out of order, since the prefix
-            // reached no step of its tool, that the engine allows: some
-            // request reached such a step along another path (a branch
-            // the prefix did not take also held on these values).
+            // A protected read the automaton finds unidentified, since the
+            // prefix satisfied none of its identification steps, that the
+            // engine permits: some request satisfied one along another
+            // path (a branch the prefix did not take also held).
             if let AgentClass::Read(tool) = &deviation.class
+                && deviation.why == crate::coverage::Why::NotIdentified
                 && let Some(step) =
-                    observe::read_reached_after(rt, &prefix_trace, &judge, tool).await?
+                    observe::identification_after(rt, &prefix_trace, &judge, tool).await?
             {
                 return Err(WitnessError::Overtaken { step });
             }
@@ -872,11 +873,13 @@ fn verdict_for(rt: &BundleRuntime, step: StepId, k: usize) -> Option<Record> {
     })
 }
 
-/// The event that deviates: a read with default values, a write naming an id
-/// no result carried, the solo agent's call of a device fix, or an agent
-/// message naming the fix it instructs or making the claim in the bundle's
-/// first phrase for it.
-fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Event> {
+/// The event that deviates: a protected read with default values before
+/// its identification (naming an id no result carried after it, so its
+/// guard fails), a write naming an id no result carried, the solo agent's
+/// call of a device fix, or an agent message naming the fix it instructs or
+/// making the claim in the bundle's first phrase for it.
+fn deviating_event(rt: &BundleRuntime, deviation: &Deviation, k: usize) -> Vec<Event> {
+    let class = &deviation.class;
     let id = format!("c{k}");
     let tool = rt.bundle.domain.tool(class.tool());
     match class {
@@ -884,7 +887,13 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
             Event::Call {
                 id: id.clone(),
                 tool: name.clone(),
-                args: tool.map_or(json!({}), |t| default_args(t, &rt.bundle.domain, ID)),
+                args: tool.map_or(json!({}), |t| {
+                    let named = match deviation.why {
+                        crate::coverage::Why::GuardFails => UNREAD_ID,
+                        _ => ID,
+                    };
+                    default_args(t, &rt.bundle.domain, named)
+                }),
                 requestor: Side::Agent,
             },
             Event::Result {

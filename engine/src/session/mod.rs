@@ -27,6 +27,7 @@
 mod clocked;
 mod deviation;
 mod judging;
+mod protected;
 pub mod recorded;
 mod remedy;
 mod runtime;
@@ -355,6 +356,8 @@ impl Session {
             GateVerdict::Unchecked {
                 would_block: outcome.allowed() == Some(false),
             }
+        } else if outcome.protected.as_ref().is_some_and(Vec::is_empty) {
+            self.unpermitted_read(k)
         } else if outcome.gated.is_some() {
             self.verdict(k, &outcome, &[])
         } else {

@@ -39,6 +39,9 @@ pub(super) struct Inputs {
     pub(super) bind_masks: Vec<u32>,
     pub(super) depth: Vec<u32>,
     pub(super) count_values: Vec<(u32, Value, u32, u32, u32)>,
+    /// Per protection (by index): its guard's root node and the variables
+    /// the guard reads, `None` without a guard.
+    pub(super) protection_guards: Vec<Option<(u32, u32)>>,
 }
 
 impl Inputs {
@@ -161,6 +164,27 @@ impl Inputs {
                 ));
             }
         }
+        // A protected read's guard is evaluated at every agent call of its
+        // tool, under every binding of what it reads.
+        let mut protection_guards = Vec::new();
+        for protection in &checks.protections {
+            // A guard with no node never holds (fail closed).
+            let guard = protection
+                .guard
+                .map(|g| (encoded.root(g).unwrap_or(u32::MAX), encoded.mask(g)));
+            if let Some((root, mask)) = guard {
+                for call in facts
+                    .calls
+                    .iter()
+                    .filter(|c| c.by_agent && c.tool == protection.tool)
+                {
+                    for env in projections(Env::EMPTY, mask, &candidates) {
+                        eval_at.insert((root, call.event.0, env));
+                    }
+                }
+            }
+            protection_guards.push(guard);
+        }
         let mut next_judged = Vec::new();
         for (index, step) in checks.steps.iter().enumerate() {
             if !step.semantic {
@@ -211,6 +235,7 @@ impl Inputs {
             bind_masks,
             depth,
             count_values,
+            protection_guards,
         }
     }
 
@@ -444,6 +469,20 @@ impl Inputs {
         }
         rt.extend(checks.edges.iter().map(|&(a, b)| IEdge(a.0, b.0)));
         rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
+        for (p, (protection, guard)) in checks
+            .protections
+            .iter()
+            .zip(&self.protection_guards)
+            .enumerate()
+        {
+            let p = to_u32(p);
+            rt.extend([IProtect(p, protection.tool)]);
+            rt.extend(protection.after.iter().map(|s| IProtAfter(p, s.0)));
+            match *guard {
+                Some((root, mask)) => rt.extend([IProtGuard(p, root, mask)]),
+                None => rt.extend([IProtNoGuard(p)]),
+            }
+        }
         rt.extend([ISeed(checks.entry.0, Env::EMPTY, 0)]);
     }
 }

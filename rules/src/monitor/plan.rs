@@ -13,7 +13,7 @@ use crate::evaluate::graph::{forward_edges, step_depths};
 use crate::evaluate::inputs::pinned_vars;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome, VarId};
-use crate::steps::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, Protection, StepId, Timing};
 
 #[derive(Clone, Debug)]
 pub struct StepPlan {
@@ -76,6 +76,8 @@ pub struct Plan {
     /// Per authorization step: the steps it can be reached from along one or
     /// more edges (for block explanations).
     pub reaching: HashMap<u32, Vec<u32>>,
+    /// The protected reads: what permits an agent's call of their tools.
+    pub protections: Vec<Protection>,
 }
 
 impl Plan {
@@ -96,6 +98,7 @@ impl Plan {
             state_steps: Vec::new(),
             filters_of: HashMap::new(),
             reaching: HashMap::new(),
+            protections: checks.protections.clone(),
             encoded,
         };
         plan.remap_paths(arg_paths);
@@ -180,6 +183,11 @@ impl Plan {
                 key_path,
             ));
         }
+    }
+
+    /// Whether agent calls of `tool` are protected reads.
+    pub fn is_protected(&self, tool: Symbol) -> bool {
+        self.protections.iter().any(|p| p.tool == tool)
     }
 
     /// Encodes an extra operand (a remediation placeholder) so the monitor can
