@@ -261,7 +261,8 @@ pub struct TraceReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<Deviation>,
     /// Every deviation without a write (the `deviate` verdict: an
-    /// instruction or claim out of order), in order.
+    /// instruction or claim out of order; a protected read refused), in
+    /// order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deviated: Vec<Deviation>,
     /// Writes allowed only by assumed dialogue steps.
@@ -719,6 +720,26 @@ impl Accumulator {
             });
         }
         if !report.mutating {
+            // A protected read the gate refused: a deviation without a write
+            // (its result, if it ran, still counts as read).
+            if let GateVerdict::Block {
+                reason,
+                step,
+                request,
+                remediation,
+                ..
+            } = report.verdict
+            {
+                self.deviated.push(Deviation {
+                    event: report.event.0,
+                    call: report.kind,
+                    node: step,
+                    reason: reason_name(reason).to_owned(),
+                    request,
+                    remediation,
+                    executed: ran,
+                });
+            }
             return;
         }
         self.mutating += 1;

@@ -72,6 +72,7 @@ pub async fn deviations_under(
             if let Some(control) = trace.meta.control {
                 session.set_control(control);
             }
+            session.set_clock_now(Some(analysis_now()));
             session
         })
         .collect();
@@ -109,8 +110,20 @@ pub(crate) fn reference_session(rt: &Arc<BundleRuntime>, control: Option<Control
     if let Some(control) = control {
         session.set_control(control);
     }
+    session.set_clock_now(Some(analysis_now()));
     session
 }
+
+/// The instant the analysis decides every event at when the bundle's
+/// clock is not fixed (`event` or `system`): noon on the day the
+/// witnesses' dates are on, so a concrete replay never reads the wall
+/// clock and gives the same verdicts on any day.
+pub fn analysis_now() -> turnstile_rules::DateTime {
+    turnstile_rules::DateTime(turnstile_rules::DateTime::at_midnight(WITNESS_DAY).0 + 12 * 3_600)
+}
+
+/// The day the witnesses' dates are on (`2024-05-15`).
+const WITNESS_DAY: turnstile_rules::Date = turnstile_rules::Date(19_858);
 
 /// The deviation the reference (`workflow`) session's `report` on `event`
 /// shows, if any, and the agent event where it happened.
