@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::session::{BundleRuntime, Explainer, Schedule};
-use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{
-    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
+    BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
 };
+use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 
 mod audit;
 mod coverage;
@@ -57,8 +57,8 @@ enum Command {
         /// `svg` and `png` run Graphviz's `dot`, which must be installed.
         #[arg(long, value_enum, default_value_t = GraphArg::Dot)]
         format: GraphArg,
-        /// Show checks, guards and judge questions (abbreviated) on the
-        /// nodes and branches, not only as tooltips.
+        /// Show checks, guards and judge questions (whole, wrapped) on the
+        /// nodes and branches, not only in the tooltips.
         #[arg(long)]
         detail: bool,
         /// Draw one flow only, each subflow it invokes as a single box:
@@ -70,8 +70,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Print the JSON Schema of bundle files (for editor completion).
-    Schema,
+    /// Print the JSON Schema of one kind of bundle file, a document of its
+    /// own for an editor (`# yaml-language-server: $schema=<file>`); with
+    /// `--dir`, write all three (`manifest.schema.json`,
+    /// `domain.schema.json`, `flow.schema.json`).
+    Schema {
+        /// `manifest` (bundle.yaml), `domain` (domain.yaml) or `flow`
+        /// (flows/*.yaml).
+        #[arg(value_enum, required_unless_present = "dir")]
+        file: Option<SchemaArg>,
+        /// Write every kind's schema into this directory instead.
+        #[arg(long, conflicts_with = "file")]
+        dir: Option<PathBuf>,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, conflicts_with = "dir")]
+        output: Option<PathBuf>,
+    },
     /// Replay recorded traces event by event: each request's cursor, the
     /// verdict and the remediation at every event.
     Replay {
@@ -216,6 +230,43 @@ enum Command {
     },
 }
 
+/// Which bundle file's schema `turnstile schema` prints.
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaArg {
+    /// `bundle.yaml`.
+    Manifest,
+    /// The domain file.
+    Domain,
+    /// A flow file.
+    Flow,
+}
+
+impl From<SchemaArg> for BundleFile {
+    fn from(arg: SchemaArg) -> Self {
+        match arg {
+            SchemaArg::Manifest => BundleFile::Manifest,
+            SchemaArg::Domain => BundleFile::Domain,
+            SchemaArg::Flow => BundleFile::Flow,
+        }
+    }
+}
+
+/// Writes `<kind>.schema.json` for every kind of bundle file into `dir`.
+fn write_schemas(dir: &std::path::Path) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    for file in BundleFile::ALL {
+        let path = dir.join(format!("{}.schema.json", file.name()));
+        let code = emit(&format!("{:#}\n", bundle_schema(file)), Some(path));
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 /// A `--now` value: an ISO date and time (a bare date is midnight).
 pub(crate) fn parse_now(text: &str) -> Result<turnstile_rules::DateTime, String> {
     turnstile_rules::DateTime::parse(text).map_err(|e| e.to_string())
@@ -307,7 +358,11 @@ fn main() -> ExitCode {
             flow,
             output,
         } => graph(&bundle, format, detail, flow, output),
-        Command::Schema => emit(&format!("{:#}\n", bundle_schema()), None),
+        Command::Schema { file, dir, output } => match (file, dir) {
+            (Some(file), _) => emit(&format!("{:#}\n", bundle_schema(file.into())), output),
+            (None, Some(dir)) => write_schemas(&dir),
+            (None, None) => ExitCode::from(2),
+        },
         Command::Replay {
             bundle,
             traces,

@@ -61,7 +61,8 @@ pub use fsm::{
     Workflow,
 };
 pub use render::{
-    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph, render_graph_with,
+    BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph,
+    render_graph_with,
 };
 pub use session::{
     AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,

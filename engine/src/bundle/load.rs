@@ -275,7 +275,7 @@ fn yaml_problem(err: &serde_saphyr::Error, file: FileId, text: &str) -> RawProbl
     } else {
         RawProblem::new(ProblemKind::Yaml, loc, message)
             .label("here")
-            .help("see the bundle JSON Schema (`turnstile schema`) for the expected shape")
+            .help("see the file's JSON Schema (`turnstile schema manifest|domain|flow`) for the expected shape")
     }
 }
 

@@ -615,7 +615,7 @@ impl Ctx<'_> {
                 return self.expr_error(
                     site,
                     &of.span,
-                    ProblemKind::TypeMismatch,
+                    ProblemKind::BadConstraint,
                     "a counted event takes at most one constraint, `param == $var` or `param == literal`".to_owned(),
                     Some("count per entity, e.g. `count(succeeded(exchange_delivered_order_items, order_id == $order))`".to_owned()),
                 );
@@ -724,7 +724,7 @@ impl Ctx<'_> {
                 self.expr_error::<()>(
                     site,
                     &constraint.value.span,
-                    ProblemKind::TypeMismatch,
+                    ProblemKind::BadConstraint,
                     "an event constraint compares with a variable or a literal".to_owned(),
                     Some(
                         "bind the value to a request variable first, e.g. `order_id == $order`"
