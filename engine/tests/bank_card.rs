@@ -113,7 +113,11 @@ fn expected(id: &str) -> Today {
         "raise-frozen" => Block(WrongValue, Some("raise_limit.authorize")),
         "raise-to-the-cap" => Today::OnlyConsent,
         "second-customer" => Block(Ungrounded, Some("freeze.read_card")),
-        "unrequested-transfer" => Block(DialogueUnmet, Some("classify[transfer]")),
+        // An unrequested hand-off, also in the middle of another request, is
+        // explained at the hand-off's own classification.
+        "unrequested-transfer" | "unrequested-transfer-mid-freeze" => {
+            Block(DialogueUnmet, Some("classify[transfer]"))
+        }
         other if AFTER_READER.contains(&other) => Today::OnlyConsent,
         other => panic!("no expectation for conversation {other}"),
     }
@@ -144,7 +148,7 @@ fn today_of(report: &EventReport) -> Today {
 fn every_rule_of_the_policy_is_decided() {
     let rt = runtime();
     let traces = conversations();
-    assert_eq!(traces.len(), 26);
+    assert_eq!(traces.len(), 27);
     for trace in &traces {
         let reports = replayed(&rt, trace, Explainer::Monitor);
         let last = reports
@@ -170,6 +174,38 @@ fn the_reference_program_explains_every_block_the_same_way() {
         let datalog = replayed(&rt, &trace, Explainer::Datalog);
         for (m, d) in monitor.iter().zip(&datalog) {
             assert_eq!(m.verdict, d.verdict, "{} event {}", trace.meta.id, m.event);
+        }
+    }
+}
+
+/// A failed condition shows the values it compared, whatever their type: a
+/// bool read (`disputed`), an enum, an amount and its bound.
+#[test]
+fn a_failed_condition_shows_every_value_it_read() {
+    let rt = runtime();
+    let traces = conversations();
+    for (id, shown) in [
+        (
+            "dispute-twice",
+            "failed: !(transaction[args.transaction_id].disputed == true)\n    \
+             transaction[args.transaction_id].disputed = true (read at event 7)",
+        ),
+        (
+            "unfreeze-stolen",
+            "card[$card].freeze_reason = \"stolen\" (read at event 7)",
+        ),
+        (
+            "dispute-more-than-charged",
+            "args.amount = 300\n    transaction[args.transaction_id].amount = 120 (read at event 7)",
+        ),
+    ] {
+        let trace = traces.iter().find(|t| t.meta.id == id).unwrap();
+        for explainer in [Explainer::Monitor, Explainer::Datalog] {
+            let last = replayed(&rt, trace, explainer).pop().unwrap();
+            let GateVerdict::Block { explanation, .. } = &last.verdict else {
+                panic!("{id}: {:?}", last.verdict)
+            };
+            assert!(explanation.contains(shown), "{id}: {explanation}");
         }
     }
 }
