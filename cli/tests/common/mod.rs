@@ -21,7 +21,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on port 0 and waits for the address it prints.
     pub fn start(store: &Path, extra: &[&str]) -> Server {
-        let bundles = root().join("bundles");
+        Server::start_with(&root().join("bundles"), store, extra)
+    }
+
+    /// [`Server::start`] serving the bundles under `bundles`.
+    pub fn start_with(bundles: &Path, store: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
             .args([
                 "serve",
