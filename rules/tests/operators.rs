@@ -59,6 +59,7 @@ fn facts(w: &World) -> TraceFacts {
     TraceFacts {
         interner: w.interner.clone(),
         events: 5,
+        clock: Vec::new(),
         calls: vec![
             CallFact {
                 event: EventIdx(1),

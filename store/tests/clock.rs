@@ -50,6 +50,17 @@ fn dispute() -> Vec<Event> {
         .events
 }
 
+/// A conversation's first two messages, for a bundle with no clock.
+fn opening() -> Vec<Event> {
+    [
+        r#"{"type":"user","text":"Hi, cancel an order please."}"#,
+        r#"{"type":"agent","text":"Sure, your email?"}"#,
+    ]
+    .iter()
+    .map(|l| serde_json::from_str(l).unwrap())
+    .collect()
+}
+
 /// Pushes `events` through `session`, appending each delta to `handle`.
 async fn push_stored(
     session: &mut Session,
@@ -127,11 +138,7 @@ async fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let rt = runtime("shop");
-    let events = vec![
-        serde_json::from_str::<Event>(r#"{"type":"user","text":"Hi, cancel an order please."}"#)
-            .unwrap(),
-        serde_json::from_str::<Event>(r#"{"type":"agent","text":"Sure, your email?"}"#).unwrap(),
-    ];
+    let events = opening();
     let session = {
         let store = Store::open(&path, Durability::Full).unwrap();
         let mut handle = store.claim("old").unwrap();
@@ -174,13 +181,7 @@ async fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
     let rt = runtime("shop");
     let legacy = rt.bundle.legacy_hashes.first().unwrap().clone();
     assert_ne!(legacy, rt.bundle.hash);
-    let events: Vec<Event> = [
-        r#"{"type":"user","text":"Hi, cancel an order please."}"#,
-        r#"{"type":"agent","text":"Sure, your email?"}"#,
-    ]
-    .iter()
-    .map(|l| serde_json::from_str(l).unwrap())
-    .collect();
+    let events = opening();
     {
         let mut handle = store.claim("legacy").unwrap();
         handle.create(&meta(&rt, &legacy)).unwrap();
