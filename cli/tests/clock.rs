@@ -29,14 +29,9 @@ fn conversations() -> PathBuf {
 }
 
 fn turnstile(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    common::run(
+        Command::new(env!("CARGO_BIN_EXE_turnstile")).args(args),
+        b"",
     )
 }
 

@@ -5,34 +5,16 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::{json, root};
 
 /// `turnstile <args>` run in `dir`, with `input` on standard input.
 fn turnstile_in(dir: &Path, args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut command = Command::new(env!("CARGO_BIN_EXE_turnstile"));
+    command.current_dir(dir).args(args);
+    common::run(&mut command, input.as_bytes())
 }
 
 fn checked_hash(dir: &Path, bundle: &str) -> String {

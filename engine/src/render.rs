@@ -142,8 +142,16 @@ fn tooltip(node: &Node) -> String {
     lines.join("\n")
 }
 
-/// A branch's tooltip: its label and its guard or question, whole.
-fn branch_tooltip(edge: &Edge) -> Option<String> {
+/// What a branch is taken on, as written.
+enum BranchGuard<'a> {
+    Check(&'a str),
+    Judge(&'a str),
+    Otherwise,
+    Unguarded,
+}
+
+/// A branch's label and guard; `None` for any other edge.
+fn branch_guard(edge: &Edge) -> Option<(&str, BranchGuard<'_>)> {
     let Edge::Branch {
         label,
         judge,
@@ -154,35 +162,38 @@ fn branch_tooltip(edge: &Edge) -> Option<String> {
     else {
         return None;
     };
+    let guard = match (check_source, judge, otherwise) {
+        (Some(check), _, _) => BranchGuard::Check(check),
+        (None, Some(judge), _) => BranchGuard::Judge(judge),
+        (None, None, true) => BranchGuard::Otherwise,
+        (None, None, false) => BranchGuard::Unguarded,
+    };
+    Some((label, guard))
+}
+
+/// A branch's tooltip: its label and its guard or question, whole.
+fn branch_tooltip(edge: &Edge) -> Option<String> {
+    let (label, guard) = branch_guard(edge)?;
     let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-    Some(match (check_source, judge, otherwise) {
-        (Some(check), _, _) => format!("{label}: {}", flat(check)),
-        (None, Some(judge), _) => format!("{label}: judge: {}", flat(judge)),
-        (None, None, true) => format!("{label}: otherwise"),
-        _ => label.clone(),
+    Some(match guard {
+        BranchGuard::Check(check) => format!("{label}: {}", flat(check)),
+        BranchGuard::Judge(judge) => format!("{label}: judge: {}", flat(judge)),
+        BranchGuard::Otherwise => format!("{label}: otherwise"),
+        BranchGuard::Unguarded => label.to_owned(),
     })
 }
 
 /// A branch's label, with its guard under it when `detail` is asked.
 fn branch_label(edge: &Edge, detail: bool) -> Option<String> {
-    let Edge::Branch {
-        label,
-        judge,
-        otherwise,
-        check_source,
-        ..
-    } = edge
-    else {
-        return None;
-    };
+    let (label, guard) = branch_guard(edge)?;
     if !detail {
-        return Some(label.clone());
+        return Some(label.to_owned());
     }
-    let guard = match (check_source, judge, otherwise) {
-        (Some(check), _, _) => format!("\n{}", wrap(check)),
-        (None, Some(judge), _) => format!("\n{}", wrap(&format!("judge: {judge}"))),
-        (None, None, true) => "\n(otherwise)".to_owned(),
-        _ => String::new(),
+    let guard = match guard {
+        BranchGuard::Check(check) => format!("\n{}", wrap(check)),
+        BranchGuard::Judge(judge) => format!("\n{}", wrap(&format!("judge: {judge}"))),
+        BranchGuard::Otherwise => "\n(otherwise)".to_owned(),
+        BranchGuard::Unguarded => String::new(),
     };
     Some(format!("{label}{guard}"))
 }

@@ -45,9 +45,14 @@ fn today() -> DateTime {
     DateTime::parse("2026-10-02T12:00:00").unwrap()
 }
 
-/// Every event's report, replayed under the workflow schedule with the
-/// offline judge, decided at noon on 2026-10-02.
-fn replayed(rt: &Arc<BundleRuntime>, trace: &Trace, explainer: Explainer) -> Vec<EventReport> {
+/// `trace` replayed under the workflow schedule with the offline judge,
+/// decided at `now` (`None`: the trace's own times, else refused).
+fn replay_at(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    explainer: Explainer,
+    now: Option<DateTime>,
+) -> Result<Vec<EventReport>, String> {
     tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
@@ -57,10 +62,15 @@ fn replayed(rt: &Arc<BundleRuntime>, trace: &Trace, explainer: Explainer) -> Vec
             Schedule::Workflow,
             &OfflineJudge::new(),
             explainer,
-            Some(today()),
+            now,
         ))
-        .unwrap()
-        .events
+        .map(|replay| replay.events)
+        .map_err(|e| e.to_string())
+}
+
+/// Every event's report, decided at noon on 2026-10-02.
+fn replayed(rt: &Arc<BundleRuntime>, trace: &Trace, explainer: Explainer) -> Vec<EventReport> {
+    replay_at(rt, trace, explainer, Some(today())).unwrap()
 }
 
 /// What the call under test (the conversation's last event) gets today.
@@ -285,21 +295,15 @@ fn within_60_days_of_today_is_decided_on_the_clock() {
         .find(|t| t.meta.id == "dispute-day-60")
         .unwrap();
     let at = |now: &str| {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
-            .block_on(replay_with(
-                &rt,
-                day_60,
-                Schedule::Workflow,
-                &OfflineJudge::new(),
-                Explainer::Monitor,
-                Some(DateTime::parse(now).unwrap()),
-            ))
-            .unwrap()
-            .events
-            .pop()
-            .unwrap()
+        replay_at(
+            &rt,
+            day_60,
+            Explainer::Monitor,
+            Some(DateTime::parse(now).unwrap()),
+        )
+        .unwrap()
+        .pop()
+        .unwrap()
     };
     // The 60th day holds all day; three days later it does not.
     assert_eq!(today_of(&at("2026-10-02T23:59:59")), Today::OnlyConsent);
@@ -321,19 +325,8 @@ fn within_60_days_of_today_is_decided_on_the_clock() {
         "{explanation}"
     );
     // No time, no --now: the system clock's trace is refused, saying what to give.
-    let refused = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(replay_with(
-            &rt,
-            day_60,
-            Schedule::Workflow,
-            &OfflineJudge::new(),
-            Explainer::Monitor,
-            None,
-        ))
-        .unwrap_err();
-    assert!(refused.to_string().contains("--now"), "{refused}");
+    let refused = replay_at(&rt, day_60, Explainer::Monitor, None).unwrap_err();
+    assert!(refused.contains("--now"), "{refused}");
 }
 
 #[test]

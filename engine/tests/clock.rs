@@ -12,10 +12,9 @@ mod support;
 
 use std::sync::Arc;
 
-use serde_json::{Value as Json, json};
-use support::{Edit, bundle_in, mutated};
+use serde_json::json;
+use support::{Edit, bundle_in, call, mutated, ok};
 use turnstile_engine::audit::AssumingJudge;
-use turnstile_engine::bundle::model::Side;
 use turnstile_engine::clock::Clock;
 use turnstile_engine::session::recorded::replay_with;
 use turnstile_engine::session::{
@@ -59,23 +58,6 @@ fn runtime(dir: &tempfile::TempDir) -> Arc<BundleRuntime> {
 
 fn at(text: &str) -> DateTime {
     DateTime::parse(text).unwrap()
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
 }
 
 /// A cancellation of order #O1, placed on `placed`, confirmed and made;

@@ -1,6 +1,6 @@
 //! Shared by the server and gate tests: start `turnstile serve` on a
 //! loopback port and speak just enough HTTP/1.1 to it (one request per
-//! connection); run `turnstile gate` over some input.
+//! connection); run `turnstile gate` (or any command) over some input.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -153,12 +153,20 @@ pub fn gate_output(
     extra: &[&str],
     input: &[u8],
 ) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_turnstile"));
+    command
         .arg("gate")
         .arg(bundle)
         .arg("--state")
         .arg(store)
-        .args(extra)
+        .args(extra);
+    run(&mut command, input)
+}
+
+/// Runs `command` with `input` on its standard input: its exit code,
+/// standard output and standard error.
+pub fn run(command: &mut Command, input: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

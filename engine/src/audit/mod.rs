@@ -680,6 +680,36 @@ struct Accumulator {
     keep_timeline: bool,
 }
 
+/// What a blocked call records: its event, the call, the first unmet step,
+/// the reason, the closest request and its remediation; `None` for any
+/// other verdict.
+fn blocked_call(
+    event: u32,
+    call: &str,
+    verdict: &GateVerdict,
+    executed: bool,
+) -> Option<Deviation> {
+    let GateVerdict::Block {
+        reason,
+        step,
+        request,
+        remediation,
+        ..
+    } = verdict
+    else {
+        return None;
+    };
+    Some(Deviation {
+        event,
+        call: call.to_owned(),
+        node: step.clone(),
+        reason: reason_name(*reason).to_owned(),
+        request: request.clone(),
+        remediation: remediation.clone(),
+        executed,
+    })
+}
+
 impl Accumulator {
     fn take(&mut self, plan: &AuditPlan, report: EventReport, ran: bool) {
         if plan.mode == JudgeMode::Assumed {
@@ -719,27 +749,11 @@ impl Accumulator {
                 executed: false,
             });
         }
+        let blocked = blocked_call(report.event.0, &report.kind, &report.verdict, ran);
         if !report.mutating {
             // A protected read the gate refused: a deviation without a write
             // (its result, if it ran, still counts as read).
-            if let GateVerdict::Block {
-                reason,
-                step,
-                request,
-                remediation,
-                ..
-            } = report.verdict
-            {
-                self.deviated.push(Deviation {
-                    event: report.event.0,
-                    call: report.kind,
-                    node: step,
-                    reason: reason_name(reason).to_owned(),
-                    request,
-                    remediation,
-                    executed: ran,
-                });
-            }
+            self.deviated.extend(blocked);
             return;
         }
         self.mutating += 1;
@@ -751,22 +765,13 @@ impl Accumulator {
                 reason,
                 step,
                 request,
-                remediation,
                 ..
             } => {
                 if ran && plan.lacks_read(reason, step.as_deref()) {
                     self.executed_without_read += 1;
                 }
-                *self.blocked_by_request.entry(request.clone()).or_default() += 1;
-                self.blocked.push(Deviation {
-                    event: report.event.0,
-                    call: report.kind,
-                    node: step,
-                    reason: reason_name(reason).to_owned(),
-                    request,
-                    remediation,
-                    executed: ran,
-                });
+                *self.blocked_by_request.entry(request).or_default() += 1;
+                self.blocked.extend(blocked);
             }
             GateVerdict::Allow { step, request } => {
                 *self.allowed_by_request.entry(request.clone()).or_default() += 1;

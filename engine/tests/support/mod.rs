@@ -1,10 +1,29 @@
-//! Shared by the engine's and the CLI's tests: the toy bundle, a way to derive
-//! broken copies of it, and the table of broken fixtures with the exact
+//! Shared by the engine's and the CLI's tests: events, the toy bundle, a way
+//! to derive broken copies of it, and the table of broken fixtures with the exact
 //! diagnostic each must produce.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// An agent's call of `tool` with `args`.
+pub fn call(id: &str, tool: &str, args: serde_json::Value) -> turnstile_engine::trace::Event {
+    turnstile_engine::trace::Event::Call {
+        id: id.into(),
+        tool: tool.into(),
+        args,
+        requestor: turnstile_engine::bundle::model::Side::Agent,
+    }
+}
+
+/// A successful result of call `id`.
+pub fn ok(id: &str, content: serde_json::Value) -> turnstile_engine::trace::Event {
+    turnstile_engine::trace::Event::Result {
+        id: id.into(),
+        ok: true,
+        content,
+    }
+}
 
 pub fn toy_bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/toy-orders")
