@@ -169,6 +169,11 @@ impl SessionClock {
         self.fixed_now = now;
     }
 
+    /// The instant [`SessionClock::set_now`] gave, if any.
+    pub fn now_given(&self) -> Option<DateTime> {
+        self.fixed_now
+    }
+
     /// The time the next event's input recorded with it.
     pub fn give(&mut self, at: Option<DateTime>) {
         self.given = at;

@@ -49,7 +49,7 @@ pub fn monitor_trace(
     let times = crate::extract::event_times(bundle, trace);
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        let mut facts = extractor.event(bundle, k, event);
+        let mut facts = extractor.event(bundle, k, event).facts;
         facts.now = times.get(index).copied().flatten();
         let now: Vec<(StepId, Env)> = judged
             .iter()
@@ -407,6 +407,7 @@ impl Names<'_> {
                 let who = match speaker {
                     turnstile_rules::Speaker::User => "user",
                     turnstile_rules::Speaker::Agent => "agent",
+                    turnstile_rules::Speaker::Ticket => "ticket",
                 };
                 format!("{}said({who}, {})", not(*negated), self.operand(*operand))
             }

@@ -96,6 +96,9 @@ pub enum ProblemKind {
     /// event with more than one constraint or one other than `==`, a
     /// constraint compared with something other than a variable or literal.
     BadConstraint,
+    /// A spot marked `# REVIEW:` (a generator's guess) not reviewed yet: a
+    /// warning, the bundle still compiles.
+    Unreviewed,
 }
 
 impl ProblemKind {
@@ -141,7 +144,13 @@ impl ProblemKind {
             ProblemKind::BadClock => "turnstile::bad_clock",
             ProblemKind::NoClock => "turnstile::no_clock",
             ProblemKind::BadConstraint => "turnstile::bad_constraint",
+            ProblemKind::Unreviewed => "turnstile::unreviewed",
         }
+    }
+
+    /// Whether problems of this kind are warnings (the bundle compiles).
+    pub fn is_warning(self) -> bool {
+        matches!(self, ProblemKind::Unreviewed)
     }
 }
 
@@ -253,6 +262,14 @@ impl std::error::Error for Problem {}
 impl Diagnostic for Problem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.kind.code()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.kind.is_warning() {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

@@ -63,6 +63,11 @@ impl SourceMap {
         self.files.get(id.0 as usize)
     }
 
+    /// Every file, in the order read.
+    pub fn files(&self) -> impl Iterator<Item = &SourceFile> {
+        self.files.iter()
+    }
+
     /// A miette source for `loc`'s file plus the span within it, clamped so a
     /// stale or synthetic location can never make rendering fail.
     pub fn named_source(&self, loc: Loc) -> Option<(NamedSource<Arc<String>>, SourceSpan)> {

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use turnstile_engine::check_bundle;
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::recorded::replay_with;
+use turnstile_engine::session;
 use turnstile_engine::session::{BundleRuntime, EventReport, Explainer, GateVerdict, Schedule};
 use turnstile_engine::trace::Trace;
 use turnstile_judge::OfflineJudge;
@@ -53,19 +53,16 @@ fn replay_at(
     explainer: Explainer,
     now: Option<DateTime>,
 ) -> Result<Vec<EventReport>, String> {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(replay_with(
-            rt,
-            trace,
-            Schedule::Workflow,
-            &OfflineJudge::new(),
-            explainer,
-            now,
-        ))
-        .map(|replay| replay.events)
-        .map_err(|e| e.to_string())
+    session::replay_at(
+        rt,
+        trace,
+        Schedule::Workflow,
+        &OfflineJudge::new(),
+        explainer,
+        now,
+    )
+    .map(|replay| replay.events)
+    .map_err(|e| e.to_string())
 }
 
 /// Every event's report, decided at noon on 2026-10-02.
@@ -340,17 +337,14 @@ fn a_blocked_read_is_a_violation_in_the_audit() {
         .into_iter()
         .find(|t| t.meta.id == "read-before-authentication")
         .unwrap();
-    let report = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(audit_trace(
-            &plan,
-            trace,
-            &TraceSource::default(),
-            &OfflineJudge::new(),
-            TraceOptions::default(),
-        ))
-        .unwrap();
+    let report = audit_trace(
+        &plan,
+        trace,
+        &TraceSource::default(),
+        &OfflineJudge::new(),
+        TraceOptions::default(),
+    )
+    .unwrap();
     assert_eq!(report.verdict, TraceVerdict::Violation);
     let first = report.first_deviation.unwrap();
     assert_eq!(first.reason, "not_identified");
@@ -382,11 +376,8 @@ fn every_read_deviation_of_the_analysis_is_a_block_of_the_session() {
     assert!(reads.iter().all(|d| !d.covered_by(Schedule::Action)));
     let mut builder = Builder::new(Arc::clone(&rt), &analysis);
     let (mut confirmed, mut not_realised) = (0, 0);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     for d in &reads {
-        match runtime.block_on(builder.witness(d)) {
+        match builder.witness(d) {
             Ok(_) => confirmed += 1,
             Err(WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. }) => {
                 not_realised += 1

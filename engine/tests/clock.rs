@@ -16,7 +16,7 @@ use serde_json::json;
 use support::{Edit, bundle_in, call, mutated, ok};
 use turnstile_engine::audit::AssumingJudge;
 use turnstile_engine::clock::Clock;
-use turnstile_engine::session::recorded::replay_with;
+use turnstile_engine::session::replay_at;
 use turnstile_engine::session::{
     BundleRuntime, Explainer, GateVerdict, Schedule, Session, SessionError, SessionState,
 };
@@ -99,16 +99,16 @@ fn cancellation(placed: &str) -> Vec<Event> {
     ]
 }
 
-async fn last_verdict(session: &mut Session, events: Vec<Event>) -> GateVerdict {
+fn last_verdict(session: &mut Session, events: Vec<Event>) -> GateVerdict {
     let mut last = None;
     for event in events {
-        last = Some(session.push(event, &AssumingJudge).await.unwrap().verdict);
+        last = Some(session.push(event, &AssumingJudge).unwrap().verdict);
     }
     last.unwrap()
 }
 
-#[tokio::test]
-async fn a_fixed_clock_decides_every_event_at_its_instant() {
+#[test]
+fn a_fixed_clock_decides_every_event_at_its_instant() {
     let dir = windowed("domain: domain.yaml\nclock: fixed 2024-05-15T15:00:00");
     let rt = runtime(&dir);
     assert_eq!(
@@ -118,7 +118,7 @@ async fn a_fixed_clock_decides_every_event_at_its_instant() {
     assert!(rt.bundle.reads_now);
     // Placed 30 days before, to the hour: the window still holds.
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-    let verdict = last_verdict(&mut session, cancellation("2024-04-15T15:00:00")).await;
+    let verdict = last_verdict(&mut session, cancellation("2024-04-15T15:00:00"));
     assert!(matches!(verdict, GateVerdict::Allow { .. }), "{verdict:?}");
     assert!(
         session
@@ -127,7 +127,7 @@ async fn a_fixed_clock_decides_every_event_at_its_instant() {
             .all(|t| *t == Some(at("2024-05-15T15:00:00")))
     );
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-    let verdict = last_verdict(&mut session, cancellation("2024-04-15T14:59:59")).await;
+    let verdict = last_verdict(&mut session, cancellation("2024-04-15T14:59:59"));
     let GateVerdict::Block {
         explanation,
         reason,
@@ -141,15 +141,15 @@ async fn a_fixed_clock_decides_every_event_at_its_instant() {
     assert!(explanation.contains("now() - 30 days"), "{explanation}");
 }
 
-#[tokio::test]
-async fn a_session_records_its_times_and_restores_with_them() {
+#[test]
+fn a_session_records_its_times_and_restores_with_them() {
     let dir = windowed("domain: domain.yaml\nclock: system");
     let rt = runtime(&dir);
     let events = cancellation("2024-04-20T10:00:00");
     let (before, write) = events.split_at(events.len() - 1);
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
     session.set_clock_now(Some(at("2024-05-15T15:00:00")));
-    last_verdict(&mut session, before.to_vec()).await;
+    last_verdict(&mut session, before.to_vec());
     let saved = serde_json::to_string(&session.snapshot()).unwrap();
     assert!(saved.contains("\"2024-05-15T15:00:00\""), "{saved}");
     // Restored a month later: the events taken keep their time, the next
@@ -159,14 +159,14 @@ async fn a_session_records_its_times_and_restores_with_them() {
     assert_eq!(restored.decided_times(), session.decided_times());
     restored.set_clock_now(Some(at("2024-06-15T15:00:00")));
     session.set_clock_now(Some(at("2024-05-15T15:00:00")));
-    let later = last_verdict(&mut restored, write.to_vec()).await;
-    let then = last_verdict(&mut session, write.to_vec()).await;
+    let later = last_verdict(&mut restored, write.to_vec());
+    let then = last_verdict(&mut session, write.to_vec());
     assert!(matches!(then, GateVerdict::Allow { .. }), "{then:?}");
     assert!(later.is_block(), "{later:?}");
 }
 
-#[tokio::test]
-async fn an_event_clock_reads_the_events_times() {
+#[test]
+fn an_event_clock_reads_the_events_times() {
     let dir = windowed("domain: domain.yaml\nclock: event");
     let rt = runtime(&dir);
     let events = cancellation("2024-04-20T10:00:00");
@@ -187,7 +187,6 @@ async fn an_event_clock_reads_the_events_times() {
             last = Some(
                 session
                     .push_at(event.clone(), time, &AssumingJudge)
-                    .await
                     .unwrap()
                     .verdict,
             );
@@ -202,8 +201,8 @@ async fn an_event_clock_reads_the_events_times() {
     }
 }
 
-#[tokio::test]
-async fn a_replay_takes_the_recorded_times_else_now_else_refuses() {
+#[test]
+fn a_replay_takes_the_recorded_times_else_now_else_refuses() {
     let dir = windowed("domain: domain.yaml\nclock: system");
     let rt = runtime(&dir);
     let events = cancellation("2024-04-20T10:00:00");
@@ -216,33 +215,25 @@ async fn a_replay_takes_the_recorded_times_else_now_else_refuses() {
         events,
     };
     let replayed = |trace: Trace, now: Option<DateTime>| {
-        let rt = Arc::clone(&rt);
-        async move {
-            replay_with(
-                &rt,
-                &trace,
-                Schedule::Workflow,
-                &judge,
-                Explainer::Monitor,
-                now,
-            )
-            .await
-        }
+        replay_at(
+            &rt,
+            &trace,
+            Schedule::Workflow,
+            &judge,
+            Explainer::Monitor,
+            now,
+        )
     };
-    let refused = replayed(trace.clone(), None).await.unwrap_err();
+    let refused = replayed(trace.clone(), None).unwrap_err();
     assert!(matches!(refused, SessionError::Clock(_)), "{refused}");
     let message = refused.to_string();
     assert!(message.contains("--now"), "{message}");
     assert!(message.contains("`system` clock"), "{message}");
-    let within = replayed(trace.clone(), Some(at("2024-05-15T15:00:00")))
-        .await
-        .unwrap();
+    let within = replayed(trace.clone(), Some(at("2024-05-15T15:00:00"))).unwrap();
     assert!(!within.events.last().unwrap().verdict.is_block());
     // Recorded times win over --now.
     trace.meta.times = vec![Some(at("2024-06-15T15:00:00")); trace.events.len()];
-    let recorded = replayed(trace.clone(), Some(at("2024-05-15T15:00:00")))
-        .await
-        .unwrap();
+    let recorded = replayed(trace.clone(), Some(at("2024-05-15T15:00:00"))).unwrap();
     assert!(recorded.events.last().unwrap().verdict.is_block());
     // The whole-trace reference reads the same times.
     let decision = decide(&rt.bundle, &trace, &[]).unwrap();

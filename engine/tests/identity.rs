@@ -47,8 +47,8 @@ fn the_id_follows_what_the_gate_reads_not_the_policy_text_or_tests() {
     assert_ne!(check_bundle(&root).unwrap().hash, base);
 }
 
-#[tokio::test]
-async fn a_session_saved_under_an_older_id_of_the_bundle_restores() {
+#[test]
+fn a_session_saved_under_an_older_id_of_the_bundle_restores() {
     let bundle = check_bundle(&toy_bundle()).unwrap();
     assert!(!bundle.legacy_hashes.is_empty());
     assert!(bundle.legacy_hashes.iter().all(|h| is_legacy_id(h)));
@@ -62,7 +62,6 @@ async fn a_session_saved_under_an_older_id_of_the_bundle_restores() {
             },
             &OfflineJudge::new(),
         )
-        .await
         .unwrap();
     let mut state = session.snapshot();
     state.bundle = legacy;

@@ -62,7 +62,7 @@ fn opening() -> Vec<Event> {
 }
 
 /// Pushes `events` through `session`, appending each delta to `handle`.
-async fn push_stored(
+fn push_stored(
     session: &mut Session,
     handle: &mut turnstile_store::SessionHandle,
     events: &[Event],
@@ -71,7 +71,7 @@ async fn push_stored(
     let mut synced = session.mark();
     let mut last = None;
     for event in events {
-        let report = session.push(event.clone(), &judge).await.unwrap();
+        let report = session.push(event.clone(), &judge).unwrap();
         let value = serde_json::to_value(&report).unwrap();
         handle
             .append_delta(&session.delta(synced), std::slice::from_ref(&value))
@@ -82,8 +82,8 @@ async fn push_stored(
     last.unwrap()
 }
 
-#[tokio::test]
-async fn the_time_each_event_was_decided_at_is_stored_and_restored() {
+#[test]
+fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let store = Store::open(&path, Durability::Full).unwrap();
@@ -94,7 +94,7 @@ async fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     handle.create(&meta(&rt, &rt.bundle.hash)).unwrap();
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
     session.set_clock_now(Some(at("2026-08-20T12:00:00")));
-    push_stored(&mut session, &mut handle, before).await;
+    push_stored(&mut session, &mut handle, before);
     drop(handle);
 
     let conn = rusqlite::Connection::open(&path).unwrap();
@@ -120,7 +120,7 @@ async fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     assert_eq!(restored.decided_times(), session.decided_times());
     // Six weeks later the write is out of the window.
     restored.set_clock_now(Some(at("2026-10-02T12:00:00")));
-    let verdict = push_stored(&mut restored, &mut handle, write).await;
+    let verdict = push_stored(&mut restored, &mut handle, write);
     assert!(
         matches!(
             verdict,
@@ -133,8 +133,8 @@ async fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     );
 }
 
-#[tokio::test]
-async fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
+#[test]
+fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let rt = runtime("shop");
@@ -144,7 +144,7 @@ async fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
         let mut handle = store.claim("old").unwrap();
         handle.create(&meta(&rt, &rt.bundle.hash)).unwrap();
         let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-        push_stored(&mut session, &mut handle, &events[..1]).await;
+        push_stored(&mut session, &mut handle, &events[..1]);
         session
     };
     // What a format-2 store wrote: no `decided_at`, sessions in state format 4.
@@ -168,14 +168,14 @@ async fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
     assert_eq!(stored.state, session.snapshot());
     let mut restored = Session::restore(Arc::clone(&rt), stored.state).unwrap();
     assert_eq!(restored.decided_times(), [None]);
-    push_stored(&mut restored, &mut handle, &events[1..]).await;
+    push_stored(&mut restored, &mut handle, &events[1..]);
     drop(handle);
     let stored = store.claim("old").unwrap().load().unwrap().unwrap();
     assert_eq!(stored.state.events.len(), 2);
 }
 
-#[tokio::test]
-async fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
+#[test]
+fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.db"), Durability::Full).unwrap();
     let rt = runtime("shop");
@@ -186,7 +186,7 @@ async fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
         let mut handle = store.claim("legacy").unwrap();
         handle.create(&meta(&rt, &legacy)).unwrap();
         let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-        push_stored(&mut session, &mut handle, &events[..1]).await;
+        push_stored(&mut session, &mut handle, &events[..1]);
     }
     let mut handle = store.claim("legacy").unwrap();
     let stored = handle.load().unwrap().unwrap();
@@ -196,7 +196,7 @@ async fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
     // content id with the next append.
     let mut session = Session::restore(Arc::clone(&rt), stored.state).unwrap();
     handle.adopt_bundle_hash(&rt.bundle.hash);
-    push_stored(&mut session, &mut handle, &events[1..]).await;
+    push_stored(&mut session, &mut handle, &events[1..]);
     drop(handle);
     let stored = store.claim("legacy").unwrap().load().unwrap().unwrap();
     assert_eq!(stored.meta.bundle_hash, rt.bundle.hash);

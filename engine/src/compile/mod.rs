@@ -9,6 +9,8 @@ mod lower;
 mod nodes;
 mod protect;
 pub use protect::ProtectedRead;
+mod review;
+pub use review::MARKER as REVIEW_MARKER;
 mod steps;
 mod typecheck;
 mod validate;
@@ -98,6 +100,9 @@ pub struct CompiledBundle {
     pub clock: Option<crate::clock::Clock>,
     /// Some check or remediation reads `now()`.
     pub reads_now: bool,
+    /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
+    /// reviewed.
+    pub warnings: Problems,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -192,6 +197,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 protected_reads,
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
+                warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

@@ -48,7 +48,8 @@
 //! single-request behaviour: a write blocks exactly when no enabled
 //! authorization holds, and a protected read exactly when no identification
 //! of it was satisfied (or its guard fails); [`observe`] reads both off the
-//! session's blocks. Concrete witnesses ([`witness`]) are
+//! session's blocks. Concrete witnesses ([`witness`], built by a
+//! [`WitnessBuilder`]) are
 //! checked by replaying them through a [`crate::Session`]; a state the
 //! witness search does not reach shows up as
 //! [`witness::WitnessError::Unrealised`]. The automaton also follows one
@@ -89,6 +90,7 @@ pub mod witness;
 use serde::Serialize;
 
 pub use automaton::{AgentClass, Automaton, Explored, MAX_STATES, Move, State, Turn, Why};
+pub use witness::{Builder as WitnessBuilder, Witness, WitnessError};
 
 use crate::CompiledBundle;
 use crate::bundle::model::Control;

@@ -5,14 +5,20 @@
 //! the explanation is the monitor's or the reference program's, like a
 //! write's ([`super::Explainer`]).
 
-use turnstile_rules::{EventIdx, FactsBuilder, Reason, evaluate};
+use turnstile_rules::{Env, EventIdx, FactsBuilder, Reason, StepId, evaluate};
 
-use super::{Bindings, Explainer, GateVerdict, Session, remedy};
+use super::core::Core;
+use super::{Bindings, Explainer, GateVerdict};
 use crate::decide::explain_violation;
 
-impl Session {
+impl Core {
     /// The block of the protected read at `k` (the last event taken).
-    pub(super) fn unpermitted_read(&self, k: EventIdx) -> GateVerdict {
+    /// `judged`: the accepted verdicts, for the Datalog explainer.
+    pub(super) fn unpermitted_read(
+        &self,
+        k: EventIdx,
+        judged: impl FnOnce() -> Vec<(StepId, Env, EventIdx)>,
+    ) -> GateVerdict {
         let violation = match self.explainer {
             Explainer::Monitor => self.monitor.explain_read(),
             Explainer::Datalog => {
@@ -21,7 +27,7 @@ impl Session {
                     builder.push(facts);
                 }
                 let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
-                facts.judged = self.judged();
+                facts.judged = judged();
                 evaluate(&self.rt.bundle.program, &facts)
                     .ok()
                     .and_then(|d| d.violations.into_iter().find(|v| v.event == k))
@@ -36,24 +42,19 @@ impl Session {
                 explanation: format!("event {k}: a protected read no identification permits"),
             };
         };
-        let bundle = &self.rt.bundle;
         let tool = self.extractor.interner.resolve(violation.tool);
-        let remediation = self.rt.read_remedies.get(tool).map(|pieces| {
-            remedy::render(
-                pieces,
-                &self.monitor,
-                &violation.request,
-                &self.extractor.interner,
-                &self.type_errors,
-            )
-        });
+        let remediation = self
+            .rt
+            .read_remedies
+            .get(tool)
+            .map(|pieces| self.render_remedy(pieces, &violation.request));
         GateVerdict::Block {
             reason: violation.reason,
             step: violation.unmet.map(|s| self.rt.step_name(s).to_owned()),
             request: self.bindings(&violation.request),
             remediation,
             explanation: explain_violation(
-                bundle,
+                &self.rt.bundle,
                 &self.rt.plan.encoded,
                 &self.extractor.interner,
                 &violation,

@@ -386,7 +386,7 @@ impl Inputs {
                         rt.extend([IAsksAny(ev)]);
                     }
                 }
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     if turn.affirms {
                         rt.extend([IAffirm(ev)]);
                     }
