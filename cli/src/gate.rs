@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use turnstile_engine::bundle::Control;
+use turnstile_engine::import::native::event_time;
 use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::trace::Event;
 use turnstile_store::{Committed, Durability, DurableError, DurableSession, Store};
@@ -41,6 +42,8 @@ pub struct GateOptions {
     pub schedule: Schedule,
     pub max_line: usize,
     pub durability: Durability,
+    /// `--now`: the instant a `system` clock stands still at (tests).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// Runs the gate until end of input. Errors at start (the store cannot be
@@ -54,6 +57,7 @@ pub fn run(rt: Arc<BundleRuntime>, options: &GateOptions, judge: &Judging) -> Re
         rt,
         store,
         schedule: options.schedule,
+        now: options.now,
         current: None,
     };
     gate.current = Some(gate.open(id, None)?);
@@ -94,16 +98,18 @@ pub fn run(rt: Arc<BundleRuntime>, options: &GateOptions, judge: &Judging) -> Re
     }
 }
 
-/// Decides `event` in `session` with `judge` and commits it.
+/// Decides `event` (its input's time `at`) in `session` with `judge` and
+/// commits it.
 fn push(
     judge: &Judging,
     session: &mut DurableSession,
     event: Event,
+    at: Option<turnstile_rules::DateTime>,
 ) -> Result<Committed, DurableError> {
     match judge {
-        Judging::Immediate(judge) => session.push(event, judge.as_ref()),
+        Judging::Immediate(judge) => session.push_at(event, at, judge.as_ref()),
         Judging::Model(judge, runtime) => {
-            runtime.block_on(session.push_async(event, judge.as_ref()))
+            runtime.block_on(session.push_at_async(event, at, judge.as_ref()))
         }
     }
 }
@@ -112,6 +118,8 @@ struct Gate {
     rt: Arc<BundleRuntime>,
     store: Store,
     schedule: Schedule,
+    /// `--now`, given to every session.
+    now: Option<turnstile_rules::DateTime>,
     /// `None` after a refused header: events are refused until the next one.
     current: Option<DurableSession>,
 }
@@ -138,6 +146,7 @@ impl Gate {
                 )
                 .map_err(|e| e.to_string()),
         }
+        .map(|session| session.with_now(self.now))
     }
 
     fn answer(&mut self, number: usize, text: &str, judge: &Judging) -> String {
@@ -148,6 +157,10 @@ impl Gate {
         if value.get("type").and_then(|t| t.as_str()) == Some("trace") {
             return self.start(number, &value);
         }
+        let at = match event_time(&value) {
+            Ok(at) => at,
+            Err(e) => return refusal(number, &format!("not an event: {e}")),
+        };
         let event: Event = match serde_json::from_value(value) {
             Ok(e) => e,
             Err(e) => return refusal(number, &format!("not an event: {e}")),
@@ -158,7 +171,7 @@ impl Gate {
                 "no session: the last trace header was refused; send a new header",
             );
         };
-        match push(judge, current, event) {
+        match push(judge, current, event, at) {
             Ok(committed) => committed.json,
             Err(e) => refusal(number, &e.to_string()),
         }

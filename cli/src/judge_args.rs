@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use turnstile_engine::CompiledBundle;
 use turnstile_engine::audit::{AsyncRuntime, AuditError, AuditJudge, TraceReport};
 use turnstile_judge::{Judge, SyncJudge};
 use turnstile_llm::{HttpJudgeConfig, JudgeOptions, JudgeSpec, JudgeStack, build};
@@ -49,21 +50,21 @@ pub struct JudgeArgs {
 }
 
 impl JudgeArgs {
-    /// The judge, and a runtime only for a model.
-    pub fn judging(&self) -> Result<Judging, String> {
-        Ok(match self.build()? {
+    /// The judge for `bundles`, and a runtime only for a model.
+    pub fn judging(&self, bundles: &[&CompiledBundle]) -> Result<Judging, String> {
+        Ok(match self.build(bundles)? {
             JudgeStack::Immediate(judge) => Judging::Immediate(judge),
             JudgeStack::Model(judge) => Judging::Model(judge, crate::model_runtime()?),
         })
     }
 
-    /// The audit's judge: `none`, or the judge stack, a model awaited on
-    /// a runtime of each worker thread.
-    pub fn audit_judge(&self) -> Result<AuditJudge, String> {
+    /// The audit's judge for `bundles`: `none`, or the judge stack, a model
+    /// awaited on a runtime of each worker thread.
+    pub fn audit_judge(&self, bundles: &[&CompiledBundle]) -> Result<AuditJudge, String> {
         if self.judge == NO_JUDGE {
             return Ok(AuditJudge::Assume);
         }
-        Ok(match self.build()? {
+        Ok(match self.build(bundles)? {
             JudgeStack::Immediate(judge) => AuditJudge::Immediate(judge),
             JudgeStack::Model(judge) => AuditJudge::Model {
                 judge,
@@ -72,8 +73,10 @@ impl JudgeArgs {
         })
     }
 
-    /// Builds the judge stack; the message says what is wrong.
-    pub fn build(&self) -> Result<JudgeStack, String> {
+    /// Builds the judge stack for `bundles`; the message says what is
+    /// wrong. Cached and recorded verdicts saved under an id an earlier
+    /// build gave one of the bundles answer for it (reported).
+    pub fn build(&self, bundles: &[&CompiledBundle]) -> Result<JudgeStack, String> {
         let spec: JudgeSpec = self.judge.parse().map_err(|e| format!("--judge: {e}"))?;
         let http =
             if self.judge_url.is_some() || self.judge_model.is_some() || self.judge_no_json_mode {
@@ -93,6 +96,10 @@ impl JudgeArgs {
             cache: self.cache.clone(),
             record: self.record.clone(),
             http,
+            bundle_ids: bundles
+                .iter()
+                .map(|b| (b.legacy_hashes.clone(), b.hash.clone()))
+                .collect(),
         };
         let built = build(&spec, &options).map_err(|e| e.to_string())?;
         if let Some(report) = &built.cache_report {
@@ -106,6 +113,12 @@ impl JudgeArgs {
                     report.garbled_lines
                 );
             }
+        }
+        if built.adopted > 0 {
+            eprintln!(
+                "judge: {} verdicts saved under an older id of the bundle are used under its content id",
+                built.adopted
+            );
         }
         Ok(built.judge)
     }

@@ -26,10 +26,10 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::session::{BundleRuntime, Explainer, Schedule};
-use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{
-    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
+    BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
 };
+use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 
 mod audit;
 mod coverage;
@@ -69,8 +69,8 @@ enum Command {
         /// `svg` and `png` run Graphviz's `dot`, which must be installed.
         #[arg(long, value_enum, default_value_t = GraphArg::Dot)]
         format: GraphArg,
-        /// Show checks, guards and judge questions (abbreviated) on the
-        /// nodes and branches, not only as tooltips.
+        /// Show checks, guards and judge questions (whole, wrapped) on the
+        /// nodes and branches, not only in the tooltips.
         #[arg(long)]
         detail: bool,
         /// Draw one flow only, each subflow it invokes as a single box:
@@ -82,8 +82,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Print the JSON Schema of bundle files (for editor completion).
-    Schema,
+    /// Print the JSON Schema of one kind of bundle file, a document of its
+    /// own for an editor (`# yaml-language-server: $schema=<file>`); with
+    /// `--dir`, write all three (`manifest.schema.json`,
+    /// `domain.schema.json`, `flow.schema.json`).
+    Schema {
+        /// `manifest` (bundle.yaml), `domain` (domain.yaml) or `flow`
+        /// (flows/*.yaml).
+        #[arg(value_enum, required_unless_present = "dir")]
+        file: Option<SchemaArg>,
+        /// Write every kind's schema into this directory instead.
+        #[arg(long, conflicts_with = "file")]
+        dir: Option<PathBuf>,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, conflicts_with = "dir")]
+        output: Option<PathBuf>,
+    },
     /// Replay recorded traces event by event: each request's cursor, the
     /// verdict and the remediation at every event.
     Replay {
@@ -110,6 +124,11 @@ enum Command {
         /// trace so far (the same first unmet step and reason; slower).
         #[arg(long, value_enum, default_value_t = ExplainArg::Monitor)]
         explain: ExplainArg,
+        /// The time events are decided at when the trace records none
+        /// (`2024-05-15T15:00:00`): a bundle reading `now()` on an `event`
+        /// or `system` clock needs one or the other.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
     },
     /// Intervention coverage: the reachable first deviations of the bundle's
     /// workflow and which the schedule covers, by node and event kind.
@@ -185,6 +204,11 @@ enum Command {
         max_line: usize,
         #[arg(long, value_enum, default_value_t = SyncArg::Full)]
         sync: SyncArg,
+        /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
+        /// tests; an `event` clock takes it for events before any carries
+        /// its own `at`.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
         judge: JudgeArgs,
     },
@@ -219,9 +243,56 @@ enum Command {
         /// ones are dropped first).
         #[arg(long, default_value_t = 10_000)]
         max_live: usize,
+        /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
+        /// tests; an `event` clock takes it for events before any carries
+        /// its own `at`.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
         judge: JudgeArgs,
     },
+}
+
+/// Which bundle file's schema `turnstile schema` prints.
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaArg {
+    /// `bundle.yaml`.
+    Manifest,
+    /// The domain file.
+    Domain,
+    /// A flow file.
+    Flow,
+}
+
+impl From<SchemaArg> for BundleFile {
+    fn from(arg: SchemaArg) -> Self {
+        match arg {
+            SchemaArg::Manifest => BundleFile::Manifest,
+            SchemaArg::Domain => BundleFile::Domain,
+            SchemaArg::Flow => BundleFile::Flow,
+        }
+    }
+}
+
+/// Writes `<kind>.schema.json` for every kind of bundle file into `dir`.
+fn write_schemas(dir: &std::path::Path) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    for file in BundleFile::ALL {
+        let path = dir.join(format!("{}.schema.json", file.name()));
+        let code = emit(&format!("{:#}\n", bundle_schema(file)), Some(path));
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A `--now` value: an ISO date and time (a bare date is midnight).
+pub(crate) fn parse_now(text: &str) -> Result<turnstile_rules::DateTime, String> {
+    turnstile_rules::DateTime::parse(text).map_err(|e| e.to_string())
 }
 
 /// How hard each commit of the session store waits for the disk.
@@ -310,7 +381,11 @@ fn main() -> ExitCode {
             flow,
             output,
         } => graph(&bundle, format, detail, flow, output),
-        Command::Schema => emit(&format!("{:#}\n", bundle_schema()), None),
+        Command::Schema { file, dir, output } => match (file, dir) {
+            (Some(file), _) => emit(&format!("{:#}\n", bundle_schema(file.into())), output),
+            (None, Some(dir)) => write_schemas(&dir),
+            (None, None) => ExitCode::from(2),
+        },
         Command::Replay {
             bundle,
             traces,
@@ -320,6 +395,7 @@ fn main() -> ExitCode {
             trace,
             summary,
             explain,
+            now,
         } => {
             let options = replay::ReplayOptions {
                 schedules: schedule.schedules(),
@@ -327,6 +403,7 @@ fn main() -> ExitCode {
                 only: trace,
                 summary,
                 explainer: explain.into(),
+                now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
                 replay::run(&rt, &traces, &judge, &options).map(|clean| {
@@ -456,6 +533,7 @@ fn main() -> ExitCode {
             schedule,
             max_line,
             sync,
+            now,
             judge,
         } => {
             let schedule = match schedule.schedules().as_slice() {
@@ -471,6 +549,7 @@ fn main() -> ExitCode {
                 schedule,
                 max_line,
                 durability: sync.durability(),
+                now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
                 gate::run(rt, &options, &judge).map(|()| ExitCode::SUCCESS)
@@ -486,15 +565,9 @@ fn main() -> ExitCode {
             sync,
             idle_ms,
             max_live,
+            now,
             judge,
         } => {
-            let judge = match judge.build() {
-                Ok(j) => j.into_async(),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
             let options = serve::ServeOptions {
                 bundles,
                 listen,
@@ -505,8 +578,11 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
                 idle: std::time::Duration::from_millis(idle_ms),
                 max_live,
+                now,
             };
-            match serve::run(&options, judge) {
+            match serve::run(&options, |bundles| {
+                judge.build(bundles).map(|j| j.into_async())
+            }) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -579,7 +655,7 @@ fn with_runtime(
         Ok(rt) => rt,
         Err(code) => return code,
     };
-    let judge = match judge.judging() {
+    let judge = match judge.judging(&[&rt.bundle]) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use turnstile_engine::import::for_each_trace;
 use turnstile_engine::session::{
     BundleRuntime, ConsentState, Coverage, EventReport, Explainer, GateVerdict, ReplayReport,
-    RequestStatus, Schedule, coverage, replay_async, replay_explained,
+    RequestStatus, Schedule, coverage, replay_async, replay_at,
 };
 use turnstile_engine::trace::Trace;
 
@@ -26,6 +26,8 @@ pub struct ReplayOptions {
     pub summary: bool,
     /// What explains a block (`--explain`).
     pub explainer: Explainer,
+    /// The time of events a trace records no time for (`--now`).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// Replays every trace in `file`; returns whether all of it could be read.
@@ -60,7 +62,7 @@ pub fn run(
                 let explainer = options.explainer;
                 match judge {
                     Judging::Immediate(judge) => {
-                        replay_explained(rt, &trace, schedule, judge.as_ref(), explainer)
+                        replay_at(rt, &trace, schedule, judge.as_ref(), explainer, options.now)
                     }
                     Judging::Model(judge, runtime) => runtime.block_on(replay_async(
                         rt,
@@ -68,6 +70,7 @@ pub fn run(
                         schedule,
                         judge.as_ref(),
                         explainer,
+                        options.now,
                     )),
                 }
                 .map_err(|e| format!("{}: {e}", trace.meta.id))
@@ -281,12 +284,13 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             remediation,
             explanation,
         } => {
-            writeln!(
-                out,
-                "{head} BLOCK  {reason:?} at {} {}",
-                step.as_deref().unwrap_or("?"),
-                show(request)
-            )?;
+            // A block no step explains (an unknown tool, a protected read's
+            // guard) names none.
+            let at = step
+                .as_deref()
+                .map(|s| format!(" at {s}"))
+                .unwrap_or_default();
+            writeln!(out, "{head} BLOCK  {reason:?}{at} {}", show(request))?;
             if let Some(text) = remediation {
                 writeln!(out, "{:42}remediation: {text}", "")?;
             }

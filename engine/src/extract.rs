@@ -49,16 +49,35 @@ use crate::schema::{JsonPath, JsonStep, KeyField, KeyPart, ReadSpec, Tool, compo
 use crate::trace::{Event, Trace};
 
 /// Extracts the facts of `trace`. Semantic verdicts (`judged`) are added by
-/// the caller, who owns the judge.
+/// the caller, who owns the judge. Each event's time is what the bundle's
+/// clock and the trace's recorded times give (none: `now()` is unknown
+/// there and every check on it fails closed).
 pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut extractor = Extractor::new(bundle);
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
+    let times = event_times(bundle, trace);
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        builder.push(&extractor.event(bundle, k, event).facts);
+        let mut facts = extractor.event(bundle, k, event).facts;
+        facts.now = times.get(index).copied().flatten();
+        builder.push(&facts);
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
     builder.finish(extractor.interner, events)
+}
+
+/// The time of each event of `trace` on the bundle's clock, with no
+/// `--now` to fall back on (`None` where none is known).
+pub fn event_times(bundle: &CompiledBundle, trace: &Trace) -> Vec<Option<DateTime>> {
+    crate::clock::trace_times(
+        bundle.clock,
+        false,
+        &trace.meta.times,
+        trace.events.len(),
+        None,
+        (&trace.meta.id, &bundle.name),
+    )
+    .unwrap_or_default()
 }
 
 /// Turns events into facts one at a time (the live session and the batch
@@ -1185,6 +1204,7 @@ fn typed(
         (Some(ValueType::Amount), _) => Err(wrong("an amount")),
         (Some(ValueType::Bool), _) => Err(wrong("a bool")),
         (Some(ValueType::Date | ValueType::DateTime), _) => Err(wrong("a date")),
+        (Some(ValueType::Duration), _) => Err(wrong("a duration")),
         (Some(ValueType::List(_) | ValueType::Object(_)), _) | (None, _) => Err(wrong("a scalar")),
     }
 }

@@ -24,7 +24,8 @@
 //! [`bundle`] (the model, [`bundle::Control`]), [`session`] (the live
 //! gate, replays), [`audit`] (corpora: [`audit::Auditor`], [`audit::run`],
 //! [`audit::Summary`]), [`coverage`] (the analysis and its witnesses),
-//! [`import`] (readers and writers of traces) and [`trace`] (events), and
+//! [`import`] (readers and writers of traces), [`trace`] (events) and
+//! [`clock`] (where `now()` comes from, and a trace's times), and
 //! the re-exports below; `turnstile` uses nothing else. [`decide`],
 //! [`extract`] and [`schema`] are public for the tests, benchmarks and
 //! property tests that check the evaluators against each other.
@@ -48,6 +49,7 @@
 
 pub mod audit;
 pub mod bundle;
+pub mod clock;
 mod compile;
 pub mod coverage;
 pub mod decide;
@@ -63,7 +65,8 @@ mod source;
 pub mod trace;
 
 pub use compile::{
-    CompiledBundle, REVIEW_MARKER, SemanticCriterion, Variable, check_bundle, compile,
+    CompiledBundle, ProtectedRead, REVIEW_MARKER, SemanticCriterion, Variable, check_bundle,
+    compile,
 };
 pub use diag::{Problem, ProblemKind, Problems};
 pub use expr::{Expr, ParseError, parse as parse_expr};
@@ -72,7 +75,8 @@ pub use fsm::{
     Workflow,
 };
 pub use render::{
-    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph, render_graph_with,
+    BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph,
+    render_graph_with,
 };
 pub use session::{
     AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,

@@ -154,6 +154,12 @@ pub struct TraceMeta {
     /// (tau2's agent implementation); overrides the bundle's `control`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<crate::bundle::model::Control>,
+    /// The time each event happened or was decided at, by event, where the
+    /// source recorded one (tau2's message timestamps, a native line's
+    /// `at`): what a bundle on an `event` or `system` clock replays with.
+    /// Empty when the source records none.
+    #[serde(skip)]
+    pub times: Vec<Option<turnstile_rules::DateTime>>,
 }
 
 /// One conversation.

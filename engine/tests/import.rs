@@ -16,6 +16,7 @@ use turnstile_engine::import::{
     Format, ImportError, ImportErrorKind, TraceReader, detect, import_file,
 };
 use turnstile_engine::trace::{Event, Trace};
+use turnstile_rules::DateTime;
 
 #[path = "support/tau2.rs"]
 mod tau2;
@@ -189,6 +190,9 @@ fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
                     assert!(trace.call_of(i).is_some(), "{} event {i}", trace.meta.id);
                 }
             }
+        }
+        for (trace, sim) in imported.traces.iter().zip(simulations) {
+            assert_times_are_the_messages(trace, sim);
         }
         let s = imported.summary;
         assert_eq!(s.traces, simulations.len());
@@ -398,6 +402,114 @@ const NATIVE_EVENTS: &str = r##"{"type":"user","text":"cancel #W1"}
 {"type":"call","id":"u1","tool":"toggle_airplane_mode","requestor":"user"}
 {"type":"result","id":"u1","ok":false,"content":"Error: no device"}
 "##;
+
+/// A trace's event times are its messages' timestamps: none when no
+/// message has one, else one per event, each a timestamp of its messages,
+/// in the messages' order; a solo simulation's ticket, stated before the
+/// conversation, has none.
+fn assert_times_are_the_messages(trace: &Trace, sim: &Value) {
+    let stamps: Vec<DateTime> = sim["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["timestamp"].as_str())
+        .map(|t| DateTime::parse(t).unwrap())
+        .collect();
+    if stamps.is_empty() {
+        assert!(trace.meta.times.is_empty(), "{}", trace.meta.id);
+        return;
+    }
+    assert_eq!(
+        trace.meta.times.len(),
+        trace.events.len(),
+        "{}",
+        trace.meta.id
+    );
+    let mut next = stamps.iter().peekable();
+    for (time, event) in trace.meta.times.iter().zip(&trace.events) {
+        if matches!(event, Event::Ticket { .. }) {
+            assert_eq!(*time, None, "{}: the ticket has a time", trace.meta.id);
+            continue;
+        }
+        let time = time.unwrap_or_else(|| panic!("{}: an event without a time", trace.meta.id));
+        while next.next_if(|s| **s != time).is_some() {}
+        assert!(
+            next.peek().is_some(),
+            "{}: {time} is not a later message's timestamp",
+            trace.meta.id
+        );
+    }
+}
+
+#[test]
+fn message_timestamps_and_native_at_are_the_events_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        &dir,
+        "timed.json",
+        r##"{"simulations": [{"id": "s1", "messages": [
+            {"role": "user", "content": "Cancel #W1.", "timestamp": "2025-08-01T16:20:44.321269"},
+            {"role": "assistant", "content": "Looking.", "timestamp": "2025-08-01T16:20:45",
+             "tool_calls": [{"id": "c1", "name": "get_order_details", "arguments": {"order_id": "#W1"}}]},
+            {"role": "tool", "id": "c1", "content": "{}", "timestamp": "2025-08-01T16:20:46Z"},
+            {"role": "assistant", "content": "Done."}]}]}"##,
+    );
+    let traces = clean(&path, None);
+    let at = |t: &str| Some(DateTime::parse(t).unwrap());
+    // A message's calls carry its time; a message without one has none.
+    assert_eq!(
+        traces[0].meta.times,
+        [
+            at("2025-08-01T16:20:44"),
+            at("2025-08-01T16:20:45"),
+            at("2025-08-01T16:20:45"),
+            at("2025-08-01T16:20:46"),
+            None
+        ]
+    );
+    // A timestamp with a zone is not one of the domain's times.
+    let path = write(
+        &dir,
+        "zoned.json",
+        r#"{"simulations": [{"id": "s1", "messages": [
+            {"role": "user", "content": "hi", "timestamp": "2025-08-01T16:20:44+02:00"}]}]}"#,
+    );
+    let imported = import_file(&path, None).unwrap();
+    let e = only_error(&imported.errors);
+    assert_eq!(e.path, "simulations[0].messages[0].timestamp");
+    assert!(
+        matches!(e.kind, ImportErrorKind::InvalidTimestamp { .. }),
+        "{e}"
+    );
+
+    // Native lines: `at`, `null` or none; one that is not a time is an error
+    // for its line.
+    let path = write(
+        &dir,
+        "timed.jsonl",
+        r#"{"type":"user","text":"hi","at":"2024-05-15T15:00:00"}
+{"type":"agent","text":"hello"}
+{"type":"user","text":"bye","at":null}
+{"type":"agent","text":"later","at":"2024-05-15"}
+{"type":"user","text":"?","at":1715785200}"#,
+    );
+    let imported = import_file(&path, None).unwrap();
+    let e = only_error(&imported.errors);
+    assert_eq!((e.record, e.path.as_str()), (Some(5), "at"), "{e}");
+    assert!(
+        matches!(e.kind, ImportErrorKind::InvalidTimestamp { .. }),
+        "{e}"
+    );
+    assert_eq!(
+        imported.traces[0].meta.times,
+        [
+            at("2024-05-15T15:00:00"),
+            None,
+            None,
+            at("2024-05-15T00:00:00")
+        ]
+    );
+}
 
 fn native_events() -> Vec<Event> {
     vec![

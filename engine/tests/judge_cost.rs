@@ -424,7 +424,7 @@ async fn domain_cost(domain: &str, schedule: Schedule) -> DomainCost {
         for trace in &imported.traces {
             judge.rounds.lock().unwrap().clear();
             oracle.calls.lock().unwrap().clear();
-            let over_http = replay_async(&rt, trace, schedule, &judge, Explainer::Monitor)
+            let over_http = replay_async(&rt, trace, schedule, &judge, Explainer::Monitor, None)
                 .await
                 .unwrap();
             let offline = replay(&rt, trace, schedule, &OfflineJudge).unwrap();

@@ -304,15 +304,17 @@ fn only_a_write_that_needs_an_answer_asks_the_judge() {
 }
 
 /// The session's monitor against a fresh one fed every event with the
-/// session's accepted verdicts.
+/// session's accepted verdicts, at the times the session decided them.
 fn assert_same_as_replayed(rt: &Arc<BundleRuntime>, session: &Session, at: &str) {
     let bundle = &rt.bundle;
     let judged = session.judged();
+    let times = session.decided_times();
     let mut extractor = Extractor::new(bundle);
     let mut reference = Monitor::new(Arc::clone(&rt.plan));
-    for (k, past) in session.events().iter().enumerate() {
-        let k = EventIdx::from_usize(k);
-        let facts = extractor.event(bundle, k, past).facts;
+    for (index, past) in session.events().iter().enumerate() {
+        let k = EventIdx::from_usize(index);
+        let mut facts = extractor.event(bundle, k, past).facts;
+        facts.now = times.get(index).copied().flatten();
         let now: Vec<_> = judged
             .iter()
             .filter(|(_, _, e)| *e == k)

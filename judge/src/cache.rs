@@ -173,6 +173,33 @@ impl VerdictCache {
         result
     }
 
+    /// Keys every verdict cached under one of `older` bundle ids (ids an
+    /// earlier build gave the bundle now identified as `current`) under
+    /// `current`, so they answer for it; returns how many. The file keeps
+    /// its lines: the next load adopts them again, and verdicts cached from
+    /// now on are written under `current`.
+    pub fn adopt_bundle_ids(&self, older: &[String], current: &str) -> usize {
+        let mut entries = lock(&self.entries);
+        let moved: Vec<CacheKey> = entries
+            .keys()
+            .filter(|k| older.contains(&k.bundle))
+            .cloned()
+            .collect();
+        let mut adopted = 0;
+        for key in moved {
+            if let Some(judgement) = entries.remove(&key) {
+                let renamed = CacheKey {
+                    bundle: current.to_owned(),
+                    ..key
+                };
+                // A verdict cached under the current id already wins.
+                entries.entry(renamed).or_insert(judgement);
+                adopted += 1;
+            }
+        }
+        adopted
+    }
+
     /// Number of cached verdicts.
     #[must_use]
     pub fn len(&self) -> usize {

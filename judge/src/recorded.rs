@@ -156,6 +156,22 @@ impl RecordedJudge {
         &self.records
     }
 
+    /// Takes the records made under one of `older` bundle ids (ids an
+    /// earlier build gave the bundle now identified as `current`) as
+    /// records of `current`; returns how many.
+    pub fn adopt_bundle_ids(&mut self, older: &[String], current: &str) -> usize {
+        let mut adopted = 0;
+        for record in &mut self.records {
+            if let Some(bundle) = &mut record.bundle
+                && older.contains(bundle)
+            {
+                current.clone_into(bundle);
+                adopted += 1;
+            }
+        }
+        adopted
+    }
+
     fn lookup(&self, request: &JudgeRequest) -> Option<&Record> {
         let candidates = || {
             self.records.iter().rev().filter(|r| {
@@ -370,6 +386,19 @@ mod tests {
 
     fn judge(judge: &RecordedJudge, request: &JudgeRequest) -> Judgement {
         judge.judge_batch(std::slice::from_ref(request)).remove(0)
+    }
+
+    #[test]
+    fn records_under_an_older_bundle_id_answer_once_adopted() {
+        let line = "{\"node\":\"cancel.confirm\",\"bundle\":\"0123456789abcdef\",\"verdict\":\"satisfied\",\"evidence_event\":7}";
+        let mut recorded = RecordedJudge::parse(line).unwrap();
+        let mut request = req(9);
+        request.bundle_hash = "c".repeat(64);
+        assert!(!judge(&recorded, &request).verdict.is_satisfied());
+        let older = ["0123456789abcdef".to_owned()];
+        assert_eq!(recorded.adopt_bundle_ids(&older, &request.bundle_hash), 1);
+        assert!(judge(&recorded, &request).verdict.is_satisfied());
+        assert_eq!(recorded.adopt_bundle_ids(&older, &request.bundle_hash), 0);
     }
 
     #[test]

@@ -147,6 +147,30 @@ async fn cached_rerun_is_identical_with_zero_calls() {
     assert_eq!(verdicts(&run1), verdicts(&run3));
 }
 
+#[test]
+fn verdicts_cached_under_an_older_bundle_id_answer_once_adopted() {
+    let path = temp_path("older.jsonl");
+    let (cache, _) = VerdictCache::open(&path).unwrap();
+    let older = CachingJudge::new(Counting::default(), cache);
+    older.judge_batch(&corpus());
+    drop(older);
+    // The same bundle under its content id: nothing matches until adopted.
+    let current = "c".repeat(64);
+    let renamed: Vec<JudgeRequest> = corpus()
+        .into_iter()
+        .map(|mut r| {
+            r.bundle_hash.clone_from(&current);
+            r
+        })
+        .collect();
+    let (cache, _) = VerdictCache::open(&path).unwrap();
+    assert_eq!(cache.adopt_bundle_ids(&["other".to_owned()], &current), 0);
+    assert_eq!(cache.adopt_bundle_ids(&["bundle".to_owned()], &current), 6);
+    let judge = CachingJudge::new(Counting::default(), cache);
+    judge.judge_batch(&renamed);
+    assert_eq!(judge.inner().calls.load(Ordering::SeqCst), 0);
+}
+
 /// On the calling thread: the cache over a synchronous judge, the same
 /// answers, the second run from the cache only.
 #[test]

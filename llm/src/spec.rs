@@ -74,6 +74,10 @@ pub struct JudgeOptions {
     pub record: Option<PathBuf>,
     /// HTTP settings for `openai`; `None` reads the environment.
     pub http: Option<HttpJudgeConfig>,
+    /// Per bundle served: the ids earlier builds gave it and its content
+    /// id. Cached and recorded verdicts saved under an older id answer for
+    /// the bundle ([`BuiltJudge::adopted`] counts them).
+    pub bundle_ids: Vec<(Vec<String>, String)>,
 }
 
 /// A built judge stack: one that answers at once, or a model's.
@@ -122,6 +126,9 @@ pub struct BuiltJudge {
     pub judge: JudgeStack,
     /// What the cache file contained, if a cache was requested.
     pub cache_report: Option<LoadReport>,
+    /// Cached and recorded verdicts saved under an older id of a bundle,
+    /// now keyed by its content id.
+    pub adopted: usize,
 }
 
 /// Builds `spec` with `options`: the named judge, wrapped in the cache if
@@ -131,9 +138,16 @@ pub struct BuiltJudge {
 /// # Errors
 /// HTTP configuration, cache or recording files that cannot be used.
 pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, SpecError> {
+    let mut adopted = 0;
     let (judge, cache_report) = match spec {
-        JudgeSpec::Offline => immediate(Arc::new(OfflineJudge::new()), options)?,
-        JudgeSpec::Recorded(path) => immediate(Arc::new(RecordedJudge::from_path(path)?), options)?,
+        JudgeSpec::Offline => immediate(Arc::new(OfflineJudge::new()), options, &mut adopted)?,
+        JudgeSpec::Recorded(path) => {
+            let mut recorded = RecordedJudge::from_path(path)?;
+            for (older, current) in &options.bundle_ids {
+                adopted += recorded.adopt_bundle_ids(older, current);
+            }
+            immediate(Arc::new(recorded), options, &mut adopted)?
+        }
         JudgeSpec::OpenAi => {
             let config = match &options.http {
                 Some(c) => c.clone(),
@@ -143,6 +157,7 @@ pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, Spe
             let (judge, report) = layered(
                 base,
                 options,
+                &mut adopted,
                 |inner, cache| Arc::new(CachingJudge::new(inner, cache)),
                 |inner, path| Ok(Arc::new(RecordingJudge::new(inner, path)?)),
             )?;
@@ -152,6 +167,7 @@ pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, Spe
     Ok(BuiltJudge {
         judge,
         cache_report,
+        adopted,
     })
 }
 
@@ -159,10 +175,12 @@ pub fn build(spec: &JudgeSpec, options: &JudgeOptions) -> Result<BuiltJudge, Spe
 fn immediate(
     base: Arc<dyn SyncJudge>,
     options: &JudgeOptions,
+    adopted: &mut usize,
 ) -> Result<(JudgeStack, Option<LoadReport>), SpecError> {
     let (judge, report) = layered(
         base,
         options,
+        adopted,
         |inner, cache| Arc::new(CachingJudge::new(inner, cache)),
         |inner, path| Ok(Arc::new(RecordingJudge::new(inner, path)?)),
     )?;
@@ -171,16 +189,21 @@ fn immediate(
 
 /// `base` wrapped in the cache (by `cache`) if `options` asks for one, then
 /// in the recorder (by `record`) if asked; with what loading the cache
-/// found.
+/// found. Verdicts the cache holds under an older id of a bundle are keyed
+/// by its content id, counted in `adopted`.
 fn layered<J>(
     base: J,
     options: &JudgeOptions,
+    adopted: &mut usize,
     cache: impl FnOnce(J, VerdictCache) -> J,
     record: impl FnOnce(J, &Path) -> Result<J, RecordError>,
 ) -> Result<(J, Option<LoadReport>), SpecError> {
     let (cached, cache_report) = match &options.cache {
         Some(path) => {
             let (verdicts, report) = VerdictCache::open(path)?;
+            for (older, current) in &options.bundle_ids {
+                *adopted += verdicts.adopt_bundle_ids(older, current);
+            }
             (cache(base, verdicts), Some(report))
         }
         None => (base, None),

@@ -61,6 +61,7 @@ fn spec_wires_cache_and_recording() {
         cache: Some(cache.clone()),
         record: Some(record.clone()),
         http: None,
+        bundle_ids: Vec::new(),
     };
     let judge = from_spec("offline", &options).unwrap();
     let first = one(judge.as_ref(), &consent("a.confirm", "yes"));

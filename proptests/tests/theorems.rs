@@ -37,7 +37,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use turnstile_engine::BundleRuntime;
 use turnstile_engine::bundle::model::Side;
-use turnstile_engine::coverage::observe::{deviations, read_out_of_order};
+use turnstile_engine::coverage::observe::deviations;
 use turnstile_engine::coverage::witness::{Builder, WitnessError};
 use turnstile_engine::coverage::{AgentClass, Turn, analyze};
 use turnstile_engine::session::{GateVerdict, Schedule, Session, SessionState};
@@ -96,12 +96,14 @@ fn workflow() -> impl Strategy<Value = WorkflowSpec> {
         prop::collection::vec(request, 1..3),
         any::<bool>(),
         any::<bool>(),
+        prop::option::of((1..READ_TOOLS.len(), any::<bool>())),
     )
-        .prop_map(|(intro, requests, repeat, order)| WorkflowSpec {
+        .prop_map(|(intro, requests, repeat, order, protect)| WorkflowSpec {
             intro,
             requests,
             repeat,
             order,
+            protect,
         })
 }
 
@@ -308,8 +310,8 @@ trait Verifier {
 }
 
 /// The ideal binding verifier under the workflow schedule: it rejects exactly
-/// the events that leave `P_G` (a blocked write, a `deviate` instruction or
-/// claim, an out-of-order read). `messages: false` breaks it: it then lets
+/// the events that leave `P_G` (a blocked write or protected read, a
+/// `deviate` instruction or claim). `messages: false` breaks it: it then lets
 /// every agent message through, so a premature instruction or an
 /// unverified claim is committed.
 struct Ideal {
@@ -317,27 +319,26 @@ struct Ideal {
 }
 
 impl Verifier for Ideal {
-    fn rejects(
-        &self,
-        rt: &BundleRuntime,
-        session: &Session,
-        event: &Event,
-        verdict: &GateVerdict,
-    ) -> bool {
-        verdict.is_block()
-            || (self.messages && verdict.is_deviation())
-            || matches!(event, Event::Call { tool, .. }
-                if event.is_agent_event() && read_out_of_order(rt, session.monitor(), tool))
+    fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
+        verdict.is_block() || (self.messages && verdict.is_deviation())
     }
 }
 
-/// A broken verifier: it never checks read steps (`tool_call` nodes) nor
-/// the agent's messages, like an action-only guard.
+/// A broken verifier: it never checks reads (the protected ones included)
+/// nor the agent's messages, like an action-only guard.
 struct SkipsReads;
 
 impl Verifier for SkipsReads {
-    fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
-        verdict.is_block()
+    fn rejects(
+        &self,
+        rt: &BundleRuntime,
+        _: &Session,
+        event: &Event,
+        verdict: &GateVerdict,
+    ) -> bool {
+        let read = matches!(event, Event::Call { tool, .. }
+            if rt.bundle.protected_reads.iter().any(|p| p.tool == *tool));
+        verdict.is_block() && !read
     }
 }
 
@@ -671,6 +672,7 @@ fn one_request(read: usize, repeat: bool, order: bool) -> WorkflowSpec {
         }],
         repeat,
         order,
+        protect: None,
     }
 }
 
@@ -830,6 +832,7 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
         ],
         repeat: false,
         order: false,
+        protect: None,
     };
     let proposals = vec![
         Proposal::Read {
@@ -879,7 +882,10 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
 /// and that block made the boundary schedule fire at the next agent event,
 /// so the analysis' uncovered mid-turn write was caught. The lazy session
 /// now asks whenever any request waits at an unasked dialogue step on the
-/// way to the tool; every witness of this workflow is confirmed.
+/// way to the tool; every witness of this workflow is confirmed. The
+/// deviations' states are reached without the loop too, so each write
+/// deviation's witness is built along a prefix that takes the loop (two
+/// writes before the deviating one).
 #[test]
 fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly() {
     let spec = WorkflowSpec {
@@ -904,12 +910,25 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
         ],
         repeat: true,
         order: false,
+        protect: None,
     };
     let compiled = compile(&spec);
     let analysis = analyze(&compiled.rt.bundle);
     let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
     let mut second_writes = 0;
-    for d in &analysis.deviations {
+    let looped: Vec<_> = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class == AgentClass::Write("act_y".to_owned()))
+        .filter_map(|d| {
+            let prefix = path_with_writes(&analysis, d.state_index, 2)?;
+            let mut d = d.clone();
+            d.prefix = prefix;
+            Some(d)
+        })
+        .collect();
+    assert!(!looped.is_empty(), "no write deviation after the loop");
+    for d in analysis.deviations.iter().chain(&looped) {
         match builder.witness(d) {
             Ok(witness) => {
                 let writes = witness
@@ -939,4 +958,39 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
         }
     }
     assert!(second_writes > 0, "no witness allows a second write");
+}
+
+/// The shortest valid moves from the start to state `target` that take at
+/// least `writes` writes (breadth-first over state × writes taken).
+fn path_with_writes(
+    analysis: &turnstile_engine::coverage::Analysis,
+    target: usize,
+    writes: usize,
+) -> Option<Vec<turnstile_engine::coverage::Move>> {
+    use std::collections::{BTreeMap, VecDeque};
+    use turnstile_engine::coverage::Move;
+    let explored = &analysis.explored;
+    let mut parent: BTreeMap<(usize, usize), ((usize, usize), Move)> = BTreeMap::new();
+    let mut queue = VecDeque::from([(0usize, 0usize)]);
+    let mut seen = std::collections::BTreeSet::from([(0usize, 0usize)]);
+    while let Some((state, taken)) = queue.pop_front() {
+        if state == target && taken >= writes {
+            let mut path = Vec::new();
+            let mut at = (state, taken);
+            while let Some((from, mv)) = parent.get(&at) {
+                path.push(mv.clone());
+                at = *from;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (mv, next) in explored.successors.get(state).into_iter().flatten() {
+            let after = (taken + usize::from(matches!(mv, Move::Write { .. }))).min(writes);
+            if seen.insert((*next, after)) {
+                parent.insert((*next, after), ((state, taken), mv.clone()));
+                queue.push_back((*next, after));
+            }
+        }
+    }
+    None
 }

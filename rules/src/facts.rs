@@ -9,7 +9,7 @@ use crate::ids::EventIdx;
 use crate::intern::{Interner, Symbol};
 use crate::ir::{ArgPath, VarId};
 use crate::steps::StepId;
-use crate::value::Value;
+use crate::value::{DateTime, Value};
 
 /// `elem` of a scalar value; list elements are numbered from 0.
 pub const SCALAR: u32 = u32::MAX;
@@ -270,6 +270,10 @@ pub struct TraceFacts {
     /// Every string value named in a turn.
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
+    /// The time of every event that has one (what `now()` reads), in
+    /// event order.
+    #[serde(default)]
+    pub clock: Vec<(EventIdx, DateTime)>,
 }
 
 impl TraceFacts {
@@ -325,6 +329,10 @@ pub struct EventFacts {
     /// Values named in this or an earlier turn, found at this event.
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
+    /// The time the event happened at, as the session's clock gives it
+    /// (`None`: no time is known; `now()` is then absent).
+    #[serde(default)]
+    pub now: Option<DateTime>,
 }
 
 /// `(entity, id, field)`.
@@ -370,6 +378,9 @@ impl FactsBuilder {
         self.facts.binds.extend_from_slice(&event.binds);
         self.facts.turns.extend(event.turn);
         self.facts.mentions.extend_from_slice(&event.mentions);
+        if let Some(time) = event.now {
+            self.facts.clock.push((k, time));
+        }
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

@@ -55,5 +55,5 @@ pub use ir::{
     Operand, Outcome, VarId,
 };
 pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
-pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
-pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};
+pub use steps::{CompiledChecks, Protection, Step, StepId, StepOrigin, Timing};
+pub use value::{Amount, Date, DateTime, Duration, Value, ValueError, ValueType};

@@ -9,6 +9,14 @@
 //! the calling thread; an async server awaits the commit
 //! ([`DurableSession::push_async`]), so a worker is not blocked and the
 //! writer's group commit still batches sessions.
+//!
+//! Each event is decided at the time its session's clock gives it (the
+//! input's own time for an `event` clock, `--now` or the system's for a
+//! `system` one, [`DurableSession::with_now`]); that time is committed with
+//! the event, so a restored session decides again exactly as it did. A
+//! session whose row names its bundle by an older, path-based id is
+//! restored when that id is one of the bundle's, and its row takes the
+//! bundle's content id with the next commit.
 
 use std::sync::Arc;
 
@@ -18,6 +26,7 @@ use turnstile_engine::session::{
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::{Judge, SyncJudge};
+use turnstile_rules::DateTime;
 
 use crate::{SessionHandle, SessionMeta, Store, StoreError, StoredSession};
 
@@ -71,11 +80,16 @@ impl Claimed {
     /// The stored session, restored under `rt`; [`StoreError::Missing`]
     /// if the store holds none.
     pub fn restore(self, rt: Arc<BundleRuntime>) -> Result<DurableSession, DurableError> {
-        let Claimed { handle, stored } = self;
+        let Claimed { mut handle, stored } = self;
         let Some(stored) = stored else {
             return Err(StoreError::Missing(handle.id().to_owned()).into());
         };
+        let current = rt.bundle.hash.clone();
         let session = Session::restore(rt, stored.state)?;
+        if stored.meta.bundle_hash != current {
+            // The restore accepts only an older id of this very bundle.
+            handle.adopt_bundle_hash(&current);
+        }
         Ok(DurableSession::with(
             handle,
             session,
@@ -118,6 +132,9 @@ pub struct DurableSession {
     /// What of the session the store holds: a commit appends only what the
     /// session added since.
     synced: DeltaMark,
+    /// `--now`: the instant a `system` clock stands still at, given to the
+    /// session again whenever it is reloaded.
+    now: Option<DateTime>,
 }
 
 impl DurableSession {
@@ -151,7 +168,17 @@ impl DurableSession {
             bundle,
             stored,
             stale: false,
+            now: None,
         }
+    }
+
+    /// The same session with its clock at `now` (`gate --now`, `serve
+    /// --now`: a `system` clock stands still there; an `event` clock
+    /// starts there).
+    pub fn with_now(mut self, now: Option<DateTime>) -> Self {
+        self.now = now;
+        self.session.set_clock_now(now);
+        self
     }
 
     /// The session's id.
@@ -182,9 +209,20 @@ impl DurableSession {
 
     /// Decides `event` with `judge` and commits it before returning.
     pub fn push(&mut self, event: Event, judge: &dyn SyncJudge) -> Result<Committed, DurableError> {
+        self.push_at(event, None, judge)
+    }
+
+    /// [`DurableSession::push`] with the time the event's input recorded
+    /// with it (a native line's `at`): what an `event` clock decides it at.
+    pub fn push_at(
+        &mut self,
+        event: Event,
+        at: Option<DateTime>,
+        judge: &dyn SyncJudge,
+    ) -> Result<Committed, DurableError> {
         self.ready()?;
         let calls = self.session.usage().calls;
-        let report = self.session.push(event, judge)?;
+        let report = self.session.push_at(event, at, judge)?;
         let committed = committed(report, calls, &self.session)?;
         self.commit(&committed).map_err(DurableError::Commit)?;
         self.stale = false;
@@ -201,9 +239,20 @@ impl DurableSession {
         event: Event,
         judge: &dyn Judge,
     ) -> Result<Committed, DurableError> {
+        self.push_at_async(event, None, judge).await
+    }
+
+    /// [`DurableSession::push_async`] with the time the event's input
+    /// recorded with it.
+    pub async fn push_at_async(
+        &mut self,
+        event: Event,
+        at: Option<DateTime>,
+        judge: &dyn Judge,
+    ) -> Result<Committed, DurableError> {
         self.ready()?;
         let calls = self.session.usage().calls;
-        let report = self.session.push_async(event, judge).await?;
+        let report = self.session.push_at_async(event, at, judge).await?;
         let committed = committed(report, calls, &self.session)?;
         if !self.stored {
             self.handle
@@ -234,6 +283,7 @@ impl DurableSession {
             // Nothing committed yet: a fresh session as it started.
             None => new_session(rt, self.session.schedule(), Some(self.session.control())),
         };
+        self.session.set_clock_now(self.now);
         self.synced = self.session.mark();
         self.stale = false;
         Ok(())

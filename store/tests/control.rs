@@ -115,11 +115,13 @@ fn a_format_1_store_is_migrated_and_keeps_its_sessions() {
         stored_opening(&store, &rt, "v2", Control::Dual);
     }
     // Turn the file back into what a format-1 store wrote: no `control`
-    // column, sessions in state format 3 (and one older session).
+    // column, no events' `decided_at`, sessions in state format 3 (and one
+    // older session).
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "ALTER TABLE sessions DROP COLUMN control;
+             ALTER TABLE events DROP COLUMN decided_at;
              UPDATE sessions SET state_format = 3;
              UPDATE sessions SET state_format = 2 WHERE id = 'v2';
              PRAGMA user_version = 1;",

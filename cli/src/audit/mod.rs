@@ -68,6 +68,11 @@ pub struct AuditArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The time events are decided at when a trace records none
+    /// (`2024-05-15T15:00:00`): a bundle reading `now()` on an `event` or
+    /// `system` clock needs one or the other.
+    #[arg(long, value_parser = crate::parse_now)]
+    pub now: Option<turnstile_rules::DateTime>,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }
@@ -89,12 +94,12 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
         ),
         None => None,
     };
-    let judge = args.judge.audit_judge()?;
+    let judge = args.judge.audit_judge(&[&rt.bundle])?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let auditor = Auditor::new(rt, judge, args.html.is_some());
+    let auditor = Auditor::new(rt, judge, args.html.is_some()).with_now(args.now);
     let (files, walk_rejections) = expand(&args.inputs);
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(

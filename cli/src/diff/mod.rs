@@ -306,7 +306,7 @@ pub fn main(
         ),
         None => None,
     };
-    let judge = args.judge.judging()?;
+    let judge = args.judge.judging(&[&old.bundle, &new.bundle])?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

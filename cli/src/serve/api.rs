@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use turnstile_engine::bundle::Control;
+use turnstile_engine::import::native::event_time;
 use turnstile_engine::session::Schedule;
 use turnstile_engine::trace::Event;
 use turnstile_store::{DurableError, DurableSession, SessionMeta, StoreError};
@@ -433,7 +434,7 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
         .await
         .map_err(|e| store_error(&e))?;
     let live = Live {
-        durable,
+        durable: durable.with_now(app.now),
         last_used: Instant::now(),
     };
     app.sessions
@@ -478,7 +479,8 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
     })?;
     let durable = claimed
         .restore(Arc::clone(rt))
-        .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?;
+        .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?
+        .with_now(app.now);
     let live = Arc::new(tokio::sync::Mutex::new(Live {
         durable,
         last_used: Instant::now(),
@@ -491,13 +493,17 @@ impl Live {
     /// One event, answered as the gate answers it: pushed, committed, then
     /// returned; anything that fails is a block with the error, and the
     /// session goes back to what the store holds before its next event.
-    async fn decide(&mut self, app: &App, event: Event) -> Answer {
+    async fn decide(&mut self, app: &App, (event, at): Timed) -> Answer {
         self.last_used = Instant::now();
         // A stale session reads the store to reload: off the async workers.
         if let Err(e) = tokio::task::block_in_place(|| self.durable.reload_if_stale()) {
             return refusal(&DurableError::Reload(Box::new(e)).to_string());
         }
-        match self.durable.push_async(event, app.judge.as_ref()).await {
+        match self
+            .durable
+            .push_at_async(event, at, app.judge.as_ref())
+            .await
+        {
             Ok(committed) => {
                 app.metrics.judge(
                     committed.judge_calls,
@@ -512,6 +518,9 @@ impl Live {
         }
     }
 }
+
+/// An event and the time its input gave with it (`at`).
+type Timed = (Event, Option<turnstile_rules::DateTime>);
 
 /// The answer to one event: its verdict's JSON text, and the verdict's name
 /// for the metrics (`error` for a refusal).
@@ -557,16 +566,19 @@ async fn post_events(
         one => vec![one],
     };
     // Every event is checked before any is ingested.
-    let events: Vec<Event> = items
+    let events: Vec<Timed> = items
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            serde_json::from_value(item).map_err(|e| {
+            let not_an_event = |e: String| {
                 ApiError(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("item {i} is not an event: {e}"),
                 )
-            })
+            };
+            let at = event_time(&item).map_err(not_an_event)?;
+            let event = serde_json::from_value(item).map_err(|e| not_an_event(e.to_string()))?;
+            Ok((event, at))
         })
         .collect::<Result<_, _>>()?;
     let live = live(&app, &id).await?;

@@ -34,6 +34,8 @@ pub struct ServeOptions {
     /// Sessions kept in memory at most; past it the least recently used
     /// idle ones are dropped first.
     pub max_live: usize,
+    /// `--now`: the instant a `system` clock stands still at (tests).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// What every request shares.
@@ -45,6 +47,8 @@ pub struct App {
     pub max_body: usize,
     pub sessions: api::Sessions,
     pub metrics: metrics::Metrics,
+    /// `--now`, given to every session.
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// 128 random bits, as 32 lowercase hex digits: unguessable session ids.
@@ -63,9 +67,16 @@ pub fn new_session_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Loads the bundles, opens the store and serves until Ctrl-C or SIGTERM.
-pub fn run(options: &ServeOptions, judge: Arc<dyn Judge>) -> Result<(), String> {
+/// Loads the bundles, builds the judge for them (`judge`), opens the
+/// store and serves until Ctrl-C or SIGTERM.
+pub fn run(
+    options: &ServeOptions,
+    judge: impl FnOnce(&[&turnstile_engine::CompiledBundle]) -> Result<Arc<dyn Judge>, String>,
+) -> Result<(), String> {
     let bundles = load_bundles(&options.bundles)?;
+    let compiled: Vec<&turnstile_engine::CompiledBundle> =
+        bundles.values().map(|rt| rt.bundle.as_ref()).collect();
+    let judge = judge(&compiled)?;
     let token = match &options.token_file {
         None => None,
         Some(file) => {
@@ -87,6 +98,7 @@ pub fn run(options: &ServeOptions, judge: Arc<dyn Judge>) -> Result<(), String> 
         max_body: options.max_body,
         sessions: api::Sessions::default(),
         metrics: metrics::Metrics::default(),
+        now: options.now,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -62,6 +62,7 @@ pub(crate) fn replay_trace(
             schedule,
             judge.as_ref(),
             Explainer::default(),
+            None,
         )),
     }
     .map_err(|e| e.to_string())

@@ -98,7 +98,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on port 0 and waits for the address it prints.
     pub fn start(store: &Path, extra: &[&str]) -> Server {
-        let bundles = root().join("bundles");
+        Server::start_with(&root().join("bundles"), store, extra)
+    }
+
+    /// [`Server::start`] serving the bundles under `bundles`.
+    pub fn start_with(bundles: &Path, store: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
             .args([
                 "serve",
@@ -226,12 +230,20 @@ pub fn gate_output(
     extra: &[&str],
     input: &[u8],
 ) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_turnstile"));
+    command
         .arg("gate")
         .arg(bundle)
         .arg("--state")
         .arg(store)
-        .args(extra)
+        .args(extra);
+    run(&mut command, input)
+}
+
+/// Runs `command` with `input` on its standard input: its exit code,
+/// standard output and standard error.
+pub fn run(command: &mut Command, input: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -138,6 +138,13 @@ impl Auditor {
         }
     }
 
+    /// The same audit with the events of a trace that records no time
+    /// decided at `now` (`--now`; see [`AuditPlan::with_now`]).
+    pub fn with_now(mut self, now: Option<turnstile_rules::DateTime>) -> Self {
+        self.plan = self.plan.with_now(now);
+        self
+    }
+
     /// The same audit with tool results delivered as `results`, whatever
     /// the judge reads (to compare the fast path with the full one).
     pub fn with_results(mut self, results: ResultContent) -> Self {
@@ -273,6 +280,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::MissingRead => "missing_read",
         Reason::WrongValue => "wrong_value",
         Reason::AmountOutOfBounds => "amount_out_of_bounds",
+        Reason::OutOfWindow => "out_of_window",
         Reason::Ungrounded => "ungrounded",
         Reason::TooManyCalls => "too_many_calls",
         Reason::OutOfOrder => "out_of_order",
@@ -283,6 +291,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::AuthorizationUsed => "authorization_used",
         Reason::SessionFull => "session_full",
         Reason::WrongSide => "wrong_side",
+        Reason::NotIdentified => "not_identified",
     }
 }
 
@@ -406,7 +415,8 @@ pub struct TraceReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<Deviation>,
     /// Every deviation without a write (the `deviate` verdict: an
-    /// instruction or claim out of order), in order.
+    /// instruction or claim out of order; a protected read refused), in
+    /// order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deviated: Vec<Deviation>,
     /// Every write that lacked only the user's consent and met no answer

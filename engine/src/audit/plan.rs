@@ -11,7 +11,8 @@ use turnstile_rules::{Reason, StepId, Timing};
 use super::JudgeMode;
 use crate::bundle::model::{NodeKind, ToolKind};
 use crate::fsm::BindSource;
-use crate::session::BundleRuntime;
+use crate::session::{BundleRuntime, Schedule, Session, SessionError};
+use crate::trace::Trace;
 
 /// Per-bundle facts the audit needs, computed once.
 #[derive(Debug)]
@@ -29,6 +30,8 @@ pub struct AuditPlan {
     /// Those of them read as JSON (a read spec that is not a `text:` read).
     json_tools: HashSet<String>,
     mode: JudgeMode,
+    /// `--now`: the time of events a trace records no time for.
+    now: Option<turnstile_rules::DateTime>,
 }
 
 impl AuditPlan {
@@ -91,6 +94,7 @@ impl AuditPlan {
             result_tools,
             json_tools,
             mode,
+            now: None,
         }
     }
 
@@ -121,6 +125,22 @@ impl AuditPlan {
     /// the only assumptions a write it authorizes can rest on.
     pub(super) fn ancestors(&self, step: &str) -> Option<&HashSet<String>> {
         self.ancestors.get(step)
+    }
+
+    /// Decides the events of a trace that records no time at `now`
+    /// (`--now`); without it, a bundle reading `now()` on a clock that is
+    /// not fixed refuses such a trace.
+    pub fn with_now(mut self, now: Option<turnstile_rules::DateTime>) -> Self {
+        self.now = now;
+        self
+    }
+
+    /// The session that audits `trace`: each event decided at its recorded
+    /// time, else at `--now`.
+    pub(super) fn session(&self, trace: &Trace) -> Result<Session, SessionError> {
+        let mut session = Session::new(Arc::clone(&self.rt), Schedule::Workflow);
+        session.replay_times_of(trace, self.now)?;
+        Ok(session)
     }
 
     /// Whether a block means the call lacked a read the bundle requires.

@@ -14,8 +14,8 @@ use super::{
 };
 use crate::import::ResultContent;
 use crate::session::{
-    Bindings, ConsentState, EventReport, GateVerdict, RequestStatus, RequestView, Schedule,
-    Session, SessionError,
+    Bindings, ConsentState, EventReport, GateVerdict, RequestStatus, RequestView, Session,
+    SessionError,
 };
 use crate::trace::{Event, Trace, TraceMeta, parse_content};
 
@@ -52,8 +52,8 @@ pub fn audit_trace(
     judge: &dyn SyncJudge,
     options: TraceOptions,
 ) -> Result<TraceReport, SessionError> {
+    let mut session = plan.session(&trace)?;
     let (mut audit, events) = TraceAudit::start(plan, trace, source, options);
-    let mut session = Session::new(Arc::clone(plan.runtime()), Schedule::Workflow);
     for event in events {
         let ran = audit.ran(&event);
         let report = session.push(event, judge)?;
@@ -70,8 +70,8 @@ pub async fn audit_trace_async(
     judge: &dyn Judge,
     options: TraceOptions,
 ) -> Result<TraceReport, SessionError> {
+    let mut session = plan.session(&trace)?;
     let (mut audit, events) = TraceAudit::start(plan, trace, source, options);
-    let mut session = Session::new(Arc::clone(plan.runtime()), Schedule::Workflow);
     for event in events {
         let ran = audit.ran(&event);
         let report = session.push_async(event, judge).await?;
@@ -294,6 +294,36 @@ struct Accumulator {
     keep_timeline: bool,
 }
 
+/// What a blocked call records: its event, the call, the first unmet step,
+/// the reason, the closest request and its remediation; `None` for any
+/// other verdict.
+fn blocked_call(
+    event: u32,
+    call: &str,
+    verdict: &GateVerdict,
+    executed: bool,
+) -> Option<Deviation> {
+    let GateVerdict::Block {
+        reason,
+        step,
+        request,
+        remediation,
+        ..
+    } = verdict
+    else {
+        return None;
+    };
+    Some(Deviation {
+        event,
+        call: call.to_owned(),
+        node: step.clone(),
+        reason: reason_name(*reason).to_owned(),
+        request: request.clone(),
+        remediation: remediation.clone(),
+        executed,
+    })
+}
+
 impl Accumulator {
     fn take(&mut self, plan: &AuditPlan, report: EventReport, ran: bool) {
         if plan.mode() == JudgeMode::Assumed {
@@ -333,7 +363,11 @@ impl Accumulator {
                 executed: false,
             });
         }
+        let blocked = blocked_call(report.event.0, &report.kind, &report.verdict, ran);
         if !report.mutating {
+            // A protected read the gate refused: a deviation without a write
+            // (its result, if it ran, still counts as read).
+            self.deviated.extend(blocked);
             return;
         }
         self.mutating += 1;
@@ -345,22 +379,13 @@ impl Accumulator {
                 reason,
                 step,
                 request,
-                remediation,
                 ..
             } => {
                 if ran && plan.lacks_read(reason, step.as_deref()) {
                     self.executed_without_read += 1;
                 }
-                *self.blocked_by_request.entry(request.clone()).or_default() += 1;
-                self.blocked.push(Deviation {
-                    event: report.event.0,
-                    call: report.kind,
-                    node: step,
-                    reason: reason_name(reason).to_owned(),
-                    request,
-                    remediation,
-                    executed: ran,
-                });
+                *self.blocked_by_request.entry(request).or_default() += 1;
+                self.blocked.extend(blocked);
             }
             GateVerdict::Confirm {
                 step,

@@ -105,11 +105,47 @@ pub struct Manifest {
     /// itself, no user). A trace's own metadata overrides it. Default `dual`.
     #[serde(default)]
     pub control: Option<Sp<Control>>,
+    /// Reads the policy protects: a call of one of these read tools is
+    /// allowed only after an identification step (`after`) and while a
+    /// guard over what was read holds (`guard`); otherwise the gate blocks
+    /// it (`NotIdentified`, or the guard's reason) and replay and audit
+    /// report it, though its result still counts as read.
+    #[serde(default)]
+    pub protected_reads: Vec<ProtectedReadDef>,
+    /// Where `now()` comes from: `fixed <timestamp>` (one instant, e.g. a
+    /// benchmark whose policy states the current time), `event` (each
+    /// event's own timestamp) or `system` (the live gate's clock). Required
+    /// by a bundle whose checks read `now()`.
+    #[serde(default)]
+    pub clock: Option<Sp<String>>,
     /// Statements the agent must not make before a tool has verified them
     /// (a "resolved" claim before the re-check): checked by code on the
     /// agent's messages and reported as a deviation.
     #[serde(default)]
     pub claims: Vec<ClaimDef>,
+}
+
+/// Read tools the policy protects, and what they wait for.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProtectedReadDef {
+    /// The read (or generic) agent-side tools protected.
+    pub tools: Vec<Sp<String>>,
+    /// Qualified ids of workflow nodes (`identify.find_by_email`): some
+    /// request must have satisfied one of them before the read. Default:
+    /// none (the guard alone decides).
+    #[serde(default)]
+    pub after: Vec<Sp<String>>,
+    /// A check over the facts read so far, the read's `args` and the
+    /// variables the identifying request bound (`args.user_id == $user`).
+    #[serde(default)]
+    pub guard: Option<Sp<String>>,
+    /// What the agent should do instead; `{...}` placeholders as in a
+    /// node's remediation.
+    pub remediation: Sp<String>,
+    /// The policy lines that protect these reads (`policy.md:10`).
+    #[serde(default)]
+    pub cites: Option<Cites>,
 }
 
 /// Who calls the user-side tools of a bundle.

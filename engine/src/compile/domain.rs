@@ -532,7 +532,17 @@ fn path(ctx: &mut Ctx<'_>, sp: &Sp<String>, file: FileId) -> Option<JsonPath> {
         Ok(p) => Some(p),
         Err(e) => {
             let loc = ctx.inner_loc(sp, file, e.span);
-            ctx.error(ProblemKind::BadPath, Some(loc), e.message)
+            let mut problem = RawProblem::new(ProblemKind::BadPath, Some(loc), e.message);
+            if sp.value().trim_start().starts_with("args.") {
+                problem = problem.help(
+                    "a read takes its values from the tool's result (`$.order_id`); the call's \
+                     arguments are not the result: bind one to a request variable in the node \
+                     (`bind: {order: args.order_id}`), or make it part of a composite id \
+                     (`key: [string, date]` on the entity, `id: \"[args.number, args.date]\"`)",
+                );
+            }
+            ctx.report(problem);
+            None
         }
     }
 }

@@ -147,6 +147,7 @@ pub(crate) fn lower_steps(
             vars: u32::try_from(vars).unwrap_or(u32::MAX),
             gated_tools,
             consent: Default::default(),
+            protections: Vec::new(),
         },
         binds,
         branch_steps,

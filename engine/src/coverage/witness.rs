@@ -253,7 +253,7 @@ impl<'a> Builder<'a> {
         let realised = self.realise(prefix)?;
         let mut events = realised.events;
         let n = events.len();
-        events.extend(deviating_event(&self.rt, &deviation.class, n));
+        events.extend(deviating_event(&self.rt, deviation, n));
         let witness = Witness {
             trace: Trace {
                 meta: TraceMeta {
@@ -647,12 +647,13 @@ pub fn check(
             if let Some(step) = overtaken(rt, prefix, &reached) {
                 return Err(WitnessError::Overtaken { step });
             }
-            // A read the automaton finds out of order, since the prefix
-            // reached no step of its tool, that the engine allows: some
-            // request reached such a step along another path (a branch
-            // the prefix did not take also held on these values).
+            // A protected read the automaton finds unidentified, since the
+            // prefix satisfied none of its identification steps, that the
+            // engine permits: some request satisfied one along another
+            // path (a branch the prefix did not take also held).
             if let AgentClass::Read(tool) = &deviation.class
-                && let Some(step) = observe::read_reached_after(rt, &prefix_trace, &judge, tool)?
+                && deviation.why == crate::coverage::Why::NotIdentified
+                && let Some(step) = observe::identification_after(rt, &prefix_trace, &judge, tool)?
             {
                 return Err(WitnessError::Overtaken { step });
             }
@@ -879,11 +880,13 @@ fn verdict_for(rt: &BundleRuntime, step: StepId, k: usize) -> Option<Record> {
     })
 }
 
-/// The event that deviates: a read with default values, a write naming an id
-/// no result carried, the solo agent's call of a device fix, or an agent
-/// message naming the fix it instructs or making the claim in the bundle's
-/// first phrase for it.
-fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Event> {
+/// The event that deviates: a protected read with default values before
+/// its identification (naming an id no result carried after it, so its
+/// guard fails), a write naming an id no result carried, the solo agent's
+/// call of a device fix, or an agent message naming the fix it instructs or
+/// making the claim in the bundle's first phrase for it.
+fn deviating_event(rt: &BundleRuntime, deviation: &Deviation, k: usize) -> Vec<Event> {
+    let class = &deviation.class;
     let id = format!("c{k}");
     let tool = rt.bundle.domain.tool(class.tool());
     match class {
@@ -891,7 +894,13 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
             Event::Call {
                 id: id.clone(),
                 tool: name.clone(),
-                args: tool.map_or(json!({}), |t| default_args(t, &rt.bundle.domain, ID)),
+                args: tool.map_or(json!({}), |t| {
+                    let named = match deviation.why {
+                        crate::coverage::Why::GuardFails => UNREAD_ID,
+                        _ => ID,
+                    };
+                    default_args(t, &rt.bundle.domain, named)
+                }),
                 requestor: Side::Agent,
             },
             Event::Result {
@@ -1127,6 +1136,12 @@ fn literals(rt: &BundleRuntime) -> Literals {
         for node in comparisons {
             let (mut names, mut values) = (Vec::new(), Vec::new());
             collect_operands(node, &resolve, &mut names, &mut values);
+            // `now()` (serialised as the bare name) is the clock's instant.
+            let mut nows = 0;
+            collect_now(node, &mut nows);
+            if nows > 0 {
+                values.extend(now_literals(rt));
+            }
             for name in names {
                 let list = out.entry(name).or_default();
                 for v in &values {
@@ -1205,6 +1220,30 @@ fn collect_operands(
             .iter()
             .for_each(|i| collect_operands(i, resolve, names, values)),
         _ => {}
+    }
+}
+
+/// Counts the `now()` operands under a serialised comparison.
+fn collect_now(tree: &Json, count: &mut usize) {
+    match tree {
+        Json::String(name) if name == "Now" => *count += 1,
+        Json::Object(map) => map.values().for_each(|v| collect_now(v, count)),
+        Json::Array(items) => items.iter().for_each(|i| collect_now(i, count)),
+        _ => {}
+    }
+}
+
+/// What `now()` stands for in a witness: the bundle's fixed instant, as a
+/// date-time and as its day and the day after (so `flight_dates > now()`
+/// can hold too); nothing on a clock that is not fixed.
+fn now_literals(rt: &BundleRuntime) -> Vec<Json> {
+    match rt.bundle.clock {
+        Some(crate::clock::Clock::Fixed(at)) => vec![
+            json!(at.to_string()),
+            json!(at.date().to_string()),
+            json!(turnstile_rules::Date(at.date().0.saturating_add(1)).to_string()),
+        ],
+        _ => Vec::new(),
     }
 }
 
@@ -1410,6 +1449,8 @@ fn options(
         ValueType::Bool => vec![json!(true), json!(false)],
         ValueType::Date => vec![json!("2024-05-15")],
         ValueType::DateTime => vec![json!("2024-05-15T10:00:00")],
+        // No field or parameter is declared a duration.
+        ValueType::Duration => Vec::new(),
         ValueType::Enum(sym) => {
             let name = resolve(*sym);
             domain

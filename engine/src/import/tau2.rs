@@ -17,7 +17,10 @@
 //!   [`parse_content`](crate::trace::parse_content).
 //!
 //! Meta: `id` = `<file stem>#<simulation id>` (or the index when there is no
-//! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`.
+//! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`, and
+//! each event's time: its message's `timestamp` (the wall clock of the
+//! simulation run, not the policy's "current time"; a bundle on a `fixed`
+//! clock ignores it).
 //!
 //! **The ticket.** A solo agent (`info.agent_info.implementation` ending in
 //! `_solo`: no user simulator) is given its task's `ticket` — the user's
@@ -54,6 +57,8 @@ use super::build::{
     join, object, opt, opt_array, opt_str, req_str, requestor, wrong,
 };
 use super::error::{ImportError, ImportErrorKind};
+use turnstile_rules::DateTime;
+
 use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};
 
@@ -79,6 +84,7 @@ pub(crate) fn simulation(
         reward: None,
         domain: domain.map(str::to_owned),
         control: None,
+        times: Vec::new(),
     };
     match opt(sim, "trial") {
         None => {}
@@ -115,6 +121,26 @@ fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str, results: ResultC
     let Some(role) = req_str(b, message, "role", path) else {
         return;
     };
+    let stamp = match opt(message, "timestamp") {
+        None => None,
+        Some(Value::String(text)) => match DateTime::parse(text) {
+            Ok(time) => Some(time),
+            Err(e) => {
+                b.error(
+                    join(path, "timestamp"),
+                    ImportErrorKind::InvalidTimestamp {
+                        message: e.to_string(),
+                    },
+                );
+                None
+            }
+        },
+        Some(other) => {
+            b.error(join(path, "timestamp"), wrong("a timestamp", other));
+            None
+        }
+    };
+    b.at(stamp);
     let side = match role {
         "user" => Side::User,
         "assistant" => Side::Agent,
@@ -215,9 +241,16 @@ pub(crate) fn simulation_fast(
         reward: sim.reward_info.and_then(|r| r.0.reward),
         domain: domain.map(str::to_owned),
         control: None,
+        times: Vec::new(),
     };
     let mut b = Builder::new(file, Some(i));
     for MapOnly(mut message) in sim.messages {
+        // A timestamp that does not parse is reported by the `Value` path.
+        let stamp = match message.timestamp.as_deref() {
+            None => None,
+            Some(text) => Some(DateTime::parse(text).ok()?),
+        };
+        b.at(stamp);
         let failed = message.error.unwrap_or(false);
         let content = message.content.take();
         let Some(side) = message.add_to(&mut b, content, message.id.as_deref(), failed, results)?
@@ -262,6 +295,10 @@ pub(crate) fn ticket_of(
 pub(crate) fn with_ticket(trace: &mut Trace, ticket: Option<&String>) {
     if let Some(text) = ticket {
         trace.events.insert(0, Event::Ticket { text: text.clone() });
+        // Stated before the conversation: no message time of its own.
+        if !trace.meta.times.is_empty() {
+            trace.meta.times.insert(0, None);
+        }
     }
 }
 

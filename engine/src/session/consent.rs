@@ -118,6 +118,7 @@ impl Core {
             if self.approvals.is_held(facts.event) {
                 Cow::Owned(EventFacts {
                     event: facts.event,
+                    now: facts.now,
                     ..EventFacts::default()
                 })
             } else {

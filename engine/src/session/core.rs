@@ -15,11 +15,12 @@ use super::approvals::Approvals;
 use super::classify::{Classified, Context, describe};
 use super::deviation::Successes;
 use super::judging::Judged;
-use super::runtime::BundleRuntime;
+use super::runtime::{BundleRuntime, RemedyPiece};
 use super::verdict::{Bindings, EventReport, GateVerdict, Guidance, RequestStatus, RequestView};
 use super::views::Stamp;
 use super::{Explainer, Schedule, SessionError, SessionLimits, remedy};
 use crate::bundle::model::Control;
+use crate::clock::SessionClock;
 use crate::decide::{Decision, explain, explain_violation, type_mismatch, type_mismatch_in};
 use crate::extract::{Extracted, Extractor};
 use crate::trace::Event;
@@ -44,6 +45,8 @@ pub(super) struct Core {
     type_errors: Vec<ExtractionDiagnostic>,
     /// Successful tool results so far, for the deviation checks.
     pub successes: Successes,
+    /// Where `now()` comes from, and the time each event was decided with.
+    pub clock: SessionClock,
     /// The last event was a user message (the boundary schedule fires next).
     pub after_user: bool,
     /// The last agent event was blocked (the boundary schedule checks the retry).
@@ -65,6 +68,7 @@ impl Core {
             log: Vec::new(),
             type_errors: Vec::new(),
             successes: Successes::default(),
+            clock: SessionClock::new(rt.bundle.clock),
             after_user: false,
             after_block: false,
             approvals: Approvals::default(),
@@ -129,7 +133,9 @@ impl Core {
     /// Extracts the facts of event `k`, the next, of `bytes` as JSON.
     pub fn extract(&mut self, k: EventIdx, event: &Event, bytes: usize) -> Extracted {
         self.stored_bytes = self.stored_bytes.saturating_add(bytes);
-        self.extractor.event(&self.rt.bundle, k, event)
+        let mut extracted = self.extractor.event(&self.rt.bundle, k, event);
+        extracted.facts.now = self.clock.tick();
+        extracted
     }
 
     /// Stores event `k` once extracted.
@@ -331,13 +337,19 @@ impl Core {
     /// filled from the monitor's state.
     pub fn remediation(&self, step: StepId, env: &Env) -> Option<String> {
         let pieces = self.rt.step(step)?.remediation.as_ref()?;
-        Some(remedy::render(
+        Some(self.render_remedy(pieces, env))
+    }
+
+    /// A remediation template's `pieces` for the request `env`, its
+    /// placeholders filled from the monitor's state.
+    pub fn render_remedy(&self, pieces: &[RemedyPiece], env: &Env) -> String {
+        remedy::render(
             pieces,
             &self.monitor,
             env,
             &self.extractor.interner,
             &self.type_errors,
-        ))
+        )
     }
 
     /// A request's bindings by variable name.

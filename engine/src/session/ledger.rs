@@ -115,6 +115,7 @@ impl Ledger {
         SessionDelta {
             first_event: mark.events,
             events: core.events.get(mark.events..).unwrap_or_default().to_vec(),
+            times: after(core.clock.decided(), mark.events),
             judged: after(&self.journal.judged, mark.judged),
             asked: after(&self.journal.asked, mark.asked),
             seen: after(&self.journal.seen, mark.seen),

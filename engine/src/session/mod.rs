@@ -49,11 +49,13 @@
 
 mod approvals;
 mod classify;
+mod clocked;
 mod consent;
 mod core;
 mod deviation;
 mod judging;
 mod ledger;
+mod protected;
 mod protocol;
 mod questions;
 mod recorded;
@@ -76,13 +78,15 @@ use turnstile_rules::{EvaluateError, Monitor, MonitorError};
 pub(crate) use deviation::{Act, diagnoses, instruction_can_deviate, verified_after};
 pub use protocol::Progress;
 pub use recorded::{
-    Coverage, ReplayReport, coverage, deviation_coverage, replay, replay_async, replay_explained,
+    Coverage, ReplayReport, coverage, deviation_coverage, replay, replay_async, replay_at,
+    replay_explained,
 };
 pub use remedy::plain_value;
 pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
 pub use state::{
-    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, SessionDelta, SessionState,
+    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, STATE_VERSION_WITHOUT_TIMES,
+    SessionDelta, SessionState,
 };
 pub use verdict::{
     Approved, Bindings, Confirmation, ConsentState, Cursor, Detail, EventReport, GateVerdict,
@@ -104,7 +108,9 @@ pub enum SessionError {
     #[error(transparent)]
     /// The monitor refused the event.
     Monitor(#[from] MonitorError),
-    #[error("the saved session was made with bundle {saved}; the loaded bundle is {loaded}")]
+    #[error(
+        "the saved session was made with bundle {saved}; the loaded bundle is {loaded} (its files differ): restore it with the bundle it was saved with, or start a new session"
+    )]
     /// The saved state was made with another bundle.
     BundleMismatch {
         /// The hash of the bundle the state was saved with.
@@ -120,6 +126,9 @@ pub enum SessionError {
     #[error("not a saved session: {0}")]
     /// The saved state is not a session state (malformed JSON or fields).
     StateFormat(String),
+    #[error(transparent)]
+    /// A recorded trace gives no time for a bundle that reads `now()`.
+    Clock(#[from] crate::clock::ClockError),
     #[error(
         "the session is deciding an event and waits for the judge's answers: answer or abandon that decision first"
     )]
@@ -378,6 +387,7 @@ impl Session {
             schedule: self.core.schedule,
             control: Some(self.control()),
             events: self.core.events.clone(),
+            times: self.core.clock.decided().to_vec(),
             judged: self.accepted(),
             asked: self.judging.asked().collect(),
             seen: self.ledger.seen().collect(),
@@ -428,7 +438,9 @@ impl Session {
         if state.version != STATE_VERSION {
             return Err(SessionError::StateVersion(state.version));
         }
-        if state.bundle != rt.bundle.hash {
+        // A state saved under an id of the older, path-based form is the
+        // same bundle when that id is one these files had.
+        if state.bundle != rt.bundle.hash && !rt.bundle.legacy_hashes.contains(&state.bundle) {
             return Err(SessionError::BundleMismatch {
                 saved: state.bundle,
                 loaded: rt.bundle.hash.clone(),
@@ -438,6 +450,7 @@ impl Session {
         if let Some(control) = state.control {
             core.set_control(control);
         }
+        core.decide_first_events_at(state.times);
         let mut judging = Judging::restored(state.judged, state.asked.iter().copied(), state.usage);
         for event in state.events {
             protocol::ingest(&mut core, &mut judging, event)?;

@@ -160,6 +160,13 @@ impl Session {
                 .get(..before.mark.events)
                 .unwrap_or_default()
                 .to_vec(),
+            times: self
+                .core
+                .clock
+                .decided()
+                .get(..before.mark.events)
+                .unwrap_or_default()
+                .to_vec(),
             judged,
             asked,
             seen,
@@ -174,6 +181,7 @@ impl Session {
             Some(before.seen_before),
         )?;
         back.core.explainer = self.core.explainer;
+        back.core.clock.set_now(self.core.clock.now_given());
         if self.judging.eager() {
             back.judging.judge_eagerly();
         }
@@ -323,6 +331,10 @@ impl Session {
         if !class.fires {
             let would_block = Core::would_block(outcome);
             return (GateVerdict::Unchecked { would_block }, Vec::new());
+        }
+        if outcome.protected.as_ref().is_some_and(Vec::is_empty) {
+            let verdict = self.core.unpermitted_read(k, || self.judging.judged());
+            return (verdict, Vec::new());
         }
         if let Some(allowed) = &outcome.gated {
             let verdict = self

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::{Judge, SyncJudge, Usage};
-use turnstile_rules::EventIdx;
+use turnstile_rules::{DateTime, EventIdx};
 
 use super::{BundleRuntime, EventReport, Explainer, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
@@ -107,7 +107,22 @@ pub fn replay_explained(
     judge: &dyn SyncJudge,
     explainer: Explainer,
 ) -> Result<ReplayReport, SessionError> {
-    let mut session = replaying(rt, trace, schedule, explainer);
+    replay_at(rt, trace, schedule, judge, explainer, None)
+}
+
+/// Replays `trace` event by event, its blocks explained by `explainer`,
+/// each event decided at its recorded time, else at `now` (`--now`); a
+/// bundle reading `now()` on a clock that is not fixed refuses a trace
+/// that gives neither ([`SessionError::Clock`]).
+pub fn replay_at(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn SyncJudge,
+    explainer: Explainer,
+    now: Option<DateTime>,
+) -> Result<ReplayReport, SessionError> {
+    let mut session = replaying(rt, trace, schedule, explainer, now)?;
     let mut events = Vec::with_capacity(trace.events.len());
     for event in &trace.events {
         events.push(session.push(event.clone(), judge)?);
@@ -115,15 +130,16 @@ pub fn replay_explained(
     Ok(replayed(trace, schedule, events, &session))
 }
 
-/// [`replay_explained`] with a judge that is awaited (a model).
+/// [`replay_at`] with a judge that is awaited (a model).
 pub async fn replay_async(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
     judge: &dyn Judge,
     explainer: Explainer,
+    now: Option<DateTime>,
 ) -> Result<ReplayReport, SessionError> {
-    let mut session = replaying(rt, trace, schedule, explainer);
+    let mut session = replaying(rt, trace, schedule, explainer, now)?;
     let mut events = Vec::with_capacity(trace.events.len());
     for event in &trace.events {
         events.push(session.push_async(event.clone(), judge).await?);
@@ -131,19 +147,22 @@ pub async fn replay_async(
     Ok(replayed(trace, schedule, events, &session))
 }
 
-/// The session a replay of `trace` runs: under its `control`, if it says.
+/// The session a replay of `trace` runs: under its `control`, if it says,
+/// each event decided at its recorded time, else at `now`.
 fn replaying(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
     explainer: Explainer,
-) -> Session {
+    now: Option<DateTime>,
+) -> Result<Session, SessionError> {
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_explainer(explainer);
+    session.replay_times_of(trace, now)?;
     if let Some(control) = trace.meta.control {
         session.set_control(control);
     }
-    session
+    Ok(session)
 }
 
 fn replayed(

@@ -93,6 +93,8 @@ pub struct BundleRuntime {
     /// with that consent taken as given (`ConsentSpec::granted`), and its
     /// plan. A blocked write its plan allows fails on consent alone.
     pub(crate) granted: HashMap<Symbol, Granted>,
+    /// Per protected read tool: its protection's remediation.
+    pub(crate) read_remedies: HashMap<String, Vec<RemedyPiece>>,
 }
 
 /// The workflow with the consent of one tool's writes taken as given.
@@ -102,6 +104,25 @@ pub(crate) struct Granted {
     pub checks: CompiledChecks,
     /// For the monitor.
     pub plan: Arc<Plan>,
+}
+
+/// A remediation template with its placeholders encoded in `plan`, so the
+/// monitor can evaluate them.
+fn remedy_pieces(
+    template: &crate::fsm::Template,
+    plan: &mut Plan,
+    bundle: &CompiledBundle,
+) -> Vec<RemedyPiece> {
+    template
+        .pieces
+        .iter()
+        .map(|p| match p {
+            TemplatePiece::Text(text) => RemedyPiece::Text(text.clone()),
+            TemplatePiece::Value { operand, text } => {
+                RemedyPiece::Value(plan.add_operand(operand, &bundle.arg_paths), text.clone())
+            }
+        })
+        .collect()
 }
 
 impl BundleRuntime {
@@ -137,18 +158,10 @@ impl BundleRuntime {
             } else {
                 branch_question(&bundle, i)
             };
-            let remediation = node_data.remediation.as_ref().map(|t| {
-                t.pieces
-                    .iter()
-                    .map(|p| match p {
-                        TemplatePiece::Text(text) => RemedyPiece::Text(text.clone()),
-                        TemplatePiece::Value { operand, text } => RemedyPiece::Value(
-                            plan.add_operand(operand, &bundle.arg_paths),
-                            text.clone(),
-                        ),
-                    })
-                    .collect()
-            });
+            let remediation = node_data
+                .remediation
+                .as_ref()
+                .map(|t| remedy_pieces(t, &mut plan, &bundle));
             let pieces: &[RemedyPiece] = remediation.as_deref().unwrap_or_default();
             let placeholders = || {
                 pieces.iter().filter_map(|piece| match piece {
@@ -200,9 +213,20 @@ impl BundleRuntime {
             .filter(|(_, info)| info.is_exit)
             .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
             .collect();
+        let read_remedies = bundle
+            .protected_reads
+            .iter()
+            .map(|p| {
+                (
+                    p.tool.clone(),
+                    remedy_pieces(&p.remediation, &mut plan, &bundle),
+                )
+            })
+            .collect();
         let granted = granted_workflows(&bundle, &on_path)?;
         Ok(Arc::new(BundleRuntime {
             granted,
+            read_remedies,
             every_step,
             exits,
             opens_semantic,

@@ -14,7 +14,7 @@ use crate::intern::Symbol;
 use crate::steps::StepId;
 use crate::value::Value;
 
-/// Why a gated call was blocked.
+/// Why a gated call (or a protected read) was blocked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Reason {
     /// The tool has no authorization step at all.
@@ -25,6 +25,9 @@ pub enum Reason {
     WrongValue,
     /// An amount or quantity is out of bounds.
     AmountOutOfBounds,
+    /// A date, time or duration is outside the window the check allows
+    /// ("within 60 days of today", "booked in the last 24 hours").
+    OutOfWindow,
     /// An argument is not grounded in what was read for this request.
     Ungrounded,
     /// The call (or a related one) already happened too often.
@@ -49,6 +52,9 @@ pub enum Reason {
     /// The call was made by the wrong side: under dual control the agent
     /// called a tool only the user may call (a device tool).
     WrongSide,
+    /// A protected read before the identification it requires: no request
+    /// has satisfied the step the bundle makes the read wait for.
+    NotIdentified,
 }
 
 impl Reason {
@@ -59,13 +65,14 @@ impl Reason {
             Reason::SessionFull
             | Reason::UnknownTool
             | Reason::WrongSide
-            | Reason::NoAuthorization => 0,
+            | Reason::NoAuthorization
+            | Reason::NotIdentified => 0,
             Reason::TypeMismatch => 1,
             Reason::Ungrounded => 2,
             Reason::TooManyCalls => 3,
             Reason::AuthorizationUsed => 4,
             Reason::OutOfOrder => 5,
-            Reason::AmountOutOfBounds => 6,
+            Reason::AmountOutOfBounds | Reason::OutOfWindow => 6,
             Reason::WrongValue => 7,
             Reason::MissingRead => 8,
             Reason::DialogueUnmet => 9,

@@ -14,7 +14,7 @@ use crate::evaluate::graph::{forward_edges, step_depths};
 use crate::evaluate::inputs::pinned_vars;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome, VarId};
-use crate::steps::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, Protection, StepId, Timing};
 
 #[derive(Clone, Debug)]
 pub struct StepPlan {
@@ -79,6 +79,8 @@ pub struct Plan {
     pub reaching: HashMap<u32, Vec<u32>>,
     /// Which conditions of a write are the user's consent.
     pub consent: ConsentSpec,
+    /// The protected reads: what permits an agent's call of their tools.
+    pub protections: Vec<Protection>,
 }
 
 impl Plan {
@@ -100,6 +102,7 @@ impl Plan {
             state_steps: Vec::new(),
             filters_of: HashMap::new(),
             reaching: HashMap::new(),
+            protections: checks.protections.clone(),
             encoded,
         };
         plan.remap_paths(arg_paths);
@@ -184,6 +187,11 @@ impl Plan {
                 key_path,
             ));
         }
+    }
+
+    /// Whether agent calls of `tool` are protected reads.
+    pub fn is_protected(&self, tool: Symbol) -> bool {
+        self.protections.iter().any(|p| p.tool == tool)
     }
 
     /// Encodes an extra operand (a remediation placeholder) so the monitor can
@@ -295,6 +303,7 @@ impl Plan {
                     fields: true,
                     counts: true,
                     args: true,
+                    time: true,
                 };
             }
             budget -= 1;
@@ -312,6 +321,7 @@ impl Plan {
                 }
                 Some(ONode::CountEqual { inner, value }) => todo.extend([*inner, *value]),
                 Some(ONode::Arith { lhs, rhs, .. }) => todo.extend([*lhs, *rhs]),
+                Some(ONode::Now) => reads.time = true,
             }
         }
         reads
