@@ -52,37 +52,30 @@ impl ReplayReport {
 
     /// The events whose verdict is a deviation without a write.
     pub fn deviated(&self) -> Vec<EventIdx> {
-        self.events
-            .iter()
-            .filter(|r| r.verdict.is_deviation())
-            .map(|r| r.event)
-            .collect()
+        self.events_where(GateVerdict::is_deviation)
     }
 
     /// The events whose verdict asks for the user's confirmation.
     pub fn confirmed(&self) -> Vec<EventIdx> {
-        self.events
-            .iter()
-            .filter(|r| r.verdict.is_confirm())
-            .map(|r| r.event)
-            .collect()
+        self.events_where(GateVerdict::is_confirm)
     }
 
     /// The events whose call must not run: blocked, or held for the user's
     /// confirmation.
     pub fn withheld(&self) -> Vec<EventIdx> {
-        self.events
-            .iter()
-            .filter(|r| r.verdict.withholds())
-            .map(|r| r.event)
-            .collect()
+        self.events_where(GateVerdict::withholds)
     }
 
     /// The events whose verdict is a block.
     pub fn blocked(&self) -> Vec<EventIdx> {
+        self.events_where(GateVerdict::is_block)
+    }
+
+    /// The events whose verdict meets `test`, in order.
+    fn events_where(&self, test: impl Fn(&GateVerdict) -> bool) -> Vec<EventIdx> {
         self.events
             .iter()
-            .filter(|r| r.verdict.is_block())
+            .filter(|r| test(&r.verdict))
             .map(|r| r.event)
             .collect()
     }
