@@ -15,12 +15,13 @@
 //! no request of its own and every request stays about the first user.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
+    AskedWords, Lexicon, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
     turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
@@ -167,7 +168,8 @@ impl Extractor {
     }
 
     /// The turn of the event just extracted, if it was a user or agent
-    /// message: `Turn::new(k, role, text)`, already tokenized.
+    /// message: `Turn::with_lexicon(k, role, text, lexicon)` read with the
+    /// bundle's words, already tokenized.
     pub fn take_turn(&mut self) -> Option<Turn> {
         self.turn.take()
     }
@@ -190,7 +192,7 @@ impl Extractor {
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
             Event::User { .. } | Event::Agent { .. } => {}
         }
-        self.mentions(k, event);
+        self.mentions(k, event, &bundle.lexicon);
         std::mem::take(&mut self.facts)
     }
 
@@ -198,7 +200,7 @@ impl Extractor {
     /// string named in a turn that was not looked for there yet — strings
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
-    fn mentions(&mut self, k: EventIdx, event: &Event) {
+    fn mentions(&mut self, k: EventIdx, event: &Event, bundle_lexicon: &Arc<Lexicon>) {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -241,7 +243,7 @@ impl Extractor {
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
             Event::Call { .. } | Event::Result { .. } => return,
         };
-        let rendered = Turn::new(k.0, role, text.clone());
+        let rendered = Turn::with_lexicon(k.0, role, text.clone(), bundle_lexicon.clone());
         let cues = turn_cues_of(&rendered, &mut self.asked);
         self.turn = Some(rendered);
         self.facts.turn = Some(TurnFact {

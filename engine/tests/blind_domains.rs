@@ -1095,14 +1095,14 @@ fn pharmacy_cases() -> Vec<Case> {
 }
 
 #[tokio::test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 async fn it_desk_conversations() {
     let wrong = run("it-desk", it_desk_cases()).await;
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
 
 #[tokio::test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 async fn pharmacy_conversations() {
     let wrong = run("pharmacy", pharmacy_cases()).await;
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));

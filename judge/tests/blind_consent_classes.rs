@@ -14,7 +14,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use turnstile_judge::dialogue::consent;
+use std::sync::Arc;
+
+use turnstile_judge::dialogue::{DomainWords, Lexicon, consent};
 use turnstile_judge::{Role, Turn};
 
 /// A domain: the words its bundle declares for its actions.
@@ -68,15 +70,24 @@ struct Case {
 
 use Role::{Agent as A, User as U};
 
-/// Whether the reader takes the slice as consent to the keyed action.
+/// Whether the reader takes the slice as consent to the keyed action, read
+/// with the domain's words as its bundle would give them.
 fn reads_as_consent(case: &Case) -> bool {
-    // The base tree's reader has no way to take a domain's words.
-    let _ = case.domain.action_words;
+    let words = DomainWords {
+        action_words: case
+            .domain
+            .action_words
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect(),
+        ..DomainWords::default()
+    };
+    let lexicon = Arc::new(Lexicon::new(&words));
     let turns: Vec<Turn> = case
         .turns
         .iter()
         .zip(1u32..)
-        .map(|((role, text), event)| Turn::new(event, *role, *text))
+        .map(|((role, text), event)| Turn::with_lexicon(event, *role, *text, lexicon.clone()))
         .collect();
     consent(&turns, case.keys).is_given()
 }
@@ -108,7 +119,7 @@ fn check(class: &str, cases: &[Case]) {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn the_question_proposes_the_opposite_or_an_alternative() {
     check(
         "proposes the opposite / an alternative",
@@ -260,7 +271,7 @@ fn the_question_proposes_the_opposite_or_an_alternative() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn a_yes_taken_back_conditional_deferred_or_not_meant() {
     check(
         "taken back / conditional / deferred / not meant",
@@ -420,7 +431,7 @@ fn a_yes_taken_back_conditional_deferred_or_not_meant() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn the_summary_differs_from_the_call() {
     // The keys are the call's values: the record, the action and the
     // details the call has. A summary stating other details is no consent
@@ -515,7 +526,7 @@ fn the_summary_differs_from_the_call() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn surface_words_do_not_block_a_plain_yes() {
     check(
         "false blocks from surface words",
@@ -609,7 +620,7 @@ fn surface_words_do_not_block_a_plain_yes() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn records_named_by_another_field() {
     // The key is the value people name the record by (a card's last four
     // digits, a line's phone number), as a guard over that field asks.
@@ -663,7 +674,7 @@ fn records_named_by_another_field() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn another_record_of_the_same_kind_discussed_in_between() {
     check(
         "another record discussed in between",
@@ -735,7 +746,7 @@ fn another_record_of_the_same_kind_discussed_in_between() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn two_requests_open_at_once() {
     check(
         "two requests open at once",
@@ -809,7 +820,7 @@ fn two_requests_open_at_once() {
 }
 
 #[test]
-#[ignore = "issue #27: the base tree reads no domain words; figures in bundles/README.md"]
+#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
 fn a_yes_to_another_question() {
     check(
         "a yes to another question",

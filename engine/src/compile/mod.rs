@@ -10,12 +10,15 @@ mod nodes;
 mod steps;
 mod typecheck;
 mod validate;
+mod words;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+use turnstile_judge::dialogue::Lexicon;
 use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId};
 
 use crate::bundle::model::Sp;
@@ -84,6 +87,9 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// The domain's words for the dialogue reader, compiled once: every
+    /// turn of the bundle's conversations is read with them.
+    pub lexicon: Arc<Lexicon>,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -164,6 +170,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                lexicon: words::compile_words(&bundle.domain.1),
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

@@ -8,6 +8,7 @@
 
 use hashbrown::HashSet;
 
+use super::domain::DomainClass;
 use super::tokens::{Sentence, Word, normalise, words};
 use super::vocabulary::WordClass;
 
@@ -38,10 +39,14 @@ pub struct AskedWords {
     /// The latest request for a decision asked something else last
     /// ([`AskedWords::mark_latest_asks_other`]).
     latest_asks_other: bool,
+    /// A request for a decision named an action that takes something away
+    /// (a word of [`DomainClass::RemovalForm`]).
+    removal_asked: bool,
 }
 
 impl AskedWords {
-    /// Adds the words of an agent turn that asked for a decision.
+    /// Adds the words of an agent turn that asked for a decision, read
+    /// without a domain's words.
     pub fn add_turn(&mut self, text: &str) {
         self.add_words(words(&normalise(text)));
     }
@@ -59,6 +64,7 @@ impl AskedWords {
     }
 
     fn add_words(&mut self, turn: Vec<Word>) {
+        self.removal_asked |= turn.iter().any(|w| w.tags().has(DomainClass::RemovalForm));
         self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
         self.latest.sort();
         self.latest.dedup();
@@ -102,7 +108,7 @@ impl AskedWords {
             && reply.windows(2).any(|pair| {
                 matches!(pair, [ordinal, noun]
                     if WordClass::SelectingWords.has(ordinal)
-                        && matches!(noun.as_str(), "one" | "order" | "reservation"))
+                        && (noun == "one" || noun.tags().has(DomainClass::RecordNoun)))
             });
         beside || selects
     }
@@ -112,6 +118,12 @@ impl AskedWords {
     /// code?"): a bare yes then answers that question, not the request.
     pub(crate) fn mark_latest_asks_other(&mut self, asks_other: bool) {
         self.latest_asks_other = asks_other;
+    }
+
+    /// Whether a request for a decision so far named an action that takes
+    /// something away from the user (a cancellation, a return).
+    pub(crate) fn removal_asked(&self) -> bool {
+        self.removal_asked
     }
 
     /// Whether the latest request for a decision ended with a question

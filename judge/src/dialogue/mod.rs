@@ -6,6 +6,18 @@
 //! ([`count_asserted`]). The offline judge is built on them; the engine may
 //! call them directly.
 //!
+//! # English here, the domain in its bundle
+//!
+//! The words below are English: yes, no, negation, hedges, withdrawals,
+//! question shapes. A domain's words — how its users name its actions
+//! ("cancel", "refill", "wipe") and its records ("order", "laptop"), its
+//! actions' nouns and past forms, the phrases naming a record's state —
+//! come from its bundle ([`DomainWords`]), compiled once into a
+//! [`Lexicon`] that tags each word of a [`Turn`] as the turn is tokenized
+//! ([`Turn::with_lexicon`]). Where the rule below says "an action word", "a
+//! go-ahead naming an action" ("please cancel") or "a word for the action's
+//! object", it means the domain's; a turn read without a lexicon knows none.
+//!
 //! # What counts as consent
 //!
 //! Text is read case-insensitively as sentences (ended by `.` `!` `?` `;` or
@@ -20,8 +32,8 @@
 //!    agreement phrase (*that's right/correct, sounds good, looks good, that
 //!    works, I agree/approve/accept*); or a go-ahead anywhere in a statement
 //!    (*go ahead, go for it, proceed, I confirm, confirmed, please do, do it,
-//!    yes please, please confirm/continue/cancel/process/book/update/change/
-//!    make/return/exchange/modify/remove*);
+//!    yes please, please confirm/continue/process/make/submit/apply*, and
+//!    the domain's: *please cancel*);
 //! 2. nothing in the reply defeats it: a **negator** in the clause of the
 //!    first yes or after it, in a clause bearing on the action — an action
 //!    verb, an anaphor (*it, that, this, them*), wanting or agreeing — (*no,
@@ -185,23 +197,46 @@
 //! don't need to cancel"), a different sense, and does not count.
 
 mod asked;
+mod domain;
+mod inflect;
 mod lexicon;
 mod stance;
 mod tokens;
 mod value;
 mod vocabulary;
 
+#[cfg(test)]
+pub(crate) mod test_words {
+    //! The tau2 bundles' words, for the unit tests written against them.
+    use std::sync::{Arc, LazyLock};
+
+    use super::{DomainWords, Lexicon};
+
+    include!("../../tests/support/tau2_words.rs");
+
+    static TAU2: LazyLock<Arc<Lexicon>> = LazyLock::new(|| Arc::new(Lexicon::new(&tau2_words())));
+
+    /// The lexicon of the tau2 bundles.
+    pub(crate) fn tau2() -> Arc<Lexicon> {
+        TAU2.clone()
+    }
+}
+
+use std::sync::Arc;
+
 use crate::types::{Role, Turn};
 
 use asked::is_identifier;
-use stance::{Markers, negator_positions, quotes_nothing, without_quoted_mentions};
-pub(crate) use tokens::{Sentence, sentences};
+use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
+pub(crate) use tokens::{Sentence, sentences, sentences_in};
 use tokens::{flat_tokens, phrase_positions, words};
 use value::value_tokens;
 use vocabulary::{PhraseClass, WordClass};
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
-pub use stance::{Stance, reply_stance};
+pub use domain::{DomainWords, Lexicon};
+pub use inflect::inflections;
+pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use tokens::Word;
 pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, names_value};
 
@@ -230,12 +265,17 @@ pub struct TurnCues {
     pub answer_records: Vec<String>,
 }
 
-/// The consent cues of one turn by `role` saying `text`, in a conversation
-/// whose requests for a decision so far are `asked` (an agent turn asking
-/// for one is added to it).
+/// The consent cues of one turn by `role` saying `text`, read with a
+/// domain's `lexicon`, in a conversation whose requests for a decision so
+/// far are `asked` (an agent turn asking for one is added to it).
 #[must_use]
-pub fn turn_cues(role: Role, text: &str, asked: &mut AskedWords) -> TurnCues {
-    turn_cues_of(&Turn::new(0, role, text), asked)
+pub fn turn_cues(
+    role: Role,
+    text: &str,
+    lexicon: &Arc<Lexicon>,
+    asked: &mut AskedWords,
+) -> TurnCues {
+    turn_cues_of(&Turn::with_lexicon(0, role, text, lexicon.clone()), asked)
 }
 
 /// The consent cues of `turn` ([`turn_cues`]), read from its sentences
@@ -290,7 +330,7 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Vec<String>)
         let read = turn.sentences();
         answer(Markers::read_sentences(&turn.text, read, asked), read)
     } else {
-        let read = sentences(&without_quoted_mentions(&turn.text));
+        let read = sentences_in(&without_quoted_mentions(&turn.text), turn.lexicon());
         answer(Markers::read_sentences(&turn.text, &read, asked), &read)
     }
 }
@@ -360,7 +400,7 @@ fn last_question_elsewhere(turn: &Turn) -> bool {
         .find(|s| s.question)
         .is_some_and(|last| {
             !last.tokens().any(|w| {
-                WordClass::ActionWords.has(w)
+                is_action_word(w)
                     || WordClass::ActionAnaphors.has(w)
                     || WordClass::DecisionWords.has(w)
             })
@@ -384,7 +424,7 @@ fn answers_the_action(turn: &Turn, asked: &AskedWords) -> bool {
             .sentences()
             .iter()
             .flat_map(|s| s.tokens())
-            .any(|w| w == "proceed" || (WordClass::ActionWords.has(w) && asked.names_action(w)))
+            .any(|w| w == "proceed" || (is_action_word(w) && asked.names_action(w)))
 }
 
 /// Whether an agent turn asks the user anything (a decision or a question
@@ -420,9 +460,7 @@ pub fn names_identifier(text: &str) -> bool {
 /// Whether a turn of these word tokens names a state-changing action ("cancel", "refund",
 /// "upgrade", …).
 fn names_action_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
-    tokens
-        .iter()
-        .any(|w| WordClass::ActionWords.has(w.borrow()))
+    tokens.iter().any(|w| is_action_word(w.borrow()))
 }
 
 /// Whether an agent turn is a summary for these key values: it asks for a
@@ -606,16 +644,19 @@ fn negated_at(clause: &[Word], negators: &[usize], start: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use test_words::tau2;
+
+    /// A turn read with the tau2 bundles' words.
+    fn turn(i: u32, role: Role, text: &str) -> Turn {
+        Turn::with_lexicon(i, role, text, tau2())
+    }
 
     #[test]
     fn a_yes_is_a_yes_to_the_records_its_answer_names() {
         let summary =
             "To confirm: cancel #W9300146 and #W4597054, reason no longer needed. Proceed?";
         let given = |reply: &str, key: &str| {
-            let turns = [
-                Turn::new(1, Role::Agent, summary),
-                Turn::new(2, Role::User, reply),
-            ];
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
             consent(&turns, &[key, "cancel"]).is_given()
         };
         assert!(!given("Yes, cancel W4597054.", "#W9300146"));
@@ -636,10 +677,7 @@ mod tests {
         let summary = "To confirm: cancel order #W9300146, reason no longer needed. \
                        Also, would you like a 10% discount code for your next purchase?";
         let given = |reply: &str| {
-            let turns = [
-                Turn::new(1, Role::Agent, summary),
-                Turn::new(2, Role::User, reply),
-            ];
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
             consent(&turns, &["#W9300146", "cancel"]).is_given()
         };
         assert!(!given("Yes!"));
@@ -647,10 +685,10 @@ mod tests {
         assert!(given("Yes, please cancel it."));
         assert!(given("Yes, please proceed."));
         let mut asked = AskedWords::default();
-        let cues = turn_cues(Role::Agent, summary, &mut asked);
+        let cues = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
         assert!(cues.asks_decision);
-        assert!(!turn_cues(Role::User, "Yes!", &mut asked).affirms);
-        assert!(turn_cues(Role::User, "Yes, cancel it.", &mut asked).affirms);
+        assert!(!turn_cues(Role::User, "Yes!", &tau2(), &mut asked).affirms);
+        assert!(turn_cues(Role::User, "Yes, cancel it.", &tau2(), &mut asked).affirms);
     }
 
     #[test]
@@ -697,7 +735,7 @@ mod tests {
     }
 
     fn t(i: u32, role: Role, text: &str) -> Turn {
-        Turn::new(i, role, text)
+        turn(i, role, text)
     }
 
     #[test]
