@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 
-use turnstile_judge::dialogue::{DomainWords, Lexicon, consent};
+use turnstile_judge::dialogue::{ActionWords, DomainWords, Lexicon, consent};
 use turnstile_judge::{Role, Turn};
 
 /// A domain: the words its bundle declares for its actions.
@@ -74,12 +74,15 @@ use Role::{Agent as A, User as U};
 /// with the domain's words as its bundle would give them.
 fn reads_as_consent(case: &Case) -> bool {
     let words = DomainWords {
-        action_words: case
-            .domain
-            .action_words
-            .iter()
-            .map(|w| (*w).to_owned())
-            .collect(),
+        actions: vec![ActionWords {
+            words: case
+                .domain
+                .action_words
+                .iter()
+                .map(|w| (*w).to_owned())
+                .collect(),
+            takes_away: false,
+        }],
         ..DomainWords::default()
     };
     let lexicon = Arc::new(Lexicon::new(&words));

@@ -161,70 +161,6 @@ pub struct DomainFile {
     pub entities: BTreeMap<String, EntityDef>,
     /// Every tool of the domain, agent- and user-side.
     pub tools: Vec<ToolDef>,
-    /// The domain's words for the dialogue reader beyond its tools' action
-    /// words (see [`DialogueWordsDef`]).
-    #[serde(default)]
-    pub dialogue: DialogueWordsDef,
-}
-
-/// The domain's words for the dialogue reader, beyond each write tool's
-/// `action_words`: how its users and agents name its actions and records,
-/// so a reply is read the same way in any domain. Every list is of words
-/// (lower case) or, where it says so, phrases.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DialogueWordsDef {
-    /// Words for actions no single tool's `action_words` holds.
-    #[serde(default)]
-    pub action_words: Vec<String>,
-    /// Stems of the action words (four letters or more match as prefixes):
-    /// a clause holding one bears on the action.
-    #[serde(default)]
-    pub action_stems: Vec<String>,
-    /// Nouns for an action: "after the change" presupposes it.
-    #[serde(default)]
-    pub action_nouns: Vec<String>,
-    /// Field names whose value is the answer itself: "Cancel: no".
-    #[serde(default)]
-    pub decision_labels: Vec<String>,
-    /// Words saying an action has happened: "once it's cancelled".
-    #[serde(default)]
-    pub completions: Vec<String>,
-    /// Words a `no` interjection may lead into: "no, cancel …".
-    #[serde(default)]
-    pub interjection_followers: Vec<String>,
-    /// Nouns for the records an action is about: "order", "flights".
-    #[serde(default)]
-    pub object_words: Vec<String>,
-    /// Nouns after an ordinal that pick one of several records: "the
-    /// second order".
-    #[serde(default)]
-    pub record_nouns: Vec<String>,
-    /// Actions that take something away from the user: after a request
-    /// for one, the user's "no need" for the thing restates the reason.
-    #[serde(default)]
-    pub removal_actions: Vec<String>,
-    /// Stems of handing the user over to a person: "transf".
-    #[serde(default)]
-    pub hand_over_stems: Vec<String>,
-    /// Words for the people a user may be handed over to: "human", "agent".
-    #[serde(default)]
-    pub hand_over_people: Vec<String>,
-    /// Go-ahead phrases naming an action: "please cancel".
-    #[serde(default)]
-    pub go_ahead: Vec<String>,
-    /// Phrases holding a negator that negate nothing the user is asked
-    /// about: "not yet shipped", "no longer needed".
-    #[serde(default)]
-    pub neutral_negations: Vec<String>,
-    /// Descriptions of a record's state holding a withdrawal phrase: "not
-    /// yet processed".
-    #[serde(default)]
-    pub state_descriptions: Vec<String>,
-    /// Phrases by which a user moves on to another request: "another
-    /// order".
-    #[serde(default)]
-    pub new_topics: Vec<String>,
 }
 
 /// A kind of record the tools read (an order, a user).
@@ -244,6 +180,11 @@ pub struct EntityDef {
     /// or a variable bound to one. Default: one string id.
     #[serde(default)]
     pub key: Vec<Sp<String>>,
+    /// The nouns people call a record of this kind by, singular ("order";
+    /// a reservation: `[reservation, booking]`); the reader adds plurals.
+    /// Default: the entity's name when it is one word.
+    #[serde(default)]
+    pub nouns: Option<Vec<String>>,
 }
 
 /// Which side of the conversation calls a tool.
@@ -298,12 +239,25 @@ pub struct ToolDef {
     /// (besides its name, with `_` or spaces), case-insensitive.
     #[serde(default)]
     pub phrases: Vec<String>,
-    /// A write tool's words for its action, as users and agents write them
-    /// (every form: "cancel", "cancellation"), one word each. Default: the
-    /// verb its name opens with, in every inflection (`freeze_card`: freeze,
-    /// freezes, freezing, froze, frozen).
+    /// An agent write tool's words for its action, as users and agents
+    /// write them, one word each: verbs and nouns ("cancel",
+    /// "cancellation"); the reader adds their inflections (freezes,
+    /// freezing, froze, frozen). Default: the verb the tool's name opens
+    /// with (`freeze_card`: freeze). The hand-over tool (`hands_over`) takes
+    /// them too.
     #[serde(default)]
     pub action_words: Option<Vec<Sp<String>>>,
+    /// The write takes something away from the user (a cancellation, a
+    /// return): after a request for it, the user's "I no longer need it"
+    /// restates the reason and refuses nothing.
+    #[serde(default)]
+    pub takes_away: bool,
+    /// Makes this (generic) tool the hand-over to a person, and names the
+    /// people the user may be handed over to (`[human, agent,
+    /// pharmacist]`): declining the hand-over ("don't transfer me to a
+    /// human") answers nothing about another action.
+    #[serde(default)]
+    pub hands_over: Vec<String>,
 }
 
 /// Where in a tool's JSON result one entity (or one per list element) lives.

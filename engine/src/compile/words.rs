@@ -1,12 +1,11 @@
-//! The domain's words for the dialogue reader: each agent-side write tool's
-//! action words (declared, or every inflection of the verb its name opens
-//! with) and
-//! the domain's `dialogue` lists, compiled once per bundle into the
-//! [`Lexicon`] its conversations' turns are read with.
+//! The domain's words for the dialogue reader, compiled once per bundle into
+//! the [`Lexicon`] its conversations' turns are read with: each agent-side
+//! write tool's action words (declared, or the verb its name opens with),
+//! the hand-over tool's, the nouns for each entity and the enum literals.
 
 use std::sync::Arc;
 
-use turnstile_judge::dialogue::{DomainWords, Lexicon, inflections};
+use turnstile_judge::dialogue::{ActionWords, DomainWords, HandOverWords, Lexicon};
 
 use crate::bundle::model::{DomainFile, Side, ToolDef, ToolKind};
 
@@ -17,45 +16,56 @@ pub(crate) fn compile_words(domain: &DomainFile) -> Arc<Lexicon> {
 
 /// The words a domain gives the reader (see [`DomainWords`]).
 pub(crate) fn domain_words(domain: &DomainFile) -> DomainWords {
-    let lists = &domain.dialogue;
-    let mut action_words: Vec<String> = domain
+    let actions = domain
         .tools
         .iter()
         .filter(|tool| *tool.kind.value() == ToolKind::Write && *tool.side.value() == Side::Agent)
-        .flat_map(action_words)
+        .map(|tool| ActionWords {
+            words: action_words(tool),
+            takes_away: tool.takes_away,
+        })
         .collect();
-    action_words.extend(lists.action_words.iter().cloned());
+    let hand_over = domain
+        .tools
+        .iter()
+        .find(|tool| !tool.hands_over.is_empty())
+        .map(|tool| HandOverWords {
+            words: action_words(tool),
+            people: tool.hands_over.clone(),
+        });
+    let record_nouns = domain
+        .entities
+        .iter()
+        .flat_map(|(name, entity)| match &entity.nouns {
+            Some(nouns) => nouns.clone(),
+            None if !name.contains('_') => vec![name.clone()],
+            None => Vec::new(),
+        })
+        .collect();
+    let values = domain
+        .enums
+        .values()
+        .flat_map(|values| values.value().iter().cloned())
+        .collect();
     DomainWords {
-        action_words,
-        action_stems: lists.action_stems.clone(),
-        action_nouns: lists.action_nouns.clone(),
-        decision_labels: lists.decision_labels.clone(),
-        completions: lists.completions.clone(),
-        interjection_followers: lists.interjection_followers.clone(),
-        object_words: lists.object_words.clone(),
-        record_nouns: lists.record_nouns.clone(),
-        removal_actions: lists.removal_actions.clone(),
-        hand_over_stems: lists.hand_over_stems.clone(),
-        hand_over_people: lists.hand_over_people.clone(),
-        go_ahead: lists.go_ahead.clone(),
-        neutral_negations: lists.neutral_negations.clone(),
-        state_descriptions: lists.state_descriptions.clone(),
-        new_topics: lists.new_topics.clone(),
+        actions,
+        hand_over,
+        record_nouns,
+        values,
     }
 }
 
-/// A write tool's words for its action: those it declares, or every
-/// inflection of the verb its name opens with (`freeze_card`: freeze,
-/// freezes, freezing, froze, frozen).
-pub(crate) fn action_words(tool: &ToolDef) -> Vec<String> {
+/// A tool's words for its action: those it declares, or the verb its name
+/// opens with (`freeze_card`: freeze; the reader adds the inflections).
+fn action_words(tool: &ToolDef) -> Vec<String> {
     match &tool.action_words {
-        Some(words) => words.iter().map(|w| w.value().to_lowercase()).collect(),
+        Some(words) => words.iter().map(|w| w.value().clone()).collect(),
         None => tool
             .name
             .value()
             .split('_')
             .find(|part| !part.is_empty())
-            .map(inflections)
+            .map(|verb| vec![verb.to_owned()])
             .unwrap_or_default(),
     }
 }

@@ -66,10 +66,53 @@ pub fn inflections(verb: &str) -> Vec<String> {
     let mut forms = vec![verb.clone(), third_person(&verb)];
     let stems = ing_stems(&verb);
     forms.extend(stems.iter().map(|stem| format!("{stem}ing")));
-    match IRREGULAR.iter().find(|(base, _)| *base == verb) {
-        Some((_, past)) => forms.extend(past.iter().map(|p| (*p).to_owned())),
-        None => forms.extend(past_forms(&verb, &stems)),
+    forms.extend(past_tense(&verb));
+    dedup(forms)
+}
+
+/// The past forms of `verb` (past tense and participle, regular or listed
+/// irregular): "wiped", "cancelled" and "canceled", "frozen". None for a
+/// word that is not one word of letters.
+#[must_use]
+pub(crate) fn past_forms(verb: &str) -> Vec<String> {
+    let verb = verb.trim().to_lowercase();
+    if verb.is_empty() || !verb.chars().all(char::is_alphabetic) {
+        return Vec::new();
     }
+    dedup(past_tense(&verb))
+}
+
+/// The plural forms of a noun: "orders", "reservations", "people".
+#[must_use]
+pub(crate) fn plurals(noun: &str) -> Vec<String> {
+    let noun = noun.trim().to_lowercase();
+    if noun.is_empty() || !noun.chars().all(char::is_alphabetic) {
+        return Vec::new();
+    }
+    match IRREGULAR_PLURALS.iter().find(|(one, _)| *one == noun) {
+        Some((_, many)) => vec![(*many).to_owned()],
+        None => vec![third_person(&noun)],
+    }
+}
+
+/// Nouns whose plural is not made by rule.
+const IRREGULAR_PLURALS: &[(&str, &str)] = &[
+    ("person", "people"),
+    ("man", "men"),
+    ("woman", "women"),
+    ("child", "children"),
+];
+
+/// The past forms of a verb already lower-cased.
+fn past_tense(verb: &str) -> Vec<String> {
+    match IRREGULAR.iter().find(|(base, _)| *base == verb) {
+        Some((_, past)) => past.iter().map(|p| (*p).to_owned()).collect(),
+        None => regular_past(verb, &ing_stems(verb)),
+    }
+}
+
+/// `forms` without repeats, in first-seen order.
+fn dedup(forms: Vec<String>) -> Vec<String> {
     let mut seen = Vec::with_capacity(forms.len());
     for form in forms {
         if !seen.contains(&form) {
@@ -141,7 +184,7 @@ fn ing_stems(verb: &str) -> Vec<String> {
 }
 
 /// Regular past forms: "wiped", "modified", "cancelled" and "canceled".
-fn past_forms(verb: &str, stems: &[String]) -> Vec<String> {
+fn regular_past(verb: &str, stems: &[String]) -> Vec<String> {
     if verb.ends_with('e') {
         return vec![format!("{verb}d")];
     }
@@ -192,6 +235,10 @@ mod tests {
         has("push", &["pushes"]);
         has("book", &["books", "booking", "booked"]);
         has("agree", &["agreeing", "agreed"]);
+        assert_eq!(past_forms("freeze"), ["froze", "frozen"]);
+        assert_eq!(past_forms("cancel"), ["canceled", "cancelled"]);
+        assert_eq!(plurals("order"), ["orders"]);
+        assert_eq!(plurals("person"), ["people"]);
         assert_eq!(inflections(""), Vec::<String>::new());
         assert_eq!(inflections("e-mail"), ["e-mail"]);
     }

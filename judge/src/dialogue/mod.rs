@@ -210,7 +210,7 @@ pub(crate) mod test_words {
     //! The tau2 bundles' words, for the unit tests written against them.
     use std::sync::{Arc, LazyLock};
 
-    use super::{DomainWords, Lexicon};
+    use super::{ActionWords, DomainWords, HandOverWords, Lexicon};
 
     include!("../../tests/support/tau2_words.rs");
 
@@ -234,7 +234,7 @@ use value::value_tokens;
 use vocabulary::{PhraseClass, WordClass};
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
-pub use domain::{DomainWords, Lexicon};
+pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
 pub use inflect::inflections;
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use tokens::Word;

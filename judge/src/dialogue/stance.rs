@@ -623,7 +623,7 @@ pub(crate) fn is_action_word(word: &Word) -> bool {
 /// Whether a word names the object of the action: an English pronoun for
 /// it ([`WordClass::ObjectWords`]) or a domain's noun for its records.
 fn is_object_word(word: &Word) -> bool {
-    WordClass::ObjectWords.has(word) || word.tags().has(DomainClass::ObjectWord)
+    WordClass::ObjectWords.has(word) || word.tags().has(DomainClass::RecordNoun)
 }
 
 /// Whether a go-ahead ("go ahead", "please cancel") occurs in `words`.
@@ -972,9 +972,7 @@ fn states_condition(clause: &[Word]) -> bool {
                 let next = after.get(1).map(Word::as_str);
                 let after_the_action = marker == "after"
                     && match next {
-                        Some("the") => after
-                            .get(2)
-                            .is_some_and(|w| w.tags().has(DomainClass::ActionNoun)),
+                        Some("the") => after.get(2).is_some_and(is_action_word),
                         Some(word) => WordClass::ActionAnaphors.has_text(word),
                         None => false,
                     };
@@ -996,7 +994,7 @@ fn bears_on_action(clause: &[Word]) -> bool {
     !acknowledged
         && clause
             .iter()
-            .any(|w| has_action_stem(w) || w.tags().has(DomainClass::ActionStem))
+            .any(|w| has_action_stem(w) || w.tags().has(DomainClass::ActionForm))
 }
 
 /// Whether a clause is a detail's value after its field name ("Insurance:
@@ -1007,9 +1005,10 @@ fn is_field_value(clause: &[Word], label: Option<&[Word]>) -> bool {
         return false;
     };
     let opens_negated = clause.first().is_some_and(|w| WordClass::Negators.has(w));
-    let names_decision = label.last().is_some_and(|w| {
-        WordClass::DecisionLabels.has(w) || w.tags().has(DomainClass::DecisionLabel)
-    }) || go_ahead_in(label)
+    let names_decision = label
+        .last()
+        .is_some_and(|w| WordClass::DecisionLabels.has(w) || w.tags().has(DomainClass::ActionName))
+        || go_ahead_in(label)
         || PhraseClass::YesHeads.any_in(label);
     opens_negated && !names_decision
 }
@@ -1062,8 +1061,7 @@ fn quotes_detail(clause: &[Word], asked: Option<&AskedWords>) -> bool {
 fn is_determiner_no(tokens: &[Word], i: usize) -> bool {
     tokens.get(i).is_some_and(|w| w == "no")
         && tokens.get(i + 1).is_some_and(|next| {
-            !WordClass::InterjectionFollowers.has(next)
-                && !next.tags().has(DomainClass::InterjectionFollower)
+            !WordClass::InterjectionFollowers.has(next) && !next.tags().has(DomainClass::ActionName)
         })
 }
 

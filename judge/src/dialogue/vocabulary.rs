@@ -321,7 +321,7 @@ fn opens_with_ids<T: Borrow<Word>>(words: &[T], phrase: &[WordId]) -> bool {
 /// going ahead, an anaphor, wanting or agreeing): it opens with a stem of
 /// four letters or more, or is a shorter stem itself ("go", "it"). Only the
 /// stems sharing the word's first byte are tried. (The domain's action
-/// stems are a word's [`super::domain::DomainClass::ActionStem`].)
+/// action words are a word's domain tags.)
 pub(crate) fn has_action_stem(word: &str) -> bool {
     let Some(&first) = word.as_bytes().first() else {
         return false;

@@ -4,7 +4,9 @@
 
 use std::sync::{Arc, LazyLock};
 
-use turnstile_judge::dialogue::{DomainWords, Lexicon, Stance, reply_stance_in};
+use turnstile_judge::dialogue::{
+    ActionWords, DomainWords, HandOverWords, Lexicon, Stance, reply_stance_in,
+};
 use turnstile_judge::{Role, Turn};
 
 include!("tau2_words.rs");
