@@ -21,8 +21,8 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lexicon, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
-    turn_cues_of,
+    AskedWords, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, ValueToken,
+    identifier_word, is_record_word, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -31,7 +31,7 @@ use turnstile_rules::{
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
+    FactsBuilder, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -251,8 +251,13 @@ impl Extractor {
             speaker,
             asks_decision: cues.asks_decision,
             asks_anything: cues.asks_anything,
-            affirms: cues.affirms,
-            revokes: cues.revokes,
+            reply: match cues.reply {
+                CueReply::Other => Reply::Other,
+                CueReply::Affirms => Reply::Affirms,
+                CueReply::Qualifies => Reply::Qualifies,
+                CueReply::Withdraws => Reply::Withdraws,
+                CueReply::Refuses => Reply::Refuses,
+            },
             corrects: cues.corrects,
         });
         let turn = ReadTurn::new(text);

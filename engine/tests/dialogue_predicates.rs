@@ -14,7 +14,7 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::extract::extract;
-use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, Explainer, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::{Reason, Speaker};
@@ -241,5 +241,78 @@ async fn without_a_summary_a_yes_confirms_nothing() {
             }
         ),
         "{v:?}"
+    );
+}
+
+/// The explanation of the block of `events`' last call, by the monitor and
+/// by the Datalog reference (the same text, tested).
+async fn block_explanations(events: &[Event]) -> String {
+    let mut texts = Vec::new();
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let mut session = Session::new(runtime(), Schedule::Workflow);
+        session.set_explainer(explainer);
+        let mut report = None;
+        for event in events {
+            report = Some(session.push(event.clone(), &OfflineJudge).await.unwrap());
+        }
+        match report.unwrap().verdict {
+            GateVerdict::Block { explanation, .. } => texts.push(explanation),
+            other => panic!("{explainer:?}: not a block: {other:?}"),
+        }
+    }
+    assert_eq!(texts[0], texts[1], "the monitor and the reference differ");
+    texts.swap_remove(0)
+}
+
+/// A failed consent says how the user answered and which turn it is about:
+/// refused, withdrawn, qualified, or absent (no request for a decision, or
+/// none answered), the same by both explainers.
+#[tokio::test]
+async fn a_failed_consent_says_its_outcome_and_turn() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["No, don't return anything."],
+            "consent: refused at event 8",
+        ),
+        (
+            &[
+                "Yes, please proceed.",
+                "Hmm, never mind, I changed my mind.",
+            ],
+            "consent: withdrawn at event 9",
+        ),
+        (
+            &["Yes, but only if the refund goes to my credit card."],
+            "consent: qualified at event 8",
+        ),
+        (
+            &["How long does the refund take?"],
+            "consent: absent: the request for a decision at event 7 has no yes",
+        ),
+        (
+            &[
+                "Okay.",
+                "No wait, that's wrong. I meant the other one, it's a no.",
+            ],
+            "consent: refused at event 9",
+        ),
+    ];
+    for (replies, expected) in cases {
+        let mut events = identified();
+        events.push(agent(SUMMARY));
+        events.extend(replies.iter().map(|r| user(r)));
+        events.push(return_call(&[ITEM]));
+        let explanation = block_explanations(&events).await;
+        assert!(explanation.contains(expected), "{replies:?}: {explanation}");
+    }
+    // No request for a decision at all.
+    let mut events = identified();
+    events.push(user("Yes, return it."));
+    events.push(return_call(&[ITEM]));
+    let explanation = block_explanations(&events).await;
+    assert!(
+        explanation
+            .contains("consent: absent: no agent turn asked for a decision naming these values"),
+        "{explanation}"
     );
 }

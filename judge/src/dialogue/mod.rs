@@ -251,10 +251,8 @@ pub struct TurnCues {
     /// An agent turn asking anything: after a summary it closes the window
     /// in which a yes answers the summary.
     pub asks_anything: bool,
-    /// A user turn whose stance is [`Stance::Affirm`].
-    pub affirms: bool,
-    /// A user turn that refuses, withdraws or qualifies a yes (any defeater).
-    pub revokes: bool,
+    /// How a user turn answers the request for a decision.
+    pub reply: Reply,
     /// A user turn naming a state-changing action without a yes: after a
     /// yes, a correction the agent must summarise again.
     pub corrects: bool,
@@ -263,6 +261,51 @@ pub struct TurnCues {
     /// `zfa04y`): a yes naming some of a summary's records is a yes to
     /// those only ([`names_other_records`]).
     pub answer_records: Vec<String>,
+}
+
+/// How a user turn answers a request for a decision: the yes that
+/// consents, or how it takes consent away (weakest first).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reply {
+    /// No answer either way: a question, a remark (or not a user turn).
+    #[default]
+    Other,
+    /// [`Stance::Affirm`], answering the action asked about.
+    Affirms,
+    /// A yes with a contrast, condition, hedge, retention or negation
+    /// bearing on the action; a hedge without a yes; or a yes answering
+    /// something else than what was asked.
+    Qualifies,
+    /// A withdrawal: a yes taken back, deferred to someone else, or
+    /// disowned.
+    Withdraws,
+    /// A refusal, a sarcastic yes, or keeping what the action would change
+    /// without a yes.
+    Refuses,
+}
+
+impl Reply {
+    /// How the reply read into `markers` (of stance `stance`) answers: a yes
+    /// is [`Reply::Affirms`] only if it `answers` the action asked about.
+    fn of(stance: Stance, markers: &Markers, answers: bool) -> Reply {
+        match stance {
+            Stance::Affirm if answers => Reply::Affirms,
+            Stance::Affirm => Reply::Other,
+            _ if !stance.revokes(markers) => Reply::Other,
+            // Sarcasm says no; "never mind" opens with a negator but takes
+            // back.
+            _ if markers.sarcasm => Reply::Refuses,
+            _ if markers.withdrawal => Reply::Withdraws,
+            _ if markers.refusal || (markers.retention && !markers.says_yes()) => Reply::Refuses,
+            _ => Reply::Qualifies,
+        }
+    }
+
+    /// Whether the reply takes consent away.
+    #[must_use]
+    pub fn revokes(self) -> bool {
+        matches!(self, Reply::Qualifies | Reply::Withdraws | Reply::Refuses)
+    }
 }
 
 /// The consent cues of one turn by `role` saying `text`, read with a
@@ -300,8 +343,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             let (markers, answer_records) = markers_of(turn, Some(asked));
             let stance = markers.stance();
             TurnCues {
-                affirms: stance == Stance::Affirm && answers_the_action(turn, asked),
-                revokes: stance.revokes(&markers),
+                reply: Reply::of(stance, &markers, answers_the_action(turn, asked)),
                 corrects: stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences())),
                 answer_records,
@@ -687,8 +729,41 @@ mod tests {
         let mut asked = AskedWords::default();
         let cues = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
         assert!(cues.asks_decision);
-        assert!(!turn_cues(Role::User, "Yes!", &tau2(), &mut asked).affirms);
-        assert!(turn_cues(Role::User, "Yes, cancel it.", &tau2(), &mut asked).affirms);
+        assert_eq!(
+            turn_cues(Role::User, "Yes!", &tau2(), &mut asked).reply,
+            Reply::Other
+        );
+        assert_eq!(
+            turn_cues(Role::User, "Yes, cancel it.", &tau2(), &mut asked).reply,
+            Reply::Affirms
+        );
+    }
+
+    #[test]
+    fn a_reply_is_a_yes_or_one_of_three_ways_to_take_consent_away() {
+        let summary = "To confirm: cancel order #W9300146. Shall I proceed?";
+        for (reply, want) in [
+            ("Yes, go ahead.", Reply::Affirms),
+            ("No.", Reply::Refuses),
+            ("Sure, when pigs fly.", Reply::Refuses),
+            ("I'll keep it.", Reply::Refuses),
+            ("Yes. Never mind, I changed my mind.", Reply::Withdraws),
+            (
+                "Yes, but let me check with my wife first.",
+                Reply::Withdraws,
+            ),
+            ("Yes, if it's free.", Reply::Qualifies),
+            ("Maybe.", Reply::Qualifies),
+            ("What's the fee?", Reply::Other),
+        ] {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
+            assert_eq!(
+                turn_cues(Role::User, reply, &tau2(), &mut asked).reply,
+                want,
+                "{reply}"
+            );
+        }
     }
 
     #[test]

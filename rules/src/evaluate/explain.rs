@@ -433,7 +433,17 @@ impl Explainer<'_> {
                             .map(EventIdx),
                     })
                     .collect();
-                out.push(FailedAtom { atom: c, cited });
+                let consent = match node {
+                    CNode::Confirmed { negated: false, .. } => {
+                        self.derived.consent(c, EventIdx(k), env)
+                    }
+                    _ => None,
+                };
+                out.push(FailedAtom {
+                    atom: c,
+                    cited,
+                    consent,
+                });
             }
         }
     }

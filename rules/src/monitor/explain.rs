@@ -727,7 +727,18 @@ impl Explainer<'_> {
                         }
                     })
                     .collect();
-                out.push(FailedAtom { atom: c, cited });
+                let consent = match node {
+                    CNode::Confirmed {
+                        set,
+                        negated: false,
+                    } => self.ctx(self.monitor.state.at(k), env).consent(*set),
+                    _ => None,
+                };
+                out.push(FailedAtom {
+                    atom: c,
+                    cited,
+                    consent,
+                });
             }
         }
     }
