@@ -22,7 +22,7 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, ValueToken,
-    identifier_word, is_record_word, turn_cues_of,
+    declines_action, identifier_word, is_record_word, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -70,8 +70,9 @@ pub struct Extractor {
     /// first bound to in this conversation.
     principal_mask: u32,
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
-    /// Every turn so far, read once, for the dialogue predicates' mentions.
-    turns: Vec<(EventIdx, Speaker, ReadTurn)>,
+    /// Every turn so far, read once, for the dialogue predicates' mentions,
+    /// with the actions an agent turn names only as what not to do.
+    turns: Vec<(EventIdx, Speaker, ReadTurn, Vec<String>)>,
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
@@ -217,7 +218,7 @@ impl Extractor {
             }
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
-                    let Some((event, speaker, turn)) = self.turns.get(position) else {
+                    let Some((event, speaker, turn, declined)) = self.turns.get(position) else {
                         continue;
                     };
                     if turn.names_read(&read) {
@@ -230,6 +231,7 @@ impl Extractor {
                             speaker: *speaker,
                             record,
                             in_answer: false,
+                            declined: declines_action(declined, text),
                         });
                     }
                 }
@@ -274,6 +276,7 @@ impl Extractor {
                     speaker,
                     record: identifier.is_some_and(|w| is_record_word(w)),
                     in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
+                    declined: cues.declines(self.interner.resolve(Symbol(raw))),
                 });
             }
         }
@@ -289,10 +292,11 @@ impl Extractor {
                     speaker,
                     record: false,
                     in_answer: false,
+                    declined: false,
                 });
             }
         }
-        self.turns.push((k, speaker, turn));
+        self.turns.push((k, speaker, turn, cues.declined));
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -322,7 +326,7 @@ impl Extractor {
             let read = ReadValue::new(&text);
             let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
             for position in positions {
-                let Some((event, speaker, turn)) = self.turns.get(position) else {
+                let Some((event, speaker, turn, _)) = self.turns.get(position) else {
                     continue;
                 };
                 if turn.names_read(&read) {
@@ -332,6 +336,7 @@ impl Extractor {
                         speaker: *speaker,
                         record: false,
                         in_answer: false,
+                        declined: false,
                     });
                 }
             }

@@ -654,6 +654,8 @@ struct TurnSpec {
     named: Vec<Value>,
     /// The named ids (records) a user turn's answer names.
     in_answer: Vec<Value>,
+    /// The named values an agent turn names only as what not to do.
+    declined: Vec<Value>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -673,13 +675,24 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         prop::collection::vec(typed_value(), 0..=2),
         any::<u8>(),
         0..3u8,
+        any::<u8>(),
     )
         .prop_map(
-            move |((by_user, cues), named, typed, answer_mask, revoke)| {
+            move |((by_user, cues), named, typed, answer_mask, revoke, decline_mask)| {
                 let in_answer = named
                     .iter()
                     .enumerate()
                     .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
+                    .map(|(_, &s)| Value::Str(s))
+                    .collect();
+                // Rarely: a value an agent's request names only as what not
+                // to do.
+                let declined = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| {
+                        !by_user && decline_mask % 4 == 0 && decline_mask >> (2 + i % 6) & 1 == 1
+                    })
                     .map(|(_, &s)| Value::Str(s))
                     .collect();
                 let named = named.into_iter().map(Value::Str).chain(typed).collect();
@@ -687,6 +700,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                     by_user,
                     cues,
                     revoke,
+                    declined,
                     named,
                     in_answer,
                 }
@@ -725,6 +739,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     .chain(typed)
                     .collect(),
                 in_answer: Vec::new(),
+                declined: Vec::new(),
             };
             let yes = TurnSpec {
                 by_user: true,
@@ -732,6 +747,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 revoke: 0,
                 named: vec![Value::Str(named)],
                 in_answer: vec![Value::Str(named)],
+                declined: Vec::new(),
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -1280,6 +1296,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         record: v.shaped_ids
                             && matches!(value, Value::Str(s) if v.ids.contains(&s)),
                         in_answer: turn.in_answer.contains(&value),
+                        declined: turn.declined.contains(&value),
                     })
                     .collect();
             }
@@ -2139,6 +2156,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
                 speaker,
                 record: IDS.contains(&value),
                 in_answer: speaker == Speaker::User && IDS.contains(&value),
+                declined: false,
             })
             .collect(),
         ..EventFacts::default()

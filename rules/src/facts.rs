@@ -210,6 +210,11 @@ pub struct MentionFact {
     /// before it moves on to another request of the user's own), known as
     /// a value when the turn was read.
     pub in_answer: bool,
+    /// An action an agent turn asking for a decision names only as what not
+    /// to do ("hold off on wiping", "instead of refilling"): the turn is no
+    /// request to do it (`confirmed(...)`), though it said it.
+    #[serde(default)]
+    pub declined: bool,
 }
 
 /// Why a part of the trace could not be turned into facts. Checks that would

@@ -160,6 +160,7 @@ crepe! {
     @input pub struct IMention(pub Value, pub u32, pub Speaker);
     @input pub struct IRecord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
+    @input pub struct IDeclined(pub Value, pub u32);
     @input pub struct IAskTurn(pub u32);
     @input pub struct IAsksAny(pub u32);
     @input pub struct IAffirm(pub u32);
@@ -322,6 +323,8 @@ crepe! {
     struct NotSummary(u32, u32, Env, u32);
     NotSummary(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
         !IMention(v, a, Speaker::Agent);
+    NotSummary(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
+        IDeclined(v, a);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);
     struct LaterSummary(u32, u32, Env, u32);

@@ -477,6 +477,43 @@ pub(crate) const SARCASM: &[&[&str]] = &[
 pub(crate) const SARCASM_MARKS: &[&str] =
     &["/s", "\u{1f644}", "\u{1f612}", "\u{1f643}", "\u{1f60f}"];
 
+/// Words that, before an action word in a clause of a request for a
+/// decision, make the question propose *not* doing it, or doing something
+/// else instead: "hold off on wiping", "skip the refill", "instead of
+/// refilling", "rather than revoke it", "if I don't transfer it", "without
+/// the wipe", "keep … rather than". (A scope-ending word in between — "and",
+/// "or", "but" — ends their reach.)
+pub(crate) const DECLINING: &[&[&str]] = &[
+    &["hold", "off"],
+    &["wait"],
+    &["postpone"],
+    &["delay"],
+    &["defer"],
+    &["skip"],
+    &["pause"],
+    &["stop"],
+    &["avoid"],
+    &["refrain"],
+    &["keep"],
+    &["leave"],
+    &["instead", "of"],
+    &["rather", "than"],
+    &["not"],
+    &["no"],
+    &["never"],
+    &["without"],
+];
+
+/// Phrases that make a whole clause of a request for a decision propose
+/// keeping things as they are, wherever the action word stands in it: "put
+/// the cancellation on hold", "leave the limit as it is".
+pub(crate) const DECLINING_CLAUSE: &[&[&str]] = &[
+    &["on", "hold"],
+    &["as", "is"],
+    &["as", "it", "is"],
+    &["as", "they", "are"],
+];
+
 /// Cues that an agent turn asks the user to decide something.
 pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["confirm"],

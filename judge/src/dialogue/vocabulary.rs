@@ -18,11 +18,11 @@ use super::lexicon::{
     ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_STEMS, AGREEMENT, ANAPHORIC_OBJECTS, ASK_CUES,
     CLAUSE_WITHDRAWALS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS, CONDITIONS,
     CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
-    DECISION_LABELS, DECISION_WORDS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES,
-    INDIRECT_QUESTIONS, INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS,
-    INTERROGATIVES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL,
-    OBJECT_WORDS, PRECEDENCE, REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS,
-    SELECTING_WORDS, TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE, FILLERS, FIRM_CONDITIONS,
+    FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS, INFINITIVE_VERBS, INFORMATION_REQUESTS,
+    INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
+    NO_NEED_TAIL, OBJECT_WORDS, PRECEDENCE, REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM,
+    SCOPE_ENDS, SELECTING_WORDS, TEMPORAL, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -167,11 +167,13 @@ pub(crate) enum PhraseClass {
     AskCues,
     InformationRequests,
     FirmConditions,
+    Declining,
+    DecliningClause,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 23] = [
+    const ALL: [PhraseClass; 25] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -195,6 +197,8 @@ impl PhraseClass {
         PhraseClass::AskCues,
         PhraseClass::InformationRequests,
         PhraseClass::FirmConditions,
+        PhraseClass::Declining,
+        PhraseClass::DecliningClause,
     ];
 
     /// The lexicon's list this class reads.
@@ -223,6 +227,8 @@ impl PhraseClass {
             PhraseClass::AskCues => ASK_CUES,
             PhraseClass::InformationRequests => INFORMATION_REQUESTS,
             PhraseClass::FirmConditions => FIRM_CONDITIONS,
+            PhraseClass::Declining => DECLINING,
+            PhraseClass::DecliningClause => DECLINING_CLAUSE,
         }
     }
 

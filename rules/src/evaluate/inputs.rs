@@ -343,6 +343,13 @@ impl Inputs {
                 .filter(|m| m.in_answer)
                 .map(|m| IInAnswer(m.value, m.event.0)),
         );
+        rt.extend(
+            facts
+                .mentions
+                .iter()
+                .filter(|m| m.declined)
+                .map(|m| IDeclined(m.value, m.event.0)),
+        );
         for turn in &facts.turns {
             let ev = turn.event.0;
             match turn.speaker {

@@ -26,6 +26,8 @@ pub struct Dialogue {
     records: HashSet<Value>,
     /// `(identifier, user turn event)`: named in the turn's answer.
     in_answer: HashSet<(Value, u32)>,
+    /// `(action word, agent turn event)`: named only as what not to do.
+    declined: HashSet<(Value, u32)>,
     /// `(entity type, id)` of every entity read, with its first read's event.
     entity_ids: HashMap<(Symbol, Symbol), u32>,
 }
@@ -38,6 +40,7 @@ pub enum DialogueChange {
     EarliestWas((Value, Speaker), Option<u32>),
     RecordAdded(Value),
     InAnswerAdded((Value, u32)),
+    DeclinedAdded((Value, u32)),
     EntityIdAdded((Symbol, Symbol)),
 }
 
@@ -79,6 +82,11 @@ impl Dialogue {
                     (m.value, m.event.0),
                 )));
             }
+            if m.declined && self.declined.insert((m.value, m.event.0)) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::DeclinedAdded(
+                    (m.value, m.event.0),
+                )));
+            }
             let key = (m.value, m.speaker);
             let was = self.earliest.get(&key).copied();
             let first = was.map_or(m.event.0, |w| w.min(m.event.0));
@@ -112,6 +120,9 @@ impl Dialogue {
             DialogueChange::InAnswerAdded(named) => {
                 self.in_answer.remove(&named);
             }
+            DialogueChange::DeclinedAdded(named) => {
+                self.declined.remove(&named);
+            }
             DialogueChange::EntityIdAdded(key) => {
                 self.entity_ids.remove(&key);
             }
@@ -131,10 +142,13 @@ impl Dialogue {
             .is_some_and(|&event| event <= k)
     }
 
+    /// Whether the agent turn at `event` names every value, none only as
+    /// what not to do.
     fn agent_named_all(&self, values: &[Value], event: u32) -> bool {
-        values
-            .iter()
-            .all(|v| self.mentions.contains(&(*v, event, Speaker::Agent)))
+        values.iter().all(|v| {
+            self.mentions.contains(&(*v, event, Speaker::Agent))
+                && !self.declined.contains(&(*v, event))
+        })
     }
 
     /// The kinds of record `value` is at event `k`: an order-like record id
@@ -310,6 +324,7 @@ mod tests {
                     speaker,
                     record: value != ACTION,
                     in_answer: value != ACTION && speaker == Speaker::User,
+                    declined: false,
                 })
                 .collect(),
             ..EventFacts::default()
@@ -357,6 +372,20 @@ mod tests {
             user(2, false, false, true),
         ]);
         assert!(!corrected.confirmed(&[Value::Str(ORDER)], 2));
+    }
+
+    #[test]
+    fn a_request_naming_the_action_only_as_what_not_to_do_is_no_summary() {
+        let mut declining = agent(0, true, &[ORDER, ACTION]);
+        for m in &mut declining.mentions {
+            m.declined = m.value == Value::Str(ACTION);
+        }
+        let d = dialogue(&[declining, user(1, true, false, false)]);
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        assert!(!d.confirmed(&values, 2));
+        assert_eq!(d.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        assert!(d.confirmed(&[Value::Str(ORDER)], 2), "the record alone");
+        assert!(d.said(Speaker::Agent, Value::Str(ACTION), 2), "it was said");
     }
 
     #[test]
@@ -525,6 +554,7 @@ mod tests {
                 speaker: Speaker::Agent,
                 record: false,
                 in_answer: false,
+                declined: false,
             });
         }
         let d = dialogue(&[summary, user(1, true, false, false)]);
