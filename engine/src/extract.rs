@@ -232,6 +232,7 @@ impl Extractor {
                             record,
                             in_answer: false,
                             declined: declines_action(declined, text),
+                            action: bundle_lexicon.is_action_word(text),
                         });
                     }
                 }
@@ -270,13 +271,17 @@ impl Extractor {
             };
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
+                let text = self.interner.resolve(Symbol(raw));
+                let action = bundle_lexicon.is_action_word(text);
                 self.facts.mentions.push(MentionFact {
                     value: Value::Str(Symbol(raw)),
                     event: k,
                     speaker,
                     record: identifier.is_some_and(|w| is_record_word(w)),
-                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
-                    declined: cues.declines(self.interner.resolve(Symbol(raw))),
+                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w))
+                        || (action && cues.answers_action(text)),
+                    declined: cues.declines(text),
+                    action,
                 });
             }
         }
@@ -293,6 +298,7 @@ impl Extractor {
                     record: false,
                     in_answer: false,
                     declined: false,
+                    action: false,
                 });
             }
         }
@@ -337,6 +343,7 @@ impl Extractor {
                         record: false,
                         in_answer: false,
                         declined: false,
+                        action: false,
                     });
                 }
             }

@@ -661,6 +661,7 @@ struct TurnSpec {
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     let symbols = v.symbols();
     let ids = v.ids.clone();
+    let statuses = v.statuses.clone();
     let max = symbols.len();
     // Random cues, and often the two that decide `confirmed`: an agent's
     // request for a decision and a user's plain yes.
@@ -682,7 +683,11 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                 let in_answer = named
                     .iter()
                     .enumerate()
-                    .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
+                    .filter(|&(i, s)| {
+                        by_user
+                            && (ids.contains(s) || statuses.contains(s))
+                            && answer_mask >> (i % 8) & 1 == 1
+                    })
                     .map(|(_, &s)| Value::Str(s))
                     .collect();
                 // Rarely: a value an agent's request names only as what not
@@ -1297,6 +1302,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                             && matches!(value, Value::Str(s) if v.ids.contains(&s)),
                         in_answer: turn.in_answer.contains(&value),
                         declined: turn.declined.contains(&value),
+                        // Statuses stand for the domain's action words.
+                        action: matches!(value, Value::Str(s) if v.statuses.contains(&s)),
                     })
                     .collect();
             }
@@ -2157,6 +2164,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
                 record: IDS.contains(&value),
                 in_answer: speaker == Speaker::User && IDS.contains(&value),
                 declined: false,
+                action: false,
             })
             .collect(),
         ..EventFacts::default()

@@ -215,6 +215,11 @@ pub struct MentionFact {
     /// request to do it (`confirmed(...)`), though it said it.
     #[serde(default)]
     pub declined: bool,
+    /// The value is one of the domain's words for its actions: actions are
+    /// a kind, like records, a yes naming some of a summary's picks among
+    /// ("Yes to the transfer" to a refill and a transfer).
+    #[serde(default)]
+    pub action: bool,
 }
 
 /// Why a part of the trace could not be turned into facts. Checks that would

@@ -159,6 +159,7 @@ crepe! {
     // ---- conversation turns (cues decided by code at extraction) ----
     @input pub struct IMention(pub Value, pub u32, pub Speaker);
     @input pub struct IRecord(pub Value);
+    @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IDeclined(pub Value, pub u32);
     @input pub struct IAskTurn(pub u32);
@@ -345,6 +346,8 @@ crepe! {
     struct NamesOtherRecords(u32, u32, Env, u32);
     NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), IRecord(v),
         AnsweredRecord(c, k, e, u, w), IRecord(w);
+    NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), IActionWord(v),
+        AnsweredRecord(c, k, e, u, w), IActionWord(w);
     NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), let Value::Str(vs) = v,
         EntityRead(t, vs, rv), (rv <= k),
         AnsweredRecord(c, k, e, u, w), let Value::Str(ws) = w,

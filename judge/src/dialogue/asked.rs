@@ -42,6 +42,9 @@ pub struct AskedWords {
     /// A request for a decision named an action that takes something away
     /// (a word of [`DomainClass::RemovalForm`]).
     removal_asked: bool,
+    /// The domain's actions the requests for a decision named (a bit per
+    /// action, as words carry them).
+    actions: u16,
 }
 
 impl AskedWords {
@@ -64,6 +67,7 @@ impl AskedWords {
     }
 
     fn add_words(&mut self, turn: Vec<Word>) {
+        self.actions |= turn.iter().fold(0, |bits, w| bits | w.tags().actions());
         self.removal_asked |= turn.iter().any(|w| w.tags().has(DomainClass::RemovalForm));
         self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
         self.latest.sort();
@@ -153,9 +157,13 @@ impl AskedWords {
     }
 
     /// Whether a request for a decision named this action, in any form
-    /// ("cancel" for "cancellation", "exchange" for "exchanging"): a word
-    /// sharing its first [`ACTION_STEM_LEN`] letters.
-    pub(crate) fn names_action(&self, action: &str) -> bool {
+    /// ("cancel" for "cancellation", "exchange" for "exchanging": a word
+    /// sharing its first [`ACTION_STEM_LEN`] letters) or by another of the
+    /// domain's words for it ("update" for "change").
+    pub(crate) fn names_action(&self, action: &Word) -> bool {
+        if action.tags().actions() & self.actions != 0 {
+            return true;
+        }
         let stem = action.get(..ACTION_STEM_LEN).unwrap_or(action);
         self.words.iter().any(|w| w.starts_with(stem))
     }

@@ -146,6 +146,11 @@ impl DomainPhrase {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) struct DomainTags {
     classes: u16,
+    /// The domain's actions the word is a form of, one bit per action (the
+    /// first sixteen; the others' words have none and are told apart by
+    /// their stems): two words share a bit when they name the same action
+    /// ("change", "update").
+    actions: u16,
     /// Per [`DomainPhrase`], four bits: the length of the phrase of that
     /// class starting at this word (0: none).
     phrases: u16,
@@ -155,6 +160,11 @@ impl DomainTags {
     /// Whether the word is in `class`.
     pub(crate) fn has(self, class: DomainClass) -> bool {
         self.classes & class.bit() != 0
+    }
+
+    /// The actions the word is a form of (a bit per action).
+    pub(crate) fn actions(self) -> u16 {
+        self.actions
     }
 
     /// The length of the phrase of `class` starting at the word (0: none).
@@ -171,6 +181,9 @@ impl DomainTags {
         }
     }
 }
+
+/// How many actions have a bit of their own in [`DomainTags`].
+const ACTION_BITS: usize = 16;
 
 /// The longest domain phrase, in words (its length is kept in four bits).
 const MAX_PHRASE_WORDS: usize = 15;
@@ -195,6 +208,8 @@ type Phrase = (DomainPhrase, Box<[SmolStr]>);
 pub struct Lexicon {
     /// Each listed word's classes.
     classes: HashMap<SmolStr, u16>,
+    /// The actions each listed word is a form of (see [`DomainTags`]).
+    actions: HashMap<SmolStr, u16>,
     /// The stems, by their first byte.
     stems: Vec<Vec<Stem>>,
     /// The phrases, by their first word.
@@ -215,11 +230,19 @@ impl Lexicon {
             stems: vec![Vec::new(); 256],
             ..Lexicon::default()
         };
-        for action in &domain.actions {
+        for (index, action) in domain.actions.iter().enumerate() {
+            // Past the sixteenth action, words keep no bit: two actions never
+            // pass for one.
+            let bit = if index < ACTION_BITS {
+                1u16 << index
+            } else {
+                0
+            };
             for word in &action.words {
                 lexicon.add_word(word, DomainClass::ActionName);
                 for form in inflections(word) {
                     lexicon.add_word(&form, DomainClass::ActionWord);
+                    *lexicon.actions.entry(word_form(&form)).or_default() |= bit;
                     lexicon.add_phrase(DomainPhrase::GoAhead, &format!("please {form}"));
                 }
                 for past in past_forms(word) {
@@ -311,6 +334,13 @@ impl Lexicon {
         ENGLISH.clone()
     }
 
+    /// Whether `word` (any case) is one of the domain's words for its
+    /// actions, in any form.
+    #[must_use]
+    pub fn is_action_word(&self, word: &str) -> bool {
+        self.classes_of(&word.trim().to_lowercase()) & DomainClass::ActionWord.bit() != 0
+    }
+
     /// Whether the lexicon lists nothing (every word's tags are empty).
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -333,6 +363,7 @@ impl Lexicon {
         for word in sentence.iter_mut() {
             let tags = DomainTags {
                 classes: self.classes_of(word.as_str()),
+                actions: self.actions.get(word.as_str()).copied().unwrap_or(0),
                 phrases: 0,
             };
             word.set_tags(tags);

@@ -272,7 +272,15 @@ pub(crate) const CONDITIONS: &[&[&str]] = &[
     &["as", "long", "as"],
     &["in", "case"],
     &["depends"],
+    &["subject", "to"],
+    &["contingent", "on"],
+    &["contingent", "upon"],
+    &["depending", "on"],
 ];
+
+/// Conditions only when they open a clause: "Yes, pending sign-off from
+/// security" waits on it, "the pending order" describes.
+pub(crate) const CONDITION_HEADS: &[&[&str]] = &[&["pending"]];
 
 /// Hedges: the user is unsure, so there is no explicit yes.
 pub(crate) const HEDGES: &[&[&str]] = &[
@@ -428,6 +436,25 @@ pub(crate) const WITHDRAWALS: &[&[&str]] = &[
     &["ask", "my"],
     &["talk", "to", "my"],
     &["consult"],
+    &["run", "it", "by"],
+    &["run", "this", "by"],
+    &["run", "that", "by"],
+    // Taking the last words back.
+    &["nvm"],
+    &["strike", "that"],
+    &["disregard"],
+    &["ignore", "that"],
+    &["ignore", "my"],
+    // Disowning the yes: someone else said it, or it was not meant.
+    &["did", "not", "mean", "it"],
+    &["did", "not", "mean", "that"],
+    &["did", "not", "mean", "to", "say"],
+    &["was", "not", "me"],
+    &["was", "not", "from", "me"],
+    &["typed", "that"],
+    &["typed", "it"],
+    &["answered", "for", "me"],
+    &["was", "answering"],
 ];
 
 /// Withdrawals only when they open a clause ("Wait, …", "Hold on."), so "I'll
@@ -465,6 +492,9 @@ pub(crate) const SARCASM: &[&[&str]] = &[
     &["set", "my", "house", "on", "fire"],
     &["joking"],
     &["kidding"],
+    &["psych"],
+    &["psyche"],
+    &["not", "really"],
     &["jk"],
     &["lol"],
     &["lmao"],
@@ -512,6 +542,26 @@ pub(crate) const DECLINING_CLAUSE: &[&[&str]] = &[
     &["as", "is"],
     &["as", "it", "is"],
     &["as", "they", "are"],
+];
+
+/// Tag questions: a question whose last clause is one of these ("I'll reset
+/// your password, ok?", "… — sound good?") asks the user to decide.
+pub(crate) const TAG_QUESTIONS: &[&[&str]] = &[
+    &["ok"],
+    &["okay"],
+    &["alright"],
+    &["all", "right"],
+    &["right"],
+    &["yes"],
+    &["good"],
+    &["fine"],
+    &["cool"],
+    &["agreed"],
+    &["deal"],
+    &["sound", "good"],
+    &["sounds", "good"],
+    &["is", "that", "ok"],
+    &["is", "that", "okay"],
 ];
 
 /// Cues that an agent turn asks the user to decide something.
@@ -684,6 +734,9 @@ pub(crate) const FIRM_CONDITIONS: &[&[&str]] = &[
     &["only", "when"],
     &["only", "once"],
     &["only", "after"],
+    &["subject", "to"],
+    &["contingent", "on"],
+    &["contingent", "upon"],
 ];
 
 /// Modal heads of a question that asks the agent to act ("Could you cancel

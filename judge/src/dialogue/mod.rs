@@ -59,7 +59,9 @@
 //!    water resistance" — excepted), a **contrast** (*but, however, though,
 //!    rather, instead, actually, except, otherwise, yet, I mean*; not "even
 //!    though"), a **condition** (*if, unless, when, whether, until, once,
-//!    after, provided, assuming, before, as long as, in case, depends*; not
+//!    after, provided, assuming, before, as long as, in case, depends,
+//!    subject to, contingent on, depending on*, or a clause opening with
+//!    *pending*; not
 //!    after "even", nor after an indirect question or acknowledgement in its
 //!    clause — "let me know when", "check if", "please confirm once" —, nor a
 //!    temporal one about the action having happened — "once it's done",
@@ -72,12 +74,14 @@
 //!    "suuure"), **retention** (*keep, retain, leave it, leave the, alone, as is*), a
 //!    **withdrawal** (*changed my mind, never mind, scratch that, forget it,
 //!    on second thought, not yet, hold off, undo, pause, on hold, please
-//!    wait, should wait*, deferring to someone — *check with, ask my, talk
-//!    to my, consult* —, or a clause opening with *wait, stop, hold on, hang
-//!    on*), or
+//!    wait, should wait, nvm, strike that, disregard, ignore that*,
+//!    deferring to someone — *check with, ask my, talk to my, consult, run
+//!    it by* —, disowning the yes — *did not mean it, was not me, typed
+//!    that, answered for me* —, or a clause opening with *wait, stop, hold
+//!    on, hang on*), or
 //!    **sarcasm** (*when pigs fly, yeah right, oh sure, as if, in your
-//!    dreams, over my dead body, joking, kidding, lol*, `/s`, an eye-roll
-//!    emoji);
+//!    dreams, over my dead body, joking, kidding, psych, not really, lol*,
+//!    `/s`, an eye-roll emoji);
 //! 3. if its only yes is a weak one (an interjection or agreement phrase, not
 //!    a go-ahead), it asks no question: "Okay. What does it cost?" is still
 //!    deciding, "Yes, go ahead. Can you also add a bag?" is consent.
@@ -141,6 +145,11 @@
 //! turn, because agents' summaries often list every order of the account
 //! and users name the one they mean; `confirmed(...)` applies the same rule
 //! to the records the turn's answer names ([`TurnCues::answer_records`]).
+//! Actions are picked the same way, but only by "yes to …" ("Yes to the
+//! transfer" to "Shall I refill RX-20417 and transfer RX-20533?" confirms
+//! no refill: [`TurnCues::answer_actions`]); elsewhere in a reply an
+//! action's verb may describe a detail of the one asked about. Two words
+//! of one action's bundle words ("change", "update") name the same action.
 //!
 //! When a request for a decision ends with a **question about something
 //! else** (its last question names no action, anaphor or decision word
@@ -172,11 +181,17 @@
 //!
 //! [`consent`] looks for the **summary**: the latest agent turn that asks for
 //! a decision (*confirm, proceed, go ahead, shall I, would you like, do you
-//! want, yes, is that correct, …*) and names every key value
+//! want, yes, is that correct, …*, or a question ending with a tag: "…,
+//! OK?", "sound good?", "is that okay?") and names every key value
 //! ([`names_value`]). Without key values, the summary is the latest such
 //! turn that names some identifier (a token mixing letters and digits, a
 //! `#`-prefixed token, a number of five or more digits, or a capitalised
 //! code such as `XEHM4B`), so "Do you want a coffee?" is never a summary.
+//! A summary proposes doing the action: a turn naming it only after a
+//! declining word in its clause (*hold off on, wait, skip, keep, leave,
+//! instead of, rather than, not, without*) or in a clause keeping things as
+//! they are (*on hold, as it is*) names it as what not to do, and is no
+//! summary of it ([`TurnCues::declined`]).
 //! Consent is **given** by the first `Affirm` user turn after the summary
 //! that comes before any later agent question (a yes to a later, unrelated
 //! question does not count), and only if no user turn after the summary —
@@ -261,6 +276,10 @@ pub struct TurnCues {
     /// `zfa04y`): a yes naming some of a summary's records is a yes to
     /// those only ([`names_other_records`]).
     pub answer_records: Vec<String>,
+    /// The actions a user's yes is restricted to, by the stem of their
+    /// words ([`TurnCues::answers_action`]): "Yes to the transfer" to a
+    /// refill and a transfer is a yes to the transfer only.
+    pub answer_actions: Vec<String>,
     /// The actions an agent turn asking for a decision names only as what
     /// not to do, or what to do something else instead of ("hold off on
     /// wiping", "instead of refilling"), by the stem of their words
@@ -274,6 +293,13 @@ impl TurnCues {
     #[must_use]
     pub fn declines(&self, word: &str) -> bool {
         declines_action(&self.declined, word)
+    }
+
+    /// Whether a user turn's answer names the action `word` (a value, any
+    /// case), in any of its forms.
+    #[must_use]
+    pub fn answers_action(&self, word: &str) -> bool {
+        declines_action(&self.answer_actions, word)
     }
 }
 
@@ -405,7 +431,7 @@ pub fn turn_cues(
 pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     match turn.role {
         Role::Agent if !turn.text.trim().is_empty() => {
-            let asks_decision = asks_decision_in(&flat_tokens(turn.sentences()));
+            let asks_decision = turn_asks_decision(turn);
             if asks_decision {
                 note_request(asked, turn);
             }
@@ -422,13 +448,14 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             }
         }
         Role::User => {
-            let (markers, answer_records) = markers_of(turn, Some(asked));
+            let (markers, answer) = markers_of(turn, Some(asked));
             let stance = markers.stance();
             TurnCues {
                 reply: Reply::of(stance, &markers, answers_the_action(turn, asked)),
                 corrects: stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences())),
-                answer_records,
+                answer_records: answer.records,
+                answer_actions: answer.actions,
                 ..TurnCues::default()
             }
         }
@@ -436,19 +463,31 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     }
 }
 
-/// The reply markers of a user turn, and the record ids its answer names
-/// ([`TurnCues::answer_records`]): from its shared sentences unless it
-/// quotes something (then from its text with the quotations blanked).
-fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Vec<String>) {
+/// What a user turn's answer (its sentences before it moves on to another
+/// request) names: record ids ([`TurnCues::answer_records`]) and actions
+/// ([`TurnCues::answer_actions`]).
+#[derive(Debug, Default)]
+struct Answer {
+    records: Vec<String>,
+    actions: Vec<String>,
+}
+
+/// The reply markers of a user turn, and what its answer names: from its
+/// shared sentences unless it quotes something (then from its text with the
+/// quotations blanked).
+fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
     let answer = |markers: Markers, read: &[Sentence]| {
-        let records = read
-            .iter()
-            .take(markers.answer_sentences)
-            .flat_map(Sentence::tokens)
-            .filter(|w| is_identifier(w))
-            .map(|w| w.to_string())
-            .collect();
-        (markers, records)
+        let answer = read.get(..markers.answer_sentences).unwrap_or(read);
+        let named = Answer {
+            records: answer
+                .iter()
+                .flat_map(Sentence::tokens)
+                .filter(|w| is_identifier(w))
+                .map(|w| w.to_string())
+                .collect(),
+            actions: yes_to_actions(answer),
+        };
+        (markers, named)
     };
     if quotes_nothing(&turn.text) {
         let read = turn.sentences();
@@ -506,7 +545,29 @@ impl Consent {
 /// Whether an agent turn asks the user to decide something.
 #[must_use]
 pub fn asks_for_decision(text: &str) -> bool {
-    asks_decision_in(&words(&tokens::normalise(text)))
+    asks_decision_of(&sentences(text))
+}
+
+/// Whether a turn asks the user to decide something ([`asks_decision_of`]
+/// of its sentences, read once).
+fn turn_asks_decision(turn: &Turn) -> bool {
+    asks_decision_of(turn.sentences())
+}
+
+/// Whether sentences ask the user to decide something: they hold a cue
+/// ("shall I", "do you want", "please confirm", …) or a tag question ("…,
+/// ok?").
+fn asks_decision_of(sentences: &[Sentence]) -> bool {
+    asks_decision_in(&flat_tokens(sentences))
+        || sentences.iter().any(|s| {
+            s.question
+                && s.clauses().last().is_some_and(|clause| {
+                    let tail = stance::skip_fillers(clause);
+                    PhraseClass::TagQuestions
+                        .opening(tail)
+                        .is_some_and(|p| p.len() == tail.len())
+                })
+        })
 }
 
 /// [`asks_for_decision`] of a turn's word tokens.
@@ -555,7 +616,7 @@ fn answers_the_action(turn: &Turn, asked: &AskedWords) -> bool {
 /// mark): after the summary, such a turn closes the window in which a yes
 /// answers the summary.
 fn asks_anything(turn: &Turn) -> bool {
-    turn.text.contains('?') || asks_decision_in(&flat_tokens(turn.sentences()))
+    turn.text.contains('?') || turn_asks_decision(turn)
 }
 
 /// Whether `text` names an identifier: a token mixing letters and digits, a
@@ -593,7 +654,7 @@ fn names_action_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
 /// names none only as what not to do: [`declined_actions`]).
 fn is_summary(turn: &Turn, key_values: &[&str]) -> bool {
     turn.role == Role::Agent
-        && asks_decision_in(&flat_tokens(turn.sentences()))
+        && turn_asks_decision(turn)
         && if key_values.is_empty() {
             names_identifier(&turn.text) || names_action_in(&flat_tokens(turn.sentences()))
         } else {
@@ -617,10 +678,13 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     };
     let summary_event = conversation.get(summary_at).map_or(0, |t| t.event_index);
     let summary_text = conversation.get(summary_at).map_or("", |t| t.text.as_str());
+    let summary_sentences = conversation
+        .get(summary_at)
+        .map_or(&[][..], |t| t.sentences());
     let (up_to_summary, after) = conversation.split_at((summary_at + 1).min(conversation.len()));
     let mut asked = AskedWords::default();
     for turn in up_to_summary {
-        if turn.role == Role::Agent && asks_decision_in(&flat_tokens(turn.sentences())) {
+        if turn.role == Role::Agent && turn_asks_decision(turn) {
             note_request(&mut asked, turn);
         }
     }
@@ -631,13 +695,13 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     for turn in after {
         match turn.role {
             Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
-                if asks_decision_in(&flat_tokens(turn.sentences())) {
+                if turn_asks_decision(turn) {
                     note_request(&mut asked, turn);
                 }
                 window_open = false;
             }
             Role::User => {
-                let (markers, answer_records) = markers_of(turn, Some(&asked));
+                let (markers, answer) = markers_of(turn, Some(&asked));
                 let stance = markers.stance();
                 // A new request for an action after the yes corrects what is
                 // wanted: the agent must summarise and ask again.
@@ -651,7 +715,8 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                     && window_open
                     && evidence.is_none()
                     && answers_the_action(turn, &asked)
-                    && !names_other_records(summary_text, &answer_records, key_values)
+                    && !names_other_records(summary_text, &answer.records, key_values)
+                    && !names_other_actions(summary_sentences, &answer.actions, key_values)
                 {
                     evidence = Some(turn.event_index);
                 }
@@ -691,6 +756,57 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         )),
         Some(_) => Consent::unknown("no recognisable yes or no in the user's reply"),
     }
+}
+
+/// The actions a yes is restricted to by "yes to …" ("Yes to the
+/// transfer", "yes to refilling it"): the action words of a clause opening
+/// (after fillers) with a yes head followed by "to", by stem. Only this
+/// construction picks actions: elsewhere in a reply an action's verb may
+/// describe a detail of the one asked about ("charge the $22.55 to my
+/// card" in a yes to an exchange).
+fn yes_to_actions(answer: &[Sentence]) -> Vec<String> {
+    let mut actions: Vec<String> = Vec::new();
+    for clause in answer.iter().flat_map(Sentence::clauses) {
+        let head = stance::skip_fillers(clause);
+        let Some(yes) = PhraseClass::YesHeads.opening(head) else {
+            continue;
+        };
+        if head.get(yes.len()).is_none_or(|w| w != "to") {
+            continue;
+        }
+        for word in head.iter().filter(|w| is_action_word(w)) {
+            let stem = action_stem(word);
+            if !actions.contains(&stem) {
+                actions.push(stem);
+            }
+        }
+    }
+    actions
+}
+
+/// Whether a yes whose answer names the actions `answer_actions` (stems),
+/// to the request for a decision `summary`, names one the summary named but
+/// not an action among the write's `key_values`: "Yes to the transfer" to
+/// "Shall I refill RX-20417 and transfer RX-20533?" is no yes to the refill.
+fn names_other_actions(
+    summary: &[Sentence],
+    answer_actions: &[String],
+    key_values: &[&str],
+) -> bool {
+    if answer_actions.is_empty() {
+        return false;
+    }
+    let summary_actions: Vec<String> = summary
+        .iter()
+        .flat_map(Sentence::tokens)
+        .filter(|w| is_action_word(w))
+        .map(|w| action_stem(w))
+        .collect();
+    answer_actions.iter().any(|a| summary_actions.contains(a))
+        && key_values.iter().any(|v| {
+            let stem = action_stem(&v.to_lowercase());
+            summary_actions.contains(&stem) && !answer_actions.contains(&stem)
+        })
 }
 
 /// The normalised word form of a keyword: two keywords with the same form
@@ -885,6 +1001,129 @@ mod tests {
                 "{reply}"
             );
         }
+    }
+
+    /// A lexicon of one word list per action.
+    fn lexicon_of(actions: &[&[&str]]) -> Arc<Lexicon> {
+        let words = DomainWords {
+            actions: actions
+                .iter()
+                .map(|words| ActionWords {
+                    words: words.iter().map(|w| (*w).to_owned()).collect(),
+                    takes_away: false,
+                })
+                .collect(),
+            ..DomainWords::default()
+        };
+        Arc::new(Lexicon::new(&words))
+    }
+
+    /// Whether `reply` to `summary` consents to the action keyed `keys`.
+    fn given_with(lexicon: &Arc<Lexicon>, summary: &str, reply: &str, keys: &[&str]) -> bool {
+        let turns = [
+            Turn::with_lexicon(1, Role::Agent, summary, lexicon.clone()),
+            Turn::with_lexicon(2, Role::User, reply, lexicon.clone()),
+        ];
+        consent(&turns, keys).is_given()
+    }
+
+    #[test]
+    fn a_question_ending_in_a_tag_asks_for_a_decision() {
+        let it = lexicon_of(&[&["wipe", "erase"]]);
+        let summary = "I'll wipe laptop LT-4471 now. Everything on it will be erased. OK?";
+        assert!(given_with(&it, summary, "ok", &["LT-4471", "wipe"]));
+        assert!(given_with(
+            &it,
+            "I'll wipe laptop LT-4471 now, sound good?",
+            "Yes.",
+            &["LT-4471", "wipe"]
+        ));
+        assert!(asks_for_decision(
+            "I'll wipe laptop LT-4471 now, is that okay?"
+        ));
+        // A statement ending in "ok" asks nothing; a question whose last
+        // clause says more is no tag.
+        assert!(!asks_for_decision("The wipe of LT-4471 went ok."));
+        assert!(!asks_for_decision("Is the laptop ok after the update?"));
+    }
+
+    #[test]
+    fn a_yes_to_one_of_two_actions_is_no_yes_to_the_other() {
+        let pharmacy = lexicon_of(&[&["refill"], &["transfer"], &["cancel"]]);
+        let summary = "Shall I refill RX-20417 and transfer RX-20533 to Riverside?";
+        let reply = "Yes to the transfer.";
+        assert!(!given_with(
+            &pharmacy,
+            summary,
+            reply,
+            &["RX-20417", "refill"]
+        ));
+        assert!(given_with(
+            &pharmacy,
+            summary,
+            reply,
+            &["RX-20533", "transfer"]
+        ));
+        assert!(given_with(
+            &pharmacy,
+            summary,
+            "Yes to both.",
+            &["RX-20417", "refill"]
+        ));
+        // Only "yes to …" picks: a bare yes to both is a yes to each.
+        assert!(given_with(
+            &pharmacy,
+            summary,
+            "Yes.",
+            &["RX-20417", "refill"]
+        ));
+    }
+
+    #[test]
+    fn two_words_of_one_action_name_the_same_action() {
+        let it = lexicon_of(&[&["wipe", "erase"], &["reset"]]);
+        let summary = "Shall I remotely wipe laptop LT-4471?";
+        assert!(given_with(
+            &it,
+            summary,
+            "Yes, please erase it.",
+            &["LT-4471"]
+        ));
+        assert!(!given_with(
+            &it,
+            summary,
+            "Yes, please reset it.",
+            &["LT-4471"]
+        ));
+    }
+
+    #[test]
+    fn a_yes_deferred_disowned_made_conditional_or_not_meant_is_no_yes() {
+        let it = lexicon_of(&[&["wipe", "erase"]]);
+        let summary = "Shall I wipe laptop LT-4471?";
+        for reply in [
+            "Yes, but let me run it by my manager first.",
+            "Yes. Actually nvm.",
+            "Yes. Strike that.",
+            "Yes. Please disregard my last message.",
+            "Sorry, that yes was not me, my colleague typed it.",
+            "Yes, subject to my manager's approval.",
+            "Yes, contingent on IT security signing off.",
+            "Yes, pending sign-off from security.",
+            "Yes! Psych.",
+            "Oh yes, absolutely. Not really.",
+        ] {
+            assert!(
+                !given_with(&it, summary, reply, &["LT-4471", "wipe"]),
+                "{reply}"
+            );
+        }
+        assert!(given_with(
+            &it,
+            summary,
+            "Yes, wipe the pending laptop.",
+            &["LT-4471", "wipe"]
+        ));
     }
 
     #[test]

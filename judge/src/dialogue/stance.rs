@@ -179,7 +179,9 @@ impl Markers {
             acknowledging = carried || acknowledges_that(clause);
             let acknowledged = carried
                 || (PhraseClass::Acknowledgements.any_in(clause) && !states_own_wish(clause));
-            self.condition |= !carried && states_condition(clause);
+            self.condition |= !carried
+                && (states_condition(clause)
+                    || PhraseClass::ConditionHeads.opens(skip_fillers(clause)));
             if is_field_value(clause, label) || quotes_detail(clause, asked) {
                 continue;
             }
@@ -1081,7 +1083,7 @@ fn opens_with(words: &[Word], phrase: &[&str]) -> bool {
 }
 
 /// `tokens` without the filler words that open it.
-fn skip_fillers(tokens: &[Word]) -> &[Word] {
+pub(crate) fn skip_fillers(tokens: &[Word]) -> &[Word] {
     let start = tokens
         .iter()
         .position(|t| !WordClass::Fillers.has(t))

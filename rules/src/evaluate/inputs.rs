@@ -340,6 +340,13 @@ impl Inputs {
             facts
                 .mentions
                 .iter()
+                .filter(|m| m.action)
+                .map(|m| IActionWord(m.value)),
+        );
+        rt.extend(
+            facts
+                .mentions
+                .iter()
                 .filter(|m| m.in_answer)
                 .map(|m| IInAnswer(m.value, m.event.0)),
         );

@@ -24,12 +24,25 @@ pub struct Dialogue {
     earliest: HashMap<(Value, Speaker), u32>,
     /// The values named anywhere that are record identifiers.
     records: HashSet<Value>,
+    /// The values named anywhere that are words for the domain's actions.
+    actions: HashSet<Value>,
     /// `(identifier, user turn event)`: named in the turn's answer.
     in_answer: HashSet<(Value, u32)>,
     /// `(action word, agent turn event)`: named only as what not to do.
     declined: HashSet<(Value, u32)>,
     /// `(entity type, id)` of every entity read, with its first read's event.
     entity_ids: HashMap<(Symbol, Symbol), u32>,
+}
+
+/// A kind of value a yes may pick some of among those a summary named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An order-like record id.
+    Record,
+    /// A word for one of the domain's actions.
+    Action,
+    /// An id of an entity of this type read by then.
+    Entity(Symbol),
 }
 
 /// One change [`Dialogue::apply`] made, so the monitor can undo its last event.
@@ -39,6 +52,7 @@ pub enum DialogueChange {
     MentionAdded((Value, u32, Speaker)),
     EarliestWas((Value, Speaker), Option<u32>),
     RecordAdded(Value),
+    ActionAdded(Value),
     InAnswerAdded((Value, u32)),
     DeclinedAdded((Value, u32)),
     EntityIdAdded((Symbol, Symbol)),
@@ -74,6 +88,11 @@ impl Dialogue {
             }
             if m.record && self.records.insert(m.value) {
                 undo.push(StateChange::DialogueChanged(DialogueChange::RecordAdded(
+                    m.value,
+                )));
+            }
+            if m.action && self.actions.insert(m.value) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::ActionAdded(
                     m.value,
                 )));
             }
@@ -117,6 +136,9 @@ impl Dialogue {
             DialogueChange::RecordAdded(value) => {
                 self.records.remove(&value);
             }
+            DialogueChange::ActionAdded(value) => {
+                self.actions.remove(&value);
+            }
             DialogueChange::InAnswerAdded(named) => {
                 self.in_answer.remove(&named);
             }
@@ -151,17 +173,18 @@ impl Dialogue {
         })
     }
 
-    /// The kinds of record `value` is at event `k`: an order-like record id
-    /// (`None`), and the type of every entity read with it (a string) as id
-    /// by then.
-    fn kinds(&self, value: Value, k: u32) -> impl Iterator<Item = Option<Symbol>> + '_ {
-        let shaped = self.records.contains(&value).then_some(None);
+    /// The kinds of record `value` is at event `k`: an order-like record id,
+    /// a word for an action, and the type of every entity read with it (a
+    /// string) as id by then.
+    fn kinds(&self, value: Value, k: u32) -> impl Iterator<Item = Kind> + '_ {
+        let shaped = self.records.contains(&value).then_some(Kind::Record);
+        let action = self.actions.contains(&value).then_some(Kind::Action);
         let read = self
             .entity_ids
             .iter()
             .filter(move |&(&(_, id), &first)| value == Value::Str(id) && first <= k)
-            .map(|(&(entity, _), _)| Some(entity));
-        shaped.into_iter().chain(read)
+            .map(|(&(entity, _), _)| Kind::Entity(entity));
+        shaped.into_iter().chain(action).chain(read)
     }
 
     /// Whether the answer of the user's turn at `reply` names a record the
@@ -325,6 +348,7 @@ mod tests {
                     record: value != ACTION,
                     in_answer: value != ACTION && speaker == Speaker::User,
                     declined: false,
+                    action: false,
                 })
                 .collect(),
             ..EventFacts::default()
@@ -555,6 +579,7 @@ mod tests {
                 record: false,
                 in_answer: false,
                 declined: false,
+                action: false,
             });
         }
         let d = dialogue(&[summary, user(1, true, false, false)]);
