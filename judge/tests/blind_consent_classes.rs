@@ -673,7 +673,6 @@ fn records_named_by_another_field() {
 }
 
 #[test]
-#[ignore = "issue #27: a bare yes after another record was discussed, to a summary naming the first, is read as a yes to it; figures in bundles/README.md"]
 fn another_record_of_the_same_kind_discussed_in_between() {
     check(
         "another record discussed in between",
