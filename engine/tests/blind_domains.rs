@@ -149,8 +149,8 @@ async fn allowed(bundle: &str, steps: &[Step]) -> Result<(bool, String), String>
 }
 
 /// Runs every case of a domain, prints a table of outcomes per class and
-/// returns the cases decided against their expectation.
-async fn run(bundle: &str, cases: Vec<Case>) -> Vec<String> {
+/// returns the cases decided against their expectation, with it.
+async fn run(bundle: &str, cases: Vec<Case>) -> Vec<(Expect, String)> {
     let mut wrong = Vec::new();
     let mut table: Vec<(&str, Expect, usize, usize)> = Vec::new();
     for case in &cases {
@@ -174,16 +174,19 @@ async fn run(bundle: &str, cases: Vec<Case>) -> Vec<String> {
             None => table.push((case.class, case.expect, usize::from(right), 1)),
         }
         if !right {
-            wrong.push(format!(
-                "{bundle} · {} · {}: expected {:?}, got {}",
-                case.class,
-                case.name,
+            wrong.push((
                 case.expect,
-                match outcome {
-                    Ok((true, _)) => "allow".to_owned(),
-                    Ok((false, _)) => "block".to_owned(),
-                    Err(e) => e,
-                }
+                format!(
+                    "{bundle} · {} · {}: expected {:?}, got {}",
+                    case.class,
+                    case.name,
+                    case.expect,
+                    match outcome {
+                        Ok((true, _)) => "allow".to_owned(),
+                        Ok((false, _)) => "block".to_owned(),
+                        Err(e) => e,
+                    }
+                ),
             ));
         }
     }
@@ -1094,16 +1097,43 @@ fn pharmacy_cases() -> Vec<Case> {
     ]
 }
 
+/// The messages of the wrong cases; with `twins_only`, of those that must
+/// not run (a red-team twin or an ambiguous reply) and were allowed.
+fn messages(wrong: &[(Expect, String)], twins_only: bool) -> Vec<&str> {
+    wrong
+        .iter()
+        .filter(|(expect, _)| !twins_only || *expect != Expect::Allow)
+        .map(|(_, message)| message.as_str())
+        .collect()
+}
+
 #[tokio::test]
-#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
+async fn it_desk_twins_and_ambiguous_replies_are_never_allowed() {
+    let wrong = run("it-desk", it_desk_cases()).await;
+    let allowed = messages(&wrong, true);
+    assert!(allowed.is_empty(), "\n{}", allowed.join("\n"));
+}
+
+#[tokio::test]
+#[ignore = "issue #27: a refill of another quantity than the summary's is allowed until a detail the summary states is compared with the call's (integers are no dialogue values); figures in bundles/README.md"]
+async fn pharmacy_twins_and_ambiguous_replies_are_never_allowed() {
+    let wrong = run("pharmacy", pharmacy_cases()).await;
+    let allowed = messages(&wrong, true);
+    assert!(allowed.is_empty(), "\n{}", allowed.join("\n"));
+}
+
+#[tokio::test]
+#[ignore = "issue #27: plain confirmations naming the record by an alias, the only record in play, or the action by a synonym are blocked until those rules land; figures in bundles/README.md"]
 async fn it_desk_conversations() {
     let wrong = run("it-desk", it_desk_cases()).await;
+    let wrong = messages(&wrong, false);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
 
 #[tokio::test]
-#[ignore = "issue #27: fails until the consent rules land; figures in bundles/README.md"]
+#[ignore = "issue #27: a plain confirmation whose reply declines a hand-over by the action's own verb is blocked until that rule lands; figures in bundles/README.md"]
 async fn pharmacy_conversations() {
     let wrong = run("pharmacy", pharmacy_cases()).await;
+    let wrong = messages(&wrong, false);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
