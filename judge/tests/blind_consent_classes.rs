@@ -14,16 +14,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use std::sync::Arc;
+#[path = "support/consent_cases.rs"]
+mod consent_cases;
 
-use turnstile_judge::dialogue::{ActionWords, DomainWords, Lexicon, consent};
-use turnstile_judge::{Role, Turn};
-
-/// A domain: the words its bundle declares for its actions.
-struct Domain {
-    name: &'static str,
-    action_words: &'static [&'static str],
-}
+use consent_cases::{Case, Domain, check};
+use turnstile_judge::Role;
 
 const BANK: Domain = Domain {
     name: "card support",
@@ -59,67 +54,7 @@ const UTILITY: Domain = Domain {
     ],
 };
 
-/// One conversation: who said what, the values the summary must name, and
-/// whether the user consented to the write they identify.
-struct Case {
-    domain: &'static Domain,
-    turns: &'static [(Role, &'static str)],
-    keys: &'static [&'static str],
-    consent: bool,
-}
-
 use Role::{Agent as A, User as U};
-
-/// Whether the reader takes the slice as consent to the keyed action, read
-/// with the domain's words as its bundle would give them.
-fn reads_as_consent(case: &Case) -> bool {
-    let words = DomainWords {
-        actions: vec![ActionWords {
-            words: case
-                .domain
-                .action_words
-                .iter()
-                .map(|w| (*w).to_owned())
-                .collect(),
-            takes_away: false,
-        }],
-        ..DomainWords::default()
-    };
-    let lexicon = Arc::new(Lexicon::new(&words));
-    let turns: Vec<Turn> = case
-        .turns
-        .iter()
-        .zip(1u32..)
-        .map(|((role, text), event)| Turn::with_lexicon(event, *role, *text, lexicon.clone()))
-        .collect();
-    consent(&turns, case.keys).is_given()
-}
-
-/// Every case of a class decided as expected, else the list of the others.
-fn check(class: &str, cases: &[Case]) {
-    let wrong: Vec<String> = cases
-        .iter()
-        .filter(|case| reads_as_consent(case) != case.consent)
-        .map(|case| {
-            format!(
-                "[{}] expected {}: {:?}",
-                case.domain.name,
-                if case.consent {
-                    "consent"
-                } else {
-                    "no consent"
-                },
-                case.turns.iter().map(|(_, t)| *t).collect::<Vec<_>>()
-            )
-        })
-        .collect();
-    println!(
-        "{class}: {}/{} right",
-        cases.len() - wrong.len(),
-        cases.len()
-    );
-    assert!(wrong.is_empty(), "{class}:\n{}", wrong.join("\n"));
-}
 
 #[test]
 fn the_question_proposes_the_opposite_or_an_alternative() {
