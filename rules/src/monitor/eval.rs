@@ -106,13 +106,8 @@ impl Ctx<'_> {
                     return false;
                 }
                 let members: SmallVec<[Value; 8]> = self
-                    .plan
-                    .encoded
-                    .sets
-                    .get(set as usize)
-                    .into_iter()
-                    .flatten()
-                    .flat_map(|m| self.operand(*m).vals.into_iter().map(|(_, v)| v))
+                    .set_members(set)
+                    .flat_map(|m| self.operand(m).vals.into_iter().map(|(_, v)| v))
                     .collect();
                 let fails = o.vals.iter().any(|(_, v)| !members.contains(v));
                 fails == negated
@@ -163,15 +158,8 @@ impl Ctx<'_> {
     /// `None` while an operand is not ready (the check fails closed).
     pub fn consent(&self, set: u32) -> Option<ConsentFailure> {
         let mut values: SmallVec<[Value; 8]> = SmallVec::new();
-        for member in self
-            .plan
-            .encoded
-            .sets
-            .get(set as usize)
-            .into_iter()
-            .flatten()
-        {
-            let o = self.operand(*member);
+        for member in self.set_members(set) {
+            let o = self.operand(member);
             if !o.ready() {
                 return None;
             }
@@ -179,6 +167,17 @@ impl Ctx<'_> {
         }
         let k = self.state.event();
         Some(self.state.dialogue().consent(&values, k))
+    }
+
+    /// The operand nodes of the encoded set `set` (none for an unknown set).
+    fn set_members(&self, set: u32) -> impl Iterator<Item = u32> + '_ {
+        self.plan
+            .encoded
+            .sets
+            .get(set as usize)
+            .into_iter()
+            .flatten()
+            .copied()
     }
 
     /// The value of a constraint operand: constants, and bound variables.
