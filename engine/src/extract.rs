@@ -72,7 +72,12 @@ pub struct Extractor {
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
     /// Every turn so far, read once, for the dialogue predicates' mentions,
     /// with the actions an agent turn names only as what not to do.
-    turns: Vec<(EventIdx, Speaker, ReadTurn, Vec<String>)>,
+    /// and the domain's actions it names by any of their words.
+    turns: Vec<(EventIdx, Speaker, ReadTurn, Vec<String>, u16)>,
+    /// The interned values that are one of the domain's words for an
+    /// action, with their actions' bits ([`Lexicon::action_bits`]): a turn
+    /// naming another word of the action names them ("erase" for "wipe").
+    action_values: Vec<(u32, u16)>,
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
@@ -146,6 +151,7 @@ impl Extractor {
             principal_mask,
             principal: BTreeMap::new(),
             turns: Vec::new(),
+            action_values: Vec::new(),
             values: Vec::new(),
             identifiers: HashMap::new(),
             index: MentionIndex::default(),
@@ -218,7 +224,7 @@ impl Extractor {
             }
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
-                    let Some((event, speaker, turn, declined)) = self.turns.get(position) else {
+                    let Some((event, speaker, turn, declined, _)) = self.turns.get(position) else {
                         continue;
                     };
                     if turn.names_read(&read) {
@@ -237,6 +243,27 @@ impl Extractor {
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
+                let bits = if read.len() == 1 {
+                    bundle_lexicon.action_bits(text)
+                } else {
+                    0
+                };
+                if bits != 0 {
+                    self.action_values.push((raw, bits));
+                    for (event, speaker, turn, declined, named) in &self.turns {
+                        if named & bits != 0 && declined.is_empty() && !turn.names_read(&read) {
+                            self.facts.mentions.push(MentionFact {
+                                value: Value::Str(value),
+                                event: *event,
+                                speaker: *speaker,
+                                record: false,
+                                in_answer: false,
+                                declined: false,
+                                action: true,
+                            });
+                        }
+                    }
+                }
             }
             self.values.push(nameable.then_some(read));
         }
@@ -264,6 +291,8 @@ impl Extractor {
             corrects: cues.corrects,
         });
         let turn = ReadTurn::new(text);
+        let named_actions = self.turn.as_ref().map_or(0, Turn::action_bits);
+        let mut named_here: Vec<u32> = Vec::new();
         for raw in self.index.add_turn(&turn, self.turns.len()) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
             else {
@@ -273,16 +302,38 @@ impl Extractor {
                 let identifier = self.identifiers.get(&raw);
                 let text = self.interner.resolve(Symbol(raw));
                 let action = bundle_lexicon.is_action_word(text);
+                named_here.push(raw);
                 self.facts.mentions.push(MentionFact {
                     value: Value::Str(Symbol(raw)),
                     event: k,
                     speaker,
                     record: identifier.is_some_and(|w| is_record_word(w)),
                     in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w))
-                        || (action && cues.answers_action(text)),
+                        || (action
+                            && (cues.answers_action(text)
+                                || bundle_lexicon.action_bits(text) & cues.answer_action_bits
+                                    != 0)),
                     declined: cues.declines(text),
                     action,
                 });
+            }
+        }
+        // Another word of an action names the action's words a guard
+        // looks for ("erase" for "wipe"), unless the turn names some action
+        // only as what not to do: which one it declines is then not read.
+        if named_actions != 0 && cues.declined.is_empty() {
+            for &(raw, bits) in &self.action_values {
+                if bits & named_actions != 0 && !named_here.contains(&raw) {
+                    self.facts.mentions.push(MentionFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                        speaker,
+                        record: false,
+                        in_answer: bits & cues.answer_action_bits != 0,
+                        declined: false,
+                        action: true,
+                    });
+                }
             }
         }
         let typed = self.typed_keys.candidates(&turn);
@@ -302,7 +353,8 @@ impl Extractor {
                 });
             }
         }
-        self.turns.push((k, speaker, turn, cues.declined));
+        self.turns
+            .push((k, speaker, turn, cues.declined, named_actions));
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -332,7 +384,7 @@ impl Extractor {
             let read = ReadValue::new(&text);
             let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
             for position in positions {
-                let Some((event, speaker, turn, _)) = self.turns.get(position) else {
+                let Some((event, speaker, turn, _, _)) = self.turns.get(position) else {
                     continue;
                 };
                 if turn.names_read(&read) {

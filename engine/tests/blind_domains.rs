@@ -1122,8 +1122,44 @@ async fn pharmacy_twins_and_ambiguous_replies_are_never_allowed() {
     assert!(allowed.is_empty(), "\n{}", allowed.join("\n"));
 }
 
+/// The it-desk guards look for one word of each action (`"wipe"`,
+/// `"grant"`, `"revoke"`); a summary naming the action by another word its
+/// tool declares (*erase*, *give*, *remove*) names it, one naming it only as
+/// what not to do does not (the last two cases, written after that rule).
 #[tokio::test]
-#[ignore = "issue #27: plain confirmations naming the record by an alias, the only record in play, or the action by a synonym are blocked until those rules land; figures in bundles/README.md"]
+async fn it_desk_actions_named_by_another_of_their_words() {
+    let mut cases: Vec<Case> = it_desk_cases()
+        .into_iter()
+        .filter(|case| case.name.contains("synonym"))
+        .collect();
+    assert_eq!(cases.len(), 3);
+    cases.push(wipe_case(
+        OPPOSITE,
+        "hold off on erasing",
+        Expect::Stop,
+        vec![
+            A("Should I hold off on erasing LT-4471 until you've checked your desk?"),
+            U("Yes."),
+        ],
+        "LT-4471",
+    ));
+    cases.push(wipe_case(
+        TWO_OPEN,
+        "yes to the reset, the laptop erased",
+        Expect::Stop,
+        vec![
+            A("Shall I erase LT-4471 and reset your password?"),
+            U("Yes to the reset."),
+        ],
+        "LT-4471",
+    ));
+    let wrong = run("it-desk", cases).await;
+    let wrong = messages(&wrong, false);
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[tokio::test]
+#[ignore = "issue #27: plain confirmations naming the record by an alias or resting on the only record in play are blocked until those rules land; figures in bundles/README.md"]
 async fn it_desk_conversations() {
     let wrong = run("it-desk", it_desk_cases()).await;
     let wrong = messages(&wrong, false);

@@ -113,6 +113,16 @@ impl Turn {
             .get_or_init(|| sentences_in(&self.text, &self.lexicon.0))
     }
 
+    /// The domain's actions the turn names by any of their words, a bit per
+    /// action ([`Lexicon::action_bits`]).
+    #[must_use]
+    pub fn action_bits(&self) -> u16 {
+        self.sentences()
+            .iter()
+            .flat_map(Sentence::tokens)
+            .fold(0, |bits, word| bits | word.tags().actions())
+    }
+
     /// The domain's words the turn is read with.
     pub(crate) fn lexicon(&self) -> &Lexicon {
         &self.lexicon.0

@@ -334,6 +334,14 @@ impl Lexicon {
         ENGLISH.clone()
     }
 
+    /// The domain's actions `word` (any case, one word) is a form of, a bit
+    /// per action (the first sixteen; 0 for any other word): two words
+    /// sharing a bit name the same action ("wipe", "erase").
+    #[must_use]
+    pub fn action_bits(&self, word: &str) -> u16 {
+        self.actions.get(&word_form(word)).copied().unwrap_or(0)
+    }
+
     /// Whether `word` (any case) is one of the domain's words for its
     /// actions, in any form.
     #[must_use]

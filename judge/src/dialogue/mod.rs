@@ -155,7 +155,9 @@
 //! transfer" to "Shall I refill RX-20417 and transfer RX-20533?" confirms
 //! no refill: [`TurnCues::answer_actions`]); elsewhere in a reply an
 //! action's verb may describe a detail of the one asked about. Two words
-//! of one action's bundle words ("change", "update") name the same action.
+//! of one action's bundle words ("change", "update") name the same action
+//! ([`Lexicon::action_bits`]; the extractor reads a guard's action word as
+//! named by the others).
 //!
 //! When a request for a decision ends with a **question about something
 //! else** (its last question names no action, anaphor or decision word
@@ -286,6 +288,9 @@ pub struct TurnCues {
     /// words ([`TurnCues::answers_action`]): "Yes to the transfer" to a
     /// refill and a transfer is a yes to the transfer only.
     pub answer_actions: Vec<String>,
+    /// The same actions, a bit per action ([`Lexicon::action_bits`]): "Yes
+    /// to the erase" picks every word of the action "erase" is one of.
+    pub answer_action_bits: u16,
     /// The actions an agent turn asking for a decision names only as what
     /// not to do, or what to do something else instead of ("hold off on
     /// wiping", "instead of refilling"), by the stem of their words
@@ -470,6 +475,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                     && names_action_in(&flat_tokens(turn.sentences())),
                 answer_records: answer.records,
                 answer_actions: answer.actions,
+                answer_action_bits: answer.action_bits,
                 ..TurnCues::default()
             }
         }
@@ -484,6 +490,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
 struct Answer {
     records: Vec<String>,
     actions: Vec<String>,
+    action_bits: u16,
 }
 
 /// The reply markers of a user turn, and what its answer names: from its
@@ -492,15 +499,23 @@ struct Answer {
 fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
     let answer = |markers: Markers, read: &[Sentence]| {
         let answer = read.get(..markers.answer_sentences).unwrap_or(read);
-        let named = Answer {
+        let mut named = Answer {
             records: answer
                 .iter()
                 .flat_map(Sentence::tokens)
                 .filter(|w| is_identifier(w))
                 .map(|w| w.to_string())
                 .collect(),
-            actions: yes_to_actions(answer),
+            actions: Vec::new(),
+            action_bits: 0,
         };
+        for word in yes_to_actions(answer) {
+            let stem = action_stem(word);
+            if !named.actions.contains(&stem) {
+                named.actions.push(stem);
+            }
+            named.action_bits |= word.tags().actions();
+        }
         (markers, named)
     };
     if quotes_nothing(&turn.text) {
@@ -789,8 +804,8 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
 /// construction picks actions: elsewhere in a reply an action's verb may
 /// describe a detail of the one asked about ("charge the $22.55 to my
 /// card" in a yes to an exchange).
-fn yes_to_actions(answer: &[Sentence]) -> Vec<String> {
-    let mut actions: Vec<String> = Vec::new();
+fn yes_to_actions(answer: &[Sentence]) -> Vec<&Word> {
+    let mut actions: Vec<&Word> = Vec::new();
     for clause in answer.iter().flat_map(Sentence::clauses) {
         let head = stance::skip_fillers(clause);
         let Some(yes) = PhraseClass::YesHeads.opening(head) else {
@@ -799,12 +814,7 @@ fn yes_to_actions(answer: &[Sentence]) -> Vec<String> {
         if head.get(yes.len()).is_none_or(|w| w != "to") {
             continue;
         }
-        for word in head.iter().filter(|w| is_action_word(w)) {
-            let stem = action_stem(word);
-            if !actions.contains(&stem) {
-                actions.push(stem);
-            }
-        }
+        actions.extend(head.iter().filter(|w| is_action_word(w)));
     }
     actions
 }
