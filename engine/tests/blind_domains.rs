@@ -121,14 +121,14 @@ fn events(steps: &[Step]) -> Vec<Event> {
 
 /// Whether the write that ends `steps` is allowed, the same under every
 /// schedule (a difference between schedules is a failure of its own).
-async fn allowed(bundle: &str, steps: &[Step]) -> Result<(bool, String), String> {
+fn allowed(bundle: &str, steps: &[Step]) -> Result<(bool, String), String> {
     let events = events(steps);
     let mut seen = Vec::new();
     for schedule in Schedule::ALL {
         let mut session = Session::new(runtime(bundle), schedule);
         let mut last = None;
         for event in &events {
-            last = Some(session.push(event.clone(), &OfflineJudge).await.unwrap());
+            last = Some(session.push(event.clone(), &OfflineJudge).unwrap());
         }
         let report = last.expect("a case has events");
         if !report.fired {
@@ -150,11 +150,11 @@ async fn allowed(bundle: &str, steps: &[Step]) -> Result<(bool, String), String>
 
 /// Runs every case of a domain, prints a table of outcomes per class and
 /// returns the cases decided against their expectation, with it.
-async fn run(bundle: &str, cases: Vec<Case>) -> Vec<(Expect, String)> {
+fn run(bundle: &str, cases: Vec<Case>) -> Vec<(Expect, String)> {
     let mut wrong = Vec::new();
     let mut table: Vec<(&str, Expect, usize, usize)> = Vec::new();
     for case in &cases {
-        let outcome = allowed(bundle, &case.steps).await;
+        let outcome = allowed(bundle, &case.steps);
         let right = match (&outcome, case.expect) {
             (Ok((allow, _)), Expect::Allow) => *allow,
             (Ok((allow, _)), Expect::Stop | Expect::NotAllowed) => !*allow,
@@ -1107,17 +1107,17 @@ fn messages(wrong: &[(Expect, String)], twins_only: bool) -> Vec<&str> {
         .collect()
 }
 
-#[tokio::test]
-async fn it_desk_twins_and_ambiguous_replies_are_never_allowed() {
-    let wrong = run("it-desk", it_desk_cases()).await;
+#[test]
+fn it_desk_twins_and_ambiguous_replies_are_never_allowed() {
+    let wrong = run("it-desk", it_desk_cases());
     let allowed = messages(&wrong, true);
     assert!(allowed.is_empty(), "\n{}", allowed.join("\n"));
 }
 
-#[tokio::test]
+#[test]
 #[ignore = "issue #27: a refill of another quantity than the summary's is allowed until a detail the summary states is compared with the call's (integers are no dialogue values); figures in bundles/README.md"]
-async fn pharmacy_twins_and_ambiguous_replies_are_never_allowed() {
-    let wrong = run("pharmacy", pharmacy_cases()).await;
+fn pharmacy_twins_and_ambiguous_replies_are_never_allowed() {
+    let wrong = run("pharmacy", pharmacy_cases());
     let allowed = messages(&wrong, true);
     assert!(allowed.is_empty(), "\n{}", allowed.join("\n"));
 }
@@ -1126,8 +1126,8 @@ async fn pharmacy_twins_and_ambiguous_replies_are_never_allowed() {
 /// `"grant"`, `"revoke"`); a summary naming the action by another word its
 /// tool declares (*erase*, *give*, *remove*) names it, one naming it only as
 /// what not to do does not (the last two cases, written after that rule).
-#[tokio::test]
-async fn it_desk_actions_named_by_another_of_their_words() {
+#[test]
+fn it_desk_actions_named_by_another_of_their_words() {
     let mut cases: Vec<Case> = it_desk_cases()
         .into_iter()
         .filter(|case| case.name.contains("synonym"))
@@ -1153,23 +1153,23 @@ async fn it_desk_actions_named_by_another_of_their_words() {
         ],
         "LT-4471",
     ));
-    let wrong = run("it-desk", cases).await;
+    let wrong = run("it-desk", cases);
     let wrong = messages(&wrong, false);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
 
-#[tokio::test]
+#[test]
 #[ignore = "issue #27: plain confirmations naming the record by an alias or resting on the only record in play are blocked until those rules land; figures in bundles/README.md"]
-async fn it_desk_conversations() {
-    let wrong = run("it-desk", it_desk_cases()).await;
+fn it_desk_conversations() {
+    let wrong = run("it-desk", it_desk_cases());
     let wrong = messages(&wrong, false);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
 
-#[tokio::test]
+#[test]
 #[ignore = "issue #27: a plain confirmation whose reply declines a hand-over by the action's own verb is blocked until that rule lands; figures in bundles/README.md"]
-async fn pharmacy_conversations() {
-    let wrong = run("pharmacy", pharmacy_cases()).await;
+fn pharmacy_conversations() {
+    let wrong = run("pharmacy", pharmacy_cases());
     let wrong = messages(&wrong, false);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }

@@ -121,6 +121,10 @@ pub enum Speaker {
     User,
     /// The agent (its text, not its tool calls).
     Agent,
+    /// The task's ticket: what the customer stated before the conversation.
+    /// Every value it names is named by [`Speaker::User`] too (a mention
+    /// of each); `said(ticket, x)` asks for the ticket alone.
+    Ticket,
 }
 
 /// A conversation turn as the dialogue predicates read it: its cues, decided
@@ -255,6 +259,10 @@ pub enum ExtractionProblem {
     /// A call the event attributes to the user, of a read tool the bundle
     /// declares agent-side: it satisfies no agent step and reads nothing.
     UntrustedSide,
+    /// A ticket (what the user stated before the conversation) after the
+    /// agent's first event: it could be read as a reply, so it states
+    /// nothing.
+    LateTicket,
 }
 
 impl ExtractionProblem {
@@ -276,6 +284,7 @@ impl ExtractionProblem {
             ExtractionProblem::OrphanResult
                 | ExtractionProblem::ReusedCallId
                 | ExtractionProblem::UntrustedSide
+                | ExtractionProblem::LateTicket
         )
     }
 }

@@ -7,6 +7,8 @@ mod flows;
 pub(crate) use flows::edit_distance;
 mod lower;
 mod nodes;
+mod review;
+pub use review::MARKER as REVIEW_MARKER;
 mod steps;
 mod typecheck;
 mod validate;
@@ -90,6 +92,9 @@ pub struct CompiledBundle {
     /// The domain's words for the dialogue reader, compiled once: every
     /// turn of the bundle's conversations is read with them.
     pub lexicon: Arc<Lexicon>,
+    /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
+    /// reviewed.
+    pub warnings: Problems,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -171,6 +176,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .unwrap_or_default(),
                 claims,
                 lexicon: words::compile_words(&bundle.domain.1),
+                warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

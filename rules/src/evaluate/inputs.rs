@@ -368,7 +368,7 @@ impl Inputs {
                         rt.extend([IAsksAny(ev)]);
                     }
                 }
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     if turn.reply == Reply::Affirms {
                         rt.extend([IAffirm(ev)]);
                     }

@@ -255,7 +255,7 @@ impl Dialogue {
         for turn in after {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     let reply = if yes.is_some() && turn.corrects {
                         turn.reply.max(Reply::Qualifies)
                     } else {
