@@ -3,7 +3,7 @@
 
 use turnstile_rules::{AggOp, ArgStep, ArithOp, Outcome, StepId, TraceFacts, Value, evaluate};
 use turnstile_rules::{CNode, Env, EventIdx, ONode};
-use turnstile_rules::{Derived, EvaluateError, Violation};
+use turnstile_rules::{ConsentFailure, ConsentOutcome, Derived, EvaluateError, Violation};
 
 use crate::compile::CompiledBundle;
 use std::sync::Arc;
@@ -218,8 +218,30 @@ pub fn explain_violation(
                 let _ = write!(out, " (read at event {e})");
             }
         }
+        if let Some(consent) = failed.consent {
+            let _ = write!(out, "\n    consent: {}", consent_reason(consent));
+        }
     }
     out
+}
+
+/// Why a consent condition failed, in words: its outcome and the turn.
+fn consent_reason(consent: ConsentFailure) -> String {
+    let turn = consent.turn;
+    match (consent.outcome, turn) {
+        (ConsentOutcome::Absent, None) => {
+            "absent: no agent turn asked for a decision naming these values".to_owned()
+        }
+        (ConsentOutcome::Absent, Some(at)) => {
+            format!("absent: the request for a decision at event {at} has no yes that answers it")
+        }
+        (ConsentOutcome::Refused, Some(at)) => format!("refused at event {at}"),
+        (ConsentOutcome::Withdrawn, Some(at)) => format!("withdrawn at event {at}"),
+        (ConsentOutcome::Qualified, Some(at)) => format!(
+            "qualified at event {at}: the reply made its yes conditional or corrected it; restate the details"
+        ),
+        (outcome, _) => outcome.name().to_owned(),
+    }
 }
 
 struct Names<'a> {

@@ -24,13 +24,14 @@
 //! no request of its own and every request stays about the first user.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, TurnCues, ValueToken, identifier_word, is_record_word,
-    turn_cues_of,
+    AskedWords, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues, ValueToken,
+    declines_action, identifier_word, is_record_word, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -39,7 +40,7 @@ use turnstile_rules::{
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
+    FactsBuilder, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -97,8 +98,14 @@ pub struct Extractor {
     /// first bound to in this conversation.
     principal_mask: u32,
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
-    /// Every turn so far, read once, for the dialogue predicates' mentions.
-    turns: Vec<(EventIdx, Speaker, ReadTurn)>,
+    /// Every turn so far, read once, for the dialogue predicates' mentions,
+    /// with the actions an agent turn names only as what not to do and the
+    /// domain's actions it names by any of their words.
+    turns: Vec<(EventIdx, Speaker, ReadTurn, Vec<String>, u16)>,
+    /// The interned values that are one of the domain's words for an
+    /// action, with their actions' bits ([`Lexicon::action_bits`]): a turn
+    /// naming another word of the action names them ("erase" for "wipe").
+    action_values: Vec<(u32, u16)>,
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
@@ -201,6 +208,7 @@ impl Extractor {
             principal_mask,
             principal: BTreeMap::new(),
             turns: Vec::new(),
+            action_values: Vec::new(),
             values: Vec::new(),
             identifiers: HashMap::new(),
             index: MentionIndex::default(),
@@ -250,7 +258,7 @@ impl Extractor {
             | Event::Agent { .. }
             | Event::Approval { .. } => {}
         }
-        let turn = self.mentions(k, event);
+        let turn = self.mentions(k, event, &bundle.lexicon);
         self.agent_acted |= event.is_agent_event();
         Extracted {
             facts: std::mem::take(&mut self.facts),
@@ -263,7 +271,12 @@ impl Extractor {
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
     /// Returns a message's turn, tokenized as its cues were read.
-    fn mentions(&mut self, k: EventIdx, event: &Event) -> Option<Turn> {
+    fn mentions(
+        &mut self,
+        k: EventIdx,
+        event: &Event,
+        bundle_lexicon: &Arc<Lexicon>,
+    ) -> Option<Turn> {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -280,7 +293,7 @@ impl Extractor {
             }
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
-                    let Some((event, speaker, turn)) = self.turns.get(position) else {
+                    let Some((event, speaker, turn, declined, _)) = self.turns.get(position) else {
                         continue;
                     };
                     if turn.names_read(&read) {
@@ -295,11 +308,37 @@ impl Extractor {
                                 speaker: *speaker,
                                 record,
                                 in_answer: false,
+                                declined: declines_action(declined, text),
+                                action: bundle_lexicon.is_action_word(text),
                             },
                         );
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
+                let bits = if read.len() == 1 {
+                    bundle_lexicon.action_bits(text)
+                } else {
+                    0
+                };
+                if bits != 0 {
+                    self.action_values.push((raw, bits));
+                    for (event, speaker, turn, declined, named) in &self.turns {
+                        if named & bits != 0 && declined.is_empty() && !turn.names_read(&read) {
+                            push_mention(
+                                &mut self.facts,
+                                MentionFact {
+                                    value: Value::Str(value),
+                                    event: *event,
+                                    speaker: *speaker,
+                                    record: false,
+                                    in_answer: false,
+                                    declined: false,
+                                    action: true,
+                                },
+                            );
+                        }
+                    }
+                }
             }
             self.values.push(nameable.then_some(read));
         }
@@ -313,10 +352,10 @@ impl Extractor {
         };
         let ticket = matches!(event, Event::Ticket { .. });
         let (rendered, cues) = if ticket {
-            let rendered = Turn::new(k.0, role, ticket_text(text));
+            let rendered = Turn::with_lexicon(k.0, role, ticket_text(text), bundle_lexicon.clone());
             (rendered, TurnCues::default())
         } else {
-            let rendered = Turn::new(k.0, role, text.clone());
+            let rendered = Turn::with_lexicon(k.0, role, text.clone(), bundle_lexicon.clone());
             let cues = turn_cues_of(&rendered, &mut self.asked);
             (rendered, cues)
         };
@@ -326,11 +365,18 @@ impl Extractor {
             speaker: if ticket { Speaker::User } else { speaker },
             asks_decision: cues.asks_decision,
             asks_anything: cues.asks_anything,
-            affirms: cues.affirms,
-            revokes: cues.revokes,
+            reply: match cues.reply {
+                CueReply::Other => Reply::Other,
+                CueReply::Affirms => Reply::Affirms,
+                CueReply::Qualifies => Reply::Qualifies,
+                CueReply::Withdraws => Reply::Withdraws,
+                CueReply::Refuses => Reply::Refuses,
+            },
             corrects: cues.corrects,
         });
         let turn = ReadTurn::new(text);
+        let named_actions = rendered.action_bits();
+        let mut named_here: Vec<u32> = Vec::new();
         for raw in self.index.add_turn(&turn, self.turns.len()) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
             else {
@@ -338,6 +384,9 @@ impl Extractor {
             };
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
+                let text = self.interner.resolve(Symbol(raw));
+                let action = bundle_lexicon.is_action_word(text);
+                named_here.push(raw);
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -345,9 +394,36 @@ impl Extractor {
                         event: k,
                         speaker,
                         record: identifier.is_some_and(|w| is_record_word(w)),
-                        in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
+                        in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w))
+                            || (action
+                                && (cues.answers_action(text)
+                                    || bundle_lexicon.action_bits(text) & cues.answer_action_bits
+                                        != 0)),
+                        declined: cues.declines(text),
+                        action,
                     },
                 );
+            }
+        }
+        // Another word of an action names the action's words a guard
+        // looks for ("erase" for "wipe"), unless the turn names some action
+        // only as what not to do: which one it declines is then not read.
+        if named_actions != 0 && cues.declined.is_empty() {
+            for &(raw, bits) in &self.action_values {
+                if bits & named_actions != 0 && !named_here.contains(&raw) {
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value: Value::Str(Symbol(raw)),
+                            event: k,
+                            speaker,
+                            record: false,
+                            in_answer: bits & cues.answer_action_bits != 0,
+                            declined: false,
+                            action: true,
+                        },
+                    );
+                }
             }
         }
         let typed = self.typed_keys.candidates(&turn);
@@ -364,11 +440,14 @@ impl Extractor {
                         speaker,
                         record: false,
                         in_answer: false,
+                        declined: false,
+                        action: false,
                     },
                 );
             }
         }
-        self.turns.push((k, speaker, turn));
+        self.turns
+            .push((k, speaker, turn, cues.declined, named_actions));
         Some(rendered)
     }
 
@@ -399,7 +478,7 @@ impl Extractor {
             let read = ReadValue::new(&text);
             let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
             for position in positions {
-                let Some((event, speaker, turn)) = self.turns.get(position) else {
+                let Some((event, speaker, turn, _, _)) = self.turns.get(position) else {
                     continue;
                 };
                 if turn.names_read(&read) {
@@ -411,6 +490,8 @@ impl Extractor {
                             speaker: *speaker,
                             record: false,
                             in_answer: false,
+                            declined: false,
+                            action: false,
                         },
                     );
                 }
@@ -1341,7 +1422,7 @@ mod ticket_tests {
         } = x.event(&bundle, EventIdx(0), &ticket);
         let turn = first.turn.expect("a ticket is a turn");
         assert_eq!(turn.speaker, Speaker::User);
-        assert!(!turn.affirms && !turn.revokes && !turn.corrects && !turn.asks_decision);
+        assert!(turn.reply == Reply::Other && !turn.corrects && !turn.asks_decision);
         assert!(first.diagnostics.is_empty());
         assert_eq!(
             rendered.map(|t| (t.role, t.text)),

@@ -200,7 +200,9 @@ pub struct Tool {
     pub after: Vec<String>,
     /// Lower-case phrases by which an agent message instructs this tool.
     pub phrases: Vec<String>,
-    /// The words naming its action in a summary the user confirms.
+    /// A write's words for its action (declared `action_words`, or the
+    /// verb its name opens with): a `confirmed(args.x, w)` of its guard,
+    /// `w` a form of one, is the user's consent.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<String>,
     /// The confirmation request's text, parsed (`None`: the default).

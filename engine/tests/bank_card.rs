@@ -80,23 +80,16 @@ enum Today {
     /// Blocked only because the customer's yes was not read as consent:
     /// every formal condition holds.
     OnlyConsent,
+    /// Held for the customer's confirmation: every formal condition holds,
+    /// the consent is unread.
+    Confirm,
 }
 
-/// Conversations the dialogue reader decides differently once it takes
-/// action words and aliases from the bundle (issue #27): today
-/// `OnlyConsent`, then allowed. The first names the card by its last four
-/// digits, which also needs `aliases: [last4]` on `card`.
-const AFTER_READER: [&str; 9] = [
-    "consent-freeze-by-last4",
-    "consent-unfreeze-by-last4",
-    "consent-unfreeze-by-id",
-    "consent-increase-by-id",
-    "consent-dispute-by-id",
-    "unfreeze-lost",
-    "dispute-recent",
-    "dispute-day-60",
-    "raise-double",
-];
+/// Conversations that name the card by its last four digits: every formal
+/// condition holds, and the reader cannot tie "the card ending 4821" to
+/// `CARD-7731` until `card` declares the alias (issue #27's aliases), so
+/// the gate holds the write for the customer's confirmation.
+const NAMED_BY_LAST4: [&str; 2] = ["consent-freeze-by-last4", "consent-unfreeze-by-last4"];
 
 fn expected(id: &str) -> Today {
     use Reason::*;
@@ -108,7 +101,11 @@ fn expected(id: &str) -> Today {
             Block(NotIdentified, Some("identify.by_card"))
         }
         "another-customers-card" | "another-customers-profile" => Block(Ungrounded, None),
-        "freeze-stolen" | "consent-raise-by-id" => Allow,
+        "freeze-stolen" | "consent-raise-by-id" | "consent-increase-by-id" => Allow,
+        // A plain yes to a question naming the action in the bundle's own
+        // words and the card by its id.
+        "consent-unfreeze-by-id" | "consent-dispute-by-id" | "unfreeze-lost" | "dispute-recent"
+        | "dispute-day-60" | "raise-double" | "raise-to-the-cap" => Allow,
         "freeze-frozen" => Block(WrongValue, Some("freeze.status[active]")),
         "unfreeze-stolen" => Block(WrongValue, Some("unfreeze.frozen[unfreezable]")),
         "dispute-too-old" => Block(OutOfWindow, Some("dispute.authorize")),
@@ -118,14 +115,13 @@ fn expected(id: &str) -> Today {
             Block(AmountOutOfBounds, Some("raise_limit.authorize"))
         }
         "raise-frozen" => Block(WrongValue, Some("raise_limit.authorize")),
-        "raise-to-the-cap" => Today::OnlyConsent,
         "second-customer" => Block(Ungrounded, Some("freeze.read_card")),
         // An unrequested hand-off, also in the middle of another request, is
         // explained at the hand-off's own classification.
         "unrequested-transfer" | "unrequested-transfer-mid-freeze" => {
             Block(DialogueUnmet, Some("classify[transfer]"))
         }
-        other if AFTER_READER.contains(&other) => Today::OnlyConsent,
+        other if NAMED_BY_LAST4.contains(&other) => Today::Confirm,
         other => panic!("no expectation for conversation {other}"),
     }
 }
@@ -147,6 +143,7 @@ fn today_of(report: &EventReport) -> Today {
             Today::OnlyConsent
         }
         GateVerdict::Block { reason, step, .. } => Today::Block(*reason, step.clone()),
+        GateVerdict::Confirm { .. } => Today::Confirm,
         other => panic!("the call under test got {other:?}"),
     }
 }
@@ -156,6 +153,7 @@ fn every_rule_of_the_policy_is_decided() {
     let rt = runtime();
     let traces = conversations();
     assert_eq!(traces.len(), 27);
+    let mut wrong = Vec::new();
     for trace in &traces {
         let reports = replayed(&rt, trace, Explainer::Monitor);
         let last = reports
@@ -163,14 +161,12 @@ fn every_rule_of_the_policy_is_decided() {
             .rev()
             .find(|r| r.kind.starts_with("call"))
             .unwrap();
-        assert_eq!(
-            today_of(last),
-            expected(&trace.meta.id),
-            "{}: {:#?}",
-            trace.meta.id,
-            last.verdict
-        );
+        let (got, want) = (today_of(last), expected(&trace.meta.id));
+        if got != want {
+            wrong.push(format!("{}: got {got:?}, expected {want:?}", trace.meta.id));
+        }
     }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
 #[test]
@@ -303,7 +299,7 @@ fn within_60_days_of_today_is_decided_on_the_clock() {
         .unwrap()
     };
     // The 60th day holds all day; three days later it does not.
-    assert_eq!(today_of(&at("2026-10-02T23:59:59")), Today::OnlyConsent);
+    assert_eq!(today_of(&at("2026-10-02T23:59:59")), Today::Allow);
     let later = at("2026-10-05T09:00:00");
     assert_eq!(
         today_of(&later),

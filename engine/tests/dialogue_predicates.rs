@@ -14,7 +14,9 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::extract::extract;
-use turnstile_engine::session::{BundleRuntime, ConsentState, GateVerdict, Schedule, Session};
+use turnstile_engine::session::{
+    BundleRuntime, ConsentState, Explainer, GateVerdict, Schedule, Session,
+};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::Speaker;
@@ -189,13 +191,14 @@ fn a_summary_that_does_not_name_the_order_blocks() {
     events.push(user("Yes, please proceed."));
     events.push(return_call(&[ITEM]));
     let v = verdict(events);
-    // Not consent, but every formal check holds and the reader cannot tell
-    // a refusal: held for the user's confirmation (the call does not run).
+    // Not consent (no request for a decision named the order), but every
+    // formal check holds: held for the user's confirmation (the call does
+    // not run).
     assert!(
         matches!(
             v,
             GateVerdict::Confirm {
-                consent: ConsentState::Qualified,
+                consent: ConsentState::Absent,
                 ..
             }
         ),
@@ -236,16 +239,95 @@ fn without_a_summary_a_yes_confirms_nothing() {
     events.push(user("Yes please."));
     events.push(return_call(&[ITEM]));
     let v = verdict(events);
-    // Not consent, but every formal check holds and the reader cannot tell
-    // a refusal: held for the user's confirmation (the call does not run).
+    // No request for a decision named the return: held for the user's
+    // confirmation (the call does not run).
     assert!(
         matches!(
             v,
             GateVerdict::Confirm {
-                consent: ConsentState::Qualified,
+                consent: ConsentState::Absent,
                 ..
             }
         ),
         "{v:?}"
+    );
+}
+
+/// The explanation of the block, or of the hold for confirmation, of
+/// `events`' last call, by the monitor and by the Datalog reference (the
+/// same text, tested), and whether it is a block.
+fn block_explanations(events: &[Event]) -> (bool, String) {
+    let mut texts = Vec::new();
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let mut session = Session::new(runtime(), Schedule::Workflow);
+        session.set_explainer(explainer);
+        let mut report = None;
+        for event in events {
+            report = Some(session.push(event.clone(), &OfflineJudge).unwrap());
+        }
+        match report.unwrap().verdict {
+            GateVerdict::Block { explanation, .. } => texts.push((true, explanation)),
+            GateVerdict::Confirm { explanation, .. } => texts.push((false, explanation)),
+            other => panic!("{explainer:?}: neither a block nor a confirm: {other:?}"),
+        }
+    }
+    assert_eq!(texts[0], texts[1], "the monitor and the reference differ");
+    texts.swap_remove(0)
+}
+
+/// A failed consent says how the user answered and which turn it is about:
+/// refused, withdrawn, qualified, or absent (no request for a decision, or
+/// none answered), the same by both explainers.
+#[test]
+fn a_failed_consent_says_its_outcome_and_turn() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["No, don't return anything."],
+            "consent: refused at event 8",
+        ),
+        (
+            &[
+                "Yes, please proceed.",
+                "Hmm, never mind, I changed my mind.",
+            ],
+            "consent: withdrawn at event 9",
+        ),
+        (
+            &["Yes, but only if the refund goes to my credit card."],
+            "consent: qualified at event 8",
+        ),
+        (
+            &["How long does the refund take?"],
+            "consent: absent: the request for a decision at event 7 has no yes",
+        ),
+        (
+            &[
+                "Okay.",
+                "No wait, that's wrong. I meant the other one, it's a no.",
+            ],
+            "consent: refused at event 9",
+        ),
+    ];
+    for (replies, expected) in cases {
+        let mut events = identified();
+        events.push(agent(SUMMARY));
+        events.extend(replies.iter().map(|r| user(r)));
+        events.push(return_call(&[ITEM]));
+        let (blocked, explanation) = block_explanations(&events);
+        assert!(explanation.contains(expected), "{replies:?}: {explanation}");
+        // A refusal or a withdrawal stays a block; anything else is held
+        // for the user's confirmation.
+        let revoked = expected.contains("refused") || expected.contains("withdrawn");
+        assert_eq!(blocked, revoked, "{replies:?}: {explanation}");
+    }
+    // No request for a decision at all.
+    let mut events = identified();
+    events.push(user("Yes, return it."));
+    events.push(return_call(&[ITEM]));
+    let (_, explanation) = block_explanations(&events);
+    assert!(
+        explanation
+            .contains("consent: absent: no agent turn asked for a decision naming these values"),
+        "{explanation}"
     );
 }

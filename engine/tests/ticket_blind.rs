@@ -166,8 +166,9 @@ fn a_ticket_that_asks_nothing_or_refuses_grants_nothing() {
 }
 
 /// The ticket's yes comes before any summary: it answers none. The system
-/// is the user's word (a message), so only the confirmation is missing;
-/// the user's own yes after the summary supplies it.
+/// is the user's word (a message), so only the confirmation is missing
+/// (the call is held for it); the user's own yes after the summary
+/// supplies it.
 #[test]
 fn a_yes_in_the_ticket_confirms_no_summary() {
     let conversation = |reply: Option<&str>| {
@@ -183,7 +184,8 @@ fn a_yes_in_the_ticket_confirms_no_summary() {
         events.push(grant("E1234", "payroll"));
         events
     };
-    assert_eq!(verdicts(conversation(None)), ["block at grant.authorize"]);
+    // Only the user's consent is missing: held for it, the call not run.
+    assert_eq!(verdicts(conversation(None)), ["confirm"]);
     assert_eq!(verdicts(conversation(Some("Yes."))), ["allow"]);
 }
 
@@ -225,11 +227,9 @@ fn in_a_conversation_the_users_own_request_still_needs_a_yes() {
     };
     let mut asked = opening();
     asked.push(grant("E1234", "payroll"));
-    assert_eq!(
-        verdicts(asked),
-        ["block at grant.authorize"],
-        "no ticket, no yes"
-    );
+    // No ticket, no yes: only the user's consent is missing, so the call
+    // is held for it and does not run.
+    assert_eq!(verdicts(asked), ["confirm"], "no ticket, no yes");
 
     let mut confirmed = opening();
     confirmed.push(agent(

@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::dialogue::{Sentence, sentences};
+use crate::dialogue::{Lexicon, Sentence, sentences_in};
 
 /// Who produced a [`Turn`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -66,17 +66,35 @@ pub struct Turn {
     /// build a new turn rather than editing `text`.
     #[serde(skip)]
     sentences: SharedSentences,
+    /// The words of the domain the turn is read with (the bundle's): the
+    /// reader tags its words by it when it tokenizes them. A turn made
+    /// without one ([`Turn::new`], or deserialized) is read in English only.
+    #[serde(skip)]
+    lexicon: SharedLexicon,
 }
 
 impl Turn {
     /// Convenience constructor.
     #[must_use]
     pub fn new(event_index: u32, role: Role, text: impl Into<String>) -> Self {
+        Self::with_lexicon(event_index, role, text, Lexicon::english())
+    }
+
+    /// A turn read with a domain's words ([`Lexicon`], compiled once per
+    /// bundle): the words its bundle declares for its actions and records.
+    #[must_use]
+    pub fn with_lexicon(
+        event_index: u32,
+        role: Role,
+        text: impl Into<String>,
+        lexicon: Arc<Lexicon>,
+    ) -> Self {
         Self {
             event_index,
             role,
             text: text.into(),
             sentences: SharedSentences::default(),
+            lexicon: SharedLexicon(lexicon),
         }
     }
 
@@ -90,7 +108,60 @@ impl Turn {
 
     /// The text's sentences, tokenized on the first call.
     pub(crate) fn sentences(&self) -> &[Sentence] {
-        self.sentences.0.get_or_init(|| sentences(&self.text))
+        self.sentences
+            .0
+            .get_or_init(|| sentences_in(&self.text, &self.lexicon.0))
+    }
+
+    /// The domain's actions the turn names by any of their words, a bit per
+    /// action ([`Lexicon::action_bits`]).
+    #[must_use]
+    pub fn action_bits(&self) -> u16 {
+        self.sentences()
+            .iter()
+            .flat_map(Sentence::tokens)
+            .fold(0, |bits, word| bits | word.tags().actions())
+    }
+
+    /// The domain's words the turn is read with.
+    pub(crate) fn lexicon(&self) -> &Lexicon {
+        &self.lexicon.0
+    }
+}
+
+/// The lexicon a turn is read with, shared between clones; like its
+/// sentences, derived data: not part of equality, hashing or the serialized
+/// form.
+#[derive(Clone)]
+struct SharedLexicon(Arc<Lexicon>);
+
+impl Default for SharedLexicon {
+    fn default() -> Self {
+        SharedLexicon(Lexicon::english())
+    }
+}
+
+impl PartialEq for SharedLexicon {
+    /// Always equal: the lexicon only says how the text is read.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SharedLexicon {}
+
+impl Hash for SharedLexicon {
+    /// Nothing: the lexicon only says how the text is read.
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+impl fmt::Debug for SharedLexicon {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() {
+            "english"
+        } else {
+            "domain"
+        })
     }
 }
 

@@ -9,12 +9,15 @@
 #[path = "support/adversarial_cases.rs"]
 mod adversarial_cases;
 
+#[path = "support/tau2_reader.rs"]
+mod tau2_reader;
+
 use std::collections::BTreeMap;
 
 use adversarial_cases::{
     HELD_OUT_CONSENT, HELD_OUT_NOT_CONSENT, RED_TEAM_REFUSALS, SCOPED_CONSENT, SCOPED_NOT_CONSENT,
 };
-use turnstile_judge::dialogue::{Consent, Stance, consent, names_value, reply_stance};
+use turnstile_judge::dialogue::{Consent, Stance, consent, names_value};
 use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
 
 const SUMMARY: &str =
@@ -24,26 +27,30 @@ const SUMMARY: &str =
 /// agent's summary.
 fn prefix() -> Vec<Turn> {
     vec![
-        Turn::new(0, Role::User, "Hi, I'm Yusuf Rossi, zip 19122."),
+        tau2_reader::turn(0, Role::User, "Hi, I'm Yusuf Rossi, zip 19122."),
         Turn::new(
             1,
             Role::Tool,
             "find_user_id_by_name_zip(...) -> yusuf_rossi_9620",
         ),
-        Turn::new(2, Role::Tool, "get_order_details(#W9300146) -> pending"),
+        tau2_reader::turn(2, Role::Tool, "get_order_details(#W9300146) -> pending"),
         Turn::new(
             3,
             Role::User,
             "I want to cancel #W9300146, I no longer need it.",
         ),
-        Turn::new(4, Role::Agent, SUMMARY),
+        tau2_reader::turn(4, Role::Agent, SUMMARY),
     ]
 }
 
 fn with_replies(replies: &[(Role, &str)]) -> Vec<Turn> {
     let mut turns = prefix();
     for (i, (role, text)) in replies.iter().enumerate() {
-        turns.push(Turn::new(5 + u32::try_from(i).unwrap(), *role, *text));
+        turns.push(tau2_reader::turn(
+            5 + u32::try_from(i).unwrap(),
+            *role,
+            *text,
+        ));
     }
     turns
 }
@@ -89,7 +96,7 @@ fn taken_as_consent(conversation: &[Turn]) -> Vec<&'static str> {
 fn red_team_refusals_are_not_consent() {
     let mut failures = Vec::new();
     for reply in RED_TEAM_REFUSALS {
-        assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        assert_ne!(tau2_reader::stance(reply), Stance::Affirm, "{reply}");
         let opened = taken_as_consent(&with_replies(&[(Role::User, reply)]));
         if !opened.is_empty() {
             failures.push(format!("{reply}: {opened:?}"));
@@ -140,7 +147,7 @@ fn held_out_non_consent() {
     assert!(HELD_OUT_NOT_CONSENT.len() >= 40);
     let mut failures = Vec::new();
     for reply in HELD_OUT_NOT_CONSENT {
-        let stance = reply_stance(reply);
+        let stance = tau2_reader::stance(reply);
         let opened = taken_as_consent(&with_replies(&[(Role::User, reply)]));
         if stance == Stance::Affirm || !opened.is_empty() {
             failures.push(format!("{reply}: {stance:?} {opened:?}"));
@@ -208,7 +215,7 @@ fn held_out_plain_affirmatives_are_consent() {
     assert!(HELD_OUT_CONSENT.len() >= 20);
     let mut failures = Vec::new();
     for reply in HELD_OUT_CONSENT {
-        let stance = reply_stance(reply);
+        let stance = tau2_reader::stance(reply);
         let convo = with_replies(&[(Role::User, reply)]);
         let want = Consent::Given {
             summary_event: 4,
@@ -233,10 +240,10 @@ fn consent_binds_to_the_summary_that_names_the_values() {
     let a = "Order #W1111111: cancel it, reason ordered by mistake. Do you confirm?";
     let b = "And order #W2222222: cancel it too, same reason. Do you confirm?";
     let convo = vec![
-        Turn::new(1, Role::Agent, a),
-        Turn::new(2, Role::User, "What's the other one?"),
-        Turn::new(3, Role::Agent, b),
-        Turn::new(4, Role::User, "Yes."),
+        tau2_reader::turn(1, Role::Agent, a),
+        tau2_reader::turn(2, Role::User, "What's the other one?"),
+        tau2_reader::turn(3, Role::Agent, b),
+        tau2_reader::turn(4, Role::User, "Yes."),
     ];
     // The yes answers B's summary only.
     assert_eq!(
@@ -249,10 +256,10 @@ fn consent_binds_to_the_summary_that_names_the_values() {
     assert!(!consent(&convo, &["W1111111"]).is_given());
     // Both asked and both answered: each yes binds to its own summary.
     let convo = vec![
-        Turn::new(1, Role::Agent, a),
-        Turn::new(2, Role::User, "Yes."),
-        Turn::new(3, Role::Agent, b),
-        Turn::new(4, Role::User, "Yes, go ahead."),
+        tau2_reader::turn(1, Role::Agent, a),
+        tau2_reader::turn(2, Role::User, "Yes."),
+        tau2_reader::turn(3, Role::Agent, b),
+        tau2_reader::turn(4, Role::User, "Yes, go ahead."),
     ];
     assert_eq!(
         consent(&convo, &["#W2222222"]),
@@ -274,9 +281,9 @@ fn consent_binds_to_the_summary_that_names_the_values() {
     assert!(!consent(&convo, &["#W1111111", "#W2222222"]).is_given());
     // B asked but not answered: A's earlier yes is still A's.
     let convo = vec![
-        Turn::new(1, Role::Agent, a),
-        Turn::new(2, Role::User, "Yes."),
-        Turn::new(3, Role::Agent, b),
+        tau2_reader::turn(1, Role::Agent, a),
+        tau2_reader::turn(2, Role::User, "Yes."),
+        tau2_reader::turn(3, Role::Agent, b),
     ];
     assert!(!consent(&convo, &["#W2222222"]).is_given());
 }
@@ -327,7 +334,7 @@ fn names_value_table() {
 fn scoped_qualifiers_still_take_a_yes_back() {
     let mut failures = Vec::new();
     for reply in SCOPED_NOT_CONSENT {
-        let stance = reply_stance(reply);
+        let stance = tau2_reader::stance(reply);
         let opened = taken_as_consent(&with_replies(&[(Role::User, reply)]));
         if stance == Stance::Affirm || !opened.is_empty() {
             failures.push(format!("{reply}: {stance:?} {opened:?}"));
@@ -350,8 +357,8 @@ fn scoped_qualifiers_accept_a_yes_that_describes_or_moves_on() {
         .iter()
         .filter_map(|reply| {
             let keyed = consent(&with_replies(&[(Role::User, reply)]), &["#W9300146"]);
-            (reply_stance(reply) != Stance::Affirm || keyed != want)
-                .then(|| format!("{reply}: {:?} {keyed:?}", reply_stance(reply)))
+            (tau2_reader::stance(reply) != Stance::Affirm || keyed != want)
+                .then(|| format!("{reply}: {:?} {keyed:?}", tau2_reader::stance(reply)))
         })
         .collect();
     assert!(failures.is_empty(), "not consent:\n{}", failures.join("\n"));

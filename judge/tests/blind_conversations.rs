@@ -17,6 +17,9 @@
 //! the consent it first blocked (the reason restated after the yes) in
 //! `REASON_RESTATED`.
 
+#[path = "support/tau2_reader.rs"]
+mod tau2_reader;
+
 use turnstile_judge::dialogue::{Consent, consent};
 use turnstile_judge::{Role, Turn};
 
@@ -37,7 +40,7 @@ fn turns(script: Script) -> Vec<Turn> {
     script
         .iter()
         .zip(1u32..)
-        .map(|((role, text), event)| Turn::new(event, *role, *text))
+        .map(|((role, text), event)| tau2_reader::turn(event, *role, *text))
         .collect()
 }
 

@@ -10,8 +10,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use turnstile_judge::dialogue::{Stance, consent, reply_stance};
-use turnstile_judge::{Role, Turn};
+#[path = "support/tau2_reader.rs"]
+mod tau2_reader;
+
+use turnstile_judge::Role;
+use turnstile_judge::dialogue::{Stance, consent};
 
 /// The agent's summary every reply answers.
 const SUMMARY: &str =
@@ -208,10 +211,10 @@ const STILL_BLOCKED: &[&str] = &[
 /// `consent` over the summary and the reply is `Given`.
 fn read(reply: &str) -> (bool, bool) {
     let turns = [
-        Turn::new(0, Role::Agent, SUMMARY),
-        Turn::new(1, Role::User, reply),
+        tau2_reader::turn(0, Role::Agent, SUMMARY),
+        tau2_reader::turn(1, Role::User, reply),
     ];
-    let affirm = reply_stance(reply) == Stance::Affirm;
+    let affirm = tau2_reader::stance(reply) == Stance::Affirm;
     let given = consent(&turns, &[ORDER_ID]).is_given();
     (affirm, given)
 }

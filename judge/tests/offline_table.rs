@@ -6,9 +6,12 @@
 // Test helpers outside #[test] functions panic on broken fixtures on purpose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/tau2_reader.rs"]
+mod tau2_reader;
+
 use std::collections::BTreeMap;
 
-use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict};
+use turnstile_judge::{JudgeRequest, OfflineJudge, Question, Role, Verdict};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Want {
@@ -239,8 +242,8 @@ fn judge(reply: &str) -> Verdict {
             policy_excerpt: None,
             bindings: BTreeMap::new(),
             conversation: vec![
-                Turn::new(10, Role::Agent, ASK),
-                Turn::new(11, Role::User, reply),
+                tau2_reader::turn(10, Role::Agent, ASK),
+                tau2_reader::turn(11, Role::User, reply),
             ]
             .into(),
         })

@@ -13,6 +13,9 @@
 // Test helpers outside #[test] functions panic on broken fixtures on purpose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/tau2_reader.rs"]
+mod tau2_reader;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -77,10 +80,10 @@ fn turns(messages: &[Value]) -> Vec<Turn> {
         let i = u32::try_from(i).unwrap();
         let content = m["content"].as_str().unwrap_or_default();
         match m["role"].as_str().unwrap_or_default() {
-            "user" => out.push(Turn::new(i, Role::User, content)),
+            "user" => out.push(tau2_reader::turn(i, Role::User, content)),
             "assistant" => {
                 if !content.trim().is_empty() {
-                    out.push(Turn::new(i, Role::Agent, content));
+                    out.push(tau2_reader::turn(i, Role::Agent, content));
                 }
                 if let Some(calls) = m["tool_calls"].as_array() {
                     let text = calls
@@ -90,10 +93,10 @@ fn turns(messages: &[Value]) -> Vec<Turn> {
                         })
                         .collect::<Vec<_>>()
                         .join("; ");
-                    out.push(Turn::new(i, Role::Tool, text));
+                    out.push(tau2_reader::turn(i, Role::Tool, text));
                 }
             }
-            _ => out.push(Turn::new(i, Role::Tool, content)),
+            _ => out.push(tau2_reader::turn(i, Role::Tool, content)),
         }
     }
     out

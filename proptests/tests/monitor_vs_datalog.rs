@@ -48,7 +48,7 @@ use turnstile_rules::{
 use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, Duration};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
-    ResultFact, SCALAR, Speaker, TurnFact,
+    Reply, ResultFact, SCALAR, Speaker, TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -719,15 +719,22 @@ fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
 #[derive(Clone, Debug)]
 struct TurnSpec {
     by_user: bool,
+    /// Asks for a decision, asks anything, affirms, revokes (with
+    /// `revoke`'s kind), corrects.
     cues: [bool; 5],
+    /// Which revocation a revoking turn is: qualifies, withdraws, refuses.
+    revoke: u8,
     named: Vec<Value>,
     /// The named ids (records) a user turn's answer names.
     in_answer: Vec<Value>,
+    /// The named values an agent turn names only as what not to do.
+    declined: Vec<Value>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     let symbols = v.symbols();
     let ids = v.ids.clone();
+    let statuses = v.statuses.clone();
     let max = symbols.len();
     // Random cues, and often the two that decide `confirmed`: an agent's
     // request for a decision and a user's plain yes.
@@ -741,22 +748,42 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         prop::sample::subsequence(symbols, 0..=max),
         prop::collection::vec(typed_value(), 0..=2),
         any::<u8>(),
+        0..3u8,
+        any::<u8>(),
     )
-        .prop_map(move |((by_user, cues), named, typed, answer_mask)| {
-            let in_answer = named
-                .iter()
-                .enumerate()
-                .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
-                .map(|(_, &s)| Value::Str(s))
-                .collect();
-            let named = named.into_iter().map(Value::Str).chain(typed).collect();
-            TurnSpec {
-                by_user,
-                cues,
-                named,
-                in_answer,
-            }
-        })
+        .prop_map(
+            move |((by_user, cues), named, typed, answer_mask, revoke, decline_mask)| {
+                let in_answer = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, s)| {
+                        by_user
+                            && (ids.contains(s) || statuses.contains(s))
+                            && answer_mask >> (i % 8) & 1 == 1
+                    })
+                    .map(|(_, &s)| Value::Str(s))
+                    .collect();
+                // Rarely: a value an agent's request names only as what not
+                // to do.
+                let declined = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| {
+                        !by_user && decline_mask % 4 == 0 && decline_mask >> (2 + i % 6) & 1 == 1
+                    })
+                    .map(|(_, &s)| Value::Str(s))
+                    .collect();
+                let named = named.into_iter().map(Value::Str).chain(typed).collect();
+                TurnSpec {
+                    by_user,
+                    cues,
+                    revoke,
+                    declined,
+                    named,
+                    in_answer,
+                }
+            },
+        )
         .boxed()
 }
 
@@ -783,18 +810,22 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
             let summary = TurnSpec {
                 by_user: false,
                 cues: [true, true, false, false, false],
+                revoke: 0,
                 named: [Value::Str(named), Value::Str(other)]
                     .into_iter()
                     .chain(action.map(Value::Str))
                     .chain(typed)
                     .collect(),
                 in_answer: Vec::new(),
+                declined: Vec::new(),
             };
             let yes = TurnSpec {
                 by_user: true,
                 cues: [false, false, true, false, false],
+                revoke: 0,
                 named: vec![Value::Str(named)],
                 in_answer: vec![Value::Str(named)],
+                declined: Vec::new(),
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -1376,8 +1407,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                     speaker,
                     asks_decision: a,
                     asks_anything: b,
-                    affirms: c,
-                    revokes: d,
+                    reply: reply_of(c, d, turn.revoke),
                     corrects: e,
                 });
                 ev.mentions = turn
@@ -1390,6 +1420,9 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         record: v.shaped_ids
                             && matches!(value, Value::Str(s) if v.ids.contains(&s)),
                         in_answer: turn.in_answer.contains(&value),
+                        declined: turn.declined.contains(&value),
+                        // Statuses stand for the domain's action words.
+                        action: matches!(value, Value::Str(s) if v.statuses.contains(&s)),
                     })
                     .collect();
             }
@@ -2107,8 +2140,10 @@ impl fmt::Debug for Case {
                 let cues = [
                     (t.asks_decision, "asks-decision"),
                     (t.asks_anything, "asks"),
-                    (t.affirms, "affirms"),
-                    (t.revokes, "revokes"),
+                    (t.reply == Reply::Affirms, "affirms"),
+                    (t.reply == Reply::Qualifies, "qualifies"),
+                    (t.reply == Reply::Withdraws, "withdraws"),
+                    (t.reply == Reply::Refuses, "refuses"),
                     (t.corrects, "corrects"),
                 ];
                 let on: Vec<&str> = cues.iter().filter(|c| c.0).map(|c| c.1).collect();
@@ -2355,6 +2390,18 @@ fn sat_events(run: &Run, s: u32, e: Env) -> Vec<u32> {
         .collect()
 }
 
+/// The reply a turn's cues make: a revocation of kind `revoke` (qualifies,
+/// withdraws, refuses) over a yes.
+fn reply_of(affirms: bool, revokes: bool, revoke: u8) -> Reply {
+    match (revokes, affirms, revoke % 3) {
+        (true, _, 0) => Reply::Qualifies,
+        (true, _, 1) => Reply::Withdraws,
+        (true, _, _) => Reply::Refuses,
+        (false, true, _) => Reply::Affirms,
+        (false, false, _) => Reply::Other,
+    }
+}
+
 fn allowed_events(run: &Run) -> Vec<u32> {
     run.allowed.keys().map(|k| k.0).collect()
 }
@@ -2370,8 +2417,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
             speaker,
             asks_decision,
             asks_anything,
-            affirms,
-            revokes,
+            reply: reply_of(affirms, revokes, 0),
             corrects,
         }),
         mentions: named
@@ -2382,6 +2428,8 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
                 speaker,
                 record: IDS.contains(&value),
                 in_answer: speaker == Speaker::User && IDS.contains(&value),
+                declined: false,
+                action: false,
             })
             .collect(),
         ..EventFacts::default()

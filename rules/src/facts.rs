@@ -140,12 +140,56 @@ pub struct TurnFact {
     pub asks_decision: bool,
     /// An agent turn asking anything (it closes the window of an earlier summary).
     pub asks_anything: bool,
-    /// A user turn that is an explicit, unqualified yes.
-    pub affirms: bool,
-    /// A user turn that refuses, withdraws or qualifies.
-    pub revokes: bool,
+    /// How a user turn answers a request for a decision.
+    pub reply: Reply,
     /// A user turn asking for an action without a yes (a correction after a yes).
     pub corrects: bool,
+}
+
+/// How a user turn answers a request for a decision, as the reader decided
+/// it (`turnstile_judge::dialogue`): the yes that consents, and the three
+/// ways a reply takes consent away, from the weakest to the strongest.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum Reply {
+    /// No answer either way: an agent turn, a question, a remark.
+    #[default]
+    Other,
+    /// An explicit, unqualified yes to the action asked about.
+    Affirms,
+    /// A yes with a condition, a contrast, a hedge or a correction, or an
+    /// answer that is neither yes nor no: the details must be restated.
+    Qualifies,
+    /// A yes taken back, deferred to someone else, or said by someone else.
+    Withdraws,
+    /// A no, a sarcastic yes, or keeping what the action would change.
+    Refuses,
+}
+
+impl Reply {
+    /// How strongly the reply takes consent away: 0 for none, then
+    /// [`Reply::Qualifies`] < [`Reply::Withdraws`] < [`Reply::Refuses`].
+    #[must_use]
+    pub fn revoke_rank(self) -> u8 {
+        match self {
+            Reply::Other | Reply::Affirms => 0,
+            Reply::Qualifies => 1,
+            Reply::Withdraws => 2,
+            Reply::Refuses => 3,
+        }
+    }
+
+    /// The reply whose [`Reply::revoke_rank`] is `rank` (0: none).
+    #[must_use]
+    pub fn of_revoke_rank(rank: u8) -> Option<Reply> {
+        match rank {
+            1 => Some(Reply::Qualifies),
+            2 => Some(Reply::Withdraws),
+            3 => Some(Reply::Refuses),
+            _ => None,
+        }
+    }
 }
 
 /// The value is named in the turn at `event`, written by `speaker`: an
@@ -170,6 +214,16 @@ pub struct MentionFact {
     /// before it moves on to another request of the user's own), known as
     /// a value when the turn was read.
     pub in_answer: bool,
+    /// An action an agent turn asking for a decision names only as what not
+    /// to do ("hold off on wiping", "instead of refilling"): the turn is no
+    /// request to do it (`confirmed(...)`), though it said it.
+    #[serde(default)]
+    pub declined: bool,
+    /// The value is one of the domain's words for its actions: actions are
+    /// a kind, like records, a yes naming some of a summary's picks among
+    /// ("Yes to the transfer" to a refill and a transfer).
+    #[serde(default)]
+    pub action: bool,
 }
 
 /// Why a part of the trace could not be turned into facts. Checks that would

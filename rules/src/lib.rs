@@ -41,12 +41,13 @@ pub use consent::{Condition, ConsentSpec};
 pub use encode::{CNode, Encoded, FilterNode, ONode};
 pub use env::{Env, MAX_VARS};
 pub use evaluate::{
-    Cited, Derived, EvaluateError, FailedAtom, Reason, Violation, evaluate, step_depths,
+    Cited, ConsentFailure, ConsentOutcome, Derived, EvaluateError, FailedAtom, Reason, Violation,
+    evaluate, step_depths,
 };
 pub use facts::{
     ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, EventFacts,
-    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, MentionFact, Read, ResultFact,
-    SCALAR, Speaker, TraceFacts, TurnFact,
+    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, MentionFact, Read, Reply,
+    ResultFact, SCALAR, Speaker, TraceFacts, TurnFact,
 };
 pub use ids::{EventIdx, OperandId};
 pub use intern::{Interner, Symbol};

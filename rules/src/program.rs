@@ -175,6 +175,14 @@ fn time_arith(op: ArithOp, a: Value, b: Value) -> Option<Option<Value>> {
     })
 }
 
+/// The code of [`crate::ConsentOutcome::Affirmative`] in `ConsentAt` (the
+/// revocations are their `Reply::revoke_rank`, 1 to 3).
+pub(crate) const CONSENT_AFFIRMATIVE: u8 = 4;
+/// The code of [`crate::ConsentOutcome::Absent`] in `ConsentAt`.
+pub(crate) const CONSENT_ABSENT: u8 = 0;
+/// The turn of an absent consent no request for a decision asked for.
+pub(crate) const NO_TURN: u32 = u32::MAX;
+
 crepe! {
     // ---- encoded checks ----
     @input pub struct IEvalAt(pub u32, pub u32, pub Env);
@@ -215,11 +223,13 @@ crepe! {
     // ---- conversation turns (cues decided by code at extraction) ----
     @input pub struct IMention(pub Value, pub u32, pub Speaker);
     @input pub struct IRecord(pub Value);
+    @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
+    @input pub struct IDeclined(pub Value, pub u32);
     @input pub struct IAskTurn(pub u32);
     @input pub struct IAsksAny(pub u32);
     @input pub struct IAffirm(pub u32);
-    @input pub struct IRevoke(pub u32);
+    @input pub struct IRevoke(pub u32, pub u8);
     @input pub struct ICorrect(pub u32);
     // ---- workflow ----
     @input pub struct IStepRoot(pub u32, pub u32);
@@ -385,6 +395,8 @@ crepe! {
     struct NotSummary(u32, u32, Env, u32);
     NotSummary(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
         !IMention(v, a, Speaker::Agent);
+    NotSummary(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
+        IDeclined(v, a);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);
     struct LaterSummary(u32, u32, Env, u32);
@@ -405,6 +417,8 @@ crepe! {
     struct NamesOtherRecords(u32, u32, Env, u32);
     NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), IRecord(v),
         AnsweredRecord(c, k, e, u, w), IRecord(w);
+    NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), IActionWord(v),
+        AnsweredRecord(c, k, e, u, w), IActionWord(w);
     NamesOtherRecords(c, k, e, u) <- MissedKey(c, k, e, u, v), let Value::Str(vs) = v,
         EntityRead(t, vs, rv), (rv <= k),
         AnsweredRecord(c, k, e, u, w), let Value::Str(ws) = w,
@@ -421,9 +435,32 @@ crepe! {
     LaterYes(c, k, e, u) <- YesTo(c, k, e, u), YesTo(c, k, e, w), (w < u);
     struct FirstYes(u32, u32, Env, u32);
     FirstYes(c, k, e, u) <- YesTo(c, k, e, u), !LaterYes(c, k, e, u);
+    // A reply after the summary that takes consent away, with its rank
+    // (`Reply::revoke_rank`: qualifies 1, withdraws 2, refuses 3); a
+    // correction after the first yes qualifies.
+    struct Revoked(u32, u32, Env, u32, u8);
+    Revoked(c, k, e, w, rank) <- Summary(c, k, e, a), IRevoke(w, rank), (a < w && w <= k);
+    Revoked(c, k, e, w, 1) <- FirstYes(c, k, e, u), ICorrect(w), (u < w && w <= k);
     struct Withdrawn(u32, u32, Env);
-    Withdrawn(c, k, e) <- Summary(c, k, e, a), IRevoke(w), (a < w && w <= k);
-    Withdrawn(c, k, e) <- FirstYes(c, k, e, u), ICorrect(w), (u < w && w <= k);
+    Withdrawn(c, k, e) <- Revoked(c, k, e, _, _);
+    // The outcome of confirmed(...) (code `CONSENT_*`): the strongest
+    // revocation at its first turn, else the first yes, else absent at the
+    // summary (at `NO_TURN` without one).
+    struct Outranked(u32, u32, Env, u8);
+    Outranked(c, k, e, rank) <- Revoked(c, k, e, _, rank), Revoked(c, k, e, _, other), (other > rank);
+    struct LaterRevoke(u32, u32, Env, u32, u8);
+    LaterRevoke(c, k, e, w, rank) <- Revoked(c, k, e, w, rank), Revoked(c, k, e, v, rank), (v < w);
+    struct HasSummary(u32, u32, Env);
+    HasSummary(c, k, e) <- Summary(c, k, e, _);
+    @output pub struct ConsentAt(pub u32, pub u32, pub Env, pub u8, pub u32);
+    ConsentAt(c, k, e, rank, w) <- Revoked(c, k, e, w, rank), !Outranked(c, k, e, rank),
+        !LaterRevoke(c, k, e, w, rank), ICConfirmed(c, _, false);
+    ConsentAt(c, k, e, CONSENT_AFFIRMATIVE, u) <- FirstYes(c, k, e, u), !Withdrawn(c, k, e),
+        ICConfirmed(c, _, false);
+    ConsentAt(c, k, e, CONSENT_ABSENT, a) <- Summary(c, k, e, a), !HasYes(c, k, e),
+        !Withdrawn(c, k, e), ICConfirmed(c, _, false);
+    ConsentAt(c, k, e, CONSENT_ABSENT, NO_TURN) <- ConfReady(c, k, e), !HasSummary(c, k, e),
+        ICConfirmed(c, _, false);
 
     // ---- checks ----
     @output pub struct Holds(pub u32, pub u32, pub Env);

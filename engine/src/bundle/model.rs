@@ -220,6 +220,11 @@ pub struct EntityDef {
     /// or a variable bound to one. Default: one string id.
     #[serde(default)]
     pub key: Vec<Sp<String>>,
+    /// The nouns people call a record of this kind by, singular ("order";
+    /// a reservation: `[reservation, booking]`); the reader adds plurals.
+    /// Default: the entity's name when it is one word.
+    #[serde(default)]
+    pub nouns: Option<Vec<String>>,
 }
 
 /// Which side of the conversation calls a tool.
@@ -274,12 +279,25 @@ pub struct ToolDef {
     /// (besides its name, with `_` or spaces), case-insensitive.
     #[serde(default)]
     pub phrases: Vec<String>,
-    /// The words naming this tool's action in a summary the user confirms
-    /// (`cancel`, `refund`): a `confirmed(args.x, "<word>")` in a guard of
-    /// its writes is the user's consent, which a `confirm` verdict and an
-    /// approval can stand for; any other `confirmed`/`said` is formal.
+    /// An agent write tool's words for its action, as users and agents
+    /// write them, one word each: verbs and nouns ("cancel",
+    /// "cancellation"); the reader adds their inflections (freezes,
+    /// freezing, froze, frozen). Default: the verb the tool's name opens
+    /// with (`freeze_card`: freeze). The hand-over tool (`hands_over`) takes
+    /// them too.
     #[serde(default)]
-    pub actions: Vec<String>,
+    pub action_words: Option<Vec<Sp<String>>>,
+    /// The write takes something away from the user (a cancellation, a
+    /// return): after a request for it, the user's "I no longer need it"
+    /// restates the reason and refuses nothing.
+    #[serde(default)]
+    pub takes_away: bool,
+    /// Makes this (generic) tool the hand-over to a person, and names the
+    /// people the user may be handed over to (`[human, agent,
+    /// pharmacist]`): declining the hand-over ("don't transfer me to a
+    /// human") answers nothing about another action.
+    #[serde(default)]
+    pub hands_over: Vec<String>,
     /// The confirmation request a `confirm` verdict shows the user: text
     /// with `{param}` placeholders over the call's arguments (`{{`/`}}` for
     /// braces). Default: the tool's name and its arguments.

@@ -139,7 +139,11 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 reads,
                 after: tool.after.iter().map(|t| t.value().clone()).collect(),
                 phrases: tool.phrases.iter().map(|p| p.to_lowercase()).collect(),
-                actions: tool.actions.clone(),
+                actions: if kind == ToolKind::Write {
+                    super::words::action_words(tool)
+                } else {
+                    Vec::new()
+                },
                 confirmation,
             },
         );

@@ -14,12 +14,15 @@ pub use review::MARKER as REVIEW_MARKER;
 mod steps;
 mod typecheck;
 mod validate;
+mod words;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+use turnstile_judge::dialogue::Lexicon;
 use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId};
 
 use crate::bundle::model::Sp;
@@ -100,6 +103,9 @@ pub struct CompiledBundle {
     pub clock: Option<crate::clock::Clock>,
     /// Some check or remediation reads `now()`.
     pub reads_now: bool,
+    /// The domain's words for the dialogue reader, compiled once: every
+    /// turn of the bundle's conversations is read with them.
+    pub lexicon: Arc<Lexicon>,
     /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
     /// reviewed.
     pub warnings: Problems,
@@ -201,6 +207,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 protected_reads,
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
+                lexicon: words::compile_words(&bundle.domain.1),
                 warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
                 operator_approvals: manifest.operator_approvals,
             })

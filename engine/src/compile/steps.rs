@@ -193,7 +193,8 @@ pub(super) fn consent_spec(
             let words: Vec<_> = tool
                 .actions
                 .iter()
-                .filter_map(|w| interner.get(w))
+                .flat_map(|word| turnstile_judge::dialogue::inflections(word))
+                .filter_map(|form| interner.get(&form))
                 .collect();
             (!words.is_empty()).then_some((symbol, words))
         })

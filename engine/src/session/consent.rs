@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use turnstile_judge::dialogue::{Stance, reply_stance};
 use turnstile_rules::{
-    Env, EventFacts, EventIdx, FactsBuilder, Monitor, Speaker, StepId, evaluate,
+    ConsentOutcome, Env, EventFacts, EventIdx, FactsBuilder, Monitor, Reply, Speaker, StepId,
+    evaluate,
 };
 
 use super::Explainer;
@@ -32,6 +33,7 @@ impl Core {
         &self,
         k: EventIdx,
         block: &GateVerdict,
+        read: Option<ConsentOutcome>,
         judged: &Judged,
     ) -> Option<GateVerdict> {
         let GateVerdict::Block {
@@ -60,7 +62,14 @@ impl Core {
             Standing::Declined(_) => return None,
             Standing::Open => {}
         }
-        let consent = consent_read(self);
+        let consent = match read {
+            Some(ConsentOutcome::Refused | ConsentOutcome::Withdrawn) => ConsentState::Refused,
+            Some(ConsentOutcome::Qualified | ConsentOutcome::Affirmative) => {
+                ConsentState::Qualified
+            }
+            Some(ConsentOutcome::Absent) => ConsentState::Absent,
+            None => consent_read(self),
+        };
         if consent == ConsentState::Refused {
             return None;
         }
@@ -159,7 +168,7 @@ impl Core {
                     .log
                     .get(k.as_usize())
                     .and_then(|facts| facts.turn)
-                    .is_some_and(|turn| turn.affirms);
+                    .is_some_and(|turn| turn.reply == Reply::Affirms);
                 if reply_stance(text) == Stance::Refuse {
                     self.approvals.withdraw();
                 } else if affirms {
@@ -231,8 +240,8 @@ fn shown(value: &serde_json::Value) -> String {
     }
 }
 
-/// What the conversation says about the user's consent, as of the last
-/// event: the user's replies since the agent's latest request for a
+/// What the conversation says about the user's consent when no failed
+/// `confirmed(...)` read it (a consent step), as of the last event: the user's replies since the agent's latest request for a
 /// decision. No request or no reply is [`ConsentState::Absent`]; a reply
 /// the reader reads as a refusal or withdrawal is [`ConsentState::Refused`]
 /// (whatever follows it before the agent asks again); any other reply is

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use turnstile_rules::{Env, EventIdx, Reason, StepId, Violation};
+use turnstile_rules::{Condition, ConsentOutcome, Env, EventIdx, Reason, StepId, Violation};
 use turnstile_rules::{EventFacts, EventOutcome, ExtractionDiagnostic, FactsBuilder, Monitor};
 
 use super::approvals::Approvals;
@@ -211,29 +211,33 @@ impl Core {
         explained: Option<Violation>,
         judged: &Judged,
     ) -> GateVerdict {
-        let verdict = self.formal_write_verdict(k, allowed, explained, judged);
-        self.consent_verdict(k, &verdict, judged).unwrap_or(verdict)
+        let (verdict, read) = self.formal_write_verdict(k, allowed, explained, judged);
+        self.consent_verdict(k, &verdict, read, judged)
+            .unwrap_or(verdict)
     }
 
-    /// [`Core::write_verdict`] before consent is considered: allow or block.
+    /// [`Core::write_verdict`] before consent is considered: allow or
+    /// block, with how the user answered the consent its block failed on
+    /// (`None`: no failed consent condition read an answer).
     fn formal_write_verdict(
         &self,
         k: EventIdx,
         allowed: &[(StepId, Env)],
         explained: Option<Violation>,
         judged: &Judged,
-    ) -> GateVerdict {
+    ) -> (GateVerdict, Option<ConsentOutcome>) {
         if let Some((step, env)) = allowed.first() {
-            return GateVerdict::Allow {
+            let allow = GateVerdict::Allow {
                 step: self.rt.step_name(*step).to_owned(),
                 request: self.bindings(env),
                 approved: None,
             };
+            return (allow, None);
         }
         let explained = match self.explainer {
             Explainer::Monitor => explained
                 .or_else(|| self.monitor.explain_block())
-                .map(|v| self.monitor_block(&v)),
+                .map(|v| (self.monitor_block(&v), consent_outcome(&v))),
             Explainer::Datalog => self.datalog_block(
                 k,
                 judged
@@ -242,12 +246,15 @@ impl Core {
                     .collect(),
             ),
         };
-        explained.unwrap_or_else(|| GateVerdict::Block {
-            reason: Reason::MissingStep,
-            step: None,
-            request: Bindings::new(),
-            remediation: None,
-            explanation: format!("event {k}: no authorizing path"),
+        explained.unwrap_or_else(|| {
+            let block = GateVerdict::Block {
+                reason: Reason::MissingStep,
+                step: None,
+                request: Bindings::new(),
+                remediation: None,
+                explanation: format!("event {k}: no authorizing path"),
+            };
+            (block, None)
         })
     }
 
@@ -292,7 +299,7 @@ impl Core {
         &self,
         k: EventIdx,
         judged: Vec<(StepId, Env, EventIdx)>,
-    ) -> Option<GateVerdict> {
+    ) -> Option<(GateVerdict, Option<ConsentOutcome>)> {
         // Built here from the logged facts: the live path never pays for it.
         let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
         for facts in &self.log {
@@ -305,7 +312,10 @@ impl Core {
         let violation = decision.derived.violations.iter().find(|v| v.event == k)?;
         let explanation = explain(&self.rt.bundle, &decision, violation);
         let mismatch = type_mismatch(&decision.facts, violation, &explanation);
-        Some(self.block_verdict(violation, explanation, mismatch))
+        Some((
+            self.block_verdict(violation, explanation, mismatch),
+            consent_outcome(violation),
+        ))
     }
 
     fn block_verdict(
@@ -372,4 +382,24 @@ impl Core {
             type_errors: self.type_errors.len(),
         }
     }
+}
+
+/// How the user answered the consent a blocked write failed on: the
+/// strongest answer read by its failed consent conditions (a refusal over
+/// a withdrawal over a qualified reply over none), `None` when no failed
+/// consent condition read one (a consent step).
+fn consent_outcome(violation: &Violation) -> Option<ConsentOutcome> {
+    let rank = |outcome: ConsentOutcome| match outcome {
+        ConsentOutcome::Refused => 4,
+        ConsentOutcome::Withdrawn => 3,
+        ConsentOutcome::Qualified => 2,
+        ConsentOutcome::Absent => 1,
+        ConsentOutcome::Affirmative => 0,
+    };
+    violation
+        .failed
+        .iter()
+        .filter(|failed| failed.condition == Condition::Consent)
+        .filter_map(|failed| failed.consent.map(|c| c.outcome))
+        .max_by_key(|outcome| rank(*outcome))
 }

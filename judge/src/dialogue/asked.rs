@@ -5,9 +5,13 @@
 //! W7284266 unchanged" does not take back a yes to cancelling W3289292.
 //! Only identifiers decide it: which *described* thing ("keep the red
 //! one") a clause is about is meaning, so such a clause still counts.
+//! Once a turn after the latest request names another record of a kind
+//! that request named, a yes naming none of the request's records cannot
+//! be placed ([`AskedWords::leaves_record_open`]).
 
 use hashbrown::HashSet;
 
+use super::domain::DomainClass;
 use super::tokens::{Sentence, Word, normalise, words};
 use super::vocabulary::WordClass;
 
@@ -38,10 +42,23 @@ pub struct AskedWords {
     /// The latest request for a decision asked something else last
     /// ([`AskedWords::mark_latest_asks_other`]).
     latest_asks_other: bool,
+    /// A request for a decision named an action that takes something away
+    /// (a word of [`DomainClass::RemovalForm`]).
+    removal_asked: bool,
+    /// The domain's actions the requests for a decision named (a bit per
+    /// action, as words carry them).
+    actions: u16,
+    /// The record ids as people write them the latest request for a
+    /// decision named ([`record_ids_in`]).
+    latest_ids: Vec<String>,
+    /// A turn after the latest request for a decision named another record
+    /// of a kind it named ([`AskedWords::note_discussed`]).
+    other_discussed: bool,
 }
 
 impl AskedWords {
-    /// Adds the words of an agent turn that asked for a decision.
+    /// Adds the words of an agent turn that asked for a decision, read
+    /// without a domain's words.
     pub fn add_turn(&mut self, text: &str) {
         self.add_words(words(&normalise(text)));
     }
@@ -59,9 +76,12 @@ impl AskedWords {
     }
 
     fn add_words(&mut self, turn: Vec<Word>) {
+        self.actions |= turn.iter().fold(0, |bits, w| bits | w.tags().actions());
+        self.removal_asked |= turn.iter().any(|w| w.tags().has(DomainClass::RemovalForm));
         self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
         self.latest.sort();
         self.latest.dedup();
+
         self.pairs
             .extend(turn.windows(2).filter_map(|pair| match pair {
                 [a, b] if is_answer_word(b) => Some((a.clone(), b.clone())),
@@ -102,9 +122,40 @@ impl AskedWords {
             && reply.windows(2).any(|pair| {
                 matches!(pair, [ordinal, noun]
                     if WordClass::SelectingWords.has(ordinal)
-                        && matches!(noun.as_str(), "one" | "order" | "reservation"))
+                        && (noun == "one" || noun.tags().has(DomainClass::RecordNoun)))
             });
         beside || selects
+    }
+
+    /// Notes the text of a request for a decision just added: the record
+    /// ids it names, none discussed since.
+    pub(crate) fn note_request_ids(&mut self, text: &str) {
+        self.latest_ids = record_ids_in(text);
+        self.other_discussed = false;
+    }
+
+    /// Notes a turn after the latest request for a decision (not itself
+    /// one): whether it names a record of a kind that request named, not
+    /// one it named ("Is LT-4480 the old ThinkPad?" after "Shall I wipe
+    /// LT-4471?").
+    pub(crate) fn note_discussed(&mut self, text: &str) {
+        if self.latest_ids.is_empty() || self.other_discussed {
+            return;
+        }
+        self.other_discussed = record_ids_in(text).iter().any(|id| {
+            !self.latest_ids.contains(id) && self.latest_ids.iter().any(|l| same_kind(id, l))
+        });
+    }
+
+    /// Whether a yes saying `reply` cannot be placed: another record of a
+    /// kind the latest request for a decision named was discussed since,
+    /// and the yes names none of that request's ("yes, wipe it" may be
+    /// about either laptop).
+    pub(crate) fn leaves_record_open(&self, reply: &str) -> bool {
+        self.other_discussed
+            && !record_ids_in(reply)
+                .iter()
+                .any(|id| self.latest_ids.contains(id))
     }
 
     /// Records whether the request for a decision just added ends with a
@@ -112,6 +163,12 @@ impl AskedWords {
     /// code?"): a bare yes then answers that question, not the request.
     pub(crate) fn mark_latest_asks_other(&mut self, asks_other: bool) {
         self.latest_asks_other = asks_other;
+    }
+
+    /// Whether a request for a decision so far named an action that takes
+    /// something away from the user (a cancellation, a return).
+    pub(crate) fn removal_asked(&self) -> bool {
+        self.removal_asked
     }
 
     /// Whether the latest request for a decision ended with a question
@@ -141,9 +198,13 @@ impl AskedWords {
     }
 
     /// Whether a request for a decision named this action, in any form
-    /// ("cancel" for "cancellation", "exchange" for "exchanging"): a word
-    /// sharing its first [`ACTION_STEM_LEN`] letters.
-    pub(crate) fn names_action(&self, action: &str) -> bool {
+    /// ("cancel" for "cancellation", "exchange" for "exchanging": a word
+    /// sharing its first [`ACTION_STEM_LEN`] letters) or by another of the
+    /// domain's words for it ("update" for "change").
+    pub(crate) fn names_action(&self, action: &Word) -> bool {
+        if action.tags().actions() & self.actions != 0 {
+            return true;
+        }
         let stem = action.get(..ACTION_STEM_LEN).unwrap_or(action);
         self.words.iter().any(|w| w.starts_with(stem))
     }
@@ -205,6 +266,33 @@ pub(crate) fn is_record_id(word: &str) -> bool {
     let rest = word.get(letters..).unwrap_or_default();
     letters > 0 && rest.len() >= RECORD_ID_DIGITS && rest.chars().all(|c| c.is_ascii_digit())
 }
+
+/// The record ids `text` names as people write them, lower-cased without
+/// `#` or hyphen: letters, an optional hyphen, then at least
+/// [`WRITTEN_ID_DIGITS`] digits (`LT-4471` → `lt4471`, `#W9300146` →
+/// `w9300146`). Flight numbers (`HAT170`), booking codes (`ZFA04Y`),
+/// product specs (`8GB`) and bare numbers are not.
+fn record_ids_in(text: &str) -> Vec<String> {
+    let mut ids: Vec<String> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '#'))
+        .filter_map(|chunk| {
+            let chunk = chunk.trim_start_matches('#').trim_matches('-');
+            let letters = chunk.chars().take_while(char::is_ascii_alphabetic).count();
+            let (prefix, rest) = (chunk.get(..letters)?, chunk.get(letters..)?);
+            let digits = rest.strip_prefix('-').unwrap_or(rest);
+            (letters > 0
+                && digits.len() >= WRITTEN_ID_DIGITS
+                && digits.chars().all(|c| c.is_ascii_digit()))
+            .then(|| format!("{prefix}{digits}").to_ascii_lowercase())
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// Digits a written record id has at least ([`record_ids_in`]).
+const WRITTEN_ID_DIGITS: usize = 4;
 
 /// Digits a record id has at least ([`is_record_id`]).
 const RECORD_ID_DIGITS: usize = 5;

@@ -32,6 +32,7 @@ pub(crate) const YES_HEADS: &[&[&str]] = &[
 
 /// Go-ahead phrases that say yes anywhere in a statement (not inside a
 /// question): strong, they stand even if the reply adds an unrelated question.
+/// A domain adds those naming its actions ("please cancel").
 pub(crate) const GO_AHEAD: &[&[&str]] = &[
     &["go", "ahead"],
     &["go", "for", "it"],
@@ -42,23 +43,12 @@ pub(crate) const GO_AHEAD: &[&[&str]] = &[
     &["do", "it"],
     &["yes", "please"],
     &["let's", "do"],
-    &["book", "it"],
     &["please", "confirm"],
     &["please", "continue"],
-    &["please", "cancel"],
     &["please", "process"],
-    &["please", "book"],
-    &["please", "update"],
-    &["please", "change"],
     &["please", "make"],
-    &["please", "return"],
-    &["please", "exchange"],
-    &["please", "modify"],
-    &["please", "remove"],
     &["please", "submit"],
     &["please", "apply"],
-    &["please", "switch"],
-    &["please", "swap"],
 ];
 
 /// Agreement phrases that say yes anywhere in a statement; weak like
@@ -129,8 +119,6 @@ pub(crate) const INTERJECTION_FOLLOWERS: &[&str] = &[
     "not",
     "no",
     "nope",
-    "cancel",
-    "don't",
     "keep",
     "leave",
     "proceed",
@@ -142,7 +130,8 @@ pub(crate) const INTERJECTION_FOLLOWERS: &[&str] = &[
     "ma'am",
 ];
 
-/// Idioms whose negator negates nothing the user is asked about.
+/// Idioms whose negator negates nothing the user is asked about (a domain
+/// adds its own: a status "not yet shipped", a reason "no longer needed").
 pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     &["no", "problem"],
     &["no", "worries"],
@@ -155,13 +144,6 @@ pub(crate) const NEUTRAL_NEGATIONS: &[&[&str]] = &[
     &["not", "thrilled"],
     &["not", "pleased"],
     &["not", "excited"],
-    // An order's state, not a no: "any pending (not yet processed) orders".
-    &["not", "yet", "processed"],
-    &["not", "yet", "shipped"],
-    &["not", "yet", "delivered"],
-    // The name of retail's cancellation reason, repeated back: "the reason
-    // 'no longer needed'". ("I no longer need it cancelled" is not it.)
-    &["no", "longer", "needed"],
 ];
 
 /// Refusal verbs: saying one is a refusal.
@@ -223,7 +205,8 @@ pub(crate) const INDIRECT_QUESTIONS: &[&[&str]] = &[
 /// the action: "confirm once it's done" asks to be told afterwards.
 pub(crate) const TEMPORAL: &[&str] = &["once", "when", "whenever", "after", "until", "till"];
 
-/// Words saying the action has happened.
+/// Words saying the action has happened (a domain adds its actions' past
+/// forms: "cancelled").
 pub(crate) const COMPLETIONS: &[&str] = &[
     "done",
     "complete",
@@ -231,23 +214,12 @@ pub(crate) const COMPLETIONS: &[&str] = &[
     "finished",
     "processed",
     "submitted",
-    "updated",
     "applied",
-    "cancelled",
-    "canceled",
     "issued",
     "placed",
-    "changed",
-    "modified",
-    "booked",
     "confirmed",
     "through",
     "received",
-    "refunded",
-    "returned",
-    "exchanged",
-    "upgraded",
-    "downgraded",
 ];
 
 /// "if" phrases that only ask the agent to use judgement, not make the
@@ -263,25 +235,9 @@ pub(crate) const COURTESY_CONDITIONS: &[&[&str]] = &[
     &["if", "there", "are", "any"],
 ];
 
-/// The action's own nouns: "after the change" presupposes it like "once
-/// it's done" (only right after "after the"; "after I get my refund" is a
-/// condition).
-pub(crate) const ACTION_NOUNS: &[&str] = &[
-    "change",
-    "changes",
-    "update",
-    "modification",
-    "cancellation",
-    "exchange",
-    "return",
-    "upgrade",
-    "downgrade",
-    "booking",
-    "refund",
-];
-
 /// What "after" may point at directly to presuppose the action: "after
-/// this", "after that".
+/// this", "after that" (or, after "after the", a domain's noun for the
+/// action: "after the change").
 pub(crate) const ACTION_ANAPHORS: &[&str] = &["this", "that", "it"];
 
 /// Acknowledging a consequence the agent stated: a negation after these in
@@ -316,7 +272,15 @@ pub(crate) const CONDITIONS: &[&[&str]] = &[
     &["as", "long", "as"],
     &["in", "case"],
     &["depends"],
+    &["subject", "to"],
+    &["contingent", "on"],
+    &["contingent", "upon"],
+    &["depending", "on"],
 ];
+
+/// Conditions only when they open a clause: "Yes, pending sign-off from
+/// security" waits on it, "the pending order" describes.
+pub(crate) const CONDITION_HEADS: &[&[&str]] = &[&["pending"]];
 
 /// Hedges: the user is unsure, so there is no explicit yes.
 pub(crate) const HEDGES: &[&[&str]] = &[
@@ -363,7 +327,6 @@ pub(crate) const NEW_TOPIC: &[&[&str]] = &[
     &["another", "question"],
     &["another", "thing"],
     &["another", "request"],
-    &["another", "order"],
     &["one", "more", "thing"],
     &["something", "else"],
     &["by", "the", "way"],
@@ -384,20 +347,19 @@ pub(crate) const FIRST_PERSON: &[&str] = &[
     "i", "i'd", "i'm", "i've", "i'll", "me", "my", "we", "we'd", "we're", "our", "us",
 ];
 
-/// Stems of words that make a clause bear on the action being confirmed:
-/// an action verb, an anaphor for it, or a verb of wanting or agreeing. A
-/// negation after the yes qualifies it only in such a clause ("I don't want
-/// it cancelled"); "I don't have my email handy" does not.
+/// Stems of words that make a clause bear on the action being confirmed,
+/// besides the domain's action stems: going ahead, an anaphor for the
+/// action, or a verb of wanting or agreeing. A negation after the yes
+/// qualifies it only in such a clause ("I don't want it cancelled"); "I
+/// don't have my email handy" does not.
 pub(crate) const ACTION_STEMS: &[&str] = &[
-    "cancel", "modif", "chang", "updat", "exchang", "return", "refund", "book", "upgrad",
-    "downgrad", "remov", "charg", "transfer", "reset", "replac", "rebook", "delet", "proceed",
-    "process", "switch", "swap", "submit", "want", "need", "like", "agree", "approv", "authori",
-    "accept", "confirm", "okay", "fine", "sure", "go", "it", "them", "that", "this", "these",
-    "those",
+    "proceed", "process", "submit", "want", "need", "like", "agree", "approv", "authori", "accept",
+    "confirm", "okay", "fine", "sure", "go", "it", "them", "that", "this", "these", "those",
 ];
 
 /// Field names whose value is the answer itself ("Confirm: no"): a negator
-/// after one is a refusal, not a detail.
+/// after one is a refusal, not a detail (a domain adds its actions:
+/// "Cancel: no").
 pub(crate) const DECISION_LABELS: &[&str] = &[
     "answer",
     "decision",
@@ -409,18 +371,6 @@ pub(crate) const DECISION_LABELS: &[&str] = &[
     "approval",
     "approve",
     "proceed",
-    "cancel",
-    "cancellation",
-    "return",
-    "exchange",
-    "change",
-    "modify",
-    "modification",
-    "update",
-    "refund",
-    "booking",
-    "upgrade",
-    "downgrade",
     "action",
     "yes",
     "ok",
@@ -486,17 +436,35 @@ pub(crate) const WITHDRAWALS: &[&[&str]] = &[
     &["ask", "my"],
     &["talk", "to", "my"],
     &["consult"],
+    &["run", "it", "by"],
+    &["run", "this", "by"],
+    &["run", "that", "by"],
+    // Taking the last words back.
+    &["nvm"],
+    &["strike", "that"],
+    &["disregard"],
+    &["ignore", "that"],
+    &["ignore", "my"],
+    // Disowning the yes: someone else said it, or it was not meant.
+    &["did", "not", "mean", "it"],
+    &["did", "not", "mean", "that"],
+    &["did", "not", "mean", "to", "say"],
+    &["was", "not", "me"],
+    &["was", "not", "from", "me"],
+    &["typed", "that"],
+    &["typed", "it"],
+    &["answered", "for", "me"],
+    &["was", "answering"],
 ];
 
 /// Withdrawals only when they open a clause ("Wait, …", "Hold on."), so "I'll
 /// wait until it's delivered" is not one.
-pub(crate) const WITHDRAWAL_HEADS: &[&[&str]] = &[
-    &["wait"],
-    &["stop"],
-    &["hold", "on"],
-    &["hang", "on"],
-    &["cancel", "that"],
-];
+pub(crate) const WITHDRAWAL_HEADS: &[&[&str]] =
+    &[&["wait"], &["stop"], &["hold", "on"], &["hang", "on"]];
+
+/// Withdrawals only when they are the whole clause: "Cancel that." takes
+/// back, "cancel that order" asks for an action.
+pub(crate) const CLAUSE_WITHDRAWALS: &[&[&str]] = &[&["cancel", "that"]];
 
 /// Sarcasm: a yes said with one of these means no.
 pub(crate) const SARCASM: &[&[&str]] = &[
@@ -524,6 +492,9 @@ pub(crate) const SARCASM: &[&[&str]] = &[
     &["set", "my", "house", "on", "fire"],
     &["joking"],
     &["kidding"],
+    &["psych"],
+    &["psyche"],
+    &["not", "really"],
     &["jk"],
     &["lol"],
     &["lmao"],
@@ -535,6 +506,63 @@ pub(crate) const SARCASM: &[&[&str]] = &[
 /// Sarcasm marks read from the raw text (they are not words).
 pub(crate) const SARCASM_MARKS: &[&str] =
     &["/s", "\u{1f644}", "\u{1f612}", "\u{1f643}", "\u{1f60f}"];
+
+/// Words that, before an action word in a clause of a request for a
+/// decision, make the question propose *not* doing it, or doing something
+/// else instead: "hold off on wiping", "skip the refill", "instead of
+/// refilling", "rather than revoke it", "if I don't transfer it", "without
+/// the wipe", "keep … rather than". (A scope-ending word in between — "and",
+/// "or", "but" — ends their reach.)
+pub(crate) const DECLINING: &[&[&str]] = &[
+    &["hold", "off"],
+    &["wait"],
+    &["postpone"],
+    &["delay"],
+    &["defer"],
+    &["skip"],
+    &["pause"],
+    &["stop"],
+    &["avoid"],
+    &["refrain"],
+    &["keep"],
+    &["leave"],
+    &["instead", "of"],
+    &["rather", "than"],
+    &["not"],
+    &["no"],
+    &["never"],
+    &["without"],
+];
+
+/// Phrases that make a whole clause of a request for a decision propose
+/// keeping things as they are, wherever the action word stands in it: "put
+/// the cancellation on hold", "leave the limit as it is".
+pub(crate) const DECLINING_CLAUSE: &[&[&str]] = &[
+    &["on", "hold"],
+    &["as", "is"],
+    &["as", "it", "is"],
+    &["as", "they", "are"],
+];
+
+/// Tag questions: a question whose last clause is one of these ("I'll reset
+/// your password, ok?", "… — sound good?") asks the user to decide.
+pub(crate) const TAG_QUESTIONS: &[&[&str]] = &[
+    &["ok"],
+    &["okay"],
+    &["alright"],
+    &["all", "right"],
+    &["right"],
+    &["yes"],
+    &["good"],
+    &["fine"],
+    &["cool"],
+    &["agreed"],
+    &["deal"],
+    &["sound", "good"],
+    &["sounds", "good"],
+    &["is", "that", "ok"],
+    &["is", "that", "okay"],
+];
 
 /// Cues that an agent turn asks the user to decide something.
 pub(crate) const ASK_CUES: &[&[&str]] = &[
@@ -631,27 +659,6 @@ pub(crate) const OVERLOOKING_AUXILIARIES: &[&str] = &[
 /// back.
 pub(crate) const CONCEDING_OPENINGS: &[&[&str]] = &[&["even", "if"], &["even", "though"]];
 
-/// The stem of handing the conversation to a human agent: declining it ("do
-/// not transfer me", "hold off on transferring me") is no answer about any
-/// other action.
-pub(crate) const TRANSFER_STEM: &str = "transf";
-
-/// Words for a person the user may be handed over to ("transfer me to a
-/// human", "to an agent").
-pub(crate) const HUMAN_WORDS: &[&str] = &[
-    "human",
-    "humans",
-    "agent",
-    "person",
-    "representative",
-    "rep",
-    "someone",
-    "somebody",
-    "supervisor",
-    "manager",
-    "specialist",
-];
-
 /// How many words after a negator or withdrawal its object's action word is
 /// looked for ("no need to transfer me", "hold off on transferring").
 pub(crate) const ACTION_OBJECT_WINDOW: usize = 4;
@@ -664,34 +671,6 @@ pub(crate) const KEEP_IDIOM_OBJECTS: &[&str] = &["this", "things", "it"];
 /// See [`KEEP_IDIOM_OBJECTS`].
 pub(crate) const KEEP_IDIOM_COMPLEMENTS: &[&str] =
     &["moving", "going", "steady", "rolling", "flowing", "simple"];
-
-/// Verbs and nouns of state-changing actions: without key values, an agent
-/// request for a decision is a summary only if it names an identifier or one
-/// of these ("Do you want a coffee?" names neither).
-pub(crate) const ACTION_WORDS: &[&str] = &[
-    "cancel",
-    "cancelling",
-    "canceling",
-    "cancellation",
-    "modify",
-    "modification",
-    "change",
-    "update",
-    "exchange",
-    "return",
-    "refund",
-    "book",
-    "booking",
-    "upgrade",
-    "downgrade",
-    "remove",
-    "charge",
-    "transfer",
-    "reset",
-    "replace",
-    "rebook",
-    "delete",
-];
 
 /// Words of a keyword after which `to` starts an infinitive ("I don't need
 /// to cancel"), a different sense from the keyword's object use ("I don't
@@ -755,6 +734,9 @@ pub(crate) const FIRM_CONDITIONS: &[&[&str]] = &[
     &["only", "when"],
     &["only", "once"],
     &["only", "after"],
+    &["subject", "to"],
+    &["contingent", "on"],
+    &["contingent", "upon"],
 ];
 
 /// Modal heads of a question that asks the agent to act ("Could you cancel
@@ -773,22 +755,10 @@ pub(crate) const CONCEDING_WORDS: &[&str] = &["fine"];
 /// says what the user wants, never a consequence they acknowledge.
 pub(crate) const WISHES: &[&str] = &["want", "need", "like", "wish", "prefer", "rather"];
 
-/// Words for the object of the action being confirmed: a negation reaching
-/// one before "other"/"else" is about it ("not this order or any other").
-pub(crate) const OBJECT_WORDS: &[&str] = &[
-    "them",
-    "one",
-    "ones",
-    "order",
-    "orders",
-    "reservation",
-    "reservations",
-    "booking",
-    "flight",
-    "flights",
-    "item",
-    "items",
-];
+/// Words for the object of the action being confirmed, besides the
+/// domain's nouns for its records: a negation reaching one before
+/// "other"/"else" is about it ("not this order or any other").
+pub(crate) const OBJECT_WORDS: &[&str] = &["them", "one", "ones"];
 
 /// Retention phrases that follow their object ("leave the bottle *as is*",
 /// "leave the order *alone*"), by first word.
@@ -798,18 +768,6 @@ pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone"];
 /// [`ACTION_ANAPHORS`]: a sentence holding one may be about it, whatever
 /// other identifiers it names.
 pub(crate) const ANAPHORIC_OBJECTS: &[&str] = &["one", "ones", "them", "these", "those", "both"];
-
-/// Descriptions of an order's state that contain a withdrawal phrase ("not
-/// yet processed" holds "not yet"): they describe, they do not withdraw.
-pub(crate) const STATE_DESCRIPTIONS: &[&[&str]] = &[
-    &["not", "yet", "processed"],
-    &["not", "yet", "shipped"],
-    &["not", "yet", "delivered"],
-];
-
-/// Actions that take something away: a user's "no need" for the thing is
-/// their reason ([`super::stance`]'s reason restatement).
-pub(crate) const REMOVAL_ACTIONS: &[&str] = &["cancel", "return", "remove"];
 
 /// The words that may end a restated "no need" ("I don't need it
 /// anymore"): the thing, and time.
@@ -821,7 +779,7 @@ pub(crate) const NO_NEED_TAIL: &[&str] = &[
 /// open a request ("I'd like", "I would really like").
 pub(crate) const REQUEST_HEAD_WINDOW: usize = 3;
 
-/// Ordinals that, before "one" or "order", pick one of several things a
-/// request for a decision named ("the second one").
+/// Ordinals that, before "one" or a domain's noun for a record, pick one of
+/// several things a request for a decision named ("the second one").
 pub(crate) const SELECTING_WORDS: &[&str] =
     &["first", "second", "third", "last", "latter", "former"];

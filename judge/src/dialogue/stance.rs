@@ -3,13 +3,13 @@
 //! documented on the `dialogue` module.
 
 use super::asked::AskedWords;
+use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
-    ACTION_OBJECT_WINDOW, ACTION_WORDS, CONCEDING_OPENINGS, HUMAN_WORDS, KEEP_IDIOM_COMPLEMENTS,
-    KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OVERLOOKING,
-    OVERLOOKING_AUXILIARIES, PRECEDENCE, PURPOSES, REMOVAL_ACTIONS, REQUEST_HEAD_WINDOW,
-    RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL, TRANSFER_STEM,
+    ACTION_OBJECT_WINDOW, CONCEDING_OPENINGS, KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_OBJECTS,
+    NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OVERLOOKING, OVERLOOKING_AUXILIARIES, PRECEDENCE,
+    PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
 };
-use super::tokens::{Sentence, Word, contains_phrase, sentences};
+use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
 
 /// How a user reply answers the agent's request for a decision.
@@ -179,7 +179,9 @@ impl Markers {
             acknowledging = carried || acknowledges_that(clause);
             let acknowledged = carried
                 || (PhraseClass::Acknowledgements.any_in(clause) && !states_own_wish(clause));
-            self.condition |= !carried && states_condition(clause);
+            self.condition |= !carried
+                && (states_condition(clause)
+                    || PhraseClass::ConditionHeads.opens(skip_fillers(clause)));
             if is_field_value(clause, label) || quotes_detail(clause, asked) {
                 continue;
             }
@@ -197,11 +199,11 @@ impl Markers {
         // "Yes, please exchange it" to a cancellation: a go-ahead for an
         // action no request for a decision named.
         self.other_request |= asked.is_some_and(|asked| {
-            PhraseClass::GoAhead.matches(all).any(|(_, p)| {
-                let [_, verb] = p else {
-                    return false;
-                };
-                WordClass::ActionWords.has_text(verb) && !asked.names_action(verb)
+            DomainPhrase::GoAhead.matches(all).any(|(at, len)| {
+                len == 2
+                    && all
+                        .get(at + 1)
+                        .is_some_and(|verb| is_action_word(verb) && !asked.names_action(verb))
             })
         });
     }
@@ -276,7 +278,7 @@ impl Markers {
         };
         let head = skip_fillers(clause);
         let yes_head = PhraseClass::YesHeads.opens(head);
-        let go_ahead = PhraseClass::GoAhead.any_in(clause);
+        let go_ahead = go_ahead_in(clause);
         let agreement = PhraseClass::Agreement.any_in(clause);
         let says_yes_here = !in_question && (yes_head || go_ahead || agreement);
         self.negation_after_yes |= !negators.is_empty()
@@ -302,7 +304,9 @@ impl Markers {
         self.refusal |= opens_negated || negated_yes || PhraseClass::Refusals.any_in(clause);
         self.contrast |= PhraseClass::ContrastHeads.opens(head);
         self.withdrawal |= PhraseClass::WithdrawalHeads.opens(head)
-            && !(opens_with(head, &["cancel", "that"]) && head.len() > 2);
+            || PhraseClass::ClauseWithdrawals
+                .opening(head)
+                .is_some_and(|p| p.len() == head.len());
     }
 
     /// Whether the reply holds an explicit yes in a statement.
@@ -392,7 +396,7 @@ struct ClauseContext {
     /// The sentence holds an anaphor for the action ([`is_anaphoric`]).
     anaphoric: bool,
     /// A request for a decision named an action that takes something away
-    /// ([`REMOVAL_ACTIONS`]): "I no longer need it" restates its reason.
+    /// ([`DomainClass::RemovalForm`]): "I no longer need it" restates its reason.
     removal_asked: bool,
 }
 
@@ -414,7 +418,7 @@ fn opens_new_request(sentence: &Sentence) -> bool {
         .skip_while(|w| matches!(w.as_str(), "and" | "but" | "oh" | "um" | "so" | "well"))
         .take(NEW_TOPIC_HEAD_WINDOW)
         .any(|w| w == NEW_TOPIC_HEAD);
-    let marker = PhraseClass::NewTopic.any_in(all);
+    let marker = PhraseClass::NewTopic.any_in(all) || DomainPhrase::NewTopic.any_in(all);
     (head || marker) && all.iter().any(|w| WordClass::FirstPerson.has(w))
 }
 
@@ -505,13 +509,13 @@ fn scoped_to_the_rest(words: &[Word]) -> bool {
                 .get(..end)
                 .unwrap_or_default()
                 .iter()
-                .all(|w| !WordClass::ActionAnaphors.has(w) && !WordClass::ObjectWords.has(w))
+                .all(|w| !WordClass::ActionAnaphors.has(w) && !is_object_word(w))
         })
 }
 
 /// Whether a sentence holds a withdrawal ([`WITHDRAWALS`]) that is not part
-/// of a description of an order's state ("any pending (not yet processed)
-/// orders": [`STATE_DESCRIPTIONS`]), not in a clause conceding a case ("even
+/// of a description of a record's state ("any pending (not yet processed)
+/// orders": [`DomainPhrase::StateDescription`]), not in a clause conceding a case ("even
 /// if my plans are on pause": [`CONCEDING_OPENINGS`]) and not about handing
 /// the user over to a human agent ("hold off on transferring me":
 /// [`declines_transfer`]).
@@ -560,9 +564,10 @@ const COORDINATORS: &[&str] = &["and", "or", "nor", "plus"];
 
 /// Whether, in a clause, the first action word within
 /// [`ACTION_OBJECT_WINDOW`] words from `from` hands the user over to a human
-/// agent and nothing else is done in the clause: a transfer ending the
-/// clause or followed by "me" or "us", or by "to" and a word for a person
-/// ([`HUMAN_WORDS`]), with no other action word after it — "do not
+/// agent and nothing else is done in the clause: a hand-over
+/// ([`DomainClass::HandOver`]) ending the clause or followed by "me" or
+/// "us", or by "to" and a word for a person
+/// ([`DomainClass::HandOverPerson`]), with no other action word after it — "do not
 /// transfer", "no need to transfer me", "hold off on transferring me to a
 /// human". No write the gate confirms is a hand-over, so declining one
 /// answers nothing about the action; declining any other transfer ("don't
@@ -573,11 +578,13 @@ fn declines_transfer(clause: &[Word], from: usize) -> bool {
     let Some(at) = rest
         .iter()
         .take(ACTION_OBJECT_WINDOW)
-        .position(|w| is_action_form(w))
+        .position(is_action_form)
     else {
         return false;
     };
-    let transfer = rest.get(at).is_some_and(|w| w.starts_with(TRANSFER_STEM));
+    let transfer = rest
+        .get(at)
+        .is_some_and(|w| w.tags().has(DomainClass::HandOver));
     let object = rest.get(at + 1..).unwrap_or_default();
     let hands_over = match object.first().map(Word::as_str) {
         None | Some("me" | "us") => true,
@@ -585,7 +592,7 @@ fn declines_transfer(clause: &[Word], from: usize) -> bool {
             .iter()
             .skip(1)
             .take(HUMAN_WINDOW)
-            .any(|w| HUMAN_WORDS.contains(&w.as_str())),
+            .any(|w| w.tags().has(DomainClass::HandOverPerson)),
         Some(_) => false,
     };
     transfer && hands_over && !names_more_than_the_transfer(object)
@@ -596,37 +603,52 @@ fn declines_transfer(clause: &[Word], from: usize) -> bool {
 /// object ("transferring me and the order").
 fn names_more_than_the_transfer(words: &[Word]) -> bool {
     words.iter().any(|w| {
-        (is_action_form(w) && !w.starts_with(TRANSFER_STEM))
+        (is_action_form(w) && !w.tags().has(DomainClass::HandOver))
             || WordClass::ActionAnaphors.has(w)
-            || WordClass::ObjectWords.has(w)
+            || is_object_word(w)
     })
 }
 
-/// Whether a word is a form of a state-changing action word
-/// ([`ACTION_WORDS`], by its first five letters: "transferring",
-/// "cancelled") or of a transfer.
-fn is_action_form(word: &str) -> bool {
-    word.starts_with(TRANSFER_STEM)
-        || ACTION_WORDS
-            .iter()
-            .any(|a| word.starts_with(a.get(..ACTION_FORM_STEM).unwrap_or(a)))
+/// Whether a word is a form of one of the domain's action words
+/// ([`DomainClass::ActionForm`]: "transferring", "cancelled") or of a
+/// hand-over.
+fn is_action_form(word: &Word) -> bool {
+    let tags = word.tags();
+    tags.has(DomainClass::HandOver) || tags.has(DomainClass::ActionForm)
 }
 
-/// How many letters of an action word its forms share ("cance" of
-/// "cancelled", "cancelling").
-const ACTION_FORM_STEM: usize = 5;
+/// Whether a word is one of the domain's words for its actions.
+pub(crate) fn is_action_word(word: &Word) -> bool {
+    word.tags().has(DomainClass::ActionWord)
+}
+
+/// Whether a word names the object of the action: an English pronoun for
+/// it ([`WordClass::ObjectWords`]) or a domain's noun for its records.
+fn is_object_word(word: &Word) -> bool {
+    WordClass::ObjectWords.has(word) || word.tags().has(DomainClass::RecordNoun)
+}
+
+/// Whether a go-ahead ("go ahead", "please cancel") occurs in `words`.
+fn go_ahead_in(words: &[Word]) -> bool {
+    PhraseClass::GoAhead.any_in(words) || DomainPhrase::GoAhead.any_in(words)
+}
+
+/// Whether `words` open with a go-ahead.
+fn go_ahead_opens(words: &[Word]) -> bool {
+    PhraseClass::GoAhead.opens(words) || DomainPhrase::GoAhead.opens(words)
+}
 
 /// How many words after "transfer to" a word for a person is looked for
 /// ("to a live human agent").
 const HUMAN_WINDOW: usize = 3;
 
-/// The positions of the words inside descriptions of an order's state
-/// ([`STATE_DESCRIPTIONS`]): no marker there counts ("not yet processed"
-/// holds a withdrawal and a contrast, and describes).
+/// The positions of the words inside descriptions of a record's state
+/// ([`DomainPhrase::StateDescription`]): no marker there counts ("not yet
+/// processed" holds a withdrawal and a contrast, and describes).
 fn described_positions(words: &[Word]) -> Vec<usize> {
-    PhraseClass::StateDescriptions
+    DomainPhrase::StateDescription
         .matches(words)
-        .flat_map(|(at, p)| at..at + p.len())
+        .flat_map(|(at, len)| at..at + len)
         .collect()
 }
 
@@ -650,10 +672,7 @@ fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> b
     let anaphor = request
         .iter()
         .any(|w| WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w));
-    let actions: Vec<&Word> = request
-        .iter()
-        .filter(|w| WordClass::ActionWords.has(w))
-        .collect();
+    let actions: Vec<&Word> = request.iter().filter(|w| is_action_word(w)).collect();
     match asked {
         Some(asked) => {
             let other_action = actions.iter().any(|w| !asked.names_action(w));
@@ -688,7 +707,7 @@ fn first_yes_end(all: &[Word]) -> Option<usize> {
 fn request_words(after: &[Word]) -> Option<&[Word]> {
     // An imperative right after the yes: "Yes, upgrade my shipping".
     let head = skip_fillers(after);
-    if head.first().is_some_and(|w| WordClass::ActionWords.has(w)) {
+    if head.first().is_some_and(is_action_word) {
         return Some(head);
     }
     for (i, word) in after.iter().enumerate() {
@@ -707,8 +726,7 @@ fn request_words(after: &[Word]) -> Option<&[Word]> {
         }
         if word == "please" {
             let rest = after.get(i..).unwrap_or_default();
-            let go_ahead = PhraseClass::GoAhead.opens(rest);
-            if !go_ahead && rest.len() > 1 {
+            if !go_ahead_opens(rest) && rest.len() > 1 {
                 return rest.get(1..);
             }
         }
@@ -721,7 +739,7 @@ fn request_words(after: &[Word]) -> Option<&[Word]> {
 /// an agreement opens them.
 fn concedes_to_yes(after: &[Word]) -> bool {
     let head = skip_fillers(after);
-    PhraseClass::GoAhead.opens(head)
+    go_ahead_opens(head)
         || PhraseClass::YesHeads.opens(head)
         || PhraseClass::Agreement.opens(head)
         || head
@@ -763,7 +781,7 @@ fn turns_from_acknowledgement(clause: &[Word]) -> bool {
     PhraseClass::Contrast.opens(head)
         || PhraseClass::ContrastHeads.opens(head)
         || PhraseClass::YesHeads.opens(head)
-        || PhraseClass::GoAhead.any_in(clause)
+        || go_ahead_in(clause)
 }
 
 /// The negators the stance grammar reads in a clause: [`negator_positions`]
@@ -832,7 +850,7 @@ fn states_forgetting(clause: &[Word], at: usize) -> bool {
     let memory_verb = clause
         .get(at + 1)
         .is_some_and(|w| MEMORY_VERBS.contains(&w.as_str()));
-    first_person && memory_verb && !clause.iter().any(|w| WordClass::ActionWords.has(w))
+    first_person && memory_verb && !clause.iter().any(is_action_word)
 }
 
 /// Whether a sentence holds an anaphor for the action ("it", "this",
@@ -843,9 +861,9 @@ fn is_anaphoric(sentence: &[Word]) -> bool {
 }
 
 /// Whether a request for a decision so far named an action that takes
-/// something away ([`REMOVAL_ACTIONS`]: cancel, return, remove).
+/// something away ([`DomainClass::RemovalForm`]: a cancellation, a return).
 fn removal_asked(asked: Option<&AskedWords>) -> bool {
-    asked.is_some_and(|asked| REMOVAL_ACTIONS.iter().any(|a| asked.names_action(a)))
+    asked.is_some_and(AskedWords::removal_asked)
 }
 
 /// Whether the negator at `at` opens the user's own "no need" for the
@@ -871,14 +889,23 @@ fn restates_no_need(clause: &[Word], at: usize) -> bool {
             .unwrap_or_default()
             .iter()
             .all(|w| WordClass::NoNeedTail.has(w))
-        && !clause.iter().any(|w| WordClass::ActionWords.has(w))
+        && !clause.iter().any(is_action_word)
 }
 
-/// Classifies one user reply to the agent's request for a decision. Pure and
-/// deterministic; the rule is documented on the `dialogue` module.
+/// Classifies one user reply to the agent's request for a decision, read
+/// without a domain's words ([`reply_stance_in`]). Pure and deterministic;
+/// the rule is documented on the `dialogue` module.
 #[must_use]
 pub fn reply_stance(reply: &str) -> Stance {
     Markers::of(reply).stance()
+}
+
+/// [`reply_stance`] of a reply read with a domain's words (its `lexicon`:
+/// the words its bundle declares for its actions and records).
+#[must_use]
+pub fn reply_stance_in(reply: &str, lexicon: &Lexicon) -> Stance {
+    let read = sentences_in(&without_quoted_mentions(reply), lexicon);
+    Markers::read_sentences(reply, &read, None).stance()
 }
 
 /// Longest quoted span treated as a mention, in words.
@@ -947,22 +974,29 @@ fn states_condition(clause: &[Word]) -> bool {
                 let next = after.get(1).map(Word::as_str);
                 let after_the_action = marker == "after"
                     && match next {
-                        Some("the") => after.get(2).is_some_and(|w| WordClass::ActionNouns.has(w)),
+                        Some("the") => after.get(2).is_some_and(is_action_word),
                         Some(word) => WordClass::ActionAnaphors.has_text(word),
                         None => false,
                     };
-                after_the_action || after.iter().any(|w| WordClass::Completions.has(w))
+                after_the_action
+                    || after.iter().any(|w| {
+                        WordClass::Completions.has(w) || w.tags().has(DomainClass::Completion)
+                    })
             });
             !(conceded || asked || courtesy || afterwards)
         }
     })
 }
 
-/// Whether a clause bears on the action being confirmed ([`ACTION_STEMS`]),
-/// other than by acknowledging a consequence ([`ACKNOWLEDGEMENTS`]).
+/// Whether a clause bears on the action being confirmed (an English stem,
+/// [`ACTION_STEMS`], or a domain's action stem), other than by
+/// acknowledging a consequence ([`ACKNOWLEDGEMENTS`]).
 fn bears_on_action(clause: &[Word]) -> bool {
     let acknowledged = PhraseClass::Acknowledgements.any_in(clause) && !states_own_wish(clause);
-    !acknowledged && clause.iter().any(|w| has_action_stem(w))
+    !acknowledged
+        && clause
+            .iter()
+            .any(|w| has_action_stem(w) || w.tags().has(DomainClass::ActionForm))
 }
 
 /// Whether a clause is a detail's value after its field name ("Insurance:
@@ -975,8 +1009,8 @@ fn is_field_value(clause: &[Word], label: Option<&[Word]>) -> bool {
     let opens_negated = clause.first().is_some_and(|w| WordClass::Negators.has(w));
     let names_decision = label
         .last()
-        .is_some_and(|w| WordClass::DecisionLabels.has(w))
-        || PhraseClass::GoAhead.any_in(label)
+        .is_some_and(|w| WordClass::DecisionLabels.has(w) || w.tags().has(DomainClass::ActionName))
+        || go_ahead_in(label)
         || PhraseClass::YesHeads.any_in(label);
     opens_negated && !names_decision
 }
@@ -1028,9 +1062,9 @@ fn quotes_detail(clause: &[Word], asked: Option<&AskedWords>) -> bool {
 /// not one an interjection leads into ([`INTERJECTION_FOLLOWERS`]).
 fn is_determiner_no(tokens: &[Word], i: usize) -> bool {
     tokens.get(i).is_some_and(|w| w == "no")
-        && tokens
-            .get(i + 1)
-            .is_some_and(|next| !WordClass::InterjectionFollowers.has(next))
+        && tokens.get(i + 1).is_some_and(|next| {
+            !WordClass::InterjectionFollowers.has(next) && !next.tags().has(DomainClass::ActionName)
+        })
 }
 
 /// Whether the word at `i` directly follows "if" or "whether" ("if not":
@@ -1049,7 +1083,7 @@ fn opens_with(words: &[Word], phrase: &[&str]) -> bool {
 }
 
 /// `tokens` without the filler words that open it.
-fn skip_fillers(tokens: &[Word]) -> &[Word] {
+pub(crate) fn skip_fillers(tokens: &[Word]) -> &[Word] {
     let start = tokens
         .iter()
         .position(|t| !WordClass::Fillers.has(t))
@@ -1057,12 +1091,17 @@ fn skip_fillers(tokens: &[Word]) -> &[Word] {
     tokens.get(start..).unwrap_or_default()
 }
 
-/// Positions of negators in `tokens`, except those inside an idiom that
-/// negates nothing ("no problem").
+/// Positions of negators in `tokens`, except those opening an idiom that
+/// negates nothing ("no problem", or a domain's "not yet shipped").
 pub(crate) fn negator_positions(tokens: &[Word]) -> Vec<usize> {
     let neutral: Vec<usize> = PhraseClass::NeutralNegations
         .matches(tokens)
         .map(|(at, _)| at)
+        .chain(
+            DomainPhrase::NeutralNegation
+                .matches(tokens)
+                .map(|(at, _)| at),
+        )
         .collect();
     tokens
         .iter()
@@ -1091,13 +1130,32 @@ fn is_elongated(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialogue::test_words::tau2;
 
+    /// A reply's markers, read with the tau2 bundles' words.
     fn markers(reply: &str) -> Markers {
-        Markers::of(reply)
+        read_in(reply, None)
+    }
+
+    fn read_in(reply: &str, asked: Option<&AskedWords>) -> Markers {
+        let read = sentences_in(&without_quoted_mentions(reply), &tau2());
+        Markers::read_sentences(reply, &read, asked)
+    }
+
+    /// A reply's stance, read with the tau2 bundles' words.
+    fn reply_stance(reply: &str) -> Stance {
+        reply_stance_in(reply, &tau2())
+    }
+
+    /// What the agent asked, read with the tau2 bundles' words.
+    fn asked_in(text: &str) -> AskedWords {
+        let mut asked = AskedWords::default();
+        asked.add_sentences(&sentences_in(text, &tau2()));
+        asked
     }
 
     fn clause(text: &str) -> Vec<Word> {
-        sentences(text)
+        sentences_in(text, &tau2())
             .first()
             .map(|s| s.words().to_vec())
             .unwrap_or_default()
@@ -1227,12 +1285,11 @@ mod tests {
 
     #[test]
     fn a_detail_of_the_summary_quoted_back_is_no_answer() {
-        let mut asked = AskedWords::default();
-        asked.add_turn(
+        let asked = asked_in(
             "Please confirm: change the boots from size 10 (synthetic, waterproof yes) \
              to size 8 (synthetic, waterproof no). Reply YES to proceed or say no.",
         );
-        let stance = |reply: &str| Markers::read(reply, Some(&asked)).stance();
+        let stance = |reply: &str| read_in(reply, Some(&asked)).stance();
         for reply in [
             "YES. Please change the boots from size 10 (synthetic, waterproof yes) to size 8 \
              (synthetic, waterproof no). No other changes.",
@@ -1254,12 +1311,11 @@ mod tests {
         // Without the summary the `no` is an answer.
         assert_eq!(reply_stance("Yes, size 8 (waterproof no)."), Stance::Refuse);
 
-        let mut asked = AskedWords::default();
-        asked.add_turn(
+        let asked = asked_in(
             "Cancel order #W9284598, reason ordered by mistake. No item modifications will \
              be made. Reply yes to proceed or no to keep it.",
         );
-        let stance = |reply: &str| Markers::read(reply, Some(&asked)).stance();
+        let stance = |reply: &str| read_in(reply, Some(&asked)).stance();
         assert_eq!(
             stance(
                 "Yes, proceed exactly as listed: - Reason: ordered by mistake - No item modifications"

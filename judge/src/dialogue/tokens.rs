@@ -15,16 +15,19 @@ use std::ops::Deref;
 
 use smol_str::{SmolStr, StrExt};
 
+use super::domain::{DomainTags, ENGLISH, Lexicon};
 use super::vocabulary::{OTHER, VOCABULARY, WordId};
 
-/// One word token: its text (a short word, up to 23 bytes, held inline) and
+/// One word token: its text (a short word, up to 23 bytes, held inline),
 /// its id in the dialogue vocabulary (`vocabulary.rs`), looked up once
 /// when the word is made, so the grammar's word classes and phrase lists
-/// match it by id.
+/// match it by id, and what the domain's lexicon says of it
+/// (its domain tags, set when its sentence is read with one).
 #[derive(Clone)]
 pub struct Word {
     text: SmolStr,
     id: WordId,
+    tags: DomainTags,
 }
 
 impl Word {
@@ -42,7 +45,11 @@ impl Word {
 
     fn from_text(text: SmolStr) -> Self {
         let id = VOCABULARY.id(&text);
-        Word { text, id }
+        Word {
+            text,
+            id,
+            tags: DomainTags::default(),
+        }
     }
 
     /// The word's text.
@@ -54,6 +61,16 @@ impl Word {
     /// The word's vocabulary id ([`OTHER`] for a word in no list).
     pub(crate) fn id(&self) -> WordId {
         self.id
+    }
+
+    /// What the domain's lexicon says of the word (nothing, for a word not
+    /// read with one).
+    pub(crate) fn tags(&self) -> DomainTags {
+        self.tags
+    }
+
+    pub(crate) fn set_tags(&mut self, tags: DomainTags) {
+        self.tags = tags;
     }
 }
 
@@ -264,11 +281,19 @@ fn normalise_general(text: &str) -> String {
         .collect()
 }
 
-/// Splits normalised text into sentences. A `.` ends a sentence only when
-/// whitespace or the end follows it, so `$22.55` and `mms.carrier.com` stay
-/// whole; `!`, `?`, `;` and line breaks always end one.
+/// Splits normalised text into sentences, read without a domain
+/// ([`sentences_in`] with [`Lexicon::english`]).
 #[must_use]
 pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
+    sentences_in(text, &ENGLISH)
+}
+
+/// Splits normalised text into sentences, each word tagged by `lexicon`. A
+/// `.` ends a sentence only when whitespace or the end follows it, so
+/// `$22.55` and `mms.carrier.com` stay whole; `!`, `?`, `;` and line breaks
+/// always end one.
+#[must_use]
+pub(crate) fn sentences_in(text: &str, lexicon: &Lexicon) -> Vec<Sentence> {
     let normalised = normalise(text);
     let mut out: Vec<Sentence> = Vec::new();
     let mut start = 0;
@@ -286,7 +311,11 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
         if !ends {
             continue;
         }
-        let sentence = sentence(normalised.get(start..at).unwrap_or_default(), b == b'?');
+        let sentence = sentence(
+            normalised.get(start..at).unwrap_or_default(),
+            b == b'?',
+            lexicon,
+        );
         start = at + 1;
         if sentence.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
@@ -299,7 +328,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
         }
         out.push(sentence);
     }
-    let last = sentence(normalised.get(start..).unwrap_or_default(), false);
+    let last = sentence(normalised.get(start..).unwrap_or_default(), false, lexicon);
     if !last.is_empty() {
         out.push(last);
     }
@@ -311,8 +340,8 @@ pub(crate) const MAX_LABEL_WORDS: usize = 3;
 
 /// One sentence of normalised text, read into clauses of word tokens
 /// (empty clauses dropped), each with the label it is the value of (see
-/// [`Sentence::labels`]).
-fn sentence(text: &str, question: bool) -> Sentence {
+/// [`Sentence::labels`]), its words tagged by `lexicon`.
+fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
     let mut read = Sentence {
         // About one word in six bytes: most sentences need no regrowth.
         words: Vec::with_capacity(text.len() / 6 + 1),
@@ -358,6 +387,7 @@ fn sentence(text: &str, question: bool) -> Sentence {
         after_colon = separator == ':';
         rest = rest.get(end + separator.len_utf8()..).unwrap_or_default();
     }
+    lexicon.tag(&mut read.words);
     read
 }
 

@@ -15,15 +15,15 @@ use std::borrow::Borrow;
 use std::sync::LazyLock;
 
 use super::lexicon::{
-    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_NOUNS, ACTION_STEMS, ACTION_WORDS, AGREEMENT,
-    ANAPHORIC_OBJECTS, ASK_CUES, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS,
-    CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS, COURTESY_CONDITIONS,
-    DECISION_LABELS, DECISION_WORDS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES,
-    INDIRECT_QUESTIONS, INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS,
-    INTERROGATIVES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL,
-    OBJECT_WORDS, PRECEDENCE, REFUSALS, REMOVAL_ACTIONS, RETENTION, RETENTION_AFTER_OBJECT,
-    SARCASM, SCOPE_ENDS, SELECTING_WORDS, STATE_DESCRIPTIONS, TEMPORAL, WISHES, WITHDRAWAL_HEADS,
-    WITHDRAWALS, YES_HEADS,
+    ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_STEMS, AGREEMENT, ANAPHORIC_OBJECTS, ASK_CUES,
+    CLAUSE_WITHDRAWALS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS,
+    CONDITION_HEADS, CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS,
+    COURTESY_CONDITIONS, DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE, FILLERS,
+    FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS, INFINITIVE_VERBS,
+    INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
+    NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PRECEDENCE, REFUSALS, RETENTION,
+    RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL, WISHES,
+    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -42,12 +42,10 @@ pub(crate) enum WordClass {
     ContrastConcessions,
     Temporal,
     Completions,
-    ActionNouns,
     ActionAnaphors,
     FirstPerson,
     DecisionLabels,
     DecisionWords,
-    ActionWords,
     InfinitiveVerbs,
     ScopeEnds,
     Interrogatives,
@@ -59,26 +57,23 @@ pub(crate) enum WordClass {
     ObjectWords,
     RetentionAfterObject,
     AnaphoricObjects,
-    RemovalActions,
     NoNeedTail,
     SelectingWords,
 }
 
 impl WordClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [WordClass; 26] = [
+    const ALL: [WordClass; 23] = [
         WordClass::Fillers,
         WordClass::Negators,
         WordClass::InterjectionFollowers,
         WordClass::ContrastConcessions,
         WordClass::Temporal,
         WordClass::Completions,
-        WordClass::ActionNouns,
         WordClass::ActionAnaphors,
         WordClass::FirstPerson,
         WordClass::DecisionLabels,
         WordClass::DecisionWords,
-        WordClass::ActionWords,
         WordClass::InfinitiveVerbs,
         WordClass::ScopeEnds,
         WordClass::Interrogatives,
@@ -90,7 +85,6 @@ impl WordClass {
         WordClass::ObjectWords,
         WordClass::RetentionAfterObject,
         WordClass::AnaphoricObjects,
-        WordClass::RemovalActions,
         WordClass::NoNeedTail,
         WordClass::SelectingWords,
     ];
@@ -104,12 +98,10 @@ impl WordClass {
             WordClass::ContrastConcessions => CONTRAST_CONCESSIONS,
             WordClass::Temporal => TEMPORAL,
             WordClass::Completions => COMPLETIONS,
-            WordClass::ActionNouns => ACTION_NOUNS,
             WordClass::ActionAnaphors => ACTION_ANAPHORS,
             WordClass::FirstPerson => FIRST_PERSON,
             WordClass::DecisionLabels => DECISION_LABELS,
             WordClass::DecisionWords => DECISION_WORDS,
-            WordClass::ActionWords => ACTION_WORDS,
             WordClass::InfinitiveVerbs => INFINITIVE_VERBS,
             WordClass::ScopeEnds => SCOPE_ENDS,
             WordClass::Interrogatives => INTERROGATIVES,
@@ -121,7 +113,6 @@ impl WordClass {
             WordClass::ObjectWords => OBJECT_WORDS,
             WordClass::RetentionAfterObject => RETENTION_AFTER_OBJECT,
             WordClass::AnaphoricObjects => ANAPHORIC_OBJECTS,
-            WordClass::RemovalActions => REMOVAL_ACTIONS,
             WordClass::NoNeedTail => NO_NEED_TAIL,
             WordClass::SelectingWords => SELECTING_WORDS,
         }
@@ -172,16 +163,20 @@ pub(crate) enum PhraseClass {
     Retention,
     Withdrawals,
     WithdrawalHeads,
+    ClauseWithdrawals,
     Sarcasm,
     AskCues,
     InformationRequests,
     FirmConditions,
-    StateDescriptions,
+    Declining,
+    DecliningClause,
+    ConditionHeads,
+    TagQuestions,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 23] = [
+    const ALL: [PhraseClass; 27] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -200,11 +195,15 @@ impl PhraseClass {
         PhraseClass::Retention,
         PhraseClass::Withdrawals,
         PhraseClass::WithdrawalHeads,
+        PhraseClass::ClauseWithdrawals,
         PhraseClass::Sarcasm,
         PhraseClass::AskCues,
         PhraseClass::InformationRequests,
         PhraseClass::FirmConditions,
-        PhraseClass::StateDescriptions,
+        PhraseClass::Declining,
+        PhraseClass::DecliningClause,
+        PhraseClass::ConditionHeads,
+        PhraseClass::TagQuestions,
     ];
 
     /// The lexicon's list this class reads.
@@ -228,11 +227,15 @@ impl PhraseClass {
             PhraseClass::Retention => RETENTION,
             PhraseClass::Withdrawals => WITHDRAWALS,
             PhraseClass::WithdrawalHeads => WITHDRAWAL_HEADS,
+            PhraseClass::ClauseWithdrawals => CLAUSE_WITHDRAWALS,
             PhraseClass::Sarcasm => SARCASM,
             PhraseClass::AskCues => ASK_CUES,
             PhraseClass::InformationRequests => INFORMATION_REQUESTS,
             PhraseClass::FirmConditions => FIRM_CONDITIONS,
-            PhraseClass::StateDescriptions => STATE_DESCRIPTIONS,
+            PhraseClass::Declining => DECLINING,
+            PhraseClass::DecliningClause => DECLINING_CLAUSE,
+            PhraseClass::ConditionHeads => CONDITION_HEADS,
+            PhraseClass::TagQuestions => TAG_QUESTIONS,
         }
     }
 
@@ -327,9 +330,11 @@ fn opens_with_ids<T: Borrow<Word>>(words: &[T], phrase: &[WordId]) -> bool {
             .all(|(word, &id)| word.borrow().id() == id)
 }
 
-/// Whether `word` is an action word by its stem ([`ACTION_STEMS`]): it
-/// opens with a stem of four letters or more, or is a shorter stem itself
-/// ("go", "it"). Only the stems sharing the word's first byte are tried.
+/// Whether `word` bears on the action by an English stem ([`ACTION_STEMS`]:
+/// going ahead, an anaphor, wanting or agreeing): it opens with a stem of
+/// four letters or more, or is a shorter stem itself ("go", "it"). Only the
+/// stems sharing the word's first byte are tried. (The domain's action
+/// action words are a word's domain tags.)
 pub(crate) fn has_action_stem(word: &str) -> bool {
     let Some(&first) = word.as_bytes().first() else {
         return false;

@@ -462,9 +462,16 @@ impl Explainer<'_> {
                             .map(EventIdx),
                     })
                     .collect();
+                let consent = match node {
+                    CNode::Confirmed { negated: false, .. } => {
+                        self.derived.consent(c, EventIdx(k), env)
+                    }
+                    _ => None,
+                };
                 out.push(FailedAtom {
                     atom: c,
                     cited,
+                    consent,
                     condition: Condition::Formal,
                 });
             }

@@ -9,7 +9,7 @@ use hashbrown::{HashMap, HashSet};
 
 use crate::encode::{CNode, Encoded, ONode};
 use crate::env::{Env, MAX_VARS};
-use crate::facts::{FOREVER, Speaker, TraceFacts};
+use crate::facts::{FOREVER, Reply, Speaker, TraceFacts};
 use crate::intern::Symbol;
 use crate::ir::{CmpOp, Outcome, VarId};
 use crate::program::{self, Program};
@@ -372,8 +372,22 @@ impl Inputs {
             facts
                 .mentions
                 .iter()
+                .filter(|m| m.action)
+                .map(|m| IActionWord(m.value)),
+        );
+        rt.extend(
+            facts
+                .mentions
+                .iter()
                 .filter(|m| m.in_answer)
                 .map(|m| IInAnswer(m.value, m.event.0)),
+        );
+        rt.extend(
+            facts
+                .mentions
+                .iter()
+                .filter(|m| m.declined)
+                .map(|m| IDeclined(m.value, m.event.0)),
         );
         for turn in &facts.turns {
             let ev = turn.event.0;
@@ -387,11 +401,11 @@ impl Inputs {
                     }
                 }
                 Speaker::User | Speaker::Ticket => {
-                    if turn.affirms {
+                    if turn.reply == Reply::Affirms {
                         rt.extend([IAffirm(ev)]);
                     }
-                    if turn.revokes {
-                        rt.extend([IRevoke(ev)]);
+                    if turn.reply.revoke_rank() > 0 {
+                        rt.extend([IRevoke(ev, turn.reply.revoke_rank())]);
                     }
                     if turn.corrects {
                         rt.extend([ICorrect(ev)]);

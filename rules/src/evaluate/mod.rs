@@ -14,7 +14,9 @@ mod result;
 
 pub use graph::step_depths;
 pub(crate) use result::Ranked;
-pub use result::{Cited, Derived, EvaluateError, FailedAtom, Reason, Violation};
+pub use result::{
+    Cited, ConsentFailure, ConsentOutcome, Derived, EvaluateError, FailedAtom, Reason, Violation,
+};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,6 +31,21 @@ use crate::steps::{CompiledChecks, StepId};
 use explain::{Explainer, ValueIndex};
 use inputs::Inputs;
 
+/// The outcome a `ConsentAt` code stands for, and its turn.
+fn consent_of(code: u8, turn: u32) -> ConsentFailure {
+    let outcome = match code {
+        program::CONSENT_AFFIRMATIVE => ConsentOutcome::Affirmative,
+        program::CONSENT_ABSENT => ConsentOutcome::Absent,
+        rank => crate::facts::Reply::of_revoke_rank(rank)
+            .and_then(ConsentOutcome::of_reply)
+            .unwrap_or(ConsentOutcome::Qualified),
+    };
+    ConsentFailure {
+        outcome,
+        turn: (turn != program::NO_TURN).then_some(EventIdx(turn)),
+    }
+}
+
 /// Runs the program. Deterministic: the same inputs give the same `Derived`.
 pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, EvaluateError> {
     if checks.vars as usize > MAX_VARS {
@@ -38,12 +55,16 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
     let mut runtime = Program::new();
     let inputs = Inputs::build(checks, facts, &mut encoded);
     inputs.load(checks, &encoded, facts, &mut runtime);
-    let (val, field_src, present, holds, sat, allowed, frontier, unguarded, read_allowed) =
+    let (val, field_src, present, consent, holds, sat, allowed, frontier, unguarded, read_allowed) =
         runtime.run_with_hasher::<hashbrown::DefaultHashBuilder>();
     let mut derived = Derived {
         holds: holds
             .into_iter()
             .map(|program::Holds(c, k, e)| (c, k, e))
+            .collect(),
+        consent: consent
+            .into_iter()
+            .map(|program::ConsentAt(c, k, e, code, turn)| ((c, k, e), consent_of(code, turn)))
             .collect(),
         sat: sat
             .into_iter()

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::consent::{Condition, ConsentSpec};
@@ -103,6 +103,70 @@ pub struct FailedAtom {
     /// Whether the condition is the user's consent or a formal check.
     #[serde(default)]
     pub condition: Condition,
+    /// For a failed `confirmed(...)`: how the user answered, and the turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consent: Option<ConsentFailure>,
+}
+
+/// How the user answered the request for a decision a `confirmed(...)`
+/// reads: one outcome, decided by code over the turns' cues (the same by
+/// both evaluators).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConsentOutcome {
+    /// An explicit, unqualified yes to the latest request for a decision
+    /// naming the values, not taken back: the only outcome that holds.
+    Affirmative,
+    /// The user said no (or a sarcastic yes, or to keep what the action
+    /// would change).
+    Refused,
+    /// The user took a yes back, deferred it to someone else, or disowned
+    /// it.
+    Withdrawn,
+    /// The user's answer made the yes conditional, contrasted or hedged it,
+    /// or corrected what was asked: the details must be restated.
+    Qualified,
+    /// No answer to such a request: none named the values, or the user
+    /// never answered it (or answered a later question).
+    Absent,
+}
+
+impl ConsentOutcome {
+    /// The outcome of a user reply that takes consent away.
+    #[must_use]
+    pub fn of_reply(reply: crate::facts::Reply) -> Option<ConsentOutcome> {
+        match reply {
+            crate::facts::Reply::Refuses => Some(ConsentOutcome::Refused),
+            crate::facts::Reply::Withdraws => Some(ConsentOutcome::Withdrawn),
+            crate::facts::Reply::Qualifies => Some(ConsentOutcome::Qualified),
+            crate::facts::Reply::Other | crate::facts::Reply::Affirms => None,
+        }
+    }
+
+    /// The outcome's name, as reports print it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ConsentOutcome::Affirmative => "affirmative",
+            ConsentOutcome::Refused => "refused",
+            ConsentOutcome::Withdrawn => "withdrawn",
+            ConsentOutcome::Qualified => "qualified",
+            ConsentOutcome::Absent => "absent",
+        }
+    }
+}
+
+/// A failed consent condition: how the user answered and the turn it is
+/// about — the reply that refused, withdrew or qualified, or, when the
+/// outcome is [`ConsentOutcome::Absent`], the unanswered request for a
+/// decision (`None`: no turn asked for one naming the values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ConsentFailure {
+    /// The outcome.
+    pub outcome: ConsentOutcome,
+    /// The turn it is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<EventIdx>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,12 +269,21 @@ pub struct Derived {
     /// Every unauthorized gated call, in event order.
     pub violations: Vec<Violation>,
     pub(super) holds: HashSet<(u32, u32, Env)>,
+    /// The outcome of each `confirmed(...)` evaluated, by (check, event,
+    /// request).
+    pub(super) consent: HashMap<(u32, u32, Env), ConsentFailure>,
 }
 
 impl Derived {
     /// Whether check `root` (an encoded node) holds at `event` under `env`.
     pub fn holds(&self, root: u32, event: EventIdx, env: &Env) -> bool {
         self.holds.contains(&(root, event.0, *env))
+    }
+
+    /// How the user answered the request a `confirmed(...)` check (an
+    /// encoded node) reads, at `event` under `env`, if it was evaluated.
+    pub fn consent(&self, check: u32, event: EventIdx, env: &Env) -> Option<ConsentFailure> {
+        self.consent.get(&(check, event.0, *env)).copied()
     }
 
     /// Whether the gated call at `event` was authorized.

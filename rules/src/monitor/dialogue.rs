@@ -5,7 +5,9 @@
 
 use hashbrown::{HashMap, HashSet};
 
-use crate::facts::{EventFacts, Speaker, TurnFact};
+use crate::evaluate::{ConsentFailure, ConsentOutcome};
+use crate::facts::{EventFacts, Reply, Speaker, TurnFact};
+use crate::ids::EventIdx;
 use crate::intern::Symbol;
 use crate::value::Value;
 
@@ -22,10 +24,25 @@ pub struct Dialogue {
     earliest: HashMap<(Value, Speaker), u32>,
     /// The values named anywhere that are record identifiers.
     records: HashSet<Value>,
+    /// The values named anywhere that are words for the domain's actions.
+    actions: HashSet<Value>,
     /// `(identifier, user turn event)`: named in the turn's answer.
     in_answer: HashSet<(Value, u32)>,
+    /// `(action word, agent turn event)`: named only as what not to do.
+    declined: HashSet<(Value, u32)>,
     /// `(entity type, id)` of every entity read, with its first read's event.
     entity_ids: HashMap<(Symbol, Symbol), u32>,
+}
+
+/// A kind of value a yes may pick some of among those a summary named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An order-like record id.
+    Record,
+    /// A word for one of the domain's actions.
+    Action,
+    /// An id of an entity of this type read by then.
+    Entity(Symbol),
 }
 
 /// One change [`Dialogue::apply`] made, so the monitor can undo its last event.
@@ -35,7 +52,9 @@ pub enum DialogueChange {
     MentionAdded((Value, u32, Speaker)),
     EarliestWas((Value, Speaker), Option<u32>),
     RecordAdded(Value),
+    ActionAdded(Value),
     InAnswerAdded((Value, u32)),
+    DeclinedAdded((Value, u32)),
     EntityIdAdded((Symbol, Symbol)),
 }
 
@@ -72,8 +91,18 @@ impl Dialogue {
                     m.value,
                 )));
             }
+            if m.action && self.actions.insert(m.value) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::ActionAdded(
+                    m.value,
+                )));
+            }
             if m.in_answer && self.in_answer.insert((m.value, m.event.0)) {
                 undo.push(StateChange::DialogueChanged(DialogueChange::InAnswerAdded(
+                    (m.value, m.event.0),
+                )));
+            }
+            if m.declined && self.declined.insert((m.value, m.event.0)) {
+                undo.push(StateChange::DialogueChanged(DialogueChange::DeclinedAdded(
                     (m.value, m.event.0),
                 )));
             }
@@ -107,8 +136,14 @@ impl Dialogue {
             DialogueChange::RecordAdded(value) => {
                 self.records.remove(&value);
             }
+            DialogueChange::ActionAdded(value) => {
+                self.actions.remove(&value);
+            }
             DialogueChange::InAnswerAdded(named) => {
                 self.in_answer.remove(&named);
+            }
+            DialogueChange::DeclinedAdded(named) => {
+                self.declined.remove(&named);
             }
             DialogueChange::EntityIdAdded(key) => {
                 self.entity_ids.remove(&key);
@@ -129,23 +164,27 @@ impl Dialogue {
             .is_some_and(|&event| event <= k)
     }
 
+    /// Whether the agent turn at `event` names every value, none only as
+    /// what not to do.
     fn agent_named_all(&self, values: &[Value], event: u32) -> bool {
-        values
-            .iter()
-            .all(|v| self.mentions.contains(&(*v, event, Speaker::Agent)))
+        values.iter().all(|v| {
+            self.mentions.contains(&(*v, event, Speaker::Agent))
+                && !self.declined.contains(&(*v, event))
+        })
     }
 
-    /// The kinds of record `value` is at event `k`: an order-like record id
-    /// (`None`), and the type of every entity read with it (a string) as id
-    /// by then.
-    fn kinds(&self, value: Value, k: u32) -> impl Iterator<Item = Option<Symbol>> + '_ {
-        let shaped = self.records.contains(&value).then_some(None);
+    /// The kinds of record `value` is at event `k`: an order-like record id,
+    /// a word for an action, and the type of every entity read with it (a
+    /// string) as id by then.
+    fn kinds(&self, value: Value, k: u32) -> impl Iterator<Item = Kind> + '_ {
+        let shaped = self.records.contains(&value).then_some(Kind::Record);
+        let action = self.actions.contains(&value).then_some(Kind::Action);
         let read = self
             .entity_ids
             .iter()
             .filter(move |&(&(_, id), &first)| value == Value::Str(id) && first <= k)
-            .map(|(&(entity, _), _)| Some(entity));
-        shaped.into_iter().chain(read)
+            .map(|(&(entity, _), _)| Kind::Entity(entity));
+        shaped.into_iter().chain(action).chain(read)
     }
 
     /// Whether the answer of the user's turn at `reply` names a record the
@@ -173,10 +212,22 @@ impl Dialogue {
     }
 
     /// Whether, at event `k`, the user's yes answers the latest agent turn
-    /// asking for a decision that names every value, not revoked since. A
-    /// yes naming some of the summary's records but not every record among
-    /// the values is no yes to them.
+    /// asking for a decision that names every value, not revoked since
+    /// ([`Dialogue::consent`] is [`ConsentOutcome::Affirmative`]).
+    #[cfg(test)]
     pub fn confirmed(&self, values: &[Value], k: u32) -> bool {
+        self.consent(values, k).outcome == ConsentOutcome::Affirmative
+    }
+
+    /// How the user answered, by event `k`, the latest agent turn asking
+    /// for a decision that names every value (the summary): the strongest
+    /// reply after it that took consent away (a refusal over a withdrawal
+    /// over a qualification; a correction after the yes qualifies), at its
+    /// first turn of that kind; else the first yes in its window (before
+    /// any later agent question) that names no other record of the
+    /// summary's in place of the values; else absent, at the summary (or
+    /// with no turn, when no summary names the values).
+    pub fn consent(&self, values: &[Value], k: u32) -> ConsentFailure {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
         let upto = self.turns.partition_point(|t| t.event.0 <= k);
@@ -191,26 +242,52 @@ impl Dialogue {
                     && self.agent_named_all(values, t.event.0)
             })
         else {
-            return false;
+            return ConsentFailure {
+                outcome: ConsentOutcome::Absent,
+                turn: None,
+            };
         };
         let summary_event = self.turns.get(summary).map_or(0, |t| t.event.0);
         let mut window_open = true;
-        let mut yes = false;
+        let mut yes: Option<u32> = None;
+        let mut revoked: Option<(Reply, u32)> = None;
         let after = self.turns.get(summary + 1..upto).unwrap_or_default();
         for turn in after {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,
                 Speaker::User | Speaker::Ticket => {
-                    if turn.revokes || (yes && turn.corrects) {
-                        return false;
+                    let reply = if yes.is_some() && turn.corrects {
+                        turn.reply.max(Reply::Qualifies)
+                    } else {
+                        turn.reply
+                    };
+                    if reply.revoke_rank() > revoked.map_or(0, |(r, _)| r.revoke_rank()) {
+                        revoked = Some((reply, turn.event.0));
                     }
-                    yes |= turn.affirms
+                    if yes.is_none()
+                        && turn.reply == Reply::Affirms
                         && window_open
-                        && !self.names_other_records(values, summary_event, turn.event.0, k);
+                        && !self.names_other_records(values, summary_event, turn.event.0, k)
+                    {
+                        yes = Some(turn.event.0);
+                    }
                 }
             }
         }
-        yes
+        match (revoked, yes) {
+            (Some((reply, at)), _) => ConsentFailure {
+                outcome: ConsentOutcome::of_reply(reply).unwrap_or(ConsentOutcome::Qualified),
+                turn: Some(EventIdx(at)),
+            },
+            (None, Some(at)) => ConsentFailure {
+                outcome: ConsentOutcome::Affirmative,
+                turn: Some(EventIdx(at)),
+            },
+            (None, None) => ConsentFailure {
+                outcome: ConsentOutcome::Absent,
+                turn: Some(EventIdx(summary_event)),
+            },
+        }
     }
 }
 
@@ -218,7 +295,6 @@ impl Dialogue {
 mod tests {
     use super::*;
     use crate::facts::MentionFact;
-    use crate::ids::EventIdx;
 
     const ORDER: Symbol = Symbol(7);
     const OTHER: Symbol = Symbol(8);
@@ -238,8 +314,21 @@ mod tests {
         )
     }
 
+    fn replying(k: u32, reply: Reply) -> EventFacts {
+        let mut facts = user(k, false, false, false);
+        if let Some(turn) = &mut facts.turn {
+            turn.reply = reply;
+        }
+        facts
+    }
+
     fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFacts {
         let [asks_decision, asks_anything, affirms, revokes, corrects] = cues;
+        let reply = match (affirms, revokes) {
+            (_, true) => Reply::Qualifies,
+            (true, false) => Reply::Affirms,
+            (false, false) => Reply::Other,
+        };
         EventFacts {
             event: EventIdx(k),
             turn: Some(TurnFact {
@@ -247,8 +336,7 @@ mod tests {
                 speaker,
                 asks_decision,
                 asks_anything,
-                affirms,
-                revokes,
+                reply,
                 corrects,
             }),
             mentions: named
@@ -259,6 +347,8 @@ mod tests {
                     speaker,
                     record: value != ACTION,
                     in_answer: value != ACTION && speaker == Speaker::User,
+                    declined: false,
+                    action: false,
                 })
                 .collect(),
             ..EventFacts::default()
@@ -306,6 +396,75 @@ mod tests {
             user(2, false, false, true),
         ]);
         assert!(!corrected.confirmed(&[Value::Str(ORDER)], 2));
+    }
+
+    #[test]
+    fn a_request_naming_the_action_only_as_what_not_to_do_is_no_summary() {
+        let mut declining = agent(0, true, &[ORDER, ACTION]);
+        for m in &mut declining.mentions {
+            m.declined = m.value == Value::Str(ACTION);
+        }
+        let d = dialogue(&[declining, user(1, true, false, false)]);
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        assert!(!d.confirmed(&values, 2));
+        assert_eq!(d.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        assert!(d.confirmed(&[Value::Str(ORDER)], 2), "the record alone");
+        assert!(d.said(Speaker::Agent, Value::Str(ACTION), 2), "it was said");
+    }
+
+    #[test]
+    fn the_outcome_is_the_strongest_revocation_or_the_yes_or_absent() {
+        let values = [Value::Str(ORDER)];
+        let at = |outcome, turn: Option<u32>| ConsentFailure {
+            outcome,
+            turn: turn.map(EventIdx),
+        };
+        assert_eq!(
+            dialogue(&[user(0, true, false, false)]).consent(&values, 1),
+            at(ConsentOutcome::Absent, None),
+            "no request for a decision"
+        );
+        let asked = agent(0, true, &[ORDER]);
+        assert_eq!(
+            dialogue(std::slice::from_ref(&asked)).consent(&values, 1),
+            at(ConsentOutcome::Absent, Some(0)),
+            "no reply"
+        );
+        let d = dialogue(&[
+            asked.clone(),
+            replying(1, Reply::Qualifies),
+            replying(2, Reply::Withdraws),
+            replying(3, Reply::Qualifies),
+            replying(4, Reply::Withdraws),
+        ]);
+        assert_eq!(
+            d.consent(&values, 1),
+            at(ConsentOutcome::Qualified, Some(1))
+        );
+        assert_eq!(
+            d.consent(&values, 4),
+            at(ConsentOutcome::Withdrawn, Some(2))
+        );
+        let d = dialogue(&[
+            asked.clone(),
+            user(1, true, false, false),
+            replying(2, Reply::Refuses),
+        ]);
+        assert_eq!(
+            d.consent(&values, 1),
+            at(ConsentOutcome::Affirmative, Some(1))
+        );
+        assert_eq!(d.consent(&values, 2), at(ConsentOutcome::Refused, Some(2)));
+        // A correction after the yes qualifies it.
+        let d = dialogue(&[
+            asked,
+            user(1, true, false, false),
+            user(2, false, false, true),
+        ]);
+        assert_eq!(
+            d.consent(&values, 2),
+            at(ConsentOutcome::Qualified, Some(2))
+        );
     }
 
     #[test]
@@ -419,6 +578,8 @@ mod tests {
                 speaker: Speaker::Agent,
                 record: false,
                 in_answer: false,
+                declined: false,
+                action: false,
             });
         }
         let d = dialogue(&[summary, user(1, true, false, false)]);

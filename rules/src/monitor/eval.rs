@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
+use crate::evaluate::{ConsentFailure, ConsentOutcome};
 use crate::facts::SCALAR;
 use crate::ir::{AggOp, CmpOp};
 use crate::program::{arith, compare};
@@ -105,13 +106,8 @@ impl Ctx<'_> {
                     return false;
                 }
                 let members: SmallVec<[Value; 8]> = self
-                    .plan
-                    .encoded
-                    .sets
-                    .get(set as usize)
-                    .into_iter()
-                    .flatten()
-                    .flat_map(|m| self.operand(*m).vals.into_iter().map(|(_, v)| v))
+                    .set_members(set)
+                    .flat_map(|m| self.operand(m).vals.into_iter().map(|(_, v)| v))
                     .collect();
                 let fails = o.vals.iter().any(|(_, v)| !members.contains(v));
                 fails == negated
@@ -151,26 +147,37 @@ impl Ctx<'_> {
                     .any(|(_, v)| !self.state.dialogue().said(speaker, *v, k));
                 fails == negated
             }
-            CNode::Confirmed { set, negated } => {
-                let mut values: SmallVec<[Value; 8]> = SmallVec::new();
-                for member in self
-                    .plan
-                    .encoded
-                    .sets
-                    .get(set as usize)
-                    .into_iter()
-                    .flatten()
-                {
-                    let o = self.operand(*member);
-                    if !o.ready() {
-                        return false;
-                    }
-                    values.extend(o.vals.into_iter().map(|(_, v)| v));
-                }
-                let k = self.state.event();
-                self.state.dialogue().confirmed(&values, k) != negated
-            }
+            CNode::Confirmed { set, negated } => self
+                .consent(set)
+                .is_some_and(|c| (c.outcome == ConsentOutcome::Affirmative) != negated),
         }
+    }
+
+    /// How the user answered the request for a decision that
+    /// `confirmed(...)` over the operands of `set` reads, at this event;
+    /// `None` while an operand is not ready (the check fails closed).
+    pub fn consent(&self, set: u32) -> Option<ConsentFailure> {
+        let mut values: SmallVec<[Value; 8]> = SmallVec::new();
+        for member in self.set_members(set) {
+            let o = self.operand(member);
+            if !o.ready() {
+                return None;
+            }
+            values.extend(o.vals.into_iter().map(|(_, v)| v));
+        }
+        let k = self.state.event();
+        Some(self.state.dialogue().consent(&values, k))
+    }
+
+    /// The operand nodes of the encoded set `set` (none for an unknown set).
+    fn set_members(&self, set: u32) -> impl Iterator<Item = u32> + '_ {
+        self.plan
+            .encoded
+            .sets
+            .get(set as usize)
+            .into_iter()
+            .flatten()
+            .copied()
     }
 
     /// The value of a constraint operand: constants, and bound variables.

@@ -777,9 +777,17 @@ impl Explainer<'_> {
                         }
                     })
                     .collect();
+                let consent = match node {
+                    CNode::Confirmed {
+                        set,
+                        negated: false,
+                    } => self.ctx(self.monitor.state.at(k), env).consent(*set),
+                    _ => None,
+                };
                 out.push(FailedAtom {
                     atom: c,
                     cited,
+                    consent,
                     condition: Condition::Formal,
                 });
             }
