@@ -35,6 +35,7 @@ mod monitor;
 mod program;
 mod steps;
 mod value;
+mod visit;
 
 pub use encode::{CNode, Encoded, FilterNode, ONode};
 pub use env::{Env, MAX_VARS};
@@ -55,3 +56,4 @@ pub use ir::{
 pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
 pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};
+pub use visit::{Visitor, atom_operands, set_members, walk_condition, walk_filter, walk_operand};

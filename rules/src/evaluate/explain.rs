@@ -14,9 +14,10 @@ use crate::ir::CmpOp;
 use crate::program::{self};
 use crate::steps::{CompiledChecks, StepId, Timing};
 use crate::value::Value;
+use crate::visit::{Visitor, atom_operands, walk_condition};
 
 use super::inputs::{Inputs, pinned_vars, to_u32};
-use super::result::{Cited, Derived, FailedAtom, Ranked, Reason, Violation};
+use super::result::{Cited, Derived, FailedAtom, RankFacts, Ranked, Reason, Violation, rank_key};
 use crate::ids::{EventIdx, OperandId};
 
 /// Operand values by (operand, event, env), for explanations.
@@ -85,7 +86,6 @@ impl Explainer<'_> {
         tool: Symbol,
         candidates: Vec<(u32, Env, u32, u32)>,
     ) -> Violation {
-        let bound = |e: &Env| e.bound_count();
         let mut ranked: Vec<Ranked> = candidates
             .into_iter()
             .map(|(a, e, n, j)| {
@@ -135,48 +135,28 @@ impl Explainer<'_> {
                     }
                 })
         };
-        // First the requests this call is about (bindings that its pinned
-        // arguments name, or whose unmet step would bind them), then requests
-        // about another entity (the call is ungrounded for them), then the rest.
-        let class = |a: u32, e: &Env, n: u32| {
-            let pins = pinned_vars(
-                self.encoded,
-                self.inputs
-                    .step_roots
-                    .get(a as usize)
-                    .copied()
-                    .unwrap_or(u32::MAX),
-            );
+        let would_bind = |a: u32, n: u32| {
+            let root = self
+                .inputs
+                .step_roots
+                .get(a as usize)
+                .copied()
+                .unwrap_or(u32::MAX);
             let binds = self.inputs.bind_masks.get(n as usize).copied().unwrap_or(0);
-            let would_bind = pins.iter().any(|(var, _)| binds & var.mask() != 0);
-            if contradicts(a, e) {
-                1
-            } else if about(e) > 0 || would_bind {
-                0
-            } else {
-                2
-            }
+            pinned_vars(self.encoded, root)
+                .iter()
+                .any(|(var, _)| binds & var.mask() != 0)
         };
-        // Among the requests the call is about, a path whose authorization
-        // finds the call's arguments foreign to it (a cabin change whose
-        // flights differ) is about another request type: explain by the
-        // others first.
-        ranked.sort_by_key(|(a, e, n, reason, failed)| {
-            let depth = self.inputs.depth.get(*n as usize).copied().unwrap_or(0);
-            let class = class(*a, e, *n);
-            (
-                !self.reaches(*n as usize, *a as usize),
-                class,
-                class == 0 && *reason == Reason::Ungrounded && *n == *a,
-                std::cmp::Reverse(about(e)),
-                std::cmp::Reverse(bound(e)),
-                std::cmp::Reverse(depth),
-                *reason == Reason::Ungrounded,
-                failed.len(),
-                *a,
-                *n,
-                *e,
-            )
+        ranked.sort_by_cached_key(|candidate| {
+            let (a, e, n, _, _) = candidate;
+            let facts = RankFacts {
+                reaches: self.reaches(*n as usize, *a as usize),
+                contradicts: contradicts(*a, e),
+                about: about(e),
+                would_bind: would_bind(*a, *n),
+                depth: self.inputs.depth.get(*n as usize).copied().unwrap_or(0),
+            };
+            rank_key(candidate, facts)
         });
         if let Some((a, e, n, _, _)) = ranked.first()
             && contradicts(*a, e)
@@ -404,37 +384,26 @@ impl Explainer<'_> {
     }
 
     pub(super) fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
-        if self.derived.holds(c, EventIdx(k), env) {
-            return;
-        }
-        match self.encoded.cnodes.get(c as usize) {
-            Some(CNode::And(l, r)) | Some(CNode::Or(l, r)) => {
-                self.collect_failed(*l, k, env, out);
-                self.collect_failed(*r, k, env, out);
-            }
-            Some(CNode::True) | None => {}
-            Some(node) => {
-                let operands = atom_operands(node, self.encoded);
-                let cited = operands
-                    .into_iter()
-                    .map(|o| Cited {
-                        operand: OperandId(o),
-                        values: self
-                            .values
-                            .values
-                            .get(&(o, k, *env))
-                            .map(|vs| vs.iter().map(|(_, v)| *v).collect())
-                            .unwrap_or_default(),
-                        read_at: self
-                            .values
-                            .sources
-                            .get(&(o, k, *env))
-                            .copied()
-                            .map(EventIdx),
-                    })
-                    .collect();
-                out.push(FailedAtom { atom: c, cited });
-            }
+        for atom in failing_atoms(self.encoded, c, |n| self.derived.holds(n, EventIdx(k), env)) {
+            let cited = atom_operands(self.encoded, atom)
+                .into_iter()
+                .map(|o| Cited {
+                    operand: OperandId(o),
+                    values: self
+                        .values
+                        .values
+                        .get(&(o, k, *env))
+                        .map(|vs| vs.iter().map(|(_, v)| *v).collect())
+                        .unwrap_or_default(),
+                    read_at: self
+                        .values
+                        .sources
+                        .get(&(o, k, *env))
+                        .copied()
+                        .map(EventIdx),
+                })
+                .collect();
+            out.push(FailedAtom { atom, cited });
         }
     }
 
@@ -442,7 +411,7 @@ impl Explainer<'_> {
         let Some(node) = self.encoded.cnodes.get(atom as usize) else {
             return Reason::MissingStep;
         };
-        let operands = atom_operands(node, self.encoded);
+        let operands = atom_operands(self.encoded, atom);
         let missing = operands.iter().any(|o| {
             !self.values.present.contains(&(*o, k, *env))
                 && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
@@ -524,23 +493,30 @@ pub(crate) fn reason_of(
     }
 }
 
-/// The operand nodes an atom compares or looks up.
-pub(crate) fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
-    match *node {
-        CNode::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
-        CNode::In { operand, set, .. } => {
-            let mut v = vec![operand];
-            v.extend(encoded.sets.get(set as usize).cloned().unwrap_or_default());
-            v
-        }
-        CNode::Contains { item, list, .. } => vec![item, list],
-        CNode::Said { operand, .. } => vec![operand],
-        CNode::Confirmed { set, .. } => encoded.sets.get(set as usize).cloned().unwrap_or_default(),
-        CNode::Happened { filter, .. } => encoded
-            .filters
-            .get(filter as usize)
-            .map(|f| f.constraints.iter().map(|&(_, _, o)| o).collect())
-            .unwrap_or_default(),
-        _ => Vec::new(),
+/// The atoms under condition `c` that fail, left to right: an `and` or `or`
+/// that does not hold (`holds`) is descended into, an atom that does not
+/// hold is listed. What both explainers cite for an unmet step.
+pub(crate) fn failing_atoms(encoded: &Encoded, c: u32, holds: impl Fn(u32) -> bool) -> Vec<u32> {
+    struct Failing<F> {
+        holds: F,
+        atoms: Vec<u32>,
     }
+    impl<F: Fn(u32) -> bool> Visitor for Failing<F> {
+        fn condition(&mut self, tree: &Encoded, c: u32) {
+            if (self.holds)(c) {
+                return;
+            }
+            match tree.cnodes.get(c as usize) {
+                Some(CNode::And(..) | CNode::Or(..)) => walk_condition(self, tree, c),
+                Some(CNode::True) | None => {}
+                Some(_) => self.atoms.push(c),
+            }
+        }
+    }
+    let mut failing = Failing {
+        holds,
+        atoms: Vec::new(),
+    };
+    failing.condition(encoded, c);
+    failing.atoms
 }
