@@ -28,6 +28,7 @@ use serde::Serialize;
 use turnstile_rules::{Step, StepId, StepOrigin, Symbol, Timing};
 
 use super::bits::ClassSet;
+use super::needs::{Facts, met, step_needs};
 use crate::CompiledBundle;
 use crate::bundle::model::{Actor, Control, NodeKind, Side, ToolKind};
 use crate::session::{diagnoses, instruction_can_deviate, verified_after};
@@ -55,6 +56,15 @@ pub struct State {
     pub reads: ClassSet,
     /// The turn position.
     pub turn: Turn,
+    /// The request variables bound along the path (bit `i`: variable `i`):
+    /// a step whose check reads a variable the path has not bound can never
+    /// hold for this request (the engine evaluates it only for requests
+    /// that bound it), and a step that binds one binds it for the rest.
+    pub bound: u32,
+    /// The tracked facts the path's tool results did (fields read, tools
+    /// that succeeded: `needs.rs`): a step whose check needs a fact no
+    /// result on the path did cannot hold.
+    pub done: ClassSet,
 }
 
 /// An agent event class of the alphabet that can deviate.
@@ -205,8 +215,27 @@ struct StepKind {
     authorizes: Option<usize>,
     /// The authorization's guard can fail.
     guarded: bool,
-    /// An exit node.
+    /// A terminal exit node (a subflow's exit returns to its caller).
     exit: bool,
+    /// The variables its check reads and it does not bind itself: unbound
+    /// on the path, the step cannot be satisfied.
+    needs: u32,
+    /// The variables it binds when satisfied.
+    binds: u32,
+    /// The facts its check needs done before it (clauses: one fact of each;
+    /// `needs.rs`).
+    requires: Vec<ClassSet>,
+    /// The facts its own event's result does (a read step's tool result):
+    /// its check may read them.
+    own: ClassSet,
+}
+
+impl StepKind {
+    /// Whether the step can be satisfied on a path that bound `bound` and
+    /// did `done`.
+    fn open(&self, bound: u32, done: &ClassSet) -> bool {
+        self.needs & !bound == 0 && met(&self.requires, &done.union(&self.own))
+    }
 }
 
 /// The automaton of one compiled bundle.
@@ -218,11 +247,18 @@ pub struct Automaton {
     /// Per step: the steps reachable through steps satisfied with no event
     /// (structural ones), i.e. the steps a request waits at once it is there.
     ahead: Vec<Vec<StepId>>,
-    /// Per step: the steps reachable through structural and free formal
-    /// steps (whose checks may already hold on the data read so far).
-    reach: Vec<Vec<StepId>>,
-    /// Per step: the read tools (indices into `reads`) of its `reach`.
-    reach_reads: Vec<ClassSet>,
+    /// Per step: its successors.
+    successors: Vec<Vec<StepId>>,
+    /// Per step: the read tools (indices into `reads`) of the steps
+    /// reachable through every free formal step, whether it can hold or
+    /// not: the engine keeps a step waiting either way, and finds a read in
+    /// order behind formal state steps (`observe::read_reached`).
+    read_reach: Vec<ClassSet>,
+    /// The tracked facts each tool's successful result does.
+    facts: Facts,
+    /// Agent read tools no step names (supports: never a deviation) whose
+    /// result changes no order rule, in name order.
+    pub(crate) supports: Vec<String>,
     /// Read tools some `tool_call` step names, in name order.
     pub(crate) reads: Vec<String>,
     /// Agent-side mutating tools, in name order.
@@ -390,7 +426,20 @@ impl Automaton {
             .filter(|t| t.side == Side::Agent && t.kind == ToolKind::Write)
             .map(|t| t.name.clone())
             .collect();
-        let kinds: Vec<StepKind> = program
+        let encoded = turnstile_rules::Encoded::new(&program.checks);
+        let supports: Vec<&crate::schema::Tool> = bundle
+            .domain
+            .tools
+            .values()
+            .filter(|t| {
+                t.side == Side::Agent
+                    && t.kind == ToolKind::Read
+                    && !reads.contains(&t.name)
+                    && effects.get(&t.name).is_none_or(|&e| e == 0)
+            })
+            .collect();
+        let (requires, facts) = step_needs(bundle, &encoded, &supports);
+        let mut kinds: Vec<StepKind> = program
             .steps
             .iter()
             .enumerate()
@@ -399,7 +448,14 @@ impl Automaton {
                     StepOrigin::Node => graph.node_weight(petgraph::graph::NodeIndex::new(i)),
                     StepOrigin::Branch { .. } => None,
                 };
-                classify(step, node, [&reads, &writes, &user_tools], &tool_name)
+                let mut kind = classify(step, node, [&reads, &writes, &user_tools], &tool_name);
+                kind.needs = step.key_mask(&encoded);
+                kind.binds = step.bind_mask();
+                kind.requires = requires.get(i).cloned().unwrap_or_default();
+                if let Timing::Result(t) = step.timing {
+                    kind.own = facts.done_by(&tool_name(t)).cloned().unwrap_or_default();
+                }
+                kind
             })
             .collect();
         let mut successors: Vec<Vec<StepId>> = vec![Vec::new(); program.steps.len()];
@@ -407,6 +463,12 @@ impl Automaton {
             if let Some(list) = successors.get_mut(from.0 as usize) {
                 list.push(to);
             }
+        }
+        // A subflow's exit returns to its caller (the engine passes it as
+        // soon as it is enabled, like any structural step); only a terminal
+        // exit ends a request.
+        for (kind, next) in kinds.iter_mut().zip(&successors) {
+            kind.exit &= next.is_empty();
         }
         // The steps a request at a cursor waits at: past the structural
         // steps (no criterion, no event), which the monitor satisfies as soon
@@ -417,26 +479,25 @@ impl Automaton {
                 .is_some_and(|st| st.check.is_none() && !st.semantic && st.timing == Timing::State)
                 && !kinds.get(s.0 as usize).is_some_and(|k| k.exit)
         });
-        // The steps it may wait at once data already read satisfies the
-        // formal state steps in between (the engine does so without an event).
-        let reach = closure(&successors, |s| {
+        let read_reach = closure(&successors, |s| {
             kinds.get(s.0 as usize).is_some_and(|k| k.free && !k.exit)
-        });
-        let reach_reads = reach
-            .iter()
-            .map(|steps| {
-                steps
-                    .iter()
-                    .filter_map(|s| kinds.get(s.0 as usize).and_then(|k| k.by_read))
-                    .fold(ClassSet::default(), |set, i| set.with(i))
-            })
-            .collect();
+        })
+        .iter()
+        .map(|steps| {
+            steps
+                .iter()
+                .filter_map(|s| kinds.get(s.0 as usize).and_then(|k| k.by_read))
+                .fold(ClassSet::default(), |set, i| set.with(i))
+        })
+        .collect();
         Automaton {
             names: program.steps.iter().map(|s| s.name.clone()).collect(),
             kinds,
             ahead,
-            reach,
-            reach_reads,
+            successors,
+            read_reach,
+            facts,
+            supports: supports.iter().map(|t| t.name.clone()).collect(),
             reads,
             writes,
             user_tools,
@@ -449,21 +510,56 @@ impl Automaton {
         }
     }
 
-    /// The start state: the request at the entry, nobody has spoken.
+    /// The start state: the request at the entry, nobody has spoken,
+    /// nothing bound.
     pub fn start(&self) -> State {
-        State {
+        let mut start = State {
             cursor: self.entry,
-            reads: self.reached_reads(self.entry, &ClassSet::default()),
+            reads: ClassSet::default(),
             turn: Turn::MidTurn,
-        }
+            bound: 0,
+            done: ClassSet::default(),
+        };
+        start.reads = self.reached_reads(&start);
+        start
     }
 
-    /// `reads` with the read tools of the steps a request at `cursor` has
-    /// reached (its [`Automaton::reach`]).
-    fn reached_reads(&self, cursor: StepId, reads: &ClassSet) -> ClassSet {
-        self.reach_reads
-            .get(cursor.0 as usize)
-            .map_or_else(|| reads.clone(), |r| reads.union(r))
+    /// The steps a request in `state` may wait at: reachable from its
+    /// cursor through structural and free formal steps (whose checks may
+    /// already hold on the data read so far) that can hold with what the
+    /// path bound and read. A step that cannot hold is reached, not passed.
+    fn reach(&self, state: &State) -> Vec<StepId> {
+        let passes = |s: StepId| {
+            self.kind(s)
+                .is_some_and(|k| k.free && !k.exit && k.open(state.bound, &state.done))
+        };
+        let mut seen = BTreeSet::new();
+        let mut queue: VecDeque<StepId> = self
+            .successors
+            .get(state.cursor.0 as usize)
+            .cloned()
+            .unwrap_or_default()
+            .into();
+        while let Some(s) = queue.pop_front() {
+            if seen.insert(s) && passes(s) {
+                queue.extend(
+                    self.successors
+                        .get(s.0 as usize)
+                        .into_iter()
+                        .flatten()
+                        .copied(),
+                );
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    /// `state.reads` with the read tools of the steps reached from its
+    /// cursor (`read_reach`).
+    fn reached_reads(&self, state: &State) -> ClassSet {
+        self.read_reach
+            .get(state.cursor.0 as usize)
+            .map_or_else(|| state.reads.clone(), |r| state.reads.union(r))
     }
 
     /// The order rule of a message class (`None`: another class).
@@ -492,12 +588,6 @@ impl Automaton {
             }
             Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => 0,
         }
-    }
-
-    /// Whether a successful result of `tool` changes an order rule (it
-    /// diagnoses a fix, or verifies or unverifies a claim).
-    pub(crate) fn changes_rules(&self, tool: &str) -> bool {
-        self.effects.get(tool).is_some_and(|&i| i != 0)
     }
 
     fn effect_of(&self, index: u32) -> Option<&Effect> {
@@ -584,6 +674,13 @@ impl Automaton {
         &self.reads
     }
 
+    /// Agent read tools no step names (never a deviation) whose result
+    /// changes no order rule, in name order: a witness may call one before
+    /// a call whose check reads what it returns.
+    pub fn supports(&self) -> &[String] {
+        &self.supports
+    }
+
     /// Agent-side mutating tools (the guarded action class).
     pub fn writes(&self) -> &[String] {
         &self.writes
@@ -594,7 +691,7 @@ impl Automaton {
         self.names.get(s.0 as usize).map_or("?", String::as_str)
     }
 
-    /// Whether `s` is an exit step.
+    /// Whether `s` is a terminal exit step.
     pub fn is_exit(&self, s: StepId) -> bool {
         self.kind(s).is_some_and(|k| k.exit)
     }
@@ -654,25 +751,25 @@ impl Automaton {
     /// from the cursor: they may hold already, and a deviation must deviate
     /// whatever the data read so far.
     pub fn deviation(&self, state: &State, class: &AgentClass) -> Option<Why> {
-        let ahead = self
-            .reach
-            .get(state.cursor.0 as usize)
-            .map_or(&[][..], Vec::as_slice);
         match class {
             AgentClass::Read(tool) => {
                 let i = self.read_index(tool)?;
                 let done = state.reads.contains(i);
-                let enabled = ahead
-                    .iter()
-                    .any(|s| self.kind(*s).is_some_and(|k| k.by_read == Some(i)));
+                let enabled = self
+                    .read_reach
+                    .get(state.cursor.0 as usize)
+                    .is_some_and(|r| r.contains(i));
                 (!done && !enabled).then_some(Why::OutOfOrder)
             }
             AgentClass::Write(tool) => {
                 let w = self.writes.iter().position(|t| t == tool)?;
-                let auth: Vec<&StepKind> = ahead
+                // An authorization reading a variable the path never bound
+                // cannot hold: no request it could allow.
+                let auth: Vec<&StepKind> = self
+                    .reach(state)
                     .iter()
                     .filter_map(|s| self.kind(*s))
-                    .filter(|k| k.authorizes == Some(w))
+                    .filter(|k| k.authorizes == Some(w) && k.open(state.bound, &state.done))
                     .collect();
                 if auth.is_empty() {
                     Some(Why::Unauthorized)
@@ -711,39 +808,53 @@ impl Automaton {
     /// Every valid move from `state` and the state it leads to.
     pub fn moves(&self, state: &State) -> Vec<(Move, State)> {
         let mut out = Vec::new();
-        let at = |cursor: StepId, reads: &ClassSet, turn: Turn| State {
-            cursor,
-            reads: if cursor == state.cursor {
-                reads.clone()
-            } else {
-                self.reached_reads(cursor, reads)
-            },
-            turn,
+        // The state after a move to `cursor` whose tool result (if any) is
+        // `tool`'s.
+        let at = |cursor: StepId, reads: &ClassSet, turn: Turn, tool: Option<&str>| {
+            let mut next = State {
+                cursor,
+                reads: reads.clone(),
+                turn,
+                bound: state.bound | self.kind(cursor).map_or(0, |k| k.binds),
+                done: match tool.and_then(|t| self.facts.done_by(t)) {
+                    Some(done) => state.done.union(done),
+                    None => state.done.clone(),
+                },
+            };
+            next.reads = self.reached_reads(&next);
+            next
         };
         let ahead = self.ahead(state.cursor);
         out.push((
             Move::User { satisfies: None },
-            at(state.cursor, &state.reads, Turn::TurnStart),
+            at(state.cursor, &state.reads, Turn::TurnStart, None),
         ));
         out.push((
             Move::Message { satisfies: None },
-            at(state.cursor, &state.reads, Turn::MidTurn),
+            at(state.cursor, &state.reads, Turn::MidTurn, None),
         ));
         for &s in ahead {
-            let Some(kind) = self.kind(s) else { continue };
+            // A step reading a variable the path has not bound waits for
+            // good: no move satisfies it.
+            let Some(kind) = self.kind(s).filter(|k| k.open(state.bound, &state.done)) else {
+                continue;
+            };
             if kind.free {
-                out.push((Move::Holds { step: s }, at(s, &state.reads, state.turn)));
+                out.push((
+                    Move::Holds { step: s },
+                    at(s, &state.reads, state.turn, None),
+                ));
             }
             if kind.by_user {
                 out.push((
                     Move::User { satisfies: Some(s) },
-                    at(s, &state.reads, Turn::TurnStart),
+                    at(s, &state.reads, Turn::TurnStart, None),
                 ));
             }
             if kind.by_agent {
                 out.push((
                     Move::Message { satisfies: Some(s) },
-                    at(s, &state.reads, Turn::MidTurn),
+                    at(s, &state.reads, Turn::MidTurn, None),
                 ));
             }
             if let Some(i) = kind.by_read
@@ -754,7 +865,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: Some(s),
                     },
-                    at(s, &state.reads.with(i), Turn::MidTurn),
+                    at(s, &state.reads.with(i), Turn::MidTurn, Some(tool)),
                 ));
             }
             if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
@@ -768,7 +879,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, &state.reads, turn),
+                    at(s, &state.reads, turn, Some(tool)),
                 ));
             }
             if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {
@@ -777,7 +888,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, &state.reads, Turn::MidTurn),
+                    at(s, &state.reads, Turn::MidTurn, Some(tool)),
                 ));
             }
         }
@@ -791,7 +902,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: None,
                     },
-                    at(state.cursor, &state.reads, Turn::MidTurn),
+                    at(state.cursor, &state.reads, Turn::MidTurn, Some(tool)),
                 ));
             }
         }
@@ -973,6 +1084,10 @@ fn classify(
         authorizes: None,
         guarded: step.check.is_some(),
         exit,
+        needs: 0,
+        binds: 0,
+        requires: Vec::new(),
+        own: ClassSet::default(),
     };
     match step.timing {
         Timing::Result(t) => {

@@ -83,6 +83,7 @@
 
 mod automaton;
 pub mod bits;
+mod needs;
 pub mod observe;
 pub mod witness;
 

@@ -969,15 +969,10 @@ impl Hints {
             found.condition(tree, root);
         }
         let domain = &rt.bundle.domain;
-        let free_reads: Vec<&Tool> = domain
-            .tools
-            .values()
-            .filter(|t| {
-                t.side == Side::Agent
-                    && t.kind == crate::bundle::model::ToolKind::Read
-                    && !automaton.reads().contains(&t.name)
-                    && !automaton.changes_rules(&t.name)
-            })
+        let free_reads: Vec<&Tool> = automaton
+            .supports()
+            .iter()
+            .filter_map(|t| domain.tool(t))
             .collect();
         let root_of = |step: &turnstile_rules::Step| step.check.and_then(|c| tree.root(c));
         let mut supports = BTreeMap::new();
@@ -1203,7 +1198,8 @@ impl Visitor for Comparisons<'_, '_> {
 
 /// A check's constant as candidate JSON values: a string as its text, an
 /// integer also off by one and a date also the day after (so strict
-/// comparisons can hold too), an amount and a datetime as written.
+/// comparisons can hold too), an amount as written, a datetime also a day
+/// before (so a time bound can fail: booked more than 24 hours ago).
 fn candidate_json(names: &CheckNames<'_>, value: &turnstile_rules::Value) -> Vec<Json> {
     use turnstile_rules::Value;
     match value {
@@ -1216,7 +1212,10 @@ fn candidate_json(names: &CheckNames<'_>, value: &turnstile_rules::Value) -> Vec
             json!(d.to_string()),
             json!(turnstile_rules::Date(d.0.saturating_add(1)).to_string()),
         ],
-        Value::DateTime(t) => vec![json!(t.to_string())],
+        Value::DateTime(t) => vec![
+            json!(t.to_string()),
+            json!(turnstile_rules::DateTime(t.0.saturating_sub(86_400)).to_string()),
+        ],
         Value::Bool(_) => Vec::new(),
     }
 }
