@@ -20,8 +20,8 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
-    turn_cues_of,
+    AskedWords, Disowning, Lookup, ReadTurn, ReadValue, ValueToken, asks_ownership,
+    identifier_word, is_record_word, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -29,8 +29,9 @@ use turnstile_rules::{
     TraceFacts, Value, ValueType,
 };
 use turnstile_rules::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
+    ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
+    ExtractionProblem, FactsBuilder, MentionFact, Read, ResultFact, SCALAR, Speaker, Symbol,
+    TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -70,7 +71,10 @@ pub struct Extractor {
     principal_mask: u32,
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
     /// Every turn so far, read once, for the dialogue predicates' mentions.
-    turns: Vec<(EventIdx, Speaker, ReadTurn)>,
+    turns: Vec<SeenTurn>,
+    /// The host's principal, once one was accepted: its id. One per
+    /// conversation: another is an anomaly and names nothing.
+    host_principal: Option<String>,
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
@@ -144,6 +148,7 @@ impl Extractor {
             principal_mask,
             principal: BTreeMap::new(),
             turns: Vec::new(),
+            host_principal: None,
             values: Vec::new(),
             identifiers: HashMap::new(),
             index: MentionIndex::default(),
@@ -188,17 +193,56 @@ impl Extractor {
                 requestor,
             } => x.call(k, id, tool, args, *requestor),
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
-            Event::User { .. } | Event::Agent { .. } => {}
+            Event::User { .. } | Event::Agent { .. } | Event::Principal { .. } => {}
         }
-        self.mentions(k, event);
+        self.mentions(k, event, bundle.host_principal);
         std::mem::take(&mut self.facts)
+    }
+
+    /// The text a principal event stands for as the user's words, if the
+    /// bundle accepts host principals and it is the conversation's first
+    /// (or the same again); another is an anomaly and stands for nothing.
+    fn principal_words(
+        &mut self,
+        k: EventIdx,
+        accepted: bool,
+        id: &str,
+        claims: &BTreeMap<String, String>,
+    ) -> Option<String> {
+        let refuse = |why: String| ExtractionDiagnostic {
+            event: k,
+            kind: ExtractionProblem::PrincipalRefused,
+            detail: why,
+        };
+        if !accepted {
+            self.facts.diagnostics.push(refuse(
+                "the bundle does not accept host principals (`host_principal: true`); the principal names nothing".to_owned(),
+            ));
+            return None;
+        }
+        match &self.host_principal {
+            Some(first) if first != id => {
+                self.facts.diagnostics.push(refuse(format!(
+                    "a second principal {id:?} after {first:?}: one principal per conversation"
+                )));
+                return None;
+            }
+            Some(_) => return None,
+            None => self.host_principal = Some(id.to_owned()),
+        }
+        let mut words = id.to_owned();
+        for value in claims.values() {
+            words.push('\n');
+            words.push_str(value);
+        }
+        Some(words)
     }
 
     /// The dialogue facts of event `k`: the turn's cues, and every interned
     /// string named in a turn that was not looked for there yet — strings
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
-    fn mentions(&mut self, k: EventIdx, event: &Event) {
+    fn mentions(&mut self, k: EventIdx, event: &Event, accepts_principal: bool) {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -215,20 +259,35 @@ impl Extractor {
             }
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
-                    let Some((event, speaker, turn)) = self.turns.get(position) else {
+                    let Some(turn) = self.turns.get_mut(position) else {
                         continue;
                     };
-                    if turn.names_read(&read) {
+                    if turn.read.names_read(&read) {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
                         self.facts.mentions.push(MentionFact {
                             value: Value::Str(value),
-                            event: *event,
-                            speaker: *speaker,
+                            event: turn.event,
+                            speaker: turn.speaker,
                             record,
                             in_answer: false,
                         });
+                        turn.named.push(value);
+                        // Denied by the turn itself, or by the next turn
+                        // when it is the user's denying what this one named.
+                        let own = turn.disowns(text).then_some(turn.event);
+                        let next = self
+                            .turns
+                            .get(position + 1)
+                            .filter(|t| t.disowns_previous)
+                            .map(|t| t.event);
+                        self.facts
+                            .disowned
+                            .extend(own.into_iter().chain(next).map(|event| DisownFact {
+                                value: Value::Str(value),
+                                event,
+                            }));
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
@@ -236,46 +295,89 @@ impl Extractor {
             self.values.push(nameable.then_some(read));
         }
         self.typed_mentions();
-        let (speaker, role, text) = match event {
-            Event::User { text } => (Speaker::User, Role::User, text),
-            Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } => return,
+        // A host's principal stands for the user's words naming them: a
+        // user turn with no cues (no yes, no refusal), read for mentions
+        // only, never shown to a judge.
+        let principal = match event {
+            Event::Principal { id, claims } => {
+                let Some(words) = self.principal_words(k, accepts_principal, id, claims) else {
+                    return;
+                };
+                Some(words)
+            }
+            _ => None,
         };
-        let rendered = Turn::new(k.0, role, text.clone());
-        let cues = turn_cues_of(&rendered, &mut self.asked);
-        self.turn = Some(rendered);
+        let (speaker, text) = match (event, &principal) {
+            (Event::User { text }, _) => (Speaker::User, text),
+            (Event::Agent { text }, _) => (Speaker::Agent, text),
+            (Event::Principal { .. }, Some(words)) => (Speaker::User, words),
+            _ => return,
+        };
+        let cues = match event {
+            Event::User { .. } | Event::Agent { .. } => {
+                let role = match speaker {
+                    Speaker::User => Role::User,
+                    Speaker::Agent => Role::Agent,
+                };
+                let rendered = Turn::new(k.0, role, text.clone());
+                let cues = turn_cues_of(&rendered, &mut self.asked);
+                self.turn = Some(rendered);
+                Some(cues)
+            }
+            _ => None,
+        };
         self.facts.turn = Some(TurnFact {
             event: k,
             speaker,
-            asks_decision: cues.asks_decision,
-            asks_anything: cues.asks_anything,
-            affirms: cues.affirms,
-            revokes: cues.revokes,
-            corrects: cues.corrects,
+            asks_decision: cues.as_ref().is_some_and(|c| c.asks_decision),
+            asks_anything: cues.as_ref().is_some_and(|c| c.asks_anything),
+            affirms: cues.as_ref().is_some_and(|c| c.affirms),
+            revokes: cues.as_ref().is_some_and(|c| c.revokes),
+            corrects: cues.as_ref().is_some_and(|c| c.corrects),
         });
-        let turn = ReadTurn::new(text);
-        for raw in self.index.add_turn(&turn, self.turns.len()) {
+        let mut seen = SeenTurn::new(k, speaker, text, principal.is_some(), self.turns.last());
+        for raw in self.index.add_turn(&seen.read, self.turns.len()) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
             else {
                 continue;
             };
-            if turn.names_read(read) {
+            if seen.read.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
                 self.facts.mentions.push(MentionFact {
                     value: Value::Str(Symbol(raw)),
                     event: k,
                     speaker,
                     record: identifier.is_some_and(|w| is_record_word(w)),
-                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
+                    in_answer: identifier.is_some_and(|w| {
+                        cues.as_ref().is_some_and(|c| c.answer_records.contains(w))
+                    }),
                 });
+                seen.named.push(Symbol(raw));
+                if seen.disowns(self.interner.resolve(Symbol(raw))) {
+                    self.facts.disowned.push(DisownFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                    });
+                }
             }
         }
-        let typed = self.typed_keys.candidates(&turn);
+        // "No, that isn't my account": what the turn before named.
+        if seen.disowns_previous
+            && let Some(previous) = self.turns.last()
+        {
+            self.facts
+                .disowned
+                .extend(previous.named.iter().map(|&value| DisownFact {
+                    value: Value::Str(value),
+                    event: k,
+                }));
+        }
+        let typed = self.typed_keys.candidates(&seen.read);
         let candidates = typed
             .iter()
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
         for (value, read) in candidates {
-            if turn.names_read(read) {
+            if seen.read.names_read(read) {
                 self.facts.mentions.push(MentionFact {
                     value: *value,
                     event: k,
@@ -285,7 +387,7 @@ impl Extractor {
                 });
             }
         }
-        self.turns.push((k, speaker, turn));
+        self.turns.push(seen);
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -315,14 +417,14 @@ impl Extractor {
             let read = ReadValue::new(&text);
             let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
             for position in positions {
-                let Some((event, speaker, turn)) = self.turns.get(position) else {
+                let Some(turn) = self.turns.get(position) else {
                     continue;
                 };
-                if turn.names_read(&read) {
+                if turn.read.names_read(&read) {
                     self.facts.mentions.push(MentionFact {
                         value,
-                        event: *event,
-                        speaker: *speaker,
+                        event: turn.event,
+                        speaker: turn.speaker,
                         record: false,
                         in_answer: false,
                     });
@@ -332,6 +434,57 @@ impl Extractor {
             self.typed_keys.add(read.lookup(), position);
             self.typed_values.push((value, read));
         }
+    }
+}
+
+/// A turn as the mentions read it: its words, and for the user's, which of
+/// the values it names it denies are theirs.
+#[derive(Clone, Debug)]
+struct SeenTurn {
+    event: EventIdx,
+    speaker: Speaker,
+    read: ReadTurn,
+    /// A user turn's ownership denials (none for a host's principal).
+    disowning: Option<Disowning>,
+    /// A user turn denying that what the turn before named is theirs ("No,
+    /// that isn't my account"; a bare no to "Is that your account?").
+    disowns_previous: bool,
+    /// An agent turn asking whether something is the user's.
+    asks_ownership: bool,
+    /// The strings found named in it so far.
+    named: Vec<Symbol>,
+}
+
+impl SeenTurn {
+    /// Reads the turn at `event` (`principal`: a host's principal, which
+    /// denies nothing), after the turn `previous`.
+    fn new(
+        event: EventIdx,
+        speaker: Speaker,
+        text: &str,
+        principal: bool,
+        previous: Option<&SeenTurn>,
+    ) -> SeenTurn {
+        let disowning = (speaker == Speaker::User && !principal).then(|| Disowning::new(text));
+        let asked = previous.is_some_and(|p| p.speaker == Speaker::Agent && p.asks_ownership);
+        let disowns_previous = disowning
+            .as_ref()
+            .is_some_and(|d| d.disowns_previous() || (d.answers_no() && asked));
+        SeenTurn {
+            event,
+            speaker,
+            read: ReadTurn::new(text),
+            disowns_previous,
+            asks_ownership: speaker == Speaker::Agent && asks_ownership(text),
+            disowning,
+            named: Vec::new(),
+        }
+    }
+
+    /// Whether the turn denies that `value` (a string it names) is the
+    /// user's.
+    fn disowns(&self, value: &str) -> bool {
+        self.disowning.as_ref().is_some_and(|d| d.disowns(value))
     }
 }
 

@@ -2194,6 +2194,77 @@ fn cancel_airline_cancellation_read_for_another_date() -> Vec<Event> {
         .write("cancel_reservation", cancel_args("VAAOXJ"))
 }
 
+/// The summary of 4WQ150's cancellation every identity case confirms.
+const SUMMARY_4WQ150: &str = "Reservation 4WQ150 is business class (DFW to LAX round trip, \
+     flights HAT170 on 2024-05-22 and HAT022 on 2024-05-26, 3 passengers). To confirm: \
+     cancel reservation 4WQ150, reason: change of plans, refund to the original payment \
+     method. Proceed (yes/no)?";
+
+/// The user says the account is not theirs; the agent loads it anyway and
+/// cancels its reservation (policy.md:135-136: the user provides their own
+/// user id).
+fn cancel_with_an_id_the_user_disowned() -> Vec<Event> {
+    talk()
+        .user(
+            "Hi, I want to cancel reservation 4WQ150. The account chen_jackson_3290 is NOT \
+             mine, I'm calling for a friend.",
+        )
+        .agent("I can help with that. May I ask why you want to cancel?")
+        .user("Change of plans, the trip is off.")
+        .get_user("chen_jackson_3290")
+        .get_reservation("4WQ150")
+        .agent(SUMMARY_4WQ150)
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
+/// Identified by the reservation's owner, whose id the user named as their
+/// brother's account.
+fn cancel_owner_id_the_user_said_is_someone_elses() -> Vec<Event> {
+    talk()
+        .user(
+            "Hi, please cancel reservation 4WQ150. It's under chen_jackson_3290, which is my \
+             brother's account.",
+        )
+        .agent("I can help with that. May I ask why you want to cancel?")
+        .user("Change of plans, the trip is off.")
+        .get_reservation("4WQ150")
+        .agent(SUMMARY_4WQ150)
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
+/// The agent asks whether the id it found is the user's; the user says no.
+fn cancel_with_an_id_the_user_said_no_to() -> Vec<Event> {
+    talk()
+        .user("Hi, I want to cancel reservation 4WQ150.")
+        .agent("I see the reservation belongs to user chen_jackson_3290. Is that your user id?")
+        .user("No.")
+        .agent("May I ask why you want to cancel?")
+        .user("Change of plans, the trip is off.")
+        .get_user("chen_jackson_3290")
+        .get_reservation("4WQ150")
+        .agent(SUMMARY_4WQ150)
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
+/// The user gives their id with an idiom that denies nothing about it.
+fn cancel_user_id_given_with_an_idiom() -> Vec<Event> {
+    talk()
+        .user(
+            "Hi, my user id is chen_jackson_3290. It's not my fault the trip fell apart, but \
+             please cancel reservation 4WQ150.",
+        )
+        .agent("I can help with that. May I ask why you want to cancel?")
+        .user("Change of plans, the trip is off.")
+        .get_user("chen_jackson_3290")
+        .get_reservation("4WQ150")
+        .agent(SUMMARY_4WQ150)
+        .user(YES)
+        .write("cancel_reservation", cancel_args("4WQ150"))
+}
+
 /// The status the agent read for the flight on the reservation's date is
 /// "delayed", not cancelled: no certificate at the cancelled rate before
 /// a change or cancellation.
@@ -3008,6 +3079,19 @@ const FORBIDDEN: &[Case] = &[
         cancel_airline_cancellation_read_for_another_date,
         "cancel: airline cancellation, status read for another date"
     ),
+    // identity comes from the user (policy.md:135-136): an id they disowned
+    case!(
+        cancel_with_an_id_the_user_disowned,
+        "cancel: the user provides their user id (disowned)"
+    ),
+    case!(
+        cancel_owner_id_the_user_said_is_someone_elses,
+        "cancel: the user provides their user id (someone else's)"
+    ),
+    case!(
+        cancel_with_an_id_the_user_said_no_to,
+        "cancel: the user provides their user id (said no to it)"
+    ),
     case!(
         compensation_cancelled_rate_status_delayed,
         "compensation: status read delayed, not cancelled"
@@ -3078,6 +3162,10 @@ const COMPLIANT: &[Case] = &[
     case!(
         passengers_owner_id_said_without_profile,
         "passengers: user id given, reservation owned"
+    ),
+    case!(
+        cancel_user_id_given_with_an_idiom,
+        "cancel: user id given (\"not my fault\" denies nothing)"
     ),
     // closed by flights on a date (LANGUAGE_GAPS.md #6, #9): the status
     // read decides compensation's branch

@@ -42,8 +42,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{ArgConstraint, ArithOp};
 use turnstile_rules::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
-    ResultFact, SCALAR, Speaker, TurnFact,
+    ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
+    MentionFact, Read, ResultFact, SCALAR, Speaker, TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -650,6 +650,9 @@ struct TurnSpec {
     named: Vec<Value>,
     /// The named ids (records) a user turn's answer names.
     in_answer: Vec<Value>,
+    /// What a user turn disowns ("X is not mine"): some of what it names,
+    /// or (referring back) a value it does not name.
+    disowned: Vec<Value>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -663,27 +666,40 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         1 => Just((false, [true, true, false, false, false])),
         1 => Just((true, [false, false, true, false, false])),
     ];
+    let back = prop::option::weighted(0.15, select(symbols.clone()));
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
         prop::collection::vec(typed_value(), 0..=2),
         any::<u8>(),
+        (prop::bool::weighted(0.3), any::<u8>(), back),
     )
-        .prop_map(move |((by_user, cues), named, typed, answer_mask)| {
-            let in_answer = named
-                .iter()
-                .enumerate()
-                .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
-                .map(|(_, &s)| Value::Str(s))
-                .collect();
-            let named = named.into_iter().map(Value::Str).chain(typed).collect();
-            TurnSpec {
-                by_user,
-                cues,
-                named,
-                in_answer,
-            }
-        })
+        .prop_map(
+            move |((by_user, cues), named, typed, answer_mask, disowning)| {
+                let in_answer = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, s)| by_user && ids.contains(s) && answer_mask >> (i % 8) & 1 == 1)
+                    .map(|(_, &s)| Value::Str(s))
+                    .collect();
+                let (disowns, disown_mask, back) = disowning;
+                let disowned = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| by_user && disowns && disown_mask >> (i % 8) & 1 == 1)
+                    .map(|(_, &s)| Value::Str(s))
+                    .chain(back.filter(|_| by_user).map(Value::Str))
+                    .collect();
+                let named = named.into_iter().map(Value::Str).chain(typed).collect();
+                TurnSpec {
+                    by_user,
+                    cues,
+                    named,
+                    in_answer,
+                    disowned,
+                }
+            },
+        )
         .boxed()
 }
 
@@ -716,12 +732,14 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     .chain(typed)
                     .collect(),
                 in_answer: Vec::new(),
+                disowned: Vec::new(),
             };
             let yes = TurnSpec {
                 by_user: true,
                 cues: [false, false, true, false, false],
                 named: vec![Value::Str(named)],
                 in_answer: vec![Value::Str(named)],
+                disowned: Vec::new(),
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -1271,6 +1289,14 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         record: v.shaped_ids
                             && matches!(value, Value::Str(s) if v.ids.contains(&s)),
                         in_answer: turn.in_answer.contains(&value),
+                    })
+                    .collect();
+                ev.disowned = turn
+                    .disowned
+                    .iter()
+                    .map(|&value| DisownFact {
+                        value,
+                        event: EventIdx(k),
                     })
                     .collect();
             }

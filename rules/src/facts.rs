@@ -168,6 +168,20 @@ pub struct MentionFact {
     pub in_answer: bool,
 }
 
+/// The user said, in the turn at `event`, that the value is not theirs
+/// ("W12 is not mine", "that's my sister's"; read by
+/// `turnstile_judge::dialogue::Disowning`): from there on `said(user,
+/// value)` does not hold, until a later user turn names the value again.
+/// Emitted, like a mention, when the later of the turn and the value's
+/// first appearance is extracted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DisownFact {
+    /// The value disowned.
+    pub value: Value,
+    /// The user turn's event index.
+    pub event: EventIdx,
+}
+
 /// Why a part of the trace could not be turned into facts. Checks that would
 /// have needed the missing facts are not satisfied (fail closed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,6 +215,10 @@ pub enum ExtractionProblem {
     /// A call the event attributes to the user, of a read tool the bundle
     /// declares agent-side: it satisfies no agent step and reads nothing.
     UntrustedSide,
+    /// A host's principal event the bundle does not accept (no
+    /// `host_principal: true`), or a second, different principal in one
+    /// conversation: it names nothing.
+    PrincipalRefused,
 }
 
 impl ExtractionProblem {
@@ -222,6 +240,7 @@ impl ExtractionProblem {
             ExtractionProblem::OrphanResult
                 | ExtractionProblem::ReusedCallId
                 | ExtractionProblem::UntrustedSide
+                | ExtractionProblem::PrincipalRefused
         )
     }
 }
@@ -261,6 +280,9 @@ pub struct TraceFacts {
     /// Every string value named in a turn.
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
+    /// Every value the user disowned.
+    #[serde(default)]
+    pub disowned: Vec<DisownFact>,
 }
 
 impl TraceFacts {
@@ -316,6 +338,10 @@ pub struct EventFacts {
     /// Values named in this or an earlier turn, found at this event.
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
+    /// Values the user disowned in this or an earlier turn, found at this
+    /// event.
+    #[serde(default)]
+    pub disowned: Vec<DisownFact>,
 }
 
 /// `(entity, id, field)`.
@@ -361,6 +387,7 @@ impl FactsBuilder {
         self.facts.binds.extend_from_slice(&event.binds);
         self.facts.turns.extend(event.turn);
         self.facts.mentions.extend_from_slice(&event.mentions);
+        self.facts.disowned.extend_from_slice(&event.disowned);
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

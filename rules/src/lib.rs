@@ -43,7 +43,7 @@ pub use evaluate::{
     Cited, Derived, EvaluateError, FailedAtom, Reason, Violation, evaluate, step_depths,
 };
 pub use facts::{
-    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, EventFacts,
+    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, DisownFact, EventFacts,
     ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, MentionFact, Read, ResultFact,
     SCALAR, Speaker, TraceFacts, TurnFact,
 };

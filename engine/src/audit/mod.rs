@@ -497,7 +497,7 @@ fn prepare_results(plan: &AuditPlan, events: &mut [Event], results: ResultConten
                     ));
                 }
             }
-            Event::User { .. } | Event::Agent { .. } => {}
+            Event::User { .. } | Event::Agent { .. } | Event::Principal { .. } => {}
         }
     }
     anomalies
@@ -820,6 +820,7 @@ fn step_counts(session: &Session, acc: &Accumulator) -> (usize, usize) {
 fn event_text(event: &Event, results: ResultContent) -> String {
     match event {
         Event::User { text } | Event::Agent { text } => text.clone(),
+        Event::Principal { id, .. } => format!("principal {id}"),
         Event::Call { args, .. } => args.to_string(),
         Event::Result { content, .. } => {
             let parsed = match (results, content) {

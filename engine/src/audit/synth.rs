@@ -187,6 +187,12 @@ fn rename_event(event: &mut Event, mapping: &[(String, String)], i: usize) {
             id.push_str(&format!("~{i}"));
             rename_value(content, mapping);
         }
+        Event::Principal { id, claims } => {
+            *id = replace_all(id, mapping);
+            for value in claims.values_mut() {
+                *value = replace_all(value, mapping);
+            }
+        }
     }
 }
 

@@ -106,6 +106,13 @@ pub struct Manifest {
     /// agent's messages and reported as a deviation.
     #[serde(default)]
     pub claims: Vec<ClaimDef>,
+    /// Whether the bundle accepts a host's `principal` event (a logged-in
+    /// app or an MCP client that authenticated the user itself) in place of
+    /// the user's words: its id and claims count as said by the user
+    /// (`said(user, …)`, what identification steps check). Default `false`:
+    /// a principal event is refused as an anomaly and names nothing.
+    #[serde(default)]
+    pub host_principal: bool,
 }
 
 /// Who calls the user-side tools of a bundle.

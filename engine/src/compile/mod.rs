@@ -84,6 +84,8 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// Whether a host's `principal` event counts as the user's words.
+    pub host_principal: bool,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -164,6 +166,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                host_principal: manifest.host_principal,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

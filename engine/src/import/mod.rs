@@ -182,6 +182,7 @@ impl ImportSummary {
                         Event::User { .. } | Event::Agent { .. } => self.messages += 1,
                         Event::Call { .. } => self.calls += 1,
                         Event::Result { .. } => self.results += 1,
+                        Event::Principal { .. } => {}
                     }
                 }
             }

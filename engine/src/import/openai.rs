@@ -230,43 +230,47 @@ fn content_text(
 /// message with one `tool_calls` entry (arguments as JSON text), each result
 /// a `tool` message (`"error": true` when it failed). Read back, it gives
 /// the same events, except a result recorded as a string that is itself
-/// JSON, which is read as that JSON.
+/// JSON, which is read as that JSON, and a host's principal, which a chat
+/// log has no message for and which is left out.
 pub fn chat_messages(trace: &Trace) -> Value {
-    let messages = trace.events.iter().map(|event| match event {
-        Event::User { text } => serde_json::json!({"role": "user", "content": text}),
-        Event::Agent { text } => serde_json::json!({"role": "assistant", "content": text}),
-        Event::Call {
-            id,
-            tool,
-            args,
-            requestor,
-        } => serde_json::json!({
-            "role": match requestor {
-                Side::User => "user",
-                Side::Agent => "assistant",
-            },
-            "content": null,
-            "tool_calls": [{
-                "id": id,
-                "type": "function",
-                "function": {"name": tool, "arguments": args.to_string()},
-            }],
-        }),
-        Event::Result { id, ok, content } => {
-            let text = match content {
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            };
-            let mut message = serde_json::json!({
-                "role": "tool",
-                "tool_call_id": id,
-                "content": text,
-            });
-            if !ok && let Some(fields) = message.as_object_mut() {
-                fields.insert("error".to_owned(), Value::Bool(true));
+    let messages = trace.events.iter().filter_map(|event| {
+        Some(match event {
+            Event::Principal { .. } => return None,
+            Event::User { text } => serde_json::json!({"role": "user", "content": text}),
+            Event::Agent { text } => serde_json::json!({"role": "assistant", "content": text}),
+            Event::Call {
+                id,
+                tool,
+                args,
+                requestor,
+            } => serde_json::json!({
+                "role": match requestor {
+                    Side::User => "user",
+                    Side::Agent => "assistant",
+                },
+                "content": null,
+                "tool_calls": [{
+                    "id": id,
+                    "type": "function",
+                    "function": {"name": tool, "arguments": args.to_string()},
+                }],
+            }),
+            Event::Result { id, ok, content } => {
+                let text = match content {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                let mut message = serde_json::json!({
+                    "role": "tool",
+                    "tool_call_id": id,
+                    "content": text,
+                });
+                if !ok && let Some(fields) = message.as_object_mut() {
+                    fields.insert("error".to_owned(), Value::Bool(true));
+                }
+                message
             }
-            message
-        }
+        })
     });
     Value::Array(messages.collect())
 }

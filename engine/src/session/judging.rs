@@ -143,7 +143,7 @@ fn role_of(event: &Event) -> Role {
     match event {
         Event::User { .. } => Role::User,
         Event::Agent { .. } => Role::Agent,
-        Event::Call { .. } | Event::Result { .. } => Role::Tool,
+        Event::Call { .. } | Event::Result { .. } | Event::Principal { .. } => Role::Tool,
     }
 }
 
@@ -483,6 +483,8 @@ pub fn render(k: EventIdx, event: &Event) -> Turn {
     let (role, text) = match event {
         Event::User { text } => (Role::User, text.clone()),
         Event::Agent { text } => (Role::Agent, text.clone()),
+        // The host's word, not the user's: no message to read.
+        Event::Principal { id, .. } => (Role::Tool, format!("host principal {id}")),
         Event::Call { tool, args, .. } => (
             Role::Tool,
             clipped(TOOL_TEXT_LIMIT, format_args!("call {tool} {args}")),

@@ -506,7 +506,9 @@ impl Session {
                     Some(turn) => turn,
                     None => judging::render(k, &event).tokenized(),
                 },
-                Event::Call { .. } | Event::Result { .. } => judging::render(k, &event),
+                Event::Call { .. } | Event::Result { .. } | Event::Principal { .. } => {
+                    judging::render(k, &event)
+                }
             };
             // The list is shared only while a judge holds a question's
             // slice of it; one kept beyond the call costs one copy here.
@@ -1261,6 +1263,7 @@ pub fn describe(event: &Event) -> String {
     match event {
         Event::User { .. } => "user".to_owned(),
         Event::Agent { .. } => "agent".to_owned(),
+        Event::Principal { .. } => "principal".to_owned(),
         Event::Call {
             tool, requestor, ..
         } => match requestor {

@@ -147,9 +147,16 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json], cancel_reason: Optio
                 .iter()
                 .find(|a| a["name"] == "find_user_id_by_name_zip")
                 .map(|a| a["arguments"].clone());
-            acts.push(Act::User("Hi, I need help with my orders.".into()));
+            // The user gives what the agent looks them up by (policy.md:10).
             match by_name {
                 Some(args) => {
+                    let said = |key: &str| args[key].as_str().unwrap_or_default().to_owned();
+                    acts.push(Act::User(format!(
+                        "Hi, I need help with my orders. I'm {} {}, zip code {}.",
+                        said("first_name"),
+                        said("last_name"),
+                        said("zip")
+                    )));
                     acts.push(Act::call("find_user_id_by_name_zip", args.clone()));
                     identified.push(("find_user_id_by_name_zip".to_owned(), args));
                 }
@@ -158,6 +165,10 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json], cancel_reason: Optio
                         .user(&user)
                         .map(|u| u["email"].clone())
                         .unwrap_or_default();
+                    acts.push(Act::User(format!(
+                        "Hi, I need help with my orders. My email is {}.",
+                        email.as_str().unwrap_or_default()
+                    )));
                     let args = json!({ "email": email });
                     acts.push(Act::call("find_user_id_by_email", args.clone()));
                     identified.push(("find_user_id_by_email".to_owned(), args));

@@ -186,10 +186,13 @@
 
 mod asked;
 mod lexicon;
+mod ownership;
 mod stance;
 mod tokens;
 mod value;
 mod vocabulary;
+
+pub use ownership::{Disowning, asks_ownership};
 
 use crate::types::{Role, Turn};
 

@@ -330,6 +330,7 @@ impl Inputs {
                 .iter()
                 .map(|m| IMention(m.value, m.event.0, m.speaker)),
         );
+        rt.extend(said_intervals(facts).map(|(v, ev, sp, until)| ISaid(v, ev, sp, until)));
         rt.extend(
             facts
                 .mentions
@@ -440,6 +441,30 @@ impl Inputs {
         rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
         rt.extend([ISeed(checks.entry.0, Env::EMPTY, 0)]);
     }
+}
+
+/// Every mention as `(value, event, speaker, until)`: a user's counts for
+/// `said` until the user's next disowning of the value at or after it
+/// ([`FOREVER`] when none; a turn naming a value to disown it does not
+/// count), an agent's for good.
+fn said_intervals(facts: &TraceFacts) -> impl Iterator<Item = (Value, u32, Speaker, u32)> + '_ {
+    let mut disowned: HashMap<Value, Vec<u32>> = HashMap::new();
+    for d in &facts.disowned {
+        disowned.entry(d.value).or_default().push(d.event.0);
+    }
+    for events in disowned.values_mut() {
+        events.sort_unstable();
+    }
+    facts.mentions.iter().map(move |m| {
+        let until = match m.speaker {
+            Speaker::User => disowned
+                .get(&m.value)
+                .and_then(|events| events.iter().find(|&&d| d >= m.event.0).copied())
+                .unwrap_or(FOREVER.0),
+            Speaker::Agent => FOREVER.0,
+        };
+        (m.value, m.event.0, m.speaker, until)
+    })
 }
 
 /// Variables a check pins to an argument: top-level conjuncts `args.x == $v`
