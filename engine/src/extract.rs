@@ -101,6 +101,11 @@ pub struct Extractor {
     /// What the agent has asked the user to decide so far: a qualifier in a
     /// reply about something else does not take a yes back.
     asked: AskedWords,
+    /// The latest read of every list a paged read must cover (`pages`'
+    /// `complete_against`), by `(entity, id, field)`, as id texts.
+    lists: HashMap<(String, String, String), Vec<String>>,
+    /// Those lists, as `(entity, field)`.
+    paged_lists: Vec<(String, String)>,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -158,7 +163,23 @@ impl Extractor {
             turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
+            lists: HashMap::new(),
+            paged_lists: bundle
+                .domain
+                .tools
+                .values()
+                .filter_map(|t| t.pages.as_ref()?.against.as_ref())
+                .map(|a| (a.entity.clone(), a.field.clone()))
+                .collect(),
         }
+    }
+
+    /// Whether a paged read of the bundle must cover `entity.field`: its
+    /// reads are kept ([`Extractor::lists`]).
+    fn tracks_list(&self, entity: &str, field: &str) -> bool {
+        self.paged_lists
+            .iter()
+            .any(|(e, f)| e == entity && f == field)
     }
 
     /// Who calls the user-side tools from now on (a trace's own mode).
@@ -741,8 +762,9 @@ impl Extraction<'_> {
             return;
         };
         if def.kind != ToolKind::Generic {
+            let partial = self.partial(k, def, content, &args);
             for read in &def.reads {
-                self.read(k, def, read, content, &args);
+                self.read(k, def, read, content, &args, partial);
             }
         }
         self.bind(k, &tool, &args, Some(content));
@@ -826,7 +848,79 @@ impl Extraction<'_> {
         }
     }
 
-    fn read(&mut self, k: EventIdx, tool: &Tool, read: &ReadSpec, content: &Json, args: &Json) {
+    /// Whether the result at `k` of `tool` (called with `args`) is a part
+    /// of a list (see `bundle::model::PagesDef`): it lacks an id the list it
+    /// must cover holds, or — that list unread — a limiting argument was
+    /// passed. A part is diagnosed (`PartialRead`) with what is missing.
+    fn partial(&mut self, k: EventIdx, tool: &Tool, content: &Json, args: &Json) -> bool {
+        let Some(pages) = &tool.pages else {
+            return false;
+        };
+        let returned: std::collections::BTreeSet<String> =
+            select_json(content, content, &pages.records)
+                .into_iter()
+                .filter_map(id_text)
+                .collect();
+        let limited: Vec<&str> = pages
+            .limits
+            .iter()
+            .filter(|l| args.get(l.as_str()).is_some_and(|v| !v.is_null()))
+            .map(String::as_str)
+            .collect();
+        let listed = pages.against.as_ref().and_then(|a| {
+            let id = args.get(&a.id_arg).and_then(id_text)?;
+            let key = (a.entity.clone(), id, a.field.clone());
+            self.out.lists.get(&key).map(|list| (key, list))
+        });
+        let why = match listed {
+            Some(((entity, id, field), list)) => {
+                let missing = list.iter().filter(|i| !returned.contains(*i)).count();
+                (missing > 0).then(|| {
+                    format!(
+                        "{} returned {} of the {} records {entity}[{id}].{field} lists",
+                        tool.name,
+                        list.len() - missing,
+                        list.len()
+                    )
+                })
+            }
+            None => (!limited.is_empty()).then(|| {
+                let against = pages.against.as_ref().map_or(String::new(), |a| {
+                    format!(" and {}.{} was not read", a.entity, a.field)
+                });
+                format!(
+                    "{} was limited by `{}`{against}",
+                    tool.name,
+                    limited.join("`, `")
+                )
+            }),
+        };
+        let Some(why) = why else {
+            return false;
+        };
+        self.diagnose(
+            k,
+            ExtractionProblem::PartialRead,
+            format!(
+                "{why}: a part proves nothing absent, so the lists gathered over its records are unknown; read the rest"
+            ),
+        );
+        true
+    }
+
+    /// The facts one read spec of `tool`'s result at `k` gives. Of a part
+    /// of a list (`partial`), the lists gathered over all its records read
+    /// nothing known: a `Read` with no value, so a check concluding
+    /// absence from them fails closed.
+    fn read(
+        &mut self,
+        k: EventIdx,
+        tool: &Tool,
+        read: &ReadSpec,
+        content: &Json,
+        args: &Json,
+        partial: bool,
+    ) {
         let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
             return;
         };
@@ -878,14 +972,29 @@ impl Extraction<'_> {
                 );
                 continue;
             };
-            let id = self.out.interner.intern(&id);
+            let id_text = id;
+            let id = self.out.interner.intern(&id_text);
             for (field, path) in &read.fields {
                 let Some(ty) = entity.fields.get(field) else {
                     continue;
                 };
-                let found = select_json(content, record, path);
                 let field_sym = self.out.interner.intern(field);
                 let is_list = matches!(ty, ValueType::List(_));
+                if partial
+                    && is_list
+                    && path.selects_many()
+                    && (path.from_root || read.each.is_none())
+                {
+                    self.out
+                        .facts
+                        .reads
+                        .push(Read::unknown(entity.symbol, id, field_sym));
+                    self.out
+                        .lists
+                        .remove(&(read.entity.clone(), id_text.clone(), field.clone()));
+                    continue;
+                }
+                let found = select_json(content, record, path);
                 if found.is_empty() && !(is_list && path.selects_many()) {
                     self.diagnose(
                         k,
@@ -926,6 +1035,18 @@ impl Extraction<'_> {
                 }
                 if failed || (!is_list && values.len() != 1) {
                     continue;
+                }
+                if self.out.tracks_list(&read.entity, field) {
+                    let texts = values
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Str(s) => Some(self.out.interner.resolve(*s).to_owned()),
+                            _ => None,
+                        })
+                        .collect();
+                    self.out
+                        .lists
+                        .insert((read.entity.clone(), id_text.clone(), field.clone()), texts);
                 }
                 self.out.facts.reads.push(Read {
                     entity: entity.symbol,

@@ -1099,6 +1099,9 @@ enum FieldRead {
     Status(Symbol),
     Amount(Value),
     Items(Vec<Symbol>),
+    /// A part of a list read (a page): the list is unknown from here on
+    /// (`Read::unknown`).
+    ItemsUnknown,
 }
 
 /// The value a binding step binds at an event.
@@ -1195,6 +1198,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 .prop_map(FieldRead::Items)
                 .boxed(),
         ),
+        (1, Just(FieldRead::ItemsUnknown).boxed()),
     ]);
     let result = (
         prop::option::weighted(0.2, any::<usize>()),
@@ -1369,6 +1373,10 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                                 FieldRead::Amount(a) => (AMOUNT, vec![*a], false),
                                 FieldRead::Items(items) => {
                                     (ITEMS, items.iter().map(|s| Value::Str(*s)).collect(), true)
+                                }
+                                FieldRead::ItemsUnknown => {
+                                    ev.reads.push(Read::unknown(ORDER, id, ITEMS));
+                                    continue;
                                 }
                             };
                             ev.reads.push(Read {

@@ -219,6 +219,10 @@ pub enum ExtractionProblem {
     /// `host_principal: true`), or a second, different principal in one
     /// conversation: it names nothing.
     PrincipalRefused,
+    /// A paged read's result is a part of the list it must cover (or was
+    /// limited with that list unread): the lists gathered over its records
+    /// are unknown.
+    PartialRead,
 }
 
 impl ExtractionProblem {
@@ -309,6 +313,22 @@ pub struct Read {
     pub values: Vec<Value>,
     /// A list field (its length is a fact too), as opposed to a scalar.
     pub is_list: bool,
+}
+
+impl Read {
+    /// A read that says the field's value is no longer known (a list a part
+    /// of a result would conclude absence from): no value and not a list,
+    /// it ends the value read before and gives none, so every check on the
+    /// field fails closed until the next read.
+    pub fn unknown(entity: Symbol, id: Symbol, field: Symbol) -> Read {
+        Read {
+            entity,
+            id,
+            field,
+            values: Vec::new(),
+            is_list: false,
+        }
+    }
 }
 
 /// What one event adds to the facts. The incremental monitor consumes these

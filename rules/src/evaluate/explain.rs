@@ -412,15 +412,18 @@ impl Explainer<'_> {
             return Reason::MissingStep;
         };
         let operands = atom_operands(self.encoded, atom);
-        let missing = operands.iter().any(|o| {
-            !self.values.present.contains(&(*o, k, *env))
-                && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
-        });
+        let missing: Vec<bool> = operands
+            .iter()
+            .map(|o| {
+                !self.values.present.contains(&(*o, k, *env))
+                    && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
+            })
+            .collect();
         reason_of(
             node,
             &operands,
             self.encoded,
-            missing,
+            &missing,
             |tool| self.checks.gated_tools.contains(&tool),
             || {
                 operands.iter().any(|o| {
@@ -435,7 +438,9 @@ impl Explainer<'_> {
 }
 
 /// Why a failed atom blocks, from its kind and its operands' kinds:
-/// `missing` — an operand other than a constant had no value; `gated` —
+/// `missing` — per operand, whether it (not a constant) had no value: one
+/// reading an entity field, however deep (a count over an unread list), is
+/// a missing read; `gated` —
 /// whether a tool is gated (a required past call of a read tool is a missing
 /// read); `numeric` — whether the compared values were numbers (asked only
 /// for an argument compared with what was read: an id that does not match
@@ -445,7 +450,7 @@ pub(crate) fn reason_of(
     node: &CNode,
     operands: &[u32],
     encoded: &Encoded,
-    missing: bool,
+    missing: &[bool],
     gated: impl Fn(Symbol) -> bool,
     numeric: impl FnOnce() -> bool,
 ) -> Reason {
@@ -454,6 +459,10 @@ pub(crate) fn reason_of(
         .filter_map(|o| encoded.onodes.get(*o as usize))
         .collect();
     let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
+    let unread = operands
+        .iter()
+        .zip(missing)
+        .any(|(&o, &m)| m && reads_a_field(encoded, o));
     match node {
         CNode::Happened {
             filter,
@@ -465,7 +474,7 @@ pub(crate) fn reason_of(
         CNode::Happened { .. } => Reason::MissingStep,
         CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
         _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
-        _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+        _ if unread => Reason::MissingRead,
         CNode::Contains { .. } => Reason::Ungrounded,
         CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
         _ if has(|n| {
@@ -519,4 +528,22 @@ pub(crate) fn failing_atoms(encoded: &Encoded, c: u32, holds: impl Fn(u32) -> bo
     };
     failing.condition(encoded, c);
     failing.atoms
+}
+
+/// Whether operand `o` reads an entity field, itself or through the
+/// operands it is made of.
+fn reads_a_field(encoded: &Encoded, o: u32) -> bool {
+    struct AnyField(bool);
+    impl Visitor for AnyField {
+        fn operand(&mut self, tree: &Encoded, o: u32) {
+            if matches!(tree.onodes.get(o as usize), Some(ONode::Field { .. })) {
+                self.0 = true;
+            } else if !self.0 {
+                crate::visit::walk_operand(self, tree, o);
+            }
+        }
+    }
+    let mut any = AnyField(false);
+    any.operand(encoded, o);
+    any.0
 }

@@ -657,15 +657,19 @@ impl Explainer<'_> {
             .iter()
             .map(|&o| (!happened).then(|| self.seen(o, k, env)))
             .collect();
-        let missing = operands.iter().zip(&seen).any(|(o, s)| {
-            !s.as_ref().is_some_and(|s| s.present)
-                && !matches!(encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
-        });
+        let missing: Vec<bool> = operands
+            .iter()
+            .zip(&seen)
+            .map(|(o, s)| {
+                !s.as_ref().is_some_and(|s| s.present)
+                    && !matches!(encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
+            })
+            .collect();
         reason_of(
             node,
             &operands,
             encoded,
-            missing,
+            &missing,
             |tool| plan.is_gated(tool),
             || {
                 seen.iter().flatten().any(|s| {
