@@ -19,9 +19,8 @@ mod support;
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
-use support::{Edit, bundle_in, mutated};
+use support::{Edit, bundle_in, call, mutated, ok};
 use turnstile_engine::audit::AssumingJudge;
-use turnstile_engine::bundle::model::Side;
 use turnstile_engine::session::{BundleRuntime, Explainer, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::{Event, Trace, TraceMeta};
 use turnstile_engine::{ProblemKind, check_bundle, extract::extract};
@@ -78,23 +77,6 @@ fn runtime() -> (tempfile::TempDir, Arc<BundleRuntime>) {
     let dir = mutated(&edits);
     let bundle = check_bundle(&bundle_in(&dir)).unwrap_or_else(|p| panic!("{p}"));
     (dir, BundleRuntime::new(Arc::new(bundle)).unwrap())
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
 }
 
 fn record(order_id: &str, status: &str) -> Json {

@@ -6,17 +6,20 @@
 //! names nothing. It travels in the native format like any event.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a panic is a failure report
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::{Value as Json, json};
-use turnstile_engine::bundle::model::Side;
+use serde_json::json;
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::{Event, Trace, TraceMeta};
 use turnstile_engine::{check_bundle, extract::extract};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::{ExtractionProblem, Speaker, Value};
+
+use support::{agent, call, ok, user};
 
 const USER: &str = "yusuf_rossi_9620";
 const EMAIL: &str = "yusuf.rossi@example.com";
@@ -57,31 +60,6 @@ fn principal(id: &str, claims: &[(&str, &str)]) -> Event {
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect::<BTreeMap<_, _>>(),
     }
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
-}
-
-fn user(text: &str) -> Event {
-    Event::User { text: text.into() }
-}
-
-fn agent(text: &str) -> Event {
-    Event::Agent { text: text.into() }
 }
 
 /// `first` (the host's events, if any), then a lookup by email the user

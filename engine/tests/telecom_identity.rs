@@ -10,45 +10,22 @@
 //!   already awaiting payment; the whole list read decides.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
+mod support;
 #[path = "support/tau2.rs"]
 mod tau2;
 
 use std::sync::Arc;
 
 use serde_json::{Value as Json, json};
-use turnstile_engine::bundle::model::Side;
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::Reason;
 
+use support::{agent, call, ok, user};
+
 fn runtime() -> Arc<BundleRuntime> {
     BundleRuntime::new(Arc::new(tau2::shipped_bundle("telecom"))).unwrap()
-}
-
-fn user(text: &str) -> Event {
-    Event::User { text: text.into() }
-}
-
-fn agent(text: &str) -> Event {
-    Event::Agent { text: text.into() }
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
 }
 
 /// John Smith's profile: two lines, four bills.

@@ -7,8 +7,9 @@
 //! id: an identification step taking it as the user's words fails.
 //!
 //! The first run of the rule, as written here, is reported in
-//! `bundles/README.md` ("Identity from the user"); the cases the rule gets
-//! wrong are in `FOUND_WRONG`, whose `#[ignore]`d test fails.
+//! `bundles/README.md` ("Identity from the user"); a case the rule gets
+//! wrong goes in `FOUND_WRONG` (none is), whose `#[ignore]`d test fails
+//! while one is there.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
