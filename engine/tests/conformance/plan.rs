@@ -147,15 +147,21 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json], cancel_reason: Optio
                 .iter()
                 .find(|a| a["name"] == "find_user_id_by_name_zip")
                 .map(|a| a["arguments"].clone());
-            // The user gives what the agent looks them up by (policy.md:10).
+            // The user gives what the agent looks them up by (policy.md:10):
+            // every zip code a gold lookup tries (a user who moved gives both).
             match by_name {
                 Some(args) => {
                     let said = |key: &str| args[key].as_str().unwrap_or_default().to_owned();
+                    let zips: Vec<&str> = actions
+                        .iter()
+                        .filter(|a| a["name"] == "find_user_id_by_name_zip")
+                        .filter_map(|a| a["arguments"]["zip"].as_str())
+                        .collect();
                     acts.push(Act::User(format!(
                         "Hi, I need help with my orders. I'm {} {}, zip code {}.",
                         said("first_name"),
                         said("last_name"),
-                        said("zip")
+                        zips.join(" or ")
                     )));
                     acts.push(Act::call("find_user_id_by_name_zip", args.clone()));
                     identified.push(("find_user_id_by_name_zip".to_owned(), args));
