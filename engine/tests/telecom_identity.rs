@@ -198,13 +198,15 @@ async fn a_limited_bill_read_does_not_show_that_nothing_is_overdue() {
         ),
     ))
     .await;
+    // The remediation asks for the rest: the statuses are not known.
     assert!(
         matches!(
-            v,
+            &v,
             GateVerdict::Block {
                 reason: Reason::MissingRead,
+                remediation: Some(r),
                 ..
-            }
+            } if r.contains("bill_statuses: not read yet") && r.contains("read them all")
         ),
         "{v:?}"
     );
