@@ -8,6 +8,15 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,10 +33,13 @@ use turnstile_engine::{
 
 mod audit;
 mod coverage;
+mod diff;
 mod gate;
+mod init;
 mod judge_args;
 mod replay;
 mod serve;
+mod test;
 
 use judge_args::JudgeArgs;
 
@@ -134,6 +146,17 @@ enum Command {
     /// Generate a large corpus by re-sampling and perturbing real traces
     /// (ids, values, interleavings), as native JSONL for `audit`.
     Synth(audit::SynthArgs),
+    /// Write a new bundle from existing tool definitions (OpenAI function
+    /// schemas, an MCP tools/list result, tau2's tools.json): every tool,
+    /// a flow stub per write tool, each guess marked `# REVIEW:`.
+    Init(init::InitArgs),
+    /// Replay a bundle's test conversations (its tests/ directory) and check
+    /// every `expect`; exit 1 on any mismatch or malformed test.
+    Test(Box<test::TestArgs>),
+    /// The calls whose verdict changes between two versions of a bundle,
+    /// over a corpus of traces (table, json or html). Exit 0, 3 records
+    /// rejected, 4 verdicts changed with --fail-on-change.
+    Diff(Box<diff::DiffArgs>),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -306,7 +329,7 @@ fn main() -> ExitCode {
                 explainer: explain.into(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                replay::run(&rt, &traces, judge, &options).map(|clean| {
+                replay::run(&rt, &traces, &judge, &options).map(|clean| {
                     if clean {
                         ExitCode::SUCCESS
                     } else {
@@ -375,6 +398,52 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Diff(args) => {
+            let (old, new) = match (load_runtime(&args.old), load_runtime(&args.new)) {
+                (Ok(old), Ok(new)) => (old, new),
+                (Err(code), _) | (_, Err(code)) => return code,
+            };
+            match diff::main(&args, old, new) {
+                Ok(code) => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Init(args) => match init::run(&args) {
+            Ok(written) => {
+                println!(
+                    "wrote {}: {} tools ({} read, {} write), {} flow stubs, an empty tests/; it passes `turnstile check` with {} spots marked for review",
+                    args.dir.display(),
+                    written.tools,
+                    written.reads,
+                    written.writes,
+                    written.flows,
+                    written.warnings
+                );
+                if let Some(cursor) = &written.next_cursor {
+                    eprintln!(
+                        "warning: {} is one page of tools/list (nextCursor {cursor:?}): the tools of later pages are not in the bundle; list them all and run init again with --force",
+                        args.tools.display()
+                    );
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Test(args) => with_runtime(&args.bundle, &args.judge, |rt, judge| {
+            test::run(&rt, judge, &args).map(|passed| {
+                if passed {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            })
+        }),
         Command::Convert {
             traces,
             output,
@@ -404,7 +473,7 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
+                gate::run(rt, &options, &judge).map(|()| ExitCode::SUCCESS)
             })
         }
         Command::Serve {
@@ -420,7 +489,7 @@ fn main() -> ExitCode {
             judge,
         } => {
             let judge = match judge.build() {
-                Ok(j) => j,
+                Ok(j) => j.into_async(),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
@@ -504,24 +573,17 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, judge_args::Judging) -> Result<ExitCode, String>,
 ) -> ExitCode {
-    let bundle = match check_bundle(path) {
-        Ok(b) => b,
-        Err(problems) => return report_problems(path, &problems),
+    let rt = match load_runtime(path) {
+        Ok(rt) => rt,
+        Err(code) => return code,
     };
-    let judge = match judge.build() {
+    let judge = match judge.judging() {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
-        }
-    };
-    let rt = match BundleRuntime::new(Arc::new(bundle)) {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
         }
     };
     f(rt, judge).unwrap_or_else(|e| {
@@ -530,11 +592,31 @@ fn with_runtime(
     })
 }
 
+/// Compiles the bundle at `path` into a runtime; its problems are reported
+/// on standard error.
+fn load_runtime(path: &std::path::Path) -> Result<Arc<BundleRuntime>, ExitCode> {
+    let bundle = check_bundle(path).map_err(|problems| report_problems(path, &problems))?;
+    BundleRuntime::new(Arc::new(bundle)).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+/// A single-threaded async runtime for a model judge: the only judge a
+/// command outside `serve` awaits.
+fn model_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
 fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
     let result = check_bundle(path);
     match format {
         ReportFormat::Human => match &result {
             Ok(bundle) => {
+                report_warnings(&bundle.warnings);
                 println!("{}", summary(bundle));
                 ExitCode::SUCCESS
             }
@@ -542,19 +624,16 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
         },
         ReportFormat::Json => {
             let value = match &result {
-                Ok(bundle) => {
-                    serde_json::json!({ "valid": true, "bundle": bundle.name, "hash": bundle.hash, "problems": [] })
-                }
+                Ok(bundle) => serde_json::json!({
+                    "valid": true,
+                    "bundle": bundle.name,
+                    "hash": bundle.hash,
+                    "problems": [],
+                    "warnings": problems_json(&bundle.warnings),
+                }),
                 Err(problems) => serde_json::json!({
                     "valid": false,
-                    "problems": problems.iter().map(|p| serde_json::json!({
-                        "code": p.kind.code(),
-                        "message": p.message,
-                        "file": p.file,
-                        "line": p.line,
-                        "column": p.column,
-                        "help": p.help,
-                    })).collect::<Vec<_>>(),
+                    "problems": problems_json(problems),
                 }),
             };
             println!("{value:#}");
@@ -564,6 +643,40 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+fn problems_json(problems: &Problems) -> Vec<serde_json::Value> {
+    problems
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "code": p.kind.code(),
+                "message": p.message,
+                "file": p.file,
+                "line": p.line,
+                "column": p.column,
+                "help": p.help,
+            })
+        })
+        .collect()
+}
+
+/// Prints each warning (a spot marked for review) on standard error.
+fn report_warnings(warnings: &Problems) {
+    let mut stderr = std::io::stderr().lock();
+    for warning in warnings.iter() {
+        let report = miette::Report::new(warning.clone());
+        let _ = writeln!(stderr, "{report:?}");
+    }
+    if !warnings.is_empty() {
+        let _ = writeln!(
+            stderr,
+            "{} warning{}: spots marked `{}` not reviewed yet",
+            warnings.len(),
+            if warnings.len() == 1 { "" } else { "s" },
+            turnstile_engine::REVIEW_MARKER
+        );
     }
 }
 

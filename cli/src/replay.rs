@@ -8,12 +8,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use turnstile_engine::import::for_each_trace;
-use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay_explained};
 use turnstile_engine::session::{
-    BundleRuntime, EventReport, Explainer, GateVerdict, RequestStatus, Schedule,
+    BundleRuntime, Coverage, EventReport, Explainer, GateVerdict, ReplayReport, RequestStatus,
+    Schedule, coverage, replay_async, replay_explained,
 };
 use turnstile_engine::trace::Trace;
-use turnstile_judge::Judge;
+
+use crate::judge_args::Judging;
 
 /// What `replay` was asked for.
 pub struct ReplayOptions {
@@ -28,16 +29,13 @@ pub struct ReplayOptions {
 }
 
 /// Replays every trace in `file`; returns whether all of it could be read.
+/// Only a model judge runs on an async runtime.
 pub fn run(
     rt: &Arc<BundleRuntime>,
     file: &Path,
-    judge: Arc<dyn Judge>,
+    judge: &Judging,
     options: &ReplayOptions,
 ) -> Result<bool, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let mut clean = true;
     let mut failure = None;
     let mut closed = false;
@@ -59,15 +57,20 @@ pub fn run(
             .schedules
             .iter()
             .map(|&schedule| {
-                runtime
-                    .block_on(replay_explained(
+                let explainer = options.explainer;
+                match judge {
+                    Judging::Immediate(judge) => {
+                        replay_explained(rt, &trace, schedule, judge.as_ref(), explainer)
+                    }
+                    Judging::Model(judge, runtime) => runtime.block_on(replay_async(
                         rt,
                         &trace,
                         schedule,
                         judge.as_ref(),
-                        options.explainer,
-                    ))
-                    .map_err(|e| format!("{}: {e}", trace.meta.id))
+                        explainer,
+                    )),
+                }
+                .map_err(|e| format!("{}: {e}", trace.meta.id))
             })
             .collect();
         let reports = match reports {

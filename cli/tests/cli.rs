@@ -73,7 +73,7 @@ fn check_reports_json_for_machines() {
     let problem = &report["problems"][0];
     assert_eq!(problem["code"], "turnstile::unknown_node");
     assert_eq!(problem["file"], "toy-orders/flows/cancel.yaml");
-    assert_eq!(problem["line"], 57);
+    assert_eq!(problem["line"], 58);
     assert_eq!(problem["help"], "did you mean `verify`?");
 }
 

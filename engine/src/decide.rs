@@ -48,7 +48,7 @@ pub fn monitor_trace(
     let mut monitor = Monitor::new(Arc::clone(plan));
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        let facts = extractor.event(bundle, k, event);
+        let facts = extractor.event(bundle, k, event).facts;
         let now: Vec<(StepId, Env)> = judged
             .iter()
             .filter(|(_, _, e)| *e == k)
@@ -403,6 +403,7 @@ impl Names<'_> {
                 let who = match speaker {
                     turnstile_rules::Speaker::User => "user",
                     turnstile_rules::Speaker::Agent => "agent",
+                    turnstile_rules::Speaker::Ticket => "ticket",
                 };
                 format!("{}said({who}, {})", not(*negated), self.operand(*operand))
             }

@@ -88,6 +88,9 @@ pub enum ProblemKind {
     /// A `cites` entry names a file that cannot be read or a line it does
     /// not have.
     BadCitation,
+    /// A spot marked `# REVIEW:` (a generator's guess) not reviewed yet: a
+    /// warning, the bundle still compiles.
+    Unreviewed,
 }
 
 impl ProblemKind {
@@ -130,7 +133,13 @@ impl ProblemKind {
             ProblemKind::ClassifierIncomplete => "turnstile::classifier_incomplete",
             ProblemKind::BadTemplate => "turnstile::bad_template",
             ProblemKind::BadCitation => "turnstile::bad_citation",
+            ProblemKind::Unreviewed => "turnstile::unreviewed",
         }
+    }
+
+    /// Whether problems of this kind are warnings (the bundle compiles).
+    pub fn is_warning(self) -> bool {
+        matches!(self, ProblemKind::Unreviewed)
     }
 }
 
@@ -242,6 +251,14 @@ impl std::error::Error for Problem {}
 impl Diagnostic for Problem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.kind.code()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.kind.is_warning() {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

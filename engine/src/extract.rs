@@ -9,6 +9,15 @@
 //! here from the result or the call's arguments ([`composite_id`]), so the
 //! evaluators only ever see string ids.
 //!
+//! A ticket ([`Event::Ticket`]) is the user's statement before the
+//! conversation: its values are mentions by the user and by the ticket (so
+//! `said(user, ...)` and `said(ticket, ...)` hold for them; the judge reads
+//! it as a user turn, marked "Ticket:"),
+//! but its turn carries no consent cue — it affirms, refuses and corrects
+//! nothing — so it can never be the yes to a summary. Only a ticket before
+//! the agent's first event counts; a later one is an anomaly
+//! ([`ExtractionProblem::LateTicket`]) and states nothing.
+//!
 //! One principal per conversation: the variables bound before the request is
 //! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens
@@ -47,7 +56,7 @@ pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        builder.push(&extractor.event(bundle, k, event));
+        builder.push(&extractor.event(bundle, k, event).facts);
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
     builder.finish(extractor.interner, events)
@@ -92,10 +101,6 @@ pub struct Extractor {
     /// Positions in `typed_values` by canonical amount, and of every date:
     /// a new turn is tested against those its keys can name only.
     typed_keys: ValuesByKey,
-    /// The turn of the event just extracted, as a judge reads it, tokenized
-    /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
-    /// than tokenizing the text again.
-    turn: Option<Turn>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
     /// What the agent has asked the user to decide so far: a qualifier in a
@@ -106,6 +111,39 @@ pub struct Extractor {
     lists: HashMap<(String, String, String), Vec<String>>,
     /// Those lists, as `(entity, field)`.
     paged_lists: Vec<(String, String)>,
+    /// Whether the agent has spoken or called a tool yet: a ticket counts
+    /// only before.
+    agent_acted: bool,
+}
+
+/// Adds a mention; one in the ticket is the user's too (the ticket is what
+/// the user stated), so `said(user, x)` holds for it and `said(ticket, x)`
+/// for it alone.
+fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
+    if mention.speaker == Speaker::Ticket {
+        facts.mentions.push(MentionFact {
+            speaker: Speaker::User,
+            ..mention
+        });
+    }
+    facts.mentions.push(mention);
+}
+
+/// A ticket's text as a judge reads it: marked, so a reader tells the
+/// user's statement before the conversation from a reply.
+pub(crate) fn ticket_text(text: &str) -> String {
+    format!("Ticket: {text}")
+}
+
+/// What one event gives the extractor's caller.
+#[derive(Clone, Debug)]
+pub struct Extracted {
+    /// The facts the event adds.
+    pub facts: EventFacts,
+    /// A user or agent message's turn as a judge reads it, tokenized for
+    /// its cues (a session keeps it rather than tokenizing the text again);
+    /// `None` for a tool event.
+    pub turn: Option<Turn>,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -160,7 +198,6 @@ impl Extractor {
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
             typed_keys: ValuesByKey::default(),
-            turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
             lists: HashMap::new(),
@@ -171,6 +208,7 @@ impl Extractor {
                 .filter_map(|t| t.pages.as_ref()?.against.as_ref())
                 .map(|a| (a.entity.clone(), a.field.clone()))
                 .collect(),
+            agent_acted: false,
         }
     }
 
@@ -192,19 +230,14 @@ impl Extractor {
         self.control
     }
 
-    /// The turn of the event just extracted, if it was a user or agent
-    /// message: `Turn::new(k, role, text)`, already tokenized.
-    pub fn take_turn(&mut self) -> Option<Turn> {
-        self.turn.take()
-    }
-
-    /// The facts event `k` adds.
-    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
-        self.turn = None;
+    /// The facts event `k` adds, and the turn of a user or agent message
+    /// as a judge reads it.
+    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> Extracted {
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
         };
+        let late_ticket = self.agent_acted;
         let mut x = Extraction { bundle, out: self };
         match event {
             Event::Call {
@@ -214,10 +247,22 @@ impl Extractor {
                 requestor,
             } => x.call(k, id, tool, args, *requestor),
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
-            Event::User { .. } | Event::Agent { .. } | Event::Principal { .. } => {}
+            Event::Ticket { .. } if late_ticket => x.diagnose(
+                k,
+                ExtractionProblem::LateTicket,
+                "a ticket after the agent's first event is not what the user stated before the conversation; it states nothing".to_owned(),
+            ),
+            Event::User { .. }
+            | Event::Ticket { .. }
+            | Event::Agent { .. }
+            | Event::Principal { .. } => {}
         }
-        self.mentions(k, event, bundle.host_principal);
-        std::mem::take(&mut self.facts)
+        let turn = self.mentions(k, event, bundle.host_principal);
+        self.agent_acted |= event.is_agent_event();
+        Extracted {
+            facts: std::mem::take(&mut self.facts),
+            turn,
+        }
     }
 
     /// The text a principal event stands for as the user's words, if the
@@ -263,7 +308,8 @@ impl Extractor {
     /// string named in a turn that was not looked for there yet — strings
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
-    fn mentions(&mut self, k: EventIdx, event: &Event, accepts_principal: bool) {
+    /// Returns a message's turn, tokenized as its cues were read.
+    fn mentions(&mut self, k: EventIdx, event: &Event, accepts_principal: bool) -> Option<Turn> {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -287,13 +333,16 @@ impl Extractor {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
-                        self.facts.mentions.push(MentionFact {
-                            value: Value::Str(value),
-                            event: turn.event,
-                            speaker: turn.speaker,
-                            record,
-                            in_answer: false,
-                        });
+                        push_mention(
+                            &mut self.facts,
+                            MentionFact {
+                                value: Value::Str(value),
+                                event: turn.event,
+                                speaker: turn.speaker,
+                                record,
+                                in_answer: false,
+                            },
+                        );
                         turn.named.push(value);
                         // Denied by the turn itself, or by the next turn
                         // when it is the user's denying what this one named.
@@ -318,38 +367,41 @@ impl Extractor {
         self.typed_mentions();
         // A host's principal stands for the user's words naming them: a
         // user turn with no cues (no yes, no refusal), read for mentions
-        // only, never shown to a judge.
+        // only, never shown to a judge. A ticket is the user's statement
+        // before the conversation: its turn is the user's, with no cue.
         let principal = match event {
             Event::Principal { id, claims } => {
-                let Some(words) = self.principal_words(k, accepts_principal, id, claims) else {
-                    return;
-                };
-                Some(words)
+                Some(self.principal_words(k, accepts_principal, id, claims)?)
             }
             _ => None,
         };
         let (speaker, text) = match (event, &principal) {
             (Event::User { text }, _) => (Speaker::User, text),
+            (Event::Ticket { .. }, _) if self.agent_acted => return None,
+            (Event::Ticket { text }, _) => (Speaker::Ticket, text),
             (Event::Agent { text }, _) => (Speaker::Agent, text),
             (Event::Principal { .. }, Some(words)) => (Speaker::User, words),
-            _ => return,
+            _ => return None,
         };
-        let cues = match event {
+        let (rendered, cues) = match event {
             Event::User { .. } | Event::Agent { .. } => {
                 let role = match speaker {
-                    Speaker::User => Role::User,
                     Speaker::Agent => Role::Agent,
+                    Speaker::User | Speaker::Ticket => Role::User,
                 };
                 let rendered = Turn::new(k.0, role, text.clone());
                 let cues = turn_cues_of(&rendered, &mut self.asked);
-                self.turn = Some(rendered);
-                Some(cues)
+                (Some(rendered), Some(cues))
             }
-            _ => None,
+            Event::Ticket { .. } => (Some(Turn::new(k.0, Role::User, ticket_text(text))), None),
+            _ => (None, None),
         };
         self.facts.turn = Some(TurnFact {
             event: k,
-            speaker,
+            speaker: match speaker {
+                Speaker::Ticket => Speaker::User,
+                other => other,
+            },
             asks_decision: cues.as_ref().is_some_and(|c| c.asks_decision),
             asks_anything: cues.as_ref().is_some_and(|c| c.asks_anything),
             affirms: cues.as_ref().is_some_and(|c| c.affirms),
@@ -364,15 +416,18 @@ impl Extractor {
             };
             if seen.read.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
-                self.facts.mentions.push(MentionFact {
-                    value: Value::Str(Symbol(raw)),
-                    event: k,
-                    speaker,
-                    record: identifier.is_some_and(|w| is_record_word(w)),
-                    in_answer: identifier.is_some_and(|w| {
-                        cues.as_ref().is_some_and(|c| c.answer_records.contains(w))
-                    }),
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                        speaker,
+                        record: identifier.is_some_and(|w| is_record_word(w)),
+                        in_answer: identifier.is_some_and(|w| {
+                            cues.as_ref().is_some_and(|c| c.answer_records.contains(w))
+                        }),
+                    },
+                );
                 seen.named.push(Symbol(raw));
                 if seen.disowns(self.interner.resolve(Symbol(raw))) {
                     self.facts.disowned.push(DisownFact {
@@ -399,16 +454,20 @@ impl Extractor {
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
         for (value, read) in candidates {
             if seen.read.names_read(read) {
-                self.facts.mentions.push(MentionFact {
-                    value: *value,
-                    event: k,
-                    speaker,
-                    record: false,
-                    in_answer: false,
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: *value,
+                        event: k,
+                        speaker,
+                        record: false,
+                        in_answer: false,
+                    },
+                );
             }
         }
         self.turns.push(seen);
+        rendered
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -442,13 +501,16 @@ impl Extractor {
                     continue;
                 };
                 if turn.read.names_read(&read) {
-                    self.facts.mentions.push(MentionFact {
-                        value,
-                        event: turn.event,
-                        speaker: turn.speaker,
-                        record: false,
-                        in_answer: false,
-                    });
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value,
+                            event: turn.event,
+                            speaker: turn.speaker,
+                            record: false,
+                            in_answer: false,
+                        },
+                    );
                 }
             }
             let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
@@ -1489,5 +1551,89 @@ mod typed_mention_tests {
         assert_eq!(named(date("2024-05-26")), [2], "May 23 is another day");
         let amount = Value::Amount(Amount::parse("1234.5").unwrap());
         assert_eq!(named(amount), [0, 2]);
+    }
+}
+
+#[cfg(test)]
+mod ticket_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    fn retail() -> CompiledBundle {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/retail");
+        crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"))
+    }
+
+    fn lookup(id: &str) -> Event {
+        Event::Call {
+            id: id.into(),
+            tool: "get_order_details".into(),
+            args: json!({"order_id": "#W1234567"}),
+            requestor: Side::Agent,
+        }
+    }
+
+    /// A ticket's values are the user's, its turn no reply: a yes in it
+    /// carries no consent cue.
+    #[test]
+    fn a_ticket_names_values_for_the_user_and_affirms_nothing() {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        let ticket = Event::Ticket {
+            text: "Cancel order #W1234567, no longer needed. Yes, go ahead.".into(),
+        };
+        let Extracted {
+            facts: first,
+            turn: rendered,
+        } = x.event(&bundle, EventIdx(0), &ticket);
+        let turn = first.turn.expect("a ticket is a turn");
+        assert_eq!(turn.speaker, Speaker::User);
+        assert!(!turn.affirms && !turn.revokes && !turn.corrects && !turn.asks_decision);
+        assert!(first.diagnostics.is_empty());
+        assert_eq!(
+            rendered.map(|t| (t.role, t.text)),
+            Some((
+                Role::User,
+                "Ticket: Cancel order #W1234567, no longer needed. Yes, go ahead.".to_owned()
+            ))
+        );
+        let call = x.event(&bundle, EventIdx(1), &lookup("c1")).facts;
+        let order = x.interner.get("#W1234567").expect("the order id is read");
+        for speaker in [Speaker::User, Speaker::Ticket] {
+            assert!(
+                call.mentions.iter().any(|m| m.value == Value::Str(order)
+                    && m.event == EventIdx(0)
+                    && m.speaker == speaker),
+                "the ticket named the order for {speaker:?}: {:?}",
+                call.mentions
+            );
+        }
+    }
+
+    /// After the agent's first event a ticket could be read as a reply: it
+    /// is an anomaly and states nothing.
+    #[test]
+    fn a_ticket_after_the_agent_spoke_states_nothing() {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        x.event(&bundle, EventIdx(0), &lookup("c1"));
+        let Extracted {
+            facts: late,
+            turn: rendered,
+        } = x.event(
+            &bundle,
+            EventIdx(1),
+            &Event::Ticket {
+                text: "Order #W1234567, yes.".into(),
+            },
+        );
+        assert!(late.turn.is_none() && late.mentions.is_empty());
+        assert_eq!(
+            late.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            vec![ExtractionProblem::LateTicket]
+        );
+        assert!(ExtractionProblem::LateTicket.is_anomaly());
+        assert!(rendered.is_none());
     }
 }

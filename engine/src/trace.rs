@@ -16,6 +16,16 @@ pub enum Event {
         /// What the user said.
         text: String,
     },
+    /// The task's ticket: what the user stated before the conversation
+    /// began, as tau2-bench hands it to a solo agent (no user simulator).
+    /// A user-side statement that was never a reply: the values it names
+    /// count as said by the user and its request can be classified, but it
+    /// answers no agent question, so it never confirms an action. It counts
+    /// only before the agent's first event (a later one states nothing).
+    Ticket {
+        /// The ticket's text.
+        text: String,
+    },
     /// The agent said something to the user.
     Agent {
         /// What the agent said.

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use turnstile_engine::check_bundle;
 use turnstile_judge::{
-    Conversation, Judge, JudgeRequest, OfflineJudge, Question, Role, Turn, Verdict,
+    Conversation, JudgeRequest, OfflineJudge, Question, Role, SyncJudge, Turn, Verdict,
 };
 
 /// A user turn that gives a reason for cancelling.
@@ -96,7 +96,7 @@ fn reason_question() -> Question {
 }
 
 /// Whether the offline judge finds the reason given in `turn`.
-async fn gives_reason(question: &Question, turn: &str) -> bool {
+fn gives_reason(question: &Question, turn: &str) -> bool {
     let request = JudgeRequest {
         bundle_hash: String::new(),
         node_id: "cancel.reason".to_owned(),
@@ -105,23 +105,23 @@ async fn gives_reason(question: &Question, turn: &str) -> bool {
         bindings: Default::default(),
         conversation: Conversation::from(vec![Turn::new(0, Role::User, turn)]),
     };
-    matches!(
-        OfflineJudge.judge(&request).await.verdict,
-        Verdict::Satisfied { .. }
-    )
+    OfflineJudge
+        .judge_batch(std::slice::from_ref(&request))
+        .iter()
+        .all(|j| matches!(j.verdict, Verdict::Satisfied { .. }))
 }
 
-#[tokio::test]
-async fn any_reason_is_a_reason_and_none_is_none() {
+#[test]
+fn any_reason_is_a_reason_and_none_is_none() {
     let question = reason_question();
     let mut missed = Vec::new();
     for turn in REASONS {
-        if !gives_reason(&question, turn).await {
+        if !gives_reason(&question, turn) {
             missed.push(format!("no reason read in {turn:?}"));
         }
     }
     for turn in NO_REASON {
-        if gives_reason(&question, turn).await {
+        if gives_reason(&question, turn) {
             missed.push(format!("a reason read in {turn:?}"));
         }
     }
@@ -135,13 +135,13 @@ async fn any_reason_is_a_reason_and_none_is_none() {
     assert!(missed.is_empty(), "{missed:#?}");
 }
 
-#[tokio::test]
+#[test]
 #[ignore = "what the keyword reading still misses"]
-async fn probes_written_after_the_widening() {
+fn probes_written_after_the_widening() {
     let question = reason_question();
     let mut missed = Vec::new();
     for turn in PROBES {
-        if !gives_reason(&question, turn).await {
+        if !gives_reason(&question, turn) {
             missed.push(*turn);
         }
     }

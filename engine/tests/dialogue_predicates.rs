@@ -114,13 +114,13 @@ fn return_call(items: &[&str]) -> Event {
     )
 }
 
-async fn verdict(events: Vec<Event>) -> GateVerdict {
+fn verdict(events: Vec<Event>) -> GateVerdict {
     let mut last = None;
     for schedule in Schedule::ALL {
         let mut session = Session::new(runtime(), schedule);
         let mut report = None;
         for event in &events {
-            report = Some(session.push(event.clone(), &OfflineJudge).await.unwrap());
+            report = Some(session.push(event.clone(), &OfflineJudge).unwrap());
         }
         let v = report.unwrap().verdict;
         if let Some(previous) = &last {
@@ -170,25 +170,25 @@ fn turns_name_values_whatever_the_spelling() {
     assert!(summary.asks_decision && summary.speaker == Speaker::Agent);
 }
 
-#[tokio::test]
-async fn a_yes_to_the_summary_naming_the_items_allows_the_return() {
+#[test]
+fn a_yes_to_the_summary_naming_the_items_allows_the_return() {
     let mut events = identified();
     events.push(agent(SUMMARY));
     events.push(user("Yes, please proceed."));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
     assert!(matches!(v, GateVerdict::Allow { .. }), "{v:?}");
 }
 
-#[tokio::test]
-async fn a_summary_that_does_not_name_the_order_blocks() {
+#[test]
+fn a_summary_that_does_not_name_the_order_blocks() {
     let mut events = identified();
     events.push(agent(
         "To confirm: return item 2757705742, refund to gift_card_7245904. Shall I proceed?",
     ));
     events.push(user("Yes, please proceed."));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
     assert!(
         matches!(
             v,
@@ -201,8 +201,8 @@ async fn a_summary_that_does_not_name_the_order_blocks() {
     );
 }
 
-#[tokio::test]
-async fn a_qualified_real_reply_is_not_consent() {
+#[test]
+fn a_qualified_real_reply_is_not_consent() {
     // A real user reply: a yes followed by a correction of the scope.
     let mut events = identified();
     events.push(agent(SUMMARY));
@@ -210,7 +210,7 @@ async fn a_qualified_real_reply_is_not_consent() {
         "Yes—return the earbuds from #W3470184. That’s the only item I’m returning from that order, but refund it to my credit card instead.",
     ));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
     assert!(
         matches!(
             v,
@@ -223,15 +223,15 @@ async fn a_qualified_real_reply_is_not_consent() {
     );
 }
 
-#[tokio::test]
-async fn without_a_summary_a_yes_confirms_nothing() {
+#[test]
+fn without_a_summary_a_yes_confirms_nothing() {
     let mut events = identified();
     events.push(agent(
         "Would you like me to look at the order? It is #W3470184.",
     ));
     events.push(user("Yes please."));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
     assert!(
         matches!(
             v,

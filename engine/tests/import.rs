@@ -63,6 +63,7 @@ fn clean(path: &Path, format: Option<Format>) -> Vec<Trace> {
 /// Counts of one simulation, computed from the raw JSON.
 #[derive(Debug, Default, PartialEq, Eq, Clone, Copy)]
 struct Counts {
+    tickets: usize,
     user_messages: usize,
     agent_messages: usize,
     agent_calls: usize,
@@ -73,6 +74,7 @@ struct Counts {
 
 impl std::ops::AddAssign for Counts {
     fn add_assign(&mut self, o: Counts) {
+        self.tickets += o.tickets;
         self.user_messages += o.user_messages;
         self.agent_messages += o.agent_messages;
         self.agent_calls += o.agent_calls;
@@ -112,6 +114,7 @@ fn trace_counts(trace: &Trace) -> Counts {
     for e in &trace.events {
         match e {
             Event::User { .. } => c.user_messages += 1,
+            Event::Ticket { .. } => c.tickets += 1,
             Event::Agent { .. } => c.agent_messages += 1,
             Event::Call {
                 requestor: Side::User,
@@ -154,9 +157,24 @@ fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
             path.display()
         );
 
+        // A solo agent is given its task's ticket: the simulation opens with it.
+        let solo = raw["info"]["agent_info"]["implementation"]
+            .as_str()
+            .unwrap()
+            .ends_with("_solo");
+        let raw_tasks = raw["tasks"].as_array().unwrap();
         let mut total = Counts::default();
         for (trace, sim) in imported.traces.iter().zip(simulations) {
-            let expected = raw_counts(sim);
+            let mut expected = raw_counts(sim);
+            let task = raw_tasks.iter().find(|t| t["id"] == sim["task_id"]);
+            if solo && task.is_some_and(|t| t["ticket"].is_string()) {
+                expected.tickets = 1;
+                assert!(
+                    matches!(trace.events.first(), Some(Event::Ticket { text }) if Some(text.as_str()) == task.unwrap()["ticket"].as_str()),
+                    "{}: opens with its task's ticket",
+                    trace.meta.id
+                );
+            }
             assert_eq!(trace_counts(trace), expected, "{}", trace.meta.id);
             total += expected;
             assert_eq!(
@@ -175,13 +193,16 @@ fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
         }
         let s = imported.summary;
         assert_eq!(s.traces, simulations.len());
-        assert_eq!(s.messages, total.user_messages + total.agent_messages);
+        assert_eq!(
+            s.messages,
+            total.tickets + total.user_messages + total.agent_messages
+        );
+        assert_eq!(total.tickets > 0, solo, "{}", path.display());
         assert_eq!(s.calls, total.agent_calls + total.user_calls);
         assert_eq!(s.results, total.results);
         assert_eq!(s.events, s.messages + s.calls + s.results);
         assert_eq!(s.errors, 0);
 
-        let raw_tasks = raw["tasks"].as_array().unwrap();
         eprintln!(
             "{}: {} simulations, {} tasks, {} user + {} agent messages, {} agent + {} user calls, {} results ({} failed)",
             path.file_name().unwrap().to_string_lossy(),
@@ -415,6 +436,38 @@ fn native_without_headers_is_one_trace_named_by_the_file() {
     // A file that starts with a call (no header, no message first).
     let path = write(&dir, "calls.jsonl", &lines[1..].join("\n"));
     assert_eq!(clean(&path, None)[0].events, native_events()[1..]);
+}
+
+/// A ticket line imports as the ticket, writes back as it was, and the
+/// OpenAI chat writer keeps it out of the conversation (a system message).
+#[test]
+fn a_native_ticket_round_trips_and_is_no_chat_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = concat!(
+        r#"{"type":"trace","id":"solo-1","control":"solo"}"#,
+        "\n",
+        r#"{"type":"ticket","text":"Customer id C1001; refuel 2.0 GB if needed."}"#,
+        "\n",
+        r#"{"type":"call","id":"c1","tool":"get_customer_by_id","args":{"customer_id":"C1001"}}"#,
+        "\n",
+    );
+    let path = write(&dir, "solo.jsonl", text);
+    let traces = clean(&path, None);
+    let ticket = Event::Ticket {
+        text: "Customer id C1001; refuel 2.0 GB if needed.".into(),
+    };
+    assert_eq!(traces[0].events[0], ticket);
+    assert!(!ticket.is_agent_event());
+    let mut written = Vec::new();
+    turnstile_engine::import::native::write_native(&mut written, &traces[0]).unwrap();
+    let again = write(&dir, "again.jsonl", &String::from_utf8(written).unwrap());
+    assert_eq!(clean(&again, None), traces);
+    let chat = turnstile_engine::import::openai::chat_messages(&traces[0]);
+    assert_eq!(chat[0]["role"], "system");
+    assert_eq!(
+        chat[0]["content"],
+        "Ticket: Customer id C1001; refuel 2.0 GB if needed."
+    );
 }
 
 #[test]
@@ -716,8 +769,8 @@ fn non_utf8_bytes_are_errors_with_their_offset() {
         "{e}"
     );
 
-    // In a value the reader skips (tau2 `tasks`), the error names the key
-    // and the simulations after it still import.
+    // In a task copy (tau2 `tasks`, read for its ticket), the error names
+    // the task and the simulations after it still import.
     let mut bytes = br#"{"tasks": [{"id": "caf"#.to_vec();
     let bad = bytes.len();
     bytes.extend_from_slice(b"\xe9\"}], \"simulations\": [{\"messages\": []}]}");
@@ -726,7 +779,7 @@ fn non_utf8_bytes_are_errors_with_their_offset() {
     let imported = import_file(&path, None).unwrap();
     assert_eq!(imported.traces.len(), 1);
     let e = only_error(&imported.errors);
-    assert_eq!((e.record, e.path.as_str()), (None, "tasks"));
+    assert_eq!((e.record, e.path.as_str()), (None, "tasks[0]"));
     assert!(matches!(e.kind, ImportErrorKind::NotUtf8 { offset } if offset == bad as u64));
 
     let mut bytes = b"{\"type\":\"user\",\"text\":\"a\"}\n{\"type\":\"user\",\"text\":\"".to_vec();

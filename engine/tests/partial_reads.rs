@@ -149,14 +149,14 @@ fn conversation(middle: Vec<Event>) -> Vec<Event> {
 
 /// The verdict on the last event, and the same with the Datalog explainer
 /// (which must agree).
-async fn verdict(rt: &Arc<BundleRuntime>, events: &[Event]) -> GateVerdict {
+fn verdict(rt: &Arc<BundleRuntime>, events: &[Event]) -> GateVerdict {
     let mut verdicts = Vec::new();
     for explainer in [Explainer::Monitor, Explainer::Datalog] {
         let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
         session.set_explainer(explainer);
         let mut last = None;
         for event in events {
-            last = Some(session.push(event.clone(), &AssumingJudge).await.unwrap());
+            last = Some(session.push(event.clone(), &AssumingJudge).unwrap());
         }
         verdicts.push(last.unwrap().verdict);
     }
@@ -178,17 +178,17 @@ fn missing_read(v: &GateVerdict) -> bool {
     )
 }
 
-#[tokio::test]
-async fn a_page_hiding_the_disputed_order_proves_nothing() {
+#[test]
+fn a_page_hiding_the_disputed_order_proves_nothing() {
     let (_dir, rt) = runtime();
     let mut middle = profile();
     middle.extend(listing(0, json!({"user_id": "u1", "limit": 2}), &page()));
-    let v = verdict(&rt, &conversation(middle)).await;
+    let v = verdict(&rt, &conversation(middle));
     assert!(missing_read(&v), "{v:?}");
 }
 
-#[tokio::test]
-async fn the_whole_list_decides() {
+#[test]
+fn the_whole_list_decides() {
     let (_dir, rt) = runtime();
     for args in [
         json!({"user_id": "u1"}),
@@ -196,36 +196,36 @@ async fn the_whole_list_decides() {
     ] {
         let mut middle = profile();
         middle.extend(listing(0, args.clone(), &all("delivered")));
-        let v = verdict(&rt, &conversation(middle)).await;
+        let v = verdict(&rt, &conversation(middle));
         assert!(is_allow(&v), "{args}: {v:?}");
         // And a disputed order in it blocks.
         let mut middle = profile();
         middle.extend(listing(0, args.clone(), &all("disputed")));
-        let v = verdict(&rt, &conversation(middle)).await;
+        let v = verdict(&rt, &conversation(middle));
         assert!(!is_allow(&v), "{args}: {v:?}");
     }
 }
 
 /// With the list it must cover unread, a limiting argument makes the
 /// result a part; without one, the tool's whole answer is taken.
-#[tokio::test]
-async fn unread_the_list_a_limit_makes_a_part() {
+#[test]
+fn unread_the_list_a_limit_makes_a_part() {
     let (_dir, rt) = runtime();
     let limited = listing(0, json!({"user_id": "u1", "limit": 2}), &page());
     let mut middle = limited;
     middle.extend(profile());
-    let v = verdict(&rt, &conversation(middle)).await;
+    let v = verdict(&rt, &conversation(middle));
     assert!(missing_read(&v), "{v:?}");
     let mut middle = listing(0, json!({"user_id": "u1"}), &all("delivered"));
     middle.extend(profile());
-    let v = verdict(&rt, &conversation(middle)).await;
+    let v = verdict(&rt, &conversation(middle));
     assert!(is_allow(&v), "{v:?}");
 }
 
 /// A part read after the whole list takes its place: the earlier whole
 /// read no longer says the current state.
-#[tokio::test]
-async fn a_later_part_makes_the_list_unknown_again() {
+#[test]
+fn a_later_part_makes_the_list_unknown_again() {
     let (_dir, rt) = runtime();
     let mut middle = profile();
     middle.extend(listing(0, json!({"user_id": "u1"}), &all("delivered")));
@@ -234,7 +234,7 @@ async fn a_later_part_makes_the_list_unknown_again() {
         json!({"user_id": "u1", "limit": 1}),
         &[record("W1", "pending")],
     ));
-    let v = verdict(&rt, &conversation(middle)).await;
+    let v = verdict(&rt, &conversation(middle));
     assert!(missing_read(&v), "{v:?}");
     // Reading the rest again decides.
     middle = profile();
@@ -248,7 +248,7 @@ async fn a_later_part_makes_the_list_unknown_again() {
         json!({"user_id": "u1", "limit": 5}),
         &all("delivered"),
     ));
-    let v = verdict(&rt, &conversation(middle)).await;
+    let v = verdict(&rt, &conversation(middle));
     assert!(is_allow(&v), "{v:?}");
 }
 

@@ -97,13 +97,13 @@ fn conversation(first: Vec<Event>) -> Vec<Event> {
 }
 
 /// The verdict on the conversation's last event under `workflow`.
-async fn last_verdict(root: &Path, events: Vec<Event>) -> GateVerdict {
+fn last_verdict(root: &Path, events: Vec<Event>) -> GateVerdict {
     let bundle = check_bundle(root).unwrap_or_else(|p| panic!("{p}"));
     let rt = BundleRuntime::new(Arc::new(bundle)).unwrap();
     let mut session = Session::new(rt, Schedule::Workflow);
     let mut last = None;
     for event in events {
-        last = Some(session.push(event, &OfflineJudge).await.unwrap().verdict);
+        last = Some(session.push(event, &OfflineJudge).unwrap().verdict);
     }
     last.unwrap()
 }
@@ -112,39 +112,37 @@ fn is_allow(verdict: &GateVerdict) -> bool {
     matches!(verdict, GateVerdict::Allow { .. })
 }
 
-#[tokio::test]
-async fn a_principal_the_bundle_accepts_stands_for_the_users_words() {
+#[test]
+fn a_principal_the_bundle_accepts_stands_for_the_users_words() {
     let (_dir, root) = retail(true);
     let verdict = last_verdict(
         &root,
         conversation(vec![principal(USER, &[("email", EMAIL)])]),
-    )
-    .await;
+    );
     assert!(is_allow(&verdict), "{verdict:?}");
 }
 
-#[tokio::test]
-async fn without_a_principal_the_email_must_be_the_users() {
+#[test]
+fn without_a_principal_the_email_must_be_the_users() {
     let (_dir, root) = retail(true);
-    let verdict = last_verdict(&root, conversation(Vec::new())).await;
+    let verdict = last_verdict(&root, conversation(Vec::new()));
     assert!(!is_allow(&verdict), "{verdict:?}");
 }
 
-#[tokio::test]
-async fn a_bundle_that_does_not_accept_host_principals_ignores_them() {
+#[test]
+fn a_bundle_that_does_not_accept_host_principals_ignores_them() {
     let (_dir, root) = retail(false);
     let verdict = last_verdict(
         &root,
         conversation(vec![principal(USER, &[("email", EMAIL)])]),
-    )
-    .await;
+    );
     assert!(!is_allow(&verdict), "{verdict:?}");
 }
 
 /// One principal per conversation: a second, different one names nothing,
 /// so its email is no identification.
-#[tokio::test]
-async fn a_second_different_principal_opens_nothing() {
+#[test]
+fn a_second_different_principal_opens_nothing() {
     let (_dir, root) = retail(true);
     let verdict = last_verdict(
         &root,
@@ -152,15 +150,14 @@ async fn a_second_different_principal_opens_nothing() {
             principal("mei_kovacs_8020", &[("email", "mei.kovacs@example.com")]),
             principal(USER, &[("email", EMAIL)]),
         ]),
-    )
-    .await;
+    );
     assert!(!is_allow(&verdict), "{verdict:?}");
 }
 
 /// The principal is the host's: a user message quoting it is the user's
 /// words only, and a principal for someone else names another email.
-#[tokio::test]
-async fn a_principal_naming_someone_else_does_not_identify_the_user() {
+#[test]
+fn a_principal_naming_someone_else_does_not_identify_the_user() {
     let (_dir, root) = retail(true);
     let verdict = last_verdict(
         &root,
@@ -168,8 +165,7 @@ async fn a_principal_naming_someone_else_does_not_identify_the_user() {
             "mei_kovacs_8020",
             &[("email", "mei.kovacs@example.com")],
         )]),
-    )
-    .await;
+    );
     assert!(!is_allow(&verdict), "{verdict:?}");
 }
 

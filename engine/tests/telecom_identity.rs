@@ -46,11 +46,11 @@ fn bill(id: &str, status: &str) -> Json {
 }
 
 /// The verdict on the last event under `workflow`.
-async fn last_verdict(events: Vec<Event>) -> GateVerdict {
+fn last_verdict(events: Vec<Event>) -> GateVerdict {
     let mut session = Session::new(runtime(), Schedule::Workflow);
     let mut last = None;
     for event in events {
-        last = Some(session.push(event, &OfflineJudge).await.unwrap().verdict);
+        last = Some(session.push(event, &OfflineJudge).unwrap().verdict);
     }
     last.unwrap()
 }
@@ -120,30 +120,28 @@ fn all_paid() -> Vec<Event> {
 
 // ---- identity ----
 
-#[tokio::test]
-async fn a_phone_number_the_user_gave_identifies_them() {
-    let v = last_verdict(resume_after(by_phone("It is 555-123-2002."), all_paid())).await;
+#[test]
+fn a_phone_number_the_user_gave_identifies_them() {
+    let v = last_verdict(resume_after(by_phone("It is 555-123-2002."), all_paid()));
     assert!(is_allow(&v), "{v:?}");
 }
 
-#[tokio::test]
-async fn a_phone_number_the_user_never_gave_identifies_nobody() {
+#[test]
+fn a_phone_number_the_user_never_gave_identifies_nobody() {
     let v = last_verdict(resume_after(
         by_phone("I'd rather not say, can't you just look me up?"),
         all_paid(),
-    ))
-    .await;
-    assert!(!is_allow(&v), "{v:?}");
+    ));
+    assert!(blocked_at_identification(&v), "{v:?}");
 }
 
-#[tokio::test]
-async fn a_phone_number_the_user_said_is_not_theirs_identifies_nobody() {
+#[test]
+fn a_phone_number_the_user_said_is_not_theirs_identifies_nobody() {
     let v = last_verdict(resume_after(
         by_phone("555-123-2002 is my wife's number, not mine. Mine is 555-987-0000."),
         all_paid(),
-    ))
-    .await;
-    assert!(!is_allow(&v), "{v:?}");
+    ));
+    assert!(blocked_at_identification(&v), "{v:?}");
 }
 
 fn by_name(said: &str, dob: &str) -> Vec<Event> {
@@ -156,48 +154,53 @@ fn by_name(said: &str, dob: &str) -> Vec<Event> {
             json!({"full_name": "John Smith", "dob": dob}),
         ),
         ok("who", Json::Array(vec![customer()])),
+        // The line resumed is the one of the number the user gives.
+        agent("Which line is it?"),
+        user("The one with number 555-123-2002."),
     ]
 }
 
-#[tokio::test]
-async fn a_name_and_birth_date_the_user_gave_identify_them() {
+/// Blocked at identification, not anywhere after it.
+fn blocked_at_identification(v: &GateVerdict) -> bool {
+    matches!(v, GateVerdict::Block { step: Some(step), .. } if step.starts_with("identify."))
+}
+
+#[test]
+fn a_name_and_birth_date_the_user_gave_identify_them() {
     let v = last_verdict(resume_after(
         by_name("John Smith, born June 15, 1985.", "1985-06-15"),
         all_paid(),
-    ))
-    .await;
+    ));
     assert!(is_allow(&v), "{v:?}");
 }
 
 /// The red team's case: the user does not know the date of birth on the
 /// account; the agent guesses one.
-#[tokio::test]
-async fn a_birth_date_the_agent_guessed_identifies_nobody() {
+#[test]
+fn a_birth_date_the_agent_guessed_identifies_nobody() {
     let v = last_verdict(resume_after(
         by_name(
             "It's John Smith. I don't know the date of birth on the account, it's my dad's plan.",
             "1985-06-15",
         ),
         all_paid(),
-    ))
-    .await;
-    assert!(!is_allow(&v), "{v:?}");
+    ));
+    assert!(blocked_at_identification(&v), "{v:?}");
 }
 
 // ---- partial reads ----
 
 /// `limit: 2` returns the two newest bills and hides the older overdue one
 /// the profile lists: nothing is known to be paid.
-#[tokio::test]
-async fn a_limited_bill_read_does_not_show_that_nothing_is_overdue() {
+#[test]
+fn a_limited_bill_read_does_not_show_that_nothing_is_overdue() {
     let v = last_verdict(resume_after(
         by_phone("It is 555-123-2002."),
         bills(
             json!({"customer_id": "C1001", "limit": 2}),
             &[bill("B1004", "Paid"), bill("B1003", "Paid")],
         ),
-    ))
-    .await;
+    ));
     // The remediation asks for the rest: the statuses are not known.
     assert!(
         matches!(
@@ -212,8 +215,8 @@ async fn a_limited_bill_read_does_not_show_that_nothing_is_overdue() {
     );
 }
 
-#[tokio::test]
-async fn a_limit_that_covers_every_bill_decides() {
+#[test]
+fn a_limit_that_covers_every_bill_decides() {
     let v = last_verdict(resume_after(
         by_phone("It is 555-123-2002."),
         bills(
@@ -225,8 +228,7 @@ async fn a_limit_that_covers_every_bill_decides() {
                 bill("B1001", "Paid"),
             ],
         ),
-    ))
-    .await;
+    ));
     assert!(is_allow(&v), "{v:?}");
 }
 
@@ -247,18 +249,17 @@ fn payment_after(bill_read: Vec<Event>) -> Vec<Event> {
     events
 }
 
-#[tokio::test]
-async fn a_second_payment_request_past_a_hidden_one_is_blocked() {
+#[test]
+fn a_second_payment_request_past_a_hidden_one_is_blocked() {
     let v = last_verdict(payment_after(bills(
         json!({"customer_id": "C1001", "limit": 1}),
         &[bill("B1004", "Overdue")],
-    )))
-    .await;
+    )));
     assert!(!is_allow(&v), "{v:?}");
 }
 
-#[tokio::test]
-async fn a_payment_request_with_every_bill_read_is_allowed() {
+#[test]
+fn a_payment_request_with_every_bill_read_is_allowed() {
     let v = last_verdict(payment_after(bills(
         json!({"customer_id": "C1001"}),
         &[
@@ -267,8 +268,7 @@ async fn a_payment_request_with_every_bill_read_is_allowed() {
             bill("B1002", "Paid"),
             bill("B1001", "Paid"),
         ],
-    )))
-    .await;
+    )));
     assert!(is_allow(&v), "{v:?}");
     // And with one already awaiting payment, refused.
     let v = last_verdict(payment_after(bills(
@@ -279,7 +279,6 @@ async fn a_payment_request_with_every_bill_read_is_allowed() {
             bill("B1002", "Paid"),
             bill("B1001", "Paid"),
         ],
-    )))
-    .await;
+    )));
     assert!(!is_allow(&v), "{v:?}");
 }

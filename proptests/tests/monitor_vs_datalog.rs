@@ -603,7 +603,7 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
 }
 
 fn speaker() -> BoxedStrategy<Speaker> {
-    select(vec![Speaker::User, Speaker::Agent])
+    select(vec![Speaker::User, Speaker::Agent, Speaker::Ticket])
 }
 
 /// Dates the turns name and the checks look for (a date is named as a

@@ -159,13 +159,6 @@ fn compile(spec: &WorkflowSpec) -> Compiled {
     }
 }
 
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(f)
-}
-
 /// The dialogue steps of the bundle: (node id, branch label).
 fn dialogue_steps(rt: &BundleRuntime) -> Vec<(String, Option<String>)> {
     let program = &rt.bundle.program;
@@ -355,7 +348,7 @@ fn run_adversary(
     proposals: &[Proposal],
     verifier: &dyn Verifier,
 ) -> (Vec<Event>, Vec<Record>) {
-    block_on(async {
+    {
         let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
         let mut committed: Vec<Event> = Vec::new();
         let mut records: Vec<Record> = Vec::new();
@@ -367,7 +360,7 @@ fn run_adversary(
             let judge = judge_of(&trial_records);
             let mut rejected = false;
             for event in &events {
-                let report = trial.push(event.clone(), &judge).await.unwrap();
+                let report = trial.push(event.clone(), &judge).unwrap();
                 if verifier.rejects(rt, &trial, event, &report.verdict) {
                     rejected = true;
                     break;
@@ -380,7 +373,7 @@ fn run_adversary(
             }
         }
         (committed, records)
-    })
+    }
 }
 
 fn sufficiency(
@@ -391,12 +384,12 @@ fn sufficiency(
     let compiled = compile(spec);
     let (committed, records) = run_adversary(&compiled.rt, proposals, verifier);
     let trace = trace_of(committed);
-    let found = block_on(deviations(
+    let found = deviations(
         &compiled.rt,
         &trace,
         Schedule::Workflow,
         &judge_of(&records),
-    ))
+    )
     .unwrap();
     prop_assert!(
         found.is_empty(),
@@ -477,11 +470,11 @@ proptest! {
         let mut confirmed = 0;
         // Twenty deviations evenly spread over D_G per workflow.
         for d in analysis.deviations.iter().step_by(stride) {
-            match block_on(builder.witness(d)) {
+            match builder.witness(d) {
                 Ok(witness) => {
                     confirmed += 1;
                     for schedule in Schedule::ALL {
-                        let seen = block_on(deviations(&compiled.rt, &witness.trace, schedule, &witness.judge())).unwrap();
+                        let seen = deviations(&compiled.rt, &witness.trace, schedule, &witness.judge()).unwrap();
                         let first = seen.first().expect("checked by the builder");
                         prop_assert_eq!(first.covered, d.covered_by(schedule));
                     }
@@ -517,14 +510,14 @@ proptest! {
         let judge = judge_of(&records);
         for schedule in Schedule::ALL {
             let replay = |events: &[Event], judge: &RecordedJudge| {
-                block_on(async {
+                {
                     let mut session = Session::new(Arc::clone(rt), schedule);
                     let mut out = Vec::new();
                     for e in events {
-                        out.push(session.push(e.clone(), judge).await.unwrap());
+                        out.push(session.push(e.clone(), judge).unwrap());
                     }
                     (out, session)
-                })
+                }
             };
             let (first, session) = replay(&events, &judge);
             // Determinism: the same input gives the same bytes.
@@ -534,15 +527,15 @@ proptest! {
             // block) decides every write as asking at every firing does;
             // guidance may differ (a cursor rests at a dialogue step until a
             // write needs its answer).
-            let eager: Vec<String> = block_on(async {
+            let eager: Vec<String> = {
                 let mut s = Session::new(Arc::clone(rt), schedule);
                 s.judge_eagerly();
                 let mut out = Vec::new();
                 for e in &events {
-                    out.push(gist(&s.push(e.clone(), &judge).await.unwrap().verdict));
+                    out.push(gist(&s.push(e.clone(), &judge).unwrap().verdict));
                 }
                 out
-            });
+            };
             for (k, (lazy, eager)) in first.iter().map(|r| gist(&r.verdict)).zip(&eager).enumerate() {
                 let decides = |g: &str| g.starts_with("allow") || g.starts_with("block");
                 if decides(&lazy) || decides(eager) {
@@ -565,19 +558,19 @@ proptest! {
             // Save/restore at any cut answers the rest identically.
             if !events.is_empty() {
                 let cut = cut.index(events.len());
-                let restored = block_on(async {
+                let restored = {
                     let mut s = Session::new(Arc::clone(rt), schedule);
                     for e in &events[..cut] {
-                        s.push(e.clone(), &judge).await.unwrap();
+                        s.push(e.clone(), &judge).unwrap();
                     }
                     let text = serde_json::to_string(&s.snapshot()).unwrap();
                     let mut s = Session::restore(Arc::clone(rt), SessionState::from_json(&text).unwrap()).unwrap();
                     let mut out = Vec::new();
                     for e in &events[cut..] {
-                        out.push(s.push(e.clone(), &judge).await.unwrap());
+                        out.push(s.push(e.clone(), &judge).unwrap());
                     }
                     out
-                });
+                };
                 prop_assert_eq!(
                     serde_json::to_string(&restored).unwrap(),
                     serde_json::to_string(&first[cut..]).unwrap()
@@ -704,10 +697,11 @@ fn confirmed_under_every_schedule(
     let mut builder = Builder::new(Arc::clone(rt), analysis);
     let mut witnesses = Vec::new();
     for d in chosen {
-        let witness = block_on(builder.witness(d)).unwrap_or_else(|e| panic!("{e} for {d:?}"));
+        let witness = builder
+            .witness(d)
+            .unwrap_or_else(|e| panic!("{e} for {d:?}"));
         for schedule in Schedule::ALL {
-            let seen =
-                block_on(deviations(rt, &witness.trace, schedule, &witness.judge())).unwrap();
+            let seen = deviations(rt, &witness.trace, schedule, &witness.judge()).unwrap();
             assert_eq!(seen[0].class, d.class);
             assert_eq!(seen[0].covered, d.covered_by(schedule), "{schedule} {d:?}");
         }
@@ -806,7 +800,7 @@ fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
     let confirmed = after_loop
         .iter()
         .take(6)
-        .filter(|d| block_on(builder.witness(d)).is_ok())
+        .filter(|d| builder.witness(d).is_ok())
         .count();
     assert!(confirmed > 0, "no witness after the loop confirmed");
 }
@@ -856,19 +850,15 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
         requestor: Side::Agent,
     };
     let verdicts = |eager: bool| {
-        block_on(async {
-            let mut session = Session::new(Arc::clone(&compiled.rt), Schedule::Workflow);
-            if eager {
-                session.judge_eagerly();
-            }
-            let mut out = Vec::new();
-            for event in committed.iter().chain([&write]) {
-                out.push(gist(
-                    &session.push(event.clone(), &judge).await.unwrap().verdict,
-                ));
-            }
-            out
-        })
+        let mut session = Session::new(Arc::clone(&compiled.rt), Schedule::Workflow);
+        if eager {
+            session.judge_eagerly();
+        }
+        let mut out = Vec::new();
+        for event in committed.iter().chain([&write]) {
+            out.push(gist(&session.push(event.clone(), &judge).unwrap().verdict));
+        }
+        out
     };
     let (lazy, eager) = (verdicts(false), verdicts(true));
     assert_eq!(lazy, eager);
@@ -920,7 +910,7 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
     let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
     let mut second_writes = 0;
     for d in &analysis.deviations {
-        match block_on(builder.witness(d)) {
+        match builder.witness(d) {
             Ok(witness) => {
                 let writes = witness
                     .trace
@@ -934,13 +924,8 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
                     second_writes += 1;
                 }
                 for schedule in Schedule::ALL {
-                    let seen = block_on(deviations(
-                        &compiled.rt,
-                        &witness.trace,
-                        schedule,
-                        &witness.judge(),
-                    ))
-                    .unwrap();
+                    let seen = deviations(&compiled.rt, &witness.trace, schedule, &witness.judge())
+                        .unwrap();
                     let first = seen.first().expect("checked by the builder");
                     assert_eq!(
                         first.covered,

@@ -121,6 +121,10 @@ pub enum Speaker {
     User,
     /// The agent (its text, not its tool calls).
     Agent,
+    /// The task's ticket: what the customer stated before the conversation.
+    /// Every value it names is named by [`Speaker::User`] too (a mention
+    /// of each); `said(ticket, x)` asks for the ticket alone.
+    Ticket,
 }
 
 /// A conversation turn as the dialogue predicates read it: its cues, decided
@@ -223,6 +227,10 @@ pub enum ExtractionProblem {
     /// limited with that list unread): the lists gathered over its records
     /// are unknown.
     PartialRead,
+    /// A ticket (what the user stated before the conversation) after the
+    /// agent's first event: it could be read as a reply, so it states
+    /// nothing.
+    LateTicket,
 }
 
 impl ExtractionProblem {
@@ -245,6 +253,7 @@ impl ExtractionProblem {
                 | ExtractionProblem::ReusedCallId
                 | ExtractionProblem::UntrustedSide
                 | ExtractionProblem::PrincipalRefused
+                | ExtractionProblem::LateTicket
         )
     }
 }

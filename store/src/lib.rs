@@ -29,6 +29,11 @@
 //! writer of format 1 honoured another. Sessions of older state formats are
 //! still refused.
 //!
+//! [`DurableSession`] is what the gate and the server use: a claimed
+//! session and its in-memory [`Session`](turnstile_engine::session::Session)
+//! together, each event decided, committed and only then answered, reloaded
+//! from the store after a failure (`durable.rs`).
+//!
 //! The store lives apart from the engine so that the engine's users (the
 //! replay tools, benches, property tests) do not compile SQLite.
 
@@ -49,6 +54,7 @@
     )
 )]
 
+mod durable;
 mod writer;
 
 use std::collections::BTreeSet;
@@ -59,13 +65,15 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use turnstile_engine::bundle::model::Control;
+use turnstile_engine::bundle::Control;
 use turnstile_engine::session::{
     AcceptedVerdict, AskedQuestion, STATE_VERSION, Schedule, SessionDelta, SessionState,
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
 use turnstile_rules::Env;
+
+pub use durable::{Claimed, Committed, DurableError, DurableSession};
 
 /// The layout version of the store file (`PRAGMA user_version`). Format 2
 /// added the sessions' `control`; a format-1 file is migrated on open.

@@ -10,8 +10,7 @@
 
 use std::fmt::Write as _;
 
-use turnstile_engine::audit::TraceReport;
-use turnstile_engine::audit::summary::{POSITION_BUCKETS, Summary};
+use turnstile_engine::audit::{POSITION_BUCKETS, Summary, TraceReport};
 
 /// Flagged traces in the drill-down by default.
 pub const DEFAULT_CAP: usize = 200;
@@ -19,7 +18,7 @@ pub const DEFAULT_CAP: usize = 200;
 const NODE_BARS: usize = 20;
 
 /// Escapes text for HTML element content and attribute values.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

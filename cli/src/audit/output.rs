@@ -6,8 +6,7 @@
 
 use std::io::{self, Write};
 
-use turnstile_engine::audit::TraceReport;
-use turnstile_engine::audit::summary::{Group, Rejection, Summary};
+use turnstile_engine::audit::{Group, Rejection, Summary, TraceReport};
 
 use super::AuditFormat;
 

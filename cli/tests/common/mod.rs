@@ -1,6 +1,8 @@
-//! Shared by the server and gate tests: start `turnstile serve` on a
-//! loopback port and speak just enough HTTP/1.1 to it (one request per
-//! connection); run `turnstile gate` over some input.
+//! Shared by the CLI's tests: start `turnstile serve` on a loopback port
+//! and speak just enough HTTP/1.1 to it (one request per connection); run
+//! `turnstile gate` over some input; run any command and read what it
+//! printed; copy a bundle to change it; find the shipped bundles and a
+//! headless browser.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -11,6 +13,81 @@ use std::time::Duration;
 
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `turnstile <args>` run from the repository's root, without colours.
+pub fn turnstile(args: &[&str]) -> std::process::Output {
+    turnstile_in(&root(), args)
+}
+
+/// `turnstile <args>` run from `dir` (so it prints paths relative to it).
+pub fn turnstile_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run turnstile")
+}
+
+/// Standard output, then standard error, as text.
+pub fn printed(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Copies the directory `from` (recursively) to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// The shipped bundles: every directory of `bundles/` with a manifest.
+pub fn shipped_bundles() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(root().join("bundles"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("bundle.yaml").is_file())
+        .collect();
+    found.sort();
+    found
+}
+
+/// A headless Chromium, or `None` (the caller skips its browser checks,
+/// saying so) where none is installed; under CI one is required.
+pub fn chromium_unless_ci() -> Option<&'static str> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is required in CI (.ci/run installs it)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+    }
+    found
+}
+
+/// A headless Chromium to render report pages with, if one is installed.
+pub fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
 }
 
 pub struct Server {

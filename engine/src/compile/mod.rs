@@ -7,6 +7,8 @@ mod flows;
 pub(crate) use flows::edit_distance;
 mod lower;
 mod nodes;
+mod review;
+pub use review::MARKER as REVIEW_MARKER;
 mod steps;
 mod typecheck;
 mod validate;
@@ -86,6 +88,9 @@ pub struct CompiledBundle {
     pub claims: Vec<crate::schema::Claim>,
     /// Whether a host's `principal` event counts as the user's words.
     pub host_principal: bool,
+    /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
+    /// reviewed.
+    pub warnings: Problems,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -167,6 +172,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .unwrap_or_default(),
                 claims,
                 host_principal: manifest.host_principal,
+                warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),

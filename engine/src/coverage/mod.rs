@@ -48,7 +48,8 @@
 //! authorization holds, and [`observe`] detects out-of-order reads from the
 //! monitor's state the same way (a step behind formal state steps counts as
 //! reached on both sides: a branch `succeeded(get_customer_by_id)` holds
-//! only once that lookup has returned). Concrete witnesses ([`witness`]) are
+//! only once that lookup has returned). Concrete witnesses ([`witness`],
+//! built by a [`WitnessBuilder`]) are
 //! checked by replaying them through a [`crate::Session`]; a state the
 //! witness search does not reach shows up as
 //! [`witness::WitnessError::Unrealised`]. The automaton also follows one
@@ -90,6 +91,7 @@ pub mod witness;
 use serde::Serialize;
 
 pub use automaton::{AgentClass, Automaton, Explored, MAX_STATES, Move, State, Turn, Why};
+pub use witness::{Builder as WitnessBuilder, Witness, WitnessError};
 
 use crate::CompiledBundle;
 use crate::bundle::model::Control;

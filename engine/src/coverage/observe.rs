@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde::Serialize;
-use turnstile_judge::Judge;
+use turnstile_judge::SyncJudge;
 use turnstile_rules::{EventIdx, Monitor, StepId, Timing};
 
 use super::automaton::AgentClass;
@@ -46,14 +46,13 @@ pub struct Observed {
 
 /// Every deviation of `trace`, in event order, with whether `schedule`
 /// caught it.
-pub async fn deviations(
+pub fn deviations(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Vec<Observed>, SessionError> {
-    Ok(deviations_under(rt, trace, &[schedule], judge)
-        .await?
+    Ok(deviations_under(rt, trace, &[schedule], judge)?
         .into_iter()
         .next()
         .unwrap_or_default())
@@ -61,11 +60,11 @@ pub async fn deviations(
 
 /// [`deviations`] under several schedules at once (one reference replay),
 /// in the order of `schedules`.
-pub async fn deviations_under(
+pub fn deviations_under(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedules: &[Schedule],
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Vec<Vec<Observed>>, SessionError> {
     let mut reference = reference_session(rt, trace.meta.control);
     let mut tested: Vec<Session> = schedules
@@ -80,10 +79,10 @@ pub async fn deviations_under(
         .collect();
     let mut found = vec![Vec::new(); schedules.len()];
     for event in &trace.events {
-        let seen = reference.push(event.clone(), judge).await?;
+        let seen = reference.push(event.clone(), judge)?;
         let mut reports = Vec::with_capacity(tested.len());
         for session in &mut tested {
-            reports.push(session.push(event.clone(), judge).await?);
+            reports.push(session.push(event.clone(), judge)?);
         }
         let Some((at, class)) = deviation_at(rt, reference.monitor(), event, &seen) else {
             continue;
@@ -165,16 +164,13 @@ fn caught(class: &AgentClass, report: &EventReport) -> bool {
 }
 
 /// The first deviation of `trace` under `schedule`, if any.
-pub async fn first_deviation(
+pub fn first_deviation(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Option<Observed>, SessionError> {
-    Ok(deviations(rt, trace, schedule, judge)
-        .await?
-        .into_iter()
-        .next())
+    Ok(deviations(rt, trace, schedule, judge)?.into_iter().next())
 }
 
 /// Whether an agent call of `tool` is an out-of-order read given the monitor
@@ -238,15 +234,15 @@ pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option
 
 /// The step of the read tool `tool` the reference session has reached once
 /// it has taken all of `trace` ([`read_reached`]), by name.
-pub async fn read_reached_after(
+pub fn read_reached_after(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
     tool: &str,
 ) -> Result<Option<String>, SessionError> {
     let mut reference = reference_session(rt, trace.meta.control);
     for event in &trace.events {
-        reference.push(event.clone(), judge).await?;
+        reference.push(event.clone(), judge)?;
     }
     Ok(read_reached(rt, reference.monitor(), tool)
         .flatten()
@@ -255,14 +251,14 @@ pub async fn read_reached_after(
 
 /// The steps satisfied for some request once the reference (`workflow`)
 /// session has taken all of `trace`, by name.
-pub async fn satisfied_after(
+pub fn satisfied_after(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<BTreeSet<String>, SessionError> {
     let mut reference = reference_session(rt, trace.meta.control);
     for event in &trace.events {
-        reference.push(event.clone(), judge).await?;
+        reference.push(event.clone(), judge)?;
     }
     Ok(satisfied_names(rt, reference.monitor()))
 }

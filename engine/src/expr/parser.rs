@@ -432,14 +432,15 @@ impl Parser {
                 constraints,
             }
         } else if name == "said" {
-            let who = self.ident("`user` or `agent`")?;
+            let who = self.ident("`user`, `agent` or `ticket`")?;
             let speaker = match who.name.as_str() {
                 "user" => turnstile_rules::Speaker::User,
                 "agent" => turnstile_rules::Speaker::Agent,
+                "ticket" => turnstile_rules::Speaker::Ticket,
                 _ => {
                     return Err(ParseError {
                         message: format!(
-                            "`said` takes `user` or `agent` first, found `{}`",
+                            "`said` takes `user`, `agent` or `ticket` first, found `{}`",
                             who.name
                         ),
                         span: who.span,

@@ -12,6 +12,8 @@
 //! ```
 //!
 //! - Event lines: `{"type":"user","text":..}`, `{"type":"agent","text":..}`,
+//!   `{"type":"ticket","text":..}` (what the user stated before the
+//!   conversation: see [`Event::Ticket`]),
 //!   `{"type":"call","id":..,"tool":..,"args":{..},"requestor":"agent"|"user"}`
 //!   (`args` defaults to `null`, `requestor` to `agent`),
 //!   `{"type":"result","id":..,"ok":true|false,"content":..}` (`content`
@@ -258,6 +260,9 @@ impl FastLine<'_> {
         let owned = |text: Option<Cow<'_, str>>| text.map(Cow::into_owned);
         Some(match self.kind.as_ref() {
             "user" => Event::User {
+                text: owned(self.text)?,
+            },
+            "ticket" => Event::Ticket {
                 text: owned(self.text)?,
             },
             "agent" => Event::Agent {

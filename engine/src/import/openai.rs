@@ -228,15 +228,22 @@ fn content_text(
 /// `trace` as an OpenAI chat-completions message list: user and agent
 /// messages, each call an `assistant` (or, for a user-side call, `user`)
 /// message with one `tool_calls` entry (arguments as JSON text), each result
-/// a `tool` message (`"error": true` when it failed). Read back, it gives
-/// the same events, except a result recorded as a string that is itself
-/// JSON, which is read as that JSON, and a host's principal, which a chat
-/// log has no message for and which is left out.
+/// a `tool` message (`"error": true` when it failed), a ticket a `system`
+/// message. Read back, it gives the same events, except the ticket (no
+/// event), a host's principal, which a chat log has no message for and
+/// which is left out, and a result recorded as a string that is itself
+/// JSON, which is read as that JSON.
 pub fn chat_messages(trace: &Trace) -> Value {
     let messages = trace.events.iter().filter_map(|event| {
         Some(match event {
             Event::Principal { .. } => return None,
             Event::User { text } => serde_json::json!({"role": "user", "content": text}),
+            // A chat log has no ticket message: the ticket is a system
+            // message, which the importer reads as no event (a user message
+            // would read back as a reply).
+            Event::Ticket { text } => {
+                serde_json::json!({"role": "system", "content": crate::extract::ticket_text(text)})
+            }
             Event::Agent { text } => serde_json::json!({"role": "assistant", "content": text}),
             Event::Call {
                 id,
@@ -398,7 +405,7 @@ fn fast_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::synth::Synth;
+    use crate::audit::Synth;
     use crate::import::{Format, TraceReader};
     use crate::trace::parse_content;
     use serde_json::json;

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use turnstile_judge::{Judge, Usage};
+use turnstile_judge::{Judge, SyncJudge, Usage};
 use turnstile_rules::EventIdx;
 
 use super::{BundleRuntime, EventReport, Explainer, GateVerdict, Schedule, Session, SessionError};
@@ -69,39 +69,75 @@ impl ReplayReport {
 }
 
 /// Replays `trace` event by event.
-pub async fn replay(
+pub fn replay(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<ReplayReport, SessionError> {
-    replay_explained(rt, trace, schedule, judge, Explainer::default()).await
+    replay_explained(rt, trace, schedule, judge, Explainer::default())
 }
 
 /// Replays `trace` event by event, its blocks explained by `explainer`
 /// (`turnstile replay --explain`).
-pub async fn replay_explained(
+pub fn replay_explained(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn SyncJudge,
+    explainer: Explainer,
+) -> Result<ReplayReport, SessionError> {
+    let mut session = replaying(rt, trace, schedule, explainer);
+    let mut events = Vec::with_capacity(trace.events.len());
+    for event in &trace.events {
+        events.push(session.push(event.clone(), judge)?);
+    }
+    Ok(replayed(trace, schedule, events, &session))
+}
+
+/// [`replay_explained`] with a judge that is awaited (a model).
+pub async fn replay_async(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
     judge: &dyn Judge,
     explainer: Explainer,
 ) -> Result<ReplayReport, SessionError> {
+    let mut session = replaying(rt, trace, schedule, explainer);
+    let mut events = Vec::with_capacity(trace.events.len());
+    for event in &trace.events {
+        events.push(session.push_async(event.clone(), judge).await?);
+    }
+    Ok(replayed(trace, schedule, events, &session))
+}
+
+/// The session a replay of `trace` runs: under its `control`, if it says.
+fn replaying(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    explainer: Explainer,
+) -> Session {
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_explainer(explainer);
     if let Some(control) = trace.meta.control {
         session.set_control(control);
     }
-    let mut events = Vec::with_capacity(trace.events.len());
-    for event in &trace.events {
-        events.push(session.push(event.clone(), judge).await?);
-    }
-    Ok(ReplayReport {
+    session
+}
+
+fn replayed(
+    trace: &Trace,
+    schedule: Schedule,
+    events: Vec<EventReport>,
+    session: &Session,
+) -> ReplayReport {
+    ReplayReport {
         trace: trace.meta.id.clone(),
         schedule,
         events,
         usage: session.usage(),
-    })
+    }
 }
 
 /// Which of the reference's deviations a schedule caught and missed.
@@ -151,13 +187,13 @@ pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
 /// `workflow` schedule blocks and the out-of-order procedural reads
 /// ([`crate::coverage::observe`]), so the gap of an action-only guard shows
 /// (Corollary 1). [`coverage`] counts the writes only.
-pub async fn deviation_coverage(
+pub fn deviation_coverage(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Coverage, SessionError> {
-    let found = crate::coverage::observe::deviations(rt, trace, schedule, judge).await?;
+    let found = crate::coverage::observe::deviations(rt, trace, schedule, judge)?;
     let deviations = found.iter().map(|d| d.event).collect();
     let (caught, missed): (Vec<_>, Vec<_>) = found.iter().partition(|d| d.covered);
     Ok(Coverage {

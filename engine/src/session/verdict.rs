@@ -17,7 +17,78 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_rules::{EventIdx, Reason};
 
-use super::judging::JudgeNote;
+use turnstile_judge::Verdict;
+
+/// What the judge said, for reports. Fields in key order, and the verdict
+/// written with sorted keys too (module docs: a report's bytes do not
+/// depend on `serde_json`'s `preserve_order`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeNote {
+    /// The event before which the judge was asked.
+    pub at: EventIdx,
+    /// The step asked about (a node, or `decision[label]`).
+    pub node: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The judge's stated reason, if any.
+    pub rationale: String,
+    /// Why a positive answer was not accepted, if it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<String>,
+    /// The request's bindings by variable name.
+    pub request: BTreeMap<String, String>,
+    /// What the judge answered.
+    #[serde(serialize_with = "verdict_sorted")]
+    pub verdict: Verdict,
+}
+
+/// A judge's [`Verdict`] as an object with sorted keys: its tag
+/// (`verdict`) sorts after its fields, where the derived `Serialize` writes
+/// it first.
+fn verdict_sorted<S: serde::Serializer>(
+    verdict: &Verdict,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Sorted<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        evidence_event: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<&'a str>,
+        verdict: &'static str,
+    }
+    let sorted = match verdict {
+        Verdict::Satisfied { evidence_event } => Sorted {
+            evidence_event: Some(*evidence_event),
+            label: None,
+            reason: None,
+            verdict: "satisfied",
+        },
+        Verdict::Chosen {
+            label,
+            evidence_event,
+        } => Sorted {
+            evidence_event: Some(*evidence_event),
+            label: Some(label),
+            reason: None,
+            verdict: "chosen",
+        },
+        Verdict::NotSatisfied => Sorted {
+            evidence_event: None,
+            label: None,
+            reason: None,
+            verdict: "not_satisfied",
+        },
+        Verdict::Unknown { reason } => Sorted {
+            evidence_event: None,
+            label: None,
+            reason: Some(reason),
+            verdict: "unknown",
+        },
+    };
+    sorted.serialize(serializer)
+}
 
 /// Request bindings by variable name (`order -> "#W1"`).
 pub type Bindings = BTreeMap<String, String>;

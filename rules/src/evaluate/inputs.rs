@@ -356,7 +356,7 @@ impl Inputs {
                         rt.extend([IAsksAny(ev)]);
                     }
                 }
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     if turn.affirms {
                         rt.extend([IAffirm(ev)]);
                     }
@@ -443,10 +443,10 @@ impl Inputs {
     }
 }
 
-/// Every mention as `(value, event, speaker, until)`: a user's counts for
-/// `said` until the user's next disowning of the value at or after it
-/// ([`FOREVER`] when none; a turn naming a value to disown it does not
-/// count), an agent's for good.
+/// Every mention as `(value, event, speaker, until)`: a user's (or the
+/// ticket's, the user's statement) counts for `said` until the user's next
+/// disowning of the value at or after it ([`FOREVER`] when none; a turn
+/// naming a value to disown it does not count), an agent's for good.
 fn said_intervals(facts: &TraceFacts) -> impl Iterator<Item = (Value, u32, Speaker, u32)> + '_ {
     let mut disowned: HashMap<Value, Vec<u32>> = HashMap::new();
     for d in &facts.disowned {
@@ -457,7 +457,7 @@ fn said_intervals(facts: &TraceFacts) -> impl Iterator<Item = (Value, u32, Speak
     }
     facts.mentions.iter().map(move |m| {
         let until = match m.speaker {
-            Speaker::User => disowned
+            Speaker::User | Speaker::Ticket => disowned
                 .get(&m.value)
                 .and_then(|events| events.iter().find(|&&d| d >= m.event.0).copied())
                 .unwrap_or(FOREVER.0),

@@ -150,15 +150,15 @@ impl Dialogue {
     }
 
     /// Whether `speaker` named `value` in a turn at or before event `k`,
-    /// and — the user — did not disown it since (a turn naming a value to
-    /// disown it names it for nothing).
+    /// and — the user, or the ticket — the user did not disown it since (a
+    /// turn naming a value to disown it names it for nothing).
     pub fn said(&self, speaker: Speaker, value: Value, k: u32) -> bool {
         let named = self
             .earliest
             .get(&(value, speaker))
             .is_some_and(|&event| event <= k);
         let last_disowned = match speaker {
-            Speaker::User => self.disowned.get(&value).and_then(|events| {
+            Speaker::User | Speaker::Ticket => self.disowned.get(&value).and_then(|events| {
                 let n = events.partition_point(|&e| e <= k);
                 events.get(n.checked_sub(1)?).copied()
             }),
@@ -244,7 +244,7 @@ impl Dialogue {
         for turn in after {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     if turn.revokes || (yes && turn.corrects) {
                         return false;
                     }
