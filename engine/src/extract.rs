@@ -30,8 +30,8 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues, ValueToken,
-    declines_action, identifier_word, is_record_word, turn_cues_of,
+    AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
+    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -39,8 +39,9 @@ use turnstile_rules::{
     TraceFacts, Value, ValueType,
 };
 use turnstile_rules::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, ExtractionDiagnostic, ExtractionProblem,
-    FactsBuilder, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
+    ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
+    ExtractionProblem, FactsBuilder, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, Symbol,
+    TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -98,14 +99,15 @@ pub struct Extractor {
     /// first bound to in this conversation.
     principal_mask: u32,
     principal: BTreeMap<u32, turnstile_rules::Symbol>,
-    /// Every turn so far, read once, for the dialogue predicates' mentions,
-    /// with the actions an agent turn names only as what not to do and the
-    /// domain's actions it names by any of their words.
-    turns: Vec<(EventIdx, Speaker, ReadTurn, Vec<String>, u16)>,
+    /// Every turn so far, read once, for the dialogue predicates' mentions.
+    turns: Vec<SeenTurn>,
     /// The interned values that are one of the domain's words for an
     /// action, with their actions' bits ([`Lexicon::action_bits`]): a turn
     /// naming another word of the action names them ("erase" for "wipe").
     action_values: Vec<(u32, u16)>,
+    /// The host's principal, once one was accepted: its id. One per
+    /// conversation: another is an anomaly and names nothing.
+    host_principal: Option<String>,
     /// Every interned string read as a value (by symbol index), `None` for
     /// strings no turn can name (no token, or longer than [`MAX_VALUE_TOKENS`]).
     values: Vec<Option<ReadValue>>,
@@ -128,6 +130,11 @@ pub struct Extractor {
     /// What the agent has asked the user to decide so far: a qualifier in a
     /// reply about something else does not take a yes back.
     asked: AskedWords,
+    /// The latest read of every list a paged read must cover (`pages`'
+    /// `complete_against`), by `(entity, id, field)`, as id texts.
+    lists: HashMap<(String, String, String), Vec<String>>,
+    /// Those lists, as `(entity, field)`.
+    paged_lists: Vec<(String, String)>,
     /// Whether the agent has spoken or called a tool yet: a ticket counts
     /// only before.
     agent_acted: bool,
@@ -209,6 +216,7 @@ impl Extractor {
             principal: BTreeMap::new(),
             turns: Vec::new(),
             action_values: Vec::new(),
+            host_principal: None,
             values: Vec::new(),
             identifiers: HashMap::new(),
             index: MentionIndex::default(),
@@ -217,8 +225,24 @@ impl Extractor {
             typed_keys: ValuesByKey::default(),
             control: bundle.control,
             asked: AskedWords::default(),
+            lists: HashMap::new(),
+            paged_lists: bundle
+                .domain
+                .tools
+                .values()
+                .filter_map(|t| t.pages.as_ref()?.against.as_ref())
+                .map(|a| (a.entity.clone(), a.field.clone()))
+                .collect(),
             agent_acted: false,
         }
+    }
+
+    /// Whether a paged read of the bundle must cover `entity.field`: its
+    /// reads are kept ([`Extractor::lists`]).
+    fn tracks_list(&self, entity: &str, field: &str) -> bool {
+        self.paged_lists
+            .iter()
+            .any(|(e, f)| e == entity && f == field)
     }
 
     /// Who calls the user-side tools from now on (a trace's own mode).
@@ -256,14 +280,54 @@ impl Extractor {
             Event::User { .. }
             | Event::Ticket { .. }
             | Event::Agent { .. }
-            | Event::Approval { .. } => {}
+            | Event::Approval { .. }
+            | Event::Principal { .. } => {}
         }
-        let turn = self.mentions(k, event, &bundle.lexicon);
+        let turn = self.mentions(k, event, &bundle.lexicon, bundle.host_principal);
         self.agent_acted |= event.is_agent_event();
         Extracted {
             facts: std::mem::take(&mut self.facts),
             turn,
         }
+    }
+
+    /// The text a principal event stands for as the user's words, if the
+    /// bundle accepts host principals and it is the conversation's first
+    /// (or the same again); another is an anomaly and stands for nothing.
+    fn principal_words(
+        &mut self,
+        k: EventIdx,
+        accepted: bool,
+        id: &str,
+        claims: &BTreeMap<String, String>,
+    ) -> Option<String> {
+        let refuse = |why: String| ExtractionDiagnostic {
+            event: k,
+            kind: ExtractionProblem::PrincipalRefused,
+            detail: why,
+        };
+        if !accepted {
+            self.facts.diagnostics.push(refuse(
+                "the bundle does not accept host principals (`host_principal: true`); the principal names nothing".to_owned(),
+            ));
+            return None;
+        }
+        match &self.host_principal {
+            Some(first) if first != id => {
+                self.facts.diagnostics.push(refuse(format!(
+                    "a second principal {id:?} after {first:?}: one principal per conversation"
+                )));
+                return None;
+            }
+            Some(_) => return None,
+            None => self.host_principal = Some(id.to_owned()),
+        }
+        let mut words = id.to_owned();
+        for value in claims.values() {
+            words.push('\n');
+            words.push_str(value);
+        }
+        Some(words)
     }
 
     /// The dialogue facts of event `k`: the turn's cues, and every interned
@@ -275,7 +339,8 @@ impl Extractor {
         &mut self,
         k: EventIdx,
         event: &Event,
-        bundle_lexicon: &Arc<Lexicon>,
+        lexicon: &Arc<Lexicon>,
+        accepts_principal: bool,
     ) -> Option<Turn> {
         let known = self.interner.len();
         for index in self.values.len()..known {
@@ -293,10 +358,10 @@ impl Extractor {
             }
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
-                    let Some((event, speaker, turn, declined, _)) = self.turns.get(position) else {
+                    let Some(turn) = self.turns.get_mut(position) else {
                         continue;
                     };
-                    if turn.names_read(&read) {
+                    if turn.read.names_read(&read) {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
@@ -304,32 +369,50 @@ impl Extractor {
                             &mut self.facts,
                             MentionFact {
                                 value: Value::Str(value),
-                                event: *event,
-                                speaker: *speaker,
+                                event: turn.event,
+                                speaker: turn.speaker,
                                 record,
                                 in_answer: false,
-                                declined: declines_action(declined, text),
-                                action: bundle_lexicon.is_action_word(text),
+                                declined: declines_action(&turn.declined, text),
+                                action: lexicon.is_action_word(text),
                             },
                         );
+                        turn.named.push(value);
+                        // Denied by the turn itself, or by the next turn
+                        // when it is the user's denying what this one named.
+                        let own = turn.disowns(text).then_some(turn.event);
+                        let next = self
+                            .turns
+                            .get(position + 1)
+                            .filter(|t| t.disowns_previous)
+                            .map(|t| t.event);
+                        self.facts
+                            .disowned
+                            .extend(own.into_iter().chain(next).map(|event| DisownFact {
+                                value: Value::Str(value),
+                                event,
+                            }));
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
                 let bits = if read.len() == 1 {
-                    bundle_lexicon.action_bits(text)
+                    lexicon.action_bits(text)
                 } else {
                     0
                 };
                 if bits != 0 {
                     self.action_values.push((raw, bits));
-                    for (event, speaker, turn, declined, named) in &self.turns {
-                        if named & bits != 0 && declined.is_empty() && !turn.names_read(&read) {
+                    for turn in &self.turns {
+                        if turn.named_actions & bits != 0
+                            && turn.declined.is_empty()
+                            && !turn.read.names_read(&read)
+                        {
                             push_mention(
                                 &mut self.facts,
                                 MentionFact {
                                     value: Value::Str(value),
-                                    event: *event,
-                                    speaker: *speaker,
+                                    event: turn.event,
+                                    speaker: turn.speaker,
                                     record: false,
                                     in_answer: false,
                                     declined: false,
@@ -343,26 +426,47 @@ impl Extractor {
             self.values.push(nameable.then_some(read));
         }
         self.typed_mentions();
-        let (speaker, role, text) = match event {
-            Event::User { text } => (Speaker::User, Role::User, text),
-            Event::Ticket { .. } if self.agent_acted => return None,
-            Event::Ticket { text } => (Speaker::Ticket, Role::User, text),
-            Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => return None,
+        // A host's principal stands for the user's words naming them: a
+        // user turn with no cues (no yes, no refusal), read for mentions
+        // only, never shown to a judge. A ticket is the user's statement
+        // before the conversation: its turn is the user's, with no cue.
+        let principal = match event {
+            Event::Principal { id, claims } => {
+                Some(self.principal_words(k, accepts_principal, id, claims)?)
+            }
+            _ => None,
         };
-        let ticket = matches!(event, Event::Ticket { .. });
-        let (rendered, cues) = if ticket {
-            let rendered = Turn::with_lexicon(k.0, role, ticket_text(text), bundle_lexicon.clone());
-            (rendered, TurnCues::default())
-        } else {
-            let rendered = Turn::with_lexicon(k.0, role, text.clone(), bundle_lexicon.clone());
-            let cues = turn_cues_of(&rendered, &mut self.asked);
-            (rendered, cues)
+        let (speaker, text) = match (event, &principal) {
+            (Event::User { text }, _) => (Speaker::User, text),
+            (Event::Ticket { .. }, _) if self.agent_acted => return None,
+            (Event::Ticket { text }, _) => (Speaker::Ticket, text),
+            (Event::Agent { text }, _) => (Speaker::Agent, text),
+            (Event::Principal { .. }, Some(words)) => (Speaker::User, words),
+            _ => return None,
+        };
+        let (rendered, cues) = match event {
+            Event::User { .. } | Event::Agent { .. } => {
+                let role = match speaker {
+                    Speaker::Agent => Role::Agent,
+                    Speaker::User | Speaker::Ticket => Role::User,
+                };
+                let rendered = Turn::with_lexicon(k.0, role, text.clone(), lexicon.clone());
+                let cues = turn_cues_of(&rendered, &mut self.asked);
+                (Some(rendered), cues)
+            }
+            Event::Ticket { .. } => {
+                let rendered =
+                    Turn::with_lexicon(k.0, Role::User, ticket_text(text), lexicon.clone());
+                (Some(rendered), TurnCues::default())
+            }
+            _ => (None, TurnCues::default()),
         };
         self.facts.turn = Some(TurnFact {
             event: k,
-            // The ticket's turn is the user's, with no cue.
-            speaker: if ticket { Speaker::User } else { speaker },
+            speaker: match speaker {
+                Speaker::Ticket => Speaker::User,
+                other => other,
+            },
             asks_decision: cues.asks_decision,
             asks_anything: cues.asks_anything,
             reply: match cues.reply {
@@ -374,18 +478,18 @@ impl Extractor {
             },
             corrects: cues.corrects,
         });
-        let turn = ReadTurn::new(text);
-        let named_actions = rendered.action_bits();
+        let mut seen = SeenTurn::new(k, speaker, text, principal.is_some(), self.turns.last());
+        let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
-        for raw in self.index.add_turn(&turn, self.turns.len()) {
+        for raw in self.index.add_turn(&seen.read, self.turns.len()) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
             else {
                 continue;
             };
-            if turn.names_read(read) {
+            if seen.read.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
                 let text = self.interner.resolve(Symbol(raw));
-                let action = bundle_lexicon.is_action_word(text);
+                let action = lexicon.is_action_word(text);
                 named_here.push(raw);
                 push_mention(
                     &mut self.facts,
@@ -397,12 +501,18 @@ impl Extractor {
                         in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w))
                             || (action
                                 && (cues.answers_action(text)
-                                    || bundle_lexicon.action_bits(text) & cues.answer_action_bits
-                                        != 0)),
+                                    || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
                         declined: cues.declines(text),
                         action,
                     },
                 );
+                seen.named.push(Symbol(raw));
+                if seen.disowns(text) {
+                    self.facts.disowned.push(DisownFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                    });
+                }
             }
         }
         // Another word of an action names the action's words a guard
@@ -426,12 +536,23 @@ impl Extractor {
                 }
             }
         }
-        let typed = self.typed_keys.candidates(&turn);
+        // "No, that isn't my account": what the turn before named.
+        if seen.disowns_previous
+            && let Some(previous) = self.turns.last()
+        {
+            self.facts
+                .disowned
+                .extend(previous.named.iter().map(|&value| DisownFact {
+                    value: Value::Str(value),
+                    event: k,
+                }));
+        }
+        let typed = self.typed_keys.candidates(&seen.read);
         let candidates = typed
             .iter()
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
         for (value, read) in candidates {
-            if turn.names_read(read) {
+            if seen.read.names_read(read) {
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -446,9 +567,10 @@ impl Extractor {
                 );
             }
         }
-        self.turns
-            .push((k, speaker, turn, cues.declined, named_actions));
-        Some(rendered)
+        seen.declined = cues.declined;
+        seen.named_actions = named_actions;
+        self.turns.push(seen);
+        rendered
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -478,16 +600,16 @@ impl Extractor {
             let read = ReadValue::new(&text);
             let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
             for position in positions {
-                let Some((event, speaker, turn, _, _)) = self.turns.get(position) else {
+                let Some(turn) = self.turns.get(position) else {
                     continue;
                 };
-                if turn.names_read(&read) {
+                if turn.read.names_read(&read) {
                     push_mention(
                         &mut self.facts,
                         MentionFact {
                             value,
-                            event: *event,
-                            speaker: *speaker,
+                            event: turn.event,
+                            speaker: turn.speaker,
                             record: false,
                             in_answer: false,
                             declined: false,
@@ -500,6 +622,63 @@ impl Extractor {
             self.typed_keys.add(read.lookup(), position);
             self.typed_values.push((value, read));
         }
+    }
+}
+
+/// A turn as the mentions read it: its words, and for the user's, which of
+/// the values it names it denies are theirs.
+#[derive(Clone, Debug)]
+struct SeenTurn {
+    event: EventIdx,
+    speaker: Speaker,
+    read: ReadTurn,
+    /// A user turn's ownership denials (none for a host's principal).
+    disowning: Option<Disowning>,
+    /// A user turn denying that what the turn before named is theirs ("No,
+    /// that isn't my account"; a bare no to "Is that your account?").
+    disowns_previous: bool,
+    /// An agent turn asking whether something is the user's.
+    asks_ownership: bool,
+    /// The strings found named in it so far.
+    named: Vec<Symbol>,
+    /// The actions the turn names only as what not to do ("don't cancel").
+    declined: Vec<String>,
+    /// The domain's actions the turn names by any of their words.
+    named_actions: u16,
+}
+
+impl SeenTurn {
+    /// Reads the turn at `event` (`principal`: a host's principal, which
+    /// denies nothing), after the turn `previous`.
+    fn new(
+        event: EventIdx,
+        speaker: Speaker,
+        text: &str,
+        principal: bool,
+        previous: Option<&SeenTurn>,
+    ) -> SeenTurn {
+        let disowning = (speaker == Speaker::User && !principal).then(|| Disowning::new(text));
+        let asked = previous.is_some_and(|p| p.speaker == Speaker::Agent && p.asks_ownership);
+        let disowns_previous = disowning
+            .as_ref()
+            .is_some_and(|d| d.disowns_previous() || (d.answers_no() && asked));
+        SeenTurn {
+            event,
+            speaker,
+            read: ReadTurn::new(text),
+            disowns_previous,
+            asks_ownership: speaker == Speaker::Agent && asks_ownership(text),
+            disowning,
+            named: Vec::new(),
+            declined: Vec::new(),
+            named_actions: 0,
+        }
+    }
+
+    /// Whether the turn denies that `value` (a string it names) is the
+    /// user's.
+    fn disowns(&self, value: &str) -> bool {
+        self.disowning.as_ref().is_some_and(|d| d.disowns(value))
     }
 }
 
@@ -756,8 +935,9 @@ impl Extraction<'_> {
             return;
         };
         if def.kind != ToolKind::Generic {
+            let partial = self.partial(k, def, content, &args);
             for read in &def.reads {
-                self.read(k, def, read, content, &args);
+                self.read(k, def, read, content, &args, partial);
             }
         }
         self.bind(k, &tool, &args, Some(content));
@@ -841,7 +1021,79 @@ impl Extraction<'_> {
         }
     }
 
-    fn read(&mut self, k: EventIdx, tool: &Tool, read: &ReadSpec, content: &Json, args: &Json) {
+    /// Whether the result at `k` of `tool` (called with `args`) is a part
+    /// of a list (see `bundle::model::PagesDef`): it lacks an id the list it
+    /// must cover holds, or — that list unread — a limiting argument was
+    /// passed. A part is diagnosed (`PartialRead`) with what is missing.
+    fn partial(&mut self, k: EventIdx, tool: &Tool, content: &Json, args: &Json) -> bool {
+        let Some(pages) = &tool.pages else {
+            return false;
+        };
+        let returned: std::collections::BTreeSet<String> =
+            select_json(content, content, &pages.records)
+                .into_iter()
+                .filter_map(id_text)
+                .collect();
+        let limited: Vec<&str> = pages
+            .limits
+            .iter()
+            .filter(|l| args.get(l.as_str()).is_some_and(|v| !v.is_null()))
+            .map(String::as_str)
+            .collect();
+        let listed = pages.against.as_ref().and_then(|a| {
+            let id = args.get(&a.id_arg).and_then(id_text)?;
+            let key = (a.entity.clone(), id, a.field.clone());
+            self.out.lists.get(&key).map(|list| (key, list))
+        });
+        let why = match listed {
+            Some(((entity, id, field), list)) => {
+                let missing = list.iter().filter(|i| !returned.contains(*i)).count();
+                (missing > 0).then(|| {
+                    format!(
+                        "{} returned {} of the {} records {entity}[{id}].{field} lists",
+                        tool.name,
+                        list.len() - missing,
+                        list.len()
+                    )
+                })
+            }
+            None => (!limited.is_empty()).then(|| {
+                let against = pages.against.as_ref().map_or(String::new(), |a| {
+                    format!(" and {}.{} was not read", a.entity, a.field)
+                });
+                format!(
+                    "{} was limited by `{}`{against}",
+                    tool.name,
+                    limited.join("`, `")
+                )
+            }),
+        };
+        let Some(why) = why else {
+            return false;
+        };
+        self.diagnose(
+            k,
+            ExtractionProblem::PartialRead,
+            format!(
+                "{why}: a part proves nothing absent, so the lists gathered over its records are unknown; read the rest"
+            ),
+        );
+        true
+    }
+
+    /// The facts one read spec of `tool`'s result at `k` gives. Of a part
+    /// of a list (`partial`), the lists gathered over all its records read
+    /// nothing known: a `Read` with no value, so a check concluding
+    /// absence from them fails closed.
+    fn read(
+        &mut self,
+        k: EventIdx,
+        tool: &Tool,
+        read: &ReadSpec,
+        content: &Json,
+        args: &Json,
+        partial: bool,
+    ) {
         let Some(entity) = self.bundle.domain.entities.get(&read.entity) else {
             return;
         };
@@ -893,14 +1145,29 @@ impl Extraction<'_> {
                 );
                 continue;
             };
-            let id = self.out.interner.intern(&id);
+            let id_text = id;
+            let id = self.out.interner.intern(&id_text);
             for (field, path) in &read.fields {
                 let Some(ty) = entity.fields.get(field) else {
                     continue;
                 };
-                let found = select_json(content, record, path);
                 let field_sym = self.out.interner.intern(field);
                 let is_list = matches!(ty, ValueType::List(_));
+                if partial
+                    && is_list
+                    && path.selects_many()
+                    && (path.from_root || read.each.is_none())
+                {
+                    self.out
+                        .facts
+                        .reads
+                        .push(Read::unknown(entity.symbol, id, field_sym));
+                    self.out
+                        .lists
+                        .remove(&(read.entity.clone(), id_text.clone(), field.clone()));
+                    continue;
+                }
+                let found = select_json(content, record, path);
                 if found.is_empty() && !(is_list && path.selects_many()) {
                     self.diagnose(
                         k,
@@ -941,6 +1208,18 @@ impl Extraction<'_> {
                 }
                 if failed || (!is_list && values.len() != 1) {
                     continue;
+                }
+                if self.out.tracks_list(&read.entity, field) {
+                    let texts = values
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Str(s) => Some(self.out.interner.resolve(*s).to_owned()),
+                            _ => None,
+                        })
+                        .collect();
+                    self.out
+                        .lists
+                        .insert((read.entity.clone(), id_text.clone(), field.clone()), texts);
                 }
                 self.out.facts.reads.push(Read {
                     entity: entity.symbol,

@@ -208,6 +208,31 @@ pub struct Tool {
     /// The confirmation request's text, parsed (`None`: the default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Vec<ConfirmPiece>>,
+    /// How its result can be a part of a list, if it can.
+    pub pages: Option<Pages>,
+}
+
+/// How a read's result can be a part of a list: decided by the extractor
+/// at each result (see `bundle::model::PagesDef`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Pages {
+    /// Arguments that limit or page the result.
+    pub limits: Vec<String>,
+    /// Where the ids of the records returned are.
+    pub records: JsonPath,
+    /// The list the result must cover to be whole.
+    pub against: Option<CompleteAgainst>,
+}
+
+/// The list a paged read must cover: `entity[args.<id_arg>].<field>`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompleteAgainst {
+    /// The entity holding the list.
+    pub entity: String,
+    /// The argument whose value is the entity's id.
+    pub id_arg: String,
+    /// The list field.
+    pub field: String,
 }
 
 /// A piece of a tool's confirmation template.

@@ -57,6 +57,18 @@ pub enum Event {
         #[serde(default = "by_user")]
         by: Approver,
     },
+    /// The host says who the user is: it authenticated them itself (a
+    /// logged-in app, an MCP client). Sent by the host, never written in a
+    /// message; the bundle says whether it counts (`host_principal`), and
+    /// only the first principal of a conversation does.
+    Principal {
+        /// The user's id as the host knows it.
+        id: String,
+        /// What else the host vouches for (email, name, phone number, …),
+        /// by name; each value counts as said by the user.
+        #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+        claims: std::collections::BTreeMap<String, String>,
+    },
     /// The result of the call with the same `id`.
     Result {
         /// The id of the call answered.

@@ -595,3 +595,136 @@ fn a_yes_to_the_payment_change_summary_allows() {
     );
     assert_gate(events, Outcome::Allow);
 }
+
+// ---- identity comes from the user (retail policy.md:10) ----
+
+/// A conversation whose identification is `lookup` (the user's turns and
+/// the agent's lookup returning [`USER`]), then the profile, the order read,
+/// the reason, the summary, the user's yes and the cancellation.
+fn identified_by(lookup: Vec<Event>) -> Vec<Event> {
+    let mut events = lookup;
+    events.extend([
+        call("profile", "get_user_details", json!({"user_id": USER})),
+        ok("profile", profile(USER, &[ORDER])),
+        call("order0", "get_order_details", json!({"order_id": ORDER})),
+        ok("order0", order(ORDER, USER)),
+        user("I want to cancel #W9300146, I no longer need it."),
+        agent(SUMMARY),
+        user("Yes, please cancel it."),
+        cancel(ORDER),
+    ]);
+    events
+}
+
+fn by_name_zip(first: &str, last: &str, zip: &str) -> Vec<Event> {
+    vec![
+        call(
+            "find",
+            "find_user_id_by_name_zip",
+            json!({"first_name": first, "last_name": last, "zip": zip}),
+        ),
+        ok("find", json!(USER)),
+    ]
+}
+
+fn by_email(email: &str) -> Vec<Event> {
+    vec![
+        call("find", "find_user_id_by_email", json!({"email": email})),
+        ok("find", json!(USER)),
+    ]
+}
+
+#[test]
+fn a_name_and_zip_the_user_never_gave_block() {
+    let mut lookup = vec![
+        user("Hi, I need to cancel an order."),
+        agent("Let me find your account."),
+    ];
+    lookup.extend(by_name_zip("Yusuf", "Rossi", "19122"));
+    assert_gate(identified_by(lookup), Outcome::Block);
+}
+
+#[test]
+fn a_zip_the_user_never_gave_blocks() {
+    let mut lookup = vec![user("Hi, I'm Yusuf Rossi and I need to cancel an order.")];
+    lookup.extend(by_name_zip("Yusuf", "Rossi", "19122"));
+    assert_gate(identified_by(lookup), Outcome::Block);
+}
+
+#[test]
+fn an_email_the_user_never_gave_blocks() {
+    let mut lookup = vec![
+        user("Hi, cancel my order please."),
+        agent("I'll look you up."),
+    ];
+    lookup.extend(by_email("yusuf.rossi@example.com"));
+    assert_gate(identified_by(lookup), Outcome::Block);
+}
+
+#[test]
+fn an_email_the_user_disowned_blocks() {
+    let mut lookup = vec![
+        user("My email is mei.kovacs@example.com. Wait, that's my wife's email, not mine."),
+        agent("No problem, let me check."),
+    ];
+    lookup.extend(by_email("mei.kovacs@example.com"));
+    assert_gate(identified_by(lookup), Outcome::Block);
+}
+
+#[test]
+fn an_email_the_agent_found_and_the_user_said_is_not_theirs_blocks() {
+    let mut lookup = vec![
+        user("Hi, I'm Yusuf, I need to cancel an order."),
+        agent("Is your email mei.kovacs@example.com?"),
+        user("No, that isn't my email."),
+    ];
+    lookup.extend(by_email("mei.kovacs@example.com"));
+    assert_gate(identified_by(lookup), Outcome::Block);
+}
+
+#[test]
+fn an_email_the_user_gave_allows() {
+    let mut lookup = vec![user(
+        "Hi, my email is yusuf.rossi@example.com and I need to cancel an order.",
+    )];
+    lookup.extend(by_email("yusuf.rossi@example.com"));
+    assert_gate(identified_by(lookup), Outcome::Allow);
+}
+
+#[test]
+fn a_name_and_zip_the_user_gave_over_two_turns_allows() {
+    let mut lookup = vec![
+        user("Hi, this is Yusuf Rossi."),
+        agent("Thanks. What is your zip code?"),
+        user("It's 19122. It's not my fault the package never came."),
+    ];
+    lookup.extend(by_name_zip("Yusuf", "Rossi", "19122"));
+    assert_gate(identified_by(lookup), Outcome::Allow);
+}
+
+/// The latest of the user's words counts: an email named, disowned, then
+/// given again is the user's.
+#[test]
+fn an_email_disowned_then_given_again_allows() {
+    let mut lookup = vec![
+        user("My email is yusuf.rossi@example.com."),
+        agent("Thanks."),
+        user("Hmm, actually yusuf.rossi@example.com isn't mine, it's my son's."),
+        agent("Which email should I use?"),
+        user("Sorry, my mistake: yusuf.rossi@example.com is my email after all."),
+    ];
+    lookup.extend(by_email("yusuf.rossi@example.com"));
+    assert_gate(identified_by(lookup), Outcome::Allow);
+}
+
+/// The same without the last turn: the email stays disowned.
+#[test]
+fn an_email_given_then_disowned_blocks() {
+    let mut lookup = vec![
+        user("My email is yusuf.rossi@example.com."),
+        agent("Thanks."),
+        user("Hmm, actually yusuf.rossi@example.com isn't mine, it's my son's."),
+    ];
+    lookup.extend(by_email("yusuf.rossi@example.com"));
+    assert_gate(identified_by(lookup), Outcome::Block);
+}

@@ -104,8 +104,13 @@ fn expected(id: &str) -> Today {
         "freeze-stolen" | "consent-raise-by-id" | "consent-increase-by-id" => Allow,
         // A plain yes to a question naming the action in the bundle's own
         // words and the card by its id.
-        "consent-unfreeze-by-id" | "consent-dispute-by-id" | "unfreeze-lost" | "dispute-recent"
-        | "dispute-day-60" | "raise-double" | "raise-to-the-cap" => Allow,
+        "consent-unfreeze-by-id"
+        | "consent-dispute-by-id"
+        | "unfreeze-lost"
+        | "dispute-recent"
+        | "dispute-day-60"
+        | "raise-double"
+        | "raise-to-the-cap" => Allow,
         "freeze-frozen" => Block(WrongValue, Some("freeze.status[active]")),
         "unfreeze-stolen" => Block(WrongValue, Some("unfreeze.frozen[unfreezable]")),
         "dispute-too-old" => Block(OutOfWindow, Some("dispute.authorize")),

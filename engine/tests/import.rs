@@ -129,6 +129,8 @@ fn trace_counts(trace: &Trace) -> Counts {
                     c.failed_results += 1;
                 }
             }
+            // tau2 records no host principal.
+            Event::Principal { .. } => {}
         }
     }
     c

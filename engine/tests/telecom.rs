@@ -270,7 +270,8 @@ fn a_payment_asked_for_before_the_user_saw_the_request_is_a_deviation() {
     ));
     events.push(ok(
         "c2",
-        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Overdue"}]),
+        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Overdue"},
+               {"bill_id": "B1002", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"}]),
     ));
     events.push(call(
         "c3",
@@ -315,7 +316,8 @@ fn a_paid_claim_before_the_bill_was_re_read_is_a_deviation() {
     ));
     events.push(ok(
         "c2",
-        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Overdue"}]),
+        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Overdue"},
+               {"bill_id": "B1002", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"}]),
     ));
     events.push(device("d1", "make_payment"));
     events.push(text(
@@ -389,7 +391,8 @@ fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
     ));
     events.push(ok(
         "c3",
-        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Overdue"}]),
+        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Overdue"},
+               {"bill_id": "B1002", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"}]),
     ));
     events.push(call(
         "c4",
@@ -409,7 +412,8 @@ fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
     let mut paid = events.clone();
     paid[9] = ok(
         "c3",
-        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Paid"}]),
+        json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Paid"},
+               {"bill_id": "B1002", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"}]),
     );
     let reports = run(Schedule::Workflow, paid);
     assert_eq!(

@@ -275,9 +275,12 @@ fn line_as(id: &str, status: &str, roaming: bool, variant: &str) -> Json {
     read
 }
 
+/// Every bill the profile lists (a part would prove nothing absent).
 fn bills(status: &str) -> Json {
     json!([
+        {"bill_id": "B1001", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"},
         {"bill_id": "B1002", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"},
+        {"bill_id": "B1003", "customer_id": "C1001", "total_due": 150.0, "status": "Paid"},
         {"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": status}
     ])
 }

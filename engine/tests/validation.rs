@@ -57,6 +57,18 @@ fn every_broken_fixture_gives_its_exact_diagnostic() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A branch that always holds (`check: "true"`) covers every case, as
+/// `otherwise` does, without excluding the others: the decision is complete.
+#[test]
+fn a_branch_that_always_holds_makes_a_decision_complete() {
+    let dir = mutated(&[support::Edit {
+        file: "flows/cancel.yaml",
+        find: "        check: order[$order].status in [\"processed\", \"delivered\", \"cancelled\"]\n",
+        replace: "        check: \"true\"\n",
+    }]);
+    check_bundle(&bundle_in(&dir)).unwrap_or_else(|p| panic!("{p}"));
+}
+
 #[test]
 fn malformed_yaml_is_located_on_its_line() {
     let dir = mutated(&[support::Edit {

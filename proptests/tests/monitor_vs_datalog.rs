@@ -47,8 +47,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, Duration};
 use turnstile_rules::{
-    ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
-    Reply, ResultFact, SCALAR, Speaker, TurnFact,
+    ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
+    MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -729,6 +729,9 @@ struct TurnSpec {
     in_answer: Vec<Value>,
     /// The named values an agent turn names only as what not to do.
     declined: Vec<Value>,
+    /// What a user turn disowns ("X is not mine"): some of what it names,
+    /// or (referring back) a value it does not name.
+    disowned: Vec<Value>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -743,6 +746,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         1 => Just((false, [true, true, false, false, false])),
         1 => Just((true, [false, false, true, false, false])),
     ];
+    let back = prop::option::weighted(0.15, select(symbols.clone()));
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
@@ -750,9 +754,10 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         any::<u8>(),
         0..3u8,
         any::<u8>(),
+        (prop::bool::weighted(0.3), any::<u8>(), back),
     )
         .prop_map(
-            move |((by_user, cues), named, typed, answer_mask, revoke, decline_mask)| {
+            move |((by_user, cues), named, typed, answer_mask, revoke, decline_mask, disowning)| {
                 let in_answer = named
                     .iter()
                     .enumerate()
@@ -773,6 +778,14 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                     })
                     .map(|(_, &s)| Value::Str(s))
                     .collect();
+                let (disowns, disown_mask, back) = disowning;
+                let disowned = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| by_user && disowns && disown_mask >> (i % 8) & 1 == 1)
+                    .map(|(_, &s)| Value::Str(s))
+                    .chain(back.filter(|_| by_user).map(Value::Str))
+                    .collect();
                 let named = named.into_iter().map(Value::Str).chain(typed).collect();
                 TurnSpec {
                     by_user,
@@ -781,6 +794,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                     declined,
                     named,
                     in_answer,
+                    disowned,
                 }
             },
         )
@@ -818,6 +832,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     .collect(),
                 in_answer: Vec::new(),
                 declined: Vec::new(),
+                disowned: Vec::new(),
             };
             let yes = TurnSpec {
                 by_user: true,
@@ -826,6 +841,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 named: vec![Value::Str(named)],
                 in_answer: vec![Value::Str(named)],
                 declined: Vec::new(),
+                disowned: Vec::new(),
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -1229,6 +1245,9 @@ enum FieldRead {
     Amount(Value),
     Items(Vec<Symbol>),
     Placed(Value),
+    /// A part of a list read (a page): the list is unknown from here on
+    /// (`Read::unknown`).
+    ItemsUnknown,
 }
 
 /// The value a binding step binds at an event.
@@ -1326,6 +1345,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 .boxed(),
         ),
         (1, time_value().prop_map(FieldRead::Placed).boxed()),
+        (1, Just(FieldRead::ItemsUnknown).boxed()),
     ]);
     let result = (
         prop::option::weighted(0.2, any::<usize>()),
@@ -1425,6 +1445,14 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         action: matches!(value, Value::Str(s) if v.statuses.contains(&s)),
                     })
                     .collect();
+                ev.disowned = turn
+                    .disowned
+                    .iter()
+                    .map(|&value| DisownFact {
+                        value,
+                        event: EventIdx(k),
+                    })
+                    .collect();
             }
             EventSpec::Call {
                 tool,
@@ -1496,6 +1524,10 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                                 FieldRead::Placed(t) => (PLACED, vec![*t], false),
                                 FieldRead::Items(items) => {
                                     (ITEMS, items.iter().map(|s| Value::Str(*s)).collect(), true)
+                                }
+                                FieldRead::ItemsUnknown => {
+                                    ev.reads.push(Read::unknown(ORDER, id, ITEMS));
+                                    continue;
                                 }
                             };
                             ev.reads.push(Read {

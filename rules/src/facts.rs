@@ -226,6 +226,20 @@ pub struct MentionFact {
     pub action: bool,
 }
 
+/// The user said, in the turn at `event`, that the value is not theirs
+/// ("W12 is not mine", "that's my sister's"; read by
+/// `turnstile_judge::dialogue::Disowning`): from there on `said(user,
+/// value)` does not hold, until a later user turn names the value again.
+/// Emitted, like a mention, when the later of the turn and the value's
+/// first appearance is extracted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DisownFact {
+    /// The value disowned.
+    pub value: Value,
+    /// The user turn's event index.
+    pub event: EventIdx,
+}
+
 /// Why a part of the trace could not be turned into facts. Checks that would
 /// have needed the missing facts are not satisfied (fail closed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -259,6 +273,14 @@ pub enum ExtractionProblem {
     /// A call the event attributes to the user, of a read tool the bundle
     /// declares agent-side: it satisfies no agent step and reads nothing.
     UntrustedSide,
+    /// A host's principal event the bundle does not accept (no
+    /// `host_principal: true`), or a second, different principal in one
+    /// conversation: it names nothing.
+    PrincipalRefused,
+    /// A paged read's result is a part of the list it must cover (or was
+    /// limited with that list unread): the lists gathered over its records
+    /// are unknown.
+    PartialRead,
     /// A ticket (what the user stated before the conversation) after the
     /// agent's first event: it could be read as a reply, so it states
     /// nothing.
@@ -284,6 +306,7 @@ impl ExtractionProblem {
             ExtractionProblem::OrphanResult
                 | ExtractionProblem::ReusedCallId
                 | ExtractionProblem::UntrustedSide
+                | ExtractionProblem::PrincipalRefused
                 | ExtractionProblem::LateTicket
         )
     }
@@ -328,6 +351,9 @@ pub struct TraceFacts {
     /// event order.
     #[serde(default)]
     pub clock: Vec<(EventIdx, DateTime)>,
+    /// Every value the user disowned.
+    #[serde(default)]
+    pub disowned: Vec<DisownFact>,
 }
 
 impl TraceFacts {
@@ -354,6 +380,22 @@ pub struct Read {
     pub values: Vec<Value>,
     /// A list field (its length is a fact too), as opposed to a scalar.
     pub is_list: bool,
+}
+
+impl Read {
+    /// A read that says the field's value is no longer known (a list a part
+    /// of a result would conclude absence from): no value and not a list,
+    /// it ends the value read before and gives none, so every check on the
+    /// field fails closed until the next read.
+    pub fn unknown(entity: Symbol, id: Symbol, field: Symbol) -> Read {
+        Read {
+            entity,
+            id,
+            field,
+            values: Vec::new(),
+            is_list: false,
+        }
+    }
 }
 
 /// What one event adds to the facts. The incremental monitor consumes these
@@ -387,6 +429,10 @@ pub struct EventFacts {
     /// (`None`: no time is known; `now()` is then absent).
     #[serde(default)]
     pub now: Option<DateTime>,
+    /// Values the user disowned in this or an earlier turn, found at this
+    /// event.
+    #[serde(default)]
+    pub disowned: Vec<DisownFact>,
 }
 
 /// `(entity, id, field)`.
@@ -435,6 +481,7 @@ impl FactsBuilder {
         if let Some(time) = event.now {
             self.facts.clock.push((k, time));
         }
+        self.facts.disowned.extend_from_slice(&event.disowned);
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

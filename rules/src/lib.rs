@@ -36,6 +36,7 @@ mod monitor;
 mod program;
 mod steps;
 mod value;
+mod visit;
 
 pub use consent::{Condition, ConsentSpec};
 pub use encode::{CNode, Encoded, FilterNode, ONode};
@@ -45,7 +46,7 @@ pub use evaluate::{
     evaluate, step_depths,
 };
 pub use facts::{
-    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, EventFacts,
+    ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, DisownFact, EventFacts,
     ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, MentionFact, Read, Reply,
     ResultFact, SCALAR, Speaker, TraceFacts, TurnFact,
 };
@@ -58,3 +59,4 @@ pub use ir::{
 pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
 pub use steps::{CompiledChecks, Protection, Step, StepId, StepOrigin, Timing};
 pub use value::{Amount, Date, DateTime, Duration, Value, ValueError, ValueType};
+pub use visit::{Visitor, atom_operands, set_members, walk_condition, walk_filter, walk_operand};

@@ -222,6 +222,9 @@ crepe! {
     @input pub struct INow(pub u32, pub Value);
     // ---- conversation turns (cues decided by code at extraction) ----
     @input pub struct IMention(pub Value, pub u32, pub Speaker);
+    // A mention counts for `said` from its turn until the user next
+    // disowns the value (FOREVER when never).
+    @input pub struct ISaid(pub Value, pub u32, pub Speaker, pub u32);
     @input pub struct IRecord(pub Value);
     @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
@@ -374,9 +377,10 @@ crepe! {
 
     // ---- dialogue predicates ----
     // said(speaker, x): every value of x is named in a turn of the speaker at
-    // or before k.
+    // or before k, and (the user's) not disowned since.
     struct SaidHas(u32, u32, Env, Value);
-    SaidHas(c, k, e, v) <- Eval(c, k, e), ICSaid(c, sp, o, _), Val(o, k, e, _, v), IMention(v, ev, sp), (ev <= k);
+    SaidHas(c, k, e, v) <- Eval(c, k, e), ICSaid(c, sp, o, _), Val(o, k, e, _, v),
+        ISaid(v, ev, sp, until), (ev <= k && k < until);
     struct SaidFail(u32, u32, Env);
     SaidFail(c, k, e) <- Eval(c, k, e), ICSaid(c, _, o, _), Val(o, k, e, _, v), !SaidHas(c, k, e, v);
     // confirmed(x, ...): the summary is the latest agent turn at or before k

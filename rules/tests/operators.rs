@@ -123,6 +123,7 @@ fn facts(w: &World) -> TraceFacts {
         diagnostics: Vec::new(),
         turns: Vec::new(),
         mentions: Vec::new(),
+        disowned: Vec::new(),
     }
 }
 

@@ -195,6 +195,14 @@ enum EventDoc {
         granted: bool,
         by: Option<ApproverDoc>,
     },
+    /// The host authenticated the user itself (a logged-in app, an MCP
+    /// client): their id and what else it vouches for. Counts as the
+    /// user's words only where the bundle says `host_principal: true`, and
+    /// only the conversation's first principal does.
+    Principal {
+        id: String,
+        claims: Option<std::collections::BTreeMap<String, String>>,
+    },
 }
 
 #[allow(dead_code)]

@@ -123,7 +123,8 @@ impl Expected {
 
     /// Why the gate can never say this about `event`, if it cannot: only
     /// calls are allowed, blocked or confirmed; only agent messages and calls
-    /// deviate; user messages, tickets and tool results are never decided.
+    /// deviate; user messages, tickets, host principals and tool results are
+    /// never decided.
     pub fn impossible_on(&self, event: &Event) -> Option<String> {
         let what = match event {
             Event::Call { .. } => return None,
@@ -137,6 +138,7 @@ impl Expected {
             Event::User { .. } => "a user message",
             Event::Ticket { .. } => "a ticket",
             Event::Approval { .. } => "a host's approval",
+            Event::Principal { .. } => "a host's principal",
             Event::Result { .. } => "a tool result",
         };
         Some(format!(

@@ -190,6 +190,12 @@ fn rename_event(event: &mut Event, mapping: &[(String, String)], i: usize) {
             rename_value(content, mapping);
         }
         Event::Approval { call, .. } => call.push_str(&format!("~{i}")),
+        Event::Principal { id, claims } => {
+            *id = replace_all(id, mapping);
+            for value in claims.values_mut() {
+                *value = replace_all(value, mapping);
+            }
+        }
     }
 }
 

@@ -140,7 +140,8 @@ impl<'a> TraceAudit<'a> {
                 Event::User { .. }
                 | Event::Ticket { .. }
                 | Event::Agent { .. }
-                | Event::Approval { .. } => {}
+                | Event::Approval { .. }
+                | Event::Principal { .. } => {}
             }
             if let Some(texts) = &mut texts {
                 texts.push(clip(&event_text(event, options.results), TIMELINE_TEXT));
@@ -503,6 +504,7 @@ fn step_counts(session: &Session, acc: &Accumulator) -> (usize, usize) {
 fn event_text(event: &Event, results: ResultContent) -> String {
     match event {
         Event::User { text } | Event::Ticket { text } | Event::Agent { text } => text.clone(),
+        Event::Principal { id, .. } => format!("principal {id}"),
         Event::Call { args, .. } => args.to_string(),
         Event::Approval { call, granted, by } => format!(
             "{} of {call} by {}",

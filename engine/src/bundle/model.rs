@@ -123,6 +123,13 @@ pub struct Manifest {
     /// agent's messages and reported as a deviation.
     #[serde(default)]
     pub claims: Vec<ClaimDef>,
+    /// Whether the bundle accepts a host's `principal` event (a logged-in
+    /// app or an MCP client that authenticated the user itself) in place of
+    /// the user's words: its id and claims count as said by the user
+    /// (`said(user, …)`, what identification steps check). Default `false`:
+    /// a principal event is refused as an anomaly and names nothing.
+    #[serde(default)]
+    pub host_principal: bool,
 }
 
 /// Read tools the policy protects, and what they wait for.
@@ -303,6 +310,43 @@ pub struct ToolDef {
     /// braces). Default: the tool's name and its arguments.
     #[serde(default)]
     pub confirmation: Option<Sp<String>>,
+    /// A read whose result may be a part of a list (a page, the first N):
+    /// the arguments that limit it and the list it must cover to be whole.
+    /// A part proves nothing absent: the lists gathered over its records
+    /// are then unknown, so a check concluding absence from them fails
+    /// closed. Nothing is inferred from argument names.
+    #[serde(default)]
+    pub pages: Option<PagesDef>,
+}
+
+/// How a read's result can be a part of a list (see [`ToolDef::pages`]).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PagesDef {
+    /// The arguments that limit or page the result (`limit`, `page`,
+    /// `offset`): a call passing one may return a part.
+    #[serde(default)]
+    pub limits: Vec<Sp<String>>,
+    /// Where the ids of the records returned are, e.g. `$[*].bill_id`.
+    pub records: Sp<String>,
+    /// The list the result must cover to be whole: a list field of an
+    /// entity whose id is one of the call's arguments (the profile's bill
+    /// ids). Read, it decides; unread, a call passing a limiting argument
+    /// is taken as a part.
+    #[serde(default)]
+    pub complete_against: Option<CompleteAgainstDef>,
+}
+
+/// The list a paged read must cover: `entity[args.<id>].<field>`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompleteAgainstDef {
+    /// The entity holding the list.
+    pub entity: Sp<String>,
+    /// The argument whose value is that entity's id.
+    pub id: Sp<String>,
+    /// The list field (a `list<string>` of record ids).
+    pub field: Sp<String>,
 }
 
 /// Where in a tool's JSON result one entity (or one per list element) lives.

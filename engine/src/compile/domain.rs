@@ -9,8 +9,8 @@ use crate::bundle::model::{DomainFile, Sp, ToolKind};
 use crate::compile::Ctx;
 use crate::diag::{ProblemKind, RawProblem, did_you_mean, name_hint, with_article};
 use crate::schema::{
-    ConfirmPiece, Domain, Entity, EnumDef, JsonPath, ReadSpec, Tool, TypeExpr, parse_confirmation,
-    parse_json_path, parse_type,
+    CompleteAgainst, ConfirmPiece, Domain, Entity, EnumDef, JsonPath, Pages, ReadSpec, Tool,
+    TypeExpr, parse_confirmation, parse_json_path, parse_type,
 };
 use crate::source::FileId;
 
@@ -127,6 +127,10 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
             .confirmation
             .as_ref()
             .and_then(|template| compile_confirmation(ctx, name, template, &params, file));
+        let pages = tool
+            .pages
+            .as_ref()
+            .and_then(|pages| compile_pages(ctx, &domain, pages, &params, file));
         let symbol = ctx.interner.intern(name);
         domain.tools.insert(
             name.clone(),
@@ -145,6 +149,7 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                     Vec::new()
                 },
                 confirmation,
+                pages,
             },
         );
     }
@@ -208,6 +213,106 @@ fn compile_confirmation(
         }
     }
     known.then_some(pieces)
+}
+
+/// A paged read's declaration: its limiting arguments are parameters, its
+/// records path parses, and the list it must cover is a list field of an
+/// entity named by one of its parameters.
+fn compile_pages(
+    ctx: &mut Ctx<'_>,
+    domain: &Domain,
+    pages: &crate::bundle::model::PagesDef,
+    params: &BTreeMap<String, ValueType>,
+    file: FileId,
+) -> Option<Pages> {
+    let mut ok = true;
+    let param = |ctx: &mut Ctx<'_>, sp: &Sp<String>| {
+        if params.contains_key(sp.value()) {
+            return true;
+        }
+        ctx.report(
+            RawProblem::new(
+                ProblemKind::UnknownParam,
+                Some(sp.loc(file)),
+                format!("the tool has no parameter `{}`", sp.value()),
+            )
+            .help(name_hint(
+                sp.value(),
+                params.keys().map(String::as_str),
+                "parameters",
+            )),
+        );
+        false
+    };
+    for limit in &pages.limits {
+        ok &= param(ctx, limit);
+    }
+    let records = path(ctx, &pages.records, file);
+    let against = match &pages.complete_against {
+        None => None,
+        Some(def) => {
+            let id_ok = param(ctx, &def.id);
+            let entity = domain.entities.get(def.entity.value());
+            let field = entity.and_then(|e| e.fields.get(def.field.value()));
+            match (entity, field) {
+                (None, _) => {
+                    ctx.report(
+                        RawProblem::new(
+                            ProblemKind::UnknownEntity,
+                            Some(def.entity.loc(file)),
+                            format!("unknown entity `{}`", def.entity.value()),
+                        )
+                        .help(name_hint(
+                            def.entity.value(),
+                            domain.entities.keys().map(String::as_str),
+                            "declared entities",
+                        )),
+                    );
+                    ok = false;
+                }
+                (Some(e), None) => {
+                    ctx.report(
+                        RawProblem::new(
+                            ProblemKind::UnknownField,
+                            Some(def.field.loc(file)),
+                            format!("entity `{}` has no field `{}`", e.name, def.field.value()),
+                        )
+                        .help(name_hint(
+                            def.field.value(),
+                            e.fields.keys().map(String::as_str),
+                            "fields",
+                        )),
+                    );
+                    ok = false;
+                }
+                (Some(e), Some(ty)) if !matches!(ty, ValueType::List(_)) => {
+                    ctx.report(RawProblem::new(
+                        ProblemKind::TypeMismatch,
+                        Some(def.field.loc(file)),
+                        format!(
+                            "`{}.{}` is not a list: a paged read is complete against a list of record ids",
+                            e.name,
+                            def.field.value()
+                        ),
+                    ));
+                    ok = false;
+                }
+                (Some(_), Some(_)) => {}
+            }
+            ok &= id_ok;
+            Some(CompleteAgainst {
+                entity: def.entity.value().clone(),
+                id_arg: def.id.value().clone(),
+                field: def.field.value().clone(),
+            })
+        }
+    };
+    Some(Pages {
+        limits: pages.limits.iter().map(|l| l.value().clone()).collect(),
+        records: records?,
+        against,
+    })
+    .filter(|_| ok)
 }
 
 fn compile_read(

@@ -106,6 +106,8 @@ pub struct CompiledBundle {
     /// The domain's words for the dialogue reader, compiled once: every
     /// turn of the bundle's conversations is read with them.
     pub lexicon: Arc<Lexicon>,
+    /// Whether a host's `principal` event counts as the user's words.
+    pub host_principal: bool,
     /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
     /// reviewed.
     pub warnings: Problems,
@@ -208,6 +210,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
                 lexicon: words::compile_words(&bundle.domain.1),
+                host_principal: manifest.host_principal,
                 warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
                 operator_approvals: manifest.operator_approvals,
             })

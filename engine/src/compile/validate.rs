@@ -330,7 +330,19 @@ fn decision(
             );
         }
     }
-    if branches.iter().any(|b| b.otherwise) || node.classifier {
+    // A branch that always holds (`check: "true"`) covers every case, as
+    // `otherwise` does, without excluding the others.
+    let always = |b: &BranchInfo| match &b.check {
+        Some(Check::Const(true)) => true,
+        // `check: "true"` lowers to `true == true`.
+        Some(Check::Compare {
+            op: CmpOp::Eq,
+            lhs: Operand::Const(a),
+            rhs: Operand::Const(b),
+        }) => a == b,
+        _ => false,
+    };
+    if branches.iter().any(|b| b.otherwise || always(b)) || node.classifier {
         return;
     }
     if branches.iter().any(|b| b.check.is_none()) {

@@ -32,6 +32,7 @@ use serde::Serialize;
 use turnstile_rules::{Step, StepId, StepOrigin, Symbol, Timing};
 
 use super::bits::ClassSet;
+use super::needs::{Facts, met, step_needs};
 use crate::CompiledBundle;
 use crate::bundle::model::{Actor, Control, NodeKind, Side, ToolKind};
 use crate::session::{diagnoses, instruction_can_deviate, verified_after};
@@ -58,6 +59,15 @@ pub struct State {
     pub identified: ClassSet,
     /// The turn position.
     pub turn: Turn,
+    /// The request variables bound along the path (bit `i`: variable `i`):
+    /// a step whose check reads a variable the path has not bound can never
+    /// hold for this request (the engine evaluates it only for requests
+    /// that bound it), and a step that binds one binds it for the rest.
+    pub bound: u32,
+    /// The tracked facts the path's tool results did (fields read, tools
+    /// that succeeded: `needs.rs`): a step whose check needs a fact no
+    /// result on the path did cannot hold.
+    pub done: ClassSet,
 }
 
 /// An agent event class of the alphabet that can deviate.
@@ -209,8 +219,27 @@ struct StepKind {
     authorizes: Option<usize>,
     /// The authorization's guard can fail.
     guarded: bool,
-    /// An exit node.
+    /// A terminal exit node (a subflow's exit returns to its caller).
     exit: bool,
+    /// The variables its check reads and it does not bind itself: unbound
+    /// on the path, the step cannot be satisfied.
+    needs: u32,
+    /// The variables it binds when satisfied.
+    binds: u32,
+    /// The facts its check needs done before it (clauses: one fact of each;
+    /// `needs.rs`).
+    requires: Vec<ClassSet>,
+    /// The facts its own event's result does (a read step's tool result):
+    /// its check may read them.
+    own: ClassSet,
+}
+
+impl StepKind {
+    /// Whether the step can be satisfied on a path that bound `bound` and
+    /// did `done`.
+    fn open(&self, bound: u32, done: &ClassSet) -> bool {
+        self.needs & !bound == 0 && met(&self.requires, &done.union(&self.own))
+    }
 }
 
 /// The automaton of one compiled bundle.
@@ -222,9 +251,13 @@ pub struct Automaton {
     /// Per step: the steps reachable through steps satisfied with no event
     /// (structural ones), i.e. the steps a request waits at once it is there.
     ahead: Vec<Vec<StepId>>,
-    /// Per step: the steps reachable through structural and free formal
-    /// steps (whose checks may already hold on the data read so far).
-    reach: Vec<Vec<StepId>>,
+    /// Per step: its successors.
+    successors: Vec<Vec<StepId>>,
+    /// The tracked facts each tool's successful result does.
+    facts: Facts,
+    /// Agent read tools no step names (supports: never a deviation) whose
+    /// result changes no order rule, in name order.
+    pub(crate) supports: Vec<String>,
     /// Read tools some `tool_call` step names, in name order.
     pub(crate) reads: Vec<String>,
     /// The bundle's protected reads, in its order: the tool, the steps
@@ -406,7 +439,20 @@ impl Automaton {
             .filter(|t| t.side == Side::Agent && t.kind == ToolKind::Write)
             .map(|t| t.name.clone())
             .collect();
-        let kinds: Vec<StepKind> = program
+        let encoded = turnstile_rules::Encoded::new(&program.checks);
+        let supports: Vec<&crate::schema::Tool> = bundle
+            .domain
+            .tools
+            .values()
+            .filter(|t| {
+                t.side == Side::Agent
+                    && t.kind == ToolKind::Read
+                    && !reads.contains(&t.name)
+                    && effects.get(&t.name).is_none_or(|&e| e == 0)
+            })
+            .collect();
+        let (requires, facts) = step_needs(bundle, &encoded, &supports);
+        let mut kinds: Vec<StepKind> = program
             .steps
             .iter()
             .enumerate()
@@ -415,7 +461,14 @@ impl Automaton {
                     StepOrigin::Node => graph.node_weight(petgraph::graph::NodeIndex::new(i)),
                     StepOrigin::Branch { .. } => None,
                 };
-                classify(step, node, [&reads, &writes, &user_tools], &tool_name)
+                let mut kind = classify(step, node, [&reads, &writes, &user_tools], &tool_name);
+                kind.needs = step.key_mask(&encoded);
+                kind.binds = step.bind_mask();
+                kind.requires = requires.get(i).cloned().unwrap_or_default();
+                if let Timing::Result(t) = step.timing {
+                    kind.own = facts.done_by(&tool_name(t)).cloned().unwrap_or_default();
+                }
+                kind
             })
             .collect();
         let mut successors: Vec<Vec<StepId>> = vec![Vec::new(); program.steps.len()];
@@ -423,6 +476,12 @@ impl Automaton {
             if let Some(list) = successors.get_mut(from.0 as usize) {
                 list.push(to);
             }
+        }
+        // A subflow's exit returns to its caller (the engine passes it as
+        // soon as it is enabled, like any structural step); only a terminal
+        // exit ends a request.
+        for (kind, next) in kinds.iter_mut().zip(&successors) {
+            kind.exit &= next.is_empty();
         }
         // The steps a request at a cursor waits at: past the structural
         // steps (no criterion, no event), which the monitor satisfies as soon
@@ -432,11 +491,6 @@ impl Automaton {
                 .step(s)
                 .is_some_and(|st| st.check.is_none() && !st.semantic && st.timing == Timing::State)
                 && !kinds.get(s.0 as usize).is_some_and(|k| k.exit)
-        });
-        // The steps it may wait at once data already read satisfies the
-        // formal state steps in between (the engine does so without an event).
-        let reach = closure(&successors, |s| {
-            kinds.get(s.0 as usize).is_some_and(|k| k.free && !k.exit)
         });
         let protected = bundle
             .protected_reads
@@ -451,7 +505,9 @@ impl Automaton {
             names: program.steps.iter().map(|s| s.name.clone()).collect(),
             kinds,
             ahead,
-            reach,
+            successors,
+            facts,
+            supports: supports.iter().map(|t| t.name.clone()).collect(),
             reads,
             protected,
             writes,
@@ -465,13 +521,46 @@ impl Automaton {
         }
     }
 
-    /// The start state: the request at the entry, nobody has spoken.
+    /// The start state: the request at the entry, nobody has spoken,
+    /// nothing bound.
     pub fn start(&self) -> State {
         State {
             cursor: self.entry,
             identified: self.identified_at(self.entry, &ClassSet::default()),
             turn: Turn::MidTurn,
+            bound: 0,
+            done: ClassSet::default(),
         }
+    }
+
+    /// The steps a request in `state` may wait at: reachable from its
+    /// cursor through structural and free formal steps (whose checks may
+    /// already hold on the data read so far) that can hold with what the
+    /// path bound and read. A step that cannot hold is reached, not passed.
+    fn reach(&self, state: &State) -> Vec<StepId> {
+        let passes = |s: StepId| {
+            self.kind(s)
+                .is_some_and(|k| k.free && !k.exit && k.open(state.bound, &state.done))
+        };
+        let mut seen = BTreeSet::new();
+        let mut queue: VecDeque<StepId> = self
+            .successors
+            .get(state.cursor.0 as usize)
+            .cloned()
+            .unwrap_or_default()
+            .into();
+        while let Some(s) = queue.pop_front() {
+            if seen.insert(s) && passes(s) {
+                queue.extend(
+                    self.successors
+                        .get(s.0 as usize)
+                        .into_iter()
+                        .flatten()
+                        .copied(),
+                );
+            }
+        }
+        seen.into_iter().collect()
     }
 
     /// `identified` with the protected reads a satisfaction of `step`
@@ -503,6 +592,17 @@ impl Automaton {
             .all(|(i, _)| state.identified.contains(i))
     }
 
+    /// The protected read tools, in bundle order (each once).
+    pub fn protected_tools(&self) -> Vec<String> {
+        let mut tools: Vec<String> = Vec::new();
+        for p in &self.protected {
+            if !tools.contains(&p.tool) {
+                tools.push(p.tool.clone());
+            }
+        }
+        tools
+    }
+
     /// The order rule of a message class (`None`: another class).
     fn rule(&self, class: &AgentClass) -> Option<Rule> {
         match class {
@@ -520,17 +620,6 @@ impl Automaton {
         }
     }
 
-    /// The protected read tools, in bundle order (each once).
-    pub fn protected_tools(&self) -> Vec<String> {
-        let mut tools: Vec<String> = Vec::new();
-        for p in &self.protected {
-            if !tools.contains(&p.tool) {
-                tools.push(p.tool.clone());
-            }
-        }
-        tools
-    }
-
     /// What the successful result `mv` carries, if any, does to the rules:
     /// its index in the effect table (0: nothing).
     fn effect_index(&self, mv: &Move) -> u32 {
@@ -540,12 +629,6 @@ impl Automaton {
             }
             Move::Holds { .. } | Move::User { .. } | Move::Message { .. } => 0,
         }
-    }
-
-    /// Whether a successful result of `tool` changes an order rule (it
-    /// diagnoses a fix, or verifies or unverifies a claim).
-    pub(crate) fn changes_rules(&self, tool: &str) -> bool {
-        self.effects.get(tool).is_some_and(|&i| i != 0)
     }
 
     fn effect_of(&self, index: u32) -> Option<&Effect> {
@@ -632,6 +715,13 @@ impl Automaton {
         &self.reads
     }
 
+    /// Agent read tools no step names (never a deviation) whose result
+    /// changes no order rule, in name order: a witness may call one before
+    /// a call whose check reads what it returns.
+    pub fn supports(&self) -> &[String] {
+        &self.supports
+    }
+
     /// Agent-side mutating tools (the guarded action class).
     pub fn writes(&self) -> &[String] {
         &self.writes
@@ -642,7 +732,7 @@ impl Automaton {
         self.names.get(s.0 as usize).map_or("?", String::as_str)
     }
 
-    /// Whether `s` is an exit step.
+    /// Whether `s` is a terminal exit step.
     pub fn is_exit(&self, s: StepId) -> bool {
         self.kind(s).is_some_and(|k| k.exit)
     }
@@ -698,10 +788,6 @@ impl Automaton {
     /// from the cursor: they may hold already, and a deviation must deviate
     /// whatever the data read so far.
     pub fn deviation(&self, state: &State, class: &AgentClass) -> Option<Why> {
-        let ahead = self
-            .reach
-            .get(state.cursor.0 as usize)
-            .map_or(&[][..], Vec::as_slice);
         match class {
             AgentClass::Read(tool) => {
                 let mut protections = self.protections_of(tool).peekable();
@@ -716,10 +802,13 @@ impl Automaton {
             }
             AgentClass::Write(tool) => {
                 let w = self.writes.iter().position(|t| t == tool)?;
-                let auth: Vec<&StepKind> = ahead
+                // An authorization reading a variable the path never bound
+                // cannot hold: no request it could allow.
+                let auth: Vec<&StepKind> = self
+                    .reach(state)
                     .iter()
                     .filter_map(|s| self.kind(*s))
-                    .filter(|k| k.authorizes == Some(w))
+                    .filter(|k| k.authorizes == Some(w) && k.open(state.bound, &state.done))
                     .collect();
                 if auth.is_empty() {
                     Some(Why::Unauthorized)
@@ -758,7 +847,9 @@ impl Automaton {
     /// Every valid move from `state` and the state it leads to.
     pub fn moves(&self, state: &State) -> Vec<(Move, State)> {
         let mut out = Vec::new();
-        let at = |cursor: StepId, turn: Turn| State {
+        // The state after a move to `cursor` whose tool result (if any) is
+        // `tool`'s.
+        let at = |cursor: StepId, turn: Turn, tool: Option<&str>| State {
             cursor,
             identified: if cursor == state.cursor {
                 state.identified.clone()
@@ -766,26 +857,41 @@ impl Automaton {
                 self.identified_at(cursor, &state.identified)
             },
             turn,
+            bound: state.bound | self.kind(cursor).map_or(0, |k| k.binds),
+            done: match tool.and_then(|t| self.facts.done_by(t)) {
+                Some(done) => state.done.union(done),
+                None => state.done.clone(),
+            },
         };
         let ahead = self.ahead(state.cursor);
         out.push((
             Move::User { satisfies: None },
-            at(state.cursor, Turn::TurnStart),
+            at(state.cursor, Turn::TurnStart, None),
         ));
         out.push((
             Move::Message { satisfies: None },
-            at(state.cursor, Turn::MidTurn),
+            at(state.cursor, Turn::MidTurn, None),
         ));
         for &s in ahead {
-            let Some(kind) = self.kind(s) else { continue };
+            // A step reading a variable the path has not bound waits for
+            // good: no move satisfies it.
+            let Some(kind) = self.kind(s).filter(|k| k.open(state.bound, &state.done)) else {
+                continue;
+            };
             if kind.free {
-                out.push((Move::Holds { step: s }, at(s, state.turn)));
+                out.push((Move::Holds { step: s }, at(s, state.turn, None)));
             }
             if kind.by_user {
-                out.push((Move::User { satisfies: Some(s) }, at(s, Turn::TurnStart)));
+                out.push((
+                    Move::User { satisfies: Some(s) },
+                    at(s, Turn::TurnStart, None),
+                ));
             }
             if kind.by_agent {
-                out.push((Move::Message { satisfies: Some(s) }, at(s, Turn::MidTurn)));
+                out.push((
+                    Move::Message { satisfies: Some(s) },
+                    at(s, Turn::MidTurn, None),
+                ));
             }
             if let Some(i) = kind.by_read
                 && let Some(tool) = self.reads.get(i)
@@ -796,7 +902,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: Some(s),
                     },
-                    at(s, Turn::MidTurn),
+                    at(s, Turn::MidTurn, Some(tool)),
                 ));
             }
             if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
@@ -810,7 +916,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, turn),
+                    at(s, turn, Some(tool)),
                 ));
             }
             if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {
@@ -819,7 +925,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, Turn::MidTurn),
+                    at(s, Turn::MidTurn, Some(tool)),
                 ));
             }
         }
@@ -836,7 +942,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: None,
                     },
-                    at(state.cursor, Turn::MidTurn),
+                    at(state.cursor, Turn::MidTurn, Some(tool)),
                 ));
             }
         }
@@ -1018,6 +1124,10 @@ fn classify(
         authorizes: None,
         guarded: step.check.is_some(),
         exit,
+        needs: 0,
+        binds: 0,
+        requires: Vec::new(),
+        own: ClassSet::default(),
     };
     match step.timing {
         Timing::Result(t) => {

@@ -84,6 +84,7 @@
 
 mod automaton;
 pub mod bits;
+mod needs;
 pub mod observe;
 pub mod witness;
 

@@ -47,7 +47,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json, json};
 use turnstile_judge::{Record, RecordedJudge, Verdict};
-use turnstile_rules::{StepId, StepOrigin, ValueType};
+use turnstile_rules::{
+    ArgStep, CNode, CmpOp, Encoded, ONode, StepId, StepOrigin, ValueType, Visitor, walk_condition,
+    walk_operand,
+};
 
 use super::automaton::{AgentClass, Automaton, Move};
 use super::observe;
@@ -970,68 +973,39 @@ impl Hints {
     /// The hints of the bundle of `rt`, whose automaton is `automaton`: the
     /// read tools some step names are its moves, not supports, and a read
     /// whose result changes an order rule (a diagnosis, a verification)
-    /// would change the path's flags, so neither supports a call.
+    /// would change the path's flags, so neither supports a call. Read off
+    /// the encoded checks with a [`Visitor`].
     fn of(rt: &BundleRuntime, automaton: &Automaton) -> Hints {
-        let resolve = |v: &Json| symbol_name(rt, v);
         let program = &rt.bundle.program;
-        let tree_of = |id| {
-            program
-                .checks
-                .get(id)
-                .and_then(|c| serde_json::to_value(c).ok())
-        };
+        let tree = &rt.plan.encoded;
+        let names = CheckNames { rt, tree };
+        let roots = || program.checks.iter().filter_map(|(id, _)| tree.root(id));
         let mut distinct = std::collections::BTreeSet::new();
-        for (id, _) in program.checks.iter() {
-            let Some(tree) = tree_of(id) else { continue };
-            let arg_name = |operand: Option<&Json>| {
-                operand
-                    .and_then(|o| o.get("Arg"))
-                    .and_then(Json::as_array)
-                    .and_then(|steps| steps.iter().rev().find_map(|s| s.get("Key")))
-                    .and_then(resolve)
+        for root in roots() {
+            let mut found = Distinct {
+                names: &names,
+                out: &mut distinct,
             };
-            let mut comparisons = Vec::new();
-            collect_keyed(&tree, "Compare", &mut comparisons);
-            for compare in comparisons {
-                if compare.get("op").and_then(Json::as_str) == Some("Ne")
-                    && let (Some(left), Some(_)) =
-                        (arg_name(compare.get("lhs")), arg_name(compare.get("rhs")))
-                {
-                    distinct.insert(left);
-                }
-            }
-            // `!(args.payment_method_id in order[$order].payment_method_ids)`:
-            // another record than the one the order names.
-            let mut negated = Vec::new();
-            collect_keyed(&tree, "Not", &mut negated);
-            for not in negated {
-                if let Some(name) = arg_name(not.get("Contains").and_then(|c| c.get("item"))) {
-                    distinct.insert(name);
-                }
-            }
+            found.condition(tree, root);
         }
         let domain = &rt.bundle.domain;
-        let free_reads: Vec<&Tool> = domain
-            .tools
-            .values()
-            .filter(|t| {
-                t.side == Side::Agent
-                    && t.kind == crate::bundle::model::ToolKind::Read
-                    && !automaton.reads().contains(&t.name)
-                    && !automaton.changes_rules(&t.name)
-            })
+        let free_reads: Vec<&Tool> = automaton
+            .supports()
+            .iter()
+            .filter_map(|t| domain.tool(t))
             .collect();
+        let root_of = |step: &turnstile_rules::Step| step.check.and_then(|c| tree.root(c));
         let mut supports = BTreeMap::new();
         for (i, step) in program.steps.iter().enumerate() {
-            let (Some(check), Ok(id)) = (step.check, u32::try_from(i)) else {
+            let (Some(root), Ok(id)) = (root_of(step), u32::try_from(i)) else {
                 continue;
             };
-            let Some(tree) = tree_of(check) else { continue };
-            let mut fields = Vec::new();
-            collect_keyed(&tree, "Field", &mut fields);
-            let entities: std::collections::BTreeSet<String> = fields
+            let mut read = Mentioned::default();
+            read.condition(tree, root);
+            let entities: std::collections::BTreeSet<String> = read
+                .entities
                 .iter()
-                .filter_map(|f| f.get("entity").and_then(resolve))
+                .map(|e| names.symbol(*e).to_owned())
                 .collect();
             let tools: Vec<String> = free_reads
                 .iter()
@@ -1045,26 +1019,41 @@ impl Hints {
         let mut confirms = BTreeMap::new();
         let mut confirms_reads = std::collections::BTreeSet::new();
         for (i, step) in program.steps.iter().enumerate() {
-            let (Some(_), Some(check), Ok(id)) = (step.authorizes, step.check, u32::try_from(i))
+            let (Some(_), Some(root), Ok(id)) = (step.authorizes, root_of(step), u32::try_from(i))
             else {
                 continue;
             };
-            let Some(tree) = tree_of(check) else { continue };
-            let mut calls = Vec::new();
-            collect_keyed(&tree, "Confirmed", &mut calls);
-            if let Some(first) = calls.first() {
-                let mut words = Vec::new();
-                collect_words(first, &resolve, &mut words);
-                confirms.insert(StepId(id), words);
-                let mut fields = Vec::new();
-                collect_keyed(first, "Field", &mut fields);
-                if !fields.is_empty() {
+            let mut first = FirstConfirmed(None);
+            first.condition(tree, root);
+            if let Some(c) = first.0 {
+                let mut under = Mentioned::default();
+                under.condition(tree, c);
+                let words = under
+                    .constants
+                    .iter()
+                    .filter_map(|v| match v {
+                        turnstile_rules::Value::Str(s) => Some(names.symbol(*s).to_owned()),
+                        _ => None,
+                    })
+                    .collect();
+                if !under.entities.is_empty() {
                     confirms_reads.insert(StepId(id));
                 }
+                confirms.insert(StepId(id), words);
             }
         }
+        let mut literals = Literals::new();
+        let now = now_literals(rt);
+        for root in roots() {
+            let mut comparisons = Comparisons {
+                names: &names,
+                now: &now,
+                out: &mut literals,
+            };
+            comparisons.condition(tree, root);
+        }
         Hints {
-            literals: literals(rt),
+            literals,
             twins: !distinct.is_empty(),
             distinct,
             confirms,
@@ -1074,43 +1063,195 @@ impl Hints {
     }
 }
 
-/// The name of the interned symbol a serialised check holds as `v`.
-fn symbol_name(rt: &BundleRuntime, v: &Json) -> Option<String> {
-    v.as_u64().and_then(|n| u32::try_from(n).ok()).map(|n| {
-        rt.bundle
-            .interner
-            .resolve(turnstile_rules::Symbol(n))
-            .to_owned()
-    })
+/// Names of what the encoded checks of a runtime's bundle refer to.
+struct CheckNames<'r> {
+    rt: &'r BundleRuntime,
+    tree: &'r Encoded,
 }
 
-/// The values under `key` anywhere in a serialised check.
-fn collect_keyed<'j>(tree: &'j Json, key: &str, out: &mut Vec<&'j Json>) {
-    match tree {
-        Json::Object(map) => {
-            for (k, value) in map {
-                if k == key {
-                    out.push(value);
-                }
-                collect_keyed(value, key, out);
-            }
+impl CheckNames<'_> {
+    fn symbol(&self, s: turnstile_rules::Symbol) -> &str {
+        self.rt.bundle.interner.resolve(s)
+    }
+
+    /// The name of the argument (its last key: `args.flights[*].date` is
+    /// `date`) or field operand `o` reads, if it is one.
+    fn named(&self, o: u32) -> Option<String> {
+        match self.tree.onodes.get(o as usize)? {
+            ONode::Field { field, .. } => Some(self.symbol(*field).to_owned()),
+            ONode::Arg(p) => self
+                .tree
+                .arg_paths
+                .get(*p as usize)?
+                .0
+                .iter()
+                .rev()
+                .find_map(|step| match step {
+                    ArgStep::Key(k) => Some(self.symbol(*k).to_owned()),
+                    _ => None,
+                }),
+            _ => None,
         }
-        Json::Array(items) => items.iter().for_each(|i| collect_keyed(i, key, out)),
-        _ => {}
+    }
+
+    fn is_arg(&self, o: u32) -> bool {
+        matches!(self.tree.onodes.get(o as usize), Some(ONode::Arg(_)))
     }
 }
 
-/// The string constants under a serialised operand list.
-fn collect_words(tree: &Json, resolve: &dyn Fn(&Json) -> Option<String>, out: &mut Vec<String>) {
-    let mut constants = Vec::new();
-    collect_keyed(tree, "Const", &mut constants);
-    for constant in constants {
-        if let Ok(turnstile_rules::Value::Str(sym)) =
-            serde_json::from_value::<turnstile_rules::Value>(constant.clone())
-            && let Some(word) = resolve(&json!(sym.0))
-        {
-            out.push(word);
+/// Arguments a check requires to differ from another argument
+/// (`args.new_item_ids[*] != args.item_ids[*]`: the left one) or to be
+/// missing from a list (`!(args.payment_method_id in ...)`), by name.
+struct Distinct<'a, 'r> {
+    names: &'a CheckNames<'r>,
+    out: &'a mut std::collections::BTreeSet<String>,
+}
+
+impl Visitor for Distinct<'_, '_> {
+    fn condition(&mut self, tree: &Encoded, c: u32) {
+        match tree.cnodes.get(c as usize) {
+            Some(CNode::Cmp {
+                op,
+                lhs,
+                rhs,
+                negated,
+            }) if (*op == CmpOp::Ne) != *negated
+                && self.names.is_arg(*lhs)
+                && self.names.is_arg(*rhs) =>
+            {
+                self.out.extend(self.names.named(*lhs));
+            }
+            Some(CNode::Contains {
+                item,
+                negated: true,
+                ..
+            }) if self.names.is_arg(*item) => {
+                self.out.extend(self.names.named(*item));
+            }
+            _ => walk_condition(self, tree, c),
         }
+    }
+}
+
+/// The entities whose fields, and the constants, anywhere under a node.
+#[derive(Default)]
+struct Mentioned {
+    entities: Vec<turnstile_rules::Symbol>,
+    constants: Vec<turnstile_rules::Value>,
+    /// Fields and arguments, by operand node.
+    named: Vec<u32>,
+    /// `now()` is one of the operands.
+    now: bool,
+}
+
+impl Visitor for Mentioned {
+    fn operand(&mut self, tree: &Encoded, o: u32) {
+        match tree.onodes.get(o as usize) {
+            Some(ONode::Field { entity, .. }) => {
+                self.entities.push(*entity);
+                self.named.push(o);
+            }
+            Some(ONode::Arg(_)) => self.named.push(o),
+            Some(ONode::Const(v)) => self.constants.push(*v),
+            Some(ONode::Now) => self.now = true,
+            _ => {}
+        }
+        walk_operand(self, tree, o);
+    }
+}
+
+/// The first `confirmed(...)` a check asks for (not one it forbids), in
+/// the order the check is written.
+struct FirstConfirmed(Option<u32>);
+
+impl Visitor for FirstConfirmed {
+    fn condition(&mut self, tree: &Encoded, c: u32) {
+        if self.0.is_some() {
+            return;
+        }
+        match tree.cnodes.get(c as usize) {
+            Some(CNode::Confirmed { negated: false, .. }) => self.0 = Some(c),
+            Some(CNode::And(..) | CNode::Or(..)) => walk_condition(self, tree, c),
+            _ => {}
+        }
+    }
+}
+
+/// Collects [`Literals`]: in each comparison, membership or count of equal
+/// elements, every constant under it is a candidate for every field and
+/// argument it mentions.
+struct Comparisons<'a, 'r> {
+    names: &'a CheckNames<'r>,
+    /// What `now()` stands for ([`now_literals`]).
+    now: &'a [Json],
+    out: &'a mut Literals,
+}
+
+impl Comparisons<'_, '_> {
+    fn collect(&mut self, under: Mentioned) {
+        let mut values: Vec<Json> = under
+            .constants
+            .iter()
+            .flat_map(|v| candidate_json(self.names, v))
+            .collect();
+        if under.now {
+            values.extend(self.now.iter().cloned());
+        }
+        for name in under.named.iter().filter_map(|o| self.names.named(*o)) {
+            let list = self.out.entry(name).or_default();
+            for v in &values {
+                if !list.contains(v) {
+                    list.push(v.clone());
+                }
+            }
+        }
+    }
+}
+
+impl Visitor for Comparisons<'_, '_> {
+    fn condition(&mut self, tree: &Encoded, c: u32) {
+        if matches!(
+            tree.cnodes.get(c as usize),
+            Some(CNode::Cmp { .. } | CNode::In { .. } | CNode::Contains { .. })
+        ) {
+            let mut under = Mentioned::default();
+            walk_condition(&mut under, tree, c);
+            self.collect(under);
+        }
+        walk_condition(self, tree, c);
+    }
+
+    fn operand(&mut self, tree: &Encoded, o: u32) {
+        if matches!(tree.onodes.get(o as usize), Some(ONode::CountEqual { .. })) {
+            let mut under = Mentioned::default();
+            under.operand(tree, o);
+            self.collect(under);
+        }
+        walk_operand(self, tree, o);
+    }
+}
+
+/// A check's constant as candidate JSON values: a string as its text, an
+/// integer also off by one and a date also the day after (so strict
+/// comparisons can hold too), an amount as written, a datetime also a day
+/// before (so a time bound can fail: booked more than 24 hours ago).
+fn candidate_json(names: &CheckNames<'_>, value: &turnstile_rules::Value) -> Vec<Json> {
+    use turnstile_rules::Value;
+    match value {
+        Value::Str(sym) => vec![json!(names.symbol(*sym))],
+        Value::Int(i) => vec![json!(i), json!(i.saturating_add(1))],
+        Value::Amount(a) => serde_json::from_str::<Json>(&a.to_string())
+            .into_iter()
+            .collect(),
+        Value::Date(d) => vec![
+            json!(d.to_string()),
+            json!(turnstile_rules::Date(d.0.saturating_add(1)).to_string()),
+        ],
+        Value::DateTime(t) => vec![
+            json!(t.to_string()),
+            json!(turnstile_rules::DateTime(t.0.saturating_sub(86_400)).to_string()),
+        ],
+        Value::Bool(_) | Value::Duration(_) => Vec::new(),
     }
 }
 
@@ -1119,119 +1260,6 @@ fn collect_words(tree: &Json, resolve: &dyn Fn(&Json) -> Option<String>, out: &m
 /// `contract_end_date >= date("2025-02-25")`, `args.gb_amount <= 2`), as
 /// candidate JSON values of each value type.
 type Literals = BTreeMap<String, Vec<Json>>;
-
-/// Collects [`Literals`] from the compiled checks: in each comparison,
-/// membership or count, every constant is a candidate for every field and
-/// argument it mentions (an integer one also off by one, a date also the
-/// day after, so strict comparisons can hold too).
-fn literals(rt: &BundleRuntime) -> Literals {
-    let resolve = |v: &Json| symbol_name(rt, v);
-    let mut out: Literals = BTreeMap::new();
-    for (_, check) in rt.bundle.program.checks.iter() {
-        let Ok(tree) = serde_json::to_value(check) else {
-            continue;
-        };
-        let mut comparisons = Vec::new();
-        collect_comparisons(&tree, &mut comparisons);
-        for node in comparisons {
-            let (mut names, mut values) = (Vec::new(), Vec::new());
-            collect_operands(node, &resolve, &mut names, &mut values);
-            // `now()` (serialised as the bare name) is the clock's instant.
-            let mut nows = 0;
-            collect_now(node, &mut nows);
-            if nows > 0 {
-                values.extend(now_literals(rt));
-            }
-            for name in names {
-                let list = out.entry(name).or_default();
-                for v in &values {
-                    if !list.contains(v) {
-                        list.push(v.clone());
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The comparison-like nodes of a serialised check.
-fn collect_comparisons<'j>(tree: &'j Json, out: &mut Vec<&'j Json>) {
-    match tree {
-        Json::Object(map) => {
-            for (key, value) in map {
-                if matches!(
-                    key.as_str(),
-                    "Compare" | "OneOf" | "CountEqual" | "Contains"
-                ) {
-                    out.push(value);
-                }
-                collect_comparisons(value, out);
-            }
-        }
-        Json::Array(items) => items.iter().for_each(|i| collect_comparisons(i, out)),
-        _ => {}
-    }
-}
-
-/// The field and argument names and the constants (as candidate JSON) under
-/// one serialised comparison.
-fn collect_operands(
-    tree: &Json,
-    resolve: &dyn Fn(&Json) -> Option<String>,
-    names: &mut Vec<String>,
-    values: &mut Vec<Json>,
-) {
-    use turnstile_rules::Value;
-    match tree {
-        Json::Object(map) => {
-            for (key, value) in map {
-                match key.as_str() {
-                    "Field" => names.extend(value.get("field").and_then(resolve)),
-                    "Arg" => names.extend(
-                        value
-                            .as_array()
-                            .and_then(|steps| steps.iter().rev().find_map(|s| s.get("Key")))
-                            .and_then(resolve),
-                    ),
-                    "Const" => match serde_json::from_value::<Value>(value.clone()) {
-                        Ok(Value::Str(sym)) => {
-                            values.push(json!(resolve(&json!(sym.0)).unwrap_or_default()));
-                        }
-                        Ok(Value::Int(i)) => {
-                            values.extend([json!(i), json!(i.saturating_add(1))]);
-                        }
-                        Ok(Value::Amount(a)) => {
-                            values.extend(serde_json::from_str::<Json>(&a.to_string()));
-                        }
-                        Ok(Value::Date(d)) => values.extend([
-                            json!(d.to_string()),
-                            json!(turnstile_rules::Date(d.0.saturating_add(1)).to_string()),
-                        ]),
-                        Ok(Value::DateTime(t)) => values.push(json!(t.to_string())),
-                        _ => {}
-                    },
-                    _ => {}
-                }
-                collect_operands(value, resolve, names, values);
-            }
-        }
-        Json::Array(items) => items
-            .iter()
-            .for_each(|i| collect_operands(i, resolve, names, values)),
-        _ => {}
-    }
-}
-
-/// Counts the `now()` operands under a serialised comparison.
-fn collect_now(tree: &Json, count: &mut usize) {
-    match tree {
-        Json::String(name) if name == "Now" => *count += 1,
-        Json::Object(map) => map.values().for_each(|v| collect_now(v, count)),
-        Json::Array(items) => items.iter().for_each(|i| collect_now(i, count)),
-        _ => {}
-    }
-}
 
 /// What `now()` stands for in a witness: the bundle's fixed instant, as a
 /// date-time and as its day and the day after (so `flight_dates > now()`

@@ -188,6 +188,7 @@ impl ImportSummary {
                         Event::Result { .. } => self.results += 1,
                         // A host's answer to a confirmation: neither.
                         Event::Approval { .. } => {}
+                        Event::Principal { .. } => {}
                     }
                 }
             }

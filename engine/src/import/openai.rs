@@ -229,15 +229,15 @@ fn content_text(
 /// messages, each call an `assistant` (or, for a user-side call, `user`)
 /// message with one `tool_calls` entry (arguments as JSON text), each result
 /// a `tool` message (`"error": true` when it failed), a ticket a `system`
-/// message; an approval, the host's and not the chat's, is left out. Read
-/// back, it gives the same events, except the ticket (no event) and a
-/// result recorded as a string that is itself JSON, which is read as that
-/// JSON.
+/// message; an approval or a principal, the host's and not the chat's, is
+/// left out. Read back, it gives the same events, except the ticket (no
+/// event) and a result recorded as a string that is itself JSON, which is
+/// read as that JSON.
 pub fn chat_messages(trace: &Trace) -> Value {
     let messages = trace.events.iter().filter_map(|event| {
         Some(match event {
             // The host's answer to a confirmation has no chat message.
-            Event::Approval { .. } => return None,
+            Event::Approval { .. } | Event::Principal { .. } => return None,
             Event::User { text } => serde_json::json!({"role": "user", "content": text}),
             // A chat log has no ticket message: the ticket is a system
             // message, which the importer reads as no event (a user message

@@ -144,6 +144,7 @@ pub(super) fn describe(event: &Event) -> String {
     match event {
         Event::User { .. } => "user".to_owned(),
         Event::Ticket { .. } => "ticket".to_owned(),
+        Event::Principal { .. } => "principal".to_owned(),
         Event::Agent { .. } => "agent".to_owned(),
         Event::Call {
             tool, requestor, ..

@@ -226,9 +226,10 @@ impl Judging {
             Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {
                 turn.unwrap_or_else(|| turns::render(k, event).tokenized())
             }
-            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => {
-                turns::render(k, event)
-            }
+            Event::Call { .. }
+            | Event::Result { .. }
+            | Event::Approval { .. }
+            | Event::Principal { .. } => turns::render(k, event),
         };
         // The list is shared only while a judge holds a question's slice
         // of it; one kept beyond the call costs one copy here.

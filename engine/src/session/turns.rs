@@ -52,7 +52,10 @@ fn role_of(event: &Event) -> Role {
     match event {
         Event::User { .. } | Event::Ticket { .. } => Role::User,
         Event::Agent { .. } => Role::Agent,
-        Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => Role::Tool,
+        Event::Call { .. }
+        | Event::Result { .. }
+        | Event::Approval { .. }
+        | Event::Principal { .. } => Role::Tool,
     }
 }
 
@@ -67,6 +70,8 @@ pub fn render(k: EventIdx, event: &Event) -> Turn {
         Event::User { text } => (Role::User, text.clone()),
         Event::Ticket { text } => (Role::User, crate::extract::ticket_text(text)),
         Event::Agent { text } => (Role::Agent, text.clone()),
+        // The host's word, not the user's: no message to read.
+        Event::Principal { id, .. } => (Role::Tool, format!("host principal {id}")),
         Event::Call { tool, args, .. } => (
             Role::Tool,
             clipped(TOOL_TEXT_LIMIT, format_args!("call {tool} {args}")),

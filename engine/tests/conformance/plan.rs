@@ -147,9 +147,22 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json], cancel_reason: Optio
                 .iter()
                 .find(|a| a["name"] == "find_user_id_by_name_zip")
                 .map(|a| a["arguments"].clone());
-            acts.push(Act::User("Hi, I need help with my orders.".into()));
+            // The user gives what the agent looks them up by (policy.md:10):
+            // every zip code a gold lookup tries (a user who moved gives both).
             match by_name {
                 Some(args) => {
+                    let said = |key: &str| args[key].as_str().unwrap_or_default().to_owned();
+                    let zips: Vec<&str> = actions
+                        .iter()
+                        .filter(|a| a["name"] == "find_user_id_by_name_zip")
+                        .filter_map(|a| a["arguments"]["zip"].as_str())
+                        .collect();
+                    acts.push(Act::User(format!(
+                        "Hi, I need help with my orders. I'm {} {}, zip code {}.",
+                        said("first_name"),
+                        said("last_name"),
+                        zips.join(" or ")
+                    )));
                     acts.push(Act::call("find_user_id_by_name_zip", args.clone()));
                     identified.push(("find_user_id_by_name_zip".to_owned(), args));
                 }
@@ -158,6 +171,10 @@ pub fn gold_plan(domain: Domain, db: &Db, actions: &[Json], cancel_reason: Optio
                         .user(&user)
                         .map(|u| u["email"].clone())
                         .unwrap_or_default();
+                    acts.push(Act::User(format!(
+                        "Hi, I need help with my orders. My email is {}.",
+                        email.as_str().unwrap_or_default()
+                    )));
                     let args = json!({ "email": email });
                     acts.push(Act::call("find_user_id_by_email", args.clone()));
                     identified.push(("find_user_id_by_email".to_owned(), args));

@@ -1,29 +1,15 @@
-//! Shared by the engine's and the CLI's tests: events, the toy bundle, a way
-//! to derive broken copies of it, and the table of broken fixtures with the exact
-//! diagnostic each must produce.
+//! Shared by the engine's and the CLI's tests: the toy bundle, a way to derive
+//! broken copies of it, the table of broken fixtures with the exact
+//! diagnostic each must produce, and the events test conversations are made
+//! of.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// An agent's call of `tool` with `args`.
-pub fn call(id: &str, tool: &str, args: serde_json::Value) -> turnstile_engine::trace::Event {
-    turnstile_engine::trace::Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: turnstile_engine::bundle::model::Side::Agent,
-    }
-}
-
-/// A successful result of call `id`.
-pub fn ok(id: &str, content: serde_json::Value) -> turnstile_engine::trace::Event {
-    turnstile_engine::trace::Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
-}
+use serde_json::Value as Json;
+use turnstile_engine::bundle::model::Side;
+use turnstile_engine::trace::Event;
 
 pub fn toy_bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/toy-orders")
@@ -746,3 +732,32 @@ pub const BROKEN: &[Broken] = &[
         message: "`get_user_details` is protected twice",
     },
 ];
+
+/// A user message.
+pub fn user(text: &str) -> Event {
+    Event::User { text: text.into() }
+}
+
+/// An agent message.
+pub fn agent(text: &str) -> Event {
+    Event::Agent { text: text.into() }
+}
+
+/// The agent's call of `tool`.
+pub fn call(id: &str, tool: &str, args: Json) -> Event {
+    Event::Call {
+        id: id.into(),
+        tool: tool.into(),
+        args,
+        requestor: Side::Agent,
+    }
+}
+
+/// The successful result of call `id`.
+pub fn ok(id: &str, content: Json) -> Event {
+    Event::Result {
+        id: id.into(),
+        ok: true,
+        content,
+    }
+}

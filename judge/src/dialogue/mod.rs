@@ -223,11 +223,13 @@ mod asked;
 mod domain;
 mod inflect;
 mod lexicon;
+mod ownership;
 mod stance;
 mod tokens;
 mod value;
 mod vocabulary;
 
+pub use ownership::{Disowning, asks_ownership};
 #[cfg(test)]
 pub(crate) mod test_words {
     //! The tau2 bundles' words, for the unit tests written against them.

@@ -15,9 +15,10 @@ use crate::ir::CmpOp;
 use crate::program::{self};
 use crate::steps::{CompiledChecks, Protection, StepId, Timing};
 use crate::value::Value;
+use crate::visit::{Visitor, atom_operands, walk_condition};
 
 use super::inputs::{Inputs, pinned_vars, to_u32};
-use super::result::{Cited, Derived, FailedAtom, Ranked, Reason, Violation};
+use super::result::{Cited, Derived, FailedAtom, RankFacts, Ranked, Reason, Violation, rank_key};
 use crate::ids::{EventIdx, OperandId};
 
 /// Operand values by (operand, event, env), for explanations.
@@ -114,7 +115,6 @@ impl Explainer<'_> {
         tool: Symbol,
         candidates: Vec<(u32, Env, u32, u32)>,
     ) -> Violation {
-        let bound = |e: &Env| e.bound_count();
         let mut ranked: Vec<Ranked> = candidates
             .into_iter()
             .map(|(a, e, n, j)| {
@@ -164,48 +164,28 @@ impl Explainer<'_> {
                     }
                 })
         };
-        // First the requests this call is about (bindings that its pinned
-        // arguments name, or whose unmet step would bind them), then requests
-        // about another entity (the call is ungrounded for them), then the rest.
-        let class = |a: u32, e: &Env, n: u32| {
-            let pins = pinned_vars(
-                self.encoded,
-                self.inputs
-                    .step_roots
-                    .get(a as usize)
-                    .copied()
-                    .unwrap_or(u32::MAX),
-            );
+        let would_bind = |a: u32, n: u32| {
+            let root = self
+                .inputs
+                .step_roots
+                .get(a as usize)
+                .copied()
+                .unwrap_or(u32::MAX);
             let binds = self.inputs.bind_masks.get(n as usize).copied().unwrap_or(0);
-            let would_bind = pins.iter().any(|(var, _)| binds & var.mask() != 0);
-            if contradicts(a, e) {
-                1
-            } else if about(e) > 0 || would_bind {
-                0
-            } else {
-                2
-            }
+            pinned_vars(self.encoded, root)
+                .iter()
+                .any(|(var, _)| binds & var.mask() != 0)
         };
-        // Among the requests the call is about, a path whose authorization
-        // finds the call's arguments foreign to it (a cabin change whose
-        // flights differ) is about another request type: explain by the
-        // others first.
-        ranked.sort_by_key(|(a, e, n, reason, failed)| {
-            let depth = self.inputs.depth.get(*n as usize).copied().unwrap_or(0);
-            let class = class(*a, e, *n);
-            (
-                !self.reaches(*n as usize, *a as usize),
-                class,
-                class == 0 && *reason == Reason::Ungrounded && *n == *a,
-                std::cmp::Reverse(about(e)),
-                std::cmp::Reverse(bound(e)),
-                std::cmp::Reverse(depth),
-                *reason == Reason::Ungrounded,
-                failed.len(),
-                *a,
-                *n,
-                *e,
-            )
+        ranked.sort_by_cached_key(|candidate| {
+            let (a, e, n, _, _) = candidate;
+            let facts = RankFacts {
+                reaches: self.reaches(*n as usize, *a as usize),
+                contradicts: contradicts(*a, e),
+                about: about(e),
+                would_bind: would_bind(*a, *n),
+                depth: self.inputs.depth.get(*n as usize).copied().unwrap_or(0),
+            };
+            rank_key(candidate, facts)
         });
         if let Some((a, e, n, _, _)) = ranked.first()
             && contradicts(*a, e)
@@ -433,48 +413,37 @@ impl Explainer<'_> {
     }
 
     pub(super) fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
-        if self.derived.holds(c, EventIdx(k), env) {
-            return;
-        }
-        match self.encoded.cnodes.get(c as usize) {
-            Some(CNode::And(l, r)) | Some(CNode::Or(l, r)) => {
-                self.collect_failed(*l, k, env, out);
-                self.collect_failed(*r, k, env, out);
-            }
-            Some(CNode::True) | None => {}
-            Some(node) => {
-                let operands = atom_operands(node, self.encoded);
-                let cited = operands
-                    .into_iter()
-                    .map(|o| Cited {
-                        operand: OperandId(o),
-                        values: self
-                            .values
-                            .values
-                            .get(&(o, k, *env))
-                            .map(|vs| vs.iter().map(|(_, v)| *v).collect())
-                            .unwrap_or_default(),
-                        read_at: self
-                            .values
-                            .sources
-                            .get(&(o, k, *env))
-                            .copied()
-                            .map(EventIdx),
-                    })
-                    .collect();
-                let consent = match node {
-                    CNode::Confirmed { negated: false, .. } => {
-                        self.derived.consent(c, EventIdx(k), env)
-                    }
-                    _ => None,
-                };
-                out.push(FailedAtom {
-                    atom: c,
-                    cited,
-                    consent,
-                    condition: Condition::Formal,
-                });
-            }
+        for atom in failing_atoms(self.encoded, c, |n| self.derived.holds(n, EventIdx(k), env)) {
+            let cited = atom_operands(self.encoded, atom)
+                .into_iter()
+                .map(|o| Cited {
+                    operand: OperandId(o),
+                    values: self
+                        .values
+                        .values
+                        .get(&(o, k, *env))
+                        .map(|vs| vs.iter().map(|(_, v)| *v).collect())
+                        .unwrap_or_default(),
+                    read_at: self
+                        .values
+                        .sources
+                        .get(&(o, k, *env))
+                        .copied()
+                        .map(EventIdx),
+                })
+                .collect();
+            let consent = match self.encoded.cnodes.get(atom as usize) {
+                Some(CNode::Confirmed { negated: false, .. }) => {
+                    self.derived.consent(atom, EventIdx(k), env)
+                }
+                _ => None,
+            };
+            out.push(FailedAtom {
+                atom,
+                cited,
+                consent,
+                condition: Condition::Formal,
+            });
         }
     }
 
@@ -482,16 +451,19 @@ impl Explainer<'_> {
         let Some(node) = self.encoded.cnodes.get(atom as usize) else {
             return Reason::MissingStep;
         };
-        let operands = atom_operands(node, self.encoded);
-        let missing = operands.iter().any(|o| {
-            !self.values.present.contains(&(*o, k, *env))
-                && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
-        });
+        let operands = atom_operands(self.encoded, atom);
+        let missing: Vec<bool> = operands
+            .iter()
+            .map(|o| {
+                !self.values.present.contains(&(*o, k, *env))
+                    && !matches!(self.encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
+            })
+            .collect();
         reason_of(
             node,
             &operands,
             self.encoded,
-            missing,
+            &missing,
             |tool| self.checks.gated_tools.contains(&tool),
             |property| {
                 operands.iter().any(|o| {
@@ -554,7 +526,9 @@ pub(crate) fn unpermitted_read(
 }
 
 /// Why a failed atom blocks, from its kind and its operands' kinds:
-/// `missing` — an operand other than a constant had no value; `gated` —
+/// `missing` — per operand, whether it (not a constant) had no value: one
+/// reading an entity field, however deep (a count over an unread list), is
+/// a missing read; `gated` —
 /// whether a tool is gated (a required past call of a read tool is a missing
 /// read); `seen` — whether some compared value has a property (numbers: an
 /// argument that does not match what was read is an amount out of bounds
@@ -565,7 +539,7 @@ pub(crate) fn reason_of(
     node: &CNode,
     operands: &[u32],
     encoded: &Encoded,
-    missing: bool,
+    missing: &[bool],
     gated: impl Fn(Symbol) -> bool,
     seen: impl Fn(fn(&Value) -> bool) -> bool,
 ) -> Reason {
@@ -574,6 +548,10 @@ pub(crate) fn reason_of(
         .filter_map(|o| encoded.onodes.get(*o as usize))
         .collect();
     let has = |f: fn(&ONode) -> bool| kinds.iter().any(|n| f(n));
+    let unread = operands
+        .iter()
+        .zip(missing)
+        .any(|(&o, &m)| m && reads_a_field(encoded, o));
     match node {
         CNode::Happened {
             filter,
@@ -585,7 +563,7 @@ pub(crate) fn reason_of(
         CNode::Happened { .. } => Reason::MissingStep,
         CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
         _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
-        _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+        _ if unread => Reason::MissingRead,
         CNode::Cmp { op, .. }
             if op.is_ordering()
                 && (has(|n| matches!(n, ONode::Now))
@@ -622,23 +600,48 @@ pub(crate) fn reason_of(
     }
 }
 
-/// The operand nodes an atom compares or looks up.
-pub(crate) fn atom_operands(node: &CNode, encoded: &Encoded) -> Vec<u32> {
-    match *node {
-        CNode::Cmp { lhs, rhs, .. } => vec![lhs, rhs],
-        CNode::In { operand, set, .. } => {
-            let mut v = vec![operand];
-            v.extend(encoded.sets.get(set as usize).cloned().unwrap_or_default());
-            v
-        }
-        CNode::Contains { item, list, .. } => vec![item, list],
-        CNode::Said { operand, .. } => vec![operand],
-        CNode::Confirmed { set, .. } => encoded.sets.get(set as usize).cloned().unwrap_or_default(),
-        CNode::Happened { filter, .. } => encoded
-            .filters
-            .get(filter as usize)
-            .map(|f| f.constraints.iter().map(|&(_, _, o)| o).collect())
-            .unwrap_or_default(),
-        _ => Vec::new(),
+/// The atoms under condition `c` that fail, left to right: an `and` or `or`
+/// that does not hold (`holds`) is descended into, an atom that does not
+/// hold is listed. What both explainers cite for an unmet step.
+pub(crate) fn failing_atoms(encoded: &Encoded, c: u32, holds: impl Fn(u32) -> bool) -> Vec<u32> {
+    struct Failing<F> {
+        holds: F,
+        atoms: Vec<u32>,
     }
+    impl<F: Fn(u32) -> bool> Visitor for Failing<F> {
+        fn condition(&mut self, tree: &Encoded, c: u32) {
+            if (self.holds)(c) {
+                return;
+            }
+            match tree.cnodes.get(c as usize) {
+                Some(CNode::And(..) | CNode::Or(..)) => walk_condition(self, tree, c),
+                Some(CNode::True) | None => {}
+                Some(_) => self.atoms.push(c),
+            }
+        }
+    }
+    let mut failing = Failing {
+        holds,
+        atoms: Vec::new(),
+    };
+    failing.condition(encoded, c);
+    failing.atoms
+}
+
+/// Whether operand `o` reads an entity field, itself or through the
+/// operands it is made of.
+fn reads_a_field(encoded: &Encoded, o: u32) -> bool {
+    struct AnyField(bool);
+    impl Visitor for AnyField {
+        fn operand(&mut self, tree: &Encoded, o: u32) {
+            if matches!(tree.onodes.get(o as usize), Some(ONode::Field { .. })) {
+                self.0 = true;
+            } else if !self.0 {
+                crate::visit::walk_operand(self, tree, o);
+            }
+        }
+    }
+    let mut any = AnyField(false);
+    any.operand(encoded, o);
+    any.0
 }

@@ -15,6 +15,7 @@ use crate::ir::{CmpOp, Outcome, VarId};
 use crate::program::{self, Program};
 use crate::steps::{CompiledChecks, Timing};
 use crate::value::Value;
+use crate::visit::{Visitor, walk_condition, walk_operand};
 
 use super::graph::{forward_edges, step_depths};
 
@@ -100,7 +101,7 @@ impl Inputs {
                 Timing::State if step.check.is_none() => {}
                 Timing::State => {
                     for env in projections(Env::EMPTY, check_mask, &candidates) {
-                        step_points.insert((s, env), deps.state_points(encoded, root, &env));
+                        step_points.insert((s, env), state_points(encoded, root, &env, &deps));
                     }
                 }
                 Timing::Call(tool) | Timing::Result(tool) => {
@@ -361,6 +362,7 @@ impl Inputs {
                 .iter()
                 .map(|m| IMention(m.value, m.event.0, m.speaker)),
         );
+        rt.extend(said_intervals(facts).map(|(v, ev, sp, until)| ISaid(v, ev, sp, until)));
         rt.extend(
             facts
                 .mentions
@@ -501,41 +503,172 @@ impl Inputs {
     }
 }
 
+/// Every mention as `(value, event, speaker, until)`: a user's (or the
+/// ticket's, the user's statement) counts for `said` until the user's next
+/// disowning of the value at or after it ([`FOREVER`] when none; a turn
+/// naming a value to disown it does not count), an agent's for good.
+fn said_intervals(facts: &TraceFacts) -> impl Iterator<Item = (Value, u32, Speaker, u32)> + '_ {
+    let mut disowned: HashMap<Value, Vec<u32>> = HashMap::new();
+    for d in &facts.disowned {
+        disowned.entry(d.value).or_default().push(d.event.0);
+    }
+    for events in disowned.values_mut() {
+        events.sort_unstable();
+    }
+    facts.mentions.iter().map(move |m| {
+        let until = match m.speaker {
+            Speaker::User | Speaker::Ticket => disowned
+                .get(&m.value)
+                .and_then(|events| events.iter().find(|&&d| d >= m.event.0).copied())
+                .unwrap_or(FOREVER.0),
+            Speaker::Agent => FOREVER.0,
+        };
+        (m.value, m.event.0, m.speaker, until)
+    })
+}
+
 /// Variables a check pins to an argument: top-level conjuncts `args.x == $v`
 /// (as `(var, encoded path)`), which can only hold when `$v` is that argument.
 pub(crate) fn pinned_vars(encoded: &Encoded, root: u32) -> Vec<(VarId, u32)> {
-    let mut pins = Vec::new();
-    let mut stack = vec![root];
-    while let Some(c) = stack.pop() {
-        match encoded.cnodes.get(c as usize) {
-            Some(CNode::And(l, r)) => stack.extend([*l, *r]),
-            Some(CNode::Cmp {
-                op: CmpOp::Eq,
-                lhs,
-                rhs,
-                negated: false,
-            }) => {
-                let side = |o: &u32| encoded.onodes.get(*o as usize);
-                let scalar = |p: &u32| {
-                    !encoded
-                        .arg_paths
-                        .get(*p as usize)
-                        .is_some_and(|path| path.yields_list())
-                };
-                match (side(lhs), side(rhs)) {
-                    (Some(ONode::Arg(p)), Some(ONode::Var(v)))
-                    | (Some(ONode::Var(v)), Some(ONode::Arg(p)))
-                        if scalar(p) =>
-                    {
-                        pins.push((*v, *p));
+    struct Pins(Vec<(VarId, u32)>);
+    impl Visitor for Pins {
+        fn condition(&mut self, tree: &Encoded, c: u32) {
+            match tree.cnodes.get(c as usize) {
+                Some(CNode::And(..)) => walk_condition(self, tree, c),
+                Some(CNode::Cmp {
+                    op: CmpOp::Eq,
+                    lhs,
+                    rhs,
+                    negated: false,
+                }) => {
+                    let side = |o: &u32| tree.onodes.get(*o as usize);
+                    let scalar = |p: &u32| {
+                        !tree
+                            .arg_paths
+                            .get(*p as usize)
+                            .is_some_and(|path| path.yields_list())
+                    };
+                    match (side(lhs), side(rhs)) {
+                        (Some(ONode::Arg(p)), Some(ONode::Var(v)))
+                        | (Some(ONode::Var(v)), Some(ONode::Arg(p)))
+                            if scalar(p) =>
+                        {
+                            self.0.push((*v, *p));
+                        }
+                        _ => {}
                     }
-                    _ => {}
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
-    pins
+    let mut pins = Pins(Vec::new());
+    pins.condition(encoded, root);
+    pins.0
+}
+
+/// Where the events that can change what a criterion reads are found: the
+/// Datalog inputs' indices ([`Dependencies`]) or the monitor's state. Each
+/// method appends event indices to `out`.
+pub(crate) trait PointSource {
+    /// The events that (re)read `entity[id].field`.
+    fn field_reads(&self, entity: Symbol, id: Symbol, field: Symbol, out: &mut Vec<u32>);
+    /// Every call and result event (a field whose id is not known yet).
+    fn tool_events(&self, out: &mut Vec<u32>);
+    /// Every conversation turn's event (dialogue predicates change there).
+    fn turn_events(&self, out: &mut Vec<u32>);
+    /// The events matching filter `filter`: all of them (`key: None`), or
+    /// those whose key argument equals `key`.
+    fn filter_events(&self, filter: u32, key: Option<Value>, out: &mut Vec<u32>);
+    /// Every event whose time differs from the one before it (`now()`
+    /// changes there).
+    fn time_changes(&self, out: &mut Vec<u32>);
+}
+
+/// Event 0 and every event where the criterion under `root` may change value
+/// for `env`; all tool events where that cannot be narrowed. Both explainers
+/// and the program's inputs take a state step's evaluation points from here.
+pub(crate) fn state_points(
+    encoded: &Encoded,
+    root: u32,
+    env: &Env,
+    source: &impl PointSource,
+) -> Vec<u32> {
+    struct Points<'a, S> {
+        env: &'a Env,
+        source: &'a S,
+        out: Vec<u32>,
+    }
+    impl<S: PointSource> Points<'_, S> {
+        fn filter(&mut self, tree: &Encoded, f: u32) {
+            if tree.filters.get(f as usize).is_some() {
+                let key = filter_key(tree, f, self.env);
+                self.source.filter_events(f, key, &mut self.out);
+            }
+        }
+    }
+    impl<S: PointSource> Visitor for Points<'_, S> {
+        fn condition(&mut self, tree: &Encoded, c: u32) {
+            match tree.cnodes.get(c as usize) {
+                // Matches by constraint: its events, not its operands'.
+                Some(CNode::Happened { filter, .. }) => self.filter(tree, *filter),
+                Some(CNode::Said { .. } | CNode::Confirmed { .. }) => {
+                    self.source.turn_events(&mut self.out);
+                    walk_condition(self, tree, c);
+                }
+                _ => walk_condition(self, tree, c),
+            }
+        }
+
+        fn operand(&mut self, tree: &Encoded, o: u32) {
+            match tree.onodes.get(o as usize) {
+                Some(ONode::Field { entity, id, field }) => {
+                    let key = match tree.onodes.get(*id as usize) {
+                        Some(ONode::Var(v)) => self.env.get(*v),
+                        Some(ONode::Const(Value::Str(s))) => Some(*s),
+                        _ => None,
+                    };
+                    match key {
+                        Some(id) => self.source.field_reads(*entity, id, *field, &mut self.out),
+                        None => {
+                            self.source.tool_events(&mut self.out);
+                            walk_operand(self, tree, o);
+                        }
+                    }
+                }
+                Some(ONode::Count { filter, .. }) => self.filter(tree, *filter),
+                Some(ONode::Now) => self.source.time_changes(&mut self.out),
+                _ => walk_operand(self, tree, o),
+            }
+        }
+    }
+    let mut points = Points {
+        env,
+        source,
+        out: vec![0],
+    };
+    points.condition(encoded, root);
+    let mut out = points.out;
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The value filter `f`'s first `==` constraint compares a past call's
+/// argument with, when the request (or a constant) gives it: the filter's
+/// events are narrowed to that key. `None`: every event of the filter.
+pub(crate) fn filter_key(encoded: &Encoded, f: u32, env: &Env) -> Option<Value> {
+    encoded
+        .filters
+        .get(f as usize)?
+        .constraints
+        .iter()
+        .find(|&&(_, op, _)| op == CmpOp::Eq)
+        .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
+            Some(ONode::Var(v)) => env.get(*v).map(Value::Str),
+            Some(ONode::Const(v)) => Some(*v),
+            _ => None,
+        })
 }
 
 /// Which events can change what a state criterion reads, per environment.
@@ -627,107 +760,9 @@ impl Dependencies {
         self.results.get(&tool).cloned().unwrap_or_default()
     }
 
-    /// Event 0 and every event where the criterion under `root` may change
-    /// value for `env`; all tool events where that cannot be narrowed.
-    pub(super) fn state_points(&self, encoded: &Encoded, root: u32, env: &Env) -> Vec<u32> {
-        let mut points = vec![0];
-        let mut stack = vec![Node::C(root)];
-        while let Some(node) = stack.pop() {
-            match node {
-                Node::C(c) => match encoded.cnodes.get(c as usize) {
-                    Some(CNode::And(l, r) | CNode::Or(l, r)) => {
-                        stack.extend([Node::C(*l), Node::C(*r)])
-                    }
-                    Some(CNode::Cmp { lhs, rhs, .. }) => {
-                        stack.extend([Node::O(*lhs), Node::O(*rhs)])
-                    }
-                    Some(CNode::In { operand, set, .. }) => {
-                        stack.push(Node::O(*operand));
-                        stack.extend(
-                            encoded
-                                .sets
-                                .get(*set as usize)
-                                .into_iter()
-                                .flatten()
-                                .map(|m| Node::O(*m)),
-                        );
-                    }
-                    Some(CNode::Contains { item, list, .. }) => {
-                        stack.extend([Node::O(*item), Node::O(*list)])
-                    }
-                    Some(CNode::Happened { filter, .. }) => {
-                        points.extend(self.filter_events(encoded, *filter, env))
-                    }
-                    // A dialogue predicate changes at conversation turns.
-                    Some(CNode::Said { operand, .. }) => {
-                        stack.push(Node::O(*operand));
-                        points.extend(self.turn_events.iter().copied());
-                    }
-                    Some(CNode::Confirmed { set, .. }) => {
-                        stack.extend(
-                            encoded
-                                .sets
-                                .get(*set as usize)
-                                .into_iter()
-                                .flatten()
-                                .map(|m| Node::O(*m)),
-                        );
-                        points.extend(self.turn_events.iter().copied());
-                    }
-                    Some(CNode::True | CNode::False) | None => {}
-                },
-                Node::O(o) => match encoded.onodes.get(o as usize) {
-                    Some(ONode::Field { entity, id, field }) => {
-                        let key = match encoded.onodes.get(*id as usize) {
-                            Some(ONode::Var(v)) => env.get(*v),
-                            Some(ONode::Const(Value::Str(s))) => Some(*s),
-                            _ => None,
-                        };
-                        match key {
-                            Some(id) => points.extend(
-                                self.reads.get(&(*entity, id, *field)).into_iter().flatten(),
-                            ),
-                            None => {
-                                stack.push(Node::O(*id));
-                                points.extend(self.all_tool_events.iter().copied());
-                            }
-                        }
-                    }
-                    Some(ONode::Agg { inner, .. }) => stack.push(Node::O(*inner)),
-                    Some(ONode::CountEqual { inner, value }) => {
-                        stack.extend([Node::O(*inner), Node::O(*value)])
-                    }
-                    Some(ONode::Arith { lhs, rhs, .. }) => {
-                        stack.extend([Node::O(*lhs), Node::O(*rhs)])
-                    }
-                    Some(ONode::Count { filter, .. }) => {
-                        points.extend(self.filter_events(encoded, *filter, env))
-                    }
-                    Some(ONode::Now) => points.extend(self.time_changes.iter().copied()),
-                    Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
-                },
-            }
-        }
-        points.sort_unstable();
-        points.dedup();
-        points
-    }
-
-    /// Events of a filter's tool, narrowed to those whose argument equals the
-    /// env's value when its first `==` constraint compares with a variable.
-    pub(super) fn filter_events(&self, encoded: &Encoded, filter: u32, env: &Env) -> Vec<u32> {
-        let Some(f) = encoded.filters.get(filter as usize) else {
-            return Vec::new();
-        };
-        let key = f
-            .constraints
-            .iter()
-            .find(|&&(_, op, _)| op == CmpOp::Eq)
-            .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
-                Some(ONode::Var(v)) => env.get(*v).map(Value::Str),
-                Some(ONode::Const(v)) => Some(*v),
-                _ => None,
-            });
+    /// The events of filter `filter`: all of them, or those whose key
+    /// argument equals `key`.
+    fn filter_events_keyed(&self, filter: u32, key: Option<Value>) -> Vec<u32> {
         match key {
             Some(key) => self.by_key.get(&(filter, key)).cloned().unwrap_or_default(),
             None => self.by_filter.get(&filter).cloned().unwrap_or_default(),
@@ -743,6 +778,28 @@ fn time_changes(facts: &TraceFacts) -> Vec<u32> {
     (1..facts.events)
         .filter(|k| times.get(k) != times.get(&(k - 1)))
         .collect()
+}
+
+impl PointSource for Dependencies {
+    fn field_reads(&self, entity: Symbol, id: Symbol, field: Symbol, out: &mut Vec<u32>) {
+        out.extend(self.reads.get(&(entity, id, field)).into_iter().flatten());
+    }
+
+    fn tool_events(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(&self.all_tool_events);
+    }
+
+    fn turn_events(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(&self.turn_events);
+    }
+
+    fn filter_events(&self, filter: u32, key: Option<Value>, out: &mut Vec<u32>) {
+        out.extend(self.filter_events_keyed(filter, key));
+    }
+
+    fn time_changes(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(&self.time_changes);
+    }
 }
 
 /// Every filter's events with the key its first `==` constraint compares.
@@ -775,11 +832,6 @@ pub(super) fn keyed_filter_events(
         out.insert(to_u32(f), keyed);
     }
     out
-}
-
-pub(super) enum Node {
-    C(u32),
-    O(u32),
 }
 
 pub(super) fn to_u32(i: usize) -> u32 {

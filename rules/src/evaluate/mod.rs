@@ -13,10 +13,10 @@ pub(crate) mod inputs;
 mod result;
 
 pub use graph::step_depths;
-pub(crate) use result::Ranked;
 pub use result::{
     Cited, ConsentFailure, ConsentOutcome, Derived, EvaluateError, FailedAtom, Reason, Violation,
 };
+pub(crate) use result::{RankFacts, Ranked, rank_key};
 
 use std::collections::{BTreeMap, BTreeSet};
 

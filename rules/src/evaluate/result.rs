@@ -213,6 +213,57 @@ impl Violation {
 /// request, its first unmet step, the reason and the failed conditions.
 pub(crate) type Ranked = (u32, Env, u32, Reason, Vec<FailedAtom>);
 
+/// What the ranking of a candidate needs besides the candidate itself; each
+/// explainer finds it in its own state.
+pub(crate) struct RankFacts {
+    /// The unmet step reaches the authorization along forward edges (not
+    /// only around a loop: that path belongs to another request type).
+    pub(crate) reaches: bool,
+    /// The request's binding contradicts what the guard pins to the call's
+    /// argument (`args.order_id == $order`): it is about another entity.
+    pub(crate) contradicts: bool,
+    /// How many of the request's bound ids the call's arguments name.
+    pub(crate) about: usize,
+    /// The unmet step would bind a variable the guard pins.
+    pub(crate) would_bind: bool,
+    /// The unmet step's distance from the entry.
+    pub(crate) depth: u32,
+}
+
+/// The key candidates are sorted by (smallest first), the same in both
+/// explainers: paths that reach the authorization; the requests the call
+/// is about (bindings its pinned arguments name, or whose unmet step would
+/// bind them), then requests about another entity (the call is ungrounded
+/// for them), then the rest; among the first, a path whose authorization
+/// finds the arguments foreign (another request type) after the others; more
+/// of the call's ids, more bindings, a deeper unmet step; not ungrounded;
+/// fewer failed conditions; then by step and request for determinism.
+pub(crate) fn rank_key(
+    (auth, env, unmet, reason, failed): &Ranked,
+    facts: RankFacts,
+) -> impl Ord + use<> {
+    let class: u8 = if facts.contradicts {
+        1
+    } else if facts.about > 0 || facts.would_bind {
+        0
+    } else {
+        2
+    };
+    (
+        !facts.reaches,
+        class,
+        class == 0 && *reason == Reason::Ungrounded && unmet == auth,
+        std::cmp::Reverse(facts.about),
+        std::cmp::Reverse(env.bound_count()),
+        std::cmp::Reverse(facts.depth),
+        *reason == Reason::Ungrounded,
+        failed.len(),
+        *auth,
+        *unmet,
+        *env,
+    )
+}
+
 impl Violation {
     /// The violation the best-ranked candidate explains; with none, no
     /// request came near the authorization (`MissingStep`). `used_by` finds

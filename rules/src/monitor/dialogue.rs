@@ -32,6 +32,8 @@ pub struct Dialogue {
     declined: HashSet<(Value, u32)>,
     /// `(entity type, id)` of every entity read, with its first read's event.
     entity_ids: HashMap<(Symbol, Symbol), u32>,
+    /// The user turns disowning each value, in event order.
+    disowned: HashMap<Value, Vec<u32>>,
 }
 
 /// A kind of value a yes may pick some of among those a summary named.
@@ -56,11 +58,14 @@ pub enum DialogueChange {
     InAnswerAdded((Value, u32)),
     DeclinedAdded((Value, u32)),
     EntityIdAdded((Symbol, Symbol)),
+    DisownAdded(Value, u32),
 }
 
 impl Dialogue {
-    /// Adds one event's turn, mentions and the ids of the entities it read.
+    /// Adds one event's turn, mentions, disownings and the ids of the
+    /// entities it read.
     pub fn apply(&mut self, facts: &EventFacts, undo: &mut Vec<StateChange>) {
+        self.apply_disowned(facts, undo);
         // A read that holds no value of a scalar field reads nothing.
         for read in facts
             .reads
@@ -118,6 +123,20 @@ impl Dialogue {
         }
     }
 
+    /// Adds the disownings of one event's facts.
+    fn apply_disowned(&mut self, facts: &EventFacts, undo: &mut Vec<StateChange>) {
+        for d in &facts.disowned {
+            let events = self.disowned.entry(d.value).or_default();
+            let at = events.partition_point(|&e| e < d.event.0);
+            if events.get(at) != Some(&d.event.0) {
+                events.insert(at, d.event.0);
+                undo.push(StateChange::DialogueChanged(DialogueChange::DisownAdded(
+                    d.value, d.event.0,
+                )));
+            }
+        }
+    }
+
     /// Reverts one change [`Dialogue::apply`] recorded (the last first).
     pub fn revert(&mut self, change: DialogueChange) {
         match change {
@@ -148,6 +167,14 @@ impl Dialogue {
             DialogueChange::EntityIdAdded(key) => {
                 self.entity_ids.remove(&key);
             }
+            DialogueChange::DisownAdded(value, event) => {
+                if let Some(events) = self.disowned.get_mut(&value) {
+                    events.retain(|&e| e != event);
+                    if events.is_empty() {
+                        self.disowned.remove(&value);
+                    }
+                }
+            }
         }
     }
 
@@ -157,11 +184,28 @@ impl Dialogue {
         self.turns.iter().map(|t| t.event.0)
     }
 
-    /// Whether `speaker` named `value` in a turn at or before event `k`.
+    /// Whether `speaker` named `value` in a turn at or before event `k`,
+    /// and — the user, or the ticket — the user did not disown it since (a
+    /// turn naming a value to disown it names it for nothing).
     pub fn said(&self, speaker: Speaker, value: Value, k: u32) -> bool {
-        self.earliest
+        let named = self
+            .earliest
             .get(&(value, speaker))
-            .is_some_and(|&event| event <= k)
+            .is_some_and(|&event| event <= k);
+        let last_disowned = match speaker {
+            Speaker::User | Speaker::Ticket => self.disowned.get(&value).and_then(|events| {
+                let n = events.partition_point(|&e| e <= k);
+                events.get(n.checked_sub(1)?).copied()
+            }),
+            Speaker::Agent => None,
+        };
+        match last_disowned {
+            None => named,
+            Some(d) => self
+                .mentions
+                .iter()
+                .any(|&(v, ev, sp)| v == value && sp == speaker && ev > d && ev <= k),
+        }
     }
 
     /// Whether the agent turn at `event` names every value, none only as
@@ -365,6 +409,29 @@ mod tests {
             d.apply(e, &mut Vec::new());
         }
         d
+    }
+
+    #[test]
+    fn a_value_the_user_disowned_is_not_said_until_named_again() {
+        let named = |k: u32| user_yes_naming(k, &[ORDER]);
+        let disown = |k: u32| EventFacts {
+            event: EventIdx(k),
+            disowned: vec![crate::facts::DisownFact {
+                value: Value::Str(ORDER),
+                event: EventIdx(k),
+            }],
+            ..EventFacts::default()
+        };
+        let d = dialogue(&[named(0), disown(1), named(2)]);
+        let said = |k| d.said(Speaker::User, Value::Str(ORDER), k);
+        assert!(said(0));
+        assert!(!said(1), "disowned");
+        assert!(said(2), "named again");
+        // A turn that names the value to disown it names it for nothing.
+        let mut both = named(0);
+        both.disowned = disown(0).disowned;
+        let d = dialogue(&[both]);
+        assert!(!d.said(Speaker::User, Value::Str(ORDER), 3));
     }
 
     #[test]

@@ -25,16 +25,17 @@ use smallvec::SmallVec;
 use crate::consent::Condition;
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
-use crate::evaluate::Ranked;
-use crate::evaluate::explain::{atom_operands, reason_of, unpermitted_read};
-use crate::evaluate::inputs::{pinned_projections, projections};
+use crate::evaluate::explain::{failing_atoms, reason_of, unpermitted_read};
+use crate::evaluate::inputs::{PointSource, pinned_projections, projections, state_points};
 use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
+use crate::evaluate::{RankFacts, Ranked, rank_key};
 use crate::facts::SCALAR;
 use crate::ids::{EventIdx, OperandId};
 use crate::intern::Symbol;
-use crate::ir::{CmpOp, VarId};
+use crate::ir::VarId;
 use crate::steps::{StepId, Timing};
 use crate::value::Value;
+use crate::visit::atom_operands;
 
 use super::Monitor;
 use super::eval::Ctx;
@@ -380,35 +381,22 @@ impl Explainer<'_> {
                     })
             })
         };
-        let class = |a: u32, e: &Env, n: u32| {
+        let would_bind = |a: u32, n: u32| {
             let pins = self.step(a).map_or(&[][..], |s| &s.pins[..]);
             let binds = self.step(n).map_or(0, |s| s.bind_mask);
-            let would_bind = pins.iter().any(|(var, _)| binds & var.mask() != 0);
-            if contradicts(a, e) {
-                1
-            } else if about(e) > 0 || would_bind {
-                0
-            } else {
-                2
-            }
+            pins.iter().any(|(var, _)| binds & var.mask() != 0)
         };
         // Each key once per candidate (reachability walks the step graph).
-        ranked.sort_by_cached_key(|(a, e, n, reason, failed)| {
-            let depth = self.step(*n).map_or(0, |s| s.depth);
-            let class = class(*a, e, *n);
-            (
-                !self.reaches(*n, *a),
-                class,
-                class == 0 && *reason == Reason::Ungrounded && *n == *a,
-                std::cmp::Reverse(about(e)),
-                std::cmp::Reverse(e.bound_count()),
-                std::cmp::Reverse(depth),
-                *reason == Reason::Ungrounded,
-                failed.len(),
-                *a,
-                *n,
-                *e,
-            )
+        ranked.sort_by_cached_key(|candidate| {
+            let (a, e, n, _, _) = candidate;
+            let facts = RankFacts {
+                reaches: self.reaches(*n, *a),
+                contradicts: contradicts(*a, e),
+                about: about(e),
+                would_bind: would_bind(*a, *n),
+                depth: self.step(*n).map_or(0, |s| s.depth),
+            };
+            rank_key(candidate, facts)
         });
         if let Some((a, e, n, _, _)) = ranked.first()
             && contradicts(*a, e)
@@ -637,160 +625,46 @@ impl Explainer<'_> {
     /// Event 0 and every event where the criterion under `root` may change
     /// value for `env` (all tool events where that cannot be narrowed).
     fn state_points(&self, root: u32, env: &Env) -> Vec<u32> {
-        enum Node {
-            C(u32),
-            O(u32),
-        }
-        let encoded = &self.monitor.plan.encoded;
-        let state = &self.monitor.state;
-        let mut points = vec![0];
-        let mut stack = vec![Node::C(root)];
-        while let Some(node) = stack.pop() {
-            match node {
-                Node::C(c) => match encoded.cnodes.get(c as usize) {
-                    Some(CNode::And(l, r) | CNode::Or(l, r)) => {
-                        stack.extend([Node::C(*l), Node::C(*r)]);
-                    }
-                    Some(CNode::Cmp { lhs, rhs, .. }) => {
-                        stack.extend([Node::O(*lhs), Node::O(*rhs)]);
-                    }
-                    Some(CNode::In { operand, set, .. }) => {
-                        stack.push(Node::O(*operand));
-                        stack.extend(
-                            encoded
-                                .sets
-                                .get(*set as usize)
-                                .into_iter()
-                                .flatten()
-                                .map(|m| Node::O(*m)),
-                        );
-                    }
-                    Some(CNode::Contains { item, list, .. }) => {
-                        stack.extend([Node::O(*item), Node::O(*list)]);
-                    }
-                    Some(CNode::Happened { filter, .. }) => {
-                        points.extend(self.filter_points(*filter, env));
-                    }
-                    Some(CNode::Said { operand, .. }) => {
-                        stack.push(Node::O(*operand));
-                        points.extend(state.dialogue.turn_events());
-                    }
-                    Some(CNode::Confirmed { set, .. }) => {
-                        stack.extend(
-                            encoded
-                                .sets
-                                .get(*set as usize)
-                                .into_iter()
-                                .flatten()
-                                .map(|m| Node::O(*m)),
-                        );
-                        points.extend(state.dialogue.turn_events());
-                    }
-                    Some(CNode::True | CNode::False) | None => {}
-                },
-                Node::O(o) => match encoded.onodes.get(o as usize) {
-                    Some(ONode::Field { entity, id, field }) => {
-                        let key = match encoded.onodes.get(*id as usize) {
-                            Some(ONode::Var(v)) => env.get(*v),
-                            Some(ONode::Const(Value::Str(s))) => Some(*s),
-                            _ => None,
-                        };
-                        match key {
-                            Some(id) => points.extend(state.read_events(*entity, id, *field)),
-                            None => {
-                                stack.push(Node::O(*id));
-                                points.extend(state.tool_events.iter().copied());
-                            }
-                        }
-                    }
-                    Some(ONode::Agg { inner, .. }) => stack.push(Node::O(*inner)),
-                    Some(ONode::CountEqual { inner, value }) => {
-                        stack.extend([Node::O(*inner), Node::O(*value)]);
-                    }
-                    Some(ONode::Arith { lhs, rhs, .. }) => {
-                        stack.extend([Node::O(*lhs), Node::O(*rhs)]);
-                    }
-                    Some(ONode::Count { filter, .. }) => {
-                        points.extend(self.filter_points(*filter, env));
-                    }
-                    Some(ONode::Now) => points.extend(state.time_changes(u32::MAX)),
-                    Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
-                },
-            }
-        }
-        points.sort_unstable();
-        points.dedup();
-        points
-    }
-
-    /// Events of a filter, narrowed by the value its first `==` constraint
-    /// compares with when the request (or a constant) gives it.
-    fn filter_points(&self, filter: u32, env: &Env) -> Vec<u32> {
-        let encoded = &self.monitor.plan.encoded;
-        let Some(f) = encoded.filters.get(filter as usize) else {
-            return Vec::new();
-        };
-        let key = f
-            .constraints
-            .iter()
-            .find(|&&(_, op, _)| op == CmpOp::Eq)
-            .and_then(|&(_, _, o)| match encoded.onodes.get(o as usize) {
-                Some(ONode::Var(v)) => env.get(*v).map(Value::Str),
-                Some(ONode::Const(v)) => Some(*v),
-                _ => None,
-            });
-        self.monitor
-            .state
-            .filter_events(filter, key)
-            .iter()
-            .map(|&(ev, _)| ev)
-            .collect()
+        state_points(&self.monitor.plan.encoded, root, env, &self.monitor.state)
     }
 
     fn collect_failed(&self, c: u32, k: u32, env: &Env, out: &mut Vec<FailedAtom>) {
         let encoded = &self.monitor.plan.encoded;
         let ctx = self.ctx(self.monitor.state.at(k), env);
-        if ctx.holds(c) {
-            return;
-        }
-        match encoded.cnodes.get(c as usize) {
-            Some(CNode::And(l, r)) | Some(CNode::Or(l, r)) => {
-                self.collect_failed(*l, k, env, out);
-                self.collect_failed(*r, k, env, out);
-            }
-            Some(CNode::True) | None => {}
-            Some(node) => {
-                // Event predicates match by constraint, never by operand
-                // value: the reference cites no values for them.
-                let happened = matches!(node, CNode::Happened { .. });
-                let cited = atom_operands(node, encoded)
-                    .into_iter()
-                    .map(|o| {
-                        let seen = (!happened).then(|| self.seen(o, k, env));
-                        Cited {
-                            operand: OperandId(o),
-                            values: seen
-                                .as_ref()
-                                .map(|s| s.vals.iter().map(|(_, v)| *v).collect())
-                                .unwrap_or_default(),
-                            read_at: seen.and_then(|s| s.read_at).map(EventIdx),
-                        }
-                    })
-                    .collect();
-                let consent = match node {
-                    CNode::Confirmed {
-                        set,
-                        negated: false,
-                    } => self.ctx(self.monitor.state.at(k), env).consent(*set),
-                    _ => None,
-                };
-                out.push(FailedAtom {
-                    atom: c,
-                    cited,
-                    consent,
-                    condition: Condition::Formal,
-                });
-            }
+        for atom in failing_atoms(encoded, c, |n| ctx.holds(n)) {
+            // Event predicates match by constraint, never by operand value:
+            // the reference cites no values for them.
+            let happened = matches!(
+                encoded.cnodes.get(atom as usize),
+                Some(CNode::Happened { .. })
+            );
+            let cited = atom_operands(encoded, atom)
+                .into_iter()
+                .map(|o| {
+                    let seen = (!happened).then(|| self.seen(o, k, env));
+                    Cited {
+                        operand: OperandId(o),
+                        values: seen
+                            .as_ref()
+                            .map(|s| s.vals.iter().map(|(_, v)| *v).collect())
+                            .unwrap_or_default(),
+                        read_at: seen.and_then(|s| s.read_at).map(EventIdx),
+                    }
+                })
+                .collect();
+            let consent = match encoded.cnodes.get(atom as usize) {
+                Some(CNode::Confirmed {
+                    set,
+                    negated: false,
+                }) => self.ctx(self.monitor.state.at(k), env).consent(*set),
+                _ => None,
+            };
+            out.push(FailedAtom {
+                atom,
+                cited,
+                consent,
+                condition: Condition::Formal,
+            });
         }
     }
 
@@ -838,21 +712,25 @@ impl Explainer<'_> {
         let Some(node) = encoded.cnodes.get(atom as usize) else {
             return Reason::MissingStep;
         };
-        let operands = atom_operands(node, encoded);
+        let operands = atom_operands(encoded, atom);
         let happened = matches!(node, CNode::Happened { .. });
         let seen: Vec<Option<Seen>> = operands
             .iter()
             .map(|&o| (!happened).then(|| self.seen(o, k, env)))
             .collect();
-        let missing = operands.iter().zip(&seen).any(|(o, s)| {
-            !s.as_ref().is_some_and(|s| s.present)
-                && !matches!(encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
-        });
+        let missing: Vec<bool> = operands
+            .iter()
+            .zip(&seen)
+            .map(|(o, s)| {
+                !s.as_ref().is_some_and(|s| s.present)
+                    && !matches!(encoded.onodes.get(*o as usize), Some(ONode::Const(_)))
+            })
+            .collect();
         reason_of(
             node,
             &operands,
             encoded,
-            missing,
+            &missing,
             |tool| plan.is_gated(tool),
             |property| {
                 seen.iter()
@@ -860,5 +738,31 @@ impl Explainer<'_> {
                     .any(|s| s.vals.iter().any(|(_, v)| property(v)))
             },
         )
+    }
+}
+
+impl PointSource for super::state::State {
+    fn field_reads(&self, entity: Symbol, id: Symbol, field: Symbol, out: &mut Vec<u32>) {
+        out.extend(self.read_events(entity, id, field));
+    }
+
+    fn tool_events(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(&self.tool_events);
+    }
+
+    fn turn_events(&self, out: &mut Vec<u32>) {
+        out.extend(self.dialogue.turn_events());
+    }
+
+    fn filter_events(&self, filter: u32, key: Option<Value>, out: &mut Vec<u32>) {
+        out.extend(
+            super::state::State::filter_events(self, filter, key)
+                .iter()
+                .map(|&(ev, _)| ev),
+        );
+    }
+
+    fn time_changes(&self, out: &mut Vec<u32>) {
+        out.extend(super::state::State::time_changes(self, u32::MAX));
     }
 }

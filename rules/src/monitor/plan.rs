@@ -7,7 +7,7 @@ use crate::ids::OperandId;
 use hashbrown::HashMap;
 
 use crate::consent::ConsentSpec;
-use crate::encode::Encoded;
+use crate::encode::{CNode, Encoded, ONode};
 use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
 use crate::evaluate::graph::{forward_edges, step_depths};
@@ -15,6 +15,7 @@ use crate::evaluate::inputs::pinned_vars;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome, VarId};
 use crate::steps::{CompiledChecks, Protection, StepId, Timing};
+use crate::visit::{Visitor, walk_condition, walk_operand};
 
 #[derive(Clone, Debug)]
 pub struct StepPlan {
@@ -232,20 +233,24 @@ impl Plan {
 
     /// Node `root` and every node below it through `and` / `or`.
     fn and_or_nodes(&self, root: u32) -> Vec<u32> {
-        let mut out = Vec::new();
-        let mut stack = vec![root];
-        while let Some(c) = stack.pop() {
-            if out.contains(&c) {
-                continue;
-            }
-            out.push(c);
-            if let Some(crate::encode::CNode::And(l, r) | crate::encode::CNode::Or(l, r)) =
-                self.encoded.cnodes.get(c as usize)
-            {
-                stack.extend([*l, *r]);
+        struct AndOr(Vec<u32>);
+        impl Visitor for AndOr {
+            fn condition(&mut self, tree: &Encoded, c: u32) {
+                if self.0.contains(&c) {
+                    return;
+                }
+                self.0.push(c);
+                if matches!(
+                    tree.cnodes.get(c as usize),
+                    Some(CNode::And(..) | CNode::Or(..))
+                ) {
+                    walk_condition(self, tree, c);
+                }
             }
         }
-        out
+        let mut nodes = AndOr(Vec::new());
+        nodes.condition(&self.encoded, root);
+        nodes.0
     }
 
     /// The steps with a path of one or more edges to `to`, in order.
@@ -288,43 +293,29 @@ impl Plan {
     }
 
     /// What of the monitor's state encoded operand `o` reads (through the
-    /// operands it is made of). The operand graph is acyclic (each node
-    /// refers to nodes encoded before it); the walk is bounded by the
-    /// number of nodes all the same.
+    /// operands it is made of).
     pub fn operand_reads(&self, o: u32) -> super::Reads {
-        use crate::encode::ONode;
-        let mut reads = super::Reads::default();
-        let mut todo = vec![o];
-        let mut budget = self.encoded.onodes.len();
-        while let Some(o) = todo.pop() {
-            if budget == 0 {
-                // Malformed: assume it reads everything.
-                return super::Reads {
-                    fields: true,
-                    counts: true,
-                    args: true,
-                    time: true,
-                };
-            }
-            budget -= 1;
-            match self.encoded.onodes.get(o as usize) {
-                None | Some(ONode::Const(_) | ONode::Var(_)) => {}
-                Some(ONode::Arg(_)) => reads.args = true,
-                Some(ONode::Field { id, .. }) => {
-                    reads.fields = true;
-                    todo.push(*id);
+        struct ReadsOf(super::Reads);
+        impl Visitor for ReadsOf {
+            fn operand(&mut self, tree: &Encoded, o: u32) {
+                match tree.onodes.get(o as usize) {
+                    Some(ONode::Arg(_)) => self.0.args = true,
+                    Some(ONode::Field { .. }) => self.0.fields = true,
+                    Some(ONode::Now) => self.0.time = true,
+                    Some(ONode::Count { key, .. }) => {
+                        // What it counts is the state's; its key is an operand.
+                        self.0.counts = true;
+                        self.operand(tree, *key);
+                        return;
+                    }
+                    _ => {}
                 }
-                Some(ONode::Agg { inner, .. }) => todo.push(*inner),
-                Some(ONode::Count { key, .. }) => {
-                    reads.counts = true;
-                    todo.push(*key);
-                }
-                Some(ONode::CountEqual { inner, value }) => todo.extend([*inner, *value]),
-                Some(ONode::Arith { lhs, rhs, .. }) => todo.extend([*lhs, *rhs]),
-                Some(ONode::Now) => reads.time = true,
+                walk_operand(self, tree, o);
             }
         }
-        reads
+        let mut reads = ReadsOf(super::Reads::default());
+        reads.operand(&self.encoded, o);
+        reads.0
     }
 }
 

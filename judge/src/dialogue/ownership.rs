@@ -1,0 +1,592 @@
+//! Ownership denial: whether a turn says that something it names (or that
+//! the turn before it named) is not the speaker's — "W12 is not mine",
+//! "that isn't my account", "that's my sister's", "it belongs to my
+//! colleague", "I don't own it". Read by code, in English only: what the
+//! thing is (an account, a card, an order) is never asked, so no domain's
+//! words are needed.
+//!
+//! A turn is read as clauses: sentences (ended by `.` `!` `?` `;` or a line
+//! break) split at *but, however, though, although, whereas*. A clause
+//! denies ownership when it is a statement (not a question) and
+//! - negates the speaker's possession after a copula or at its start:
+//!   *is / was / 's / are* (an adverb may stand between) *not / never / no
+//!   longer* followed by *mine, ours*, or *my / our* and a noun — not a
+//!   person ("not my brother" names who else it is not), not an idiom ("not
+//!   my fault / problem / idea / …") and not a possessive ("not my wife's"
+//!   says whose it is not); or says *not mine / not ours* anywhere;
+//! - gives it to someone else after a copula (and *in / under*: "is
+//!   under my husband's name"): *my / our / his / her / their / someone /
+//!   somebody / another* with a possessive within two words ("my
+//!   husband's", "someone else's", "another person's"), or *his / her /
+//!   their* and a noun ("her booking"); or *belongs to* anyone but *me /
+//!   us*;
+//! - negates belonging or holding: *not belong to me/us*, *not registered
+//!   to / under / in* the speaker, *not in / under my name*, *do not own*,
+//!   *never had a*; or says *not my* and a thing anywhere ("never seen it,
+//!   not my card"), or *is not me* (who the agent found).
+//!
+//! A denying clause that names a value denies it ([`Disowning::disowns`]);
+//! one that names none refers back: to the values of an earlier clause of
+//! the same turn, or — when it is the turn's first clause — to the turn
+//! before ([`Disowning::disowns_previous`]). A bare no ("No.", "Nope", "No
+//! it isn't") denies what the turn before named only when that turn asked
+//! whether it is the user's ([`asks_ownership`]: "Is that your account?",
+//! "Is D-12 yours?", "Does it belong to you?", "Is that you?").
+
+/// Words that link a subject to what it is.
+const COPULAS: &[&str] = &["is", "are", "was", "were", "be", "been", "am"];
+
+/// Pronouns after which `'s` is *is* ("that's"), not a possessive.
+const PRONOUNS: &[&str] = &[
+    "it", "that", "this", "he", "she", "there", "here", "what", "who", "which", "one",
+];
+
+/// Negators of a possession.
+const NEGATORS: &[&str] = &["not", "never"];
+
+/// Nouns that follow "not my" in idioms about anything but possession.
+const IDIOMS: &[&str] = &[
+    "fault",
+    "problem",
+    "issue",
+    "idea",
+    "choice",
+    "decision",
+    "concern",
+    "intention",
+    "plan",
+    "job",
+    "responsibility",
+    "business",
+    "style",
+    "thing",
+    "mistake",
+    "call",
+    "area",
+    "place",
+    "day",
+    "turn",
+    "favorite",
+    "favourite",
+    "preference",
+    "priority",
+    "question",
+    "point",
+    "worry",
+    "cup",
+    "first",
+    "intent",
+    "understanding",
+];
+
+/// People someone may own a thing for: "not my brother" says who else the
+/// owner is not.
+const PEOPLE: &[&str] = &[
+    "brother",
+    "sister",
+    "wife",
+    "husband",
+    "mom",
+    "mum",
+    "mother",
+    "dad",
+    "father",
+    "son",
+    "daughter",
+    "friend",
+    "partner",
+    "colleague",
+    "coworker",
+    "boss",
+    "roommate",
+    "flatmate",
+    "neighbor",
+    "neighbour",
+    "kid",
+    "kids",
+    "child",
+    "children",
+    "parent",
+    "parents",
+    "uncle",
+    "aunt",
+    "cousin",
+    "grandmother",
+    "grandfather",
+    "grandma",
+    "grandpa",
+    "girlfriend",
+    "boyfriend",
+    "fiance",
+    "fiancee",
+    "spouse",
+    "employer",
+    "landlord",
+    "tenant",
+    "family",
+];
+
+/// Words that open a clause without changing what it says.
+const OPENERS: &[&str] = &[
+    "no", "nope", "nah", "oh", "well", "um", "uh", "hmm", "sorry", "actually", "so", "and",
+];
+
+/// Words a bare no may be made of ("No.", "Nope, it isn't", "No, sorry").
+const BARE_NO: &[&str] = &[
+    "no",
+    "nope",
+    "nah",
+    "not",
+    "it",
+    "that",
+    "this",
+    "is",
+    "sorry",
+    "i",
+    "am",
+    "afraid",
+    "definitely",
+    "really",
+];
+
+/// Words that split a sentence into clauses.
+const CONTRASTS: &[&str] = &["but", "however", "though", "although", "whereas"];
+
+/// One word of a turn: lower-cased, and whether it carried a possessive
+/// `'s` (or a plural's `'`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Word {
+    text: String,
+    possessive: bool,
+}
+
+/// A clause: its words, and whether its sentence is a question.
+#[derive(Clone, Debug)]
+struct Clause {
+    words: Vec<Word>,
+    question: bool,
+}
+
+/// One clause's reading.
+#[derive(Clone, Debug)]
+struct Reading {
+    clause: Clause,
+    /// The clause denies that something is the speaker's.
+    denies: bool,
+}
+
+/// A turn read for ownership denials once, asked about many values.
+#[derive(Clone, Debug)]
+pub struct Disowning {
+    readings: Vec<Reading>,
+}
+
+impl Disowning {
+    /// Reads `turn`.
+    #[must_use]
+    pub fn new(turn: &str) -> Self {
+        let readings = clauses(turn)
+            .into_iter()
+            .map(|clause| Reading {
+                denies: !clause.question && denies(&clause.words),
+                clause,
+            })
+            .collect();
+        Disowning { readings }
+    }
+
+    /// Whether the turn denies that `value` is the speaker's: a denying
+    /// clause names it, or a denying clause that names nothing follows a
+    /// clause naming it.
+    #[must_use]
+    pub fn disowns(&self, value: &str) -> bool {
+        let needle = value_words(value);
+        if needle.is_empty() {
+            return false;
+        }
+        let names = |r: &Reading| contains(&r.clause.words, &needle);
+        self.readings.iter().enumerate().any(|(i, r)| {
+            (r.denies && names(r))
+                || (names(r)
+                    && self
+                        .readings
+                        .iter()
+                        .skip(i + 1)
+                        .any(|later| later.denies && !names_a_value(&later.clause.words)))
+        })
+    }
+
+    /// Whether the turn opens by denying that what the turn before named is
+    /// the speaker's: its first clause that says more than an opener
+    /// ("No.", "Hmm") denies and names no value of its own.
+    #[must_use]
+    pub fn disowns_previous(&self) -> bool {
+        self.readings
+            .iter()
+            .find(|r| {
+                !r.clause
+                    .words
+                    .iter()
+                    .all(|w| OPENERS.contains(&w.text.as_str()))
+            })
+            .is_some_and(|r| r.denies && !names_a_value(&r.clause.words))
+    }
+
+    /// Whether the turn opens with a bare no: its first clause is a no
+    /// and at most a few words restating it ("No it isn't", "Nope, sorry").
+    #[must_use]
+    pub fn answers_no(&self) -> bool {
+        self.readings.first().is_some_and(|r| {
+            let words = &r.clause.words;
+            !r.clause.question
+                && words
+                    .first()
+                    .is_some_and(|w| matches!(w.text.as_str(), "no" | "nope" | "nah"))
+                && words.iter().all(|w| BARE_NO.contains(&w.text.as_str()))
+        })
+    }
+}
+
+/// Whether the agent's `turn` asks whether something is the user's: a
+/// question whose copula is followed by *yours*, *you*, or *your* and one
+/// noun ending it ("Is that your account?", "Can you confirm X is your
+/// policy?", "Is that you?"), or that asks whether it belongs to them.
+#[must_use]
+pub fn asks_ownership(turn: &str) -> bool {
+    clauses(turn).iter().filter(|c| c.question).any(|c| {
+        let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+        let belongs = words
+            .windows(3)
+            .any(|w| matches!(w, ["belong" | "belongs", "to", "you"]));
+        let copula_ends_with_you = words.iter().enumerate().any(|(i, w)| {
+            COPULAS.contains(w)
+                && match words.get(i + 1..) {
+                    Some(rest) => ends_with_you(rest),
+                    None => false,
+                }
+        });
+        belongs || copula_ends_with_you
+    })
+}
+
+/// Whether the words after a copula end the clause on *yours* or *your*
+/// and a noun (within five words), or are *that / this / it you*.
+fn ends_with_you(rest: &[&str]) -> bool {
+    let n = rest.len();
+    let tail = |k: usize| rest.get(n.saturating_sub(k)..).unwrap_or_default();
+    (n <= 5 && (matches!(tail(1), ["yours"]) || matches!(tail(2), ["your", _])))
+        || matches!(rest, ["that" | "this" | "it", "you"])
+}
+
+/// Whether `words` deny that something is the speaker's (see the module).
+fn denies(words: &[Word]) -> bool {
+    let text = |i: usize| words.get(i).map_or("", |w| w.text.as_str());
+    let possessive = |i: usize| words.get(i).is_some_and(|w| w.possessive);
+    let starts = words
+        .iter()
+        .position(|w| !OPENERS.contains(&w.text.as_str()))
+        .unwrap_or(words.len());
+    for i in 0..words.len() {
+        let w = text(i);
+        // "not mine", "not ours", "not my card" anywhere.
+        if NEGATORS.contains(&w)
+            && (matches!(text(i + 1), "mine" | "ours")
+                || (matches!(text(i + 1), "my" | "our") && owned_noun(words, i + 2)))
+        {
+            return true;
+        }
+        // A negated possession after a copula (an adverb between), or at
+        // the clause's start.
+        let negation = if COPULAS.contains(&w) {
+            negator_after(words, i + 1)
+        } else if i == starts && NEGATORS.contains(&w) {
+            Some(i + 1)
+        } else {
+            None
+        };
+        if let Some(j) = negation {
+            let j = if is_adverb(text(j)) { j + 1 } else { j };
+            // "not mine"; "that's not me" (who the agent found).
+            if matches!(text(j), "mine" | "ours" | "me" | "us") {
+                return true;
+            }
+            if matches!(text(j), "my" | "our") && owned_noun(words, j + 1) {
+                return true;
+            }
+            if matches!(text(j), "in" | "under")
+                && matches!(text(j + 1), "my" | "our")
+                && text(j + 2) == "name"
+            {
+                return true;
+            }
+            if matches!(text(j), "registered" | "listed" | "issued")
+                && matches!(text(j + 1), "to" | "under" | "in" | "for")
+                && matches!(text(j + 2), "me" | "us" | "my" | "our")
+            {
+                return true;
+            }
+        }
+        // Someone else's, after a copula (and "in / under": someone
+        // else's name).
+        if COPULAS.contains(&w) {
+            let k = if is_adverb(text(i + 1)) { i + 2 } else { i + 1 };
+            let k = if matches!(text(k), "in" | "under") {
+                k + 1
+            } else {
+                k
+            };
+            let owner = text(k);
+            if matches!(
+                owner,
+                "my" | "our" | "his" | "her" | "their" | "someone" | "somebody" | "another"
+            ) && (possessive(k + 1) || possessive(k + 2))
+            {
+                return true;
+            }
+            if matches!(owner, "his" | "her" | "their") && !text(k + 1).is_empty() {
+                return true;
+            }
+        }
+        // Belonging.
+        if matches!(w, "belong" | "belongs") && text(i + 1) == "to" {
+            let negated = i >= 1 && NEGATORS.contains(&text(i - 1));
+            let mine = matches!(text(i + 2), "me" | "us");
+            if negated == mine {
+                return true;
+            }
+        }
+        // "I do not own", "I never owned", "I have never had a …".
+        if matches!(w, "own" | "owned") && i >= 1 && NEGATORS.contains(&text(i - 1)) {
+            return true;
+        }
+        if w == "never" && text(i + 1) == "had" && matches!(text(i + 2), "a" | "an" | "any") {
+            return true;
+        }
+    }
+    false
+}
+
+/// The position after a negator following position `i` (an adverb may
+/// stand before it), if there is one: *not*, *never*, *no longer*.
+fn negator_after(words: &[Word], i: usize) -> Option<usize> {
+    let text = |i: usize| words.get(i).map_or("", |w| w.text.as_str());
+    let i = if is_adverb(text(i)) { i + 1 } else { i };
+    if NEGATORS.contains(&text(i)) {
+        Some(i + 1)
+    } else if text(i) == "no" && text(i + 1) == "longer" {
+        Some(i + 2)
+    } else {
+        None
+    }
+}
+
+/// Whether the word after *my / our* at `i` is a thing owned: a noun that
+/// is no person, idiom or possessive.
+fn owned_noun(words: &[Word], i: usize) -> bool {
+    words.get(i).is_some_and(|w| {
+        !w.possessive
+            && !PEOPLE.contains(&w.text.as_str())
+            && !IDIOMS.contains(&w.text.as_str())
+            && w.text.chars().any(char::is_alphabetic)
+    })
+}
+
+/// An adverb that may stand inside a copula's phrase ("is definitely not").
+fn is_adverb(word: &str) -> bool {
+    word.len() > 3 && word.ends_with("ly")
+        || matches!(word, "even" | "actually" | "still" | "also" | "just")
+}
+
+/// Whether a clause names something that looks like a value: a word with
+/// a digit, `@` or `_`.
+fn names_a_value(words: &[Word]) -> bool {
+    words.iter().any(|w| {
+        w.text
+            .chars()
+            .any(|c| c.is_ascii_digit() || c == '@' || c == '_')
+    })
+}
+
+/// Whether `needle` occurs in `words` as consecutive words.
+fn contains(words: &[Word], needle: &[String]) -> bool {
+    words
+        .windows(needle.len())
+        .any(|window| window.iter().zip(needle).all(|(w, n)| w.text == *n))
+}
+
+/// A value's words, as a clause's words are read.
+fn value_words(value: &str) -> Vec<String> {
+    words_of(value).into_iter().map(|w| w.text).collect()
+}
+
+/// The clauses of `turn` (see the module documentation).
+fn clauses(turn: &str) -> Vec<Clause> {
+    let mut out = Vec::new();
+    let mut current: Vec<Word> = Vec::new();
+    for piece in sentence_pieces(turn) {
+        for word in words_of(piece.text) {
+            if CONTRASTS.contains(&word.text.as_str()) {
+                if !current.is_empty() {
+                    out.push(Clause {
+                        words: std::mem::take(&mut current),
+                        question: piece.question,
+                    });
+                }
+                continue;
+            }
+            current.push(word);
+        }
+        if !current.is_empty() {
+            out.push(Clause {
+                words: std::mem::take(&mut current),
+                question: piece.question,
+            });
+        }
+    }
+    out
+}
+
+/// A sentence of a turn and whether it is a question.
+struct Piece<'t> {
+    text: &'t str,
+    question: bool,
+}
+
+/// The sentences of `turn`: ended by `!` `?` `;` a line break, or a `.`
+/// that ends a word (not one inside `jo.doe@example.org` or `3.5`).
+fn sentence_pieces(turn: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = turn.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let ends = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => next.is_none_or(char::is_whitespace),
+            _ => false,
+        };
+        if ends {
+            let end = i + c.len_utf8();
+            if let Some(text) = turn.get(start..end) {
+                out.push(Piece {
+                    text,
+                    question: c == '?',
+                });
+            }
+            start = end;
+        }
+    }
+    if let Some(text) = turn.get(start..).filter(|t| !t.trim().is_empty()) {
+        out.push(Piece {
+            text,
+            question: false,
+        });
+    }
+    out
+}
+
+/// The words of `text`: runs of letters, digits and `_ - . @ / + '`,
+/// stripped of the punctuation around them, lower-cased; `n't` becomes
+/// *not* ("isn't" → *is not*, "won't" → *will not*, "can't" → *can not*);
+/// `'s` after a pronoun becomes *is*, after any other word marks it
+/// possessive, as a plural's final `'` does.
+fn words_of(text: &str) -> Vec<Word> {
+    let normal = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
+    let mut out = Vec::new();
+    let joins =
+        |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'');
+    for raw in normal.split(|c: char| !joins(c)) {
+        let token = raw
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if token.is_empty() {
+            continue;
+        }
+        if let Some(stem) = token.strip_suffix("n't") {
+            let stem = match stem {
+                "wo" => "will",
+                "ca" => "can",
+                "sha" => "shall",
+                other => other,
+            };
+            if !stem.is_empty() {
+                out.push(plain(stem));
+            }
+            out.push(plain("not"));
+            continue;
+        }
+        if let Some(stem) = token.strip_suffix("'s") {
+            if PRONOUNS.contains(&stem) {
+                out.push(plain(stem));
+                out.push(plain("is"));
+            } else {
+                out.push(Word {
+                    text: stem.to_owned(),
+                    possessive: true,
+                });
+            }
+            continue;
+        }
+        let contracted = [
+            ("'re", "are"),
+            ("'m", "am"),
+            ("'ve", "have"),
+            ("'ll", "will"),
+        ]
+        .into_iter()
+        .find_map(|(suffix, expanded)| Some((token.strip_suffix(suffix)?, expanded)));
+        if let Some((stem, expanded)) = contracted {
+            out.push(plain(stem));
+            out.push(plain(expanded));
+            continue;
+        }
+        let possessive = raw
+            .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .ends_with("s'");
+        out.push(Word {
+            text: token.trim_end_matches('\'').to_owned(),
+            possessive,
+        });
+    }
+    out
+}
+
+fn plain(text: &str) -> Word {
+    Word {
+        text: text.to_owned(),
+        possessive: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(s: &str) -> Vec<String> {
+        words_of(s).into_iter().map(|w| w.text).collect()
+    }
+
+    #[test]
+    fn contractions_and_possessives_are_read() {
+        assert_eq!(texts("That isn't mine."), ["that", "is", "not", "mine"]);
+        assert_eq!(texts("it's my wife's"), ["it", "is", "my", "wife"]);
+        assert!(words_of("my wife's")[1].possessive);
+        assert!(words_of("my parents' car")[1].possessive);
+        assert_eq!(texts("won't"), ["will", "not"]);
+        assert_eq!(texts("jo.doe@example.org."), ["jo.doe@example.org"]);
+    }
+
+    #[test]
+    fn sentences_end_at_a_word_final_period_only() {
+        let pieces = sentence_pieces("Email jo.doe@example.org. Is it 3.5? Yes");
+        let texts: Vec<&str> = pieces.iter().map(|p| p.text.trim()).collect();
+        assert_eq!(texts, ["Email jo.doe@example.org.", "Is it 3.5?", "Yes"]);
+        assert!(pieces[1].question);
+    }
+
+    #[test]
+    fn a_question_denies_nothing() {
+        assert!(!Disowning::new("Is W12 not mine?").disowns("W12"));
+        assert!(Disowning::new("W12 is not mine.").disowns("W12"));
+    }
+}
