@@ -76,6 +76,12 @@ struct Row {
     wrong_blocked: usize,
     gold: usize,
     gold_allowed: usize,
+    /// Gold-matching and wrong calls held for the user's confirmation
+    /// (`confirm`: they did not run; counted with the blocks above).
+    gold_confirmed: usize,
+    wrong_confirmed: usize,
+    /// Wrong calls held for confirmation: trace, event, why.
+    wrong_held: Vec<(String, u32, String)>,
     reasons: BTreeMap<String, usize>,
     /// Step satisfactions on allowed writes' paths decided by formal checks.
     formal_steps: usize,
@@ -96,6 +102,9 @@ impl Row {
         self.wrong_blocked += other.wrong_blocked;
         self.gold += other.gold;
         self.gold_allowed += other.gold_allowed;
+        self.gold_confirmed += other.gold_confirmed;
+        self.wrong_confirmed += other.wrong_confirmed;
+        self.wrong_held.extend(other.wrong_held.iter().cloned());
         self.formal_steps += other.formal_steps;
         self.judged_steps += other.judged_steps;
         for (k, v) in &other.reasons {
@@ -154,6 +163,9 @@ struct Leak {
     dialogue: Vec<String>,
 }
 
+/// The reason key of a call held for confirmation.
+const CONFIRM: &str = "Confirm";
+
 fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
     report
         .events
@@ -168,7 +180,7 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
             GateVerdict::Confirm { step, consent, .. } => Some((
                 r.event.0,
                 Outcome::Blocked(format!(
-                    "Confirm({})@{}",
+                    "{CONFIRM}({})@{}",
                     consent.label(),
                     step.as_deref().unwrap_or("?")
                 )),
@@ -333,9 +345,17 @@ fn score(
             Outcome::Allowed { .. } => false,
         };
         row.blocked += usize::from(blocked);
+        let held = matches!(outcome, Outcome::Blocked(key) if key.starts_with(CONFIRM));
         if writes.is_empty() {
             row.wrong += 1;
             row.wrong_blocked += usize::from(blocked);
+            row.wrong_confirmed += usize::from(held);
+            if let Outcome::Blocked(why) = outcome
+                && held
+            {
+                row.wrong_held
+                    .push((trace.meta.id.clone(), k, format!("{tool} held: {why}")));
+            }
             if let Outcome::Allowed { why, dialogue } = outcome {
                 row.leaks.push(Leak {
                     trace: trace.meta.id.clone(),
@@ -347,6 +367,7 @@ fn score(
         } else if writes.iter().any(|a| a.matches(tool, args)) {
             row.gold += 1;
             row.gold_allowed += usize::from(!blocked);
+            row.gold_confirmed += usize::from(held);
             if let Outcome::Blocked(why) = outcome {
                 row.gold_blocked
                     .push((trace.meta.id.clone(), k, format!("{tool} blocked: {why}")));
@@ -437,6 +458,25 @@ fn report(domain: &str) -> BTreeMap<(String, String), Row> {
         println!("{}", row.line(&format!("**{mode} · all**")));
     }
     if let Some(row) = totals.get("offline · workflow") {
+        // Issue #26's table: what the gate answers the gold-matching and
+        // the wrong writes (a held call is a `confirm`: it did not run).
+        println!("\n| {domain}, offline · workflow | allow | confirm | block |");
+        println!("|---|---|---|---|");
+        let gold_blocked = row.gold - row.gold_allowed - row.gold_confirmed;
+        println!(
+            "| gold-matching ({}) | {} | {} | {gold_blocked} |",
+            row.gold, row.gold_allowed, row.gold_confirmed
+        );
+        let wrong_allowed = row.wrong - row.wrong_blocked;
+        println!(
+            "| wrong ({}) | {wrong_allowed} | {} | {} |\n",
+            row.wrong,
+            row.wrong_confirmed,
+            row.wrong_blocked - row.wrong_confirmed
+        );
+        for (trace, event, why) in &row.wrong_held {
+            println!("- wrong, held for confirmation: {trace} event {event}: {why}");
+        }
         for (trace, event, why) in &row.gold_blocked {
             println!("- gold-matching, offline · workflow: {trace} event {event}: {why}");
         }
