@@ -509,9 +509,14 @@ impl Live {
                     committed.judge_calls,
                     u64::try_from(committed.report.judge.len()).unwrap_or(u64::MAX),
                 );
-                Answer {
-                    label: committed.report.verdict.label(),
-                    json: committed.json,
+                // The metrics count the verdict as decided: in shadow mode,
+                // what enforcement would have blocked or confirmed.
+                match app.mode.answer(&committed.report, &committed.json) {
+                    Ok(json) => Answer {
+                        label: committed.report.verdict.label(),
+                        json,
+                    },
+                    Err(e) => refusal(&format!("the verdict cannot be answered: {e}")),
                 }
             }
             Err(e) => refusal(&e.to_string()),
