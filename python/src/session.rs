@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use turnstile_engine::import::native::event_time;
-use turnstile_engine::session::{BundleRuntime, Schedule, Session, SessionState};
+use turnstile_engine::session::{
+    BundleRuntime, Enforcement, EventReport, Schedule, Session, SessionState,
+};
 use turnstile_engine::trace::Event;
 use turnstile_rules::DateTime;
 use turnstile_store::{Durability, DurableSession, Store};
@@ -31,6 +33,7 @@ pub struct NativeSession {
     held: Mutex<Held>,
     judging: Judging,
     runtime: Arc<BundleRuntime>,
+    mode: Enforcement,
 }
 
 #[pymethods]
@@ -40,7 +43,8 @@ impl NativeSession {
     /// `judge` names a judge; `ask` (the Python layer's wrapper around a
     /// callable) takes its place when given.
     #[new]
-    #[pyo3(signature = (bundle, schedule, judge, ask=None, store=None, session_id=None))]
+    #[pyo3(signature = (bundle, schedule, judge, ask=None, store=None, session_id=None, mode="enforce"))]
+    #[allow(clippy::too_many_arguments)] // the Python constructor's keywords
     fn new(
         py: Python<'_>,
         bundle: &NativeBundle,
@@ -49,7 +53,9 @@ impl NativeSession {
         ask: Option<Py<PyAny>>,
         store: Option<PathBuf>,
         session_id: Option<String>,
+        mode: &str,
     ) -> PyResult<NativeSession> {
+        let mode = parse_mode(mode)?;
         let schedule: Schedule = schedule
             .parse()
             .map_err(|e: String| pyo3::exceptions::PyValueError::new_err(e))?;
@@ -70,20 +76,23 @@ impl NativeSession {
             held: Mutex::new(held),
             judging,
             runtime,
+            mode,
         })
     }
 
     /// A session restored from `data` (what `snapshot` returned), answering
     /// exactly like the one saved.
     #[staticmethod]
-    #[pyo3(signature = (bundle, data, judge, ask=None))]
+    #[pyo3(signature = (bundle, data, judge, ask=None, mode="enforce"))]
     fn restore(
         py: Python<'_>,
         bundle: &NativeBundle,
         data: &[u8],
         judge: &str,
         ask: Option<Py<PyAny>>,
+        mode: &str,
     ) -> PyResult<NativeSession> {
+        let mode = parse_mode(mode)?;
         let state: SessionState = serde_json::from_slice(data)
             .map_err(|e| SessionError::new_err(format!("not a saved session: {e}")))?;
         let runtime = Arc::clone(&bundle.runtime);
@@ -97,6 +106,7 @@ impl NativeSession {
             held: Mutex::new(Held::Memory(session)),
             judging,
             runtime,
+            mode,
         })
     }
 
@@ -158,6 +168,12 @@ impl NativeSession {
         })
     }
 
+    /// `enforce` or `shadow`.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.mode.name()
+    }
+
     /// The bundle's content id.
     #[getter]
     fn bundle_id(&self) -> String {
@@ -178,21 +194,40 @@ impl NativeSession {
         match (&mut *held, &self.judging) {
             (Held::Memory(session), Judging::Immediate(judge)) => {
                 let report = session.push_at(event, at, judge.as_ref());
-                json(report.map_err(|e| SessionError::new_err(e.to_string()))?)
+                self.answer_memory(report.map_err(|e| SessionError::new_err(e.to_string()))?)
             }
             (Held::Memory(session), Judging::Model(judge, runtime)) => {
                 let report = runtime.block_on(session.push_at_async(event, at, judge.as_ref()));
-                json(report.map_err(|e| SessionError::new_err(e.to_string()))?)
+                self.answer_memory(report.map_err(|e| SessionError::new_err(e.to_string()))?)
             }
-            (Held::Stored(session), Judging::Immediate(judge)) => session
-                .push_at(event, at, judge.as_ref())
-                .map(|committed| committed.json)
-                .map_err(|e| durable(&e)),
-            (Held::Stored(session), Judging::Model(judge, runtime)) => runtime
-                .block_on(session.push_at_async(event, at, judge.as_ref()))
-                .map(|committed| committed.json)
-                .map_err(|e| durable(&e)),
+            (Held::Stored(session), Judging::Immediate(judge)) => {
+                let committed = session.push_at(event, at, judge.as_ref());
+                let committed = committed.map_err(|e| durable(&e))?;
+                self.answer(&committed.report, &committed.json)
+            }
+            (Held::Stored(session), Judging::Model(judge, runtime)) => {
+                let committed = runtime.block_on(session.push_at_async(event, at, judge.as_ref()));
+                let committed = committed.map_err(|e| durable(&e))?;
+                self.answer(&committed.report, &committed.json)
+            }
         }
+    }
+
+    /// The answer to a report of a session in memory.
+    fn answer_memory(&self, report: EventReport) -> PyResult<String> {
+        let json = serde_json::to_string(&report)
+            .map_err(|e| SessionError::new_err(format!("the report cannot be written: {e}")))?;
+        match self.mode {
+            Enforcement::Enforce => Ok(json),
+            Enforcement::Shadow => self.answer(&report, &json),
+        }
+    }
+
+    /// The answer to `report` (recorded as `json`) in the session's mode.
+    fn answer(&self, report: &EventReport, json: &str) -> PyResult<String> {
+        self.mode
+            .answer(report, json)
+            .map_err(|e| SessionError::new_err(format!("the verdict cannot be answered: {e}")))
     }
 }
 
@@ -234,7 +269,7 @@ fn parse_event(text: &str) -> PyResult<(Event, Option<DateTime>)> {
     Ok((event, at))
 }
 
-fn json(report: turnstile_engine::session::EventReport) -> PyResult<String> {
-    serde_json::to_string(&report)
-        .map_err(|e| SessionError::new_err(format!("the report cannot be written: {e}")))
+fn parse_mode(mode: &str) -> PyResult<Enforcement> {
+    mode.parse()
+        .map_err(|e: String| pyo3::exceptions::PyValueError::new_err(e))
 }

@@ -48,13 +48,19 @@ class Session:
     ``"recorded:<file>"``, or a callable ``(questions) -> answers`` (see
     :mod:`turnstile._judging`) given at most ``judge_timeout`` seconds.
 
+    ``mode="shadow"`` records every verdict as enforcing would, but answers
+    each write it would withhold with ``allow`` (``verdict.enforced`` is
+    false, ``verdict.would`` the verdict enforcement gives); the host runs
+    the call and the session goes on as if it ran. :attr:`withheld` counts
+    what enforcement would have blocked or held for confirmation.
+
     With ``store`` (a SQLite file) the session is the one ``turnstile gate
     --state <store> --session <session_id>`` reads and writes: each event and
     its verdict are committed before :meth:`push` returns, and a new
     ``Session`` with the same store and id continues it.
     """
 
-    __slots__ = ("_native", "_bundle", "_judge", "_timeout")
+    __slots__ = ("_native", "_bundle", "_judge", "_timeout", "_withheld")
 
     def __init__(
         self,
@@ -65,6 +71,7 @@ class Session:
         store: str | os.PathLike[str] | None = None,
         session_id: str | None = None,
         judge_timeout: float | None = DEFAULT_TIMEOUT,
+        mode: str = "enforce",
     ) -> None:
         if not isinstance(bundle, Bundle):
             raise TypeError(f"bundle must be a turnstile.Bundle, not {type(bundle).__name__}")
@@ -72,6 +79,7 @@ class Session:
         self._bundle = bundle
         self._judge = judge
         self._timeout = judge_timeout
+        self._withheld = {"block": 0, "confirm": 0}
         self._native = _native.NativeSession(
             bundle._native,
             schedule,
@@ -79,6 +87,7 @@ class Session:
             ask,
             None if store is None else os.fspath(store),
             session_id,
+            mode,
         )
 
     @classmethod
@@ -89,6 +98,7 @@ class Session:
         judge: Judge = "offline",
         *,
         judge_timeout: float | None = DEFAULT_TIMEOUT,
+        mode: str = "enforce",
     ) -> "Session":
         """The session :meth:`snapshot` saved, in memory, answering exactly
         like the original. Raises :class:`turnstile.SessionError` for data
@@ -98,13 +108,27 @@ class Session:
         session._bundle = bundle
         session._judge = judge
         session._timeout = judge_timeout
-        session._native = _native.NativeSession.restore(bundle._native, bytes(data), name, ask)
+        session._withheld = {"block": 0, "confirm": 0}
+        session._native = _native.NativeSession.restore(
+            bundle._native, bytes(data), name, ask, mode
+        )
         return session
 
     @property
     def bundle(self) -> Bundle:
         """The bundle the session runs."""
         return self._bundle
+
+    @property
+    def mode(self) -> str:
+        """``enforce`` or ``shadow``."""
+        return self._native.mode
+
+    @property
+    def withheld(self) -> dict[str, int]:
+        """The writes this object's verdicts withheld (enforcing) or would
+        have withheld (shadow), by decision: ``{"block": n, "confirm": m}``."""
+        return dict(self._withheld)
 
     @property
     def session_id(self) -> str | None:
@@ -122,13 +146,19 @@ class Session:
         in the native trace format (a missing key, a wrong type); the
         session does not take it.
         """
-        return Verdict.from_json(self._native.push(_event_text(event)))
+        return self._counted(Verdict.from_json(self._native.push(_event_text(event))))
 
     def push_many(self, events: Iterable[Mapping[str, Any]]) -> list[Verdict]:
         """Decides each event in turn. Every event is checked before the
         first is taken: one that is not an event raises and none is taken."""
         texts = [_event_text(event) for event in events]
-        return [Verdict.from_json(text) for text in self._native.push_many(texts)]
+        return [self._counted(Verdict.from_json(t)) for t in self._native.push_many(texts)]
+
+    def _counted(self, verdict: Verdict) -> Verdict:
+        decided = verdict.would or verdict
+        if decided.decision in self._withheld:
+            self._withheld[decided.decision] += 1
+        return verdict
 
     def approve(self, call: str, granted: bool = True, by: str = "user") -> Verdict:
         """Sends the host's answer to a ``confirm`` on call ``call``: the

@@ -97,6 +97,13 @@ class Verdict:
         """False in shadow mode, where every write is answered ``allow``."""
         return bool(self._report.get("enforced", True))
 
+    @property
+    def would(self) -> "Verdict | None":
+        """In shadow mode, for a write answered ``allow`` that enforcement
+        would withhold: the verdict enforcement gives."""
+        would = self._report.get("would")
+        return None if would is None else Verdict(would)
+
     def to_dict(self) -> dict[str, Any]:
         """The whole report, as ``turnstile gate`` prints it."""
         return json.loads(json.dumps(self._report))
