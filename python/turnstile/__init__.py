@@ -3,8 +3,8 @@
 Load a bundle, open a :class:`Session` per conversation and push each event
 (the native trace format: ``{"type": "user", "text": ...}``,
 ``{"type": "call", "id": ..., "tool": ..., "args": {...}}``, ...). Every
-agent call of a mutating tool gets a :class:`Verdict`; run the tool only
-when ``verdict.allowed``. A ``confirm`` carries the canonical confirmation
+agent call gets a :class:`Verdict`; run the tool unless
+``verdict.withholds`` (a ``block``, or a ``confirm``). A ``confirm`` carries the canonical confirmation
 to show the user; send the answer as an approval event
 (:meth:`Session.approve`).
 

@@ -10,9 +10,9 @@ class Verdict:
     """What the gate says about one event.
 
     ``decision`` is one of the engine's labels: ``allow``, ``block``,
-    ``confirm``, ``guide``, ``deviate``, ``observe`` or ``unchecked``. Only
-    ``allow`` lets a mutating call run; a host that treats every other
-    decision as a block stays safe.
+    ``confirm``, ``guide``, ``deviate``, ``observe`` or ``unchecked``. A call
+    runs unless the verdict :attr:`withholds` it (``block``, ``confirm``); a
+    gated (mutating) call is decided ``allow`` or withheld.
     """
 
     __slots__ = ("_report",)
@@ -34,6 +34,12 @@ class Verdict:
     def allowed(self) -> bool:
         """Whether the call may run: only an ``allow`` lets it."""
         return self.decision == "allow"
+
+    @property
+    def withholds(self) -> bool:
+        """Whether the call must not run: a ``block``, or a ``confirm``
+        waiting for the user's answer. Every other verdict lets it run."""
+        return self.decision in ("block", "confirm")
 
     @property
     def event(self) -> int:
