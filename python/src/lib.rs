@@ -5,6 +5,7 @@
 //! failure is a Python exception (module `errors`) or a blocking verdict:
 //! nothing unwinds into Python.
 
+mod audit;
 mod bundle;
 mod errors;
 mod judge;
@@ -14,8 +15,10 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<audit::NativeAudit>()?;
     m.add_class::<bundle::NativeBundle>()?;
     m.add_class::<session::NativeSession>()?;
+    m.add_function(wrap_pyfunction!(audit::summarize, m)?)?;
     errors::register(m)?;
     Ok(())
 }

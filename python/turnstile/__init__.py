@@ -20,11 +20,13 @@ from ._native import (
     StoreError,
     TurnstileError,
 )
+from ._audit import Audit, TraceReport, audit, summarize
 from ._bundle import Bundle
 from ._session import Session
 from ._verdict import Verdict
 
 __all__ = [
+    "Audit",
     "Bundle",
     "BundleError",
     "EventError",
@@ -32,6 +34,9 @@ __all__ = [
     "Session",
     "SessionError",
     "StoreError",
+    "TraceReport",
     "TurnstileError",
     "Verdict",
+    "audit",
+    "summarize",
 ]
