@@ -20,7 +20,11 @@ use turnstile_judge::OfflineJudge;
 #[test]
 fn every_report_reads_back_from_its_json_and_sums_the_same() {
     let rt = BundleRuntime::new(Arc::new(tau2::shipped_bundle("retail"))).unwrap();
-    let auditor = Auditor::new(rt, AuditJudge::Immediate(Arc::new(OfflineJudge::new())), false);
+    let auditor = Auditor::new(
+        rt,
+        AuditJudge::Immediate(Arc::new(OfflineJudge::new())),
+        false,
+    );
     let files = tau2::domain_trace_files("retail");
     assert!(!files.is_empty());
     let mut reports: Vec<TraceReport> = Vec::new();
@@ -28,12 +32,18 @@ fn every_report_reads_back_from_its_json_and_sums_the_same() {
         threads: 1,
         format: None,
     };
-    run(&files, &options, &Counters::default(), &auditor, &mut |item| {
-        if let Item::Report(report) = item {
-            reports.push(*report);
-        }
-        ControlFlow::Continue(())
-    })
+    run(
+        &files,
+        &options,
+        &Counters::default(),
+        &auditor,
+        &mut |item| {
+            if let Item::Report(report) = item {
+                reports.push(*report);
+            }
+            ControlFlow::Continue(())
+        },
+    )
     .unwrap();
     assert!(reports.iter().any(|r| r.blocked.is_empty()));
     assert!(reports.iter().any(|r| !r.blocked.is_empty()));
@@ -53,5 +63,8 @@ fn every_report_reads_back_from_its_json_and_sums_the_same() {
         direct.add(report);
         read_back.add(&parsed);
     }
-    assert_eq!(read_back.to_json().to_string(), direct.to_json().to_string());
+    assert_eq!(
+        read_back.to_json().to_string(),
+        direct.to_json().to_string()
+    );
 }

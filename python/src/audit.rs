@@ -71,13 +71,19 @@ impl NativeAudit {
                     threads,
                     format: None,
                 };
-                run(&files, &options, &Counters::default(), &auditor, &mut |item| {
-                    // The Python side dropped the iterator: stop.
-                    match sender.send(item) {
-                        Ok(()) => ControlFlow::Continue(()),
-                        Err(_) => ControlFlow::Break(()),
-                    }
-                })
+                run(
+                    &files,
+                    &options,
+                    &Counters::default(),
+                    &auditor,
+                    &mut |item| {
+                        // The Python side dropped the iterator: stop.
+                        match sender.send(item) {
+                            Ok(()) => ControlFlow::Continue(()),
+                            Err(_) => ControlFlow::Break(()),
+                        }
+                    },
+                )
             })
             .map_err(|e| TurnstileError::new_err(format!("cannot start the audit: {e}")))?;
         Ok(NativeAudit {
@@ -161,8 +167,8 @@ pub fn summarize(py: Python<'_>, files: Vec<String>, reports: Vec<String>) -> Py
             summary.file(file);
         }
         for (index, text) in reports.iter().enumerate() {
-            let report: turnstile_engine::audit::TraceReport = serde_json::from_str(text)
-                .map_err(|e| {
+            let report: turnstile_engine::audit::TraceReport =
+                serde_json::from_str(text).map_err(|e| {
                     TurnstileError::new_err(format!("report {index} is not a trace report: {e}"))
                 })?;
             summary.add(&report);

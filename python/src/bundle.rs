@@ -24,9 +24,8 @@ impl NativeBundle {
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<NativeBundle> {
         let compiled = py.detach(|| check_bundle(&path));
         let compiled = compiled.map_err(|problems| bundle_error(py, &path, &problems))?;
-        let runtime = BundleRuntime::new(Arc::new(compiled)).map_err(|e| {
-            BundleError::new_err(format!("bundle {}: {e}", path.display()))
-        })?;
+        let runtime = BundleRuntime::new(Arc::new(compiled))
+            .map_err(|e| BundleError::new_err(format!("bundle {}: {e}", path.display())))?;
         Ok(NativeBundle { runtime, path })
     }
 

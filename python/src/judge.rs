@@ -125,8 +125,9 @@ fn read_answers(text: &str, expected: usize) -> Result<Vec<Judgement>, String> {
                 .and_then(serde_json::Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
-            let verdict: Verdict = serde_json::from_value(value)
-                .map_err(|e| format!("the judge callable's answer {index} is not a verdict: {e}"))?;
+            let verdict: Verdict = serde_json::from_value(value).map_err(|e| {
+                format!("the judge callable's answer {index} is not a verdict: {e}")
+            })?;
             Ok(Judgement::new(verdict, rationale))
         })
         .collect()

@@ -123,9 +123,8 @@ impl NativeSession {
             .iter()
             .enumerate()
             .map(|(index, text)| {
-                parse_event(text).map_err(|e| {
-                    EventError::new_err(format!("event {index}: {}", e.value(py)))
-                })
+                parse_event(text)
+                    .map_err(|e| EventError::new_err(format!("event {index}: {}", e.value(py))))
             })
             .collect::<PyResult<Vec<_>>>()?;
         py.detach(|| {
@@ -239,8 +238,10 @@ fn open_stored(
     runtime: Arc<BundleRuntime>,
     schedule: Schedule,
 ) -> PyResult<DurableSession> {
-    let store = Store::open(path, Durability::Full).map_err(|e| StoreError::new_err(e.to_string()))?;
-    let claimed = DurableSession::claim(&store, id).map_err(|e| StoreError::new_err(e.to_string()))?;
+    let store =
+        Store::open(path, Durability::Full).map_err(|e| StoreError::new_err(e.to_string()))?;
+    let claimed =
+        DurableSession::claim(&store, id).map_err(|e| StoreError::new_err(e.to_string()))?;
     match claimed.stored() {
         Some(meta) if meta.schedule != schedule => Err(SessionError::new_err(format!(
             "session {id:?} uses the {} schedule, not {schedule}",
@@ -261,7 +262,9 @@ fn parse_event(text: &str) -> PyResult<(Event, Option<DateTime>)> {
     let value: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| EventError::new_err(format!("not an event: {e}")))?;
     if !value.is_object() {
-        return Err(EventError::new_err("not an event: an event is a JSON object"));
+        return Err(EventError::new_err(
+            "not an event: an event is a JSON object",
+        ));
     }
     let at = event_time(&value).map_err(|e| EventError::new_err(format!("not an event: {e}")))?;
     let event: Event = serde_json::from_value(value)

@@ -130,7 +130,10 @@ mod tests {
         assert_eq!(shadow["verdict"], "allow");
         assert_eq!(shadow["enforced"], false);
         assert_eq!(shadow["mutating"], true);
-        assert_eq!(shadow["would"], serde_json::from_str::<Value>(&json).unwrap());
+        assert_eq!(
+            shadow["would"],
+            serde_json::from_str::<Value>(&json).unwrap()
+        );
     }
 
     #[test]
