@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -114,7 +115,15 @@ impl NativeSession {
     /// report as JSON text. A stored session commits it first.
     fn push(&self, py: Python<'_>, event: &str) -> PyResult<String> {
         let (event, at) = parse_event(event)?;
+        py.detach(|| self.decide(event, at)).map(|(answer, _)| answer)
+    }
+
+    /// `push`, and the nanoseconds the engine's push took of it (the
+    /// benchmark of the binding's overhead subtracts them).
+    fn push_timed(&self, py: Python<'_>, event: &str) -> PyResult<(String, u64)> {
+        let (event, at) = parse_event(event)?;
         py.detach(|| self.decide(event, at))
+            .map(|(answer, took)| (answer, u64::try_from(took.as_nanos()).unwrap_or(u64::MAX)))
     }
 
     /// Decides each event in turn; stops at the first that cannot be taken.
@@ -130,7 +139,7 @@ impl NativeSession {
         py.detach(|| {
             parsed
                 .into_iter()
-                .map(|(event, at)| self.decide(event, at))
+                .map(|(event, at)| self.decide(event, at).map(|(answer, _)| answer))
                 .collect()
         })
     }
@@ -187,27 +196,35 @@ impl NativeSession {
         })
     }
 
-    /// Decides one event with the session's judge; the report as JSON.
-    fn decide(&self, event: Event, at: Option<DateTime>) -> PyResult<String> {
+    /// Decides one event with the session's judge: the answer's JSON, and
+    /// how long the engine's push (with the store's commit) took.
+    fn decide(&self, event: Event, at: Option<DateTime>) -> PyResult<(String, Duration)> {
         let mut held = self.lock()?;
+        let started = Instant::now();
         match (&mut *held, &self.judging) {
             (Held::Memory(session), Judging::Immediate(judge)) => {
                 let report = session.push_at(event, at, judge.as_ref());
-                self.answer_memory(report.map_err(|e| SessionError::new_err(e.to_string()))?)
+                let took = started.elapsed();
+                let report = report.map_err(|e| SessionError::new_err(e.to_string()))?;
+                Ok((self.answer_memory(report)?, took))
             }
             (Held::Memory(session), Judging::Model(judge, runtime)) => {
                 let report = runtime.block_on(session.push_at_async(event, at, judge.as_ref()));
-                self.answer_memory(report.map_err(|e| SessionError::new_err(e.to_string()))?)
+                let took = started.elapsed();
+                let report = report.map_err(|e| SessionError::new_err(e.to_string()))?;
+                Ok((self.answer_memory(report)?, took))
             }
             (Held::Stored(session), Judging::Immediate(judge)) => {
                 let committed = session.push_at(event, at, judge.as_ref());
+                let took = started.elapsed();
                 let committed = committed.map_err(|e| durable(&e))?;
-                self.answer(&committed.report, &committed.json)
+                Ok((self.answer(&committed.report, &committed.json)?, took))
             }
             (Held::Stored(session), Judging::Model(judge, runtime)) => {
                 let committed = runtime.block_on(session.push_at_async(event, at, judge.as_ref()));
+                let took = started.elapsed();
                 let committed = committed.map_err(|e| durable(&e))?;
-                self.answer(&committed.report, &committed.json)
+                Ok((self.answer(&committed.report, &committed.json)?, took))
             }
         }
     }

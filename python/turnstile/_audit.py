@@ -8,7 +8,7 @@ from typing import Any, Iterable, Iterator
 
 from . import _native
 from ._bundle import Bundle
-from ._judging import DEFAULT_TIMEOUT, JudgeCallable, asker
+from ._judging import DEFAULT_TIMEOUT, JudgeCallable, judge_args
 
 
 class TraceReport:
@@ -108,10 +108,5 @@ def audit(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     files = [os.fspath(p) for p in paths]
-    if isinstance(judge, str):
-        name, ask = judge, None
-    elif callable(judge):
-        name, ask = "callable", asker(judge, judge_timeout)
-    else:
-        raise TypeError(f"judge must be a name or a callable, not {type(judge).__name__}")
+    name, ask = judge_args(judge, judge_timeout)
     return Audit(_native.NativeAudit(bundle._native, files, threads, name, ask))

@@ -24,6 +24,18 @@ JudgeCallable = Callable[[Sequence[dict[str, Any]]], Sequence[dict[str, Any]]]
 DEFAULT_TIMEOUT = 30.0
 
 
+def judge_args(judge: object, timeout: float | None) -> tuple[str, Any]:
+    """The native judge arguments: a judge's name, or a callable's asker."""
+    if isinstance(judge, str):
+        return judge, None
+    if callable(judge):
+        return "callable", asker(judge, timeout)
+    raise TypeError(
+        f"judge must be 'offline', 'openai', 'recorded:<file>' or a callable, "
+        f"not {type(judge).__name__}"
+    )
+
+
 def asker(judge: JudgeCallable, timeout: float | None) -> Callable[[str], str | None]:
     """The function the engine calls: questions as JSON text in, answers as
     JSON text out, ``None`` after ``timeout`` seconds (``None``: wait)."""

@@ -8,23 +8,11 @@ from typing import Any, Iterable, Mapping, Union
 
 from . import _native
 from ._bundle import Bundle
-from ._judging import DEFAULT_TIMEOUT, JudgeCallable, asker
+from ._judging import DEFAULT_TIMEOUT, JudgeCallable, judge_args
 from ._native import EventError
 from ._verdict import Verdict
 
 Judge = Union[str, JudgeCallable]
-
-
-def _judge_args(judge: Judge, timeout: float | None) -> tuple[str, Any]:
-    """The native session's judge arguments: a name, or a callable's asker."""
-    if isinstance(judge, str):
-        return judge, None
-    if callable(judge):
-        return "callable", asker(judge, timeout)
-    raise TypeError(
-        f"judge must be 'offline', 'openai', 'recorded:<file>' or a callable, "
-        f"not {type(judge).__name__}"
-    )
 
 
 def _event_text(event: object) -> str:
@@ -75,7 +63,7 @@ class Session:
     ) -> None:
         if not isinstance(bundle, Bundle):
             raise TypeError(f"bundle must be a turnstile.Bundle, not {type(bundle).__name__}")
-        name, ask = _judge_args(judge, judge_timeout)
+        name, ask = judge_args(judge, judge_timeout)
         self._bundle = bundle
         self._judge = judge
         self._timeout = judge_timeout
@@ -103,7 +91,7 @@ class Session:
         """The session :meth:`snapshot` saved, in memory, answering exactly
         like the original. Raises :class:`turnstile.SessionError` for data
         that is not a saved session or was saved with another bundle."""
-        name, ask = _judge_args(judge, judge_timeout)
+        name, ask = judge_args(judge, judge_timeout)
         session = cls.__new__(cls)
         session._bundle = bundle
         session._judge = judge

@@ -262,6 +262,12 @@ struct Verdict {
     /// With an `allow` on an approval: `{"by": "user", "call": "c3"}`.
     #[schema(value_type = Object)]
     approved: Option<serde_json::Value>,
+    /// Under `--mode shadow`: `false` on every answer.
+    enforced: Option<bool>,
+    /// Under `--mode shadow`, on a write answered `allow` that enforcement
+    /// would withhold: the verdict enforcement gives (`block`, `confirm`).
+    #[schema(value_type = Object)]
+    would: Option<serde_json::Value>,
 }
 
 /// A session: its requests with their cursors and remediation as of the
