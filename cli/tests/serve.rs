@@ -390,5 +390,8 @@ fn shadow_mode_answers_withheld_writes_allow_and_counts_what_enforcement_would_w
     // The shadow answer's fields are described.
     let (_, body) = server.request("GET", "/openapi.json", None);
     let verdict = &json(&body)["components"]["schemas"]["Verdict"]["properties"];
-    assert!(verdict["enforced"].is_object() && verdict["would"].is_object(), "{verdict}");
+    assert!(
+        verdict["enforced"].is_object() && verdict["would"].is_object(),
+        "{verdict}"
+    );
 }

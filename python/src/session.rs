@@ -115,7 +115,8 @@ impl NativeSession {
     /// report as JSON text. A stored session commits it first.
     fn push(&self, py: Python<'_>, event: &str) -> PyResult<String> {
         let (event, at) = parse_event(event)?;
-        py.detach(|| self.decide(event, at)).map(|(answer, _)| answer)
+        py.detach(|| self.decide(event, at))
+            .map(|(answer, _)| answer)
     }
 
     /// `push`, and the nanoseconds the engine's push took of it (the
