@@ -137,3 +137,44 @@ def test_the_gil_is_released_while_the_engine_works(retail):
         stop.set()
         spinner.join()
     assert during > 1000, f"the counting thread advanced {during} steps"
+
+
+def test_the_openai_judge_is_configured_from_the_environment_and_fails_closed(toy, toy_cancel, monkeypatch):
+    # A fake OpenAI-compatible server on loopback that answers nothing usable:
+    # the judge reaches it (URL, model and key from the environment) and its
+    # answers are unknown, so the write stays blocked.
+    import http.server
+    import json as json_module
+
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            seen.append((self.path, self.headers.get("Authorization"), json_module.loads(body)))
+            payload = json_module.dumps({"choices": []}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        monkeypatch.setenv("TURNSTILE_JUDGE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+        monkeypatch.setenv("TURNSTILE_JUDGE_MODEL", "fake-model")
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        session = turnstile.Session(toy, judge="openai")
+        assert the_write(session, toy_cancel["cancel-confirmed"]).decision == "block"
+    finally:
+        server.shutdown()
+    assert seen, "the judge called the server"
+    path, authorization, body = seen[0]
+    assert path == "/v1/chat/completions"
+    assert authorization == "Bearer sk-test"
+    assert body["model"] == "fake-model"
