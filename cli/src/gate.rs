@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use turnstile_engine::bundle::Control;
 use turnstile_engine::import::native::event_time;
-use turnstile_engine::session::{BundleRuntime, Schedule};
+use turnstile_engine::session::{BundleRuntime, Enforcement, Schedule};
 use turnstile_engine::trace::Event;
 use turnstile_store::{Committed, Durability, DurableError, DurableSession, Store};
 
@@ -42,6 +42,9 @@ pub struct GateOptions {
     pub schedule: Schedule,
     pub max_line: usize,
     pub durability: Durability,
+    /// `--mode`: enforce, or shadow (verdicts recorded, writes answered
+    /// allow; the withheld writes counted on standard error at the end).
+    pub mode: Enforcement,
     /// `--now`: the instant a `system` clock stands still at (tests).
     pub now: Option<turnstile_rules::DateTime>,
 }
@@ -58,6 +61,8 @@ pub fn run(rt: Arc<BundleRuntime>, options: &GateOptions, judge: &Judging) -> Re
         store,
         schedule: options.schedule,
         now: options.now,
+        mode: options.mode,
+        withheld: Withheld::default(),
         current: None,
     };
     gate.current = Some(gate.open(id, None)?);
@@ -70,7 +75,12 @@ pub fn run(rt: Arc<BundleRuntime>, options: &GateOptions, judge: &Judging) -> Re
             .map_err(|e| format!("cannot read standard input: {e}"))?;
         number += 1;
         let answer = match line {
-            Line::End => return Ok(()),
+            Line::End => {
+                if gate.mode == Enforcement::Shadow {
+                    eprintln!("{}", gate.withheld.summary());
+                }
+                return Ok(());
+            }
             Line::TooLong(length) => refusal(
                 number,
                 &format!(
@@ -120,8 +130,36 @@ struct Gate {
     schedule: Schedule,
     /// `--now`, given to every session.
     now: Option<turnstile_rules::DateTime>,
+    /// How verdicts are answered.
+    mode: Enforcement,
+    /// The writes the verdicts withheld (what shadow mode let through).
+    withheld: Withheld,
     /// `None` after a refused header: events are refused until the next one.
     current: Option<DurableSession>,
+}
+
+/// The writes a gate's verdicts withheld.
+#[derive(Default)]
+struct Withheld {
+    blocked: usize,
+    confirm: usize,
+}
+
+impl Withheld {
+    fn count(&mut self, verdict: &turnstile_engine::session::GateVerdict) {
+        if verdict.is_block() {
+            self.blocked += 1;
+        } else if verdict.is_confirm() {
+            self.confirm += 1;
+        }
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "shadow mode: enforcement would have blocked {} write(s) and asked confirmation for {}",
+            self.blocked, self.confirm
+        )
+    }
 }
 
 impl Gate {
@@ -172,7 +210,14 @@ impl Gate {
             );
         };
         match push(judge, current, event, at) {
-            Ok(committed) => committed.json,
+            Ok(committed) => {
+                self.withheld.count(&committed.report.verdict);
+                self.mode
+                    .answer(&committed.report, &committed.json)
+                    .unwrap_or_else(|e| {
+                        refusal(number, &format!("the verdict cannot be answered: {e}"))
+                    })
+            }
             Err(e) => refusal(number, &e.to_string()),
         }
     }

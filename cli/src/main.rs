@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use turnstile_engine::session::{BundleRuntime, Explainer, Schedule};
+use turnstile_engine::session::{BundleRuntime, Enforcement, Explainer, Schedule};
 use turnstile_engine::{
     BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
 };
@@ -207,6 +207,11 @@ enum Command {
         /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
         /// tests; an `event` clock takes it for events before any carries
         /// its own `at`.
+        /// `enforce` answers verdicts as decided; `shadow` records them and
+        /// answers every write `allow` (`enforced: false`, with the verdict
+        /// enforcement would give under `would`).
+        #[arg(long, default_value = "enforce")]
+        mode: Enforcement,
         #[arg(long, value_parser = parse_now)]
         now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
@@ -246,6 +251,11 @@ enum Command {
         /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
         /// tests; an `event` clock takes it for events before any carries
         /// its own `at`.
+        /// `enforce` answers verdicts as decided; `shadow` records them and
+        /// answers every write `allow` (`enforced: false`, with the verdict
+        /// enforcement would give under `would`).
+        #[arg(long, default_value = "enforce")]
+        mode: Enforcement,
         #[arg(long, value_parser = parse_now)]
         now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
@@ -533,6 +543,7 @@ fn main() -> ExitCode {
             schedule,
             max_line,
             sync,
+            mode,
             now,
             judge,
         } => {
@@ -549,6 +560,7 @@ fn main() -> ExitCode {
                 schedule,
                 max_line,
                 durability: sync.durability(),
+                mode,
                 now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
@@ -565,6 +577,7 @@ fn main() -> ExitCode {
             sync,
             idle_ms,
             max_live,
+            mode,
             now,
             judge,
         } => {
@@ -578,6 +591,7 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
                 idle: std::time::Duration::from_millis(idle_ms),
                 max_live,
+                mode,
                 now,
             };
             match serve::run(&options, |bundles| {

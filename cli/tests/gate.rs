@@ -245,23 +245,26 @@ fn verdict_bytes_have_sorted_keys_in_every_build() {
 /// lacks only the user's yes is answered `confirm` with its confirmation
 /// request; the host's approval, sent in a second run of the gate (a
 /// restart of the store), opens the identical call once.
+/// A cancellation in the `shop` fixture that meets every formal check and
+/// was never confirmed: the gate answers `confirm` on its last event.
+const UNCONFIRMED_CANCEL: [&str; 9] = [
+    r#"{"type":"user","text":"Hi! I'd like to cancel an order. My email is u1@example.com."}"#,
+    r#"{"type":"call","id":"c1","tool":"find_user_id_by_email","args":{"email":"u1@example.com"}}"#,
+    r#"{"type":"result","id":"c1","ok":true,"content":"u1"}"#,
+    r##"{"type":"call","id":"c2","tool":"get_user_details","args":{"user_id":"u1"}}"##,
+    r##"{"type":"result","id":"c2","ok":true,"content":{"user_id":"u1","orders":["#O1"],"payment_methods":{},"bills":[]}}"##,
+    r##"{"type":"call","id":"c3","tool":"get_order_details","args":{"order_id":"#O1"}}"##,
+    r##"{"type":"result","id":"c3","ok":true,"content":{"order_id":"#O1","user_id":"u1","status":"pending","total":10,"items":[]}}"##,
+    r##"{"type":"agent","text":"Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."}"##,
+    r##"{"type":"call","id":"c4","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
+];
+
 #[test]
 fn a_confirmed_call_is_allowed_on_the_hosts_approval_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.db");
     let bundle = root().join("engine/tests/fixtures/shop");
-    let first = [
-        r#"{"type":"user","text":"Hi! I'd like to cancel an order. My email is u1@example.com."}"#,
-        r#"{"type":"call","id":"c1","tool":"find_user_id_by_email","args":{"email":"u1@example.com"}}"#,
-        r#"{"type":"result","id":"c1","ok":true,"content":"u1"}"#,
-        r##"{"type":"call","id":"c2","tool":"get_user_details","args":{"user_id":"u1"}}"##,
-        r##"{"type":"result","id":"c2","ok":true,"content":{"user_id":"u1","orders":["#O1"],"payment_methods":{},"bills":[]}}"##,
-        r##"{"type":"call","id":"c3","tool":"get_order_details","args":{"order_id":"#O1"}}"##,
-        r##"{"type":"result","id":"c3","ok":true,"content":{"order_id":"#O1","user_id":"u1","status":"pending","total":10,"items":[]}}"##,
-        r##"{"type":"agent","text":"Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."}"##,
-        r##"{"type":"call","id":"c4","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
-    ]
-    .join("\n");
+    let first = UNCONFIRMED_CANCEL.join("\n");
     let (code, verdicts, stderr) =
         common::gate(&bundle, &store, &["--session", "s"], first.as_bytes());
     assert_eq!(code, Some(0), "{stderr}");
@@ -293,4 +296,58 @@ fn a_confirmed_call_is_allowed_on_the_hosts_approval_after_a_restart() {
     assert_eq!(verdicts[2]["verdict"], "allow", "{}", verdicts[2]);
     assert_eq!(verdicts[2]["approved"]["call"], "c4");
     assert_eq!(verdicts[2]["approved"]["by"], "user");
+}
+
+#[test]
+fn shadow_mode_answers_withheld_writes_allow_and_records_the_real_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let bundle = root().join("engine/tests/fixtures/shop");
+    // The cancellation asked first, before anything is read (a block), then
+    // the conversation that holds it for confirmation.
+    let premature = r##"{"type":"call","id":"c0","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##;
+    let mut events = UNCONFIRMED_CANCEL.to_vec();
+    events.insert(1, premature);
+    let events = events.join("\n");
+    let (code, enforced, stderr) =
+        common::gate(&bundle, &dir.path().join("e.db"), &[], events.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, shadowed, stderr) = common::gate(
+        &bundle,
+        &store,
+        &["--session", "s", "--mode", "shadow"],
+        events.as_bytes(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(enforced.len(), shadowed.len());
+    let mut withheld = 0;
+    for (real, shadow) in enforced.iter().zip(&shadowed) {
+        assert_eq!(shadow["enforced"], false, "{shadow}");
+        if real["verdict"] == "block" || real["verdict"] == "confirm" {
+            withheld += 1;
+            assert_eq!(shadow["verdict"], "allow", "{shadow}");
+            assert_eq!(&shadow["would"], real);
+            assert_eq!(shadow["event"], real["event"]);
+        } else {
+            let mut shadow = shadow.clone();
+            shadow.as_object_mut().unwrap().remove("enforced");
+            assert_eq!(&shadow, real);
+        }
+    }
+    assert_eq!(enforced[1]["verdict"], "block", "{}", enforced[1]);
+    assert_eq!(enforced[9]["verdict"], "confirm", "{}", enforced[9]);
+    assert_eq!(withheld, 2);
+    assert!(
+        stderr.contains("would have blocked 1 write(s) and asked confirmation for 1"),
+        "{stderr}"
+    );
+
+    // The store holds the verdicts as decided: enforcing, the restored
+    // session still withholds the identical call.
+    let again = r##"{"type":"call","id":"c5","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##;
+    let (code, verdicts, stderr) =
+        common::gate(&bundle, &store, &["--session", "s"], again.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts[0]["verdict"], "confirm", "{}", verdicts[0]);
+    assert!(verdicts[0].get("enforced").is_none());
 }

@@ -351,3 +351,47 @@ fn an_evicted_session_is_restored_on_its_next_event() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(json(&body)["events"], events.len());
 }
+
+#[test]
+fn shadow_mode_answers_withheld_writes_allow_and_counts_what_enforcement_would_withhold() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("s.db"), &["--mode", "shadow"]);
+    let events = conversation();
+    let expected = gate_verdicts(&events);
+    let blocks = expected.iter().filter(|v| v["verdict"] == "block").count();
+    assert!(blocks > 0);
+    let id = create(&server);
+    let path = format!("/v1/sessions/{id}/events");
+    let (status, body) = server.request("POST", &path, Some(&format!("[{}]", events.join(","))));
+    assert_eq!(status, 200, "{body}");
+    let answers = json(&body);
+    let answers = answers.as_array().unwrap();
+    assert_eq!(answers.len(), expected.len());
+    for (answer, real) in answers.iter().zip(&expected) {
+        assert_eq!(answer["enforced"], false, "{answer}");
+        if real["verdict"] == "block" || real["verdict"] == "confirm" {
+            assert_eq!(answer["verdict"], "allow", "{answer}");
+            assert_eq!(&answer["would"], real);
+        } else {
+            assert_eq!(answer["verdict"], real["verdict"], "{answer}");
+        }
+    }
+    // Recorded as decided, and counted as decided.
+    let (status, body) = server.request("GET", &format!("/v1/sessions/{id}"), None);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["verdicts"].as_array().unwrap(), &expected);
+    let (_, metrics) = server.request("GET", "/metrics", None);
+    assert!(
+        metrics.contains(&format!(
+            "turnstile_decisions_total{{verdict=\"block\"}} {blocks}"
+        )),
+        "{metrics}"
+    );
+    // The shadow answer's fields are described.
+    let (_, body) = server.request("GET", "/openapi.json", None);
+    let verdict = &json(&body)["components"]["schemas"]["Verdict"]["properties"];
+    assert!(
+        verdict["enforced"].is_object() && verdict["would"].is_object(),
+        "{verdict}"
+    );
+}

@@ -270,6 +270,12 @@ struct Verdict {
     /// With an `allow` on an approval: `{"by": "user", "call": "c3"}`.
     #[schema(value_type = Object)]
     approved: Option<serde_json::Value>,
+    /// Under `--mode shadow`: `false` on every answer.
+    enforced: Option<bool>,
+    /// Under `--mode shadow`, on a write answered `allow` that enforcement
+    /// would withhold: the verdict enforcement gives (`block`, `confirm`).
+    #[schema(value_type = Object)]
+    would: Option<serde_json::Value>,
 }
 
 /// A session: its requests with their cursors and remediation as of the
@@ -517,9 +523,14 @@ impl Live {
                     committed.judge_calls,
                     u64::try_from(committed.report.judge.len()).unwrap_or(u64::MAX),
                 );
-                Answer {
-                    label: committed.report.verdict.label(),
-                    json: committed.json,
+                // The metrics count the verdict as decided: in shadow mode,
+                // what enforcement would have blocked or confirmed.
+                match app.mode.answer(&committed.report, &committed.json) {
+                    Ok(json) => Answer {
+                        label: committed.report.verdict.label(),
+                        json,
+                    },
+                    Err(e) => refusal(&format!("the verdict cannot be answered: {e}")),
                 }
             }
             Err(e) => refusal(&e.to_string()),

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use turnstile_engine::check_bundle;
-use turnstile_engine::session::BundleRuntime;
+use turnstile_engine::session::{BundleRuntime, Enforcement};
 use turnstile_judge::Judge;
 use turnstile_store::{Durability, Store};
 
@@ -34,6 +34,8 @@ pub struct ServeOptions {
     /// Sessions kept in memory at most; past it the least recently used
     /// idle ones are dropped first.
     pub max_live: usize,
+    /// `--mode`: enforce, or shadow (verdicts recorded, writes answered allow).
+    pub mode: Enforcement,
     /// `--now`: the instant a `system` clock stands still at (tests).
     pub now: Option<turnstile_rules::DateTime>,
 }
@@ -47,6 +49,8 @@ pub struct App {
     pub max_body: usize,
     pub sessions: api::Sessions,
     pub metrics: metrics::Metrics,
+    /// `--mode`: how each verdict is answered (the store keeps it as decided).
+    pub mode: Enforcement,
     /// `--now`, given to every session.
     pub now: Option<turnstile_rules::DateTime>,
 }
@@ -98,6 +102,7 @@ pub fn run(
         max_body: options.max_body,
         sessions: api::Sessions::default(),
         metrics: metrics::Metrics::default(),
+        mode: options.mode,
         now: options.now,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()

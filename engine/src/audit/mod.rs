@@ -412,7 +412,7 @@ pub struct TraceReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_deviation: Option<Deviation>,
     /// Every blocked mutating call, in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<Deviation>,
     /// Every deviation without a write (the `deviate` verdict: an
     /// instruction or claim out of order; a protected read refused), in
@@ -429,7 +429,7 @@ pub struct TraceReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub needs_review: Vec<Deviation>,
     /// Writes allowed only by assumed dialogue steps.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unverified: Vec<UnverifiedWrite>,
     /// Where each request ended.
     pub requests: Vec<RequestOutcome>,
@@ -438,7 +438,7 @@ pub struct TraceReport {
     /// What judging cost.
     pub judge: JudgeCost,
     /// Malformed input met inside the trace (orphan results, reused ids...).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub anomalies: Vec<String>,
     /// The event timeline, kept for flagged traces when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]

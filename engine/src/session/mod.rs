@@ -62,6 +62,7 @@ mod recorded;
 mod remedy;
 mod runtime;
 mod schedule;
+mod shadow;
 mod state;
 mod turns;
 mod verdict;
@@ -84,6 +85,7 @@ pub use recorded::{
 pub use remedy::plain_value;
 pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
+pub use shadow::Enforcement;
 pub use state::{
     AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, STATE_VERSION_WITHOUT_TIMES,
     SessionDelta, SessionState,
