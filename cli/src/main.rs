@@ -26,6 +26,7 @@ mod audit;
 mod coverage;
 mod gate;
 mod judge_args;
+mod mcp;
 mod replay;
 mod serve;
 
@@ -165,6 +166,44 @@ enum Command {
         #[command(flatten)]
         judge: JudgeArgs,
     },
+    /// A fail-closed MCP gateway in front of an MCP server: its tools, each
+    /// call gated by the bundle; a refused call never reaches the server.
+    /// The server is the command after `--` (stdio), or --upstream URL.
+    Mcp {
+        #[arg(long)]
+        bundle: PathBuf,
+        /// The session store, an SQLite file (created if missing).
+        #[arg(long)]
+        store: PathBuf,
+        /// The conversation of a stdio gateway (restored if stored); over
+        /// HTTP each MCP session is its own.
+        #[arg(long, default_value = mcp::DEFAULT_SESSION)]
+        session: String,
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Workflow)]
+        schedule: ScheduleArg,
+        /// Serve streamable HTTP at http://ADDR/mcp instead of stdio.
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+        /// The guarded server's streamable HTTP endpoint.
+        #[arg(long, conflicts_with = "command")]
+        upstream: Option<String>,
+        /// List and pass the tools the bundle does not declare, ungated.
+        #[arg(long)]
+        pass_undeclared: bool,
+        /// Take the user's and agent's messages at ADDR (HTTP, bearer token).
+        #[arg(long, requires = "token_file")]
+        side_channel: Option<std::net::SocketAddr>,
+        /// A file holding the side channel's bearer token.
+        #[arg(long)]
+        token_file: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = SyncArg::Full)]
+        sync: SyncArg,
+        #[command(flatten)]
+        judge: JudgeArgs,
+        /// The guarded server's command and arguments, after `--`.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// The HTTP sidecar: sessions over a JSON API (OpenAPI at /openapi.json).
     Serve {
         /// A directory whose subdirectories with a bundle.yaml are served,
@@ -233,6 +272,14 @@ enum ScheduleArg {
 }
 
 impl ScheduleArg {
+    /// The one schedule a live gate runs under (`None` for `all`).
+    fn single(self) -> Option<Schedule> {
+        match self.schedules().as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
     fn schedules(self) -> Vec<Schedule> {
         match self {
             ScheduleArg::Workflow => vec![Schedule::Workflow],
@@ -389,12 +436,9 @@ fn main() -> ExitCode {
             sync,
             judge,
         } => {
-            let schedule = match schedule.schedules().as_slice() {
-                [one] => *one,
-                _ => {
-                    eprintln!("error: the gate runs under one schedule, not `all`");
-                    return ExitCode::from(2);
-                }
+            let Some(schedule) = schedule.single() else {
+                eprintln!("error: the gate runs under one schedule, not `all`");
+                return ExitCode::from(2);
             };
             let options = gate::GateOptions {
                 state,
@@ -405,6 +449,49 @@ fn main() -> ExitCode {
             };
             with_runtime(&bundle, &judge, |rt, judge| {
                 gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
+            })
+        }
+        Command::Mcp {
+            bundle,
+            store,
+            session,
+            schedule,
+            listen,
+            upstream,
+            pass_undeclared,
+            side_channel,
+            token_file,
+            sync,
+            judge,
+            command,
+        } => {
+            let Some(schedule) = schedule.single() else {
+                eprintln!("error: the gateway runs under one schedule, not `all`");
+                return ExitCode::from(2);
+            };
+            let upstream = match upstream {
+                Some(url) => mcp::Upstream::Url(url),
+                None if command.is_empty() => {
+                    eprintln!("error: give the server's command after `--`, or --upstream URL");
+                    return ExitCode::from(2);
+                }
+                None => mcp::Upstream::Command(command),
+            };
+            let options = mcp::McpOptions {
+                store,
+                durability: sync.durability(),
+                schedule,
+                session,
+                listen,
+                upstream,
+                pass_undeclared,
+                side_channel,
+                token_file,
+            };
+            with_runtime(&bundle, &judge, |rt, judge| {
+                mcp::run(rt, options, judge)
+                    .map(|()| ExitCode::SUCCESS)
+                    .map_err(|e| e.to_string())
             })
         }
         Command::Serve {
