@@ -26,12 +26,16 @@ use crate::common::{http, root};
 pub const TOKEN: &str = "s3cret-token";
 
 /// A Python with the `mcp` package: `TURNSTILE_PYTHON`, or the project's
-/// venv (`target/venv`, made by `.ci/python-env.sh`). `None` (the caller
-/// skips, saying so) where there is none; under CI one is required.
+/// venv (`$CARGO_TARGET_DIR/venv` or `target/venv`, made by
+/// `.ci/python-env.sh`). `None` (the caller skips, saying so) where there
+/// is none; under CI one is required.
 pub fn python() -> Option<PathBuf> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
     let candidate = std::env::var_os("TURNSTILE_PYTHON")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/venv/bin/python"));
+        .unwrap_or_else(|| target.join("venv/bin/python"));
     let usable = Command::new(&candidate)
         .args(["-c", "import mcp"])
         .stderr(Stdio::null())
