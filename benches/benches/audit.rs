@@ -13,7 +13,7 @@
 //! - `import/raw`, `import/parsed`: the audit's reader alone (typed fast
 //!   path; tool results unparsed, or all parsed as `replay` reads them),
 //!   one thread, the same files;
-//! - `audit/<judge>/<threads>`: the audit pipeline (`audit::run::run`:
+//! - `audit/<judge>/<threads>`: the audit pipeline (`audit::run`:
 //!   streaming reader, per-trace session, ordered delivery) over the same
 //!   bytes as plain files (in the page cache), with `--judge none` and
 //!   `--judge offline`, on one thread and on every core, on the CLI's path
@@ -32,18 +32,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use turnstile_engine::audit::run::{Counters, Item, RunOptions, run};
-use turnstile_engine::audit::synth::Synth;
-use turnstile_engine::audit::{
-    AssumingJudge, AuditPlan, JudgeMode, TraceOptions, TraceSource, audit_trace,
-};
+use turnstile_engine::audit::{AuditJudge, Auditor, Counters, Item, RunOptions, Synth, run};
 use turnstile_engine::check_bundle;
 use turnstile_engine::import::native::write_native;
 use turnstile_engine::import::openai::write_chat_line;
 use turnstile_engine::import::{ResultContent, TraceReader, compressed};
 use turnstile_engine::session::BundleRuntime;
 use turnstile_engine::trace::Trace;
-use turnstile_judge::{Judge, OfflineJudge};
+use turnstile_judge::OfflineJudge;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -190,66 +186,42 @@ fn runtime(name: &str) -> Arc<BundleRuntime> {
     BundleRuntime::new(Arc::new(bundle)).unwrap()
 }
 
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    use std::task::{Context, Poll, Waker};
-    let mut future = std::pin::pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-        std::thread::yield_now();
-    }
+/// The auditors of the corpus' domains with `judge`, tool results delivered
+/// as `results` (`Raw`: the CLI's path for these judges, results parsed
+/// only for the tools the bundle reads; `Parsed`: the full path, as for a
+/// judge that reads tool turns).
+fn auditors(judge: &AuditJudge, results: ResultContent) -> Vec<(Auditor, &'static str)> {
+    ["retail", "airline"]
+        .into_iter()
+        .map(|d| {
+            let auditor = Auditor::new(runtime(d), judge.clone(), false).with_results(results);
+            (auditor, d)
+        })
+        .collect()
 }
 
-/// Audits the whole corpus on the CLI's path for these judges (tool results
-/// parsed only for the tools the bundle reads); returns the traces audited.
-fn audit(
-    corpus: &Corpus,
-    plans: &[(AuditPlan, &'static str)],
-    judge: &dyn Judge,
-    threads: usize,
-) -> usize {
-    audit_with(corpus, plans, judge, threads, ResultContent::Raw)
-}
-
-/// [`audit`] with tool results delivered as `results` (`Parsed`: the full
-/// path, every result parsed, as for a judge that reads tool turns).
-fn audit_with(
-    corpus: &Corpus,
-    plans: &[(AuditPlan, &'static str)],
-    judge: &dyn Judge,
-    threads: usize,
-    results: ResultContent,
-) -> usize {
+/// Audits the whole corpus with `auditors`; returns the traces audited.
+fn audit(corpus: &Corpus, auditors: &[(Auditor, &'static str)], threads: usize) -> usize {
     let mut audited = 0;
     for (domain, files) in &corpus.parts {
-        let (plan, _) = plans.iter().find(|(_, d)| d == domain).unwrap();
-        let call = |trace: Trace, source: &TraceSource| {
-            block_on(audit_trace(
-                plan,
-                trace,
-                source,
-                judge,
-                TraceOptions {
-                    timeline: false,
-                    results,
-                },
-            ))
-            .map_err(|e| e.to_string())
-        };
+        let (auditor, _) = auditors.iter().find(|(_, d)| d == domain).unwrap();
         let options = RunOptions {
             threads,
             format: None,
-            results,
         };
-        run(files, &options, &Counters::default(), &call, &mut |item| {
-            if let Item::Report(r) = item {
-                audited += 1;
-                black_box(r);
-            }
-            ControlFlow::Continue(())
-        })
+        run(
+            files,
+            &options,
+            &Counters::default(),
+            auditor,
+            &mut |item| {
+                if let Item::Report(r) = item {
+                    audited += 1;
+                    black_box(r);
+                }
+                ControlFlow::Continue(())
+            },
+        )
         .unwrap();
     }
     audited
@@ -267,9 +239,12 @@ fn bench(c: &mut Criterion) {
         synthetic(dir.path(), synth_traces, true),
     ];
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let judges: [(&str, JudgeMode, Arc<dyn Judge>); 2] = [
-        ("none", JudgeMode::Assumed, Arc::new(AssumingJudge)),
-        ("offline", JudgeMode::Judged, Arc::new(OfflineJudge::new())),
+    let judges: [(&str, AuditJudge); 2] = [
+        ("none", AuditJudge::Assume),
+        (
+            "offline",
+            AuditJudge::Immediate(Arc::new(OfflineJudge::new())),
+        ),
     ];
     let mut figures: Vec<(String, f64)> = Vec::new();
     for corpus in &corpora {
@@ -287,14 +262,11 @@ fn bench(c: &mut Criterion) {
         ] {
             group.bench_function(name, |b| b.iter(|| import_only(corpus, results)));
         }
-        for (name, mode, judge) in &judges {
-            let plans: Vec<(AuditPlan, &'static str)> = ["retail", "airline"]
-                .into_iter()
-                .map(|d| (AuditPlan::new(runtime(d), *mode), d))
-                .collect();
+        for (name, judge) in &judges {
+            let fast = auditors(judge, ResultContent::Raw);
             for threads in [1, cores] {
                 group.bench_function(format!("{name}/{threads}"), |b| {
-                    b.iter(|| audit(corpus, &plans, judge.as_ref(), threads));
+                    b.iter(|| audit(corpus, &fast, threads));
                 });
             }
         }
@@ -321,21 +293,19 @@ fn bench(c: &mut Criterion) {
             });
             figures.push((format!("{} {name}", corpus.name), speed));
         }
-        for (name, mode, judge) in &judges {
-            let plans: Vec<(AuditPlan, &'static str)> = ["retail", "airline"]
-                .into_iter()
-                .map(|d| (AuditPlan::new(runtime(d), *mode), d))
-                .collect();
+        for (name, judge) in &judges {
+            let fast = auditors(judge, ResultContent::Raw);
             for threads in [1, cores] {
                 let speed = time(&mut || {
-                    audit(corpus, &plans, judge.as_ref(), threads);
+                    audit(corpus, &fast, threads);
                 });
                 figures.push((format!("{} {name}/{threads}", corpus.name), speed));
             }
             // The full path (every result parsed), one thread: what the
             // fast path saves.
+            let full = auditors(judge, ResultContent::Parsed);
             let speed = time(&mut || {
-                audit_with(corpus, &plans, judge.as_ref(), 1, ResultContent::Parsed);
+                audit(corpus, &full, 1);
             });
             figures.push((format!("{} {name}-parsed/1", corpus.name), speed));
         }

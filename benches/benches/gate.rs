@@ -8,8 +8,8 @@
 //!   consumed the prefix extracts and pushes the call.
 //! - `datalog`: `decide` on the whole n-event trace, as a non-incremental gate
 //!   must at every decision.
-//! - `session`: `Session::push` of the call (offline judge, workflow
-//!   schedule), restored with every verdict accepted: the monitor's work
+//! - `session`: `Session::push` of the call (offline judge, a plain
+//!   function call; workflow schedule), restored with every verdict accepted: the monitor's work
 //!   plus the session's bookkeeping (rendering the event, the request views)
 //!   and, for a block, the monitor's explanation (`Monitor::explain_block`).
 //!   The judge is not asked: the booked verdicts decide the call (allowed,
@@ -21,8 +21,9 @@
 //!   monitor and decides again — the one push of a session that asks.
 //! - `<allow|block>_gate_path` (criterion) and `gate path` (the timed
 //!   table): what `turnstile gate` / `turnstile serve` do with the event
-//!   besides the store's write — `Session::push`, the report as a
-//!   `serde_json::Value`, written twice (the store's row and the answer).
+//!   besides the store's write (`turnstile_store::DurableSession`) —
+//!   `Session::push`, the report serialized once to its JSON text, copied
+//!   into the store's row and written as the answer.
 //! - `cedar`: the same call decided by Cedar (`cedar-policy`) with the
 //!   fixture's cancel rule written as a Cedar policy (module [`cedar`]):
 //!   `is_authorized` alone, and request + context construction from the
@@ -42,7 +43,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, BenchmarkId, Criterion};
-use tokio::runtime::Runtime as Tokio;
 use turnstile_benches::{GATE_TRACE_MIN, gate_trace, shop_bundle};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::check_bundle;
@@ -235,12 +235,6 @@ impl Case {
     }
 }
 
-fn tokio() -> Tokio {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("a current-thread tokio runtime: {e}"))
-}
-
 /// A session in `state`. Restored rather than cloned: a cloned `Vec` has no
 /// spare capacity, so the clone's next push would copy every event's data
 /// (O(n)), which a live session, grown push by push, does not. Its request
@@ -253,28 +247,28 @@ fn restore(rt: &Arc<BundleRuntime>, state: &SessionState) -> Session {
     session
 }
 
-fn push(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
-    tokio
-        .block_on(session.push(event, &OfflineJudge))
+fn push(session: &mut Session, event: Event) -> EventReport {
+    session
+        .push(event, &OfflineJudge)
         .unwrap_or_else(|e| panic!("session push: {e}"))
 }
 
 /// The session's decision (separate from [`push`] so a profiler can tell
 /// it from the setup's pushes).
 #[inline(never)]
-fn session_decision(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
-    push(tokio, session, event)
+fn session_decision(session: &mut Session, event: Event) -> EventReport {
+    push(session, event)
 }
 
 /// One way of deciding a session's event, for the tables.
-type Decision = fn(&Tokio, &mut Session, Event) -> EventReport;
+type Decision = fn(&mut Session, Event) -> EventReport;
 
 /// The session's decision without the request views (`Session::decide`):
 /// what a caller that prints only the verdict pays.
 #[inline(never)]
-fn session_decision_only(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
-    tokio
-        .block_on(session.decide(event, &OfflineJudge))
+fn session_decision_only(session: &mut Session, event: Event) -> EventReport {
+    session
+        .decide(event, &OfflineJudge)
         .unwrap_or_else(|e| panic!("session decide: {e}"))
 }
 
@@ -285,8 +279,8 @@ fn session_decision_only(tokio: &Tokio, session: &mut Session, event: Event) -> 
 /// store's row (`SessionHandle::append_delta`, `VerdictJson for String`)
 /// and written as the answer line.
 #[inline(never)]
-fn session_gate_path(tokio: &Tokio, session: &mut Session, event: Event) -> EventReport {
-    let report = push(tokio, session, event);
+fn session_gate_path(session: &mut Session, event: Event) -> EventReport {
+    let report = push(session, event);
     let verdict =
         serde_json::to_string(&report).unwrap_or_else(|e| panic!("the verdict as JSON: {e}"));
     black_box(verdict.clone());
@@ -296,15 +290,11 @@ fn session_gate_path(tokio: &Tokio, session: &mut Session, event: Event) -> Even
     report
 }
 
-fn live_run(
-    tokio: &Tokio,
-    rt: &Arc<BundleRuntime>,
-    events: &[Event],
-) -> (Session, Vec<EventReport>) {
+fn live_run(rt: &Arc<BundleRuntime>, events: &[Event]) -> (Session, Vec<EventReport>) {
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     let reports = events
         .iter()
-        .map(|e| push(tokio, &mut session, e.clone()))
+        .map(|e| push(&mut session, e.clone()))
         .collect();
     (session, reports)
 }
@@ -317,7 +307,7 @@ fn monitor_decision(
     event: &Event,
     judged: &[(StepId, Env)],
 ) -> Option<bool> {
-    let facts = state.0.event(bundle, k, event);
+    let facts = state.0.event(bundle, k, event).facts;
     state
         .1
         .push(&facts, judged)
@@ -337,7 +327,7 @@ fn datalog_decision(
         .is_allowed(k)
 }
 
-fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -> Case {
+fn build(rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -> Case {
     let bundle = &rt.bundle;
     let trace = gate_trace(events, allowed);
     assert_eq!(trace.events.len(), events);
@@ -345,7 +335,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     let k = EventIdx::from_usize(n - 1);
 
     // A live session over the whole trace: its verdicts are the judged facts.
-    let (full, reports) = live_run(tokio, rt, &trace.events);
+    let (full, reports) = live_run(rt, &trace.events);
     for r in &reports[..n - 1] {
         assert!(!r.verdict.is_block(), "n={n}: event {} blocked", r.event);
     }
@@ -376,7 +366,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     let mut monitor = Monitor::new(Arc::clone(&rt.plan));
     for (i, event) in trace.events[..n - 1].iter().enumerate() {
         let i = EventIdx::from_usize(i);
-        let facts = extractor.event(bundle, i, event);
+        let facts = extractor.event(bundle, i, event).facts;
         let now: Vec<(StepId, Env)> = judged
             .iter()
             .filter(|(_, _, e)| *e == i)
@@ -389,7 +379,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
 
     // Sessions after the prefix: as a live run leaves it, and restored with
     // the final confirmation accepted.
-    let (live, _) = live_run(tokio, rt, &trace.events[..n - 1]);
+    let (live, _) = live_run(rt, &trace.events[..n - 1]);
     let live = live.snapshot();
     let mut session = live.clone();
     session.judged = judged
@@ -426,7 +416,7 @@ fn build(tokio: &Tokio, rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -
     );
     let mut s = restore(rt, &case.session);
     let before = s.judged();
-    let report = push(tokio, &mut s, case.last().clone());
+    let report = push(&mut s, case.last().clone());
     assert!(report.fired);
     assert_eq!(
         report.verdict.is_block(),
@@ -489,20 +479,14 @@ fn cedar_cases() -> Vec<CedarCase> {
         .collect()
 }
 
-fn cases(tokio: &Tokio, rt: &Arc<BundleRuntime>) -> Vec<Case> {
+fn cases(rt: &Arc<BundleRuntime>) -> Vec<Case> {
     SIZES
         .iter()
-        .flat_map(|&n| [true, false].map(|allowed| build(tokio, rt, n, allowed)))
+        .flat_map(|&n| [true, false].map(|allowed| build(rt, n, allowed)))
         .collect()
 }
 
-fn bench_gate(
-    c: &mut Criterion,
-    tokio: &Tokio,
-    rt: &Arc<BundleRuntime>,
-    cases: &[Case],
-    cedar: &[CedarCase],
-) {
+fn bench_gate(c: &mut Criterion, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[CedarCase]) {
     let bundle = &rt.bundle;
 
     let mut group = c.benchmark_group("gate_cedar");
@@ -597,7 +581,7 @@ fn bench_gate(
                 b.iter_batched(
                     || (restore(rt, state), case.last().clone()),
                     |(mut session, event)| {
-                        let report = decision(tokio, &mut session, event);
+                        let report = decision(&mut session, event);
                         (session, report)
                     },
                     BatchSize::SmallInput,
@@ -650,7 +634,7 @@ fn micros(d: Duration) -> String {
 /// events); Cedar's at 0 events (it keeps no conversation).
 type Medians = std::collections::BTreeMap<(&'static str, &'static str, usize), Duration>;
 
-fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[CedarCase]) {
+fn percentiles(rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[CedarCase]) {
     let bundle = &rt.bundle;
     let budget = Duration::from_millis(1_500);
     let mut medians = Medians::new();
@@ -686,7 +670,7 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
         for (what, state) in [("session", &case.session), ("session_live", &case.live)] {
             let mut session = restore(rt, state);
             let before = session.work();
-            session_decision(tokio, &mut session, case.last().clone());
+            session_decision(&mut session, case.last().clone());
             let after = session.work();
             println!(
                 "work of the {what} decision ({}, {} events): {} turns rendered, {} turns sent to the judge (by reference), {} turns copied, {} events replayed, {} pushes undone, {} verdicts amended, {} fallback rounds",
@@ -702,7 +686,7 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
             );
         }
         let mut session = restore(rt, &case.session);
-        let report = session_decision(tokio, &mut session, case.last().clone());
+        let report = session_decision(&mut session, case.last().clone());
         let asked: Vec<String> = report
             .judge
             .iter()
@@ -736,7 +720,7 @@ fn percentiles(tokio: &Tokio, rt: &Arc<BundleRuntime>, cases: &[Case], cedar: &[
                 |input| {
                     input
                         .take()
-                        .map(|(mut session, event)| (decision(tokio, &mut session, event), session))
+                        .map(|(mut session, event)| (decision(&mut session, event), session))
                 },
             )
         };
@@ -790,13 +774,15 @@ fn ratios(medians: &Medians) {
     }
 }
 
-/// `GATE_PROFILE=<monitor|session|decide|path|live>:<events>[:block]`:
+/// `GATE_PROFILE=<monitor|session|decide|path|live|cedar>:<events>[:block]`:
 /// only repeat that evaluator's allowed (or blocked) decision at that length
 /// for ten seconds, without criterion (to run under `perf record` or
 /// `valgrind --tool=callgrind`). `decide` is `Session::decide` (no request
 /// views); `path` the gate's whole path (`session_gate_path`: push and the
-/// verdict's JSON); `live` the allowed push that asks the judge.
-fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
+/// verdict's JSON); `live` the allowed push that asks the judge; `cedar`
+/// Cedar's request + `is_authorized` ([`profile_cedar`]; the length is
+/// ignored).
+fn profile(rt: &Arc<BundleRuntime>, spec: &str) {
     let mut parts = spec.split(':');
     let (what, events) = match (parts.next(), parts.next()) {
         (Some(what), Some(events)) => (what, events),
@@ -807,7 +793,11 @@ fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
     let events: usize = events
         .parse()
         .unwrap_or_else(|e| panic!("GATE_PROFILE={spec}: {e}"));
-    let case = build(tokio, rt, events, allowed);
+    if what == "cedar" {
+        profile_cedar(allowed);
+        return;
+    }
+    let case = build(rt, events, allowed);
     println!("{} argument paths", rt.bundle.arg_paths.len());
     let start = Instant::now();
     let mut decisions = 0u64;
@@ -819,15 +809,15 @@ fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
                 &case.session
             };
             let mut session = restore(rt, state);
-            let report = session_decision(tokio, &mut session, case.last().clone());
+            let report = session_decision(&mut session, case.last().clone());
             Some(!report.verdict.is_block())
         } else if what == "decide" {
             let mut session = restore(rt, &case.session);
-            let report = session_decision_only(tokio, &mut session, case.last().clone());
+            let report = session_decision_only(&mut session, case.last().clone());
             Some(!report.verdict.is_block())
         } else if what == "path" {
             let mut session = restore(rt, &case.session);
-            let report = session_gate_path(tokio, &mut session, case.last().clone());
+            let report = session_gate_path(&mut session, case.last().clone());
             Some(!report.verdict.is_block())
         } else {
             let mut state = case.monitor.clone();
@@ -844,18 +834,40 @@ fn profile(tokio: &Tokio, rt: &Arc<BundleRuntime>, spec: &str) {
     println!("{decisions} decisions");
 }
 
+/// `GATE_PROFILE=cedar:0[:block]`: Cedar's request construction +
+/// `is_authorized` of the same call, repeated for ten seconds
+/// ([`cedar_decision`] for `--toggle-collect`).
+fn profile_cedar(allowed: bool) {
+    let case = cedar_cases()
+        .into_iter()
+        .find(|c| c.allowed == allowed)
+        .unwrap_or_else(|| panic!("no cedar case"));
+    let start = Instant::now();
+    let mut decisions = 0u64;
+    while start.elapsed() < Duration::from_secs(10) {
+        decisions += u64::from(black_box(cedar_decision(&case)).is_ok());
+    }
+    println!("{decisions} decisions");
+}
+
+/// Cedar's decision of the call: request and context built from its
+/// arguments, then `is_authorized`.
+#[inline(never)]
+fn cedar_decision(case: &CedarCase) -> Result<bool, String> {
+    case.cedar.decide(&case.args)
+}
+
 fn main() {
     let bundle = check_bundle(&shop_bundle()).unwrap_or_else(|e| panic!("shop bundle: {e}"));
     let rt = BundleRuntime::new(Arc::new(bundle)).unwrap_or_else(|e| panic!("runtime: {e}"));
-    let tokio = tokio();
     if let Ok(spec) = std::env::var("GATE_PROFILE") {
-        profile(&tokio, &rt, &spec);
+        profile(&rt, &spec);
         return;
     }
-    let cases = cases(&tokio, &rt);
+    let cases = cases(&rt);
     let cedar = cedar_cases();
     let mut c = Criterion::default().configure_from_args();
-    bench_gate(&mut c, &tokio, &rt, &cases, &cedar);
+    bench_gate(&mut c, &rt, &cases, &cedar);
     c.final_summary();
-    percentiles(&tokio, &rt, &cases, &cedar);
+    percentiles(&rt, &cases, &cedar);
 }

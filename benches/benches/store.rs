@@ -43,12 +43,6 @@ fn case(events: usize) -> Case {
         eprintln!("{e}");
         std::process::exit(1)
     });
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| {
-            eprintln!("{e}");
-            std::process::exit(1)
-        });
     let judge = OfflineJudge::new();
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
     let mut commits = Vec::new();
@@ -56,12 +50,10 @@ fn case(events: usize) -> Case {
     for event in trace.events.into_iter().take(events) {
         before_last = session.delta(DeltaMark::default());
         let mark = session.mark();
-        let report = tokio
-            .block_on(session.push(event, &judge))
-            .unwrap_or_else(|e| {
-                eprintln!("{e}");
-                std::process::exit(1)
-            });
+        let report = session.push(event, &judge).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(1)
+        });
         commits.push((
             session.delta(mark),
             serde_json::to_value(&report).unwrap_or_default(),

@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
-use turnstile_engine::bundle::model::Control;
-use turnstile_engine::coverage::witness::{Builder, WitnessError};
-use turnstile_engine::coverage::{Analysis, Deviation, Turn, Why, analyze_with};
+use turnstile_engine::bundle::Control;
+use turnstile_engine::coverage::{
+    Analysis, Deviation, Turn, Why, WitnessBuilder, WitnessError, analyze_with,
+};
 use turnstile_engine::session::{BundleRuntime, Schedule};
 
 /// What `coverage` was asked for.
@@ -304,11 +305,7 @@ fn write_witnesses(
     dir: &Path,
 ) -> Result<(BTreeMap<usize, String>, WitnessTotals), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let mut builder = Builder::new(Arc::clone(rt), analysis);
+    let mut builder = WitnessBuilder::new(Arc::clone(rt), analysis);
     let mut files = BTreeMap::new();
     let mut totals = WitnessTotals {
         selected: selected.len(),
@@ -318,7 +315,7 @@ fn write_witnesses(
         let Some(deviation) = analysis.deviations.get(id) else {
             continue;
         };
-        match runtime.block_on(builder.witness(deviation)) {
+        match builder.witness(deviation) {
             Ok(witness) => {
                 let name = format!("{id:05}.jsonl");
                 let write = |file: String, text: String| {

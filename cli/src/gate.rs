@@ -1,9 +1,10 @@
 //! `turnstile gate`: the live gate over stdin/stdout. One native JSONL event
 //! per input line, one JSON verdict per output line. Sessions live in the
-//! SQLite store at `--state` (see `turnstile-store`): each event and its
-//! verdict are committed there *before* the verdict is written, and a
-//! restarted gate restores its session from it and continues exactly where
-//! it stopped. A second gate on the same session is refused at start.
+//! SQLite store at `--state`, each a `turnstile_store::DurableSession`: each
+//! event and its verdict are committed there *before* the verdict is
+//! written, and a restarted gate restores its session from it and continues
+//! exactly where it stopped. A second gate on the same session is refused at
+//! start. Only a model judge is awaited on an async runtime.
 //!
 //! Standard input is read as bytes, one bounded line at a time. Fail
 //! closed: a line that is not valid UTF-8, longer than the limit, not an
@@ -21,11 +22,13 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use turnstile_engine::bundle::model::Control;
-use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
+use turnstile_engine::bundle::Control;
+use turnstile_engine::import::native::event_time;
+use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::trace::Event;
-use turnstile_judge::Judge;
-use turnstile_store::{Durability, SessionHandle, SessionMeta, Store};
+use turnstile_store::{Committed, Durability, DurableError, DurableSession, Store};
+
+use crate::judge_args::Judging;
 
 /// The session a gate writes when neither `--session` nor a header names one.
 pub const DEFAULT_SESSION: &str = "default";
@@ -39,29 +42,25 @@ pub struct GateOptions {
     pub schedule: Schedule,
     pub max_line: usize,
     pub durability: Durability,
+    /// `--now`: the instant a `system` clock stands still at (tests).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// Runs the gate until end of input. Errors at start (the store cannot be
 /// opened, the session is held by another writer, was saved under another
-/// bundle or schedule) end it before any verdict.
-pub fn run(
-    rt: Arc<BundleRuntime>,
-    options: &GateOptions,
-    judge: Arc<dyn Judge>,
-) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+/// bundle or schedule) end it before any verdict. Only a model judge runs
+/// on an async runtime.
+pub fn run(rt: Arc<BundleRuntime>, options: &GateOptions, judge: &Judging) -> Result<(), String> {
     let store = Store::open(&options.state, options.durability).map_err(|e| e.to_string())?;
     let id = options.session.as_deref().unwrap_or(DEFAULT_SESSION);
     let mut gate = Gate {
         rt,
         store,
         schedule: options.schedule,
+        now: options.now,
         current: None,
     };
-    gate.current = Some(gate.resume(id)?);
+    gate.current = Some(gate.open(id, None)?);
     let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
     let mut buffer = Vec::new();
@@ -86,7 +85,7 @@ pub fn run(
                     if text.is_empty() || text.starts_with('#') {
                         continue;
                     }
-                    gate.answer(number, text, &runtime, judge.as_ref())
+                    gate.answer(number, text, judge)
                 }
             },
         };
@@ -99,66 +98,58 @@ pub fn run(
     }
 }
 
+/// Decides `event` (its input's time `at`) in `session` with `judge` and
+/// commits it.
+fn push(
+    judge: &Judging,
+    session: &mut DurableSession,
+    event: Event,
+    at: Option<turnstile_rules::DateTime>,
+) -> Result<Committed, DurableError> {
+    match judge {
+        Judging::Immediate(judge) => session.push_at(event, at, judge.as_ref()),
+        Judging::Model(judge, runtime) => {
+            runtime.block_on(session.push_at_async(event, at, judge.as_ref()))
+        }
+    }
+}
+
 struct Gate {
     rt: Arc<BundleRuntime>,
     store: Store,
     schedule: Schedule,
+    /// `--now`, given to every session.
+    now: Option<turnstile_rules::DateTime>,
     /// `None` after a refused header: events are refused until the next one.
-    current: Option<Current>,
-}
-
-/// The session being written and its exclusive store handle.
-struct Current {
-    handle: SessionHandle,
-    session: Session,
-    /// Whether the store has the session's row yet (created on first event).
-    created: bool,
-    /// The in-memory session is ahead of the store (a push or a write
-    /// failed): it is reloaded before the next event.
-    stale: bool,
-    /// What of the session the store holds: each commit appends only what
-    /// the event added.
-    synced: DeltaMark,
+    current: Option<DurableSession>,
 }
 
 impl Gate {
-    /// Claims session `id` and restores it, or prepares a new one.
-    fn resume(&self, id: &str) -> Result<Current, String> {
-        let mut handle = self.store.claim(id).map_err(|e| e.to_string())?;
-        let stored = handle.load().map_err(|e| e.to_string())?;
-        let Some(stored) = stored else {
-            return Ok(Current {
-                handle,
-                session: Session::new(Arc::clone(&self.rt), self.schedule),
-                created: false,
-                stale: false,
-                synced: DeltaMark::default(),
-            });
-        };
-        if stored.meta.schedule != self.schedule {
-            return Err(format!(
+    /// Claims session `id` and restores it, or prepares a new one (stored
+    /// with its first event) under `control` (`None`: the bundle's).
+    fn open(&self, id: &str, control: Option<Control>) -> Result<DurableSession, String> {
+        let claimed = DurableSession::claim(&self.store, id).map_err(|e| e.to_string())?;
+        match claimed.stored() {
+            Some(meta) if meta.schedule != self.schedule => Err(format!(
                 "session {id:?} uses the {} schedule, not {}",
-                stored.meta.schedule, self.schedule
-            ));
+                meta.schedule, self.schedule
+            )),
+            Some(_) => claimed
+                .restore(Arc::clone(&self.rt))
+                .map_err(|e| format!("session {id:?}: {e}")),
+            None => claimed
+                .start(
+                    Arc::clone(&self.rt),
+                    self.rt.bundle.name.clone(),
+                    self.schedule,
+                    control,
+                )
+                .map_err(|e| e.to_string()),
         }
-        let session = Session::restore(Arc::clone(&self.rt), stored.state)
-            .map_err(|e| format!("session {id:?}: {e}"))?;
-        Ok(Current {
-            handle,
-            synced: session.mark(),
-            session,
-            created: true,
-            stale: false,
-        })
+        .map(|session| session.with_now(self.now))
     }
 
-    fn answer(
-        &mut self,
-        number: usize,
-        text: &str,
-        runtime: &tokio::runtime::Runtime,
-        judge: &dyn Judge,
-    ) -> String {
+    fn answer(&mut self, number: usize, text: &str, judge: &Judging) -> String {
         let value: serde_json::Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => return refusal(number, &format!("not an event: {e}")),
@@ -166,39 +157,24 @@ impl Gate {
         if value.get("type").and_then(|t| t.as_str()) == Some("trace") {
             return self.start(number, &value);
         }
+        let at = match event_time(&value) {
+            Ok(at) => at,
+            Err(e) => return refusal(number, &format!("not an event: {e}")),
+        };
         let event: Event = match serde_json::from_value(value) {
             Ok(e) => e,
             Err(e) => return refusal(number, &format!("not an event: {e}")),
         };
-        let rt = Arc::clone(&self.rt);
         let Some(current) = self.current.as_mut() else {
             return refusal(
                 number,
                 "no session: the last trace header was refused; send a new header",
             );
         };
-        if current.stale
-            && let Err(e) = current.reload(&rt)
-        {
-            return refusal(number, &format!("the session cannot be reloaded: {e}"));
+        match push(judge, current, event, at) {
+            Ok(committed) => committed.json,
+            Err(e) => refusal(number, &e.to_string()),
         }
-        current.stale = true;
-        let report = match runtime.block_on(current.session.push(event, judge)) {
-            Ok(report) => report,
-            Err(e) => return refusal(number, &e.to_string()),
-        };
-        // Serialized once, straight from the report (sorted keys: the bytes
-        // a `Value` tree wrote, see `session/verdict.rs`), for the store's
-        // row and the answer alike.
-        let verdict = match serde_json::to_string(&report) {
-            Ok(v) => v,
-            Err(e) => return refusal(number, &e.to_string()),
-        };
-        if let Err(e) = current.store(&rt, std::slice::from_ref(&verdict)) {
-            return refusal(number, &format!("the verdict could not be stored: {e}"));
-        }
-        current.stale = false;
-        verdict
     }
 
     /// A trace header: the gate moves to a new session.
@@ -226,70 +202,24 @@ impl Gate {
         };
         // Release the previous session's lock first: the header may name it.
         self.current = None;
-        let mut current = match self.resume(&id) {
-            Ok(c) => c,
+        let opened = self.open(&id, control).and_then(|session| {
+            if session.is_stored() {
+                return Err(format!(
+                    "session {id:?} already exists in the store: a header starts a new session (to continue one, restart the gate with --session)"
+                ));
+            }
+            Ok(session)
+        });
+        let current = match opened {
+            Ok(current) => current,
             Err(e) => return refusal(number, &e),
         };
-        if current.created {
-            return refusal(
-                number,
-                &format!(
-                    "session {id:?} already exists in the store: a header starts a new session (to continue one, restart the gate with --session)"
-                ),
-            );
-        }
-        if let Some(control) = control {
-            current.session.set_control(control);
-        }
-        let control = current.session.control();
+        let control = current.session().control();
         self.current = Some(current);
         json_text(
             // Keys in sorted order, as every answer writes them in every build.
             &serde_json::json!({ "control": control, "kind": "trace", "session": id, "verdict": "observe" }),
         )
-    }
-}
-
-impl Current {
-    /// Commits the event's delta with `verdict`: its report's JSON text.
-    fn store(&mut self, rt: &BundleRuntime, verdict: &[String]) -> Result<(), String> {
-        if !self.created {
-            self.handle
-                .create(&SessionMeta {
-                    bundle: rt.bundle.name.clone(),
-                    bundle_hash: rt.bundle.hash.clone(),
-                    schedule: self.session.schedule(),
-                    control: Some(self.session.control()),
-                })
-                .map_err(|e| e.to_string())?;
-            self.created = true;
-        }
-        self.handle
-            .append_delta(&self.session.delta(self.synced), verdict)
-            .map_err(|e| e.to_string())?;
-        self.synced = self.session.mark();
-        Ok(())
-    }
-
-    /// Goes back to what the store holds.
-    fn reload(&mut self, rt: &Arc<BundleRuntime>) -> Result<(), String> {
-        let schedule = self.session.schedule();
-        let control = self.session.control();
-        self.session = match self.handle.load().map_err(|e| e.to_string())? {
-            Some(stored) => {
-                Session::restore(Arc::clone(rt), stored.state).map_err(|e| e.to_string())?
-            }
-            // Not stored yet (no event committed): a fresh session under
-            // the control its header set.
-            None => {
-                let mut session = Session::new(Arc::clone(rt), schedule);
-                session.set_control(control);
-                session
-            }
-        };
-        self.synced = self.session.mark();
-        self.stale = false;
-        Ok(())
     }
 }
 

@@ -1,12 +1,27 @@
-//! The judge flags shared by `replay` and `gate`: which judge answers the
-//! dialogue-semantic questions, and the cache and recording around it.
+//! The judge flags shared by `replay`, `gate`, `serve` and `audit`: which
+//! judge answers the dialogue-semantic questions, and the cache and
+//! recording around it, built into a [`JudgeStack`] — one that answers at
+//! once, or a model that is awaited (the only judge that needs an async
+//! runtime).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use turnstile_judge::Judge;
-use turnstile_llm::{HttpJudgeConfig, JudgeOptions, JudgeSpec, build};
+use turnstile_engine::CompiledBundle;
+use turnstile_engine::audit::{AsyncRuntime, AuditError, AuditJudge, TraceReport};
+use turnstile_judge::{Judge, SyncJudge};
+use turnstile_llm::{HttpJudgeConfig, JudgeOptions, JudgeSpec, JudgeStack, build};
+
+/// A judge as `replay` and `gate` use it: one that answers at once, or a
+/// model with the runtime it is awaited on.
+pub enum Judging {
+    Immediate(Arc<dyn SyncJudge>),
+    Model(Arc<dyn Judge>, tokio::runtime::Runtime),
+}
+
+/// `audit --judge none`: nothing is judged.
+const NO_JUDGE: &str = "none";
 
 #[derive(Args, Clone, Debug)]
 pub struct JudgeArgs {
@@ -35,8 +50,33 @@ pub struct JudgeArgs {
 }
 
 impl JudgeArgs {
-    /// Builds the judge stack; the message says what is wrong.
-    pub fn build(&self) -> Result<Arc<dyn Judge>, String> {
+    /// The judge for `bundles`, and a runtime only for a model.
+    pub fn judging(&self, bundles: &[&CompiledBundle]) -> Result<Judging, String> {
+        Ok(match self.build(bundles)? {
+            JudgeStack::Immediate(judge) => Judging::Immediate(judge),
+            JudgeStack::Model(judge) => Judging::Model(judge, crate::model_runtime()?),
+        })
+    }
+
+    /// The audit's judge for `bundles`: `none`, or the judge stack, a model
+    /// awaited on a runtime of each worker thread.
+    pub fn audit_judge(&self, bundles: &[&CompiledBundle]) -> Result<AuditJudge, String> {
+        if self.judge == NO_JUDGE {
+            return Ok(AuditJudge::Assume);
+        }
+        Ok(match self.build(bundles)? {
+            JudgeStack::Immediate(judge) => AuditJudge::Immediate(judge),
+            JudgeStack::Model(judge) => AuditJudge::Model {
+                judge,
+                runtime: Arc::new(WorkerRuntimes),
+            },
+        })
+    }
+
+    /// Builds the judge stack for `bundles`; the message says what is
+    /// wrong. Cached and recorded verdicts saved under an id an earlier
+    /// build gave one of the bundles answer for it (reported).
+    pub fn build(&self, bundles: &[&CompiledBundle]) -> Result<JudgeStack, String> {
         let spec: JudgeSpec = self.judge.parse().map_err(|e| format!("--judge: {e}"))?;
         let http =
             if self.judge_url.is_some() || self.judge_model.is_some() || self.judge_no_json_mode {
@@ -56,6 +96,10 @@ impl JudgeArgs {
             cache: self.cache.clone(),
             record: self.record.clone(),
             http,
+            bundle_ids: bundles
+                .iter()
+                .map(|b| (b.legacy_hashes.clone(), b.hash.clone()))
+                .collect(),
         };
         let built = build(&spec, &options).map_err(|e| e.to_string())?;
         if let Some(report) = &built.cache_report {
@@ -70,6 +114,36 @@ impl JudgeArgs {
                 );
             }
         }
+        if built.adopted > 0 {
+            eprintln!(
+                "judge: {} verdicts saved under an older id of the bundle are used under its content id",
+                built.adopted
+            );
+        }
         Ok(built.judge)
+    }
+}
+
+/// A single-threaded async runtime per audit worker thread, started when a
+/// worker first audits with a model judge.
+struct WorkerRuntimes;
+
+thread_local! {
+    static RUNTIME: Option<tokio::runtime::Runtime> = crate::model_runtime().ok();
+}
+
+impl AsyncRuntime for WorkerRuntimes {
+    fn block_on<'a>(
+        &self,
+        audit: std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<TraceReport, AuditError>> + 'a>,
+        >,
+    ) -> Result<TraceReport, AuditError> {
+        RUNTIME.with(|runtime| match runtime {
+            Some(runtime) => runtime.block_on(audit),
+            None => Err(AuditError::Runtime(
+                "cannot start the async runtime".to_owned(),
+            )),
+        })
     }
 }

@@ -8,6 +8,15 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,18 +26,21 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use turnstile_engine::session::{BundleRuntime, Explainer, Schedule};
-use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 use turnstile_engine::{
-    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
+    BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
 };
+use turnstile_engine::{CompiledBundle, Problems, check_bundle};
 
 mod audit;
 mod coverage;
+mod diff;
 mod gate;
+mod init;
 mod judge_args;
 mod mcp;
 mod replay;
 mod serve;
+mod test;
 
 use judge_args::JudgeArgs;
 
@@ -58,8 +70,8 @@ enum Command {
         /// `svg` and `png` run Graphviz's `dot`, which must be installed.
         #[arg(long, value_enum, default_value_t = GraphArg::Dot)]
         format: GraphArg,
-        /// Show checks, guards and judge questions (abbreviated) on the
-        /// nodes and branches, not only as tooltips.
+        /// Show checks, guards and judge questions (whole, wrapped) on the
+        /// nodes and branches, not only in the tooltips.
         #[arg(long)]
         detail: bool,
         /// Draw one flow only, each subflow it invokes as a single box:
@@ -71,8 +83,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Print the JSON Schema of bundle files (for editor completion).
-    Schema,
+    /// Print the JSON Schema of one kind of bundle file, a document of its
+    /// own for an editor (`# yaml-language-server: $schema=<file>`); with
+    /// `--dir`, write all three (`manifest.schema.json`,
+    /// `domain.schema.json`, `flow.schema.json`).
+    Schema {
+        /// `manifest` (bundle.yaml), `domain` (domain.yaml) or `flow`
+        /// (flows/*.yaml).
+        #[arg(value_enum, required_unless_present = "dir")]
+        file: Option<SchemaArg>,
+        /// Write every kind's schema into this directory instead.
+        #[arg(long, conflicts_with = "file")]
+        dir: Option<PathBuf>,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, conflicts_with = "dir")]
+        output: Option<PathBuf>,
+    },
     /// Replay recorded traces event by event: each request's cursor, the
     /// verdict and the remediation at every event.
     Replay {
@@ -99,6 +125,11 @@ enum Command {
         /// trace so far (the same first unmet step and reason; slower).
         #[arg(long, value_enum, default_value_t = ExplainArg::Monitor)]
         explain: ExplainArg,
+        /// The time events are decided at when the trace records none
+        /// (`2024-05-15T15:00:00`): a bundle reading `now()` on an `event`
+        /// or `system` clock needs one or the other.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
     },
     /// Intervention coverage: the reachable first deviations of the bundle's
     /// workflow and which the schedule covers, by node and event kind.
@@ -135,6 +166,17 @@ enum Command {
     /// Generate a large corpus by re-sampling and perturbing real traces
     /// (ids, values, interleavings), as native JSONL for `audit`.
     Synth(audit::SynthArgs),
+    /// Write a new bundle from existing tool definitions (OpenAI function
+    /// schemas, an MCP tools/list result, tau2's tools.json): every tool,
+    /// a flow stub per write tool, each guess marked `# REVIEW:`.
+    Init(init::InitArgs),
+    /// Replay a bundle's test conversations (its tests/ directory) and check
+    /// every `expect`; exit 1 on any mismatch or malformed test.
+    Test(Box<test::TestArgs>),
+    /// The calls whose verdict changes between two versions of a bundle,
+    /// over a corpus of traces (table, json or html). Exit 0, 3 records
+    /// rejected, 4 verdicts changed with --fail-on-change.
+    Diff(Box<diff::DiffArgs>),
     /// Convert traces (tau2, OpenAI chat, tau-bench, native) to native JSONL.
     Convert {
         traces: PathBuf,
@@ -163,6 +205,11 @@ enum Command {
         max_line: usize,
         #[arg(long, value_enum, default_value_t = SyncArg::Full)]
         sync: SyncArg,
+        /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
+        /// tests; an `event` clock takes it for events before any carries
+        /// its own `at`.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
         judge: JudgeArgs,
     },
@@ -235,9 +282,56 @@ enum Command {
         /// ones are dropped first).
         #[arg(long, default_value_t = 10_000)]
         max_live: usize,
+        /// Fixes a `system` clock at this time (`2024-05-15T15:00:00`), for
+        /// tests; an `event` clock takes it for events before any carries
+        /// its own `at`.
+        #[arg(long, value_parser = parse_now)]
+        now: Option<turnstile_rules::DateTime>,
         #[command(flatten)]
         judge: JudgeArgs,
     },
+}
+
+/// Which bundle file's schema `turnstile schema` prints.
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaArg {
+    /// `bundle.yaml`.
+    Manifest,
+    /// The domain file.
+    Domain,
+    /// A flow file.
+    Flow,
+}
+
+impl From<SchemaArg> for BundleFile {
+    fn from(arg: SchemaArg) -> Self {
+        match arg {
+            SchemaArg::Manifest => BundleFile::Manifest,
+            SchemaArg::Domain => BundleFile::Domain,
+            SchemaArg::Flow => BundleFile::Flow,
+        }
+    }
+}
+
+/// Writes `<kind>.schema.json` for every kind of bundle file into `dir`.
+fn write_schemas(dir: &std::path::Path) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    for file in BundleFile::ALL {
+        let path = dir.join(format!("{}.schema.json", file.name()));
+        let code = emit(&format!("{:#}\n", bundle_schema(file)), Some(path));
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A `--now` value: an ISO date and time (a bare date is midnight).
+pub(crate) fn parse_now(text: &str) -> Result<turnstile_rules::DateTime, String> {
+    turnstile_rules::DateTime::parse(text).map_err(|e| e.to_string())
 }
 
 /// How hard each commit of the session store waits for the disk.
@@ -334,7 +428,11 @@ fn main() -> ExitCode {
             flow,
             output,
         } => graph(&bundle, format, detail, flow, output),
-        Command::Schema => emit(&format!("{:#}\n", bundle_schema()), None),
+        Command::Schema { file, dir, output } => match (file, dir) {
+            (Some(file), _) => emit(&format!("{:#}\n", bundle_schema(file.into())), output),
+            (None, Some(dir)) => write_schemas(&dir),
+            (None, None) => ExitCode::from(2),
+        },
         Command::Replay {
             bundle,
             traces,
@@ -344,6 +442,7 @@ fn main() -> ExitCode {
             trace,
             summary,
             explain,
+            now,
         } => {
             let options = replay::ReplayOptions {
                 schedules: schedule.schedules(),
@@ -351,9 +450,10 @@ fn main() -> ExitCode {
                 only: trace,
                 summary,
                 explainer: explain.into(),
+                now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                replay::run(&rt, &traces, judge, &options).map(|clean| {
+                replay::run(&rt, &traces, &judge, &options).map(|clean| {
                     if clean {
                         ExitCode::SUCCESS
                     } else {
@@ -422,6 +522,52 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Diff(args) => {
+            let (old, new) = match (load_runtime(&args.old), load_runtime(&args.new)) {
+                (Ok(old), Ok(new)) => (old, new),
+                (Err(code), _) | (_, Err(code)) => return code,
+            };
+            match diff::main(&args, old, new) {
+                Ok(code) => ExitCode::from(code),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Init(args) => match init::run(&args) {
+            Ok(written) => {
+                println!(
+                    "wrote {}: {} tools ({} read, {} write), {} flow stubs, an empty tests/; it passes `turnstile check` with {} spots marked for review",
+                    args.dir.display(),
+                    written.tools,
+                    written.reads,
+                    written.writes,
+                    written.flows,
+                    written.warnings
+                );
+                if let Some(cursor) = &written.next_cursor {
+                    eprintln!(
+                        "warning: {} is one page of tools/list (nextCursor {cursor:?}): the tools of later pages are not in the bundle; list them all and run init again with --force",
+                        args.tools.display()
+                    );
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Test(args) => with_runtime(&args.bundle, &args.judge, |rt, judge| {
+            test::run(&rt, judge, &args).map(|passed| {
+                if passed {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            })
+        }),
         Command::Convert {
             traces,
             output,
@@ -434,6 +580,7 @@ fn main() -> ExitCode {
             schedule,
             max_line,
             sync,
+            now,
             judge,
         } => {
             let Some(schedule) = schedule.single() else {
@@ -446,9 +593,10 @@ fn main() -> ExitCode {
                 schedule,
                 max_line,
                 durability: sync.durability(),
+                now,
             };
             with_runtime(&bundle, &judge, |rt, judge| {
-                gate::run(rt, &options, judge).map(|()| ExitCode::SUCCESS)
+                gate::run(rt, &options, &judge).map(|()| ExitCode::SUCCESS)
             })
         }
         Command::Mcp {
@@ -488,11 +636,24 @@ fn main() -> ExitCode {
                 side_channel,
                 token_file,
             };
-            with_runtime(&bundle, &judge, |rt, judge| {
-                mcp::run(rt, options, judge)
-                    .map(|()| ExitCode::SUCCESS)
-                    .map_err(|e| e.to_string())
-            })
+            let rt = match load_runtime(&bundle) {
+                Ok(rt) => rt,
+                Err(code) => return code,
+            };
+            let judge = match judge.build(&[&rt.bundle]) {
+                Ok(judge) => judge,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match mcp::run(rt, options, judge) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Command::Serve {
             bundles,
@@ -504,15 +665,9 @@ fn main() -> ExitCode {
             sync,
             idle_ms,
             max_live,
+            now,
             judge,
         } => {
-            let judge = match judge.build() {
-                Ok(j) => j,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
             let options = serve::ServeOptions {
                 bundles,
                 listen,
@@ -523,8 +678,11 @@ fn main() -> ExitCode {
                 durability: sync.durability(),
                 idle: std::time::Duration::from_millis(idle_ms),
                 max_live,
+                now,
             };
-            match serve::run(&options, judge) {
+            match serve::run(&options, |bundles| {
+                judge.build(bundles).map(|j| j.into_async())
+            }) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -591,24 +749,17 @@ fn convert(path: &std::path::Path, output: Option<&std::path::Path>, only: &[Str
 fn with_runtime(
     path: &std::path::Path,
     judge: &JudgeArgs,
-    f: impl FnOnce(Arc<BundleRuntime>, Arc<dyn turnstile_judge::Judge>) -> Result<ExitCode, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, judge_args::Judging) -> Result<ExitCode, String>,
 ) -> ExitCode {
-    let bundle = match check_bundle(path) {
-        Ok(b) => b,
-        Err(problems) => return report_problems(path, &problems),
+    let rt = match load_runtime(path) {
+        Ok(rt) => rt,
+        Err(code) => return code,
     };
-    let judge = match judge.build() {
+    let judge = match judge.judging(&[&rt.bundle]) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
-        }
-    };
-    let rt = match BundleRuntime::new(Arc::new(bundle)) {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
         }
     };
     f(rt, judge).unwrap_or_else(|e| {
@@ -617,11 +768,31 @@ fn with_runtime(
     })
 }
 
+/// Compiles the bundle at `path` into a runtime; its problems are reported
+/// on standard error.
+fn load_runtime(path: &std::path::Path) -> Result<Arc<BundleRuntime>, ExitCode> {
+    let bundle = check_bundle(path).map_err(|problems| report_problems(path, &problems))?;
+    BundleRuntime::new(Arc::new(bundle)).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+/// A single-threaded async runtime for a model judge: the only judge a
+/// command outside `serve` awaits.
+fn model_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
 fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
     let result = check_bundle(path);
     match format {
         ReportFormat::Human => match &result {
             Ok(bundle) => {
+                report_warnings(&bundle.warnings);
                 println!("{}", summary(bundle));
                 ExitCode::SUCCESS
             }
@@ -629,19 +800,16 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
         },
         ReportFormat::Json => {
             let value = match &result {
-                Ok(bundle) => {
-                    serde_json::json!({ "valid": true, "bundle": bundle.name, "hash": bundle.hash, "problems": [] })
-                }
+                Ok(bundle) => serde_json::json!({
+                    "valid": true,
+                    "bundle": bundle.name,
+                    "hash": bundle.hash,
+                    "problems": [],
+                    "warnings": problems_json(&bundle.warnings),
+                }),
                 Err(problems) => serde_json::json!({
                     "valid": false,
-                    "problems": problems.iter().map(|p| serde_json::json!({
-                        "code": p.kind.code(),
-                        "message": p.message,
-                        "file": p.file,
-                        "line": p.line,
-                        "column": p.column,
-                        "help": p.help,
-                    })).collect::<Vec<_>>(),
+                    "problems": problems_json(problems),
                 }),
             };
             println!("{value:#}");
@@ -651,6 +819,40 @@ fn check(path: &std::path::Path, format: ReportFormat) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+fn problems_json(problems: &Problems) -> Vec<serde_json::Value> {
+    problems
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "code": p.kind.code(),
+                "message": p.message,
+                "file": p.file,
+                "line": p.line,
+                "column": p.column,
+                "help": p.help,
+            })
+        })
+        .collect()
+}
+
+/// Prints each warning (a spot marked for review) on standard error.
+fn report_warnings(warnings: &Problems) {
+    let mut stderr = std::io::stderr().lock();
+    for warning in warnings.iter() {
+        let report = miette::Report::new(warning.clone());
+        let _ = writeln!(stderr, "{report:?}");
+    }
+    if !warnings.is_empty() {
+        let _ = writeln!(
+            stderr,
+            "{} warning{}: spots marked `{}` not reviewed yet",
+            warnings.len(),
+            if warnings.len() == 1 { "" } else { "s" },
+            turnstile_engine::REVIEW_MARKER
+        );
     }
 }
 

@@ -8,12 +8,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use turnstile_engine::import::for_each_trace;
-use turnstile_engine::session::recorded::{Coverage, ReplayReport, coverage, replay_explained};
 use turnstile_engine::session::{
-    BundleRuntime, EventReport, Explainer, GateVerdict, RequestStatus, Schedule,
+    BundleRuntime, ConsentState, Coverage, EventReport, Explainer, GateVerdict, ReplayReport,
+    RequestStatus, Schedule, coverage, replay_async, replay_at,
 };
 use turnstile_engine::trace::Trace;
-use turnstile_judge::Judge;
+
+use crate::judge_args::Judging;
 
 /// What `replay` was asked for.
 pub struct ReplayOptions {
@@ -25,19 +26,18 @@ pub struct ReplayOptions {
     pub summary: bool,
     /// What explains a block (`--explain`).
     pub explainer: Explainer,
+    /// The time of events a trace records no time for (`--now`).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// Replays every trace in `file`; returns whether all of it could be read.
+/// Only a model judge runs on an async runtime.
 pub fn run(
     rt: &Arc<BundleRuntime>,
     file: &Path,
-    judge: Arc<dyn Judge>,
+    judge: &Judging,
     options: &ReplayOptions,
 ) -> Result<bool, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let mut clean = true;
     let mut failure = None;
     let mut closed = false;
@@ -59,15 +59,21 @@ pub fn run(
             .schedules
             .iter()
             .map(|&schedule| {
-                runtime
-                    .block_on(replay_explained(
+                let explainer = options.explainer;
+                match judge {
+                    Judging::Immediate(judge) => {
+                        replay_at(rt, &trace, schedule, judge.as_ref(), explainer, options.now)
+                    }
+                    Judging::Model(judge, runtime) => runtime.block_on(replay_async(
                         rt,
                         &trace,
                         schedule,
                         judge.as_ref(),
-                        options.explainer,
-                    ))
-                    .map_err(|e| format!("{}: {e}", trace.meta.id))
+                        explainer,
+                        options.now,
+                    )),
+                }
+                .map_err(|e| format!("{}: {e}", trace.meta.id))
             })
             .collect();
         let reports = match reports {
@@ -195,11 +201,17 @@ fn print_trace(
             }
         }
         let gated = report.gated_calls();
+        let confirmed = report.confirmed().len();
         writeln!(
             out,
-            "   mutating calls {}, blocked {}, unchecked deviations {}, deviations without a write {}; judge calls {}, tokens {}+{}",
+            "   mutating calls {}, blocked {}{}, unchecked deviations {}, deviations without a write {}; judge calls {}, tokens {}+{}",
             gated.len(),
             report.blocked().len(),
+            if confirmed > 0 {
+                format!(", held for confirmation {confirmed}")
+            } else {
+                String::new()
+            },
             report.unchecked_deviations(),
             report.deviated().len(),
             report.usage.calls,
@@ -226,6 +238,18 @@ fn print_trace(
     Ok(())
 }
 
+/// A confirmation's consent as a replay reads it: the call already ran, so
+/// a write with no answer at all is a violation, one after a reply the
+/// reader could not decide needs review.
+fn consent_note(consent: ConsentState) -> &'static str {
+    match consent {
+        ConsentState::Absent => "absent (a violation: the user never answered)",
+        ConsentState::Refused => "refused (a violation)",
+        ConsentState::Qualified => "qualified (needs review)",
+        ConsentState::Unknown => "unknown (needs review)",
+    }
+}
+
 fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()> {
     let head = format!("{:>4}  {:<34}", event.event, clip(&event.kind, 34));
     match &event.verdict {
@@ -239,9 +263,20 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
                 ""
             }
         ),
-        GateVerdict::Allow { step, request } => {
-            writeln!(out, "{head} ALLOW  {step} {}", show(request))
-        }
+        GateVerdict::Allow {
+            step,
+            request,
+            approved,
+        } => match approved {
+            None => writeln!(out, "{head} ALLOW  {step} {}", show(request)),
+            Some(approval) => writeln!(
+                out,
+                "{head} ALLOW  {step} {} (approved by the {} for call {})",
+                show(request),
+                approval.by.label(),
+                approval.call
+            ),
+        },
         GateVerdict::Block {
             reason,
             step,
@@ -249,17 +284,38 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             remediation,
             explanation,
         } => {
-            writeln!(
-                out,
-                "{head} BLOCK  {reason:?} at {} {}",
-                step.as_deref().unwrap_or("?"),
-                show(request)
-            )?;
+            // A block no step explains (an unknown tool, a protected read's
+            // guard) names none.
+            let at = step
+                .as_deref()
+                .map(|s| format!(" at {s}"))
+                .unwrap_or_default();
+            writeln!(out, "{head} BLOCK  {reason:?}{at} {}", show(request))?;
             if let Some(text) = remediation {
                 writeln!(out, "{:42}remediation: {text}", "")?;
             }
             // The "event k: tool blocked (reason)" line repeats the header;
             // a type-mismatch line before it does not.
+            for line in explanation.lines().filter(|l| !l.starts_with("event ")) {
+                writeln!(out, "{:42}{}", "", line.trim_start())?;
+            }
+            Ok(())
+        }
+        GateVerdict::Confirm {
+            step,
+            request,
+            confirmation,
+            consent,
+            explanation,
+        } => {
+            writeln!(
+                out,
+                "{head} CONFIRM  consent {} at {} {}",
+                consent_note(*consent),
+                step.as_deref().unwrap_or("?"),
+                show(request)
+            )?;
+            writeln!(out, "{:42}ask: {}", "", confirmation.text)?;
             for line in explanation.lines().filter(|l| !l.starts_with("event ")) {
                 writeln!(out, "{:42}{}", "", line.trim_start())?;
             }

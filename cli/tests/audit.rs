@@ -90,7 +90,7 @@ fn every_shipped_bundle_audits_all_its_vendored_traces() {
         for r in &reports {
             let verdict = r["verdict"].as_str().unwrap();
             assert!(
-                ["compliant", "violation", "unverified"].contains(&verdict),
+                ["compliant", "violation", "needs_review", "unverified"].contains(&verdict),
                 "{r}"
             );
             if verdict == "violation" {
@@ -167,7 +167,7 @@ fn the_json_report_holds_every_trace_and_a_summary_that_adds_up() {
     assert_eq!(summary["audited"], 5);
     assert_eq!(summary["rejected"], 0);
     let total = &summary["total"];
-    let by_verdict = ["compliant", "violation", "unverified"]
+    let by_verdict = ["compliant", "violation", "needs_review", "unverified"]
         .iter()
         .map(|v| total[v].as_u64().unwrap())
         .sum::<u64>();

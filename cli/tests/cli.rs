@@ -73,7 +73,7 @@ fn check_reports_json_for_machines() {
     let problem = &report["problems"][0];
     assert_eq!(problem["code"], "turnstile::unknown_node");
     assert_eq!(problem["file"], "toy-orders/flows/cancel.yaml");
-    assert_eq!(problem["line"], 57);
+    assert_eq!(problem["line"], 58);
     assert_eq!(problem["help"], "did you mean `verify`?");
 }
 
@@ -174,25 +174,48 @@ fn graph_writes_to_a_file() {
     );
 }
 
+/// Each kind of bundle file has a schema document of its own, whose
+/// top-level properties are that file's keys: what an editor needs.
 #[test]
-fn schema_describes_every_bundle_file() {
-    let out = turnstile(&["schema"]);
-    assert_eq!(out.status.code(), Some(0));
-    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let text = schema.to_string();
-    for key in ["manifest", "domain", "flow"] {
-        assert!(schema[key].is_object(), "no {key} schema");
-    }
-    for field in [
-        "request_types",
-        "out_of_scope",
-        "guard",
-        "branches",
-        "remediation",
-        "tool_authorization",
-        "reads",
+fn schema_describes_each_bundle_file_in_its_own_document() {
+    let schema = |kind: &str| {
+        let out = turnstile(&["schema", kind]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    for (kind, keys) in [
+        (
+            "manifest",
+            &["request_types", "out_of_scope", "protected_reads", "clock"][..],
+        ),
+        ("domain", &["enums", "entities", "tools"][..]),
+        ("flow", &["flow", "vars", "nodes"][..]),
     ] {
-        assert!(text.contains(field), "schema lacks {field}");
+        let document = schema(kind);
+        assert!(document["$schema"].is_string(), "{kind}");
+        assert!(document["title"].as_str().unwrap().contains(kind) || kind == "manifest");
+        for key in keys {
+            assert!(
+                document["properties"][key].is_object(),
+                "the {kind} schema lacks property {key}"
+            );
+        }
+    }
+    let flow = schema("flow").to_string();
+    for field in ["guard", "branches", "remediation", "tool_authorization"] {
+        assert!(flow.contains(field), "the flow schema lacks {field}");
+    }
+    // No kind: an error naming the choices.
+    let out = turnstile(&["schema"]);
+    assert_eq!(out.status.code(), Some(2));
+    // --dir writes all three.
+    let dir = tempfile::tempdir().unwrap();
+    let out = turnstile(&["schema", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    for kind in ["manifest", "domain", "flow"] {
+        let written = std::fs::read(dir.path().join(format!("{kind}.schema.json"))).unwrap();
+        let document: serde_json::Value = serde_json::from_slice(&written).unwrap();
+        assert_eq!(document, schema(kind));
     }
 }
 

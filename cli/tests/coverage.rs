@@ -61,7 +61,7 @@ fn replay_written(
     bundle: &Path,
     dir: &Path,
     name: &str,
-    witness: &turnstile_engine::coverage::witness::Witness,
+    witness: &turnstile_engine::coverage::Witness,
 ) -> serde_json::Value {
     let file = dir.join(format!("{name}.jsonl"));
     let verdicts = dir.join(format!("{name}.verdicts.jsonl"));
@@ -70,14 +70,6 @@ fn replay_written(
     let out = replay_witness(bundle, &file, &verdicts, "all");
     assert_succeeded(&out);
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// A runtime for the witness builder.
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 fn bundles() -> Vec<PathBuf> {
@@ -171,7 +163,7 @@ fn a_written_witness_replays_to_the_predicted_block() {
 #[test]
 fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
     use std::sync::Arc;
-    use turnstile_engine::coverage::witness::Builder;
+    use turnstile_engine::coverage::WitnessBuilder;
     use turnstile_engine::coverage::{AgentClass, Turn, analyze};
     use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
 
@@ -179,8 +171,7 @@ fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
     let bundle = Arc::new(check_bundle(&telecom).unwrap());
     let analysis = analyze(&bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
-    let runtime = runtime();
-    let mut builder = Builder::new(rt, &analysis);
+    let mut builder = WitnessBuilder::new(rt, &analysis);
     let shallowest = |instruction: bool, turn: Turn| {
         analysis
             .deviations
@@ -202,7 +193,7 @@ fn telecom_instruction_and_claim_witnesses_replay_to_deviate() {
     .into_iter()
     .enumerate()
     {
-        let witness = runtime.block_on(builder.witness(d)).unwrap();
+        let witness = builder.witness(d).unwrap();
         let line = replay_written(&telecom, dir.path(), &i.to_string(), &witness);
         let last = witness.trace.events.len() - 1;
         let replays = line["replays"].as_array().unwrap();
@@ -361,7 +352,7 @@ fn witness_selection_writes_a_spread_sample_or_one_node() {
 fn solo_control_is_analysed_and_its_device_call_witness_replays_to_deviate() {
     use std::sync::Arc;
     use turnstile_engine::bundle::model::Control;
-    use turnstile_engine::coverage::witness::Builder;
+    use turnstile_engine::coverage::WitnessBuilder;
     use turnstile_engine::coverage::{AgentClass, analyze_with};
     use turnstile_engine::{BundleRuntime, Schedule, check_bundle};
 
@@ -381,15 +372,14 @@ fn solo_control_is_analysed_and_its_device_call_witness_replays_to_deviate() {
     let bundle = Arc::new(check_bundle(&telecom).unwrap());
     let analysis = analyze_with(&bundle, Control::Solo);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
-    let runtime = runtime();
-    let mut builder = Builder::new(rt, &analysis);
+    let mut builder = WitnessBuilder::new(rt, &analysis);
     let d = analysis
         .deviations
         .iter()
         .filter(|d| matches!(d.class, AgentClass::DeviceCall(_)))
         .min_by_key(|d| d.prefix.len())
         .unwrap();
-    let witness = runtime.block_on(builder.witness(d)).unwrap();
+    let witness = builder.witness(d).unwrap();
     // The header's key order depends on serde_json's `preserve_order`
     // (unified on by a workspace build): read it, not its bytes.
     let jsonl = witness.trace_jsonl();

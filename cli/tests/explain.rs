@@ -58,11 +58,12 @@ fn blocks(stdout: &str) -> Vec<(String, u64, String, String)> {
 fn datalog_and_monitor_explain_tau2_blocks_alike() {
     for (bundle, traces, only) in [
         ("retail", "retail_gpt-4.1-mini_single.json.zst", None),
-        // One trace of the file (the whole file takes long in a debug build).
+        // One trace of the file (the whole file takes long in a debug build):
+        // roaming and a refuel on a line whose number the user never gave.
         (
             "telecom",
-            "telecom_gpt-4.1_4trials.json.zst",
-            Some("telecom_gpt-4.1_4trials#d9e865b6-c207-4c0e-9690-4853c7298569"),
+            "telecom_gpt-4o.json.zst",
+            Some("telecom_gpt-4o#9143235a-bff5-4aae-b07f-99d4f07895ac"),
         ),
     ] {
         let mut by_explainer = Vec::new();

@@ -240,3 +240,57 @@ fn verdict_bytes_have_sorted_keys_in_every_build() {
     }
     assert!(with_requests > 5, "{stdout}");
 }
+
+/// `confirm` and `approval` end to end on the shop fixture: a cancel that
+/// lacks only the user's yes is answered `confirm` with its confirmation
+/// request; the host's approval, sent in a second run of the gate (a
+/// restart of the store), opens the identical call once.
+#[test]
+fn a_confirmed_call_is_allowed_on_the_hosts_approval_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let bundle = root().join("engine/tests/fixtures/shop");
+    let first = [
+        r#"{"type":"user","text":"Hi! I'd like to cancel an order. My email is u1@example.com."}"#,
+        r#"{"type":"call","id":"c1","tool":"find_user_id_by_email","args":{"email":"u1@example.com"}}"#,
+        r#"{"type":"result","id":"c1","ok":true,"content":"u1"}"#,
+        r##"{"type":"call","id":"c2","tool":"get_user_details","args":{"user_id":"u1"}}"##,
+        r##"{"type":"result","id":"c2","ok":true,"content":{"user_id":"u1","orders":["#O1"],"payment_methods":{},"bills":[]}}"##,
+        r##"{"type":"call","id":"c3","tool":"get_order_details","args":{"order_id":"#O1"}}"##,
+        r##"{"type":"result","id":"c3","ok":true,"content":{"order_id":"#O1","user_id":"u1","status":"pending","total":10,"items":[]}}"##,
+        r##"{"type":"agent","text":"Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."}"##,
+        r##"{"type":"call","id":"c4","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
+    ]
+    .join("\n");
+    let (code, verdicts, stderr) =
+        common::gate(&bundle, &store, &["--session", "s"], first.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    let confirm = verdicts.last().unwrap();
+    assert_eq!(confirm["verdict"], "confirm", "{confirm}");
+    assert_eq!(confirm["consent"], "absent");
+    assert_eq!(confirm["confirmation"]["call"], "c4");
+    assert_eq!(
+        confirm["confirmation"]["text"],
+        "Cancel order #O1 (no longer needed)?"
+    );
+    let second = [
+        r#"{"type":"approval","call":"c9","granted":true,"by":"user"}"#,
+        r#"{"type":"approval","call":"c4","granted":true,"by":"user"}"#,
+        r##"{"type":"call","id":"c5","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
+    ]
+    .join("\n");
+    let (code, verdicts, stderr) =
+        common::gate(&bundle, &store, &["--session", "s"], second.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(verdicts[0]["verdict"], "observe");
+    assert!(
+        verdicts[0]["anomalies"][0].as_str().unwrap().contains("c9"),
+        "an approval of a call never answered confirm: {}",
+        verdicts[0]
+    );
+    assert_eq!(verdicts[1]["kind"], "approval of c4 by user");
+    assert!(verdicts[1].get("anomalies").is_none(), "{}", verdicts[1]);
+    assert_eq!(verdicts[2]["verdict"], "allow", "{}", verdicts[2]);
+    assert_eq!(verdicts[2]["approved"]["call"], "c4");
+    assert_eq!(verdicts[2]["approved"]["by"], "user");
+}

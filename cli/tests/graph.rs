@@ -78,12 +78,15 @@ fn the_main_flow_is_the_top_down_spine() {
 }
 
 #[test]
-fn detail_shows_guards_checks_and_questions_abbreviated() {
+fn detail_shows_guards_checks_and_questions_whole() {
     let plain = graph(&[]);
-    assert!(!plain.contains("guard: "));
+    assert!(!plain.contains("label=\"authorize\\ncancel_pending_order\\nguard: "));
+    // The whole guard, wrapped over lines, on the drawing...
     let detailed = graph(&["--detail"]);
     assert!(
-        detailed.contains("guard: args.order_id == $order && args.reason in..."),
+        detailed.contains(
+            "guard: args.order_id == $order &&\\nargs.reason in enum(cancel_reason) &&\\norder[args.order_id].status == \\\"pending\\\""
+        ),
         "{detailed}"
     );
     assert!(detailed.contains("check: args.user_id == $user"));
@@ -91,6 +94,18 @@ fn detail_shows_guards_checks_and_questions_abbreviated() {
     assert!(detailed.contains("judge: The user asks to cancel an order."));
     let mermaid = graph(&["--format", "mermaid", "--detail"]);
     assert!(mermaid.contains("guard: args.order_id"));
+    // ... and in the tooltips, with or without --detail: the node's
+    // expectation and its whole guard; a branch's whole check.
+    assert!(
+        plain.contains(
+            "tooltip=\"Cancel exactly the order that was checked, with an accepted reason.\\nguard: args.order_id == $order && args.reason in enum(cancel_reason) && order[args.order_id].status == \\\"pending\\\"\""
+        ),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("labeltooltip=\"pending: order[$order].status == \\\"pending\\\"\""),
+        "{plain}"
+    );
 }
 
 #[test]

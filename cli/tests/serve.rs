@@ -103,6 +103,20 @@ fn a_session_answers_what_the_gate_answers_and_reads_back() {
         doc["paths"]["/v1/sessions/{id}/events"]["post"].is_object(),
         "{body}"
     );
+    // The `confirm` verdict's request and the `approval` event are described.
+    let schemas = &doc["components"]["schemas"];
+    assert!(
+        schemas["ConfirmationDoc"]["properties"]["call"].is_object(),
+        "{body}"
+    );
+    assert!(
+        schemas["Verdict"]["properties"]["confirmation"].is_object(),
+        "{body}"
+    );
+    assert!(
+        body.contains("\"approval\""),
+        "the approval event is in the document: {body}"
+    );
 }
 
 #[test]

@@ -46,9 +46,11 @@ pub fn monitor_trace(
 ) -> Result<Monitor, MonitorError> {
     let mut extractor = Extractor::new(bundle);
     let mut monitor = Monitor::new(Arc::clone(plan));
+    let times = crate::extract::event_times(bundle, trace);
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        let facts = extractor.event(bundle, k, event);
+        let mut facts = extractor.event(bundle, k, event).facts;
+        facts.now = times.get(index).copied().flatten();
         let now: Vec<(StepId, Env)> = judged
             .iter()
             .filter(|(_, _, e)| *e == k)
@@ -251,6 +253,7 @@ impl Names<'_> {
             Value::Bool(b) => write!(out, "{b}"),
             Value::Date(d) => write!(out, "{d}"),
             Value::DateTime(d) => write!(out, "{d}"),
+            Value::Duration(d) => write!(out, "{d}"),
         };
     }
 
@@ -303,6 +306,7 @@ impl Names<'_> {
                 format!("count({}, {})", self.operand(*inner), self.operand(*value))
             }
             Some(ONode::Count { filter, .. }) => format!("count({})", self.filter(*filter)),
+            Some(ONode::Now) => "now()".to_owned(),
             Some(ONode::Arith { op, lhs, rhs }) => {
                 let sign = match op {
                     ArithOp::Add => "+",
@@ -403,6 +407,7 @@ impl Names<'_> {
                 let who = match speaker {
                     turnstile_rules::Speaker::User => "user",
                     turnstile_rules::Speaker::Agent => "agent",
+                    turnstile_rules::Speaker::Ticket => "ticket",
                 };
                 format!("{}said({who}, {})", not(*negated), self.operand(*operand))
             }

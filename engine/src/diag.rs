@@ -88,6 +88,17 @@ pub enum ProblemKind {
     /// A `cites` entry names a file that cannot be read or a line it does
     /// not have.
     BadCitation,
+    /// A `clock:` line that is not `fixed <timestamp>`, `event` or `system`.
+    BadClock,
+    /// `now()` in a bundle that declares no clock.
+    NoClock,
+    /// An event predicate's constraint that cannot be decided: a counted
+    /// event with more than one constraint or one other than `==`, a
+    /// constraint compared with something other than a variable or literal.
+    BadConstraint,
+    /// A spot marked `# REVIEW:` (a generator's guess) not reviewed yet: a
+    /// warning, the bundle still compiles.
+    Unreviewed,
 }
 
 impl ProblemKind {
@@ -130,7 +141,16 @@ impl ProblemKind {
             ProblemKind::ClassifierIncomplete => "turnstile::classifier_incomplete",
             ProblemKind::BadTemplate => "turnstile::bad_template",
             ProblemKind::BadCitation => "turnstile::bad_citation",
+            ProblemKind::BadClock => "turnstile::bad_clock",
+            ProblemKind::NoClock => "turnstile::no_clock",
+            ProblemKind::BadConstraint => "turnstile::bad_constraint",
+            ProblemKind::Unreviewed => "turnstile::unreviewed",
         }
+    }
+
+    /// Whether problems of this kind are warnings (the bundle compiles).
+    pub fn is_warning(self) -> bool {
+        matches!(self, ProblemKind::Unreviewed)
     }
 }
 
@@ -244,6 +264,14 @@ impl Diagnostic for Problem {
         Some(Box::new(self.kind.code()))
     }
 
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.kind.is_warning() {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
+    }
+
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.help
             .as_ref()
@@ -316,10 +344,22 @@ pub(crate) fn with_article(word: &str) -> String {
 pub struct Problems(pub Vec<Problem>);
 
 impl Problems {
-    /// Ties every raw problem to its file, line and column, keeping their order.
+    /// Ties every raw problem to its file, line and column, keeping their
+    /// order. A mistake in a flow that several nodes invoke is found once
+    /// per inlined copy, at the same place with the same words: it is
+    /// reported once.
     pub(crate) fn from_raw(raw: Vec<RawProblem>, sources: &SourceMap) -> Problems {
+        let mut seen: Vec<(ProblemKind, Option<Loc>, String)> = Vec::new();
         Problems(
             raw.into_iter()
+                .filter(|p| {
+                    let key = (p.kind, p.loc, p.message.clone());
+                    let first = !seen.contains(&key);
+                    if first {
+                        seen.push(key);
+                    }
+                    first
+                })
                 .map(|p| Problem::resolve(p, sources))
                 .collect(),
         )

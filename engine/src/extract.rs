@@ -9,6 +9,15 @@
 //! here from the result or the call's arguments ([`composite_id`]), so the
 //! evaluators only ever see string ids.
 //!
+//! A ticket ([`Event::Ticket`]) is the user's statement before the
+//! conversation: its values are mentions by the user and by the ticket (so
+//! `said(user, ...)` and `said(ticket, ...)` hold for them; the judge reads
+//! it as a user turn, marked "Ticket:"),
+//! but its turn carries no consent cue — it affirms, refuses and corrects
+//! nothing — so it can never be the yes to a summary. Only a ticket before
+//! the agent's first event counts; a later one is an anomaly
+//! ([`ExtractionProblem::LateTicket`]) and states nothing.
+//!
 //! One principal per conversation: the variables bound before the request is
 //! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens
@@ -20,7 +29,7 @@ use hashbrown::HashMap;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Lookup, ReadTurn, ReadValue, ValueToken, identifier_word, is_record_word,
+    AskedWords, Lookup, ReadTurn, ReadValue, TurnCues, ValueToken, identifier_word, is_record_word,
     turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
@@ -40,16 +49,35 @@ use crate::schema::{JsonPath, JsonStep, KeyField, KeyPart, ReadSpec, Tool, compo
 use crate::trace::{Event, Trace};
 
 /// Extracts the facts of `trace`. Semantic verdicts (`judged`) are added by
-/// the caller, who owns the judge.
+/// the caller, who owns the judge. Each event's time is what the bundle's
+/// clock and the trace's recorded times give (none: `now()` is unknown
+/// there and every check on it fails closed).
 pub fn extract(bundle: &CompiledBundle, trace: &Trace) -> TraceFacts {
     let mut extractor = Extractor::new(bundle);
     let mut builder = FactsBuilder::new(bundle.arg_paths.clone());
+    let times = event_times(bundle, trace);
     for (index, event) in trace.events.iter().enumerate() {
         let k = EventIdx::from_usize(index);
-        builder.push(&extractor.event(bundle, k, event));
+        let mut facts = extractor.event(bundle, k, event).facts;
+        facts.now = times.get(index).copied().flatten();
+        builder.push(&facts);
     }
     let events = u32::try_from(trace.events.len()).unwrap_or(u32::MAX);
     builder.finish(extractor.interner, events)
+}
+
+/// The time of each event of `trace` on the bundle's clock, with no
+/// `--now` to fall back on (`None` where none is known).
+pub fn event_times(bundle: &CompiledBundle, trace: &Trace) -> Vec<Option<DateTime>> {
+    crate::clock::trace_times(
+        bundle.clock,
+        false,
+        &trace.meta.times,
+        trace.events.len(),
+        None,
+        (&trace.meta.id, &bundle.name),
+    )
+    .unwrap_or_default()
 }
 
 /// Turns events into facts one at a time (the live session and the batch
@@ -88,15 +116,44 @@ pub struct Extractor {
     /// Positions in `typed_values` by canonical amount, and of every date:
     /// a new turn is tested against those its keys can name only.
     typed_keys: ValuesByKey,
-    /// The turn of the event just extracted, as a judge reads it, tokenized
-    /// for its cues: a session takes it ([`Extractor::take_turn`]) rather
-    /// than tokenizing the text again.
-    turn: Option<Turn>,
     /// Who may call the user-side tools (the bundle's, or the trace's).
     control: Control,
     /// What the agent has asked the user to decide so far: a qualifier in a
     /// reply about something else does not take a yes back.
     asked: AskedWords,
+    /// Whether the agent has spoken or called a tool yet: a ticket counts
+    /// only before.
+    agent_acted: bool,
+}
+
+/// Adds a mention; one in the ticket is the user's too (the ticket is what
+/// the user stated), so `said(user, x)` holds for it and `said(ticket, x)`
+/// for it alone.
+fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
+    if mention.speaker == Speaker::Ticket {
+        facts.mentions.push(MentionFact {
+            speaker: Speaker::User,
+            ..mention
+        });
+    }
+    facts.mentions.push(mention);
+}
+
+/// A ticket's text as a judge reads it: marked, so a reader tells the
+/// user's statement before the conversation from a reply.
+pub(crate) fn ticket_text(text: &str) -> String {
+    format!("Ticket: {text}")
+}
+
+/// What one event gives the extractor's caller.
+#[derive(Clone, Debug)]
+pub struct Extracted {
+    /// The facts the event adds.
+    pub facts: EventFacts,
+    /// A user or agent message's turn as a judge reads it, tokenized for
+    /// its cues (a session keeps it rather than tokenizing the text again);
+    /// `None` for a tool event.
+    pub turn: Option<Turn>,
 }
 
 /// Strings of more tokens than this are texts, not values a turn names.
@@ -150,9 +207,9 @@ impl Extractor {
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
             typed_keys: ValuesByKey::default(),
-            turn: None,
             control: bundle.control,
             asked: AskedWords::default(),
+            agent_acted: false,
         }
     }
 
@@ -166,19 +223,14 @@ impl Extractor {
         self.control
     }
 
-    /// The turn of the event just extracted, if it was a user or agent
-    /// message: `Turn::new(k, role, text)`, already tokenized.
-    pub fn take_turn(&mut self) -> Option<Turn> {
-        self.turn.take()
-    }
-
-    /// The facts event `k` adds.
-    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> EventFacts {
-        self.turn = None;
+    /// The facts event `k` adds, and the turn of a user or agent message
+    /// as a judge reads it.
+    pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> Extracted {
         self.facts = EventFacts {
             event: k,
             ..EventFacts::default()
         };
+        let late_ticket = self.agent_acted;
         let mut x = Extraction { bundle, out: self };
         match event {
             Event::Call {
@@ -188,17 +240,30 @@ impl Extractor {
                 requestor,
             } => x.call(k, id, tool, args, *requestor),
             Event::Result { id, ok, content } => x.result(k, id, *ok, content),
-            Event::User { .. } | Event::Agent { .. } => {}
+            Event::Ticket { .. } if late_ticket => x.diagnose(
+                k,
+                ExtractionProblem::LateTicket,
+                "a ticket after the agent's first event is not what the user stated before the conversation; it states nothing".to_owned(),
+            ),
+            Event::User { .. }
+            | Event::Ticket { .. }
+            | Event::Agent { .. }
+            | Event::Approval { .. } => {}
         }
-        self.mentions(k, event);
-        std::mem::take(&mut self.facts)
+        let turn = self.mentions(k, event);
+        self.agent_acted |= event.is_agent_event();
+        Extracted {
+            facts: std::mem::take(&mut self.facts),
+            turn,
+        }
     }
 
     /// The dialogue facts of event `k`: the turn's cues, and every interned
     /// string named in a turn that was not looked for there yet — strings
     /// new at this event in every earlier turn, every string in a new turn.
     /// So when a value can first be an operand's, its mentions are facts.
-    fn mentions(&mut self, k: EventIdx, event: &Event) {
+    /// Returns a message's turn, tokenized as its cues were read.
+    fn mentions(&mut self, k: EventIdx, event: &Event) -> Option<Turn> {
         let known = self.interner.len();
         for index in self.values.len()..known {
             let Ok(raw) = u32::try_from(index) else {
@@ -222,13 +287,16 @@ impl Extractor {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
-                        self.facts.mentions.push(MentionFact {
-                            value: Value::Str(value),
-                            event: *event,
-                            speaker: *speaker,
-                            record,
-                            in_answer: false,
-                        });
+                        push_mention(
+                            &mut self.facts,
+                            MentionFact {
+                                value: Value::Str(value),
+                                event: *event,
+                                speaker: *speaker,
+                                record,
+                                in_answer: false,
+                            },
+                        );
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
@@ -238,15 +306,24 @@ impl Extractor {
         self.typed_mentions();
         let (speaker, role, text) = match event {
             Event::User { text } => (Speaker::User, Role::User, text),
+            Event::Ticket { .. } if self.agent_acted => return None,
+            Event::Ticket { text } => (Speaker::Ticket, Role::User, text),
             Event::Agent { text } => (Speaker::Agent, Role::Agent, text),
-            Event::Call { .. } | Event::Result { .. } => return,
+            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => return None,
         };
-        let rendered = Turn::new(k.0, role, text.clone());
-        let cues = turn_cues_of(&rendered, &mut self.asked);
-        self.turn = Some(rendered);
+        let ticket = matches!(event, Event::Ticket { .. });
+        let (rendered, cues) = if ticket {
+            let rendered = Turn::new(k.0, role, ticket_text(text));
+            (rendered, TurnCues::default())
+        } else {
+            let rendered = Turn::new(k.0, role, text.clone());
+            let cues = turn_cues_of(&rendered, &mut self.asked);
+            (rendered, cues)
+        };
         self.facts.turn = Some(TurnFact {
             event: k,
-            speaker,
+            // The ticket's turn is the user's, with no cue.
+            speaker: if ticket { Speaker::User } else { speaker },
             asks_decision: cues.asks_decision,
             asks_anything: cues.asks_anything,
             affirms: cues.affirms,
@@ -261,13 +338,16 @@ impl Extractor {
             };
             if turn.names_read(read) {
                 let identifier = self.identifiers.get(&raw);
-                self.facts.mentions.push(MentionFact {
-                    value: Value::Str(Symbol(raw)),
-                    event: k,
-                    speaker,
-                    record: identifier.is_some_and(|w| is_record_word(w)),
-                    in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: Value::Str(Symbol(raw)),
+                        event: k,
+                        speaker,
+                        record: identifier.is_some_and(|w| is_record_word(w)),
+                        in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w)),
+                    },
+                );
             }
         }
         let typed = self.typed_keys.candidates(&turn);
@@ -276,16 +356,20 @@ impl Extractor {
             .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
         for (value, read) in candidates {
             if turn.names_read(read) {
-                self.facts.mentions.push(MentionFact {
-                    value: *value,
-                    event: k,
-                    speaker,
-                    record: false,
-                    in_answer: false,
-                });
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value: *value,
+                        event: k,
+                        speaker,
+                        record: false,
+                        in_answer: false,
+                    },
+                );
             }
         }
         self.turns.push((k, speaker, turn));
+        Some(rendered)
     }
 
     /// The mentions, in every turn so far, of the dates and amounts this
@@ -319,13 +403,16 @@ impl Extractor {
                     continue;
                 };
                 if turn.names_read(&read) {
-                    self.facts.mentions.push(MentionFact {
-                        value,
-                        event: *event,
-                        speaker: *speaker,
-                        record: false,
-                        in_answer: false,
-                    });
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value,
+                            event: *event,
+                            speaker: *speaker,
+                            record: false,
+                            in_answer: false,
+                        },
+                    );
                 }
             }
             let position = u32::try_from(self.typed_values.len()).unwrap_or(u32::MAX);
@@ -1117,6 +1204,7 @@ fn typed(
         (Some(ValueType::Amount), _) => Err(wrong("an amount")),
         (Some(ValueType::Bool), _) => Err(wrong("a bool")),
         (Some(ValueType::Date | ValueType::DateTime), _) => Err(wrong("a date")),
+        (Some(ValueType::Duration), _) => Err(wrong("a duration")),
         (Some(ValueType::List(_) | ValueType::Object(_)), _) | (None, _) => Err(wrong("a scalar")),
     }
 }
@@ -1215,5 +1303,89 @@ mod typed_mention_tests {
         assert_eq!(named(date("2024-05-26")), [2], "May 23 is another day");
         let amount = Value::Amount(Amount::parse("1234.5").unwrap());
         assert_eq!(named(amount), [0, 2]);
+    }
+}
+
+#[cfg(test)]
+mod ticket_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    fn retail() -> CompiledBundle {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/retail");
+        crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"))
+    }
+
+    fn lookup(id: &str) -> Event {
+        Event::Call {
+            id: id.into(),
+            tool: "get_order_details".into(),
+            args: json!({"order_id": "#W1234567"}),
+            requestor: Side::Agent,
+        }
+    }
+
+    /// A ticket's values are the user's, its turn no reply: a yes in it
+    /// carries no consent cue.
+    #[test]
+    fn a_ticket_names_values_for_the_user_and_affirms_nothing() {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        let ticket = Event::Ticket {
+            text: "Cancel order #W1234567, no longer needed. Yes, go ahead.".into(),
+        };
+        let Extracted {
+            facts: first,
+            turn: rendered,
+        } = x.event(&bundle, EventIdx(0), &ticket);
+        let turn = first.turn.expect("a ticket is a turn");
+        assert_eq!(turn.speaker, Speaker::User);
+        assert!(!turn.affirms && !turn.revokes && !turn.corrects && !turn.asks_decision);
+        assert!(first.diagnostics.is_empty());
+        assert_eq!(
+            rendered.map(|t| (t.role, t.text)),
+            Some((
+                Role::User,
+                "Ticket: Cancel order #W1234567, no longer needed. Yes, go ahead.".to_owned()
+            ))
+        );
+        let call = x.event(&bundle, EventIdx(1), &lookup("c1")).facts;
+        let order = x.interner.get("#W1234567").expect("the order id is read");
+        for speaker in [Speaker::User, Speaker::Ticket] {
+            assert!(
+                call.mentions.iter().any(|m| m.value == Value::Str(order)
+                    && m.event == EventIdx(0)
+                    && m.speaker == speaker),
+                "the ticket named the order for {speaker:?}: {:?}",
+                call.mentions
+            );
+        }
+    }
+
+    /// After the agent's first event a ticket could be read as a reply: it
+    /// is an anomaly and states nothing.
+    #[test]
+    fn a_ticket_after_the_agent_spoke_states_nothing() {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        x.event(&bundle, EventIdx(0), &lookup("c1"));
+        let Extracted {
+            facts: late,
+            turn: rendered,
+        } = x.event(
+            &bundle,
+            EventIdx(1),
+            &Event::Ticket {
+                text: "Order #W1234567, yes.".into(),
+            },
+        );
+        assert!(late.turn.is_none() && late.mentions.is_empty());
+        assert_eq!(
+            late.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            vec![ExtractionProblem::LateTicket]
+        );
+        assert!(ExtractionProblem::LateTicket.is_anomaly());
+        assert!(rendered.is_none());
     }
 }

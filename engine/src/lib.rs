@@ -15,7 +15,20 @@
 //!   reachable first deviations and which a firing schedule covers.
 //! - **Decisions**: [`decide`] judges a whole trace and explains violations;
 //!   [`session`] follows a live conversation one event at a time and answers
-//!   allow, block or guide before each tool call.
+//!   allow, block or guide before each tool call — a plain function call
+//!   with a judge that answers at once ([`Session::push`]), a protocol of
+//!   questions out and answers in for any other ([`Session::begin`],
+//!   [`Progress`]); [`audit`] runs a corpus through sessions in parallel.
+//!
+//! **The public surface.** A program embedding the gate needs the modules
+//! [`bundle`] (the model, [`bundle::Control`]), [`session`] (the live
+//! gate, replays), [`audit`] (corpora: [`audit::Auditor`], [`audit::run`],
+//! [`audit::Summary`]), [`coverage`] (the analysis and its witnesses),
+//! [`import`] (readers and writers of traces), [`trace`] (events) and
+//! [`clock`] (where `now()` comes from, and a trace's times), and
+//! the re-exports below; `turnstile` uses nothing else. [`decide`],
+//! [`extract`] and [`schema`] are public for the tests, benchmarks and
+//! property tests that check the evaluators against each other.
 
 #![warn(missing_docs)]
 #![deny(
@@ -36,6 +49,7 @@
 
 pub mod audit;
 pub mod bundle;
+pub mod clock;
 mod compile;
 pub mod coverage;
 pub mod decide;
@@ -50,7 +64,10 @@ pub mod session;
 mod source;
 pub mod trace;
 
-pub use compile::{CompiledBundle, SemanticCriterion, Variable, check_bundle, compile};
+pub use compile::{
+    CompiledBundle, ProtectedRead, REVIEW_MARKER, SemanticCriterion, Variable, check_bundle,
+    compile,
+};
 pub use diag::{Problem, ProblemKind, Problems};
 pub use expr::{Expr, ParseError, parse as parse_expr};
 pub use fsm::{
@@ -58,10 +75,11 @@ pub use fsm::{
     Workflow,
 };
 pub use render::{
-    GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph, render_graph_with,
+    BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph,
+    render_graph_with,
 };
 pub use session::{
     AcceptedVerdict, AskedQuestion, Bindings, BundleRuntime, Cursor, EventReport, GateVerdict,
-    Guidance, RequestStatus, RequestView, STATE_VERSION, Schedule, Session, SessionError,
+    Guidance, Progress, RequestStatus, RequestView, STATE_VERSION, Schedule, Session, SessionError,
     SessionState,
 };

@@ -27,8 +27,9 @@ pub enum GraphFormat {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GraphOptions {
     /// Show each node's check, guard and judge question and each branch's
-    /// guard, abbreviated, on the drawing itself (not only as tooltips,
-    /// which PNG and most SVG viewers do not show).
+    /// guard, whole and wrapped, on the drawing itself (not only in the
+    /// tooltips, which carry them whole too but which PNG and most SVG
+    /// viewers do not show).
     pub detail: bool,
     /// Draw one flow instance only (`""` the main flow, `mobile_data`,
     /// `mobile_data.service`, see [`flow_instances`]): its own nodes, each
@@ -89,36 +90,68 @@ const LEGEND: [(NodeKind, &str); 8] = [
     (NodeKind::Exit, "exit"),
 ];
 
-/// Longest expression shown on a drawing before it is cut.
+/// Longest line of an expression on a drawing: longer ones wrap.
 const DETAIL_CHARS: usize = 44;
 
-/// `text` on one line, cut to [`DETAIL_CHARS`] characters with `...`.
-fn abbreviate(text: &str) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= DETAIL_CHARS {
-        return flat;
+/// `text` whole, its words on lines of at most [`DETAIL_CHARS`] characters
+/// (a longer word on a line of its own): nothing is cut.
+fn wrap(text: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= DETAIL_CHARS => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
     }
-    let cut: String = flat.chars().take(DETAIL_CHARS.saturating_sub(3)).collect();
-    format!("{}...", cut.trim_end())
+    lines.join("\n")
 }
 
-/// The lines `--detail` adds under a node's name.
+/// The lines `--detail` adds under a node's name: every check, guard and
+/// question, whole.
 fn detail_lines(node: &Node) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(check) = &node.source.check {
-        lines.push(format!("check: {}", abbreviate(check)));
+        lines.push(wrap(&format!("check: {check}")));
     }
     if let Some(guard) = &node.source.guard {
-        lines.push(format!("guard: {}", abbreviate(guard)));
+        lines.push(wrap(&format!("guard: {guard}")));
     }
     if let Some(judge) = &node.criterion.judge {
-        lines.push(format!("judge: {}", abbreviate(judge)));
+        lines.push(wrap(&format!("judge: {judge}")));
     }
     lines
 }
 
-/// A branch's label, with its guard under it when `detail` is asked.
-fn branch_label(edge: &Edge, detail: bool) -> Option<String> {
+/// A node's tooltip: what it expects, then its check, guard and question,
+/// each whole on one line.
+fn tooltip(node: &Node) -> String {
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut lines = vec![flat(node.expect.as_deref().unwrap_or(&node.id))];
+    for (name, text) in [
+        ("check", node.source.check.as_deref()),
+        ("guard", node.source.guard.as_deref()),
+        ("judge", node.criterion.judge.as_deref()),
+    ] {
+        if let Some(text) = text {
+            lines.push(format!("{name}: {}", flat(text)));
+        }
+    }
+    lines.join("\n")
+}
+
+/// What a branch is taken on, as written.
+enum BranchGuard<'a> {
+    Check(&'a str),
+    Judge(&'a str),
+    Otherwise,
+    Unguarded,
+}
+
+/// A branch's label and guard; `None` for any other edge.
+fn branch_guard(edge: &Edge) -> Option<(&str, BranchGuard<'_>)> {
     let Edge::Branch {
         label,
         judge,
@@ -129,14 +162,38 @@ fn branch_label(edge: &Edge, detail: bool) -> Option<String> {
     else {
         return None;
     };
-    if !detail {
-        return Some(label.clone());
-    }
     let guard = match (check_source, judge, otherwise) {
-        (Some(check), _, _) => format!("\n{}", abbreviate(check)),
-        (None, Some(judge), _) => format!("\njudge: {}", abbreviate(judge)),
-        (None, None, true) => "\n(otherwise)".to_owned(),
-        _ => String::new(),
+        (Some(check), _, _) => BranchGuard::Check(check),
+        (None, Some(judge), _) => BranchGuard::Judge(judge),
+        (None, None, true) => BranchGuard::Otherwise,
+        (None, None, false) => BranchGuard::Unguarded,
+    };
+    Some((label, guard))
+}
+
+/// A branch's tooltip: its label and its guard or question, whole.
+fn branch_tooltip(edge: &Edge) -> Option<String> {
+    let (label, guard) = branch_guard(edge)?;
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some(match guard {
+        BranchGuard::Check(check) => format!("{label}: {}", flat(check)),
+        BranchGuard::Judge(judge) => format!("{label}: judge: {}", flat(judge)),
+        BranchGuard::Otherwise => format!("{label}: otherwise"),
+        BranchGuard::Unguarded => label.to_owned(),
+    })
+}
+
+/// A branch's label, with its guard under it when `detail` is asked.
+fn branch_label(edge: &Edge, detail: bool) -> Option<String> {
+    let (label, guard) = branch_guard(edge)?;
+    if !detail {
+        return Some(label.to_owned());
+    }
+    let guard = match guard {
+        BranchGuard::Check(check) => format!("\n{}", wrap(check)),
+        BranchGuard::Judge(judge) => format!("\n{}", wrap(&format!("judge: {judge}"))),
+        BranchGuard::Otherwise => "\n(otherwise)".to_owned(),
+        BranchGuard::Unguarded => String::new(),
     };
     Some(format!("{label}{guard}"))
 }
@@ -263,7 +320,7 @@ fn dot(bundle: &CompiledBundle, options: &GraphOptions) -> String {
                 "{indent}n{} [label=\"{}\", shape={shape}, fillcolor=\"{fill}\"{group}, tooltip=\"{}\"];",
                 idx.index(),
                 dot_escape(&short_label(node, options.detail)),
-                dot_escape(node.expect.as_deref().unwrap_or(&node.id)),
+                dot_escape(&tooltip(node)),
             );
         }
         if !main {
@@ -278,6 +335,10 @@ fn dot(bundle: &CompiledBundle, options: &GraphOptions) -> String {
         let mut attributes = Vec::new();
         if let Some(label) = branch_label(edge.weight(), options.detail) {
             attributes.push(format!("label=\"{}\"", dot_escape(&label)));
+        }
+        if let Some(tip) = branch_tooltip(edge.weight()) {
+            let tip = dot_escape(&tip);
+            attributes.push(format!("tooltip=\"{tip}\", labeltooltip=\"{tip}\""));
         }
         let crosses = instance(&from.id) != instance(&to.id);
         if crosses && from.kind == NodeKind::Exit {
@@ -459,17 +520,56 @@ fn json(bundle: &CompiledBundle, options: &GraphOptions) -> String {
     serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
-/// The JSON Schema of every bundle file, keyed by file role.
-pub fn bundle_schema() -> serde_json::Value {
-    let manifest = schemars::schema_for!(crate::bundle::model::Manifest);
-    let domain = schemars::schema_for!(crate::bundle::model::DomainFile);
-    let flow = schemars::schema_for!(crate::bundle::model::FlowDef);
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Turnstile workflow bundle",
-        "description": "Schemas of the three kinds of bundle files: bundle.yaml (manifest), the domain file and each flow file.",
-        "manifest": manifest,
-        "domain": domain,
-        "flow": flow,
-    })
+/// The kinds of file a bundle is made of, each with its own schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BundleFile {
+    /// `bundle.yaml`, the manifest.
+    Manifest,
+    /// The domain file (`domain.yaml`).
+    Domain,
+    /// One flow file (`flows/*.yaml`).
+    Flow,
+}
+
+impl BundleFile {
+    /// Every kind, in the order a bundle is read.
+    pub const ALL: [BundleFile; 3] = [BundleFile::Manifest, BundleFile::Domain, BundleFile::Flow];
+
+    /// The kind's name on the command line and in schema file names
+    /// (`manifest.schema.json`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BundleFile::Manifest => "manifest",
+            BundleFile::Domain => "domain",
+            BundleFile::Flow => "flow",
+        }
+    }
+}
+
+/// The JSON Schema of one kind of bundle file: a document of its own, so an
+/// editor can be pointed at it (`# yaml-language-server: $schema=...`).
+pub fn bundle_schema(file: BundleFile) -> serde_json::Value {
+    let (schema, title, description) = match file {
+        BundleFile::Manifest => (
+            schemars::schema_for!(crate::bundle::model::Manifest),
+            "Turnstile bundle manifest (bundle.yaml)",
+            "What the bundle is and where its parts live: flows, request types, protected reads, the clock.",
+        ),
+        BundleFile::Domain => (
+            schemars::schema_for!(crate::bundle::model::DomainFile),
+            "Turnstile bundle domain (domain.yaml)",
+            "The domain's enums, entities and tools, and the facts tool results carry.",
+        ),
+        BundleFile::Flow => (
+            schemars::schema_for!(crate::bundle::model::FlowDef),
+            "Turnstile bundle flow (flows/*.yaml)",
+            "One flow of the workflow: its variables and nodes.",
+        ),
+    };
+    let mut value = serde_json::to_value(schema).unwrap_or_default();
+    if let Some(fields) = value.as_object_mut() {
+        fields.insert("title".to_owned(), json!(title));
+        fields.insert("description".to_owned(), json!(description));
+    }
+    value
 }

@@ -200,6 +200,69 @@ pub struct Tool {
     pub after: Vec<String>,
     /// Lower-case phrases by which an agent message instructs this tool.
     pub phrases: Vec<String>,
+    /// The words naming its action in a summary the user confirms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
+    /// The confirmation request's text, parsed (`None`: the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Vec<ConfirmPiece>>,
+}
+
+/// A piece of a tool's confirmation template.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum ConfirmPiece {
+    /// Literal text.
+    Text(String),
+    /// A parameter of the call, rendered as its argument's value.
+    Param(String),
+}
+
+/// Parses a confirmation template: `{param}` placeholders, `{{` and `}}`
+/// for literal braces. `Err`: what is wrong, in words.
+pub fn parse_confirmation(text: &str) -> Result<Vec<ConfirmPiece>, String> {
+    let mut pieces = Vec::new();
+    let mut literal = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                literal.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                literal.push('}');
+            }
+            '{' => {
+                let mut name = String::new();
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(c) if c.is_alphanumeric() || c == '_' => name.push(c),
+                        Some(c) => {
+                            return Err(format!(
+                                "`{c}` in a placeholder: a placeholder is a parameter name, as `{{order_id}}`"
+                            ));
+                        }
+                        None => return Err("a placeholder is not closed with `}`".to_owned()),
+                    }
+                }
+                if name.is_empty() {
+                    return Err("an empty placeholder `{}`".to_owned());
+                }
+                if !literal.is_empty() {
+                    pieces.push(ConfirmPiece::Text(std::mem::take(&mut literal)));
+                }
+                pieces.push(ConfirmPiece::Param(name));
+            }
+            '}' => return Err("a `}` closes no placeholder (write `}}` for a brace)".to_owned()),
+            c => literal.push(c),
+        }
+    }
+    if !literal.is_empty() {
+        pieces.push(ConfirmPiece::Text(literal));
+    }
+    Ok(pieces)
 }
 
 /// The compiled domain: every enum, entity and tool, by name.

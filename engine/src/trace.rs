@@ -16,6 +16,16 @@ pub enum Event {
         /// What the user said.
         text: String,
     },
+    /// The task's ticket: what the user stated before the conversation
+    /// began, as tau2-bench hands it to a solo agent (no user simulator).
+    /// A user-side statement that was never a reply: the values it names
+    /// count as said by the user and its request can be classified, but it
+    /// answers no agent question, so it never confirms an action. It counts
+    /// only before the agent's first event (a later one states nothing).
+    Ticket {
+        /// The ticket's text.
+        text: String,
+    },
     /// The agent said something to the user.
     Agent {
         /// What the agent said.
@@ -34,6 +44,19 @@ pub enum Event {
         /// Who made the call.
         requestor: Side,
     },
+    /// The host's answer to a `confirm` verdict: the user (or, where the
+    /// bundle permits, an operator) approved or declined the call `call`.
+    /// Only the host sends it, as an event of its own; text inside a
+    /// message never is one.
+    Approval {
+        /// The id of the call the gate answered `confirm`.
+        call: String,
+        /// Approved (`true`) or declined (`false`).
+        granted: bool,
+        /// Who answered.
+        #[serde(default = "by_user")]
+        by: Approver,
+    },
     /// The result of the call with the same `id`.
     Result {
         /// The id of the call answered.
@@ -44,6 +67,30 @@ pub enum Event {
         #[serde(default)]
         content: serde_json::Value,
     },
+}
+
+/// Who answered a confirmation request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Approver {
+    /// The user the conversation is with.
+    User,
+    /// An operator of the host (only where the bundle permits it).
+    Operator,
+}
+
+impl Approver {
+    /// The name as reported.
+    pub fn label(self) -> &'static str {
+        match self {
+            Approver::User => "user",
+            Approver::Operator => "operator",
+        }
+    }
+}
+
+fn by_user() -> Approver {
+    Approver::User
 }
 
 fn agent_side() -> Side {
@@ -107,6 +154,12 @@ pub struct TraceMeta {
     /// (tau2's agent implementation); overrides the bundle's `control`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<crate::bundle::model::Control>,
+    /// The time each event happened or was decided at, by event, where the
+    /// source recorded one (tau2's message timestamps, a native line's
+    /// `at`): what a bundle on an `event` or `system` clock replays with.
+    /// Empty when the source records none.
+    #[serde(skip)]
+    pub times: Vec<Option<turnstile_rules::DateTime>>,
 }
 
 /// One conversation.

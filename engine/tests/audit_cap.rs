@@ -9,7 +9,6 @@
 #[path = "support/tau2.rs"]
 mod tau2;
 
-use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::json;
@@ -18,13 +17,6 @@ use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session, S
 use turnstile_engine::trace::Event;
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::Reason;
-
-fn block_on<F: Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
-}
 
 fn serialized_len(event: &Event) -> usize {
     serde_json::to_vec(event).unwrap().len()
@@ -94,7 +86,7 @@ fn last_verdict(events: &[Event], max_bytes: usize) -> GateVerdict {
     let mut session = Session::with_limits(rt, Schedule::Workflow, limits);
     let mut last = None;
     for event in events {
-        let report = block_on(session.push(event.clone(), &OfflineJudge)).unwrap();
+        let report = session.push(event.clone(), &OfflineJudge).unwrap();
         last = Some(report.verdict);
     }
     last.unwrap()

@@ -11,57 +11,39 @@
 #[path = "support/tau2.rs"]
 mod tau2;
 
-use std::future::Future;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use turnstile_engine::audit::run::{Counters, Item, RunOptions, run};
 use turnstile_engine::audit::{
-    AssumingJudge, AuditPlan, JudgeMode, TraceOptions, TraceReport, TraceSource, audit_trace,
+    AssumingJudge, AuditJudge, AuditPlan, Auditor, Counters, Item, JudgeMode, RunOptions,
+    TraceOptions, TraceReport, TraceSource, audit_trace, run,
 };
 use turnstile_engine::import::{Format, ResultContent, TraceReader};
 use turnstile_engine::session::BundleRuntime;
-use turnstile_judge::{Judge, OfflineJudge};
+use turnstile_judge::OfflineJudge;
 
-fn block_on<F: Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
+fn runtime(bundle: &str) -> Arc<BundleRuntime> {
+    BundleRuntime::new(Arc::new(tau2::shipped_bundle(bundle))).unwrap()
 }
 
 fn plan(bundle: &str, mode: JudgeMode) -> AuditPlan {
-    let rt = BundleRuntime::new(Arc::new(tau2::shipped_bundle(bundle))).unwrap();
-    AuditPlan::new(rt, mode)
+    AuditPlan::new(runtime(bundle), mode)
 }
 
 /// Every report of `files`, in order, on the path `results` selects.
-fn reports(
-    plan: &AuditPlan,
-    judge: &dyn Judge,
-    files: &[PathBuf],
-    results: ResultContent,
-) -> Vec<TraceReport> {
-    let options = TraceOptions {
-        timeline: true,
-        results,
-    };
-    let audit = |trace, source: &_| {
-        block_on(audit_trace(plan, trace, source, judge, options)).map_err(|e| e.to_string())
-    };
+fn reports(auditor: &Auditor, files: &[PathBuf]) -> Vec<TraceReport> {
     let mut out = Vec::new();
     // Two workers: the reports still come in input order.
     let run_options = RunOptions {
         threads: 2,
         format: None,
-        results,
     };
     run(
         files,
         &run_options,
         &Counters::default(),
-        &audit,
+        auditor,
         &mut |item| {
             match item {
                 Item::Report(report) => out.push(*report),
@@ -77,16 +59,22 @@ fn reports(
 
 #[test]
 fn the_fast_path_gives_the_full_paths_reports_on_every_tau2_trace() {
-    let judges: [(&str, JudgeMode, &dyn Judge); 2] = [
-        ("none", JudgeMode::Assumed, &AssumingJudge),
-        ("offline", JudgeMode::Judged, &OfflineJudge),
-    ];
+    let judges = || {
+        [
+            ("none", AuditJudge::Assume),
+            ("offline", AuditJudge::Immediate(Arc::new(OfflineJudge))),
+        ]
+    };
     for bundle in ["retail", "airline", "telecom"] {
         let files = tau2::domain_trace_files(bundle);
-        for (name, mode, judge) in judges {
-            let plan = plan(bundle, mode);
-            let full = reports(&plan, judge, &files, ResultContent::Parsed);
-            let fast = reports(&plan, judge, &files, ResultContent::Raw);
+        for ((name, judge), (_, same)) in judges().into_iter().zip(judges()) {
+            // Neither judge reads tool turns: the auditor takes the fast path.
+            let fast = Auditor::new(runtime(bundle), judge, true);
+            assert_eq!(fast.results(), ResultContent::Raw, "--judge {name}");
+            let full =
+                Auditor::new(runtime(bundle), same, true).with_results(ResultContent::Parsed);
+            let full = reports(&full, &files);
+            let fast = reports(&fast, &files);
             assert!(!full.is_empty(), "{bundle}: no traces");
             assert_eq!(full.len(), fast.len(), "{bundle} --judge {name}");
             for (a, b) in full.iter().zip(&fast) {
@@ -136,7 +124,7 @@ fn anomalies(content: &str, results: ResultContent) -> Vec<String> {
     };
     let trace = traces.into_iter().next().unwrap();
     let source = TraceSource::default();
-    block_on(audit_trace(&plan, trace, &source, &AssumingJudge, options))
+    audit_trace(&plan, trace, &source, &AssumingJudge, options)
         .unwrap()
         .anomalies
 }

@@ -129,7 +129,7 @@ fn ok(id: &str, content: Json) -> Event {
 
 /// The conversation opening with `first` as the user's message, then the
 /// identification, then the agent's transfer call; the transfer's verdict.
-async fn transfer_verdict(first: &str) -> GateVerdict {
+fn transfer_verdict(first: &str) -> GateVerdict {
     let mut session = Session::new(gated_transfer(), Schedule::Workflow);
     let events = vec![
         Event::User {
@@ -154,19 +154,19 @@ async fn transfer_verdict(first: &str) -> GateVerdict {
     ];
     let mut last = None;
     for event in events {
-        last = Some(session.push(event, &OfflineJudge).await.unwrap().verdict);
+        last = Some(session.push(event, &OfflineJudge).unwrap().verdict);
     }
     last.unwrap()
 }
 
-#[tokio::test]
-async fn a_gated_generic_tool_is_allowed_only_when_the_user_asked() {
-    let asked = transfer_verdict("Please let me talk to a human representative.").await;
+#[test]
+fn a_gated_generic_tool_is_allowed_only_when_the_user_asked() {
+    let asked = transfer_verdict("Please let me talk to a human representative.");
     assert!(
         matches!(&asked, GateVerdict::Allow { step, .. } if step == "transfer"),
         "{asked:?}"
     );
-    let not_asked = transfer_verdict("Where is my order? I want to track it.").await;
+    let not_asked = transfer_verdict("Where is my order? I want to track it.");
     assert!(
         matches!(not_asked, GateVerdict::Block { .. }),
         "{not_asked:?}"
@@ -183,10 +183,10 @@ fn an_ungated_generic_tool_stays_ungated() {
 /// The newcomer's case: a bank's `wire` request next to the built-in
 /// `transfer` (to a human). Labels are not keywords, so "wire transfer" is
 /// the bank's request, not a tie.
-#[tokio::test]
-async fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
+#[test]
+fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
     use std::collections::BTreeMap;
-    use turnstile_judge::{Branch, Judge, JudgeRequest, Question, Role, Turn, Verdict};
+    use turnstile_judge::{Branch, JudgeRequest, Question, Role, Turn, Verdict};
     let branches = vec![
         Branch {
             label: "wire".into(),
@@ -200,7 +200,7 @@ async fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
         },
     ];
     let verdict = OfflineJudge
-        .judge(&JudgeRequest {
+        .decide(&JudgeRequest {
             bundle_hash: "b".into(),
             node_id: "classify".into(),
             question: Question::Classify { branches },
@@ -208,7 +208,6 @@ async fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
             bindings: BTreeMap::new(),
             conversation: vec![Turn::new(0, Role::User, "I need to make a wire transfer")].into(),
         })
-        .await
         .verdict;
     assert_eq!(
         verdict,

@@ -25,7 +25,7 @@ use turnstile_engine::check_bundle;
 use turnstile_engine::import::compressed;
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::Event;
-use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Verdict};
+use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge, Verdict};
 
 // ---------------------------------------------------------------- harness
 
@@ -234,14 +234,14 @@ struct Case {
 
 /// What the gate said on the final write under each schedule that fired,
 /// as a mismatch description when it is not `expected`.
-async fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
+fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
     let events = (case.events)();
     let mut found = Vec::new();
     for schedule in Schedule::ALL {
         let mut session = Session::new(runtime(), schedule);
         let mut last = None;
         for event in &events {
-            last = Some(session.push(event.clone(), &OfflineJudge).await.unwrap());
+            last = Some(session.push(event.clone(), &OfflineJudge).unwrap());
         }
         let report = last.expect("a case has events");
         if !report.fired {
@@ -253,6 +253,10 @@ async fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
         let outcome = match &report.verdict {
             GateVerdict::Allow { .. } => Some(Outcome::Allow),
             GateVerdict::Block { .. } => Some(Outcome::Block),
+            // Held for the user's confirmation: the call does not run.
+            GateVerdict::Confirm { .. } if HELD_FOR_CONFIRMATION.contains(&case.name) => {
+                Some(Outcome::Block)
+            }
             _ => None,
         };
         if outcome != Some(expected) {
@@ -265,10 +269,19 @@ async fn mismatches(case: &Case, expected: Outcome) -> Vec<String> {
     found
 }
 
-async fn assert_all(cases: &[Case], expected: Outcome) {
+/// Forbidden writes whose every formal check holds and which lack only the
+/// user's consent to this record (a yes to another reservation, or none at
+/// all): answered `confirm`, so they do not run and the host asks the user.
+const HELD_FOR_CONFIRMATION: &[&str] = &[
+    "cancel_the_reservation_the_yes_did_not_name",
+    "probe_cancel_other_reservation_than_confirmed_both_read",
+    "add_bags_without_confirmation",
+];
+
+fn assert_all(cases: &[Case], expected: Outcome) {
     let mut failures = Vec::new();
     for case in cases {
-        failures.extend(mismatches(case, expected).await);
+        failures.extend(mismatches(case, expected));
     }
     assert!(
         failures.is_empty(),
@@ -278,26 +291,26 @@ async fn assert_all(cases: &[Case], expected: Outcome) {
     );
 }
 
-#[tokio::test]
-async fn forbidden_writes_are_blocked() {
-    assert_all(FORBIDDEN, Outcome::Block).await;
+#[test]
+fn forbidden_writes_are_blocked() {
+    assert_all(FORBIDDEN, Outcome::Block);
 }
 
-#[tokio::test]
-async fn compliant_writes_are_allowed() {
-    assert_all(COMPLIANT, Outcome::Allow).await;
+#[test]
+fn compliant_writes_are_allowed() {
+    assert_all(COMPLIANT, Outcome::Allow);
 }
 
-#[tokio::test]
+#[test]
 #[ignore = "forbidden writes the shipped airline bundle allows (red-team findings)"]
-async fn found_allowed_forbidden_writes_are_blocked() {
-    assert_all(FOUND_ALLOWED, Outcome::Block).await;
+fn found_allowed_forbidden_writes_are_blocked() {
+    assert_all(FOUND_ALLOWED, Outcome::Block);
 }
 
-#[tokio::test]
+#[test]
 #[ignore = "compliant writes the shipped airline bundle blocks (red-team findings)"]
-async fn found_blocked_compliant_writes_are_allowed() {
-    assert_all(FOUND_BLOCKED, Outcome::Allow).await;
+fn found_blocked_compliant_writes_are_allowed() {
+    assert_all(FOUND_BLOCKED, Outcome::Allow);
 }
 
 #[test]
@@ -3165,11 +3178,11 @@ const FOUND_BLOCKED: &[Case] = &[
 
 /// The verdict on a case's final write under `workflow` with `judge`, in
 /// one line: allow and the authorizing step, or block with reason and step.
-async fn workflow_verdict(case: &Case, judge: &dyn Judge) -> String {
+fn workflow_verdict(case: &Case, judge: &dyn SyncJudge) -> String {
     let mut session = Session::new(runtime(), Schedule::Workflow);
     let mut last = None;
     for event in (case.events)() {
-        last = Some(session.push(event, judge).await.unwrap());
+        last = Some(session.push(event, judge).unwrap());
     }
     match last.expect("a case has events").verdict {
         GateVerdict::Allow { step, .. } => format!("allow at {step}"),
@@ -3196,13 +3209,21 @@ impl BelievingJudge {
     }
 }
 
-#[async_trait::async_trait]
-impl Judge for BelievingJudge {
+impl SyncJudge for BelievingJudge {
     fn name(&self) -> &str {
         &self.name
     }
 
-    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests
+            .iter()
+            .map(|request| self.believe(request))
+            .collect()
+    }
+}
+
+impl BelievingJudge {
+    fn believe(&self, request: &JudgeRequest) -> Judgement {
         let is_kind = matches!(request.question, Question::Classify { .. })
             && request.node_id.starts_with("compensation.kind");
         match request.conversation.last() {
@@ -3213,7 +3234,9 @@ impl Judge for BelievingJudge {
                 },
                 "believed",
             ),
-            _ => AssumingJudge.judge(request).await,
+            _ => AssumingJudge
+                .judge_batch(std::slice::from_ref(request))
+                .remove(0),
         }
     }
 }
@@ -3224,9 +3247,9 @@ impl Judge for BelievingJudge {
 /// compensation kind the user claims (cancelled, then delayed), so a
 /// forbidden write blocked only by a dialogue step can be told apart from
 /// one a formal check stops (`--ignored --nocapture`).
-#[tokio::test]
+#[test]
 #[ignore = "a report, not a check"]
-async fn print_workflow_verdicts() {
+fn print_workflow_verdicts() {
     let tables = [
         ("forbidden", FORBIDDEN),
         ("compliant", COMPLIANT),
@@ -3239,13 +3262,13 @@ async fn print_workflow_verdicts() {
         for case in cases {
             let mut line = format!("{table}\t{}\t{}", case.name, case.rule);
             for judge in [
-                &OfflineJudge as &dyn Judge,
+                &OfflineJudge as &dyn SyncJudge,
                 &AssumingJudge,
                 &cancelled,
                 &delayed,
             ] {
                 line.push('\t');
-                line.push_str(&workflow_verdict(case, judge).await);
+                line.push_str(&workflow_verdict(case, judge));
             }
             println!("{line}");
         }

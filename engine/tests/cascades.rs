@@ -251,6 +251,18 @@ const CASES: &[Cascade] = &[
         message: "variable `$order` is declared in flow `cancel`, which does not invoke flow `identify`",
         help: "a flow may use the variables it declares and those of the flows that invoke it; add `order: order` to the `vars` of `identify` or of a flow that invokes it",
     },
+    Cascade {
+        name: "a call's argument used as a read's field",
+        edits: &[edit(
+            DOMAIN,
+            "          status: $.status",
+            "          status: args.order_id",
+        )],
+        code: "turnstile::bad_path",
+        at: (DOMAIN, "args.order_id"),
+        message: "a path starts with `$` (the result) or `.` (the current element)",
+        help: "a read takes its values from the tool's result (`$.order_id`); the call's arguments are not the result: bind one to a request variable in the node (`bind: {order: args.order_id}`), or make it part of a composite id (`key: [string, date]` on the entity, `id: \"[args.number, args.date]\"`)",
+    },
 ];
 
 /// A citation range inside the policy and a variable of an invoking flow
@@ -298,4 +310,37 @@ fn each_mistake_gives_exactly_one_diagnostic() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A mistake inside a flow that several nodes invoke is found in every
+/// inlined copy: it is still one diagnostic (airline's `transfer` flow is
+/// invoked from `main` and from `cancel`).
+#[test]
+fn a_mistake_in_a_flow_invoked_from_several_places_is_reported_once() {
+    let airline = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/airline");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("airline");
+    support::copy_dir(&airline, &root);
+    let path = root.join("flows/transfer.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text.matches("    tool: transfer_to_human_agents").count(),
+        1
+    );
+    std::fs::write(
+        &path,
+        text.replace(
+            "    tool: transfer_to_human_agents",
+            "    tool: transfer_to_human_agentz",
+        ),
+    )
+    .unwrap();
+    let problems = check_bundle(&root).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems}");
+    let p = problems.iter().next().unwrap();
+    assert_eq!(p.kind.code(), "turnstile::unknown_tool");
+    assert_eq!(
+        p.help.as_deref(),
+        Some("did you mean `transfer_to_human_agents`?")
+    );
 }

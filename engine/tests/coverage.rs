@@ -144,8 +144,8 @@ fn tally(
 /// of the calls, and for each instruction and claim class its shallowest
 /// deviation at the start of a user turn and in mid-turn
 /// (`TURNSTILE_COVERAGE_ALL=1` checks every one).
-#[tokio::test]
-async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
+#[test]
+fn witnesses_replay_showing_exactly_the_predicted_deviation() {
     let everything = std::env::var("TURNSTILE_COVERAGE_ALL").is_ok();
     for dir in bundles() {
         let bundle = Arc::new(check_bundle(&dir).unwrap_or_else(|p| panic!("{p}")));
@@ -170,7 +170,7 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
         let mut messages_confirmed = std::collections::BTreeSet::new();
         let started = std::time::Instant::now();
         for d in sample {
-            if let Some(witness) = tally(builder.witness(d).await, &bundle.name, d, &mut counts) {
+            if let Some(witness) = tally(builder.witness(d), &bundle.name, d, &mut counts) {
                 confirmed += 1;
                 if d.class.is_message() {
                     messages_confirmed.insert(d.class.clone());
@@ -217,9 +217,9 @@ async fn witnesses_replay_showing_exactly_the_predicted_deviation() {
 
 /// `session::recorded::deviation_coverage` counts the read deviations an
 /// action-only guard misses, which the write-only `coverage` cannot show.
-#[tokio::test]
-async fn replay_coverage_counts_every_deviation() {
-    use turnstile_engine::session::recorded::deviation_coverage;
+#[test]
+fn replay_coverage_counts_every_deviation() {
+    use turnstile_engine::session::deviation_coverage;
     let dir = shipped("toy-orders");
     let bundle = Arc::new(check_bundle(&dir).unwrap());
     let analysis = analyze(&bundle);
@@ -230,7 +230,7 @@ async fn replay_coverage_counts_every_deviation() {
         .iter()
         .find(|d| matches!(d.class, AgentClass::Read(_)) && d.state.turn == Turn::MidTurn)
         .unwrap();
-    let witness = builder.witness(read).await.unwrap();
+    let witness = builder.witness(read).unwrap();
     let judge = witness.judge();
     let last_call = witness.trace.events.len() - 2;
     for (schedule, caught) in [
@@ -238,9 +238,7 @@ async fn replay_coverage_counts_every_deviation() {
         (Schedule::Boundary, false),
         (Schedule::Action, false),
     ] {
-        let c = deviation_coverage(&rt, &witness.trace, schedule, &judge)
-            .await
-            .unwrap();
+        let c = deviation_coverage(&rt, &witness.trace, schedule, &judge).unwrap();
         assert_eq!(c.deviations.len(), 1, "{schedule}");
         assert_eq!(c.deviations[0].0 as usize, last_call);
         assert_eq!(c.caught.len() == 1, caught, "{schedule}");
@@ -251,8 +249,8 @@ async fn replay_coverage_counts_every_deviation() {
 /// Telecom's dual control: the user's device tools are user events in the
 /// automaton (never agent classes), and witnesses through them carry the
 /// user's calls with text reports that make the device checks hold.
-#[tokio::test]
-async fn telecom_witnesses_realise_the_users_device_calls() {
+#[test]
+fn telecom_witnesses_realise_the_users_device_calls() {
     use turnstile_engine::coverage::Move;
     use turnstile_engine::trace::Event;
     let dir = shipped("telecom");
@@ -301,7 +299,7 @@ async fn telecom_witnesses_realise_the_users_device_calls() {
     );
     let mut confirmed = 0;
     for d in through_device {
-        match builder.witness(d).await {
+        match builder.witness(d) {
             Ok(w) => {
                 confirmed += 1;
                 assert!(w.trace.events.iter().any(|e| matches!(
@@ -348,8 +346,8 @@ fn seeded_sample(n: usize, size: usize, seed: u64) -> Vec<usize> {
 /// depth, not only the shallowest) and a seeded random sample replay as
 /// predicted for a large majority, none disagreeing; the rest is counted by
 /// cause. `TURNSTILE_COVERAGE_SAMPLE=N` sets each sample's size (default 12).
-#[tokio::test]
-async fn spread_and_random_samples_of_deep_deviations_replay_as_predicted() {
+#[test]
+fn spread_and_random_samples_of_deep_deviations_replay_as_predicted() {
     let size = std::env::var("TURNSTILE_COVERAGE_SAMPLE")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -374,7 +372,7 @@ async fn spread_and_random_samples_of_deep_deviations_replay_as_predicted() {
             let started = std::time::Instant::now();
             for &i in &sample {
                 let d = &analysis.deviations[i];
-                if tally(builder.witness(d).await, &bundle.name, d, &mut counts).is_some() {
+                if tally(builder.witness(d), &bundle.name, d, &mut counts).is_some() {
                     confirmed += 1;
                 }
             }
@@ -406,8 +404,8 @@ async fn spread_and_random_samples_of_deep_deviations_replay_as_predicted() {
 /// `control: solo` in its header, calls the device tools as the agent, and
 /// replays showing exactly the predicted deviation: the device call's
 /// `deviate` verdict `calls <fix>` at the call.
-#[tokio::test]
-async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
+#[test]
+fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
     use turnstile_engine::bundle::model::{Control, Side};
     use turnstile_engine::coverage::{Move, analyze_with};
     use turnstile_engine::trace::Event;
@@ -474,7 +472,7 @@ async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
     let mut confirmed_device = std::collections::BTreeSet::new();
     let mut through_device = 0;
     for d in &sample {
-        let Some(w) = tally(builder.witness(d).await, &bundle.name, d, &mut counts) else {
+        let Some(w) = tally(builder.witness(d), &bundle.name, d, &mut counts) else {
             continue;
         };
         assert_eq!(w.trace.meta.control, Some(Control::Solo));
@@ -524,8 +522,8 @@ async fn solo_control_makes_device_calls_the_agents_and_its_witnesses_replay() {
 /// The alphabet has no width limit: toy-orders with 70 claims (past the 64
 /// a `u64` bitset held, where the 65th on were dropped) has a claim class
 /// for each, and the last one's deviation is found and confirmed by replay.
-#[tokio::test]
-async fn claims_past_the_64th_are_in_the_alphabet() {
+#[test]
+fn claims_past_the_64th_are_in_the_alphabet() {
     let toy = shipped("toy-orders");
     let dir = tempfile::tempdir().unwrap();
     for entry in walk(&toy) {
@@ -554,7 +552,7 @@ async fn claims_past_the_64th_are_in_the_alphabet() {
         .expect("the 70th claim deviates somewhere");
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let mut builder = Builder::new(rt, &analysis);
-    builder.witness(d).await.unwrap();
+    builder.witness(d).unwrap();
 }
 
 fn walk(dir: &std::path::Path) -> Vec<PathBuf> {

@@ -14,10 +14,10 @@ use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::check_bundle;
 use turnstile_engine::extract::extract;
-use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
+use turnstile_engine::session::{BundleRuntime, ConsentState, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
-use turnstile_rules::{Reason, Speaker};
+use turnstile_rules::Speaker;
 
 const USER: &str = "aarav_anderson_6891";
 const ORDER: &str = "#W3470184";
@@ -114,13 +114,13 @@ fn return_call(items: &[&str]) -> Event {
     )
 }
 
-async fn verdict(events: Vec<Event>) -> GateVerdict {
+fn verdict(events: Vec<Event>) -> GateVerdict {
     let mut last = None;
     for schedule in Schedule::ALL {
         let mut session = Session::new(runtime(), schedule);
         let mut report = None;
         for event in &events {
-            report = Some(session.push(event.clone(), &OfflineJudge).await.unwrap());
+            report = Some(session.push(event.clone(), &OfflineJudge).unwrap());
         }
         let v = report.unwrap().verdict;
         if let Some(previous) = &last {
@@ -170,30 +170,32 @@ fn turns_name_values_whatever_the_spelling() {
     assert!(summary.asks_decision && summary.speaker == Speaker::Agent);
 }
 
-#[tokio::test]
-async fn a_yes_to_the_summary_naming_the_items_allows_the_return() {
+#[test]
+fn a_yes_to_the_summary_naming_the_items_allows_the_return() {
     let mut events = identified();
     events.push(agent(SUMMARY));
     events.push(user("Yes, please proceed."));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
     assert!(matches!(v, GateVerdict::Allow { .. }), "{v:?}");
 }
 
-#[tokio::test]
-async fn a_summary_that_does_not_name_the_order_blocks() {
+#[test]
+fn a_summary_that_does_not_name_the_order_blocks() {
     let mut events = identified();
     events.push(agent(
         "To confirm: return item 2757705742, refund to gift_card_7245904. Shall I proceed?",
     ));
     events.push(user("Yes, please proceed."));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
+    // Not consent, but every formal check holds and the reader cannot tell
+    // a refusal: held for the user's confirmation (the call does not run).
     assert!(
         matches!(
             v,
-            GateVerdict::Block {
-                reason: Reason::DialogueUnmet,
+            GateVerdict::Confirm {
+                consent: ConsentState::Qualified,
                 ..
             }
         ),
@@ -201,8 +203,8 @@ async fn a_summary_that_does_not_name_the_order_blocks() {
     );
 }
 
-#[tokio::test]
-async fn a_qualified_real_reply_is_not_consent() {
+#[test]
+fn a_qualified_real_reply_is_not_consent() {
     // A real user reply: a yes followed by a correction of the scope.
     let mut events = identified();
     events.push(agent(SUMMARY));
@@ -210,12 +212,14 @@ async fn a_qualified_real_reply_is_not_consent() {
         "Yes—return the earbuds from #W3470184. That’s the only item I’m returning from that order, but refund it to my credit card instead.",
     ));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
+    // Not consent, but every formal check holds and the reader cannot tell
+    // a refusal: held for the user's confirmation (the call does not run).
     assert!(
         matches!(
             v,
-            GateVerdict::Block {
-                reason: Reason::DialogueUnmet,
+            GateVerdict::Confirm {
+                consent: ConsentState::Qualified,
                 ..
             }
         ),
@@ -223,20 +227,22 @@ async fn a_qualified_real_reply_is_not_consent() {
     );
 }
 
-#[tokio::test]
-async fn without_a_summary_a_yes_confirms_nothing() {
+#[test]
+fn without_a_summary_a_yes_confirms_nothing() {
     let mut events = identified();
     events.push(agent(
         "Would you like me to look at the order? It is #W3470184.",
     ));
     events.push(user("Yes please."));
     events.push(return_call(&[ITEM]));
-    let v = verdict(events).await;
+    let v = verdict(events);
+    // Not consent, but every formal check holds and the reader cannot tell
+    // a refusal: held for the user's confirmation (the call does not run).
     assert!(
         matches!(
             v,
-            GateVerdict::Block {
-                reason: Reason::DialogueUnmet,
+            GateVerdict::Confirm {
+                consent: ConsentState::Qualified,
                 ..
             }
         ),

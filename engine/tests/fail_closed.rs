@@ -120,15 +120,15 @@ fn cancel(id: &str) -> Event {
     )
 }
 
-async fn run(events: Vec<Event>) -> Vec<EventReport> {
-    run_with(Session::new(runtime(), Schedule::Workflow), events).await
+fn run(events: Vec<Event>) -> Vec<EventReport> {
+    run_with(Session::new(runtime(), Schedule::Workflow), events)
 }
 
-async fn run_with(mut session: Session, events: Vec<Event>) -> Vec<EventReport> {
+fn run_with(mut session: Session, events: Vec<Event>) -> Vec<EventReport> {
     let judge = OfflineJudge::new();
     let mut out = Vec::new();
     for event in events {
-        out.push(session.push(event, &judge).await.unwrap());
+        out.push(session.push(event, &judge).unwrap());
     }
     out
 }
@@ -146,8 +146,8 @@ fn blocked(report: &EventReport) -> (Reason, Option<String>, String) {
     }
 }
 
-#[tokio::test]
-async fn undeclared_tools_are_blocked_with_a_hint() {
+#[test]
+fn undeclared_tools_are_blocked_with_a_hint() {
     for (tool, hint) in [
         ("nonexistent_tool", None),
         ("Cancel_Pending_Order", Some("cancel_pending_order")),
@@ -156,7 +156,7 @@ async fn undeclared_tools_are_blocked_with_a_hint() {
     ] {
         let mut events = opening("pending");
         events.push(call("x", tool, json!({"order_id": "#O1"})));
-        let reports = run(events).await;
+        let reports = run(events);
         let last = reports.last().unwrap();
         let (reason, remediation, explanation) = blocked(last);
         assert_eq!(reason, Reason::UnknownTool, "{tool}");
@@ -177,32 +177,33 @@ async fn undeclared_tools_are_blocked_with_a_hint() {
     }
 }
 
-#[tokio::test]
-async fn undeclared_tools_are_blocked_on_every_schedule() {
+#[test]
+fn undeclared_tools_are_blocked_on_every_schedule() {
     for schedule in [Schedule::Action, Schedule::Boundary] {
         let mut events = opening("pending");
         events.push(call("x", "delete_order", json!({"order_id": "#O1"})));
-        let reports = run_with(Session::new(runtime(), schedule), events).await;
+        let reports = run_with(Session::new(runtime(), schedule), events);
         assert_eq!(blocked(reports.last().unwrap()).0, Reason::UnknownTool);
     }
 }
 
-#[tokio::test]
-async fn a_write_attributed_to_the_user_is_still_gated() {
+#[test]
+fn a_write_attributed_to_the_user_is_still_gated() {
     let mut events = opening("pending");
     events.push(user_call(
         "c9",
         "cancel_pending_order",
         json!({"order_id": "#O1", "reason": "no longer needed"}),
     ));
-    let reports = run(events).await;
+    let reports = run(events);
     let last = reports.last().unwrap();
     assert!(last.mutating);
-    assert!(last.verdict.is_block(), "{:?}", last.verdict);
+    // Gated: only the user's yes is missing, so it is held for confirmation.
+    assert!(last.verdict.is_confirm(), "{:?}", last.verdict);
 }
 
-#[tokio::test]
-async fn a_read_attributed_to_the_user_satisfies_no_agent_step() {
+#[test]
+fn a_read_attributed_to_the_user_satisfies_no_agent_step() {
     let mut events = identified();
     events.push(user_call(
         "c3",
@@ -212,14 +213,14 @@ async fn a_read_attributed_to_the_user_satisfies_no_agent_step() {
     events.push(ok("c3", order("#O1", "pending")));
     events.extend(confirm());
     events.push(cancel("c4"));
-    let reports = run(events).await;
+    let reports = run(events);
     let (reason, _, explanation) = blocked(reports.last().unwrap());
     assert_ne!(reason, Reason::UnknownTool, "{explanation}");
     assert!(!reports.get(6).unwrap().anomalies.is_empty());
 }
 
-#[tokio::test]
-async fn an_argument_of_the_wrong_type_is_a_type_mismatch() {
+#[test]
+fn an_argument_of_the_wrong_type_is_a_type_mismatch() {
     let mut events = opening("pending");
     events.extend(confirm());
     events.push(call(
@@ -227,15 +228,15 @@ async fn an_argument_of_the_wrong_type_is_a_type_mismatch() {
         "cancel_pending_order",
         json!({"order_id": 17, "reason": "no longer needed"}),
     ));
-    let reports = run(events).await;
+    let reports = run(events);
     let (reason, _, explanation) = blocked(reports.last().unwrap());
     assert_eq!(reason, Reason::TypeMismatch, "{explanation}");
     assert!(explanation.contains("order_id"), "{explanation}");
     assert!(explanation.contains("event 10"), "{explanation}");
 }
 
-#[tokio::test]
-async fn a_result_field_of_the_wrong_type_is_a_type_mismatch() {
+#[test]
+fn a_result_field_of_the_wrong_type_is_a_type_mismatch() {
     let mut events = identified();
     events.push(call("c3", "get_order_details", json!({"order_id": "#O1"})));
     let mut bad = order("#O1", "pending");
@@ -243,21 +244,21 @@ async fn a_result_field_of_the_wrong_type_is_a_type_mismatch() {
     events.push(ok("c3", bad));
     events.extend(confirm());
     events.push(cancel("c4"));
-    let reports = run(events).await;
+    let reports = run(events);
     let (reason, _, explanation) = blocked(reports.last().unwrap());
     assert_eq!(reason, Reason::TypeMismatch, "{explanation}");
     assert!(explanation.contains("status"), "{explanation}");
     assert!(explanation.contains("event 7"), "{explanation}");
 }
 
-#[tokio::test]
-async fn a_retry_after_a_failed_write_names_the_used_authorization() {
+#[test]
+fn a_retry_after_a_failed_write_names_the_used_authorization() {
     let mut events = opening("pending");
     events.extend(confirm());
     events.push(cancel("c4"));
     events.push(failed("c4"));
     events.push(cancel("c5"));
-    let reports = run(events).await;
+    let reports = run(events);
     assert!(matches!(
         reports.get(10).unwrap().verdict,
         GateVerdict::Allow { .. }
@@ -268,25 +269,25 @@ async fn a_retry_after_a_failed_write_names_the_used_authorization() {
     assert!(explanation.contains("event 10"), "{explanation}");
 }
 
-#[tokio::test]
-async fn a_second_write_after_a_successful_one_names_the_used_authorization() {
+#[test]
+fn a_second_write_after_a_successful_one_names_the_used_authorization() {
     let mut events = opening("pending");
     events.extend(confirm());
     events.push(cancel("c4"));
     events.push(ok("c4", json!({"status": "cancelled"})));
     events.push(cancel("c5"));
-    let reports = run(events).await;
+    let reports = run(events);
     let (reason, _, explanation) = blocked(reports.last().unwrap());
     assert_eq!(reason, Reason::AuthorizationUsed, "{explanation}");
     assert!(explanation.contains("failed:"), "{explanation}");
 }
 
-#[tokio::test]
-async fn orphan_results_and_reused_call_ids_are_reported() {
+#[test]
+fn orphan_results_and_reused_call_ids_are_reported() {
     let mut events = opening("pending");
     events.push(ok("nobody", order("#O2", "pending")));
     events.push(call("c3", "get_order_details", json!({"order_id": "#O2"})));
-    let reports = run(events).await;
+    let reports = run(events);
     let orphan = reports.get(8).unwrap();
     assert!(
         orphan
@@ -308,18 +309,18 @@ async fn orphan_results_and_reused_call_ids_are_reported() {
     assert!(!json.contains("anomalies"), "{json}");
 }
 
-#[tokio::test]
-async fn an_orphan_result_satisfies_nothing() {
+#[test]
+fn an_orphan_result_satisfies_nothing() {
     let mut events = identified();
     events.push(ok("c3", order("#O1", "pending")));
     events.extend(confirm());
     events.push(cancel("c4"));
-    let reports = run(events).await;
+    let reports = run(events);
     assert!(reports.last().unwrap().verdict.is_block());
 }
 
-#[tokio::test]
-async fn a_full_session_refuses_every_further_call() {
+#[test]
+fn a_full_session_refuses_every_further_call() {
     let limits = SessionLimits {
         max_events: 8,
         ..SessionLimits::default()
@@ -330,8 +331,7 @@ async fn a_full_session_refuses_every_further_call() {
     let reports = run_with(
         Session::with_limits(runtime(), Schedule::Workflow, limits),
         events,
-    )
-    .await;
+    );
     assert!(matches!(
         reports.get(8).unwrap().verdict,
         GateVerdict::Observe
@@ -346,8 +346,7 @@ async fn a_full_session_refuses_every_further_call() {
     let reports = run_with(
         Session::with_limits(runtime(), Schedule::Workflow, limits),
         opening("pending"),
-    )
-    .await;
+    );
     assert!(reports.iter().any(|r| matches!(
         r.verdict,
         GateVerdict::Block {

@@ -16,6 +16,7 @@ use turnstile_engine::import::{
     Format, ImportError, ImportErrorKind, TraceReader, detect, import_file,
 };
 use turnstile_engine::trace::{Event, Trace};
+use turnstile_rules::DateTime;
 
 #[path = "support/tau2.rs"]
 mod tau2;
@@ -63,6 +64,7 @@ fn clean(path: &Path, format: Option<Format>) -> Vec<Trace> {
 /// Counts of one simulation, computed from the raw JSON.
 #[derive(Debug, Default, PartialEq, Eq, Clone, Copy)]
 struct Counts {
+    tickets: usize,
     user_messages: usize,
     agent_messages: usize,
     agent_calls: usize,
@@ -73,6 +75,7 @@ struct Counts {
 
 impl std::ops::AddAssign for Counts {
     fn add_assign(&mut self, o: Counts) {
+        self.tickets += o.tickets;
         self.user_messages += o.user_messages;
         self.agent_messages += o.agent_messages;
         self.agent_calls += o.agent_calls;
@@ -112,12 +115,14 @@ fn trace_counts(trace: &Trace) -> Counts {
     for e in &trace.events {
         match e {
             Event::User { .. } => c.user_messages += 1,
+            Event::Ticket { .. } => c.tickets += 1,
             Event::Agent { .. } => c.agent_messages += 1,
             Event::Call {
                 requestor: Side::User,
                 ..
             } => c.user_calls += 1,
             Event::Call { .. } => c.agent_calls += 1,
+            Event::Approval { .. } => {}
             Event::Result { ok, .. } => {
                 c.results += 1;
                 if !ok {
@@ -152,9 +157,24 @@ fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
             path.display()
         );
 
+        // A solo agent is given its task's ticket: the simulation opens with it.
+        let solo = raw["info"]["agent_info"]["implementation"]
+            .as_str()
+            .unwrap()
+            .ends_with("_solo");
+        let raw_tasks = raw["tasks"].as_array().unwrap();
         let mut total = Counts::default();
         for (trace, sim) in imported.traces.iter().zip(simulations) {
-            let expected = raw_counts(sim);
+            let mut expected = raw_counts(sim);
+            let task = raw_tasks.iter().find(|t| t["id"] == sim["task_id"]);
+            if solo && task.is_some_and(|t| t["ticket"].is_string()) {
+                expected.tickets = 1;
+                assert!(
+                    matches!(trace.events.first(), Some(Event::Ticket { text }) if Some(text.as_str()) == task.unwrap()["ticket"].as_str()),
+                    "{}: opens with its task's ticket",
+                    trace.meta.id
+                );
+            }
             assert_eq!(trace_counts(trace), expected, "{}", trace.meta.id);
             total += expected;
             assert_eq!(
@@ -171,15 +191,21 @@ fn every_tau2_trace_file_imports_with_the_counts_of_the_raw_json() {
                 }
             }
         }
+        for (trace, sim) in imported.traces.iter().zip(simulations) {
+            assert_times_are_the_messages(trace, sim);
+        }
         let s = imported.summary;
         assert_eq!(s.traces, simulations.len());
-        assert_eq!(s.messages, total.user_messages + total.agent_messages);
+        assert_eq!(
+            s.messages,
+            total.tickets + total.user_messages + total.agent_messages
+        );
+        assert_eq!(total.tickets > 0, solo, "{}", path.display());
         assert_eq!(s.calls, total.agent_calls + total.user_calls);
         assert_eq!(s.results, total.results);
         assert_eq!(s.events, s.messages + s.calls + s.results);
         assert_eq!(s.errors, 0);
 
-        let raw_tasks = raw["tasks"].as_array().unwrap();
         eprintln!(
             "{}: {} simulations, {} tasks, {} user + {} agent messages, {} agent + {} user calls, {} results ({} failed)",
             path.file_name().unwrap().to_string_lossy(),
@@ -377,6 +403,114 @@ const NATIVE_EVENTS: &str = r##"{"type":"user","text":"cancel #W1"}
 {"type":"result","id":"u1","ok":false,"content":"Error: no device"}
 "##;
 
+/// A trace's event times are its messages' timestamps: none when no
+/// message has one, else one per event, each a timestamp of its messages,
+/// in the messages' order; a solo simulation's ticket, stated before the
+/// conversation, has none.
+fn assert_times_are_the_messages(trace: &Trace, sim: &Value) {
+    let stamps: Vec<DateTime> = sim["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["timestamp"].as_str())
+        .map(|t| DateTime::parse(t).unwrap())
+        .collect();
+    if stamps.is_empty() {
+        assert!(trace.meta.times.is_empty(), "{}", trace.meta.id);
+        return;
+    }
+    assert_eq!(
+        trace.meta.times.len(),
+        trace.events.len(),
+        "{}",
+        trace.meta.id
+    );
+    let mut next = stamps.iter().peekable();
+    for (time, event) in trace.meta.times.iter().zip(&trace.events) {
+        if matches!(event, Event::Ticket { .. }) {
+            assert_eq!(*time, None, "{}: the ticket has a time", trace.meta.id);
+            continue;
+        }
+        let time = time.unwrap_or_else(|| panic!("{}: an event without a time", trace.meta.id));
+        while next.next_if(|s| **s != time).is_some() {}
+        assert!(
+            next.peek().is_some(),
+            "{}: {time} is not a later message's timestamp",
+            trace.meta.id
+        );
+    }
+}
+
+#[test]
+fn message_timestamps_and_native_at_are_the_events_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        &dir,
+        "timed.json",
+        r##"{"simulations": [{"id": "s1", "messages": [
+            {"role": "user", "content": "Cancel #W1.", "timestamp": "2025-08-01T16:20:44.321269"},
+            {"role": "assistant", "content": "Looking.", "timestamp": "2025-08-01T16:20:45",
+             "tool_calls": [{"id": "c1", "name": "get_order_details", "arguments": {"order_id": "#W1"}}]},
+            {"role": "tool", "id": "c1", "content": "{}", "timestamp": "2025-08-01T16:20:46Z"},
+            {"role": "assistant", "content": "Done."}]}]}"##,
+    );
+    let traces = clean(&path, None);
+    let at = |t: &str| Some(DateTime::parse(t).unwrap());
+    // A message's calls carry its time; a message without one has none.
+    assert_eq!(
+        traces[0].meta.times,
+        [
+            at("2025-08-01T16:20:44"),
+            at("2025-08-01T16:20:45"),
+            at("2025-08-01T16:20:45"),
+            at("2025-08-01T16:20:46"),
+            None
+        ]
+    );
+    // A timestamp with a zone is not one of the domain's times.
+    let path = write(
+        &dir,
+        "zoned.json",
+        r#"{"simulations": [{"id": "s1", "messages": [
+            {"role": "user", "content": "hi", "timestamp": "2025-08-01T16:20:44+02:00"}]}]}"#,
+    );
+    let imported = import_file(&path, None).unwrap();
+    let e = only_error(&imported.errors);
+    assert_eq!(e.path, "simulations[0].messages[0].timestamp");
+    assert!(
+        matches!(e.kind, ImportErrorKind::InvalidTimestamp { .. }),
+        "{e}"
+    );
+
+    // Native lines: `at`, `null` or none; one that is not a time is an error
+    // for its line.
+    let path = write(
+        &dir,
+        "timed.jsonl",
+        r#"{"type":"user","text":"hi","at":"2024-05-15T15:00:00"}
+{"type":"agent","text":"hello"}
+{"type":"user","text":"bye","at":null}
+{"type":"agent","text":"later","at":"2024-05-15"}
+{"type":"user","text":"?","at":1715785200}"#,
+    );
+    let imported = import_file(&path, None).unwrap();
+    let e = only_error(&imported.errors);
+    assert_eq!((e.record, e.path.as_str()), (Some(5), "at"), "{e}");
+    assert!(
+        matches!(e.kind, ImportErrorKind::InvalidTimestamp { .. }),
+        "{e}"
+    );
+    assert_eq!(
+        imported.traces[0].meta.times,
+        [
+            at("2024-05-15T15:00:00"),
+            None,
+            None,
+            at("2024-05-15T00:00:00")
+        ]
+    );
+}
+
 fn native_events() -> Vec<Event> {
     vec![
         user("cancel #W1"),
@@ -413,6 +547,38 @@ fn native_without_headers_is_one_trace_named_by_the_file() {
     // A file that starts with a call (no header, no message first).
     let path = write(&dir, "calls.jsonl", &lines[1..].join("\n"));
     assert_eq!(clean(&path, None)[0].events, native_events()[1..]);
+}
+
+/// A ticket line imports as the ticket, writes back as it was, and the
+/// OpenAI chat writer keeps it out of the conversation (a system message).
+#[test]
+fn a_native_ticket_round_trips_and_is_no_chat_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = concat!(
+        r#"{"type":"trace","id":"solo-1","control":"solo"}"#,
+        "\n",
+        r#"{"type":"ticket","text":"Customer id C1001; refuel 2.0 GB if needed."}"#,
+        "\n",
+        r#"{"type":"call","id":"c1","tool":"get_customer_by_id","args":{"customer_id":"C1001"}}"#,
+        "\n",
+    );
+    let path = write(&dir, "solo.jsonl", text);
+    let traces = clean(&path, None);
+    let ticket = Event::Ticket {
+        text: "Customer id C1001; refuel 2.0 GB if needed.".into(),
+    };
+    assert_eq!(traces[0].events[0], ticket);
+    assert!(!ticket.is_agent_event());
+    let mut written = Vec::new();
+    turnstile_engine::import::native::write_native(&mut written, &traces[0]).unwrap();
+    let again = write(&dir, "again.jsonl", &String::from_utf8(written).unwrap());
+    assert_eq!(clean(&again, None), traces);
+    let chat = turnstile_engine::import::openai::chat_messages(&traces[0]);
+    assert_eq!(chat[0]["role"], "system");
+    assert_eq!(
+        chat[0]["content"],
+        "Ticket: Customer id C1001; refuel 2.0 GB if needed."
+    );
 }
 
 #[test]
@@ -714,8 +880,8 @@ fn non_utf8_bytes_are_errors_with_their_offset() {
         "{e}"
     );
 
-    // In a value the reader skips (tau2 `tasks`), the error names the key
-    // and the simulations after it still import.
+    // In a task copy (tau2 `tasks`, read for its ticket), the error names
+    // the task and the simulations after it still import.
     let mut bytes = br#"{"tasks": [{"id": "caf"#.to_vec();
     let bad = bytes.len();
     bytes.extend_from_slice(b"\xe9\"}], \"simulations\": [{\"messages\": []}]}");
@@ -724,7 +890,7 @@ fn non_utf8_bytes_are_errors_with_their_offset() {
     let imported = import_file(&path, None).unwrap();
     assert_eq!(imported.traces.len(), 1);
     let e = only_error(&imported.errors);
-    assert_eq!((e.record, e.path.as_str()), (None, "tasks"));
+    assert_eq!((e.record, e.path.as_str()), (None, "tasks[0]"));
     assert!(matches!(e.kind, ImportErrorKind::NotUtf8 { offset } if offset == bad as u64));
 
     let mut bytes = b"{\"type\":\"user\",\"text\":\"a\"}\n{\"type\":\"user\",\"text\":\"".to_vec();

@@ -43,9 +43,11 @@ use async_trait::async_trait;
 use serde_json::{Value as Json, json};
 use tau2::{domain_trace_files, shipped_bundle};
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::recorded::replay;
 use turnstile_engine::session::{BundleRuntime, Schedule};
-use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Role, Verdict};
+use turnstile_engine::session::{Explainer, replay, replay_async};
+use turnstile_judge::{
+    Judge, JudgeRequest, Judgement, OfflineJudge, Question, Role, SyncJudge, Verdict,
+};
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
@@ -262,7 +264,7 @@ impl Judge for OracleJudge {
     }
 
     async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
-        let offline = OfflineJudge.judge_batch(requests).await;
+        let offline = OfflineJudge.judge_batch(requests);
         {
             let mut expected = self.oracle.expected.lock().unwrap();
             expected.clear();
@@ -422,8 +424,10 @@ async fn domain_cost(domain: &str, schedule: Schedule) -> DomainCost {
         for trace in &imported.traces {
             judge.rounds.lock().unwrap().clear();
             oracle.calls.lock().unwrap().clear();
-            let over_http = replay(&rt, trace, schedule, &judge).await.unwrap();
-            let offline = replay(&rt, trace, schedule, &OfflineJudge).await.unwrap();
+            let over_http = replay_async(&rt, trace, schedule, &judge, Explainer::Monitor, None)
+                .await
+                .unwrap();
+            let offline = replay(&rt, trace, schedule, &OfflineJudge).unwrap();
             assert_eq!(over_http.events.len(), offline.events.len());
             for (h, o) in over_http.events.iter().zip(&offline.events) {
                 assert_eq!(

@@ -35,16 +35,9 @@ use turnstile_engine::import::import_file;
 use turnstile_engine::session::{BundleRuntime, EventReport, Schedule, Session};
 use turnstile_judge::OfflineJudge;
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-}
-
 /// Returns the firings compared and those that reported requests.
 fn compare_domain(domain: &str) -> (usize, usize) {
     let rt = BundleRuntime::new(Arc::new(shipped_bundle(domain))).unwrap();
-    let tokio = runtime();
     let judge = OfflineJudge;
     let (mut firings, mut with_requests) = (0, 0);
     for file in domain_trace_files(domain) {
@@ -55,8 +48,8 @@ fn compare_domain(domain: &str) -> (usize, usize) {
             let mut lazy = Session::new(Arc::clone(&rt), Schedule::Workflow);
             for (k, event) in trace.events.iter().enumerate() {
                 let seen_before = eager.snapshot().seen;
-                let pushed = tokio.block_on(eager.push(event.clone(), &judge)).unwrap();
-                let mut decided = tokio.block_on(lazy.decide(event.clone(), &judge)).unwrap();
+                let pushed = eager.push(event.clone(), &judge).unwrap();
+                let mut decided = lazy.decide(event.clone(), &judge).unwrap();
                 if decided.fired && decided.requests.is_empty() {
                     decided.requests = lazy.requests();
                 }
@@ -149,7 +142,6 @@ fn airline_views_are_the_same_built_lazily_or_from_scratch() {
 /// cache that no longer invalidates. Returns them with the events compared.
 fn stale_views_caught(domain: &str) -> (usize, usize) {
     let rt = BundleRuntime::new(Arc::new(shipped_bundle(domain))).unwrap();
-    let tokio = runtime();
     let judge = OfflineJudge;
     let (mut caught, mut compared) = (0, 0);
     // One file is enough to find stale views; each event clones a session.
@@ -163,8 +155,8 @@ fn stale_views_caught(domain: &str) -> (usize, usize) {
                 // whatever the cache held, valid or not.
                 let mut stale = live.clone();
                 stale.mark_cached_views_current();
-                let report = tokio.block_on(stale.push(event.clone(), &judge)).unwrap();
-                let honest = tokio.block_on(live.push(event.clone(), &judge)).unwrap();
+                let report = stale.push(event.clone(), &judge).unwrap();
+                let honest = live.push(event.clone(), &judge).unwrap();
                 if !report.fired {
                     continue;
                 }

@@ -1,6 +1,7 @@
 //! The shipped bundles on the benchmark's real agent conversations: every
 //! retail and airline simulation in `tau2/traces`, replayed through a session
-//! under the `workflow` and `action` schedules.
+//! under the `workflow` and `action` schedules, and telecom's writes scored
+//! against the graded gold (`telecom_writes`, see `support/telecom_writes.rs`).
 //!
 //! Ground truth without any LLM: on a task whose gold actions contain no
 //! mutating tool, every mutating call the agent made is a violation and must
@@ -26,82 +27,42 @@
 //! the figures are in `bundles/README.md`. Reads tau2 from `data/tau2/` (or `TAU2_DATA`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
+#[path = "support/graded.rs"]
+mod graded;
 #[path = "support/tau2.rs"]
 mod tau2;
+#[path = "support/telecom_writes.rs"]
+mod telecom_writes;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use serde_json::Value as Json;
-use tau2::{
-    domain_trace_files, read_stored, semantic_steps, shipped_bundle, tau2_json, trace_stem,
-};
+use graded::{GoldAction, graded_gold};
+use tau2::{domain_trace_files, semantic_steps, shipped_bundle};
 use turnstile_engine::CompiledBundle;
 use turnstile_engine::decide::{decide, for_every_request};
 use turnstile_engine::import::import_file;
-use turnstile_engine::session::recorded::{ReplayReport, replay};
 use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule};
+use turnstile_engine::session::{ReplayReport, replay};
 use turnstile_engine::trace::{Event, Trace};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::EventIdx;
 
-/// A gold action list's mutating actions.
-fn mutating_actions(actions: &Json, mutating: &[String]) -> Vec<(String, Json)> {
-    actions
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| {
-            let a = a.get("action").unwrap_or(a);
-            let name = a["name"].as_str()?;
-            mutating
-                .iter()
-                .any(|m| m == name)
-                .then(|| (name.to_owned(), a["arguments"].clone()))
-        })
-        .collect()
-}
-
-fn id_text(id: &Json) -> String {
-    match id {
-        Json::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// Gold mutating actions of every simulation of one results file, by trace
-/// id: the actions its grader checked, or else its task's in `tasks.json`.
+/// Gold mutating actions of every simulation of one results file, by
+/// trace id (the graded gold, [`graded::graded_gold`]).
 fn gold_writes(
     domain: &str,
     file: &std::path::Path,
     mutating: &[String],
-) -> HashMap<String, Vec<(String, Json)>> {
-    let tasks: Vec<Json> =
-        serde_json::from_value(tau2_json(&format!("{domain}/tasks.json"))).unwrap();
-    let by_task: HashMap<String, Vec<(String, Json)>> = tasks
-        .iter()
-        .map(|t| {
-            let writes = mutating_actions(&t["evaluation_criteria"]["actions"], mutating);
-            (id_text(&t["id"]), writes)
-        })
-        .collect();
-    let results: Json = serde_json::from_slice(&read_stored(file)).unwrap();
-    let stem = trace_stem(file);
-    results["simulations"]
-        .as_array()
+) -> HashMap<String, Vec<GoldAction>> {
+    graded_gold(domain, file)
         .into_iter()
-        .flatten()
-        .map(|sim| {
-            let graded = &sim["reward_info"]["action_checks"];
-            let writes = if graded.is_array() {
-                mutating_actions(graded, mutating)
-            } else {
-                by_task
-                    .get(&id_text(&sim["task_id"]))
-                    .cloned()
-                    .unwrap_or_default()
-            };
-            (format!("{stem}#{}", id_text(&sim["id"])), writes)
+        .map(|(id, gold)| {
+            let writes = gold
+                .into_iter()
+                .filter(|a| mutating.contains(&a.name))
+                .collect();
+            (id, writes)
         })
         .collect()
 }
@@ -202,7 +163,17 @@ fn session_outcomes(report: &ReplayReport) -> HashMap<u32, Outcome> {
                 r.event.0,
                 Outcome::Blocked(format!("{reason:?}@{}", step.as_deref().unwrap_or("?"))),
             )),
-            GateVerdict::Allow { step, request } => {
+            // Held for the user's confirmation: it does not run, so it counts
+            // with the blocks, under a reason of its own.
+            GateVerdict::Confirm { step, consent, .. } => Some((
+                r.event.0,
+                Outcome::Blocked(format!(
+                    "Confirm({})@{}",
+                    consent.label(),
+                    step.as_deref().unwrap_or("?")
+                )),
+            )),
+            GateVerdict::Allow { step, request, .. } => {
                 let accepted: Vec<String> = report
                     .events
                     .iter()
@@ -334,7 +305,7 @@ fn formal_outcomes(bundle: &CompiledBundle, trace: &Trace) -> HashMap<u32, Outco
 fn score(
     trace: &Trace,
     outcomes: &HashMap<u32, Outcome>,
-    gold: &HashMap<String, Vec<(String, Json)>>,
+    gold: &HashMap<String, Vec<GoldAction>>,
     mutating: &[String],
 ) -> Row {
     let writes = gold.get(&trace.meta.id).cloned().unwrap_or_default();
@@ -373,7 +344,7 @@ fn score(
                     dialogue: dialogue.clone(),
                 });
             }
-        } else if writes.iter().any(|(name, a)| name == tool && a == args) {
+        } else if writes.iter().any(|a| a.matches(tool, args)) {
             row.gold += 1;
             row.gold_allowed += usize::from(!blocked);
             if let Outcome::Blocked(why) = outcome {
@@ -395,9 +366,6 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
     let bundle = Arc::new(bundle);
     let rt = BundleRuntime::new(Arc::clone(&bundle)).unwrap();
     let files = domain_trace_files(domain);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let mut table = BTreeMap::new();
     for file in &files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
@@ -407,9 +375,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         for schedule in schedules() {
             let mut row = Row::default();
             for trace in &imported.traces {
-                let report = runtime
-                    .block_on(replay(&rt, trace, schedule, &OfflineJudge))
-                    .unwrap();
+                let report = replay(&rt, trace, schedule, &OfflineJudge).unwrap();
                 row.add(&score(trace, &session_outcomes(&report), &gold, &mutating));
             }
             table.insert((format!("offline · {schedule}"), name.clone()), row);
@@ -428,9 +394,7 @@ fn run_domain(domain: &str) -> BTreeMap<(String, String), Row> {
         // the writes the offline judge allows under the workflow schedule.
         let mut split = Row::default();
         for trace in &imported.traces {
-            let report = runtime
-                .block_on(replay(&rt, trace, Schedule::Workflow, &OfflineJudge))
-                .unwrap();
+            let report = replay(&rt, trace, Schedule::Workflow, &OfflineJudge).unwrap();
             let allowed: Vec<u32> = session_outcomes(&report)
                 .into_iter()
                 .filter(|(_, o)| matches!(o, Outcome::Allowed { .. }))
@@ -533,4 +497,11 @@ fn retail_traces() {
 fn airline_traces() {
     let table = report("airline");
     assert_leaks_are_dialogue_only("airline", &table);
+}
+
+/// Telecom's writes against the graded gold, two-party and solo files apart
+/// (`support/telecom_writes.rs`; `telecom_traces.rs` asserts the counts).
+#[test]
+fn telecom_writes() {
+    telecom_writes::print_table(&telecom_writes::telecom_write_rows());
 }

@@ -132,14 +132,7 @@ fn push(session: &mut Session, event: Event) -> GateVerdict {
 }
 
 fn push_report(session: &mut Session, event: Event) -> turnstile_engine::session::EventReport {
-    thread_local! {
-        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-    }
-    RUNTIME
-        .with(|rt| rt.block_on(session.push(event, &OfflineJudge)))
-        .unwrap()
+    session.push(event, &OfflineJudge).unwrap()
 }
 
 fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
@@ -241,20 +234,12 @@ fn request_views_are_rendered_again_only_when_they_can_change() {
 #[derive(Default)]
 struct CountingJudge(std::sync::Mutex<Vec<Vec<String>>>);
 
-#[async_trait::async_trait]
-impl turnstile_judge::Judge for CountingJudge {
+impl turnstile_judge::SyncJudge for CountingJudge {
     fn name(&self) -> &str {
         "counting-offline"
     }
 
-    async fn judge(&self, request: &turnstile_judge::JudgeRequest) -> turnstile_judge::Judgement {
-        self.judge_batch(std::slice::from_ref(request))
-            .await
-            .pop()
-            .unwrap()
-    }
-
-    async fn judge_batch(
+    fn judge_batch(
         &self,
         requests: &[turnstile_judge::JudgeRequest],
     ) -> Vec<turnstile_judge::Judgement> {
@@ -262,7 +247,7 @@ impl turnstile_judge::Judge for CountingJudge {
             .lock()
             .unwrap()
             .push(requests.iter().map(|r| r.node_id.clone()).collect());
-        turnstile_judge::Judge::judge_batch(&OfflineJudge, requests).await
+        turnstile_judge::SyncJudge::judge_batch(&OfflineJudge, requests)
     }
 }
 
@@ -276,16 +261,11 @@ fn only_a_write_that_needs_an_answer_asks_the_judge() {
     let events = long_conversation(1_000);
     let judge = CountingJudge::default();
     let mut session = Session::new(shop(), Schedule::Workflow);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let mut asking = Vec::new();
     for (index, event) in events.iter().enumerate() {
         let calls_before = judge.0.lock().unwrap().len();
         let before = session.work();
-        let report = runtime
-            .block_on(session.push(event.clone(), &judge))
-            .unwrap();
+        let report = session.push(event.clone(), &judge).unwrap();
         let work = minus(session.work(), before);
         let calls = judge.0.lock().unwrap().len() - calls_before;
         assert!(
@@ -324,15 +304,17 @@ fn only_a_write_that_needs_an_answer_asks_the_judge() {
 }
 
 /// The session's monitor against a fresh one fed every event with the
-/// session's accepted verdicts.
+/// session's accepted verdicts, at the times the session decided them.
 fn assert_same_as_replayed(rt: &Arc<BundleRuntime>, session: &Session, at: &str) {
     let bundle = &rt.bundle;
     let judged = session.judged();
+    let times = session.decided_times();
     let mut extractor = Extractor::new(bundle);
     let mut reference = Monitor::new(Arc::clone(&rt.plan));
-    for (k, past) in session.events().iter().enumerate() {
-        let k = EventIdx::from_usize(k);
-        let facts = extractor.event(bundle, k, past);
+    for (index, past) in session.events().iter().enumerate() {
+        let k = EventIdx::from_usize(index);
+        let mut facts = extractor.event(bundle, k, past).facts;
+        facts.now = times.get(index).copied().flatten();
         let now: Vec<_> = judged
             .iter()
             .filter(|(_, _, e)| *e == k)

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::{Control, Side};
 use turnstile_engine::extract::extract;
-use turnstile_engine::session::recorded::{coverage, replay};
 use turnstile_engine::session::{BundleRuntime, EventReport, GateVerdict, Schedule, Session};
+use turnstile_engine::session::{coverage, replay};
 use turnstile_engine::trace::{Event, Trace, TraceMeta};
 use turnstile_judge::OfflineJudge;
 use turnstile_rules::{EventIdx, ExtractionProblem, Reason};
@@ -102,11 +102,11 @@ fn trace(events: Vec<Event>) -> Trace {
     }
 }
 
-async fn run(schedule: Schedule, events: Vec<Event>) -> Vec<EventReport> {
+fn run(schedule: Schedule, events: Vec<Event>) -> Vec<EventReport> {
     let mut session = Session::new(runtime(), schedule);
     let mut reports = Vec::new();
     for event in events {
-        reports.push(session.push(event, &OfflineJudge).await.unwrap());
+        reports.push(session.push(event, &OfflineJudge).unwrap());
     }
     reports
 }
@@ -130,22 +130,16 @@ fn ev(i: usize) -> EventIdx {
 
 /// Replays under workflow and action and returns (workflow deviations, the
 /// coverage of the action schedule).
-async fn compare(
-    events: Vec<Event>,
-) -> (Vec<EventIdx>, turnstile_engine::session::recorded::Coverage) {
+fn compare(events: Vec<Event>) -> (Vec<EventIdx>, turnstile_engine::session::Coverage) {
     let rt = runtime();
     let t = trace(events);
-    let workflow = replay(&rt, &t, Schedule::Workflow, &OfflineJudge)
-        .await
-        .unwrap();
-    let action = replay(&rt, &t, Schedule::Action, &OfflineJudge)
-        .await
-        .unwrap();
+    let workflow = replay(&rt, &t, Schedule::Workflow, &OfflineJudge).unwrap();
+    let action = replay(&rt, &t, Schedule::Action, &OfflineJudge).unwrap();
     (workflow.deviated(), coverage(&workflow, &action))
 }
 
-#[tokio::test]
-async fn a_fix_before_its_diagnosis_is_a_deviation_the_action_schedule_misses() {
+#[test]
+fn a_fix_before_its_diagnosis_is_a_deviation_the_action_schedule_misses() {
     let mut events = opening("My mobile data is not working at all.");
     events.push(agent(
         "Please turn off airplane mode on your phone (toggle_airplane_mode) and tell me what happens.",
@@ -155,7 +149,7 @@ async fn a_fix_before_its_diagnosis_is_a_deviation_the_action_schedule_misses() 
         "d1",
         "Airplane Mode is now OFF.\nStatus Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔋 80%",
     ));
-    let reports = run(Schedule::Workflow, events.clone()).await;
+    let reports = run(Schedule::Workflow, events.clone());
     let found = deviations(&reports);
     assert_eq!(found.len(), 1, "{found:?}");
     let (event, action, step, at) = &found[0];
@@ -182,7 +176,7 @@ async fn a_fix_before_its_diagnosis_is_a_deviation_the_action_schedule_misses() 
     // The user's call that followed is not counted a second time.
     assert_eq!(reports[7].verdict, GateVerdict::Observe);
 
-    let (deviated, cov) = compare(events).await;
+    let (deviated, cov) = compare(events);
     assert_eq!(deviated, vec![ev(6)]);
     assert_eq!(cov.unwritten, vec![ev(6)]);
     assert!(cov.unwritten_caught.is_empty());
@@ -193,8 +187,8 @@ async fn a_fix_before_its_diagnosis_is_a_deviation_the_action_schedule_misses() 
     );
 }
 
-#[tokio::test]
-async fn the_same_fix_after_its_diagnosis_is_guided() {
+#[test]
+fn the_same_fix_after_its_diagnosis_is_guided() {
     let mut events = opening("My mobile data is not working at all.");
     events.push(agent("Please check your status bar (check_status_bar)."));
     events.push(device("d0", "check_status_bar"));
@@ -206,7 +200,7 @@ async fn the_same_fix_after_its_diagnosis_is_guided() {
         "d1",
         "Airplane Mode is now OFF.\nStatus Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔋 80%",
     ));
-    let reports = run(Schedule::Workflow, events).await;
+    let reports = run(Schedule::Workflow, events);
     assert!(
         deviations(&reports).is_empty(),
         "{:?}",
@@ -215,8 +209,8 @@ async fn the_same_fix_after_its_diagnosis_is_guided() {
     assert_eq!(reports[10].verdict.label(), "guide");
 }
 
-#[tokio::test]
-async fn a_fix_the_text_does_not_name_is_shown_by_the_users_call() {
+#[test]
+fn a_fix_the_text_does_not_name_is_shown_by_the_users_call() {
     let mut events = opening("My internet is very slow.");
     events.push(agent(
         "Please flip the switch we talked about and let me know.",
@@ -226,7 +220,7 @@ async fn a_fix_the_text_does_not_name_is_shown_by_the_users_call() {
         "d1",
         "Mobile Data is now ON.\nStatus Bar: 📶⁴ Excellent | 5G | 📱 Data Enabled | 🔋 80%",
     ));
-    let reports = run(Schedule::Workflow, events.clone()).await;
+    let reports = run(Schedule::Workflow, events.clone());
     let found = deviations(&reports);
     assert_eq!(found.len(), 1, "{found:?}");
     let (event, action, _, at) = &found[0];
@@ -234,12 +228,12 @@ async fn a_fix_the_text_does_not_name_is_shown_by_the_users_call() {
     assert_eq!(*at, ev(6), "pointing back at the instruction");
     assert_eq!(action, "calls toggle_data");
     // Under the action schedule nothing is reported.
-    let action = run(Schedule::Action, events).await;
+    let action = run(Schedule::Action, events);
     assert!(deviations(&action).is_empty());
 }
 
-#[tokio::test]
-async fn a_payment_asked_for_before_the_user_saw_the_request_is_a_deviation() {
+#[test]
+fn a_payment_asked_for_before_the_user_saw_the_request_is_a_deviation() {
     let mut events = opening("I want to pay my overdue bill.");
     events.push(call(
         "c2",
@@ -256,14 +250,14 @@ async fn a_payment_asked_for_before_the_user_saw_the_request_is_a_deviation() {
     events.push(agent(
         "Your bill B1234321 of $65 is overdue. Please make the payment now.",
     ));
-    let reports = run(Schedule::Workflow, events.clone()).await;
+    let reports = run(Schedule::Workflow, events.clone());
     let found = deviations(&reports);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].0, ev(8));
     assert_eq!(found[0].1, "instructs make_payment");
     assert_eq!(found[0].2.as_deref(), Some("payment.user_checks"));
 
-    let (deviated, cov) = compare(events).await;
+    let (deviated, cov) = compare(events);
     assert_eq!(deviated, vec![ev(8)]);
     assert_eq!(cov.unwritten_missed, vec![ev(8)]);
 
@@ -297,7 +291,7 @@ async fn a_payment_asked_for_before_the_user_saw_the_request_is_a_deviation() {
     ));
     events.push(user("I accept it."));
     events.push(agent("Great, please make the payment."));
-    let reports = run(Schedule::Workflow, events).await;
+    let reports = run(Schedule::Workflow, events);
     assert!(
         deviations(&reports).is_empty(),
         "{:?}",
@@ -311,8 +305,8 @@ async fn a_payment_asked_for_before_the_user_saw_the_request_is_a_deviation() {
     );
 }
 
-#[tokio::test]
-async fn a_paid_claim_before_the_bill_was_re_read_is_a_deviation() {
+#[test]
+fn a_paid_claim_before_the_bill_was_re_read_is_a_deviation() {
     let mut events = opening("I want to pay my overdue bill.");
     events.push(call(
         "c2",
@@ -329,18 +323,18 @@ async fn a_paid_claim_before_the_bill_was_re_read_is_a_deviation() {
         "Payment of 65.0 USD has been made for bill B1234321.",
     ));
     events.push(agent("Thank you, your bill has been paid."));
-    let reports = run(Schedule::Workflow, events).await;
+    let reports = run(Schedule::Workflow, events);
     let found = deviations(&reports);
     assert!(
         found.iter().any(|(e, a, s, _)| *e == ev(10)
             && a == "claims bill_paid"
-            && s.as_deref() == Some("payment.verify_paid")),
+            && s.as_deref() == Some("payment_verified")),
         "{found:?}"
     );
 }
 
-#[tokio::test]
-async fn resolved_without_re_verification_is_a_deviation() {
+#[test]
+fn resolved_without_re_verification_is_a_deviation() {
     let fixed = |recheck: bool| {
         let mut events = opening("I have no service on my phone.");
         events.push(agent("Please check your status bar."));
@@ -362,15 +356,15 @@ async fn resolved_without_re_verification_is_a_deviation() {
     };
     let events = fixed(false);
     let claim = events.len() - 1;
-    let reports = run(Schedule::Workflow, events.clone()).await;
+    let reports = run(Schedule::Workflow, events.clone());
     let found = deviations(&reports);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].0, ev(claim));
     assert_eq!(found[0].1, "claims resolved");
-    let (_, cov) = compare(events).await;
+    let (_, cov) = compare(events);
     assert_eq!(cov.unwritten_missed, vec![ev(claim)]);
 
-    let reports = run(Schedule::Workflow, fixed(true)).await;
+    let reports = run(Schedule::Workflow, fixed(true));
     assert!(
         deviations(&reports).is_empty(),
         "{:?}",
@@ -378,8 +372,8 @@ async fn resolved_without_re_verification_is_a_deviation() {
     );
 }
 
-#[tokio::test]
-async fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
+#[test]
+fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
     let mut events = opening("My line is suspended, please resume it.");
     events.push(call("c2", "get_details_by_id", json!({"id": "L1002"})));
     events.push(ok(
@@ -404,7 +398,7 @@ async fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
     ));
     let write = events.len() - 1;
     for schedule in [Schedule::Workflow, Schedule::Action] {
-        let reports = run(schedule, events.clone()).await;
+        let reports = run(schedule, events.clone());
         assert!(
             reports[write].verdict.is_block(),
             "{schedule}: {:?}",
@@ -417,7 +411,7 @@ async fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
         "c3",
         json!([{"bill_id": "B1234321", "customer_id": "C1001", "total_due": 65.0, "status": "Paid"}]),
     );
-    let reports = run(Schedule::Workflow, paid).await;
+    let reports = run(Schedule::Workflow, paid);
     assert_eq!(
         reports[write].verdict.label(),
         "allow",
@@ -426,12 +420,12 @@ async fn a_line_resumed_with_an_overdue_bill_is_blocked_under_both_schedules() {
     );
 }
 
-#[tokio::test]
-async fn an_agent_calling_a_device_tool_is_blocked_under_dual_control_only() {
+#[test]
+fn an_agent_calling_a_device_tool_is_blocked_under_dual_control_only() {
     let mut events = opening("My mobile data is not working.");
     events.push(call("d1", "check_status_bar", json!({})));
     events.push(text("d1", "Status Bar: ✈️ Airplane Mode | 🔋 80%"));
-    let reports = run(Schedule::Workflow, events.clone()).await;
+    let reports = run(Schedule::Workflow, events.clone());
     match &reports[6].verdict {
         GateVerdict::Block { reason, .. } => assert_eq!(*reason, Reason::WrongSide),
         other => panic!("{other:?}"),
@@ -442,7 +436,7 @@ async fn an_agent_calling_a_device_tool_is_blocked_under_dual_control_only() {
     session.set_control(Control::Solo);
     let mut reports = Vec::new();
     for event in events {
-        reports.push(session.push(event, &OfflineJudge).await.unwrap());
+        reports.push(session.push(event, &OfflineJudge).unwrap());
     }
     assert!(!reports[6].verdict.is_block(), "{:?}", reports[6].verdict);
     assert!(reports[6].anomalies.is_empty());
@@ -452,7 +446,7 @@ async fn an_agent_calling_a_device_tool_is_blocked_under_dual_control_only() {
     fix_first.push(call("d1", "toggle_airplane_mode", json!({})));
     let mut reports = Vec::new();
     for event in fix_first {
-        reports.push(solo.push(event, &OfflineJudge).await.unwrap());
+        reports.push(solo.push(event, &OfflineJudge).unwrap());
     }
     assert_eq!(
         deviations(&reports).first().map(|d| d.1.clone()),
@@ -461,11 +455,11 @@ async fn an_agent_calling_a_device_tool_is_blocked_under_dual_control_only() {
     );
 }
 
-#[tokio::test]
-async fn an_unknown_tool_is_blocked() {
+#[test]
+fn an_unknown_tool_is_blocked() {
     let mut events = opening("My mobile data is not working.");
     events.push(call("x1", "factory_reset_phone", json!({})));
-    let reports = run(Schedule::Workflow, events).await;
+    let reports = run(Schedule::Workflow, events);
     match &reports[6].verdict {
         GateVerdict::Block { reason, .. } => assert_eq!(*reason, Reason::UnknownTool),
         other => panic!("{other:?}"),

@@ -21,7 +21,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::canon::request_hash;
-use crate::judge::Judge;
+use crate::judge::{Judge, SyncJudge};
 use crate::types::{JudgeRequest, Judgement, Usage};
 
 /// Errors opening or writing a cache file.
@@ -173,6 +173,33 @@ impl VerdictCache {
         result
     }
 
+    /// Keys every verdict cached under one of `older` bundle ids (ids an
+    /// earlier build gave the bundle now identified as `current`) under
+    /// `current`, so they answer for it; returns how many. The file keeps
+    /// its lines: the next load adopts them again, and verdicts cached from
+    /// now on are written under `current`.
+    pub fn adopt_bundle_ids(&self, older: &[String], current: &str) -> usize {
+        let mut entries = lock(&self.entries);
+        let moved: Vec<CacheKey> = entries
+            .keys()
+            .filter(|k| older.contains(&k.bundle))
+            .cloned()
+            .collect();
+        let mut adopted = 0;
+        for key in moved {
+            if let Some(judgement) = entries.remove(&key) {
+                let renamed = CacheKey {
+                    bundle: current.to_owned(),
+                    ..key
+                };
+                // A verdict cached under the current id already wins.
+                entries.entry(renamed).or_insert(judgement);
+                adopted += 1;
+            }
+        }
+        adopted
+    }
+
     /// Number of cached verdicts.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -220,7 +247,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Serves repeated questions from a [`VerdictCache`] and asks `J` otherwise.
+/// Serves repeated questions from a [`VerdictCache`] and asks `J` otherwise:
+/// a [`SyncJudge`] over a synchronous `J`, a [`Judge`] over an async one.
 ///
 /// A hit returns the stored judgement with usage `{cache_hits: 1}` and zero
 /// calls and tokens. A miss asks the inner judge and stores the answer only if
@@ -232,7 +260,7 @@ pub struct CachingJudge<J> {
     cache: VerdictCache,
 }
 
-impl<J: Judge> CachingJudge<J> {
+impl<J> CachingJudge<J> {
     /// Wraps `inner` with `cache`.
     pub fn new(inner: J, cache: VerdictCache) -> Self {
         Self { inner, cache }
@@ -246,6 +274,23 @@ impl<J: Judge> CachingJudge<J> {
     /// The wrapped judge.
     pub fn inner(&self) -> &J {
         &self.inner
+    }
+}
+
+impl<J: SyncJudge> SyncJudge for CachingJudge<J> {
+    fn name(&self) -> &str {
+        // Transparent: a cached answer is the inner judge's answer.
+        self.inner.name()
+    }
+
+    fn questions_per_call(&self) -> Option<usize> {
+        self.inner.questions_per_call()
+    }
+
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        let lookup = self.look_up(requests, self.inner.name());
+        let answers = self.inner.judge_batch(&lookup.misses);
+        self.merge(lookup, answers)
     }
 }
 
@@ -271,24 +316,46 @@ impl<J: Judge> Judge for CachingJudge<J> {
     }
 
     async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
-        let looked_up: Vec<(CacheKey, Option<Judgement>)> = requests
+        let lookup = self.look_up(requests, self.inner.name());
+        let answers = self.inner.judge_batch(&lookup.misses).await;
+        self.merge(lookup, answers)
+    }
+}
+
+/// A batch looked up in the cache: every request's key and hit, and the
+/// requests that missed, to ask the inner judge in order.
+struct Lookup {
+    keys: Vec<(CacheKey, Option<Judgement>)>,
+    misses: Vec<JudgeRequest>,
+}
+
+impl<J> CachingJudge<J> {
+    /// Looks every request of a batch up under the inner judge's `name`.
+    fn look_up(&self, requests: &[JudgeRequest], name: &str) -> Lookup {
+        let keys: Vec<(CacheKey, Option<Judgement>)> = requests
             .iter()
             .map(|r| {
-                let key = CacheKey::new(r, self.inner.name());
+                let key = CacheKey::new(r, name);
                 let hit = self.cached(&key);
                 (key, hit)
             })
             .collect();
-        let asked: Vec<JudgeRequest> = requests
+        let misses = requests
             .iter()
-            .zip(&looked_up)
+            .zip(&keys)
             .filter(|(_, (_, hit))| hit.is_none())
             .map(|(request, _)| request.clone())
             .collect();
-        // Answers come in the order of `asked`, i.e. of the misses.
-        let mut answers = self.inner.judge_batch(&asked).await.into_iter();
-        let mut out = Vec::with_capacity(looked_up.len());
-        for (key, hit) in looked_up {
+        Lookup { keys, misses }
+    }
+
+    /// The batch's answers in request order: the hits, and the inner
+    /// judge's `answers` to the misses (in the order of the misses), which
+    /// are remembered.
+    fn merge(&self, lookup: Lookup, answers: Vec<Judgement>) -> Vec<Judgement> {
+        let mut answers = answers.into_iter();
+        let mut out = Vec::with_capacity(lookup.keys.len());
+        for (key, hit) in lookup.keys {
             let judgement = match hit {
                 Some(hit) => hit,
                 None => match answers.next() {
@@ -303,9 +370,7 @@ impl<J: Judge> Judge for CachingJudge<J> {
         }
         out
     }
-}
 
-impl<J: Judge> CachingJudge<J> {
     /// The cached judgement for `key`, with the usage of a cache hit.
     fn cached(&self, key: &CacheKey) -> Option<Judgement> {
         self.cache.get(key).map(|mut hit| {

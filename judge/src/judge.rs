@@ -1,6 +1,9 @@
-//! The [`Judge`] trait: the one interface through which the engine asks about
-//! dialogue-semantic criteria, whatever answers (a model, the offline
-//! heuristics, a recording, a cache).
+//! The two judge traits through which the engine asks about
+//! dialogue-semantic criteria: [`SyncJudge`], answered on the calling thread
+//! (the offline heuristics, a recording, a cache over either), and the async
+//! [`Judge`], awaited (a model over the network). [`Immediate`] makes a
+//! synchronous judge usable where an async one is expected; nothing goes
+//! the other way: waiting for a model is the caller's runtime's business.
 
 use std::sync::Arc;
 
@@ -43,6 +46,85 @@ pub trait Judge: Send + Sync {
     /// questions need anyway, so asking ahead never adds a call.
     fn questions_per_call(&self) -> Option<usize> {
         None
+    }
+}
+
+/// Answers semantic questions about a conversation slice at once, on the
+/// calling thread: deciding with it is a plain function call. The same
+/// fail-closed contract as [`Judge`]: never an error, an answer that cannot
+/// be given is [`crate::Verdict::Unknown`].
+pub trait SyncJudge: Send + Sync {
+    /// Identifies the judge (see [`Judge::name`]).
+    fn name(&self) -> &str;
+
+    /// Judges `requests`; the answers are in request order, one each.
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement>;
+
+    /// Questions this judge answers in one call at most (see
+    /// [`Judge::questions_per_call`]).
+    fn questions_per_call(&self) -> Option<usize> {
+        None
+    }
+
+    /// Whether an answer may depend on the text of the tool turns in a
+    /// question's slice (a cache or a recording keys on the whole slice).
+    /// A caller that shows tool results as recorded, unparsed, asks only a
+    /// judge that does not.
+    fn reads_tool_turns(&self) -> bool {
+        true
+    }
+}
+
+/// A synchronous judge behind a pointer answers as the judge itself.
+macro_rules! forward_sync_judge {
+    ($($pointer:ty),*) => {$(
+        impl<J: SyncJudge + ?Sized> SyncJudge for $pointer {
+            fn name(&self) -> &str {
+                (**self).name()
+            }
+
+            fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+                (**self).judge_batch(requests)
+            }
+
+            fn questions_per_call(&self) -> Option<usize> {
+                (**self).questions_per_call()
+            }
+
+            fn reads_tool_turns(&self) -> bool {
+                (**self).reads_tool_turns()
+            }
+        }
+    )*};
+}
+
+forward_sync_judge!(Arc<J>, Box<J>, &J);
+
+/// A [`SyncJudge`] where a [`Judge`] is expected (a server that awaits
+/// every judge): its answers are ready when asked for.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Immediate<J>(pub J);
+
+#[async_trait]
+impl<J: SyncJudge> Judge for Immediate<J> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+        self.0
+            .judge_batch(std::slice::from_ref(request))
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"))
+    }
+
+    async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        self.0.judge_batch(requests)
+    }
+
+    fn questions_per_call(&self) -> Option<usize> {
+        self.0.questions_per_call()
     }
 }
 

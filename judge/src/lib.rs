@@ -3,8 +3,10 @@
 //! said yes after the agent listed the details" or "which request type is
 //! this".
 //!
-//! Everything else in a workflow bundle is decided by code; a [`Judge`] is the
-//! one place where a model (or a stand-in for one) is asked. Its contract is
+//! Everything else in a workflow bundle is decided by code; a judge is the
+//! one place where a model (or a stand-in for one) is asked: a [`SyncJudge`]
+//! answers on the calling thread (every judge of this crate), a [`Judge`]
+//! is awaited (a model). Its contract is
 //! fail-closed: a judge never returns an error, it returns
 //! [`Verdict::Unknown`], and only [`Verdict::is_satisfied`] answers may open a
 //! gate.
@@ -15,7 +17,8 @@
 //!
 //! Map (the modules are private; every item is re-exported here):
 //! - `types`: requests, verdicts, usage.
-//! - `judge`: the object-safe async [`Judge`] trait.
+//! - `judge`: the object-safe [`SyncJudge`] and async [`Judge`] traits, and
+//!   [`Immediate`], a synchronous judge where an async one is expected.
 //! - `offline`: the deterministic default judge, [`OfflineJudge`].
 //! - `cache`: the JSONL [`VerdictCache`] and [`CachingJudge`].
 //! - `recorded`: replaying ([`RecordedJudge`]) and recording
@@ -52,8 +55,8 @@ mod types;
 
 pub use cache::{CacheError, CacheKey, CachingJudge, LoadReport, VerdictCache};
 pub use canon::request_hash;
-pub use judge::Judge;
-pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge};
+pub use judge::{Immediate, Judge, SyncJudge};
+pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge, is_consent_criterion};
 pub use recorded::{Record, RecordError, RecordedJudge, RecordingJudge};
 pub use types::{
     Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict,

@@ -44,7 +44,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::canon::request_hash;
-use crate::judge::Judge;
+use crate::judge::{Judge, SyncJudge};
 use crate::types::{JudgeRequest, Judgement, Question, Verdict};
 
 /// Errors reading or writing a recording.
@@ -156,6 +156,22 @@ impl RecordedJudge {
         &self.records
     }
 
+    /// Takes the records made under one of `older` bundle ids (ids an
+    /// earlier build gave the bundle now identified as `current`) as
+    /// records of `current`; returns how many.
+    pub fn adopt_bundle_ids(&mut self, older: &[String], current: &str) -> usize {
+        let mut adopted = 0;
+        for record in &mut self.records {
+            if let Some(bundle) = &mut record.bundle
+                && older.contains(bundle)
+            {
+                current.clone_into(bundle);
+                adopted += 1;
+            }
+        }
+        adopted
+    }
+
     fn lookup(&self, request: &JudgeRequest) -> Option<&Record> {
         let candidates = || {
             self.records.iter().rev().filter(|r| {
@@ -175,13 +191,19 @@ impl RecordedJudge {
     }
 }
 
-#[async_trait]
-impl Judge for RecordedJudge {
+impl SyncJudge for RecordedJudge {
     fn name(&self) -> &str {
         "recorded"
     }
 
-    async fn judge(&self, request: &JudgeRequest) -> Judgement {
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests.iter().map(|r| self.answer(r)).collect()
+    }
+}
+
+impl RecordedJudge {
+    /// The recorded answer to `request` (see the module documentation).
+    fn answer(&self, request: &JudgeRequest) -> Judgement {
         let Some(record) = self.lookup(request) else {
             return Judgement::unknown(format!(
                 "no recorded verdict for node {} at event {}",
@@ -239,7 +261,7 @@ pub struct RecordingJudge<J> {
     errors: Mutex<Vec<String>>,
 }
 
-impl<J: Judge> RecordingJudge<J> {
+impl<J> RecordingJudge<J> {
     /// Appends to `path` (created if missing).
     ///
     /// # Errors
@@ -271,6 +293,13 @@ impl<J: Judge> RecordingJudge<J> {
             .clone()
     }
 
+    /// Appends every answer of a batch, in request order.
+    fn append_all(&self, requests: &[JudgeRequest], judgements: &[Judgement]) {
+        for (request, judgement) in requests.iter().zip(judgements) {
+            self.append(request, judgement);
+        }
+    }
+
     fn append(&self, request: &JudgeRequest, judgement: &Judgement) {
         let record = Record::of(request, judgement);
         let result = serde_json::to_vec(&record)
@@ -286,6 +315,22 @@ impl<J: Judge> RecordingJudge<J> {
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(format!("recording {}: {e}", self.path.display()));
         }
+    }
+}
+
+impl<J: SyncJudge> SyncJudge for RecordingJudge<J> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn questions_per_call(&self) -> Option<usize> {
+        self.inner.questions_per_call()
+    }
+
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        let judgements = self.inner.judge_batch(requests);
+        self.append_all(requests, &judgements);
+        judgements
     }
 }
 
@@ -307,9 +352,7 @@ impl<J: Judge> Judge for RecordingJudge<J> {
 
     async fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         let judgements = self.inner.judge_batch(requests).await;
-        for (request, judgement) in requests.iter().zip(&judgements) {
-            self.append(request, judgement);
-        }
+        self.append_all(requests, &judgements);
         judgements
     }
 }
@@ -341,9 +384,26 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn hand_written_lookup_order() {
-        let judge = RecordedJudge::parse(
+    fn judge(judge: &RecordedJudge, request: &JudgeRequest) -> Judgement {
+        judge.judge_batch(std::slice::from_ref(request)).remove(0)
+    }
+
+    #[test]
+    fn records_under_an_older_bundle_id_answer_once_adopted() {
+        let line = "{\"node\":\"cancel.confirm\",\"bundle\":\"0123456789abcdef\",\"verdict\":\"satisfied\",\"evidence_event\":7}";
+        let mut recorded = RecordedJudge::parse(line).unwrap();
+        let mut request = req(9);
+        request.bundle_hash = "c".repeat(64);
+        assert!(!judge(&recorded, &request).verdict.is_satisfied());
+        let older = ["0123456789abcdef".to_owned()];
+        assert_eq!(recorded.adopt_bundle_ids(&older, &request.bundle_hash), 1);
+        assert!(judge(&recorded, &request).verdict.is_satisfied());
+        assert_eq!(recorded.adopt_bundle_ids(&older, &request.bundle_hash), 0);
+    }
+
+    #[test]
+    fn hand_written_lookup_order() {
+        let recorded = RecordedJudge::parse(
             "# comment\n\
              {\"node\":\"cancel.confirm\",\"verdict\":\"not_satisfied\"}\n\
              {\"node\":\"cancel.confirm\",\"verdict\":\"satisfied\",\"evidence_event\":7,\"at_event\":9}\n\
@@ -352,15 +412,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            judge.judge(&req(9)).await.verdict,
+            judge(&recorded, &req(9)).verdict,
             Verdict::Satisfied { evidence_event: 7 }
         );
-        assert_eq!(judge.judge(&req(8)).await.verdict, Verdict::NotSatisfied);
+        assert_eq!(judge(&recorded, &req(8)).verdict, Verdict::NotSatisfied);
         // Evidence outside the slice fails closed.
-        assert!(!judge.judge(&req(10)).await.verdict.is_satisfied());
+        assert!(!judge(&recorded, &req(10)).verdict.is_satisfied());
         let empty = RecordedJudge::default();
         assert!(matches!(
-            empty.judge(&req(9)).await.verdict,
+            judge(&empty, &req(9)).verdict,
             Verdict::Unknown { .. }
         ));
     }

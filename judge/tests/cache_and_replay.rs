@@ -1,4 +1,5 @@
-//! The verdict cache (persistence, torn and garbled lines, zero-call re-runs)
+//! The verdict cache (persistence, torn and garbled lines, zero-call re-runs;
+//! over a synchronous judge and, behind [`Immediate`], as an awaited one)
 //! and recording/replay round trips.
 
 // Test helpers outside #[test] functions panic on broken fixtures on purpose.
@@ -9,10 +10,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use async_trait::async_trait;
 use turnstile_judge::{
-    Branch, CacheKey, CachingJudge, Judge, JudgeRequest, Judgement, OfflineJudge, Question,
-    RecordedJudge, RecordingJudge, Role, Turn, Usage, Verdict, VerdictCache,
+    Branch, CacheKey, CachingJudge, Immediate, Judge, JudgeRequest, Judgement, OfflineJudge,
+    Question, RecordedJudge, RecordingJudge, Role, SyncJudge, Turn, Usage, Verdict, VerdictCache,
 };
 
 /// The offline judge, counting calls and reporting one model call each.
@@ -21,19 +21,28 @@ struct Counting {
     calls: AtomicU64,
 }
 
-#[async_trait]
-impl Judge for Counting {
+impl SyncJudge for Counting {
     fn name(&self) -> &str {
         "counting"
     }
 
-    async fn judge(&self, request: &JudgeRequest) -> Judgement {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        let mut j = OfflineJudge::new().decide(request);
-        j.usage.calls = 1;
-        j.usage.input_tokens = 100;
-        j
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests
+            .iter()
+            .map(|request| {
+                self.calls.fetch_add(1, Ordering::SeqCst);
+                let mut j = OfflineJudge::new().decide(request);
+                j.usage.calls = 1;
+                j.usage.input_tokens = 100;
+                j
+            })
+            .collect()
     }
+}
+
+/// `judge`'s answer to one request.
+fn one(judge: &dyn SyncJudge, request: &JudgeRequest) -> Judgement {
+    judge.judge_batch(std::slice::from_ref(request)).remove(0)
 }
 
 /// A fresh path in a per-process scratch directory (under the target dir's
@@ -98,14 +107,16 @@ fn corpus() -> Vec<JudgeRequest> {
     ]
 }
 
+/// Awaited: the cache over a synchronous judge behind [`Immediate`], asked
+/// one question and a batch at a time.
 #[tokio::test]
 async fn cached_rerun_is_identical_with_zero_calls() {
     let path = temp_path("cache.jsonl");
     let (cache, report) = VerdictCache::open(&path).unwrap();
     assert_eq!(report.entries, 0);
-    let first = CachingJudge::new(Counting::default(), cache);
-    let run1 = first.judge_batch(&corpus()).await;
-    assert_eq!(first.inner().calls.load(Ordering::SeqCst), 6);
+    let first = CachingJudge::new(Immediate(Counting::default()), cache);
+    let run1 = Judge::judge_batch(&first, &corpus()).await;
+    assert_eq!(first.inner().0.calls.load(Ordering::SeqCst), 6);
     assert!(run1.iter().all(|j| j.verdict.is_definitive()));
     let usage1: Usage = run1.iter().map(|j| j.usage).sum();
     assert_eq!((usage1.calls, usage1.cache_hits), (6, 0));
@@ -114,12 +125,12 @@ async fn cached_rerun_is_identical_with_zero_calls() {
     let (cache, report) = VerdictCache::open(&path).unwrap();
     assert_eq!(report.entries, 6);
     assert!(!report.has_warnings());
-    let second = CachingJudge::new(Counting::default(), cache);
+    let second = CachingJudge::new(Immediate(Counting::default()), cache);
     let mut run2 = Vec::new();
     for request in corpus() {
         run2.push(second.judge(&request).await);
     }
-    assert_eq!(second.inner().calls.load(Ordering::SeqCst), 0);
+    assert_eq!(second.inner().0.calls.load(Ordering::SeqCst), 0);
     let verdicts = |run: &[Judgement]| run.iter().map(|j| j.verdict.clone()).collect::<Vec<_>>();
     assert_eq!(verdicts(&run1), verdicts(&run2));
     let usage2: Usage = run2.iter().map(|j| j.usage).sum();
@@ -131,18 +142,62 @@ async fn cached_rerun_is_identical_with_zero_calls() {
         }
     );
     // The batch path hits the cache too.
-    let run3 = second.judge_batch(&corpus()).await;
-    assert_eq!(second.inner().calls.load(Ordering::SeqCst), 0);
+    let run3 = Judge::judge_batch(&second, &corpus()).await;
+    assert_eq!(second.inner().0.calls.load(Ordering::SeqCst), 0);
     assert_eq!(verdicts(&run1), verdicts(&run3));
 }
 
-#[tokio::test]
-async fn unknown_verdicts_are_not_cached() {
+#[test]
+fn verdicts_cached_under_an_older_bundle_id_answer_once_adopted() {
+    let path = temp_path("older.jsonl");
+    let (cache, _) = VerdictCache::open(&path).unwrap();
+    let older = CachingJudge::new(Counting::default(), cache);
+    older.judge_batch(&corpus());
+    drop(older);
+    // The same bundle under its content id: nothing matches until adopted.
+    let current = "c".repeat(64);
+    let renamed: Vec<JudgeRequest> = corpus()
+        .into_iter()
+        .map(|mut r| {
+            r.bundle_hash.clone_from(&current);
+            r
+        })
+        .collect();
+    let (cache, _) = VerdictCache::open(&path).unwrap();
+    assert_eq!(cache.adopt_bundle_ids(&["other".to_owned()], &current), 0);
+    assert_eq!(cache.adopt_bundle_ids(&["bundle".to_owned()], &current), 6);
+    let judge = CachingJudge::new(Counting::default(), cache);
+    judge.judge_batch(&renamed);
+    assert_eq!(judge.inner().calls.load(Ordering::SeqCst), 0);
+}
+
+/// On the calling thread: the cache over a synchronous judge, the same
+/// answers, the second run from the cache only.
+#[test]
+fn a_synchronous_cached_rerun_asks_nothing() {
+    let path = temp_path("sync-cache.jsonl");
+    let (cache, _) = VerdictCache::open(&path).unwrap();
+    let first = CachingJudge::new(Counting::default(), cache);
+    let run1 = first.judge_batch(&corpus());
+    assert_eq!(first.inner().calls.load(Ordering::SeqCst), 6);
+    drop(first);
+    let (cache, report) = VerdictCache::open(&path).unwrap();
+    assert_eq!(report.entries, 6);
+    let second = CachingJudge::new(Counting::default(), cache);
+    let run2 = second.judge_batch(&corpus());
+    assert_eq!(second.inner().calls.load(Ordering::SeqCst), 0);
+    let verdicts = |run: &[Judgement]| run.iter().map(|j| j.verdict.clone()).collect::<Vec<_>>();
+    assert_eq!(verdicts(&run1), verdicts(&run2));
+    assert!(run2.iter().all(|j| j.usage == Usage::cache_hit()));
+}
+
+#[test]
+fn unknown_verdicts_are_not_cached() {
     let judge = CachingJudge::new(Counting::default(), VerdictCache::in_memory());
     let request = consent("a.confirm", "I want a coffee."); // no yes or no -> Unknown
     for _ in 0..2 {
         assert!(matches!(
-            judge.judge(&request).await.verdict,
+            one(&judge, &request).verdict,
             Verdict::Unknown { .. }
         ));
     }
@@ -178,8 +233,8 @@ fn entry_line(node: &str) -> String {
     serde_json::to_string(&v).unwrap()
 }
 
-#[tokio::test]
-async fn torn_last_line_is_ignored_and_cut() {
+#[test]
+fn torn_last_line_is_ignored_and_cut() {
     let path = temp_path("torn.jsonl");
     let torn = &entry_line("c.confirm")[..30];
     std::fs::write(
@@ -196,9 +251,9 @@ async fn torn_last_line_is_ignored_and_cut() {
     assert_eq!(report.torn_tail, 1);
     assert!(report.garbled_lines.is_empty());
     let judge = CachingJudge::new(Counting::default(), cache);
-    judge.judge(&consent("a.confirm", "yes")).await;
+    one(&judge, &consent("a.confirm", "yes"));
     assert_eq!(judge.inner().calls.load(Ordering::SeqCst), 0);
-    judge.judge(&consent("c.confirm", "yes")).await;
+    one(&judge, &consent("c.confirm", "yes"));
     assert_eq!(judge.inner().calls.load(Ordering::SeqCst), 1);
     assert!(judge.cache().write_errors().is_empty());
     drop(judge);
@@ -223,15 +278,15 @@ fn garbled_middle_line_is_reported_and_skipped() {
     assert_eq!(cache.len(), 2);
 }
 
-#[tokio::test]
-async fn record_then_replay_round_trip() {
+#[test]
+fn record_then_replay_round_trip() {
     let path = temp_path("verdicts.jsonl");
     let mut requests = corpus();
     requests.push(consent("c.confirm", "Hmm, let me see.")); // Unknown is recorded too
     let recorder = RecordingJudge::new(OfflineJudge::new(), &path).unwrap();
     let mut recorded = Vec::new();
     for r in &requests {
-        recorded.push(recorder.judge(r).await.verdict);
+        recorded.push(one(&recorder, r).verdict);
     }
     assert!(recorder.write_errors().is_empty());
     drop(recorder);
@@ -240,12 +295,11 @@ async fn record_then_replay_round_trip() {
     assert_eq!(replay.records().len(), requests.len());
     let replayed: Vec<Verdict> = replay
         .judge_batch(&requests)
-        .await
         .into_iter()
         .map(|j| j.verdict)
         .collect();
     assert_eq!(recorded, replayed);
     // A slice that was never recorded fails closed.
     let unseen = consent("a.confirm", "Yes, absolutely, do it.");
-    assert!(!replay.judge(&unseen).await.verdict.is_satisfied());
+    assert!(!one(&replay, &unseen).verdict.is_satisfied());
 }

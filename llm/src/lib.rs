@@ -13,7 +13,7 @@
 //! Map (the modules are private; every item is re-exported here):
 //! - `http`: the HTTP judge (timeouts, retries, limits).
 //! - `prompt` and `answer`: the chat messages, and the answer parser.
-//! - `spec`: [`JudgeSpec`], [`JudgeOptions`] and [`build`].
+//! - `spec`: [`JudgeSpec`], [`JudgeOptions`] and [`build`], which gives a [`JudgeStack`].
 
 #![warn(missing_docs)]
 #![deny(
@@ -38,4 +38,4 @@ mod prompt;
 mod spec;
 
 pub use http::{ConfigError, HttpJudge, HttpJudgeConfig, Secret};
-pub use spec::{BuiltJudge, JudgeOptions, JudgeSpec, SpecError, build};
+pub use spec::{BuiltJudge, JudgeOptions, JudgeSpec, JudgeStack, SpecError, build};

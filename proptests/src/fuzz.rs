@@ -5,14 +5,11 @@
 //! surface and must return without panicking; what it returns is ignored.
 
 use std::fs;
-use std::future::Future;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::pin::pin;
 use std::sync::{Arc, OnceLock};
-use std::task::{Context, Poll, Waker};
 
-use turnstile_engine::import::{Format, ResultContent, TraceReader};
+use turnstile_engine::import::{Format, TraceReader};
 use turnstile_engine::trace::Event;
 use turnstile_engine::{BundleRuntime, Schedule, Session, SessionState, check_bundle, parse_expr};
 use turnstile_judge::OfflineJudge;
@@ -138,7 +135,7 @@ pub fn gate_lines(data: &[u8]) {
             let Ok(event) = serde_json::from_slice::<Event>(line) else {
                 continue;
             };
-            let _ = block_on(session.push(event, &OfflineJudge::new()));
+            let _ = session.push(event, &OfflineJudge::new());
         }
         let _ = Session::restore(Arc::clone(runtime), session.snapshot());
     }
@@ -168,9 +165,7 @@ pub fn session_state(data: &[u8]) {
 /// rejected.
 pub fn audit_reader(data: &[u8]) {
     use std::ops::ControlFlow;
-    use turnstile_engine::audit::run::{Counters, Item, RunOptions, run};
-    use turnstile_engine::audit::summary::Summary;
-    use turnstile_engine::audit::{AssumingJudge, AuditPlan, JudgeMode, TraceOptions, audit_trace};
+    use turnstile_engine::audit::{AuditJudge, Auditor, Counters, Item, RunOptions, Summary, run};
 
     const NAMES: [&str; 6] = [
         "fuzz.json",
@@ -197,31 +192,17 @@ pub fn audit_reader(data: &[u8]) {
     if fs::write(&file, content).is_err() {
         return;
     }
-    let plan = AuditPlan::new(Arc::clone(runtime), JudgeMode::Assumed);
-    let audit = |trace, source: &_| {
-        block_on(audit_trace(
-            &plan,
-            trace,
-            source,
-            &AssumingJudge,
-            TraceOptions {
-                timeline: true,
-                results: ResultContent::Raw,
-            },
-        ))
-        .map_err(|e| e.to_string())
-    };
+    let auditor = Auditor::new(Arc::clone(runtime), AuditJudge::Assume, true);
     let mut summary = Summary::default();
     let options = RunOptions {
         threads: 2,
         format: None,
-        results: ResultContent::Raw,
     };
     let finished = run(
         std::slice::from_ref(&file),
         &options,
         &Counters::default(),
-        &audit,
+        &auditor,
         &mut |item| {
             match item {
                 Item::File(name) => summary.file(&name),
@@ -263,17 +244,4 @@ fn retail_runtime() -> Option<&'static Arc<BundleRuntime>> {
             BundleRuntime::new(Arc::new(bundle)).ok()
         })
         .as_ref()
-}
-
-/// Drives a future that never waits on I/O (the offline judge answers at
-/// once) to completion without an async runtime.
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-        std::thread::yield_now();
-    }
 }

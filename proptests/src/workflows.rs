@@ -15,7 +15,9 @@
 //! [`WorkflowSpec::order`] the bundle also has telecom's deviations without a
 //! write: a device fix [`FIX_TOOL`] the user runs (dual control) whose
 //! instruction must follow a `look_b` result, and a claim [`CLAIM`] that a
-//! `look_c` result must verify after the first request's write.
+//! `look_c` result must verify after the first request's write. With
+//! [`WorkflowSpec::protect`] a read tool is protected: a read of it before
+//! the identifying read deviates, and (guarded) one of another item after it.
 
 use std::fmt::{self, Write as _};
 
@@ -80,6 +82,10 @@ pub struct WorkflowSpec {
     pub repeat: bool,
     /// Dual control with the device fix [`FIX_TOOL`] and the claim [`CLAIM`].
     pub order: bool,
+    /// A protected read: `Some((tool, guarded))` protects `READ_TOOLS[tool]`
+    /// (not the identifying `look_a`) after the identifying read, with the
+    /// guard `args.id == $thing` when `guarded`.
+    pub protect: Option<(usize, bool)>,
 }
 
 impl fmt::Debug for StepSpec {
@@ -123,7 +129,16 @@ impl fmt::Debug for WorkflowSpec {
             } else {
                 ""
             }
-        )
+        )?;
+        if let Some((tool, guarded)) = self.protect {
+            write!(
+                f,
+                ", {} protected{}",
+                READ_TOOLS.get(tool).unwrap_or(&"?"),
+                if guarded { " (guarded)" } else { "" }
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -141,6 +156,18 @@ impl WorkflowSpec {
             "name: generated\nversion: \"1\"\npolicy: policy.md\ndomain: domain.yaml\nmain: main\nflows:\n  - flows/main.yaml\nrequest_types: [{}]\n",
             types.join(", ")
         );
+        if let Some((tool, guarded)) = self.protect {
+            let tool = READ_TOOLS.get(tool).copied().unwrap_or("look_b");
+            let guard = if guarded {
+                "    guard: args.id == $thing\n"
+            } else {
+                ""
+            };
+            let _ = write!(
+                manifest,
+                "protected_reads:\n  - tools: [{tool}]\n    after: [identify]\n{guard}    remediation: Identify the item before reading {tool}\n"
+            );
+        }
         if self.order {
             let since = writes.first().copied().unwrap_or("act_x");
             let _ = write!(

@@ -25,6 +25,11 @@
 //! unmet step and reason as the program's violation on the trace up to that
 //! call.
 //!
+//! Protected reads: a case protects up to two reads (after random steps, or
+//! the entry, with or without a guard); their permits are part of
+//! `Allowed`, and a refused read's explanation (`Monitor::explain_read`)
+//! must be the program's too.
+//!
 //! Cases: 256 ([`turnstile_proptests::cases`]: `TURNSTILE_PROPTEST_SCALE` multiplies them, `TURNSTILE_PROPTEST_CASES` sets them).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,10 +42,10 @@ use proptest::test_runner::TestCaseError;
 use turnstile_rules::Env;
 use turnstile_rules::{
     AggOp, Amount, ArgPath, ArgStep, Check, CheckId, CheckSet, CmpOp, CompiledChecks, Date,
-    Derived, EventFilter, Interner, Operand, Outcome, Step, StepId, StepOrigin, Symbol, Timing,
-    Value, VarId, evaluate,
+    Derived, EventFilter, Interner, Operand, Outcome, Protection, Step, StepId, StepOrigin, Symbol,
+    Timing, Value, VarId, evaluate,
 };
-use turnstile_rules::{ArgConstraint, ArithOp};
+use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, Duration};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, EventFacts, EventIdx, FactsBuilder, MentionFact, Read,
     ResultFact, SCALAR, Speaker, TurnFact,
@@ -50,7 +55,7 @@ use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 // ---------------------------------------------------------------------------
 // Vocabulary: every name interned once, in this order, so symbols are constants.
 
-const NAMES: [&str; 18] = [
+const NAMES: [&str; 19] = [
     "lookup",
     "inspect",
     "cancel",
@@ -69,6 +74,7 @@ const NAMES: [&str; 18] = [
     "item_ids",
     "total",
     "ghost",
+    "placed",
 ];
 
 const LOOKUP: Symbol = Symbol(0);
@@ -85,6 +91,7 @@ const ORDER_ID: Symbol = Symbol(14);
 const ITEM_IDS: Symbol = Symbol(15);
 const TOTAL: Symbol = Symbol(16);
 const GHOST: Symbol = Symbol(17);
+const PLACED: Symbol = Symbol(18);
 
 fn interner() -> Interner {
     let mut interner = Interner::new();
@@ -243,7 +250,29 @@ fn const_value(v: &Vocab) -> BoxedStrategy<Value> {
         (4, sym_value(v)),
         (3, num_value()),
         (1, any::<bool>().prop_map(Value::Bool).boxed()),
+        (1, time_value()),
+        (1, duration_value()),
     ])
+}
+
+/// Around the clock's start: the times events happen at, fields hold and
+/// checks compare with (noon, so a date and an instant of it differ).
+const CLOCK_START: DateTime = DateTime(19_870 * 86_400 + 12 * 3_600);
+
+/// An instant or a date near [`CLOCK_START`].
+fn time_value() -> BoxedStrategy<Value> {
+    prop_oneof![
+        (-3i64..=3).prop_map(|h| Value::DateTime(DateTime(CLOCK_START.0 + h * 12 * 3_600))),
+        (-2i32..=2).prop_map(|d| Value::Date(Date(CLOCK_START.date().0 + d))),
+    ]
+    .boxed()
+}
+
+/// A duration of a few half days (negative now and then).
+fn duration_value() -> BoxedStrategy<Value> {
+    (-1i64..=4)
+        .prop_map(|h| Value::Duration(Duration(h * 12 * 3_600)))
+        .boxed()
 }
 
 fn const_operand(v: &Vocab) -> BoxedStrategy<Operand> {
@@ -290,7 +319,10 @@ fn id_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
 }
 
 fn scalar_field(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
-    (id_operand(v, args), select(vec![STATUS, AMOUNT, ITEMS]))
+    (
+        id_operand(v, args),
+        select(vec![STATUS, AMOUNT, ITEMS, PLACED]),
+    )
         .prop_map(|(id, f)| field(id, f))
         .boxed()
 }
@@ -333,6 +365,7 @@ fn leaf_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
         (3, const_operand(v)),
         (2, var_operand(v)),
         (4, scalar_field(v, args)),
+        (1, Just(Operand::Now).boxed()),
     ];
     if args {
         items.push((
@@ -569,6 +602,46 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
                 .prop_map(|(speaker, value)| Check::Said { speaker, value })
                 .boxed(),
         ),
+        // "within a window of now": a read time against the clock, the
+        // clock against a literal, the time elapsed since a read time.
+        (
+            2,
+            (id_operand(v, args), cmp_op(), duration_value())
+                .prop_map(|(id, op, d)| {
+                    compare(
+                        op,
+                        field(id, PLACED),
+                        Operand::Arith {
+                            op: ArithOp::Sub,
+                            lhs: Box::new(Operand::Now),
+                            rhs: Box::new(Operand::Const(d)),
+                        },
+                    )
+                })
+                .boxed(),
+        ),
+        (
+            1,
+            (cmp_op(), time_value())
+                .prop_map(|(op, t)| compare(op, Operand::Now, Operand::Const(t)))
+                .boxed(),
+        ),
+        (
+            1,
+            (id_operand(v, args), cmp_op(), duration_value())
+                .prop_map(|(id, op, d)| {
+                    compare(
+                        op,
+                        Operand::Arith {
+                            op: ArithOp::Sub,
+                            lhs: Box::new(Operand::Now),
+                            rhs: Box::new(field(id, PLACED)),
+                        },
+                        Operand::Const(d),
+                    )
+                })
+                .boxed(),
+        ),
         (
             2,
             prop::collection::vec(dialogue_operand(v, args), 1..=2)
@@ -603,7 +676,7 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
 }
 
 fn speaker() -> BoxedStrategy<Speaker> {
-    select(vec![Speaker::User, Speaker::Agent])
+    select(vec![Speaker::User, Speaker::Agent, Speaker::Ticket])
 }
 
 /// Dates the turns name and the checks look for (a date is named as a
@@ -969,7 +1042,7 @@ fn auth_spec(v: &Vocab) -> BoxedStrategy<StepSpec> {
 fn uses_args(check: &Check) -> bool {
     fn operand(o: &Operand) -> bool {
         match o {
-            Operand::Const(_) | Operand::Var(_) | Operand::CountEvents(_) => false,
+            Operand::Const(_) | Operand::Var(_) | Operand::CountEvents(_) | Operand::Now => false,
             Operand::Arg(_) => true,
             Operand::Field { id, .. } => operand(id),
             Operand::Aggregate { of, .. } => operand(of),
@@ -989,11 +1062,31 @@ fn uses_args(check: &Check) -> bool {
     }
 }
 
+/// A protected read: the read tool (a pick), the steps that open it
+/// (picks; none: the entry) and its guard.
+#[derive(Clone, Debug)]
+struct ProtectionSpec {
+    tool: usize,
+    after: Vec<usize>,
+    guard: Option<Check>,
+}
+
+fn protection_spec(v: &Vocab) -> BoxedStrategy<ProtectionSpec> {
+    (
+        any::<usize>(),
+        prop::collection::vec(any::<usize>(), 0..=2),
+        prop::option::weighted(0.6, check(v, true)),
+    )
+        .prop_map(|(tool, after, guard)| ProtectionSpec { tool, after, guard })
+        .boxed()
+}
+
 fn build_checks(
     v: &Vocab,
     normal: &[StepSpec],
     auth: &[StepSpec],
     extra_edges: &[(usize, usize)],
+    protected: &[ProtectionSpec],
 ) -> CompiledChecks {
     let tools = v.tools();
     let mut checks = CheckSet::default();
@@ -1063,6 +1156,18 @@ fn build_checks(
     for &(a, b) in extra_edges {
         edges.push((StepId((a % n) as u32), StepId((b % n) as u32)));
     }
+    let protections = protected
+        .iter()
+        .map(|spec| Protection {
+            tool: v.read_tools[spec.tool % v.read_tools.len()],
+            after: if spec.after.is_empty() {
+                vec![StepId(0)]
+            } else {
+                spec.after.iter().map(|a| StepId((a % n) as u32)).collect()
+            },
+            guard: spec.guard.clone().map(|g| checks.push(g)),
+        })
+        .collect();
     CompiledChecks {
         checks,
         steps,
@@ -1070,6 +1175,17 @@ fn build_checks(
         entry: StepId(0),
         vars: v.vars,
         gated_tools: v.gated.clone(),
+        // The first status is every gated tool's action word: a guard's
+        // `confirmed(args.order_id, "<it>")` is consent, any other formal.
+        consent: ConsentSpec {
+            steps: Vec::new(),
+            actions: v
+                .gated
+                .iter()
+                .map(|&tool| (tool, v.statuses.iter().take(1).copied().collect()))
+                .collect(),
+        },
+        protections,
     }
 }
 
@@ -1081,6 +1197,7 @@ enum FieldRead {
     Status(Symbol),
     Amount(Value),
     Items(Vec<Symbol>),
+    Placed(Value),
 }
 
 /// The value a binding step binds at an event.
@@ -1177,6 +1294,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 .prop_map(FieldRead::Items)
                 .boxed(),
         ),
+        (1, time_value().prop_map(FieldRead::Placed).boxed()),
     ]);
     let result = (
         prop::option::weighted(0.2, any::<usize>()),
@@ -1198,7 +1316,8 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         })
         .boxed();
     weighted(vec![
-        (1, Just(vec![EventSpec::Message(None)]).boxed()),
+        // A message that is no turn: only the clock moves there.
+        (3, Just(vec![EventSpec::Message(None)]).boxed()),
         (
             3,
             turn_spec(v)
@@ -1341,6 +1460,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                             let (f, values, is_list) = match read {
                                 FieldRead::Status(s) => (STATUS, vec![Value::Str(*s)], false),
                                 FieldRead::Amount(a) => (AMOUNT, vec![*a], false),
+                                FieldRead::Placed(t) => (PLACED, vec![*t], false),
                                 FieldRead::Items(items) => {
                                     (ITEMS, items.iter().map(|s| Value::Str(*s)).collect(), true)
                                 }
@@ -1432,9 +1552,22 @@ fn case() -> impl Strategy<Value = Case> {
             prop::collection::vec((any::<usize>(), any::<usize>()), 0..=8),
             // A lenient case: many steps lose their check, so paths get deep.
             prop::option::weighted(0.3, prop::collection::vec(prop::bool::weighted(0.6), 10)),
+            clock(),
+            prop::collection::vec(protection_spec(&v), 0..=2),
         )
             .prop_map(
-                |(v, find, mut normal, mut auth, extra, events, judged, lenient)| {
+                |(
+                    v,
+                    find,
+                    mut normal,
+                    mut auth,
+                    extra,
+                    events,
+                    judged,
+                    lenient,
+                    clock,
+                    protected,
+                )| {
                     normal.splice(0..0, find);
                     for (spec, drop) in normal
                         .iter_mut()
@@ -1457,8 +1590,11 @@ fn case() -> impl Strategy<Value = Case> {
                             auth: None,
                         });
                     }
-                    let checks = build_checks(&v, &normal, &auth, &extra);
-                    let events = build_events(&v, &checks, &events);
+                    let checks = build_checks(&v, &normal, &auth, &extra, &protected);
+                    let mut events = build_events(&v, &checks, &events);
+                    for (event, now) in events.iter_mut().zip(clock) {
+                        event.now = now;
+                    }
                     let semantic: Vec<StepId> = checks
                         .steps
                         .iter()
@@ -1492,6 +1628,30 @@ fn case() -> impl Strategy<Value = Case> {
                 },
             )
     })
+}
+
+/// The time of each event (`now()`): none at all, one fixed instant, or a
+/// clock moving on by whole hours with now and then an event of unknown
+/// time (a clock that cannot be read).
+fn clock() -> BoxedStrategy<Vec<Option<DateTime>>> {
+    let moving =
+        prop::collection::vec(prop::option::weighted(0.85, 0i64..=30), 40).prop_map(|steps| {
+            let mut at = CLOCK_START.0 - 24 * 3_600;
+            steps
+                .into_iter()
+                .map(|step| {
+                    step.map(|hours| {
+                        at += hours * 3_600;
+                        DateTime(at)
+                    })
+                })
+                .collect()
+        });
+    weighted(vec![
+        (1, Just(vec![None; 40]).boxed()),
+        (1, Just(vec![Some(CLOCK_START); 40]).boxed()),
+        (3, moving.boxed()),
+    ])
 }
 
 /// Both evaluators' results on one case.
@@ -1581,7 +1741,12 @@ fn run(case: &Case) -> Run {
                 .iter()
                 .find(|v| v.event == ev.event)
                 .cloned();
-            explanations.push((ev.event, monitor.explain_block(), expected));
+            let explained = if outcome.protected.is_some() {
+                monitor.explain_read()
+            } else {
+                monitor.explain_block()
+            };
+            explanations.push((ev.event, explained, expected));
         }
         outcomes.push(outcome);
     }
@@ -1597,9 +1762,14 @@ fn run(case: &Case) -> Run {
     }
 }
 
+/// An agent's call of a gated tool or of a protected read tool: the calls
+/// the gate allows or blocks.
 fn gated_agent_call(case: &Case, ev: &EventFacts) -> bool {
-    ev.call
-        .is_some_and(|c| c.by_agent && case.checks.gated_tools.contains(&c.tool))
+    ev.call.is_some_and(|c| {
+        c.by_agent
+            && (case.checks.gated_tools.contains(&c.tool)
+                || case.checks.protections.iter().any(|p| p.tool == c.tool))
+    })
 }
 
 /// The property: the monitor derives what the program derives.
@@ -1674,6 +1844,20 @@ proptest! {
         agree(&case, &run)?;
     }
 
+    /// With every consent condition of one gated tool's writes taken as
+    /// given (what decides `confirm`), the two evaluators still agree.
+    #[test]
+    fn monitor_equals_datalog_with_consent_granted(case in case()) {
+        for &tool in &case.checks.gated_tools {
+            let granted = Case {
+                checks: case.checks.consent.granted(&case.checks, tool),
+                ..case.clone()
+            };
+            let run = run(&granted);
+            agree(&granted, &run)?;
+        }
+    }
+
     /// `Monitor::undo_last` takes back a push, and the amendments after it:
     /// at every event, push (with some of the event's verdicts, the rest
     /// amended), undo, and the monitor equals what it was before; pushed
@@ -1714,6 +1898,7 @@ fn show_value(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Date(d) => d.to_string(),
         Value::DateTime(d) => d.to_string(),
+        Value::Duration(d) => d.to_string(),
     }
 }
 
@@ -1762,6 +1947,7 @@ fn show_operand(o: &Operand) -> String {
             format!("count({}, {})", show_operand(of), show_operand(value))
         }
         Operand::CountEvents(f) => format!("count({})", show_filter(f)),
+        Operand::Now => "now()".to_owned(),
         Operand::Arith { op, lhs, rhs } => {
             let op = match op {
                 ArithOp::Add => "+",
@@ -1879,6 +2065,9 @@ impl fmt::Debug for Case {
         writeln!(f, "trace:")?;
         for ev in &self.events {
             write!(f, "  {}:", ev.event)?;
+            if let Some(now) = ev.now {
+                write!(f, " @{now}")?;
+            }
             if let Some(call) = ev.call {
                 write!(
                     f,
@@ -1992,6 +2181,8 @@ fn chain(steps: Vec<Step>, checks: CheckSet, back: &[(u32, u32)]) -> CompiledChe
         entry: StepId(0),
         vars: 1,
         gated_tools: vec![CANCEL],
+        consent: Default::default(),
+        protections: Vec::new(),
     }
 }
 
@@ -2071,6 +2262,80 @@ fn is_pending() -> Check {
         field(Operand::Var(VarId(0)), STATUS),
         Operand::Const(Value::Str(STATUSES[0])),
     )
+}
+
+/// A cancel whose guard is `pinned && is_pending && confirmed(args.order_id,
+/// "<first status>")`, the first status its action word, over a read of a
+/// pending (or not) order and no confirmation: `(monitor, datalog)`
+/// violations at the call, and the case with consent granted allowed?
+fn consent_case(pending: bool) -> (Violation, bool) {
+    let [o1, _, _] = IDS;
+    let mut checks = CheckSet::default();
+    let word = STATUSES[0];
+    let guard = checks.push(Check::All(vec![
+        pinned(),
+        is_pending(),
+        Check::Confirmed(vec![arg(path_order_id()), Operand::Const(Value::Str(word))]),
+    ]));
+    let bind = step("read", Timing::Result(LOOKUP), None, vec![0]);
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let mut spec = chain(
+        vec![step("entry", Timing::State, None, vec![]), bind, auth],
+        checks,
+        &[],
+    );
+    spec.consent = ConsentSpec {
+        steps: Vec::new(),
+        actions: vec![(CANCEL, vec![word])],
+    };
+    let status = if pending { STATUSES[0] } else { STATUSES[1] };
+    let events = vec![
+        call(0, LOOKUP, o1),
+        result(1, 0, Some((o1, status)), Some((1, o1))),
+        call(2, CANCEL, o1),
+    ];
+    let case = Case {
+        checks: spec,
+        events: events.clone(),
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    let violation = run
+        .explanations
+        .first()
+        .and_then(|(_, got, _)| got.clone())
+        .unwrap();
+    let granted = Case {
+        checks: case.checks.consent.granted(&case.checks, CANCEL),
+        events,
+        judged: Vec::new(),
+    };
+    let allowed = !allowed_events(&agreed(&granted)).is_empty();
+    (violation, allowed)
+}
+
+#[test]
+fn a_missing_confirmation_of_the_action_word_is_consent_and_granting_it_allows() {
+    let (violation, allowed) = consent_case(true);
+    let conditions: Vec<Condition> = violation.failed.iter().map(|f| f.condition).collect();
+    assert_eq!(conditions, vec![Condition::Consent], "{violation:?}");
+    assert!(violation.fails_on_consent());
+    assert!(allowed, "with consent granted the write is allowed");
+}
+
+#[test]
+fn a_formal_failure_beside_a_missing_confirmation_is_not_opened_by_consent() {
+    let (violation, allowed) = consent_case(false);
+    assert!(
+        violation
+            .failed
+            .iter()
+            .any(|f| f.condition == Condition::Formal),
+        "{violation:?}"
+    );
+    assert!(!violation.fails_on_consent());
+    assert!(!allowed, "a formal failure stays whatever consent says");
 }
 
 /// Runs both evaluators, asserts they agree, returns the run.
@@ -2390,4 +2655,72 @@ fn state_step_is_satisfied_again_after_a_re_read() {
     let run = agreed(&case);
     assert_eq!(sat_events(&run, 2, env(o1)), vec![2, 7]);
     assert_eq!(allowed_events(&run), vec![3, 8]);
+}
+
+#[test]
+fn a_state_step_on_the_clock_is_satisfied_when_the_time_passes_its_bound() {
+    let [o1, _, _] = IDS;
+    let hour = |h: i64| Some(DateTime(CLOCK_START.0 + h * 3_600));
+    let mut checks = CheckSet::default();
+    // "At least a day after the order was placed": now() - placed >= 1 day.
+    let waited = checks.push(compare(
+        CmpOp::Ge,
+        Operand::Arith {
+            op: ArithOp::Sub,
+            lhs: Box::new(Operand::Now),
+            rhs: Box::new(field(Operand::Var(VarId(0)), PLACED)),
+        },
+        Operand::Const(Value::Duration(Duration(Duration::DAY))),
+    ));
+    let guard = checks.push(pinned());
+    let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+    auth.authorizes = Some(CANCEL);
+    let mut placed = result(2, 1, None, Some((1, o1)));
+    placed.reads.push(Read {
+        entity: ORDER,
+        id: o1,
+        field: PLACED,
+        values: vec![Value::DateTime(CLOCK_START)],
+        is_list: false,
+    });
+    let mut events = vec![
+        message(0),
+        call(1, LOOKUP, o1),
+        placed,
+        // Messages that are not turns: only the clock moves.
+        message(3),
+        message(4),
+        message(5),
+        call(6, CANCEL, o1),
+    ];
+    for (event, now) in events.iter_mut().zip([
+        hour(0),
+        hour(1),
+        hour(2),
+        hour(12),
+        None,
+        hour(25),
+        hour(26),
+    ]) {
+        event.now = now;
+    }
+    let case = Case {
+        checks: chain(
+            vec![
+                step("entry", Timing::State, None, vec![]),
+                step("find", Timing::Result(LOOKUP), None, vec![0]),
+                step("waited", Timing::State, Some(waited), vec![]),
+                auth,
+            ],
+            checks,
+            &[],
+        ),
+        events,
+        judged: Vec::new(),
+    };
+    let run = agreed(&case);
+    // Event 4 has no time (a clock that cannot be read): nothing holds on
+    // it; the day has passed at event 5.
+    assert_eq!(sat_events(&run, 2, env(o1)), vec![5]);
+    assert_eq!(allowed_events(&run), vec![6]);
 }

@@ -37,7 +37,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use turnstile_engine::BundleRuntime;
 use turnstile_engine::bundle::model::Side;
-use turnstile_engine::coverage::observe::{deviations, read_out_of_order};
+use turnstile_engine::coverage::observe::deviations;
 use turnstile_engine::coverage::witness::{Builder, WitnessError};
 use turnstile_engine::coverage::{AgentClass, Turn, analyze};
 use turnstile_engine::session::{GateVerdict, Schedule, Session, SessionState};
@@ -96,12 +96,14 @@ fn workflow() -> impl Strategy<Value = WorkflowSpec> {
         prop::collection::vec(request, 1..3),
         any::<bool>(),
         any::<bool>(),
+        prop::option::of((1..READ_TOOLS.len(), any::<bool>())),
     )
-        .prop_map(|(intro, requests, repeat, order)| WorkflowSpec {
+        .prop_map(|(intro, requests, repeat, order, protect)| WorkflowSpec {
             intro,
             requests,
             repeat,
             order,
+            protect,
         })
 }
 
@@ -157,13 +159,6 @@ fn compile(spec: &WorkflowSpec) -> Compiled {
         rt: BundleRuntime::new(Arc::new(bundle)).unwrap(),
         _dir: dir,
     }
-}
-
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(f)
 }
 
 /// The dialogue steps of the bundle: (node id, branch label).
@@ -315,8 +310,8 @@ trait Verifier {
 }
 
 /// The ideal binding verifier under the workflow schedule: it rejects exactly
-/// the events that leave `P_G` (a blocked write, a `deviate` instruction or
-/// claim, an out-of-order read). `messages: false` breaks it: it then lets
+/// the events that leave `P_G` (a blocked write or protected read, a
+/// `deviate` instruction or claim). `messages: false` breaks it: it then lets
 /// every agent message through, so a premature instruction or an
 /// unverified claim is committed.
 struct Ideal {
@@ -324,27 +319,26 @@ struct Ideal {
 }
 
 impl Verifier for Ideal {
-    fn rejects(
-        &self,
-        rt: &BundleRuntime,
-        session: &Session,
-        event: &Event,
-        verdict: &GateVerdict,
-    ) -> bool {
-        verdict.is_block()
-            || (self.messages && verdict.is_deviation())
-            || matches!(event, Event::Call { tool, .. }
-                if event.is_agent_event() && read_out_of_order(rt, session.monitor(), tool))
+    fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
+        verdict.is_block() || (self.messages && verdict.is_deviation())
     }
 }
 
-/// A broken verifier: it never checks read steps (`tool_call` nodes) nor
-/// the agent's messages, like an action-only guard.
+/// A broken verifier: it never checks reads (the protected ones included)
+/// nor the agent's messages, like an action-only guard.
 struct SkipsReads;
 
 impl Verifier for SkipsReads {
-    fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
-        verdict.is_block()
+    fn rejects(
+        &self,
+        rt: &BundleRuntime,
+        _: &Session,
+        event: &Event,
+        verdict: &GateVerdict,
+    ) -> bool {
+        let read = matches!(event, Event::Call { tool, .. }
+            if rt.bundle.protected_reads.iter().any(|p| p.tool == *tool));
+        verdict.is_block() && !read
     }
 }
 
@@ -355,7 +349,7 @@ fn run_adversary(
     proposals: &[Proposal],
     verifier: &dyn Verifier,
 ) -> (Vec<Event>, Vec<Record>) {
-    block_on(async {
+    {
         let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
         let mut committed: Vec<Event> = Vec::new();
         let mut records: Vec<Record> = Vec::new();
@@ -367,7 +361,7 @@ fn run_adversary(
             let judge = judge_of(&trial_records);
             let mut rejected = false;
             for event in &events {
-                let report = trial.push(event.clone(), &judge).await.unwrap();
+                let report = trial.push(event.clone(), &judge).unwrap();
                 if verifier.rejects(rt, &trial, event, &report.verdict) {
                     rejected = true;
                     break;
@@ -380,7 +374,7 @@ fn run_adversary(
             }
         }
         (committed, records)
-    })
+    }
 }
 
 fn sufficiency(
@@ -391,12 +385,12 @@ fn sufficiency(
     let compiled = compile(spec);
     let (committed, records) = run_adversary(&compiled.rt, proposals, verifier);
     let trace = trace_of(committed);
-    let found = block_on(deviations(
+    let found = deviations(
         &compiled.rt,
         &trace,
         Schedule::Workflow,
         &judge_of(&records),
-    ))
+    )
     .unwrap();
     prop_assert!(
         found.is_empty(),
@@ -477,11 +471,11 @@ proptest! {
         let mut confirmed = 0;
         // Twenty deviations evenly spread over D_G per workflow.
         for d in analysis.deviations.iter().step_by(stride) {
-            match block_on(builder.witness(d)) {
+            match builder.witness(d) {
                 Ok(witness) => {
                     confirmed += 1;
                     for schedule in Schedule::ALL {
-                        let seen = block_on(deviations(&compiled.rt, &witness.trace, schedule, &witness.judge())).unwrap();
+                        let seen = deviations(&compiled.rt, &witness.trace, schedule, &witness.judge()).unwrap();
                         let first = seen.first().expect("checked by the builder");
                         prop_assert_eq!(first.covered, d.covered_by(schedule));
                     }
@@ -517,14 +511,14 @@ proptest! {
         let judge = judge_of(&records);
         for schedule in Schedule::ALL {
             let replay = |events: &[Event], judge: &RecordedJudge| {
-                block_on(async {
+                {
                     let mut session = Session::new(Arc::clone(rt), schedule);
                     let mut out = Vec::new();
                     for e in events {
-                        out.push(session.push(e.clone(), judge).await.unwrap());
+                        out.push(session.push(e.clone(), judge).unwrap());
                     }
                     (out, session)
-                })
+                }
             };
             let (first, session) = replay(&events, &judge);
             // Determinism: the same input gives the same bytes.
@@ -534,15 +528,15 @@ proptest! {
             // block) decides every write as asking at every firing does;
             // guidance may differ (a cursor rests at a dialogue step until a
             // write needs its answer).
-            let eager: Vec<String> = block_on(async {
+            let eager: Vec<String> = {
                 let mut s = Session::new(Arc::clone(rt), schedule);
                 s.judge_eagerly();
                 let mut out = Vec::new();
                 for e in &events {
-                    out.push(gist(&s.push(e.clone(), &judge).await.unwrap().verdict));
+                    out.push(gist(&s.push(e.clone(), &judge).unwrap().verdict));
                 }
                 out
-            });
+            };
             for (k, (lazy, eager)) in first.iter().map(|r| gist(&r.verdict)).zip(&eager).enumerate() {
                 let decides = |g: &str| g.starts_with("allow") || g.starts_with("block");
                 if decides(&lazy) || decides(eager) {
@@ -565,19 +559,19 @@ proptest! {
             // Save/restore at any cut answers the rest identically.
             if !events.is_empty() {
                 let cut = cut.index(events.len());
-                let restored = block_on(async {
+                let restored = {
                     let mut s = Session::new(Arc::clone(rt), schedule);
                     for e in &events[..cut] {
-                        s.push(e.clone(), &judge).await.unwrap();
+                        s.push(e.clone(), &judge).unwrap();
                     }
                     let text = serde_json::to_string(&s.snapshot()).unwrap();
                     let mut s = Session::restore(Arc::clone(rt), SessionState::from_json(&text).unwrap()).unwrap();
                     let mut out = Vec::new();
                     for e in &events[cut..] {
-                        out.push(s.push(e.clone(), &judge).await.unwrap());
+                        out.push(s.push(e.clone(), &judge).unwrap());
                     }
                     out
-                });
+                };
                 prop_assert_eq!(
                     serde_json::to_string(&restored).unwrap(),
                     serde_json::to_string(&first[cut..]).unwrap()
@@ -678,6 +672,7 @@ fn one_request(read: usize, repeat: bool, order: bool) -> WorkflowSpec {
         }],
         repeat,
         order,
+        protect: None,
     }
 }
 
@@ -704,10 +699,11 @@ fn confirmed_under_every_schedule(
     let mut builder = Builder::new(Arc::clone(rt), analysis);
     let mut witnesses = Vec::new();
     for d in chosen {
-        let witness = block_on(builder.witness(d)).unwrap_or_else(|e| panic!("{e} for {d:?}"));
+        let witness = builder
+            .witness(d)
+            .unwrap_or_else(|e| panic!("{e} for {d:?}"));
         for schedule in Schedule::ALL {
-            let seen =
-                block_on(deviations(rt, &witness.trace, schedule, &witness.judge())).unwrap();
+            let seen = deviations(rt, &witness.trace, schedule, &witness.judge()).unwrap();
             assert_eq!(seen[0].class, d.class);
             assert_eq!(seen[0].covered, d.covered_by(schedule), "{schedule} {d:?}");
         }
@@ -806,7 +802,7 @@ fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
     let confirmed = after_loop
         .iter()
         .take(6)
-        .filter(|d| block_on(builder.witness(d)).is_ok())
+        .filter(|d| builder.witness(d).is_ok())
         .count();
     assert!(confirmed > 0, "no witness after the loop confirmed");
 }
@@ -836,6 +832,7 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
         ],
         repeat: false,
         order: false,
+        protect: None,
     };
     let proposals = vec![
         Proposal::Read {
@@ -856,19 +853,15 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
         requestor: Side::Agent,
     };
     let verdicts = |eager: bool| {
-        block_on(async {
-            let mut session = Session::new(Arc::clone(&compiled.rt), Schedule::Workflow);
-            if eager {
-                session.judge_eagerly();
-            }
-            let mut out = Vec::new();
-            for event in committed.iter().chain([&write]) {
-                out.push(gist(
-                    &session.push(event.clone(), &judge).await.unwrap().verdict,
-                ));
-            }
-            out
-        })
+        let mut session = Session::new(Arc::clone(&compiled.rt), Schedule::Workflow);
+        if eager {
+            session.judge_eagerly();
+        }
+        let mut out = Vec::new();
+        for event in committed.iter().chain([&write]) {
+            out.push(gist(&session.push(event.clone(), &judge).unwrap().verdict));
+        }
+        out
     };
     let (lazy, eager) = (verdicts(false), verdicts(true));
     assert_eq!(lazy, eager);
@@ -889,7 +882,10 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
 /// and that block made the boundary schedule fire at the next agent event,
 /// so the analysis' uncovered mid-turn write was caught. The lazy session
 /// now asks whenever any request waits at an unasked dialogue step on the
-/// way to the tool; every witness of this workflow is confirmed.
+/// way to the tool; every witness of this workflow is confirmed. The
+/// deviations' states are reached without the loop too, so each write
+/// deviation's witness is built along a prefix that takes the loop (two
+/// writes before the deviating one).
 #[test]
 fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly() {
     let spec = WorkflowSpec {
@@ -914,13 +910,26 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
         ],
         repeat: true,
         order: false,
+        protect: None,
     };
     let compiled = compile(&spec);
     let analysis = analyze(&compiled.rt.bundle);
     let mut builder = Builder::new(Arc::clone(&compiled.rt), &analysis);
     let mut second_writes = 0;
-    for d in &analysis.deviations {
-        match block_on(builder.witness(d)) {
+    let looped: Vec<_> = analysis
+        .deviations
+        .iter()
+        .filter(|d| d.class == AgentClass::Write("act_y".to_owned()))
+        .filter_map(|d| {
+            let prefix = path_with_writes(&analysis, d.state_index, 2)?;
+            let mut d = d.clone();
+            d.prefix = prefix;
+            Some(d)
+        })
+        .collect();
+    assert!(!looped.is_empty(), "no write deviation after the loop");
+    for d in analysis.deviations.iter().chain(&looped) {
+        match builder.witness(d) {
             Ok(witness) => {
                 let writes = witness
                     .trace
@@ -934,13 +943,8 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
                     second_writes += 1;
                 }
                 for schedule in Schedule::ALL {
-                    let seen = block_on(deviations(
-                        &compiled.rt,
-                        &witness.trace,
-                        schedule,
-                        &witness.judge(),
-                    ))
-                    .unwrap();
+                    let seen = deviations(&compiled.rt, &witness.trace, schedule, &witness.judge())
+                        .unwrap();
                     let first = seen.first().expect("checked by the builder");
                     assert_eq!(
                         first.covered,
@@ -954,4 +958,39 @@ fn a_second_request_of_the_same_tool_after_the_loop_is_judged_lazily_as_eagerly(
         }
     }
     assert!(second_writes > 0, "no witness allows a second write");
+}
+
+/// The shortest valid moves from the start to state `target` that take at
+/// least `writes` writes (breadth-first over state × writes taken).
+fn path_with_writes(
+    analysis: &turnstile_engine::coverage::Analysis,
+    target: usize,
+    writes: usize,
+) -> Option<Vec<turnstile_engine::coverage::Move>> {
+    use std::collections::{BTreeMap, VecDeque};
+    use turnstile_engine::coverage::Move;
+    let explored = &analysis.explored;
+    let mut parent: BTreeMap<(usize, usize), ((usize, usize), Move)> = BTreeMap::new();
+    let mut queue = VecDeque::from([(0usize, 0usize)]);
+    let mut seen = std::collections::BTreeSet::from([(0usize, 0usize)]);
+    while let Some((state, taken)) = queue.pop_front() {
+        if state == target && taken >= writes {
+            let mut path = Vec::new();
+            let mut at = (state, taken);
+            while let Some((from, mv)) = parent.get(&at) {
+                path.push(mv.clone());
+                at = *from;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (mv, next) in explored.successors.get(state).into_iter().flatten() {
+            let after = (taken + usize::from(matches!(mv, Move::Write { .. }))).min(writes);
+            if seen.insert((*next, after)) {
+                parent.insert((*next, after), ((state, taken), mv.clone()));
+                queue.push_back((*next, after));
+            }
+        }
+    }
+    None
 }

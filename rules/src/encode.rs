@@ -118,7 +118,9 @@ pub enum ONode {
         /// The operand node counted.
         value: u32,
     },
-    /// Integer or amount arithmetic.
+    /// The time of the event being decided.
+    Now,
+    /// Integer, amount or time arithmetic.
     Arith {
         /// The operation.
         op: ArithOp,
@@ -393,6 +395,7 @@ impl Encoded {
                 );
                 ONode::Arith { op: *op, lhs, rhs }
             }
+            Operand::Now => ONode::Now,
         };
         self.push_o(node)
     }

@@ -9,7 +9,7 @@ use crate::ids::EventIdx;
 use crate::intern::{Interner, Symbol};
 use crate::ir::{ArgPath, VarId};
 use crate::steps::StepId;
-use crate::value::Value;
+use crate::value::{DateTime, Value};
 
 /// `elem` of a scalar value; list elements are numbered from 0.
 pub const SCALAR: u32 = u32::MAX;
@@ -121,6 +121,10 @@ pub enum Speaker {
     User,
     /// The agent (its text, not its tool calls).
     Agent,
+    /// The task's ticket: what the customer stated before the conversation.
+    /// Every value it names is named by [`Speaker::User`] too (a mention
+    /// of each); `said(ticket, x)` asks for the ticket alone.
+    Ticket,
 }
 
 /// A conversation turn as the dialogue predicates read it: its cues, decided
@@ -201,6 +205,10 @@ pub enum ExtractionProblem {
     /// A call the event attributes to the user, of a read tool the bundle
     /// declares agent-side: it satisfies no agent step and reads nothing.
     UntrustedSide,
+    /// A ticket (what the user stated before the conversation) after the
+    /// agent's first event: it could be read as a reply, so it states
+    /// nothing.
+    LateTicket,
 }
 
 impl ExtractionProblem {
@@ -222,6 +230,7 @@ impl ExtractionProblem {
             ExtractionProblem::OrphanResult
                 | ExtractionProblem::ReusedCallId
                 | ExtractionProblem::UntrustedSide
+                | ExtractionProblem::LateTicket
         )
     }
 }
@@ -261,6 +270,10 @@ pub struct TraceFacts {
     /// Every string value named in a turn.
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
+    /// The time of every event that has one (what `now()` reads), in
+    /// event order.
+    #[serde(default)]
+    pub clock: Vec<(EventIdx, DateTime)>,
 }
 
 impl TraceFacts {
@@ -316,6 +329,10 @@ pub struct EventFacts {
     /// Values named in this or an earlier turn, found at this event.
     #[serde(default)]
     pub mentions: Vec<MentionFact>,
+    /// The time the event happened at, as the session's clock gives it
+    /// (`None`: no time is known; `now()` is then absent).
+    #[serde(default)]
+    pub now: Option<DateTime>,
 }
 
 /// `(entity, id, field)`.
@@ -361,6 +378,9 @@ impl FactsBuilder {
         self.facts.binds.extend_from_slice(&event.binds);
         self.facts.turns.extend(event.turn);
         self.facts.mentions.extend_from_slice(&event.mentions);
+        if let Some(time) = event.now {
+            self.facts.clock.push((k, time));
+        }
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

@@ -179,7 +179,13 @@ pub enum Operand {
     /// How many past calls match the filter (at most one `==` constraint,
     /// against a variable or a constant).
     CountEvents(EventFilter),
-    /// `lhs + rhs` or `lhs - rhs` on numbers (amount differences).
+    /// `now()`: the time the event being decided happened at, as the
+    /// session's clock gives it (absent when no time is known: every check
+    /// on it fails closed).
+    Now,
+    /// `lhs + rhs`, `lhs - rhs` or `lhs * rhs` on numbers (amount
+    /// differences), and on times (an instant shifted by a duration, the
+    /// duration between two instants).
     Arith {
         /// The operation.
         op: ArithOp,

@@ -24,6 +24,7 @@
     )
 )]
 
+mod consent;
 mod encode;
 mod env;
 mod evaluate;
@@ -36,6 +37,7 @@ mod program;
 mod steps;
 mod value;
 
+pub use consent::{Condition, ConsentSpec};
 pub use encode::{CNode, Encoded, FilterNode, ONode};
 pub use env::{Env, MAX_VARS};
 pub use evaluate::{
@@ -53,5 +55,5 @@ pub use ir::{
     Operand, Outcome, VarId,
 };
 pub use monitor::{EventOutcome, Monitor, MonitorError, Plan, ReadStamp, Reads, Waiting};
-pub use steps::{CompiledChecks, Step, StepId, StepOrigin, Timing};
-pub use value::{Amount, Date, DateTime, Value, ValueError, ValueType};
+pub use steps::{CompiledChecks, Protection, Step, StepId, StepOrigin, Timing};
+pub use value::{Amount, Date, DateTime, Duration, Value, ValueError, ValueType};

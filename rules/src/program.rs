@@ -17,13 +17,18 @@
 //!   that binds a variable forks one request per bound value.
 //! - A gated call at `k` is allowed iff its authorization step is satisfied
 //!   exactly at `k` on some request.
+//! - An agent's call of a protected read tool at `k` is allowed iff some
+//!   request `e` satisfied one of its protection's `after` steps at or
+//!   before `k`, and the protection's guard (if any) holds at `k` under
+//!   `e`'s bindings (all the guard reads bound). The allowing entries are
+//!   `(after step, e)`.
 
 use crepe::crepe;
 
 use crate::facts::Speaker;
 use crate::intern::Symbol;
 use crate::ir::{AggOp, ArithOp, CmpOp, VarId};
-use crate::value::{Amount, Value};
+use crate::value::{Amount, DateTime, Duration, Value};
 
 use crate::env::Env;
 
@@ -56,6 +61,11 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> bool {
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)).filter(|_| !op.is_ordering()),
         (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
         (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
+        // A date against an instant compares calendar days: "within 60
+        // days of today" holds all day on the 60th day.
+        (Value::Date(x), Value::DateTime(y)) => Some(x.cmp(&y.date())),
+        (Value::DateTime(x), Value::Date(y)) => Some(x.date().cmp(y)),
+        (Value::Duration(x), Value::Duration(y)) => Some(x.cmp(y)),
         _ => None,
     };
     let Some(ordering) = ordering else {
@@ -89,8 +99,15 @@ fn combine(op: AggOp, acc: Value, next: Value) -> Option<Value> {
     }
 }
 
-/// Exact arithmetic; `None` on overflow or non-numbers (the check then fails closed).
+/// Exact arithmetic; `None` on overflow or operands it does not apply to
+/// (the check then fails closed). Besides numbers: an instant (a date-time,
+/// or a date taken at midnight) plus or minus a duration is an instant, two
+/// instants (or two dates) differ by a duration, durations add and scale by
+/// an integer.
 pub fn arith(op: ArithOp, a: Value, b: Value) -> Option<Value> {
+    if let Some(timed) = time_arith(op, a, b) {
+        return timed;
+    }
     match (op, a, b) {
         (_, Value::Int(x), Value::Int(y)) => match op {
             ArithOp::Add => x.checked_add(y),
@@ -114,6 +131,50 @@ pub fn arith(op: ArithOp, a: Value, b: Value) -> Option<Value> {
     }
 }
 
+/// The arithmetic of [`arith`] on time values: `None` when neither operand
+/// is a time value, `Some(None)` when the operation does not apply or
+/// overflows.
+fn time_arith(op: ArithOp, a: Value, b: Value) -> Option<Option<Value>> {
+    let instant = |v: Value| match v {
+        Value::DateTime(t) => Some(t.0),
+        Value::Date(d) => Some(DateTime::at_midnight(d).0),
+        _ => None,
+    };
+    let timed = |v: &Value| matches!(v, Value::Date(_) | Value::DateTime(_) | Value::Duration(_));
+    if !timed(&a) && !timed(&b) {
+        return None;
+    }
+    let shifted = |t: i64, d: i64, add: bool| {
+        if add {
+            t.checked_add(d)
+        } else {
+            t.checked_sub(d)
+        }
+        .map(|s| Value::DateTime(DateTime(s)))
+    };
+    Some(match (op, a, b) {
+        (ArithOp::Add, Value::Duration(x), Value::Duration(y)) => {
+            x.0.checked_add(y.0).map(|s| Value::Duration(Duration(s)))
+        }
+        (ArithOp::Sub, Value::Duration(x), Value::Duration(y)) => {
+            x.0.checked_sub(y.0).map(|s| Value::Duration(Duration(s)))
+        }
+        (ArithOp::Mul, Value::Duration(x), Value::Int(n))
+        | (ArithOp::Mul, Value::Int(n), Value::Duration(x)) => {
+            x.0.checked_mul(n).map(|s| Value::Duration(Duration(s)))
+        }
+        (ArithOp::Add | ArithOp::Sub, t, Value::Duration(d)) => {
+            instant(t).and_then(|t| shifted(t, d.0, op == ArithOp::Add))
+        }
+        (ArithOp::Add, Value::Duration(d), t) => instant(t).and_then(|t| shifted(t, d.0, true)),
+        (ArithOp::Sub, x, y) => match (instant(x), instant(y)) {
+            (Some(x), Some(y)) => x.checked_sub(y).map(|s| Value::Duration(Duration(s))),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 crepe! {
     // ---- encoded checks ----
     @input pub struct IEvalAt(pub u32, pub u32, pub Env);
@@ -135,6 +196,7 @@ crepe! {
     @input pub struct IOCount(pub u32, pub u32, pub u32);
     @input pub struct IOArith(pub u32, pub ArithOp, pub u32, pub u32);
     @input pub struct IOCountEq(pub u32, pub u32, pub u32);
+    @input pub struct IONow(pub u32);
     @input pub struct IFCons(pub u32, pub u32, pub CmpOp, pub u32);
     @input pub struct IFilterEv(pub u32, pub u32, pub u32, pub Value);
     @input pub struct IFilterKeyOp(pub u32, pub u32);
@@ -148,6 +210,8 @@ crepe! {
     @input pub struct IArg(pub u32, pub u32, pub u32, pub Value);
     @input pub struct IArgLen(pub u32, pub u32, pub u32);
     @input pub struct ICountV(pub u32, pub Value, pub u32, pub u32, pub u32);
+    // The time of each event that has one (the session's clock).
+    @input pub struct INow(pub u32, pub Value);
     // ---- conversation turns (cues decided by code at extraction) ----
     @input pub struct IMention(pub Value, pub u32, pub Speaker);
     @input pub struct IRecord(pub Value);
@@ -173,6 +237,12 @@ crepe! {
     @input pub struct ISeed(pub u32, pub Env, pub u32);
     @input pub struct IAuth(pub u32, pub Symbol);
     @input pub struct IGated(pub Symbol);
+    // Protected reads: protection `p` protects a tool, opens after a step,
+    // and has a guard (its root and the variables it reads) or none.
+    @input pub struct IProtect(pub u32, pub Symbol);
+    @input pub struct IProtAfter(pub u32, pub u32);
+    @input pub struct IProtGuard(pub u32, pub u32, pub u32);
+    @input pub struct IProtNoGuard(pub u32);
 
     // ---- demand: which (node, event, env) to evaluate ----
     struct Eval(u32, u32, Env);
@@ -206,6 +276,7 @@ crepe! {
     @output pub struct FieldSrc(pub u32, pub u32, pub Env, pub u32);
     struct Fold(u32, u32, Env, u32, Value);
     Val(o, k, e, SCALAR, v) <- Need(o, k, e), IOConst(o, v);
+    Val(o, k, e, SCALAR, t) <- Need(o, k, e), IONow(o), INow(k, t);
     Val(o, k, e, SCALAR, Value::Str(s)) <- Need(o, k, e), IOVar(o, var), let Some(s) = e.get(var);
     Val(o, k, e, el, v) <- Need(o, k, e), IOArg(o, p), IArgsOf(k, c), IArg(c, p, el, v);
     Len(o, k, e, n) <- Need(o, k, e), IOArg(o, p), IArgsOf(k, c), IArgLen(c, p, n);
@@ -445,6 +516,16 @@ crepe! {
     struct HasAuth(Symbol);
     HasAuth(t) <- IAuth(_, t);
     Unguarded(k) <- GatedCall(k, t), !HasAuth(t);
+
+    // ---- protected reads ----
+    struct ProtCall(u32, u32);
+    ProtCall(k, p) <- ICall(k, t, true), IProtect(p, t);
+    struct ProtOpen(u32, u32, u32, Env);
+    ProtOpen(k, p, s, e) <- ProtCall(k, p), IProtAfter(p, s), Sat(s, e, j), (j <= k);
+    @output pub struct ReadAllowed(pub u32, pub u32, pub Env);
+    ReadAllowed(k, s, e) <- ProtOpen(k, p, s, e), IProtNoGuard(p);
+    ReadAllowed(k, s, e) <- ProtOpen(k, p, s, e), IProtGuard(p, root, m), (e.binds_all(m)),
+        Holds(root, k, e.project(m));
 }
 
 pub use self::Crepe as Program;

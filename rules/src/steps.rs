@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::consent::ConsentSpec;
 use crate::intern::Symbol;
 use crate::ir::{CheckId, CheckSet, VarId};
 
@@ -71,6 +72,21 @@ impl Step {
     }
 }
 
+/// A read the bundle protects: an agent's call of `tool` is allowed only
+/// when some request has satisfied one of the `after` steps at or before
+/// the call, and `guard` holds at the call under that request's bindings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Protection {
+    /// The protected read tool.
+    pub tool: Symbol,
+    /// The identification steps, any one of which opens the read (the
+    /// entry step when the guard alone decides).
+    pub after: Vec<StepId>,
+    /// What must hold at the call, over the facts read, its arguments and
+    /// the identifying request's bindings.
+    pub guard: Option<CheckId>,
+}
+
 /// The workflow and every check, as the evaluator consumes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompiledChecks {
@@ -86,6 +102,12 @@ pub struct CompiledChecks {
     pub vars: u32,
     /// Agent-side mutating tools: every call of one must be authorized.
     pub gated_tools: Vec<Symbol>,
+    /// Which conditions of a write are the user's consent.
+    #[serde(default)]
+    pub consent: ConsentSpec,
+    /// Protected reads: every agent call of their tools must be permitted.
+    #[serde(default)]
+    pub protections: Vec<Protection>,
 }
 
 impl CompiledChecks {

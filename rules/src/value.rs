@@ -1,5 +1,6 @@
 //! Typed values: the only things a formal check ever compares. Money is an exact
-//! fixed-point decimal, never a float; dates are day numbers; strings are symbols.
+//! fixed-point decimal, never a float; dates are day numbers, date-times and
+//! durations whole seconds; strings are symbols.
 
 use std::fmt;
 
@@ -23,6 +24,8 @@ pub enum ValueType {
     Date,
     /// A date and time.
     DateTime,
+    /// A length of time (`days(60)`, `now() - order[$o].placed_at`).
+    Duration,
     /// A closed enumeration, by name.
     Enum(Symbol),
     /// A list of values of one type.
@@ -53,6 +56,8 @@ pub enum Value {
     Date(Date),
     /// A date and time.
     DateTime(DateTime),
+    /// A length of time.
+    Duration(Duration),
 }
 
 /// An exact decimal amount in millionths (six fractional digits).
@@ -67,6 +72,11 @@ pub struct Date(pub i32);
 /// seconds since 1970-01-01T00:00:00.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct DateTime(pub i64);
+
+/// A length of time in seconds (negative when the first of two instants
+/// subtracted is the earlier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Duration(pub i64);
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 /// Why a text is not a value of its declared type.
@@ -186,17 +196,30 @@ impl DateTime {
             None => (text, "00:00:00"),
         };
         let days = parse_ymd(date).ok_or_else(bad)?;
-        let time = time.split('.').next().unwrap_or(time);
+        // A `Z` says UTC: a domain's times are all in its one zone.
+        let time = time.strip_suffix('Z').unwrap_or(time);
+        let (time, fraction) = time.split_once('.').unwrap_or((time, "0"));
+        if fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
         let mut parts = time.split(':');
-        let mut next = |max: i64| -> Option<i64> {
-            let part = parts.next()?;
-            if part.len() != 2 {
+        let mut next = |max: i64| -> Option<Option<i64>> {
+            let Some(part) = parts.next() else {
+                return Some(None);
+            };
+            if part.len() != 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
-            part.parse::<i64>().ok().filter(|v| (0..=max).contains(v))
+            part.parse::<i64>()
+                .ok()
+                .filter(|v| (0..=max).contains(v))
+                .map(Some)
         };
-        let (h, m) = (next(23).ok_or_else(bad)?, next(59).ok_or_else(bad)?);
-        let s = next(60).unwrap_or(0);
+        let (h, m, s) = (next(23), next(59), next(60));
+        let (Some(Some(h)), Some(Some(m)), Some(s), Some(None)) = (h, m, s, next(0)) else {
+            return Err(bad());
+        };
+        let s = s.unwrap_or(0);
         Ok(DateTime(i64::from(days) * 86_400 + h * 3_600 + m * 60 + s))
     }
 }
@@ -213,6 +236,54 @@ impl fmt::Display for DateTime {
             secs % 3_600 / 60,
             secs % 60
         )
+    }
+}
+
+impl DateTime {
+    /// Midnight at the start of `date`.
+    pub fn at_midnight(date: Date) -> DateTime {
+        DateTime(i64::from(date.0) * 86_400)
+    }
+
+    /// The calendar date this instant falls on.
+    pub fn date(self) -> Date {
+        Date(
+            i32::try_from(self.0.div_euclid(86_400)).unwrap_or(if self.0 < 0 {
+                i32::MIN
+            } else {
+                i32::MAX
+            }),
+        )
+    }
+}
+
+impl Duration {
+    /// Seconds per day.
+    pub const DAY: i64 = 86_400;
+    /// Seconds per hour.
+    pub const HOUR: i64 = 3_600;
+}
+
+/// Written in the largest whole unit: `60 days`, `36 hours`, `90 seconds`.
+impl fmt::Display for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |n: i64, unit: &str| {
+            if n.unsigned_abs() == 1 {
+                format!("{n} {unit}")
+            } else {
+                format!("{n} {unit}s")
+            }
+        };
+        let text = if self.0 != 0 && self.0 % Self::DAY == 0 {
+            plural(self.0 / Self::DAY, "day")
+        } else if self.0 != 0 && self.0 % Self::HOUR == 0 {
+            plural(self.0 / Self::HOUR, "hour")
+        } else if self.0 != 0 && self.0 % 60 == 0 {
+            plural(self.0 / 60, "minute")
+        } else {
+            plural(self.0, "second")
+        };
+        f.write_str(&text)
     }
 }
 
@@ -327,5 +398,45 @@ mod tests {
             "2024-05-15T00:00:00"
         );
         assert!(DateTime::parse("2024-05-15T25:00:00").is_err());
+        assert_eq!(
+            DateTime::parse("2024-05-15T16:30").unwrap().to_string(),
+            "2024-05-15T16:30:00"
+        );
+        assert_eq!(
+            DateTime::parse("2025-08-01T16:20:44.335657")
+                .unwrap()
+                .to_string(),
+            "2025-08-01T16:20:44"
+        );
+        assert_eq!(
+            DateTime::parse("2024-05-15T16:30:00Z").unwrap().to_string(),
+            "2024-05-15T16:30:00"
+        );
+        for garbage in [
+            "2024-05-15 15:00:00 EST",
+            "2024-05-15T15:00:00+01:00",
+            "2024-05-15T15",
+            "2024-05-15T15:00:00:00",
+            "2024-05-15T15:00:00.",
+            "2024-05-15T15:0a",
+        ] {
+            assert!(DateTime::parse(garbage).is_err(), "{garbage}");
+        }
+    }
+
+    #[test]
+    fn instants_fall_on_dates_and_durations_read_in_their_unit() {
+        let noon = DateTime::parse("2024-05-15T12:00:00").unwrap();
+        assert_eq!(noon.date(), Date::parse("2024-05-15").unwrap());
+        assert_eq!(
+            DateTime::at_midnight(noon.date()).to_string(),
+            "2024-05-15T00:00:00"
+        );
+        assert_eq!(DateTime(-1).date(), Date(-1));
+        assert_eq!(Duration(60 * Duration::DAY).to_string(), "60 days");
+        assert_eq!(Duration(-Duration::DAY).to_string(), "-1 day");
+        assert_eq!(Duration(36 * Duration::HOUR).to_string(), "36 hours");
+        assert_eq!(Duration(90).to_string(), "90 seconds");
+        assert_eq!(Duration(0).to_string(), "0 seconds");
     }
 }

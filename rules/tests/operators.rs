@@ -59,6 +59,7 @@ fn facts(w: &World) -> TraceFacts {
     TraceFacts {
         interner: w.interner.clone(),
         events: 5,
+        clock: Vec::new(),
         calls: vec![
             CallFact {
                 event: EventIdx(1),
@@ -149,6 +150,8 @@ fn holds_with(w: &World, check: Check, timing: Timing, facts: &TraceFacts) -> bo
         entry: StepId(0),
         vars: 1,
         gated_tools: Vec::new(),
+        consent: Default::default(),
+        protections: Vec::new(),
     };
     let derived = evaluate(&spec, facts).unwrap();
     derived.evidence.keys().any(|(s, _)| *s == StepId(2))

@@ -22,12 +22,22 @@
 //! SQLite connection with its page cache. Other processes on the same file
 //! wait for the write lock through SQLite's busy timeout.
 //!
-//! A store file of format 1 (before sessions recorded their `control`) is
-//! migrated when opened: the column is added, and its sessions of state
-//! format 3 become format 4 with no recorded control, which restores them
-//! under the bundle's `control` — exactly what they ran under, since no
-//! writer of format 1 honoured another. Sessions of older state formats are
-//! still refused.
+//! Older store files are migrated when opened. Format 1 (before sessions
+//! recorded their `control`): the column is added, and its sessions of
+//! state format 3 become format 4 with no recorded control, which restores
+//! them under the bundle's `control` — exactly what they ran under, since no
+//! writer of format 1 honoured another. Format 2 (before events recorded the
+//! time they were decided with): the `decided_at` column is added, empty,
+//! and sessions of state format 4 become format 5 — no bundle they ran
+//! declared a clock, so no event had a time. Sessions of older state
+//! formats are still refused. A session row naming its bundle by an older,
+//! path-based id is rewritten to the bundle's content id at its next
+//! append ([`SessionHandle::adopt_bundle_hash`]).
+//!
+//! [`DurableSession`] is what the gate and the server use: a claimed
+//! session and its in-memory [`Session`](turnstile_engine::session::Session)
+//! together, each event decided, committed and only then answered, reloaded
+//! from the store after a failure (`durable.rs`).
 //!
 //! The store lives apart from the engine so that the engine's users (the
 //! replay tools, benches, property tests) do not compile SQLite.
@@ -49,6 +59,7 @@
     )
 )]
 
+mod durable;
 mod writer;
 
 use std::collections::BTreeSet;
@@ -59,24 +70,35 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use turnstile_engine::bundle::model::Control;
+use turnstile_engine::bundle::Control;
 use turnstile_engine::session::{
     AcceptedVerdict, AskedQuestion, STATE_VERSION, Schedule, SessionDelta, SessionState,
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
-use turnstile_rules::Env;
+use turnstile_rules::{DateTime, Env};
+
+pub use durable::{Claimed, Committed, DurableError, DurableSession};
 
 /// The layout version of the store file (`PRAGMA user_version`). Format 2
-/// added the sessions' `control`; a format-1 file is migrated on open.
-pub const STORE_FORMAT: i64 = 2;
+/// added the sessions' `control`, format 3 the events' `decided_at`; older
+/// files are migrated on open.
+pub const STORE_FORMAT: i64 = 3;
 
 /// The store format before `control` was recorded, migrated on open.
 const STORE_FORMAT_WITHOUT_CONTROL: i64 = 1;
 
+/// The store format before events recorded their time, migrated on open.
+const STORE_FORMAT_WITHOUT_TIMES: i64 = 2;
+
 /// The session-state format a format-1 store wrote, the same as
-/// [`STATE_VERSION`] apart from `control`.
+/// [`STATE_VERSION`] apart from `control` and the events' times.
 const STATE_VERSION_WITHOUT_CONTROL: i64 = 3;
+
+/// The session-state format a format-2 store wrote, the same as
+/// [`STATE_VERSION`] apart from the events' times.
+const STATE_VERSION_WITHOUT_TIMES: i64 =
+    turnstile_engine::session::STATE_VERSION_WITHOUT_TIMES as i64;
 
 /// The longest session id accepted, in bytes.
 pub const MAX_SESSION_ID: usize = 120;
@@ -286,8 +308,18 @@ impl Store {
             STORE_FORMAT_WITHOUT_CONTROL => {
                 tx.execute_batch(&format!(
                     "ALTER TABLE sessions ADD COLUMN control TEXT;
+                     ALTER TABLE events ADD COLUMN decided_at TEXT;
                      UPDATE sessions SET state_format = {STATE_VERSION}
                          WHERE state_format = {STATE_VERSION_WITHOUT_CONTROL};
+                     PRAGMA user_version = {STORE_FORMAT};"
+                ))
+                .map_err(sql)?;
+            }
+            STORE_FORMAT_WITHOUT_TIMES => {
+                tx.execute_batch(&format!(
+                    "ALTER TABLE events ADD COLUMN decided_at TEXT;
+                     UPDATE sessions SET state_format = {STATE_VERSION}
+                         WHERE state_format = {STATE_VERSION_WITHOUT_TIMES};
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
                 .map_err(sql)?;
@@ -397,6 +429,7 @@ impl Store {
             stored_events: 0,
             exists: false,
             unsettled: None,
+            adopted_hash: None,
         })
     }
 
@@ -531,6 +564,7 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     event TEXT NOT NULL,
     verdict TEXT NOT NULL,
+    decided_at TEXT,
     PRIMARY KEY (session, seq)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS accepted (
@@ -563,6 +597,9 @@ pub struct SessionHandle {
     /// still commit, so the next operation waits for its outcome first and
     /// never reads or writes behind it.
     unsettled: Option<Unsettled>,
+    /// The bundle's content id, written over the row's older id with every
+    /// append ([`SessionHandle::adopt_bundle_hash`]).
+    adopted_hash: Option<String>,
 }
 
 impl Drop for SessionHandle {
@@ -647,6 +684,13 @@ impl SessionHandle {
         Ok(Some(stored))
     }
 
+    /// Records the session under `hash`, the content id of the bundle its
+    /// row names by an older, path-based id (a restore accepted it as the
+    /// same bundle): the row is rewritten with the next append.
+    pub fn adopt_bundle_hash(&mut self, hash: &str) {
+        self.adopted_hash = Some(hash.to_owned());
+    }
+
     /// The verdicts the store holds for this session, in event order
     /// (what `load` returns, without restoring the session).
     pub fn verdicts(&mut self) -> Result<Vec<serde_json::Value>, StoreError> {
@@ -692,6 +736,11 @@ impl SessionHandle {
             first_event: self.stored_events,
             events: state
                 .events
+                .get(self.stored_events..)
+                .unwrap_or_default()
+                .to_vec(),
+            times: state
+                .times
                 .get(self.stored_events..)
                 .unwrap_or_default()
                 .to_vec(),
@@ -827,9 +876,18 @@ impl SessionHandle {
                 .events
                 .iter()
                 .zip(verdicts)
-                .map(|(event, verdict)| Ok((serde_json::to_string(event)?, verdict.json_text()?)))
+                .enumerate()
+                .map(|(i, (event, verdict))| {
+                    let decided_at = delta.times.get(i).copied().flatten();
+                    Ok((
+                        serde_json::to_string(event)?,
+                        verdict.json_text()?,
+                        decided_at.map(|at| at.to_string()),
+                    ))
+                })
                 .collect::<Result<_, _>>()
                 .map_err(corrupt)?,
+            bundle_hash: self.adopted_hash.clone(),
             judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,
             asked: json_rows(&delta.asked, serde_json::to_string).map_err(corrupt)?,
             seen: json_rows(&delta.seen, serde_json::to_string).map_err(corrupt)?,
@@ -938,19 +996,32 @@ fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>
         .transpose()?;
     let mut events = Vec::new();
     let mut verdicts = Vec::new();
+    let mut times = Vec::new();
     {
         let mut statement = tx
-            .prepare_cached("SELECT event, verdict FROM events WHERE session = ?1 ORDER BY seq")
+            .prepare_cached(
+                "SELECT event, verdict, decided_at FROM events WHERE session = ?1 ORDER BY seq",
+            )
             .map_err(sql)?;
         let rows = statement
             .query_map(params![id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
             })
             .map_err(sql)?;
         for row in rows {
-            let (event, verdict) = row.map_err(sql)?;
+            let (event, verdict, decided_at) = row.map_err(sql)?;
             events.push(serde_json::from_str::<Event>(&event).map_err(|e| corrupt(&e))?);
             verdicts.push(serde_json::from_str(&verdict).map_err(|e| corrupt(&e))?);
+            times.push(
+                decided_at
+                    .map(|at| DateTime::parse(&at))
+                    .transpose()
+                    .map_err(|e| corrupt(&e))?,
+            );
         }
     }
     let column = |query: &str| -> Result<Vec<String>, StoreError> {
@@ -985,6 +1056,7 @@ fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>
         schedule,
         control,
         events,
+        times,
         judged: judged.into_iter().collect(),
         asked: asked.into_iter().collect(),
         seen: seen.into_iter().collect(),

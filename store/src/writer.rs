@@ -56,8 +56,12 @@ pub(crate) struct Rows {
     pub(crate) id: String,
     /// The sequence number of the first event.
     pub(crate) first_seq: i64,
-    /// Each new event and its verdict, as JSON.
-    pub(crate) events: Vec<(String, String)>,
+    /// Each new event and its verdict, as JSON, and the time it was
+    /// decided with (ISO text).
+    pub(crate) events: Vec<(String, String, Option<String>)>,
+    /// The bundle's content id, when the session's row names it by an
+    /// older id of the same bundle (migrated with this append).
+    pub(crate) bundle_hash: Option<String>,
     pub(crate) judged: Vec<String>,
     pub(crate) asked: Vec<String>,
     pub(crate) seen: Vec<String>,
@@ -240,12 +244,17 @@ fn apply(conn: &Connection, write: &Write, path: &str) -> Outcome {
             let id = &rows.id;
             let mut insert = conn
                 .prepare_cached(
-                    "INSERT INTO events (session, seq, event, verdict) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO events (session, seq, event, verdict, decided_at) VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(sql)?;
-            for (seq, (event, verdict)) in (rows.first_seq..).zip(&rows.events) {
+            for (seq, (event, verdict, decided_at)) in (rows.first_seq..).zip(&rows.events) {
                 insert
-                    .execute(params![id, seq, event, verdict])
+                    .execute(params![id, seq, event, verdict, decided_at])
+                    .map_err(sql)?;
+            }
+            if let Some(hash) = &rows.bundle_hash {
+                conn.prepare_cached("UPDATE sessions SET bundle_hash = ?2 WHERE id = ?1")
+                    .and_then(|mut update| update.execute(params![id, hash]))
                     .map_err(sql)?;
             }
             for (table, column, values) in [

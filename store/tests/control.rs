@@ -42,14 +42,14 @@ fn meta(rt: &BundleRuntime, control: Option<Control>) -> SessionMeta {
 }
 
 /// Creates session `id` under `control` and commits the opening to it.
-async fn stored_opening(store: &Store, rt: &Arc<BundleRuntime>, id: &str, control: Control) {
+fn stored_opening(store: &Store, rt: &Arc<BundleRuntime>, id: &str, control: Control) {
     let mut handle = store.claim(id).unwrap();
     handle.create(&meta(rt, Some(control))).unwrap();
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     session.set_control(control);
     for line in OPENING {
         let mark = session.mark();
-        let report = session.push(event(line), &OfflineJudge).await.unwrap();
+        let report = session.push(event(line), &OfflineJudge).unwrap();
         let report = serde_json::to_value(report).unwrap();
         handle
             .append_delta(&session.delta(mark), std::slice::from_ref(&report))
@@ -58,7 +58,7 @@ async fn stored_opening(store: &Store, rt: &Arc<BundleRuntime>, id: &str, contro
 }
 
 /// Restores session `id` from `store` and pushes the agent's device call.
-async fn device_call_after_restore(
+fn device_call_after_restore(
     store: &Store,
     rt: &Arc<BundleRuntime>,
     id: &str,
@@ -69,10 +69,7 @@ async fn device_call_after_restore(
     let control = stored.meta.control;
     let mut session = Session::restore(Arc::clone(rt), stored.state).unwrap();
     assert_eq!(session.events().len(), OPENING.len());
-    let report = session
-        .push(event(DEVICE_CALL), &OfflineJudge)
-        .await
-        .unwrap();
+    let report = session.push(event(DEVICE_CALL), &OfflineJudge).unwrap();
     (control, report.verdict)
 }
 
@@ -86,43 +83,45 @@ fn is_wrong_side(verdict: &GateVerdict) -> bool {
     )
 }
 
-#[tokio::test]
-async fn a_restored_session_keeps_its_control() {
+#[test]
+fn a_restored_session_keeps_its_control() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.db"), Durability::Full).unwrap();
     let rt = telecom();
     assert_eq!(rt.bundle.control, Control::Dual, "the bundle's default");
-    stored_opening(&store, &rt, "solo", Control::Solo).await;
-    stored_opening(&store, &rt, "dual", Control::Dual).await;
+    stored_opening(&store, &rt, "solo", Control::Solo);
+    stored_opening(&store, &rt, "dual", Control::Dual);
     // Another process, later: a new store value on the same file.
     let store = Store::open(&dir.path().join("s.db"), Durability::Full).unwrap();
-    let (control, verdict) = device_call_after_restore(&store, &rt, "solo").await;
+    let (control, verdict) = device_call_after_restore(&store, &rt, "solo");
     assert_eq!(control, Some(Control::Solo));
     assert!(
         !verdict.is_block(),
         "solo: the agent runs the device tools: {verdict:?}"
     );
-    let (control, verdict) = device_call_after_restore(&store, &rt, "dual").await;
+    let (control, verdict) = device_call_after_restore(&store, &rt, "dual");
     assert_eq!(control, Some(Control::Dual));
     assert!(is_wrong_side(&verdict), "dual: {verdict:?}");
 }
 
-#[tokio::test]
-async fn a_format_1_store_is_migrated_and_keeps_its_sessions() {
+#[test]
+fn a_format_1_store_is_migrated_and_keeps_its_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let rt = telecom();
     {
         let store = Store::open(&path, Durability::Full).unwrap();
-        stored_opening(&store, &rt, "v3", Control::Dual).await;
-        stored_opening(&store, &rt, "v2", Control::Dual).await;
+        stored_opening(&store, &rt, "v3", Control::Dual);
+        stored_opening(&store, &rt, "v2", Control::Dual);
     }
     // Turn the file back into what a format-1 store wrote: no `control`
-    // column, sessions in state format 3 (and one older session).
+    // column, no events' `decided_at`, sessions in state format 3 (and one
+    // older session).
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "ALTER TABLE sessions DROP COLUMN control;
+             ALTER TABLE events DROP COLUMN decided_at;
              UPDATE sessions SET state_format = 3;
              UPDATE sessions SET state_format = 2 WHERE id = 'v2';
              PRAGMA user_version = 1;",
@@ -137,7 +136,7 @@ async fn a_format_1_store_is_migrated_and_keeps_its_sessions() {
     assert_eq!(version, STORE_FORMAT);
     // A format-3 session had no recorded control: its writers always ran
     // under the bundle's (dual), and so does its restore.
-    let (control, verdict) = device_call_after_restore(&store, &rt, "v3").await;
+    let (control, verdict) = device_call_after_restore(&store, &rt, "v3");
     assert_eq!(control, None);
     assert!(is_wrong_side(&verdict), "{verdict:?}");
     // Older state formats are still refused, by version.
@@ -148,14 +147,14 @@ async fn a_format_1_store_is_migrated_and_keeps_its_sessions() {
     );
     assert!(err.to_string().contains("state format 2"), "{err}");
     // New sessions in the migrated file record their control.
-    stored_opening(&store, &rt, "new", Control::Solo).await;
-    let (control, verdict) = device_call_after_restore(&store, &rt, "new").await;
+    stored_opening(&store, &rt, "new", Control::Solo);
+    let (control, verdict) = device_call_after_restore(&store, &rt, "new");
     assert_eq!(control, Some(Control::Solo));
     assert!(!verdict.is_block(), "{verdict:?}");
     // Opening the migrated file again changes nothing.
     drop(store);
     let store = Store::open(&path, Durability::Full).unwrap();
-    let (control, _) = device_call_after_restore(&store, &rt, "new").await;
+    let (control, _) = device_call_after_restore(&store, &rt, "new");
     assert_eq!(control, Some(Control::Solo));
 }
 

@@ -2,32 +2,15 @@
 //! and unknown format versions.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
+mod common;
+
 use std::sync::Arc;
+
+use common::{EVENTS, runtime};
 
 use turnstile_engine::session::{BundleRuntime, Schedule, Session};
 use turnstile_engine::trace::Event;
 use turnstile_store::{Durability, SessionMeta, Store, StoreError};
-
-fn runtime() -> Arc<BundleRuntime> {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/fixtures/shop");
-    let bundle = turnstile_engine::check_bundle(&dir).unwrap();
-    BundleRuntime::new(Arc::new(bundle)).unwrap()
-}
-
-const EVENTS: &[&str] = &[
-    r##"{"type":"user","text":"Hi! I'd like to cancel an order. My email is u1@example.com."}"##,
-    r##"{"type":"agent","text":"Sure, let me look you up."}"##,
-    r##"{"type":"call","id":"c1","tool":"find_user_id_by_email","args":{"email":"u1@example.com"}}"##,
-    r##"{"type":"result","id":"c1","ok":true,"content":"u1"}"##,
-    r##"{"type":"call","id":"c2","tool":"get_user_details","args":{"user_id":"u1"}}"##,
-    r##"{"type":"result","id":"c2","ok":true,"content":{"user_id":"u1","orders":["#O1"],"payment_methods":{},"bills":[]}}"##,
-    r##"{"type":"call","id":"c3","tool":"get_order_details","args":{"order_id":"#O1"}}"##,
-    r##"{"type":"result","id":"c3","ok":true,"content":{"order_id":"#O1","user_id":"u1","status":"pending","total":10,"items":[]}}"##,
-    r##"{"type":"agent","text":"Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."}"##,
-    r##"{"type":"user","text":"Yes, please go ahead."}"##,
-    r##"{"type":"call","id":"c4","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
-];
 
 fn meta(rt: &BundleRuntime) -> SessionMeta {
     SessionMeta {
@@ -38,8 +21,8 @@ fn meta(rt: &BundleRuntime) -> SessionMeta {
     }
 }
 
-#[tokio::test]
-async fn a_stored_session_restores_to_the_same_session() {
+#[test]
+fn a_stored_session_restores_to_the_same_session() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.db"), Durability::Full).unwrap();
     let rt = runtime();
@@ -50,7 +33,7 @@ async fn a_stored_session_restores_to_the_same_session() {
     let mut given = Vec::new();
     for line in &EVENTS[..EVENTS.len() - 1] {
         let event: Event = serde_json::from_str(line).unwrap();
-        let report = serde_json::to_value(session.push(event, &judge).await.unwrap()).unwrap();
+        let report = serde_json::to_value(session.push(event, &judge).unwrap()).unwrap();
         handle
             .append(&session.snapshot(), std::slice::from_ref(&report))
             .unwrap();
@@ -64,8 +47,8 @@ async fn a_stored_session_restores_to_the_same_session() {
     assert_eq!(stored.state, session.snapshot());
     let mut restored = Session::restore(Arc::clone(&rt), stored.state).unwrap();
     let last: Event = serde_json::from_str(EVENTS[EVENTS.len() - 1]).unwrap();
-    let expected = session.push(last.clone(), &judge).await.unwrap();
-    let got = restored.push(last, &judge).await.unwrap();
+    let expected = session.push(last.clone(), &judge).unwrap();
+    let got = restored.push(last, &judge).unwrap();
     assert_eq!(got, expected);
     assert_eq!(got.verdict.label(), "allow");
 }
@@ -139,8 +122,8 @@ fn unknown_format_versions_are_refused_with_a_clear_message() {
 /// The hot path's commit: each event appends only what the session added
 /// since the last commit (`Session::delta`), across a restore in the
 /// middle, and the store then holds exactly the session's state.
-#[tokio::test]
-async fn appending_deltas_stores_the_same_session_as_snapshots() {
+#[test]
+fn appending_deltas_stores_the_same_session_as_snapshots() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("s.db"), Durability::Normal).unwrap();
     let rt = runtime();
@@ -153,7 +136,7 @@ async fn appending_deltas_stores_the_same_session_as_snapshots() {
     let half = EVENTS.len() / 2;
     for line in &EVENTS[..half] {
         let event: Event = serde_json::from_str(line).unwrap();
-        let report = serde_json::to_value(session.push(event, &judge).await.unwrap()).unwrap();
+        let report = serde_json::to_value(session.push(event, &judge).unwrap()).unwrap();
         let delta = session.delta(synced);
         assert_eq!(delta.events.len(), 1, "one event per commit");
         handle
@@ -171,7 +154,7 @@ async fn appending_deltas_stores_the_same_session_as_snapshots() {
     let mut synced = session.mark();
     for line in &EVENTS[half..] {
         let event: Event = serde_json::from_str(line).unwrap();
-        let report = serde_json::to_value(session.push(event, &judge).await.unwrap()).unwrap();
+        let report = serde_json::to_value(session.push(event, &judge).unwrap()).unwrap();
         handle
             .append_delta(&session.delta(synced), std::slice::from_ref(&report))
             .unwrap();
@@ -220,9 +203,6 @@ fn concurrent_creates_and_appends_all_succeed() {
             let store = store.clone();
             let rt = Arc::clone(&rt);
             std::thread::spawn(move || {
-                let tokio = tokio::runtime::Builder::new_current_thread()
-                    .build()
-                    .unwrap();
                 let judge = turnstile_judge::OfflineJudge::new();
                 for n in 0..8 {
                     let id = format!("t{t}-{n}");
@@ -232,7 +212,7 @@ fn concurrent_creates_and_appends_all_succeed() {
                     for line in &EVENTS[..3] {
                         let event: Event = serde_json::from_str(line).unwrap();
                         let mark = session.mark();
-                        let report = tokio.block_on(session.push(event, &judge)).unwrap();
+                        let report = session.push(event, &judge).unwrap();
                         let report = serde_json::to_value(report).unwrap();
                         handle
                             .append_delta(&session.delta(mark), std::slice::from_ref(&report))
@@ -298,13 +278,10 @@ fn first_commit(
     serde_json::Value,
 ) {
     let judge = turnstile_judge::OfflineJudge::new();
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     let mark = session.mark();
     let event: Event = serde_json::from_str(EVENTS[0]).unwrap();
-    let report = tokio.block_on(session.push(event, &judge)).unwrap();
+    let report = session.push(event, &judge).unwrap();
     let delta = session.delta(mark);
     (session, delta, serde_json::to_value(report).unwrap())
 }
@@ -481,7 +458,7 @@ fn a_cancelled_async_append_is_settled_before_the_next_operation() {
     let judge = turnstile_judge::OfflineJudge::new();
     let mark = session.mark();
     let event: Event = serde_json::from_str(EVENTS[1]).unwrap();
-    let report = tokio.block_on(session.push(event, &judge)).unwrap();
+    let report = session.push(event, &judge).unwrap();
     tokio
         .block_on(handle.append_delta_async(
             &session.delta(mark),

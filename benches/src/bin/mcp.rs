@@ -212,7 +212,14 @@ async fn http_gateway(
         .arg(&options.bundle)
         .arg("--store")
         .arg(store)
-        .args(["--sync", sync, "--listen", "127.0.0.1:0", "--upstream", upstream])
+        .args([
+            "--sync",
+            sync,
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            upstream,
+        ])
         .stdout(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
@@ -237,11 +244,14 @@ async fn run(options: Options) -> Result<(), String> {
     println!(
         "{} sequential calls of get_order_details each (after 20 to warm up); load average {}",
         options.calls,
-        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
     );
-    let direct_client = ().serve(StreamableHttpClientTransport::from_uri(upstream.as_str()))
-        .await
-        .map_err(|e| e.to_string())?;
+    let direct_client =
+        ().serve(StreamableHttpClientTransport::from_uri(upstream.as_str()))
+            .await
+            .map_err(|e| e.to_string())?;
     let direct = timed(&direct_client, options.calls).await?;
     report("direct (HTTP)", &direct, None);
     for sync in ["normal", "full"] {
@@ -262,9 +272,10 @@ async fn run(options: Options) -> Result<(), String> {
 
         let store = dir.path().join(format!("http-{sync}.db"));
         let (_gateway, url) = http_gateway(&options, &store, sync, &upstream).await?;
-        let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
-            .await
-            .map_err(|e| e.to_string())?;
+        let client =
+            ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+                .await
+                .map_err(|e| e.to_string())?;
         let took = timed(&client, options.calls).await?;
         report(&format!("gated HTTP, sync {sync}"), &took, Some(&direct));
         client.cancel().await.map_err(|e| e.to_string())?;
@@ -276,9 +287,10 @@ async fn run(options: Options) -> Result<(), String> {
         for _ in 0..options.clients {
             let url = url.clone();
             clients.spawn(async move {
-                let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let client =
+                    ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+                        .await
+                        .map_err(|e| e.to_string())?;
                 let mut done = 0u64;
                 // A conversation holds at most 10,000 events: two a call.
                 while Instant::now() < deadline && done < 4_900 {
@@ -313,7 +325,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("error: {e}");

@@ -10,8 +10,7 @@
 
 use std::fmt::Write as _;
 
-use turnstile_engine::audit::TraceReport;
-use turnstile_engine::audit::summary::{POSITION_BUCKETS, Summary};
+use turnstile_engine::audit::{POSITION_BUCKETS, Summary, TraceReport};
 
 /// Flagged traces in the drill-down by default.
 pub const DEFAULT_CAP: usize = 200;
@@ -19,7 +18,7 @@ pub const DEFAULT_CAP: usize = 200;
 const NODE_BARS: usize = 20;
 
 /// Escapes text for HTML element content and attribute values.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -169,7 +168,8 @@ pub fn page(
         body,
         "<h1>Turnstile audit</h1><p class=\"counts\">{} records read = <b>{}</b> audited + <b>{}</b> rejected · {} events · \
          <span class=\"v-compliant\">{} compliant</span> · <span class=\"v-violation\">{} violation</span> · \
-         <span class=\"v-unverified\">{} unverified</span></p>\
+         <span class=\"v-review\">{} needs review</span> · <span class=\"v-unverified\">{} unverified</span> · \
+         {} blocked, {} unconsented and {} to review of {} writes</p>\
          <p>Step-TCR {} · Trace-TCR {} · process-valid {} of {} reward-1 traces · near-miss {} ({}) · Call-NMR {} · judge {} calls, {}+{} tokens</p>",
         summary.read,
         summary.audited,
@@ -177,7 +177,12 @@ pub fn page(
         total.events,
         total.compliant,
         total.violation,
+        total.needs_review,
         total.unverified,
+        total.blocked_calls,
+        total.unconsented_calls,
+        total.review_calls,
+        total.mutating_calls,
         pct(Some(total.step_tcr())),
         pct(Some(total.trace_tcr_rate())),
         total.process_valid,
@@ -213,15 +218,16 @@ pub fn page(
     ));
     body.push_str("</section>");
 
-    body.push_str("<h2>Per agent model</h2><table class=\"groups\"><tr><th>model</th><th>traces</th><th>compliant</th><th>violation</th><th>unverified</th><th>reward 1</th><th>near-miss</th><th>process-valid</th><th>Step-TCR</th><th>Call-NMR</th></tr>");
+    body.push_str("<h2>Per agent model</h2><table class=\"groups\"><tr><th>model</th><th>traces</th><th>compliant</th><th>violation</th><th>needs review</th><th>unverified</th><th>reward 1</th><th>near-miss</th><th>process-valid</th><th>Step-TCR</th><th>Call-NMR</th></tr>");
     for (model, g) in summary.by_model() {
         let _ = write!(
             body,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(model),
             g.traces,
             g.compliant,
             g.violation,
+            g.needs_review,
             g.unverified,
             g.reward_one,
             g.near_miss,
@@ -339,7 +345,7 @@ fn trace_data(r: &TraceReport) -> serde_json::Value {
 const STYLE: &str = r#"
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2430;max-width:1400px}
 h1{font-size:22px;margin:0 0 6px}h2{font-size:17px;margin:22px 0 6px}
-.counts b{font-size:15px}.v-compliant{color:#1a7f37}.v-violation{color:#c62828;font-weight:600}.v-unverified{color:#9a6700}
+.counts b{font-size:15px}.v-compliant{color:#1a7f37}.v-violation{color:#c62828;font-weight:600}.v-unverified{color:#9a6700}.v-review{color:#0969da}
 .charts{display:flex;flex-wrap:wrap;gap:16px}figure{margin:0;border:1px solid #d8dee4;border-radius:6px;padding:8px}
 figcaption{font-weight:600;margin-bottom:4px}svg text{font-size:12px;fill:#1d2430}
 rect.violation{fill:#d9534f}rect.nearmiss{fill:#e69f00}rect.nmr{fill:#0072b2}rect.position{fill:#6f42c1}

@@ -8,6 +8,8 @@
 mod html;
 mod output;
 
+pub(crate) use html::esc;
+
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -16,14 +18,11 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use turnstile_engine::audit::run::{Counters, Item, RunOptions, expand, run};
-use turnstile_engine::audit::summary::Summary;
 use turnstile_engine::audit::{
-    AssumingJudge, AuditPlan, JudgeMode, TraceOptions, TraceReport, audit_trace,
+    Auditor, Counters, Item, RunOptions, Summary, Synth, TraceReport, expand, run,
 };
-use turnstile_engine::import::{Format, ResultContent};
+use turnstile_engine::import::{Format, TraceReader, write_native};
 use turnstile_engine::session::BundleRuntime;
-use turnstile_judge::Judge;
 
 use crate::judge_args::JudgeArgs;
 
@@ -69,6 +68,11 @@ pub struct AuditArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The time events are decided at when a trace records none
+    /// (`2024-05-15T15:00:00`): a bundle reading `now()` on an `event` or
+    /// `system` clock needs one or the other.
+    #[arg(long, value_parser = crate::parse_now)]
+    pub now: Option<turnstile_rules::DateTime>,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }
@@ -81,17 +85,6 @@ pub enum AuditFormat {
     Jsonl,
 }
 
-/// Whether the judge asked for may read the text of tool turns in its
-/// conversation slices: anything but `none` and the plain offline judge
-/// (whose rules read only user and agent turns), and anything behind a cache
-/// or a recording (their keys hash the slices). For such a judge every tool
-/// result is parsed, so its prompts and keys are the same as in `replay`;
-/// otherwise only the results the bundle reads are.
-fn reads_tool_turns(judge: &JudgeArgs) -> bool {
-    let plain = judge.cache.is_none() && judge.record.is_none();
-    !(judge.judge == "none" || (judge.judge == "offline" && plain))
-}
-
 /// Runs the audit; returns the exit code, or a message for a failure to run.
 pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
     let format = match &args.input_format {
@@ -101,26 +94,13 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
         ),
         None => None,
     };
-    let (judge, mode): (Arc<dyn Judge>, JudgeMode) = if args.judge.judge == "none" {
-        (Arc::new(AssumingJudge), JudgeMode::Assumed)
-    } else {
-        (args.judge.build()?, JudgeMode::Judged)
-    };
+    let judge = args.judge.audit_judge(&[&rt.bundle])?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let plan = AuditPlan::new(rt, mode);
+    let auditor = Auditor::new(rt, judge, args.html.is_some()).with_now(args.now);
     let (files, walk_rejections) = expand(&args.inputs);
-    let results = if reads_tool_turns(&args.judge) {
-        ResultContent::Parsed
-    } else {
-        ResultContent::Raw
-    };
-    let options = TraceOptions {
-        timeline: args.html.is_some(),
-        results,
-    };
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -141,21 +121,7 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
         writer.rejected(&mut out, &rejection).map_err(write_error)?;
         summary.reject(rejection);
     }
-    let audit = |trace, source: &_| match block_on(audit_trace(
-        &plan,
-        trace,
-        source,
-        judge.as_ref(),
-        options,
-    )) {
-        Some(result) => result.map_err(|e| e.to_string()),
-        None => Err("cannot start the async runtime".to_owned()),
-    };
-    let run_options = RunOptions {
-        threads,
-        format,
-        results,
-    };
+    let run_options = RunOptions { threads, format };
     let done = std::sync::atomic::AtomicBool::new(false);
     let finished = std::thread::scope(|scope| {
         let progress = show_progress.then(|| {
@@ -163,7 +129,7 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
             let done = &done;
             scope.spawn(move || progress_bar(counters, done, started))
         });
-        let result = run(&files, &run_options, &counters, &audit, &mut |item| {
+        let result = run(&files, &run_options, &counters, &auditor, &mut |item| {
             let written = match item {
                 Item::File(name) => {
                     summary.file(&name);
@@ -215,12 +181,13 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
     if !args.quiet && args.format != AuditFormat::Table {
         let total = summary.total();
         eprintln!(
-            "audit: {} read, {} audited, {} rejected; {} compliant, {} violation, {} unverified ({:.1} s)",
+            "audit: {} read, {} audited, {} rejected; {} compliant, {} violation, {} needs review, {} unverified ({:.1} s)",
             summary.read,
             summary.audited,
             summary.rejected(),
             total.compliant,
             total.violation,
+            total.needs_review,
             total.unverified,
             started.elapsed().as_secs_f64()
         );
@@ -237,19 +204,6 @@ pub fn main(args: &AuditArgs, rt: Arc<BundleRuntime>) -> Result<u8, String> {
 
 fn write_error(e: std::io::Error) -> String {
     format!("cannot write the report: {e}")
-}
-
-thread_local! {
-    /// One single-threaded async runtime per worker thread: the HTTP judge
-    /// needs one; the offline judges answer at once.
-    static RUNTIME: Option<tokio::runtime::Runtime> = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .ok();
-}
-
-fn block_on<F: std::future::Future>(future: F) -> Option<F::Output> {
-    RUNTIME.with(|rt| rt.as_ref().map(|rt| rt.block_on(future)))
 }
 
 fn progress_bar(counters: &Counters, done: &std::sync::atomic::AtomicBool, started: Instant) {
@@ -295,16 +249,13 @@ pub struct SynthArgs {
 /// `turnstile synth`: a large corpus of perturbed copies of real traces, as
 /// native JSONL (stream it into `turnstile audit ... -`).
 pub fn synth(args: &SynthArgs) -> Result<u8, String> {
-    use turnstile_engine::audit::synth::Synth;
-    use turnstile_engine::import::native::write_native;
     let (files, problems) = expand(&args.inputs);
     for p in &problems {
         eprintln!("error: {}: {}", p.file, p.reason);
     }
     let mut sources = Vec::new();
     for file in &files {
-        let reader =
-            turnstile_engine::import::TraceReader::open(file, None).map_err(|e| e.to_string())?;
+        let reader = TraceReader::open(file, None).map_err(|e| e.to_string())?;
         for item in reader {
             match item {
                 Ok(trace) => sources.push(trace),

@@ -6,8 +6,7 @@
 
 use std::io::{self, Write};
 
-use turnstile_engine::audit::TraceReport;
-use turnstile_engine::audit::summary::{Group, Rejection, Summary};
+use turnstile_engine::audit::{Group, Rejection, Summary, TraceReport};
 
 use super::AuditFormat;
 
@@ -22,7 +21,7 @@ pub struct Writer {
     traces: usize,
 }
 
-const CSV_HEADER: &str = "file,trace,task_id,trial,domain,model,reward,verdict,events,first_event,first_call,first_node,first_reason,blocked,unverified,step_tcr,trace_tcr,process_valid,near_miss,mutating_calls,executed_calls,executed_without_read,judge_calls,judge_input_tokens,judge_output_tokens";
+const CSV_HEADER: &str = "file,trace,task_id,trial,domain,model,reward,verdict,events,first_event,first_call,first_node,first_reason,blocked,unconsented,needs_review,unverified,step_tcr,trace_tcr,process_valid,near_miss,mutating_calls,executed_calls,executed_without_read,judge_calls,judge_input_tokens,judge_output_tokens";
 
 impl Writer {
     pub fn new(format: AuditFormat) -> Self {
@@ -138,6 +137,8 @@ fn csv_row(out: &mut dyn Write, r: &TraceReport) -> io::Result<()> {
         opt(first.and_then(|d| d.node.clone())),
         opt(first.map(|d| d.reason.clone())),
         r.blocked.len().to_string(),
+        r.unconsented.len().to_string(),
+        r.needs_review.len().to_string(),
         r.unverified.len().to_string(),
         format!("{:.4}", r.metrics.step_tcr),
         r.metrics.trace_tcr.to_string(),
@@ -161,10 +162,11 @@ fn pct(x: Option<f64>) -> String {
 fn group_header(out: &mut dyn Write, what: &str) -> io::Result<()> {
     writeln!(
         out,
-        "\n{what:<40} {:>6} {:>9} {:>9} {:>10} {:>8} {:>9} {:>8} {:>8} {:>8}",
+        "\n{what:<40} {:>6} {:>9} {:>9} {:>6} {:>10} {:>8} {:>9} {:>8} {:>8} {:>8}",
         "traces",
         "compliant",
         "violation",
+        "review",
         "unverified",
         "reward=1",
         "near-miss",
@@ -190,10 +192,11 @@ fn group_row(out: &mut dyn Write, name: &str, g: &Group) -> io::Result<()> {
     };
     writeln!(
         out,
-        "{name:<40} {:>6} {:>9} {:>9} {:>10} {:>8} {:>9} {:>8} {:>8} {:>8}",
+        "{name:<40} {:>6} {:>9} {:>9} {:>6} {:>10} {:>8} {:>9} {:>8} {:>8} {:>8}",
         g.traces,
         g.compliant,
         g.violation,
+        g.needs_review,
         g.unverified,
         g.reward_one,
         g.near_miss,
@@ -215,8 +218,15 @@ fn table(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "verdicts: {} compliant, {} violation, {} unverified; {} mutating calls, {} blocked",
-        t.compliant, t.violation, t.unverified, t.mutating_calls, t.blocked_calls
+        "verdicts: {} compliant, {} violation, {} needs review, {} unverified; {} mutating calls, {} blocked, {} unconsented, {} to review",
+        t.compliant,
+        t.violation,
+        t.needs_review,
+        t.unverified,
+        t.mutating_calls,
+        t.blocked_calls,
+        t.unconsented_calls,
+        t.review_calls
     )?;
     writeln!(
         out,

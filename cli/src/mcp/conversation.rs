@@ -1,178 +1,100 @@
-//! One conversation of the gateway: its engine session and its rows in the
-//! store, claimed for this process. The only module of the gateway that
-//! calls into the session or the store: each event is decided, then
-//! committed (only what it added), and only then answered; a failed push
-//! or commit leaves the session to be reloaded from the store before its
-//! next event, so memory never runs ahead of what was acknowledged.
+//! One conversation of the gateway: a [`DurableSession`] claimed for this
+//! process. The only module of the gateway that calls into the session or
+//! the store; every event takes the durable session's one path (decided,
+//! committed, then answered; a failed push or commit reloads the session
+//! from the store before its next event). The judge the bundle's stack
+//! built answers on the calling thread (the default, offline one) or is
+//! awaited (a model); either way the session is decided and committed by
+//! `DurableSession`, on a worker that may block.
 
 use std::sync::Arc;
 
-use turnstile_engine::session::{
-    BundleRuntime, DeltaMark, EventReport, Schedule, Session, SessionError,
-};
+use turnstile_engine::session::{BundleRuntime, Schedule};
 use turnstile_engine::trace::Event;
-use turnstile_judge::Judge;
-use turnstile_store::{SessionHandle, SessionMeta, Store, StoreError};
+use turnstile_llm::JudgeStack;
+use turnstile_store::{Committed, DurableError, DurableSession, Store};
 
 /// Why a conversation cannot be opened or take an event.
 #[derive(Debug, thiserror::Error)]
 pub enum ConversationError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
     #[error("session {id:?}: {source}")]
-    Session { id: String, source: SessionError },
-    #[error("session {id:?} was started with bundle {stored:?}, not {loaded:?}")]
-    OtherBundle {
-        id: String,
-        stored: String,
-        loaded: String,
-    },
+    Durable { id: String, source: DurableError },
     #[error("session {id:?} uses the {stored} schedule, not {wanted}")]
     OtherSchedule {
         id: String,
         stored: Schedule,
         wanted: Schedule,
     },
-    #[error("the verdict cannot be written as JSON: {0}")]
-    Verdict(serde_json::Error),
 }
 
 /// A claimed conversation. See the module documentation.
 pub struct Conversation {
-    id: String,
-    rt: Arc<BundleRuntime>,
-    handle: SessionHandle,
-    session: Session,
-    /// Whether the store has the session's row yet (written with its first
-    /// event).
-    created: bool,
-    /// The session may be ahead of the store (a push or a commit failed).
-    stale: bool,
-    /// What of the session the store holds.
-    synced: DeltaMark,
+    durable: DurableSession,
 }
 
 impl Conversation {
     /// Claims conversation `id` (refused while another process holds it)
-    /// and restores it from the store, or starts it. Blocks on the store.
+    /// and restores it from the store (refused if stored under another
+    /// bundle or schedule), or starts it. Blocks on the store.
     pub fn open(
         store: &Store,
         rt: &Arc<BundleRuntime>,
         id: &str,
         schedule: Schedule,
     ) -> Result<Conversation, ConversationError> {
-        let mut handle = store.claim(id)?;
-        let Some(stored) = handle.load()? else {
-            return Ok(Conversation {
-                id: id.to_owned(),
-                rt: Arc::clone(rt),
-                handle,
-                session: Session::new(Arc::clone(rt), schedule),
-                created: false,
-                stale: false,
-                synced: DeltaMark::default(),
-            });
-        };
-        if stored.meta.bundle != rt.bundle.name {
-            return Err(ConversationError::OtherBundle {
-                id: id.to_owned(),
-                stored: stored.meta.bundle,
-                loaded: rt.bundle.name.clone(),
-            });
-        }
-        if stored.meta.schedule != schedule {
-            return Err(ConversationError::OtherSchedule {
-                id: id.to_owned(),
-                stored: stored.meta.schedule,
-                wanted: schedule,
-            });
-        }
-        let session = Session::restore(Arc::clone(rt), stored.state).map_err(|source| {
-            ConversationError::Session {
-                id: id.to_owned(),
-                source,
-            }
-        })?;
-        Ok(Conversation {
+        let failed = |source: DurableError| ConversationError::Durable {
             id: id.to_owned(),
-            rt: Arc::clone(rt),
-            handle,
-            synced: session.mark(),
-            session,
-            created: true,
-            stale: false,
-        })
+            source,
+        };
+        let claimed = DurableSession::claim(store, id).map_err(|e| failed(e.into()))?;
+        let durable = match claimed.stored() {
+            Some(meta) if meta.schedule != schedule => {
+                return Err(ConversationError::OtherSchedule {
+                    id: id.to_owned(),
+                    stored: meta.schedule,
+                    wanted: schedule,
+                });
+            }
+            Some(_) => claimed.restore(Arc::clone(rt)),
+            None => claimed.start(Arc::clone(rt), rt.bundle.name.clone(), schedule, None),
+        }
+        .map_err(failed)?;
+        Ok(Conversation { durable })
     }
 
     /// The conversation's id.
     pub fn id(&self) -> &str {
-        &self.id
+        self.durable.id()
     }
 
     /// An id for the next call event: its own index, so unique in the
     /// conversation across restarts.
     pub fn next_call_id(&self) -> String {
-        format!("mcp-{}", self.session.events().len())
+        format!("mcp-{}", self.durable.session().events().len())
     }
 
     /// Decides `event` and commits it with its verdict; the report is
-    /// returned only once the store holds both.
+    /// returned only once the store holds both. Runs on a multi-threaded
+    /// runtime's worker, which it may block.
     pub async fn push(
         &mut self,
         event: Event,
-        judge: &dyn Judge,
-    ) -> Result<EventReport, ConversationError> {
-        if self.stale {
-            tokio::task::block_in_place(|| self.reload())?;
-        }
-        self.stale = true;
-        let report =
-            self.session
-                .push(event, judge)
-                .await
-                .map_err(|source| ConversationError::Session {
-                    id: self.id.clone(),
-                    source,
-                })?;
-        let verdict = serde_json::to_string(&report).map_err(ConversationError::Verdict)?;
-        if !self.created {
-            let meta = SessionMeta {
-                bundle: self.rt.bundle.name.clone(),
-                bundle_hash: self.rt.bundle.hash.clone(),
-                schedule: self.session.schedule(),
-                control: Some(self.session.control()),
-            };
-            self.handle.create_async(&meta).await?;
-            self.created = true;
-        }
-        let delta = self.session.delta(self.synced);
-        self.handle
-            .append_delta_async(&delta, std::slice::from_ref(&verdict))
-            .await?;
-        self.synced = self.session.mark();
-        self.stale = false;
-        Ok(report)
-    }
-
-    /// Goes back to what the store holds.
-    fn reload(&mut self) -> Result<(), ConversationError> {
-        let schedule = self.session.schedule();
-        self.session = match self.handle.load()? {
-            Some(stored) => {
-                Session::restore(Arc::clone(&self.rt), stored.state).map_err(|source| {
-                    ConversationError::Session {
-                        id: self.id.clone(),
-                        source,
-                    }
-                })?
+        judge: &JudgeStack,
+    ) -> Result<Committed, ConversationError> {
+        let decided = match judge {
+            JudgeStack::Immediate(judge) => {
+                tokio::task::block_in_place(|| self.durable.push(event, judge.as_ref()))
             }
-            None => {
-                self.created = false;
-                Session::new(Arc::clone(&self.rt), schedule)
+            JudgeStack::Model(judge) => {
+                match tokio::task::block_in_place(|| self.durable.reload_if_stale()) {
+                    Ok(()) => self.durable.push_async(event, judge.as_ref()).await,
+                    Err(e) => Err(DurableError::Reload(Box::new(e))),
+                }
             }
         };
-        self.synced = self.session.mark();
-        self.stale = false;
-        Ok(())
+        decided.map_err(|source| ConversationError::Durable {
+            id: self.id().to_owned(),
+            source,
+        })
     }
 }

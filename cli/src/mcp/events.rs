@@ -1,12 +1,19 @@
 //! MCP in the session's terms and back: a `tools/call` as a call event of
 //! the agent, the server's answer as a result event (its content as JSON
-//! when it is JSON), and a verdict as what happens to the call: it runs,
-//! or the client gets a tool error saying why not.
+//! when it is JSON), a verdict as what happens to the call (it runs, the
+//! user is asked, or the client gets a tool error saying why not), a
+//! confirmation request as an `elicitation/create` and the user's answer
+//! as an `approval` event.
 
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
+use std::collections::BTreeMap;
+
+use rmcp::model::{
+    CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction, ElicitationSchema,
+    JsonObject, MetaObject,
+};
 use turnstile_engine::bundle::model::Side;
-use turnstile_engine::session::{EventReport, GateVerdict};
-use turnstile_engine::trace::{Event, parse_content};
+use turnstile_engine::session::{Confirmation, EventReport, GateVerdict};
+use turnstile_engine::trace::{Approver, Event, parse_content};
 
 /// The `_meta` key under which a refused call's tool error carries the
 /// session's report on it.
@@ -61,19 +68,23 @@ pub fn failure(id: String, why: &str) -> Event {
 pub enum Disposition {
     /// The call goes to the server.
     Run,
+    /// The call waits for the user's consent: ask them this.
+    Confirm(Box<Confirmation>),
     /// The call does not run; the client gets this tool error.
     Refuse(CallToolResult),
 }
 
 /// A call runs when the session allowed it, or decided nothing against it
-/// (guidance for a read; a write the schedule does not check); a block,
-/// and an out-of-order action (`deviate`), keep it from running.
+/// (guidance for a read; a write the schedule does not check); a write
+/// that lacks only the user's consent is held for it (`confirm`); a
+/// block, and an out-of-order action (`deviate`), keep it from running.
 pub fn disposition(report: &EventReport) -> Disposition {
     match &report.verdict {
         GateVerdict::Allow { .. }
         | GateVerdict::Guide { .. }
         | GateVerdict::Observe
         | GateVerdict::Unchecked { .. } => Disposition::Run,
+        GateVerdict::Confirm { confirmation, .. } => Disposition::Confirm(confirmation.clone()),
         GateVerdict::Block {
             remediation,
             explanation,
@@ -88,6 +99,46 @@ pub fn disposition(report: &EventReport) -> Disposition {
             Disposition::Refuse(refusal(text.to_owned(), Some(report)))
         }
     }
+}
+
+/// The `elicitation/create` that asks the user: the confirmation's text as
+/// the message, and an empty requested schema (the answer is the action
+/// alone: accept, decline or cancel).
+pub fn elicitation(confirmation: &Confirmation) -> ElicitRequestParams {
+    ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: confirmation.text.clone(),
+        requested_schema: ElicitationSchema::new(BTreeMap::new()),
+    }
+}
+
+/// The user's answer to the confirmation of call `call`: only `accept`
+/// grants it; `decline` and `cancel` refuse it.
+pub fn approval(call: &str, action: &ElicitationAction) -> Event {
+    Event::Approval {
+        call: call.to_owned(),
+        granted: *action == ElicitationAction::Accept,
+        by: Approver::User,
+    }
+}
+
+/// The tool error of a call the user did not approve.
+pub fn not_approved(
+    action: &ElicitationAction,
+    confirmation: &Confirmation,
+    report: &EventReport,
+) -> CallToolResult {
+    let answer = match action {
+        ElicitationAction::Decline => "declined",
+        _ => "dismissed",
+    };
+    refusal(
+        format!(
+            "The user {answer} the request \"{}\"; the call did not run.",
+            confirmation.text
+        ),
+        Some(report),
+    )
 }
 
 /// A tool error with `text`, carrying the session's report when there is
@@ -130,6 +181,32 @@ mod tests {
         };
         assert!(!ok);
         assert_eq!(content, serde_json::json!("Order not found"));
+    }
+
+    #[test]
+    fn only_accept_grants_and_the_request_asks_the_confirmation_with_an_empty_schema() {
+        let granted = |action| match approval("mcp-4", &action) {
+            Event::Approval { call, granted, by } => {
+                assert_eq!((call.as_str(), by), ("mcp-4", Approver::User));
+                granted
+            }
+            _ => panic!("not an approval"),
+        };
+        assert!(granted(ElicitationAction::Accept));
+        assert!(!granted(ElicitationAction::Decline));
+        assert!(!granted(ElicitationAction::Cancel));
+        let confirmation = Confirmation {
+            call: "mcp-4".to_owned(),
+            details: Vec::new(),
+            text: "Cancel order #W1?".to_owned(),
+            tool: "cancel_pending_order".to_owned(),
+        };
+        let asked = serde_json::to_value(elicitation(&confirmation)).unwrap();
+        assert_eq!(asked["message"], "Cancel order #W1?");
+        assert_eq!(
+            asked["requestedSchema"],
+            serde_json::json!({"type": "object", "properties": {}})
+        );
     }
 
     #[test]

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use turnstile_engine::session::{BundleRuntime, Schedule};
-use turnstile_judge::Judge;
+use turnstile_llm::JudgeStack;
 use turnstile_store::{Durability, Store};
 
 pub use upstream::Upstream;
@@ -88,7 +88,7 @@ pub enum GatewayError {
 /// What every part of the gateway shares.
 pub(crate) struct Gateway {
     pub rt: Arc<BundleRuntime>,
-    pub judge: Arc<dyn Judge>,
+    pub judge: JudgeStack,
     pub upstream: Upstream,
     pub pass_undeclared: bool,
     pub sessions: sessions::Sessions,
@@ -105,11 +105,13 @@ impl Gateway {
 }
 
 /// Runs the gateway until its client disconnects (stdio) or it is stopped
-/// (HTTP: Ctrl-C or SIGTERM).
+/// (HTTP: Ctrl-C or SIGTERM). The async runtime is the MCP transports'
+/// (rmcp); the session is decided and committed synchronously on its
+/// workers (`conversation.rs`).
 pub fn run(
     rt: Arc<BundleRuntime>,
     options: McpOptions,
-    judge: Arc<dyn Judge>,
+    judge: JudgeStack,
 ) -> Result<(), GatewayError> {
     let token = match (&options.side_channel, &options.token_file) {
         (None, _) => None,

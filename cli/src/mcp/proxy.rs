@@ -4,22 +4,29 @@
 //! `tools/call` is the gate: the call is recorded as the agent's call
 //! event, and runs on the guarded server only if the verdict lets it; the
 //! server's answer is recorded as the call's result before the client
-//! sees it. Anything that fails on the way refuses the call with a tool
+//! sees it. A write that lacks only the user's consent (`confirm`) is
+//! asked of the user through the client (`elicitation/create`, the
+//! confirmation's text, an empty schema): the answer is recorded as an
+//! `approval` by the user, and an accepted call is submitted again, the
+//! identical call the approval opens, and runs if that is allowed. A
+//! client without elicitation gets the confirmation's text as a tool
+//! error. Anything that fails on the way refuses the call with a tool
 //! error saying why.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitationAction, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ServerCapabilities,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{ElicitationMode, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 
 use super::Gateway;
 use super::events::{self, Disposition};
+use super::sessions::Shared;
 use super::upstream::Connection;
 
 /// How a connection finds its conversation.
@@ -128,15 +135,15 @@ impl Proxy {
                 );
             }
         };
-        let (call_id, decided) = {
+        let (mut call_id, decided) = {
             let mut conversation = conversation.lock().await;
             let call_id = conversation.next_call_id();
             let event = events::call(call_id.clone(), tool, request.arguments.as_ref());
-            let decided = conversation.push(event, gateway.judge.as_ref()).await;
+            let decided = conversation.push(event, &gateway.judge).await;
             (call_id, decided)
         };
-        let report = match decided {
-            Ok(report) => report,
+        let committed = match decided {
+            Ok(committed) => committed,
             Err(e) => {
                 return events::refusal(
                     format!("the call cannot be recorded: {e}; it did not run"),
@@ -144,8 +151,24 @@ impl Proxy {
                 );
             }
         };
-        if let Disposition::Refuse(error) = events::disposition(&report) {
-            return error;
+        match events::disposition(&committed.report) {
+            Disposition::Run => {}
+            Disposition::Refuse(error) => return error,
+            Disposition::Confirm(confirmation) => {
+                let consented = self
+                    .consent(
+                        &confirmation,
+                        &committed.report,
+                        &conversation,
+                        &request,
+                        context,
+                    )
+                    .await;
+                match consented {
+                    Ok(approved_call) => call_id = approved_call,
+                    Err(error) => return error,
+                }
+            }
         }
         let (result, answer) = match upstream.call(tool, request.arguments).await {
             Ok(answer) => (events::result(call_id.clone(), &answer), answer),
@@ -158,7 +181,7 @@ impl Proxy {
             }
         };
         let mut conversation = conversation.lock().await;
-        if let Err(e) = conversation.push(result, gateway.judge.as_ref()).await {
+        if let Err(e) = conversation.push(result, &gateway.judge).await {
             // The call ran: its answer goes to the client. The session lacks
             // the result, so nothing will rest on it (fail closed).
             eprintln!(
@@ -167,6 +190,80 @@ impl Proxy {
             );
         }
         answer
+    }
+
+    /// Asks the user to consent to the call held by `confirmation`, and
+    /// records the answer. On `accept`, the identical call is submitted
+    /// again under the same lock (nothing comes between the approval and
+    /// the call it opens): its id if the session now lets it run. Every
+    /// other outcome is the tool error the client gets.
+    async fn consent(
+        &self,
+        confirmation: &turnstile_engine::session::Confirmation,
+        held: &turnstile_engine::session::EventReport,
+        conversation: &Shared,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<String, CallToolResult> {
+        if !context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+        {
+            return Err(events::refusal(confirmation.text.clone(), Some(held)));
+        }
+        // The conversation is not locked while the user thinks: the side
+        // channel may post to it meanwhile.
+        let action = match context
+            .peer
+            .create_elicitation(events::elicitation(confirmation))
+            .await
+        {
+            Ok(answer) => answer.action,
+            Err(e) => {
+                return Err(events::refusal(
+                    format!(
+                        "The user could not be asked ({e}), so the call did not run: \"{}\"",
+                        confirmation.text
+                    ),
+                    Some(held),
+                ));
+            }
+        };
+        let judge = &self.link.gateway.judge;
+        let unrecorded = |e: super::conversation::ConversationError| {
+            events::refusal(
+                format!("the user's answer cannot be recorded: {e}; the call did not run"),
+                None,
+            )
+        };
+        let mut conversation = conversation.lock().await;
+        let answered = conversation
+            .push(events::approval(&confirmation.call, &action), judge)
+            .await
+            .map_err(unrecorded)?;
+        if action != ElicitationAction::Accept {
+            return Err(events::not_approved(
+                &action,
+                confirmation,
+                &answered.report,
+            ));
+        }
+        let call_id = conversation.next_call_id();
+        let again = events::call(call_id.clone(), &request.name, request.arguments.as_ref());
+        let decided = conversation.push(again, judge).await.map_err(|e| {
+            events::refusal(
+                format!("the approved call cannot be recorded: {e}; it did not run"),
+                None,
+            )
+        })?;
+        match events::disposition(&decided.report) {
+            Disposition::Run => Ok(call_id),
+            Disposition::Refuse(error) => Err(error),
+            Disposition::Confirm(again) => {
+                Err(events::refusal(again.text.clone(), Some(&decided.report)))
+            }
+        }
     }
 }
 

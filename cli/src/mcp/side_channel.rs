@@ -1,22 +1,25 @@
 //! The side channel: MCP carries tool calls, not the conversation, so a
 //! host that has the transcript posts the user's and the agent's messages
 //! into the session here, and checks over what was said (an identity the
-//! user gave, a reason, a confirmation in words) are decided from them.
+//! user gave, a reason, a confirmation in words) are decided from them. A
+//! host that asked the user itself (its own approval UI, where the client
+//! has no elicitation) posts the answer here as an `approval` event.
 //!
 //! `POST /v1/sessions/{id}/events` on a loopback address, with
 //! `Authorization: Bearer <token>`: one native event or an array of them,
-//! each `{"type":"user","text":...}` or `{"type":"agent","text":...}`
+//! each `{"type":"user","text":...}`, `{"type":"agent","text":...}`,
+//! `{"type":"ticket",...}` or `{"type":"approval","call":...,"granted":...}`
 //! (calls and results only ever come through MCP, so they cannot be
-//! forged here). The answer is the session's report on each event, as
-//! `turnstile gate` writes it. `id` is the stdio gateway's `--session`,
-//! or the MCP session id of an HTTP client.
+//! forged here). The answer is the array of the session's reports on the
+//! events, as `turnstile gate` writes them. `id` is the stdio gateway's
+//! `--session`, or the MCP session id of an HTTP client.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use turnstile_engine::trace::Event;
 
@@ -106,11 +109,8 @@ async fn post_events(
     let mut conversation = conversation.lock().await;
     let mut reports = Vec::with_capacity(events.len());
     for (index, event) in events.into_iter().enumerate() {
-        match conversation
-            .push(event, channel.gateway.judge.as_ref())
-            .await
-        {
-            Ok(report) => reports.push(report),
+        match conversation.push(event, &channel.gateway.judge).await {
+            Ok(committed) => reports.push(committed.json),
             Err(e) => {
                 return answer(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -119,10 +119,15 @@ async fn post_events(
             }
         }
     }
-    axum::Json(reports).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        format!("[{}]", reports.join(",")),
+    )
+        .into_response()
 }
 
-/// The body's events: one or an array, each a user or agent message.
+/// The body's events: one or an array, each a message, a ticket or an
+/// approval.
 fn messages(body: &[u8]) -> Result<Vec<Event>, String> {
     let value: serde_json::Value =
         serde_json::from_slice(body).map_err(|e| format!("the body is not JSON: {e}"))?;
@@ -137,9 +142,12 @@ fn messages(body: &[u8]) -> Result<Vec<Event>, String> {
             let event: Event = serde_json::from_value(value)
                 .map_err(|e| format!("event {index} is not an event: {e}"))?;
             match event {
-                Event::User { .. } | Event::Agent { .. } => Ok(event),
+                Event::User { .. }
+                | Event::Agent { .. }
+                | Event::Ticket { .. }
+                | Event::Approval { .. } => Ok(event),
                 Event::Call { .. } | Event::Result { .. } => Err(format!(
-                    "event {index}: the side channel takes user and agent messages; calls and results come through MCP"
+                    "event {index}: the side channel takes messages, tickets and approvals; calls and results come through MCP"
                 )),
             }
         })

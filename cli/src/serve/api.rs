@@ -17,10 +17,11 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
-use turnstile_engine::bundle::model::Control;
-use turnstile_engine::session::{BundleRuntime, DeltaMark, Schedule, Session};
+use turnstile_engine::bundle::Control;
+use turnstile_engine::import::native::event_time;
+use turnstile_engine::session::Schedule;
 use turnstile_engine::trace::Event;
-use turnstile_store::{SessionHandle, SessionMeta, StoreError};
+use turnstile_store::{DurableError, DurableSession, SessionMeta, StoreError};
 use utoipa::{OpenApi, ToSchema};
 
 use super::App;
@@ -59,17 +60,11 @@ impl Sessions {
     }
 }
 
+/// A session in memory: the store's [`DurableSession`] (a push or commit
+/// that failed, or a request cancelled midway, leaves it to reload from the
+/// store before its next event).
 pub struct Live {
-    rt: Arc<BundleRuntime>,
-    handle: SessionHandle,
-    session: Session,
-    bundle: String,
-    /// The in-memory session may be ahead of the store (a push or a commit
-    /// failed, or the request was cancelled midway): reload before use.
-    stale: bool,
-    /// What of the session the store holds: an event's commit appends only
-    /// what the session added since.
-    synced: DeltaMark,
+    durable: DurableSession,
     /// When a request last used the session (for idle eviction).
     last_used: Instant,
 }
@@ -193,6 +188,42 @@ enum EventDoc {
         #[schema(value_type = Object)]
         content: Option<serde_json::Value>,
     },
+    /// The host's answer to a `confirm` verdict: the user (or, where the
+    /// bundle permits, an operator) approved or declined call `call`.
+    Approval {
+        call: String,
+        granted: bool,
+        by: Option<ApproverDoc>,
+    },
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ApproverDoc {
+    User,
+    Operator,
+}
+
+/// What a `confirm` verdict asks the user, for an approve/decline prompt.
+#[allow(dead_code)]
+#[derive(ToSchema, Serialize)]
+struct ConfirmationDoc {
+    /// The call awaiting approval: what an `approval` event names.
+    call: String,
+    /// The tool called.
+    tool: String,
+    /// The question to show.
+    text: String,
+    /// The call's arguments, by name.
+    details: Vec<DetailDoc>,
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema, Serialize)]
+struct DetailDoc {
+    name: String,
+    value: String,
 }
 
 #[allow(dead_code)]
@@ -213,13 +244,24 @@ enum EventsBody {
 }
 
 /// The verdict on one event: what `turnstile gate` writes (`verdict`:
-/// allow, block, guide, observe or unchecked; a refused event is
-/// `{"verdict":"block","error":...}`).
+/// allow, block, confirm, guide, deviate, observe or unchecked; a refused
+/// event is `{"verdict":"block","error":...}`). `confirm`: the call did not
+/// run; show `confirmation` to the user and send their answer as an
+/// `approval` event (a host that treats every verdict but `allow` as a
+/// block stays safe).
 #[allow(dead_code)]
 #[derive(ToSchema, Serialize)]
 struct Verdict {
     verdict: String,
     event: Option<u32>,
+    /// With `confirm`: what to ask the user.
+    confirmation: Option<ConfirmationDoc>,
+    /// With `confirm`: what the conversation says about the consent
+    /// (`absent`, `qualified`, `unknown`).
+    consent: Option<String>,
+    /// With an `allow` on an approval: `{"by": "user", "call": "c3"}`.
+    #[schema(value_type = Object)]
+    approved: Option<serde_json::Value>,
 }
 
 /// A session: its requests with their cursors and remediation as of the
@@ -253,8 +295,11 @@ struct SessionView {
         ErrorBody,
         EventDoc,
         Requestor,
+        ApproverDoc,
         EventsBody,
         Verdict,
+        ConfirmationDoc,
+        DetailDoc,
         SessionView
     ))
 )]
@@ -390,20 +435,11 @@ async fn create_session(State(app): State<Arc<App>>, body: Body) -> Result<Respo
     };
     // Claiming is a lock file, no SQL; the creation waits for the store's
     // writer without holding a thread.
-    let mut handle = app.store.claim(&id).map_err(|e| store_error(&e))?;
-    handle
-        .create_async(&meta)
+    let durable = DurableSession::create_async(&app.store, &id, Arc::clone(rt), meta)
         .await
         .map_err(|e| store_error(&e))?;
-    let mut session = Session::new(Arc::clone(rt), schedule);
-    session.set_control(control);
     let live = Live {
-        rt: Arc::clone(rt),
-        handle,
-        session,
-        bundle: request.bundle.clone(),
-        stale: false,
-        synced: DeltaMark::default(),
+        durable: durable.with_now(app.now),
         last_used: Instant::now(),
     };
     app.sessions
@@ -432,32 +468,26 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
     if let Some(live) = sessions.get(id) {
         return Ok(Arc::clone(live));
     }
-    let (handle, stored) = tokio::task::block_in_place(|| {
-        let mut handle = app.store.claim(id)?;
-        let stored = handle.load()?;
-        Ok::<_, StoreError>((handle, stored))
-    })
-    .map_err(|e| store_error(&e))?;
-    let stored = stored.ok_or_else(unknown)?;
-    let rt = app.bundles.get(&stored.meta.bundle).ok_or_else(|| {
+    let claimed = tokio::task::block_in_place(|| DurableSession::claim(&app.store, id))
+        .map_err(|e| store_error(&e))?;
+    let Some(meta) = claimed.stored() else {
+        return Err(unknown());
+    };
+    let rt = app.bundles.get(&meta.bundle).ok_or_else(|| {
         ApiError(
             StatusCode::CONFLICT,
             format!(
                 "session {id:?} uses bundle {:?}, which this server did not load",
-                stored.meta.bundle
+                meta.bundle
             ),
         )
     })?;
-    let session = Session::restore(Arc::clone(rt), stored.state)
-        .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?;
-    let synced = session.mark();
+    let durable = claimed
+        .restore(Arc::clone(rt))
+        .map_err(|e| ApiError(StatusCode::CONFLICT, format!("session {id:?}: {e}")))?
+        .with_now(app.now);
     let live = Arc::new(tokio::sync::Mutex::new(Live {
-        rt: Arc::clone(rt),
-        handle,
-        session,
-        bundle: stored.meta.bundle,
-        stale: false,
-        synced,
+        durable,
         last_used: Instant::now(),
     }));
     sessions.insert(id.to_owned(), Arc::clone(&live));
@@ -465,69 +495,37 @@ async fn live(app: &App, id: &str) -> Result<Arc<tokio::sync::Mutex<Live>>, ApiE
 }
 
 impl Live {
-    /// Goes back to what the store holds.
-    fn reload(&mut self) -> Result<(), String> {
-        let rt = Arc::clone(&self.rt);
-        let schedule = self.session.schedule();
-        let control = self.session.control();
-        let stored = self.handle.load().map_err(|e| e.to_string())?;
-        match stored {
-            Some(stored) => {
-                self.session = Session::restore(rt, stored.state).map_err(|e| e.to_string())?;
-            }
-            None => {
-                self.session = Session::new(rt, schedule);
-                self.session.set_control(control);
-            }
-        }
-        self.synced = self.session.mark();
-        self.stale = false;
-        Ok(())
-    }
-
     /// One event, answered as the gate answers it: pushed, committed, then
     /// returned; anything that fails is a block with the error, and the
-    /// session goes back to what the store holds.
-    async fn decide(&mut self, app: &App, event: Event) -> Answer {
-        if self.stale
-            && let Err(e) = tokio::task::block_in_place(|| self.reload())
-        {
-            return refusal(&format!("the session cannot be reloaded: {e}"));
-        }
-        self.stale = true;
+    /// session goes back to what the store holds before its next event.
+    async fn decide(&mut self, app: &App, (event, at): Timed) -> Answer {
         self.last_used = Instant::now();
-        let calls_before = self.session.usage().calls;
-        let report = match self.session.push(event, app.judge.as_ref()).await {
-            Ok(report) => report,
-            Err(e) => return refusal(&e.to_string()),
-        };
-        app.metrics.judge(
-            self.session.usage().calls.saturating_sub(calls_before),
-            u64::try_from(report.judge.len()).unwrap_or(u64::MAX),
-        );
-        // Serialized once, straight from the report (sorted keys, the
-        // bytes `turnstile gate` writes), for the store's row and the body.
-        let verdict = match serde_json::to_string(&report) {
-            Ok(v) => v,
-            Err(e) => return refusal(&e.to_string()),
-        };
-        // Only what this event added: never a snapshot of the whole session.
-        let delta = self.session.delta(self.synced);
-        if let Err(e) = self
-            .handle
-            .append_delta_async(&delta, std::slice::from_ref(&verdict))
+        // A stale session reads the store to reload: off the async workers.
+        if let Err(e) = tokio::task::block_in_place(|| self.durable.reload_if_stale()) {
+            return refusal(&DurableError::Reload(Box::new(e)).to_string());
+        }
+        match self
+            .durable
+            .push_at_async(event, at, app.judge.as_ref())
             .await
         {
-            return refusal(&format!("the verdict could not be stored: {e}"));
-        }
-        self.synced = self.session.mark();
-        self.stale = false;
-        Answer {
-            label: report.verdict.label(),
-            json: verdict,
+            Ok(committed) => {
+                app.metrics.judge(
+                    committed.judge_calls,
+                    u64::try_from(committed.report.judge.len()).unwrap_or(u64::MAX),
+                );
+                Answer {
+                    label: committed.report.verdict.label(),
+                    json: committed.json,
+                }
+            }
+            Err(e) => refusal(&e.to_string()),
         }
     }
 }
+
+/// An event and the time its input gave with it (`at`).
+type Timed = (Event, Option<turnstile_rules::DateTime>);
 
 /// The answer to one event: its verdict's JSON text, and the verdict's name
 /// for the metrics (`error` for a refusal).
@@ -573,16 +571,19 @@ async fn post_events(
         one => vec![one],
     };
     // Every event is checked before any is ingested.
-    let events: Vec<Event> = items
+    let events: Vec<Timed> = items
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            serde_json::from_value(item).map_err(|e| {
+            let not_an_event = |e: String| {
                 ApiError(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("item {i} is not an event: {e}"),
                 )
-            })
+            };
+            let at = event_time(&item).map_err(not_an_event)?;
+            let event = serde_json::from_value(item).map_err(|e| not_an_event(e.to_string()))?;
+            Ok((event, at))
         })
         .collect::<Result<_, _>>()?;
     let live = live(&app, &id).await?;
@@ -625,26 +626,26 @@ async fn get_session(
 ) -> Result<Response, ApiError> {
     let live = live(&app, &id).await?;
     let mut live = live.lock().await;
-    if live.stale {
-        tokio::task::block_in_place(|| live.reload())
-            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
-    }
+    let durable = &mut live.durable;
+    tokio::task::block_in_place(|| durable.reload_if_stale())
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     // Verdicts are read from the store, not kept in memory: a live session
     // holds only what deciding the next event needs.
     let verdicts =
-        tokio::task::block_in_place(|| live.handle.verdicts()).map_err(|e| store_error(&e))?;
+        tokio::task::block_in_place(|| durable.verdicts()).map_err(|e| store_error(&e))?;
     let requests = verdicts
         .iter()
         .rev()
         .find(|v| v.get("fired").and_then(|f| f.as_bool()) == Some(true))
         .and_then(|v| v.get("requests").cloned())
         .unwrap_or_else(|| serde_json::json!([]));
+    let session = durable.session();
     let view = SessionView {
         id,
-        bundle: live.bundle.clone(),
-        schedule: live.session.schedule().name().to_owned(),
-        control: live.session.control().into(),
-        events: live.session.events().len(),
+        bundle: durable.bundle().to_owned(),
+        schedule: session.schedule().name().to_owned(),
+        control: session.control().into(),
+        events: session.events().len(),
         requests,
         verdicts,
     };

@@ -11,7 +11,15 @@ const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
 ];
 
-const VERDICTS: [&str; 6] = ["allow", "block", "guide", "observe", "unchecked", "error"];
+const VERDICTS: [&str; 7] = [
+    "allow",
+    "block",
+    "confirm",
+    "guide",
+    "observe",
+    "unchecked",
+    "error",
+];
 
 #[derive(Default)]
 pub struct Metrics {

@@ -35,6 +35,8 @@ pub struct ServeOptions {
     /// Sessions kept in memory at most; past it the least recently used
     /// idle ones are dropped first.
     pub max_live: usize,
+    /// `--now`: the instant a `system` clock stands still at (tests).
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// What every request shares.
@@ -46,6 +48,8 @@ pub struct App {
     pub max_body: usize,
     pub sessions: api::Sessions,
     pub metrics: metrics::Metrics,
+    /// `--now`, given to every session.
+    pub now: Option<turnstile_rules::DateTime>,
 }
 
 /// 128 random bits, as 32 lowercase hex digits: unguessable session ids.
@@ -64,9 +68,16 @@ pub fn new_session_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Loads the bundles, opens the store and serves until Ctrl-C or SIGTERM.
-pub fn run(options: &ServeOptions, judge: Arc<dyn Judge>) -> Result<(), String> {
+/// Loads the bundles, builds the judge for them (`judge`), opens the
+/// store and serves until Ctrl-C or SIGTERM.
+pub fn run(
+    options: &ServeOptions,
+    judge: impl FnOnce(&[&turnstile_engine::CompiledBundle]) -> Result<Arc<dyn Judge>, String>,
+) -> Result<(), String> {
     let bundles = load_bundles(&options.bundles)?;
+    let compiled: Vec<&turnstile_engine::CompiledBundle> =
+        bundles.values().map(|rt| rt.bundle.as_ref()).collect();
+    let judge = judge(&compiled)?;
     let token = options.token_file.as_deref().map(read_token).transpose()?;
     let store = Store::open(&options.store, options.durability).map_err(|e| e.to_string())?;
     let app = Arc::new(App {
@@ -77,6 +88,7 @@ pub fn run(options: &ServeOptions, judge: Arc<dyn Judge>) -> Result<(), String> 
         max_body: options.max_body,
         sessions: api::Sessions::default(),
         metrics: metrics::Metrics::default(),
+        now: options.now,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -1,6 +1,8 @@
-//! Shared by the server and gate tests: start `turnstile serve` on a
-//! loopback port and speak just enough HTTP/1.1 to it (one request per
-//! connection); run `turnstile gate` over some input.
+//! Shared by the CLI's tests: start `turnstile serve` on a loopback port
+//! and speak just enough HTTP/1.1 to it (one request per connection); run
+//! `turnstile gate` over some input; run any command and read what it
+//! printed; copy a bundle to change it; find the shipped bundles and a
+//! headless browser.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -13,6 +15,81 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// `turnstile <args>` run from the repository's root, without colours.
+pub fn turnstile(args: &[&str]) -> std::process::Output {
+    turnstile_in(&root(), args)
+}
+
+/// `turnstile <args>` run from `dir` (so it prints paths relative to it).
+pub fn turnstile_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run turnstile")
+}
+
+/// Standard output, then standard error, as text.
+pub fn printed(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Copies the directory `from` (recursively) to `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// The shipped bundles: every directory of `bundles/` with a manifest.
+pub fn shipped_bundles() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(root().join("bundles"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("bundle.yaml").is_file())
+        .collect();
+    found.sort();
+    found
+}
+
+/// A headless Chromium, or `None` (the caller skips its browser checks,
+/// saying so) where none is installed; under CI one is required.
+pub fn chromium_unless_ci() -> Option<&'static str> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is required in CI (.ci/run installs it)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+    }
+    found
+}
+
+/// A headless Chromium to render report pages with, if one is installed.
+pub fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
 pub struct Server {
     pub child: Child,
     pub addr: String,
@@ -21,7 +98,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on port 0 and waits for the address it prints.
     pub fn start(store: &Path, extra: &[&str]) -> Server {
-        let bundles = root().join("bundles");
+        Server::start_with(&root().join("bundles"), store, extra)
+    }
+
+    /// [`Server::start`] serving the bundles under `bundles`.
+    pub fn start_with(bundles: &Path, store: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
             .args([
                 "serve",
@@ -149,12 +230,20 @@ pub fn gate_output(
     extra: &[&str],
     input: &[u8],
 ) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_turnstile"));
+    command
         .arg("gate")
         .arg(bundle)
         .arg("--state")
         .arg(store)
-        .args(extra)
+        .args(extra);
+    run(&mut command, input)
+}
+
+/// Runs `command` with `input` on its standard input: its exit code,
+/// standard output and standard error.
+pub fn run(command: &mut Command, input: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,12 +1,18 @@
 //! Batch auditing of recorded conversations: one trace through a session
 //! under the complete `workflow` schedule, summed up as a [`TraceReport`]
 //! (verdict, first deviation, blocked writes, per-request outcome and the
-//! PolicyGuide paper's trace metrics); [`summary`] adds reports up per file,
-//! agent model and domain; [`run`] streams many files through it in parallel,
-//! delivering the reports in input order.
+//! PolicyGuide paper's trace metrics); [`Summary`] adds reports up per file,
+//! agent model and domain; [`run`] streams many files through an
+//! [`Auditor`] in parallel, delivering the reports in input order;
+//! [`Synth`] makes large corpora from real traces.
 //!
-//! Every trace goes through [`audit_trace`]: it is the one place a faster
-//! per-trace path plugs in.
+//! An [`Auditor`] is the bundle's [`AuditPlan`] and the judge, chosen by
+//! type ([`AuditJudge`]): nothing (`--judge none`, [`AssumingJudge`]), a
+//! judge that answers at once (offline, recorded, a cache or recording over
+//! either), decided on the synchronous session, or a model, awaited on the
+//! caller's runtime ([`AsyncRuntime`]: the engine builds none). Every trace
+//! goes through [`audit_trace`] (or [`audit_trace_async`]): it is the one
+//! place a faster per-trace path plugs in.
 //!
 //! **The fast path.** A reader asked for [`ResultContent::Raw`] hands tool
 //! results over unparsed; [`audit_trace`] (told so by
@@ -15,32 +21,171 @@
 //! the result) — every other result stays its recorded text. Nothing the
 //! verdicts depend on changes (tested against the parsed path on every
 //! tau2 trace); what does change is the text of a tool turn in a judge's
-//! conversation slice, so a caller takes the fast path only with a judge
-//! that does not read tool turns (`--judge none`, the offline judge).
+//! conversation slice, so an [`Auditor`] takes the fast path only with a
+//! judge that does not read tool turns
+//! ([`SyncJudge::reads_tool_turns`]: `--judge none`, the offline judge).
 //! Either way a successful result of a tool the bundle reads as JSON that
 //! is not a JSON object or array is reported as an anomaly of the trace.
 
-pub mod run;
-pub mod summary;
-pub mod synth;
+mod plan;
+mod run;
+mod summary;
+mod synth;
+mod trace;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
+use turnstile_judge::SyncJudge;
 use turnstile_judge::{Judge, JudgeRequest, Judgement, OfflineJudge, Question, Usage, Verdict};
-use turnstile_rules::{Reason, StepId};
+use turnstile_rules::Reason;
 
-use crate::bundle::model::{NodeKind, ToolKind};
-use crate::fsm::BindSource;
+pub use plan::AuditPlan;
+pub use run::{Counters, Item, RunOptions, STDIN, TraceWork, expand, run};
+pub use summary::{Group, NodeReason, POSITION_BUCKETS, RatedGroup, Rejection, Summary};
+pub use synth::Synth;
+pub use trace::{TraceOptions, TraceSource, audit_trace, audit_trace_async};
+
 use crate::import::ResultContent;
-use crate::session::{
-    Bindings, BundleRuntime, EventReport, GateVerdict, RequestStatus, RequestView, Schedule,
-    Session, SessionError,
-};
-use crate::trace::{Event, Trace, parse_content};
-use turnstile_rules::Timing;
+use crate::session::{Bindings, BundleRuntime, SessionError};
+use crate::trace::Trace;
+
+/// Who decides an audit's dialogue-semantic steps: the typed choice of
+/// `turnstile audit --judge`.
+#[derive(Clone)]
+pub enum AuditJudge {
+    /// `--judge none`: nothing is judged ([`AssumingJudge`]).
+    Assume,
+    /// A judge that answers at once on the worker thread: the offline
+    /// judge or recorded verdicts, alone or behind a verdict cache or a
+    /// recording.
+    Immediate(Arc<dyn SyncJudge>),
+    /// A model judge, awaited on `runtime`.
+    Model {
+        /// The judge (and its cache or recording).
+        judge: Arc<dyn Judge>,
+        /// The caller's runtime, which runs each trace's audit.
+        runtime: Arc<dyn AsyncRuntime>,
+    },
+}
+
+impl AuditJudge {
+    /// How the audit decides dialogue steps with this judge.
+    pub fn mode(&self) -> JudgeMode {
+        match self {
+            AuditJudge::Assume => JudgeMode::Assumed,
+            AuditJudge::Immediate(_) | AuditJudge::Model { .. } => JudgeMode::Judged,
+        }
+    }
+
+    /// Whether the judge may read the text of tool turns: then every tool
+    /// result is parsed, so its questions (and its cache keys) are those
+    /// `replay` asks; otherwise only the results the bundle reads are.
+    pub fn reads_tool_turns(&self) -> bool {
+        match self {
+            AuditJudge::Assume => AssumingJudge.reads_tool_turns(),
+            AuditJudge::Immediate(judge) => judge.reads_tool_turns(),
+            AuditJudge::Model { .. } => true,
+        }
+    }
+}
+
+/// Runs a model judge's audit of one trace to completion: the caller's
+/// async runtime (the engine builds none).
+pub trait AsyncRuntime: Send + Sync {
+    /// Runs `audit` on the calling thread (one of the audit's workers).
+    fn block_on<'a>(
+        &self,
+        audit: Pin<Box<dyn Future<Output = Result<TraceReport, AuditError>> + 'a>>,
+    ) -> Result<TraceReport, AuditError>;
+}
+
+/// Why a trace could not be audited.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// The session refused an event.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// The model judge's runtime could not run the audit.
+    #[error("{0}")]
+    Runtime(String),
+}
+
+/// What auditing a corpus with one bundle shares: the bundle's plan, the
+/// judge and what each per-trace audit is asked for.
+pub struct Auditor {
+    plan: AuditPlan,
+    judge: AuditJudge,
+    options: TraceOptions,
+}
+
+impl Auditor {
+    /// Audits with `rt`'s bundle and `judge`, keeping the timeline of
+    /// flagged traces when `timeline`. Tool results come unparsed
+    /// ([`ResultContent::Raw`]) unless the judge reads tool turns.
+    pub fn new(rt: Arc<BundleRuntime>, judge: AuditJudge, timeline: bool) -> Self {
+        let results = if judge.reads_tool_turns() {
+            ResultContent::Parsed
+        } else {
+            ResultContent::Raw
+        };
+        Auditor {
+            plan: AuditPlan::new(rt, judge.mode()),
+            judge,
+            options: TraceOptions { timeline, results },
+        }
+    }
+
+    /// The same audit with the events of a trace that records no time
+    /// decided at `now` (`--now`; see [`AuditPlan::with_now`]).
+    pub fn with_now(mut self, now: Option<turnstile_rules::DateTime>) -> Self {
+        self.plan = self.plan.with_now(now);
+        self
+    }
+
+    /// The same audit with tool results delivered as `results`, whatever
+    /// the judge reads (to compare the fast path with the full one).
+    pub fn with_results(mut self, results: ResultContent) -> Self {
+        self.options.results = results;
+        self
+    }
+
+    /// How the readers must deliver tool results.
+    pub fn results(&self) -> ResultContent {
+        self.options.results
+    }
+
+    /// The bundle's plan.
+    pub fn plan(&self) -> &AuditPlan {
+        &self.plan
+    }
+
+    /// Audits one trace.
+    pub fn audit(&self, trace: Trace, source: &TraceSource) -> Result<TraceReport, AuditError> {
+        let options = self.options;
+        match &self.judge {
+            AuditJudge::Assume => Ok(audit_trace(
+                &self.plan,
+                trace,
+                source,
+                &AssumingJudge,
+                options,
+            )?),
+            AuditJudge::Immediate(judge) => Ok(audit_trace(
+                &self.plan,
+                trace,
+                source,
+                judge.as_ref(),
+                options,
+            )?),
+            AuditJudge::Model { judge, runtime } => runtime.block_on(Box::pin(async move {
+                Ok(audit_trace_async(&self.plan, trace, source, judge.as_ref(), options).await?)
+            })),
+        }
+    }
+}
 
 /// How the dialogue-semantic steps of an audit are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,25 +215,33 @@ pub const ASSUMING_JUDGE_NAME: &str = "none";
 /// The rationale of an assumed verdict.
 const ASSUMED: &str = "assumed: no judge (--judge none)";
 
-#[async_trait]
-impl Judge for AssumingJudge {
+impl SyncJudge for AssumingJudge {
     fn name(&self) -> &str {
         ASSUMING_JUDGE_NAME
     }
 
-    async fn judge(&self, request: &JudgeRequest) -> Judgement {
-        match &request.question {
-            Question::Classify { .. } => OfflineJudge.decide(request),
-            Question::Criterion { .. } => match request.conversation.first() {
-                Some(turn) => Judgement::new(
-                    Verdict::Satisfied {
-                        evidence_event: turn.event_index,
-                    },
-                    ASSUMED,
-                ),
-                None => Judgement::new(Verdict::unknown("an empty slice"), ASSUMED),
-            },
-        }
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests.iter().map(assume).collect()
+    }
+
+    fn reads_tool_turns(&self) -> bool {
+        false
+    }
+}
+
+/// The answer of [`AssumingJudge`] to `request`.
+fn assume(request: &JudgeRequest) -> Judgement {
+    match &request.question {
+        Question::Classify { .. } => OfflineJudge.decide(request),
+        Question::Criterion { .. } => match request.conversation.first() {
+            Some(turn) => Judgement::new(
+                Verdict::Satisfied {
+                    evidence_event: turn.event_index,
+                },
+                ASSUMED,
+            ),
+            None => Judgement::new(Verdict::unknown("an empty slice"), ASSUMED),
+        },
     }
 }
 
@@ -103,6 +256,9 @@ pub enum TraceVerdict {
     /// No violation, but a write was allowed only by assuming dialogue steps
     /// nobody judged (`--judge none`).
     Unverified,
+    /// No violation, but a write ran after a reply the reader could not
+    /// decide as the user's yes (the gate would have asked to confirm).
+    NeedsReview,
 }
 
 impl TraceVerdict {
@@ -112,6 +268,7 @@ impl TraceVerdict {
             TraceVerdict::Compliant => "compliant",
             TraceVerdict::Violation => "violation",
             TraceVerdict::Unverified => "unverified",
+            TraceVerdict::NeedsReview => "needs_review",
         }
     }
 }
@@ -123,6 +280,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::MissingRead => "missing_read",
         Reason::WrongValue => "wrong_value",
         Reason::AmountOutOfBounds => "amount_out_of_bounds",
+        Reason::OutOfWindow => "out_of_window",
         Reason::Ungrounded => "ungrounded",
         Reason::TooManyCalls => "too_many_calls",
         Reason::OutOfOrder => "out_of_order",
@@ -133,6 +291,7 @@ pub fn reason_name(reason: Reason) -> &'static str {
         Reason::AuthorizationUsed => "authorization_used",
         Reason::SessionFull => "session_full",
         Reason::WrongSide => "wrong_side",
+        Reason::NotIdentified => "not_identified",
     }
 }
 
@@ -222,9 +381,6 @@ pub struct TimelineEvent {
     pub text: String,
 }
 
-/// Longest text kept per timeline event.
-const TIMELINE_TEXT: usize = 240;
-
 /// The audit of one trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceReport {
@@ -259,9 +415,19 @@ pub struct TraceReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked: Vec<Deviation>,
     /// Every deviation without a write (the `deviate` verdict: an
-    /// instruction or claim out of order), in order.
+    /// instruction or claim out of order; a protected read refused), in
+    /// order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deviated: Vec<Deviation>,
+    /// Every write that lacked only the user's consent and met no answer
+    /// at all (the agent never asked, or never got a reply): a violation
+    /// (reason `unconsented`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unconsented: Vec<Deviation>,
+    /// Every write that lacked only the user's consent after a reply the
+    /// reader could not decide (reason `needs_review`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs_review: Vec<Deviation>,
     /// Writes allowed only by assumed dialogue steps.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unverified: Vec<UnverifiedWrite>,
@@ -309,536 +475,4 @@ impl From<Usage> for JudgeCost {
             cache_hits: u.cache_hits,
         }
     }
-}
-
-/// What a per-trace audit is asked for.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TraceOptions {
-    /// Keep the event timeline of flagged traces.
-    pub timeline: bool,
-    /// How the trace's tool results were delivered: unparsed
-    /// ([`ResultContent::Raw`]) ones are parsed here for the tools the
-    /// bundle reads only.
-    pub results: ResultContent,
-}
-
-/// Per-bundle facts the audit needs, computed once.
-#[derive(Debug)]
-pub struct AuditPlan {
-    rt: Arc<BundleRuntime>,
-    /// Display names of the steps that are reads (`tool_call` nodes).
-    read_steps: HashSet<String>,
-    /// Per authorization step (by display name), the display names of the
-    /// steps before it in the step graph: the only assumptions a write can
-    /// rest on.
-    ancestors: HashMap<String, HashSet<String>>,
-    /// Tools whose result content the extractor looks at (a read spec or a
-    /// binding from the result).
-    result_tools: HashSet<String>,
-    /// Those of them read as JSON (a read spec that is not a `text:` read).
-    json_tools: HashSet<String>,
-    mode: JudgeMode,
-}
-
-impl AuditPlan {
-    /// The plan for auditing with `rt` under `mode`.
-    pub fn new(rt: Arc<BundleRuntime>, mode: JudgeMode) -> Self {
-        let graph = &rt.bundle.workflow.graph;
-        let read_steps = rt
-            .steps
-            .iter()
-            .enumerate()
-            .filter(|(_, info)| {
-                graph
-                    .node_weight(info.node)
-                    .is_some_and(|n| n.kind == NodeKind::ToolCall)
-            })
-            .filter_map(|(i, _)| u32::try_from(i).ok())
-            .map(|i| rt.step_name(StepId(i)).to_owned())
-            .collect();
-        let program = &rt.bundle.program;
-        // Backwards along edges that go deeper (a loop back to an earlier
-        // step, such as the next request's classification, is not a way in).
-        let depth = |s: usize| rt.steps.get(s).map_or(u32::MAX, |i| i.depth);
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); program.steps.len()];
-        for (a, b) in &program.edges {
-            let (a, b) = (a.0 as usize, b.0 as usize);
-            if depth(a) < depth(b)
-                && let Some(list) = preds.get_mut(b)
-            {
-                list.push(a);
-            }
-        }
-        let mut ancestors = HashMap::new();
-        for (i, step) in program.steps.iter().enumerate() {
-            if step.authorizes.is_none() {
-                continue;
-            }
-            let mut seen: HashSet<usize> = HashSet::new();
-            let mut stack = vec![i];
-            while let Some(s) = stack.pop() {
-                for &p in preds.get(s).map_or(&[][..], Vec::as_slice) {
-                    if seen.insert(p) {
-                        stack.push(p);
-                    }
-                }
-            }
-            let names = seen
-                .into_iter()
-                .filter_map(|s| u32::try_from(s).ok())
-                .map(|s| rt.step_name(StepId(s)).to_owned())
-                .collect();
-            if let Ok(i) = u32::try_from(i) {
-                ancestors.insert(rt.step_name(StepId(i)).to_owned(), names);
-            }
-        }
-        let (result_tools, json_tools) = result_readers(&rt);
-        AuditPlan {
-            rt,
-            read_steps,
-            ancestors,
-            result_tools,
-            json_tools,
-            mode,
-        }
-    }
-
-    /// Whether the bundle looks at the content of `tool`'s results (a read
-    /// spec, or a step binding a variable from the result): the only
-    /// results the fast path parses.
-    pub fn reads_result(&self, tool: &str) -> bool {
-        self.result_tools.contains(tool)
-    }
-
-    /// The bundle runtime.
-    pub fn runtime(&self) -> &Arc<BundleRuntime> {
-        &self.rt
-    }
-
-    /// How dialogue steps are decided.
-    pub fn mode(&self) -> JudgeMode {
-        self.mode
-    }
-
-    /// Whether a block means the call lacked a read the bundle requires.
-    fn lacks_read(&self, reason: Reason, step: Option<&str>) -> bool {
-        match reason {
-            Reason::MissingRead | Reason::Ungrounded => true,
-            Reason::MissingStep | Reason::OutOfOrder => {
-                step.is_some_and(|s| self.read_steps.contains(s))
-            }
-            _ => false,
-        }
-    }
-}
-
-/// The tools whose result content the extractor reads, and those of them
-/// read as JSON.
-fn result_readers(rt: &BundleRuntime) -> (HashSet<String>, HashSet<String>) {
-    let bundle = &rt.bundle;
-    let mut result_tools = HashSet::new();
-    let mut json_tools = HashSet::new();
-    for (name, tool) in &bundle.domain.tools {
-        let reads = tool.kind != ToolKind::Generic && !tool.reads.is_empty();
-        let binds = bundle
-            .program
-            .steps
-            .iter()
-            .zip(&bundle.step_binds)
-            .any(|(step, binds)| {
-                step.timing == Timing::Result(tool.symbol)
-                    && binds
-                        .iter()
-                        .any(|b| matches!(b.source, BindSource::Result(_)))
-            });
-        if reads || binds {
-            result_tools.insert(name.clone());
-        }
-        if reads
-            && tool
-                .reads
-                .iter()
-                .any(|r| r.text.is_none() && r.needs_structure())
-        {
-            json_tools.insert(name.clone());
-        }
-    }
-    (result_tools, json_tools)
-}
-
-/// Parses, in a trace whose results came unparsed, the results of the tools
-/// the bundle reads; reports every successful result of a tool read as JSON
-/// that is not a JSON object or array (parsed or not, the same check).
-fn prepare_results(plan: &AuditPlan, events: &mut [Event], results: ResultContent) -> Vec<String> {
-    let mut tools: HashMap<String, String> = HashMap::new();
-    let mut anomalies = Vec::new();
-    for (index, event) in events.iter_mut().enumerate() {
-        match event {
-            Event::Call { id, tool, .. } => {
-                if plan.result_tools.contains(tool.as_str()) {
-                    tools.insert(id.clone(), tool.clone());
-                }
-            }
-            Event::Result { id, ok, content } => {
-                let Some(tool) = tools.remove(id.as_str()) else {
-                    continue;
-                };
-                if results == ResultContent::Raw
-                    && let serde_json::Value::String(text) = content
-                {
-                    *content = parse_content(text);
-                }
-                if *ok
-                    && plan.json_tools.contains(&tool)
-                    && !(content.is_object() || content.is_array())
-                {
-                    anomalies.push(format!(
-                        "event {index}: the result of {tool} is not JSON (the bundle reads it as JSON); nothing was read from it"
-                    ));
-                }
-            }
-            Event::User { .. } | Event::Agent { .. } => {}
-        }
-    }
-    anomalies
-}
-
-/// Where a trace came from, beside its own meta.
-#[derive(Clone, Debug, Default)]
-pub struct TraceSource {
-    /// The file, as given.
-    pub file: String,
-    /// The agent model, when the file says.
-    pub model: Option<String>,
-}
-
-/// Audits one trace: every event through a session under the `workflow`
-/// schedule, then the report. The session is the gate itself, so the audit
-/// decides exactly what the gate would have.
-pub async fn audit_trace(
-    plan: &AuditPlan,
-    trace: Trace,
-    source: &TraceSource,
-    judge: &dyn Judge,
-    options: TraceOptions,
-) -> Result<TraceReport, SessionError> {
-    let mut trace = trace;
-    let content_anomalies = prepare_results(plan, &mut trace.events, options.results);
-    let mut executed: HashMap<&str, bool> = HashMap::new();
-    for event in &trace.events {
-        if let Event::Result { id, ok, .. } = event {
-            executed.entry(id.as_str()).or_insert(*ok);
-        }
-    }
-    let call_ids: Vec<Option<String>> = trace
-        .events
-        .iter()
-        .map(|e| match e {
-            Event::Call { id, .. } => executed.get(id.as_str()).map(|_| id.clone()),
-            _ => None,
-        })
-        .collect();
-    let executed: HashMap<String, bool> = executed
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect();
-    let texts: Option<Vec<String>> = options.timeline.then(|| {
-        trace
-            .events
-            .iter()
-            .map(|e| clip(&event_text(e, options.results), TIMELINE_TEXT))
-            .collect()
-    });
-    let meta = trace.meta;
-    let events_total = trace.events.len();
-    let mut session = Session::new(Arc::clone(&plan.rt), Schedule::Workflow);
-    let mut acc = Accumulator {
-        anomalies: content_anomalies,
-        keep_timeline: options.timeline,
-        ..Accumulator::default()
-    };
-    for (i, event) in trace.events.into_iter().enumerate() {
-        let report = session.push(event, judge).await?;
-        let ran = call_ids
-            .get(i)
-            .and_then(Option::as_ref)
-            .and_then(|id| executed.get(id))
-            .copied()
-            .unwrap_or(false);
-        acc.take(plan, report, ran);
-    }
-    let metrics_base = step_counts(&session, &acc);
-    let reward_one = meta.reward.is_some_and(|r| (r - 1.0).abs() < 1e-9);
-    let verdict = if !acc.blocked.is_empty() || !acc.deviated.is_empty() {
-        TraceVerdict::Violation
-    } else if !acc.unverified.is_empty() {
-        TraceVerdict::Unverified
-    } else {
-        TraceVerdict::Compliant
-    };
-    let (steps_satisfied, steps_required) = metrics_base;
-    let metrics = TraceMetrics {
-        steps_satisfied,
-        steps_required,
-        step_tcr: if steps_required == 0 {
-            1.0
-        } else {
-            steps_satisfied as f64 / steps_required as f64
-        },
-        trace_tcr: steps_satisfied == steps_required,
-        process_valid: reward_one && verdict != TraceVerdict::Violation,
-        near_miss: reward_one && verdict == TraceVerdict::Violation,
-        mutating_calls: acc.mutating,
-        executed_calls: acc.executed,
-        executed_without_read: acc.executed_without_read,
-    };
-    let requests = acc.outcomes();
-    let mut report = TraceReport {
-        file: source.file.clone(),
-        trace: meta.id,
-        task_id: meta.task_id,
-        trial: meta.trial,
-        domain: meta.domain,
-        model: source.model.clone(),
-        reward: meta.reward,
-        events: events_total,
-        verdict,
-        first_deviation: first_of(&acc.blocked, &acc.deviated),
-        blocked: acc.blocked,
-        deviated: acc.deviated,
-        unverified: acc.unverified,
-        requests,
-        metrics,
-        judge: JudgeCost::from(session.usage()),
-        anomalies: acc.anomalies,
-        timeline: None,
-    };
-    if let Some(texts) = texts
-        && report.flagged()
-    {
-        report.timeline = Some(
-            acc.timeline
-                .into_iter()
-                .zip(texts)
-                .map(|((event, kind, verdict), text)| TimelineEvent {
-                    event,
-                    kind,
-                    verdict,
-                    text,
-                })
-                .collect(),
-        );
-    }
-    Ok(report)
-}
-
-/// The earlier of the first blocked call and the first deviation without a
-/// write.
-fn first_of(blocked: &[Deviation], deviated: &[Deviation]) -> Option<Deviation> {
-    match (blocked.first(), deviated.first()) {
-        (Some(b), Some(d)) if d.event < b.event => Some(d.clone()),
-        (Some(b), _) => Some(b.clone()),
-        (None, d) => d.cloned(),
-    }
-}
-
-/// What the per-event reports add up to.
-#[derive(Default)]
-struct Accumulator {
-    blocked: Vec<Deviation>,
-    deviated: Vec<Deviation>,
-    unverified: Vec<UnverifiedWrite>,
-    /// Accepted assumed verdicts so far: (step, request).
-    assumed: Vec<(String, Bindings)>,
-    /// Allowed writes per request.
-    allowed_by_request: BTreeMap<Bindings, usize>,
-    /// Blocked writes per request.
-    blocked_by_request: BTreeMap<Bindings, usize>,
-    /// The requests at the last firing that showed any.
-    last_requests: Vec<Arc<RequestView>>,
-    mutating: usize,
-    executed: usize,
-    executed_without_read: usize,
-    anomalies: Vec<String>,
-    /// (event, kind, verdict label) per event, when asked for.
-    timeline: Vec<(u32, String, String)>,
-    keep_timeline: bool,
-}
-
-impl Accumulator {
-    fn take(&mut self, plan: &AuditPlan, report: EventReport, ran: bool) {
-        if plan.mode == JudgeMode::Assumed {
-            for note in &report.judge {
-                if note.rejected.is_none() && matches!(note.verdict, Verdict::Satisfied { .. }) {
-                    self.assumed.push((note.node.clone(), note.request.clone()));
-                }
-            }
-        }
-        if self.keep_timeline {
-            self.timeline.push((
-                report.event.0,
-                report.kind.clone(),
-                report.verdict.label().to_owned(),
-            ));
-        }
-        self.anomalies.extend(report.anomalies);
-        if !report.requests.is_empty() {
-            self.last_requests = report.requests;
-        }
-        if let GateVerdict::Deviate {
-            reason,
-            action,
-            step,
-            remediation,
-            at,
-            ..
-        } = &report.verdict
-        {
-            self.deviated.push(Deviation {
-                event: at.0,
-                call: action.clone(),
-                node: step.clone(),
-                reason: reason_name(*reason).to_owned(),
-                request: Bindings::new(),
-                remediation: remediation.clone(),
-                executed: false,
-            });
-        }
-        if !report.mutating {
-            return;
-        }
-        self.mutating += 1;
-        if ran {
-            self.executed += 1;
-        }
-        match report.verdict {
-            GateVerdict::Block {
-                reason,
-                step,
-                request,
-                remediation,
-                ..
-            } => {
-                if ran && plan.lacks_read(reason, step.as_deref()) {
-                    self.executed_without_read += 1;
-                }
-                *self.blocked_by_request.entry(request.clone()).or_default() += 1;
-                self.blocked.push(Deviation {
-                    event: report.event.0,
-                    call: report.kind,
-                    node: step,
-                    reason: reason_name(reason).to_owned(),
-                    request,
-                    remediation,
-                    executed: ran,
-                });
-            }
-            GateVerdict::Allow { step, request } => {
-                *self.allowed_by_request.entry(request.clone()).or_default() += 1;
-                let before = plan.ancestors.get(&step);
-                let mut assumed: Vec<String> = Vec::new();
-                for (s, r) in &self.assumed {
-                    let on_path = before.is_some_and(|b| b.contains(s));
-                    let same_request = r.iter().all(|(k, v)| request.get(k) == Some(v));
-                    if on_path && same_request && !assumed.contains(s) {
-                        assumed.push(s.clone());
-                    }
-                }
-                if !assumed.is_empty() {
-                    self.unverified.push(UnverifiedWrite {
-                        event: report.event.0,
-                        call: report.kind,
-                        node: step,
-                        request,
-                        assumed,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn outcomes(&self) -> Vec<RequestOutcome> {
-        let mut seen: BTreeMap<Bindings, RequestOutcome> = BTreeMap::new();
-        for view in &self.last_requests {
-            let outcome = seen
-                .entry(view.request.clone())
-                .or_insert_with(|| RequestOutcome {
-                    request: view.request.clone(),
-                    status: match view.status {
-                        RequestStatus::Done => "done",
-                        _ => "open",
-                    }
-                    .to_owned(),
-                    waiting_at: Vec::new(),
-                    allowed: 0,
-                    blocked: 0,
-                });
-            outcome
-                .waiting_at
-                .extend(view.cursor.iter().map(|c| c.step.clone()));
-        }
-        for (request, n) in &self.allowed_by_request {
-            seen.entry(request.clone())
-                .or_insert_with(|| closed(request))
-                .allowed = *n;
-        }
-        for (request, n) in &self.blocked_by_request {
-            seen.entry(request.clone())
-                .or_insert_with(|| closed(request))
-                .blocked = *n;
-        }
-        seen.into_values().collect()
-    }
-}
-
-/// A request only known from its calls (it showed no cursor at the end).
-fn closed(request: &Bindings) -> RequestOutcome {
-    RequestOutcome {
-        request: request.clone(),
-        status: "done".to_owned(),
-        waiting_at: Vec::new(),
-        allowed: 0,
-        blocked: 0,
-    }
-}
-
-/// `(satisfied, required)` steps: every (step, request) the monitor holds
-/// evidence for, plus the distinct first unmet steps of the blocked calls.
-fn step_counts(session: &Session, acc: &Accumulator) -> (usize, usize) {
-    let satisfied = session.monitor().evidence().len();
-    let unmet: HashSet<(&str, &Bindings)> = acc
-        .blocked
-        .iter()
-        .filter_map(|d| d.node.as_deref().map(|n| (n, &d.request)))
-        .collect();
-    (satisfied, satisfied + unmet.len())
-}
-
-/// The text of an event on the timeline; a result left unparsed
-/// ([`ResultContent::Raw`]) reads as it would parsed.
-fn event_text(event: &Event, results: ResultContent) -> String {
-    match event {
-        Event::User { text } | Event::Agent { text } => text.clone(),
-        Event::Call { args, .. } => args.to_string(),
-        Event::Result { content, .. } => {
-            let parsed = match (results, content) {
-                (ResultContent::Raw, serde_json::Value::String(raw)) => parse_content(raw),
-                (_, content) => content.clone(),
-            };
-            match parsed {
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            }
-        }
-    }
-}
-
-fn clip(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_owned();
-    }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
 }

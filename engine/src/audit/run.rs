@@ -8,6 +8,10 @@
 //! threads and the largest trace (plus the few results waiting for a slower
 //! earlier one), and the output is the same for any number of threads. With
 //! one thread everything runs inline on the caller's thread.
+//!
+//! What a worker makes of a trace is a [`TraceWork`]: the audit's
+//! [`TraceReport`] by its [`Auditor`], or anything else (`turnstile diff`
+//! replays each trace under two bundles).
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -16,24 +20,41 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use super::TraceReport;
 use super::summary::Rejection;
+use super::{Auditor, TraceReport, TraceSource};
 use crate::import::{Format, ResultContent, TraceReader};
 use crate::trace::Trace;
 
-use super::TraceSource;
+/// What a worker thread makes of one trace.
+pub trait TraceWork: Sync {
+    /// What one trace gives.
+    type Output: Send;
+    /// How the readers deliver tool results to [`TraceWork::work`].
+    fn results(&self) -> ResultContent;
+    /// The work on one trace, or why it could not be done.
+    fn work(&self, trace: Trace, source: &TraceSource) -> Result<Self::Output, String>;
+}
 
-/// What the audit of one trace gives: a report, or why the trace could not
-/// be audited.
-pub type Audited = Result<TraceReport, String>;
+impl TraceWork for Auditor {
+    type Output = TraceReport;
 
-/// What the run delivers, in input order.
+    fn results(&self) -> ResultContent {
+        Auditor::results(self)
+    }
+
+    fn work(&self, trace: Trace, source: &TraceSource) -> Result<TraceReport, String> {
+        self.audit(trace, source).map_err(|e| e.to_string())
+    }
+}
+
+/// What the run delivers, in input order: `R` is what a worker makes of
+/// one trace.
 #[derive(Debug)]
-pub enum Item {
+pub enum Item<R = TraceReport> {
     /// A file is about to be read (given or found in a directory).
     File(String),
     /// A trace's report.
-    Report(Box<TraceReport>),
+    Report(Box<R>),
     /// A record or file that could not be read or audited.
     Rejected(Rejection),
 }
@@ -56,9 +77,6 @@ pub struct RunOptions {
     pub threads: usize,
     /// The format of every file; detected per file when none.
     pub format: Option<Format>,
-    /// How the readers deliver tool results (the audit's
-    /// [`TraceOptions::results`](super::TraceOptions::results) must say the same).
-    pub results: ResultContent,
 }
 
 /// The input name that means standard input.
@@ -131,26 +149,30 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, rejections: &mut Vec<Rejection>) {
 
 /// One unit of work from the reader: a trace to audit, or an item that
 /// needs none.
-enum Work {
+enum Work<R> {
     Trace(Trace, Arc<TraceSource>),
-    Done(Item),
+    Done(Item<R>),
 }
 
+/// The workers' queue: each unit of work with its input position.
+type WorkQueue<R> = Mutex<Receiver<(usize, Work<R>)>>;
+
 /// Reads every file and delivers each [`Item`] to `sink` in input order;
-/// `audit` is called on the worker threads. `sink` may stop the run early
-/// with `ControlFlow::Break`. Returns whether the run went to the end.
-pub fn run(
+/// `job` works on each trace on the worker threads. `sink` may stop the
+/// run early with `ControlFlow::Break`. Returns whether the run went to the
+/// end.
+pub fn run<W: TraceWork>(
     files: &[PathBuf],
     options: &RunOptions,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
-    sink: &mut dyn FnMut(Item) -> ControlFlow<()>,
+    job: &W,
+    sink: &mut dyn FnMut(Item<W::Output>) -> ControlFlow<()>,
 ) -> Result<bool, String> {
     if options.threads <= 1 {
         let mut finished = true;
-        read_all(files, options, counters, &mut |work| {
+        read_all(files, options, job, counters, &mut |work| {
             let item = match work {
-                Work::Trace(trace, source) => finish(trace, &source, audit, counters),
+                Work::Trace(trace, source) => finish(trace, &source, job, counters),
                 Work::Done(item) => item,
             };
             let flow = sink(item);
@@ -165,8 +187,8 @@ pub fn run(
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     let bound = options.threads.saturating_mul(4).max(4);
-    let (work_tx, work_rx) = sync_channel::<(usize, Work)>(bound);
-    let (done_tx, done_rx) = sync_channel::<(usize, Item)>(bound);
+    let (work_tx, work_rx) = sync_channel::<(usize, Work<W::Output>)>(bound);
+    let (done_tx, done_rx) = sync_channel::<(usize, Item<W::Output>)>(bound);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let stop = AtomicBool::new(false);
     let mut finished = true;
@@ -174,7 +196,7 @@ pub fn run(
         let stop = &stop;
         scope.spawn(move || {
             let mut seq = 0;
-            read_all(files, options, counters, &mut |work| {
+            read_all(files, options, job, counters, &mut |work| {
                 if stop.load(Ordering::Relaxed) || work_tx.send((seq, work)).is_err() {
                     return ControlFlow::Break(());
                 }
@@ -189,7 +211,7 @@ pub fn run(
                 for _ in 0..options.threads {
                     let rx = Arc::clone(work_rx);
                     let tx = done_tx.clone();
-                    s.spawn(move |_| worker(&rx, &tx, counters, audit));
+                    s.spawn(move |_| worker(&rx, &tx, counters, job));
                 }
                 // The workers hold the only senders now: the collector sees
                 // the end when the last one finishes.
@@ -207,11 +229,11 @@ pub fn run(
     Ok(finished)
 }
 
-fn worker(
-    rx: &Mutex<Receiver<(usize, Work)>>,
-    tx: &SyncSender<(usize, Item)>,
+fn worker<W: TraceWork>(
+    rx: &WorkQueue<W::Output>,
+    tx: &SyncSender<(usize, Item<W::Output>)>,
     counters: &Counters,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
+    job: &W,
 ) {
     loop {
         let next = match rx.lock() {
@@ -220,7 +242,7 @@ fn worker(
         };
         let Ok((seq, work)) = next else { return };
         let item = match work {
-            Work::Trace(trace, source) => finish(trace, &source, audit, counters),
+            Work::Trace(trace, source) => finish(trace, &source, job, counters),
             Work::Done(item) => item,
         };
         if tx.send((seq, item)).is_err() {
@@ -230,8 +252,11 @@ fn worker(
 }
 
 /// Delivers the results in input order; `false` when the sink stopped.
-fn collect(rx: &Receiver<(usize, Item)>, sink: &mut dyn FnMut(Item) -> ControlFlow<()>) -> bool {
-    let mut waiting: BTreeMap<usize, Item> = BTreeMap::new();
+fn collect<R>(
+    rx: &Receiver<(usize, Item<R>)>,
+    sink: &mut dyn FnMut(Item<R>) -> ControlFlow<()>,
+) -> bool {
+    let mut waiting: BTreeMap<usize, Item<R>> = BTreeMap::new();
     let mut next = 0;
     for (seq, item) in rx.iter() {
         waiting.insert(seq, item);
@@ -245,17 +270,18 @@ fn collect(rx: &Receiver<(usize, Item)>, sink: &mut dyn FnMut(Item) -> ControlFl
     true
 }
 
-fn finish(
+fn finish<W: TraceWork>(
     trace: Trace,
     source: &TraceSource,
-    audit: &(dyn Fn(Trace, &TraceSource) -> Audited + Sync),
+    job: &W,
     counters: &Counters,
-) -> Item {
+) -> Item<W::Output> {
     let id = trace.meta.id.clone();
-    match audit(trace, source) {
+    let events = trace.events.len();
+    match job.work(trace, source) {
         Ok(report) => {
             counters.traces.fetch_add(1, Ordering::Relaxed);
-            counters.events.fetch_add(report.events, Ordering::Relaxed);
+            counters.events.fetch_add(events, Ordering::Relaxed);
             Item::Report(Box::new(report))
         }
         Err(reason) => Item::Rejected(Rejection {
@@ -268,11 +294,12 @@ fn finish(
 }
 
 /// Walks every file, handing each trace and problem to `f` in order.
-fn read_all(
+fn read_all<W: TraceWork>(
     files: &[PathBuf],
     options: &RunOptions,
+    job: &W,
     counters: &Counters,
-    f: &mut dyn FnMut(Work) -> ControlFlow<()>,
+    f: &mut dyn FnMut(Work<W::Output>) -> ControlFlow<()>,
 ) {
     let format = options.format;
     let mut done_bytes = 0u64;
@@ -293,7 +320,7 @@ fn read_all(
             TraceReader::open(path, format)
         };
         let mut reader = match opened {
-            Ok(reader) => reader.with_result_content(options.results),
+            Ok(reader) => reader.with_result_content(job.results()),
             Err(e) => {
                 if f(Work::Done(Item::Rejected(Rejection::from(&e)))).is_break() {
                     return;

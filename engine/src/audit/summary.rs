@@ -52,6 +52,8 @@ pub struct Group {
     pub violation: usize,
     /// Verdict `unverified`.
     pub unverified: usize,
+    /// Verdict `needs_review`.
+    pub needs_review: usize,
     /// Traces whose input recorded a reward.
     pub rewarded: usize,
     /// Traces with reward 1.
@@ -70,6 +72,12 @@ pub struct Group {
     pub mutating_calls: usize,
     /// Blocked mutating calls.
     pub blocked_calls: usize,
+    /// Mutating calls that lacked only the user's consent and met no
+    /// answer at all (violations, apart from the blocks).
+    pub unconsented_calls: usize,
+    /// Mutating calls that lacked only the user's consent after a reply
+    /// the reader could not decide.
+    pub review_calls: usize,
     /// Executed mutating calls in reward-1 traces (Call-NMR's denominator).
     pub executed_rewarded: usize,
     /// Of those, the ones lacking a required read (Call-NMR's numerator).
@@ -90,6 +98,7 @@ impl Group {
             TraceVerdict::Compliant => self.compliant += 1,
             TraceVerdict::Violation => self.violation += 1,
             TraceVerdict::Unverified => self.unverified += 1,
+            TraceVerdict::NeedsReview => self.needs_review += 1,
         }
         let reward_one = r.reward.is_some_and(|x| (x - 1.0).abs() < 1e-9);
         self.rewarded += usize::from(r.reward.is_some());
@@ -101,6 +110,8 @@ impl Group {
         self.steps_required += r.metrics.steps_required;
         self.mutating_calls += r.metrics.mutating_calls;
         self.blocked_calls += r.blocked.len();
+        self.unconsented_calls += r.unconsented.len();
+        self.review_calls += r.needs_review.len();
         if reward_one {
             self.executed_rewarded += r.metrics.executed_calls;
             self.executed_rewarded_without_read += r.metrics.executed_without_read;
@@ -218,7 +229,7 @@ impl Summary {
         self.by_model.entry(model).or_default().add(r);
         let domain = r.domain.clone().unwrap_or_else(|| UNKNOWN.to_owned());
         self.by_domain.entry(domain).or_default().add(r);
-        for d in r.blocked.iter().chain(&r.deviated) {
+        for d in r.blocked.iter().chain(&r.deviated).chain(&r.unconsented) {
             let node = d.node.clone().unwrap_or_else(|| "-".to_owned());
             *self
                 .by_node_reason

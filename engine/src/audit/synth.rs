@@ -178,7 +178,9 @@ fn rename_value(value: &mut Value, mapping: &[(String, String)]) {
 
 fn rename_event(event: &mut Event, mapping: &[(String, String)], i: usize) {
     match event {
-        Event::User { text } | Event::Agent { text } => *text = replace_all(text, mapping),
+        Event::User { text } | Event::Ticket { text } | Event::Agent { text } => {
+            *text = replace_all(text, mapping);
+        }
         Event::Call { id, args, .. } => {
             id.push_str(&format!("~{i}"));
             rename_value(args, mapping);
@@ -187,6 +189,7 @@ fn rename_event(event: &mut Event, mapping: &[(String, String)], i: usize) {
             id.push_str(&format!("~{i}"));
             rename_value(content, mapping);
         }
+        Event::Approval { call, .. } => call.push_str(&format!("~{i}")),
     }
 }
 

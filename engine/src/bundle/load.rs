@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde_saphyr::{Budget, Options};
 
+use crate::bundle::identity::{BundleIdentity, IdentityFiles};
 use crate::bundle::model::{DomainFile, FlowDef, Manifest};
 use crate::diag::{ProblemKind, Problems, RawProblem};
 use crate::source::{FileId, Loc, SourceMap, offset_of};
@@ -34,40 +35,48 @@ pub struct LoadedBundle {
     /// Every file a node `cites`, by the path written, with its number of
     /// lines (`None` when it cannot be read), so citations can be checked.
     pub(crate) cited: BTreeMap<String, Option<usize>>,
+    /// The bundle's content id (and the ids earlier builds gave it).
+    pub(crate) identity: BundleIdentity,
 }
 
 /// Loads the bundle in `dir` (or the manifest file `dir` names). Reports every
 /// file's problems, not just the first file's.
 pub fn load(dir: &Path) -> Result<LoadedBundle, Problems> {
-    let (dir, manifest_path) = if dir.is_file() {
+    let (dir, manifest_name) = if dir.is_file() {
         let parent = dir.parent().unwrap_or(Path::new(".")).to_path_buf();
-        (parent, dir.to_path_buf())
+        let name = dir
+            .file_name()
+            .map_or_else(|| MANIFEST.to_owned(), |n| n.to_string_lossy().into_owned());
+        (parent, name)
     } else {
-        (dir.to_path_buf(), dir.join(MANIFEST))
+        (dir.to_path_buf(), MANIFEST.to_owned())
     };
     let mut loader = Loader {
         root: dir.clone(),
         sources: SourceMap::default(),
         problems: Vec::new(),
+        identity: IdentityFiles::default(),
     };
-    let Some(manifest) = loader.parse::<Manifest>(&manifest_path) else {
+    let Some(manifest) = loader.parse::<Manifest>(&manifest_name) else {
         return Err(loader.finish());
     };
-    let domain_path = dir.join(manifest.1.domain.value());
-    let domain = loader.parse::<DomainFile>(&domain_path);
-    let flow_paths: Vec<PathBuf> = manifest
-        .1
-        .flows
-        .iter()
-        .map(|f| dir.join(f.value()))
-        .collect();
+    let domain = loader.parse::<DomainFile>(manifest.1.domain.value());
+    let flow_paths: Vec<String> = manifest.1.flows.iter().map(|f| f.value().clone()).collect();
     let flows: Vec<(FileId, FlowDef)> = flow_paths
         .iter()
         .filter_map(|p| loader.parse::<FlowDef>(p))
         .collect();
-    let cited = cited_files(&dir, &flows);
+    let protected_cites: Vec<String> = manifest
+        .1
+        .protected_reads
+        .iter()
+        .filter_map(|p| p.cites.as_ref())
+        .flat_map(|c| c.to_vec())
+        .collect();
+    let cited = cited_files(&dir, &flows, protected_cites, &mut loader.identity);
     match domain {
         Some(domain) if loader.problems.is_empty() => Ok(LoadedBundle {
+            identity: loader.identity.identity(&dir),
             sources: loader.sources,
             manifest,
             domain,
@@ -84,14 +93,20 @@ pub(crate) fn cited_file(citation: &str) -> &str {
 }
 
 /// Line counts of every file the flows cite, read under the same size limit
-/// as bundle files.
-fn cited_files(dir: &Path, flows: &[(FileId, FlowDef)]) -> BTreeMap<String, Option<usize>> {
+/// as bundle files; each one read is part of the bundle's identity.
+fn cited_files(
+    dir: &Path,
+    flows: &[(FileId, FlowDef)],
+    manifest_cites: Vec<String>,
+    identity: &mut IdentityFiles,
+) -> BTreeMap<String, Option<usize>> {
     let mut cited = BTreeMap::new();
     for citation in flows
         .iter()
         .flat_map(|(_, flow)| &flow.nodes)
         .filter_map(|node| node.cites.as_ref())
         .flat_map(|cites| cites.to_vec())
+        .chain(manifest_cites)
     {
         let file = cited_file(&citation).to_owned();
         if cited.contains_key(&file) {
@@ -103,6 +118,7 @@ fn cited_files(dir: &Path, flows: &[(FileId, FlowDef)]) -> BTreeMap<String, Opti
             .filter(|meta| meta.is_file() && meta.len() <= MAX_FILE_BYTES)
             .and_then(|_| fs::read(&path).ok())
             .map(|bytes| {
+                identity.add_cited(&file, &bytes);
                 let text = String::from_utf8_lossy(&bytes);
                 text.lines().count()
             });
@@ -115,6 +131,7 @@ struct Loader {
     root: PathBuf,
     sources: SourceMap,
     problems: Vec<RawProblem>,
+    identity: IdentityFiles,
 }
 
 impl Loader {
@@ -130,8 +147,12 @@ impl Loader {
             .to_string()
     }
 
-    fn parse<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(FileId, T)> {
-        let (file, text) = self.read(path)?;
+    /// Reads and parses the file at `written`, a path relative to the
+    /// bundle directory.
+    fn parse<T: DeserializeOwned>(&mut self, written: &str) -> Option<(FileId, T)> {
+        let path = self.root.join(written);
+        let (file, text) = self.read(&path)?;
+        self.identity.add(written, text.as_bytes());
         match serde_saphyr::from_str_with_options::<T>(&text, yaml_options()) {
             Ok(value) => Some((file, value)),
             Err(err) => {
@@ -254,7 +275,7 @@ fn yaml_problem(err: &serde_saphyr::Error, file: FileId, text: &str) -> RawProbl
     } else {
         RawProblem::new(ProblemKind::Yaml, loc, message)
             .label("here")
-            .help("see the bundle JSON Schema (`turnstile schema`) for the expected shape")
+            .help("see the file's JSON Schema (`turnstile schema manifest|domain|flow`) for the expected shape")
     }
 }
 

@@ -88,6 +88,10 @@ pub struct Manifest {
     /// instead of `transfer` (which a bank may then use as a request type).
     #[serde(default)]
     pub builtin_labels: BTreeMap<String, Sp<String>>,
+    /// Whether an operator of the host may answer a `confirm` verdict
+    /// (an `approval` event `by: operator`); by default only the user may.
+    #[serde(default)]
+    pub operator_approvals: bool,
     /// Mutating tools the workflow deliberately does not authorize, each with why.
     #[serde(default)]
     pub out_of_scope: Vec<OutOfScope>,
@@ -101,11 +105,47 @@ pub struct Manifest {
     /// itself, no user). A trace's own metadata overrides it. Default `dual`.
     #[serde(default)]
     pub control: Option<Sp<Control>>,
+    /// Reads the policy protects: a call of one of these read tools is
+    /// allowed only after an identification step (`after`) and while a
+    /// guard over what was read holds (`guard`); otherwise the gate blocks
+    /// it (`NotIdentified`, or the guard's reason) and replay and audit
+    /// report it, though its result still counts as read.
+    #[serde(default)]
+    pub protected_reads: Vec<ProtectedReadDef>,
+    /// Where `now()` comes from: `fixed <timestamp>` (one instant, e.g. a
+    /// benchmark whose policy states the current time), `event` (each
+    /// event's own timestamp) or `system` (the live gate's clock). Required
+    /// by a bundle whose checks read `now()`.
+    #[serde(default)]
+    pub clock: Option<Sp<String>>,
     /// Statements the agent must not make before a tool has verified them
     /// (a "resolved" claim before the re-check): checked by code on the
     /// agent's messages and reported as a deviation.
     #[serde(default)]
     pub claims: Vec<ClaimDef>,
+}
+
+/// Read tools the policy protects, and what they wait for.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProtectedReadDef {
+    /// The read (or generic) agent-side tools protected.
+    pub tools: Vec<Sp<String>>,
+    /// Qualified ids of workflow nodes (`identify.find_by_email`): some
+    /// request must have satisfied one of them before the read. Default:
+    /// none (the guard alone decides).
+    #[serde(default)]
+    pub after: Vec<Sp<String>>,
+    /// A check over the facts read so far, the read's `args` and the
+    /// variables the identifying request bound (`args.user_id == $user`).
+    #[serde(default)]
+    pub guard: Option<Sp<String>>,
+    /// What the agent should do instead; `{...}` placeholders as in a
+    /// node's remediation.
+    pub remediation: Sp<String>,
+    /// The policy lines that protect these reads (`policy.md:10`).
+    #[serde(default)]
+    pub cites: Option<Cites>,
 }
 
 /// Who calls the user-side tools of a bundle.
@@ -234,6 +274,17 @@ pub struct ToolDef {
     /// (besides its name, with `_` or spaces), case-insensitive.
     #[serde(default)]
     pub phrases: Vec<String>,
+    /// The words naming this tool's action in a summary the user confirms
+    /// (`cancel`, `refund`): a `confirmed(args.x, "<word>")` in a guard of
+    /// its writes is the user's consent, which a `confirm` verdict and an
+    /// approval can stand for; any other `confirmed`/`said` is formal.
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// The confirmation request a `confirm` verdict shows the user: text
+    /// with `{param}` placeholders over the call's arguments (`{{`/`}}` for
+    /// braces). Default: the tool's name and its arguments.
+    #[serde(default)]
+    pub confirmation: Option<Sp<String>>,
 }
 
 /// Where in a tool's JSON result one entity (or one per list element) lives.

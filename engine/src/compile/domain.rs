@@ -9,7 +9,8 @@ use crate::bundle::model::{DomainFile, Sp, ToolKind};
 use crate::compile::Ctx;
 use crate::diag::{ProblemKind, RawProblem, did_you_mean, name_hint, with_article};
 use crate::schema::{
-    Domain, Entity, EnumDef, JsonPath, ReadSpec, Tool, TypeExpr, parse_json_path, parse_type,
+    ConfirmPiece, Domain, Entity, EnumDef, JsonPath, ReadSpec, Tool, TypeExpr, parse_confirmation,
+    parse_json_path, parse_type,
 };
 use crate::source::FileId;
 
@@ -122,6 +123,10 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
             .iter()
             .filter_map(|read| compile_read(ctx, &domain, read, &params, file))
             .collect();
+        let confirmation = tool
+            .confirmation
+            .as_ref()
+            .and_then(|template| compile_confirmation(ctx, name, template, &params, file));
         let symbol = ctx.interner.intern(name);
         domain.tools.insert(
             name.clone(),
@@ -134,6 +139,8 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 reads,
                 after: tool.after.iter().map(|t| t.value().clone()).collect(),
                 phrases: tool.phrases.iter().map(|p| p.to_lowercase()).collect(),
+                actions: tool.actions.clone(),
+                confirmation,
             },
         );
     }
@@ -157,6 +164,46 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
         }
     }
     domain
+}
+
+/// A tool's confirmation template, parsed, every placeholder one of its
+/// parameters; `None` after reporting what is wrong.
+fn compile_confirmation(
+    ctx: &mut Ctx<'_>,
+    tool: &str,
+    template: &Sp<String>,
+    params: &BTreeMap<String, ValueType>,
+    file: FileId,
+) -> Option<Vec<ConfirmPiece>> {
+    let pieces = match parse_confirmation(template.value()) {
+        Ok(pieces) => pieces,
+        Err(why) => {
+            ctx.report(RawProblem::new(
+                ProblemKind::BadTemplate,
+                Some(template.loc(file)),
+                format!("the confirmation of `{tool}`: {why}"),
+            ));
+            return None;
+        }
+    };
+    let mut known = true;
+    for piece in &pieces {
+        if let ConfirmPiece::Param(name) = piece
+            && !params.contains_key(name)
+        {
+            known = false;
+            let names = params.keys().cloned().collect::<Vec<_>>().join(", ");
+            ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnknownParam,
+                    Some(template.loc(file)),
+                    format!("the confirmation of `{tool}` names `{{{name}}}`, which is not one of its parameters"),
+                )
+                .help(format!("its parameters: {names}")),
+            );
+        }
+    }
+    known.then_some(pieces)
 }
 
 fn compile_read(
@@ -485,7 +532,17 @@ fn path(ctx: &mut Ctx<'_>, sp: &Sp<String>, file: FileId) -> Option<JsonPath> {
         Ok(p) => Some(p),
         Err(e) => {
             let loc = ctx.inner_loc(sp, file, e.span);
-            ctx.error(ProblemKind::BadPath, Some(loc), e.message)
+            let mut problem = RawProblem::new(ProblemKind::BadPath, Some(loc), e.message);
+            if sp.value().trim_start().starts_with("args.") {
+                problem = problem.help(
+                    "a read takes its values from the tool's result (`$.order_id`); the call's \
+                     arguments are not the result: bind one to a request variable in the node \
+                     (`bind: {order: args.order_id}`), or make it part of a composite id \
+                     (`key: [string, date]` on the entity, `id: \"[args.number, args.date]\"`)",
+                );
+            }
+            ctx.report(problem);
+            None
         }
     }
 }

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use turnstile_rules::{
-    AggOp, Amount, ArgConstraint, ArgPath, ArgStep, Check, CmpOp, Date, DateTime, EventFilter,
-    Operand, Outcome, Value, ValueType, VarId,
+    AggOp, Amount, ArgConstraint, ArgPath, ArgStep, ArithOp, Check, CmpOp, Date, DateTime,
+    Duration, EventFilter, Operand, Outcome, Value, ValueType, VarId,
 };
 
 use crate::compile::Ctx;
@@ -345,12 +345,79 @@ impl Ctx<'_> {
                     ValueType::Int,
                 )
             }
+            ExprKind::Now => {
+                if self.clock.is_none() {
+                    if self.clock_written {
+                        // The malformed `clock:` line is reported already.
+                        return None;
+                    }
+                    return self.expr_error(
+                        site,
+                        &expr.span,
+                        ProblemKind::NoClock,
+                        "`now()` needs a clock, and the bundle declares none".to_owned(),
+                        Some(
+                            "add `clock: fixed <timestamp>`, `clock: event` or `clock: system` to bundle.yaml"
+                                .to_owned(),
+                        ),
+                    );
+                }
+                self.reads_now = true;
+                plain(Operand::Now, ValueType::DateTime)
+            }
+            ExprKind::Duration { unit, of } => {
+                let n = self.lower_operand(scope, site, of)?;
+                if n.ty != ValueType::Int {
+                    let shown = self.show_type(&n.ty);
+                    return self.expr_error(
+                        site,
+                        &of.span,
+                        ProblemKind::TypeMismatch,
+                        format!(
+                            "a duration counts whole units, found {}",
+                            with_article(&shown)
+                        ),
+                        Some("e.g. `days(60)` or `hours(24)`".to_owned()),
+                    );
+                }
+                let per_unit = Operand::Const(Value::Duration(Duration(*unit)));
+                let operand = match n.operand {
+                    Operand::Const(Value::Int(count)) => match count.checked_mul(*unit) {
+                        Some(seconds) => Operand::Const(Value::Duration(Duration(seconds))),
+                        None => {
+                            return self.expr_error(
+                                site,
+                                &expr.span,
+                                ProblemKind::TypeMismatch,
+                                format!("{count} overflows a duration"),
+                                None,
+                            );
+                        }
+                    },
+                    counted => Operand::Arith {
+                        op: turnstile_rules::ArithOp::Mul,
+                        lhs: Box::new(counted),
+                        rhs: Box::new(per_unit),
+                    },
+                };
+                plain(operand, ValueType::Duration)
+            }
             ExprKind::Arith { op, lhs, rhs } => {
                 let (l, r) = (
                     self.lower_operand(scope, site, lhs),
                     self.lower_operand(scope, site, rhs),
                 );
                 let (l, r) = (l?, r?);
+                if let Some(ty) = time_arith_type(*op, &l.ty, &r.ty) {
+                    return plain(
+                        Operand::Arith {
+                            op: *op,
+                            lhs: Box::new(l.operand),
+                            rhs: Box::new(r.operand),
+                        },
+                        ty,
+                    );
+                }
                 if !(l.ty.is_numeric() && r.ty.is_numeric()) {
                     let (lt, rt) = (self.show_type(&l.ty), self.show_type(&r.ty));
                     return self.expr_error(
@@ -358,12 +425,12 @@ impl Ctx<'_> {
                         &expr.span,
                         ProblemKind::TypeMismatch,
                         format!(
-                            "arithmetic needs two numbers, found {} and {}",
+                            "arithmetic needs two numbers, or times and durations, found {} and {}",
                             with_article(&lt),
                             with_article(&rt)
                         ),
                         Some(
-                            "aggregate lists first, e.g. `sum(order[$o].item_prices) - 10`"
+                            "aggregate lists first (`sum(order[$o].item_prices) - 10`); shift a time by a duration (`now() - days(60)`)"
                                 .to_owned(),
                         ),
                     );
@@ -548,7 +615,7 @@ impl Ctx<'_> {
                 return self.expr_error(
                     site,
                     &of.span,
-                    ProblemKind::TypeMismatch,
+                    ProblemKind::BadConstraint,
                     "a counted event takes at most one constraint, `param == $var` or `param == literal`".to_owned(),
                     Some("count per entity, e.g. `count(succeeded(exchange_delivered_order_items, order_id == $order))`".to_owned()),
                 );
@@ -657,7 +724,7 @@ impl Ctx<'_> {
                 self.expr_error::<()>(
                     site,
                     &constraint.value.span,
-                    ProblemKind::TypeMismatch,
+                    ProblemKind::BadConstraint,
                     "an event constraint compares with a variable or a literal".to_owned(),
                     Some(
                         "bind the value to a request variable first, e.g. `order_id == $order`"
@@ -776,6 +843,28 @@ impl Ctx<'_> {
             ty = ValueType::List(Box::new(ty));
         }
         Some((ArgPath(steps), ty))
+    }
+}
+
+/// The type of `lhs op rhs` on times: an instant (a date-time, or a date
+/// at midnight) shifted by a duration is a date-time, two instants differ by
+/// a duration, durations add and scale by an integer. `None`: not a time
+/// operation (numbers, or a mistake the caller reports).
+fn time_arith_type(op: ArithOp, lhs: &ValueType, rhs: &ValueType) -> Option<ValueType> {
+    let instant = |t: &ValueType| matches!(t, ValueType::Date | ValueType::DateTime);
+    let duration = |t: &ValueType| *t == ValueType::Duration;
+    match op {
+        ArithOp::Add | ArithOp::Sub if instant(lhs) && duration(rhs) => Some(ValueType::DateTime),
+        ArithOp::Add if duration(lhs) && instant(rhs) => Some(ValueType::DateTime),
+        ArithOp::Sub if instant(lhs) && instant(rhs) => Some(ValueType::Duration),
+        ArithOp::Add | ArithOp::Sub if duration(lhs) && duration(rhs) => Some(ValueType::Duration),
+        ArithOp::Mul
+            if (duration(lhs) && *rhs == ValueType::Int)
+                || (*lhs == ValueType::Int && duration(rhs)) =>
+        {
+            Some(ValueType::Duration)
+        }
+        _ => None,
     }
 }
 

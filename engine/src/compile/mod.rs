@@ -7,6 +7,10 @@ mod flows;
 pub(crate) use flows::edit_distance;
 mod lower;
 mod nodes;
+mod protect;
+pub use protect::ProtectedRead;
+mod review;
+pub use review::MARKER as REVIEW_MARKER;
 mod steps;
 mod typecheck;
 mod validate;
@@ -53,8 +57,13 @@ pub struct CompiledBundle {
     pub name: String,
     /// The manifest's description.
     pub description: Option<String>,
-    /// Stable FNV-1a hash of every source file (cache keys, reports).
+    /// The bundle's content id: SHA-256 over its files' relative paths and
+    /// bytes (cache keys, saved sessions, reports; see
+    /// [`crate::bundle::BundleIdentity`]).
     pub hash: String,
+    /// The ids builds that hashed displayed paths gave these files, so
+    /// what was saved under one of them is migrated, not refused.
+    pub legacy_hashes: Vec<String>,
     /// Every name the checks and facts use, interned in first-seen order.
     pub interner: Interner,
     /// Enums, entities and tools.
@@ -84,6 +93,18 @@ pub struct CompiledBundle {
     pub control: crate::bundle::model::Control,
     /// Claims the agent may only make once a tool result verified them.
     pub claims: Vec<crate::schema::Claim>,
+    /// The reads the policy protects, in the order of
+    /// `program.protections`.
+    pub protected_reads: Vec<ProtectedRead>,
+    /// Where `now()` comes from (the manifest's `clock:`).
+    pub clock: Option<crate::clock::Clock>,
+    /// Some check or remediation reads `now()`.
+    pub reads_now: bool,
+    /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
+    /// reviewed.
+    pub warnings: Problems,
+    /// Whether an operator may answer a `confirm` verdict.
+    pub operator_approvals: bool,
 }
 
 /// Loads and compiles the bundle in `dir`.
@@ -95,35 +116,47 @@ pub fn check_bundle(dir: &Path) -> Result<CompiledBundle, Problems> {
 /// first.
 pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
     let mut ctx = Ctx::new(&bundle.sources);
+    ctx.clock_written = bundle.manifest.1.clock.is_some();
+    ctx.clock = compile_clock(&mut ctx, &bundle);
     let domain = domain::compile_domain(&mut ctx, &bundle.domain);
     ctx.enum_values = domain
         .enums
         .iter()
         .map(|(k, v)| (k.clone(), v.values.clone()))
         .collect();
-    let hash = source_hash(&bundle.sources);
+    let hash = bundle.identity.id.clone();
     let (_, manifest) = &bundle.manifest;
     let request_types: Vec<String> = manifest
         .request_types
         .iter()
         .map(|r| r.value().clone())
         .collect();
-    let lowered = flows::lower_flows(&mut ctx, &domain, &bundle);
+    let mut lowered = flows::lower_flows(&mut ctx, &domain, &bundle);
     if let Some(lowered) = &lowered {
         validate::validate(&mut ctx, &domain, &bundle, lowered);
     }
+    let protected_reads = lowered
+        .as_mut()
+        .map(|l| protect::compile_protected_reads(&mut ctx, &domain, &bundle, l))
+        .unwrap_or_default();
     let claims = lowered
         .as_ref()
         .map(|l| compile_claims(&mut ctx, &domain, &bundle, &l.workflow))
         .unwrap_or_default();
     match lowered {
         Some(lowered) if ctx.problems.is_empty() => {
-            let steps = steps::lower_steps(
+            let mut steps = steps::lower_steps(
                 &lowered.workflow,
                 lowered.checks,
                 &domain,
                 lowered.variables.len(),
             );
+            steps.program.consent =
+                steps::consent_spec(&steps.program, &lowered.workflow, &domain, &ctx.interner);
+            steps.program.protections = protected_reads
+                .iter()
+                .map(|p| p.protection.clone())
+                .collect();
             let mut arg_paths = turnstile_rules::Encoded::new(&steps.program.checks).arg_paths;
             for binds in &steps.binds {
                 for bind in binds {
@@ -138,6 +171,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 name: manifest.name.value().clone(),
                 description: manifest.description.clone(),
                 hash,
+                legacy_hashes: bundle.identity.legacy.clone(),
                 interner: ctx.interner,
                 domain,
                 variables: lowered.variables,
@@ -164,9 +198,31 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     .map(|c| *c.value())
                     .unwrap_or_default(),
                 claims,
+                protected_reads,
+                clock: ctx.clock,
+                reads_now: ctx.reads_now,
+                warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
+                operator_approvals: manifest.operator_approvals,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),
+    }
+}
+
+/// The manifest's `clock:`, checked.
+fn compile_clock(ctx: &mut Ctx<'_>, bundle: &LoadedBundle) -> Option<crate::clock::Clock> {
+    let (file, manifest) = &bundle.manifest;
+    let written = manifest.clock.as_ref()?;
+    match crate::clock::Clock::parse(written.value()) {
+        Ok(clock) => Some(clock),
+        Err(message) => {
+            ctx.report(
+                RawProblem::new(ProblemKind::BadClock, Some(written.loc(*file)), message)
+                    .label("here")
+                    .help("write `clock: fixed 2024-05-15T15:00:00`, `clock: event` or `clock: system`"),
+            );
+            None
+        }
     }
 }
 
@@ -232,6 +288,13 @@ pub(crate) struct Ctx<'a> {
     pub problems: Vec<RawProblem>,
     /// Literals of every enum, once the domain is compiled.
     pub enum_values: BTreeMap<String, Vec<String>>,
+    /// The bundle's clock, which `now()` needs.
+    pub clock: Option<crate::clock::Clock>,
+    /// The manifest has a `clock:` line (parsed or not: a malformed one is
+    /// reported once, not again at every `now()`).
+    pub clock_written: bool,
+    /// Some expression read `now()`.
+    pub reads_now: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -241,6 +304,9 @@ impl<'a> Ctx<'a> {
             interner: Interner::new(),
             problems: Vec::new(),
             enum_values: Default::default(),
+            clock: None,
+            clock_written: false,
+            reads_now: false,
         }
     }
 
@@ -316,23 +382,4 @@ fn source_len(text: &str, offset: usize, c: char) -> usize {
         Some(here) => here.len_utf8(),
         None => c.len_utf8(),
     }
-}
-
-fn source_hash(sources: &SourceMap) -> String {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0100_0000_01b3;
-    let mut hash = OFFSET;
-    for file in sources.files() {
-        for byte in file
-            .display
-            .bytes()
-            .chain([0])
-            .chain(file.text.bytes())
-            .chain([0])
-        {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(PRIME);
-        }
-    }
-    format!("{hash:016x}")
 }

@@ -7,10 +7,10 @@
 use turnstile_rules::{Check, EventFilter, Outcome, ValueType, VarId};
 
 use crate::bundle::model::{Actor, NodeDef, NodeKind, Side, Sp, ToolKind};
-use crate::compile::SemanticCriterion;
 use crate::compile::flows::Builder;
 use crate::compile::lower::Scope;
 use crate::compile::typecheck::Site;
+use crate::compile::{Ctx, SemanticCriterion};
 use crate::diag::{ProblemKind, RawProblem, name_hint};
 use crate::expr::ast::{ExprKind, PathSeg};
 use crate::expr::template::{Piece, parse_template};
@@ -378,47 +378,12 @@ impl<'d> Builder<'_, '_, 'd> {
         file: FileId,
         tool: Option<&'d Tool>,
     ) -> Option<Template> {
-        let site = Site { sp, file, shift: 0 };
-        let pieces = match parse_template(sp.value()) {
-            Ok(p) => p,
-            Err(e) => {
-                let loc = self.ctx.inner_loc(sp, file, e.span);
-                self.ctx.report(
-                    RawProblem::new(ProblemKind::BadTemplate, Some(loc), e.message).label("here"),
-                );
-                return None;
-            }
+        let scope = Scope {
+            domain: self.domain,
+            tool,
+            vars: &self.visible,
         };
-        let mut lowered = Vec::new();
-        for piece in pieces {
-            match piece {
-                Piece::Text(t) => lowered.push(TemplatePiece::Text(t)),
-                Piece::Value(expr, range) => {
-                    let scope = Scope {
-                        domain: self.domain,
-                        tool,
-                        vars: &self.visible,
-                    };
-                    let typed = self.ctx.lower_operand(
-                        &scope,
-                        Site {
-                            shift: range.start,
-                            ..site
-                        },
-                        &expr,
-                    )?;
-                    let text = sp.value().get(range.clone()).unwrap_or("?").to_owned();
-                    lowered.push(TemplatePiece::Value {
-                        operand: typed.operand,
-                        text,
-                    });
-                }
-            }
-        }
-        Some(Template {
-            source: sp.value().clone(),
-            pieces: lowered,
-        })
+        self.ctx.lower_template(&scope, sp, file)
     }
 
     fn lower_binding(
@@ -588,5 +553,53 @@ fn attribute_help(kind: NodeKind) -> &'static str {
         }
         NodeKind::Decision => "a decision carries its guards on `branches`, not on the node",
         NodeKind::Subflow => "a subflow node takes `flow` and `next`",
+    }
+}
+
+impl Ctx<'_> {
+    /// Parses and lowers a remediation template: its text and its `{...}`
+    /// placeholders, each a value typed in `scope`.
+    pub(super) fn lower_template(
+        &mut self,
+        scope: &Scope<'_>,
+        sp: &Sp<String>,
+        file: FileId,
+    ) -> Option<Template> {
+        let site = Site { sp, file, shift: 0 };
+        let pieces = match parse_template(sp.value()) {
+            Ok(p) => p,
+            Err(e) => {
+                let loc = self.inner_loc(sp, file, e.span);
+                self.report(
+                    RawProblem::new(ProblemKind::BadTemplate, Some(loc), e.message).label("here"),
+                );
+                return None;
+            }
+        };
+        let mut lowered = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => lowered.push(TemplatePiece::Text(t)),
+                Piece::Value(expr, range) => {
+                    let typed = self.lower_operand(
+                        scope,
+                        Site {
+                            shift: range.start,
+                            ..site
+                        },
+                        &expr,
+                    )?;
+                    let text = sp.value().get(range.clone()).unwrap_or("?").to_owned();
+                    lowered.push(TemplatePiece::Value {
+                        operand: typed.operand,
+                        text,
+                    });
+                }
+            }
+        }
+        Some(Template {
+            source: sp.value().clone(),
+            pieces: lowered,
+        })
     }
 }

@@ -5,11 +5,13 @@
 use std::collections::BTreeMap;
 
 use petgraph::visit::EdgeRef;
-use turnstile_rules::{Check, CheckSet, CompiledChecks, Step, StepId, StepOrigin, Timing};
+use turnstile_rules::{
+    Check, CheckSet, CompiledChecks, ConsentSpec, Interner, Step, StepId, StepOrigin, Timing,
+};
 
 use super::CompiledBundle;
-use crate::bundle::model::{NodeKind, Side};
-use crate::fsm::{Binding, Edge, Workflow};
+use crate::bundle::model::{Actor, NodeKind, Side};
+use crate::fsm::{Binding, Edge, NodeIdx, Workflow};
 use crate::schema::Domain;
 
 /// The step graph plus what fact extraction needs per step.
@@ -144,10 +146,59 @@ pub(crate) fn lower_steps(
             entry: step_id(workflow.entry.index()),
             vars: u32::try_from(vars).unwrap_or(u32::MAX),
             gated_tools,
+            consent: Default::default(),
+            protections: Vec::new(),
         },
         binds,
         branch_steps,
     }
+}
+
+/// Which conditions of the bundle's writes are the user's consent: the
+/// `user_input` steps whose judge criterion asks for the user's yes, and
+/// per gated tool its declared action words (only those some check names:
+/// a word no check interned cannot be a `confirmed(...)` operand).
+pub(super) fn consent_spec(
+    program: &CompiledChecks,
+    workflow: &Workflow,
+    domain: &Domain,
+    interner: &Interner,
+) -> ConsentSpec {
+    let steps = program
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| step.semantic && step.origin == StepOrigin::Node)
+        .filter(|(i, _)| {
+            workflow
+                .graph
+                .node_weight(NodeIdx::new(*i))
+                .is_some_and(|node| {
+                    node.kind == NodeKind::UserInput
+                        && node.actor != Actor::Agent
+                        && node
+                            .criterion
+                            .judge
+                            .as_deref()
+                            .is_some_and(turnstile_judge::is_consent_criterion)
+                })
+        })
+        .map(|(i, _)| step_id(i))
+        .collect();
+    let actions = program
+        .gated_tools
+        .iter()
+        .filter_map(|&symbol| {
+            let tool = domain.tools.values().find(|t| t.symbol == symbol)?;
+            let words: Vec<_> = tool
+                .actions
+                .iter()
+                .filter_map(|w| interner.get(w))
+                .collect();
+            (!words.is_empty()).then_some((symbol, words))
+        })
+        .collect();
+    ConsentSpec { steps, actions }
 }
 
 fn step_id(i: usize) -> StepId {

@@ -98,6 +98,8 @@ impl Ctx<'_> {
                 self.interner.resolve(*b)
             )),
             (a, b) if a == b || (a.is_numeric() && b.is_numeric()) => None,
+            // A date against an instant compares calendar days.
+            (ValueType::Date, ValueType::DateTime) | (ValueType::DateTime, ValueType::Date) => None,
             (ValueType::Date | ValueType::DateTime, ValueType::Str) if rhs.literal.is_some() => {
                 None
             }
@@ -113,7 +115,11 @@ impl Ctx<'_> {
         };
         if problem.is_none() && op.is_ordering() {
             let orderable = |t: &ValueType| {
-                t.is_numeric() || matches!(t, ValueType::Date | ValueType::DateTime)
+                t.is_numeric()
+                    || matches!(
+                        t,
+                        ValueType::Date | ValueType::DateTime | ValueType::Duration
+                    )
             };
             if !(orderable(&lt) || orderable(&rt)) {
                 let shown = self.show_type(&lhs.ty);
@@ -122,7 +128,7 @@ impl Ctx<'_> {
                     &expr.span,
                     ProblemKind::TypeMismatch,
                     format!(
-                        "`{}` needs numbers or dates, found {}",
+                        "`{}` needs numbers or dates (or durations), found {}",
                         op.symbol(),
                         with_article(&shown)
                     ),
@@ -214,6 +220,7 @@ impl Ctx<'_> {
             ValueType::Bool => "bool".to_owned(),
             ValueType::Date => "date".to_owned(),
             ValueType::DateTime => "datetime".to_owned(),
+            ValueType::Duration => "duration".to_owned(),
             ValueType::Enum(e) => format!("enum({})", self.interner.resolve(*e)),
             ValueType::List(inner) => format!("list<{}>", self.show_type(inner)),
             ValueType::Object(_) => "object".to_owned(),
@@ -222,8 +229,13 @@ impl Ctx<'_> {
 }
 
 /// How to fix a comparison of incompatible types, when there is an obvious
-/// fix: a number written as a string literal.
+/// fix: a number written as a string literal, a number where a duration is.
 fn comparison_help(lt: &ValueType, rt: &ValueType, literal: Option<&str>) -> Option<String> {
+    let duration_vs_number = (*lt == ValueType::Duration && rt.is_numeric())
+        || (lt.is_numeric() && *rt == ValueType::Duration);
+    if duration_vs_number {
+        return Some("write a duration as `days(n)`, `hours(n)` or `minutes(n)`".to_owned());
+    }
     let numeric_vs_string =
         (lt.is_numeric() && *rt == ValueType::Str) || (rt.is_numeric() && *lt == ValueType::Str);
     let literal = literal?;

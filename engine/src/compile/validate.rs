@@ -79,7 +79,7 @@ fn citations(ctx: &mut Ctx<'_>, bundle: &LoadedBundle) {
 }
 
 /// What is wrong with one citation, and the help line.
-fn citation_problem(
+pub(super) fn citation_problem(
     citation: &str,
     cited: &BTreeMap<String, Option<usize>>,
 ) -> Option<(String, String)> {

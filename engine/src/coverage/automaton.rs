@@ -2,8 +2,12 @@
 //! tool event classes, with every formal check and judge question reduced to
 //! the outcomes it can take (holds or not). One request is followed along one
 //! path of the step graph: its state is the last step satisfied on that path
-//! (the cursor), the procedural read tools whose step that path has passed,
-//! and whether the agent has acted since the last user message. The user's
+//! (the cursor), the protected reads whose identification that path has
+//! passed, and whether the agent has acted since the last user message. A
+//! read deviates only where the bundle protects it: before its
+//! identification, or (with a guard) where the guard may fail — exactly
+//! the reads the session blocks. Any other read is a valid move wherever it
+//! comes. The user's
 //! own tool calls (dual control: device tools) are user events: they satisfy
 //! the steps that wait for their results and never deviate. Under solo
 //! control ([`Automaton::with_control`]) the agent calls them: the same
@@ -48,11 +52,10 @@ pub enum Turn {
 pub struct State {
     /// The last step satisfied on the request's path.
     pub cursor: StepId,
-    /// Procedural read tools (indices into [`Automaton::reads`]) with a
-    /// step the path has reached: satisfied, or enabled at some cursor on
-    /// the path (behind free formal steps at most). The engine keeps every
-    /// enabled step waiting, so such a read stays in order for good.
-    pub reads: ClassSet,
+    /// Protected reads (indices into the bundle's `protected_reads`) whose
+    /// identification (one of their `after` steps) the path has satisfied:
+    /// an identification holds for good.
+    pub identified: ClassSet,
     /// The turn position.
     pub turn: Turn,
 }
@@ -61,7 +64,7 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(tag = "kind", content = "tool", rename_all = "snake_case")]
 pub enum AgentClass {
-    /// A call of a read tool some `tool_call` step of the workflow names.
+    /// A call of a read tool the bundle protects (`protected_reads`).
     Read(String),
     /// A call of an agent-side mutating tool (the gated class).
     Write(String),
@@ -129,11 +132,12 @@ impl AgentClass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Why {
-    /// A procedural read before the path reached any step of its tool.
-    OutOfOrder,
+    /// A protected read before its identification.
+    NotIdentified,
     /// A write with no authorization step of its tool enabled.
     Unauthorized,
-    /// A write at its enabled authorization step whose guard does not hold.
+    /// A write at its enabled authorization step, or a protected read after
+    /// its identification, whose guard does not hold.
     GuardFails,
     /// An instruction of a device fix before any of its diagnoses succeeded.
     BeforeDiagnosis,
@@ -221,10 +225,11 @@ pub struct Automaton {
     /// Per step: the steps reachable through structural and free formal
     /// steps (whose checks may already hold on the data read so far).
     reach: Vec<Vec<StepId>>,
-    /// Per step: the read tools (indices into `reads`) of its `reach`.
-    reach_reads: Vec<ClassSet>,
     /// Read tools some `tool_call` step names, in name order.
     pub(crate) reads: Vec<String>,
+    /// The bundle's protected reads, in its order: the tool, the steps
+    /// that identify, and whether a guard may refuse the read after them.
+    pub(crate) protected: Vec<ProtectedClass>,
     /// Agent-side mutating tools, in name order.
     pub(crate) writes: Vec<String>,
     /// User-side tools some `tool_call` step waits for, in name order.
@@ -242,6 +247,17 @@ pub struct Automaton {
     /// The distinct effects; index 0 is the empty one (no tool result).
     effect_table: Vec<Effect>,
     entry: StepId,
+}
+
+/// One protected read as the automaton sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct ProtectedClass {
+    /// The protected tool.
+    pub(crate) tool: String,
+    /// Its identification steps, any one of which opens it.
+    after: Vec<StepId>,
+    /// A guard may refuse it after identification.
+    guarded: bool,
 }
 
 /// What one tool's successful result does to the order rules, derived from
@@ -422,13 +438,13 @@ impl Automaton {
         let reach = closure(&successors, |s| {
             kinds.get(s.0 as usize).is_some_and(|k| k.free && !k.exit)
         });
-        let reach_reads = reach
+        let protected = bundle
+            .protected_reads
             .iter()
-            .map(|steps| {
-                steps
-                    .iter()
-                    .filter_map(|s| kinds.get(s.0 as usize).and_then(|k| k.by_read))
-                    .fold(ClassSet::default(), |set, i| set.with(i))
+            .map(|p| ProtectedClass {
+                tool: p.tool.clone(),
+                after: p.protection.after.clone(),
+                guarded: p.protection.guard.is_some(),
             })
             .collect();
         Automaton {
@@ -436,8 +452,8 @@ impl Automaton {
             kinds,
             ahead,
             reach,
-            reach_reads,
             reads,
+            protected,
             writes,
             user_tools,
             instructions: fixes.iter().map(|t| t.name.clone()).collect(),
@@ -453,17 +469,38 @@ impl Automaton {
     pub fn start(&self) -> State {
         State {
             cursor: self.entry,
-            reads: self.reached_reads(self.entry, &ClassSet::default()),
+            identified: self.identified_at(self.entry, &ClassSet::default()),
             turn: Turn::MidTurn,
         }
     }
 
-    /// `reads` with the read tools of the steps a request at `cursor` has
-    /// reached (its [`Automaton::reach`]).
-    fn reached_reads(&self, cursor: StepId, reads: &ClassSet) -> ClassSet {
-        self.reach_reads
-            .get(cursor.0 as usize)
-            .map_or_else(|| reads.clone(), |r| reads.union(r))
+    /// `identified` with the protected reads a satisfaction of `step`
+    /// identifies for.
+    fn identified_at(&self, step: StepId, identified: &ClassSet) -> ClassSet {
+        self.protected
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.after.contains(&step))
+            .fold(identified.clone(), |set, (i, _)| set.with(i))
+    }
+
+    /// The protections of read tool `tool`, by index.
+    fn protections_of<'a>(
+        &'a self,
+        tool: &'a str,
+    ) -> impl Iterator<Item = (usize, &'a ProtectedClass)> + 'a {
+        self.protected
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.tool == tool)
+    }
+
+    /// Whether a read of `tool` may be taken at `state` (some outcome of
+    /// its guards holds): it is not protected, or every protection of it
+    /// is identified for.
+    fn read_permitted(&self, state: &State, tool: &str) -> bool {
+        self.protections_of(tool)
+            .all(|(i, _)| state.identified.contains(i))
     }
 
     /// The order rule of a message class (`None`: another class).
@@ -481,6 +518,17 @@ impl Automaton {
                 .map(Rule::Verification),
             AgentClass::Read(_) | AgentClass::Write(_) => None,
         }
+    }
+
+    /// The protected read tools, in bundle order (each once).
+    pub fn protected_tools(&self) -> Vec<String> {
+        let mut tools: Vec<String> = Vec::new();
+        for p in &self.protected {
+            if !tools.contains(&p.tool) {
+                tools.push(p.tool.clone());
+            }
+        }
+        tools
     }
 
     /// What the successful result `mv` carries, if any, does to the rules:
@@ -625,9 +673,9 @@ impl Automaton {
 
     /// The agent event classes that can deviate.
     pub fn agent_classes(&self) -> Vec<AgentClass> {
-        self.reads
-            .iter()
-            .map(|t| AgentClass::Read(t.clone()))
+        self.protected_tools()
+            .into_iter()
+            .map(AgentClass::Read)
             .chain(self.writes.iter().map(|t| AgentClass::Write(t.clone())))
             .chain(
                 self.instructions
@@ -644,10 +692,6 @@ impl Automaton {
             .collect()
     }
 
-    fn read_index(&self, tool: &str) -> Option<usize> {
-        self.reads.iter().position(|t| t == tool)
-    }
-
     /// Why `class` at `state` leaves the valid prefixes (`None`: it does not
     /// necessarily; some outcome keeps the prefix valid).
     /// A step counts as enabled when free formal steps alone separate it
@@ -660,12 +704,15 @@ impl Automaton {
             .map_or(&[][..], Vec::as_slice);
         match class {
             AgentClass::Read(tool) => {
-                let i = self.read_index(tool)?;
-                let done = state.reads.contains(i);
-                let enabled = ahead
-                    .iter()
-                    .any(|s| self.kind(*s).is_some_and(|k| k.by_read == Some(i)));
-                (!done && !enabled).then_some(Why::OutOfOrder)
+                let mut protections = self.protections_of(tool).peekable();
+                protections.peek()?;
+                if !self.read_permitted(state, tool) {
+                    return Some(Why::NotIdentified);
+                }
+                // Identified: the read deviates when its guards may fail.
+                self.protections_of(tool)
+                    .all(|(_, p)| p.guarded)
+                    .then_some(Why::GuardFails)
             }
             AgentClass::Write(tool) => {
                 let w = self.writes.iter().position(|t| t == tool)?;
@@ -711,50 +758,45 @@ impl Automaton {
     /// Every valid move from `state` and the state it leads to.
     pub fn moves(&self, state: &State) -> Vec<(Move, State)> {
         let mut out = Vec::new();
-        let at = |cursor: StepId, reads: &ClassSet, turn: Turn| State {
+        let at = |cursor: StepId, turn: Turn| State {
             cursor,
-            reads: if cursor == state.cursor {
-                reads.clone()
+            identified: if cursor == state.cursor {
+                state.identified.clone()
             } else {
-                self.reached_reads(cursor, reads)
+                self.identified_at(cursor, &state.identified)
             },
             turn,
         };
         let ahead = self.ahead(state.cursor);
         out.push((
             Move::User { satisfies: None },
-            at(state.cursor, &state.reads, Turn::TurnStart),
+            at(state.cursor, Turn::TurnStart),
         ));
         out.push((
             Move::Message { satisfies: None },
-            at(state.cursor, &state.reads, Turn::MidTurn),
+            at(state.cursor, Turn::MidTurn),
         ));
         for &s in ahead {
             let Some(kind) = self.kind(s) else { continue };
             if kind.free {
-                out.push((Move::Holds { step: s }, at(s, &state.reads, state.turn)));
+                out.push((Move::Holds { step: s }, at(s, state.turn)));
             }
             if kind.by_user {
-                out.push((
-                    Move::User { satisfies: Some(s) },
-                    at(s, &state.reads, Turn::TurnStart),
-                ));
+                out.push((Move::User { satisfies: Some(s) }, at(s, Turn::TurnStart)));
             }
             if kind.by_agent {
-                out.push((
-                    Move::Message { satisfies: Some(s) },
-                    at(s, &state.reads, Turn::MidTurn),
-                ));
+                out.push((Move::Message { satisfies: Some(s) }, at(s, Turn::MidTurn)));
             }
             if let Some(i) = kind.by_read
                 && let Some(tool) = self.reads.get(i)
+                && self.read_permitted(state, tool)
             {
                 out.push((
                     Move::Read {
                         tool: tool.clone(),
                         satisfies: Some(s),
                     },
-                    at(s, &state.reads.with(i), Turn::MidTurn),
+                    at(s, Turn::MidTurn),
                 ));
             }
             if let Some(tool) = kind.by_user_tool.and_then(|u| self.user_tools.get(u)) {
@@ -768,7 +810,7 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, &state.reads, turn),
+                    at(s, turn),
                 ));
             }
             if let Some(tool) = kind.authorizes.and_then(|w| self.writes.get(w)) {
@@ -777,21 +819,24 @@ impl Automaton {
                         tool: tool.clone(),
                         satisfies: s,
                     },
-                    at(s, &state.reads, Turn::MidTurn),
+                    at(s, Turn::MidTurn),
                 ));
             }
         }
         // A read that satisfies nothing (its check fails, or a re-read) is
-        // valid whenever it is not out of order.
-        for tool in &self.reads {
-            let class = AgentClass::Read(tool.clone());
-            if self.deviation(state, &class).is_none() {
+        // valid wherever the read is permitted (its guards may hold).
+        let mut tools: Vec<&String> = self.reads.iter().collect();
+        tools.extend(self.protected.iter().map(|p| &p.tool));
+        tools.sort();
+        tools.dedup();
+        for tool in tools {
+            if self.read_permitted(state, tool) {
                 out.push((
                     Move::Read {
                         tool: tool.clone(),
                         satisfies: None,
                     },
-                    at(state.cursor, &state.reads, Turn::MidTurn),
+                    at(state.cursor, Turn::MidTurn),
                 ));
             }
         }

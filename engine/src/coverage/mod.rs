@@ -14,9 +14,10 @@
 //!   valid iff every agent event in it is a valid move of the state it meets
 //!   and an exit is still reachable from where it ends ([`Analysis::valid`]).
 //! - `D_G` is the set of reachable first deviations: a reachable, live state
-//!   and an agent event class that leaves `P_G` there — a read of a
-//!   procedural tool before the path reached a step of that tool
-//!   ([`Why::OutOfOrder`]), a write with no authorization of its tool enabled
+//!   and an agent event class that leaves `P_G` there — a read the bundle
+//!   protects before the path satisfied its identification
+//!   ([`Why::NotIdentified`]) or, once identified, where its guard fails
+//!   ([`Why::GuardFails`]), a write with no authorization of its tool enabled
 //!   ([`Why::Unauthorized`]), a write whose enabled authorization's guard
 //!   fails ([`Why::GuardFails`]), an instruction of a device fix before any
 //!   of its diagnoses succeeded ([`Why::BeforeDiagnosis`]), or a claim with
@@ -28,15 +29,15 @@
 //!   which the rule is unmet, with the shortest such path
 //!   ([`Automaton::unmet_paths`]). Each deviation has a shortest witness:
 //!   the moves that reach the state, then the deviating event. Other agent
-//!   messages never deviate: the engine judges what a message achieves. The
-//!   read deviation is defined here, from the monitor's state
-//!   ([`observe::read_out_of_order`]); the session gives no verdict for it
-//!   yet. A step separated from the cursor only by formal state steps counts
-//!   as reached, since those may already hold on the data read.
+//!   messages never deviate: the engine judges what a message achieves; nor
+//!   do reads the bundle does not protect, wherever they come (the policy
+//!   forbids no such read, and the session reports none). A step separated
+//!   from the cursor only by formal state steps counts as reached, since
+//!   those may already hold on the data read.
 //! - For a schedule, `C_S` is the subset of `D_G` at which it fires: every
 //!   one for `workflow`; the write deviations (the guarded class) for
 //!   `action`, which never fires at a message, read or instruction or claim
-//!   (Corollary 1's gap); those at the first agent event of a user turn for
+//!   (Corollary 1's gap: a protected read is no write); those at the first agent event of a user turn for
 //!   `boundary` (Corollary 2: the session fires there and says `deviate` for
 //!   an instruction or claim, exactly as it blocks a write).
 //!
@@ -45,10 +46,10 @@
 //! that no concrete data reaches (two checks that cannot both hold). Given a
 //! reachable state, the deviation classes are exact for the engine's
 //! single-request behaviour: a write blocks exactly when no enabled
-//! authorization holds, and [`observe`] detects out-of-order reads from the
-//! monitor's state the same way (a step behind formal state steps counts as
-//! reached on both sides: a branch `succeeded(get_customer_by_id)` holds
-//! only once that lookup has returned). Concrete witnesses ([`witness`]) are
+//! authorization holds, and a protected read exactly when no identification
+//! of it was satisfied (or its guard fails); [`observe`] reads both off the
+//! session's blocks. Concrete witnesses ([`witness`], built by a
+//! [`WitnessBuilder`]) are
 //! checked by replaying them through a [`crate::Session`]; a state the
 //! witness search does not reach shows up as
 //! [`witness::WitnessError::Unrealised`]. The automaton also follows one
@@ -89,6 +90,7 @@ pub mod witness;
 use serde::Serialize;
 
 pub use automaton::{AgentClass, Automaton, Explored, MAX_STATES, Move, State, Turn, Why};
+pub use witness::{Builder as WitnessBuilder, Witness, WitnessError};
 
 use crate::CompiledBundle;
 use crate::bundle::model::Control;

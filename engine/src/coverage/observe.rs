@@ -2,25 +2,22 @@
 //! through two sessions at once — the `workflow` reference, which decides
 //! what deviates, and the schedule under test, which says whether it caught
 //! it. Every deviation is read off the reference session's verdicts
-//! ([`deviation_at`]): a write deviates when the reference blocks it; an
-//! instruction or claim when the reference says `deviate` (the session's own
-//! order rules, `session::deviation`; a user's device call after an
-//! instruction that did not name the fix counts as that instruction, at the
-//! instruction's event; the agent's own call of a fix under solo control is
-//! an [`AgentClass::DeviceCall`]); a read when it calls a procedural read
-//! tool (one a `tool_call` step names) while no step of that tool has been
-//! reached by any request — neither satisfied nor waiting in the reference
-//! monitor once the event is taken. The session has no verdict for such a
-//! read yet (the engine gates writes only); it is defined here from the
-//! monitor state. Every session replaying a trace takes the trace's
-//! `control` (its header), as `turnstile replay` does.
+//! ([`deviation_at`]): a write or a protected read deviates when the
+//! reference blocks it; an instruction or claim when the reference says
+//! `deviate` (the session's own order rules, `session::deviation`; a user's
+//! device call after an instruction that did not name the fix counts as
+//! that instruction, at the instruction's event; the agent's own call of a
+//! fix under solo control is an [`AgentClass::DeviceCall`]). What the
+//! analysis calls a deviation, the session reports. Every session replaying
+//! a trace takes the trace's `control` (its header), as `turnstile replay`
+//! does.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde::Serialize;
-use turnstile_judge::Judge;
-use turnstile_rules::{EventIdx, Monitor, StepId, Timing};
+use turnstile_judge::SyncJudge;
+use turnstile_rules::{EventIdx, Monitor};
 
 use super::automaton::AgentClass;
 use crate::bundle::model::{Control, Side};
@@ -46,14 +43,13 @@ pub struct Observed {
 
 /// Every deviation of `trace`, in event order, with whether `schedule`
 /// caught it.
-pub async fn deviations(
+pub fn deviations(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Vec<Observed>, SessionError> {
-    Ok(deviations_under(rt, trace, &[schedule], judge)
-        .await?
+    Ok(deviations_under(rt, trace, &[schedule], judge)?
         .into_iter()
         .next()
         .unwrap_or_default())
@@ -61,11 +57,11 @@ pub async fn deviations(
 
 /// [`deviations`] under several schedules at once (one reference replay),
 /// in the order of `schedules`.
-pub async fn deviations_under(
+pub fn deviations_under(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedules: &[Schedule],
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Vec<Vec<Observed>>, SessionError> {
     let mut reference = reference_session(rt, trace.meta.control);
     let mut tested: Vec<Session> = schedules
@@ -75,17 +71,18 @@ pub async fn deviations_under(
             if let Some(control) = trace.meta.control {
                 session.set_control(control);
             }
+            session.set_clock_now(Some(analysis_now()));
             session
         })
         .collect();
     let mut found = vec![Vec::new(); schedules.len()];
     for event in &trace.events {
-        let seen = reference.push(event.clone(), judge).await?;
+        let seen = reference.push(event.clone(), judge)?;
         let mut reports = Vec::with_capacity(tested.len());
         for session in &mut tested {
-            reports.push(session.push(event.clone(), judge).await?);
+            reports.push(session.push(event.clone(), judge)?);
         }
-        let Some((at, class)) = deviation_at(rt, reference.monitor(), event, &seen) else {
+        let Some((at, class)) = deviation_at(rt, event, &seen) else {
             continue;
         };
         let satisfied = satisfied_names(rt, reference.monitor());
@@ -112,21 +109,40 @@ pub(crate) fn reference_session(rt: &Arc<BundleRuntime>, control: Option<Control
     if let Some(control) = control {
         session.set_control(control);
     }
+    session.set_clock_now(Some(analysis_now()));
     session
 }
 
+/// The instant the analysis decides every event at when the bundle's
+/// clock is not fixed (`event` or `system`): noon on the day the
+/// witnesses' dates are on, so a concrete replay never reads the wall
+/// clock and gives the same verdicts on any day.
+pub fn analysis_now() -> turnstile_rules::DateTime {
+    turnstile_rules::DateTime(turnstile_rules::DateTime::at_midnight(WITNESS_DAY).0 + 12 * 3_600)
+}
+
+/// The day the witnesses' dates are on (`2024-05-15`).
+const WITNESS_DAY: turnstile_rules::Date = turnstile_rules::Date(19_858);
+
 /// The deviation the reference (`workflow`) session's `report` on `event`
-/// shows, if any, and the agent event where it happened; `monitor` is the
-/// reference's once the event is taken.
+/// shows, if any, and the agent event where it happened.
 pub fn deviation_at(
     rt: &BundleRuntime,
-    monitor: &Monitor,
     event: &Event,
     report: &EventReport,
 ) -> Option<(EventIdx, AgentClass)> {
     match (&report.verdict, event) {
-        (GateVerdict::Block { .. }, Event::Call { tool, .. }) => {
-            Some((report.event, AgentClass::Write(tool.clone())))
+        // A write held for confirmation did not run: covered like a block.
+        (GateVerdict::Block { .. } | GateVerdict::Confirm { .. }, Event::Call { tool, .. }) => {
+            let protected = rt.bundle.protected_reads.iter().any(|p| p.tool == *tool);
+            Some((
+                report.event,
+                if protected {
+                    AgentClass::Read(tool.clone())
+                } else {
+                    AgentClass::Write(tool.clone())
+                },
+            ))
         }
         (GateVerdict::Deviate { action, at, .. }, _) => {
             let class = match (Act::parse(action)?, event) {
@@ -144,11 +160,6 @@ pub fn deviation_at(
             };
             Some((*at, class))
         }
-        (_, Event::Call { tool, .. })
-            if event.is_agent_event() && read_out_of_order(rt, monitor, tool) =>
-        {
-            Some((report.event, AgentClass::Read(tool.clone())))
-        }
         _ => None,
     }
 }
@@ -156,8 +167,7 @@ pub fn deviation_at(
 /// Whether a schedule's `report` on the event caught a deviation of `class`.
 fn caught(class: &AgentClass, report: &EventReport) -> bool {
     match class {
-        AgentClass::Write(_) => report.verdict.is_block(),
-        AgentClass::Read(_) => report.fired,
+        AgentClass::Write(_) | AgentClass::Read(_) => report.verdict.withholds(),
         AgentClass::Instruct(_) | AgentClass::Claim(_) | AgentClass::DeviceCall(_) => {
             report.verdict.is_deviation()
         }
@@ -165,104 +175,49 @@ fn caught(class: &AgentClass, report: &EventReport) -> bool {
 }
 
 /// The first deviation of `trace` under `schedule`, if any.
-pub async fn first_deviation(
+pub fn first_deviation(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Option<Observed>, SessionError> {
-    Ok(deviations(rt, trace, schedule, judge)
-        .await?
-        .into_iter()
-        .next())
+    Ok(deviations(rt, trace, schedule, judge)?.into_iter().next())
 }
 
-/// Whether an agent call of `tool` is an out-of-order read given the monitor
-/// state after it: `tool` has a read step and none of them is satisfied,
-/// waiting for any request, or separated from a waiting step only by formal
-/// state steps — the automaton's notion of reached (`Automaton::deviation`):
-/// those may hold on the data read so far, or on this very call's result (a
-/// branch `succeeded(get_customer_by_id)` holds only once the lookup it
-/// guards has returned).
-pub fn read_out_of_order(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> bool {
-    read_reached(rt, monitor, tool).is_some_and(|reached| reached.is_none())
-}
-
-/// For a procedural read tool: the step of it the monitor has reached in
-/// the sense of [`read_out_of_order`], if any (`None`: `tool` has no read
-/// step).
-pub fn read_reached(rt: &BundleRuntime, monitor: &Monitor, tool: &str) -> Option<Option<StepId>> {
-    let program = &rt.bundle.program;
-    let steps: BTreeSet<StepId> = program
-        .steps
-        .iter()
-        .enumerate()
-        .filter(
-            |(_, s)| matches!(s.timing, Timing::Result(t) if rt.bundle.interner.resolve(t) == tool),
-        )
-        .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
-        .collect();
-    if steps.is_empty() {
-        return None;
-    }
-    if let Some((step, _)) = monitor.evidence().keys().find(|(s, _)| steps.contains(s)) {
-        return Some(Some(*step));
-    }
-    // Formal state steps are passed on: they may hold without an event.
-    let passable = |s: StepId| {
-        program
-            .step(s)
-            .is_some_and(|st| st.timing == Timing::State && !st.semantic)
-    };
-    let mut seen = BTreeSet::new();
-    let mut frontier: Vec<StepId> = monitor.waiting().iter().map(|w| w.step).collect();
-    while let Some(step) = frontier.pop() {
-        if !seen.insert(step) {
-            continue;
-        }
-        if steps.contains(&step) {
-            return Some(Some(step));
-        }
-        if passable(step) {
-            frontier.extend(
-                program
-                    .edges
-                    .iter()
-                    .filter(|(from, _)| *from == step)
-                    .map(|(_, to)| *to),
-            );
-        }
-    }
-    Some(None)
-}
-
-/// The step of the read tool `tool` the reference session has reached once
-/// it has taken all of `trace` ([`read_reached`]), by name.
-pub async fn read_reached_after(
+/// The identification of protected read `tool` (one of its `after`
+/// steps) the reference session has satisfied for some request once it
+/// has taken all of `trace`, by name.
+pub fn identification_after(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
     tool: &str,
 ) -> Result<Option<String>, SessionError> {
     let mut reference = reference_session(rt, trace.meta.control);
     for event in &trace.events {
-        reference.push(event.clone(), judge).await?;
+        reference.push(event.clone(), judge)?;
     }
-    Ok(read_reached(rt, reference.monitor(), tool)
-        .flatten()
-        .map(|s| rt.step_name(s).to_owned()))
+    let satisfied = satisfied_names(rt, reference.monitor());
+    Ok(rt
+        .bundle
+        .protected_reads
+        .iter()
+        .filter(|p| p.tool == tool)
+        .flat_map(|p| &p.after)
+        .find(|step| satisfied.contains(*step))
+        .cloned())
 }
 
 /// The steps satisfied for some request once the reference (`workflow`)
 /// session has taken all of `trace`, by name.
-pub async fn satisfied_after(
+pub fn satisfied_after(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<BTreeSet<String>, SessionError> {
     let mut reference = reference_session(rt, trace.meta.control);
     for event in &trace.events {
-        reference.push(event.clone(), judge).await?;
+        reference.push(event.clone(), judge)?;
     }
     Ok(satisfied_names(rt, reference.monitor()))
 }

@@ -22,8 +22,10 @@
 //! differ from another, or be missing from a list, names a second id `W2`,
 //! and every record list of a result then carries a second record `W2`; a
 //! call whose authorization asks `confirmed(...)` is preceded by the agent's
-//! summary naming the call's values and the check's words and the user's
-//! yes; a guard reading an entity no move returns may have a read no step
+//! summary naming the call's values and the check's words (and, when the
+//! confirmed values are read ones — a plan's price —, the values the
+//! results before it returned) and the user's yes; a guard reading an
+//! entity no move returns may have a read no step
 //! names (and that changes no order rule) called first. The deviating event
 //! ends the trace: a read with default values, a write whose arguments name
 //! an id no tool returned (every guard comparing it is then false), the
@@ -214,7 +216,7 @@ impl<'a> Builder<'a> {
     /// The shortest prefixes reaching its state are tried in turn (at most
     /// [`MAX_PATHS`]): the abstraction treats checks as independent, so one
     /// path may need contradictory data where another does not.
-    pub async fn witness(&mut self, deviation: &Deviation) -> Result<Witness, WitnessError> {
+    pub fn witness(&mut self, deviation: &Deviation) -> Result<Witness, WitnessError> {
         let mut paths = vec![deviation.prefix.clone()];
         paths.extend(
             self.analysis
@@ -231,7 +233,7 @@ impl<'a> Builder<'a> {
         );
         let mut last = None;
         for prefix in paths {
-            match self.witness_along(deviation, &prefix).await {
+            match self.witness_along(deviation, &prefix) {
                 Err(e @ (WitnessError::Unrealised { .. } | WitnessError::Overtaken { .. })) => {
                     last = Some(e);
                 }
@@ -243,15 +245,15 @@ impl<'a> Builder<'a> {
         }))
     }
 
-    async fn witness_along(
+    fn witness_along(
         &mut self,
         deviation: &Deviation,
         prefix: &[Move],
     ) -> Result<Witness, WitnessError> {
-        let realised = self.realise(prefix).await?;
+        let realised = self.realise(prefix)?;
         let mut events = realised.events;
         let n = events.len();
-        events.extend(deviating_event(&self.rt, &deviation.class, n));
+        events.extend(deviating_event(&self.rt, deviation, n));
         let witness = Witness {
             trace: Trace {
                 meta: TraceMeta {
@@ -268,12 +270,12 @@ impl<'a> Builder<'a> {
             },
             verdicts: realised.records,
         };
-        check(&self.rt, deviation, prefix, &witness).await?;
+        check(&self.rt, deviation, prefix, &witness)?;
         Ok(witness)
     }
 
     /// Realises `prefix`, group by group, reusing realised shorter prefixes.
-    async fn realise(&mut self, prefix: &[Move]) -> Result<Realised, WitnessError> {
+    fn realise(&mut self, prefix: &[Move]) -> Result<Realised, WitnessError> {
         let groups = group_ends(prefix);
         let mut current = Realised {
             events: Vec::new(),
@@ -296,8 +298,7 @@ impl<'a> Builder<'a> {
                 vec![Event::User {
                     text: format!("Hello, {ID} here."),
                 }],
-            )
-            .await?;
+            )?;
         }
         let mut start = 0;
         let mut acks = Vec::new();
@@ -319,7 +320,7 @@ impl<'a> Builder<'a> {
             let next = match self.done.get(&key) {
                 Some(cached) => cached.clone(),
                 None => {
-                    let realised = self.realise_group(&current, group, lookahead).await?;
+                    let realised = self.realise_group(&current, group, lookahead)?;
                     self.done.insert(key, realised.clone());
                     realised
                 }
@@ -336,8 +337,7 @@ impl<'a> Builder<'a> {
                     vec![Event::Agent {
                         text: "Noted.".to_owned(),
                     }],
-                )
-                .await?;
+                )?;
                 acks.push(end);
             }
             start = end;
@@ -378,7 +378,7 @@ impl<'a> Builder<'a> {
     /// it sufficed. Climbing reaches values that need two fields at once
     /// (a suspended line whose contract still runs) which no single change
     /// and no small product does.
-    async fn realise_group(
+    fn realise_group(
         &self,
         from: &Realised,
         group: &[Move],
@@ -395,7 +395,7 @@ impl<'a> Builder<'a> {
                 .unwrap_or_default();
             let mut next = from.clone();
             next.records.extend(records);
-            push_all(&mut next, events).await?;
+            push_all(&mut next, events)?;
             return Ok(next);
         };
         let targets: Vec<StepId> = group
@@ -403,7 +403,7 @@ impl<'a> Builder<'a> {
             .chain(lookahead)
             .filter_map(satisfies)
             .collect();
-        let (mut best_held, mut best) = self.climb(from, &space, lookahead, &targets).await?;
+        let (mut best_held, mut best) = self.climb(from, &space, lookahead, &targets)?;
         // A guard may read an entity only a read the workflow never names
         // returns (retail's payment methods, from `get_user_details`, after
         // an identification by email): such a read is no move of the
@@ -422,10 +422,9 @@ impl<'a> Builder<'a> {
             let mut base = from.clone();
             push_all(
                 &mut base,
-                support.events(&support.defaults(), from.events.len()),
-            )
-            .await?;
-            let (held, realised) = self.climb(&base, &space, lookahead, &targets).await?;
+                support.events(&support.defaults(), from.events.len(), &from.events),
+            )?;
+            let (held, realised) = self.climb(&base, &space, lookahead, &targets)?;
             if held > best_held {
                 (best_held, best) = (held, realised);
             }
@@ -436,7 +435,7 @@ impl<'a> Builder<'a> {
     /// The hill climbing of [`Builder::realise_group`] for one call on top
     /// of `from`: how many `targets` the best values satisfy, and the prefix
     /// realised with them.
-    async fn climb(
+    fn climb(
         &self,
         from: &Realised,
         space: &CallSpace<'_>,
@@ -445,9 +444,12 @@ impl<'a> Builder<'a> {
     ) -> Result<(usize, Realised), WitnessError> {
         let k = from.events.len();
         let mut current = space.defaults();
-        let (mut best_held, mut best) = self
-            .try_values(from, &space.events(&current, k), lookahead, targets)
-            .await?;
+        let (mut best_held, mut best) = self.try_values(
+            from,
+            &space.events(&current, k, &from.events),
+            lookahead,
+            targets,
+        )?;
         let mut tried = 1;
         'climb: while best_held < targets.len() {
             let changes: Vec<Assignment> = space.single_changes(&current).collect();
@@ -456,9 +458,12 @@ impl<'a> Builder<'a> {
                     break 'climb;
                 }
                 tried += 1;
-                let (held, realised) = self
-                    .try_values(from, &space.events(&candidate, k), lookahead, targets)
-                    .await?;
+                let (held, realised) = self.try_values(
+                    from,
+                    &space.events(&candidate, k, &from.events),
+                    lookahead,
+                    targets,
+                )?;
                 if held > best_held {
                     (best_held, best, current) = (held, realised, candidate);
                     continue 'climb;
@@ -471,7 +476,7 @@ impl<'a> Builder<'a> {
 
     /// Realises one candidate call on top of `from` and counts the
     /// `targets` satisfied once the lookahead is probed after it.
-    async fn try_values(
+    fn try_values(
         &self,
         from: &Realised,
         events: &[Event],
@@ -479,7 +484,7 @@ impl<'a> Builder<'a> {
         targets: &[StepId],
     ) -> Result<(usize, Realised), WitnessError> {
         let mut next = from.clone();
-        push_all(&mut next, events.to_vec()).await?;
+        push_all(&mut next, events.to_vec())?;
         let mut probe = next.clone();
         for mv in lookahead {
             let (events, records) = self
@@ -488,15 +493,14 @@ impl<'a> Builder<'a> {
                 .next()
                 .unwrap_or_default();
             probe.records.extend(records);
-            push_all(&mut probe, events).await?;
+            push_all(&mut probe, events)?;
         }
         push_all(
             &mut probe,
             vec![Event::Agent {
                 text: "(probe)".to_owned(),
             }],
-        )
-        .await?;
+        )?;
         let held = targets
             .iter()
             .filter(|s| satisfied(&probe.session, **s))
@@ -521,7 +525,11 @@ impl<'a> Builder<'a> {
                 tool,
                 Side::Agent,
                 self.hints.confirms.get(satisfies),
-            ),
+            )
+            .map(|space| CallSpace {
+                confirm_reads: self.hints.confirms_reads.contains(satisfies),
+                ..space
+            }),
             // The user's device call, or the agent's under solo control.
             Move::UserTool { tool, .. } => {
                 let requestor = match self.control() {
@@ -560,7 +568,7 @@ impl<'a> Builder<'a> {
             )],
             Move::Read { .. } | Move::Write { .. } | Move::UserTool { .. } => self
                 .call_space(mv)
-                .map(|space| (space.events(&space.defaults(), k), Vec::new()))
+                .map(|space| (space.events(&space.defaults(), k, &[]), Vec::new()))
                 .into_iter()
                 .collect(),
         }
@@ -585,10 +593,10 @@ fn lookahead_end(prefix: &[Move], end: usize) -> usize {
 }
 
 /// Pushes `events` into the realised prefix's session, judged by its verdicts.
-async fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), WitnessError> {
+fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), WitnessError> {
     let judge = recorded(&into.records);
     for event in events {
-        into.session.push(event.clone(), &judge).await?;
+        into.session.push(event.clone(), &judge)?;
         into.events.push(event);
     }
     Ok(())
@@ -597,14 +605,14 @@ async fn push_all(into: &mut Realised, events: Vec<Event>) -> Result<(), Witness
 /// Replays `witness` under every schedule and compares the first deviation
 /// with the prediction for `prefix` (the moves the witness realises): the same event (the last call), class and coverage,
 /// and every step the prefix satisfies satisfied.
-pub async fn check(
+pub fn check(
     rt: &Arc<BundleRuntime>,
     deviation: &Deviation,
     prefix: &[Move],
     witness: &Witness,
 ) -> Result<(), WitnessError> {
     let judge = witness.judge();
-    let seen = observe::deviations_under(rt, &witness.trace, &Schedule::ALL, &judge).await?;
+    let seen = observe::deviations_under(rt, &witness.trace, &Schedule::ALL, &judge)?;
     // The deviating event is the last call (a read's result follows it), or
     // the last event for an instruction or claim.
     let last = if deviation.class.is_message() {
@@ -628,7 +636,7 @@ pub async fn check(
             .unwrap_or_default()
             .to_vec(),
     };
-    let reached = observe::satisfied_after(rt, &prefix_trace, &judge).await?;
+    let reached = observe::satisfied_after(rt, &prefix_trace, &judge)?;
     match compare(rt, deviation, prefix, &reached, seen, last) {
         // A replay that misses the prediction because the request went past
         // the abstract state (a step off the prefix satisfied, e.g. a step
@@ -639,13 +647,13 @@ pub async fn check(
             if let Some(step) = overtaken(rt, prefix, &reached) {
                 return Err(WitnessError::Overtaken { step });
             }
-            // A read the automaton finds out of order, since the prefix
-            // reached no step of its tool, that the engine allows: some
-            // request reached such a step along another path (a branch
-            // the prefix did not take also held on these values).
+            // A protected read the automaton finds unidentified, since the
+            // prefix satisfied none of its identification steps, that the
+            // engine permits: some request satisfied one along another
+            // path (a branch the prefix did not take also held).
             if let AgentClass::Read(tool) = &deviation.class
-                && let Some(step) =
-                    observe::read_reached_after(rt, &prefix_trace, &judge, tool).await?
+                && deviation.why == crate::coverage::Why::NotIdentified
+                && let Some(step) = observe::identification_after(rt, &prefix_trace, &judge, tool)?
             {
                 return Err(WitnessError::Overtaken { step });
             }
@@ -653,7 +661,7 @@ pub async fn check(
             // allows through an authorization the prefix did not reach:
             // another path the data allows (a branch's other outcome).
             if let AgentClass::Write(tool) = &deviation.class {
-                let after = observe::satisfied_after(rt, &witness.trace, &judge).await?;
+                let after = observe::satisfied_after(rt, &witness.trace, &judge)?;
                 let on_path: Vec<&str> = prefix
                     .iter()
                     .filter_map(satisfies)
@@ -872,11 +880,13 @@ fn verdict_for(rt: &BundleRuntime, step: StepId, k: usize) -> Option<Record> {
     })
 }
 
-/// The event that deviates: a read with default values, a write naming an id
-/// no result carried, the solo agent's call of a device fix, or an agent
-/// message naming the fix it instructs or making the claim in the bundle's
-/// first phrase for it.
-fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Event> {
+/// The event that deviates: a protected read with default values before
+/// its identification (naming an id no result carried after it, so its
+/// guard fails), a write naming an id no result carried, the solo agent's
+/// call of a device fix, or an agent message naming the fix it instructs or
+/// making the claim in the bundle's first phrase for it.
+fn deviating_event(rt: &BundleRuntime, deviation: &Deviation, k: usize) -> Vec<Event> {
+    let class = &deviation.class;
     let id = format!("c{k}");
     let tool = rt.bundle.domain.tool(class.tool());
     match class {
@@ -884,7 +894,13 @@ fn deviating_event(rt: &BundleRuntime, class: &AgentClass, k: usize) -> Vec<Even
             Event::Call {
                 id: id.clone(),
                 tool: name.clone(),
-                args: tool.map_or(json!({}), |t| default_args(t, &rt.bundle.domain, ID)),
+                args: tool.map_or(json!({}), |t| {
+                    let named = match deviation.why {
+                        crate::coverage::Why::GuardFails => UNREAD_ID,
+                        _ => ID,
+                    };
+                    default_args(t, &rt.bundle.domain, named)
+                }),
                 requestor: Side::Agent,
             },
             Event::Result {
@@ -940,6 +956,10 @@ struct Hints {
     /// words of its first such call (`"exchange"`), which the agent's summary
     /// names beside the call's argument values.
     confirms: BTreeMap<StepId, Vec<String>>,
+    /// The authorization steps whose first `confirmed(...)` names a value
+    /// read earlier (`plan[line[$line].plan_id].refuel_price_per_gb`): their
+    /// summary also names what the conversation's results returned.
+    confirms_reads: std::collections::BTreeSet<StepId>,
     /// Per step with a check: the agent's read tools no step names (never
     /// a deviation) that read an entity the check mentions, in name order:
     /// one may be called before the step's call to supply it.
@@ -1023,6 +1043,7 @@ impl Hints {
             }
         }
         let mut confirms = BTreeMap::new();
+        let mut confirms_reads = std::collections::BTreeSet::new();
         for (i, step) in program.steps.iter().enumerate() {
             let (Some(_), Some(check), Ok(id)) = (step.authorizes, step.check, u32::try_from(i))
             else {
@@ -1035,6 +1056,11 @@ impl Hints {
                 let mut words = Vec::new();
                 collect_words(first, &resolve, &mut words);
                 confirms.insert(StepId(id), words);
+                let mut fields = Vec::new();
+                collect_keyed(first, "Field", &mut fields);
+                if !fields.is_empty() {
+                    confirms_reads.insert(StepId(id));
+                }
             }
         }
         Hints {
@@ -1042,6 +1068,7 @@ impl Hints {
             twins: !distinct.is_empty(),
             distinct,
             confirms,
+            confirms_reads,
             supports,
         }
     }
@@ -1109,6 +1136,12 @@ fn literals(rt: &BundleRuntime) -> Literals {
         for node in comparisons {
             let (mut names, mut values) = (Vec::new(), Vec::new());
             collect_operands(node, &resolve, &mut names, &mut values);
+            // `now()` (serialised as the bare name) is the clock's instant.
+            let mut nows = 0;
+            collect_now(node, &mut nows);
+            if nows > 0 {
+                values.extend(now_literals(rt));
+            }
             for name in names {
                 let list = out.entry(name).or_default();
                 for v in &values {
@@ -1190,6 +1223,30 @@ fn collect_operands(
     }
 }
 
+/// Counts the `now()` operands under a serialised comparison.
+fn collect_now(tree: &Json, count: &mut usize) {
+    match tree {
+        Json::String(name) if name == "Now" => *count += 1,
+        Json::Object(map) => map.values().for_each(|v| collect_now(v, count)),
+        Json::Array(items) => items.iter().for_each(|i| collect_now(i, count)),
+        _ => {}
+    }
+}
+
+/// What `now()` stands for in a witness: the bundle's fixed instant, as a
+/// date-time and as its day and the day after (so `flight_dates > now()`
+/// can hold too); nothing on a clock that is not fixed.
+fn now_literals(rt: &BundleRuntime) -> Vec<Json> {
+    match rt.bundle.clock {
+        Some(crate::clock::Clock::Fixed(at)) => vec![
+            json!(at.to_string()),
+            json!(at.date().to_string()),
+            json!(turnstile_rules::Date(at.date().0.saturating_add(1)).to_string()),
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// `options` with the literals of `name` that fit its type right after the
 /// first (the default stays first; the literals are tried before the rest).
 fn with_literals(options: Vec<Json>, ty: &ValueType, literals: Option<&Vec<Json>>) -> Vec<Json> {
@@ -1232,6 +1289,9 @@ struct CallSpace<'r> {
     /// `confirmed(...)`): the call is preceded by the agent's summary naming
     /// them and its argument values, and the user's yes.
     confirm: Option<&'r [String]>,
+    /// Whether the confirmed values include read ones: the summary also
+    /// names the values of the results before the call.
+    confirm_reads: bool,
     /// Each record list of the result carries a second record ([`ID2`]).
     twins: bool,
 }
@@ -1280,6 +1340,7 @@ impl<'r> CallSpace<'r> {
             requestor,
             dimensions,
             confirm: confirm.map(Vec::as_slice),
+            confirm_reads: false,
             twins: hints.twins,
         })
     }
@@ -1318,8 +1379,9 @@ impl<'r> CallSpace<'r> {
     }
 
     /// The call and its successful result carrying `values`, at event `k`
-    /// (after the confirmation it needs, if any).
-    fn events(&self, values: &Assignment, k: usize) -> Vec<Event> {
+    /// after the events `before` (and after the confirmation it needs, if
+    /// any).
+    fn events(&self, values: &Assignment, k: usize, before: &[Event]) -> Vec<Event> {
         let (args, fields): (Vec<_>, Vec<_>) = values
             .iter()
             .cloned()
@@ -1329,6 +1391,18 @@ impl<'r> CallSpace<'r> {
             let mut named: Vec<String> = Vec::new();
             for (_, value) in &args {
                 scalars(value, &mut named);
+            }
+            if self.confirm_reads {
+                for event in before {
+                    if let Event::Result {
+                        ok: true, content, ..
+                    } = event
+                    {
+                        scalars(content, &mut named);
+                    }
+                }
+                named.sort();
+                named.dedup();
             }
             events.push(Event::Agent {
                 text: format!(
@@ -1375,6 +1449,8 @@ fn options(
         ValueType::Bool => vec![json!(true), json!(false)],
         ValueType::Date => vec![json!("2024-05-15")],
         ValueType::DateTime => vec![json!("2024-05-15T10:00:00")],
+        // No field or parameter is declared a duration.
+        ValueType::Duration => Vec::new(),
         ValueType::Enum(sym) => {
             let name = resolve(*sym);
             domain

@@ -134,4 +134,13 @@ pub enum ExprKind {
     },
     /// `confirmed(value, ...)`: the user's yes to a summary naming them.
     Confirmed(Vec<Expr>),
+    /// `now()`: the time of the event being decided, on the bundle's clock.
+    Now,
+    /// `days(n)`, `hours(n)`, `minutes(n)`: a duration of `n` units.
+    Duration {
+        /// Seconds per unit.
+        unit: i64,
+        /// The number of units (an integer).
+        of: Box<Expr>,
+    },
 }

@@ -14,7 +14,8 @@
 //!           | 'args' path | 'result' path                              (call arguments / result)
 //!           | ('sum'|'count'|'min'|'max') '(' expr ')'
 //!           | ('called'|'succeeded') '(' tool (',' path cmpop operand)* ')'
-//!           | ('date'|'datetime') '(' string ')' | '(' expr ')'
+//!           | ('date'|'datetime') '(' string ')' | 'now' '(' ')'
+//!           | ('days'|'hours'|'minutes') '(' sum ')' | '(' expr ')'
 //! path     := ('.' ident | '[' int ']' | '[' '*' ']')*
 //! ```
 

@@ -432,14 +432,15 @@ impl Parser {
                 constraints,
             }
         } else if name == "said" {
-            let who = self.ident("`user` or `agent`")?;
+            let who = self.ident("`user`, `agent` or `ticket`")?;
             let speaker = match who.name.as_str() {
                 "user" => turnstile_rules::Speaker::User,
                 "agent" => turnstile_rules::Speaker::Agent,
+                "ticket" => turnstile_rules::Speaker::Ticket,
                 _ => {
                     return Err(ParseError {
                         message: format!(
-                            "`said` takes `user` or `agent` first, found `{}`",
+                            "`said` takes `user`, `agent` or `ticket` first, found `{}`",
                             who.name
                         ),
                         span: who.span,
@@ -458,6 +459,13 @@ impl Parser {
                 values.push(self.sum()?);
             }
             ExprKind::Confirmed(values)
+        } else if name == "now" {
+            ExprKind::Now
+        } else if let Some(unit) = duration_unit(&name) {
+            ExprKind::Duration {
+                unit,
+                of: Box::new(self.sum()?),
+            }
         } else if name == "date" || name == "datetime" {
             let Some(Token {
                 tok: Tok::Str(text),
@@ -477,7 +485,7 @@ impl Parser {
         } else {
             return Err(ParseError {
                 message: format!(
-                    "unknown function `{name}`; expected sum, count, min, max, called, succeeded, said, confirmed, date or datetime"
+                    "unknown function `{name}`; expected sum, count, min, max, called, succeeded, said, confirmed, date, datetime, now, days, hours or minutes"
                 ),
                 span,
             });
@@ -569,9 +577,40 @@ fn join(lhs: Expr, rhs: Expr, make: fn(Box<Expr>, Box<Expr>) -> ExprKind) -> Exp
     }
 }
 
+/// Seconds per unit of a duration function (`days`, `hours`, `minutes`).
+fn duration_unit(name: &str) -> Option<i64> {
+    match name {
+        "days" => Some(turnstile_rules::Duration::DAY),
+        "hours" => Some(turnstile_rules::Duration::HOUR),
+        "minutes" => Some(60),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_the_clock_and_durations() {
+        let e = parse("txn[args.id].date >= now() - days(60)").unwrap();
+        let ExprKind::Compare { rhs, .. } = e.kind else {
+            panic!("expected a comparison")
+        };
+        let ExprKind::Arith { lhs, rhs, .. } = rhs.kind else {
+            panic!("expected now() - days(60)")
+        };
+        assert_eq!(lhs.kind, ExprKind::Now);
+        assert!(matches!(rhs.kind, ExprKind::Duration { unit: 86_400, .. }));
+        assert!(parse("now(1)").is_err());
+        assert!(parse("hours()").is_err());
+        assert!(
+            parse("weeks(2) > 0")
+                .unwrap_err()
+                .message
+                .contains("days, hours or minutes")
+        );
+    }
 
     #[test]
     fn precedence_and_binds_tighter_than_or() {

@@ -15,6 +15,8 @@ use serde_json::{Map, Value};
 
 use super::ResultContent;
 use super::error::{ImportError, ImportErrorKind, type_name};
+use turnstile_rules::DateTime;
+
 use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};
 
@@ -23,6 +25,10 @@ pub(crate) struct Builder<'a> {
     file: &'a Path,
     record: Option<usize>,
     pub(crate) events: Vec<Event>,
+    /// The time of each event (the stamp of the message it came from).
+    times: Vec<Option<DateTime>>,
+    /// The time the events added next happened at ([`Builder::at`]).
+    stamp: Option<DateTime>,
     open: HashSet<String>,
     pub(crate) errors: Vec<ImportError>,
 }
@@ -33,9 +39,22 @@ impl<'a> Builder<'a> {
             file,
             record,
             events: Vec::new(),
+            times: Vec::new(),
+            stamp: None,
             open: HashSet::new(),
             errors: Vec::new(),
         }
+    }
+
+    /// The events added from now on happened at `time` (a message's
+    /// timestamp; `None`: unknown).
+    pub(crate) fn at(&mut self, time: Option<DateTime>) {
+        self.stamp = time;
+    }
+
+    fn push(&mut self, event: Event) {
+        self.events.push(event);
+        self.times.push(self.stamp);
     }
 
     pub(crate) fn error(&mut self, path: impl Into<String>, kind: ImportErrorKind) {
@@ -50,7 +69,7 @@ impl<'a> Builder<'a> {
             return;
         }
         let text = text.into();
-        self.events.push(match side {
+        self.push(match side {
             Side::User => Event::User { text },
             Side::Agent => Event::Agent { text },
         });
@@ -65,7 +84,7 @@ impl<'a> Builder<'a> {
             );
             return;
         }
-        self.events.push(Event::Call {
+        self.push(Event::Call {
             id: id.to_owned(),
             tool: tool.to_owned(),
             args,
@@ -79,7 +98,7 @@ impl<'a> Builder<'a> {
             self.error(path, ImportErrorKind::UnknownCallId { id: id.to_owned() });
             return;
         }
-        self.events.push(Event::Result {
+        self.push(Event::Result {
             id: id.to_owned(),
             ok,
             content,
@@ -87,8 +106,11 @@ impl<'a> Builder<'a> {
     }
 
     /// The trace, or every error found in the record.
-    pub(crate) fn finish(self, meta: TraceMeta) -> Result<Trace, Vec<ImportError>> {
+    pub(crate) fn finish(self, mut meta: TraceMeta) -> Result<Trace, Vec<ImportError>> {
         if self.errors.is_empty() {
+            if self.times.iter().any(Option::is_some) {
+                meta.times = self.times;
+            }
             Ok(Trace {
                 meta,
                 events: self.events,
@@ -305,6 +327,9 @@ pub(crate) struct FastMessage<'a, C> {
     /// the `Value` path).
     #[serde(default)]
     pub(crate) function_call: Option<IgnoredAny>,
+    /// tau2: when the message was written.
+    #[serde(default, borrow)]
+    pub(crate) timestamp: Option<Cow<'a, str>>,
 }
 
 impl<C> FastMessage<'_, C> {

@@ -130,6 +130,12 @@ pub enum ImportErrorKind {
         /// The reused call id.
         id: String,
     },
+    /// An event's time that is not a timestamp.
+    #[error("{message}")]
+    InvalidTimestamp {
+        /// Why it is not one.
+        message: String,
+    },
     /// A native line that is not a valid event.
     #[error("invalid event: {message}")]
     InvalidEvent {

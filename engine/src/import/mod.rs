@@ -11,6 +11,7 @@
 //!
 //! [`detect`] tells them apart from the extension and the first bytes; every
 //! entry point also takes an explicit format (the CLI's `--format`).
+//! [`write_native`] writes a trace back as native JSON Lines.
 //!
 //! **Compression.** Every entry point that opens a file ([`detect`],
 //! [`TraceReader::open`], [`import_file`], [`for_each_trace`]) reads it plain, gzip- or zstd-compressed, told apart by
@@ -50,7 +51,7 @@ mod build;
 mod scan;
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::io::BufRead;
 use std::ops::ControlFlow;
@@ -63,6 +64,7 @@ use thiserror::Error;
 
 pub use compressed::Compression;
 pub use error::{ImportError, ImportErrorKind};
+pub use native::write_native;
 pub use scan::{MAX_LINE_BYTES, MAX_RECORD_BYTES};
 
 use crate::trace::{Event, Trace, parse_content};
@@ -179,9 +181,13 @@ impl ImportSummary {
                 self.events += trace.events.len();
                 for event in &trace.events {
                     match event {
-                        Event::User { .. } | Event::Agent { .. } => self.messages += 1,
+                        Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {
+                            self.messages += 1;
+                        }
                         Event::Call { .. } => self.calls += 1,
                         Event::Result { .. } => self.results += 1,
+                        // A host's answer to a confirmation: neither.
+                        Event::Approval { .. } => {}
                     }
                 }
             }
@@ -347,6 +353,10 @@ enum Mode {
     Tau2Sims {
         next: usize,
     },
+    /// tau2: inside `tasks`; `next` is the next element's index.
+    Tau2Tasks {
+        next: usize,
+    },
     /// tau-bench JSON: before the top-level `[`.
     ArrayStart,
     /// tau-bench JSON: inside the top-level array.
@@ -376,6 +386,8 @@ pub struct TraceReader {
     agent_model: Option<String>,
     /// Who called the device tools in the file's simulations (tau2 `info`).
     control: Option<crate::bundle::model::Control>,
+    /// Each tau2 task's ticket, by task id: a solo simulation opens with it.
+    tickets: HashMap<String, String>,
     saw_simulations: bool,
     native: native::Native,
     results: ResultContent,
@@ -441,6 +453,7 @@ impl TraceReader {
             domain: None,
             agent_model: None,
             control: None,
+            tickets: HashMap::new(),
             saw_simulations: false,
             native: native::Native::default(),
             results: ResultContent::Parsed,
@@ -513,6 +526,7 @@ impl TraceReader {
             },
             Mode::Tau2Keys { first } => self.tau2_key(first),
             Mode::Tau2Sims { next } => self.tau2_simulation(next),
+            Mode::Tau2Tasks { next } => self.tau2_task(next),
             Mode::ArrayStart => match self.cursor.expect(b'[') {
                 Ok(()) => self.mode = Mode::ArrayElements { next: 0 },
                 Err(kind) => self.fatal(None, "", kind),
@@ -554,6 +568,10 @@ impl TraceReader {
                     Err(kind) => self.fatal(None, "simulations", kind),
                 }
             }
+            "tasks" => match self.cursor.expect(b'[') {
+                Ok(()) => self.mode = Mode::Tau2Tasks { next: 0 },
+                Err(kind) => self.fatal(None, "tasks", kind),
+            },
             "info" => {
                 self.buf.clear();
                 let start = match self.cursor.value(Some(&mut self.buf), MAX_RECORD_BYTES) {
@@ -639,8 +657,67 @@ impl TraceReader {
         };
         if let Ok(trace) = &mut converted {
             trace.meta.control = self.control;
+            if self.control == Some(crate::bundle::model::Control::Solo) {
+                let ticket = trace
+                    .meta
+                    .task_id
+                    .as_ref()
+                    .and_then(|t| self.tickets.get(t));
+                tau2::with_ticket(trace, ticket);
+            }
         }
         self.deliver(converted);
+    }
+
+    /// Keeps the ticket of task copy `next` (tau2 module docs).
+    fn tau2_task(&mut self, next: usize) {
+        let path = format!("tasks[{next}]");
+        match self.next_element(next) {
+            Ok(true) => {}
+            Ok(false) => {
+                self.mode = Mode::Tau2Keys { first: false };
+                return;
+            }
+            Err(kind) => return self.fatal(None, path, kind),
+        }
+        self.mode = Mode::Tau2Tasks { next: next + 1 };
+        self.buf.clear();
+        let start = match self.cursor.value(Some(&mut self.buf), MAX_RECORD_BYTES) {
+            Ok(start) => start,
+            Err(kind @ ImportErrorKind::NotUtf8 { .. }) => {
+                let e = self.error(None, path, kind);
+                self.pending.push_back(Err(e));
+                return;
+            }
+            Err(kind) => return self.fatal(None, path, kind),
+        };
+        let found = parse_json(&self.buf, start)
+            .map_err(|kind| (path.clone(), kind))
+            .and_then(|task| tau2::ticket_of(&task, &path));
+        match found {
+            Ok(Some(_))
+                if self.saw_simulations
+                    && self.control == Some(crate::bundle::model::Control::Solo) =>
+            {
+                // Streaming: the simulations are delivered already.
+                let e = self.error(
+                    None,
+                    path,
+                    ImportErrorKind::Unsupported {
+                        what: "a solo file's tasks after its simulations: the simulations were read without their tickets",
+                    },
+                );
+                self.pending.push_back(Err(e));
+            }
+            Ok(Some((task, ticket))) => {
+                self.tickets.insert(task, ticket);
+            }
+            Ok(None) => {}
+            Err((at, kind)) => {
+                let e = self.error(None, at, kind);
+                self.pending.push_back(Err(e));
+            }
+        }
     }
 
     fn array_element(&mut self, next: usize) {

@@ -12,10 +12,15 @@
 //! ```
 //!
 //! - Event lines: `{"type":"user","text":..}`, `{"type":"agent","text":..}`,
+//!   `{"type":"ticket","text":..}` (what the user stated before the
+//!   conversation: see [`Event::Ticket`]),
 //!   `{"type":"call","id":..,"tool":..,"args":{..},"requestor":"agent"|"user"}`
 //!   (`args` defaults to `null`, `requestor` to `agent`),
 //!   `{"type":"result","id":..,"ok":true|false,"content":..}` (`content`
-//!   defaults to `null`; when `ok` is false it is the error text).
+//!   defaults to `null`; when `ok` is false it is the error text). Any event
+//!   may carry `"at":"2024-05-15T15:00:00"`, when it happened (or was
+//!   decided): what a bundle on an `event` or `system` clock reads `now()`
+//!   as ([`crate::clock`]).
 //! - Header lines `{"type":"trace","id":..,"task_id":..,"trial":..,
 //!   "reward":..,"domain":..,"control":"dual"|"solo"}` (every field optional) start a new trace; the
 //!   events after it belong to it. Without a header the events form one trace
@@ -50,6 +55,8 @@ use super::ResultContent;
 use super::build::id_text;
 use super::error::{ImportError, ImportErrorKind, type_name};
 use super::scan::parse_json;
+use turnstile_rules::DateTime;
+
 use crate::bundle::model::Side;
 use crate::trace::{Event, Trace, TraceMeta};
 
@@ -83,16 +90,17 @@ impl Native {
             out.push(Err(err("", ImportErrorKind::NotUtf8 { offset })));
             return;
         }
-        // Fast path: an event line. Anything else (a header, an error) is
-        // parsed again as a `Value` to say what it is.
+        // Fast path: an event line. Anything else (a header, an error, a
+        // time that is not a timestamp) is parsed again as a `Value` to say
+        // what it is.
         let fast = serde_json::from_slice::<FastLine<'_>>(bytes)
             .ok()
             .and_then(|line| line.event(self.results));
-        let event = match fast.map_or_else(|| serde_json::from_slice::<Event>(bytes), Ok) {
-            Ok(event) => event,
-            Err(_) => match parse_json(bytes, start) {
+        let (event, at) = match fast {
+            Some(taken) => taken,
+            None => match parse_json(bytes, start) {
                 Ok(value) => match self.not_an_event(file, stem, line, value, out) {
-                    Some(event) => event,
+                    Some(taken) => taken,
                     None => return,
                 },
                 Err(kind) => {
@@ -101,10 +109,11 @@ impl Native {
                 }
             },
         };
-        self.event(file, stem, line, event, out);
+        self.event(file, stem, line, event, at, out);
     }
 
-    /// A line that did not deserialize as an event: a header, or an error.
+    /// A line the fast path did not take: an event it leaves to the
+    /// [`Event`] deserializer, a header, or an error.
     fn not_an_event(
         &mut self,
         file: &Path,
@@ -112,7 +121,7 @@ impl Native {
         line: usize,
         value: Value,
         out: &mut Vec<Item>,
-    ) -> Option<Event> {
+    ) -> Option<(Event, Option<DateTime>)> {
         let err = |path: &str, kind| ImportError::new(file, Some(line), path, kind);
         let kind = match &value {
             Value::Object(map) => match map.get("type") {
@@ -161,8 +170,18 @@ impl Native {
             self.start(meta);
             return None;
         }
+        let at = match event_time(&value) {
+            Ok(at) => at,
+            Err(message) => {
+                out.push(Err(err(
+                    "at",
+                    ImportErrorKind::InvalidTimestamp { message },
+                )));
+                return None;
+            }
+        };
         match serde_json::from_value(value) {
-            Ok(event) => Some(event),
+            Ok(event) => Some((event, at)),
             Err(e) => {
                 out.push(Err(err(
                     "",
@@ -175,8 +194,17 @@ impl Native {
         }
     }
 
-    /// Adds a parsed event to the trace in progress, checking call ids.
-    fn event(&mut self, file: &Path, stem: &str, line: usize, event: Event, out: &mut Vec<Item>) {
+    /// Adds a parsed event, which happened at `at`, to the trace in
+    /// progress, checking call ids.
+    fn event(
+        &mut self,
+        file: &Path,
+        stem: &str,
+        line: usize,
+        event: Event,
+        at: Option<DateTime>,
+        out: &mut Vec<Item>,
+    ) {
         let err = |path: &str, kind| ImportError::new(file, Some(line), path, kind);
         // Events before any header form a trace named by the file stem.
         if self.current.is_none() {
@@ -204,6 +232,12 @@ impl Native {
         }
         if let Some(trace) = &mut self.current {
             trace.events.push(event);
+            // Times are kept once some event has one.
+            let times = &mut trace.meta.times;
+            if at.is_some() || !times.is_empty() {
+                times.resize(trace.events.len() - 1, None);
+                times.push(at);
+            }
         }
     }
 
@@ -244,6 +278,9 @@ struct FastLine<'a> {
     ok: Option<bool>,
     #[serde(default, borrow)]
     content: Option<&'a RawValue>,
+    /// When the event happened (or was decided), as ISO text.
+    #[serde(default, borrow)]
+    at: Option<Cow<'a, str>>,
 }
 
 /// A field that is present, even as `null`.
@@ -252,12 +289,20 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 }
 
 impl FastLine<'_> {
-    /// The event, as [`Event`]'s deserializer reads it; `None` when the
-    /// line is not one it takes (a header, a missing field...).
-    fn event(self, results: ResultContent) -> Option<Event> {
+    /// The event, as [`Event`]'s deserializer reads it, and its time;
+    /// `None` when the line is not one it takes (a header, a missing
+    /// field, a time that is not a timestamp...).
+    fn event(self, results: ResultContent) -> Option<(Event, Option<DateTime>)> {
         let owned = |text: Option<Cow<'_, str>>| text.map(Cow::into_owned);
-        Some(match self.kind.as_ref() {
+        let at = match &self.at {
+            None => None,
+            Some(text) => Some(DateTime::parse(text).ok()?),
+        };
+        let event = match self.kind.as_ref() {
             "user" => Event::User {
+                text: owned(self.text)?,
+            },
+            "ticket" => Event::Ticket {
                 text: owned(self.text)?,
             },
             "agent" => Event::Agent {
@@ -287,7 +332,23 @@ impl FastLine<'_> {
                 },
             },
             _ => return None,
-        })
+        };
+        Some((event, at))
+    }
+}
+
+/// The time of a native event line (its `at`: ISO text, or `null`), or why
+/// it is not one.
+pub fn event_time(line: &Value) -> Result<Option<DateTime>, String> {
+    match line.get("at") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => DateTime::parse(text)
+            .map(Some)
+            .map_err(|e| format!("`at`: {e}")),
+        Some(other) => Err(format!(
+            "`at` is {}, not a timestamp such as \"2024-05-15T15:00:00\"",
+            type_name(other)
+        )),
     }
 }
 
@@ -302,8 +363,17 @@ pub fn write_native(
         fields.insert("type".to_owned(), serde_json::Value::from("trace"));
     }
     writeln!(out, "{header}")?;
-    for event in &trace.events {
-        let line = serde_json::to_string(event).map_err(std::io::Error::other)?;
+    for (k, event) in trace.events.iter().enumerate() {
+        let line = match trace.meta.times.get(k).copied().flatten() {
+            None => serde_json::to_string(event),
+            Some(at) => serde_json::to_value(event).map(|mut line| {
+                if let Some(fields) = line.as_object_mut() {
+                    fields.insert("at".to_owned(), Value::from(at.to_string()));
+                }
+                line.to_string()
+            }),
+        }
+        .map_err(std::io::Error::other)?;
         writeln!(out, "{line}")?;
     }
     Ok(())
@@ -388,7 +458,7 @@ mod tests {
                     .ok()
                     .and_then(|l| l.event(results))
             };
-            let parsed = fast(ResultContent::Parsed);
+            let parsed = fast(ResultContent::Parsed).map(|(event, _)| event);
             if parsed.is_some() {
                 assert_eq!(parsed, full, "{line}");
             }
@@ -396,7 +466,7 @@ mod tests {
                 assert_eq!(parsed, None, "{line}");
             }
             // Raw: the content's JSON text, which parses to the content.
-            let raw = fast(ResultContent::Raw).map(|event| match event {
+            let raw = fast(ResultContent::Raw).map(|(event, _)| match event {
                 Event::Result {
                     id,
                     ok,

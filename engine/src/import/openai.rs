@@ -228,45 +228,58 @@ fn content_text(
 /// `trace` as an OpenAI chat-completions message list: user and agent
 /// messages, each call an `assistant` (or, for a user-side call, `user`)
 /// message with one `tool_calls` entry (arguments as JSON text), each result
-/// a `tool` message (`"error": true` when it failed). Read back, it gives
-/// the same events, except a result recorded as a string that is itself
-/// JSON, which is read as that JSON.
+/// a `tool` message (`"error": true` when it failed), a ticket a `system`
+/// message; an approval, the host's and not the chat's, is left out. Read
+/// back, it gives the same events, except the ticket (no event) and a
+/// result recorded as a string that is itself JSON, which is read as that
+/// JSON.
 pub fn chat_messages(trace: &Trace) -> Value {
-    let messages = trace.events.iter().map(|event| match event {
-        Event::User { text } => serde_json::json!({"role": "user", "content": text}),
-        Event::Agent { text } => serde_json::json!({"role": "assistant", "content": text}),
-        Event::Call {
-            id,
-            tool,
-            args,
-            requestor,
-        } => serde_json::json!({
-            "role": match requestor {
-                Side::User => "user",
-                Side::Agent => "assistant",
-            },
-            "content": null,
-            "tool_calls": [{
-                "id": id,
-                "type": "function",
-                "function": {"name": tool, "arguments": args.to_string()},
-            }],
-        }),
-        Event::Result { id, ok, content } => {
-            let text = match content {
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            };
-            let mut message = serde_json::json!({
-                "role": "tool",
-                "tool_call_id": id,
-                "content": text,
-            });
-            if !ok && let Some(fields) = message.as_object_mut() {
-                fields.insert("error".to_owned(), Value::Bool(true));
+    let messages = trace.events.iter().filter_map(|event| {
+        Some(match event {
+            // The host's answer to a confirmation has no chat message.
+            Event::Approval { .. } => return None,
+            Event::User { text } => serde_json::json!({"role": "user", "content": text}),
+            // A chat log has no ticket message: the ticket is a system
+            // message, which the importer reads as no event (a user message
+            // would read back as a reply).
+            Event::Ticket { text } => serde_json::json!({
+                "role": "system",
+                "content": crate::extract::ticket_text(text),
+            }),
+            Event::Agent { text } => serde_json::json!({"role": "assistant", "content": text}),
+            Event::Call {
+                id,
+                tool,
+                args,
+                requestor,
+            } => serde_json::json!({
+                "role": match requestor {
+                    Side::User => "user",
+                    Side::Agent => "assistant",
+                },
+                "content": null,
+                "tool_calls": [{
+                    "id": id,
+                    "type": "function",
+                    "function": {"name": tool, "arguments": args.to_string()},
+                }],
+            }),
+            Event::Result { id, ok, content } => {
+                let text = match content {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                let mut message = serde_json::json!({
+                    "role": "tool",
+                    "tool_call_id": id,
+                    "content": text,
+                });
+                if !ok && let Some(fields) = message.as_object_mut() {
+                    fields.insert("error".to_owned(), Value::Bool(true));
+                }
+                message
             }
-            message
-        }
+        })
     });
     Value::Array(messages.collect())
 }
@@ -394,7 +407,7 @@ fn fast_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::synth::Synth;
+    use crate::audit::Synth;
     use crate::import::{Format, TraceReader};
     use crate::trace::parse_content;
     use serde_json::json;

@@ -8,21 +8,33 @@
 //! Mapping of one simulation's `messages[]`:
 //!
 //! - `role: user` / `role: assistant` with non-empty `content` →
-//!   [`Event::User`](crate::trace::Event::User) /
-//!   [`Event::Agent`](crate::trace::Event::Agent); then each of its
-//!   `tool_calls[{id, name, arguments, requestor}]` →
-//!   [`Event::Call`](crate::trace::Event::Call) (`requestor` `assistant` →
-//!   agent, `user` → user, defaulting to the message's role; `arguments` an
-//!   object or a string holding JSON);
-//! - `role: tool` → [`Event::Result`](crate::trace::Event::Result) with the
+//!   [`Event::User`] / [`Event::Agent`]; then each of its
+//!   `tool_calls[{id, name, arguments, requestor}]` → [`Event::Call`]
+//!   (`requestor` `assistant` → agent, `user` → user, defaulting to the
+//!   message's role; `arguments` an object or a string holding JSON);
+//! - `role: tool` → [`Event::Result`] with the
 //!   message's `id`, `ok = !error`, content parsed by
 //!   [`parse_content`](crate::trace::parse_content).
 //!
 //! Meta: `id` = `<file stem>#<simulation id>` (or the index when there is no
-//! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`.
+//! id), `task_id`, `trial`, `reward` = `reward_info.reward`, `domain`, and
+//! each event's time: its message's `timestamp` (the wall clock of the
+//! simulation run, not the policy's "current time"; a bundle on a `fixed`
+//! clock ignores it).
 //!
-//! The `tasks` array (the task copies the file was graded against) is
-//! skipped: graders read it themselves.
+//! **The ticket.** A solo agent (`info.agent_info.implementation` ending in
+//! `_solo`: no user simulator) is given its task's `ticket` — the user's
+//! request as tau2 writes it for an agent that cannot ask ("Customer name:
+//! John Smith, phone number: 555-123-2002 … they will refuel 2.0 GB of data
+//! if necessary"). The reader keeps each task's ticket from the file's
+//! `tasks` array (the task copies the file was graded against; tau2 writes
+//! them before `simulations`) and, in a solo file, opens each simulation
+//! with it as [`Event::Ticket`]. A two-party
+//! simulation gets none: its agent never saw the ticket, the user simulator
+//! speaks for itself. A task whose `ticket` is not a string is reported at
+//! `tasks[i].ticket`; the rest of the task copy is not read. In a solo file
+//! whose `tasks` come after its `simulations`, each task with a ticket is
+//! reported (the simulations were delivered without it: the reader streams).
 //!
 //! **Two paths, one result.** `simulation_fast` deserializes a simulation
 //! straight into typed, borrowed structs (strings without escapes are not
@@ -45,8 +57,10 @@ use super::build::{
     join, object, opt, opt_array, opt_str, req_str, requestor, wrong,
 };
 use super::error::{ImportError, ImportErrorKind};
+use turnstile_rules::DateTime;
+
 use crate::bundle::model::Side;
-use crate::trace::{Trace, TraceMeta};
+use crate::trace::{Event, Trace, TraceMeta};
 
 /// Converts simulation number `i` of a tau2 file.
 pub(crate) fn simulation(
@@ -70,6 +84,7 @@ pub(crate) fn simulation(
         reward: None,
         domain: domain.map(str::to_owned),
         control: None,
+        times: Vec::new(),
     };
     match opt(sim, "trial") {
         None => {}
@@ -106,6 +121,26 @@ fn tau2_message(b: &mut Builder<'_>, value: &Value, path: &str, results: ResultC
     let Some(role) = req_str(b, message, "role", path) else {
         return;
     };
+    let stamp = match opt(message, "timestamp") {
+        None => None,
+        Some(Value::String(text)) => match DateTime::parse(text) {
+            Ok(time) => Some(time),
+            Err(e) => {
+                b.error(
+                    join(path, "timestamp"),
+                    ImportErrorKind::InvalidTimestamp {
+                        message: e.to_string(),
+                    },
+                );
+                None
+            }
+        },
+        Some(other) => {
+            b.error(join(path, "timestamp"), wrong("a timestamp", other));
+            None
+        }
+    };
+    b.at(stamp);
     let side = match role {
         "user" => Side::User,
         "assistant" => Side::Agent,
@@ -206,9 +241,16 @@ pub(crate) fn simulation_fast(
         reward: sim.reward_info.and_then(|r| r.0.reward),
         domain: domain.map(str::to_owned),
         control: None,
+        times: Vec::new(),
     };
     let mut b = Builder::new(file, Some(i));
     for MapOnly(mut message) in sim.messages {
+        // A timestamp that does not parse is reported by the `Value` path.
+        let stamp = match message.timestamp.as_deref() {
+            None => None,
+            Some(text) => Some(DateTime::parse(text).ok()?),
+        };
+        b.at(stamp);
         let failed = message.error.unwrap_or(false);
         let content = message.content.take();
         let Some(side) = message.add_to(&mut b, content, message.id.as_deref(), failed, results)?
@@ -228,6 +270,36 @@ pub(crate) fn simulation_fast(
     }
     // A pairing error needs its JSON path: the slow path says where.
     b.finish(meta).ok()
+}
+
+/// The id and ticket of task copy `task` (`tasks[i]`, at `path`): `None`
+/// for a task without a ticket or an id to find it by.
+pub(crate) fn ticket_of(
+    task: &Value,
+    path: &str,
+) -> Result<Option<(String, String)>, (String, ImportErrorKind)> {
+    let Some(task) = task.as_object() else {
+        return Err((path.to_owned(), wrong("an object", task)));
+    };
+    let Some(id) = id_text(task.get("id")) else {
+        return Ok(None);
+    };
+    match task.get("ticket") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(ticket)) => Ok(Some((id, ticket.clone()))),
+        Some(other) => Err((join(path, "ticket"), wrong("a string", other))),
+    }
+}
+
+/// Opens a solo simulation with its task's ticket (module docs).
+pub(crate) fn with_ticket(trace: &mut Trace, ticket: Option<&String>) {
+    if let Some(text) = ticket {
+        trace.events.insert(0, Event::Ticket { text: text.clone() });
+        // Stated before the conversation: no message time of its own.
+        if !trace.meta.times.is_empty() {
+            trace.meta.times.insert(0, None);
+        }
+    }
 }
 
 /// Reads the domain name out of a tau2 `info` object, if it has one.
@@ -308,7 +380,8 @@ mod tests {
 
     /// The streaming reader (the record scanner, then the fast path) gives,
     /// for every simulation of every vendored file, the trace the `Value`
-    /// path gives from a parse of the whole file.
+    /// path gives from a parse of the whole file (a solo one opened with
+    /// its task's ticket).
     #[test]
     fn the_streaming_reader_imports_every_vendored_file_as_a_whole_parse_does() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/tau2/traces");
@@ -320,6 +393,12 @@ mod tests {
             let file: Value =
                 serde_json::from_slice(&compressed::read_all(&path).unwrap()).unwrap();
             let domain = domain_of(&file["info"]);
+            let tickets: std::collections::HashMap<String, String> = file["tasks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| ticket_of(t, "tasks[]").unwrap())
+                .collect();
             let read: Vec<Trace> = crate::import::TraceReader::open(&path, None)
                 .unwrap()
                 .map(Result::unwrap)
@@ -337,6 +416,11 @@ mod tests {
                 )
                 .unwrap();
                 want.meta.control = control_of(&file["info"]);
+                if want.meta.control == Some(crate::bundle::model::Control::Solo) {
+                    let ticket = tickets.get(want.meta.task_id.as_ref().unwrap());
+                    assert!(ticket.is_some(), "{name} #{i}: a solo task has a ticket");
+                    with_ticket(&mut want, ticket);
+                }
                 assert_eq!(got, want, "{name} #{i}");
                 seen += 1;
             }
@@ -412,5 +496,109 @@ mod tests {
                 "{value}"
             );
         }
+    }
+
+    /// The file's bytes with its keys in the order given (tau2 writes
+    /// `info`, `tasks`, then `simulations`).
+    fn read(file: &Value, keys: &[&str]) -> Vec<Result<Trace, ImportError>> {
+        let fields: Vec<String> = keys
+            .iter()
+            .map(|k| format!("{}:{}", Value::from(*k), file[*k]))
+            .collect();
+        let bytes = format!("{{{}}}", fields.join(",")).into_bytes();
+        crate::import::TraceReader::from_reader(
+            std::io::Cursor::new(bytes),
+            "f.json",
+            crate::import::Format::Tau2,
+        )
+        .collect()
+    }
+
+    const TAU2_ORDER: &[&str] = &["info", "tasks", "simulations"];
+
+    fn results(implementation: &str, ticket: Value) -> Value {
+        serde_json::json!({
+            "info": {"agent_info": {"implementation": implementation},
+                     "environment_info": {"domain_name": "telecom"}},
+            "tasks": [{"id": "t1", "ticket": ticket}, {"id": "t2"}],
+            "simulations": [
+                {"id": "s1", "task_id": "t1", "messages": [
+                    {"role": "assistant", "content": "Hello."}]},
+                {"id": "s2", "task_id": "t2", "messages": []}
+            ]
+        })
+    }
+
+    #[test]
+    fn a_solo_simulation_opens_with_its_tasks_ticket_and_a_two_party_one_does_not() {
+        let ticket = "Customer name: John Smith, phone number: 555-123-2002.";
+        let solo: Vec<Trace> = read(&results("llm_agent_solo", ticket.into()), TAU2_ORDER)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            solo[0].events,
+            vec![
+                Event::Ticket {
+                    text: ticket.into()
+                },
+                Event::Agent {
+                    text: "Hello.".into()
+                }
+            ]
+        );
+        assert!(solo[1].events.is_empty(), "a task without a ticket");
+        let dual: Vec<Trace> = read(&results("llm_agent", ticket.into()), TAU2_ORDER)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            dual[0].events,
+            vec![Event::Agent {
+                text: "Hello.".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_ticket_that_is_not_text_is_reported_where_it_is() {
+        let items = read(
+            &results("llm_agent_solo", serde_json::json!(["no"])),
+            TAU2_ORDER,
+        );
+        let errors: Vec<String> = items
+            .iter()
+            .filter_map(|i| i.as_ref().err().map(ToString::to_string))
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("tasks[0].ticket"), "{}", errors[0]);
+        let traces: Vec<&Trace> = items.iter().filter_map(|i| i.as_ref().ok()).collect();
+        assert_eq!(traces.len(), 2, "the simulations still import");
+        assert!(
+            !traces[0]
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::Ticket { .. }))
+        );
+    }
+
+    #[test]
+    fn tickets_after_the_simulations_are_reported_not_lost() {
+        let file = results("llm_agent_solo", "Customer id C1.".into());
+        let items = read(&file, &["info", "simulations", "tasks"]);
+        let errors: Vec<String> = items
+            .iter()
+            .filter_map(|i| i.as_ref().err().map(ToString::to_string))
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("tasks[0]") && errors[0].contains("without their tickets"),
+            "{}",
+            errors[0]
+        );
+        // A two-party file never uses tickets: nothing to report.
+        let dual = results("llm_agent", "Customer id C1.".into());
+        let items = read(&dual, &["info", "simulations", "tasks"]);
+        assert!(items.iter().all(Result::is_ok));
     }
 }

@@ -1,8 +1,8 @@
 //! Deviations without a write: agent events out of the workflow's order that
 //! call no mutating tool — an instruction to apply a device fix before its
 //! diagnosis (a tool's `after`), a claim ("resolved", "paid") before a tool
-//! result verified it (the bundle's `claims`) — and, under dual control, an
-//! agent's own call of a user-side (device) tool.
+//! result verified it (the bundle's `claims`), a device fix called before
+//! its diagnosis.
 //!
 //! Detected by code from the events alone, so a restored session finds the
 //! same ones: an agent message *names* a user-side tool (its name, with
@@ -16,7 +16,8 @@ use std::fmt;
 
 use turnstile_rules::{Env, EventIdx, Reason, StepId};
 
-use super::{GateVerdict, Schedule, Session};
+use super::core::Core;
+use super::{GateVerdict, Schedule};
 use crate::bundle::model::{Control, NodeKind, Side};
 use crate::compile::CompiledBundle;
 
@@ -309,65 +310,66 @@ fn fix_before_diagnosis(bundle: &CompiledBundle, act: Act) -> Found {
     }
 }
 
-impl Session {
-    /// Turns `verdict` on event `k` into a deviation when the event is out of
-    /// order; other verdicts pass unchanged. Only a `guide` (an agent event
-    /// the schedule fired on) or, under the workflow schedule, the
-    /// `observe` of a device call can become one: blocks and allows stand.
-    pub(super) fn deviation(&self, k: EventIdx, verdict: GateVerdict) -> GateVerdict {
-        let bundle = &self.rt.bundle;
-        let index = k.0 as usize;
-        let events = &self.events;
-        let Some(event) = events.get(index) else {
-            return verdict;
-        };
-        let found = match (&verdict, event) {
-            (GateVerdict::Guide { .. }, Event::Agent { text, .. }) => {
-                in_message(bundle, &self.successes, index, text).map(|f| (f, k))
-            }
-            (GateVerdict::Guide { .. }, Event::Call { tool, .. }) => {
-                self.device_call(index, tool).map(|f| (f, k))
-            }
-            (
-                GateVerdict::Observe,
-                Event::Call {
-                    tool,
-                    requestor: Side::User,
-                    ..
-                },
-            ) if self.schedule == Schedule::Workflow => {
-                // The user's device call shows the instruction before it; a
-                // deviation the instruction was already reported for is not
-                // counted twice.
-                let instruction = self
-                    .last_turns
-                    .last_agent()
-                    .map(EventIdx::as_usize)
-                    .filter(|&j| j < index);
-                let flagged = instruction.is_some_and(|j| match events.get(j) {
-                    Some(Event::Agent { text, .. }) => in_message(bundle, &self.successes, j, text)
-                        .is_some_and(|f| f.action.subject() == tool),
-                    _ => false,
-                });
-                if flagged {
-                    None
-                } else {
-                    let at = instruction.map_or(k, EventIdx::from_usize);
-                    self.device_call(index, tool).map(|f| (f, at))
-                }
-            }
+impl Core {
+    /// The deviation of the agent event `k` (the last taken) at a firing
+    /// that would guide it: an agent message instructing a device fix
+    /// before its diagnosis or making a claim before its verification, or
+    /// the agent's own call of a fix before its diagnosis (solo control).
+    pub(super) fn agent_deviation(&self, k: EventIdx) -> Option<GateVerdict> {
+        let index = k.as_usize();
+        let found = match self.events.get(index)? {
+            Event::Agent { text, .. } => in_message(&self.rt.bundle, &self.successes, index, text),
+            Event::Call { tool, .. } => self.device_call(index, tool),
             _ => None,
+        }?;
+        Some(self.deviate(found, k))
+    }
+
+    /// Under the workflow schedule, the deviation the user's device call
+    /// `k` (the last taken) shows: a fix run before its diagnosis, reported
+    /// at the agent's instruction before it (`last_agent`), unless that
+    /// instruction was already reported for this fix.
+    pub(super) fn device_call_deviation(
+        &self,
+        k: EventIdx,
+        last_agent: Option<EventIdx>,
+    ) -> Option<GateVerdict> {
+        let index = k.as_usize();
+        let Some(Event::Call {
+            tool,
+            requestor: Side::User,
+            ..
+        }) = self.events.get(index)
+        else {
+            return None;
         };
-        let Some((mut found, at)) = found else {
-            return verdict;
-        };
+        if self.schedule != Schedule::Workflow {
+            return None;
+        }
+        let bundle = &self.rt.bundle;
+        let instruction = last_agent.map(EventIdx::as_usize).filter(|&j| j < index);
+        let flagged = instruction.is_some_and(|j| match self.events.get(j) {
+            Some(Event::Agent { text, .. }) => in_message(bundle, &self.successes, j, text)
+                .is_some_and(|f| f.action.subject() == tool),
+            _ => false,
+        });
+        if flagged {
+            return None;
+        }
+        let at = instruction.map_or(k, EventIdx::from_usize);
+        let found = self.device_call(index, tool)?;
+        Some(self.deviate(found, at))
+    }
+
+    /// The `deviate` verdict of `found`, which happened at agent event `at`.
+    fn deviate(&self, mut found: Found, at: EventIdx) -> GateVerdict {
         if found.node.is_none() {
             found.node = self.unmet_node(&found.prerequisites);
         }
         let step = found
             .node
             .as_deref()
-            .and_then(|id| bundle.workflow.index.get(id))
+            .and_then(|id| self.rt.bundle.workflow.index.get(id))
             .map(|i| StepId(u32::try_from(i.index()).unwrap_or(u32::MAX)));
         let remediation = step
             .and_then(|s| self.remediation(s, &Env::default()))
@@ -413,46 +415,5 @@ impl Session {
         let done = self.successes.before(index);
         let diagnosed = done.iter().any(|(_, t)| diagnoses(def, t));
         (!diagnosed).then(|| fix_before_diagnosis(bundle, Act::Calls(tool.to_owned())))
-    }
-
-    /// Under dual control, a block for the agent's own call of a user-side
-    /// (device) tool: only the user may call it.
-    pub(super) fn device_call_by_agent(&self, event: &Event) -> Option<GateVerdict> {
-        let Event::Call {
-            tool,
-            requestor: Side::Agent,
-            ..
-        } = event
-        else {
-            return None;
-        };
-        let def = self.rt.bundle.domain.tool(tool)?;
-        if def.side != Side::User || self.extractor.control() != Control::Dual {
-            return None;
-        }
-        Some(GateVerdict::Block {
-            reason: Reason::WrongSide,
-            step: None,
-            request: super::Bindings::new(),
-            remediation: Some(format!(
-                "ask the user to run {tool} on their device and report what it shows"
-            )),
-            explanation: format!(
-                "{tool} is a user-side (device) tool; under dual control only the user calls it"
-            ),
-        })
-    }
-
-    /// Sets who calls the user-side tools (a trace's own mode, or a flag),
-    /// overriding the bundle's `control`. Call it before the first event.
-    pub fn set_control(&mut self, control: Control) {
-        self.extractor.set_control(control);
-        self.successes = Successes::of(&self.rt.bundle, control, &self.events);
-    }
-
-    /// Who calls the user-side tools in this session (see
-    /// [`Session::set_control`]).
-    pub fn control(&self) -> Control {
-        self.extractor.control()
     }
 }

@@ -1,620 +1,502 @@
-//! The semantic half of a firing: which requests wait for a judge verdict,
-//! what the judge is asked (the node's criterion with the values the request
-//! is about, or the branches of a classification, with the conversation
-//! slice from the predecessor's evidence — or the conversation's start — to
-//! now), and how its answers become verdict facts. Anything but
-//! a positive answer whose evidence lies inside the slice leaves the step
-//! unsatisfied: the gate fails closed.
+//! The semantic half of a session: the verdicts the judge gave that the
+//! session accepted, the questions already asked, the conversation as the
+//! judge reads it, what judging cost — and the consult, the algorithm that
+//! asks, as a value that stops at every round of questions and goes on with
+//! the answers (so any caller can drive it: a plain loop over a synchronous
+//! judge, an `await` over a model).
+//!
+//! A consult asks about the requests waiting at a semantic step of its
+//! scope (the steps on the way to the write being decided, or every step
+//! for an eager session) and, in the same round, the questions a positive
+//! answer would raise next (asked ahead, filling only the room left in the
+//! calls its questions need). Accepted verdicts are brought into the
+//! monitor at the events they take effect; the requests then waiting on a
+//! next semantic step take their answers from those asked ahead. Only a
+//! question nobody foresaw is asked in a further round (the PolicyGuide
+//! paper's Algorithm 1, 2026, kept as the fallback), until nothing more is
+//! accepted.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-use turnstile_judge::{
-    Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Verdict,
-};
-use turnstile_rules::Monitor;
-use turnstile_rules::{Env, EventIdx};
-use turnstile_rules::{Interner, StepId};
+use turnstile_judge::{JudgeRequest, Judgement, Turn, Usage};
+use turnstile_rules::{Env, EventIdx, Monitor, StepId, Symbol};
 
-use super::runtime::{Asked, BundleRuntime};
-use super::state::AskedQuestion;
-use crate::bundle::model::JudgeWindow;
+use super::core::Core;
+use super::ledger::Journal;
+use super::questions::{self, Ask};
+use super::runtime::BundleRuntime;
+use super::state::{AcceptedVerdict, AskedQuestion};
+use super::turns::{self, LastTurns};
+use super::verdict::JudgeNote;
+use super::{SessionError, SessionWork};
 use crate::trace::Event;
 
-/// One question of a firing: the steps it decides and the request.
+/// Accepted verdicts by the event they take effect at: the step and the
+/// request it was asked about.
+pub(super) type Judged = BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>;
+
+/// What the session knows from and about the judge.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Judging {
+    judged: Judged,
+    asked: BTreeSet<AskedQuestion>,
+    /// The last event of each role, for the questions' keys.
+    last_turns: LastTurns,
+    /// Every event rendered as a judge turn (conversation turns tokenized)
+    /// as it arrives, when the bundle asks a judge anything: questions take
+    /// their slices from here as ranges of the shared list
+    /// ([`turnstile_judge::Conversation`]), so a question copies no turn.
+    rendered: Arc<Vec<Turn>>,
+    usage: Usage,
+    /// Ask about every waiting semantic step at every firing
+    /// ([`super::Session::judge_eagerly`]) rather than only at a blocked
+    /// write.
+    eager: bool,
+    /// The judge's share of [`SessionWork`].
+    work: SessionWork,
+}
+
+/// Which steps a consult asks about.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Scope {
+    /// The steps on a path to an authorization of this gated tool: no
+    /// answer about another step can change a write's decision.
+    Path(Symbol),
+    /// Every step (an eager session, before each firing).
+    Every,
+}
+
+/// An empty set of steps, for a scope whose tool has no path.
+static NO_STEPS: BTreeSet<StepId> = BTreeSet::new();
+
+impl Scope {
+    fn steps(self, rt: &BundleRuntime) -> &BTreeSet<StepId> {
+        match self {
+            Scope::Path(tool) => rt.on_path.get(&tool).unwrap_or(&NO_STEPS),
+            Scope::Every => &rt.every_step,
+        }
+    }
+}
+
+/// One consult of the judge in progress.
 #[derive(Clone, Debug)]
-pub struct Ask {
-    /// `(step, branch label)`; the label is `None` for a criterion.
-    pub steps: Vec<(StepId, Option<String>)>,
-    pub env: Env,
-    /// First event of the slice shown to the judge.
-    pub from: EventIdx,
-    /// The verdict takes effect at this event at the earliest (the
-    /// predecessor's evidence): an intent stated before the classification
-    /// was reached counts from there.
-    pub ready: EventIdx,
-    /// Judged on the whole conversation (a classification, a `conversation`
-    /// criterion) rather than on what followed the predecessor.
-    pub whole_conversation: bool,
-    /// One past the slice's last turn by the speaker whose words can change
-    /// the answer (`from` when they said nothing in it).
-    pub slice_end: EventIdx,
-    /// One past the last event of the slice the judge was shown (set by
-    /// [`with_slices`]).
-    pub until: EventIdx,
-    /// What the judge is asked, without the conversation slice (which
-    /// [`with_slices`] adds to the request it hands out).
-    pub request: JudgeRequest,
+pub(super) struct Consult {
+    scope: Scope,
+    /// The event before which the judge is asked.
+    now: EventIdx,
+    /// The judge's `questions_per_call`.
+    per_call: Option<usize>,
+    notes: Vec<JudgeNote>,
+    /// Questions asked ahead, with their answers.
+    ahead: Vec<(Ask, Judgement)>,
+    rounds: u32,
+    /// Passes begun: each satisfies at least one more step, so a consult
+    /// takes at most one more than the workflow has steps.
+    passes: usize,
+    /// The round out: its questions, waiting for their answers.
+    out: Option<Round>,
 }
 
-impl Ask {
-    /// Where an accepted verdict takes effect. An `after_previous` criterion
-    /// (a confirmation, a refusal) at its evidence, which lies after the
-    /// predecessor's evidence. A `conversation` criterion (a reason or a
-    /// choice the user stated) and a classification where the step became
-    /// ready: what the user said holds for the conversation, whenever they
-    /// said it, so the reads the agent made meanwhile still count.
-    pub fn effective_at(&self, evidence: EventIdx) -> EventIdx {
-        if self.whole_conversation {
-            self.ready
-        } else {
-            evidence.max(self.ready)
-        }
-    }
+/// A round of questions sent to the judge.
+#[derive(Clone, Debug)]
+struct Round {
+    /// The questions sent, in order: the first `needed` are the pass's
+    /// own, the rest asked ahead.
+    asks: Vec<Ask>,
+    needed: usize,
+    /// Verdicts this pass accepted from answers given ahead, before the
+    /// round.
+    accepted: Vec<(EventIdx, StepId, Env)>,
+}
 
-    /// Identifies the question and its slice up to the last turn that can
-    /// change the answer — the user's for classifications and for what the
-    /// user says, the agent's for what the agent does: asking again before
-    /// that speaker says something new cannot change it.
-    pub fn key(&self) -> AskedQuestion {
-        let first = self.steps.first().map_or(StepId(u32::MAX), |(s, _)| *s);
-        AskedQuestion {
-            step: first,
-            request: self.env,
-            ready: self.ready,
-            slice_end: self.slice_end,
-        }
-    }
+/// Where a consult stands after a step.
+pub(super) enum Turnout {
+    /// It asks the judge these questions.
+    Asks(Vec<JudgeRequest>),
+    /// It is over: what the judge said.
+    Done(Vec<JudgeNote>),
+}
 
-    /// Whether `other` asks the same thing on the same slice (an answer
-    /// to one is an answer to the other): the same steps, request, window
-    /// and question.
-    pub fn same_question(&self, other: &Ask) -> bool {
-        self.steps == other.steps
-            && self.env == other.env
-            && self.from == other.from
-            && self.ready == other.ready
-            && self.slice_end == other.slice_end
-            && self.whole_conversation == other.whole_conversation
-            && self.request == other.request
-    }
-
-    /// The speaker whose words can change the answer.
-    fn speaker(&self) -> Role {
-        match &self.request.question {
-            Question::Criterion { said_by, .. } => *said_by,
-            Question::Classify { .. } => Role::User,
+impl Consult {
+    /// A consult about `scope`, before event `now`.
+    pub fn new(scope: Scope, now: EventIdx, per_call: Option<usize>) -> Self {
+        Consult {
+            scope,
+            now,
+            per_call,
+            notes: Vec::new(),
+            ahead: Vec::new(),
+            rounds: 0,
+            passes: 0,
+            out: None,
         }
     }
 }
 
-/// The last event of each role so far, so a question's key is known
-/// without rendering its slice.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LastTurns {
-    user: Option<EventIdx>,
-    agent: Option<EventIdx>,
-    tool: Option<EventIdx>,
-}
+impl Judging {
+    /// Asks before every firing from now on.
+    pub fn judge_eagerly(&mut self) {
+        self.eager = true;
+    }
 
-impl LastTurns {
-    /// Notes event `k`.
-    pub fn note(&mut self, k: EventIdx, event: &Event) {
-        let slot = match role_of(event) {
-            Role::User => &mut self.user,
-            Role::Agent => &mut self.agent,
-            Role::Tool => &mut self.tool,
-        };
-        *slot = Some(k);
+    /// Whether the session asks before every firing.
+    pub fn eager(&self) -> bool {
+        self.eager
+    }
+
+    /// Accepted verdicts as `(step, request, evidence event)`.
+    pub fn judged(&self) -> Vec<(StepId, Env, EventIdx)> {
+        self.judged
+            .iter()
+            .flat_map(|(k, steps)| steps.iter().map(move |(s, e)| (*s, *e, *k)))
+            .collect()
+    }
+
+    /// The accepted verdicts by the event they take effect at.
+    pub fn judged_map(&self) -> &Judged {
+        &self.judged
+    }
+
+    /// The verdicts that take effect at event `k`.
+    pub fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
+        self.judged
+            .get(&k)
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// The questions asked so far.
+    pub fn asked(&self) -> impl Iterator<Item = AskedQuestion> + '_ {
+        self.asked.iter().copied()
+    }
+
+    /// Judge usage so far.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// The judge's share of the work counted so far.
+    pub fn work(&self) -> SessionWork {
+        self.work
     }
 
     /// The last agent message so far.
     pub fn last_agent(&self) -> Option<EventIdx> {
-        self.agent
+        self.last_turns.last_agent()
     }
 
-    /// One past the last turn of `speaker` in `[from, now)` (`from` if none),
-    /// where `now` is the next event: what [`with_slices`] would show.
-    fn slice_end(&self, speaker: Role, from: EventIdx) -> EventIdx {
-        let last = match speaker {
-            Role::User => self.user,
-            Role::Agent => self.agent,
-            Role::Tool => self.tool,
+    /// A session's verdicts, questions and usage as saved.
+    pub fn restored(
+        judged: impl IntoIterator<Item = AcceptedVerdict>,
+        asked: impl IntoIterator<Item = AskedQuestion>,
+        usage: Usage,
+    ) -> Self {
+        let mut judging = Judging {
+            asked: asked.into_iter().collect(),
+            usage,
+            ..Judging::default()
         };
-        match last {
-            Some(k) if k >= from => k.next(),
-            _ => from,
+        for verdict in judged {
+            judging
+                .judged
+                .entry(verdict.evidence)
+                .or_default()
+                .insert((verdict.step, verdict.request));
         }
+        judging
     }
-}
 
-fn role_of(event: &Event) -> Role {
-    match event {
-        Event::User { .. } => Role::User,
-        Event::Agent { .. } => Role::Agent,
-        Event::Call { .. } | Event::Result { .. } => Role::Tool,
+    /// Counts `work` done before this value took over (a session rebuilt
+    /// from its saved state keeps counting where it was).
+    pub fn carry_work(&mut self, work: SessionWork) {
+        self.work = work;
     }
-}
 
-/// What the judge said, for reports. Fields in key order, and the verdict
-/// written with sorted keys too (see `verdict.rs`: a report's bytes do not
-/// depend on `serde_json`'s `preserve_order`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JudgeNote {
-    /// The event before which the judge was asked.
-    pub at: EventIdx,
-    /// The step asked about (a node, or `decision[label]`).
-    pub node: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    /// The judge's stated reason, if any.
-    pub rationale: String,
-    /// Why a positive answer was not accepted, if it was not.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rejected: Option<String>,
-    /// The request's bindings by variable name.
-    pub request: BTreeMap<String, String>,
-    /// What the judge answered.
-    #[serde(serialize_with = "verdict_sorted")]
-    pub verdict: Verdict,
-}
-
-/// A judge's [`Verdict`] as an object with sorted keys: its tag
-/// (`verdict`) sorts after its fields, where the derived `Serialize` writes
-/// it first.
-fn verdict_sorted<S: serde::Serializer>(
-    verdict: &Verdict,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct Sorted<'a> {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        evidence_event: Option<u32>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        label: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        reason: Option<&'a str>,
-        verdict: &'static str,
-    }
-    let sorted = match verdict {
-        Verdict::Satisfied { evidence_event } => Sorted {
-            evidence_event: Some(*evidence_event),
-            label: None,
-            reason: None,
-            verdict: "satisfied",
-        },
-        Verdict::Chosen {
-            label,
-            evidence_event,
-        } => Sorted {
-            evidence_event: Some(*evidence_event),
-            label: Some(label),
-            reason: None,
-            verdict: "chosen",
-        },
-        Verdict::NotSatisfied => Sorted {
-            evidence_event: None,
-            label: None,
-            reason: None,
-            verdict: "not_satisfied",
-        },
-        Verdict::Unknown { reason } => Sorted {
-            evidence_event: None,
-            label: None,
-            reason: Some(reason),
-            verdict: "unknown",
-        },
-    };
-    sorted.serialize(serializer)
-}
-
-/// The questions for every request waiting on a judge, except those
-/// already asked (`asked`) on a slice that ends alike. Their conversation
-/// slices are left empty: [`with_slices`] adds them to the requests it
-/// hands out, only for the questions left.
-pub fn questions(
-    rt: &BundleRuntime,
-    monitor: &Monitor,
-    interner: &Interner,
-    turns: &LastTurns,
-    asked: &BTreeSet<AskedQuestion>,
-) -> Vec<Ask> {
-    let mut criteria: Vec<Ask> = Vec::new();
-    let mut branches: BTreeMap<(u32, Env), Ask> = BTreeMap::new();
-    for waiting in monitor.waiting() {
-        let Some(from) = waiting.judge_from else {
-            continue;
+    /// Notes event `k` as it is taken, with the extractor's `turn` of a
+    /// message: rendered for the judge when the bundle asks it anything.
+    pub fn note(&mut self, rt: &BundleRuntime, k: EventIdx, event: &Event, turn: Option<Turn>) {
+        self.last_turns.note(k, event);
+        if !rt.asks_judge {
+            return;
+        }
+        let turn = match event {
+            // A message's turn comes from the extractor, tokenized once
+            // for its cues and for the judge.
+            Event::User { .. } | Event::Ticket { .. } | Event::Agent { .. } => {
+                turn.unwrap_or_else(|| turns::render(k, event).tokenized())
+            }
+            Event::Call { .. } | Event::Result { .. } | Event::Approval { .. } => {
+                turns::render(k, event)
+            }
         };
-        let Some(info) = rt.step(waiting.step) else {
-            continue;
-        };
-        let Some(asked) = &info.asked else { continue };
-        let bindings = bindings(rt, &waiting.request, interner);
-        let node = &rt.bundle.workflow.graph[info.node];
-        match asked {
-            Asked::Criterion {
-                text,
-                keywords,
-                said_by,
-                window,
-            } => {
-                // A `conversation` criterion (a reason the user stated) is
-                // judged on everything said so far, including what was said
-                // before its predecessor's evidence (before the order was read).
-                let start = match window {
-                    JudgeWindow::AfterPrevious => from,
-                    JudgeWindow::Conversation => EventIdx(0),
-                };
-                criteria.push(Ask {
-                    steps: vec![(waiting.step, None)],
-                    env: waiting.request,
-                    from: start,
-                    ready: from,
-                    whole_conversation: *window == JudgeWindow::Conversation,
-                    slice_end: turns.slice_end(*said_by, start),
-                    until: start,
-                    request: JudgeRequest {
-                        bundle_hash: rt.bundle.hash.clone(),
-                        node_id: node.id.clone(),
-                        question: Question::Criterion {
-                            text: text.clone(),
-                            keywords: keywords.clone(),
-                            said_by: *said_by,
-                            key_values: key_values(rt, &waiting.request, interner),
-                        },
-                        policy_excerpt: node.expect.clone(),
-                        bindings,
-                        conversation: Conversation::default(),
-                    },
-                });
-            }
-            Asked::Branch {
-                decision,
-                label,
-                description,
-                keywords,
-            } => {
-                let ask = branches
-                    .entry((decision.index() as u32, waiting.request))
-                    .or_insert_with(|| Ask {
-                        steps: Vec::new(),
-                        env: waiting.request,
-                        // Users say what they want before they are identified,
-                        // and often several things at once: a classification
-                        // sees the whole conversation, and the branches already
-                        // chosen for this request are no longer candidates.
-                        from: EventIdx(0),
-                        ready: from,
-                        whole_conversation: true,
-                        slice_end: turns.slice_end(Role::User, EventIdx(0)),
-                        until: EventIdx(0),
-                        request: JudgeRequest {
-                            bundle_hash: rt.bundle.hash.clone(),
-                            node_id: node.id.clone(),
-                            question: Question::Classify {
-                                branches: Vec::new(),
-                            },
-                            policy_excerpt: node.expect.clone(),
-                            bindings,
-                            conversation: Conversation::default(),
-                        },
-                    });
-                ask.ready = ask.ready.min(from);
-                ask.steps.push((waiting.step, Some(label.clone())));
-                if let Question::Classify { branches } = &mut ask.request.question {
-                    branches.push(Branch {
-                        label: label.clone(),
-                        description: description.clone(),
-                        keywords: keywords.clone(),
-                    });
-                }
-            }
+        // The list is shared only while a judge holds a question's slice
+        // of it; one kept beyond the call costs one copy here.
+        if Arc::strong_count(&self.rendered) > 1 {
+            self.work.turns_copied += self.rendered.len() as u64;
         }
-    }
-    criteria.extend(branches.into_values());
-    criteria.retain(|ask| !asked.contains(&ask.key()));
-    for ask in &criteria {
-        debug_assert_eq!(ask.slice_end, turns.slice_end(ask.speaker(), ask.from));
-    }
-    criteria
-}
-
-/// Whether [`questions`] gives a question about a step of `on_path`,
-/// without building any: the same waiting requests, filtered by the same
-/// keys (`Ask::key`) against `asked`. A blocked write that no answer can
-/// lift asks nothing, and this is all it needs to know.
-pub fn any_question(
-    rt: &BundleRuntime,
-    monitor: &Monitor,
-    turns: &LastTurns,
-    asked: &BTreeSet<AskedQuestion>,
-    on_path: &BTreeSet<StepId>,
-) -> bool {
-    // Per classification and request: its first step, the earliest event
-    // a verdict may cite, and whether a step of it is on the path.
-    let mut branches: BTreeMap<(u32, Env), (StepId, EventIdx, bool)> = BTreeMap::new();
-    for waiting in monitor.waiting_iter() {
-        let Some(from) = waiting.judge_from else {
-            continue;
-        };
-        let Some(how) = rt.step(waiting.step).and_then(|info| info.asked.as_ref()) else {
-            continue;
-        };
-        match how {
-            Asked::Criterion {
-                said_by, window, ..
-            } => {
-                let start = match window {
-                    JudgeWindow::AfterPrevious => from,
-                    JudgeWindow::Conversation => EventIdx(0),
-                };
-                let key = AskedQuestion {
-                    step: waiting.step,
-                    request: waiting.request,
-                    ready: from,
-                    slice_end: turns.slice_end(*said_by, start),
-                };
-                if on_path.contains(&waiting.step) && !asked.contains(&key) {
-                    return true;
-                }
-            }
-            Asked::Branch { decision, .. } => {
-                let on = on_path.contains(&waiting.step);
-                branches
-                    .entry((decision.index() as u32, waiting.request))
-                    .and_modify(|(step, ready, any_on)| {
-                        *step = (*step).min(waiting.step);
-                        *ready = (*ready).min(from);
-                        *any_on |= on;
-                    })
-                    .or_insert((waiting.step, from, on));
-            }
-        }
-    }
-    let slice_end = turns.slice_end(Role::User, EventIdx(0));
-    branches
-        .into_iter()
-        .any(|((_, request), (step, ready, on))| {
-            on && !asked.contains(&AskedQuestion {
-                step,
-                request,
-                ready,
-                slice_end,
-            })
-        })
-}
-
-/// The judge requests of `asks`: each question with its slice `[from, now)`
-/// of `rendered`, the events rendered as judge turns as they arrived (by
-/// [`render`], once each, not once per question), shared rather than
-/// copied: a request costs its range, not its turns. Notes where each slice
-/// ends, for [`accept`].
-pub fn with_slices(
-    asks: &mut [Ask],
-    rendered: &Arc<Vec<Turn>>,
-    now: EventIdx,
-) -> Vec<JudgeRequest> {
-    let end = now.as_usize().min(rendered.len());
-    asks.iter_mut()
-        .map(|ask| {
-            let start = ask.from.as_usize().min(end);
-            ask.until = EventIdx::from_usize(end);
-            JudgeRequest {
-                // A range of the shared list: no turn is copied.
-                conversation: Conversation::shared(rendered, start..end),
-                ..ask.request.clone()
-            }
-        })
-        .collect()
-}
-
-/// The step a judgement satisfies and its evidence event, or why it does not
-/// satisfy any.
-pub fn accept(ask: &Ask, judgement: &Judgement) -> Result<(StepId, EventIdx), String> {
-    let (step, evidence) = match &judgement.verdict {
-        Verdict::Satisfied { evidence_event } => match ask.steps.as_slice() {
-            [(step, None)] => (*step, *evidence_event),
-            _ => return Err("a yes/no answer to a classification".to_owned()),
-        },
-        Verdict::Chosen {
-            label,
-            evidence_event,
-        } => {
-            let step = ask
-                .steps
-                .iter()
-                .find(|(_, l)| l.as_deref() == Some(label.as_str()))
-                .map(|(s, _)| *s)
-                .ok_or_else(|| format!("label {label:?} is not one of the branches"))?;
-            (step, *evidence_event)
-        }
-        Verdict::NotSatisfied => return Err("not satisfied".to_owned()),
-        Verdict::Unknown { reason } => return Err(format!("unknown: {reason}")),
-    };
-    // The slice holds every event of `[from, until)`; evidence after the
-    // last turn of the speaker whose words decide the question
-    // (`slice_end`) is not evidence: asking again before that speaker says
-    // something new is skipped ([`Ask::key`]), so such evidence would make
-    // the answer depend on when the judge happened to be asked.
-    if evidence < ask.from.0 || evidence >= ask.until.0.min(ask.slice_end.0) {
-        return Err(format!(
-            "evidence event {evidence} is not part of the judged slice up to the last turn that decides it"
-        ));
-    }
-    Ok((step, EventIdx(evidence)))
-}
-
-/// The values a request is about (its order, its reservation; not the
-/// principal it belongs to): a confirmation counts only for a summary that
-/// names them, so a yes to one order's summary never confirms another.
-fn key_values(rt: &BundleRuntime, env: &Env, interner: &Interner) -> Vec<String> {
-    env.bound()
-        .filter(|(var, _)| rt.principal_mask & var.mask() == 0)
-        .map(|(_, value)| interner.resolve(value).to_owned())
-        .collect()
-}
-
-fn bindings(rt: &BundleRuntime, env: &Env, interner: &Interner) -> BTreeMap<String, String> {
-    env.bound()
-        .filter_map(|(var, value)| {
-            let v = rt.bundle.variables.get(var.0 as usize)?;
-            Some((v.name.clone(), interner.resolve(value).to_owned()))
-        })
-        .collect()
-}
-
-/// Longest rendering of a tool event shown to the judge.
-const TOOL_TEXT_LIMIT: usize = 600;
-
-/// Event `k` as the judge sees it. A tool event's text is written only as
-/// far as the limit shows (a result's JSON can be far longer): the turn is
-/// the one the whole text, cut at the limit, gives.
-pub fn render(k: EventIdx, event: &Event) -> Turn {
-    let (role, text) = match event {
-        Event::User { text } => (Role::User, text.clone()),
-        Event::Agent { text } => (Role::Agent, text.clone()),
-        Event::Call { tool, args, .. } => (
-            Role::Tool,
-            clipped(TOOL_TEXT_LIMIT, format_args!("call {tool} {args}")),
-        ),
-        Event::Result { ok, content, .. } => {
-            let outcome = if *ok { "result" } else { "error" };
-            (
-                Role::Tool,
-                clipped(TOOL_TEXT_LIMIT, format_args!("{outcome} {content}")),
-            )
-        }
-    };
-    Turn::new(k.0, role, text)
-}
-
-/// `text` written up to `limit` bytes: whole if it fits, else its longest
-/// prefix of at most `limit` bytes that ends on a character, followed by
-/// `…`. The text is written only as far as that needs.
-fn clipped(limit: usize, text: std::fmt::Arguments<'_>) -> String {
-    use std::fmt::Write;
-    // Room for one more character than the limit holds: a text that fills
-    // it is longer than the limit.
-    // Room for a call and its arguments in one allocation; a long result
-    // grows it up to the limit.
-    let mut out = Bounded {
-        text: String::with_capacity(limit.min(256)),
-        room: limit.saturating_add(4),
-        full: false,
-    };
-    // An error only says the room ran out.
-    let _ = out.write_fmt(text);
-    let Bounded { mut text, full, .. } = out;
-    if !full && text.len() <= limit {
-        return text;
-    }
-    let mut cut = limit.min(text.len());
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    text.truncate(cut);
-    text.push('…');
-    text
-}
-
-/// A `fmt::Write` that keeps at most `room` bytes (whole characters) and
-/// stops the writing there.
-struct Bounded {
-    text: String,
-    room: usize,
-    full: bool,
-}
-
-impl std::fmt::Write for Bounded {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let left = self.room.saturating_sub(self.text.len());
-        if s.len() <= left {
-            self.text.push_str(s);
-            return Ok(());
-        }
-        let mut cut = left;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        self.text.push_str(&s[..cut]);
-        self.full = true;
-        Err(std::fmt::Error)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The text written whole, then cut as the limit says: what `clipped`
-    /// must give without writing past the limit.
-    fn whole_then_cut(limit: usize, text: &str) -> String {
-        if text.len() <= limit {
-            return text.to_owned();
-        }
-        let mut cut = limit;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        format!("{}…", &text[..cut])
+        Arc::make_mut(&mut self.rendered).push(turn);
+        self.work.turns_rendered += 1;
     }
 
-    #[test]
-    fn a_clipped_text_is_the_whole_text_cut_at_the_limit() {
-        // Characters of one to four bytes straddling the limit at every
-        // offset, texts shorter than, equal to and longer than it, written
-        // in one piece and in several.
-        for filler in ["a", "é", "€", "𝄞"] {
-            for len in 0..40 {
-                let text: String = std::iter::repeat_n(filler, len).collect();
-                for limit in [0, 1, 2, 3, 5, 8, 13, 20] {
-                    let expected = whole_then_cut(limit, &text);
-                    assert_eq!(
-                        clipped(limit, format_args!("{text}")),
-                        expected,
-                        "{filler} × {len}, limit {limit}"
-                    );
-                    let (head, tail) = text.split_at(text.len() / 2 / filler.len() * filler.len());
-                    assert_eq!(
-                        clipped(limit, format_args!("{head}{tail}")),
-                        expected,
-                        "{filler} × {len} in two pieces, limit {limit}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_long_result_is_rendered_as_its_whole_text_cut() {
-        let content = serde_json::json!({
-            "items": (0..200).map(|i| format!("item «{i}»")).collect::<Vec<_>>(),
-        });
-        let event = Event::Result {
-            id: "c1".to_owned(),
-            ok: true,
-            content: content.clone(),
-        };
-        let turn = render(EventIdx(3), &event);
-        assert_eq!(
-            turn.text,
-            whole_then_cut(TOOL_TEXT_LIMIT, &format!("result {content}"))
+    /// Whether a question not asked yet on this slice waits at a step on
+    /// the way to `tool`'s authorizations: a blocked write that no answer
+    /// can lift asks nothing.
+    pub fn any_question(&self, core: &Core, tool: Symbol) -> bool {
+        let on_path = Scope::Path(tool).steps(&core.rt);
+        let any = questions::any_question(
+            &core.rt,
+            &core.monitor,
+            &self.last_turns,
+            &self.asked,
+            on_path,
         );
-        let short = Event::Result {
-            id: "c2".to_owned(),
-            ok: false,
-            content: serde_json::json!("no such order"),
+        // Every debug test run checks the shortcut against the questions.
+        debug_assert_eq!(
+            any,
+            !self.questions(core, &core.monitor, on_path).is_empty()
+        );
+        any
+    }
+
+    /// Notes that the push of the write being decided was taken back, to
+    /// ask about the event before it.
+    pub fn note_undo(&mut self) {
+        self.work.pushes_undone += 1;
+    }
+
+    /// Runs `consult` until it needs the judge or is over.
+    pub fn advance(
+        &mut self,
+        consult: &mut Consult,
+        core: &mut Core,
+        journal: &mut Journal,
+    ) -> Result<Turnout, SessionError> {
+        let rt = Arc::clone(&core.rt);
+        let on_path = consult.scope.steps(&rt);
+        while consult.passes <= rt.steps.len() {
+            consult.passes += 1;
+            let mut accepted = Vec::new();
+            let mut open = Vec::new();
+            for ask in self.questions(core, &core.monitor, on_path) {
+                match consult
+                    .ahead
+                    .iter()
+                    .position(|(a, _)| a.same_question(&ask))
+                {
+                    Some(i) => {
+                        let (asked, judgement) = consult.ahead.swap_remove(i);
+                        let now = consult.now;
+                        accepted.extend(self.record(
+                            &asked,
+                            judgement,
+                            now,
+                            &mut consult.notes,
+                            journal,
+                        ));
+                    }
+                    None => open.push(ask),
+                }
+            }
+            if !open.is_empty() {
+                if consult.rounds > 0 {
+                    self.work.fallback_rounds += 1;
+                }
+                consult.rounds += 1;
+                let needed = open.len();
+                let room = consult.per_call.map_or(usize::MAX, |per_call| {
+                    needed.div_ceil(per_call).saturating_mul(per_call) - needed
+                });
+                let opens = open.iter().any(|ask| {
+                    ask.steps
+                        .iter()
+                        .any(|(step, _)| rt.opens_semantic.get(step.0 as usize) == Some(&true))
+                });
+                if room > 0 && opens {
+                    let extra = self.questions_ahead(core, &open, on_path)?;
+                    open.extend(extra.into_iter().take(room));
+                }
+                let requests = questions::with_slices(&mut open, &self.rendered, consult.now);
+                let sent: usize = requests.iter().map(|r| r.conversation.len()).sum();
+                self.work.turns_sent += sent as u64;
+                consult.out = Some(Round {
+                    asks: open,
+                    needed,
+                    accepted,
+                });
+                return Ok(Turnout::Asks(requests));
+            }
+            if !self.bring_in(core, &accepted)? {
+                break;
+            }
+        }
+        Ok(Turnout::Done(std::mem::take(&mut consult.notes)))
+    }
+
+    /// Books the judge's answers to `consult`'s round (in the order asked;
+    /// a missing one is unknown), then runs it on.
+    pub fn answer(
+        &mut self,
+        consult: &mut Consult,
+        judgements: Vec<Judgement>,
+        core: &mut Core,
+        journal: &mut Journal,
+    ) -> Result<Turnout, SessionError> {
+        let Some(Round {
+            asks,
+            needed,
+            mut accepted,
+        }) = consult.out.take()
+        else {
+            return Err(SessionError::NotPending);
         };
-        assert_eq!(render(EventIdx(4), &short).text, "error \"no such order\"");
+        let mut judgements = judgements.into_iter();
+        for (i, ask) in asks.into_iter().enumerate() {
+            let judgement = judgements
+                .next()
+                .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
+            // Every call is paid for, whether its answer is used or not.
+            self.usage += judgement.usage;
+            if i < needed {
+                let now = consult.now;
+                accepted.extend(self.record(&ask, judgement, now, &mut consult.notes, journal));
+            } else {
+                consult.ahead.push((ask, judgement));
+            }
+        }
+        if !self.bring_in(core, &accepted)? {
+            return Ok(Turnout::Done(std::mem::take(&mut consult.notes)));
+        }
+        self.advance(consult, core, journal)
+    }
+
+    /// The questions not yet asked on this slice about the requests waiting
+    /// in `monitor` at a semantic step of `on_path`.
+    fn questions(&self, core: &Core, monitor: &Monitor, on_path: &BTreeSet<StepId>) -> Vec<Ask> {
+        let mut asks = questions::questions(
+            &core.rt,
+            monitor,
+            &core.extractor.interner,
+            &self.last_turns,
+            &self.asked,
+        );
+        asks.retain(|ask| ask.steps.iter().any(|(step, _)| on_path.contains(step)));
+        asks
+    }
+
+    /// The questions a positive answer to `asks` would raise next: on a
+    /// monitor where every step `asks` decides (and, in turn, every step
+    /// those answers would open) is assumed satisfied where it would take
+    /// effect at the earliest, the requests then waiting on a semantic step.
+    /// A guess: a criterion whose real evidence comes later opens its
+    /// successor later, on another slice, and is asked in a further round.
+    fn questions_ahead(
+        &mut self,
+        core: &Core,
+        asks: &[Ask],
+        on_path: &BTreeSet<StepId>,
+    ) -> Result<Vec<Ask>, SessionError> {
+        let mut assumed = self.judged.clone();
+        let mut known: BTreeSet<(StepId, Env)> = BTreeSet::new();
+        let assume = |ask: &Ask, assumed: &mut Judged, known: &mut BTreeSet<(StepId, Env)>| {
+            for (step, _) in &ask.steps {
+                known.insert((*step, ask.env));
+                assumed
+                    .entry(ask.ready)
+                    .or_default()
+                    .insert((*step, ask.env));
+            }
+        };
+        for ask in asks {
+            assume(ask, &mut assumed, &mut known);
+        }
+        let mut ahead: Vec<Ask> = Vec::new();
+        for _ in 0..core.rt.steps.len() {
+            let monitor = core.replayed(&assumed)?;
+            self.work.events_replayed += core.log.len() as u64;
+            let next: Vec<Ask> = self
+                .questions(core, &monitor, on_path)
+                .into_iter()
+                .filter(|a| a.steps.iter().all(|(s, _)| !known.contains(&(*s, a.env))))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            for ask in &next {
+                assume(ask, &mut assumed, &mut known);
+            }
+            ahead.extend(next);
+        }
+        Ok(ahead)
+    }
+
+    /// Books one judgement; returns the verdict it added, if it satisfied
+    /// a step anew: the event it takes effect at, the step and the request.
+    fn record(
+        &mut self,
+        ask: &Ask,
+        judgement: Judgement,
+        now: EventIdx,
+        notes: &mut Vec<JudgeNote>,
+        journal: &mut Journal,
+    ) -> Option<(EventIdx, StepId, Env)> {
+        // Asked again only once the conversation has moved on: a judge that
+        // failed on this slice (and so kept the gate closed) gets another
+        // chance with the next message, not at every event.
+        if self.asked.insert(ask.key()) {
+            journal.asked(ask.key());
+        }
+        let mut accepted = None;
+        let rejected = match questions::accept(ask, &judgement) {
+            Ok((step, evidence)) => {
+                let at = ask.effective_at(evidence);
+                if self.judged.entry(at).or_default().insert((step, ask.env)) {
+                    accepted = Some((at, step, ask.env));
+                    journal.judged(AcceptedVerdict {
+                        step,
+                        evidence: at,
+                        request: ask.env,
+                    });
+                }
+                None
+            }
+            Err(why) if judgement.verdict.is_satisfied() => Some(why),
+            Err(_) => None,
+        };
+        notes.push(JudgeNote {
+            at: now,
+            node: ask.request.node_id.clone(),
+            request: ask.request.bindings.clone(),
+            verdict: judgement.verdict,
+            rationale: judgement.rationale,
+            rejected,
+        });
+        accepted
+    }
+
+    /// Brings the monitor up to the verdicts just `accepted` (already in
+    /// `judged`); `false` when there are none. Verdicts that take effect at
+    /// the last event logged (a confirmation in the latest turn) amend the
+    /// monitor in place; one citing an earlier event replays the logged
+    /// facts into a fresh monitor, since the monitor only moves forward.
+    fn bring_in(
+        &mut self,
+        core: &mut Core,
+        accepted: &[(EventIdx, StepId, Env)],
+    ) -> Result<bool, SessionError> {
+        if accepted.is_empty() {
+            return Ok(false);
+        }
+        let last = EventIdx::from_usize(core.log.len().saturating_sub(1));
+        if !core.log.is_empty() && accepted.iter().all(|(at, _, _)| *at == last) {
+            let verdicts: Vec<(StepId, Env)> =
+                accepted.iter().map(|&(_, step, env)| (step, env)).collect();
+            core.monitor.amend_last(last, &verdicts)?;
+            self.work.verdicts_amended += verdicts.len() as u64;
+            return Ok(true);
+        }
+        core.monitor = core.replayed(&self.judged)?;
+        self.work.events_replayed += core.log.len() as u64;
+        Ok(true)
     }
 }

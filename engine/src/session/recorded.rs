@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use turnstile_judge::{Judge, Usage};
-use turnstile_rules::EventIdx;
+use turnstile_judge::{Judge, SyncJudge, Usage};
+use turnstile_rules::{DateTime, EventIdx};
 
 use super::{BundleRuntime, EventReport, Explainer, GateVerdict, Schedule, Session, SessionError};
 use crate::trace::Trace;
@@ -27,15 +27,16 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
-    /// Every mutating call's event and whether it was blocked (`None`: the
-    /// schedule did not fire there).
+    /// Every mutating call's event and whether it was withheld — blocked,
+    /// or held for the user's confirmation (`None`: the schedule did not
+    /// fire there).
     pub fn gated_calls(&self) -> Vec<(EventIdx, Option<bool>)> {
         self.events
             .iter()
             .filter(|r| r.mutating)
             .map(|r| match &r.verdict {
                 GateVerdict::Unchecked { .. } => (r.event, None),
-                verdict => (r.event, Some(verdict.is_block())),
+                verdict => (r.event, Some(verdict.withholds())),
             })
             .collect()
     }
@@ -51,57 +52,124 @@ impl ReplayReport {
 
     /// The events whose verdict is a deviation without a write.
     pub fn deviated(&self) -> Vec<EventIdx> {
-        self.events
-            .iter()
-            .filter(|r| r.verdict.is_deviation())
-            .map(|r| r.event)
-            .collect()
+        self.events_where(GateVerdict::is_deviation)
+    }
+
+    /// The events whose verdict asks for the user's confirmation.
+    pub fn confirmed(&self) -> Vec<EventIdx> {
+        self.events_where(GateVerdict::is_confirm)
+    }
+
+    /// The events whose call must not run: blocked, or held for the user's
+    /// confirmation.
+    pub fn withheld(&self) -> Vec<EventIdx> {
+        self.events_where(GateVerdict::withholds)
     }
 
     /// The events whose verdict is a block.
     pub fn blocked(&self) -> Vec<EventIdx> {
+        self.events_where(GateVerdict::is_block)
+    }
+
+    /// The events whose verdict meets `test`, in order.
+    fn events_where(&self, test: impl Fn(&GateVerdict) -> bool) -> Vec<EventIdx> {
         self.events
             .iter()
-            .filter(|r| r.verdict.is_block())
+            .filter(|r| test(&r.verdict))
             .map(|r| r.event)
             .collect()
     }
 }
 
 /// Replays `trace` event by event.
-pub async fn replay(
+pub fn replay(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<ReplayReport, SessionError> {
-    replay_explained(rt, trace, schedule, judge, Explainer::default()).await
+    replay_explained(rt, trace, schedule, judge, Explainer::default())
 }
 
 /// Replays `trace` event by event, its blocks explained by `explainer`
 /// (`turnstile replay --explain`).
-pub async fn replay_explained(
+pub fn replay_explained(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn SyncJudge,
+    explainer: Explainer,
+) -> Result<ReplayReport, SessionError> {
+    replay_at(rt, trace, schedule, judge, explainer, None)
+}
+
+/// Replays `trace` event by event, its blocks explained by `explainer`,
+/// each event decided at its recorded time, else at `now` (`--now`); a
+/// bundle reading `now()` on a clock that is not fixed refuses a trace
+/// that gives neither ([`SessionError::Clock`]).
+pub fn replay_at(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    judge: &dyn SyncJudge,
+    explainer: Explainer,
+    now: Option<DateTime>,
+) -> Result<ReplayReport, SessionError> {
+    let mut session = replaying(rt, trace, schedule, explainer, now)?;
+    let mut events = Vec::with_capacity(trace.events.len());
+    for event in &trace.events {
+        events.push(session.push(event.clone(), judge)?);
+    }
+    Ok(replayed(trace, schedule, events, &session))
+}
+
+/// [`replay_at`] with a judge that is awaited (a model).
+pub async fn replay_async(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
     judge: &dyn Judge,
     explainer: Explainer,
+    now: Option<DateTime>,
 ) -> Result<ReplayReport, SessionError> {
+    let mut session = replaying(rt, trace, schedule, explainer, now)?;
+    let mut events = Vec::with_capacity(trace.events.len());
+    for event in &trace.events {
+        events.push(session.push_async(event.clone(), judge).await?);
+    }
+    Ok(replayed(trace, schedule, events, &session))
+}
+
+/// The session a replay of `trace` runs: under its `control`, if it says,
+/// each event decided at its recorded time, else at `now`.
+fn replaying(
+    rt: &Arc<BundleRuntime>,
+    trace: &Trace,
+    schedule: Schedule,
+    explainer: Explainer,
+    now: Option<DateTime>,
+) -> Result<Session, SessionError> {
     let mut session = Session::new(Arc::clone(rt), schedule);
     session.set_explainer(explainer);
+    session.replay_times_of(trace, now)?;
     if let Some(control) = trace.meta.control {
         session.set_control(control);
     }
-    let mut events = Vec::with_capacity(trace.events.len());
-    for event in &trace.events {
-        events.push(session.push(event.clone(), judge).await?);
-    }
-    Ok(ReplayReport {
+    Ok(session)
+}
+
+fn replayed(
+    trace: &Trace,
+    schedule: Schedule,
+    events: Vec<EventReport>,
+    session: &Session,
+) -> ReplayReport {
+    ReplayReport {
         trace: trace.meta.id.clone(),
         schedule,
         events,
         usage: session.usage(),
-    })
+    }
 }
 
 /// Which of the reference's deviations a schedule caught and missed.
@@ -130,9 +198,10 @@ pub struct Coverage {
 
 /// Compares `other` with the `workflow` replay of the same trace.
 pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
-    let deviations = workflow.blocked();
-    let blocked = other.blocked();
-    let (caught, missed) = deviations.iter().partition(|e| blocked.contains(e));
+    // A write held for confirmation did not run: it counts as caught.
+    let deviations = workflow.withheld();
+    let withheld = other.withheld();
+    let (caught, missed) = deviations.iter().partition(|e| withheld.contains(e));
     let unwritten = workflow.deviated();
     let reported = other.deviated();
     let (unwritten_caught, unwritten_missed) = unwritten.iter().partition(|e| reported.contains(e));
@@ -151,13 +220,13 @@ pub fn coverage(workflow: &ReplayReport, other: &ReplayReport) -> Coverage {
 /// `workflow` schedule blocks and the out-of-order procedural reads
 /// ([`crate::coverage::observe`]), so the gap of an action-only guard shows
 /// (Corollary 1). [`coverage`] counts the writes only.
-pub async fn deviation_coverage(
+pub fn deviation_coverage(
     rt: &Arc<BundleRuntime>,
     trace: &Trace,
     schedule: Schedule,
-    judge: &dyn Judge,
+    judge: &dyn SyncJudge,
 ) -> Result<Coverage, SessionError> {
-    let found = crate::coverage::observe::deviations(rt, trace, schedule, judge).await?;
+    let found = crate::coverage::observe::deviations(rt, trace, schedule, judge)?;
     let deviations = found.iter().map(|d| d.event).collect();
     let (caught, missed): (Vec<_>, Vec<_>) = found.iter().partition(|d| d.covered);
     Ok(Coverage {

@@ -92,5 +92,6 @@ fn push_plain_value(out: &mut String, value: &Value, interner: &Interner) {
         Value::Bool(b) => write!(out, "{b}"),
         Value::Date(d) => write!(out, "{d}"),
         Value::DateTime(d) => write!(out, "{d}"),
+        Value::Duration(d) => write!(out, "{d}"),
     };
 }

@@ -7,8 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use petgraph::visit::EdgeRef;
+use turnstile_rules::{CompiledChecks, OperandId, Plan, Reads};
 use turnstile_rules::{EvaluateError, StepId, StepOrigin, Symbol};
-use turnstile_rules::{OperandId, Plan, Reads};
 
 use turnstile_judge::Role;
 
@@ -89,6 +89,40 @@ pub struct BundleRuntime {
     /// Every step: what an eager session ([`super::Session::judge_eagerly`])
     /// asks about.
     pub(crate) every_step: BTreeSet<StepId>,
+    /// Per gated tool with a consent condition on its path: the workflow
+    /// with that consent taken as given (`ConsentSpec::granted`), and its
+    /// plan. A blocked write its plan allows fails on consent alone.
+    pub(crate) granted: HashMap<Symbol, Granted>,
+    /// Per protected read tool: its protection's remediation.
+    pub(crate) read_remedies: HashMap<String, Vec<RemedyPiece>>,
+}
+
+/// The workflow with the consent of one tool's writes taken as given.
+#[derive(Debug)]
+pub(crate) struct Granted {
+    /// For the reference (Datalog) evaluator.
+    pub checks: CompiledChecks,
+    /// For the monitor.
+    pub plan: Arc<Plan>,
+}
+
+/// A remediation template with its placeholders encoded in `plan`, so the
+/// monitor can evaluate them.
+fn remedy_pieces(
+    template: &crate::fsm::Template,
+    plan: &mut Plan,
+    bundle: &CompiledBundle,
+) -> Vec<RemedyPiece> {
+    template
+        .pieces
+        .iter()
+        .map(|p| match p {
+            TemplatePiece::Text(text) => RemedyPiece::Text(text.clone()),
+            TemplatePiece::Value { operand, text } => {
+                RemedyPiece::Value(plan.add_operand(operand, &bundle.arg_paths), text.clone())
+            }
+        })
+        .collect()
 }
 
 impl BundleRuntime {
@@ -124,18 +158,10 @@ impl BundleRuntime {
             } else {
                 branch_question(&bundle, i)
             };
-            let remediation = node_data.remediation.as_ref().map(|t| {
-                t.pieces
-                    .iter()
-                    .map(|p| match p {
-                        TemplatePiece::Text(text) => RemedyPiece::Text(text.clone()),
-                        TemplatePiece::Value { operand, text } => RemedyPiece::Value(
-                            plan.add_operand(operand, &bundle.arg_paths),
-                            text.clone(),
-                        ),
-                    })
-                    .collect()
-            });
+            let remediation = node_data
+                .remediation
+                .as_ref()
+                .map(|t| remedy_pieces(t, &mut plan, &bundle));
             let pieces: &[RemedyPiece] = remediation.as_deref().unwrap_or_default();
             let placeholders = || {
                 pieces.iter().filter_map(|piece| match piece {
@@ -160,7 +186,7 @@ impl BundleRuntime {
                     && !bundle.program.edges.iter().any(|(a, _)| a.0 as usize == i),
             });
         }
-        let on_path = plan
+        let on_path: HashMap<Symbol, BTreeSet<StepId>> = plan
             .auth_steps
             .iter()
             .map(|(tool, auths)| {
@@ -187,7 +213,20 @@ impl BundleRuntime {
             .filter(|(_, info)| info.is_exit)
             .filter_map(|(i, _)| u32::try_from(i).ok().map(StepId))
             .collect();
+        let read_remedies = bundle
+            .protected_reads
+            .iter()
+            .map(|p| {
+                (
+                    p.tool.clone(),
+                    remedy_pieces(&p.remediation, &mut plan, &bundle),
+                )
+            })
+            .collect();
+        let granted = granted_workflows(&bundle, &on_path)?;
         Ok(Arc::new(BundleRuntime {
+            granted,
+            read_remedies,
             every_step,
             exits,
             opens_semantic,
@@ -263,4 +302,27 @@ fn branch_question(bundle: &CompiledBundle, step: usize) -> Option<Asked> {
         }),
         _ => None,
     }
+}
+
+/// Per gated tool whose path has a consent condition (a consent step on the
+/// way to it, or action words of its own): its workflow with that consent
+/// granted.
+fn granted_workflows(
+    bundle: &CompiledBundle,
+    on_path: &HashMap<Symbol, BTreeSet<StepId>>,
+) -> Result<HashMap<Symbol, Granted>, EvaluateError> {
+    let consent = &bundle.program.consent;
+    let mut granted = HashMap::new();
+    for &tool in &bundle.program.gated_tools {
+        let has_step = on_path
+            .get(&tool)
+            .is_some_and(|steps| steps.iter().any(|s| consent.is_step(*s)));
+        if !has_step && consent.words(tool).is_empty() {
+            continue;
+        }
+        let checks = consent.granted(&bundle.program, tool);
+        let plan = Arc::new(Plan::new(&checks, &bundle.arg_paths)?);
+        granted.insert(tool, Granted { checks, plan });
+    }
+    Ok(granted)
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use turnstile_judge::Usage;
-use turnstile_rules::{Env, EventIdx, StepId};
+use turnstile_rules::{DateTime, Env, EventIdx, StepId};
 
 use super::SessionError;
 use super::schedule::Schedule;
@@ -14,8 +14,14 @@ use crate::trace::Event;
 /// The layout of [`SessionState`]. Version 1 stored verdicts and questions
 /// as bare tuples; version 2 names their fields; version 3 records the
 /// request each accepted verdict was about; version 4 records who calls the
-/// user-side tools (`control`), which a version-3 state left to the bundle.
-pub const STATE_VERSION: u32 = 4;
+/// user-side tools (`control`), which a version-3 state left to the bundle;
+/// version 5 records the time each event was decided with (`times`). A
+/// version-4 state is read as version 5 with no time for any event: no
+/// bundle it could have run declared a clock.
+pub const STATE_VERSION: u32 = 5;
+
+/// The layout before events carried their time, migrated on read.
+pub const STATE_VERSION_WITHOUT_TIMES: u32 = 4;
 
 /// What a session is, serialized: its inputs and the judge's accepted
 /// verdicts. Everything else is recomputed on restore.
@@ -34,6 +40,10 @@ pub struct SessionState {
     pub control: Option<Control>,
     /// Every event the session took, in order.
     pub events: Vec<Event>,
+    /// The time each event was decided with (`now()`), by event; `None`
+    /// for an event decided with no time known.
+    #[serde(with = "crate::clock::iso_times")]
+    pub times: Vec<Option<DateTime>>,
     /// Every verdict the judge gave that the session accepted.
     pub judged: Vec<AcceptedVerdict>,
     /// Questions already answered on an unchanged slice (not asked again).
@@ -56,6 +66,8 @@ pub struct SessionDelta {
     pub first_event: usize,
     /// The events taken since the mark.
     pub events: Vec<Event>,
+    /// The time each of them was decided with.
+    pub times: Vec<Option<DateTime>>,
     /// Verdicts accepted since the mark.
     pub judged: Vec<AcceptedVerdict>,
     /// Questions asked since the mark.
@@ -124,10 +136,26 @@ impl SessionState {
         let head: VersionOnly =
             serde_json::from_str(text).map_err(|e| SessionError::StateFormat(e.to_string()))?;
         let version = head.version.unwrap_or(0);
-        if version != STATE_VERSION {
-            return Err(SessionError::StateVersion(version));
+        let format = |e: serde_json::Error| SessionError::StateFormat(e.to_string());
+        match version {
+            STATE_VERSION => serde_json::from_str(text).map_err(format),
+            STATE_VERSION_WITHOUT_TIMES => {
+                let mut value: serde_json::Value = serde_json::from_str(text).map_err(format)?;
+                let events = value
+                    .get("events")
+                    .and_then(serde_json::Value::as_array)
+                    .map_or(0, Vec::len);
+                if let Some(fields) = value.as_object_mut() {
+                    fields.insert("version".to_owned(), STATE_VERSION.into());
+                    fields.insert(
+                        "times".to_owned(),
+                        serde_json::Value::Array(vec![serde_json::Value::Null; events]),
+                    );
+                }
+                serde_json::from_value(value).map_err(format)
+            }
+            other => Err(SessionError::StateVersion(other)),
         }
-        serde_json::from_str(text).map_err(|e| SessionError::StateFormat(e.to_string()))
     }
 }
 
@@ -142,6 +170,7 @@ mod tests {
             schedule: Schedule::Workflow,
             control: Some(Control::Solo),
             events: Vec::new(),
+            times: Vec::new(),
             judged: vec![AcceptedVerdict {
                 step: StepId(3),
                 evidence: EventIdx(4),
@@ -194,6 +223,38 @@ mod tests {
             err.to_string().contains("version 1 is not supported"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_version_4_state_is_read_with_no_time_for_any_event() {
+        let mut state = saved(STATE_VERSION);
+        state.events = vec![
+            Event::User { text: "hi".into() },
+            Event::Agent {
+                text: "hello".into(),
+            },
+        ];
+        let mut value = serde_json::to_value(&state).unwrap();
+        let fields = value.as_object_mut().unwrap();
+        fields.remove("times");
+        fields.insert("version".to_owned(), serde_json::Value::from(4));
+        let read = SessionState::from_json(&value.to_string()).unwrap();
+        assert_eq!(read.version, STATE_VERSION);
+        assert_eq!(read.times, vec![None, None]);
+        assert_eq!(read.events, state.events);
+    }
+
+    #[test]
+    fn times_are_saved_as_iso_text_and_read_back() {
+        let mut state = saved(STATE_VERSION);
+        state.events = vec![Event::User { text: "hi".into() }];
+        state.times = vec![Some(DateTime::parse("2024-05-15T15:00:00").unwrap())];
+        let text = serde_json::to_string(&state).unwrap();
+        assert!(
+            text.contains(r#""times":["2024-05-15T15:00:00"]"#),
+            "{text}"
+        );
+        assert_eq!(SessionState::from_json(&text).unwrap(), state);
     }
 
     #[test]

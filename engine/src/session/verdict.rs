@@ -17,7 +17,80 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_rules::{EventIdx, Reason};
 
-use super::judging::JudgeNote;
+use crate::trace::Approver;
+
+use turnstile_judge::Verdict;
+
+/// What the judge said, for reports. Fields in key order, and the verdict
+/// written with sorted keys too (module docs: a report's bytes do not
+/// depend on `serde_json`'s `preserve_order`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeNote {
+    /// The event before which the judge was asked.
+    pub at: EventIdx,
+    /// The step asked about (a node, or `decision[label]`).
+    pub node: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The judge's stated reason, if any.
+    pub rationale: String,
+    /// Why a positive answer was not accepted, if it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<String>,
+    /// The request's bindings by variable name.
+    pub request: BTreeMap<String, String>,
+    /// What the judge answered.
+    #[serde(serialize_with = "verdict_sorted")]
+    pub verdict: Verdict,
+}
+
+/// A judge's [`Verdict`] as an object with sorted keys: its tag
+/// (`verdict`) sorts after its fields, where the derived `Serialize` writes
+/// it first.
+fn verdict_sorted<S: serde::Serializer>(
+    verdict: &Verdict,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Sorted<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        evidence_event: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<&'a str>,
+        verdict: &'static str,
+    }
+    let sorted = match verdict {
+        Verdict::Satisfied { evidence_event } => Sorted {
+            evidence_event: Some(*evidence_event),
+            label: None,
+            reason: None,
+            verdict: "satisfied",
+        },
+        Verdict::Chosen {
+            label,
+            evidence_event,
+        } => Sorted {
+            evidence_event: Some(*evidence_event),
+            label: Some(label),
+            reason: None,
+            verdict: "chosen",
+        },
+        Verdict::NotSatisfied => Sorted {
+            evidence_event: None,
+            label: None,
+            reason: None,
+            verdict: "not_satisfied",
+        },
+        Verdict::Unknown { reason } => Sorted {
+            evidence_event: None,
+            label: None,
+            reason: Some(reason),
+            verdict: "unknown",
+        },
+    };
+    sorted.serialize(serializer)
+}
 
 /// Request bindings by variable name (`order -> "#W1"`).
 pub type Bindings = BTreeMap<String, String>;
@@ -32,6 +105,9 @@ pub enum GateVerdict {
         step: String,
         /// The bindings of the request whose path reached it.
         request: Bindings,
+        /// The host's approval that stood for the user's consent, if one did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approved: Option<Approved>,
     },
     /// The mutating call is not authorized.
     Block {
@@ -43,6 +119,23 @@ pub enum GateVerdict {
         request: Bindings,
         /// What the agent should do instead, from the unmet step's template.
         remediation: Option<String>,
+        /// Which conditions failed, with the values read.
+        explanation: String,
+    },
+    /// The mutating call meets every formal check and lacks only the user's
+    /// consent, which the conversation does not settle: the call does not
+    /// run. The host asks the user (`confirmation`) and sends the answer
+    /// as an `approval` event; a host that treats this as a block is safe.
+    Confirm {
+        /// The first unmet step on the path that came closest.
+        step: Option<String>,
+        /// The bindings of that request.
+        request: Bindings,
+        /// What to ask the user, in a form a UI shows as approve/decline
+        /// (boxed: the verdict stays small).
+        confirmation: Box<Confirmation>,
+        /// What the conversation says about the consent.
+        consent: ConsentState,
         /// Which conditions failed, with the values read.
         explanation: String,
     },
@@ -86,6 +179,16 @@ impl GateVerdict {
         matches!(self, GateVerdict::Block { .. })
     }
 
+    /// Whether the verdict asks for the user's confirmation.
+    pub fn is_confirm(&self) -> bool {
+        matches!(self, GateVerdict::Confirm { .. })
+    }
+
+    /// Whether the call must not run: a block, or a confirmation asked.
+    pub fn withholds(&self) -> bool {
+        self.is_block() || self.is_confirm()
+    }
+
     /// Whether the verdict is a deviation without a write.
     pub fn is_deviation(&self) -> bool {
         matches!(self, GateVerdict::Deviate { .. })
@@ -96,10 +199,73 @@ impl GateVerdict {
         match self {
             GateVerdict::Allow { .. } => "allow",
             GateVerdict::Block { .. } => "block",
+            GateVerdict::Confirm { .. } => "confirm",
             GateVerdict::Guide { .. } => "guide",
             GateVerdict::Deviate { .. } => "deviate",
             GateVerdict::Observe => "observe",
             GateVerdict::Unchecked { .. } => "unchecked",
+        }
+    }
+}
+
+/// The approval a call was allowed on. Fields in key order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approved {
+    /// Who approved.
+    pub by: Approver,
+    /// The call the gate answered `confirm`, which the approval named.
+    pub call: String,
+}
+
+/// A canonical confirmation request: the call, its tool, the text to show
+/// and the call's details. Fields in key order (module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Confirmation {
+    /// The id of the call awaiting approval (what an `approval` names).
+    pub call: String,
+    /// The call's arguments, by name, in name order.
+    pub details: Vec<Detail>,
+    /// The question, from the tool's `confirmation:` template or its name
+    /// and arguments.
+    pub text: String,
+    /// The tool called.
+    pub tool: String,
+}
+
+/// One argument of a call awaiting approval. Fields in key order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Detail {
+    /// The parameter's name.
+    pub name: String,
+    /// Its value: a string as it is, anything else as JSON.
+    pub value: String,
+}
+
+/// What the conversation says about the user's consent to a write that
+/// lacks only it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConsentState {
+    /// The user never answered a request for this decision: the agent
+    /// never asked, or got no reply.
+    Absent,
+    /// The user replied, but the reply cannot be read as a clear yes (a
+    /// yes with a condition, a question, an unrelated remark).
+    Qualified,
+    /// The user refused or withdrew: never `confirm`, always `block`.
+    Refused,
+    /// A model judge was asked and could not answer.
+    Unknown,
+}
+
+impl ConsentState {
+    /// The name as reported.
+    pub fn label(self) -> &'static str {
+        match self {
+            ConsentState::Absent => "absent",
+            ConsentState::Qualified => "qualified",
+            ConsentState::Refused => "refused",
+            ConsentState::Unknown => "unknown",
         }
     }
 }
@@ -197,7 +363,13 @@ struct ReportJson<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     anomalies: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
+    approved: Option<&'a Approved>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     at: Option<EventIdx>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confirmation: Option<&'a Confirmation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consent: Option<ConsentState>,
     event: EventIdx,
     #[serde(skip_serializing_if = "Option::is_none")]
     explanation: Option<&'a str>,
@@ -232,7 +404,10 @@ impl<'a> ReportJson<'a> {
         let mut json = ReportJson {
             action: None,
             anomalies: &report.anomalies,
+            approved: None,
             at: None,
+            confirmation: None,
+            consent: None,
             event: report.event,
             explanation: None,
             fired: report.fired,
@@ -249,9 +424,14 @@ impl<'a> ReportJson<'a> {
             would_block: None,
         };
         match &report.verdict {
-            GateVerdict::Allow { step, request } => {
+            GateVerdict::Allow {
+                step,
+                request,
+                approved,
+            } => {
                 json.step = Some(Some(step));
                 json.request = Some(request);
+                json.approved = approved.as_ref();
             }
             GateVerdict::Block {
                 reason,
@@ -264,6 +444,19 @@ impl<'a> ReportJson<'a> {
                 json.step = Some(step.as_deref());
                 json.request = Some(request);
                 json.remediation = Some(remediation.as_deref());
+                json.explanation = Some(explanation);
+            }
+            GateVerdict::Confirm {
+                step,
+                request,
+                confirmation,
+                consent,
+                explanation,
+            } => {
+                json.step = Some(step.as_deref());
+                json.request = Some(request);
+                json.confirmation = Some(confirmation);
+                json.consent = Some(*consent);
                 json.explanation = Some(explanation);
             }
             GateVerdict::Guide { guidance } => json.guidance = Some(guidance),
@@ -343,7 +536,20 @@ mod tests {
         let allow = report(GateVerdict::Allow {
             step: "authorize".to_owned(),
             request: bindings(&[("user", "u1"), ("order", "#W1")]),
+            approved: None,
         });
+        let approved = report(GateVerdict::Allow {
+            step: "authorize".to_owned(),
+            request: bindings(&[("order", "#W1")]),
+            approved: Some(Approved {
+                by: Approver::User,
+                call: "c3".to_owned(),
+            }),
+        });
+        assert_eq!(
+            serde_json::to_string(&approved).unwrap(),
+            r##"{"approved":{"by":"user","call":"c3"},"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1"},"step":"authorize","verdict":"allow"}"##
+        );
         assert_eq!(
             serde_json::to_string(&allow).unwrap(),
             r##"{"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1","user":"u1"},"step":"authorize","verdict":"allow"}"##
@@ -404,12 +610,31 @@ mod tests {
             serde_json::to_string(&deviate).unwrap(),
             r##"{"action":"claims resolved","at":3,"event":7,"explanation":"no verification","fired":true,"kind":"call cancel_pending_order","mutating":true,"reason":"MissingStep","remediation":"verify first","step":"verify","verdict":"deviate"}"##
         );
+        let confirm = report(GateVerdict::Confirm {
+            step: Some("authorize".to_owned()),
+            request: bindings(&[("order", "#W1")]),
+            confirmation: Box::new(Confirmation {
+                call: "c3".to_owned(),
+                details: vec![Detail {
+                    name: "order_id".to_owned(),
+                    value: "#W1".to_owned(),
+                }],
+                text: "Cancel order #W1?".to_owned(),
+                tool: "cancel_pending_order".to_owned(),
+            }),
+            consent: ConsentState::Qualified,
+            explanation: "no yes".to_owned(),
+        });
+        assert_eq!(
+            serde_json::to_string(&confirm).unwrap(),
+            r##"{"confirmation":{"call":"c3","details":[{"name":"order_id","value":"#W1"}],"text":"Cancel order #W1?","tool":"cancel_pending_order"},"consent":"qualified","event":7,"explanation":"no yes","fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1"},"step":"authorize","verdict":"confirm"}"##
+        );
         let unchecked = report(GateVerdict::Unchecked { would_block: true });
         assert_eq!(
             serde_json::to_string(&unchecked).unwrap(),
             r##"{"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"verdict":"unchecked","would_block":true}"##
         );
-        for report in [allow, block, guide, deviate, unchecked] {
+        for report in [allow, approved, block, confirm, guide, deviate, unchecked] {
             let text = serde_json::to_string(&report).unwrap();
             let read: EventReport = serde_json::from_str(&text).unwrap();
             assert_eq!(read, report, "{text}");

@@ -1,10 +1,29 @@
-//! Shared by the engine's and the CLI's tests: the toy bundle, a way to derive
-//! broken copies of it, and the table of broken fixtures with the exact
+//! Shared by the engine's and the CLI's tests: events, the toy bundle, a way
+//! to derive broken copies of it, and the table of broken fixtures with the exact
 //! diagnostic each must produce.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// An agent's call of `tool` with `args`.
+pub fn call(id: &str, tool: &str, args: serde_json::Value) -> turnstile_engine::trace::Event {
+    turnstile_engine::trace::Event::Call {
+        id: id.into(),
+        tool: tool.into(),
+        args,
+        requestor: turnstile_engine::bundle::model::Side::Agent,
+    }
+}
+
+/// A successful result of call `id`.
+pub fn ok(id: &str, content: serde_json::Value) -> turnstile_engine::trace::Event {
+    turnstile_engine::trace::Event::Result {
+        id: id.into(),
+        ok: true,
+        content,
+    }
+}
 
 pub fn toy_bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/toy-orders")
@@ -98,6 +117,28 @@ const DOMAIN: &str = "domain.yaml";
 const MANIFEST: &str = "bundle.yaml";
 
 pub const BROKEN: &[Broken] = &[
+    Broken {
+        name: "confirmation_placeholder_not_a_parameter",
+        edits: &[edit(
+            DOMAIN,
+            "      reason: string\n  - name: transfer_to_human_agents",
+            "      reason: string\n    confirmation: Cancel {order} now?\n  - name: transfer_to_human_agents",
+        )],
+        code: "turnstile::unknown_param",
+        at: Some((DOMAIN, "Cancel {order} now?")),
+        message: "the confirmation of `cancel_pending_order` names `{order}`, which is not one of its parameters",
+    },
+    Broken {
+        name: "confirmation_placeholder_not_closed",
+        edits: &[edit(
+            DOMAIN,
+            "      reason: string\n  - name: transfer_to_human_agents",
+            "      reason: string\n    confirmation: Cancel {order_id now?\n  - name: transfer_to_human_agents",
+        )],
+        code: "turnstile::bad_template",
+        at: Some((DOMAIN, "Cancel {order_id now?")),
+        message: "the confirmation of `cancel_pending_order`",
+    },
     Broken {
         name: "malformed_yaml",
         edits: &[edit(CANCEL, "    next: status\n", "    next: [status\n")],
@@ -573,7 +614,7 @@ pub const BROKEN: &[Broken] = &[
             "succeeded(cancel_pending_order, order_id == $order)",
             "succeeded(cancel_pending_order, order_id == order[$order].user_id)",
         )],
-        code: "turnstile::type_mismatch",
+        code: "turnstile::bad_constraint",
         at: Some((CANCEL, "order[$order].user_id)")),
         message: "an event constraint compares with a variable or a literal",
     },
@@ -584,7 +625,7 @@ pub const BROKEN: &[Broken] = &[
             "    check: succeeded(cancel_pending_order, order_id == $order)",
             "    check: count(succeeded(cancel_pending_order, order_id == $order, reason == \"x\")) < 1",
         )],
-        code: "turnstile::type_mismatch",
+        code: "turnstile::bad_constraint",
         at: Some((
             CANCEL,
             "succeeded(cancel_pending_order, order_id == $order, reason",
@@ -612,5 +653,96 @@ pub const BROKEN: &[Broken] = &[
         code: "turnstile::unknown_variable",
         at: Some((CANCEL, "args.order_id\n    remediation")),
         message: "`bind` names unknown variable `purchase`",
+    },
+    Broken {
+        name: "a_clock_that_is_not_one",
+        edits: &[edit(
+            MANIFEST,
+            "main: main",
+            "main: main\nclock: fixed tomorrow",
+        )],
+        code: "turnstile::bad_clock",
+        at: Some((MANIFEST, "fixed tomorrow")),
+        message: "`tomorrow` is not a date-time",
+    },
+    Broken {
+        name: "now_without_a_clock",
+        edits: &[edit(
+            CANCEL,
+            "&& order[args.order_id].status == \"pending\"",
+            "&& order[args.order_id].status == \"pending\" && now() < now()",
+        )],
+        code: "turnstile::no_clock",
+        at: Some((CANCEL, "now() < now()")),
+        message: "`now()` needs a clock",
+    },
+    Broken {
+        name: "protecting_an_unknown_tool",
+        edits: &[edit(
+            MANIFEST,
+            "tools: [get_user_details, get_order_details]",
+            "tools: [get_user_details, get_ordr_details]",
+        )],
+        code: "turnstile::unknown_tool",
+        at: Some((MANIFEST, "get_ordr_details")),
+        message: "protected read names unknown tool `get_ordr_details`",
+    },
+    Broken {
+        name: "protecting_a_write",
+        edits: &[edit(
+            MANIFEST,
+            "tools: [get_user_details, get_order_details]",
+            "tools: [get_user_details, cancel_pending_order]",
+        )],
+        code: "turnstile::wrong_tool_kind",
+        at: Some((MANIFEST, "cancel_pending_order]")),
+        message: "`cancel_pending_order` is a mutating tool; protect only reads",
+    },
+    Broken {
+        name: "protected_read_after_an_unknown_node",
+        edits: &[edit(
+            MANIFEST,
+            "after: [identify.find_user]",
+            "after: [identify.find_usr]",
+        )],
+        code: "turnstile::unknown_node",
+        at: Some((MANIFEST, "identify.find_usr")),
+        message: "protected read waits for unknown node `identify.find_usr`",
+    },
+    Broken {
+        name: "protected_read_with_neither_after_nor_guard",
+        edits: &[edit(MANIFEST, "    after: [identify.find_user]\n", "")],
+        code: "turnstile::missing_attribute",
+        at: Some((MANIFEST, "get_user_details, get_order_details]")),
+        message: "a protected read needs `after`",
+    },
+    Broken {
+        name: "protected_read_guard_reading_variables_without_identification",
+        edits: &[
+            edit(
+                MANIFEST,
+                "tools: [get_user_details, get_order_details]",
+                "tools: [get_user_details]",
+            ),
+            edit(
+                MANIFEST,
+                "    after: [identify.find_user]\n",
+                "    guard: args.user_id == $user\n",
+            ),
+        ],
+        code: "turnstile::unknown_variable",
+        at: Some((MANIFEST, "args.user_id == $user")),
+        message: "this guard reads request variables",
+    },
+    Broken {
+        name: "a_read_protected_twice",
+        edits: &[edit(
+            MANIFEST,
+            "tools: [get_user_details, get_order_details]",
+            "tools: [get_user_details, get_user_details]",
+        )],
+        code: "turnstile::duplicate_id",
+        at: Some((MANIFEST, "get_user_details]")),
+        message: "`get_user_details` is protected twice",
     },
 ];

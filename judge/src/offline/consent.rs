@@ -19,7 +19,7 @@ const CONSENT_STEMS: &[&str] = &[
 
 /// Whether `text` is a confirmation/consent criterion, which the offline
 /// judge reads as "the user said yes to the agent's latest summary".
-pub(super) fn is_consent_criterion(text: &str) -> bool {
+pub fn is_consent_criterion(text: &str) -> bool {
     let lower = text.to_lowercase();
     CONSENT_STEMS.iter().any(|stem| lower.contains(stem))
         || lower

@@ -34,13 +34,12 @@
 mod classify;
 mod consent;
 
-use async_trait::async_trait;
-
-use crate::judge::Judge;
+use crate::judge::SyncJudge;
 use crate::types::{JudgeRequest, Judgement, Question, Role};
 
 use classify::{classify, judge_by_keywords};
-use consent::{is_consent_criterion, judge_consent};
+pub use consent::is_consent_criterion;
+use consent::judge_consent;
 
 /// Identity of the offline judge (part of cache keys); bump on behaviour change.
 pub const OFFLINE_JUDGE_NAME: &str = "offline-v2";
@@ -81,14 +80,18 @@ impl OfflineJudge {
     }
 }
 
-#[async_trait]
-impl Judge for OfflineJudge {
+impl SyncJudge for OfflineJudge {
     fn name(&self) -> &str {
         OFFLINE_JUDGE_NAME
     }
 
-    async fn judge(&self, request: &JudgeRequest) -> Judgement {
-        self.decide(request)
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests.iter().map(|r| self.decide(r)).collect()
+    }
+
+    /// Its rules read user and agent turns only.
+    fn reads_tool_turns(&self) -> bool {
+        false
     }
 }
 

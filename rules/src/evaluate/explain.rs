@@ -6,13 +6,14 @@ use std::collections::BTreeSet;
 
 use hashbrown::{HashMap, HashSet};
 
+use crate::consent::Condition;
 use crate::encode::{CNode, Encoded, ONode};
 use crate::env::Env;
 use crate::facts::TraceFacts;
 use crate::intern::Symbol;
 use crate::ir::CmpOp;
 use crate::program::{self};
-use crate::steps::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, Protection, StepId, Timing};
 use crate::value::Value;
 
 use super::inputs::{Inputs, pinned_vars, to_u32};
@@ -63,6 +64,34 @@ pub(super) struct Explainer<'a> {
 }
 
 impl Explainer<'_> {
+    /// Explains the protected read at `event` that no identification
+    /// permitted ([`unpermitted_read`]).
+    pub(super) fn unpermitted_read(&self, event: u32, tool: Symbol) -> Violation {
+        unpermitted_read(
+            &self.checks.protections,
+            self.encoded,
+            event,
+            tool,
+            |step| {
+                self.derived
+                    .sat
+                    .range((step, Env::EMPTY, EventIdx(0))..=(step, Env::MAX, EventIdx(event)))
+                    .filter(|(_, _, j)| j.0 <= event)
+                    .map(|&(_, e, _)| e)
+                    .collect()
+            },
+            |root, env| {
+                let (failed, evaluated) = self.failed_atoms(root, event, env);
+                let reason = failed
+                    .iter()
+                    .map(|f| self.atom_reason(f.atom, event, &evaluated.unwrap_or(*env)))
+                    .min_by_key(|r| r.precedence())
+                    .unwrap_or(Reason::WrongValue);
+                (reason, failed)
+            },
+        )
+    }
+
     pub(super) fn unguarded(&self, event: u32) -> Option<Violation> {
         let tool = self.facts.calls.iter().find(|c| c.event.0 == event)?.tool;
         Some(Violation {
@@ -433,7 +462,11 @@ impl Explainer<'_> {
                             .map(EventIdx),
                     })
                     .collect();
-                out.push(FailedAtom { atom: c, cited });
+                out.push(FailedAtom {
+                    atom: c,
+                    cited,
+                    condition: Condition::Formal,
+                });
             }
         }
     }
@@ -453,32 +486,81 @@ impl Explainer<'_> {
             self.encoded,
             missing,
             |tool| self.checks.gated_tools.contains(&tool),
-            || {
+            |property| {
                 operands.iter().any(|o| {
-                    self.values.values.get(&(*o, k, *env)).is_some_and(|vs| {
-                        vs.iter()
-                            .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
-                    })
+                    self.values
+                        .values
+                        .get(&(*o, k, *env))
+                        .is_some_and(|vs| vs.iter().any(|(_, v)| property(v)))
                 })
             },
         )
     }
 }
 
+/// Explains an agent's call of protected read `tool` at `event` that no
+/// identification permitted. The first request (protections, then their
+/// `after` steps, in bundle order; requests in order) that satisfied an
+/// `after` step by then explains it by its guard: the guard's failed atoms
+/// and their reason (`guard_failed(root, bindings)`), or `NotIdentified`
+/// when that request did not bind what the guard reads. With no such
+/// request the read came before any identification: `NotIdentified` at the
+/// first `after` step. `identified(step)`: the requests that satisfied
+/// `step` by `event`, in order. The monitor and the Datalog explainer share
+/// it.
+pub(crate) fn unpermitted_read(
+    protections: &[Protection],
+    encoded: &Encoded,
+    event: u32,
+    tool: Symbol,
+    identified: impl Fn(StepId) -> Vec<Env>,
+    guard_failed: impl Fn(u32, &Env) -> (Reason, Vec<FailedAtom>),
+) -> Violation {
+    let violation = |request, unmet, reason, failed| Violation {
+        event: EventIdx(event),
+        tool,
+        request,
+        unmet,
+        used_by: None,
+        reason,
+        failed,
+    };
+    let mut first_after = None;
+    for protection in protections.iter().filter(|p| p.tool == tool) {
+        first_after = first_after.or(protection.after.first().copied());
+        for &step in &protection.after {
+            let Some(request) = identified(step).into_iter().next() else {
+                continue;
+            };
+            let Some(guard) = protection.guard else {
+                continue;
+            };
+            let mask = encoded.mask(guard);
+            let Some(root) = encoded.root(guard).filter(|_| request.binds_all(mask)) else {
+                return violation(request, Some(step), Reason::NotIdentified, Vec::new());
+            };
+            let (reason, failed) = guard_failed(root, &request.project(mask));
+            return violation(request, None, reason, failed);
+        }
+    }
+    violation(Env::EMPTY, first_after, Reason::NotIdentified, Vec::new())
+}
+
 /// Why a failed atom blocks, from its kind and its operands' kinds:
 /// `missing` — an operand other than a constant had no value; `gated` —
 /// whether a tool is gated (a required past call of a read tool is a missing
-/// read); `numeric` — whether the compared values were numbers (asked only
-/// for an argument compared with what was read: an id that does not match
-/// is ungrounded, a number an amount out of bounds). The monitor and the
-/// Datalog explainer share it.
+/// read); `seen` — whether some compared value has a property (numbers: an
+/// argument that does not match what was read is an amount out of bounds
+/// rather than ungrounded; dates, times and durations: a comparison of them
+/// is a window the value falls outside). The monitor and the Datalog
+/// explainer share it.
 pub(crate) fn reason_of(
     node: &CNode,
     operands: &[u32],
     encoded: &Encoded,
     missing: bool,
     gated: impl Fn(Symbol) -> bool,
-    numeric: impl FnOnce() -> bool,
+    seen: impl Fn(fn(&Value) -> bool) -> bool,
 ) -> Reason {
     let kinds: Vec<&ONode> = operands
         .iter()
@@ -497,6 +579,15 @@ pub(crate) fn reason_of(
         CNode::Said { .. } | CNode::Confirmed { .. } => Reason::DialogueUnmet,
         _ if has(|n| matches!(n, ONode::Count { .. })) => Reason::TooManyCalls,
         _ if missing && has(|n| matches!(n, ONode::Field { .. })) => Reason::MissingRead,
+        CNode::Cmp { op, .. }
+            if op.is_ordering()
+                && (has(|n| matches!(n, ONode::Now))
+                    || seen(|v| {
+                        matches!(v, Value::Date(_) | Value::DateTime(_) | Value::Duration(_))
+                    })) =>
+        {
+            Reason::OutOfWindow
+        }
         CNode::Contains { .. } => Reason::Ungrounded,
         CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
         _ if has(|n| {
@@ -514,7 +605,7 @@ pub(crate) fn reason_of(
         } if has(|n| matches!(n, ONode::Arg(_)))
             && has(|n| matches!(n, ONode::Var(_) | ONode::Field { .. })) =>
         {
-            if numeric() {
+            if seen(|v| matches!(v, Value::Int(_) | Value::Amount(_))) {
                 Reason::AmountOutOfBounds
             } else {
                 Reason::Ungrounded

@@ -39,6 +39,9 @@ pub(super) struct Inputs {
     pub(super) bind_masks: Vec<u32>,
     pub(super) depth: Vec<u32>,
     pub(super) count_values: Vec<(u32, Value, u32, u32, u32)>,
+    /// Per protection (by index): its guard's root node and the variables
+    /// the guard reads, `None` without a guard.
+    pub(super) protection_guards: Vec<Option<(u32, u32)>>,
 }
 
 impl Inputs {
@@ -161,6 +164,27 @@ impl Inputs {
                 ));
             }
         }
+        // A protected read's guard is evaluated at every agent call of its
+        // tool, under every binding of what it reads.
+        let mut protection_guards = Vec::new();
+        for protection in &checks.protections {
+            // A guard with no node never holds (fail closed).
+            let guard = protection
+                .guard
+                .map(|g| (encoded.root(g).unwrap_or(u32::MAX), encoded.mask(g)));
+            if let Some((root, mask)) = guard {
+                for call in facts
+                    .calls
+                    .iter()
+                    .filter(|c| c.by_agent && c.tool == protection.tool)
+                {
+                    for env in projections(Env::EMPTY, mask, &candidates) {
+                        eval_at.insert((root, call.event.0, env));
+                    }
+                }
+            }
+            protection_guards.push(guard);
+        }
         let mut next_judged = Vec::new();
         for (index, step) in checks.steps.iter().enumerate() {
             if !step.semantic {
@@ -211,6 +235,7 @@ impl Inputs {
             bind_masks,
             depth,
             count_values,
+            protection_guards,
         }
     }
 
@@ -282,8 +307,15 @@ impl Inputs {
                 ONode::Count { filter, key } => rt.extend([IOCount(o, filter, key)]),
                 ONode::Arith { op, lhs, rhs } => rt.extend([IOArith(o, op, lhs, rhs)]),
                 ONode::CountEqual { inner, value } => rt.extend([IOCountEq(o, inner, value)]),
+                ONode::Now => rt.extend([IONow(o)]),
             }
         }
+        rt.extend(
+            facts
+                .clock
+                .iter()
+                .map(|&(k, t)| INow(k.0, Value::DateTime(t))),
+        );
         for (f, events) in &self.filter_events {
             rt.extend(events.iter().map(|&(ev, c, key)| IFilterEv(*f, ev, c, key)));
         }
@@ -354,7 +386,7 @@ impl Inputs {
                         rt.extend([IAsksAny(ev)]);
                     }
                 }
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     if turn.affirms {
                         rt.extend([IAffirm(ev)]);
                     }
@@ -437,6 +469,20 @@ impl Inputs {
         }
         rt.extend(checks.edges.iter().map(|&(a, b)| IEdge(a.0, b.0)));
         rt.extend(checks.gated_tools.iter().map(|&t| IGated(t)));
+        for (p, (protection, guard)) in checks
+            .protections
+            .iter()
+            .zip(&self.protection_guards)
+            .enumerate()
+        {
+            let p = to_u32(p);
+            rt.extend([IProtect(p, protection.tool)]);
+            rt.extend(protection.after.iter().map(|s| IProtAfter(p, s.0)));
+            match *guard {
+                Some((root, mask)) => rt.extend([IProtGuard(p, root, mask)]),
+                None => rt.extend([IProtNoGuard(p)]),
+            }
+        }
         rt.extend([ISeed(checks.entry.0, Env::EMPTY, 0)]);
     }
 }
@@ -488,6 +534,9 @@ pub(super) struct Dependencies {
     pub(super) all_tool_events: Vec<u32>,
     /// Every conversation turn's event (dialogue predicates change there).
     pub(super) turn_events: Vec<u32>,
+    /// Every event whose time differs from the one before it (`now()`
+    /// changes there), a time becoming known or unknown included.
+    pub(super) time_changes: Vec<u32>,
     pub(super) args: ArgIndex,
     /// Events of each filter, and by the key of its first `==` constraint.
     pub(super) by_filter: HashMap<u32, Vec<u32>>,
@@ -549,6 +598,7 @@ impl Dependencies {
             results,
             all_tool_events,
             turn_events: facts.turns.iter().map(|t| t.event.0).collect(),
+            time_changes: time_changes(facts),
             args: arg_index(facts),
             by_filter: HashMap::new(),
             by_key: HashMap::new(),
@@ -639,6 +689,7 @@ impl Dependencies {
                     Some(ONode::Count { filter, .. }) => {
                         points.extend(self.filter_events(encoded, *filter, env))
                     }
+                    Some(ONode::Now) => points.extend(self.time_changes.iter().copied()),
                     Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
                 },
             }
@@ -668,6 +719,16 @@ impl Dependencies {
             None => self.by_filter.get(&filter).cloned().unwrap_or_default(),
         }
     }
+}
+
+/// The events whose time differs from the previous event's (see
+/// [`Dependencies::time_changes`]).
+fn time_changes(facts: &TraceFacts) -> Vec<u32> {
+    let times: HashMap<u32, crate::value::DateTime> =
+        facts.clock.iter().map(|&(k, t)| (k.0, t)).collect();
+    (1..facts.events)
+        .filter(|k| times.get(k) != times.get(&(k - 1)))
+        .collect()
 }
 
 /// Every filter's events with the key its first `==` constraint compares.

@@ -38,7 +38,7 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
     let mut runtime = Program::new();
     let inputs = Inputs::build(checks, facts, &mut encoded);
     inputs.load(checks, &encoded, facts, &mut runtime);
-    let (val, field_src, present, holds, sat, allowed, frontier, unguarded) =
+    let (val, field_src, present, holds, sat, allowed, frontier, unguarded, read_allowed) =
         runtime.run_with_hasher::<hashbrown::DefaultHashBuilder>();
     let mut derived = Derived {
         holds: holds
@@ -61,6 +61,13 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
             .entry(EventIdx(k))
             .or_default()
             .push((StepId(a), e));
+    }
+    for program::ReadAllowed(k, s, e) in read_allowed {
+        derived
+            .allowed
+            .entry(EventIdx(k))
+            .or_default()
+            .push((StepId(s), e));
     }
     for list in derived.allowed.values_mut() {
         list.sort();
@@ -96,7 +103,20 @@ pub fn evaluate(checks: &CompiledChecks, facts: &TraceFacts) -> Result<Derived, 
         // (stable) ranking so ties go the same way every run — to the latest
         // pass of the predecessor. The monitor's explainer does the same.
         candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
-        violations.push(explain.blocked(call.event.0, call.tool, candidates));
+        violations.push(
+            explain
+                .blocked(call.event.0, call.tool, candidates)
+                .classified(&checks.consent, &encoded),
+        );
+    }
+    for call in facts
+        .calls
+        .iter()
+        .filter(|c| c.by_agent && checks.protections.iter().any(|p| p.tool == c.tool))
+    {
+        if !derived.is_allowed(call.event) {
+            violations.push(explain.unpermitted_read(call.event.0, call.tool));
+        }
     }
     violations.sort_by_key(|v| v.event);
     derived.violations = violations;

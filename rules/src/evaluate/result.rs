@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use hashbrown::HashSet;
 use serde::{Deserialize, Serialize};
 
+use crate::consent::{Condition, ConsentSpec};
 use crate::encode::Encoded;
 use crate::env::{Env, MAX_VARS};
 use crate::ids::{EventIdx, OperandId};
@@ -13,7 +14,7 @@ use crate::intern::Symbol;
 use crate::steps::StepId;
 use crate::value::Value;
 
-/// Why a gated call was blocked.
+/// Why a gated call (or a protected read) was blocked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Reason {
     /// The tool has no authorization step at all.
@@ -24,6 +25,9 @@ pub enum Reason {
     WrongValue,
     /// An amount or quantity is out of bounds.
     AmountOutOfBounds,
+    /// A date, time or duration is outside the window the check allows
+    /// ("within 60 days of today", "booked in the last 24 hours").
+    OutOfWindow,
     /// An argument is not grounded in what was read for this request.
     Ungrounded,
     /// The call (or a related one) already happened too often.
@@ -48,6 +52,9 @@ pub enum Reason {
     /// The call was made by the wrong side: under dual control the agent
     /// called a tool only the user may call (a device tool).
     WrongSide,
+    /// A protected read before the identification it requires: no request
+    /// has satisfied the step the bundle makes the read wait for.
+    NotIdentified,
 }
 
 impl Reason {
@@ -58,13 +65,14 @@ impl Reason {
             Reason::SessionFull
             | Reason::UnknownTool
             | Reason::WrongSide
-            | Reason::NoAuthorization => 0,
+            | Reason::NoAuthorization
+            | Reason::NotIdentified => 0,
             Reason::TypeMismatch => 1,
             Reason::Ungrounded => 2,
             Reason::TooManyCalls => 3,
             Reason::AuthorizationUsed => 4,
             Reason::OutOfOrder => 5,
-            Reason::AmountOutOfBounds => 6,
+            Reason::AmountOutOfBounds | Reason::OutOfWindow => 6,
             Reason::WrongValue => 7,
             Reason::MissingRead => 8,
             Reason::DialogueUnmet => 9,
@@ -92,6 +100,9 @@ pub struct FailedAtom {
     pub atom: u32,
     /// The facts the condition was decided on.
     pub cited: Vec<Cited>,
+    /// Whether the condition is the user's consent or a formal check.
+    #[serde(default)]
+    pub condition: Condition,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +123,26 @@ pub struct Violation {
     pub reason: Reason,
     /// The conditions that failed at the unmet step.
     pub failed: Vec<FailedAtom>,
+}
+
+impl Violation {
+    /// Each failed condition classified by `consent` (both explainers
+    /// classify alike).
+    pub(crate) fn classified(mut self, consent: &ConsentSpec, encoded: &Encoded) -> Self {
+        for failed in &mut self.failed {
+            failed.condition = consent.condition(encoded, self.tool, failed.atom);
+        }
+        self
+    }
+
+    /// Whether every failed condition is consent (and one failed at all).
+    pub fn fails_on_consent(&self) -> bool {
+        !self.failed.is_empty()
+            && self
+                .failed
+                .iter()
+                .all(|f| f.condition == Condition::Consent)
+    }
 }
 
 /// One candidate explanation of a blocked call: the authorization step, the

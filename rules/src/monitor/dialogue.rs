@@ -200,7 +200,7 @@ impl Dialogue {
         for turn in after {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,
-                Speaker::User => {
+                Speaker::User | Speaker::Ticket => {
                     if turn.revokes || (yes && turn.corrects) {
                         return false;
                     }

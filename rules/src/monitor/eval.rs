@@ -303,6 +303,11 @@ impl Ctx<'_> {
                 }
                 out
             }
+            ONode::Now => self
+                .state
+                .now()
+                .map(|t| OpVal::scalar(Value::DateTime(t)))
+                .unwrap_or_default(),
             ONode::Arith { op, lhs, rhs } => {
                 let (l, r) = (self.operand(lhs), self.operand(rhs));
                 let mut out = OpVal::default();

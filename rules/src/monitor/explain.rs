@@ -22,10 +22,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use smallvec::SmallVec;
 
+use crate::consent::Condition;
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
 use crate::evaluate::Ranked;
-use crate::evaluate::explain::{atom_operands, reason_of};
+use crate::evaluate::explain::{atom_operands, reason_of, unpermitted_read};
 use crate::evaluate::inputs::{pinned_projections, projections};
 use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
 use crate::facts::SCALAR;
@@ -88,7 +89,55 @@ impl Monitor {
         // The reference's order before its stable ranking: ties go to the
         // latest pass of the predecessor.
         candidates.sort_by_key(|&(a, e, n, j)| (a, e, n, std::cmp::Reverse(j)));
-        Some(explainer.blocked(tool, candidates))
+        Some(
+            explainer
+                .blocked(tool, candidates)
+                .classified(&self.plan.consent, &self.plan.encoded),
+        )
+    }
+
+    /// Explains the block of the protected read the monitor consumed last:
+    /// the read before any identification (`NotIdentified`), or the
+    /// identified request whose guard failed, with the failed conditions —
+    /// the reference's explanation, by the same code. `None` when the last
+    /// event is not an agent's call of a protected read tool, or that call
+    /// was permitted.
+    pub fn explain_read(&self) -> Option<Violation> {
+        let k = self.state.events.checked_sub(1)?;
+        let (tool, true) = self.state.call_now? else {
+            return None;
+        };
+        if !self.plan.is_protected(tool)
+            || self
+                .allowed
+                .get(&EventIdx(k))
+                .is_some_and(|a| !a.is_empty())
+        {
+            return None;
+        }
+        let explainer = Explainer { monitor: self, k };
+        Some(unpermitted_read(
+            &self.plan.protections,
+            &self.plan.encoded,
+            k,
+            tool,
+            |step| {
+                self.evidence_of(step)
+                    .filter(|(_, j)| j.0 <= k)
+                    .map(|(e, _)| e)
+                    .collect()
+            },
+            |root, env| {
+                let mut failed = Vec::new();
+                explainer.collect_failed(root, k, env, &mut failed);
+                let reason = failed
+                    .iter()
+                    .map(|f| explainer.atom_reason(f.atom, k, env))
+                    .min_by_key(|r| r.precedence())
+                    .unwrap_or(Reason::WrongValue);
+                (reason, failed)
+            },
+        ))
     }
 
     /// The reference's `Frontier`: every request satisfied at a predecessor
@@ -664,6 +713,7 @@ impl Explainer<'_> {
                     Some(ONode::Count { filter, .. }) => {
                         points.extend(self.filter_points(*filter, env));
                     }
+                    Some(ONode::Now) => points.extend(state.time_changes(u32::MAX)),
                     Some(ONode::Const(_) | ONode::Var(_) | ONode::Arg(_)) | None => {}
                 },
             }
@@ -727,7 +777,11 @@ impl Explainer<'_> {
                         }
                     })
                     .collect();
-                out.push(FailedAtom { atom: c, cited });
+                out.push(FailedAtom {
+                    atom: c,
+                    cited,
+                    condition: Condition::Formal,
+                });
             }
         }
     }
@@ -792,12 +846,10 @@ impl Explainer<'_> {
             encoded,
             missing,
             |tool| plan.is_gated(tool),
-            || {
-                seen.iter().flatten().any(|s| {
-                    s.vals
-                        .iter()
-                        .any(|(_, v)| matches!(v, Value::Int(_) | Value::Amount(_)))
-                })
+            |property| {
+                seen.iter()
+                    .flatten()
+                    .any(|s| s.vals.iter().any(|(_, v)| property(v)))
             },
         )
     }

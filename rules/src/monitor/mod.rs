@@ -70,12 +70,19 @@ pub struct EventOutcome {
     /// For an agent call of a gated tool: the authorizing steps and requests
     /// (empty: blocked).
     pub gated: Option<Vec<(StepId, Env)>>,
+    /// For an agent call of a protected read tool: the identification steps
+    /// and the requests that permit it (empty: blocked).
+    pub protected: Option<Vec<(StepId, Env)>>,
 }
 
 impl EventOutcome {
-    /// `Some(true)` allowed, `Some(false)` blocked, `None` not a gated call.
+    /// `Some(true)` allowed, `Some(false)` blocked, `None` neither a gated
+    /// call nor a protected read.
     pub fn allowed(&self) -> Option<bool> {
-        self.gated.as_ref().map(|a| !a.is_empty())
+        self.gated
+            .as_ref()
+            .or(self.protected.as_ref())
+            .map(|a| !a.is_empty())
     }
 }
 
@@ -101,6 +108,8 @@ pub struct Reads {
     pub counts: bool,
     /// Arguments of the call the current event shows.
     pub args: bool,
+    /// The time of the current event (`now()`).
+    pub time: bool,
 }
 
 impl Reads {
@@ -110,6 +119,7 @@ impl Reads {
             fields: self.fields || other.fields,
             counts: self.counts || other.counts,
             args: self.args || other.args,
+            time: self.time || other.time,
         }
     }
 }
@@ -126,6 +136,7 @@ pub struct ReadStamp {
     field_reads: u64,
     filter_matches: u64,
     visible: Option<u32>,
+    time: Option<crate::value::DateTime>,
 }
 
 impl ReadStamp {
@@ -135,6 +146,7 @@ impl ReadStamp {
         (!reads.fields || self.field_reads == other.field_reads)
             && (!reads.counts || self.filter_matches == other.filter_matches)
             && (!reads.args || self.visible == other.visible)
+            && (!reads.time || self.time == other.time)
     }
 }
 
@@ -299,9 +311,10 @@ impl Monitor {
                 self.unawait(s, e, &mut work);
             }
         }
-        // A state criterion can change at a tool event, and (through the
-        // dialogue predicates) at a conversation turn.
-        if self.state.is_tool_event() || facts.turn.is_some() {
+        // A state criterion can change at a tool event, (through the
+        // dialogue predicates) at a conversation turn, and (through
+        // `now()`) where the time changes.
+        if self.state.is_tool_event() || facts.turn.is_some() || self.state.time_changed_now {
             for (&s, envs) in &self.pending_state {
                 work.extend(envs.iter().map(|e| Work::Retry(s, *e)));
             }
@@ -320,13 +333,64 @@ impl Monitor {
             self.emit(plan.entry.0, Env::EMPTY, k, &mut work);
         }
         self.derive(k, work);
+        let protected = self.permit_read(k);
         let gated = match self.state.call_now {
             Some((tool, true)) if plan.is_gated(tool) => {
                 Some(self.allowed.get(&EventIdx(k)).cloned().unwrap_or_default())
             }
             _ => None,
         };
-        Ok(EventOutcome { gated })
+        Ok(EventOutcome { gated, protected })
+    }
+
+    /// For an agent's call of a protected read tool at `k` (the last event
+    /// taken): every `(after step, request)` that permits it — a request
+    /// that satisfied the step by `k` and under whose bindings the guard
+    /// holds — booked as allowed. `None` for any other event.
+    fn permit_read(&mut self, k: u32) -> Option<Vec<(StepId, Env)>> {
+        let plan = Arc::clone(&self.plan);
+        let Some((tool, true)) = self.state.call_now else {
+            return None;
+        };
+        if !plan.is_protected(tool) {
+            return None;
+        }
+        let mut permits: Vec<(StepId, Env)> = Vec::new();
+        for protection in plan.protections.iter().filter(|p| p.tool == tool) {
+            let guard = protection
+                .guard
+                .map(|g| (plan.encoded.root(g), plan.encoded.mask(g)));
+            for &step in &protection.after {
+                for (env, at) in self.evidence_of(step) {
+                    let holds = match guard {
+                        None => true,
+                        Some((Some(root), mask)) => {
+                            env.binds_all(mask) && self.holds(Some(root), &env.project(mask))
+                        }
+                        // A guard with no node never holds (fail closed).
+                        Some((None, _)) => false,
+                    };
+                    if at.0 <= k && holds && !permits.contains(&(step, env)) {
+                        permits.push((step, env));
+                    }
+                }
+            }
+        }
+        permits.sort();
+        let booked = self.allowed.entry(EventIdx(k)).or_default();
+        for &permit in &permits {
+            if !booked.contains(&permit) {
+                booked.push(permit);
+                self.undo
+                    .derived
+                    .push(Derived::Allowed(EventIdx(k), permit));
+            }
+        }
+        booked.sort();
+        if booked.is_empty() {
+            self.allowed.remove(&EventIdx(k));
+        }
+        Some(permits)
     }
 
     /// Adds verdicts that take effect at `at`, the last event consumed, as
@@ -364,6 +428,8 @@ impl Monitor {
             self.unawait(s.0, e, &mut work);
         }
         self.derive(at.0, work);
+        // An identification the verdicts satisfied now permits the read.
+        self.permit_read(at.0);
         Ok(())
     }
 

@@ -6,6 +6,7 @@
 use crate::ids::OperandId;
 use hashbrown::HashMap;
 
+use crate::consent::ConsentSpec;
 use crate::encode::Encoded;
 use crate::env::MAX_VARS;
 use crate::evaluate::EvaluateError;
@@ -13,7 +14,7 @@ use crate::evaluate::graph::{forward_edges, step_depths};
 use crate::evaluate::inputs::pinned_vars;
 use crate::intern::Symbol;
 use crate::ir::{ArgPath, CmpOp, Operand, Outcome, VarId};
-use crate::steps::{CompiledChecks, StepId, Timing};
+use crate::steps::{CompiledChecks, Protection, StepId, Timing};
 
 #[derive(Clone, Debug)]
 pub struct StepPlan {
@@ -76,6 +77,10 @@ pub struct Plan {
     /// Per authorization step: the steps it can be reached from along one or
     /// more edges (for block explanations).
     pub reaching: HashMap<u32, Vec<u32>>,
+    /// Which conditions of a write are the user's consent.
+    pub consent: ConsentSpec,
+    /// The protected reads: what permits an agent's call of their tools.
+    pub protections: Vec<Protection>,
 }
 
 impl Plan {
@@ -90,12 +95,14 @@ impl Plan {
             steps: Vec::with_capacity(checks.steps.len()),
             entry: checks.entry,
             gated: checks.gated_tools.clone(),
+            consent: checks.consent.clone(),
             auth_steps: HashMap::new(),
             call_steps: HashMap::new(),
             result_steps: HashMap::new(),
             state_steps: Vec::new(),
             filters_of: HashMap::new(),
             reaching: HashMap::new(),
+            protections: checks.protections.clone(),
             encoded,
         };
         plan.remap_paths(arg_paths);
@@ -180,6 +187,11 @@ impl Plan {
                 key_path,
             ));
         }
+    }
+
+    /// Whether agent calls of `tool` are protected reads.
+    pub fn is_protected(&self, tool: Symbol) -> bool {
+        self.protections.iter().any(|p| p.tool == tool)
     }
 
     /// Encodes an extra operand (a remediation placeholder) so the monitor can
@@ -291,6 +303,7 @@ impl Plan {
                     fields: true,
                     counts: true,
                     args: true,
+                    time: true,
                 };
             }
             budget -= 1;
@@ -308,6 +321,7 @@ impl Plan {
                 }
                 Some(ONode::CountEqual { inner, value }) => todo.extend([*inner, *value]),
                 Some(ONode::Arith { lhs, rhs, .. }) => todo.extend([*lhs, *rhs]),
+                Some(ONode::Now) => reads.time = true,
             }
         }
         reads

@@ -17,7 +17,7 @@ use crate::env::Env;
 use crate::facts::{EventFacts, SCALAR};
 use crate::intern::Symbol;
 use crate::ir::{Outcome, VarId};
-use crate::value::Value;
+use crate::value::{DateTime, Value};
 
 use super::plan::{Plan, to_u32};
 
@@ -94,6 +94,11 @@ pub struct State {
     field_reads: u64,
     /// Filter matches held (`filter_all` and `filter_by_key` together).
     filter_matches: u64,
+    /// The time of every event that has one, in event order (`now()`).
+    times: Vec<(u32, DateTime)>,
+    /// The current event's time differs from the previous event's: a
+    /// criterion reading `now()` may change here.
+    pub time_changed_now: bool,
 }
 
 /// One change [`State::apply`] made, so the monitor can undo its last event.
@@ -111,6 +116,7 @@ pub enum StateChange {
     CandidateAdded(VarId, Symbol),
     BindsAtWas((u32, u32), Option<Env>),
     DialogueChanged(super::dialogue::DialogueChange),
+    TimePushed,
 }
 
 /// What [`State::apply`] overwrote rather than appended to.
@@ -121,6 +127,7 @@ pub struct StateBefore {
     binds_now: HashMap<u32, Env>,
     call_now: Option<(Symbol, bool)>,
     ok_result_now: Option<Symbol>,
+    time_changed_now: bool,
 }
 
 /// Pops the last element of `map[key]`, and the entry once it is empty
@@ -150,7 +157,14 @@ impl State {
             binds_now: std::mem::take(&mut self.binds_now),
             call_now: self.call_now.take(),
             ok_result_now: self.ok_result_now.take(),
+            time_changed_now: self.time_changed_now,
         };
+        let before_time = k.checked_sub(1).and_then(|previous| self.time_of(previous));
+        self.time_changed_now = k > 0 && before_time != facts.now;
+        if let Some(time) = facts.now {
+            self.times.push((k, time));
+            undo.push(StateChange::TimePushed);
+        }
         self.events = k.saturating_add(1);
         self.dialogue.apply(facts, undo);
         if let Some(call) = facts.call {
@@ -274,6 +288,9 @@ impl State {
                 self.binds_at.remove(&key);
             }
             StateChange::DialogueChanged(change) => self.dialogue.revert(change),
+            StateChange::TimePushed => {
+                self.times.pop();
+            }
         }
     }
 
@@ -284,6 +301,23 @@ impl State {
         self.binds_now = before.binds_now;
         self.call_now = before.call_now;
         self.ok_result_now = before.ok_result_now;
+        self.time_changed_now = before.time_changed_now;
+    }
+
+    /// The time of event `k`, if it has one.
+    fn time_of(&self, k: u32) -> Option<DateTime> {
+        let n = self.times.partition_point(|(ev, _)| *ev <= k);
+        n.checked_sub(1)
+            .and_then(|i| self.times.get(i))
+            .filter(|(ev, _)| *ev == k)
+            .map(|(_, t)| *t)
+    }
+
+    /// The events whose time differs from the previous event's, up to
+    /// event `k`: where a criterion reading `now()` may change.
+    pub fn time_changes(&self, k: u32) -> impl Iterator<Item = u32> + '_ {
+        (1..=k.min(self.events.saturating_sub(1)))
+            .filter(|&e| self.time_of(e) != self.time_of(e - 1))
     }
 
     fn record_filters(
@@ -326,6 +360,7 @@ impl State {
             field_reads: self.field_reads,
             filter_matches: self.filter_matches,
             visible: self.visible,
+            time: self.time_of(self.events.saturating_sub(1)),
         }
     }
 
@@ -467,6 +502,11 @@ impl<'a> View<'a> {
         } else {
             self.at
         }
+    }
+
+    /// The time of the event looked at (`now()`), if it has one.
+    pub fn now(&self) -> Option<DateTime> {
+        self.state.time_of(self.event())
     }
 
     /// The turns and mentions; its queries take the event they are asked at.

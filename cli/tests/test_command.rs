@@ -1,0 +1,282 @@
+//! `turnstile test`: every shipped bundle passes its own `tests/` (the CI
+//! run of the bundles' test conversations, each of which cites the policy
+//! lines it checks); a mismatch is reported with file, line, conversation,
+//! event, expected and observed verdict and the observed remediation, in the
+//! terminal and as JUnit XML; expectations on agent messages (`deviate`)
+//! work; whatever could pass silently — a malformed or impossible `expect`,
+//! a step the bundle lacks, a conversation that expects nothing, no tests at
+//! all — is an error at its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{printed as text, root, shipped_bundles as shipped, turnstile};
+
+fn router() -> PathBuf {
+    root().join("cli/tests/fixtures/router")
+}
+
+fn write(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn every_shipped_bundle_passes_its_tests() {
+    let bundles = shipped();
+    assert_eq!(bundles.len(), 4, "{bundles:?}");
+    for bundle in bundles {
+        let tmp = tempfile::tempdir().unwrap();
+        let junit = tmp.path().join("junit.xml");
+        let out = turnstile(&[
+            "test",
+            bundle.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}:\n{}",
+            bundle.display(),
+            text(&out)
+        );
+        let summary = text(&out);
+        assert!(summary.contains(" 0 failed; 0 errors"), "{summary}");
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        assert!(xml.contains("failures=\"0\" errors=\"0\""), "{xml}");
+        assert!(
+            xml.matches("<testcase ").count() >= 8,
+            "{}: {xml}",
+            bundle.display()
+        );
+    }
+}
+
+#[test]
+fn every_shipped_conversation_cites_the_policy_it_checks() {
+    for bundle in shipped() {
+        let tests = bundle.join("tests");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&tests)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{} has tests", bundle.display());
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let mut conversations = 0;
+            for (i, line) in lines.iter().enumerate() {
+                if !line.starts_with("{\"type\": \"trace\"")
+                    && !line.starts_with("{\"type\":\"trace\"")
+                {
+                    continue;
+                }
+                conversations += 1;
+                let comments: Vec<&str> = lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| l.starts_with('#'))
+                    .copied()
+                    .collect();
+                assert!(
+                    comments.iter().any(|c| c.contains("policy.md:")),
+                    "{}:{}: a conversation without the policy lines it checks",
+                    file.display(),
+                    i + 1
+                );
+            }
+            assert!(conversations > 0, "{}", file.display());
+        }
+    }
+}
+
+#[test]
+fn a_mismatch_says_where_what_was_expected_and_what_the_gate_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "cancel.jsonl",
+        &[
+            "# policy.md:7: a processed order cannot be cancelled (the expectation below is wrong on purpose)",
+            r##"{"type":"trace","id":"processed"}"##,
+            r##"{"type":"user","text":"Cancel order #W1, I no longer need it. My email is ana@example.com."}"##,
+            r##"{"type":"call","id":"c1","tool":"find_user_id_by_email","args":{"email":"ana@example.com"}}"##,
+            r##"{"type":"result","id":"c1","ok":true,"content":"ana_1"}"##,
+            r##"{"type":"call","id":"c2","tool":"get_user_details","args":{"user_id":"ana_1"}}"##,
+            r##"{"type":"result","id":"c2","ok":true,"content":{"user_id":"ana_1","email":"ana@example.com","orders":["#W1"]}}"##,
+            r##"{"type":"call","id":"c3","tool":"get_order_details","args":{"order_id":"#W1"}}"##,
+            r##"{"type":"result","id":"c3","ok":true,"content":{"order_id":"#W1","user_id":"ana_1","status":"processed","items":[]}}"##,
+            r##"{"type":"agent","text":"To confirm: cancel order #W1, reason no longer needed. Shall I proceed?"}"##,
+            r##"{"type":"user","text":"Yes."}"##,
+            r##"{"type":"call","id":"c4","tool":"cancel_pending_order","args":{"order_id":"#W1","reason":"no longer needed"},"expect":"allow"}"##,
+        ],
+    );
+    let junit = tmp.path().join("junit.xml");
+    let toy = root().join("bundles/toy-orders");
+    let out = turnstile(&[
+        "test",
+        toy.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out);
+    let at = format!("{}:12", file.display());
+    for expected in [
+        format!("FAIL {}:2 `processed` under workflow", file.display()),
+        format!(
+            "{at}  event 9 (call cancel_pending_order)  expected allow, observed block WrongValue at cancel.status[pending]"
+        ),
+        "request {order=#W1, user=ana_1}".to_owned(),
+        "remediation: Order #W1 is processed; only pending orders can be cancelled.".to_owned(),
+        "1 expectation checked: 0 passed, 1 failed; 0 errors".to_owned(),
+    ] {
+        assert!(shown.contains(&expected), "{expected}\n{shown}");
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("tests=\"1\" failures=\"1\" errors=\"0\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("name=\"processed [workflow] line 12, event 9 (call cancel_pending_order)\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<failure message=\"expected allow, observed block WrongValue at cancel.status[pending]\""),
+        "{xml}"
+    );
+}
+
+#[test]
+fn deviations_are_expected_on_the_agent_message_they_happen_at() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "order.jsonl",
+        &[
+            "# policy.md:5: a restart told before the lights were read deviates",
+            r##"{"type":"trace","id":"too-early","schedules":["workflow","boundary"]}"##,
+            r##"{"type":"user","text":"My internet is not working."}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"deviate MissingStep at fix.lights"}"##,
+            "# policy.md:5: an instruction the gate could not read is reported at the user's restart, pointing back at it",
+            r##"{"type":"trace","id":"unflagged"}"##,
+            r##"{"type":"user","text":"My internet is not working."}"##,
+            r##"{"type":"agent","text":"Please power-cycle the box.","expect":"deviate"}"##,
+            r##"{"type":"call","id":"c1","tool":"restart_router","args":{},"requestor":"user"}"##,
+            r##"{"type":"result","id":"c1","ok":true,"content":{}}"##,
+            "# policy.md:3-5: lights read, then the restart: no deviation (wrong on purpose)",
+            r##"{"type":"trace","id":"in-order"}"##,
+            r##"{"type":"user","text":"My internet is not working."}"##,
+            r##"{"type":"agent","text":"Please read me the router lights."}"##,
+            r##"{"type":"call","id":"c1","tool":"check_router_lights","args":{},"requestor":"user"}"##,
+            r##"{"type":"result","id":"c1","ok":true,"content":{"lights":"red"}}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"deviate"}"##,
+        ],
+    );
+    let out = turnstile(&["test", router().to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out);
+    assert!(
+        shown.contains("4 expectations checked: 3 passed, 1 failed; 0 errors"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "{}:17  event 4 (agent)  expected deviate, observed guide",
+            file.display()
+        )),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("too-early"),
+        "passes under both schedules: {shown}"
+    );
+}
+
+#[test]
+fn confirm_is_compared_like_any_verdict() {
+    // A formal failure is never `confirm`: the expectation is parsed and
+    // compared, and this one cannot be met.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "confirm.jsonl",
+        &[
+            "# policy.md:5: no authentication at all",
+            r##"{"type":"trace","id":"unauthenticated"}"##,
+            r##"{"type":"user","text":"Cancel order #W1, I no longer need it."}"##,
+            r##"{"type":"call","id":"c1","tool":"cancel_pending_order","args":{"order_id":"#W1","reason":"no longer needed"},"expect":"confirm"}"##,
+        ],
+    );
+    let toy = root().join("bundles/toy-orders");
+    let out = turnstile(&["test", toy.to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("expected confirm, observed block MissingRead at identify.find_user"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn what_could_pass_silently_is_an_error_at_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "bad.jsonl",
+        &[
+            r##"{"type":"trace","id":"a"}"##,
+            r##"{"type":"user","text":"My internet is not working.","expect":"deviate"}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"block MissingStep"}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"deviate at fix.light"}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"deviate Sometimes"}"##,
+            r##"{"type":"trace","id":"b","schedules":["workflow","hourly"]}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"deviate"}"##,
+            r##"{"type":"trace","id":"c"}"##,
+            r##"{"type":"agent","text":"Please restart your router."}"##,
+        ],
+    );
+    let out = turnstile(&["test", router().to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out);
+    let f = file.display();
+    for expected in [
+        format!("error: {f}:2: `expect: deviate`: the gate never decides a user message"),
+        format!(
+            "error: {f}:3: `expect: block MissingStep`: the gate never answers `block` to an agent message"
+        ),
+        format!("error: {f}:4: `expect: deviate at fix.light`: the bundle has no step `fix.light`"),
+        format!("error: {f}:5: `expect: deviate Sometimes`: unknown block reason `Sometimes`"),
+        format!("error: {f}:6: `schedules`: unknown schedule \"hourly\""),
+        format!("error: {f}:8: conversation `c` expects nothing"),
+        "0 expectations checked: 0 passed, 0 failed; 6 errors".to_owned(),
+    ] {
+        assert!(shown.contains(&expected), "{expected}\n{shown}");
+    }
+    // A directory of test files is read recursively; other files are not
+    // tests.
+    let dir = tmp.path().join("suite");
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    std::fs::write(dir.join("notes.md"), "not a test").unwrap();
+    write(
+        &dir.join("more"),
+        "ok.jsonl",
+        &[
+            "# policy.md:5",
+            r##"{"type":"user","text":"My internet is not working."}"##,
+            r##"{"type":"agent","text":"Please restart your router.","expect":"deviate"}"##,
+        ],
+    );
+    let out = turnstile(&["test", router().to_str().unwrap(), dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out)
+            .contains("test: 1 file, 1 conversation (1 run), 1 expectation checked: 1 passed")
+    );
+}

@@ -1,0 +1,273 @@
+//! Consent at a blocked write: whether the write fails on the user's
+//! consent alone — the workflow with that consent granted
+//! (`ConsentSpec::granted`) allows it, in the session's own evaluator —,
+//! what the host's approvals and the conversation say about that consent
+//! ([`consent_read`]), and the confirmation request a `confirm` verdict
+//! carries.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use turnstile_judge::dialogue::{Stance, reply_stance};
+use turnstile_rules::{
+    Env, EventFacts, EventIdx, FactsBuilder, Monitor, Speaker, StepId, evaluate,
+};
+
+use super::Explainer;
+use super::approvals::Standing;
+use super::core::Core;
+use super::judging::Judged;
+use super::runtime::Granted;
+use super::verdict::{Approved, Confirmation, ConsentState, Detail, GateVerdict};
+use crate::schema::ConfirmPiece;
+use crate::trace::Event;
+
+impl Core {
+    /// What stands instead of `block` on the checked write `k` (the last
+    /// event taken) when the write fails on consent alone: an allow when
+    /// the host approved an identical call (and it is not used yet), else
+    /// `confirm` unless the host declined an identical call or the
+    /// conversation settles that the user refused. `None`: the block stands.
+    pub fn consent_verdict(
+        &self,
+        k: EventIdx,
+        block: &GateVerdict,
+        judged: &Judged,
+    ) -> Option<GateVerdict> {
+        let GateVerdict::Block {
+            step,
+            request,
+            explanation,
+            ..
+        } = block
+        else {
+            return None;
+        };
+        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
+            return None;
+        };
+        let symbol = self.rt.bundle.domain.tool(tool)?.symbol;
+        let granted = self.rt.granted.get(&symbol)?;
+        let (authorized, env) = self.granted_allowed(k, granted, judged)?;
+        match self.approvals.standing(tool, args) {
+            Standing::Approved(call, by) => {
+                return Some(GateVerdict::Allow {
+                    step: self.rt.step_name(authorized).to_owned(),
+                    request: self.bindings(&env),
+                    approved: Some(Approved { by, call }),
+                });
+            }
+            Standing::Declined(_) => return None,
+            Standing::Open => {}
+        }
+        let consent = consent_read(self);
+        if consent == ConsentState::Refused {
+            return None;
+        }
+        Some(GateVerdict::Confirm {
+            step: step.clone(),
+            request: request.clone(),
+            confirmation: Box::new(self.confirmation(id, tool, args)),
+            consent,
+            explanation: explanation.clone(),
+        })
+    }
+
+    /// The first authorization of write `k` in the workflow with consent
+    /// granted, in the session's own evaluator.
+    fn granted_allowed(
+        &self,
+        k: EventIdx,
+        granted: &Granted,
+        judged: &Judged,
+    ) -> Option<(StepId, Env)> {
+        match self.explainer {
+            Explainer::Monitor => {
+                let mut monitor = Monitor::new(Arc::clone(&granted.plan));
+                let mut last = None;
+                for facts in self.granted_log() {
+                    let at: Vec<_> = judged
+                        .get(&facts.event)
+                        .map(|s| s.iter().copied().collect())
+                        .unwrap_or_default();
+                    last = monitor.push(&facts, &at).ok()?.gated;
+                }
+                last?.first().copied()
+            }
+            Explainer::Datalog => {
+                let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
+                for facts in self.granted_log() {
+                    builder.push(&facts);
+                }
+                let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
+                facts.judged = judged
+                    .iter()
+                    .flat_map(|(at, steps)| steps.iter().map(move |(s, e)| (*s, *e, *at)))
+                    .collect();
+                let derived = evaluate(&granted.checks, &facts).ok()?;
+                derived.allowed.get(&k)?.first().copied()
+            }
+        }
+    }
+
+    /// The logged facts as the workflow with consent granted reads them:
+    /// a call held for confirmation earlier did not run, so it is an event
+    /// without facts (it used no authorization there).
+    fn granted_log(&self) -> impl Iterator<Item = Cow<'_, EventFacts>> {
+        self.log.iter().map(|facts| {
+            if self.approvals.is_held(facts.event) {
+                Cow::Owned(EventFacts {
+                    event: facts.event,
+                    now: facts.now,
+                    ..EventFacts::default()
+                })
+            } else {
+                Cow::Borrowed(facts)
+            }
+        })
+    }
+
+    /// Books the verdict on event `k` in the approvals: a `confirm` holds
+    /// the call, an allow on an approval uses the approval up.
+    pub fn note_verdict(&mut self, k: EventIdx, verdict: &GateVerdict) {
+        match verdict {
+            GateVerdict::Confirm { .. } => {
+                if let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) {
+                    self.approvals.hold(id, k, tool, args);
+                }
+            }
+            GateVerdict::Allow {
+                approved: Some(approved),
+                ..
+            } => self.approvals.use_up(&approved.call),
+            _ => {}
+        }
+    }
+
+    /// What event `k` tells the approvals: the host's answer (an anomaly
+    /// when it opens nothing), or a user turn that withdraws (voiding every
+    /// approval not yet used) or says yes (lifting the refusals).
+    pub fn note_answers(&mut self, k: EventIdx) -> Option<String> {
+        match self.events.get(k.as_usize())? {
+            Event::Approval { call, granted, by } => self
+                .approvals
+                .answer(call, *granted, *by, self.rt.bundle.operator_approvals)
+                .err()
+                .map(|why| format!("event {k}: {why}")),
+            Event::User { text } => {
+                let affirms = self
+                    .log
+                    .get(k.as_usize())
+                    .and_then(|facts| facts.turn)
+                    .is_some_and(|turn| turn.affirms);
+                if reply_stance(text) == Stance::Refuse {
+                    self.approvals.withdraw();
+                } else if affirms {
+                    self.approvals.affirm();
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// The confirmation request of the call `id` of `tool` with `args`.
+    fn confirmation(&self, id: &str, tool: &str, args: &serde_json::Value) -> Confirmation {
+        let mut details: Vec<Detail> = args
+            .as_object()
+            .map(|object| {
+                object
+                    .iter()
+                    .map(|(name, value)| Detail {
+                        name: name.clone(),
+                        value: shown(value),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        details.sort_by(|a, b| a.name.cmp(&b.name));
+        let template = self
+            .rt
+            .bundle
+            .domain
+            .tool(tool)
+            .and_then(|t| t.confirmation.as_deref());
+        let text = match template {
+            Some(pieces) => pieces
+                .iter()
+                .map(|piece| match piece {
+                    ConfirmPiece::Text(text) => text.clone(),
+                    ConfirmPiece::Param(name) => details
+                        .iter()
+                        .find(|d| d.name == *name)
+                        .map(|d| d.value.clone())
+                        .unwrap_or_else(|| format!("(no {name})")),
+                })
+                .collect(),
+            None if details.is_empty() => format!("Run {tool}?"),
+            None => format!(
+                "Run {tool} with {}?",
+                details
+                    .iter()
+                    .map(|d| format!("{} {}", d.name, d.value))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        Confirmation {
+            call: id.to_owned(),
+            details,
+            text,
+            tool: tool.to_owned(),
+        }
+    }
+}
+
+/// An argument's value as a confirmation shows it.
+fn shown(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// What the conversation says about the user's consent, as of the last
+/// event: the user's replies since the agent's latest request for a
+/// decision. No request or no reply is [`ConsentState::Absent`]; a reply
+/// the reader reads as a refusal or withdrawal is [`ConsentState::Refused`]
+/// (whatever follows it before the agent asks again); any other reply is
+/// [`ConsentState::Qualified`] (the reader could not decide it).
+///
+/// The one place the gate reads the user's answer for `confirm`: it uses
+/// the reply stance of `turnstile_judge::dialogue`.
+pub(super) fn consent_read(core: &Core) -> ConsentState {
+    let mut replies = Vec::new();
+    let mut asked = false;
+    for facts in core.log.iter().rev() {
+        let Some(turn) = facts.turn else { continue };
+        match turn.speaker {
+            Speaker::Agent if turn.asks_decision => {
+                asked = true;
+                break;
+            }
+            Speaker::User => replies.push(turn),
+            // A ticket states the request before the conversation: it
+            // answers no request for a decision.
+            Speaker::Agent | Speaker::Ticket => {}
+        }
+    }
+    if !asked || replies.is_empty() {
+        return ConsentState::Absent;
+    }
+    // A refusal since the request stands: only the agent's next request
+    // for the decision opens it again (as `confirmed(...)` reads it).
+    let refused = replies.iter().any(|turn| {
+        matches!(core.events.get(turn.event.as_usize()),
+            Some(Event::User { text }) if reply_stance(text) == Stance::Refuse)
+    });
+    if refused {
+        ConsentState::Refused
+    } else {
+        ConsentState::Qualified
+    }
+}
