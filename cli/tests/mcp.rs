@@ -203,61 +203,76 @@ fn a_write_without_its_reads_is_refused_with_the_remediation_and_never_arrives()
     }
 }
 
+/// Runs `steps` with one client (`python`: the Python SDK's, else rmcp's)
+/// over one transport (`http`: the gateway listening, in front of the
+/// server over HTTP with `--upstream`; else stdio, conversation `s1`),
+/// answering elicitations with `answer`. Its lines, and the conversation's
+/// id.
+async fn run_client(
+    world: &World,
+    python: bool,
+    http: bool,
+    steps: &[Value],
+    answer: Answer,
+) -> (Vec<Value>, String) {
+    let side = free_port();
+    if http {
+        let server = world.http_server();
+        let gateway = world.http_gateway(0, side, Some(&server.url), &[]);
+        let lines = if python {
+            let gateway = Gateway::Url(gateway.url.clone());
+            tokio::task::block_in_place(|| world.python_steps(&gateway, side, steps, answer))
+        } else {
+            let client = rmcp_http(&gateway.url, Answering::new(answer)).await;
+            let lines = rmcp_steps(&client, side, &|| world.live_http_session(), steps).await;
+            client.cancel().await.unwrap();
+            lines
+        };
+        (lines, world.stored_session())
+    } else {
+        let command = world.stdio_gateway(side, &["--session", "s1"]);
+        let lines = if python {
+            let gateway = Gateway::Stdio {
+                command,
+                session: "s1".into(),
+            };
+            tokio::task::block_in_place(|| world.python_steps(&gateway, side, steps, answer))
+        } else {
+            let (client, _) = rmcp_stdio(&command, Answering::new(answer)).await;
+            let lines = rmcp_steps(&client, side, &|| "s1".into(), steps).await;
+            client.cancel().await.unwrap();
+            lines
+        };
+        (lines, "s1".into())
+    }
+}
+
+/// The kinds of the verdicts the store holds for conversation `id`.
+fn stored_kinds(world: &World, id: &str) -> Vec<String> {
+    world
+        .stored_verdicts(id)
+        .iter()
+        .map(|v| v["verdict"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// The host posts the user's and the agent's words through the side
 /// channel; with the reads done and the user's yes, the cancellation runs.
-/// Both clients, both transports (the HTTP gateway in front of the server
-/// over HTTP, `--upstream`).
+/// Both clients, both transports.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_users_words_through_the_side_channel_let_the_write_run() {
     for python in [true, false] {
         for http in [false, true] {
             let Some(world) = World::new() else { return };
-            let side = free_port();
             let steps = consented_cancellation();
-            let lines = if http {
-                let server = world.http_server();
-                let gateway = world.http_gateway(0, side, Some(&server.url), &[]);
-                if python {
-                    let gateway = Gateway::Url(gateway.url.clone());
-                    let lines = tokio::task::block_in_place(|| {
-                        world.python_steps(&gateway, side, &steps, Answer::Unsupported)
-                    });
-                    lines
-                } else {
-                    let client = rmcp_http(&gateway.url, Answering::new(Answer::Unsupported)).await;
-                    let lines =
-                        rmcp_steps(&client, side, &|| world.live_http_session(), &steps).await;
-                    client.cancel().await.unwrap();
-                    lines
-                }
-            } else if python {
-                let gateway = Gateway::Stdio {
-                    command: world.stdio_gateway(side, &["--session", "s1"]),
-                    session: "s1".into(),
-                };
-                tokio::task::block_in_place(|| {
-                    world.python_steps(&gateway, side, &steps, Answer::Unsupported)
-                })
-            } else {
-                let command = world.stdio_gateway(side, &["--session", "s1"]);
-                let (client, _) = rmcp_stdio(&command, Answering::new(Answer::Unsupported)).await;
-                let lines = rmcp_steps(&client, side, &|| "s1".into(), &steps).await;
-                client.cancel().await.unwrap();
-                lines
-            };
+            let (lines, session) = run_client(&world, python, http, &steps, Answer::Accept).await;
             assert_cancelled(&world, &lines);
-            let session = if http {
-                world.stored_session()
-            } else {
-                "s1".into()
-            };
-            let stored = world.stored_verdicts(&session);
-            let verdicts: Vec<&str> = stored
-                .iter()
-                .map(|v| v["verdict"].as_str().unwrap())
-                .collect();
+            assert!(
+                lines.iter().all(|l| l.get("elicitation").is_none()),
+                "the user's yes in words needs no elicitation: {lines:#?}"
+            );
             assert_eq!(
-                verdicts,
+                stored_kinds(&world, &session),
                 [
                     "observe", "guide", "observe", "guide", "observe", "guide", "observe", "guide",
                     "observe", "allow", "observe"
@@ -268,28 +283,158 @@ async fn the_users_words_through_the_side_channel_let_the_write_run() {
     }
 }
 
-/// Without the user's yes the cancellation is refused at the consent step
-/// and never reaches the server.
-#[test]
-fn without_the_users_yes_the_write_is_refused() {
-    let Some(world) = World::new() else { return };
-    let side = free_port();
-    let gateway = Gateway::Stdio {
-        command: world.stdio_gateway(side, &[]),
-        session: "default".into(),
-    };
+/// The reads done and the agent's question asked, the user has not
+/// answered in words: the cancellation lacks only the user's consent.
+fn unanswered_cancellation() -> Vec<Value> {
     let mut steps = vec![opening()];
     steps.extend(reads());
     steps.extend([summary(), cancel()]);
-    let lines = world.python_steps(&gateway, side, &steps, Answer::Unsupported);
-    let answers = calls(&lines);
-    assert_eq!(answers[3]["error"], true);
-    assert_eq!(
-        answers[3]["verdict"]["reason"], "DialogueUnmet",
-        "{:#}",
-        answers[3]
+    steps
+}
+
+/// The id the gateway gives the cancellation of [`unanswered_cancellation`]:
+/// its index among the conversation's events.
+const HELD_CALL: &str = "mcp-8";
+
+/// The confirmation the store holds for the held cancellation, checked to
+/// be the canonical one of the retail bundle's template.
+fn held_confirmation(world: &World, session: &str) -> Value {
+    let stored = world.stored_verdicts(session);
+    let confirm = &stored[8];
+    assert_eq!(confirm["verdict"], "confirm", "{stored:#?}");
+    let confirmation = confirm["confirmation"].clone();
+    assert_eq!(confirmation["call"], HELD_CALL);
+    assert_eq!(confirmation["tool"], "cancel_pending_order");
+    assert!(
+        confirmation["text"].as_str().unwrap().contains(ORDER),
+        "{confirmation:#}"
     );
-    assert!(!world.arrived().contains(&"cancel_pending_order".to_owned()));
+    confirmation
+}
+
+/// A write that lacks only the user's consent is asked of the user by
+/// `elicitation/create` (the confirmation's text, an empty schema); the
+/// user's accept is recorded as an approval by the user and the identical
+/// call then runs. Both clients, both transports.
+#[tokio::test(flavor = "multi_thread")]
+async fn accepting_the_elicitation_records_the_approval_and_runs_the_write() {
+    for python in [true, false] {
+        for http in [false, true] {
+            let Some(world) = World::new() else { return };
+            let steps = unanswered_cancellation();
+            let (lines, session) = run_client(&world, python, http, &steps, Answer::Accept).await;
+            assert_cancelled(&world, &lines);
+            let confirmation = held_confirmation(&world, &session);
+            let asked: Vec<&Value> = lines
+                .iter()
+                .filter(|l| l.get("elicitation").is_some())
+                .collect();
+            assert_eq!(asked.len(), 1, "one question: {lines:#?}");
+            assert_eq!(asked[0]["elicitation"], confirmation["text"]);
+            assert_eq!(
+                asked[0]["schema"],
+                json!({ "type": "object", "properties": {} }),
+                "an empty requested schema"
+            );
+            let stored = world.stored_verdicts(&session);
+            let kinds = stored_kinds(&world, &session);
+            assert_eq!(
+                kinds[8..],
+                ["confirm", "observe", "allow", "observe"],
+                "python {python}, http {http}: {stored:#?}"
+            );
+            assert_eq!(
+                stored[10]["approved"],
+                json!({ "by": "user", "call": HELD_CALL }),
+                "the call ran on the user's approval"
+            );
+        }
+    }
+}
+
+/// Declining or dismissing the elicitation is a refusal: recorded as an
+/// approval not granted, the call refused with a tool error saying so, and
+/// it never reaches the server; called again, it stays refused. Each
+/// answer with each client, over one transport each.
+#[tokio::test(flavor = "multi_thread")]
+async fn declining_or_dismissing_the_elicitation_refuses_the_write() {
+    for (python, http, answer, said) in [
+        (true, false, Answer::Decline, "declined"),
+        (false, true, Answer::Decline, "declined"),
+        (true, true, Answer::Cancel, "dismissed"),
+        (false, false, Answer::Cancel, "dismissed"),
+    ] {
+        let Some(world) = World::new() else { return };
+        let mut steps = unanswered_cancellation();
+        steps.push(cancel());
+        let (lines, session) = run_client(&world, python, http, &steps, answer).await;
+        let answers = calls(&lines);
+        let refused = answers[3];
+        assert_eq!(refused["error"], true, "{refused:#}");
+        let text = refused["text"].as_str().unwrap();
+        assert!(text.contains(said), "{text}");
+        let confirmation = held_confirmation(&world, &session);
+        assert!(
+            text.contains(confirmation["text"].as_str().unwrap()),
+            "{text}"
+        );
+        assert_eq!(answers[4]["error"], true, "an identical call stays refused");
+        assert!(
+            !world.arrived().contains(&"cancel_pending_order".to_owned()),
+            "python {python}, http {http}: {:?}",
+            world.arrived()
+        );
+        let kinds = stored_kinds(&world, &session);
+        assert_eq!(kinds[8..10], ["confirm", "observe"], "{kinds:?}");
+        assert!(!kinds.contains(&"allow".to_owned()), "{kinds:?}");
+    }
+}
+
+/// A client that does not advertise elicitation gets the call refused with
+/// the confirmation's text; the write never arrives. Its host can ask the
+/// user itself and post the answer as an approval through the side
+/// channel, after which the agent's identical call runs. Both transports.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_without_elicitation_gets_the_confirmation_text() {
+    for http in [false, true] {
+        let Some(world) = World::new() else { return };
+        let mut steps = unanswered_cancellation();
+        steps.extend([
+            json!({ "tell": [{ "type": "approval", "call": HELD_CALL, "granted": true, "by": "user" }] }),
+            cancel(),
+        ]);
+        let (lines, session) = run_client(&world, true, http, &steps, Answer::Unsupported).await;
+        let answers = calls(&lines);
+        let refused = answers[3];
+        assert_eq!(refused["error"], true, "{refused:#}");
+        assert_eq!(refused["verdict"]["verdict"], "confirm");
+        let confirmation = held_confirmation(&world, &session);
+        assert_eq!(
+            refused["text"], confirmation["text"],
+            "the error is the confirmation's text"
+        );
+        assert_eq!(refused["verdict"]["confirmation"], confirmation);
+        assert_eq!(answers[4]["error"], false, "{lines:#?}");
+        assert_eq!(
+            world.arrived().last().map(String::as_str),
+            Some("cancel_pending_order")
+        );
+        assert_eq!(
+            world
+                .arrived()
+                .iter()
+                .filter(|t| *t == "cancel_pending_order")
+                .count(),
+            1,
+            "only the approved call arrived"
+        );
+        let stored = world.stored_verdicts(&session);
+        assert_eq!(
+            stored[10]["approved"],
+            json!({ "by": "user", "call": HELD_CALL }),
+            "{stored:#?}"
+        );
+    }
 }
 
 /// The gateway killed with SIGKILL in the middle of a conversation and
@@ -302,10 +447,11 @@ async fn kill_9_of_a_stdio_gateway_loses_nothing_decided() {
     let side = free_port();
     let command = world.stdio_gateway(side, &["--session", "k9"]);
     let (client, pid) = rmcp_stdio(&command, Answering::new(Answer::Unsupported)).await;
-    let mut before = vec![opening()];
-    before.extend(reads());
+    let before = unanswered_cancellation();
     let lines = rmcp_steps(&client, side, &|| "k9".into(), &before).await;
-    assert!(calls(&lines).iter().all(|a| a["error"] == false));
+    let answers = calls(&lines);
+    assert!(answers[..3].iter().all(|a| a["error"] == false));
+    assert_eq!(answers[3]["verdict"]["verdict"], "confirm");
     let killed = std::process::Command::new("kill")
         .args(["-9", &pid.to_string()])
         .status()
@@ -314,20 +460,29 @@ async fn kill_9_of_a_stdio_gateway_loses_nothing_decided() {
     drop(client);
     assert_eq!(
         world.stored_verdicts("k9").len(),
-        7,
+        9,
         "every acknowledged event is stored"
     );
 
+    // The held call survived the restart: the host's approval of it opens
+    // the identical call.
     let (client, _) = rmcp_stdio(&command, Answering::new(Answer::Unsupported)).await;
-    let after = [summary(), yes(), cancel()];
+    let after = [
+        json!({ "tell": [{ "type": "approval", "call": HELD_CALL, "granted": true }] }),
+        cancel(),
+    ];
     let lines = rmcp_steps(&client, side, &|| "k9".into(), &after).await;
     client.cancel().await.unwrap();
     let answer = calls(&lines)[0];
     assert_eq!(answer["error"], false, "{answer:#}");
     let stored = world.stored_verdicts("k9");
-    assert_eq!(stored.len(), 11);
-    assert_eq!(stored[9]["verdict"], "allow");
-    assert_eq!(stored[9]["event"], 9, "numbering goes on after the restart");
+    assert_eq!(stored.len(), 12);
+    assert_eq!(stored[10]["verdict"], "allow");
+    assert_eq!(
+        stored[10]["event"], 10,
+        "numbering goes on after the restart"
+    );
+    assert_eq!(stored[10]["approved"]["call"], HELD_CALL);
 }
 
 /// The same over HTTP: the client keeps its MCP session id across the
@@ -397,11 +552,11 @@ async fn a_server_that_cannot_start_fails_the_handshake() {
     assert!(refused.is_err(), "the handshake must fail");
 }
 
-/// The side channel takes the user's and the agent's messages, with the
+/// The side channel takes the host's events (messages here), with the
 /// token, for a conversation of this gateway; calls and results only come
 /// through MCP.
 #[tokio::test(flavor = "multi_thread")]
-async fn the_side_channel_needs_the_token_and_takes_messages_only() {
+async fn the_side_channel_needs_the_token_and_takes_no_calls() {
     let Some(world) = World::new() else { return };
     let side = free_port();
     let command = world.stdio_gateway(side, &["--session", "here"]);
