@@ -334,14 +334,14 @@ async fn method_not_allowed() -> ApiError {
 
 /// Every route requires `Authorization: Bearer <token>` when a token is set.
 async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    if let Some(token) = &app.token {
-        if !carries_token(request.headers(), token) {
-            return ApiError(
-                StatusCode::UNAUTHORIZED,
-                "a bearer token is required (Authorization: Bearer <token>)".to_owned(),
-            )
-            .into_response();
-        }
+    if let Some(token) = &app.token
+        && !carries_token(request.headers(), token)
+    {
+        return ApiError(
+            StatusCode::UNAUTHORIZED,
+            "a bearer token is required (Authorization: Bearer <token>)".to_owned(),
+        )
+        .into_response();
     }
     next.run(request).await
 }
