@@ -636,24 +636,17 @@ fn main() -> ExitCode {
                 side_channel,
                 token_file,
             };
-            let rt = match load_runtime(&bundle) {
-                Ok(rt) => rt,
-                Err(code) => return code,
-            };
-            let judge = match judge.build(&[&rt.bundle]) {
-                Ok(judge) => judge,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            match mcp::run(rt, options, judge) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+            // The judge stack as built: the gateway's runtime is the MCP
+            // transports', and a model judge is awaited on it.
+            with_judge(
+                &bundle,
+                |bundle| judge.build(&[bundle]),
+                |rt, judge| {
+                    mcp::run(rt, options, judge)
+                        .map(|()| ExitCode::SUCCESS)
+                        .map_err(|e| e.to_string())
+                },
+            )
         }
         Command::Serve {
             bundles,
@@ -751,11 +744,21 @@ fn with_runtime(
     judge: &JudgeArgs,
     f: impl FnOnce(Arc<BundleRuntime>, judge_args::Judging) -> Result<ExitCode, String>,
 ) -> ExitCode {
+    with_judge(path, |bundle| judge.judging(&[bundle]), f)
+}
+
+/// [`with_runtime`] with the judge made by `judge` from the compiled
+/// bundle (a problem with it exits 2).
+fn with_judge<J>(
+    path: &std::path::Path,
+    judge: impl FnOnce(&turnstile_engine::CompiledBundle) -> Result<J, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, J) -> Result<ExitCode, String>,
+) -> ExitCode {
     let rt = match load_runtime(path) {
         Ok(rt) => rt,
         Err(code) => return code,
     };
-    let judge = match judge.judging(&[&rt.bundle]) {
+    let judge = match judge(&rt.bundle) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,7 +1,9 @@
 //! What `turnstile mcp` adds to a tool call (figures in BENCHMARKS.md).
 //! Starts an MCP server in this process (rmcp, streamable HTTP on
-//! loopback) serving `get_order_details` with a fixed order, then times
-//! `--calls` sequential calls of it, each on its own:
+//! loopback) serving `get_order_details` with a fixed order (and
+//! `find_user_id_by_email`, the identification the retail bundle asks
+//! before an order is read, called once per conversation), then times
+//! `--calls` sequential calls of `get_order_details`, each on its own:
 //!
 //! 1. **direct**: an rmcp client straight to the server;
 //! 2. **gated, stdio**: an rmcp client that starts the release
@@ -44,6 +46,9 @@ use tokio::time::Instant;
 
 /// The order every call returns (one of the vendored retail database).
 const ORDER: &str = r##"{"order_id": "#W2974929", "user_id": "fatima_anderson_2157", "address": {"address1": "334 Broadway", "address2": "Suite 326", "city": "Jacksonville", "country": "USA", "state": "FL", "zip": "32100"}, "items": [{"name": "Skateboard", "product_id": "1968349452", "item_id": "3877188862", "price": 182.03, "options": {"deck material": "plastic", "length": "31 inch", "design": "plain"}}], "status": "pending", "fulfillments": [], "payment_history": [{"transaction_type": "payment", "amount": 182.03, "payment_method_id": "paypal_7916550"}]}"##;
+
+/// The user the order belongs to, whom the conversation identifies first.
+const USER: &str = "fatima_anderson_2157";
 
 struct Options {
     turnstile: PathBuf,
@@ -95,28 +100,41 @@ impl ServerHandler for Orders {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": { "order_id": { "type": "string" } },
-            "required": ["order_id"]
-        });
-        let serde_json::Value::Object(schema) = schema else {
-            return Err(ErrorData::internal_error("schema", None));
+        let tool = |name: &'static str, description: &'static str, parameter: &str| {
+            let mut schema = serde_json::Map::new();
+            schema.insert("type".into(), "object".into());
+            schema.insert(
+                "properties".into(),
+                serde_json::json!({ parameter: { "type": "string" } }),
+            );
+            schema.insert("required".into(), serde_json::json!([parameter]));
+            Tool::new(name, description, Arc::new(schema))
         };
-        Ok(ListToolsResult::with_all_items(vec![Tool::new(
-            "get_order_details",
-            "Get the status and details of an order.",
-            Arc::new(schema),
-        )]))
+        Ok(ListToolsResult::with_all_items(vec![
+            tool(
+                "find_user_id_by_email",
+                "Find a user's id by their email.",
+                "email",
+            ),
+            tool(
+                "get_order_details",
+                "Get the status and details of an order.",
+                "order_id",
+            ),
+        ]))
     }
 
     async fn call_tool(
         &self,
-        _request: CallToolRequestParams,
+        request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let answer = match request.name.as_ref() {
+            "find_user_id_by_email" => USER,
+            _ => ORDER,
+        };
         Ok(CallToolResponse::Complete(CallToolResult::success(vec![
-            ContentBlock::text(ORDER),
+            ContentBlock::text(answer),
         ])))
     }
 }
@@ -141,6 +159,22 @@ async fn upstream() -> Result<String, String> {
 
 type Client = RunningService<RoleClient, ()>;
 
+/// Identifies the user, as the retail policy asks before an order is read.
+async fn identify(client: &Client) -> Result<(), String> {
+    let mut request = CallToolRequestParams::new("find_user_id_by_email");
+    request.arguments = serde_json::json!({ "email": "fatima.anderson1447@example.com" })
+        .as_object()
+        .cloned();
+    let result = client.call_tool(request).await.map_err(|e| e.to_string())?;
+    if result.is_error == Some(true) {
+        return Err(format!(
+            "the identification was refused: {:?}",
+            result.content
+        ));
+    }
+    Ok(())
+}
+
 async fn call(client: &Client) -> Result<Duration, String> {
     let mut request = CallToolRequestParams::new("get_order_details");
     request.arguments = serde_json::json!({ "order_id": "#W2974929" })
@@ -155,8 +189,10 @@ async fn call(client: &Client) -> Result<Duration, String> {
     Ok(took)
 }
 
-/// `calls` sequential calls (after 20 to warm up), each timed.
+/// `calls` sequential calls (after the identification and 20 to warm
+/// up), each timed.
 async fn timed(client: &Client, calls: usize) -> Result<Vec<Duration>, String> {
+    identify(client).await?;
     for _ in 0..20 {
         call(client).await?;
     }
@@ -291,6 +327,7 @@ async fn run(options: Options) -> Result<(), String> {
                     ().serve(StreamableHttpClientTransport::from_uri(url.as_str()))
                         .await
                         .map_err(|e| e.to_string())?;
+                identify(&client).await?;
                 let mut done = 0u64;
                 // A conversation holds at most 10,000 events: two a call.
                 while Instant::now() < deadline && done < 4_900 {

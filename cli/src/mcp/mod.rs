@@ -5,11 +5,13 @@
 //! call the bundle declares becomes a call event of a durable session, and
 //! runs only when the session's verdict lets it; its result becomes a
 //! result event. A blocked call never reaches the upstream server: the
-//! client gets a tool error whose text is the remediation.
+//! client gets a tool error whose text is the remediation. A write that
+//! lacks only the user's consent is asked of the user through the client
+//! (`elicitation/create`); their answer is the session's `approval` event.
 //!
 //! The modules, one job each: `transport.rs` sets up the two transports
 //! and the listeners; `proxy.rs` is the MCP handler (tool listing, the
-//! gated call); `upstream.rs` connects to the guarded server;
+//! gated call, consent by elicitation); `upstream.rs` connects to the guarded server;
 //! `conversation.rs` is the only caller of the engine's session and the
 //! store; `sessions.rs` keys conversations (`--session`, or the MCP session
 //! id over HTTP) and keeps the HTTP sessions' handshakes for a restart;

@@ -57,12 +57,7 @@ pub async fn start(
     token: String,
     scope: Scope,
 ) -> Result<tokio::task::JoinHandle<()>, GatewayError> {
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|source| GatewayError::Listen { address, source })?;
-    let local = listener
-        .local_addr()
-        .map_err(|source| GatewayError::Listen { address, source })?;
+    let (listener, local) = super::transport::bind(address).await?;
     eprintln!("turnstile mcp: side channel on http://{local}");
     let channel = Arc::new(Channel {
         gateway,

@@ -45,12 +45,7 @@ pub async fn serve_http(
         config,
     );
     let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|source| GatewayError::Listen { address, source })?;
-    let local = listener
-        .local_addr()
-        .map_err(|source| GatewayError::Listen { address, source })?;
+    let (listener, local) = bind(address).await?;
     // The first line of standard output, for scripts and tests that asked
     // for port 0.
     println!("listening on http://{local}/mcp");
@@ -58,4 +53,18 @@ pub async fn serve_http(
         .with_graceful_shutdown(crate::serve::shutdown())
         .await
         .map_err(|e| GatewayError::Transport(e.to_string()))
+}
+
+/// A listener on `address`, and the address it got (the port, if 0 was
+/// asked for).
+pub async fn bind(
+    address: SocketAddr,
+) -> Result<(tokio::net::TcpListener, SocketAddr), GatewayError> {
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|source| GatewayError::Listen { address, source })?;
+    let local = listener
+        .local_addr()
+        .map_err(|source| GatewayError::Listen { address, source })?;
+    Ok((listener, local))
 }
