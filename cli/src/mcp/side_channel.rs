@@ -155,9 +155,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_messages_are_taken() {
+    fn messages_tickets_and_approvals_are_taken_never_calls_or_results() {
         let two = br#"[{"type":"user","text":"Cancel #W1"},{"type":"agent","text":"Sure."}]"#;
         assert_eq!(messages(two).unwrap().len(), 2);
+        let approval = br#"{"type":"approval","call":"mcp-8","granted":true,"by":"user"}"#;
+        assert!(matches!(
+            messages(approval).unwrap().as_slice(),
+            [Event::Approval { granted: true, .. }]
+        ));
         let call = br#"{"type":"call","id":"c1","tool":"cancel_pending_order","args":{}}"#;
         assert!(messages(call).unwrap_err().contains("come through MCP"));
         let result = br#"{"type":"result","id":"c1","ok":true}"#;
