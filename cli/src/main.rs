@@ -237,7 +237,8 @@ enum Command {
         /// List and pass the tools the bundle does not declare, ungated.
         #[arg(long)]
         pass_undeclared: bool,
-        /// Take the user's and agent's messages at ADDR (HTTP, bearer token).
+        /// Take the host's events at ADDR (HTTP, bearer token): the user's and
+        /// agent's messages, and approvals the host asked the user for.
         #[arg(long, requires = "token_file")]
         side_channel: Option<std::net::SocketAddr>,
         /// A file holding the side channel's bearer token.
