@@ -37,6 +37,7 @@ mod diff;
 mod gate;
 mod init;
 mod judge_args;
+mod mcp;
 mod replay;
 mod serve;
 mod test;
@@ -217,6 +218,45 @@ enum Command {
         #[command(flatten)]
         judge: JudgeArgs,
     },
+    /// A fail-closed MCP gateway in front of an MCP server: its tools, each
+    /// call gated by the bundle; a refused call never reaches the server.
+    /// The server is the command after `--` (stdio), or --upstream URL.
+    Mcp {
+        #[arg(long)]
+        bundle: PathBuf,
+        /// The session store, an SQLite file (created if missing).
+        #[arg(long)]
+        store: PathBuf,
+        /// The conversation of a stdio gateway (restored if stored); over
+        /// HTTP each MCP session is its own.
+        #[arg(long, default_value = mcp::DEFAULT_SESSION)]
+        session: String,
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Workflow)]
+        schedule: ScheduleArg,
+        /// Serve streamable HTTP at http://ADDR/mcp instead of stdio.
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+        /// The guarded server's streamable HTTP endpoint.
+        #[arg(long, conflicts_with = "command")]
+        upstream: Option<String>,
+        /// List and pass the tools the bundle does not declare, ungated.
+        #[arg(long)]
+        pass_undeclared: bool,
+        /// Take the host's events at ADDR (HTTP, bearer token): the user's and
+        /// agent's messages, and approvals the host asked the user for.
+        #[arg(long, requires = "token_file")]
+        side_channel: Option<std::net::SocketAddr>,
+        /// A file holding the side channel's bearer token.
+        #[arg(long)]
+        token_file: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = SyncArg::Full)]
+        sync: SyncArg,
+        #[command(flatten)]
+        judge: JudgeArgs,
+        /// The guarded server's command and arguments, after `--`.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// The HTTP sidecar: sessions over a JSON API (OpenAPI at /openapi.json).
     Serve {
         /// A directory whose subdirectories with a bundle.yaml are served,
@@ -337,6 +377,14 @@ enum ScheduleArg {
 }
 
 impl ScheduleArg {
+    /// The one schedule a live gate runs under (`None` for `all`).
+    fn single(self) -> Option<Schedule> {
+        match self.schedules().as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
     fn schedules(self) -> Vec<Schedule> {
         match self {
             ScheduleArg::Workflow => vec![Schedule::Workflow],
@@ -547,12 +595,9 @@ fn main() -> ExitCode {
             now,
             judge,
         } => {
-            let schedule = match schedule.schedules().as_slice() {
-                [one] => *one,
-                _ => {
-                    eprintln!("error: the gate runs under one schedule, not `all`");
-                    return ExitCode::from(2);
-                }
+            let Some(schedule) = schedule.single() else {
+                eprintln!("error: the gate runs under one schedule, not `all`");
+                return ExitCode::from(2);
             };
             let options = gate::GateOptions {
                 state,
@@ -566,6 +611,55 @@ fn main() -> ExitCode {
             with_runtime(&bundle, &judge, |rt, judge| {
                 gate::run(rt, &options, &judge).map(|()| ExitCode::SUCCESS)
             })
+        }
+        Command::Mcp {
+            bundle,
+            store,
+            session,
+            schedule,
+            listen,
+            upstream,
+            pass_undeclared,
+            side_channel,
+            token_file,
+            sync,
+            judge,
+            command,
+        } => {
+            let Some(schedule) = schedule.single() else {
+                eprintln!("error: the gateway runs under one schedule, not `all`");
+                return ExitCode::from(2);
+            };
+            let upstream = match upstream {
+                Some(url) => mcp::Upstream::Url(url),
+                None if command.is_empty() => {
+                    eprintln!("error: give the server's command after `--`, or --upstream URL");
+                    return ExitCode::from(2);
+                }
+                None => mcp::Upstream::Command(command),
+            };
+            let options = mcp::McpOptions {
+                store,
+                durability: sync.durability(),
+                schedule,
+                session,
+                listen,
+                upstream,
+                pass_undeclared,
+                side_channel,
+                token_file,
+            };
+            // The judge stack as built: the gateway's runtime is the MCP
+            // transports', and a model judge is awaited on it.
+            with_judge(
+                &bundle,
+                |bundle| judge.build(&[bundle]),
+                |rt, judge| {
+                    mcp::run(rt, options, judge)
+                        .map(|()| ExitCode::SUCCESS)
+                        .map_err(|e| e.to_string())
+                },
+            )
         }
         Command::Serve {
             bundles,
@@ -665,11 +759,21 @@ fn with_runtime(
     judge: &JudgeArgs,
     f: impl FnOnce(Arc<BundleRuntime>, judge_args::Judging) -> Result<ExitCode, String>,
 ) -> ExitCode {
+    with_judge(path, |bundle| judge.judging(&[bundle]), f)
+}
+
+/// [`with_runtime`] with the judge made by `judge` from the compiled
+/// bundle (a problem with it exits 2).
+fn with_judge<J>(
+    path: &std::path::Path,
+    judge: impl FnOnce(&turnstile_engine::CompiledBundle) -> Result<J, String>,
+    f: impl FnOnce(Arc<BundleRuntime>, J) -> Result<ExitCode, String>,
+) -> ExitCode {
     let rt = match load_runtime(path) {
         Ok(rt) => rt,
         Err(code) => return code,
     };
-    let judge = match judge.judging(&[&rt.bundle]) {
+    let judge = match judge(&rt.bundle) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("error: {e}");

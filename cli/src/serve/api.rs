@@ -348,21 +348,26 @@ async fn method_not_allowed() -> ApiError {
 
 /// Every route requires `Authorization: Bearer <token>` when a token is set.
 async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    if let Some(token) = &app.token {
-        let given = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        if !given.is_some_and(|g| same(g.as_bytes(), token.as_bytes())) {
-            return ApiError(
-                StatusCode::UNAUTHORIZED,
-                "a bearer token is required (Authorization: Bearer <token>)".to_owned(),
-            )
-            .into_response();
-        }
+    if let Some(token) = &app.token
+        && !carries_token(request.headers(), token)
+    {
+        return ApiError(
+            StatusCode::UNAUTHORIZED,
+            "a bearer token is required (Authorization: Bearer <token>)".to_owned(),
+        )
+        .into_response();
     }
     next.run(request).await
+}
+
+/// Whether `headers` carry `Authorization: Bearer <token>` (compared in
+/// time independent of where a wrong token differs).
+pub(crate) fn carries_token(headers: &axum::http::HeaderMap, token: &str) -> bool {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|given| same(given.as_bytes(), token.as_bytes()))
 }
 
 /// Compares in time independent of where the inputs differ.

@@ -18,6 +18,7 @@ use turnstile_engine::session::{BundleRuntime, Enforcement};
 use turnstile_judge::Judge;
 use turnstile_store::{Durability, Store};
 
+pub(crate) use api::carries_token;
 pub use api::router;
 
 pub struct ServeOptions {
@@ -81,18 +82,7 @@ pub fn run(
     let compiled: Vec<&turnstile_engine::CompiledBundle> =
         bundles.values().map(|rt| rt.bundle.as_ref()).collect();
     let judge = judge(&compiled)?;
-    let token = match &options.token_file {
-        None => None,
-        Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| format!("cannot read the token file {}: {e}", file.display()))?;
-            let token = text.trim().to_owned();
-            if token.is_empty() {
-                return Err(format!("the token file {} is empty", file.display()));
-            }
-            Some(token)
-        }
-    };
+    let token = options.token_file.as_deref().map(read_token).transpose()?;
     let store = Store::open(&options.store, options.durability).map_err(|e| e.to_string())?;
     let app = Arc::new(App {
         bundles,
@@ -143,7 +133,20 @@ pub fn run(
     })
 }
 
-async fn shutdown() {
+/// The bearer token in `file` (surrounding whitespace trimmed; an empty
+/// file is refused).
+pub(crate) fn read_token(file: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read the token file {}: {e}", file.display()))?;
+    let token = text.trim().to_owned();
+    if token.is_empty() {
+        return Err(format!("the token file {} is empty", file.display()));
+    }
+    Ok(token)
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub(crate) async fn shutdown() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
