@@ -283,6 +283,61 @@ async fn the_users_words_through_the_side_channel_let_the_write_run() {
     }
 }
 
+/// The user asks to cancel without giving any identity in words.
+fn anonymous_opening() -> Value {
+    json!({ "tell": [{ "type": "user", "text": format!(
+        "Hi, I'd like to cancel my order {ORDER}, I no longer need it."
+    ) }] })
+}
+
+/// The host authenticated the user itself: their id and email, through the
+/// side channel.
+fn principal() -> Value {
+    json!({ "tell": [{ "type": "principal", "id": USER, "claims": { "email": EMAIL } }] })
+}
+
+/// The host's `principal` identifies the user where the bundle counts it
+/// (`host_principal: true`): the email lookup is the user's words, so the
+/// protected reads and the consented cancellation run. Without it (or with
+/// the shipped bundle, which does not count it), the user never gave an
+/// email: identification fails, and the account read is refused before it
+/// reaches the server.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_hosts_principal_identifies_the_user_where_the_bundle_counts_it() {
+    let conversation = |with_principal: bool| {
+        let mut steps = vec![anonymous_opening()];
+        if with_principal {
+            steps.push(principal());
+        }
+        steps.extend(reads());
+        steps.extend([summary(), yes(), cancel()]);
+        steps
+    };
+    // Counted: the whole cancellation runs.
+    let Some(world) = World::new() else { return };
+    let world = world.host_principal();
+    let (lines, _) = run_client(&world, false, false, &conversation(true), Answer::Accept).await;
+    assert_cancelled(&world, &lines);
+
+    // No principal, or one the shipped bundle does not count: nothing past
+    // the lookup reaches the server.
+    for (counted, with_principal) in [(true, false), (false, true)] {
+        let Some(world) = World::new() else { return };
+        let world = if counted {
+            world.host_principal()
+        } else {
+            world
+        };
+        let steps = conversation(with_principal);
+        let (lines, _) = run_client(&world, false, false, &steps, Answer::Accept).await;
+        let answers = calls(&lines);
+        assert_eq!(answers.len(), 4, "{lines:#?}");
+        assert_eq!(answers[1]["error"], true, "the account read: {lines:#?}");
+        assert_eq!(answers[3]["error"], true, "the cancellation: {lines:#?}");
+        assert_eq!(world.arrived(), ["find_user_id_by_email"], "{lines:#?}");
+    }
+}
+
 /// The reads done and the agent's question asked, the user has not
 /// answered in words: the cancellation lacks only the user's consent.
 fn unanswered_cancellation() -> Vec<Value> {

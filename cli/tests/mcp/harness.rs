@@ -20,7 +20,7 @@ use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, ErrorData, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::common::{http, root};
+use crate::common::{copy_dir, http, root};
 
 /// The side channel's bearer token in every test.
 pub const TOKEN: &str = "s3cret-token";
@@ -63,6 +63,9 @@ pub struct World {
     pub log: PathBuf,
     pub store: PathBuf,
     pub token_file: PathBuf,
+    /// The bundle the gateway enforces: the shipped retail bundle, or a
+    /// copy of it ([`World::host_principal`]).
+    pub bundle: PathBuf,
 }
 
 impl World {
@@ -85,8 +88,22 @@ impl World {
             python,
             db,
             token_file,
+            bundle: root().join("bundles/retail"),
             dir,
         })
+    }
+
+    /// The gateway enforces a copy of the retail bundle that counts the
+    /// host's `principal` event as the user's words (`host_principal:
+    /// true`).
+    pub fn host_principal(mut self) -> World {
+        let copy = self.dir.path().join("retail");
+        copy_dir(&self.bundle, &copy);
+        let manifest = copy.join("bundle.yaml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(&manifest, format!("{text}host_principal: true\n")).unwrap();
+        self.bundle = copy;
+        self
     }
 
     fn server_script() -> String {
@@ -145,7 +162,7 @@ impl World {
         let mut args: Vec<String> = vec![
             "mcp".into(),
             "--bundle".into(),
-            root().join("bundles/retail").to_str().unwrap().into(),
+            self.bundle.to_str().unwrap().into(),
             "--store".into(),
             self.store.to_str().unwrap().into(),
             "--side-channel".into(),
