@@ -134,6 +134,15 @@ impl Approvals {
         }
     }
 
+    /// Whether a user turn can change an answer: some approval is not yet
+    /// used (a withdrawal voids it) or some refusal stands (a yes lifts
+    /// it). Reading the turn is needed only then.
+    pub fn open_to_the_user(&self) -> bool {
+        self.held
+            .values()
+            .any(|h| matches!(h.answer, Answer::Granted(_) | Answer::Refused))
+    }
+
     /// A user turn withdrew: every approval not yet used is void.
     pub fn withdraw(&mut self) {
         for held in self.held.values_mut() {
@@ -151,5 +160,27 @@ impl Approvals {
                 held.answer = Answer::Voided;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_unused_approval_or_a_standing_refusal_is_open_to_the_user() {
+        let mut approvals = Approvals::default();
+        let args = serde_json::json!({"order_id": "#W1"});
+        approvals.hold("c1", EventIdx(3), "cancel_pending_order", &args);
+        approvals.hold("c2", EventIdx(5), "cancel_pending_order", &args);
+        assert!(!approvals.open_to_the_user(), "held, unanswered");
+        assert!(approvals.answer("c1", true, Approver::User, false).is_ok());
+        assert!(approvals.open_to_the_user(), "an approval not yet used");
+        approvals.use_up("c1");
+        assert!(!approvals.open_to_the_user(), "used up");
+        assert!(approvals.answer("c2", false, Approver::User, false).is_ok());
+        assert!(approvals.open_to_the_user(), "a standing refusal");
+        approvals.affirm();
+        assert!(!approvals.open_to_the_user(), "the refusal lifted");
     }
 }

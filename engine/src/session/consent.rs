@@ -163,7 +163,8 @@ impl Core {
                 .answer(call, *granted, *by, self.rt.bundle.operator_approvals)
                 .err()
                 .map(|why| format!("event {k}: {why}")),
-            Event::User { text } => {
+            // No answer a user turn could change: the turn need not be read.
+            Event::User { text } if self.approvals.open_to_the_user() => {
                 let affirms = self
                     .log
                     .get(k.as_usize())
