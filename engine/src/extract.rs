@@ -45,7 +45,7 @@ use turnstile_rules::{
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
-use crate::compile::CompiledBundle;
+use crate::compile::{CompiledBundle, Phrases};
 use crate::fsm::BindSource;
 use crate::schema::{JsonPath, JsonStep, KeyField, KeyPart, ReadSpec, Tool, composite_id};
 use crate::trace::{Event, Trace};
@@ -138,6 +138,24 @@ pub struct Extractor {
     /// Whether the agent has spoken or called a tool yet: a ticket counts
     /// only before.
     agent_acted: bool,
+    /// The entities' alias fields (`aliases:`), as `(entity, field)`.
+    alias_fields: Vec<(Symbol, Symbol)>,
+    /// Each alias value read so far and the record it names: `None` once
+    /// two records share it (it names neither from then on).
+    aliases: HashMap<Symbol, Option<Symbol>>,
+    /// The records in play: per entity type, the ids its reads returned so
+    /// far, in the order first read.
+    in_play: BTreeMap<Symbol, Vec<Symbol>>,
+    /// The bundle's phrases ([`CompiledBundle::phrases`]), and the values of
+    /// several words read or passed so far: a turn naming a value only
+    /// inside one of them does not name it ([`names_on_its_own`]).
+    phrases: Arc<Phrases>,
+    read_phrases: Phrases,
+    /// How many strings the bundle interned: its phrases are known already.
+    bundle_strings: usize,
+    /// The request sentences of the agent turn being extracted, when it
+    /// asks for a decision ([`TurnCues::proposal`]).
+    proposal: Option<TurnCues>,
 }
 
 /// Adds a mention; one in the ticket is the user's too (the ticket is what
@@ -151,6 +169,39 @@ fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
         });
     }
     facts.mentions.push(mention);
+}
+
+/// Whether `turn` names `value` (the string `symbol`) on its own:
+/// somewhere not as words of a longer phrase the bundle knows or the
+/// conversation read ("economy" in "basic economy", "insurance" in "no
+/// insurance", a role "editor" in "senior editor"): a summary naming the
+/// phrase names that, not its parts.
+fn names_on_its_own(
+    turn: &ReadTurn,
+    symbol: Symbol,
+    value: &ReadValue,
+    phrases: [&Phrases; 2],
+) -> bool {
+    if !turn.names_read(value) {
+        return false;
+    }
+    let mut covered: Vec<usize> = Vec::new();
+    for set in phrases {
+        for (at, offset) in set.containing(symbol, value) {
+            if let Some(phrase) = set.get(at) {
+                covered.extend(
+                    turn.word_positions(phrase)
+                        .into_iter()
+                        .map(|start| start + offset),
+                );
+            }
+        }
+    }
+    covered.is_empty()
+        || turn
+            .word_positions(value)
+            .iter()
+            .any(|start| !covered.contains(start))
 }
 
 /// A ticket's text as a judge reads it: marked, so a reader tells the
@@ -234,6 +285,23 @@ impl Extractor {
                 .map(|a| (a.entity.clone(), a.field.clone()))
                 .collect(),
             agent_acted: false,
+            alias_fields: bundle
+                .domain
+                .entities
+                .values()
+                .flat_map(|entity| {
+                    entity
+                        .aliases
+                        .iter()
+                        .filter_map(|field| Some((entity.symbol, bundle.interner.get(field)?)))
+                })
+                .collect(),
+            aliases: HashMap::new(),
+            in_play: BTreeMap::new(),
+            proposal: None,
+            phrases: bundle.phrases.clone(),
+            read_phrases: Phrases::default(),
+            bundle_strings: bundle.interner.len(),
         }
     }
 
@@ -283,7 +351,12 @@ impl Extractor {
             | Event::Approval { .. }
             | Event::Principal { .. } => {}
         }
+        let learned = self.learn_records();
         let turn = self.mentions(k, event, &bundle.lexicon, bundle.host_principal);
+        self.alias_mentions(&learned);
+        if let Some(cues) = self.proposal.take() {
+            self.mark_unproposed(k, &cues);
+        }
         self.agent_acted |= event.is_agent_event();
         Extracted {
             facts: std::mem::take(&mut self.facts),
@@ -356,12 +429,23 @@ impl Extractor {
             if let Some(word) = identifier {
                 self.identifiers.insert(raw, word);
             }
+            if nameable && index >= self.bundle_strings {
+                self.read_phrases.add(value, read.clone());
+            }
+            let phrases = [self.phrases.as_ref(), &self.read_phrases];
+            let on_its_own = |turn: &ReadTurn| {
+                if lexicon.is_action_word(text) {
+                    turn.names_read(&read)
+                } else {
+                    names_on_its_own(turn, value, &read, phrases)
+                }
+            };
             if nameable {
                 for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
                     let Some(turn) = self.turns.get_mut(position) else {
                         continue;
                     };
-                    if turn.read.names_read(&read) {
+                    if on_its_own(&turn.read) {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
@@ -375,6 +459,7 @@ impl Extractor {
                                 in_answer: false,
                                 declined: declines_action(&turn.declined, text),
                                 action: lexicon.is_action_word(text),
+                                implied: false,
                             },
                         );
                         turn.named.push(value);
@@ -417,6 +502,7 @@ impl Extractor {
                                     in_answer: false,
                                     declined: false,
                                     action: true,
+                                    implied: false,
                                 },
                             );
                         }
@@ -444,7 +530,7 @@ impl Extractor {
             (Event::Principal { .. }, Some(words)) => (Speaker::User, words),
             _ => return None,
         };
-        let (rendered, cues) = match event {
+        let (rendered, mut cues) = match event {
             Event::User { .. } | Event::Agent { .. } => {
                 let role = match speaker {
                     Speaker::Agent => Role::Agent,
@@ -486,10 +572,16 @@ impl Extractor {
             else {
                 continue;
             };
-            if seen.read.names_read(read) {
+            let text = self.interner.resolve(Symbol(raw));
+            let action = lexicon.is_action_word(text);
+            let phrases = [self.phrases.as_ref(), &self.read_phrases];
+            let named = if action {
+                seen.read.names_read(read)
+            } else {
+                names_on_its_own(&seen.read, Symbol(raw), read, phrases)
+            };
+            if named {
                 let identifier = self.identifiers.get(&raw);
-                let text = self.interner.resolve(Symbol(raw));
-                let action = lexicon.is_action_word(text);
                 named_here.push(raw);
                 push_mention(
                     &mut self.facts,
@@ -504,6 +596,7 @@ impl Extractor {
                                     || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
                         declined: cues.declines(text),
                         action,
+                        implied: false,
                     },
                 );
                 seen.named.push(Symbol(raw));
@@ -531,6 +624,37 @@ impl Extractor {
                             in_answer: bits & cues.answer_action_bits != 0,
                             declined: false,
                             action: true,
+                            implied: false,
+                        },
+                    );
+                }
+            }
+        }
+        // A request for a decision on an action, while one record of a kind
+        // is in play, refers to that record though it does not spell it
+        // ("Shall I downgrade all passengers to basic economy?").
+        if speaker == Speaker::Agent
+            && cues.asks_decision
+            && named_actions != 0
+            && cues.declined.is_empty()
+        {
+            for ids in self.in_play.values() {
+                if let [id] = ids.as_slice()
+                    && !named_here.contains(&id.0)
+                {
+                    let record = identifier_word(self.interner.resolve(*id))
+                        .is_some_and(|w| is_record_word(&w));
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value: Value::Str(*id),
+                            event: k,
+                            speaker,
+                            record,
+                            in_answer: false,
+                            declined: false,
+                            action: false,
+                            implied: true,
                         },
                     );
                 }
@@ -563,21 +687,171 @@ impl Extractor {
                         in_answer: false,
                         declined: false,
                         action: false,
+                        implied: false,
                     },
                 );
             }
         }
-        seen.declined = cues.declined;
+        seen.declined = std::mem::take(&mut cues.declined);
         seen.named_actions = named_actions;
+        if speaker == Speaker::Agent && cues.asks_decision && !cues.proposal.is_empty() {
+            self.proposal = Some(cues);
+        }
         self.turns.push(seen);
         rendered
     }
 
-    /// The mentions, in every turn so far, of the dates and amounts this
-    /// event's arguments and reads hold for the first time. A date is named
-    /// as ISO, `05/17/2024`, `May 17`, `17 May 2024` or `May 17th`; an amount
-    /// with or without `$` and thousands separators
-    /// ([`ReadTurn::names_read`]). Negative amounts are never named.
+    /// Takes this event's reads into the records in play and the alias
+    /// values; returns the aliases it learned, as `(alias value, record)`.
+    fn learn_records(&mut self) -> Vec<(Symbol, Symbol)> {
+        let mut learned = Vec::new();
+        for read in &self.facts.reads {
+            if !read.is_list && read.values.is_empty() {
+                continue;
+            }
+            let ids = self.in_play.entry(read.entity).or_default();
+            if !ids.contains(&read.id) {
+                ids.push(read.id);
+            }
+            if !self.alias_fields.contains(&(read.entity, read.field)) {
+                continue;
+            }
+            let [Value::Str(alias)] = read.values.as_slice() else {
+                continue;
+            };
+            match self.aliases.get(alias) {
+                None => {
+                    self.aliases.insert(*alias, Some(read.id));
+                    learned.push((*alias, read.id));
+                }
+                // Two records share the alias: it names neither from here
+                // on (what it named before stays named).
+                Some(Some(named)) if *named != read.id => {
+                    self.aliases.insert(*alias, None);
+                    learned.retain(|(a, _)| a != alias);
+                }
+                Some(_) => {}
+            }
+        }
+        learned
+    }
+
+    /// A turn naming a record's alias ("the card ending 4821") names the
+    /// record: every mention of an alias value this event added, and the
+    /// earlier turns naming an alias learned at this event (`learned`),
+    /// get a mention of its record.
+    fn alias_mentions(&mut self, learned: &[(Symbol, Symbol)]) {
+        if self.aliases.is_empty() {
+            return;
+        }
+        let record_of = |interner: &Interner, id: Symbol| {
+            identifier_word(interner.resolve(id)).is_some_and(|w| is_record_word(&w))
+        };
+        let mut added: Vec<MentionFact> = Vec::new();
+        for m in &self.facts.mentions {
+            let Value::Str(alias) = m.value else {
+                continue;
+            };
+            if let Some(Some(id)) = self.aliases.get(&alias) {
+                added.push(MentionFact {
+                    value: Value::Str(*id),
+                    record: record_of(&self.interner, *id),
+                    action: false,
+                    declined: false,
+                    ..*m
+                });
+            }
+        }
+        for &(alias, id) in learned {
+            for turn in self.turns.iter().filter(|t| t.named.contains(&alias)) {
+                let mention = MentionFact {
+                    value: Value::Str(id),
+                    event: turn.event,
+                    speaker: turn.speaker,
+                    record: record_of(&self.interner, id),
+                    in_answer: false,
+                    declined: false,
+                    action: false,
+                    implied: false,
+                };
+                if turn.speaker == Speaker::Ticket {
+                    added.push(MentionFact {
+                        speaker: Speaker::User,
+                        ..mention
+                    });
+                }
+                added.push(mention);
+            }
+        }
+        for mention in added {
+            let same = |m: &&mut MentionFact| {
+                m.value == mention.value && m.event == mention.event && m.speaker == mention.speaker
+            };
+            match self.facts.mentions.iter_mut().find(same) {
+                // Named by its alias, the record is said, not only referred to.
+                Some(reference) => reference.implied &= mention.implied,
+                None => self.facts.mentions.push(mention),
+            }
+        }
+    }
+
+    /// A request for a decision whose question names a record proposes
+    /// that record, not the others of its kind the turn names elsewhere
+    /// ("You have cards ending 4821 and 6610. Shall I freeze the card ending
+    /// 6610?"): their mentions at the agent's turn `k` are marked declined,
+    /// so the turn is no summary of an action on them. Kinds: the ids of
+    /// one entity type read so far, and order-like record ids.
+    fn mark_unproposed(&mut self, k: EventIdx, cues: &TurnCues) {
+        let interner = &self.interner;
+        let proposed = |id: Symbol| {
+            cues.proposes(interner.resolve(id))
+                || self.aliases.iter().any(|(alias, named)| {
+                    *named == Some(id) && cues.proposes(interner.resolve(*alias))
+                })
+        };
+        let kind_of = |m: &MentionFact| -> Option<(Option<Symbol>, Symbol)> {
+            let Value::Str(id) = m.value else {
+                return None;
+            };
+            if m.action || m.event != k || m.speaker != Speaker::Agent {
+                return None;
+            }
+            let entity = self
+                .in_play
+                .iter()
+                .find(|(_, ids)| ids.contains(&id))
+                .map(|(entity, _)| *entity);
+            (entity.is_some() || m.record).then_some((entity, id))
+        };
+        let records: Vec<(usize, Option<Symbol>, bool)> = self
+            .facts
+            .mentions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let (kind, id) = kind_of(m)?;
+                Some((i, kind, m.implied || proposed(id)))
+            })
+            .collect();
+        for &(i, kind, is_proposed) in &records {
+            let beside_proposed = records
+                .iter()
+                .any(|&(j, other, p)| j != i && p && other == kind);
+            if !is_proposed
+                && beside_proposed
+                && let Some(m) = self.facts.mentions.get_mut(i)
+            {
+                m.declined = true;
+            }
+        }
+    }
+
+    /// The mentions, in every turn so far, of the dates, amounts and counts
+    /// this event's arguments and reads hold for the first time. A date is
+    /// named as ISO, `05/17/2024`, `May 17`, `17 May 2024` or `May 17th`; an
+    /// amount with or without `$` and thousands separators, and a count
+    /// (an integer, which only `confirmed` reads) as a number equal to it
+    /// ([`ReadTurn::names_read`]). Negative numbers are never named.
     fn typed_mentions(&mut self) {
         let values = self.facts.args.iter().map(|a| &a.value);
         let read = self.facts.reads.iter().flat_map(|r| &r.values);
@@ -587,6 +861,7 @@ impl Extractor {
             .filter(|v| match v {
                 Value::Date(_) => true,
                 Value::Amount(a) => a.0 >= 0,
+                Value::Int(n) => *n >= 0,
                 _ => false,
             })
             .filter(|v| self.typed_seen.insert(*v))
@@ -595,6 +870,7 @@ impl Extractor {
             let text = match value {
                 Value::Date(d) => d.to_string(),
                 Value::Amount(a) => a.to_string(),
+                Value::Int(n) => n.to_string(),
                 _ => continue,
             };
             let read = ReadValue::new(&text);
@@ -614,6 +890,7 @@ impl Extractor {
                             in_answer: false,
                             declined: false,
                             action: false,
+                            implied: false,
                         },
                     );
                 }

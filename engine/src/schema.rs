@@ -34,6 +34,9 @@ pub struct Entity {
     /// The types of a composite id's parts (`key: [string, date]`: a flight
     /// on one date); empty for an entity identified by one string.
     pub key: Vec<ValueType>,
+    /// The `string` fields a person names a record by besides its id
+    /// (`aliases:`), as declared.
+    pub aliases: Vec<String>,
 }
 
 /// One step of a result path.

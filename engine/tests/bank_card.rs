@@ -10,9 +10,8 @@
 //!
 //! The consent conversations name the card the way a bank does ("your card
 //! ending 4821") or use the bank's verbs (unfreeze, dispute, raise,
-//! increase). What the dialogue reader decides of them today is asserted
-//! here; the ones marked `AFTER_READER` are allowed only once the reader
-//! takes its action words and aliases from the bundle (issue #27).
+//! increase), with the card named by its alias (`aliases: [last4]`), by
+//! being the only card in play, or among two cards the question picks from.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 use std::path::Path;
@@ -85,12 +84,6 @@ enum Today {
     Confirm,
 }
 
-/// Conversations that name the card by its last four digits: every formal
-/// condition holds, and the reader cannot tie "the card ending 4821" to
-/// `CARD-7731` until `card` declares the alias (issue #27's aliases), so
-/// the gate holds the write for the customer's confirmation.
-const NAMED_BY_LAST4: [&str; 2] = ["consent-freeze-by-last4", "consent-unfreeze-by-last4"];
-
 fn expected(id: &str) -> Today {
     use Reason::*;
     use Today::Allow;
@@ -126,7 +119,18 @@ fn expected(id: &str) -> Today {
         "unrequested-transfer" | "unrequested-transfer-mid-freeze" => {
             Block(DialogueUnmet, Some("classify[transfer]"))
         }
-        other if NAMED_BY_LAST4.contains(&other) => Today::Confirm,
+        // The card named by its last four digits (`aliases: [last4]`).
+        "consent-freeze-by-last4"
+        | "consent-unfreeze-by-last4"
+        | "alias-two-cards-freeze-named" => Allow,
+        // The question named the other card.
+        "alias-two-cards-freeze-the-other" => Today::Confirm,
+        // Two cards in play and the question names neither.
+        "in-play-two-cards-unnamed" => Today::Confirm,
+        // The only card in play: the question refers to it.
+        "in-play-one-card-unnamed" => Allow,
+        // The question proposed not doing it.
+        "in-play-one-card-hold-off" => Today::Confirm,
         other => panic!("no expectation for conversation {other}"),
     }
 }
@@ -157,7 +161,7 @@ fn today_of(report: &EventReport) -> Today {
 fn every_rule_of_the_policy_is_decided() {
     let rt = runtime();
     let traces = conversations();
-    assert_eq!(traces.len(), 27);
+    assert_eq!(traces.len(), 32);
     let mut wrong = Vec::new();
     for trace in &traces {
         let reports = replayed(&rt, trace, Explainer::Monitor);

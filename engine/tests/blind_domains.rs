@@ -302,7 +302,7 @@ fn grant_case(
     steps.push(Step::Read(
         "get_system",
         json!({"system_id": "FINANCE-BI"}),
-        json!({"system_id": "FINANCE-BI", "name": "Finance BI", "roles": ["viewer", "editor", "admin"]}),
+        json!({"system_id": "FINANCE-BI", "name": "Finance BI", "roles": ["viewer", "editor", "senior editor", "admin"]}),
     ));
     steps.extend(script);
     steps.push(Step::Write(
@@ -449,6 +449,26 @@ fn it_desk_cases() -> Vec<Case> {
             Allow,
             vec![
                 A("Shall I grant you the editor role on FINANCE-BI?"),
+                U("Yes."),
+            ],
+            "editor",
+        ),
+        grant_case(
+            PLAIN,
+            "a role of two words",
+            Allow,
+            vec![
+                A("Shall I grant you the senior editor role on FINANCE-BI?"),
+                U("Yes."),
+            ],
+            "senior editor",
+        ),
+        grant_case(
+            DIFFERS,
+            "the role confirmed holds the granted one's name",
+            Stop,
+            vec![
+                A("Shall I grant you the senior editor role on FINANCE-BI?"),
                 U("Yes."),
             ],
             "editor",
@@ -1116,7 +1136,6 @@ fn it_desk_twins_and_ambiguous_replies_are_never_allowed() {
 }
 
 #[test]
-#[ignore = "issue #27: a refill of another quantity than the summary's is allowed until a detail the summary states is compared with the call's (integers are no dialogue values); figures in bundles/README.md"]
 fn pharmacy_twins_and_ambiguous_replies_are_never_allowed() {
     let wrong = run("pharmacy", pharmacy_cases());
     let allowed = messages(&wrong, true);
@@ -1160,7 +1179,6 @@ fn it_desk_actions_named_by_another_of_their_words() {
 }
 
 #[test]
-#[ignore = "issue #27: plain confirmations naming the record by an alias or resting on the only record in play are blocked until those rules land; figures in bundles/README.md"]
 fn it_desk_conversations() {
     let wrong = run("it-desk", it_desk_cases());
     let wrong = messages(&wrong, false);

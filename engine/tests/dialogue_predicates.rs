@@ -182,9 +182,43 @@ fn a_yes_to_the_summary_naming_the_items_allows_the_return() {
     assert!(matches!(v, GateVerdict::Allow { .. }), "{v:?}");
 }
 
+/// The one order the conversation read is the one in play: a summary naming
+/// the action without the order id is about it (policy: "list the action
+/// details", and no other order could be meant).
 #[test]
-fn a_summary_that_does_not_name_the_order_blocks() {
+fn a_summary_naming_the_action_is_about_the_only_order_in_play() {
     let mut events = identified();
+    events.push(agent(
+        "To confirm: return item 2757705742, refund to gift_card_7245904. Shall I proceed?",
+    ));
+    events.push(user("Yes, please proceed."));
+    events.push(return_call(&[ITEM]));
+    let v = verdict(events);
+    assert!(matches!(v, GateVerdict::Allow { .. }), "{v:?}");
+}
+
+/// The twin: a second order read before the summary, and the summary names
+/// neither, so the yes may be about either.
+#[test]
+fn a_summary_that_does_not_name_the_order_is_no_consent_with_two_orders_in_play() {
+    let mut events = identified();
+    events.push(call(
+        "order2",
+        "get_order_details",
+        json!({"order_id": "#W5866402"}),
+    ));
+    events.push(ok(
+        "order2",
+        json!({
+            "order_id": "#W5866402",
+            "user_id": USER,
+            "status": "delivered",
+            "items": [{"name": "Desk Lamp", "product_id": "6817146515",
+                       "item_id": "1270145486", "price": 144.07, "options": {}}],
+            "payment_history": [{"transaction_type": "payment", "amount": 144.07,
+                                 "payment_method_id": "gift_card_7245904"}],
+        }),
+    ));
     events.push(agent(
         "To confirm: return item 2757705742, refund to gift_card_7245904. Shall I proceed?",
     ));

@@ -1443,6 +1443,9 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         declined: turn.declined.contains(&value),
                         // Statuses stand for the domain's action words.
                         action: matches!(value, Value::Str(s) if v.statuses.contains(&s)),
+                        // An agent turn's answer marks mean nothing: they
+                        // stand for references to the only record in play.
+                        implied: !turn.by_user && turn.in_answer.contains(&value),
                     })
                     .collect();
                 ev.disowned = turn
@@ -2462,6 +2465,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
                 in_answer: speaker == Speaker::User && IDS.contains(&value),
                 declined: false,
                 action: false,
+                implied: false,
             })
             .collect(),
         ..EventFacts::default()

@@ -2,9 +2,10 @@
 //! action on this record, and which are formal checks on what was said.
 //!
 //! A condition is *consent* when it is a consent step (a `user_input` step
-//! asking for the user's yes) or a `confirmed(<argument>, "<action word>")`
-//! that holds when met (not under a negation), where the argument is one of
-//! the call's own and the word one the bundle lists for the tool's action.
+//! asking for the user's yes) or a `confirmed(<argument>, …, "<action
+//! word>")` that holds when met (not under a negation), where the arguments
+//! are the call's own (its key record, and the details the summary must
+//! state) and the one word is one the bundle lists for the tool's action.
 //! Every other `confirmed`/`said` is *formal*: a covered reason, an identity,
 //! a value the user must have given. Both evaluators read the same
 //! [`ConsentSpec`], so they classify a failed condition alike; and
@@ -80,13 +81,16 @@ impl ConsentSpec {
             .get(*set as usize)
             .map(|s| s.iter().map(onode).collect())
             .unwrap_or_default();
-        match operands.as_slice() {
-            [Some(ONode::Arg(_)), Some(ONode::Const(Value::Str(word)))]
-                if self.words(tool).contains(word) =>
-            {
-                Condition::Consent
-            }
-            _ => Condition::Formal,
+        let words = self.words(tool);
+        let shape = operands.iter().map(|operand| match operand {
+            Some(ONode::Arg(_)) => Part::Arg,
+            Some(ONode::Const(Value::Str(word))) if words.contains(word) => Part::Word,
+            _ => Part::Other,
+        });
+        if consent_shape(shape) {
+            Condition::Consent
+        } else {
+            Condition::Formal
         }
     }
 
@@ -128,8 +132,74 @@ fn assume(check: &Check, words: &[Symbol]) -> Check {
 }
 
 fn is_consent(operands: &[Operand], words: &[Symbol]) -> bool {
-    matches!(
-        operands,
-        [Operand::Arg(_), Operand::Const(Value::Str(word))] if words.contains(word)
-    )
+    consent_shape(operands.iter().map(|operand| match operand {
+        Operand::Arg(_) => Part::Arg,
+        Operand::Const(Value::Str(word)) if words.contains(word) => Part::Word,
+        _ => Part::Other,
+    }))
+}
+
+/// One operand of a `confirmed(...)`, as consent reads it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// An argument of the call: its key, or a detail.
+    Arg,
+    /// One of the tool's action words.
+    Word,
+    /// Anything else: a read field, another constant.
+    Other,
+}
+
+/// Whether operands of these parts are consent: the call's own arguments
+/// (the key record and any details the summary must state) and exactly one
+/// of the tool's action words, nothing else.
+fn consent_shape(parts: impl Iterator<Item = Part>) -> bool {
+    let (mut args, mut words) = (0, 0);
+    for part in parts {
+        match part {
+            Part::Arg => args += 1,
+            Part::Word => words += 1,
+            Part::Other => return false,
+        }
+    }
+    args >= 1 && words == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intern::Interner;
+    use crate::ir::{ArgPath, ArgStep};
+
+    fn arg(interner: &mut Interner, name: &str) -> Operand {
+        Operand::Arg(ArgPath(vec![ArgStep::Key(interner.intern(name))]))
+    }
+
+    #[test]
+    fn consent_is_the_calls_arguments_and_one_action_word() {
+        let mut interner = Interner::new();
+        let freeze = interner.intern("freeze");
+        let thaw = interner.intern("thaw");
+        let stolen = interner.intern("stolen");
+        let words = [freeze, thaw];
+        let word = |w| Operand::Const(Value::Str(w));
+        let card = arg(&mut interner, "card_id");
+        let reason = arg(&mut interner, "reason");
+        // The key record and the action; with details the summary states.
+        assert!(is_consent(&[card.clone(), word(freeze)], &words));
+        assert!(is_consent(
+            &[card.clone(), reason.clone(), word(freeze)],
+            &words
+        ));
+        assert!(is_consent(&[word(thaw), card.clone()], &words));
+        // No action word, two of them, or another constant: formal.
+        assert!(!is_consent(&[card.clone(), reason.clone()], &words));
+        assert!(!is_consent(
+            &[card.clone(), word(freeze), word(thaw)],
+            &words
+        ));
+        assert!(!is_consent(&[card.clone(), word(stolen)], &words));
+        assert!(!is_consent(&[card, word(stolen), word(freeze)], &words));
+        assert!(!is_consent(&[word(freeze)], &words));
+    }
 }

@@ -224,6 +224,12 @@ pub struct MentionFact {
     /// ("Yes to the transfer" to a refill and a transfer).
     #[serde(default)]
     pub action: bool,
+    /// The turn does not spell the value: it asks for a decision on an
+    /// action while this record is the only one of its kind in play, so it
+    /// refers to it. `confirmed(...)` reads the reference as naming the
+    /// record; `said(...)` does not (nobody said it).
+    #[serde(default)]
+    pub implied: bool,
 }
 
 /// The user said, in the turn at `event`, that the value is not theirs

@@ -232,6 +232,12 @@ pub struct EntityDef {
     /// Default: the entity's name when it is one word.
     #[serde(default)]
     pub nouns: Option<Vec<String>>,
+    /// The fields a person names a record of this kind by, besides its id
+    /// (`[last4]`: "the card ending 4821"; `[phone_number]` for a line).
+    /// Each is a `string` field; a turn naming a read record's alias value
+    /// names the record.
+    #[serde(default)]
+    pub aliases: Vec<Sp<String>>,
 }
 
 /// Which side of the conversation calls a tool.

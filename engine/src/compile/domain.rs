@@ -75,6 +75,7 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 format!("a part of `{name}`'s key is a list; each part is one value"),
             ));
         }
+        let aliases = entity_aliases(ctx, name, entity, &fields, file);
         let symbol = ctx.interner.intern(name);
         domain.entities.insert(
             name.clone(),
@@ -83,6 +84,7 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 symbol,
                 fields,
                 key,
+                aliases,
             },
         );
     }
@@ -173,6 +175,52 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
         }
     }
     domain
+}
+
+/// An entity's aliases: each a declared `string` field, each once; the
+/// valid ones, after reporting the rest.
+fn entity_aliases(
+    ctx: &mut Ctx<'_>,
+    entity: &str,
+    def: &crate::bundle::model::EntityDef,
+    fields: &BTreeMap<String, ValueType>,
+    file: FileId,
+) -> Vec<String> {
+    let mut aliases: Vec<String> = Vec::new();
+    for alias in &def.aliases {
+        let field = alias.value();
+        match fields.get(field) {
+            None => ctx.report(
+                RawProblem::new(
+                    ProblemKind::UnknownField,
+                    Some(alias.loc(file)),
+                    format!("entity `{entity}` has no field `{field}` to be named by"),
+                )
+                .help(name_hint(field, fields.keys().map(String::as_str), "fields")),
+            ),
+            Some(ValueType::Str) if aliases.iter().any(|a| a == field) => ctx.report(
+                RawProblem::new(
+                    ProblemKind::DuplicateId,
+                    Some(alias.loc(file)),
+                    format!("entity `{entity}` lists the alias `{field}` twice"),
+                )
+                .help("each alias appears once"),
+            ),
+            Some(ValueType::Str) => aliases.push(field.clone()),
+            Some(_) => ctx.report(
+                RawProblem::new(
+                    ProblemKind::TypeMismatch,
+                    Some(alias.loc(file)),
+                    format!(
+                        "the alias `{field}` of entity `{entity}` is declared `{}`, not `string`",
+                        def.fields.get(field).map_or("", |t| t.value().as_str())
+                    ),
+                )
+                .help("an alias is a `string` field people name a record by (`last4`, `phone_number`)"),
+            ),
+        }
+    }
+    aliases
 }
 
 /// A tool's confirmation template, parsed, every placeholder one of its

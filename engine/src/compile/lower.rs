@@ -135,7 +135,7 @@ impl Ctx<'_> {
                 Some(Check::Happened(filter))
             }
             ExprKind::Said { speaker, value } => {
-                let value = self.lower_dialogue_value(scope, site, value)?;
+                let value = self.lower_dialogue_value(scope, site, value, false)?;
                 Some(Check::Said {
                     speaker: *speaker,
                     value,
@@ -144,7 +144,7 @@ impl Ctx<'_> {
             ExprKind::Confirmed(values) => {
                 let lowered: Vec<Option<Operand>> = values
                     .iter()
-                    .map(|v| self.lower_dialogue_value(scope, site, v))
+                    .map(|v| self.lower_dialogue_value(scope, site, v, true))
                     .collect();
                 Some(Check::Confirmed(
                     lowered.into_iter().collect::<Option<_>>()?,
@@ -502,26 +502,35 @@ impl Ctx<'_> {
         scope: &Scope<'_>,
         site: Site<'_>,
         expr: &Expr,
+        counts: bool,
     ) -> Option<Operand> {
         let typed = self.lower_operand(scope, site, expr)?;
+        let ty = element(&typed.ty);
         if matches!(
-            element(&typed.ty),
+            ty,
             ValueType::Str | ValueType::Enum(_) | ValueType::Date | ValueType::Amount
-        ) {
+        ) || (counts && *ty == ValueType::Int)
+        {
             return Some(typed.operand);
         }
         let shown = self.show_type(&typed.ty);
+        let (looks_for, help) = if counts {
+            (
+                "strings, ids, dates, amounts or counts",
+                "pass an id, a string, date, amount or integer field or argument, or a list of them",
+            )
+        } else {
+            (
+                "strings, ids, dates or amounts",
+                "pass an id, a string, date or amount field or argument, or a list of them (a count is named too often to be said: confirm it with `confirmed`)",
+            )
+        };
         self.expr_error(
             site,
             &expr.span,
             ProblemKind::TypeMismatch,
-            format!(
-                "a dialogue predicate looks for strings, ids, dates or amounts in the text, found a {shown}"
-            ),
-            Some(
-                "pass an id, a string, date or amount field or argument, or a list of them"
-                    .to_owned(),
-            ),
+            format!("a dialogue predicate looks for {looks_for} in the text, found a {shown}"),
+            Some(help.to_owned()),
         )
     }
 

@@ -15,6 +15,7 @@ mod steps;
 mod typecheck;
 mod validate;
 mod words;
+pub use words::Phrases;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -106,6 +107,11 @@ pub struct CompiledBundle {
     /// The domain's words for the dialogue reader, compiled once: every
     /// turn of the bundle's conversations is read with them.
     pub lexicon: Arc<Lexicon>,
+    /// The bundle's own strings of several words (enum literals, a guard's
+    /// phrases: "basic economy", "no insurance"), read as values: a value a
+    /// turn names only inside one of them it names as part of that phrase,
+    /// not on its own ("economy" in "basic economy").
+    pub phrases: Arc<words::Phrases>,
     /// Whether a host's `principal` event counts as the user's words.
     pub host_principal: bool,
     /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
@@ -175,6 +181,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                     }
                 }
             }
+            let phrases = Arc::new(words::Phrases::of(&ctx.interner));
             Ok(CompiledBundle {
                 name: manifest.name.value().clone(),
                 description: manifest.description.clone(),
@@ -210,6 +217,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
                 lexicon: words::compile_words(&bundle.domain.1),
+                phrases,
                 host_principal: manifest.host_principal,
                 warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
                 operator_approvals: manifest.operator_approvals,

@@ -1,17 +1,89 @@
 //! The domain's words for the dialogue reader, compiled once per bundle into
 //! the [`Lexicon`] its conversations' turns are read with: each agent-side
 //! write tool's action words (declared, or the verb its name opens with),
-//! the hand-over tool's, the nouns for each entity and the enum literals.
+//! the hand-over tool's, the nouns for each entity and the enum literals;
+//! and the bundle's phrases, the strings of several words it knows.
 
 use std::sync::Arc;
 
-use turnstile_judge::dialogue::{ActionWords, DomainWords, HandOverWords, Lexicon};
+use turnstile_judge::dialogue::{ActionWords, DomainWords, HandOverWords, Lexicon, ReadValue};
+use turnstile_rules::{Interner, Symbol};
 
 use crate::bundle::model::{DomainFile, Side, ToolDef, ToolKind};
 
 /// The reader's lexicon for a domain.
 pub(crate) fn compile_words(domain: &DomainFile) -> Arc<Lexicon> {
     Arc::new(Lexicon::new(&domain_words(domain)))
+}
+
+/// The most words a phrase of the bundle may have to be read as one (a
+/// turn names no longer value: the extractor's limit too).
+pub(crate) const MAX_PHRASE_TOKENS: usize = 8;
+
+/// The bundle's phrases ([`CompiledBundle::phrases`]): every string it
+/// interned that reads as two to [`MAX_PHRASE_TOKENS`] words, indexed by
+/// each of their words.
+///
+/// [`CompiledBundle::phrases`]: crate::compile::CompiledBundle::phrases
+#[derive(Clone, Debug, Default)]
+pub struct Phrases {
+    phrases: Vec<(Symbol, ReadValue)>,
+    by_word: hashbrown::HashMap<String, Vec<usize>>,
+}
+
+impl Phrases {
+    /// The phrases of the strings `interner` holds.
+    pub(crate) fn of(interner: &Interner) -> Phrases {
+        let mut phrases = Phrases::default();
+        for index in 0..interner.len() {
+            let Ok(raw) = u32::try_from(index) else {
+                break;
+            };
+            phrases.add(Symbol(raw), ReadValue::new(interner.resolve(Symbol(raw))));
+        }
+        phrases
+    }
+
+    /// Adds the string `symbol`, read as `read`, if it is a phrase (two to
+    /// [`MAX_PHRASE_TOKENS`] words).
+    pub fn add(&mut self, symbol: Symbol, read: ReadValue) {
+        if read.words() < 2 || read.words() > MAX_PHRASE_TOKENS {
+            return;
+        }
+        let at = self.phrases.len();
+        for word in read.word_list() {
+            let positions = self.by_word.entry(word.to_owned()).or_default();
+            if positions.last() != Some(&at) {
+                positions.push(at);
+            }
+        }
+        self.phrases.push((symbol, read));
+    }
+
+    /// The phrases holding `value`'s words in a row, other than `value`
+    /// itself, each with where they start in it: `(phrase, offset)`.
+    pub fn containing(&self, symbol: Symbol, value: &ReadValue) -> Vec<(usize, usize)> {
+        let Some(first) = value.first_word() else {
+            return Vec::new();
+        };
+        self.by_word
+            .get(first)
+            .into_iter()
+            .flatten()
+            .filter_map(|&at| {
+                let (phrase_symbol, phrase) = self.phrases.get(at)?;
+                if *phrase_symbol == symbol {
+                    return None;
+                }
+                Some((at, value.offset_in(phrase)?))
+            })
+            .collect()
+    }
+
+    /// The phrase at `at` ([`Phrases::containing`]).
+    pub fn get(&self, at: usize) -> Option<&ReadValue> {
+        self.phrases.get(at).map(|(_, read)| read)
+    }
 }
 
 /// The words a domain gives the reader (see [`DomainWords`]).

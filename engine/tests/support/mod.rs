@@ -104,6 +104,39 @@ const MANIFEST: &str = "bundle.yaml";
 
 pub const BROKEN: &[Broken] = &[
     Broken {
+        name: "alias_not_a_field",
+        edits: &[edit(
+            DOMAIN,
+            "  order:\n    fields:",
+            "  order:\n    aliases: [last4]\n    fields:",
+        )],
+        code: "turnstile::unknown_field",
+        at: Some((DOMAIN, "last4]")),
+        message: "entity `order` has no field `last4` to be named by",
+    },
+    Broken {
+        name: "alias_not_a_string",
+        edits: &[edit(
+            DOMAIN,
+            "  order:\n    fields:",
+            "  order:\n    aliases: [item_prices]\n    fields:",
+        )],
+        code: "turnstile::type_mismatch",
+        at: Some((DOMAIN, "item_prices]")),
+        message: "the alias `item_prices` of entity `order` is declared `list<amount>`, not `string`",
+    },
+    Broken {
+        name: "alias_twice",
+        edits: &[edit(
+            DOMAIN,
+            "  order:\n    fields:",
+            "  order:\n    aliases: [user_id, user_id ]\n    fields:",
+        )],
+        code: "turnstile::duplicate_id",
+        at: Some((DOMAIN, "user_id ]")),
+        message: "entity `order` lists the alias `user_id` twice",
+    },
+    Broken {
         name: "confirmation_placeholder_not_a_parameter",
         edits: &[edit(
             DOMAIN,

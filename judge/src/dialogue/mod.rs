@@ -298,9 +298,27 @@ pub struct TurnCues {
     /// wiping", "instead of refilling"), by the stem of their words
     /// ([`TurnCues::declines`]): the turn proposes none of them.
     pub declined: Vec<String>,
+    /// The words of an agent turn's request sentence, when one sentence
+    /// asks (a question, or a sentence holding a request cue: "Shall I
+    /// freeze the card ending 6610?"), as turns are read: a record the turn
+    /// names only outside it, beside another of its kind it names, is
+    /// context, not what the turn proposes ([`TurnCues::proposes`]).
+    pub proposal: Vec<Word>,
 }
 
 impl TurnCues {
+    /// Whether the request sentences of an agent turn name `value` (its
+    /// words in a row, as turns are normalised).
+    #[must_use]
+    pub fn proposes(&self, value: &str) -> bool {
+        let wanted = words(&tokens::normalise(value));
+        !wanted.is_empty()
+            && self
+                .proposal
+                .windows(wanted.len())
+                .any(|window| window == wanted.as_slice())
+    }
+
     /// Whether the turn names the action `word` (a value, any case) only as
     /// what not to do: no proposal of it counts.
     #[must_use]
@@ -457,6 +475,11 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 } else {
                     Vec::new()
                 },
+                proposal: if asks_decision {
+                    request_words(turn.sentences())
+                } else {
+                    Vec::new()
+                },
                 // `asks_anything` without tokenizing the turn a second time.
                 asks_anything: asks_decision || turn.text.contains('?'),
                 ..TurnCues::default()
@@ -583,6 +606,19 @@ pub fn asks_for_decision(text: &str) -> bool {
 /// of its sentences, read once).
 fn turn_asks_decision(turn: &Turn) -> bool {
     asks_decision_of(turn.sentences())
+}
+
+/// The words of the one sentence of a request for a decision that asks it
+/// (a question, or a sentence holding a request cue); none when several
+/// do: a turn asking several things may propose each on other records.
+fn request_words(sentences: &[Sentence]) -> Vec<Word> {
+    let mut asking = sentences
+        .iter()
+        .filter(|s| s.question || asks_decision_in(s.words()));
+    match (asking.next(), asking.next()) {
+        (Some(only), None) => only.words().to_vec(),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether sentences ask the user to decide something: they hold a cue

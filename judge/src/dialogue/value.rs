@@ -65,6 +65,44 @@ impl ReadTurn {
 }
 
 impl ReadTurn {
+    /// Where a value of words (not an amount or a date) starts in the
+    /// turn, by token: every occurrence.
+    #[must_use]
+    pub fn word_positions(&self, value: &ReadValue) -> Vec<usize> {
+        if value.tokens.is_empty() || value.amount.is_some() || value.date.is_some() {
+            return Vec::new();
+        }
+        self.tokens
+            .windows(value.tokens.len())
+            .enumerate()
+            .filter(|(_, window)| *window == value.tokens.as_slice())
+            .map(|(at, _)| at)
+            .collect()
+    }
+}
+
+impl ReadValue {
+    /// Where this value's words stand inside the longer value `longer`
+    /// ("economy" in "basic economy": 1), if they do; never for amounts
+    /// and dates, which are named by value, not by words.
+    #[must_use]
+    pub fn offset_in(&self, longer: &ReadValue) -> Option<usize> {
+        let words_only = |v: &ReadValue| v.amount.is_none() && v.date.is_none();
+        if self.tokens.is_empty()
+            || longer.tokens.len() <= self.tokens.len()
+            || !words_only(self)
+            || !words_only(longer)
+        {
+            return None;
+        }
+        longer
+            .tokens
+            .windows(self.tokens.len())
+            .position(|window| window == self.tokens.as_slice())
+    }
+}
+
+impl ReadTurn {
     /// The turn's tokens and its amounts (a key may come more than once): a
     /// value can be named in the turn only if its [`ReadValue::lookup`] key
     /// is among them (or it is a date), so an index over these finds every
@@ -127,6 +165,37 @@ impl ReadValue {
             Lookup::Date
         } else {
             Lookup::Token(first)
+        }
+    }
+
+    /// The value's first word, when it is read as words (not an amount or a
+    /// date).
+    #[must_use]
+    pub fn first_word(&self) -> Option<&str> {
+        (self.words() > 0)
+            .then(|| self.tokens.first().map(ValueToken::as_str))
+            .flatten()
+    }
+
+    /// The value's words, when it is read as words (none for an amount
+    /// or a date).
+    pub fn word_list(&self) -> impl Iterator<Item = &str> {
+        let words = if self.words() > 0 {
+            self.tokens.as_slice()
+        } else {
+            &[]
+        };
+        words.iter().map(ValueToken::as_str)
+    }
+
+    /// How many words the value is read as: none for an amount or a date,
+    /// which are named by value ([`ReadValue::offset_in`]).
+    #[must_use]
+    pub fn words(&self) -> usize {
+        if self.amount.is_some() || self.date.is_some() {
+            0
+        } else {
+            self.tokens.len()
         }
     }
 
@@ -470,6 +539,24 @@ fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_found_inside_a_longer_one_and_in_a_turn_by_position() {
+        let economy = ReadValue::new("economy");
+        let basic = ReadValue::new("basic economy");
+        assert_eq!(economy.offset_in(&basic), Some(1));
+        assert_eq!(basic.offset_in(&economy), None);
+        assert_eq!(economy.offset_in(&ReadValue::new("business")), None);
+        // Amounts and dates are named by value, never as words of another.
+        assert_eq!(
+            ReadValue::new("12").offset_in(&ReadValue::new("12 bags")),
+            None
+        );
+        let turn = ReadTurn::new("Basic economy, or economy? BASIC ECONOMY it is.");
+        assert_eq!(turn.word_positions(&basic), [0, 5]);
+        assert_eq!(turn.word_positions(&economy), [1, 3, 6]);
+        assert!(turn.word_positions(&ReadValue::new("$12.50")).is_empty());
+    }
 
     #[test]
     fn amounts_are_canonical() {

@@ -503,7 +503,8 @@ impl Inputs {
     }
 }
 
-/// Every mention as `(value, event, speaker, until)`: a user's (or the
+/// Every mention that spells its value, as `(value, event, speaker,
+/// until)`: a user's (or the
 /// ticket's, the user's statement) counts for `said` until the user's next
 /// disowning of the value at or after it ([`FOREVER`] when none; a turn
 /// naming a value to disown it does not count), an agent's for good.
@@ -515,7 +516,7 @@ fn said_intervals(facts: &TraceFacts) -> impl Iterator<Item = (Value, u32, Speak
     for events in disowned.values_mut() {
         events.sort_unstable();
     }
-    facts.mentions.iter().map(move |m| {
+    facts.mentions.iter().filter(|m| !m.implied).map(move |m| {
         let until = match m.speaker {
             Speaker::User | Speaker::Ticket => disowned
                 .get(&m.value)

@@ -111,6 +111,10 @@ impl Dialogue {
                     (m.value, m.event.0),
                 )));
             }
+            // A reference names the record for `confirmed`, never for `said`.
+            if m.implied {
+                continue;
+            }
             let key = (m.value, m.speaker);
             let was = self.earliest.get(&key).copied();
             let first = was.map_or(m.event.0, |w| w.min(m.event.0));
@@ -393,6 +397,7 @@ mod tests {
                     in_answer: value != ACTION && speaker == Speaker::User,
                     declined: false,
                     action: false,
+                    implied: false,
                 })
                 .collect(),
             ..EventFacts::default()
@@ -647,6 +652,7 @@ mod tests {
                 in_answer: false,
                 declined: false,
                 action: false,
+                implied: false,
             });
         }
         let d = dialogue(&[summary, user(1, true, false, false)]);
