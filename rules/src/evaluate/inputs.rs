@@ -704,18 +704,26 @@ pub(super) fn arg_index(facts: &TraceFacts) -> ArgIndex {
 
 impl Dependencies {
     pub(super) fn new(facts: &TraceFacts, tool_of_call: &HashMap<u32, Symbol>) -> Self {
+        // A read changes what a criterion reads where a value starts and
+        // where it stops: a read that concludes nothing (`Read::unknown`)
+        // adds no value of its own, yet ends the one before.
         let mut reads: HashMap<(Symbol, Symbol, Symbol), Vec<u32>> = HashMap::new();
-        for a in &facts.attrs {
-            reads
-                .entry((a.entity, a.id, a.field))
-                .or_default()
-                .push(a.from.0);
-        }
-        for a in &facts.attr_lens {
-            reads
-                .entry((a.entity, a.id, a.field))
-                .or_default()
-                .push(a.from.0);
+        let spans = facts
+            .attrs
+            .iter()
+            .map(|a| (a.entity, a.id, a.field, a.from, a.until))
+            .chain(
+                facts
+                    .attr_lens
+                    .iter()
+                    .map(|a| (a.entity, a.id, a.field, a.from, a.until)),
+            );
+        for (entity, id, field, from, until) in spans {
+            let points = reads.entry((entity, id, field)).or_default();
+            points.push(from.0);
+            if until != FOREVER {
+                points.push(until.0);
+            }
         }
         let mut calls: HashMap<Symbol, Vec<(u32, u32)>> = HashMap::new();
         for c in &facts.calls {
