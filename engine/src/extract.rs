@@ -18,6 +18,14 @@
 //! the agent's first event counts; a later one is an anomaly
 //! ([`ExtractionProblem::LateTicket`]) and states nothing.
 //!
+//! A turn names a record by its id, by an alias its entity declares (a
+//! read record's `last4`), or — a request for a decision naming an action —
+//! by being the only record of its kind in play (a reference: it counts for
+//! `confirmed`, not `said`). A question naming one record proposes that one,
+//! not the others of its kind the turn names elsewhere; a value named only
+//! inside a longer phrase the bundle or the conversation knows is not named
+//! on its own.
+//!
 //! One principal per conversation: the variables bound before the request is
 //! classified (the authenticated user, [`principal_mask`]) bind
 //! once; a later identification of someone else binds nothing, so it opens
