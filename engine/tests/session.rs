@@ -212,6 +212,7 @@ fn a_compliant_cancellation_is_guided_then_allowed() {
             step: "cancel.authorize".to_owned(),
             request: bindings(&[("order", "#O1"), ("user", "u1")]),
             approved: None,
+            consent_by_judge: None,
         }
     );
     assert!(matches!(

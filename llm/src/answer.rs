@@ -68,6 +68,8 @@ fn parse_one(answer: &Checked, request: &JudgeRequest, key: &str) -> ParsedAnswe
     };
     let verdict = match &request.question {
         Question::Criterion { said_by, .. } => criterion_verdict(object, request, *said_by),
+        // Consent is the user's to give: the evidence is a user turn.
+        Question::Consent { .. } => criterion_verdict(object, request, Role::User),
         Question::Classify { branches } => {
             let labels: Vec<&str> = branches.iter().map(|b| b.label.as_str()).collect();
             classify_verdict(object, request, &labels)

@@ -27,9 +27,10 @@ Rules:
 4. If the events do not contain the evidence, the criterion is not satisfied. If you cannot tell, answer unknown.
 5. Facts about orders, reservations, accounts or eligibility are not yours to judge; do not speculate about them.
 6. Questions are independent: never let the answer to one question decide another.
+7. A consent question names one tool call. It is satisfied only if, in the events it names (from the agent's latest request for a decision about this action), the user explicitly agreed to exactly that call: that action, on those records, with those details. A yes to a different action, record or amount, a yes with a condition or a change, a question back, or silence is not consent: answer not_satisfied when the user declined or agreed to something else, unknown when you cannot tell.
 
 Output contract: reply with one JSON object and nothing else, with exactly one member per question, keyed by the question's number as a string: {\"1\": <answer>, \"2\": <answer>, ...}.
-- Answer to a criterion question: {\"verdict\": \"satisfied\" | \"not_satisfied\" | \"unknown\", \"evidence_event\": <event_index of the turn that satisfies it, by the speaker the question's Evidence line names; required when satisfied>, \"rationale\": \"<at most 12 words>\"}
+- Answer to a criterion question or a consent question: {\"verdict\": \"satisfied\" | \"not_satisfied\" | \"unknown\", \"evidence_event\": <event_index of the turn that satisfies it, by the speaker the question's Evidence line names; required when satisfied>, \"rationale\": \"<at most 12 words>\"}
 - Answer to a classification question: {\"label\": \"<exactly one of the given labels, or null if none fits>\", \"evidence_event\": <event_index of the user turn that shows it>, \"rationale\": \"<at most 12 words>\"}
 ";
 
@@ -192,6 +193,15 @@ fn write_question(s: &mut String, request: &JudgeRequest) {
                     key_values.join(", ")
                 );
             }
+        }
+        Question::Consent { tool, call } => {
+            let _ = writeln!(s, "Type: consent");
+            let _ = writeln!(
+                s,
+                "Did the user explicitly agree to exactly this call of {tool}: {}",
+                one_line(call)
+            );
+            let _ = writeln!(s, "Evidence: a user turn");
         }
         Question::Classify { branches } => {
             let _ = writeln!(s, "Type: classification");

@@ -232,7 +232,7 @@ impl SyncJudge for AssumingJudge {
 /// The answer of [`AssumingJudge`] to `request`.
 fn assume(request: &JudgeRequest) -> Judgement {
     match &request.question {
-        Question::Classify { .. } => OfflineJudge.decide(request),
+        Question::Classify { .. } | Question::Consent { .. } => OfflineJudge.decide(request),
         Question::Criterion { .. } => match request.conversation.first() {
             Some(turn) => Judgement::new(
                 Verdict::Satisfied {
