@@ -598,7 +598,9 @@ impl SyncJudge for FailingCriteria {
         for request in requests {
             match request.question {
                 Question::Classify { .. } => out.push(OfflineJudge.decide(request)),
-                Question::Criterion { .. } => out.extend((self.answer)(request)),
+                Question::Criterion { .. } | Question::Consent { .. } => {
+                    out.extend((self.answer)(request))
+                }
             }
         }
         out
@@ -711,7 +713,7 @@ impl Judge for HttpCriteria {
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         match request.question {
             Question::Classify { .. } => OfflineJudge.decide(request),
-            Question::Criterion { .. } => self.0.judge(request).await,
+            Question::Criterion { .. } | Question::Consent { .. } => self.0.judge(request).await,
         }
     }
 }
