@@ -422,12 +422,12 @@ async fn the_question_is_asked_once_per_write() {
 
 #[tokio::test]
 async fn an_identical_call_takes_the_answer_until_the_user_says_more() {
-    let (server, judge) = judged_by(answering(NO)).await;
+    let (server, judge) = judged_by(answering(r#"{"verdict":"unknown"}"#)).await;
     let (mut session, report) = cancel_after(Some(UNDECIDED), &judge).await;
-    assert!(report.verdict.is_block());
+    assert_eq!(consent_of(&report), ConsentState::Unknown);
     // The same call again at once: nothing the user said changed.
     let again = push(&mut session, vec![cancel("c5", "#O1")], &judge).await;
-    assert!(again[0].verdict.is_block(), "{:?}", again[0].verdict);
+    assert_eq!(consent_of(&again[0]), ConsentState::Unknown);
     assert_eq!(requests(&server).await.len(), 1);
     // The user says something new: the question is asked again.
     let more = push(
@@ -436,8 +436,9 @@ async fn an_identical_call_takes_the_answer_until_the_user_says_more() {
         &judge,
     )
     .await;
-    assert!(more[1].verdict.is_block(), "{:?}", more[1].verdict);
+    assert_eq!(consent_of(&more[1]), ConsentState::Unknown);
     assert_eq!(requests(&server).await.len(), 2);
+    assert_eq!(session.snapshot().consents.len(), 2);
 }
 
 #[tokio::test]

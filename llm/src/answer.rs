@@ -551,4 +551,28 @@ mod tests {
             assert!(answers.iter().all(is_unknown), "{text:?} -> {answers:?}");
         }
     }
+
+    #[test]
+    fn a_consent_answer_needs_a_user_turn_as_evidence() {
+        let mut consent = criterion();
+        consent.question = Question::Consent {
+            tool: "cancel_pending_order".into(),
+            call: "Cancel order #W1?".into(),
+        };
+        let by_user = "{\"verdict\":\"satisfied\",\"evidence_event\":5}";
+        let by_agent = "{\"verdict\":\"satisfied\",\"evidence_event\":4}";
+        assert_eq!(
+            parse_answer(by_user, &consent).verdict,
+            Verdict::Satisfied { evidence_event: 5 }
+        );
+        assert!(is_unknown(&parse_answer(by_agent, &consent)));
+        assert_eq!(
+            parse_answer("{\"verdict\":\"not_satisfied\"}", &consent).verdict,
+            Verdict::NotSatisfied
+        );
+        assert!(is_unknown(&parse_answer(
+            "{\"label\":\"cancel\"}",
+            &consent
+        )));
+    }
 }

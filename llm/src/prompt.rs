@@ -284,6 +284,31 @@ mod tests {
     }
 
     #[test]
+    fn a_consent_question_names_the_call_and_asks_for_a_user_turn() {
+        let mut consent = request("cancel.confirm#consent", "#W1", turns(8..10));
+        consent.question = Question::Consent {
+            tool: "cancel_pending_order".into(),
+            call: "Cancel order #W1\n(no longer needed)?".into(),
+        };
+        consent.policy_excerpt = None;
+        let criterion = request("cancel.reason", "#W1", turns(8..10));
+        let u = batch_message(&[criterion, consent]);
+        assert!(
+            u.contains(
+                "Question 2\nNode: cancel.confirm#consent\nType: consent\nDid the user explicitly agree to exactly this call of cancel_pending_order: Cancel order #W1 (no longer needed)?\nEvidence: a user turn\n"
+            ),
+            "{u}"
+        );
+        assert!(
+            u.contains("Events: 8 to 9 of the conversation above"),
+            "{u}"
+        );
+        // Its answer follows the criterion's contract.
+        assert!(RULES.contains("Answer to a criterion question or a consent question"));
+        assert!(RULES.contains("7. A consent question names one tool call."));
+    }
+
+    #[test]
     fn a_conflicting_slice_carries_its_own_events() {
         let a = request("cancel.confirm", "#W1", turns(2..6));
         let mut other = turns(3..5);

@@ -337,12 +337,11 @@ impl Core {
     }
 
     /// The logged facts as the workflow with consent granted reads them:
-    /// a call held for confirmation or blocked earlier did not run, so it
-    /// is an event without facts (it used no authorization there, as it
-    /// used none in the session's own workflow).
+    /// a call held for confirmation earlier did not run, so it is an event
+    /// without facts (it used no authorization there).
     fn granted_log(&self) -> impl Iterator<Item = Cow<'_, EventFacts>> {
         self.log.iter().map(|facts| {
-            if self.approvals.is_held(facts.event) || self.blocked_writes.contains(&facts.event) {
+            if self.approvals.is_held(facts.event) {
                 Cow::Owned(EventFacts {
                     event: facts.event,
                     now: facts.now,
@@ -355,24 +354,9 @@ impl Core {
     }
 
     /// Books the verdict on event `k` in the approvals: a `confirm` holds
-    /// the call, an allow on an approval uses the approval up; a blocked
-    /// write on a tool with consent conditions is noted as not run.
+    /// the call, an allow on an approval uses the approval up.
     pub fn note_verdict(&mut self, k: EventIdx, verdict: &GateVerdict) {
         match verdict {
-            GateVerdict::Block { .. } => {
-                let consent_tool = match self.events.get(k.as_usize()) {
-                    Some(Event::Call { tool, .. }) => self
-                        .rt
-                        .bundle
-                        .domain
-                        .tool(tool)
-                        .is_some_and(|t| self.rt.granted.contains_key(&t.symbol)),
-                    _ => false,
-                };
-                if consent_tool {
-                    self.blocked_writes.insert(k);
-                }
-            }
             GateVerdict::Confirm { .. } => {
                 if let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) {
                     self.approvals.hold(id, k, tool, args);

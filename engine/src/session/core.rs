@@ -6,7 +6,6 @@
 //! facts at the events they take effect; what asks for them is
 //! [`super::judging`].
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use turnstile_rules::{Condition, ConsentOutcome, Env, EventIdx, Reason, StepId, Violation};
@@ -55,9 +54,6 @@ pub(super) struct Core {
     pub after_block: bool,
     /// The calls held for confirmation and the host's answers.
     pub approvals: Approvals,
-    /// The writes blocked on a tool with consent conditions: they did not
-    /// run, so the workflow with consent granted reads them as no call.
-    pub blocked_writes: BTreeSet<EventIdx>,
 }
 
 impl Core {
@@ -77,7 +73,6 @@ impl Core {
             after_user: false,
             after_block: false,
             approvals: Approvals::default(),
-            blocked_writes: BTreeSet::new(),
             rt,
         }
     }
