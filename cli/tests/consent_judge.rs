@@ -3,9 +3,9 @@
 //! loopback that answers every question of a completion by its type
 //! (classification: `cancel`; criterion: not satisfied, so the write lacks
 //! only consent; consent: yes, citing the user's reply) and counts the
-//! completions. A second gate process on the same store continues the
-//! session: the write the judge allowed is not held for the host, and no
-//! question is asked again.
+//! completions. A second gate process on the same store, and a server
+//! killed and restarted on its store, continue the session: the write the
+//! judge allowed is not held for the host, and no question is asked again.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 mod common;
@@ -15,7 +15,7 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::gate;
+use common::{Server, copy_dir, gate, json};
 
 /// A fake chat-completions server: the number of completions it answered,
 /// and how many of their questions were consent questions.
@@ -188,4 +188,56 @@ fn the_offline_judge_leaves_the_same_write_to_the_host() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(verdicts[10]["verdict"], "confirm", "{}", verdicts[10]);
     assert_eq!(verdicts[10]["consent"], "qualified", "{}", verdicts[10]);
+}
+
+#[test]
+fn a_served_session_keeps_the_models_consent_across_a_restart() {
+    let model = FakeModel::start();
+    let dir = tempfile::tempdir().unwrap();
+    let bundles = dir.path().join("bundles");
+    copy_dir(&shop(), &bundles.join("shop"));
+    let store = dir.path().join("s.db");
+    let judge = [
+        "--judge",
+        "openai",
+        "--judge-url",
+        model.url.as_str(),
+        "--judge-model",
+        "fake",
+    ];
+    let mut server = Server::start_with(&bundles, &store, &judge);
+    let (status, body) = server.request(
+        "POST",
+        "/v1/sessions",
+        Some(r#"{"bundle":"shop","schedule":"workflow"}"#),
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = json(&body)["id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/sessions/{id}/events");
+    let (status, body) = server.request("POST", &path, Some(&format!("[{}]", OPENING.join(","))));
+    assert_eq!(status, 200, "{body}");
+    let verdicts = json(&body);
+    let write = &verdicts[10];
+    assert_eq!(write["verdict"], "allow", "{write}");
+    assert_eq!(write["consent_by_judge"]["evidence"], 9, "{write}");
+    let (_, doc) = server.request("GET", "/openapi.json", None);
+    assert!(
+        json(&doc)["components"]["schemas"]["Verdict"]["properties"]["consent_by_judge"]
+            .is_object(),
+        "{doc}"
+    );
+    let asked = model.completions.load(Ordering::SeqCst);
+    server.kill();
+    let server = Server::start_with(&bundles, &store, &judge);
+    let approval = r#"{"type":"approval","call":"c4","granted":true,"by":"user"}"#;
+    let (status, body) = server.request("POST", &path, Some(approval));
+    assert_eq!(status, 200, "{body}");
+    let verdict = json(&body);
+    assert_eq!(verdict["event"], 11, "{verdict}");
+    assert!(
+        !verdict["anomalies"].as_array().unwrap().is_empty(),
+        "{verdict}"
+    );
+    assert_eq!(model.completions.load(Ordering::SeqCst), asked);
+    assert_eq!(model.consent_questions.load(Ordering::SeqCst), 1);
 }
