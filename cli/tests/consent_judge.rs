@@ -6,6 +6,8 @@
 //! completions. A second gate process on the same store, and a server
 //! killed and restarted on its store, continue the session: the write the
 //! judge allowed is not held for the host, and no question is asked again.
+//! `replay` and `audit` with the model judge say the consent was the
+//! judge's.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
 mod common;
@@ -15,7 +17,7 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{Server, copy_dir, gate, json};
+use common::{Server, copy_dir, gate, json, turnstile};
 
 /// A fake chat-completions server: the number of completions it answered,
 /// and how many of their questions were consent questions.
@@ -240,4 +242,87 @@ fn a_served_session_keeps_the_models_consent_across_a_restart() {
     );
     assert_eq!(model.completions.load(Ordering::SeqCst), asked);
     assert_eq!(model.consent_questions.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn replay_and_audit_say_the_consent_was_the_judges() {
+    let model = FakeModel::start();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("conversation.jsonl");
+    let mut text = String::from("{\"type\":\"trace\",\"id\":\"undecided\"}\n");
+    text.push_str(&OPENING.join("\n"));
+    text.push('\n');
+    std::fs::write(&file, text).unwrap();
+    let (shop, file) = (shop(), file.to_string_lossy().into_owned());
+    let judge = [
+        "--judge",
+        "openai",
+        "--judge-url",
+        model.url.as_str(),
+        "--judge-model",
+        "fake",
+    ];
+    let mut replay = vec!["replay", shop.to_str().unwrap(), file.as_str()];
+    replay.extend(judge);
+    let out = turnstile(&replay);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            "ALLOW  cancel.authorize {order=#O1, user=u1} (consent read by the judge in event 9)"
+        ),
+        "{stdout}"
+    );
+    let mut audit = vec![
+        "audit",
+        "--bundle",
+        shop.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+    ];
+    audit.extend(judge);
+    audit.push(file.as_str());
+    let out = turnstile(&audit);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let report = traced(&stdout);
+    assert_eq!(report["verdict"], "compliant", "{report}");
+    assert_eq!(report["consent_by_judge"][0]["event"], 10, "{report}");
+    assert_eq!(report["consent_by_judge"][0]["evidence"], 9, "{report}");
+    assert!(report.get("needs_review").is_none(), "{report}");
+    let mut table = vec!["audit", "--bundle", shop.to_str().unwrap(), "--quiet"];
+    table.extend(judge);
+    table.push(file.as_str());
+    let out = turnstile(&table);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("consent read by the model judge where the reader could not decide it: 1 mutating calls allowed"),
+        "{stdout}"
+    );
+    // Offline, the same write needs review.
+    let out = turnstile(&[
+        "audit",
+        "--bundle",
+        shop.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+        file.as_str(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report = traced(&stdout);
+    assert_eq!(report["verdict"], "needs_review", "{report}");
+    assert!(report.get("consent_by_judge").is_none(), "{report}");
+}
+
+/// The audit report's trace `undecided`.
+fn traced(stdout: &str) -> serde_json::Value {
+    json(stdout)["traces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["trace"] == "undecided")
+        .cloned()
+        .unwrap_or_else(|| panic!("{stdout}"))
 }
