@@ -28,6 +28,18 @@ struct FakeModel {
 }
 
 impl FakeModel {
+    /// The flags that make `turnstile` ask this server.
+    fn flags(&self) -> Vec<&str> {
+        vec![
+            "--judge",
+            "openai",
+            "--judge-url",
+            self.url.as_str(),
+            "--judge-model",
+            "fake",
+        ]
+    }
+
     fn start() -> FakeModel {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/v1", listener.local_addr().unwrap());
@@ -141,16 +153,8 @@ fn the_models_consent_is_stored_and_a_restarted_gate_keeps_it() {
     let model = FakeModel::start();
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.db");
-    let judge = [
-        "--judge",
-        "openai",
-        "--judge-url",
-        model.url.as_str(),
-        "--judge-model",
-        "fake",
-        "--session",
-        "s1",
-    ];
+    let mut judge = model.flags();
+    judge.extend(["--session", "s1"]);
     let (code, verdicts, stderr) = gate(&shop(), &store, &judge, &lines(OPENING));
     assert_eq!(code, Some(0), "{stderr}");
     let write = &verdicts[10];
@@ -199,14 +203,7 @@ fn a_served_session_keeps_the_models_consent_across_a_restart() {
     let bundles = dir.path().join("bundles");
     copy_dir(&shop(), &bundles.join("shop"));
     let store = dir.path().join("s.db");
-    let judge = [
-        "--judge",
-        "openai",
-        "--judge-url",
-        model.url.as_str(),
-        "--judge-model",
-        "fake",
-    ];
+    let judge = model.flags();
     let mut server = Server::start_with(&bundles, &store, &judge);
     let (status, body) = server.request(
         "POST",
@@ -254,16 +251,9 @@ fn replay_and_audit_say_the_consent_was_the_judges() {
     text.push('\n');
     std::fs::write(&file, text).unwrap();
     let (shop, file) = (shop(), file.to_string_lossy().into_owned());
-    let judge = [
-        "--judge",
-        "openai",
-        "--judge-url",
-        model.url.as_str(),
-        "--judge-model",
-        "fake",
-    ];
+    let judge = model.flags();
     let mut replay = vec!["replay", shop.to_str().unwrap(), file.as_str()];
-    replay.extend(judge);
+    replay.extend(&judge);
     let out = turnstile(&replay);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -281,7 +271,7 @@ fn replay_and_audit_say_the_consent_was_the_judges() {
         "json",
         "--quiet",
     ];
-    audit.extend(judge);
+    audit.extend(&judge);
     audit.push(file.as_str());
     let out = turnstile(&audit);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -292,7 +282,7 @@ fn replay_and_audit_say_the_consent_was_the_judges() {
     assert_eq!(report["consent_by_judge"][0]["evidence"], 9, "{report}");
     assert!(report.get("needs_review").is_none(), "{report}");
     let mut table = vec!["audit", "--bundle", shop.to_str().unwrap(), "--quiet"];
-    table.extend(judge);
+    table.extend(&judge);
     table.push(file.as_str());
     let out = turnstile(&table);
     let stdout = String::from_utf8_lossy(&out.stdout);

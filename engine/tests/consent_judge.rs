@@ -19,17 +19,16 @@
 //! asking.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::Path;
-use std::sync::Arc;
+#[path = "support/shop.rs"]
+mod shop;
+
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Value as Json, json};
-use turnstile_engine::bundle::model::Side;
-use turnstile_engine::check_bundle;
 use turnstile_engine::session::{
-    BundleRuntime, ConsentByJudge, ConsentState, EventReport, GateVerdict, JudgedConsent, Schedule,
-    Session, SessionState,
+    ConsentByJudge, ConsentState, EventReport, GateVerdict, JudgedConsent, Schedule, Session,
+    SessionState,
 };
 use turnstile_engine::trace::{Approver, Event};
 use turnstile_judge::{
@@ -41,40 +40,11 @@ use turnstile_rules::{EventIdx, Reason};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
+use shop::{agent, call, ok, runtime, user};
+
 /// Tokens the fake server reports per completion.
 const PROMPT_TOKENS: u64 = 120;
 const COMPLETION_TOKENS: u64 = 15;
-
-fn runtime() -> Arc<BundleRuntime> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
-    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-    BundleRuntime::new(Arc::new(bundle)).unwrap()
-}
-
-fn user(text: &str) -> Event {
-    Event::User { text: text.into() }
-}
-
-fn agent(text: &str) -> Event {
-    Event::Agent { text: text.into() }
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
-}
 
 fn cancel(id: &str, order_id: &str) -> Event {
     call(

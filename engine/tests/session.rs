@@ -8,17 +8,17 @@
 //! awaited judge deciding as a synchronous one.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::Path;
+#[path = "support/shop.rs"]
+mod shop;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Value as Json, json};
-use turnstile_engine::bundle::model::Side;
-use turnstile_engine::check_bundle;
 use turnstile_engine::session::{
-    BundleRuntime, ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus,
-    RequestView, STATE_VERSION, Schedule, Session, SessionError, SessionState,
+    ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus, RequestView,
+    STATE_VERSION, Schedule, Session, SessionError, SessionState,
 };
 use turnstile_engine::session::{coverage, replay};
 use turnstile_engine::trace::{Approver, Event, Trace};
@@ -28,36 +28,7 @@ use turnstile_judge::{
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use turnstile_rules::{EventIdx, Reason};
 
-fn runtime() -> Arc<BundleRuntime> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
-    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-    BundleRuntime::new(Arc::new(bundle)).unwrap()
-}
-
-fn user(text: &str) -> Event {
-    Event::User { text: text.into() }
-}
-
-fn agent(text: &str) -> Event {
-    Event::Agent { text: text.into() }
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
-}
+use shop::{agent, call, ok, runtime, user};
 
 fn profile() -> Json {
     json!({

@@ -5,7 +5,8 @@
 //! migrated with none.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::Path;
+mod common;
+
 use std::sync::Arc;
 
 use serde_json::json;
@@ -18,11 +19,7 @@ use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, Role, Syn
 use turnstile_rules::EventIdx;
 use turnstile_store::{Durability, STORE_FORMAT, SessionHandle, SessionMeta, Store};
 
-fn runtime() -> Arc<BundleRuntime> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/fixtures/shop");
-    let bundle = turnstile_engine::check_bundle(&dir).unwrap();
-    BundleRuntime::new(Arc::new(bundle)).unwrap()
-}
+use common::{EVENTS, event, runtime};
 
 fn meta(rt: &BundleRuntime) -> SessionMeta {
     SessionMeta {
@@ -68,47 +65,12 @@ impl SyncJudge for AgreeingModel {
     }
 }
 
-fn event(line: serde_json::Value) -> Event {
-    serde_json::from_value(line).unwrap()
-}
-
-/// The shop's cancellation of `#O1`, the user's reply one the reader
-/// cannot decide; the cancel is event 10.
+/// The shop's cancellation of `#O1`, the user's reply (event 9) one the
+/// reader cannot decide; the cancel is event 10.
 fn conversation() -> Vec<Event> {
-    let call = |id: &str, tool: &str, args: serde_json::Value| Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    };
-    vec![
-        event(
-            json!({"type":"user","text":"Hi! I'd like to cancel an order. My email is u1@example.com."}),
-        ),
-        event(json!({"type":"agent","text":"Sure, let me look you up."})),
-        call(
-            "c1",
-            "find_user_id_by_email",
-            json!({"email": "u1@example.com"}),
-        ),
-        event(json!({"type":"result","id":"c1","ok":true,"content":"u1"})),
-        call("c2", "get_user_details", json!({"user_id": "u1"})),
-        event(json!({"type":"result","id":"c2","ok":true,"content":{
-            "user_id": "u1", "orders": ["#O1"], "payment_methods": {}, "bills": []}})),
-        call("c3", "get_order_details", json!({"order_id": "#O1"})),
-        event(json!({"type":"result","id":"c3","ok":true,"content":{
-            "order_id": "#O1", "user_id": "u1", "status": "pending", "total": 10,
-            "items": []}})),
-        event(
-            json!({"type":"agent","text":"Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."}),
-        ),
-        event(json!({"type":"user","text":"Hmm, how long does a refund take?"})),
-        call(
-            "c4",
-            "cancel_pending_order",
-            json!({"order_id": "#O1", "reason": "no longer needed"}),
-        ),
-    ]
+    let mut events: Vec<Event> = EVENTS.iter().map(|line| event(line)).collect();
+    events[9] = event(r#"{"type":"user","text":"Hmm, how long does a refund take?"}"#);
+    events
 }
 
 /// Pushes `events`, appending each delta to `handle`; the last verdict.
