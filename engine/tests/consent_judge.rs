@@ -19,8 +19,7 @@
 //! asking.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-#[path = "support/shop.rs"]
-mod shop;
+mod support;
 
 use std::time::Duration;
 
@@ -40,7 +39,7 @@ use turnstile_rules::{EventIdx, Reason};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
-use shop::{agent, call, ok, runtime, user};
+use support::{agent, call, ok, shop_runtime as runtime, user};
 
 /// Tokens the fake server reports per completion.
 const PROMPT_TOKENS: u64 = 120;

@@ -8,8 +8,7 @@
 //! awaited judge deciding as a synchronous one.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-#[path = "support/shop.rs"]
-mod shop;
+mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,7 +27,7 @@ use turnstile_judge::{
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use turnstile_rules::{EventIdx, Reason};
 
-use shop::{agent, call, ok, runtime, user};
+use support::{agent, call, ok, shop_runtime as runtime, user};
 
 fn profile() -> Json {
     json!({

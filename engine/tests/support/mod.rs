@@ -733,6 +733,14 @@ pub const BROKEN: &[Broken] = &[
     },
 ];
 
+/// The runtime of the `shop` fixture, whose sessions the session tests
+/// replay.
+pub fn shop_runtime() -> std::sync::Arc<turnstile_engine::session::BundleRuntime> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/fixtures/shop");
+    let bundle = turnstile_engine::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    turnstile_engine::session::BundleRuntime::new(std::sync::Arc::new(bundle)).unwrap()
+}
+
 /// A user message.
 pub fn user(text: &str) -> Event {
     Event::User { text: text.into() }
