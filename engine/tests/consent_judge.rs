@@ -39,7 +39,7 @@ use turnstile_rules::{EventIdx, Reason};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
-use support::{agent, call, ok, shop_runtime as runtime, user};
+use support::{agent, call, shop_opening, shop_runtime as runtime, user};
 
 /// Tokens the fake server reports per completion.
 const PROMPT_TOKENS: u64 = 120;
@@ -55,37 +55,11 @@ fn cancel(id: &str, order_id: &str) -> Event {
 
 /// Identification, the order read and the agent's summary: events 0-8.
 fn asked(order_id: &str, status: &str) -> Vec<Event> {
-    vec![
-        user("Hi! I'd like to cancel an order. My email is u1@example.com."),
-        agent("Sure, let me look you up."),
-        call(
-            "c1",
-            "find_user_id_by_email",
-            json!({"email": "u1@example.com"}),
-        ),
-        ok("c1", json!("u1")),
-        call("c2", "get_user_details", json!({"user_id": "u1"})),
-        ok(
-            "c2",
-            json!({
-                "user_id": "u1",
-                "orders": ["#O1", "#O2"],
-                "payment_methods": {"cc": {"id": "cc", "source": "credit_card"}},
-                "bills": []
-            }),
-        ),
-        call("c3", "get_order_details", json!({"order_id": order_id})),
-        ok(
-            "c3",
-            json!({
-                "order_id": order_id, "user_id": "u1", "status": status, "total": 120.25,
-                "items": [{"item_id": "shirt_red_m", "product_id": "shirt", "price": 20}]
-            }),
-        ),
-        agent(&format!(
-            "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
-        )),
-    ]
+    let mut events = shop_opening(order_id, status);
+    events.push(agent(&format!(
+        "Order {order_id}: cancel it with reason 'no longer needed'? Please confirm (yes)."
+    )));
+    events
 }
 
 /// A reply the offline reader cannot decide (it answers with a question).

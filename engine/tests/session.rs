@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde_json::{Value as Json, json};
+use serde_json::json;
 use turnstile_engine::session::{
     ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus, RequestView,
     STATE_VERSION, Schedule, Session, SessionError, SessionState,
@@ -27,41 +27,9 @@ use turnstile_judge::{
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use turnstile_rules::{EventIdx, Reason};
 
-use support::{agent, call, ok, shop_runtime as runtime, user};
-
-fn profile() -> Json {
-    json!({
-        "user_id": "u1",
-        "orders": ["#O1", "#O2"],
-        "payment_methods": {"cc": {"id": "cc", "source": "credit_card"}},
-        "bills": []
-    })
-}
-
-fn order(id: &str, status: &str) -> Json {
-    json!({
-        "order_id": id, "user_id": "u1", "status": status, "total": 120.25,
-        "items": [{"item_id": "shirt_red_m", "product_id": "shirt", "price": 20}]
-    })
-}
-
-/// Identification and the order read: events 0-7.
-fn opening(order_id: &str, status: &str) -> Vec<Event> {
-    vec![
-        user("Hi! I'd like to cancel an order. My email is u1@example.com."),
-        agent("Sure, let me look you up."),
-        call(
-            "c1",
-            "find_user_id_by_email",
-            json!({"email": "u1@example.com"}),
-        ),
-        ok("c1", json!("u1")),
-        call("c2", "get_user_details", json!({"user_id": "u1"})),
-        ok("c2", profile()),
-        call("c3", "get_order_details", json!({"order_id": order_id})),
-        ok("c3", order(order_id, status)),
-    ]
-}
+use support::{
+    agent, call, ok, shop_opening as opening, shop_order as order, shop_runtime as runtime, user,
+};
 
 /// The agent summarizes, the user says yes, the agent cancels: events 8-11.
 fn confirmed_cancel(order_id: &str) -> Vec<Event> {
