@@ -168,6 +168,19 @@ async fn cancel_after(reply: Option<&str>, judge: &dyn Judge) -> (Session, Event
     (session, report)
 }
 
+/// [`cancel_after`] the undecided reply with a judge that answers at once.
+fn cancel_after_sync(judge: &dyn SyncJudge) -> (Session, EventReport) {
+    let mut session = Session::new(runtime(), Schedule::Workflow);
+    let mut events = asked("#O1", "pending");
+    events.push(user(UNDECIDED));
+    events.push(cancel("c4", "#O1"));
+    let mut last = None;
+    for event in events {
+        last = Some(session.push(event, judge).unwrap());
+    }
+    (session, last.unwrap())
+}
+
 fn consent_of(report: &EventReport) -> ConsentState {
     match &report.verdict {
         GateVerdict::Confirm { consent, .. } => *consent,
@@ -178,15 +191,7 @@ fn consent_of(report: &EventReport) -> ConsentState {
 #[tokio::test]
 async fn the_offline_reader_leaves_the_reply_undecided() {
     // The premise of every test below: offline, the write is `confirm`.
-    let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = asked("#O1", "pending");
-    events.push(user(UNDECIDED));
-    events.push(cancel("c4", "#O1"));
-    let mut last = None;
-    for event in events {
-        last = Some(session.push(event, &OfflineJudge).unwrap());
-    }
-    let report = last.unwrap();
+    let (session, report) = cancel_after_sync(&OfflineJudge);
     assert_eq!(consent_of(&report), ConsentState::Qualified);
     assert!(report.judge.iter().all(|n| !n.node.ends_with("#consent")));
     assert!(session.snapshot().consents.is_empty());
@@ -423,15 +428,8 @@ async fn a_replay_with_the_recorded_answers_decides_alike() {
     assert!(matches!(live.verdict, GateVerdict::Allow { .. }));
     let recorded = RecordedJudge::from_path(&record).unwrap();
     assert!(recorded.decides_consent());
-    let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = asked("#O1", "pending");
-    events.push(user(UNDECIDED));
-    events.push(cancel("c4", "#O1"));
-    let mut last = None;
-    for event in events {
-        last = Some(session.push(event, &recorded).unwrap());
-    }
-    assert_eq!(last.unwrap().verdict, live.verdict);
+    let (_, replayed) = cancel_after_sync(&recorded);
+    assert_eq!(replayed.verdict, live.verdict);
     assert_eq!(requests(&server).await.len(), 1, "the replay asked nobody");
     // A recording of the offline judge answered no consent question.
     assert!(!RecordedJudge::parse("").unwrap().decides_consent());
