@@ -267,9 +267,16 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             step,
             request,
             approved,
-        } => match approved {
-            None => writeln!(out, "{head} ALLOW  {step} {}", show(request)),
-            Some(approval) => writeln!(
+            consent_by_judge,
+        } => match (approved, consent_by_judge) {
+            (None, None) => writeln!(out, "{head} ALLOW  {step} {}", show(request)),
+            (None, Some(judged)) => writeln!(
+                out,
+                "{head} ALLOW  {step} {} (consent read by the judge in event {})",
+                show(request),
+                judged.evidence
+            ),
+            (Some(approval), _) => writeln!(
                 out,
                 "{head} ALLOW  {step} {} (approved by the {} for call {})",
                 show(request),

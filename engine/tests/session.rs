@@ -8,17 +8,16 @@
 //! awaited judge deciding as a synchronous one.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-use std::path::Path;
+mod support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde_json::{Value as Json, json};
-use turnstile_engine::bundle::model::Side;
-use turnstile_engine::check_bundle;
+use serde_json::json;
 use turnstile_engine::session::{
-    BundleRuntime, ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus,
-    RequestView, STATE_VERSION, Schedule, Session, SessionError, SessionState,
+    ConsentState, EventReport, Explainer, GateVerdict, Progress, RequestStatus, RequestView,
+    STATE_VERSION, Schedule, Session, SessionError, SessionState,
 };
 use turnstile_engine::session::{coverage, replay};
 use turnstile_engine::trace::{Approver, Event, Trace};
@@ -28,70 +27,9 @@ use turnstile_judge::{
 use turnstile_llm::{HttpJudge, HttpJudgeConfig};
 use turnstile_rules::{EventIdx, Reason};
 
-fn runtime() -> Arc<BundleRuntime> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shop");
-    let bundle = check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-    BundleRuntime::new(Arc::new(bundle)).unwrap()
-}
-
-fn user(text: &str) -> Event {
-    Event::User { text: text.into() }
-}
-
-fn agent(text: &str) -> Event {
-    Event::Agent { text: text.into() }
-}
-
-fn call(id: &str, tool: &str, args: Json) -> Event {
-    Event::Call {
-        id: id.into(),
-        tool: tool.into(),
-        args,
-        requestor: Side::Agent,
-    }
-}
-
-fn ok(id: &str, content: Json) -> Event {
-    Event::Result {
-        id: id.into(),
-        ok: true,
-        content,
-    }
-}
-
-fn profile() -> Json {
-    json!({
-        "user_id": "u1",
-        "orders": ["#O1", "#O2"],
-        "payment_methods": {"cc": {"id": "cc", "source": "credit_card"}},
-        "bills": []
-    })
-}
-
-fn order(id: &str, status: &str) -> Json {
-    json!({
-        "order_id": id, "user_id": "u1", "status": status, "total": 120.25,
-        "items": [{"item_id": "shirt_red_m", "product_id": "shirt", "price": 20}]
-    })
-}
-
-/// Identification and the order read: events 0-7.
-fn opening(order_id: &str, status: &str) -> Vec<Event> {
-    vec![
-        user("Hi! I'd like to cancel an order. My email is u1@example.com."),
-        agent("Sure, let me look you up."),
-        call(
-            "c1",
-            "find_user_id_by_email",
-            json!({"email": "u1@example.com"}),
-        ),
-        ok("c1", json!("u1")),
-        call("c2", "get_user_details", json!({"user_id": "u1"})),
-        ok("c2", profile()),
-        call("c3", "get_order_details", json!({"order_id": order_id})),
-        ok("c3", order(order_id, status)),
-    ]
-}
+use support::{
+    agent, call, ok, shop_opening as opening, shop_order as order, shop_runtime as runtime, user,
+};
 
 /// The agent summarizes, the user says yes, the agent cancels: events 8-11.
 fn confirmed_cancel(order_id: &str) -> Vec<Event> {
@@ -212,6 +150,7 @@ fn a_compliant_cancellation_is_guided_then_allowed() {
             step: "cancel.authorize".to_owned(),
             request: bindings(&[("order", "#O1"), ("user", "u1")]),
             approved: None,
+            consent_by_judge: None,
         }
     );
     assert!(matches!(
@@ -597,7 +536,9 @@ impl SyncJudge for FailingCriteria {
         for request in requests {
             match request.question {
                 Question::Classify { .. } => out.push(OfflineJudge.decide(request)),
-                Question::Criterion { .. } => out.extend((self.answer)(request)),
+                Question::Criterion { .. } | Question::Consent { .. } => {
+                    out.extend((self.answer)(request))
+                }
             }
         }
         out
@@ -710,7 +651,7 @@ impl Judge for HttpCriteria {
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         match request.question {
             Question::Classify { .. } => OfflineJudge.decide(request),
-            Question::Criterion { .. } => self.0.judge(request).await,
+            Question::Criterion { .. } | Question::Consent { .. } => self.0.judge(request).await,
         }
     }
 }

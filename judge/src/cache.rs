@@ -287,6 +287,10 @@ impl<J: SyncJudge> SyncJudge for CachingJudge<J> {
         self.inner.questions_per_call()
     }
 
+    fn decides_consent(&self) -> bool {
+        self.inner.decides_consent()
+    }
+
     fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         let lookup = self.look_up(requests, self.inner.name());
         let answers = self.inner.judge_batch(&lookup.misses);
@@ -303,6 +307,10 @@ impl<J: Judge> Judge for CachingJudge<J> {
 
     fn questions_per_call(&self) -> Option<usize> {
         self.inner.questions_per_call()
+    }
+
+    fn decides_consent(&self) -> bool {
+        self.inner.decides_consent()
     }
 
     async fn judge(&self, request: &JudgeRequest) -> Judgement {

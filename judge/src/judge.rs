@@ -47,6 +47,14 @@ pub trait Judge: Send + Sync {
     fn questions_per_call(&self) -> Option<usize> {
         None
     }
+
+    /// Whether the session asks this judge the consent the offline reader
+    /// cannot decide ([`crate::Question::Consent`]): a model's yes allows
+    /// the write, its no blocks it, anything else leaves it to the host's
+    /// approval (`confirm`). A judge that answers from rules never is.
+    fn decides_consent(&self) -> bool {
+        false
+    }
 }
 
 /// Answers semantic questions about a conversation slice at once, on the
@@ -73,6 +81,13 @@ pub trait SyncJudge: Send + Sync {
     fn reads_tool_turns(&self) -> bool {
         true
     }
+
+    /// Whether the session asks it the consent the offline reader cannot
+    /// decide (see [`Judge::decides_consent`]): a recording of a model's
+    /// answers.
+    fn decides_consent(&self) -> bool {
+        false
+    }
 }
 
 /// A synchronous judge behind a pointer answers as the judge itself.
@@ -93,6 +108,10 @@ macro_rules! forward_sync_judge {
 
             fn reads_tool_turns(&self) -> bool {
                 (**self).reads_tool_turns()
+            }
+
+            fn decides_consent(&self) -> bool {
+                (**self).decides_consent()
             }
         }
     )*};
@@ -126,6 +145,10 @@ impl<J: SyncJudge> Judge for Immediate<J> {
     fn questions_per_call(&self) -> Option<usize> {
         self.0.questions_per_call()
     }
+
+    fn decides_consent(&self) -> bool {
+        self.0.decides_consent()
+    }
 }
 
 #[async_trait]
@@ -145,6 +168,10 @@ impl<J: Judge + ?Sized> Judge for Arc<J> {
     fn questions_per_call(&self) -> Option<usize> {
         (**self).questions_per_call()
     }
+
+    fn decides_consent(&self) -> bool {
+        (**self).decides_consent()
+    }
 }
 
 #[async_trait]
@@ -163,5 +190,9 @@ impl<J: Judge + ?Sized> Judge for Box<J> {
 
     fn questions_per_call(&self) -> Option<usize> {
         (**self).questions_per_call()
+    }
+
+    fn decides_consent(&self) -> bool {
+        (**self).decides_consent()
     }
 }

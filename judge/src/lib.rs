@@ -59,5 +59,6 @@ pub use judge::{Immediate, Judge, SyncJudge};
 pub use offline::{OFFLINE_JUDGE_NAME, OfflineJudge, is_consent_criterion};
 pub use recorded::{Record, RecordError, RecordedJudge, RecordingJudge};
 pub use types::{
-    Branch, Conversation, JudgeRequest, Judgement, Question, Role, Turn, Usage, Verdict,
+    Branch, CONSENT_NODE_SUFFIX, Conversation, JudgeRequest, Judgement, Question, Role, Turn,
+    Usage, Verdict, consent_node_id,
 };

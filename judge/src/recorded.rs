@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::canon::request_hash;
 use crate::judge::{Judge, SyncJudge};
-use crate::types::{JudgeRequest, Judgement, Question, Verdict};
+use crate::types::{CONSENT_NODE_SUFFIX, JudgeRequest, Judgement, Question, Verdict};
 
 /// Errors reading or writing a recording.
 #[derive(Debug, thiserror::Error)]
@@ -196,6 +196,14 @@ impl SyncJudge for RecordedJudge {
         "recorded"
     }
 
+    /// A recording that answered a consent question (a model's): replayed,
+    /// the same writes are asked the same question.
+    fn decides_consent(&self) -> bool {
+        self.records
+            .iter()
+            .any(|r| r.node.ends_with(CONSENT_NODE_SUFFIX))
+    }
+
     fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         requests.iter().map(|r| self.answer(r)).collect()
     }
@@ -242,8 +250,8 @@ fn check_applicable(verdict: &Verdict, request: &JudgeRequest) -> Result<(), Str
                 ))
             }
         }
-        (Verdict::Chosen { .. }, Question::Criterion { .. }) => {
-            Err("recorded a label for a criterion question".to_owned())
+        (Verdict::Chosen { .. }, Question::Criterion { .. } | Question::Consent { .. }) => {
+            Err("recorded a label for a yes/no question".to_owned())
         }
         (Verdict::Satisfied { .. }, Question::Classify { .. }) => {
             Err("recorded `satisfied` for a classification question".to_owned())
@@ -327,6 +335,10 @@ impl<J: SyncJudge> SyncJudge for RecordingJudge<J> {
         self.inner.questions_per_call()
     }
 
+    fn decides_consent(&self) -> bool {
+        self.inner.decides_consent()
+    }
+
     fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         let judgements = self.inner.judge_batch(requests);
         self.append_all(requests, &judgements);
@@ -342,6 +354,10 @@ impl<J: Judge> Judge for RecordingJudge<J> {
 
     fn questions_per_call(&self) -> Option<usize> {
         self.inner.questions_per_call()
+    }
+
+    fn decides_consent(&self) -> bool {
+        self.inner.decides_consent()
     }
 
     async fn judge(&self, request: &JudgeRequest) -> Judgement {

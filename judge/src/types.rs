@@ -235,6 +235,29 @@ pub enum Question {
         /// The candidate branches; labels are unique.
         branches: Vec<Branch>,
     },
+    /// Whether the user, since the agent's latest request for a decision
+    /// about the action, explicitly agreed to exactly this call: asked of a
+    /// model judge ([`crate::Judge::decides_consent`]) about a write that
+    /// lacks only the user's consent, which the offline reader could not
+    /// settle. Answered like a criterion whose evidence is a user turn.
+    Consent {
+        /// The tool called.
+        tool: String,
+        /// The call as the user would be asked to approve it (the
+        /// confirmation text of the gate's `confirm` verdict).
+        call: String,
+    },
+}
+
+/// The suffix of a consent question's node id (`<step>#consent`): a `#`
+/// is never part of a workflow node's id, so a recording tells the two
+/// apart by the id alone.
+pub const CONSENT_NODE_SUFFIX: &str = "#consent";
+
+/// The node id of the consent question about a write blocked at `step`.
+#[must_use]
+pub fn consent_node_id(step: &str) -> String {
+    format!("{step}{CONSENT_NODE_SUFFIX}")
 }
 
 /// A request to judge one semantic node on one conversation slice.

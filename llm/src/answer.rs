@@ -68,6 +68,8 @@ fn parse_one(answer: &Checked, request: &JudgeRequest, key: &str) -> ParsedAnswe
     };
     let verdict = match &request.question {
         Question::Criterion { said_by, .. } => criterion_verdict(object, request, *said_by),
+        // Consent is the user's to give: the evidence is a user turn.
+        Question::Consent { .. } => criterion_verdict(object, request, Role::User),
         Question::Classify { branches } => {
             let labels: Vec<&str> = branches.iter().map(|b| b.label.as_str()).collect();
             classify_verdict(object, request, &labels)
@@ -548,5 +550,29 @@ mod tests {
             assert_eq!(answers.len(), 2);
             assert!(answers.iter().all(is_unknown), "{text:?} -> {answers:?}");
         }
+    }
+
+    #[test]
+    fn a_consent_answer_needs_a_user_turn_as_evidence() {
+        let mut consent = criterion();
+        consent.question = Question::Consent {
+            tool: "cancel_pending_order".into(),
+            call: "Cancel order #W1?".into(),
+        };
+        let by_user = "{\"verdict\":\"satisfied\",\"evidence_event\":5}";
+        let by_agent = "{\"verdict\":\"satisfied\",\"evidence_event\":4}";
+        assert_eq!(
+            parse_answer(by_user, &consent).verdict,
+            Verdict::Satisfied { evidence_event: 5 }
+        );
+        assert!(is_unknown(&parse_answer(by_agent, &consent)));
+        assert_eq!(
+            parse_answer("{\"verdict\":\"not_satisfied\"}", &consent).verdict,
+            Verdict::NotSatisfied
+        );
+        assert!(is_unknown(&parse_answer(
+            "{\"label\":\"cancel\"}",
+            &consent
+        )));
     }
 }

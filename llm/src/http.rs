@@ -300,6 +300,11 @@ impl Judge for HttpJudge {
         Some(self.inner.config.max_questions_per_call.max(1))
     }
 
+    /// A model reads consent the offline reader cannot decide.
+    fn decides_consent(&self) -> bool {
+        true
+    }
+
     async fn judge(&self, request: &JudgeRequest) -> Judgement {
         self.inner
             .judge_call(std::slice::from_ref(request))

@@ -27,9 +27,10 @@ Rules:
 4. If the events do not contain the evidence, the criterion is not satisfied. If you cannot tell, answer unknown.
 5. Facts about orders, reservations, accounts or eligibility are not yours to judge; do not speculate about them.
 6. Questions are independent: never let the answer to one question decide another.
+7. A consent question names one tool call. It is satisfied only if, in the events it names (from the agent's latest request for a decision about this action), the user explicitly agreed to exactly that call: that action, on those records, with those details. A yes to a different action, record or amount, a yes with a condition or a change, a question back, or silence is not consent: answer not_satisfied when the user declined or agreed to something else, unknown when you cannot tell.
 
 Output contract: reply with one JSON object and nothing else, with exactly one member per question, keyed by the question's number as a string: {\"1\": <answer>, \"2\": <answer>, ...}.
-- Answer to a criterion question: {\"verdict\": \"satisfied\" | \"not_satisfied\" | \"unknown\", \"evidence_event\": <event_index of the turn that satisfies it, by the speaker the question's Evidence line names; required when satisfied>, \"rationale\": \"<at most 12 words>\"}
+- Answer to a criterion question or a consent question: {\"verdict\": \"satisfied\" | \"not_satisfied\" | \"unknown\", \"evidence_event\": <event_index of the turn that satisfies it, by the speaker the question's Evidence line names; required when satisfied>, \"rationale\": \"<at most 12 words>\"}
 - Answer to a classification question: {\"label\": \"<exactly one of the given labels, or null if none fits>\", \"evidence_event\": <event_index of the user turn that shows it>, \"rationale\": \"<at most 12 words>\"}
 ";
 
@@ -193,6 +194,15 @@ fn write_question(s: &mut String, request: &JudgeRequest) {
                 );
             }
         }
+        Question::Consent { tool, call } => {
+            let _ = writeln!(s, "Type: consent");
+            let _ = writeln!(
+                s,
+                "Did the user explicitly agree to exactly this call of {tool}: {}",
+                one_line(call)
+            );
+            let _ = writeln!(s, "Evidence: a user turn");
+        }
         Question::Classify { branches } => {
             let _ = writeln!(s, "Type: classification");
             let _ = writeln!(s, "Which request type is the user's request? Labels:");
@@ -271,6 +281,31 @@ mod tests {
             !RULES.contains("#W1"),
             "variable parts stay out of the cached prefix"
         );
+    }
+
+    #[test]
+    fn a_consent_question_names_the_call_and_asks_for_a_user_turn() {
+        let mut consent = request("cancel.confirm#consent", "#W1", turns(8..10));
+        consent.question = Question::Consent {
+            tool: "cancel_pending_order".into(),
+            call: "Cancel order #W1\n(no longer needed)?".into(),
+        };
+        consent.policy_excerpt = None;
+        let criterion = request("cancel.reason", "#W1", turns(8..10));
+        let u = batch_message(&[criterion, consent]);
+        assert!(
+            u.contains(
+                "Question 2\nNode: cancel.confirm#consent\nType: consent\nDid the user explicitly agree to exactly this call of cancel_pending_order: Cancel order #W1 (no longer needed)?\nEvidence: a user turn\n"
+            ),
+            "{u}"
+        );
+        assert!(
+            u.contains("Events: 8 to 9 of the conversation above"),
+            "{u}"
+        );
+        // Its answer follows the criterion's contract.
+        assert!(RULES.contains("Answer to a criterion question or a consent question"));
+        assert!(RULES.contains("7. A consent question names one tool call."));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! row (bundle name and hash, schedule, who calls the user-side tools, the
 //! session-state format version, the firing flags and judge usage) plus an append-only log: one row per
 //! event with the verdict given on it, one row per accepted judge verdict,
-//! per question already asked and per request already seen. Appending an
+//! per question already asked, per consent answer a model judge gave and per
+//! request already seen. Appending an
 //! event writes only what the event added, in one transaction, so the cost
 //! of an event does not grow with the conversation.
 //!
@@ -29,7 +30,10 @@
 //! writer of format 1 honoured another. Format 2 (before events recorded the
 //! time they were decided with): the `decided_at` column is added, empty,
 //! and sessions of state format 4 become format 5 — no bundle they ran
-//! declared a clock, so no event had a time. Sessions of older state
+//! declared a clock, so no event had a time. Format 3 (before a model
+//! judge's consent answers were kept): the `consents` table is added, and
+//! sessions of state format 5 become format 6 with no answer — no judge
+//! was asked one. Sessions of older state
 //! formats are still refused. A session row naming its bundle by an older,
 //! path-based id is rewritten to the bundle's content id at its next
 //! append ([`SessionHandle::adopt_bundle_hash`]).
@@ -72,7 +76,8 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use turnstile_engine::bundle::Control;
 use turnstile_engine::session::{
-    AcceptedVerdict, AskedQuestion, STATE_VERSION, Schedule, SessionDelta, SessionState,
+    AcceptedVerdict, AskedQuestion, ConsentAnswer, STATE_VERSION, Schedule, SessionDelta,
+    SessionState,
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
@@ -81,9 +86,17 @@ use turnstile_rules::{DateTime, Env};
 pub use durable::{Claimed, Committed, DurableError, DurableSession};
 
 /// The layout version of the store file (`PRAGMA user_version`). Format 2
-/// added the sessions' `control`, format 3 the events' `decided_at`; older
-/// files are migrated on open.
-pub const STORE_FORMAT: i64 = 3;
+/// added the sessions' `control`, format 3 the events' `decided_at`, format
+/// 4 the `consents` table; older files are migrated on open.
+pub const STORE_FORMAT: i64 = 4;
+
+/// The store format before consent answers were kept, migrated on open.
+const STORE_FORMAT_WITHOUT_CONSENTS: i64 = 3;
+
+/// The session-state format a format-3 store wrote, the same as
+/// [`STATE_VERSION`] apart from the consent answers.
+const STATE_VERSION_WITHOUT_CONSENTS: i64 =
+    turnstile_engine::session::STATE_VERSION_WITHOUT_CONSENTS as i64;
 
 /// The store format before `control` was recorded, migrated on open.
 const STORE_FORMAT_WITHOUT_CONTROL: i64 = 1;
@@ -302,6 +315,7 @@ impl Store {
         match version {
             0 => {
                 tx.execute_batch(SCHEMA).map_err(sql)?;
+                tx.execute_batch(CONSENTS_TABLE).map_err(sql)?;
                 tx.execute_batch(&format!("PRAGMA user_version = {STORE_FORMAT}"))
                     .map_err(sql)?;
             }
@@ -309,8 +323,9 @@ impl Store {
                 tx.execute_batch(&format!(
                     "ALTER TABLE sessions ADD COLUMN control TEXT;
                      ALTER TABLE events ADD COLUMN decided_at TEXT;
+                     {CONSENTS_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
-                         WHERE state_format = {STATE_VERSION_WITHOUT_CONTROL};
+                         WHERE state_format IN ({STATE_VERSION_WITHOUT_CONTROL}, {STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS});
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
                 .map_err(sql)?;
@@ -318,8 +333,18 @@ impl Store {
             STORE_FORMAT_WITHOUT_TIMES => {
                 tx.execute_batch(&format!(
                     "ALTER TABLE events ADD COLUMN decided_at TEXT;
+                     {CONSENTS_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
-                         WHERE state_format = {STATE_VERSION_WITHOUT_TIMES};
+                         WHERE state_format IN ({STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS});
+                     PRAGMA user_version = {STORE_FORMAT};"
+                ))
+                .map_err(sql)?;
+            }
+            STORE_FORMAT_WITHOUT_CONSENTS => {
+                tx.execute_batch(&format!(
+                    "{CONSENTS_TABLE}
+                     UPDATE sessions SET state_format = {STATE_VERSION}
+                         WHERE state_format = {STATE_VERSION_WITHOUT_CONSENTS};
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
                 .map_err(sql)?;
@@ -584,6 +609,16 @@ CREATE TABLE IF NOT EXISTS seen (
 ) STRICT, WITHOUT ROWID;
 ";
 
+/// The model judge's consent answers (store format 4), each stored whole
+/// (JSON): the question it answers and the answer.
+const CONSENTS_TABLE: &str = "
+CREATE TABLE IF NOT EXISTS consents (
+    session TEXT NOT NULL REFERENCES sessions(id),
+    answer TEXT NOT NULL,
+    PRIMARY KEY (session, answer)
+) STRICT, WITHOUT ROWID;
+";
+
 /// The exclusive writer of one session. Dropping it releases the lock.
 #[derive(Debug)]
 pub struct SessionHandle {
@@ -746,6 +781,7 @@ impl SessionHandle {
                 .to_vec(),
             judged: state.judged.clone(),
             asked: state.asked.clone(),
+            consents: state.consents.clone(),
             seen: state.seen.clone(),
             total_events: state.events.len(),
             after_user: state.after_user,
@@ -890,6 +926,7 @@ impl SessionHandle {
             bundle_hash: self.adopted_hash.clone(),
             judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,
             asked: json_rows(&delta.asked, serde_json::to_string).map_err(corrupt)?,
+            consents: json_rows(&delta.consents, serde_json::to_string).map_err(corrupt)?,
             seen: json_rows(&delta.seen, serde_json::to_string).map_err(corrupt)?,
             total_events: i64::try_from(delta.total_events).unwrap_or(i64::MAX),
             after_user: delta.after_user,
@@ -1045,6 +1082,12 @@ fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>
         .map(|q| serde_json::from_str(q))
         .collect::<Result<_, _>>()
         .map_err(|e| corrupt(&e))?;
+    let consents: BTreeSet<ConsentAnswer> =
+        column("SELECT answer FROM consents WHERE session = ?1")?
+            .iter()
+            .map(|a| serde_json::from_str(a))
+            .collect::<Result<_, _>>()
+            .map_err(|e| corrupt(&e))?;
     let seen: BTreeSet<Env> = column("SELECT request FROM seen WHERE session = ?1")?
         .iter()
         .map(|r| serde_json::from_str(r))
@@ -1059,6 +1102,7 @@ fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>
         times,
         judged: judged.into_iter().collect(),
         asked: asked.into_iter().collect(),
+        consents: consents.into_iter().collect(),
         seen: seen.into_iter().collect(),
         after_user,
         after_block,

@@ -64,6 +64,7 @@ pub(crate) struct Rows {
     pub(crate) bundle_hash: Option<String>,
     pub(crate) judged: Vec<String>,
     pub(crate) asked: Vec<String>,
+    pub(crate) consents: Vec<String>,
     pub(crate) seen: Vec<String>,
     pub(crate) total_events: i64,
     pub(crate) after_user: bool,
@@ -260,6 +261,7 @@ fn apply(conn: &Connection, write: &Write, path: &str) -> Outcome {
             for (table, column, values) in [
                 ("accepted", "verdict", &rows.judged),
                 ("asked", "question", &rows.asked),
+                ("consents", "answer", &rows.consents),
                 ("seen", "request", &rows.seen),
             ] {
                 if values.is_empty() {

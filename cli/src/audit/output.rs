@@ -228,6 +228,13 @@ fn table(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
         t.unconsented_calls,
         t.review_calls
     )?;
+    if t.judged_consent_calls > 0 {
+        writeln!(
+            out,
+            "consent read by the model judge where the reader could not decide it: {} mutating calls allowed",
+            t.judged_consent_calls
+        )?;
+    }
     writeln!(
         out,
         "Step-TCR {}, Trace-TCR {}, process-valid {} of {} reward-1 traces, near-miss {} ({}), Call-NMR {}",

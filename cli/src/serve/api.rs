@@ -270,6 +270,11 @@ struct Verdict {
     /// With an `allow` on an approval: `{"by": "user", "call": "c3"}`.
     #[schema(value_type = Object)]
     approved: Option<serde_json::Value>,
+    /// With an `allow` a model judge's reading of the user's consent opened
+    /// (the offline reader could not decide it): `{"evidence": 9}`, the user
+    /// turn it read the agreement in.
+    #[schema(value_type = Object)]
+    consent_by_judge: Option<serde_json::Value>,
     /// Under `--mode shadow`: `false` on every answer.
     enforced: Option<bool>,
     /// Under `--mode shadow`, on a write answered `allow` that enforcement

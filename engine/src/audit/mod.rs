@@ -232,7 +232,7 @@ impl SyncJudge for AssumingJudge {
 /// The answer of [`AssumingJudge`] to `request`.
 fn assume(request: &JudgeRequest) -> Judgement {
     match &request.question {
-        Question::Classify { .. } => OfflineJudge.decide(request),
+        Question::Classify { .. } | Question::Consent { .. } => OfflineJudge.decide(request),
         Question::Criterion { .. } => match request.conversation.first() {
             Some(turn) => Judgement::new(
                 Verdict::Satisfied {
@@ -312,6 +312,22 @@ pub struct Deviation {
     pub remediation: Option<String>,
     /// Whether the tool then ran successfully (its result was not an error).
     pub executed: bool,
+}
+
+/// A write a model judge allowed: the offline reader could not decide the
+/// user's consent, the judge read it in a user turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgedConsentWrite {
+    /// The call's event index.
+    pub event: u32,
+    /// The call.
+    pub call: String,
+    /// The authorizing step.
+    pub node: String,
+    /// The bindings of the request it was allowed for.
+    pub request: Bindings,
+    /// The user turn the judge read the consent in.
+    pub evidence: u32,
 }
 
 /// A write allowed only by assuming dialogue steps (`--judge none`).
@@ -431,6 +447,10 @@ pub struct TraceReport {
     /// Writes allowed only by assumed dialogue steps.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unverified: Vec<UnverifiedWrite>,
+    /// Writes allowed on a consent a model judge read where the offline
+    /// reader could not decide it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consent_by_judge: Vec<JudgedConsentWrite>,
     /// Where each request ended.
     pub requests: Vec<RequestOutcome>,
     /// The trace metrics.

@@ -78,6 +78,10 @@ pub struct Group {
     /// Mutating calls that lacked only the user's consent after a reply
     /// the reader could not decide.
     pub review_calls: usize,
+    /// Mutating calls allowed on a consent a model judge read where the
+    /// reader could not decide it (left out while none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub judged_consent_calls: usize,
     /// Executed mutating calls in reward-1 traces (Call-NMR's denominator).
     pub executed_rewarded: usize,
     /// Of those, the ones lacking a required read (Call-NMR's numerator).
@@ -112,6 +116,7 @@ impl Group {
         self.blocked_calls += r.blocked.len();
         self.unconsented_calls += r.unconsented.len();
         self.review_calls += r.needs_review.len();
+        self.judged_consent_calls += r.consent_by_judge.len();
         if reward_one {
             self.executed_rewarded += r.metrics.executed_calls;
             self.executed_rewarded_without_read += r.metrics.executed_without_read;
@@ -346,4 +351,9 @@ impl Summary {
             "rejections": self.rejections,
         })
     }
+}
+
+/// Whether a count is zero (a count left out of the JSON while none).
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use turnstile_judge::{Judge, SyncJudge, Verdict};
 
 use super::{
-    AuditPlan, Deviation, JudgeCost, JudgeMode, RequestOutcome, TimelineEvent, TraceMetrics,
-    TraceReport, TraceVerdict, UnverifiedWrite, reason_name,
+    AuditPlan, Deviation, JudgeCost, JudgeMode, JudgedConsentWrite, RequestOutcome, TimelineEvent,
+    TraceMetrics, TraceReport, TraceVerdict, UnverifiedWrite, reason_name,
 };
 use crate::import::ResultContent;
 use crate::session::{
@@ -230,6 +230,7 @@ impl<'a> TraceAudit<'a> {
             needs_review: acc.needs_review,
             deviated: acc.deviated,
             unverified: acc.unverified,
+            consent_by_judge: acc.consent_by_judge,
             requests,
             metrics,
             judge: JudgeCost::from(session.usage()),
@@ -278,6 +279,7 @@ struct Accumulator {
     unconsented: Vec<Deviation>,
     needs_review: Vec<Deviation>,
     unverified: Vec<UnverifiedWrite>,
+    consent_by_judge: Vec<JudgedConsentWrite>,
     /// Accepted assumed verdicts so far: (step, request).
     assumed: Vec<(String, Bindings)>,
     /// Allowed writes per request.
@@ -417,8 +419,22 @@ impl Accumulator {
                     self.needs_review.push(deviation);
                 }
             }
-            GateVerdict::Allow { step, request, .. } => {
+            GateVerdict::Allow {
+                step,
+                request,
+                consent_by_judge,
+                ..
+            } => {
                 *self.allowed_by_request.entry(request.clone()).or_default() += 1;
+                if let Some(judged) = consent_by_judge {
+                    self.consent_by_judge.push(JudgedConsentWrite {
+                        event: report.event.0,
+                        call: report.kind.clone(),
+                        node: step.clone(),
+                        request: request.clone(),
+                        evidence: judged.evidence.0,
+                    });
+                }
                 let before = plan.ancestors(&step);
                 let mut assumed: Vec<String> = Vec::new();
                 for (s, r) in &self.assumed {

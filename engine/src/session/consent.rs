@@ -1,14 +1,17 @@
 //! Consent at a blocked write: whether the write fails on the user's
 //! consent alone — the workflow with that consent granted
 //! (`ConsentSpec::granted`) allows it, in the session's own evaluator —,
-//! what the host's approvals and the conversation say about that consent
-//! ([`consent_read`]), and the confirmation request a `confirm` verdict
-//! carries.
+//! what the host's approvals, the conversation ([`consent_read`]) and a
+//! model judge's answer say about that consent, the consent question a
+//! model judge is asked when the reader cannot decide it ([`ConsentAsk`]),
+//! and the confirmation request a `confirm` verdict carries.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use turnstile_judge::dialogue::{Stance, reply_stance};
+use turnstile_judge::{Conversation, JudgeRequest, Judgement, Question, Verdict, consent_node_id};
 use turnstile_rules::{
     ConsentOutcome, Env, EventFacts, EventIdx, FactsBuilder, Monitor, Reply, Speaker, StepId,
     evaluate,
@@ -19,9 +22,104 @@ use super::approvals::Standing;
 use super::core::Core;
 use super::judging::Judged;
 use super::runtime::Granted;
-use super::verdict::{Approved, Confirmation, ConsentState, Detail, GateVerdict};
+use super::state::{ConsentAnswer, JudgedConsent};
+use super::turns;
+use super::verdict::{
+    Approved, Confirmation, ConsentByJudge, ConsentState, Detail, GateVerdict, JudgeNote,
+};
 use crate::schema::ConfirmPiece;
 use crate::trace::Event;
+
+/// The model judge's consent answers, by what identifies the question:
+/// the call, the first event of its slice and one past the user's last turn
+/// in it ([`ConsentAnswer`]).
+pub(super) type Consents = BTreeMap<ConsentKey, JudgedConsent>;
+
+/// What identifies a consent question: asking it again before the user says
+/// something new, or before the agent asks for the decision again, cannot
+/// change its answer.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct ConsentKey {
+    /// The call: its tool and arguments in canonical form.
+    pub call: String,
+    /// The agent's latest request for a decision, or the conversation's start.
+    pub from: EventIdx,
+    /// One past the user's last turn since `from` (`from` when none).
+    pub slice_end: EventIdx,
+}
+
+impl ConsentKey {
+    /// The key of a saved answer.
+    pub fn of(answer: &ConsentAnswer) -> Self {
+        ConsentKey {
+            call: answer.call.clone(),
+            from: answer.from,
+            slice_end: answer.slice_end,
+        }
+    }
+
+    /// The saved form of `answer` to this question.
+    pub fn answered(self, answer: JudgedConsent) -> ConsentAnswer {
+        ConsentAnswer {
+            call: self.call,
+            from: self.from,
+            slice_end: self.slice_end,
+            answer,
+        }
+    }
+}
+
+/// The consent question about one write, ready for a model judge.
+#[derive(Clone, Debug)]
+pub(super) struct ConsentAsk {
+    /// What identifies it.
+    pub key: ConsentKey,
+    /// The event before which it is asked (the write).
+    pub at: EventIdx,
+    /// What the judge is shown.
+    pub request: JudgeRequest,
+}
+
+impl ConsentAsk {
+    /// What the judge's `judgement` says of the consent: only a yes whose
+    /// evidence is a user message of the slice is an agreement; a no is
+    /// [`JudgedConsent::NotGiven`]; anything else, or a yes citing another
+    /// turn, is [`JudgedConsent::Unknown`]. With the report's note.
+    pub fn read(&self, judgement: &Judgement, events: &[Event]) -> (JudgedConsent, JudgeNote) {
+        let (answer, rejected) = match &judgement.verdict {
+            Verdict::Satisfied { evidence_event } => {
+                let evidence = EventIdx(*evidence_event);
+                let said_by_user =
+                    matches!(events.get(evidence.as_usize()), Some(Event::User { .. }));
+                if evidence >= self.key.from && evidence < self.key.slice_end && said_by_user {
+                    (JudgedConsent::Agreed { evidence }, None)
+                } else {
+                    (
+                        JudgedConsent::Unknown,
+                        Some(format!(
+                            "evidence event {evidence} is not a user message since the agent's request for the decision"
+                        )),
+                    )
+                }
+            }
+            Verdict::NotSatisfied => (JudgedConsent::NotGiven, None),
+            Verdict::Chosen { .. } => (
+                JudgedConsent::Unknown,
+                Some("a label for a yes/no question".to_owned()),
+            ),
+            Verdict::Unknown { .. } => (JudgedConsent::Unknown, None),
+        };
+        let note = JudgeNote {
+            at: self.at,
+            node: self.request.node_id.clone(),
+            rationale: judgement.rationale.clone(),
+            rejected,
+            request: self.request.bindings.clone(),
+            verdict: judgement.verdict.clone(),
+        };
+        (answer, note)
+    }
+}
 
 impl Core {
     /// What stands instead of `block` on the checked write `k` (the last
@@ -29,12 +127,16 @@ impl Core {
     /// the host approved an identical call (and it is not used yet), else
     /// `confirm` unless the host declined an identical call or the
     /// conversation settles that the user refused. `None`: the block stands.
+    /// A model judge's answer about this consent (`consents`) decides what
+    /// the conversation leaves open: its yes allows, its no blocks, any
+    /// other answer is `confirm`.
     pub fn consent_verdict(
         &self,
         k: EventIdx,
         block: &GateVerdict,
         read: Option<ConsentOutcome>,
         judged: &Judged,
+        consents: &Consents,
     ) -> Option<GateVerdict> {
         let GateVerdict::Block {
             step,
@@ -57,12 +159,13 @@ impl Core {
                     step: self.rt.step_name(authorized).to_owned(),
                     request: self.bindings(&env),
                     approved: Some(Approved { by, call }),
+                    consent_by_judge: None,
                 });
             }
             Standing::Declined(_) => return None,
             Standing::Open => {}
         }
-        let consent = match read {
+        let mut consent = match read {
             Some(ConsentOutcome::Refused | ConsentOutcome::Withdrawn) => ConsentState::Refused,
             Some(ConsentOutcome::Qualified | ConsentOutcome::Affirmative) => {
                 ConsentState::Qualified
@@ -73,13 +176,127 @@ impl Core {
         if consent == ConsentState::Refused {
             return None;
         }
+        let confirmation = self.confirmation(id, tool, args);
+        // Only a session a model judge answered has anything to look up.
+        if !consents.is_empty() {
+            match consents.get(&self.consent_key(&confirmation, k)) {
+                Some(JudgedConsent::Agreed { evidence }) => {
+                    return Some(GateVerdict::Allow {
+                        step: self.rt.step_name(authorized).to_owned(),
+                        request: self.bindings(&env),
+                        approved: None,
+                        consent_by_judge: Some(ConsentByJudge {
+                            evidence: *evidence,
+                        }),
+                    });
+                }
+                Some(JudgedConsent::NotGiven) => {
+                    let GateVerdict::Block {
+                        reason,
+                        remediation,
+                        ..
+                    } = block
+                    else {
+                        return None;
+                    };
+                    return Some(GateVerdict::Block {
+                        reason: *reason,
+                        step: step.clone(),
+                        request: request.clone(),
+                        remediation: remediation.clone(),
+                        explanation: format!(
+                            "the judge found no consent to {}\n{explanation}",
+                            confirmation.text
+                        ),
+                    });
+                }
+                Some(JudgedConsent::Unknown) => consent = ConsentState::Unknown,
+                None => {}
+            }
+        }
         Some(GateVerdict::Confirm {
             step: step.clone(),
             request: request.clone(),
-            confirmation: Box::new(self.confirmation(id, tool, args)),
+            confirmation: Box::new(confirmation),
             consent,
             explanation: explanation.clone(),
         })
+    }
+
+    /// The consent question about write `k` answered `verdict`, when the
+    /// verdict is a `confirm` the reader could not decide (the user
+    /// replied undecidably, or never answered): never for a refusal, a
+    /// formal failure or a consent the judge already answered on this
+    /// slice.
+    pub fn consent_question(&self, k: EventIdx, verdict: &GateVerdict) -> Option<ConsentAsk> {
+        let GateVerdict::Confirm {
+            step,
+            request,
+            confirmation,
+            consent: ConsentState::Qualified | ConsentState::Absent,
+            ..
+        } = verdict
+        else {
+            return None;
+        };
+        let key = self.consent_key(confirmation, k);
+        let turns: Vec<_> = (key.from.as_usize()..k.as_usize())
+            .filter_map(|i| {
+                let event = self.events.get(i)?;
+                Some(turns::render(EventIdx::from_usize(i), event))
+            })
+            .collect();
+        let node = consent_node_id(step.as_deref().unwrap_or(&confirmation.tool));
+        Some(ConsentAsk {
+            key,
+            at: k,
+            request: JudgeRequest {
+                bundle_hash: self.rt.bundle.hash.clone(),
+                node_id: node,
+                question: Question::Consent {
+                    tool: confirmation.tool.clone(),
+                    call: confirmation.text.clone(),
+                },
+                policy_excerpt: None,
+                bindings: request.clone(),
+                conversation: Conversation::from(turns),
+            },
+        })
+    }
+
+    /// What identifies the consent question about the call `confirmation`
+    /// names, asked before event `k`: the call, the agent's latest request
+    /// for a decision (the conversation's start when it never asked) and
+    /// one past the user's last message since.
+    fn consent_key(&self, confirmation: &Confirmation, k: EventIdx) -> ConsentKey {
+        let mut from = EventIdx(0);
+        let mut slice_end = None;
+        for facts in self.log.iter().take(k.as_usize()).rev() {
+            let Some(turn) = facts.turn else { continue };
+            match turn.speaker {
+                Speaker::Agent if turn.asks_decision => {
+                    from = turn.event;
+                    break;
+                }
+                Speaker::User if slice_end.is_none() => slice_end = Some(turn.event.next()),
+                Speaker::User | Speaker::Agent | Speaker::Ticket => {}
+            }
+        }
+        let call = std::iter::once(confirmation.tool.as_str())
+            .chain(
+                confirmation
+                    .details
+                    .iter()
+                    .flat_map(|d| [d.name.as_str(), d.value.as_str()]),
+            )
+            .map(|part| serde_json::Value::from(part).to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        ConsentKey {
+            call,
+            from,
+            slice_end: slice_end.unwrap_or(from),
+        }
     }
 
     /// The first authorization of write `k` in the workflow with consent

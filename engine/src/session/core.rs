@@ -13,6 +13,7 @@ use turnstile_rules::{EventFacts, EventOutcome, ExtractionDiagnostic, FactsBuild
 
 use super::approvals::Approvals;
 use super::classify::{Classified, Context, describe};
+use super::consent::Consents;
 use super::deviation::Successes;
 use super::judging::Judged;
 use super::runtime::{BundleRuntime, RemedyPiece};
@@ -203,16 +204,18 @@ impl Core {
     /// authorizes it, else blocked and explained by the session's
     /// [`Explainer`] — from `explained` when deciding whether to ask the
     /// judge already explained it. `judged`: the accepted verdicts, for
-    /// the Datalog explainer.
+    /// the Datalog explainer; `consents`: a model judge's answers about
+    /// consent.
     pub fn write_verdict(
         &self,
         k: EventIdx,
         allowed: &[(StepId, Env)],
         explained: Option<Violation>,
         judged: &Judged,
+        consents: &Consents,
     ) -> GateVerdict {
         let (verdict, read) = self.formal_write_verdict(k, allowed, explained, judged);
-        self.consent_verdict(k, &verdict, read, judged)
+        self.consent_verdict(k, &verdict, read, judged, consents)
             .unwrap_or(verdict)
     }
 
@@ -231,6 +234,7 @@ impl Core {
                 step: self.rt.step_name(*step).to_owned(),
                 request: self.bindings(env),
                 approved: None,
+                consent_by_judge: None,
             };
             return (allow, None);
         }

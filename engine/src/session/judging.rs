@@ -22,11 +22,12 @@ use std::sync::Arc;
 use turnstile_judge::{JudgeRequest, Judgement, Turn, Usage};
 use turnstile_rules::{Env, EventIdx, Monitor, StepId, Symbol};
 
+use super::consent::{ConsentAsk, ConsentKey, Consents};
 use super::core::Core;
 use super::ledger::Journal;
 use super::questions::{self, Ask};
 use super::runtime::BundleRuntime;
-use super::state::{AcceptedVerdict, AskedQuestion};
+use super::state::{AcceptedVerdict, AskedQuestion, ConsentAnswer};
 use super::turns::{self, LastTurns};
 use super::verdict::JudgeNote;
 use super::{SessionError, SessionWork};
@@ -41,6 +42,11 @@ pub(super) type Judged = BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>;
 pub(super) struct Judging {
     judged: Judged,
     asked: BTreeSet<AskedQuestion>,
+    /// The model judge's answers about consent.
+    consents: Consents,
+    /// Ask the judge about a consent the reader could not decide
+    /// ([`super::Session::judge_consent`]): a model judge.
+    asks_consent: bool,
     /// The last event of each role, for the questions' keys.
     last_turns: LastTurns,
     /// Every event rendered as a judge turn (conversation turns tokenized)
@@ -145,6 +151,45 @@ impl Judging {
         self.eager
     }
 
+    /// Asks the judge about a consent the reader could not decide, or not.
+    pub fn set_asks_consent(&mut self, asks: bool) {
+        self.asks_consent = asks;
+    }
+
+    /// Whether the judge is asked about a consent the reader could not
+    /// decide.
+    pub fn asks_consent(&self) -> bool {
+        self.asks_consent
+    }
+
+    /// The judge's answers about consent.
+    pub fn consents(&self) -> &Consents {
+        &self.consents
+    }
+
+    /// The answers about consent as saved.
+    pub fn consent_answers(&self) -> impl Iterator<Item = ConsentAnswer> + '_ {
+        self.consents
+            .iter()
+            .map(|(key, answer)| key.clone().answered(*answer))
+    }
+
+    /// Books the judge's `judgement` on the consent question `ask` (its
+    /// usage, its answer, the journal's row); returns the report's note.
+    pub fn answer_consent(
+        &mut self,
+        ask: &ConsentAsk,
+        judgement: &Judgement,
+        events: &[Event],
+        journal: &mut Journal,
+    ) -> JudgeNote {
+        self.usage += judgement.usage;
+        let (answer, note) = ask.read(judgement, events);
+        self.consents.insert(ask.key.clone(), answer);
+        journal.consent(ask.key.clone().answered(answer));
+        note
+    }
+
     /// Accepted verdicts as `(step, request, evidence event)`.
     pub fn judged(&self) -> Vec<(StepId, Env, EventIdx)> {
         self.judged
@@ -190,10 +235,15 @@ impl Judging {
     pub fn restored(
         judged: impl IntoIterator<Item = AcceptedVerdict>,
         asked: impl IntoIterator<Item = AskedQuestion>,
+        consents: &[ConsentAnswer],
         usage: Usage,
     ) -> Self {
         let mut judging = Judging {
             asked: asked.into_iter().collect(),
+            consents: consents
+                .iter()
+                .map(|answer| (ConsentKey::of(answer), answer.answer))
+                .collect(),
             usage,
             ..Judging::default()
         };

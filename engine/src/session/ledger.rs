@@ -12,16 +12,17 @@ use turnstile_judge::Usage;
 use turnstile_rules::{Env, StepId, Waiting};
 
 use super::core::Core;
-use super::state::{AcceptedVerdict, AskedQuestion, DeltaMark, SessionDelta};
+use super::state::{AcceptedVerdict, AskedQuestion, ConsentAnswer, DeltaMark, SessionDelta};
 use super::verdict::{Cursor, RequestStatus, RequestView};
 use super::views::{Shown, ViewCache};
 
 /// The growing parts of a session in the order they were added.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Journal {
-    judged: Vec<AcceptedVerdict>,
-    asked: Vec<AskedQuestion>,
-    seen: Vec<Env>,
+    pub judged: Vec<AcceptedVerdict>,
+    pub asked: Vec<AskedQuestion>,
+    pub consents: Vec<ConsentAnswer>,
+    pub seen: Vec<Env>,
 }
 
 impl Journal {
@@ -33,6 +34,11 @@ impl Journal {
     /// Notes a question asked.
     pub fn asked(&mut self, question: AskedQuestion) {
         self.asked.push(question);
+    }
+
+    /// Notes a consent answer given.
+    pub fn consent(&mut self, answer: ConsentAnswer) {
+        self.consents.push(answer);
     }
 }
 
@@ -56,6 +62,7 @@ impl Ledger {
     pub fn restored(
         judged: Vec<AcceptedVerdict>,
         asked: Vec<AskedQuestion>,
+        consents: Vec<ConsentAnswer>,
         seen: Vec<Env>,
         seen_before: usize,
     ) -> Self {
@@ -65,6 +72,7 @@ impl Ledger {
             journal: Journal {
                 judged,
                 asked,
+                consents,
                 seen,
             },
             views: ViewCache::default(),
@@ -105,6 +113,7 @@ impl Ledger {
             events,
             judged: self.journal.judged.len(),
             asked: self.journal.asked.len(),
+            consents: self.journal.consents.len(),
             seen: self.journal.seen.len(),
         }
     }
@@ -118,6 +127,7 @@ impl Ledger {
             times: after(core.clock.decided(), mark.events),
             judged: after(&self.journal.judged, mark.judged),
             asked: after(&self.journal.asked, mark.asked),
+            consents: after(&self.journal.consents, mark.consents),
             seen: after(&self.journal.seen, mark.seen),
             total_events: core.events.len(),
             after_user: core.after_user,
@@ -133,25 +143,16 @@ impl Ledger {
 
     /// The journal's parts as they stood at `mark`: what a session that
     /// gives up a decision goes back to.
-    pub fn before(&self, mark: DeltaMark) -> (Vec<AcceptedVerdict>, Vec<AskedQuestion>, Vec<Env>) {
-        let upto = |len: usize| ..len;
-        (
-            self.journal
-                .judged
-                .get(upto(mark.judged))
-                .unwrap_or_default()
-                .to_vec(),
-            self.journal
-                .asked
-                .get(upto(mark.asked))
-                .unwrap_or_default()
-                .to_vec(),
-            self.journal
-                .seen
-                .get(upto(mark.seen))
-                .unwrap_or_default()
-                .to_vec(),
-        )
+    pub fn before(&self, mark: DeltaMark) -> Journal {
+        fn upto<T: Clone>(list: &[T], len: usize) -> Vec<T> {
+            list.get(..len).unwrap_or_default().to_vec()
+        }
+        Journal {
+            judged: upto(&self.journal.judged, mark.judged),
+            asked: upto(&self.journal.asked, mark.asked),
+            consents: upto(&self.journal.consents, mark.consents),
+            seen: upto(&self.journal.seen, mark.seen),
+        }
     }
 
     /// The requests as the last event's firing reported them, a request

@@ -87,12 +87,12 @@ pub use runtime::BundleRuntime;
 pub use schedule::Schedule;
 pub use shadow::Enforcement;
 pub use state::{
-    AcceptedVerdict, AskedQuestion, DeltaMark, STATE_VERSION, STATE_VERSION_WITHOUT_TIMES,
-    SessionDelta, SessionState,
+    AcceptedVerdict, AskedQuestion, ConsentAnswer, DeltaMark, JudgedConsent, STATE_VERSION,
+    STATE_VERSION_WITHOUT_CONSENTS, STATE_VERSION_WITHOUT_TIMES, SessionDelta, SessionState,
 };
 pub use verdict::{
-    Approved, Bindings, Confirmation, ConsentState, Cursor, Detail, EventReport, GateVerdict,
-    Guidance, JudgeNote, RequestStatus, RequestView,
+    Approved, Bindings, Confirmation, ConsentByJudge, ConsentState, Cursor, Detail, EventReport,
+    GateVerdict, Guidance, JudgeNote, RequestStatus, RequestView,
 };
 
 use self::core::Core;
@@ -299,6 +299,9 @@ impl Session {
         event: Event,
         judge: &dyn SyncJudge,
     ) -> Result<EventReport, SessionError> {
+        if !self.is_pending() {
+            self.judge_consent(judge.decides_consent());
+        }
         let mut progress = self.begin(event, judge.questions_per_call())?;
         loop {
             match progress {
@@ -333,6 +336,9 @@ impl Session {
         event: Event,
         judge: &dyn Judge,
     ) -> Result<EventReport, SessionError> {
+        if !self.is_pending() {
+            self.judge_consent(judge.decides_consent());
+        }
         let mut progress = self.begin(event, judge.questions_per_call())?;
         loop {
             match progress {
@@ -392,6 +398,7 @@ impl Session {
             times: self.core.clock.decided().to_vec(),
             judged: self.accepted(),
             asked: self.judging.asked().collect(),
+            consents: self.judging.consent_answers().collect(),
             seen: self.ledger.seen().collect(),
             after_user: self.core.after_user,
             after_block: self.core.after_block,
@@ -453,7 +460,12 @@ impl Session {
             core.set_control(control);
         }
         core.decide_first_events_at(state.times);
-        let mut judging = Judging::restored(state.judged, state.asked.iter().copied(), state.usage);
+        let mut judging = Judging::restored(
+            state.judged,
+            state.asked.iter().copied(),
+            &state.consents,
+            state.usage,
+        );
         for event in state.events {
             protocol::ingest(&mut core, &mut judging, event)?;
         }
@@ -466,7 +478,13 @@ impl Session {
             pending: None,
         };
         let seen_before = seen_before.unwrap_or(state.seen.len());
-        session.ledger = Ledger::restored(session.accepted(), state.asked, state.seen, seen_before);
+        session.ledger = Ledger::restored(
+            session.accepted(),
+            state.asked,
+            state.consents,
+            state.seen,
+            seen_before,
+        );
         Ok(session)
     }
 }

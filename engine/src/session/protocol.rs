@@ -6,7 +6,10 @@
 //! consult hands its questions out ([`Progress::Asks`]) and the decision
 //! goes on with the answers ([`Session::answer`]) until it is over; the
 //! verdict is then made once, from the monitor's outcome, the event's
-//! classification and what deciding to ask already explained.
+//! classification and what deciding to ask already explained. A session
+//! whose judge decides consent (a model) asks it last, when that verdict is
+//! a `confirm` the reader could not decide: one question, and the verdict
+//! made again with its answer.
 
 use std::sync::Arc;
 
@@ -14,6 +17,7 @@ use turnstile_judge::{JudgeRequest, Judgement, Usage};
 use turnstile_rules::{EventFacts, EventIdx, EventOutcome, Reason, Violation};
 
 use super::classify::Classified;
+use super::consent::ConsentAsk;
 use super::core::Core;
 use super::judging::{Consult, Judging, Scope, Turnout};
 use super::state::DeltaMark;
@@ -37,10 +41,41 @@ pub enum Progress {
 
 /// A decision waiting for the judge's answers.
 #[derive(Clone, Debug)]
-pub(super) struct Pending {
-    decision: Decision,
-    stage: Stage,
-    consult: Consult,
+pub(super) struct Pending(Waiting);
+
+/// What a pending decision waits on.
+#[derive(Clone, Debug)]
+enum Waiting {
+    /// A consult's round of questions.
+    Consult {
+        decision: Decision,
+        stage: Stage,
+        consult: Consult,
+    },
+    /// The consent question about a write the verdict `made` is a
+    /// `confirm` on.
+    Consent {
+        decision: Decision,
+        made: Made,
+        ask: ConsentAsk,
+    },
+}
+
+impl Pending {
+    fn decision(&self) -> &Decision {
+        match &self.0 {
+            Waiting::Consult { decision, .. } | Waiting::Consent { decision, .. } => decision,
+        }
+    }
+}
+
+/// A verdict made on a taken event, before it is booked.
+#[derive(Clone, Debug)]
+struct Made {
+    verdict: GateVerdict,
+    requests: Vec<Arc<super::RequestView>>,
+    mutating: bool,
+    anomalies: Vec<String>,
 }
 
 /// An event being decided.
@@ -123,15 +158,57 @@ impl Session {
         let Some(pending) = self.pending.take() else {
             return Err(SessionError::NotPending);
         };
-        let Pending {
-            decision,
-            stage,
-            mut consult,
-        } = *pending;
-        let turnout =
-            self.judging
-                .answer(&mut consult, answers, &mut self.core, self.ledger.journal())?;
-        self.then(decision, stage, consult, turnout)
+        match pending.0 {
+            Waiting::Consult {
+                decision,
+                stage,
+                mut consult,
+            } => {
+                let turnout = self.judging.answer(
+                    &mut consult,
+                    answers,
+                    &mut self.core,
+                    self.ledger.journal(),
+                )?;
+                self.then(decision, stage, consult, turnout)
+            }
+            Waiting::Consent {
+                mut decision,
+                mut made,
+                ask,
+            } => {
+                let judgement = answers
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| Judgement::unknown("the judge returned no answer"));
+                let note = self.judging.answer_consent(
+                    &ask,
+                    &judgement,
+                    &self.core.events,
+                    self.ledger.journal(),
+                );
+                decision.notes.push(note);
+                // The write was blocked: made again with the answer booked.
+                made.verdict = self.core.write_verdict(
+                    decision.k,
+                    &[],
+                    None,
+                    self.judging.judged_map(),
+                    self.judging.consents(),
+                );
+                Ok(Progress::Decided(self.book(decision, made)))
+            }
+        }
+    }
+
+    /// From now on, asks the judge about a consent the offline reader could
+    /// not decide (`asks`): a write whose every other condition holds and
+    /// whose user replied undecidably or not at all. The judge's yes allows
+    /// it, its no blocks it, any other answer leaves it `confirm`. For a
+    /// model judge ([`turnstile_judge::Judge::decides_consent`]): `push`
+    /// and `push_async` set it from the judge they are given.
+    pub fn judge_consent(&mut self, asks: bool) {
+        self.judging.set_asks_consent(asks);
     }
 
     /// Whether a decision waits for the judge's answers.
@@ -147,8 +224,8 @@ impl Session {
         let Some(pending) = self.pending.take() else {
             return Ok(false);
         };
-        let before = pending.decision.before;
-        let (judged, asked, seen) = self.ledger.before(before.mark);
+        let before = pending.decision().before;
+        let journal = self.ledger.before(before.mark);
         let state = SessionState {
             version: STATE_VERSION,
             bundle: self.core.rt.bundle.hash.clone(),
@@ -167,9 +244,10 @@ impl Session {
                 .get(..before.mark.events)
                 .unwrap_or_default()
                 .to_vec(),
-            judged,
-            asked,
-            seen,
+            judged: journal.judged,
+            asked: journal.asked,
+            consents: journal.consents,
+            seen: journal.seen,
             after_user: self.core.after_user,
             after_block: self.core.after_block,
             usage: before.usage,
@@ -185,6 +263,7 @@ impl Session {
         if self.judging.eager() {
             back.judging.judge_eagerly();
         }
+        back.judging.set_asks_consent(self.judging.asks_consent());
         back.judging.carry_work(self.judging.work());
         *self = back;
         Ok(true)
@@ -213,11 +292,11 @@ impl Session {
     ) -> Result<Progress, SessionError> {
         let notes = match turnout {
             Turnout::Asks(requests) => {
-                self.pending = Some(Box::new(Pending {
+                self.pending = Some(Box::new(Pending(Waiting::Consult {
                     decision,
                     stage,
                     consult,
-                }));
+                })));
                 return Ok(Progress::Asks(requests));
             }
             Turnout::Done(notes) => notes,
@@ -228,9 +307,7 @@ impl Session {
             Stage::Lazy(facts) => {
                 let judged = self.judging.judged_at(decision.k);
                 let outcome = self.core.monitor.push(&facts, &judged)?;
-                Ok(Progress::Decided(
-                    self.finish(decision, facts, &outcome, None),
-                ))
+                Ok(self.finish(decision, facts, &outcome, None))
             }
         }
     }
@@ -266,32 +343,25 @@ impl Session {
             }
             explained = self.core.monitor.explain_block();
         }
-        Ok(Progress::Decided(
-            self.finish(decision, facts, &outcome, explained),
-        ))
+        Ok(self.finish(decision, facts, &outcome, explained))
     }
 
-    /// The report on the decided event: its facts logged, its verdict made
-    /// from the monitor's `outcome` (`explained`: the block already
-    /// explained) and booked.
+    /// The decided event: its facts logged, its verdict made from the
+    /// monitor's `outcome` (`explained`: the block already explained) and
+    /// booked — unless the verdict is a `confirm` the judge is asked about
+    /// first ([`Session::judge_consent`]).
     fn finish(
         &mut self,
         decision: Decision,
         facts: EventFacts,
         outcome: &EventOutcome,
         explained: Option<Violation>,
-    ) -> EventReport {
-        let Decision {
-            k, class, notes, ..
-        } = decision;
+    ) -> Progress {
+        let k = decision.k;
         let mut anomalies = self.core.log_facts(facts);
         anomalies.extend(self.core.note_answers(k));
-        let (verdict, requests) = self.verdict(k, &class, outcome, explained);
-        self.core.note_verdict(k, &verdict);
-        self.ledger.decided(class.fires, &self.core.monitor);
-        self.core.note_decided(&class, &verdict);
-        EventReport {
-            event: k,
+        let (verdict, requests) = self.verdict(k, &decision.class, outcome, explained);
+        let made = Made {
             mutating: outcome.gated.is_some()
                 || matches!(
                     verdict,
@@ -300,12 +370,41 @@ impl Session {
                         ..
                     }
                 ),
-            kind: class.kind,
-            fired: class.fires,
             verdict,
             requests,
-            judge: notes,
             anomalies,
+        };
+        if self.judging.asks_consent()
+            && let Some(ask) = self.core.consent_question(k, &made.verdict)
+        {
+            let request = ask.request.clone();
+            self.pending = Some(Box::new(Pending(Waiting::Consent {
+                decision,
+                made,
+                ask,
+            })));
+            return Progress::Asks(vec![request]);
+        }
+        Progress::Decided(self.book(decision, made))
+    }
+
+    /// The report on the decided event, its verdict booked.
+    fn book(&mut self, decision: Decision, made: Made) -> EventReport {
+        let Decision {
+            k, class, notes, ..
+        } = decision;
+        self.core.note_verdict(k, &made.verdict);
+        self.ledger.decided(class.fires, &self.core.monitor);
+        self.core.note_decided(&class, &made.verdict);
+        EventReport {
+            event: k,
+            mutating: made.mutating,
+            kind: class.kind,
+            fired: class.fires,
+            verdict: made.verdict,
+            requests: made.requests,
+            judge: notes,
+            anomalies: made.anomalies,
         }
     }
 
@@ -337,9 +436,13 @@ impl Session {
             return (verdict, Vec::new());
         }
         if let Some(allowed) = &outcome.gated {
-            let verdict = self
-                .core
-                .write_verdict(k, allowed, explained, self.judging.judged_map());
+            let verdict = self.core.write_verdict(
+                k,
+                allowed,
+                explained,
+                self.judging.judged_map(),
+                self.judging.consents(),
+            );
             return (verdict, Vec::new());
         }
         let requests = self.ledger.firing_requests(&self.core);
@@ -385,7 +488,7 @@ pub(super) fn ingest(
     let verdict = match (&class.refused, &outcome.gated) {
         (Some(refused), _) => Some(refused.clone()),
         (None, Some(allowed)) if class.by_agent && class.fires => {
-            Some(core.write_verdict(k, allowed, None, judging.judged_map()))
+            Some(core.write_verdict(k, allowed, None, judging.judged_map(), judging.consents()))
         }
         _ => None,
     };

@@ -93,7 +93,7 @@ impl Ask {
     fn speaker(&self) -> Role {
         match &self.request.question {
             Question::Criterion { said_by, .. } => *said_by,
-            Question::Classify { .. } => Role::User,
+            Question::Classify { .. } | Question::Consent { .. } => Role::User,
         }
     }
 }

@@ -15,10 +15,15 @@ use crate::trace::Event;
 /// as bare tuples; version 2 names their fields; version 3 records the
 /// request each accepted verdict was about; version 4 records who calls the
 /// user-side tools (`control`), which a version-3 state left to the bundle;
-/// version 5 records the time each event was decided with (`times`). A
-/// version-4 state is read as version 5 with no time for any event: no
-/// bundle it could have run declared a clock.
-pub const STATE_VERSION: u32 = 5;
+/// version 5 records the time each event was decided with (`times`);
+/// version 6 the model judge's answers about consent (`consents`). A
+/// version-4 state is read with no time for any event (no bundle it could
+/// have run declared a clock), a version-4 or -5 state with no consent
+/// answer (no judge was asked one).
+pub const STATE_VERSION: u32 = 6;
+
+/// The layout before the judge was asked about consent, migrated on read.
+pub const STATE_VERSION_WITHOUT_CONSENTS: u32 = 5;
 
 /// The layout before events carried their time, migrated on read.
 pub const STATE_VERSION_WITHOUT_TIMES: u32 = 4;
@@ -48,6 +53,8 @@ pub struct SessionState {
     pub judged: Vec<AcceptedVerdict>,
     /// Questions already answered on an unchanged slice (not asked again).
     pub asked: Vec<AskedQuestion>,
+    /// The judge's answers about consent, in the order given.
+    pub consents: Vec<ConsentAnswer>,
     /// The requests shown at an earlier firing (reported as continuing).
     pub seen: Vec<Env>,
     /// The last event was a user message (the boundary schedule fires next).
@@ -72,6 +79,8 @@ pub struct SessionDelta {
     pub judged: Vec<AcceptedVerdict>,
     /// Questions asked since the mark.
     pub asked: Vec<AskedQuestion>,
+    /// Consent answers given since the mark.
+    pub consents: Vec<ConsentAnswer>,
     /// Requests shown for the first time since the mark.
     pub seen: Vec<Env>,
     /// Events the session holds in all.
@@ -91,6 +100,7 @@ pub struct DeltaMark {
     pub(super) events: usize,
     pub(super) judged: usize,
     pub(super) asked: usize,
+    pub(super) consents: usize,
     pub(super) seen: usize,
 }
 
@@ -122,6 +132,41 @@ pub struct AskedQuestion {
     pub slice_end: EventIdx,
 }
 
+/// The judge's answer to a consent question: whether the user agreed to
+/// exactly one call, identified by what can change the answer — the call
+/// (its tool and arguments), the agent's latest request for the decision
+/// and the user's last turn since. A write that asks the same again before
+/// the user says something new takes this answer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ConsentAnswer {
+    /// The call: its tool and arguments in canonical form.
+    pub call: String,
+    /// The first event of the judged slice: the agent's latest request for
+    /// a decision, or the conversation's start.
+    pub from: EventIdx,
+    /// One past the user's last turn of the slice (`from` when none).
+    pub slice_end: EventIdx,
+    /// What the judge said.
+    pub answer: JudgedConsent,
+}
+
+/// What a model judge said about the user's consent to one call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "consent", rename_all = "snake_case")]
+pub enum JudgedConsent {
+    /// The user agreed to exactly this call, in this turn: the write is
+    /// allowed.
+    Agreed {
+        /// The user turn the judge read the agreement in.
+        evidence: EventIdx,
+    },
+    /// The judge found no consent: the write is blocked.
+    NotGiven,
+    /// No usable answer (unknown, malformed, a timeout, a transport
+    /// failure): the host asks the user (`confirm`).
+    Unknown,
+}
+
 /// Only the version of a saved state, read before the rest so a state in
 /// another layout is refused by version rather than by a parse error.
 #[derive(Deserialize)]
@@ -139,7 +184,7 @@ impl SessionState {
         let format = |e: serde_json::Error| SessionError::StateFormat(e.to_string());
         match version {
             STATE_VERSION => serde_json::from_str(text).map_err(format),
-            STATE_VERSION_WITHOUT_TIMES => {
+            STATE_VERSION_WITHOUT_TIMES | STATE_VERSION_WITHOUT_CONSENTS => {
                 let mut value: serde_json::Value = serde_json::from_str(text).map_err(format)?;
                 let events = value
                     .get("events")
@@ -147,10 +192,13 @@ impl SessionState {
                     .map_or(0, Vec::len);
                 if let Some(fields) = value.as_object_mut() {
                     fields.insert("version".to_owned(), STATE_VERSION.into());
-                    fields.insert(
-                        "times".to_owned(),
-                        serde_json::Value::Array(vec![serde_json::Value::Null; events]),
-                    );
+                    if version == STATE_VERSION_WITHOUT_TIMES {
+                        fields.insert(
+                            "times".to_owned(),
+                            serde_json::Value::Array(vec![serde_json::Value::Null; events]),
+                        );
+                    }
+                    fields.insert("consents".to_owned(), serde_json::Value::Array(Vec::new()));
                 }
                 serde_json::from_value(value).map_err(format)
             }
@@ -181,6 +229,14 @@ mod tests {
                 request: Env::EMPTY,
                 ready: EventIdx(1),
                 slice_end: EventIdx(5),
+            }],
+            consents: vec![ConsentAnswer {
+                call: "cancel {}".to_owned(),
+                from: EventIdx(2),
+                slice_end: EventIdx(4),
+                answer: JudgedConsent::Agreed {
+                    evidence: EventIdx(3),
+                },
             }],
             seen: vec![Env::EMPTY],
             after_user: true,
@@ -237,11 +293,46 @@ mod tests {
         let mut value = serde_json::to_value(&state).unwrap();
         let fields = value.as_object_mut().unwrap();
         fields.remove("times");
+        fields.remove("consents");
         fields.insert("version".to_owned(), serde_json::Value::from(4));
         let read = SessionState::from_json(&value.to_string()).unwrap();
         assert_eq!(read.version, STATE_VERSION);
         assert_eq!(read.times, vec![None, None]);
         assert_eq!(read.events, state.events);
+        assert!(read.consents.is_empty());
+    }
+
+    #[test]
+    fn a_version_5_state_is_read_with_no_consent_answer() {
+        let state = saved(STATE_VERSION);
+        let mut value = serde_json::to_value(&state).unwrap();
+        let fields = value.as_object_mut().unwrap();
+        fields.remove("consents");
+        fields.insert("version".to_owned(), serde_json::Value::from(5));
+        let read = SessionState::from_json(&value.to_string()).unwrap();
+        assert_eq!(read.version, STATE_VERSION);
+        assert!(read.consents.is_empty());
+        assert_eq!(read.judged, state.judged);
+        // Without the migration a version-6 state must carry the field.
+        let mut unmigrated = serde_json::to_value(&state).unwrap();
+        unmigrated.as_object_mut().unwrap().remove("consents");
+        assert!(matches!(
+            SessionState::from_json(&unmigrated.to_string()),
+            Err(SessionError::StateFormat(_))
+        ));
+    }
+
+    #[test]
+    fn a_consent_answer_round_trips_by_name() {
+        let text = serde_json::to_string(&saved(STATE_VERSION)).unwrap();
+        assert!(
+            text.contains(r#""answer":{"consent":"agreed","evidence":3}"#),
+            "{text}"
+        );
+        assert_eq!(
+            SessionState::from_json(&text).unwrap(),
+            saved(STATE_VERSION)
+        );
     }
 
     #[test]

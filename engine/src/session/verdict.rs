@@ -108,6 +108,10 @@ pub enum GateVerdict {
         /// The host's approval that stood for the user's consent, if one did.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         approved: Option<Approved>,
+        /// The model judge's reading of the user's consent, when it decided
+        /// what the offline reader could not.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        consent_by_judge: Option<ConsentByJudge>,
     },
     /// The mutating call is not authorized.
     Block {
@@ -215,6 +219,14 @@ pub struct Approved {
     pub by: Approver,
     /// The call the gate answered `confirm`, which the approval named.
     pub call: String,
+}
+
+/// The consent a model judge read for an allowed write: the user turn
+/// it read the agreement in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsentByJudge {
+    /// The user turn the judge read the agreement in.
+    pub evidence: EventIdx,
 }
 
 /// A canonical confirmation request: the call, its tool, the text to show
@@ -370,6 +382,8 @@ struct ReportJson<'a> {
     confirmation: Option<&'a Confirmation>,
     #[serde(skip_serializing_if = "Option::is_none")]
     consent: Option<ConsentState>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consent_by_judge: Option<ConsentByJudge>,
     event: EventIdx,
     #[serde(skip_serializing_if = "Option::is_none")]
     explanation: Option<&'a str>,
@@ -408,6 +422,7 @@ impl<'a> ReportJson<'a> {
             at: None,
             confirmation: None,
             consent: None,
+            consent_by_judge: None,
             event: report.event,
             explanation: None,
             fired: report.fired,
@@ -428,10 +443,12 @@ impl<'a> ReportJson<'a> {
                 step,
                 request,
                 approved,
+                consent_by_judge,
             } => {
                 json.step = Some(Some(step));
                 json.request = Some(request);
                 json.approved = approved.as_ref();
+                json.consent_by_judge = *consent_by_judge;
             }
             GateVerdict::Block {
                 reason,
@@ -537,6 +554,7 @@ mod tests {
             step: "authorize".to_owned(),
             request: bindings(&[("user", "u1"), ("order", "#W1")]),
             approved: None,
+            consent_by_judge: None,
         });
         let approved = report(GateVerdict::Allow {
             step: "authorize".to_owned(),
@@ -545,7 +563,20 @@ mod tests {
                 by: Approver::User,
                 call: "c3".to_owned(),
             }),
+            consent_by_judge: None,
         });
+        let judged = report(GateVerdict::Allow {
+            step: "authorize".to_owned(),
+            request: bindings(&[("order", "#W1")]),
+            approved: None,
+            consent_by_judge: Some(ConsentByJudge {
+                evidence: EventIdx(5),
+            }),
+        });
+        assert_eq!(
+            serde_json::to_string(&judged).unwrap(),
+            r##"{"consent_by_judge":{"evidence":5},"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1"},"step":"authorize","verdict":"allow"}"##
+        );
         assert_eq!(
             serde_json::to_string(&approved).unwrap(),
             r##"{"approved":{"by":"user","call":"c3"},"event":7,"fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1"},"step":"authorize","verdict":"allow"}"##

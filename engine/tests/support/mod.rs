@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value as Json;
+use serde_json::{Value as Json, json};
 use turnstile_engine::bundle::model::Side;
 use turnstile_engine::trace::Event;
 
@@ -766,6 +766,14 @@ pub const BROKEN: &[Broken] = &[
     },
 ];
 
+/// The runtime of the `shop` fixture, whose sessions the session tests
+/// replay.
+pub fn shop_runtime() -> std::sync::Arc<turnstile_engine::session::BundleRuntime> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/fixtures/shop");
+    let bundle = turnstile_engine::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    turnstile_engine::session::BundleRuntime::new(std::sync::Arc::new(bundle)).unwrap()
+}
+
 /// A user message.
 pub fn user(text: &str) -> Event {
     Event::User { text: text.into() }
@@ -793,4 +801,41 @@ pub fn ok(id: &str, content: Json) -> Event {
         ok: true,
         content,
     }
+}
+
+/// The `shop` user `u1`'s profile: orders `#O1` and `#O2`.
+pub fn shop_profile() -> Json {
+    json!({
+        "user_id": "u1",
+        "orders": ["#O1", "#O2"],
+        "payment_methods": {"cc": {"id": "cc", "source": "credit_card"}},
+        "bills": []
+    })
+}
+
+/// The `shop` order `id` of `u1`, in `status`.
+pub fn shop_order(id: &str, status: &str) -> Json {
+    json!({
+        "order_id": id, "user_id": "u1", "status": status, "total": 120.25,
+        "items": [{"item_id": "shirt_red_m", "product_id": "shirt", "price": 20}]
+    })
+}
+
+/// A `shop` conversation's identification of `u1` and the read of
+/// `order_id` in `status`: events 0-7.
+pub fn shop_opening(order_id: &str, status: &str) -> Vec<Event> {
+    vec![
+        user("Hi! I'd like to cancel an order. My email is u1@example.com."),
+        agent("Sure, let me look you up."),
+        call(
+            "c1",
+            "find_user_id_by_email",
+            json!({"email": "u1@example.com"}),
+        ),
+        ok("c1", json!("u1")),
+        call("c2", "get_user_details", json!({"user_id": "u1"})),
+        ok("c2", shop_profile()),
+        call("c3", "get_order_details", json!({"order_id": order_id})),
+        ok("c3", shop_order(order_id, status)),
+    ]
 }

@@ -76,6 +76,11 @@ impl OfflineJudge {
                 }
             }
             Question::Classify { branches } => classify(branches, &request.conversation),
+            // What the reader could not decide is not the offline judge's
+            // to decide: the host asks the user instead.
+            Question::Consent { .. } => {
+                Judgement::unknown("the offline judge does not decide consent its reader could not")
+            }
         }
     }
 }
