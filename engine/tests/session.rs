@@ -353,6 +353,39 @@ fn a_refused_write_stays_blocked() {
     }
 }
 
+/// A write blocked on a refusal did not run: when the agent asks again and
+/// the user's next reply is one the reader cannot decide, the identical call
+/// is held for confirmation, not blocked as if the first had used the
+/// authorization.
+#[test]
+fn after_a_refused_write_the_next_undecided_reply_asks_for_confirmation() {
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let mut session = Session::new(runtime(), Schedule::Workflow);
+        session.set_explainer(explainer);
+        let summary = "Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes).";
+        let mut events = opening("#O1", "pending");
+        events.push(agent(summary));
+        events.push(user("No, don't cancel it."));
+        events.push(cancel_call("c4", "#O1", "no longer needed"));
+        let refused = run(&mut session, events, &OfflineJudge).pop().unwrap();
+        assert!(
+            refused.verdict.is_block(),
+            "{explainer:?}: {:?}",
+            refused.verdict
+        );
+        let again = vec![
+            agent(summary),
+            user("Hmm, how long does a refund take?"),
+            cancel_call("c5", "#O1", "no longer needed"),
+        ];
+        let report = run(&mut session, again, &OfflineJudge).pop().unwrap();
+        let GateVerdict::Confirm { consent, .. } = &report.verdict else {
+            panic!("{explainer:?}: expected confirm, got {:?}", report.verdict);
+        };
+        assert_eq!(*consent, ConsentState::Qualified, "{explainer:?}");
+    }
+}
+
 #[test]
 fn a_formal_failure_is_never_confirm() {
     for explainer in [Explainer::Monitor, Explainer::Datalog] {

@@ -56,6 +56,10 @@ pub(super) enum Standing {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Approvals {
     held: BTreeMap<String, Held>,
+    /// The writes the gate blocked, by event: under a hard gate they did
+    /// not run, so unless a result says otherwise they used no
+    /// authorization either.
+    blocked: Vec<EventIdx>,
 }
 
 impl Approvals {
@@ -123,6 +127,18 @@ impl Approvals {
     /// run, so it used no authorization).
     pub fn is_held(&self, event: EventIdx) -> bool {
         self.held.values().any(|h| h.event == event)
+    }
+
+    /// Notes that the write at `event` was blocked.
+    pub fn block(&mut self, event: EventIdx) {
+        if !self.blocked.contains(&event) {
+            self.blocked.push(event);
+        }
+    }
+
+    /// Whether the write at `event` was blocked.
+    pub fn is_blocked(&self, event: EventIdx) -> bool {
+        self.blocked.contains(&event)
     }
 
     /// The approval of call `id` opened a call: it is used up.

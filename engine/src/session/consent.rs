@@ -337,11 +337,23 @@ impl Core {
     }
 
     /// The logged facts as the workflow with consent granted reads them:
-    /// a call held for confirmation earlier did not run, so it is an event
-    /// without facts (it used no authorization there).
+    /// a call held for confirmation earlier did not run, nor did a blocked
+    /// one no successful result shows ran (a recorded conversation's
+    /// blocked call ran all the same, and its success counts), so each is
+    /// an event without facts: it used no authorization there, and an
+    /// identical call after the user's next reply can still be `confirm`.
     fn granted_log(&self) -> impl Iterator<Item = Cow<'_, EventFacts>> {
-        self.log.iter().map(|facts| {
-            if self.approvals.is_held(facts.event) {
+        let ran: Vec<EventIdx> = self
+            .log
+            .iter()
+            .filter_map(|facts| facts.result.as_ref())
+            .filter(|result| result.ok)
+            .map(|result| result.call)
+            .collect();
+        self.log.iter().map(move |facts| {
+            let withheld = self.approvals.is_held(facts.event)
+                || (self.approvals.is_blocked(facts.event) && !ran.contains(&facts.event));
+            if withheld {
                 Cow::Owned(EventFacts {
                     event: facts.event,
                     now: facts.now,
@@ -354,7 +366,8 @@ impl Core {
     }
 
     /// Books the verdict on event `k` in the approvals: a `confirm` holds
-    /// the call, an allow on an approval uses the approval up.
+    /// the call, an allow on an approval uses the approval up, a block
+    /// notes the call blocked.
     pub fn note_verdict(&mut self, k: EventIdx, verdict: &GateVerdict) {
         match verdict {
             GateVerdict::Confirm { .. } => {
@@ -366,6 +379,11 @@ impl Core {
                 approved: Some(approved),
                 ..
             } => self.approvals.use_up(&approved.call),
+            GateVerdict::Block { .. }
+                if matches!(self.events.get(k.as_usize()), Some(Event::Call { .. })) =>
+            {
+                self.approvals.block(k);
+            }
             _ => {}
         }
     }
