@@ -265,6 +265,9 @@ impl Disowning {
 /// sentence's, so a turn with none (most agent turns) is not tokenized.
 #[must_use]
 pub fn asks_ownership(turn: &str) -> bool {
+    if !turn.contains('?') {
+        return false;
+    }
     let mut read = Vec::new();
     sentence_pieces(turn)
         .into_iter()
@@ -455,8 +458,19 @@ fn clauses(turn: &str) -> Vec<Clause> {
 /// Appends the clauses of one sentence to `out`: a clause never spans two
 /// sentences, so each sentence is read on its own.
 fn push_clauses(piece: &Piece<'_>, out: &mut Vec<Clause>) {
+    let words = words_of(piece.text);
+    if !words.iter().any(|w| CONTRASTS.contains(&w.text.as_str())) {
+        // One clause, the sentence's words as they are (most sentences).
+        if !words.is_empty() {
+            out.push(Clause {
+                words,
+                question: piece.question,
+            });
+        }
+        return;
+    }
     let mut current: Vec<Word> = Vec::new();
-    for word in words_of(piece.text) {
+    for word in words {
         if CONTRASTS.contains(&word.text.as_str()) {
             if !current.is_empty() {
                 out.push(Clause {
@@ -487,20 +501,23 @@ struct Piece<'t> {
 fn sentence_pieces(turn: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut chars = turn.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let ends = match c {
-            '!' | '?' | ';' | '\n' => true,
-            '.' => next.is_none_or(char::is_whitespace),
+    // The marks are ASCII, and no byte of a longer UTF-8 character is: a
+    // byte scan finds them where a scan of the characters does.
+    for (i, &b) in turn.as_bytes().iter().enumerate() {
+        let ends = match b {
+            b'!' | b'?' | b';' | b'\n' => true,
+            b'.' => turn
+                .get(i + 1..)
+                .and_then(|rest| rest.chars().next())
+                .is_none_or(char::is_whitespace),
             _ => false,
         };
         if ends {
-            let end = i + c.len_utf8();
+            let end = i + 1;
             if let Some(text) = turn.get(start..end) {
                 out.push(Piece {
                     text,
-                    question: c == '?',
+                    question: b == b'?',
                 });
             }
             start = end;
@@ -527,61 +544,84 @@ fn words_of(text: &str) -> Vec<Word> {
     } else {
         Cow::Borrowed(text)
     };
-    let mut out = Vec::new();
-    let joins =
-        |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'');
-    for raw in normal.split(|c: char| !joins(c)) {
-        let token = lower(raw.trim_matches(|c: char| !c.is_alphanumeric()));
-        if token.is_empty() {
-            continue;
+    // About one word in six bytes: most turns need no regrowth.
+    let mut out = Vec::with_capacity(normal.len() / 6 + 1);
+    for (raw, trimmed) in runs(&normal) {
+        if raw.contains('\'') {
+            push_word(raw, trimmed, &mut out);
+        } else {
+            // No contraction and no possessive without an apostrophe (and
+            // lower-casing makes none): most words skip [`push_word`].
+            out.push(Word {
+                text: lower(trimmed),
+                possessive: false,
+            });
         }
-        if let Some(stem) = token.strip_suffix("n't") {
-            let stem = match stem {
-                "wo" => "will",
-                "ca" => "can",
-                "sha" => "shall",
-                other => other,
-            };
-            if !stem.is_empty() {
-                out.push(plain(stem));
-            }
-            out.push(plain("not"));
-            continue;
-        }
-        if let Some(stem) = token.strip_suffix("'s") {
-            if PRONOUNS.contains(&stem) {
-                out.push(plain(stem));
-                out.push(plain("is"));
-            } else {
-                out.push(Word {
-                    text: SmolStr::new(stem),
-                    possessive: true,
-                });
-            }
-            continue;
-        }
-        let contracted = [
-            ("'re", "are"),
-            ("'m", "am"),
-            ("'ve", "have"),
-            ("'ll", "will"),
-        ]
-        .into_iter()
-        .find_map(|(suffix, expanded)| Some((token.strip_suffix(suffix)?, expanded)));
-        if let Some((stem, expanded)) = contracted {
-            out.push(plain(stem));
-            out.push(plain(expanded));
-            continue;
-        }
-        let possessive = raw
-            .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-            .ends_with("s'");
-        out.push(Word {
-            text: SmolStr::new(token.trim_end_matches('\'')),
-            possessive,
-        });
     }
     out
+}
+
+/// Pushes the words of `raw`, a run of joining characters (`trimmed`: it
+/// without the punctuation around it, not empty), by the rules of
+/// [`words_of`].
+fn push_word(raw: &str, trimmed: &str, out: &mut Vec<Word>) {
+    let token = lower(trimmed);
+    if let Some(stem) = token.strip_suffix("n't") {
+        let stem = match stem {
+            "wo" => "will",
+            "ca" => "can",
+            "sha" => "shall",
+            other => other,
+        };
+        if !stem.is_empty() {
+            out.push(plain(stem));
+        }
+        out.push(plain("not"));
+        return;
+    }
+    if let Some(stem) = token.strip_suffix("'s") {
+        if PRONOUNS.contains(&stem) {
+            out.push(plain(stem));
+            out.push(plain("is"));
+        } else {
+            out.push(Word {
+                text: SmolStr::new(stem),
+                possessive: true,
+            });
+        }
+        return;
+    }
+    let contracted = [
+        ("'re", "are"),
+        ("'m", "am"),
+        ("'ve", "have"),
+        ("'ll", "will"),
+    ]
+    .into_iter()
+    .find_map(|(suffix, expanded)| Some((token.strip_suffix(suffix)?, expanded)));
+    if let Some((stem, expanded)) = contracted {
+        out.push(plain(stem));
+        out.push(plain(expanded));
+        return;
+    }
+    let possessive = raw
+        .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .ends_with("s'");
+    out.push(Word {
+        text: SmolStr::new(token.trim_end_matches('\'')),
+        possessive,
+    });
+}
+
+/// The runs of joining characters of `text` (letters, digits and `_ - . @ /
+/// + '`), each with itself stripped of the punctuation around it; runs of
+/// punctuation only are left out.
+fn runs(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let joins =
+        |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'');
+    text.split(move |c: char| !joins(c))
+        .map(|raw| (raw, raw.trim_matches(|c: char| !c.is_alphanumeric())))
+        .filter(|(_, trimmed)| !trimmed.is_empty())
 }
 
 /// `word` lower-cased as `str::to_lowercase` does, held inline when short:
@@ -623,12 +663,45 @@ mod tests {
         assert_eq!(texts("jo.doe@example.org."), ["jo.doe@example.org"]);
     }
 
+    /// [`words_of`] with every run read by [`push_word`]: the rule its
+    /// shortcut for a run without an apostrophe keeps.
+    fn words_of_every_run_by_rule(text: &str) -> Vec<Word> {
+        let normal = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
+        let mut out = Vec::new();
+        for (raw, trimmed) in runs(&normal) {
+            push_word(raw, trimmed, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn a_word_without_an_apostrophe_is_read_by_the_rule() {
+        for text in [
+            "That isn't mine; it's my wife's, not my parents' car.",
+            "W12-34 is NOT Jo.Doe@Example.org's, you're sure? I'M NOT.",
+            "Caf\u{c9} \u{3a3}\u{3a3} ODYSSEUS \u{130}stanbul won\u{2019}t `x` -- ... 'quoted'",
+            "",
+        ] {
+            assert_eq!(words_of(text), words_of_every_run_by_rule(text), "{text}");
+        }
+    }
+
     #[test]
     fn sentences_end_at_a_word_final_period_only() {
         let pieces = sentence_pieces("Email jo.doe@example.org. Is it 3.5? Yes");
         let texts: Vec<&str> = pieces.iter().map(|p| p.text.trim()).collect();
         assert_eq!(texts, ["Email jo.doe@example.org.", "Is it 3.5?", "Yes"]);
         assert!(pieces[1].question);
+        let pieces = sentence_pieces("Caf\u{e9}.\u{a0}Na\u{ef}ve.\u{e9} \u{2014}ok?\u{1f600}!");
+        let texts: Vec<&str> = pieces.iter().map(|p| p.text).collect();
+        assert_eq!(
+            texts,
+            [
+                "Caf\u{e9}.",
+                "\u{a0}Na\u{ef}ve.\u{e9} \u{2014}ok?",
+                "\u{1f600}!"
+            ]
+        );
     }
 
     /// Agent turns of every shape the ownership question takes, and of the
