@@ -230,6 +230,19 @@ pub fn identifier_word(value: &str) -> Option<String> {
     if !value.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
+    // An ASCII value that is one run of letters and digits between marks
+    // that separate words (`#W9300146`) is that run lower-cased: nothing to
+    // normalise, no contraction (it has a digit; `'` and `` ` `` go the long
+    // way).
+    let core = value.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    if value.is_ascii()
+        && !value.contains(['\'', '`'])
+        && !core.is_empty()
+        && core.bytes().all(|b| b.is_ascii_alphanumeric())
+    {
+        let word = core.to_ascii_lowercase();
+        return is_identifier(&word).then_some(word);
+    }
     match words(&normalise(value)).as_slice() {
         [word] if is_identifier(word) => Some(word.to_string()),
         _ => None,
@@ -383,8 +396,9 @@ mod tests {
         );
     }
 
-    /// A value without an ASCII digit is no identifier: the shortcut of
-    /// [`identifier_word`] gives what reading it gives.
+    /// A value without an ASCII digit is no identifier, and an ASCII run
+    /// of letters and digits is itself: the shortcuts of [`identifier_word`]
+    /// give what reading the value gives.
     #[test]
     fn a_value_without_a_digit_is_no_identifier() {
         let read = |value: &str| match words(&normalise(value)).as_slice() {
@@ -393,6 +407,15 @@ mod tests {
         };
         for value in [
             "#W9300146",
+            "(#W9300146).",
+            "'W9300146'",
+            "`W9300146`",
+            "###STOP###W12",
+            "W12###STOP###",
+            "###STOP###12345",
+            "W12 W13",
+            "w12n't",
+            "W9300146\u{2019}",
             "ZFA04Y",
             "7453605304",
             "Jo Doe",
