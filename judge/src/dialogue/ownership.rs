@@ -550,7 +550,7 @@ fn words_of(text: &str) -> Vec<Word> {
     };
     // About one word in six bytes: most turns need no regrowth.
     let mut out = Vec::with_capacity(normal.len() / 6 + 1);
-    for (raw, trimmed) in runs(&normal) {
+    for_each_run(&normal, |raw, trimmed| {
         if raw.contains('\'') {
             push_word(raw, trimmed, &mut out);
         } else {
@@ -561,7 +561,7 @@ fn words_of(text: &str) -> Vec<Word> {
                 possessive: false,
             });
         }
-    }
+    });
     out
 }
 
@@ -621,24 +621,46 @@ fn push_word(raw: &str, trimmed: &str, out: &mut Vec<Word>) {
 /// + '`), each with itself stripped of the punctuation around it; runs of
 /// punctuation only are left out.
 ///
-/// ASCII text (most turns) is split byte by byte, where a byte is its
-/// character; other text by characters.
-fn runs(text: &str) -> impl Iterator<Item = (&str, &str)> {
-    let joins =
-        |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'');
-    let (ascii, chars) = if text.is_ascii() {
-        let split = text
-            .as_bytes()
-            .split(move |&b| !joins(char::from(b)))
-            .filter_map(|raw| std::str::from_utf8(raw).ok());
-        (Some(split), None)
-    } else {
-        (None, Some(text.split(move |c: char| !joins(c))))
-    };
-    ascii
-        .into_iter()
-        .flatten()
-        .chain(chars.into_iter().flatten())
+/// ASCII text (most turns) is read byte by byte, where a byte is its
+/// character ([`runs_by_chars`] is the rule, tested equal); other text by
+/// characters.
+fn for_each_run<'t>(text: &'t str, mut f: impl FnMut(&'t str, &'t str)) {
+    if !text.is_ascii() {
+        for (raw, trimmed) in runs_by_chars(text) {
+            f(raw, trimmed);
+        }
+        return;
+    }
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for end in 0..=bytes.len() {
+        if bytes.get(end).is_some_and(|&b| joins(char::from(b))) {
+            continue;
+        }
+        let raw = text.get(start..end).unwrap_or_default();
+        start = end + 1;
+        let raw_bytes = raw.as_bytes();
+        let Some(first) = raw_bytes.iter().position(u8::is_ascii_alphanumeric) else {
+            continue;
+        };
+        let last = raw_bytes
+            .iter()
+            .rposition(u8::is_ascii_alphanumeric)
+            .unwrap_or(first);
+        if let Some(trimmed) = raw.get(first..=last) {
+            f(raw, trimmed);
+        }
+    }
+}
+
+/// Whether a character joins a run ([`for_each_run`]).
+fn joins(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
+}
+
+/// The runs of [`for_each_run`], by a split of the characters.
+fn runs_by_chars(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.split(|c: char| !joins(c))
         .map(|raw| (raw, raw.trim_matches(|c: char| !c.is_alphanumeric())))
         .filter(|(_, trimmed)| !trimmed.is_empty())
 }
@@ -687,7 +709,7 @@ mod tests {
     fn words_of_every_run_by_rule(text: &str) -> Vec<Word> {
         let normal = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
         let mut out = Vec::new();
-        for (raw, trimmed) in runs(&normal) {
+        for (raw, trimmed) in runs_by_chars(&normal) {
             push_word(raw, trimmed, &mut out);
         }
         out
@@ -695,24 +717,16 @@ mod tests {
 
     #[test]
     fn ascii_runs_are_the_runs_of_the_characters() {
-        let by_chars = |text: &str| -> Vec<(String, String)> {
-            text.split(|c: char| {
-                !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\''))
-            })
-            .map(|raw| (raw, raw.trim_matches(|c: char| !c.is_alphanumeric())))
-            .filter(|(_, trimmed)| !trimmed.is_empty())
-            .map(|(raw, trimmed)| (raw.to_owned(), trimmed.to_owned()))
-            .collect()
-        };
         for text in [
             "W12-34 is NOT Jo.Doe@Example.org's; (you're) sure?? -- ... 'x' a+b/c_d",
             "..., --",
+            "'",
             "",
         ] {
-            let runs: Vec<(String, String)> = runs(text)
-                .map(|(raw, trimmed)| (raw.to_owned(), trimmed.to_owned()))
-                .collect();
-            assert_eq!(runs, by_chars(text), "{text}");
+            let mut runs = Vec::new();
+            for_each_run(text, |raw, trimmed| runs.push((raw, trimmed)));
+            let by_chars: Vec<(&str, &str)> = runs_by_chars(text).collect();
+            assert_eq!(runs, by_chars, "{text}");
         }
     }
 
