@@ -617,9 +617,9 @@ fn push_word(raw: &str, trimmed: &str, out: &mut Vec<Word>) {
     });
 }
 
-/// The runs of joining characters of `text` (letters, digits and `_ - . @ /
-/// + '`), each with itself stripped of the punctuation around it; runs of
-/// punctuation only are left out.
+/// The runs of joining characters of `text` (letters, digits and any of
+/// `_ - . @ / + '`), each with itself stripped of the punctuation around
+/// it; runs of punctuation only are left out.
 ///
 /// ASCII text (most turns) is read byte by byte, where a byte is its
 /// character ([`runs_by_chars`] is the rule, tested equal); other text by
