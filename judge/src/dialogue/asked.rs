@@ -224,6 +224,25 @@ impl AskedWords {
 /// turns are: `w9300146`, `zfa04y`.
 #[must_use]
 pub fn identifier_word(value: &str) -> Option<String> {
+    // An identifier holds an ASCII digit, and normalising makes none (no
+    // character lowers to one): most values (names, words) are refused
+    // without being read.
+    if !value.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // An ASCII value that is one run of letters and digits between marks
+    // that separate words (`#W9300146`) is that run lower-cased: nothing to
+    // normalise, no contraction (it has a digit; `'` and `` ` `` go the long
+    // way).
+    let core = value.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    if value.is_ascii()
+        && !value.contains(['\'', '`'])
+        && !core.is_empty()
+        && core.bytes().all(|b| b.is_ascii_alphanumeric())
+    {
+        let word = core.to_ascii_lowercase();
+        return is_identifier(&word).then_some(word);
+    }
     match words(&normalise(value)).as_slice() {
         [word] if is_identifier(word) => Some(word.to_string()),
         _ => None,
@@ -272,19 +291,46 @@ pub(crate) fn is_record_id(word: &str) -> bool {
 /// [`WRITTEN_ID_DIGITS`] digits (`LT-4471` → `lt4471`, `#W9300146` →
 /// `w9300146`). Flight numbers (`HAT170`), booking codes (`ZFA04Y`),
 /// product specs (`8GB`) and bare numbers are not.
+///
+/// Read by bytes: the characters a chunk is made of are ASCII, and every
+/// byte of a longer character separates as that character does, so the
+/// chunks are those of a split by characters ([`record_ids_by_chars`]).
 fn record_ids_in(text: &str) -> Vec<String> {
     let mut ids: Vec<String> = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '#'))
+        .as_bytes()
+        .split(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'#'))
         .filter_map(|chunk| {
-            let chunk = chunk.trim_start_matches('#').trim_matches('-');
-            let letters = chunk.chars().take_while(char::is_ascii_alphabetic).count();
-            let (prefix, rest) = (chunk.get(..letters)?, chunk.get(letters..)?);
-            let digits = rest.strip_prefix('-').unwrap_or(rest);
-            (letters > 0
-                && digits.len() >= WRITTEN_ID_DIGITS
-                && digits.chars().all(|c| c.is_ascii_digit()))
-            .then(|| format!("{prefix}{digits}").to_ascii_lowercase())
+            // Every id has a digit: most chunks (words) end here.
+            if !chunk.iter().any(u8::is_ascii_digit) {
+                return None;
+            }
+            let chunk = std::str::from_utf8(chunk).ok()?;
+            record_id_of_chunk(chunk)
         })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// The record id a chunk of ASCII letters, digits, `-` and `#` is, as
+/// [`record_ids_in`] writes it.
+fn record_id_of_chunk(chunk: &str) -> Option<String> {
+    let chunk = chunk.trim_start_matches('#').trim_matches('-');
+    let letters = chunk.chars().take_while(char::is_ascii_alphabetic).count();
+    let (prefix, rest) = (chunk.get(..letters)?, chunk.get(letters..)?);
+    let digits = rest.strip_prefix('-').unwrap_or(rest);
+    (letters > 0 && digits.len() >= WRITTEN_ID_DIGITS && digits.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("{prefix}{digits}").to_ascii_lowercase())
+}
+
+/// [`record_ids_in`] as a split of the text by characters: the rule the
+/// byte reading is tested against.
+#[cfg(test)]
+fn record_ids_by_chars(text: &str) -> Vec<String> {
+    let mut ids: Vec<String> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '#'))
+        .filter_map(record_id_of_chunk)
         .collect();
     ids.sort();
     ids.dedup();
@@ -332,6 +378,56 @@ mod tests {
             by_sentences.add_sentences(&super::super::sentences(text));
             assert_eq!(by_text, by_sentences, "{text}");
         }
+    }
+
+    #[test]
+    fn record_ids_read_by_bytes_are_read_by_characters() {
+        for text in [
+            "Shall I wipe LT-4471 and #W9300146? Not lt-4480\u{2014}W12 or 8GB.",
+            "caf\u{e9}W93001 \u{2019}#AB-12345\u{2019} -X-99999- ##q1234 W-1234-",
+            "\u{1f600}w12345\u{1f600}12345 a1234b 1234",
+            "",
+        ] {
+            assert_eq!(record_ids_in(text), record_ids_by_chars(text), "{text}");
+        }
+        assert_eq!(
+            record_ids_in("Shall I wipe LT-4471 and #W9300146?"),
+            ["lt4471", "w9300146"]
+        );
+    }
+
+    /// A value without an ASCII digit is no identifier, and an ASCII run
+    /// of letters and digits is itself: the shortcuts of [`identifier_word`]
+    /// give what reading the value gives.
+    #[test]
+    fn a_value_without_a_digit_is_no_identifier() {
+        let read = |value: &str| match words(&normalise(value)).as_slice() {
+            [word] if is_identifier(word) => Some(word.to_string()),
+            _ => None,
+        };
+        for value in [
+            "#W9300146",
+            "(#W9300146).",
+            "'W9300146'",
+            "`W9300146`",
+            "###STOP###W12",
+            "W12###STOP###",
+            "###STOP###12345",
+            "W12 W13",
+            "w12n't",
+            "W9300146\u{2019}",
+            "ZFA04Y",
+            "7453605304",
+            "Jo Doe",
+            "cancel",
+            "\u{2167}",
+            "\u{661}\u{662}\u{663}\u{664}\u{665}",
+            "ab\u{661}",
+            "",
+        ] {
+            assert_eq!(identifier_word(value), read(value), "{value}");
+        }
+        assert_eq!(identifier_word("#W9300146").as_deref(), Some("w9300146"));
     }
 
     #[test]

@@ -32,6 +32,15 @@
 //! it isn't") denies what the turn before named only when that turn asked
 //! whether it is the user's ([`asks_ownership`]: "Is that your account?",
 //! "Is D-12 yours?", "Does it belong to you?", "Is that you?").
+//!
+//! Its words are its own, not the grammar's tokens (`tokens.rs`): a value
+//! stays one word as values are written (`jo.doe@example.org`, `W12-34`),
+//! and a word keeps whether it was possessive (`parents'`), where the
+//! grammar splits the one and drops the other.
+
+use std::borrow::Cow;
+
+use smol_str::{SmolStr, StrExt};
 
 /// Words that link a subject to what it is.
 const COPULAS: &[&str] = &["is", "are", "was", "were", "be", "been", "am"];
@@ -152,11 +161,11 @@ const BARE_NO: &[&str] = &[
 /// Words that split a sentence into clauses.
 const CONTRASTS: &[&str] = &["but", "however", "though", "although", "whereas"];
 
-/// One word of a turn: lower-cased, and whether it carried a possessive
-/// `'s` (or a plural's `'`).
+/// One word of a turn: lower-cased (a short word, nearly every one, held
+/// inline), and whether it carried a possessive `'s` (or a plural's `'`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Word {
-    text: String,
+    text: SmolStr,
     possessive: bool,
 }
 
@@ -200,6 +209,10 @@ impl Disowning {
     /// clause naming it.
     #[must_use]
     pub fn disowns(&self, value: &str) -> bool {
+        // Either way a clause must deny: most turns have none.
+        if !self.readings.iter().any(|r| r.denies) {
+            return false;
+        }
         let needle = value_words(value);
         if needle.is_empty() {
             return false;
@@ -251,22 +264,40 @@ impl Disowning {
 /// question whose copula is followed by *yours*, *you*, or *your* and one
 /// noun ending it ("Is that your account?", "Can you confirm X is your
 /// policy?", "Is that you?"), or that asks whether it belongs to them.
+///
+/// Only the turn's questions are read: a clause's question mark is its
+/// sentence's, so a turn with none (most agent turns) is not tokenized.
 #[must_use]
 pub fn asks_ownership(turn: &str) -> bool {
-    clauses(turn).iter().filter(|c| c.question).any(|c| {
-        let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
-        let belongs = words
-            .windows(3)
-            .any(|w| matches!(w, ["belong" | "belongs", "to", "you"]));
-        let copula_ends_with_you = words.iter().enumerate().any(|(i, w)| {
-            COPULAS.contains(w)
-                && match words.get(i + 1..) {
-                    Some(rest) => ends_with_you(rest),
-                    None => false,
-                }
-        });
-        belongs || copula_ends_with_you
-    })
+    if !turn.contains('?') {
+        return false;
+    }
+    let mut read = Vec::new();
+    sentence_pieces(turn)
+        .into_iter()
+        .filter(|piece| piece.question)
+        .any(|piece| {
+            read.clear();
+            push_clauses(&piece, &mut read);
+            read.iter().any(asks_whose)
+        })
+}
+
+/// Whether `clause` asks whether something is the listener's (see
+/// [`asks_ownership`]; whether it is a question is its caller's to ask).
+fn asks_whose(clause: &Clause) -> bool {
+    let words: Vec<&str> = clause.words.iter().map(|w| w.text.as_str()).collect();
+    let belongs = words
+        .windows(3)
+        .any(|w| matches!(w, ["belong" | "belongs", "to", "you"]));
+    let copula_ends_with_you = words.iter().enumerate().any(|(i, w)| {
+        COPULAS.contains(w)
+            && match words.get(i + 1..) {
+                Some(rest) => ends_with_you(rest),
+                None => false,
+            }
+    });
+    belongs || copula_ends_with_you
 }
 
 /// Whether the words after a copula end the clause on *yours* or *your*
@@ -408,42 +439,59 @@ fn names_a_value(words: &[Word]) -> bool {
 }
 
 /// Whether `needle` occurs in `words` as consecutive words.
-fn contains(words: &[Word], needle: &[String]) -> bool {
+fn contains(words: &[Word], needle: &[SmolStr]) -> bool {
     words
         .windows(needle.len())
         .any(|window| window.iter().zip(needle).all(|(w, n)| w.text == *n))
 }
 
 /// A value's words, as a clause's words are read.
-fn value_words(value: &str) -> Vec<String> {
+fn value_words(value: &str) -> Vec<SmolStr> {
     words_of(value).into_iter().map(|w| w.text).collect()
 }
 
 /// The clauses of `turn` (see the module documentation).
 fn clauses(turn: &str) -> Vec<Clause> {
     let mut out = Vec::new();
-    let mut current: Vec<Word> = Vec::new();
     for piece in sentence_pieces(turn) {
-        for word in words_of(piece.text) {
-            if CONTRASTS.contains(&word.text.as_str()) {
-                if !current.is_empty() {
-                    out.push(Clause {
-                        words: std::mem::take(&mut current),
-                        question: piece.question,
-                    });
-                }
-                continue;
-            }
-            current.push(word);
-        }
-        if !current.is_empty() {
+        push_clauses(&piece, &mut out);
+    }
+    out
+}
+
+/// Appends the clauses of one sentence to `out`: a clause never spans two
+/// sentences, so each sentence is read on its own.
+fn push_clauses(piece: &Piece<'_>, out: &mut Vec<Clause>) {
+    let words = words_of(piece.text);
+    if !words.iter().any(|w| CONTRASTS.contains(&w.text.as_str())) {
+        // One clause, the sentence's words as they are (most sentences).
+        if !words.is_empty() {
             out.push(Clause {
-                words: std::mem::take(&mut current),
+                words,
                 question: piece.question,
             });
         }
+        return;
     }
-    out
+    let mut current: Vec<Word> = Vec::new();
+    for word in words {
+        if CONTRASTS.contains(&word.text.as_str()) {
+            if !current.is_empty() {
+                out.push(Clause {
+                    words: std::mem::take(&mut current),
+                    question: piece.question,
+                });
+            }
+            continue;
+        }
+        current.push(word);
+    }
+    if !current.is_empty() {
+        out.push(Clause {
+            words: current,
+            question: piece.question,
+        });
+    }
 }
 
 /// A sentence of a turn and whether it is a question.
@@ -457,20 +505,23 @@ struct Piece<'t> {
 fn sentence_pieces(turn: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut chars = turn.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let ends = match c {
-            '!' | '?' | ';' | '\n' => true,
-            '.' => next.is_none_or(char::is_whitespace),
+    // The marks are ASCII, and no byte of a longer UTF-8 character is: a
+    // byte scan finds them where a scan of the characters does.
+    for (i, &b) in turn.as_bytes().iter().enumerate() {
+        let ends = match b {
+            b'!' | b'?' | b';' | b'\n' => true,
+            b'.' => turn
+                .get(i + 1..)
+                .and_then(|rest| rest.chars().next())
+                .is_none_or(char::is_whitespace),
             _ => false,
         };
         if ends {
-            let end = i + c.len_utf8();
+            let end = i + 1;
             if let Some(text) = turn.get(start..end) {
                 out.push(Piece {
                     text,
-                    question: c == '?',
+                    question: b == b'?',
                 });
             }
             start = end;
@@ -491,69 +542,143 @@ fn sentence_pieces(turn: &str) -> Vec<Piece<'_>> {
 /// `'s` after a pronoun becomes *is*, after any other word marks it
 /// possessive, as a plural's final `'` does.
 fn words_of(text: &str) -> Vec<Word> {
-    let normal = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
-    let mut out = Vec::new();
-    let joins =
-        |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'');
-    for raw in normal.split(|c: char| !joins(c)) {
-        let token = raw
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
-        if token.is_empty() {
-            continue;
+    const QUOTES: [char; 3] = ['\u{2019}', '\u{2018}', '`'];
+    let normal = if text.contains(QUOTES) {
+        Cow::Owned(text.replace(QUOTES, "'"))
+    } else {
+        Cow::Borrowed(text)
+    };
+    // About one word in six bytes: most turns need no regrowth.
+    let mut out = Vec::with_capacity(normal.len() / 6 + 1);
+    for_each_run(&normal, |raw, trimmed| {
+        if raw.contains('\'') {
+            push_word(raw, trimmed, &mut out);
+        } else {
+            // No contraction and no possessive without an apostrophe (and
+            // lower-casing makes none): most words skip [`push_word`].
+            out.push(Word {
+                text: lower(trimmed),
+                possessive: false,
+            });
         }
-        if let Some(stem) = token.strip_suffix("n't") {
-            let stem = match stem {
-                "wo" => "will",
-                "ca" => "can",
-                "sha" => "shall",
-                other => other,
-            };
-            if !stem.is_empty() {
-                out.push(plain(stem));
-            }
-            out.push(plain("not"));
-            continue;
-        }
-        if let Some(stem) = token.strip_suffix("'s") {
-            if PRONOUNS.contains(&stem) {
-                out.push(plain(stem));
-                out.push(plain("is"));
-            } else {
-                out.push(Word {
-                    text: stem.to_owned(),
-                    possessive: true,
-                });
-            }
-            continue;
-        }
-        let contracted = [
-            ("'re", "are"),
-            ("'m", "am"),
-            ("'ve", "have"),
-            ("'ll", "will"),
-        ]
-        .into_iter()
-        .find_map(|(suffix, expanded)| Some((token.strip_suffix(suffix)?, expanded)));
-        if let Some((stem, expanded)) = contracted {
-            out.push(plain(stem));
-            out.push(plain(expanded));
-            continue;
-        }
-        let possessive = raw
-            .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-            .ends_with("s'");
-        out.push(Word {
-            text: token.trim_end_matches('\'').to_owned(),
-            possessive,
-        });
-    }
+    });
     out
+}
+
+/// Pushes the words of `raw`, a run of joining characters (`trimmed`: it
+/// without the punctuation around it, not empty), by the rules of
+/// [`words_of`].
+fn push_word(raw: &str, trimmed: &str, out: &mut Vec<Word>) {
+    let token = lower(trimmed);
+    if let Some(stem) = token.strip_suffix("n't") {
+        let stem = match stem {
+            "wo" => "will",
+            "ca" => "can",
+            "sha" => "shall",
+            other => other,
+        };
+        if !stem.is_empty() {
+            out.push(plain(stem));
+        }
+        out.push(plain("not"));
+        return;
+    }
+    if let Some(stem) = token.strip_suffix("'s") {
+        if PRONOUNS.contains(&stem) {
+            out.push(plain(stem));
+            out.push(plain("is"));
+        } else {
+            out.push(Word {
+                text: SmolStr::new(stem),
+                possessive: true,
+            });
+        }
+        return;
+    }
+    let contracted = [
+        ("'re", "are"),
+        ("'m", "am"),
+        ("'ve", "have"),
+        ("'ll", "will"),
+    ]
+    .into_iter()
+    .find_map(|(suffix, expanded)| Some((token.strip_suffix(suffix)?, expanded)));
+    if let Some((stem, expanded)) = contracted {
+        out.push(plain(stem));
+        out.push(plain(expanded));
+        return;
+    }
+    let possessive = raw
+        .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .ends_with("s'");
+    out.push(Word {
+        text: SmolStr::new(token.trim_end_matches('\'')),
+        possessive,
+    });
+}
+
+/// The runs of joining characters of `text` (letters, digits and any of
+/// `_ - . @ / + '`), each with itself stripped of the punctuation around
+/// it; runs of punctuation only are left out.
+///
+/// ASCII text (most turns) is read byte by byte, where a byte is its
+/// character ([`runs_by_chars`] is the rule, tested equal); other text by
+/// characters.
+fn for_each_run<'t>(text: &'t str, mut f: impl FnMut(&'t str, &'t str)) {
+    if !text.is_ascii() {
+        for (raw, trimmed) in runs_by_chars(text) {
+            f(raw, trimmed);
+        }
+        return;
+    }
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for end in 0..=bytes.len() {
+        if bytes.get(end).is_some_and(|&b| joins(char::from(b))) {
+            continue;
+        }
+        let raw = text.get(start..end).unwrap_or_default();
+        start = end + 1;
+        let raw_bytes = raw.as_bytes();
+        let Some(first) = raw_bytes.iter().position(u8::is_ascii_alphanumeric) else {
+            continue;
+        };
+        let last = raw_bytes
+            .iter()
+            .rposition(u8::is_ascii_alphanumeric)
+            .unwrap_or(first);
+        if let Some(trimmed) = raw.get(first..=last) {
+            f(raw, trimmed);
+        }
+    }
+}
+
+/// Whether a character joins a run ([`for_each_run`]).
+fn joins(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
+}
+
+/// The runs of [`for_each_run`], by a split of the characters.
+fn runs_by_chars(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.split(|c: char| !joins(c))
+        .map(|raw| (raw, raw.trim_matches(|c: char| !c.is_alphanumeric())))
+        .filter(|(_, trimmed)| !trimmed.is_empty())
+}
+
+/// `word` lower-cased as `str::to_lowercase` does, held inline when short:
+/// an ASCII word byte by byte, any other with the whole word as context (a
+/// capital sigma lowers by its place in the word).
+fn lower(word: &str) -> SmolStr {
+    if word.is_ascii() {
+        word.to_ascii_lowercase_smolstr()
+    } else {
+        SmolStr::from(word.to_lowercase())
+    }
 }
 
 fn plain(text: &str) -> Word {
     Word {
-        text: text.to_owned(),
+        text: SmolStr::new(text),
         possessive: false,
     }
 }
@@ -563,7 +688,10 @@ mod tests {
     use super::*;
 
     fn texts(s: &str) -> Vec<String> {
-        words_of(s).into_iter().map(|w| w.text).collect()
+        words_of(s)
+            .into_iter()
+            .map(|w| w.text.to_string())
+            .collect()
     }
 
     #[test]
@@ -576,12 +704,123 @@ mod tests {
         assert_eq!(texts("jo.doe@example.org."), ["jo.doe@example.org"]);
     }
 
+    /// [`words_of`] with every run read by [`push_word`]: the rule its
+    /// shortcut for a run without an apostrophe keeps.
+    fn words_of_every_run_by_rule(text: &str) -> Vec<Word> {
+        let normal = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
+        let mut out = Vec::new();
+        for (raw, trimmed) in runs_by_chars(&normal) {
+            push_word(raw, trimmed, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn ascii_runs_are_the_runs_of_the_characters() {
+        for text in [
+            "W12-34 is NOT Jo.Doe@Example.org's; (you're) sure?? -- ... 'x' a+b/c_d",
+            "..., --",
+            "'",
+            "",
+        ] {
+            let mut runs = Vec::new();
+            for_each_run(text, |raw, trimmed| runs.push((raw, trimmed)));
+            let by_chars: Vec<(&str, &str)> = runs_by_chars(text).collect();
+            assert_eq!(runs, by_chars, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_word_without_an_apostrophe_is_read_by_the_rule() {
+        for text in [
+            "That isn't mine; it's my wife's, not my parents' car.",
+            "W12-34 is NOT Jo.Doe@Example.org's, you're sure? I'M NOT.",
+            "Caf\u{c9} \u{3a3}\u{3a3} ODYSSEUS \u{130}stanbul won\u{2019}t `x` -- ... 'quoted'",
+            "",
+        ] {
+            assert_eq!(words_of(text), words_of_every_run_by_rule(text), "{text}");
+        }
+    }
+
     #[test]
     fn sentences_end_at_a_word_final_period_only() {
         let pieces = sentence_pieces("Email jo.doe@example.org. Is it 3.5? Yes");
         let texts: Vec<&str> = pieces.iter().map(|p| p.text.trim()).collect();
         assert_eq!(texts, ["Email jo.doe@example.org.", "Is it 3.5?", "Yes"]);
         assert!(pieces[1].question);
+        let pieces = sentence_pieces("Caf\u{e9}.\u{a0}Na\u{ef}ve.\u{e9} \u{2014}ok?\u{1f600}!");
+        let texts: Vec<&str> = pieces.iter().map(|p| p.text).collect();
+        assert_eq!(
+            texts,
+            [
+                "Caf\u{e9}.",
+                "\u{a0}Na\u{ef}ve.\u{e9} \u{2014}ok?",
+                "\u{1f600}!"
+            ]
+        );
+    }
+
+    /// Agent turns of every shape the ownership question takes, and of the
+    /// shapes around it.
+    const AGENT_TURNS: &[&str] = &[
+        "Is that your account?",
+        "I found order #W12. Is W12 yours? Let me know.",
+        "Can you confirm X-9 is your policy?",
+        "Does it belong to you?",
+        "Is that you? The name on file is Jo Doe.",
+        "That is your account. It belongs to you.",
+        "Here are the details:\n- Order W12\n- Total $30.00\nWould you like me to proceed?",
+        "Is it yours, but not your wife's? Or is it your brother's account?",
+        "The card ending 4821 is yours; is the other one your partner's card",
+        "Thanks! I\u{2019}ve cancelled it. Is there anything else?",
+        "",
+        "?",
+        "Is \u{3a3}AS your account?",
+    ];
+
+    /// The rule [`asks_ownership`] shortcuts: every clause of the turn
+    /// read, its questions asked.
+    fn asks_ownership_of_every_clause(turn: &str) -> bool {
+        clauses(turn).iter().filter(|c| c.question).any(asks_whose)
+    }
+
+    #[test]
+    fn reading_only_the_questions_asks_the_same() {
+        for turn in AGENT_TURNS {
+            assert_eq!(
+                asks_ownership(turn),
+                asks_ownership_of_every_clause(turn),
+                "{turn}"
+            );
+        }
+        assert!(asks_ownership(
+            "I found order #W12. Is W12 yours? Let me know."
+        ));
+        assert!(!asks_ownership("That is your account. It belongs to you."));
+    }
+
+    #[test]
+    fn a_turn_without_a_question_mark_asks_nothing() {
+        for turn in AGENT_TURNS {
+            let statement = turn.replace('?', ".");
+            assert!(!asks_ownership(&statement), "{statement}");
+            assert!(!asks_ownership_of_every_clause(&statement), "{statement}");
+        }
+    }
+
+    /// Non-ASCII words are lowered with their context, as `str::to_lowercase`
+    /// lowers them: a final capital sigma is a final sigma.
+    #[test]
+    fn words_lower_as_the_standard_library_does() {
+        for word in [
+            "ODYSSEUS",
+            "\u{3a3}\u{3a3}",
+            "Caf\u{c9}",
+            "\u{130}stanbul",
+            "W12",
+        ] {
+            assert_eq!(lower(word), word.to_lowercase(), "{word}");
+        }
     }
 
     #[test]
