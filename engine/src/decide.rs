@@ -235,7 +235,9 @@ fn consent_reason(consent: ConsentFailure) -> String {
         (ConsentOutcome::Absent, Some(at)) => {
             format!("absent: the request for a decision at event {at} has no yes that answers it")
         }
-        (ConsentOutcome::Refused, Some(at)) => format!("refused at event {at}"),
+        (ConsentOutcome::Refused, Some(at)) => format!(
+            "refused at event {at}: the reply said no, or agreed to this action on another record"
+        ),
         (ConsentOutcome::Withdrawn, Some(at)) => format!("withdrawn at event {at}"),
         (ConsentOutcome::Qualified, Some(at)) => format!(
             "qualified at event {at}: the reply made its yes conditional or corrected it; restate the details"

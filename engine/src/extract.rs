@@ -571,6 +571,9 @@ impl Extractor {
                 CueReply::Refuses => Reply::Refuses,
             },
             corrects: cues.corrects,
+            weighs_actions: speaker == Speaker::Agent
+                && cues.asks_decision
+                && rendered.as_ref().is_some_and(Turn::weighs_actions),
         });
         let mut seen = SeenTurn::new(k, speaker, text, principal.is_some(), self.turns.last());
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);

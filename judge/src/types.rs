@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::dialogue::{Lexicon, Sentence, sentences_in};
+use crate::dialogue::{DomainClass, Lexicon, Sentence, sentences_in};
 
 /// Who produced a [`Turn`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -121,6 +121,34 @@ impl Turn {
             .iter()
             .flat_map(Sentence::tokens)
             .fold(0, |bits, word| bits | word.tags().actions())
+    }
+
+    /// Whether the turn names two actions no word of theirs shares
+    /// ("return" and "modify"; not "freeze" and "frozen", nor "change" and
+    /// "address" when one action has both): it weighs several actions. A
+    /// word that is also a noun for a record ("cancel refill RF-1") names
+    /// the record, not for sure its action.
+    #[must_use]
+    pub fn weighs_actions(&self) -> bool {
+        let mut words: Vec<u16> = Vec::new();
+        for bits in self
+            .sentences()
+            .iter()
+            .flat_map(Sentence::tokens)
+            .map(|word| word.tags())
+            .filter(|tags| !tags.has(DomainClass::RecordNoun))
+            .map(|tags| tags.actions())
+            .filter(|&bits| bits != 0)
+        {
+            if words.contains(&bits) {
+                continue;
+            }
+            if words.iter().any(|&other| other & bits == 0) {
+                return true;
+            }
+            words.push(bits);
+        }
+        false
     }
 
     /// The domain's words the turn is read with.

@@ -863,6 +863,75 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         .boxed()
 }
 
+/// Maybe a summary naming one record, then a request naming another
+/// (and maybe an action word), a yes, and a gated call on the first: the
+/// case where a yes to a request naming another record in place of the
+/// call's refuses it, which random turns rarely reach.
+fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
+    let reads = v.read_tools.len();
+    let gated = reads..v.tools().len();
+    (
+        prop::sample::subsequence(v.ids.clone(), 2),
+        any::<bool>(),
+        prop::option::of(select(v.statuses.clone())),
+        prop::option::weighted(0.3, select(v.statuses.clone())),
+        any::<bool>(),
+        gated,
+    )
+        .prop_map(
+            |(pair, summary_first, action, weighed, yes_names_call, tool)| {
+                let (called, other) = (pair[0], pair[1]);
+                let asking = |named: Vec<Value>| TurnSpec {
+                    by_user: false,
+                    cues: [true, true, false, false, false],
+                    revoke: 0,
+                    named,
+                    in_answer: Vec::new(),
+                    declined: Vec::new(),
+                    disowned: Vec::new(),
+                };
+                let with_action = |record: Value| {
+                    std::iter::once(record)
+                        .chain(action.map(Value::Str))
+                        .collect::<Vec<_>>()
+                };
+                let mut events = Vec::new();
+                if summary_first {
+                    events.push(EventSpec::Message(Some(asking(with_action(Value::Str(
+                        called,
+                    ))))));
+                }
+                let mut request = with_action(Value::Str(other));
+                request.extend(weighed.map(Value::Str));
+                events.push(EventSpec::Message(Some(asking(request))));
+                let answered = if yes_names_call {
+                    vec![Value::Str(called)]
+                } else {
+                    Vec::new()
+                };
+                events.push(EventSpec::Message(Some(TurnSpec {
+                    by_user: true,
+                    cues: [false, false, true, false, false],
+                    revoke: 0,
+                    named: answered.clone(),
+                    in_answer: answered,
+                    declined: Vec::new(),
+                    disowned: Vec::new(),
+                })));
+                events.push(EventSpec::Call {
+                    tool,
+                    by_agent: true,
+                    order_id: Some(Value::Str(called)),
+                    item_ids: None,
+                    total: None,
+                    binds: Vec::new(),
+                });
+                events
+            },
+        )
+        .boxed()
+}
+
 /// Atoms over arbitrary operands (often ill-typed).
 fn random_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
     weighted(vec![
@@ -1389,6 +1458,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         (2, call.prop_map(|c| vec![c]).boxed()),
         (1, result.prop_map(|r| vec![r]).boxed()),
         (2, two_records_one_yes(v)),
+        (2, yes_to_another_record(v)),
     ])
 }
 
@@ -1429,6 +1499,18 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                     asks_anything: b,
                     reply: reply_of(c, d, turn.revoke),
                     corrects: e,
+                    // Statuses stand for action words, each its own action:
+                    // an agent turn naming two weighs them.
+                    weighs_actions: !turn.by_user
+                        && turn
+                            .named
+                            .iter()
+                            .filter(
+                                |value| matches!(value, Value::Str(s) if v.statuses.contains(s)),
+                            )
+                            .collect::<BTreeSet<_>>()
+                            .len()
+                            > 1,
                 });
                 ev.mentions = turn
                     .named
@@ -2454,6 +2536,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
             asks_anything,
             reply: reply_of(affirms, revokes, 0),
             corrects,
+            weighs_actions: false,
         }),
         mentions: named
             .iter()

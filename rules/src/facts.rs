@@ -144,6 +144,10 @@ pub struct TurnFact {
     pub reply: Reply,
     /// A user turn asking for an action without a yes (a correction after a yes).
     pub corrects: bool,
+    /// An agent turn naming two actions no word of theirs shares: it weighs
+    /// them, so it proposes no call with another record for sure.
+    #[serde(default)]
+    pub weighs_actions: bool,
 }
 
 /// How a user turn answers a request for a decision, as the reader decided
@@ -171,7 +175,7 @@ impl Reply {
     /// How strongly the reply takes consent away: 0 for none, then
     /// [`Reply::Qualifies`] < [`Reply::Withdraws`] < [`Reply::Refuses`].
     #[must_use]
-    pub fn revoke_rank(self) -> u8 {
+    pub const fn revoke_rank(self) -> u8 {
         match self {
             Reply::Other | Reply::Affirms => 0,
             Reply::Qualifies => 1,

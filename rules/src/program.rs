@@ -178,6 +178,10 @@ fn time_arith(op: ArithOp, a: Value, b: Value) -> Option<Option<Value>> {
 /// The code of [`crate::ConsentOutcome::Affirmative`] in `ConsentAt` (the
 /// revocations are their `Reply::revoke_rank`, 1 to 3).
 pub(crate) const CONSENT_AFFIRMATIVE: u8 = 4;
+/// The code in `ConsentAt` of a yes to a request naming another record in
+/// place of the call's: a refusal of the call, like the reply rank
+/// `Reply::Refuses`.
+pub(crate) const CONSENT_CONTRADICTED: u8 = crate::facts::Reply::Refuses.revoke_rank();
 /// The code of [`crate::ConsentOutcome::Absent`] in `ConsentAt`.
 pub(crate) const CONSENT_ABSENT: u8 = 0;
 /// The turn of an absent consent no request for a decision asked for.
@@ -230,6 +234,7 @@ crepe! {
     @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IDeclined(pub Value, pub u32);
     @input pub struct IAskTurn(pub u32);
+    @input pub struct IWeighs(pub u32);
     @input pub struct IAsksAny(pub u32);
     @input pub struct IAffirm(pub u32);
     @input pub struct IRevoke(pub u32, pub u8);
@@ -456,15 +461,59 @@ crepe! {
     LaterRevoke(c, k, e, w, rank) <- Revoked(c, k, e, w, rank), Revoked(c, k, e, v, rank), (v < w);
     struct HasSummary(u32, u32, Env);
     HasSummary(c, k, e) <- Summary(c, k, e, _);
+    // A request after the summary (any, without one) that names some of
+    // the values and, in place of each it does not name, another record of
+    // that value's kind — an order-like id named by k, or an id of the same
+    // entity type read by k — and weighs no several actions (`IWeighs`)
+    // proposes the call with another record: a yes to it, in its window and
+    // naming none of the values, refuses the call. Action words are no rival
+    // kind.
+    struct ReqNames(u32, u32, Env, u32);
+    ReqNames(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
+        IMention(v, a, Speaker::Agent), !IDeclined(v, a);
+    struct ReqMissing(u32, u32, Env, u32, Value);
+    ReqMissing(c, k, e, a, v) <- ReqNames(c, k, e, a), ConfVal(c, k, e, v),
+        !IMention(v, a, Speaker::Agent);
+    ReqMissing(c, k, e, a, v) <- ReqNames(c, k, e, a), ConfVal(c, k, e, v), IDeclined(v, a);
+    struct RivalNamed(u32, u32, Env, u32, Value);
+    RivalNamed(c, k, e, a, w) <- ReqMissing(c, k, e, a, _), IMention(w, a, Speaker::Agent),
+        !IDeclined(w, a), !ConfVal(c, k, e, w);
+    struct Rivalled(u32, u32, Env, u32, Value);
+    Rivalled(c, k, e, a, v) <- ReqMissing(c, k, e, a, v), IRecord(v), IMention(v, ev, _), (ev <= k),
+        RivalNamed(c, k, e, a, w), IRecord(w);
+    Rivalled(c, k, e, a, v) <- ReqMissing(c, k, e, a, v), let Value::Str(vs) = v,
+        EntityRead(t, vs, rv), (rv <= k),
+        RivalNamed(c, k, e, a, w), let Value::Str(ws) = w,
+        EntityRead(t, ws, rw), (rw <= k);
+    struct Unrivalled(u32, u32, Env, u32);
+    Unrivalled(c, k, e, a) <- ReqMissing(c, k, e, a, v), !Rivalled(c, k, e, a, v);
+    struct SummaryFrom(u32, u32, Env, u32);
+    SummaryFrom(c, k, e, a) <- ReqNames(c, k, e, a), Summary(c, k, e, s), (s >= a);
+    struct Contradicts(u32, u32, Env, u32);
+    Contradicts(c, k, e, a) <- ReqMissing(c, k, e, a, _), !Unrivalled(c, k, e, a),
+        !SummaryFrom(c, k, e, a), !IWeighs(a);
+    struct AnswersValue(u32, u32, Env, u32);
+    AnswersValue(c, k, e, u) <- ConfReady(c, k, e), ConfVal(c, k, e, v), IMention(v, u, sp),
+        (sp != Speaker::Agent);
+    struct ContraYes(u32, u32, Env, u32);
+    ContraYes(c, k, e, u) <- Contradicts(c, k, e, a), IAffirm(u), (a < u && u <= k),
+        !WindowClosed(a, u), !AnswersValue(c, k, e, u);
+    struct HasContraYes(u32, u32, Env);
+    HasContraYes(c, k, e) <- ContraYes(c, k, e, _);
+    struct LaterContraYes(u32, u32, Env, u32);
+    LaterContraYes(c, k, e, u) <- ContraYes(c, k, e, u), ContraYes(c, k, e, w), (w < u);
     @output pub struct ConsentAt(pub u32, pub u32, pub Env, pub u8, pub u32);
     ConsentAt(c, k, e, rank, w) <- Revoked(c, k, e, w, rank), !Outranked(c, k, e, rank),
         !LaterRevoke(c, k, e, w, rank), ICConfirmed(c, _, false);
     ConsentAt(c, k, e, CONSENT_AFFIRMATIVE, u) <- FirstYes(c, k, e, u), !Withdrawn(c, k, e),
         ICConfirmed(c, _, false);
-    ConsentAt(c, k, e, CONSENT_ABSENT, a) <- Summary(c, k, e, a), !HasYes(c, k, e),
-        !Withdrawn(c, k, e), ICConfirmed(c, _, false);
-    ConsentAt(c, k, e, CONSENT_ABSENT, NO_TURN) <- ConfReady(c, k, e), !HasSummary(c, k, e),
+    ConsentAt(c, k, e, CONSENT_CONTRADICTED, u) <- ContraYes(c, k, e, u),
+        !LaterContraYes(c, k, e, u), !HasYes(c, k, e), !Withdrawn(c, k, e),
         ICConfirmed(c, _, false);
+    ConsentAt(c, k, e, CONSENT_ABSENT, a) <- Summary(c, k, e, a), !HasYes(c, k, e),
+        !Withdrawn(c, k, e), !HasContraYes(c, k, e), ICConfirmed(c, _, false);
+    ConsentAt(c, k, e, CONSENT_ABSENT, NO_TURN) <- ConfReady(c, k, e), !HasSummary(c, k, e),
+        !HasContraYes(c, k, e), ICConfirmed(c, _, false);
 
     // ---- checks ----
     @output pub struct Holds(pub u32, pub u32, pub Env);

@@ -259,6 +259,7 @@ use value::value_tokens;
 use vocabulary::{PhraseClass, WordClass};
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
+pub(crate) use domain::DomainClass;
 pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
 pub use inflect::inflections;
 pub use stance::{Stance, reply_stance, reply_stance_in};
@@ -1078,6 +1079,11 @@ mod tests {
 
     /// A lexicon of one word list per action.
     fn lexicon_of(actions: &[&[&str]]) -> Arc<Lexicon> {
+        Arc::new(Lexicon::new(&words_of(actions)))
+    }
+
+    /// The domain words of one word list per action.
+    fn words_of(actions: &[&[&str]]) -> DomainWords {
         let words = DomainWords {
             actions: actions
                 .iter()
@@ -1088,7 +1094,42 @@ mod tests {
                 .collect(),
             ..DomainWords::default()
         };
-        Arc::new(Lexicon::new(&words))
+        words
+    }
+
+    #[test]
+    fn a_turn_weighs_actions_when_two_of_its_words_share_none() {
+        let lexicon = lexicon_of(&[
+            &["refill"],
+            &["transfer", "move"],
+            &["change", "address"],
+            &["change", "modify"],
+        ]);
+        let weighs =
+            |text: &str| Turn::with_lexicon(0, Role::Agent, text, lexicon.clone()).weighs_actions();
+        assert!(weighs(
+            "Shall I refill it, or transfer it to the other pharmacy?"
+        ));
+        assert!(weighs(
+            "You can't modify it yet; shall I change the address instead?"
+        ));
+        assert!(!weighs("Shall I refill RX-1? The refill is 30 tablets."));
+        assert!(!weighs("Shall I transfer RX-1, that is move it to Elm St?"));
+        assert!(
+            !weighs("Shall I change the address?"),
+            "one action has both words"
+        );
+        assert!(!weighs("Shall I go ahead?"));
+        let nouns = Arc::new(Lexicon::new(&DomainWords {
+            record_nouns: vec!["refill".into()],
+            ..words_of(&[&["refill"], &["cancel"]])
+        }));
+        let weighs_with_nouns =
+            |text: &str| Turn::with_lexicon(0, Role::Agent, text, nouns.clone()).weighs_actions();
+        assert!(
+            !weighs_with_nouns("Shall I cancel refill RF-5521?"),
+            "the record's noun"
+        );
     }
 
     /// Whether `reply` to `summary` consents to the action keyed `keys`.

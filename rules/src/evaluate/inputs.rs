@@ -401,6 +401,9 @@ impl Inputs {
                     if turn.asks_anything {
                         rt.extend([IAsksAny(ev)]);
                     }
+                    if turn.weighs_actions {
+                        rt.extend([IWeighs(ev)]);
+                    }
                 }
                 Speaker::User | Speaker::Ticket => {
                     if turn.reply == Reply::Affirms {

@@ -275,31 +275,54 @@ impl Dialogue {
     /// any later agent question) that names no other record of the
     /// summary's in place of the values; else absent, at the summary (or
     /// with no turn, when no summary names the values).
+    ///
+    /// With no yes and no revocation, a yes to a later request naming
+    /// another record in place of the call's ([`Dialogue::contradicting_yes`])
+    /// refuses the call, at that yes.
     pub fn consent(&self, values: &[Value], k: u32) -> ConsentFailure {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
         let upto = self.turns.partition_point(|t| t.event.0 <= k);
-        let Some(summary) = self
-            .turns
-            .get(..upto)
-            .unwrap_or_default()
-            .iter()
-            .rposition(|t| {
-                t.speaker == Speaker::Agent
-                    && t.asks_decision
-                    && self.agent_named_all(values, t.event.0)
-            })
-        else {
+        let turns = self.turns.get(..upto).unwrap_or_default();
+        let summary = turns.iter().rposition(|t| {
+            t.speaker == Speaker::Agent
+                && t.asks_decision
+                && self.agent_named_all(values, t.event.0)
+        });
+        let answered = summary.map(|at| self.answer(values, turns, at, k));
+        if let Some(failure) = answered
+            && failure.outcome != ConsentOutcome::Absent
+        {
+            return failure;
+        }
+        let from = summary.map_or(0, |at| at + 1);
+        if let Some(yes) = self.contradicting_yes(values, turns.get(from..).unwrap_or_default(), k)
+        {
             return ConsentFailure {
-                outcome: ConsentOutcome::Absent,
-                turn: None,
+                outcome: ConsentOutcome::Refused,
+                turn: Some(EventIdx(yes)),
             };
-        };
-        let summary_event = self.turns.get(summary).map_or(0, |t| t.event.0);
+        }
+        answered.unwrap_or(ConsentFailure {
+            outcome: ConsentOutcome::Absent,
+            turn: None,
+        })
+    }
+
+    /// The user's answer to the summary at `turns[summary]`: the strongest
+    /// revocation, else the first yes in its window, else absent at it.
+    fn answer(
+        &self,
+        values: &[Value],
+        turns: &[TurnFact],
+        summary: usize,
+        k: u32,
+    ) -> ConsentFailure {
+        let summary_event = turns.get(summary).map_or(0, |t| t.event.0);
         let mut window_open = true;
         let mut yes: Option<u32> = None;
         let mut revoked: Option<(Reply, u32)> = None;
-        let after = self.turns.get(summary + 1..upto).unwrap_or_default();
+        let after = turns.get(summary + 1..).unwrap_or_default();
         for turn in after {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,
@@ -336,6 +359,84 @@ impl Dialogue {
                 turn: Some(EventIdx(summary_event)),
             },
         }
+    }
+
+    /// The first user yes, among `turns` (those after the summary, up to
+    /// `k`), to an agent request for a decision that weighs no several
+    /// actions and contradicts the call ([`Dialogue::contradicts`]): in that
+    /// request's window (before any later agent question), naming none of
+    /// `values`.
+    fn contradicting_yes(&self, values: &[Value], turns: &[TurnFact], k: u32) -> Option<u32> {
+        let mut first: Option<u32> = None;
+        for (at, request) in turns.iter().enumerate() {
+            let a = request.event.0;
+            if request.speaker != Speaker::Agent
+                || !request.asks_decision
+                || request.weighs_actions
+                || !self.contradicts(values, a, k)
+            {
+                continue;
+            }
+            for turn in turns.get(at + 1..).unwrap_or_default() {
+                match turn.speaker {
+                    Speaker::Agent if turn.asks_anything => break,
+                    Speaker::Agent => {}
+                    Speaker::User | Speaker::Ticket => {
+                        let u = turn.event.0;
+                        let names_a_value = values.iter().any(|&v| {
+                            [Speaker::User, Speaker::Ticket]
+                                .iter()
+                                .any(|&speaker| self.mentions.contains(&(v, u, speaker)))
+                        });
+                        if turn.reply == Reply::Affirms && !names_a_value {
+                            first = Some(first.map_or(u, |f| f.min(u)));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        first
+    }
+
+    /// Whether the agent request at event `a` proposes the call with
+    /// another record: it names some of `values`, and in place of each it
+    /// does not name, another record of that value's kind (an order-like
+    /// id, or an id of the same entity type read by `k`) that is none of
+    /// `values`. Action words are no rival kind: a tool's synonyms are all
+    /// action words. (A request weighing several actions is none such: the
+    /// caller skips it.)
+    fn contradicts(&self, values: &[Value], a: u32, k: u32) -> bool {
+        let named = |v: &Value| {
+            self.mentions.contains(&(*v, a, Speaker::Agent)) && !self.declined.contains(&(*v, a))
+        };
+        if !values.iter().any(named) {
+            return false;
+        }
+        let mut missing = values.iter().filter(|v| !named(v)).peekable();
+        if missing.peek().is_none() {
+            return false;
+        }
+        let rivals: Vec<Value> = self
+            .mentions
+            .iter()
+            .filter(|&&(w, event, speaker)| {
+                event == a
+                    && speaker == Speaker::Agent
+                    && !self.declined.contains(&(w, a))
+                    && !values.contains(&w)
+            })
+            .map(|&(w, _, _)| w)
+            .collect();
+        missing.all(|&v| {
+            self.kinds(v, k)
+                .filter(|kind| *kind != Kind::Action)
+                .any(|kind| {
+                    rivals
+                        .iter()
+                        .any(|&w| self.kinds(w, k).any(|other| other == kind))
+                })
+        })
     }
 }
 
@@ -386,6 +487,7 @@ mod tests {
                 asks_anything,
                 reply,
                 corrects,
+                weighs_actions: false,
             }),
             mentions: named
                 .iter()
@@ -537,6 +639,149 @@ mod tests {
             d.consent(&values, 2),
             at(ConsentOutcome::Qualified, Some(2))
         );
+    }
+
+    /// A dialogue where the call's order was read before its first event
+    /// (an order-like record the monitor knows).
+    fn known_order(events: &[EventFacts]) -> Dialogue {
+        let read = EventFacts {
+            event: EventIdx(0),
+            mentions: vec![MentionFact {
+                value: Value::Str(ORDER),
+                event: EventIdx(0),
+                speaker: Speaker::User,
+                record: true,
+                in_answer: false,
+                declined: false,
+                action: false,
+                implied: false,
+            }],
+            ..EventFacts::default()
+        };
+        dialogue(&[std::slice::from_ref(&read), events].concat())
+    }
+
+    #[test]
+    fn a_yes_to_a_request_naming_another_record_in_place_of_the_calls_refuses_it() {
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        let at = |outcome, turn: u32| ConsentFailure {
+            outcome,
+            turn: Some(EventIdx(turn)),
+        };
+        // The call's order was never proposed; the other one was, and agreed.
+        let other = known_order(&[
+            agent(0, true, &[OTHER, ACTION]),
+            user(1, true, false, false),
+        ]);
+        assert_eq!(other.consent(&values, 2), at(ConsentOutcome::Refused, 1));
+        assert!(other.confirmed(&[Value::Str(OTHER), Value::Str(ACTION)], 2));
+        // Its summary had no yes; a later request for the other order had.
+        let later = known_order(&[
+            agent(0, true, &[ORDER, ACTION]),
+            agent(1, true, &[OTHER, ACTION]),
+            user(2, true, false, false),
+        ]);
+        assert_eq!(later.consent(&values, 3), at(ConsentOutcome::Refused, 2));
+        // A yes to its own summary stands though another order is agreed later.
+        let both = known_order(&[
+            agent(0, true, &[ORDER, ACTION]),
+            user(1, true, false, false),
+            agent(2, true, &[OTHER, ACTION]),
+            user(3, true, false, false),
+        ]);
+        assert_eq!(both.consent(&values, 4), at(ConsentOutcome::Affirmative, 1));
+        // A request before the summary proposes nothing against it.
+        let earlier = known_order(&[
+            agent(0, true, &[OTHER, ACTION]),
+            user(1, true, false, false),
+            agent(2, true, &[ORDER, ACTION]),
+        ]);
+        assert_eq!(earlier.consent(&values, 3), at(ConsentOutcome::Absent, 2));
+        // A request naming none of the values is about something else.
+        let unrelated = known_order(&[agent(0, true, &[OTHER]), user(1, true, false, false)]);
+        assert_eq!(
+            unrelated.consent(&values, 2).outcome,
+            ConsentOutcome::Absent
+        );
+        // A yes naming the call's order is no yes to the other.
+        let named = known_order(&[
+            agent(0, true, &[OTHER, ACTION]),
+            user_yes_naming(1, &[ORDER]),
+        ]);
+        assert_eq!(named.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        // The other order only as context of the question's record is no rival.
+        let mut context = agent(0, true, &[OTHER, ACTION]);
+        for m in &mut context.mentions {
+            m.declined = m.value == Value::Str(OTHER);
+        }
+        let context = known_order(&[context, user(1, true, false, false)]);
+        assert_eq!(context.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        // After a later agent question the yes answers that one.
+        let closed = known_order(&[
+            agent(0, true, &[OTHER, ACTION]),
+            agent(1, true, &[]),
+            user(2, true, false, false),
+        ]);
+        assert_eq!(closed.consent(&values, 3).outcome, ConsentOutcome::Absent);
+    }
+
+    #[test]
+    fn another_action_word_is_no_rival_and_a_request_weighing_actions_proposes_none() {
+        const SYNONYM: Symbol = Symbol(10);
+        let mut request = agent(0, true, &[ORDER, SYNONYM]);
+        for m in &mut request.mentions {
+            if m.value == Value::Str(SYNONYM) {
+                m.record = false;
+                m.action = true;
+            }
+        }
+        let mut facts = vec![request, user(1, true, false, false)];
+        // The call's own action word is an action word too.
+        facts.push(EventFacts {
+            event: EventIdx(2),
+            mentions: vec![MentionFact {
+                value: Value::Str(ACTION),
+                event: EventIdx(2),
+                speaker: Speaker::Agent,
+                record: false,
+                in_answer: false,
+                declined: false,
+                action: true,
+                implied: false,
+            }],
+            ..EventFacts::default()
+        });
+        let d = dialogue(&facts);
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        assert_eq!(d.consent(&values, 1).outcome, ConsentOutcome::Absent);
+        // A request weighing the call's action and another (the reader's
+        // `weighs_actions`) proposes neither for sure.
+        let mut weighing = agent(3, true, &[OTHER, ACTION, SYNONYM]);
+        for m in &mut weighing.mentions {
+            if m.value != Value::Str(OTHER) {
+                m.record = false;
+                m.action = true;
+            }
+        }
+        if let Some(turn) = &mut weighing.turn {
+            turn.weighs_actions = true;
+        }
+        let mut read = known_order(&[]);
+        for e in [weighing, user(4, true, false, false)] {
+            read.apply(&e, &mut Vec::new());
+        }
+        assert_eq!(read.consent(&values, 5).outcome, ConsentOutcome::Absent);
+        let mut alone = agent(6, true, &[OTHER, ACTION]);
+        for m in &mut alone.mentions {
+            if m.value == Value::Str(ACTION) {
+                m.record = false;
+                m.action = true;
+            }
+        }
+        for e in [alone, user(7, true, false, false)] {
+            read.apply(&e, &mut Vec::new());
+        }
+        assert_eq!(read.consent(&values, 8).outcome, ConsentOutcome::Refused);
     }
 
     #[test]
