@@ -123,8 +123,9 @@ fn expected(id: &str) -> Today {
         "consent-freeze-by-last4"
         | "consent-unfreeze-by-last4"
         | "alias-two-cards-freeze-named" => Allow,
-        // The question named the other card.
-        "alias-two-cards-freeze-the-other" => Today::Confirm,
+        // The yes answered a request to freeze the other card: a refusal
+        // of this call.
+        "alias-two-cards-freeze-the-other" => Today::OnlyConsent,
         // Two cards in play and the question names neither.
         "in-play-two-cards-unnamed" => Today::Confirm,
         // The only card in play: the question refers to it.
