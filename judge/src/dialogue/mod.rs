@@ -1084,7 +1084,7 @@ mod tests {
 
     /// The domain words of one word list per action.
     fn words_of(actions: &[&[&str]]) -> DomainWords {
-        let words = DomainWords {
+        DomainWords {
             actions: actions
                 .iter()
                 .map(|words| ActionWords {
@@ -1093,8 +1093,7 @@ mod tests {
                 })
                 .collect(),
             ..DomainWords::default()
-        };
-        words
+        }
     }
 
     #[test]
