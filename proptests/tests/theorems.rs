@@ -310,8 +310,9 @@ trait Verifier {
 }
 
 /// The ideal binding verifier under the workflow schedule: it rejects exactly
-/// the events that leave `P_G` (a blocked write or protected read, a
-/// `deviate` instruction or claim). `messages: false` breaks it: it then lets
+/// the events that leave `P_G` (a write or protected read withheld — blocked,
+/// or held for confirmation, which does not run until an approval no
+/// adversary here sends —, a `deviate` instruction or claim). `messages: false` breaks it: it then lets
 /// every agent message through, so a premature instruction or an
 /// unverified claim is committed.
 struct Ideal {
@@ -320,7 +321,7 @@ struct Ideal {
 
 impl Verifier for Ideal {
     fn rejects(&self, _: &BundleRuntime, _: &Session, _: &Event, verdict: &GateVerdict) -> bool {
-        verdict.is_block() || (self.messages && verdict.is_deviation())
+        verdict.withholds() || (self.messages && verdict.is_deviation())
     }
 }
 
@@ -338,7 +339,7 @@ impl Verifier for SkipsReads {
     ) -> bool {
         let read = matches!(event, Event::Call { tool, .. }
             if rt.bundle.protected_reads.iter().any(|p| p.tool == *tool));
-        verdict.is_block() && !read
+        verdict.withholds() && !read
     }
 }
 
@@ -805,6 +806,37 @@ fn a_looping_workflow_has_confirmed_deviations_after_the_loop() {
         .filter(|d| builder.witness(d).is_ok())
         .count();
     assert!(confirmed > 0, "no witness after the loop confirmed");
+}
+
+/// Found by `the_ideal_verifier_never_commits_an_invalid_prefix` (default
+/// case count): a write whose only unmet step is the user's consent (a
+/// `user_input` step) is held for confirmation, not blocked; the call does
+/// not run, so the ideal verifier must not commit it.
+#[test]
+fn a_write_held_for_confirmation_is_not_committed() {
+    use turnstile_proptests::workflows::RequestSpec;
+    let request = |steps: Vec<StepSpec>| RequestSpec {
+        steps,
+        write: 0,
+        guarded: false,
+    };
+    let spec = WorkflowSpec {
+        intro: vec![],
+        requests: vec![request(vec![StepSpec::UserSays]), request(vec![])],
+        repeat: false,
+        order: false,
+        protect: None,
+    };
+    let proposals = vec![
+        Proposal::User(Some(4)),
+        Proposal::Read {
+            tool: 0,
+            id: 1,
+            ok: false,
+        },
+        Proposal::Write { tool: 0, id: 1 },
+    ];
+    sufficiency(&spec, &proposals, &Ideal { messages: true }).unwrap();
 }
 
 /// Found at `PROPTEST_CASES=1000` by `the_ideal_verifier_never_commits_an_invalid_prefix`:
