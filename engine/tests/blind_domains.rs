@@ -1186,7 +1186,6 @@ fn it_desk_conversations() {
 }
 
 #[test]
-#[ignore = "issue #27: a plain confirmation whose reply declines a hand-over by the action's own verb is blocked until that rule lands; figures in bundles/README.md"]
 fn pharmacy_conversations() {
     let wrong = run("pharmacy", pharmacy_cases());
     let wrong = messages(&wrong, false);
@@ -1344,5 +1343,70 @@ fn a_yes_to_a_request_naming_another_record_refuses_the_call() {
         ));
         check("pharmacy", name, want, steps);
     }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+/// Written before the rule, in it-desk (the rule's case is pharmacy's "not
+/// me, the prescription"): a contrast word in a clause that only declines
+/// a hand-over to a person ("No need to transfer me to a technician
+/// though") is about the hand-over, not the action, so the yes stands; a
+/// contrast asking for the hand-over, or bearing on the action, still
+/// qualifies it.
+#[test]
+fn a_contrast_in_a_declined_hand_over_leaves_the_yes_standing() {
+    let asked = || A("Shall I wipe LT-4471 now?");
+    let cases = vec![
+        wipe_case(
+            PLAIN,
+            "no need to transfer me though",
+            Allow,
+            vec![
+                asked(),
+                U("Yes, wipe it. No need to transfer me to a technician though."),
+            ],
+            "LT-4471",
+        ),
+        wipe_case(
+            PLAIN,
+            "but don't transfer me",
+            Allow,
+            vec![asked(), U("Yes please, but don't transfer me to a human.")],
+            "LT-4471",
+        ),
+        wipe_case(
+            PLAIN,
+            "though, no transfer to a person",
+            Allow,
+            vec![
+                asked(),
+                U("Go ahead and wipe it. I don't want to be transferred to a person though."),
+            ],
+            "LT-4471",
+        ),
+        wipe_case(
+            TAKEN_BACK,
+            "rather talk to a technician",
+            Stop,
+            vec![
+                asked(),
+                U("Yes. I'd rather talk to a technician first though."),
+            ],
+            "LT-4471",
+        ),
+        wipe_case(
+            TAKEN_BACK,
+            "though not the other laptop",
+            Stop,
+            vec![
+                asked(),
+                U(
+                    "Yes, though don't wipe it until I've checked my desk, and no need to transfer me.",
+                ),
+            ],
+            "LT-4471",
+        ),
+    ];
+    let wrong = run("it-desk", cases);
+    let wrong = messages(&wrong, false);
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }

@@ -154,10 +154,13 @@ impl Markers {
                 .and_then(|i| all.get(i))
                 .is_some_and(|w| WordClass::ContrastConcessions.has(w));
             let before = all.get(..at).unwrap_or_default();
+            let after = all.get(at + p.len()..).unwrap_or_default();
             let refused_before =
                 bears_on_action(before) && !stance_negators(before, true).is_empty();
-            !conceded
-                && (refused_before || !concedes_to_yes(all.get(at + p.len()..).unwrap_or_default()))
+            // "No need to transfer me to a person though": the contrast is
+            // about the hand-over the clause declines, not the action.
+            let about_hand_over = declines_hand_over(before) || declines_hand_over(after);
+            !conceded && !about_hand_over && (refused_before || !concedes_to_yes(after))
         });
         self.hedge |=
             any(PhraseClass::Hedges) || all.iter().any(|w| is_elongated(w)) || not_knowing(all);
@@ -596,6 +599,14 @@ fn declines_transfer(clause: &[Word], from: usize) -> bool {
         Some(_) => false,
     };
     transfer && hands_over && !names_more_than_the_transfer(object)
+}
+
+/// Whether a negator in `words` declines a hand-over to a person and
+/// nothing else ([`declines_transfer`] after it).
+fn declines_hand_over(words: &[Word]) -> bool {
+    stance_negators(words, true)
+        .into_iter()
+        .any(|i| declines_transfer(words, i + 1))
 }
 
 /// Whether the words after a declined transfer name something the action
