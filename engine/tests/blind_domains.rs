@@ -1239,7 +1239,8 @@ fn second_refill_read() -> Step {
     )
 }
 
-/// Written before the rule, in two domains it was not written from: a yes
+/// Written against the rule's first version, in two domains it was not
+/// written from (its two misses changed the rule: `bundles/README.md`): a yes
 /// to a request that names the action and, in place of the call's record,
 /// another of its kind, refuses the call (`block`); a yes to the call's own
 /// request stands though another record is agreed after it (`allow`); a
