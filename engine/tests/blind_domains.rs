@@ -1290,6 +1290,23 @@ fn a_yes_to_a_request_naming_another_record_refuses_the_call() {
                 U("Yes."),
             ],
         ),
+        (
+            "two requests open at once, both laptops",
+            "allow",
+            vec![
+                A("Shall I wipe LT-4480, and shall I wipe LT-4471 too?"),
+                U("Yes, both."),
+            ],
+        ),
+        (
+            "a yes to another question after the other laptop's",
+            "confirm",
+            vec![
+                A("Shall I wipe LT-4480?"),
+                A("Also, do you want a loaner laptop while you wait?"),
+                U("Yes."),
+            ],
+        ),
     ];
     let refill_cases: Vec<(&str, &str, Vec<Step>)> = vec![
         (
