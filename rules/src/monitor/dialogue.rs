@@ -367,36 +367,42 @@ impl Dialogue {
     /// request's window (before any later agent question), naming none of
     /// `values`.
     fn contradicting_yes(&self, values: &[Value], turns: &[TurnFact], k: u32) -> Option<u32> {
-        let mut first: Option<u32> = None;
-        for (at, request) in turns.iter().enumerate() {
-            let a = request.event.0;
+        // A later request's first yes comes no earlier than an earlier
+        // request's, so the first request with a yes that contradicts
+        // decides; the yes is looked for first, as most requests have none.
+        turns.iter().enumerate().find_map(|(at, request)| {
             if request.speaker != Speaker::Agent
                 || !request.asks_decision
                 || request.weighs_actions
-                || !self.contradicts(values, a, k)
             {
-                continue;
+                return None;
             }
-            for turn in turns.get(at + 1..).unwrap_or_default() {
-                match turn.speaker {
-                    Speaker::Agent if turn.asks_anything => break,
-                    Speaker::Agent => {}
-                    Speaker::User | Speaker::Ticket => {
-                        let u = turn.event.0;
-                        let names_a_value = values.iter().any(|&v| {
-                            [Speaker::User, Speaker::Ticket]
-                                .iter()
-                                .any(|&speaker| self.mentions.contains(&(v, u, speaker)))
-                        });
-                        if turn.reply == Reply::Affirms && !names_a_value {
-                            first = Some(first.map_or(u, |f| f.min(u)));
-                            break;
-                        }
+            let yes = self.first_yes_naming_none(values, turns.get(at + 1..).unwrap_or_default())?;
+            self.contradicts(values, request.event.0, k).then_some(yes)
+        })
+    }
+
+    /// The first user yes among `turns` before an agent question, naming
+    /// none of `values`.
+    fn first_yes_naming_none(&self, values: &[Value], turns: &[TurnFact]) -> Option<u32> {
+        for turn in turns {
+            match turn.speaker {
+                Speaker::Agent if turn.asks_anything => return None,
+                Speaker::Agent => {}
+                Speaker::User | Speaker::Ticket => {
+                    let u = turn.event.0;
+                    let names_a_value = values.iter().any(|&v| {
+                        [Speaker::User, Speaker::Ticket]
+                            .iter()
+                            .any(|&speaker| self.mentions.contains(&(v, u, speaker)))
+                    });
+                    if turn.reply == Reply::Affirms && !names_a_value {
+                        return Some(u);
                     }
                 }
             }
         }
-        first
+        None
     }
 
     /// Whether the agent request at event `a` proposes the call with
@@ -417,25 +423,15 @@ impl Dialogue {
         if missing.peek().is_none() {
             return false;
         }
-        let rivals: Vec<Value> = self
-            .mentions
-            .iter()
-            .filter(|&&(w, event, speaker)| {
-                event == a
-                    && speaker == Speaker::Agent
-                    && !self.declined.contains(&(w, a))
-                    && !values.contains(&w)
-            })
-            .map(|&(w, _, _)| w)
-            .collect();
+        let rival = |w: Value| !values.contains(&w) && named(&w);
         missing.all(|&v| {
-            self.kinds(v, k)
-                .filter(|kind| *kind != Kind::Action)
-                .any(|kind| {
-                    rivals
-                        .iter()
-                        .any(|&w| self.kinds(w, k).any(|other| other == kind))
-                })
+            self.kinds(v, k).any(|kind| match kind {
+                Kind::Action => false,
+                Kind::Record => self.records.iter().any(|&w| rival(w)),
+                Kind::Entity(entity) => self.entity_ids.iter().any(|(&(t, id), &first)| {
+                    t == entity && first <= k && rival(Value::Str(id))
+                }),
+            })
         })
     }
 }
