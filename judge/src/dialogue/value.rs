@@ -24,8 +24,71 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 /// conversation has seen costs a lookup per value, not a re-read of the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadTurn {
-    tokens: Vec<ValueToken>,
+    tokens: TokenText,
     amounts: Vec<Amount>,
+}
+
+/// A turn's [`value_tokens`] held in one string: the turn with its ASCII
+/// letters lowered, then every token holding another character, lowered
+/// on its own; each token is a span of it. Reading a turn allocates this
+/// string and the spans, not a string per token.
+#[derive(Clone, Default)]
+struct TokenText {
+    text: String,
+    /// Each token's start and end in `text`, in order.
+    spans: Vec<(usize, usize)>,
+}
+
+impl TokenText {
+    /// How many tokens there are.
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The token at `index`.
+    fn get(&self, index: usize) -> Option<&str> {
+        let &(start, end) = self.spans.get(index)?;
+        self.text.get(start..end)
+    }
+
+    /// The tokens, in order.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .map(|&(start, end)| self.text.get(start..end).unwrap_or_default())
+    }
+
+    /// Whether the tokens from `at` on open with `words`.
+    fn opens_at(&self, at: usize, words: &[ValueToken]) -> bool {
+        self.spans.get(at..).is_some_and(|rest| {
+            rest.len() >= words.len()
+                && rest
+                    .iter()
+                    .zip(words)
+                    .all(|(&(start, end), word)| self.text.get(start..end) == Some(word.as_str()))
+        })
+    }
+
+    /// Where `words` (at least one) start among the tokens: every
+    /// occurrence.
+    fn positions<'a>(&'a self, words: &'a [ValueToken]) -> impl Iterator<Item = usize> + 'a {
+        let last_start = (self.len() + 1).saturating_sub(words.len().max(1));
+        (0..last_start).filter(move |&at| self.opens_at(at, words))
+    }
+}
+
+impl PartialEq for TokenText {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for TokenText {}
+
+impl std::fmt::Debug for TokenText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// An amount, canonical ([`parse_amount`]): short, so held inline.
@@ -37,7 +100,30 @@ impl ReadTurn {
     #[must_use]
     pub fn new(turn: &str) -> Self {
         let mut amounts = Vec::new();
-        let tokens = scan(turn, Some(&mut amounts));
+        let mut lowered = turn.to_owned();
+        lowered.make_ascii_lowercase();
+        let mut tokens = TokenText {
+            text: lowered,
+            spans: Vec::with_capacity(turn.len() / 6 + 1),
+        };
+        scan(turn, Some(&mut amounts), |token, at, ascii| {
+            let start = if ascii {
+                // An ASCII token stands where it stood, lowered.
+                at
+            } else {
+                // Lowered as a token is ([`value_tokens`]): a capital sigma
+                // lowers by its place in the token, not in the turn.
+                let start = tokens.text.len();
+                tokens.text.push_str(&token.to_lowercase_smolstr());
+                start
+            };
+            let end = if ascii {
+                at + token.len()
+            } else {
+                tokens.text.len()
+            };
+            tokens.spans.push((start, end));
+        });
         ReadTurn { tokens, amounts }
     }
 
@@ -59,11 +145,12 @@ impl ReadTurn {
         if let Some(date) = value.date {
             return mentions_date(&self.tokens, date);
         }
-        // The first token decides most windows: compare the rest only there.
+        // The first token decides most places: compare the rest only there.
         let rest = value.tokens.get(1..).unwrap_or_default();
-        self.tokens
-            .windows(value.tokens.len())
-            .any(|window| window.first() == Some(first) && window.get(1..) == Some(rest))
+        let last_start = (self.tokens.len() + 1).saturating_sub(value.tokens.len());
+        (0..last_start).any(|at| {
+            self.tokens.get(at) == Some(first.as_str()) && self.tokens.opens_at(at + 1, rest)
+        })
     }
 }
 
@@ -75,12 +162,7 @@ impl ReadTurn {
         if value.tokens.is_empty() || value.amount.is_some() || value.date.is_some() {
             return Vec::new();
         }
-        self.tokens
-            .windows(value.tokens.len())
-            .enumerate()
-            .filter(|(_, window)| *window == value.tokens.as_slice())
-            .map(|(at, _)| at)
-            .collect()
+        self.tokens.positions(&value.tokens).collect()
     }
 }
 
@@ -111,7 +193,7 @@ impl ReadTurn {
     /// is among them (or it is a date), so an index over these finds every
     /// candidate turn of a value without asking every turn.
     pub fn lookup_keys(&self) -> impl Iterator<Item = Lookup<'_>> {
-        let tokens = self.tokens.iter().map(|t| Lookup::Token(t));
+        let tokens = self.tokens.iter().map(Lookup::Token);
         tokens.chain(self.amounts.iter().map(|a| Lookup::Amount(a)))
     }
 }
@@ -220,7 +302,15 @@ fn joins_token(c: char) -> bool {
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word ([`scan`]).
 pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
-    scan(text, None)
+    let mut tokens = Vec::with_capacity(text.len() / 6 + 1);
+    scan(text, None, |token, _, ascii| {
+        tokens.push(if ascii {
+            token.to_ascii_lowercase_smolstr()
+        } else {
+            token.to_lowercase_smolstr()
+        });
+    });
+    tokens
 }
 
 /// What an ASCII byte is to [`scan`], as bits: it joins a value token
@@ -253,8 +343,9 @@ const ASCII_CLASSES: [u8; 256] = {
     classes
 };
 
-/// The [`value_tokens`] of `text` and, when `amounts` is given, its
-/// amounts pushed there (every standalone number, canonicalised like
+/// Hands each of the [`value_tokens`] of `text` to `token`, as it stands
+/// in `text` (not lowered), with where it starts and whether it is all
+/// ASCII; and, when `amounts` is given, pushes its amounts there (every standalone number, canonicalised like
 /// [`parse_amount`]: a number glued to a letter, `W9300146`, `3rd`, or
 /// inside an identifier, `card_123`, `2024-05-22`, is not an amount), in
 /// one pass over its bytes.
@@ -265,9 +356,12 @@ const ASCII_CLASSES: [u8; 256] = {
 /// Most turns hold a typographic quote or dash, so the non-ASCII case is
 /// the common one, not an exception. [`value_tokens_general`] and
 /// [`amounts_in`], over characters, are the rules it is tested equal to.
-fn scan(text: &str, mut amounts: Option<&mut Vec<Amount>>) -> Vec<ValueToken> {
+fn scan(
+    text: &str,
+    mut amounts: Option<&mut Vec<Amount>>,
+    mut token: impl FnMut(&str, usize, bool),
+) {
     let bytes = text.as_bytes();
-    let mut tokens = Vec::with_capacity(text.len() / 6 + 1);
     // The token being read starts at `start`; `ascii` while all of it is.
     let (mut start, mut at, mut ascii) = (0, 0, true);
     // Whether the character before `at` bars an amount from starting
@@ -294,15 +388,14 @@ fn scan(text: &str, mut amounts: Option<&mut Vec<Amount>>) -> Vec<ValueToken> {
         if joins {
             ascii &= width == 1;
         } else {
-            push_value_token(text, start, at, ascii, &mut tokens);
+            trim_value_token(text, start, at, ascii, &mut token);
             start = at + width;
             ascii = true;
         }
         barred = bars;
         at += width;
     }
-    push_value_token(text, start, at, ascii, &mut tokens);
-    tokens
+    trim_value_token(text, start, at, ascii, &mut token);
 }
 
 /// Reads the number starting at `start` (an ASCII digit no character
@@ -331,11 +424,18 @@ fn read_amount(text: &str, start: usize, out: &mut Vec<Amount>) -> usize {
     end.max(start + 1)
 }
 
-/// Pushes the token of `text[start..end]` (a run of joining characters;
-/// `ascii` when all are ASCII): stripped of the punctuation at either end
-/// (always ASCII: a longer character joins only if alphanumeric, so a
-/// byte of one counts as alphanumeric here), of a final `'s`, lower-cased.
-fn push_value_token(text: &str, start: usize, end: usize, ascii: bool, out: &mut Vec<ValueToken>) {
+/// Hands the token of `text[start..end]` (a run of joining characters;
+/// `ascii` when all are ASCII) to `token`, stripped of the punctuation at
+/// either end (always ASCII: a longer character joins only if
+/// alphanumeric, so a byte of one counts as alphanumeric here) and of a
+/// final `'s`; an empty token is dropped.
+fn trim_value_token(
+    text: &str,
+    start: usize,
+    end: usize,
+    ascii: bool,
+    token: &mut impl FnMut(&str, usize, bool),
+) {
     let Some(raw) = text.as_bytes().get(start..end) else {
         return;
     };
@@ -345,18 +445,13 @@ fn push_value_token(text: &str, start: usize, end: usize, ascii: bool, out: &mut
     };
     let last = raw.iter().rposition(alphanumeric).unwrap_or(first);
     // `last` is the last byte of a character: the token ends after it.
-    let Some(token) = text.get(start + first..=start + last) else {
+    let Some(trimmed) = text.get(start + first..=start + last) else {
         return;
     };
-    let token = token.strip_suffix("'s").unwrap_or(token);
-    if token.is_empty() {
-        return;
+    let trimmed = trimmed.strip_suffix("'s").unwrap_or(trimmed);
+    if !trimmed.is_empty() {
+        token(trimmed, start + first, ascii);
     }
-    out.push(if ascii {
-        token.to_ascii_lowercase_smolstr()
-    } else {
-        token.to_lowercase_smolstr()
-    });
 }
 
 /// [`value_tokens`] as a split of the text by characters: the rule the
@@ -527,8 +622,8 @@ fn day_number(word: &str) -> Option<u32> {
 /// Whether a text of these [`value_tokens`] mentions `date`: ISO,
 /// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
 /// either order.
-fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
-    let year_ok = |t: Option<&ValueToken>| {
+fn mentions_date(tokens: &TokenText, (year, month, day): Date) -> bool {
+    let year_ok = |t: Option<&str>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
     };
@@ -536,9 +631,13 @@ fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
         if parse_iso_date(token) == Some((year, month, day)) {
             return true;
         }
-        let slashed: Vec<&str> = token.split('/').collect();
-        if let [m, d, y] = slashed.as_slice()
-            && m.parse() == Ok(month)
+        let mut slashed = token.split('/');
+        if let (Some(m), Some(d), Some(y), None) = (
+            slashed.next(),
+            slashed.next(),
+            slashed.next(),
+            slashed.next(),
+        ) && m.parse() == Ok(month)
             && d.parse() == Ok(day)
             && y.parse() == Ok(year)
         {
@@ -549,8 +648,8 @@ fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
         }
         let next = tokens.get(i + 1);
         let before = i.checked_sub(1).and_then(|p| tokens.get(p));
-        (next.and_then(|n| day_number(n)) == Some(day) && year_ok(tokens.get(i + 2)))
-            || (before.and_then(|b| day_number(b)) == Some(day) && year_ok(next))
+        (next.and_then(day_number) == Some(day) && year_ok(tokens.get(i + 2)))
+            || (before.and_then(day_number) == Some(day) && year_ok(next))
     })
 }
 
@@ -606,7 +705,7 @@ pub(crate) mod tests {
     #[test]
     fn dates_in_several_spellings() {
         let date = (2024, 5, 22);
-        let mentions_date = |text: &str, date| mentions_date(&value_tokens(text), date);
+        let mentions_date = |text: &str, date| mentions_date(&ReadTurn::new(text).tokens, date);
         assert!(mentions_date("on 2024-05-22.", date));
         assert!(mentions_date("on 05/22/2024", date));
         assert!(mentions_date("on May 22nd, 2024", date));
@@ -643,8 +742,15 @@ pub(crate) mod tests {
     /// each by its character rule.
     fn read_by_the_rules(text: &str) -> ReadTurn {
         let chars: Vec<char> = text.chars().collect();
+        let tokens = value_tokens_general(text);
+        let mut text = String::new();
+        let mut spans = Vec::new();
+        for token in &tokens {
+            spans.push((text.len(), text.len() + token.len()));
+            text.push_str(token);
+        }
         ReadTurn {
-            tokens: value_tokens_general(text),
+            tokens: TokenText { text, spans },
             amounts: amounts_in(&chars),
         }
     }
@@ -654,13 +760,13 @@ pub(crate) mod tests {
     /// letters whose lower case is longer or depends on their neighbours;
     /// digits and number marks often, so that numbers of several groups
     /// come up.
-    const SCAN_ALPHABET: &str = "aZs0123456789 ,,..,  _-@/+'$#`*\n\u{e9}\u{2019}\u{2014}\u{201c}\u{3a3}\u{130}\u{661}\u{b2}\u{1f600}";
+    pub(crate) const SCAN_ALPHABET: &str = "aZs0123456789 ,,..,  _-@/+'$#`*\n\u{e9}\u{2019}\u{2014}\u{201c}\u{3a3}\u{130}\u{661}\u{b2}\u{1f600}";
 
     /// Test cases per property, read as `turnstile_proptests::cases(256)`
     /// reads them (that crate depends on this one, so it cannot be
     /// asked): `TURNSTILE_PROPTEST_CASES` (or `PROPTEST_CASES`), else 256
     /// times `TURNSTILE_PROPTEST_SCALE`.
-    fn proptest_cases() -> u32 {
+    pub(crate) fn proptest_cases() -> u32 {
         let number = |name: &str| {
             std::env::var(name)
                 .ok()
