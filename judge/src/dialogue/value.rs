@@ -58,6 +58,16 @@ impl TokenText {
             .map(|&(start, end)| self.text.get(start..end).unwrap_or_default())
     }
 
+    /// Whether the token spanning `span` is `word`, deciding the common
+    /// case, two different words, from their lengths and first bytes
+    /// (a turn's every token is compared with a value's first).
+    fn is(&self, &(start, end): &(usize, usize), word: &str) -> bool {
+        let bytes = self.text.as_bytes();
+        end.checked_sub(start) == Some(word.len())
+            && bytes.get(start) == word.as_bytes().first()
+            && bytes.get(start..end) == Some(word.as_bytes())
+    }
+
     /// Whether the tokens from `at` on open with `words`.
     fn opens_at(&self, at: usize, words: &[ValueToken]) -> bool {
         self.spans.get(at..).is_some_and(|rest| {
@@ -65,15 +75,23 @@ impl TokenText {
                 && rest
                     .iter()
                     .zip(words)
-                    .all(|(&(start, end), word)| self.text.get(start..end) == Some(word.as_str()))
+                    .all(|(span, word)| self.is(span, word))
         })
     }
 
     /// Where `words` (at least one) start among the tokens: every
     /// occurrence.
     fn positions<'a>(&'a self, words: &'a [ValueToken]) -> impl Iterator<Item = usize> + 'a {
+        let (first, rest) = words
+            .split_first()
+            .map_or(("", &[][..]), |(f, r)| (f.as_str(), r));
         let last_start = (self.len() + 1).saturating_sub(words.len().max(1));
-        (0..last_start).filter(move |&at| self.opens_at(at, words))
+        self.spans
+            .iter()
+            .take(last_start)
+            .enumerate()
+            .filter(move |(at, span)| self.is(span, first) && self.opens_at(at + 1, rest))
+            .map(|(at, _)| at)
     }
 }
 
@@ -136,21 +154,18 @@ impl ReadTurn {
     /// Like [`ReadTurn::names`], for a value read once.
     #[must_use]
     pub fn names_read(&self, value: &ReadValue) -> bool {
-        let Some(first) = value.tokens.first() else {
+        if value.tokens.is_empty() {
             return false;
-        };
+        }
         if let Some(amount) = &value.amount {
             return self.amounts.contains(amount);
         }
         if let Some(date) = value.date {
             return mentions_date(&self.tokens, date);
         }
-        // The first token decides most places: compare the rest only there.
-        let rest = value.tokens.get(1..).unwrap_or_default();
-        let last_start = (self.tokens.len() + 1).saturating_sub(value.tokens.len());
-        (0..last_start).any(|at| {
-            self.tokens.get(at) == Some(first.as_str()) && self.tokens.opens_at(at + 1, rest)
-        })
+        // The first token decides most places: the rest is compared only
+        // there.
+        self.tokens.positions(&value.tokens).next().is_some()
     }
 }
 
