@@ -378,8 +378,14 @@ impl Tables {
             };
             listed.insert(word.clone(), entry);
         }
+        let mut shapes = vec![0u32; 256];
+        for word in listed.keys() {
+            if let Some(lengths) = shape_slot(&mut shapes, word) {
+                *lengths |= length_bit(word);
+            }
+        }
         Lexicon {
-            longest: listed.keys().map(SmolStr::len).max().unwrap_or(0),
+            shapes,
             listed,
             stems: self.stems,
             empty,
@@ -406,8 +412,10 @@ struct Listed {
 pub struct Lexicon {
     /// Every listed word: a word of a list, or a phrase's first word.
     listed: HashMap<SmolStr, Listed>,
-    /// The longest listed word's length: a longer word is listed nowhere.
-    longest: usize,
+    /// Per first byte, the lengths of the listed words opening with it
+    /// ([`length_bit`]): most words of a turn have no listed word of
+    /// their first byte and length, and are not looked up.
+    shapes: Vec<u32>,
     /// The stems, for the words no list names.
     stems: Stems,
     /// Whether nothing is listed (every word's tags are empty).
@@ -454,8 +462,11 @@ impl Lexicon {
 
     /// What the lists say of `word`, if any names it.
     fn listed(&self, word: &str) -> Option<&Listed> {
-        if word.len() > self.longest {
-            return None;
+        if let Some(&first) = word.as_bytes().first() {
+            let lengths = self.shapes.get(usize::from(first)).copied().unwrap_or(0);
+            if lengths & length_bit(word) == 0 {
+                return None;
+            }
         }
         self.listed.get(word)
     }
@@ -502,6 +513,19 @@ impl Lexicon {
         self.listed(word)
             .map_or_else(|| self.stems.classes_of(word), |l| l.classes)
     }
+}
+
+/// A word's length as one bit of a [`Lexicon`]'s shapes (lengths of 31
+/// and over share the last).
+fn length_bit(word: &str) -> u32 {
+    1 << word.len().min(31)
+}
+
+/// The shapes' slot of `word`'s first byte (none for the empty word,
+/// which is always looked up).
+fn shape_slot<'s>(shapes: &'s mut [u32], word: &str) -> Option<&'s mut u32> {
+    let first = usize::from(*word.as_bytes().first()?);
+    shapes.get_mut(first)
 }
 
 /// Whether `words` open with `phrase`, word for word.
