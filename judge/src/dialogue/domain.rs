@@ -478,12 +478,12 @@ impl Lexicon {
             return;
         }
         for at in 0..sentence.len() {
-            let Some(word) = sentence.get(at) else {
+            let Some(word) = sentence.get(at).map(Word::as_str) else {
                 break;
             };
-            let tags = match self.listed(word.as_str()) {
+            let tags = match self.listed(word) {
                 None => DomainTags {
-                    classes: self.stems.classes_of(word.as_str()),
+                    classes: self.stems.classes_of(word),
                     ..DomainTags::default()
                 },
                 Some(listed) => {

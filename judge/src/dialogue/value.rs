@@ -455,10 +455,16 @@ fn trim_value_token(
         return;
     };
     let alphanumeric = |b: &u8| !b.is_ascii() || b.is_ascii_alphanumeric();
-    let Some(first) = raw.iter().position(alphanumeric) else {
-        return;
+    // Most tokens open and close with a letter or digit: nothing to strip.
+    let (first, last) = match raw {
+        [open, .., close] if alphanumeric(open) && alphanumeric(close) => (0, raw.len() - 1),
+        _ => {
+            let Some(first) = raw.iter().position(alphanumeric) else {
+                return;
+            };
+            (first, raw.iter().rposition(alphanumeric).unwrap_or(first))
+        }
     };
-    let last = raw.iter().rposition(alphanumeric).unwrap_or(first);
     // `last` is the last byte of a character: the token ends after it.
     let Some(trimmed) = text.get(start + first..=start + last) else {
         return;
