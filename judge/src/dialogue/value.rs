@@ -37,6 +37,19 @@ struct TokenText {
     text: String,
     /// Each token's start and end in `text`, in order.
     spans: Vec<(usize, usize)>,
+    /// Each token's [`head`], in order: a value's first token is looked
+    /// for among a turn's by these, not by their bytes.
+    heads: Vec<u32>,
+}
+
+/// A token's length and first byte in one number: two tokens with
+/// different heads differ.
+fn head(token: &str) -> u32 {
+    let first = token.as_bytes().first().copied().unwrap_or(0);
+    let len = u32::try_from(token.len())
+        .unwrap_or(u32::MAX)
+        .min(0x00ff_ffff);
+    (len << 8) | u32::from(first)
 }
 
 impl TokenText {
@@ -58,39 +71,33 @@ impl TokenText {
             .map(|&(start, end)| self.text.get(start..end).unwrap_or_default())
     }
 
-    /// Whether the token spanning `span` is `word`, deciding the common
-    /// case, two different words, from their lengths and first bytes
-    /// (a turn's every token is compared with a value's first).
-    fn is(&self, &(start, end): &(usize, usize), word: &str) -> bool {
-        let bytes = self.text.as_bytes();
-        end.checked_sub(start) == Some(word.len())
-            && bytes.get(start) == word.as_bytes().first()
-            && bytes.get(start..end) == Some(word.as_bytes())
+    /// Adds the token spanning `start..end` of the text.
+    fn push(&mut self, start: usize, end: usize) {
+        self.spans.push((start, end));
+        self.heads
+            .push(head(self.text.get(start..end).unwrap_or_default()));
     }
 
     /// Whether the tokens from `at` on open with `words`.
     fn opens_at(&self, at: usize, words: &[ValueToken]) -> bool {
         self.spans.get(at..).is_some_and(|rest| {
             rest.len() >= words.len()
-                && rest
-                    .iter()
-                    .zip(words)
-                    .all(|(span, word)| self.is(span, word))
+                && rest.iter().zip(words).all(|(&(start, end), word)| {
+                    self.text.as_bytes().get(start..end) == Some(word.as_bytes())
+                })
         })
     }
 
     /// Where `words` (at least one) start among the tokens: every
     /// occurrence.
     fn positions<'a>(&'a self, words: &'a [ValueToken]) -> impl Iterator<Item = usize> + 'a {
-        let (first, rest) = words
-            .split_first()
-            .map_or(("", &[][..]), |(f, r)| (f.as_str(), r));
+        let first = words.first().map_or(u32::MAX, |w| head(w));
         let last_start = (self.len() + 1).saturating_sub(words.len().max(1));
-        self.spans
+        self.heads
             .iter()
             .take(last_start)
             .enumerate()
-            .filter(move |(at, span)| self.is(span, first) && self.opens_at(at + 1, rest))
+            .filter(move |&(at, &head)| head == first && self.opens_at(at, words))
             .map(|(at, _)| at)
     }
 }
@@ -123,6 +130,7 @@ impl ReadTurn {
         let mut tokens = TokenText {
             text: lowered,
             spans: Vec::with_capacity(turn.len() / 6 + 1),
+            heads: Vec::with_capacity(turn.len() / 6 + 1),
         };
         scan(turn, Some(&mut amounts), |token, at, ascii| {
             let start = if ascii {
@@ -140,7 +148,7 @@ impl ReadTurn {
             } else {
                 tokens.text.len()
             };
-            tokens.spans.push((start, end));
+            tokens.push(start, end);
         });
         ReadTurn { tokens, amounts }
     }
@@ -763,15 +771,14 @@ pub(crate) mod tests {
     /// each by its character rule.
     fn read_by_the_rules(text: &str) -> ReadTurn {
         let chars: Vec<char> = text.chars().collect();
-        let tokens = value_tokens_general(text);
-        let mut text = String::new();
-        let mut spans = Vec::new();
-        for token in &tokens {
-            spans.push((text.len(), text.len() + token.len()));
-            text.push_str(token);
+        let mut tokens = TokenText::default();
+        for token in value_tokens_general(text) {
+            let start = tokens.text.len();
+            tokens.text.push_str(&token);
+            tokens.push(start, tokens.text.len());
         }
         ReadTurn {
-            tokens: TokenText { text, spans },
+            tokens,
             amounts: amounts_in(&chars),
         }
     }
