@@ -790,21 +790,15 @@ pub(crate) mod tests {
     /// come up.
     pub(crate) const SCAN_ALPHABET: &str = "aZs0123456789 ,,..,  _-@/+'$#`*\n\u{e9}\u{2019}\u{2014}\u{201c}\u{3a3}\u{130}\u{661}\u{b2}\u{1f600}";
 
-    /// Test cases per property, read as `turnstile_proptests::cases(256)`
-    /// reads them (that crate depends on this one, so it cannot be
-    /// asked): `TURNSTILE_PROPTEST_CASES` (or `PROPTEST_CASES`), else 256
-    /// times `TURNSTILE_PROPTEST_SCALE`.
+    /// Test cases per property: 256, scaled as every property of the
+    /// workspace is (`turnstile_proptests::cases`, whose file is included:
+    /// that crate depends on this one).
     pub(crate) fn proptest_cases() -> u32 {
-        let number = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.trim().parse::<u32>().ok())
-        };
-        number("TURNSTILE_PROPTEST_CASES")
-            .or_else(|| number("PROPTEST_CASES"))
-            .unwrap_or_else(|| {
-                256u32.saturating_mul(number("TURNSTILE_PROPTEST_SCALE").unwrap_or(1))
-            })
+        cases::cases(256)
+    }
+
+    mod cases {
+        include!("../../../proptests/src/case_count.rs");
     }
 
     proptest::proptest! {
