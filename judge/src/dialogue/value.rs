@@ -120,8 +120,8 @@ impl std::fmt::Debug for TokenText {
 type Amount = SmolStr;
 
 impl ReadTurn {
-    /// Reads `turn`: its tokens and its amounts in one pass over its bytes
-    /// ([`scan`]).
+    /// Reads `turn`: its tokens and its amounts in one pass over its
+    /// bytes.
     #[must_use]
     pub fn new(turn: &str) -> Self {
         let mut amounts = Vec::new();
