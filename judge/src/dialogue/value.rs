@@ -337,7 +337,7 @@ pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
 }
 
 /// What an ASCII byte is to [`scan`], as bits: it joins a value token
-/// ([`joins_token`]); it bars an amount from starting right after it; it
+/// (`joins_token`); it bars an amount from starting right after it; it
 /// is a digit.
 const JOINS: u8 = 1;
 const BARS_AMOUNT: u8 = 2;
@@ -345,6 +345,9 @@ const DIGIT: u8 = 4;
 
 /// [`JOINS`], [`BARS_AMOUNT`] and [`DIGIT`] of each ASCII byte (none of a
 /// byte of a longer character: those are decoded).
+// Built at compile time: an index out of bounds fails the build, it cannot
+// panic at run time.
+#[allow(clippy::indexing_slicing)]
 const ASCII_CLASSES: [u8; 256] = {
     let mut classes = [0u8; 256];
     let mut b = 0u8;
