@@ -20,20 +20,8 @@
     clippy::indexing_slicing
 )]
 
+mod case_count;
 pub mod fuzz;
 pub mod workflows;
 
-/// The number of cases of a property whose default is `default`:
-/// `TURNSTILE_PROPTEST_CASES` (or `PROPTEST_CASES`) when set, else `default`
-/// times `TURNSTILE_PROPTEST_SCALE` (1 when unset). One knob scales every
-/// property of the crate, so a deep run cannot silently skip one.
-pub fn cases(default: u32) -> u32 {
-    let number = |name: &str| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.trim().parse::<u32>().ok())
-    };
-    number("TURNSTILE_PROPTEST_CASES")
-        .or_else(|| number("PROPTEST_CASES"))
-        .unwrap_or_else(|| default.saturating_mul(number("TURNSTILE_PROPTEST_SCALE").unwrap_or(1)))
-}
+pub use case_count::cases;

@@ -197,39 +197,68 @@ struct Stem {
     class: DomainClass,
 }
 
+/// The stems, by their first byte (each is [`FORM_STEM`] bytes long).
+#[derive(Debug, Clone)]
+struct Stems(Vec<Vec<Stem>>);
+
+impl Default for Stems {
+    fn default() -> Self {
+        Stems(vec![Vec::new(); 256])
+    }
+}
+
+impl Stems {
+    fn add(&mut self, stem: Stem) {
+        let first = stem.text.as_bytes().first().map_or(0, |&b| usize::from(b));
+        if let Some(stems) = self.0.get_mut(first) {
+            stems.push(stem);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(Vec::is_empty)
+    }
+
+    /// The classes of the stems `word` opens with.
+    fn classes_of(&self, word: &str) -> u16 {
+        // Every stem is `FORM_STEM` bytes: a shorter word opens with none.
+        if word.len() < FORM_STEM {
+            return 0;
+        }
+        let Some(&first) = word.as_bytes().first() else {
+            return 0;
+        };
+        self.0
+            .get(usize::from(first))
+            .into_iter()
+            .flatten()
+            .filter(|stem| word.starts_with(stem.text.as_str()))
+            .fold(0, |classes, stem| classes | stem.class.bit())
+    }
+}
+
 /// A domain phrase: its class and its words.
 type Phrase = (DomainPhrase, Box<[SmolStr]>);
 
-/// A domain's words compiled for tagging turns: a table from a word to its
-/// classes, the stems by their first byte, and the phrases by their first
-/// word. Built once per bundle; an English-only reader uses
-/// [`Lexicon::english`], which tags nothing.
+/// A domain's words as a bundle's lists give them: three tables from a
+/// word to its classes, to its actions and to the phrases it opens, and
+/// the stems. [`Lexicon::new`] collects them, then folds them into one
+/// table, so a turn's word is looked up once.
 #[derive(Debug, Default)]
-pub struct Lexicon {
+struct Tables {
     /// Each listed word's classes.
     classes: HashMap<SmolStr, u16>,
     /// The actions each listed word is a form of (see [`DomainTags`]).
     actions: HashMap<SmolStr, u16>,
-    /// The stems, by their first byte.
-    stems: Vec<Vec<Stem>>,
     /// The phrases, by their first word.
     phrases: HashMap<SmolStr, Vec<Phrase>>,
-    /// Whether nothing is listed (every word's tags are empty).
-    empty: bool,
+    stems: Stems,
 }
 
-/// The lexicon of a reader that knows no domain.
-pub(crate) static ENGLISH: LazyLock<Arc<Lexicon>> =
-    LazyLock::new(|| Arc::new(Lexicon::new(&DomainWords::default())));
-
-impl Lexicon {
-    /// Compiles a domain's words.
-    #[must_use]
-    pub fn new(domain: &DomainWords) -> Self {
-        let mut lexicon = Lexicon {
-            stems: vec![Vec::new(); 256],
-            ..Lexicon::default()
-        };
+impl Tables {
+    /// Collects a domain's words.
+    fn new(domain: &DomainWords) -> Self {
+        let mut tables = Tables::default();
         for (index, action) in domain.actions.iter().enumerate() {
             // Past the sixteenth action, words keep no bit: two actions never
             // pass for one.
@@ -239,38 +268,38 @@ impl Lexicon {
                 0
             };
             for word in &action.words {
-                lexicon.add_word(word, DomainClass::ActionName);
+                tables.add_word(word, DomainClass::ActionName);
                 for form in inflections(word) {
-                    lexicon.add_word(&form, DomainClass::ActionWord);
-                    *lexicon.actions.entry(word_form(&form)).or_default() |= bit;
-                    lexicon.add_phrase(DomainPhrase::GoAhead, &format!("please {form}"));
+                    tables.add_word(&form, DomainClass::ActionWord);
+                    *tables.actions.entry(word_form(&form)).or_default() |= bit;
+                    tables.add_phrase(DomainPhrase::GoAhead, &format!("please {form}"));
                 }
                 for past in past_forms(word) {
-                    lexicon.add_word(&past, DomainClass::Completion);
+                    tables.add_word(&past, DomainClass::Completion);
                 }
-                lexicon.add_forms(word, DomainClass::ActionForm);
+                tables.add_forms(word, DomainClass::ActionForm);
                 if action.takes_away {
-                    lexicon.add_forms(word, DomainClass::RemovalForm);
+                    tables.add_forms(word, DomainClass::RemovalForm);
                 }
             }
         }
         if let Some(hand_over) = &domain.hand_over {
             for word in &hand_over.words {
-                lexicon.add_forms(word, DomainClass::HandOver);
+                tables.add_forms(word, DomainClass::HandOver);
             }
             for person in &hand_over.people {
-                lexicon.add_word(person, DomainClass::HandOverPerson);
+                tables.add_word(person, DomainClass::HandOverPerson);
                 for plural in plurals(person) {
-                    lexicon.add_word(&plural, DomainClass::HandOverPerson);
+                    tables.add_word(&plural, DomainClass::HandOverPerson);
                 }
             }
         }
         for noun in &domain.record_nouns {
-            lexicon.add_word(noun, DomainClass::RecordNoun);
+            tables.add_word(noun, DomainClass::RecordNoun);
             for plural in plurals(noun) {
-                lexicon.add_word(&plural, DomainClass::RecordNoun);
+                tables.add_word(&plural, DomainClass::RecordNoun);
             }
-            lexicon.add_phrase(DomainPhrase::NewTopic, &format!("another {noun}"));
+            tables.add_phrase(DomainPhrase::NewTopic, &format!("another {noun}"));
         }
         for value in &domain.values {
             // A value of several words holding a negator ("no longer
@@ -278,16 +307,13 @@ impl Lexicon {
             // still a no.
             let read = words(&normalise(value));
             if read.len() > 1 && read.iter().any(|w| WordClass::Negators.has(w)) {
-                lexicon.add_phrase(DomainPhrase::NeutralNegation, value);
+                tables.add_phrase(DomainPhrase::NeutralNegation, value);
             }
             let state = format!("not yet {value}");
-            lexicon.add_phrase(DomainPhrase::NeutralNegation, &state);
-            lexicon.add_phrase(DomainPhrase::StateDescription, &state);
+            tables.add_phrase(DomainPhrase::NeutralNegation, &state);
+            tables.add_phrase(DomainPhrase::StateDescription, &state);
         }
-        lexicon.empty = lexicon.classes.is_empty()
-            && lexicon.phrases.is_empty()
-            && lexicon.stems.iter().all(Vec::is_empty);
-        lexicon
+        tables
     }
 
     fn add_word(&mut self, word: &str, class: DomainClass) {
@@ -304,7 +330,7 @@ impl Lexicon {
             self.add_word(&inflected, class);
         }
         if let Some(stem) = form.get(..FORM_STEM) {
-            self.add_stem(Stem {
+            self.stems.add(Stem {
                 text: SmolStr::new(stem),
                 class,
             });
@@ -328,6 +354,85 @@ impl Lexicon {
         }
     }
 
+    /// One entry per word any table lists: all the tables say of it.
+    fn fold(self) -> Lexicon {
+        let empty = self.classes.is_empty() && self.phrases.is_empty() && self.stems.is_empty();
+        let mut listed: HashMap<SmolStr, Listed> = HashMap::new();
+        for word in self
+            .classes
+            .keys()
+            .chain(self.actions.keys())
+            .chain(self.phrases.keys())
+        {
+            if listed.contains_key(word) {
+                continue;
+            }
+            let entry = Listed {
+                classes: self.classes.get(word).copied().unwrap_or(0) | self.stems.classes_of(word),
+                actions: self.actions.get(word).copied().unwrap_or(0),
+                phrases: self
+                    .phrases
+                    .get(word)
+                    .map(|p| p.clone().into_boxed_slice())
+                    .unwrap_or_default(),
+            };
+            listed.insert(word.clone(), entry);
+        }
+        let mut shapes = vec![0u32; 256];
+        for word in listed.keys() {
+            if let Some(lengths) = shape_slot(&mut shapes, word) {
+                *lengths |= length_bit(word);
+            }
+        }
+        Lexicon {
+            shapes,
+            listed,
+            stems: self.stems,
+            empty,
+        }
+    }
+}
+
+/// All a domain says of one listed word.
+#[derive(Debug, Clone, Default)]
+struct Listed {
+    /// Its classes, those of the stems it opens with included.
+    classes: u16,
+    /// The actions it is a form of (see [`DomainTags`]).
+    actions: u16,
+    /// The phrases it opens.
+    phrases: Box<[Phrase]>,
+}
+
+/// A domain's words compiled for tagging turns: one table from a listed
+/// word to all its tags, and the stems by their first byte for the words
+/// no list names. Built once per bundle; an English-only reader uses
+/// [`Lexicon::english`], which tags nothing.
+#[derive(Debug, Default)]
+pub struct Lexicon {
+    /// Every listed word: a word of a list, or a phrase's first word.
+    listed: HashMap<SmolStr, Listed>,
+    /// Per first byte, the lengths of the listed words opening with it
+    /// ([`length_bit`]): most words of a turn have no listed word of
+    /// their first byte and length, and are not looked up.
+    shapes: Vec<u32>,
+    /// The stems, for the words no list names.
+    stems: Stems,
+    /// Whether nothing is listed (every word's tags are empty).
+    empty: bool,
+}
+
+/// The lexicon of a reader that knows no domain.
+pub(crate) static ENGLISH: LazyLock<Arc<Lexicon>> =
+    LazyLock::new(|| Arc::new(Lexicon::new(&DomainWords::default())));
+
+impl Lexicon {
+    /// Compiles a domain's words.
+    #[must_use]
+    pub fn new(domain: &DomainWords) -> Self {
+        Tables::new(domain).fold()
+    }
+
     /// The lexicon of a reader that knows no domain: it tags nothing.
     #[must_use]
     pub fn english() -> Arc<Lexicon> {
@@ -339,7 +444,7 @@ impl Lexicon {
     /// sharing a bit name the same action ("wipe", "erase").
     #[must_use]
     pub fn action_bits(&self, word: &str) -> u16 {
-        self.actions.get(&word_form(word)).copied().unwrap_or(0)
+        self.listed(&word_form(word)).map_or(0, |l| l.actions)
     }
 
     /// Whether `word` (any case) is one of the domain's words for its
@@ -355,11 +460,15 @@ impl Lexicon {
         self.empty
     }
 
-    fn add_stem(&mut self, stem: Stem) {
-        let first = stem.text.as_bytes().first().map_or(0, |&b| usize::from(b));
-        if let Some(stems) = self.stems.get_mut(first) {
-            stems.push(stem);
+    /// What the lists say of `word`, if any names it.
+    fn listed(&self, word: &str) -> Option<&Listed> {
+        if let Some(&first) = word.as_bytes().first() {
+            let lengths = self.shapes.get(usize::from(first)).copied().unwrap_or(0);
+            if lengths & length_bit(word) == 0 {
+                return None;
+            }
         }
+        self.listed.get(word)
     }
 
     /// Tags the words of one sentence: each word's classes, and the domain
@@ -368,35 +477,31 @@ impl Lexicon {
         if self.empty {
             return;
         }
-        for word in sentence.iter_mut() {
-            let tags = DomainTags {
-                classes: self.classes_of(word.as_str()),
-                actions: self.actions.get(word.as_str()).copied().unwrap_or(0),
-                phrases: 0,
-            };
-            word.set_tags(tags);
-        }
         for at in 0..sentence.len() {
-            let Some(first) = sentence.get(at) else {
+            let Some(word) = sentence.get(at).map(Word::as_str) else {
                 break;
             };
-            let Some(phrases) = self.phrases.get(first.as_str()) else {
-                continue;
-            };
-            let rest = sentence.get(at..).unwrap_or_default();
-            let found: Vec<(DomainPhrase, usize)> = phrases
-                .iter()
-                .filter(|(_, phrase)| {
-                    rest.len() >= phrase.len()
-                        && rest.iter().zip(phrase.iter()).all(|(w, p)| w.as_str() == p)
-                })
-                .map(|(class, phrase)| (*class, phrase.len()))
-                .collect();
-            if let Some(word) = sentence.get_mut(at) {
-                let mut tags = word.tags();
-                for (class, len) in found {
-                    tags.set_phrase_len(class, len);
+            let tags = match self.listed(word) {
+                None => DomainTags {
+                    classes: self.stems.classes_of(word),
+                    ..DomainTags::default()
+                },
+                Some(listed) => {
+                    let mut tags = DomainTags {
+                        classes: listed.classes,
+                        actions: listed.actions,
+                        phrases: 0,
+                    };
+                    let rest = sentence.get(at..).unwrap_or_default();
+                    for (class, phrase) in &listed.phrases {
+                        if opens_with(rest, phrase) {
+                            tags.set_phrase_len(*class, phrase.len());
+                        }
+                    }
+                    tags
                 }
+            };
+            if let Some(word) = sentence.get_mut(at) {
                 word.set_tags(tags);
             }
         }
@@ -405,17 +510,27 @@ impl Lexicon {
     /// The classes of `word`: those listing it, and those of the stems it
     /// opens with.
     fn classes_of(&self, word: &str) -> u16 {
-        let listed = self.classes.get(word).copied().unwrap_or(0);
-        let Some(&first) = word.as_bytes().first() else {
-            return listed;
-        };
-        self.stems
-            .get(usize::from(first))
-            .into_iter()
-            .flatten()
-            .filter(|stem| word.starts_with(stem.text.as_str()))
-            .fold(listed, |classes, stem| classes | stem.class.bit())
+        self.listed(word)
+            .map_or_else(|| self.stems.classes_of(word), |l| l.classes)
     }
+}
+
+/// A word's length as one bit of a [`Lexicon`]'s shapes (lengths of 31
+/// and over share the last).
+fn length_bit(word: &str) -> u32 {
+    1 << word.len().min(31)
+}
+
+/// The shapes' slot of `word`'s first byte (none for the empty word,
+/// which is always looked up).
+fn shape_slot<'s>(shapes: &'s mut [u32], word: &str) -> Option<&'s mut u32> {
+    let first = usize::from(*word.as_bytes().first()?);
+    shapes.get_mut(first)
+}
+
+/// Whether `words` open with `phrase`, word for word.
+fn opens_with(words: &[Word], phrase: &[SmolStr]) -> bool {
+    words.len() >= phrase.len() && words.iter().zip(phrase).all(|(w, p)| w.as_str() == p)
 }
 
 /// A word of a list in the form turns are tokenized to (lower case; a
@@ -428,9 +543,101 @@ fn word_form(word: &str) -> SmolStr {
 mod tests {
     use super::*;
     use crate::dialogue::tokens::sentences_in;
+    use crate::dialogue::value::tests::vendored_messages;
+
+    impl Tables {
+        /// [`Lexicon::tag`] read from the three tables and the stems: the
+        /// answers the folded table is tested against.
+        fn tag(&self, sentence: &mut [Word]) {
+            for word in sentence.iter_mut() {
+                let listed = self.classes.get(word.as_str()).copied().unwrap_or(0);
+                word.set_tags(DomainTags {
+                    classes: listed | self.stems.classes_of(word.as_str()),
+                    actions: self.actions.get(word.as_str()).copied().unwrap_or(0),
+                    phrases: 0,
+                });
+            }
+            for at in 0..sentence.len() {
+                let Some(phrases) = self.phrases.get(sentence[at].as_str()) else {
+                    continue;
+                };
+                let mut tags = sentence[at].tags();
+                for (class, phrase) in phrases {
+                    if opens_with(&sentence[at..], phrase) {
+                        tags.set_phrase_len(*class, phrase.len());
+                    }
+                }
+                sentence[at].set_tags(tags);
+            }
+        }
+    }
+
+    /// The domain words of the tests: the tau2 bundles' and [`lexicon`]'s.
+    fn domains() -> Vec<DomainWords> {
+        vec![
+            crate::dialogue::test_words::tau2_words(),
+            domain(),
+            DomainWords::default(),
+        ]
+    }
+
+    /// Every word's tags from the one table equal the three tables'
+    /// answers: for every word a table lists, the words opening with a
+    /// stem or a listed word, every phrase in place, and every word of
+    /// every vendored turn.
+    #[test]
+    fn the_folded_table_answers_as_the_three_tables() {
+        let messages = vendored_messages();
+        for domain in domains() {
+            let tables = Tables::new(&domain);
+            let lexicon = Lexicon::new(&domain);
+            let assert_same = |words: &[Word]| {
+                let (mut folded, mut three) = (words.to_vec(), words.to_vec());
+                lexicon.tag(&mut folded);
+                tables.tag(&mut three);
+                let tags = |w: &[Word]| w.iter().map(Word::tags).collect::<Vec<_>>();
+                assert_eq!(tags(&folded), tags(&three), "{words:?}");
+            };
+            let mut listed: Vec<&SmolStr> = tables
+                .classes
+                .keys()
+                .chain(tables.actions.keys())
+                .chain(tables.phrases.keys())
+                .collect();
+            listed.extend(tables.stems.0.iter().flatten().map(|s| &s.text));
+            for word in listed {
+                for variant in [
+                    word.to_string(),
+                    format!("{word}s"),
+                    format!("{word}ation"),
+                    word.chars().take(4).collect(),
+                    word.chars().skip(1).collect(),
+                ] {
+                    assert_same(&[Word::new(&variant)]);
+                }
+            }
+            for (_, phrases) in &tables.phrases {
+                for (_, phrase) in phrases {
+                    let mut words: Vec<Word> = phrase.iter().map(Word::new).collect();
+                    assert_same(&words);
+                    words.pop();
+                    assert_same(&words);
+                }
+            }
+            for (_, text) in &messages {
+                for sentence in sentences_in(text, &Lexicon::english()) {
+                    assert_same(sentence.words());
+                }
+            }
+        }
+    }
 
     fn lexicon() -> Lexicon {
-        Lexicon::new(&DomainWords {
+        Lexicon::new(&domain())
+    }
+
+    fn domain() -> DomainWords {
+        DomainWords {
             actions: vec![
                 ActionWords {
                     words: vec!["freeze".into(), "add".into()],
@@ -447,7 +654,7 @@ mod tests {
             }),
             record_nouns: vec!["card".into()],
             values: vec!["shipped".into(), "no longer needed".into(), "no".into()],
-        })
+        }
     }
 
     #[test]

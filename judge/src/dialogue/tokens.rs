@@ -242,17 +242,34 @@ pub(crate) fn normalise(text: &str) -> String {
         return normalise_general(text);
     }
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() {
-            // ASCII lowers to one ASCII character; of those, only the
-            // back-tick is unified.
-            out.push(match c.to_ascii_lowercase() {
-                '`' => '\'',
-                lower => lower,
-            });
+    let mut rest = text;
+    loop {
+        // A run of ASCII is copied and lowered in place (of its characters
+        // only the back-tick is unified); the character after it is
+        // lowered and unified on its own.
+        let run_end = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        let (run, after) = (
+            rest.get(..run_end).unwrap_or_default(),
+            rest.get(run_end..).unwrap_or_default(),
+        );
+        let from = out.len();
+        if run.as_bytes().contains(&b'`') {
+            out.push_str(&run.replace('`', "'"));
         } else {
-            out.extend(c.to_lowercase().map(unify_mark));
+            out.push_str(run);
         }
+        if let Some(lowered) = out.get_mut(from..) {
+            lowered.make_ascii_lowercase();
+        }
+        let mut chars = after.chars();
+        let Some(c) = chars.next() else {
+            break;
+        };
+        out.extend(c.to_lowercase().map(unify_mark));
+        rest = chars.as_str();
     }
     out
 }
@@ -445,7 +462,7 @@ fn push_words(text: &str, case: Case, out: &mut Vec<Word>) {
             }
             let raw = text.get(start..end).unwrap_or_default();
             start = end + 1;
-            let word = raw.trim_matches('\'');
+            let word = trim_apostrophes(raw);
             if word.is_empty() {
                 continue;
             }
@@ -457,6 +474,16 @@ fn push_words(text: &str, case: Case, out: &mut Vec<Word>) {
         }
     } else {
         push_words_general(text, out);
+    }
+}
+
+/// `word` without the apostrophes at either end (`trim_matches('\'')`),
+/// deciding the common case, none, from its first and last bytes.
+fn trim_apostrophes(word: &str) -> &str {
+    match word.as_bytes() {
+        [first, .., last] if *first != b'\'' && *last != b'\'' => word,
+        [only] if *only != b'\'' => word,
+        _ => word.trim_matches('\''),
     }
 }
 
@@ -608,6 +635,33 @@ mod tests {
                 Some(&[Word::new("reason")][..]),
             ]
         );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            crate::dialogue::value::tests::proptest_cases()
+        ))]
+
+        /// On any string, and on strings dense in ASCII runs between marks
+        /// and letters of other scripts, `normalise` is the general rule,
+        /// and the words of ASCII text read byte by byte are the general
+        /// rule's.
+        #[test]
+        fn normalising_and_words_are_the_general_rules(
+            any in proptest::prelude::any::<String>(),
+            picks in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..48)
+        ) {
+            let alphabet: Vec<char> = crate::dialogue::value::tests::SCAN_ALPHABET.chars().collect();
+            let dense: String = picks.iter().map(|i| *i.get(&alphabet)).collect();
+            for text in [any.as_str(), dense.as_str()] {
+                proptest::prop_assert_eq!(normalise(text), normalise_general(text));
+                let ascii: String = text.chars().filter(char::is_ascii).collect();
+                let (mut bytes, mut general) = (Vec::new(), Vec::new());
+                push_words(&ascii, Case::Any, &mut bytes);
+                push_words_general(&ascii, &mut general);
+                proptest::prop_assert_eq!(bytes, general);
+            }
+        }
     }
 
     /// ASCII text, text with a capital sigma and other non-ASCII text each

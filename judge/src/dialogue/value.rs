@@ -24,18 +24,133 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 /// conversation has seen costs a lookup per value, not a re-read of the turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadTurn {
-    tokens: Vec<ValueToken>,
-    amounts: Vec<String>,
+    tokens: TokenText,
+    amounts: Vec<Amount>,
 }
 
+/// A turn's [`value_tokens`] held in one string: the turn with its ASCII
+/// letters lowered, then every token holding another character, lowered
+/// on its own; each token is a span of it. Reading a turn allocates this
+/// string and the spans, not a string per token.
+#[derive(Clone, Default)]
+struct TokenText {
+    text: String,
+    /// Each token's start and end in `text`, in order.
+    spans: Vec<(usize, usize)>,
+    /// Each token's [`head`], in order: a value's first token is looked
+    /// for among a turn's by these, not by their bytes.
+    heads: Vec<u32>,
+}
+
+/// A token's length and first byte in one number: two tokens with
+/// different heads differ.
+fn head(token: &str) -> u32 {
+    let first = token.as_bytes().first().copied().unwrap_or(0);
+    let len = u32::try_from(token.len())
+        .unwrap_or(u32::MAX)
+        .min(0x00ff_ffff);
+    (len << 8) | u32::from(first)
+}
+
+impl TokenText {
+    /// How many tokens there are.
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The token at `index`.
+    fn get(&self, index: usize) -> Option<&str> {
+        let &(start, end) = self.spans.get(index)?;
+        self.text.get(start..end)
+    }
+
+    /// The tokens, in order.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .map(|&(start, end)| self.text.get(start..end).unwrap_or_default())
+    }
+
+    /// Adds the token spanning `start..end` of the text.
+    fn push(&mut self, start: usize, end: usize) {
+        self.spans.push((start, end));
+        self.heads
+            .push(head(self.text.get(start..end).unwrap_or_default()));
+    }
+
+    /// Whether the tokens from `at` on open with `words`.
+    fn opens_at(&self, at: usize, words: &[ValueToken]) -> bool {
+        self.spans.get(at..).is_some_and(|rest| {
+            rest.len() >= words.len()
+                && rest.iter().zip(words).all(|(&(start, end), word)| {
+                    self.text.as_bytes().get(start..end) == Some(word.as_bytes())
+                })
+        })
+    }
+
+    /// Where `words` (at least one) start among the tokens: every
+    /// occurrence.
+    fn positions<'a>(&'a self, words: &'a [ValueToken]) -> impl Iterator<Item = usize> + 'a {
+        let first = words.first().map_or(u32::MAX, |w| head(w));
+        let last_start = (self.len() + 1).saturating_sub(words.len().max(1));
+        self.heads
+            .iter()
+            .take(last_start)
+            .enumerate()
+            .filter(move |&(at, &head)| head == first && self.opens_at(at, words))
+            .map(|(at, _)| at)
+    }
+}
+
+impl PartialEq for TokenText {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for TokenText {}
+
+impl std::fmt::Debug for TokenText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// An amount, canonical ([`parse_amount`]): short, so held inline.
+type Amount = SmolStr;
+
 impl ReadTurn {
-    /// Reads `turn`.
+    /// Reads `turn`: its tokens and its amounts in one pass over its
+    /// bytes.
     #[must_use]
     pub fn new(turn: &str) -> Self {
-        ReadTurn {
-            tokens: value_tokens(turn),
-            amounts: amounts(turn),
-        }
+        let mut amounts = Vec::new();
+        let mut lowered = turn.to_owned();
+        lowered.make_ascii_lowercase();
+        let mut tokens = TokenText {
+            text: lowered,
+            spans: Vec::with_capacity(turn.len() / 6 + 1),
+            heads: Vec::with_capacity(turn.len() / 6 + 1),
+        };
+        scan(turn, Some(&mut amounts), |token, at, ascii| {
+            let start = if ascii {
+                // An ASCII token stands where it stood, lowered.
+                at
+            } else {
+                // Lowered as a token is ([`value_tokens`]): a capital sigma
+                // lowers by its place in the token, not in the turn.
+                let start = tokens.text.len();
+                tokens.text.push_str(&token.to_lowercase_smolstr());
+                start
+            };
+            let end = if ascii {
+                at + token.len()
+            } else {
+                tokens.text.len()
+            };
+            tokens.push(start, end);
+        });
+        ReadTurn { tokens, amounts }
     }
 
     /// Whether the turn names `value`, with [`names_value`]'s rule.
@@ -47,20 +162,18 @@ impl ReadTurn {
     /// Like [`ReadTurn::names`], for a value read once.
     #[must_use]
     pub fn names_read(&self, value: &ReadValue) -> bool {
-        let Some(first) = value.tokens.first() else {
+        if value.tokens.is_empty() {
             return false;
-        };
+        }
         if let Some(amount) = &value.amount {
             return self.amounts.contains(amount);
         }
         if let Some(date) = value.date {
             return mentions_date(&self.tokens, date);
         }
-        // The first token decides most windows: compare the rest only there.
-        let rest = value.tokens.get(1..).unwrap_or_default();
-        self.tokens
-            .windows(value.tokens.len())
-            .any(|window| window.first() == Some(first) && window.get(1..) == Some(rest))
+        // The first token decides most places: the rest is compared only
+        // there.
+        self.tokens.positions(&value.tokens).next().is_some()
     }
 }
 
@@ -72,12 +185,7 @@ impl ReadTurn {
         if value.tokens.is_empty() || value.amount.is_some() || value.date.is_some() {
             return Vec::new();
         }
-        self.tokens
-            .windows(value.tokens.len())
-            .enumerate()
-            .filter(|(_, window)| *window == value.tokens.as_slice())
-            .map(|(at, _)| at)
-            .collect()
+        self.tokens.positions(&value.tokens).collect()
     }
 }
 
@@ -108,7 +216,7 @@ impl ReadTurn {
     /// is among them (or it is a date), so an index over these finds every
     /// candidate turn of a value without asking every turn.
     pub fn lookup_keys(&self) -> impl Iterator<Item = Lookup<'_>> {
-        let tokens = self.tokens.iter().map(|t| Lookup::Token(t));
+        let tokens = self.tokens.iter().map(Lookup::Token);
         tokens.chain(self.amounts.iter().map(|a| Lookup::Amount(a)))
     }
 }
@@ -131,7 +239,7 @@ pub enum Lookup<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadValue {
     tokens: Vec<ValueToken>,
-    amount: Option<String>,
+    amount: Option<Amount>,
     date: Option<Date>,
 }
 
@@ -215,86 +323,167 @@ fn joins_token(c: char) -> bool {
 
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
-/// punctuation that ends a sentence or wraps a word.
-///
-/// Read byte by byte ([`value_tokens_general`] is the rule, tested equal):
-/// an ASCII byte is its character, and a longer character is decoded only
-/// to ask whether it is alphanumeric (the only other characters that join a
-/// token are ASCII). Most turns hold a typographic quote or dash, so the
-/// non-ASCII case is the common one, not an exception.
+/// punctuation that ends a sentence or wraps a word ([`scan`]).
 pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
-    let mut out = Vec::with_capacity(text.len() / 6 + 1);
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut at = 0;
-    let mut ascii = true;
-    loop {
-        // The width of the character at `at` if it joins a token, else
-        // `None` (also at the end).
-        let joins = match bytes.get(at) {
-            None => None,
-            Some(&b) if b.is_ascii() => joins_ascii(b).then_some(1),
-            Some(_) => text
-                .get(at..)
-                .and_then(|rest| rest.chars().next())
-                .filter(|c| c.is_alphanumeric())
-                .map(char::len_utf8),
-        };
-        if let Some(width) = joins {
-            ascii &= width == 1;
-            at += width;
-            continue;
-        }
-        push_value_token(text, start, at, ascii, &mut out);
-        let Some(&b) = bytes.get(at) else {
-            break;
-        };
-        // Past the separator (a character of any width).
-        at += if b.is_ascii() {
-            1
+    let mut tokens = Vec::with_capacity(text.len() / 6 + 1);
+    scan(text, None, |token, _, ascii| {
+        tokens.push(if ascii {
+            token.to_ascii_lowercase_smolstr()
         } else {
-            text.get(at..)
-                .and_then(|rest| rest.chars().next())
-                .map_or(1, char::len_utf8)
-        };
-        start = at;
-        ascii = true;
+            token.to_lowercase_smolstr()
+        });
+    });
+    tokens
+}
+
+/// What an ASCII byte is to [`scan`], as bits: it joins a value token
+/// (`joins_token`); it bars an amount from starting right after it; it
+/// is a digit.
+const JOINS: u8 = 1;
+const BARS_AMOUNT: u8 = 2;
+const DIGIT: u8 = 4;
+
+/// [`JOINS`], [`BARS_AMOUNT`] and [`DIGIT`] of each ASCII byte (none of a
+/// byte of a longer character: those are decoded).
+// Built at compile time: an index out of bounds fails the build, it cannot
+// panic at run time.
+#[allow(clippy::indexing_slicing)]
+const ASCII_CLASSES: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    let mut b = 0u8;
+    while b < 128 {
+        let alphanumeric = b.is_ascii_alphanumeric();
+        let mut class = 0;
+        if alphanumeric || matches!(b, b'_' | b'-' | b'.' | b'@' | b'/' | b'+' | b'\'') {
+            class |= JOINS;
+        }
+        if alphanumeric || matches!(b, b'_' | b'-' | b'/' | b'.') {
+            class |= BARS_AMOUNT;
+        }
+        if b.is_ascii_digit() {
+            class |= DIGIT;
+        }
+        classes[b as usize] = class;
+        b += 1;
     }
-    out
+    classes
+};
+
+/// Hands each of the [`value_tokens`] of `text` to `token`, as it stands
+/// in `text` (not lowered), with where it starts and whether it is all
+/// ASCII; and, when `amounts` is given, pushes its amounts there (every standalone number, canonicalised like
+/// [`parse_amount`]: a number glued to a letter, `W9300146`, `3rd`, or
+/// inside an identifier, `card_123`, `2024-05-22`, is not an amount), in
+/// one pass over its bytes.
+///
+/// An ASCII byte is its character, classed by a table; a longer character
+/// is decoded only to ask whether it is alphanumeric (the only other
+/// characters that join a token, bar an amount or glue to one are ASCII).
+/// Most turns hold a typographic quote or dash, so the non-ASCII case is
+/// the common one, not an exception. [`value_tokens_general`] and
+/// [`amounts_in`], over characters, are the rules it is tested equal to.
+fn scan(
+    text: &str,
+    mut amounts: Option<&mut Vec<Amount>>,
+    mut token: impl FnMut(&str, usize, bool),
+) {
+    let bytes = text.as_bytes();
+    // The token being read starts at `start`; `ascii` while all of it is.
+    let (mut start, mut at, mut ascii) = (0, 0, true);
+    // Whether the character before `at` bars an amount from starting
+    // there (nothing before the text does).
+    let mut barred = false;
+    // Where the last amount read ends: no amount starts inside one.
+    let mut amount_end = 0;
+    while let Some(&b) = bytes.get(at) {
+        let (width, joins, bars) = if b.is_ascii() {
+            let class = ASCII_CLASSES.get(usize::from(b)).copied().unwrap_or(0);
+            if class & DIGIT != 0
+                && !barred
+                && at >= amount_end
+                && let Some(out) = amounts.as_deref_mut()
+            {
+                amount_end = read_amount(text, at, out);
+            }
+            (1, class & JOINS != 0, class & BARS_AMOUNT != 0)
+        } else {
+            let c = text.get(at..).and_then(|rest| rest.chars().next());
+            let alphanumeric = c.is_some_and(char::is_alphanumeric);
+            (c.map_or(1, char::len_utf8), alphanumeric, alphanumeric)
+        };
+        if joins {
+            ascii &= width == 1;
+        } else {
+            trim_value_token(text, start, at, ascii, &mut token);
+            start = at + width;
+            ascii = true;
+        }
+        barred = bars;
+        at += width;
+    }
+    trim_value_token(text, start, at, ascii, &mut token);
 }
 
-/// Whether an ASCII byte joins a value token ([`joins_token`] of its
-/// character).
-fn joins_ascii(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'/' | b'+' | b'\'')
+/// Reads the number starting at `start` (an ASCII digit no character
+/// barring an amount precedes): digits, with `,` or `.` only when a digit
+/// follows. Pushes it to `out` as an amount unless a letter, digit, `_`,
+/// `-` or `/` is glued to its end. Returns where it ends.
+fn read_amount(text: &str, start: usize, out: &mut Vec<Amount>) -> usize {
+    let bytes = text.as_bytes();
+    let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
+    let mut end = start;
+    while let Some(&d) = bytes.get(end) {
+        if d.is_ascii_digit() || (matches!(d, b',' | b'.') && digit_at(end + 1)) {
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    let glued = text
+        .get(end..)
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
+    // The number is digits, `,` and `.` only: its amount body is itself.
+    if !glued && let Some(amount) = text.get(start..end).and_then(canonical_amount) {
+        out.push(amount);
+    }
+    end.max(start + 1)
 }
 
-/// Pushes the token of `text[start..end]` (a run of joining characters;
-/// `ascii` when all are ASCII): stripped of the punctuation at either end
-/// (always ASCII: a longer character joins only if alphanumeric, so a
-/// byte of one counts as alphanumeric here), of a final `'s`, lower-cased.
-fn push_value_token(text: &str, start: usize, end: usize, ascii: bool, out: &mut Vec<ValueToken>) {
+/// Hands the token of `text[start..end]` (a run of joining characters;
+/// `ascii` when all are ASCII) to `token`, stripped of the punctuation at
+/// either end (always ASCII: a longer character joins only if
+/// alphanumeric, so a byte of one counts as alphanumeric here) and of a
+/// final `'s`; an empty token is dropped.
+fn trim_value_token(
+    text: &str,
+    start: usize,
+    end: usize,
+    ascii: bool,
+    token: &mut impl FnMut(&str, usize, bool),
+) {
     let Some(raw) = text.as_bytes().get(start..end) else {
         return;
     };
     let alphanumeric = |b: &u8| !b.is_ascii() || b.is_ascii_alphanumeric();
-    let Some(first) = raw.iter().position(alphanumeric) else {
-        return;
+    // Most tokens open and close with a letter or digit: nothing to strip.
+    let (first, last) = match raw {
+        [open, .., close] if alphanumeric(open) && alphanumeric(close) => (0, raw.len() - 1),
+        _ => {
+            let Some(first) = raw.iter().position(alphanumeric) else {
+                return;
+            };
+            (first, raw.iter().rposition(alphanumeric).unwrap_or(first))
+        }
     };
-    let last = raw.iter().rposition(alphanumeric).unwrap_or(first);
     // `last` is the last byte of a character: the token ends after it.
-    let Some(token) = text.get(start + first..=start + last) else {
+    let Some(trimmed) = text.get(start + first..=start + last) else {
         return;
     };
-    let token = token.strip_suffix("'s").unwrap_or(token);
-    if token.is_empty() {
-        return;
+    let trimmed = trimmed.strip_suffix("'s").unwrap_or(trimmed);
+    if !trimmed.is_empty() {
+        token(trimmed, start + first, ascii);
     }
-    out.push(if ascii {
-        token.to_ascii_lowercase_smolstr()
-    } else {
-        token.to_lowercase_smolstr()
-    });
 }
 
 /// [`value_tokens`] as a split of the text by characters: the rule the
@@ -317,7 +506,7 @@ fn value_tokens_general(text: &str) -> Vec<ValueToken> {
 
 /// An amount as a canonical decimal string: no sign, separators or trailing
 /// zeros (`$1,234.50` -> `1234.5`, `20.00` -> `20`).
-fn parse_amount(text: &str) -> Option<String> {
+fn parse_amount(text: &str) -> Option<Amount> {
     let body = amount_body(text);
     // An amount's body is digits, `,` and `.`: anything else (most
     // values asked about: names, ids) is refused before any allocation.
@@ -344,7 +533,7 @@ fn amount_body(text: &str) -> &str {
 
 /// The canonical decimal of an amount's body ([`amount_body`]), if it is
 /// one.
-fn canonical_amount(body: &str) -> Option<String> {
+fn canonical_amount(body: &str) -> Option<Amount> {
     let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
     // Most numbers have no thousands separator: their digits are read in
     // place, not regrouped into a new string.
@@ -369,60 +558,16 @@ fn canonical_amount(body: &str) -> Option<String> {
     let whole = if whole.is_empty() { "0" } else { whole };
     let fraction = fraction.trim_end_matches('0');
     Some(if fraction.is_empty() {
-        whole.to_owned()
+        SmolStr::new(whole)
     } else {
-        format!("{whole}.{fraction}")
+        smol_str::format_smolstr!("{whole}.{fraction}")
     })
 }
 
-/// Every standalone number in `text`, canonicalised like [`parse_amount`]. A
-/// number glued to a letter (`W9300146`, `3rd`) or inside an identifier
-/// (`card_123`, `2024-05-22`) is not an amount.
-///
-/// Read by bytes: a number's characters (digits, `,`, `.`) are ASCII, so
-/// only the characters around one are decoded ([`amounts_in`], over
-/// characters, is the rule, tested equal).
-fn amounts(text: &str) -> Vec<String> {
-    let bytes = text.as_bytes();
-    // Every amount starts with an ASCII digit.
-    let Some(mut i) = bytes.iter().position(u8::is_ascii_digit) else {
-        return Vec::new();
-    };
-    let char_before = |at: usize| text.get(..at).and_then(|s| s.chars().next_back());
-    let char_at = |at: usize| text.get(at..).and_then(|s| s.chars().next());
-    let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
-    let mut out = Vec::new();
-    while i < bytes.len() {
-        let starts = digit_at(i)
-            && char_before(i)
-                .is_none_or(|p| !(p.is_alphanumeric() || matches!(p, '_' | '-' | '/' | '.')));
-        if !starts {
-            i += 1;
-            continue;
-        }
-        // Digits, with `,` or `.` only when a digit follows.
-        let mut end = i;
-        while let Some(&d) = bytes.get(end) {
-            if d.is_ascii_digit() || (matches!(d, b',' | b'.') && digit_at(end + 1)) {
-                end += 1;
-            } else {
-                break;
-            }
-        }
-        let glued =
-            char_at(end).is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
-        if !glued && let Some(amount) = text.get(i..end).and_then(parse_amount) {
-            out.push(amount);
-        }
-        i = end.max(i + 1);
-    }
-    out
-}
-
-/// [`amounts`] of a text as a slice of its characters: the rule the byte
-/// reading is tested against.
+/// The amounts [`scan`] reads in a text, as a slice of its characters:
+/// the rule the byte reading is tested against.
 #[cfg(test)]
-fn amounts_in<C: Copy + Into<char>>(text: &[C]) -> Vec<String> {
+fn amounts_in<C: Copy + Into<char>>(text: &[C]) -> Vec<Amount> {
     let char_at = |i: usize| text.get(i).map(|&c| c.into());
     let mut out = Vec::new();
     let mut i = 0;
@@ -509,8 +654,8 @@ fn day_number(word: &str) -> Option<u32> {
 /// Whether a text of these [`value_tokens`] mentions `date`: ISO,
 /// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
 /// either order.
-fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
-    let year_ok = |t: Option<&ValueToken>| {
+fn mentions_date(tokens: &TokenText, (year, month, day): Date) -> bool {
+    let year_ok = |t: Option<&str>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
     };
@@ -518,9 +663,13 @@ fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
         if parse_iso_date(token) == Some((year, month, day)) {
             return true;
         }
-        let slashed: Vec<&str> = token.split('/').collect();
-        if let [m, d, y] = slashed.as_slice()
-            && m.parse() == Ok(month)
+        let mut slashed = token.split('/');
+        if let (Some(m), Some(d), Some(y), None) = (
+            slashed.next(),
+            slashed.next(),
+            slashed.next(),
+            slashed.next(),
+        ) && m.parse() == Ok(month)
             && d.parse() == Ok(day)
             && y.parse() == Ok(year)
         {
@@ -531,14 +680,19 @@ fn mentions_date(tokens: &[ValueToken], (year, month, day): Date) -> bool {
         }
         let next = tokens.get(i + 1);
         let before = i.checked_sub(1).and_then(|p| tokens.get(p));
-        (next.and_then(|n| day_number(n)) == Some(day) && year_ok(tokens.get(i + 2)))
-            || (before.and_then(|b| day_number(b)) == Some(day) && year_ok(next))
+        (next.and_then(day_number) == Some(day) && year_ok(tokens.get(i + 2)))
+            || (before.and_then(day_number) == Some(day) && year_ok(next))
     })
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The amounts [`ReadTurn::new`] reads in `text`.
+    fn amounts(text: &str) -> Vec<Amount> {
+        ReadTurn::new(text).amounts
+    }
 
     #[test]
     fn a_value_is_found_inside_a_longer_one_and_in_a_turn_by_position() {
@@ -583,7 +737,7 @@ mod tests {
     #[test]
     fn dates_in_several_spellings() {
         let date = (2024, 5, 22);
-        let mentions_date = |text: &str, date| mentions_date(&value_tokens(text), date);
+        let mentions_date = |text: &str, date| mentions_date(&ReadTurn::new(text).tokens, date);
         assert!(mentions_date("on 2024-05-22.", date));
         assert!(mentions_date("on 05/22/2024", date));
         assert!(mentions_date("on May 22nd, 2024", date));
@@ -613,8 +767,63 @@ mod tests {
     /// The byte readings equal the character rules on `text`.
     pub(super) fn assert_byte_readings_are_the_rules(text: &str) {
         assert_eq!(value_tokens(text), value_tokens_general(text), "{text}");
+        assert_eq!(ReadTurn::new(text), read_by_the_rules(text), "{text}");
+    }
+
+    /// The reading the one scan replaces: the tokens and the amounts,
+    /// each by its character rule.
+    fn read_by_the_rules(text: &str) -> ReadTurn {
         let chars: Vec<char> = text.chars().collect();
-        assert_eq!(amounts(text), amounts_in(&chars), "{text}");
+        let mut tokens = TokenText::default();
+        for token in value_tokens_general(text) {
+            let start = tokens.text.len();
+            tokens.text.push_str(&token);
+            tokens.push(start, tokens.text.len());
+        }
+        ReadTurn {
+            tokens,
+            amounts: amounts_in(&chars),
+        }
+    }
+
+    /// Characters that take every branch of the scan: each class of ASCII
+    /// byte, letters and digits of other scripts, typographic marks,
+    /// letters whose lower case is longer or depends on their neighbours;
+    /// digits and number marks often, so that numbers of several groups
+    /// come up.
+    pub(crate) const SCAN_ALPHABET: &str = "aZs0123456789 ,,..,  _-@/+'$#`*\n\u{e9}\u{2019}\u{2014}\u{201c}\u{3a3}\u{130}\u{661}\u{b2}\u{1f600}";
+
+    /// Test cases per property: 256, scaled as every property of the
+    /// workspace is (`turnstile_proptests::cases`, whose file is included:
+    /// that crate depends on this one).
+    pub(crate) fn proptest_cases() -> u32 {
+        cases::cases(256)
+    }
+
+    mod cases {
+        include!("../../../proptests/src/case_count.rs");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(proptest_cases()))]
+
+        /// On any string, the one scan reads what the two character rules
+        /// read.
+        #[test]
+        fn the_one_scan_reads_as_the_rules_on_any_string(text in proptest::prelude::any::<String>()) {
+            proptest::prop_assert_eq!(ReadTurn::new(&text), read_by_the_rules(&text));
+        }
+
+        /// On strings dense in the characters the rules tell apart
+        /// (numbers, joiners, marks, other scripts), the same.
+        #[test]
+        fn the_one_scan_reads_as_the_rules_on_dense_strings(
+            picks in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..48)
+        ) {
+            let alphabet: Vec<char> = SCAN_ALPHABET.chars().collect();
+            let text: String = picks.iter().map(|i| *i.get(&alphabet)).collect();
+            proptest::prop_assert_eq!(ReadTurn::new(&text), read_by_the_rules(&text));
+        }
     }
 
     #[test]
@@ -639,15 +848,11 @@ mod tests {
         }
     }
 
-    /// Every turn of every vendored tau2 trace, and every string its tool
-    /// results hold (the values a turn may name), reads the same by bytes
-    /// as by the character rules; and the sentences' words of every turn
-    /// are the words of its normalised text.
-    #[test]
-    fn byte_readings_are_the_rules_on_every_vendored_turn_and_value() {
+    /// Every message of every vendored tau2 trace: its role and its text.
+    pub(crate) fn vendored_messages() -> Vec<(String, String)> {
         use std::io::Read;
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/tau2/traces");
-        let (mut turns, mut values) = (0, 0);
+        let mut out = Vec::new();
         for entry in std::fs::read_dir(dir).unwrap() {
             let compressed = std::fs::read(entry.unwrap().path()).unwrap();
             let mut bytes = Vec::new();
@@ -658,37 +863,51 @@ mod tests {
             let file: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
             for sim in file["simulations"].as_array().unwrap() {
                 for message in sim["messages"].as_array().unwrap() {
-                    let Some(text) = message["content"].as_str() else {
-                        continue;
-                    };
-                    assert_byte_readings_are_the_rules(text);
-                    // The grammar's words of a sentence (its lowered
-                    // text taken as it is) are the words of the text.
-                    let read = super::super::tokens::sentences(text);
-                    let flat: Vec<_> = super::super::tokens::flat_tokens(&read)
-                        .into_iter()
-                        .cloned()
-                        .collect();
-                    let normalised = super::super::tokens::normalise(text);
-                    assert_eq!(flat, super::super::tokens::words(&normalised), "{text}");
-                    turns += 1;
-                    let content = (message["role"] == "tool")
-                        .then(|| serde_json::from_str::<serde_json::Value>(text).ok())
-                        .flatten();
-                    let mut strings = Vec::new();
-                    if let Some(content) = &content {
-                        strings_of(content, &mut strings);
-                    }
-                    for value in strings {
-                        assert_byte_readings_are_the_rules(value);
-                        assert_eq!(
-                            parse_amount(value.trim()),
-                            canonical_amount(amount_body(value.trim())),
-                            "{value}"
-                        );
-                        values += 1;
+                    if let Some(text) = message["content"].as_str() {
+                        let role = message["role"].as_str().unwrap_or_default();
+                        out.push((role.to_owned(), text.to_owned()));
                     }
                 }
+            }
+        }
+        out
+    }
+
+    /// Every turn of every vendored tau2 trace, and every string its tool
+    /// results hold (the values a turn may name), reads the same by bytes
+    /// as by the character rules; and the sentences' words of every turn
+    /// are the words of its normalised text.
+    #[test]
+    fn byte_readings_are_the_rules_on_every_vendored_turn_and_value() {
+        let (mut turns, mut values) = (0, 0);
+        for (role, text) in vendored_messages() {
+            let text = text.as_str();
+            assert_byte_readings_are_the_rules(text);
+            // The grammar's words of a sentence (its lowered
+            // text taken as it is) are the words of the text.
+            let read = super::super::tokens::sentences(text);
+            let flat: Vec<_> = super::super::tokens::flat_tokens(&read)
+                .into_iter()
+                .cloned()
+                .collect();
+            let normalised = super::super::tokens::normalise(text);
+            assert_eq!(flat, super::super::tokens::words(&normalised), "{text}");
+            turns += 1;
+            let content = (role == "tool")
+                .then(|| serde_json::from_str::<serde_json::Value>(text).ok())
+                .flatten();
+            let mut strings = Vec::new();
+            if let Some(content) = &content {
+                strings_of(content, &mut strings);
+            }
+            for value in strings {
+                assert_byte_readings_are_the_rules(value);
+                assert_eq!(
+                    parse_amount(value.trim()),
+                    canonical_amount(amount_body(value.trim())),
+                    "{value}"
+                );
+                values += 1;
             }
         }
         assert!(
