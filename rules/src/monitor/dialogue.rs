@@ -371,13 +371,12 @@ impl Dialogue {
         // request's, so the first request with a yes that contradicts
         // decides; the yes is looked for first, as most requests have none.
         turns.iter().enumerate().find_map(|(at, request)| {
-            if request.speaker != Speaker::Agent
-                || !request.asks_decision
-                || request.weighs_actions
+            if request.speaker != Speaker::Agent || !request.asks_decision || request.weighs_actions
             {
                 return None;
             }
-            let yes = self.first_yes_naming_none(values, turns.get(at + 1..).unwrap_or_default())?;
+            let yes =
+                self.first_yes_naming_none(values, turns.get(at + 1..).unwrap_or_default())?;
             self.contradicts(values, request.event.0, k).then_some(yes)
         })
     }
@@ -428,9 +427,10 @@ impl Dialogue {
             self.kinds(v, k).any(|kind| match kind {
                 Kind::Action => false,
                 Kind::Record => self.records.iter().any(|&w| rival(w)),
-                Kind::Entity(entity) => self.entity_ids.iter().any(|(&(t, id), &first)| {
-                    t == entity && first <= k && rival(Value::Str(id))
-                }),
+                Kind::Entity(entity) => self
+                    .entity_ids
+                    .iter()
+                    .any(|(&(t, id), &first)| t == entity && first <= k && rival(Value::Str(id))),
             })
         })
     }
