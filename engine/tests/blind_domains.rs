@@ -1221,6 +1221,11 @@ fn verdict_of(bundle: &str, steps: &[Step]) -> Result<&'static str, String> {
     }
 }
 
+/// What a case expecting the verdict `want` expects of its write.
+fn expect_of(want: &str) -> Expect {
+    if want == "allow" { Allow } else { Stop }
+}
+
 /// The employee's second laptop, read.
 fn second_laptop_read() -> Step {
     Step::Read(
@@ -1337,29 +1342,18 @@ fn a_yes_to_a_request_naming_another_record_refuses_the_call() {
         }
     };
     for (name, want, script) in wipe_cases {
-        let mut steps = wipe_asked();
-        steps.push(second_laptop_read());
-        steps.extend(script);
-        steps.push(wipe("LT-4471"));
-        check("it-desk", name, want, steps);
+        let script = std::iter::once(second_laptop_read())
+            .chain(script)
+            .collect();
+        let case = wipe_case(DIFFERS, name, expect_of(want), script, "LT-4471");
+        check("it-desk", name, want, case.steps);
     }
     for (name, want, script) in refill_cases {
-        let mut steps = patient_verified();
-        steps.push(Step::User(
-            "Can you cancel my refill RF-5520? I don't need the refill anymore, my doctor changed my dose.",
-        ));
-        steps.push(Step::Read(
-            "get_refill",
-            json!({"refill_id": "RF-5520"}),
-            json!({"refill_id": "RF-5520", "prescription_id": "RX-20533", "status": "queued"}),
-        ));
-        steps.push(second_refill_read());
-        steps.extend(script);
-        steps.push(Step::Write(
-            "cancel_refill",
-            json!({"refill_id": "RF-5520"}),
-        ));
-        check("pharmacy", name, want, steps);
+        let script = std::iter::once(second_refill_read())
+            .chain(script)
+            .collect();
+        let case = cancel_refill_case(DIFFERS, name, expect_of(want), script);
+        check("pharmacy", name, want, case.steps);
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
