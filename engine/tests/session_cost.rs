@@ -146,6 +146,7 @@ fn minus(a: SessionWork, b: SessionWork) -> SessionWork {
         pushes_undone: a.pushes_undone - b.pushes_undone,
         views_rendered: a.views_rendered - b.views_rendered,
         views_reused: a.views_reused - b.views_reused,
+        granted_events_pushed: a.granted_events_pushed - b.granted_events_pushed,
     }
 }
 
@@ -386,4 +387,95 @@ fn an_amended_monitor_equals_a_replayed_one_on_real_conversations() {
         }
     }
     assert!(asked > 0, "no real conversation asked the judge");
+}
+
+/// A conversation of about `events` events on the shop fixture in which
+/// the agent cancels three pending orders without asking (each a write that
+/// fails on consent alone), then one order that is no longer pending.
+fn unasked_cancels(events: usize) -> Vec<Event> {
+    let mut c = Conversation::default();
+    c.say(
+        true,
+        "Hi, I'd like to cancel orders. My email is u1@example.com.",
+    );
+    c.tool(
+        "find_user_id_by_email",
+        json!({"email": "u1@example.com"}),
+        json!("u1"),
+    );
+    let profile = json!({"user_id": "u1", "orders": ["#P0", "#P1", "#P2", "#P3", "#P4"], "payment_methods": {}, "bills": []});
+    c.tool("get_user_details", json!({"user_id": "u1"}), profile);
+    while c.0.len() + 3 + 4 * 4 <= events {
+        c.say(true, "What is the status of #P0 now?");
+        c.read("#P0", "pending");
+        c.say(false, "#P0 is pending.");
+    }
+    for (order, status) in [
+        ("#P1", "pending"),
+        ("#P2", "pending"),
+        ("#P3", "pending"),
+        ("#P4", "processed"),
+    ] {
+        c.read(order, status);
+        c.say(false, &format!("Cancelling {order} now."));
+        let args = json!({"order_id": order, "reason": "no longer needed"});
+        c.tool("cancel_pending_order", args, Json::Null);
+    }
+    c.0
+}
+
+/// What the four cancels of [`unasked_cancels`] were answered, each with
+/// the events the session pushed into the consent-granted monitors for it.
+fn cancels_and_granted_pushes(events: &[Event]) -> Vec<(GateVerdict, u64)> {
+    let mut session = Session::new(shop(), Schedule::Workflow);
+    let mut cancels = Vec::new();
+    for event in events {
+        let is_cancel = matches!(event, Event::Call { tool, .. } if tool == "cancel_pending_order");
+        let before = session.work();
+        let verdict = push(&mut session, event.clone());
+        if is_cancel {
+            let pushed = minus(session.work(), before).granted_events_pushed;
+            cancels.push((verdict, pushed));
+        }
+    }
+    cancels
+}
+
+/// Whether a blocked write fails on consent alone is decided in the
+/// workflow with consent granted, over the whole log; its monitor is kept
+/// between blocks, so a block pushes into it only the events since the
+/// previous one, however long the conversation; and a write refused on
+/// facts no consent reads (an order no longer pending) pushes nothing. A
+/// regression to replaying the conversation at every block fails here.
+#[test]
+fn a_block_replays_only_the_events_since_the_previous_one() {
+    let short = unasked_cancels(100);
+    let long = unasked_cancels(1_000);
+    assert!(long.len() > 990, "{}", long.len());
+    let short = cancels_and_granted_pushes(&short);
+    let long = cancels_and_granted_pushes(&long);
+    for (verdict, _) in short.iter().chain(&long).take(3) {
+        assert!(
+            matches!(verdict, GateVerdict::Confirm { .. }),
+            "an unasked cancel of a pending order is held for confirmation: {verdict:?}"
+        );
+    }
+    let (refused, _) = &long[3];
+    assert!(
+        matches!(refused, GateVerdict::Block { .. }),
+        "a cancel of a processed order is blocked: {refused:?}"
+    );
+    // The first block replays the conversation so far.
+    assert!(long[0].1 > 900, "{long:?}");
+    // Each later one: the previous cancel, the order read and its result,
+    // the agent's message and the cancel itself.
+    let later: Vec<u64> = long[1..].iter().map(|(_, pushed)| *pushed).collect();
+    assert_eq!(later, [5, 5, 0], "{long:?}");
+    assert_eq!(
+        later,
+        short[1..]
+            .iter()
+            .map(|(_, pushed)| *pushed)
+            .collect::<Vec<_>>()
+    );
 }

@@ -2008,6 +2008,48 @@ proptest! {
         }
     }
 
+    /// A call the monitor refuses on facts alone (`Monitor::refused_by_facts`)
+    /// is refused by the workflow with consent granted too, whichever
+    /// earlier calls that workflow reads as not run: here, as in a session,
+    /// the calls the monitor refused.
+    #[test]
+    fn a_call_refused_by_facts_is_refused_with_consent_granted(case in case()) {
+        let resolved = resolve_judged(&case);
+        let paths = arg_paths();
+        let plan = Arc::new(Plan::new(&case.checks, &paths).unwrap());
+        for &tool in &case.checks.gated_tools {
+            let granted_checks = case.checks.consent.granted(&case.checks, tool);
+            let mut granted = Monitor::new(Arc::new(Plan::new(&granted_checks, &paths).unwrap()));
+            let mut monitor = Monitor::new(Arc::clone(&plan));
+            for ev in &case.events {
+                let judged: Vec<(StepId, Env)> = resolved
+                    .iter()
+                    .filter(|(_, _, k)| *k == ev.event)
+                    .map(|(s, e, _)| (*s, *e))
+                    .collect();
+                let outcome = monitor.push(ev, &judged).unwrap();
+                let gated = granted.push(ev, &judged).unwrap().gated;
+                if monitor.refused_by_facts(tool) {
+                    prop_assert!(
+                        gated.as_ref().is_none_or(Vec::is_empty),
+                        "event {}: refused on facts, allowed with consent granted: {:?}",
+                        ev.event,
+                        gated
+                    );
+                }
+                if outcome.allowed() == Some(false) {
+                    granted.undo_last().unwrap();
+                    let not_run = EventFacts {
+                        event: ev.event,
+                        now: ev.now,
+                        ..EventFacts::default()
+                    };
+                    granted.push(&not_run, &judged).unwrap();
+                }
+            }
+        }
+    }
+
     /// `Monitor::undo_last` takes back a push, and the amendments after it:
     /// at every event, push (with some of the event's verdicts, the rest
     /// amended), undo, and the monitor equals what it was before; pushed

@@ -12,9 +12,9 @@
 //! a restored session rebuilds it by taking its events again.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
 use serde_json::Value as Json;
-use turnstile_rules::EventIdx;
 
 use crate::trace::Approver;
 
@@ -35,7 +35,6 @@ enum Answer {
 
 #[derive(Clone, Debug)]
 struct Held {
-    event: EventIdx,
     tool: String,
     args: Json,
     answer: Answer,
@@ -56,21 +55,24 @@ pub(super) enum Standing {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Approvals {
     held: BTreeMap<String, Held>,
-    /// The writes the gate blocked, by event: under a hard gate they did
-    /// not run, so unless a result says otherwise they used no
-    /// authorization either.
-    blocked: Vec<EventIdx>,
 }
 
 impl Approvals {
-    /// Notes that the call `id` of `tool` with `args` was answered `confirm`.
-    pub fn hold(&mut self, id: &str, event: EventIdx, tool: &str, args: &Json) {
-        self.held.entry(id.to_owned()).or_insert_with(|| Held {
-            event,
-            tool: tool.to_owned(),
-            args: args.clone(),
-            answer: Answer::Awaiting,
-        });
+    /// Notes that the call `id` of `tool` with `args` was answered
+    /// `confirm`; `false`: a call with that id already was, and it stays
+    /// the one held.
+    pub fn hold(&mut self, id: &str, tool: &str, args: &Json) -> bool {
+        match self.held.entry(id.to_owned()) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(entry) => {
+                entry.insert(Held {
+                    tool: tool.to_owned(),
+                    args: args.clone(),
+                    answer: Answer::Awaiting,
+                });
+                true
+            }
+        }
     }
 
     /// Takes the host's answer for call `call`; `Err`: the anomaly to
@@ -123,24 +125,6 @@ impl Approvals {
         }
     }
 
-    /// Whether the call at `event` was held for confirmation (it did not
-    /// run, so it used no authorization).
-    pub fn is_held(&self, event: EventIdx) -> bool {
-        self.held.values().any(|h| h.event == event)
-    }
-
-    /// Notes that the write at `event` was blocked.
-    pub fn block(&mut self, event: EventIdx) {
-        if !self.blocked.contains(&event) {
-            self.blocked.push(event);
-        }
-    }
-
-    /// Whether the write at `event` was blocked.
-    pub fn is_blocked(&self, event: EventIdx) -> bool {
-        self.blocked.contains(&event)
-    }
-
     /// The approval of call `id` opened a call: it is used up.
     pub fn use_up(&mut self, id: &str) {
         if let Some(held) = self.held.get_mut(id)
@@ -187,8 +171,8 @@ mod tests {
     fn only_an_unused_approval_or_a_standing_refusal_is_open_to_the_user() {
         let mut approvals = Approvals::default();
         let args = serde_json::json!({"order_id": "#W1"});
-        approvals.hold("c1", EventIdx(3), "cancel_pending_order", &args);
-        approvals.hold("c2", EventIdx(5), "cancel_pending_order", &args);
+        approvals.hold("c1", "cancel_pending_order", &args);
+        approvals.hold("c2", "cancel_pending_order", &args);
         assert!(!approvals.open_to_the_user(), "held, unanswered");
         assert!(approvals.answer("c1", true, Approver::User, false).is_ok());
         assert!(approvals.open_to_the_user(), "an approval not yet used");

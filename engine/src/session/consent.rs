@@ -6,22 +6,18 @@
 //! model judge is asked when the reader cannot decide it ([`ConsentAsk`]),
 //! and the confirmation request a `confirm` verdict carries.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use turnstile_judge::dialogue::{Stance, reply_stance};
 use turnstile_judge::{Conversation, JudgeRequest, Judgement, Question, Verdict, consent_node_id};
 use turnstile_rules::{
-    ConsentOutcome, Env, EventFacts, EventIdx, FactsBuilder, Monitor, Reply, Speaker, StepId,
-    evaluate,
+    ConsentOutcome, Env, EventIdx, FactsBuilder, Reply, Speaker, StepId, Symbol, evaluate,
 };
 
 use super::Explainer;
 use super::approvals::Standing;
 use super::core::Core;
 use super::judging::Judged;
-use super::runtime::Granted;
 use super::state::{ConsentAnswer, JudgedConsent};
 use super::turns;
 use super::verdict::{
@@ -131,7 +127,7 @@ impl Core {
     /// the conversation leaves open: its yes allows, its no blocks, any
     /// other answer is `confirm`.
     pub fn consent_verdict(
-        &self,
+        &mut self,
         k: EventIdx,
         block: &GateVerdict,
         read: Option<ConsentOutcome>,
@@ -147,12 +143,14 @@ impl Core {
         else {
             return None;
         };
-        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
+        let Some(Event::Call { tool, .. }) = self.events.get(k.as_usize()) else {
             return None;
         };
         let symbol = self.rt.bundle.domain.tool(tool)?.symbol;
-        let granted = self.rt.granted.get(&symbol)?;
-        let (authorized, env) = self.granted_allowed(k, granted, judged)?;
+        let (authorized, env) = self.granted_allowed(k, symbol, judged)?;
+        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
+            return None;
+        };
         match self.approvals.standing(tool, args) {
             Standing::Approved(call, by) => {
                 return Some(GateVerdict::Allow {
@@ -302,28 +300,30 @@ impl Core {
     /// The first authorization of write `k` in the workflow with consent
     /// granted, in the session's own evaluator.
     fn granted_allowed(
-        &self,
+        &mut self,
         k: EventIdx,
-        granted: &Granted,
+        tool: Symbol,
         judged: &Judged,
     ) -> Option<(StepId, Env)> {
+        let granted = self.rt.granted.get(&tool)?;
         match self.explainer {
-            Explainer::Monitor => {
-                let mut monitor = Monitor::new(Arc::clone(&granted.plan));
-                let mut last = None;
-                for facts in self.granted_log() {
-                    let at: Vec<_> = judged
-                        .get(&facts.event)
-                        .map(|s| s.iter().copied().collect())
-                        .unwrap_or_default();
-                    last = monitor.push(&facts, &at).ok()?.gated;
-                }
-                last?.first().copied()
+            // A write the monitor refuses on facts no consent reads (the
+            // last event it took) needs no replay to know it.
+            Explainer::Monitor
+                if self.monitor.events() == k.next().0 && self.monitor.refused_by_facts(tool) =>
+            {
+                None
             }
+            Explainer::Monitor => self
+                .granted
+                .gated_last(tool, &granted.plan, &self.log, judged)?
+                .first()
+                .copied(),
             Explainer::Datalog => {
+                let withheld = self.granted.withheld();
                 let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
-                for facts in self.granted_log() {
-                    builder.push(&facts);
+                for facts in &self.log {
+                    builder.push(&withheld.read(facts));
                 }
                 let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
                 facts.judged = judged
@@ -336,43 +336,16 @@ impl Core {
         }
     }
 
-    /// The logged facts as the workflow with consent granted reads them:
-    /// a call held for confirmation earlier did not run, nor did a blocked
-    /// one no successful result shows ran (a recorded conversation's
-    /// blocked call ran all the same, and its success counts), so each is
-    /// an event without facts: it used no authorization there, and an
-    /// identical call after the user's next reply can still be `confirm`.
-    fn granted_log(&self) -> impl Iterator<Item = Cow<'_, EventFacts>> {
-        let ran: Vec<EventIdx> = self
-            .log
-            .iter()
-            .filter_map(|facts| facts.result.as_ref())
-            .filter(|result| result.ok)
-            .map(|result| result.call)
-            .collect();
-        self.log.iter().map(move |facts| {
-            let withheld = self.approvals.is_held(facts.event)
-                || (self.approvals.is_blocked(facts.event) && !ran.contains(&facts.event));
-            if withheld {
-                Cow::Owned(EventFacts {
-                    event: facts.event,
-                    now: facts.now,
-                    ..EventFacts::default()
-                })
-            } else {
-                Cow::Borrowed(facts)
-            }
-        })
-    }
-
     /// Books the verdict on event `k` in the approvals: a `confirm` holds
     /// the call, an allow on an approval uses the approval up, a block
     /// notes the call blocked.
     pub fn note_verdict(&mut self, k: EventIdx, verdict: &GateVerdict) {
         match verdict {
             GateVerdict::Confirm { .. } => {
-                if let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) {
-                    self.approvals.hold(id, k, tool, args);
+                if let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize())
+                    && self.approvals.hold(id, tool, args)
+                {
+                    self.granted.hold(k);
                 }
             }
             GateVerdict::Allow {
@@ -382,7 +355,7 @@ impl Core {
             GateVerdict::Block { .. }
                 if matches!(self.events.get(k.as_usize()), Some(Event::Call { .. })) =>
             {
-                self.approvals.block(k);
+                self.granted.block(k);
             }
             _ => {}
         }

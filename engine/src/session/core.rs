@@ -15,6 +15,7 @@ use super::approvals::Approvals;
 use super::classify::{Classified, Context, describe};
 use super::consent::Consents;
 use super::deviation::Successes;
+use super::granted::GrantedMonitors;
 use super::judging::Judged;
 use super::runtime::{BundleRuntime, RemedyPiece};
 use super::verdict::{Bindings, EventReport, GateVerdict, Guidance, RequestStatus, RequestView};
@@ -54,6 +55,8 @@ pub(super) struct Core {
     pub after_block: bool,
     /// The calls held for confirmation and the host's answers.
     pub approvals: Approvals,
+    /// The log as the consent-granted workflows read it, and their monitors.
+    pub granted: GrantedMonitors,
 }
 
 impl Core {
@@ -73,6 +76,7 @@ impl Core {
             after_user: false,
             after_block: false,
             approvals: Approvals::default(),
+            granted: GrantedMonitors::default(),
             rt,
         }
     }
@@ -166,6 +170,9 @@ impl Core {
                 .filter(|d| d.kind.is_type_error())
                 .cloned(),
         );
+        if let Some(result) = facts.result.as_ref().filter(|result| result.ok) {
+            self.granted.ran(result.call);
+        }
         self.log.push(facts);
         anomalies
     }
@@ -207,7 +214,7 @@ impl Core {
     /// the Datalog explainer; `consents`: a model judge's answers about
     /// consent.
     pub fn write_verdict(
-        &self,
+        &mut self,
         k: EventIdx,
         allowed: &[(StepId, Env)],
         explained: Option<Violation>,

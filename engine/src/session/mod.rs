@@ -53,6 +53,7 @@ mod clocked;
 mod consent;
 mod core;
 mod deviation;
+mod granted;
 mod judging;
 mod ledger;
 mod protected;
@@ -267,6 +268,7 @@ impl Session {
         SessionWork {
             views_rendered,
             views_reused,
+            granted_events_pushed: self.core.granted.pushed(),
             ..self.judging.work()
         }
     }
@@ -518,4 +520,10 @@ pub struct SessionWork {
     pub views_rendered: u64,
     /// Request views reported as the cache held them.
     pub views_reused: u64,
+    /// Events pushed into the consent-granted monitors, which decide
+    /// whether a blocked write fails on consent alone: each event once per
+    /// tool plus the write itself, not the conversation at every block —
+    /// unless a call they read as not run turns out to have run, or a
+    /// judge verdict lands at an event they were fed.
+    pub granted_events_pushed: u64,
 }

@@ -411,7 +411,7 @@ impl Session {
     /// The verdict on event `k`, and the request views when it is made of
     /// them (guidance, or a deviation where guidance would be).
     fn verdict(
-        &self,
+        &mut self,
         k: EventIdx,
         class: &Classified,
         outcome: &EventOutcome,

@@ -28,11 +28,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 pub use plan::Plan;
+use plan::StepPlan;
 use state::{State, StateBefore, StateChange};
 
 use crate::env::Env;
 use crate::facts::EventFacts;
 use crate::ids::{EventIdx, OperandId};
+use crate::intern::Symbol;
 use crate::steps::{StepId, Timing};
 use crate::value::Value;
 
@@ -633,6 +635,58 @@ impl Monitor {
                 self.emit(s, e.merge(&p), k, work);
             }
         }
+    }
+
+    /// Whether the call of `tool` just pushed is refused whatever the
+    /// requests bound and whichever earlier calls ran: every step that
+    /// authorizes `tool` has a conjunct that reads only the call's
+    /// arguments, read fields, constants, the clock and request variables
+    /// its check pins to an argument (taken as that argument's value), and
+    /// fails now. Such a conjunct fails alike in every workflow over these
+    /// events whose checks differ from this one only in other conditions —
+    /// the workflow with consent granted is one —, so none of them
+    /// authorizes the call either. `false` when the last event pushed is no
+    /// call of `tool`.
+    pub fn refused_by_facts(&self, tool: Symbol) -> bool {
+        if self.state.call_now.map(|(t, _)| t) != Some(tool) {
+            return false;
+        }
+        let Some(steps) = self.plan.auth_steps.get(&tool) else {
+            return false;
+        };
+        !steps.is_empty()
+            && steps.iter().all(|&s| {
+                let Some(step) = self.plan.steps.get(s as usize) else {
+                    return false;
+                };
+                let Some(env) = self.pinned_env(step) else {
+                    return false;
+                };
+                step.fact_conjuncts
+                    .iter()
+                    .any(|&c| !self.holds(Some(c), &env))
+            })
+    }
+
+    /// The only bindings of `step`'s pinned variables under which its
+    /// check can hold at the call just pushed: each its argument's one
+    /// value. `None` when an argument has not exactly one string value, or
+    /// two pins disagree.
+    fn pinned_env(&self, step: &StepPlan) -> Option<Env> {
+        let view = self.state.now();
+        let call = view.args_visible()?;
+        let mut env = Env::EMPTY;
+        for &(var, path) in &step.pins {
+            let mut values = view.arg_values(call, self.plan.fact_path(path));
+            let (Some((_, Value::Str(value))), None) = (values.next(), values.next()) else {
+                return None;
+            };
+            match env.get(var) {
+                Some(bound) if bound != value => return None,
+                _ => env = env.with(var, value),
+            }
+        }
+        Some(env)
     }
 
     fn holds(&self, root: Option<u32>, env: &Env) -> bool {

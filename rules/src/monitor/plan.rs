@@ -36,6 +36,10 @@ pub struct StepPlan {
     pub has_check: bool,
     /// Distance from the entry (`u32::MAX`: unreachable).
     pub depth: u32,
+    /// The conjuncts of its check that read only facts no past call
+    /// changes, and no request variable but those of `pins`
+    /// ([`reads_only_facts`]).
+    pub fact_conjuncts: Vec<u32>,
     /// Successors along forward edges (loops cut at their back edges).
     pub forward_succs: Vec<u32>,
     /// Predecessors along every edge.
@@ -121,6 +125,9 @@ impl Plan {
                 plan.auth_steps.entry(t).or_default().push(s);
             }
             let root = step.check.and_then(|c| plan.encoded.root(c));
+            let pins = root
+                .map(|r| pinned_vars(&plan.encoded, r))
+                .unwrap_or_default();
             plan.steps.push(StepPlan {
                 root,
                 timing: step.timing,
@@ -132,11 +139,12 @@ impl Plan {
                 authorizes: step.authorizes,
                 has_check: step.check.is_some(),
                 depth: depths.get(index).copied().unwrap_or(u32::MAX),
+                fact_conjuncts: root
+                    .map(|r| fact_conjuncts(&plan.encoded, r, &pins))
+                    .unwrap_or_default(),
                 forward_succs: Vec::new(),
                 preds: Vec::new(),
-                pins: root
-                    .map(|r| pinned_vars(&plan.encoded, r))
-                    .unwrap_or_default(),
+                pins,
                 evaluated_by: Vec::new(),
             });
         }
@@ -317,6 +325,77 @@ impl Plan {
         reads.operand(&self.encoded, o);
         reads.0
     }
+}
+
+/// The conjuncts of check `root` (the nodes below it through `and`) that
+/// read only facts no past call changes, and of the request variables only
+/// those pinned to the call's arguments (`pins`, themselves conjuncts).
+fn fact_conjuncts(tree: &Encoded, root: u32, pins: &[(VarId, u32)]) -> Vec<u32> {
+    struct Conjuncts<'a>(Vec<u32>, &'a [(VarId, u32)]);
+    impl Visitor for Conjuncts<'_> {
+        fn condition(&mut self, tree: &Encoded, c: u32) {
+            if matches!(tree.cnodes.get(c as usize), Some(CNode::And(..))) {
+                walk_condition(self, tree, c);
+            } else if reads_only_facts(tree, c, self.1) {
+                self.0.push(c);
+            }
+        }
+    }
+    let mut conjuncts = Conjuncts(Vec::new(), pins);
+    conjuncts.condition(tree, root);
+    conjuncts.0
+}
+
+/// Whether condition `c` reads only the arguments of the call decided,
+/// entity fields read, constants, the clock and the variables of `pins`:
+/// no past call (`happened`, `count`), no turn (`said`, `confirmed`).
+/// Under a request the whole check holds for, each pinned variable is its
+/// argument's value; so such a condition, evaluated with those values,
+/// decides alike for every such request, and in every workflow over the
+/// same events whose checks differ only in other conditions, whichever
+/// earlier calls it reads as not run (they bring no reads: a result does).
+fn reads_only_facts(tree: &Encoded, c: u32, pins: &[(VarId, u32)]) -> bool {
+    struct FactsOnly<'a>(bool, &'a [(VarId, u32)]);
+    impl Visitor for FactsOnly<'_> {
+        fn condition(&mut self, tree: &Encoded, c: u32) {
+            match tree.cnodes.get(c as usize) {
+                Some(
+                    CNode::True
+                    | CNode::False
+                    | CNode::And(..)
+                    | CNode::Or(..)
+                    | CNode::Cmp { .. }
+                    | CNode::In { .. }
+                    | CNode::Contains { .. },
+                ) => walk_condition(self, tree, c),
+                Some(CNode::Happened { .. } | CNode::Said { .. } | CNode::Confirmed { .. })
+                | None => self.0 = false,
+            }
+        }
+
+        fn operand(&mut self, tree: &Encoded, o: u32) {
+            match tree.onodes.get(o as usize) {
+                Some(
+                    ONode::Const(_)
+                    | ONode::Arg(_)
+                    | ONode::Field { .. }
+                    | ONode::Agg { .. }
+                    | ONode::CountEqual { .. }
+                    | ONode::Now
+                    | ONode::Arith { .. },
+                ) => walk_operand(self, tree, o),
+                Some(ONode::Var(var)) if self.1.iter().any(|(pinned, _)| pinned == var) => {}
+                Some(ONode::Var(_) | ONode::Count { .. }) | None => self.0 = false,
+            }
+        }
+
+        fn filter(&mut self, _: &Encoded, _: u32) {
+            self.0 = false;
+        }
+    }
+    let mut facts_only = FactsOnly(true, pins);
+    facts_only.condition(tree, c);
+    facts_only.0
 }
 
 pub fn to_u32(i: usize) -> u32 {
