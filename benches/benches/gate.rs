@@ -774,7 +774,8 @@ fn ratios(medians: &Medians) {
     }
 }
 
-/// `GATE_PROFILE=<monitor|session|decide|path|live|cedar>:<events>[:block]`:
+/// `GATE_PROFILE=<monitor|session|decide|path|live|cedar>:<events>[:block]`
+/// (or `path:<events>:consent`, [`profile_consent_block`]):
 /// only repeat that evaluator's allowed (or blocked) decision at that length
 /// for ten seconds, without criterion (to run under `perf record` or
 /// `valgrind --tool=callgrind`). `decide` is `Session::decide` (no request
@@ -789,12 +790,17 @@ fn profile(rt: &Arc<BundleRuntime>, spec: &str) {
         (Some(events), None) => ("monitor", events),
         _ => panic!("GATE_PROFILE={spec}: <evaluator>:<events>[:block]"),
     };
-    let allowed = parts.next() != Some("block");
+    let variant = parts.next();
+    let allowed = variant != Some("block");
     let events: usize = events
         .parse()
         .unwrap_or_else(|e| panic!("GATE_PROFILE={spec}: {e}"));
     if what == "cedar" {
         profile_cedar(allowed);
+        return;
+    }
+    if variant == Some("consent") {
+        profile_consent_block(rt, events);
         return;
     }
     let case = build(rt, events, allowed);
@@ -830,6 +836,39 @@ fn profile(rt: &Arc<BundleRuntime>, spec: &str) {
             )
         };
         decisions += u64::from(black_box(allowed).is_some());
+    }
+    println!("{decisions} decisions");
+}
+
+/// `GATE_PROFILE=path:<events>:consent`: the gate's whole path
+/// (`session_gate_path`) at a write that fails on consent alone — the
+/// allowed conversation with the user's final yes replaced by a reply the
+/// reader cannot read as one, so the cancel is held for confirmation —,
+/// the session restored before it each time (so the consent-granted
+/// monitor starts empty: the session's first such block), for ten seconds.
+fn profile_consent_block(rt: &Arc<BundleRuntime>, events: usize) {
+    let mut trace = gate_trace(events, true);
+    let n = trace.events.len();
+    let Some(Event::User { text }) = trace.events.get_mut(n - 2) else {
+        panic!("the user's yes comes before the final cancel");
+    };
+    *text = "How long does a refund take?".to_owned();
+    let (live, _) = live_run(rt, &trace.events[..n - 1]);
+    let state = live.snapshot();
+    let last = trace.events[n - 1].clone();
+    let mut s = restore(rt, &state);
+    let report = push(&mut s, last.clone());
+    assert!(
+        matches!(report.verdict, GateVerdict::Confirm { .. }),
+        "n={n}: the unconfirmed cancel is held for confirmation: {:?}",
+        report.verdict
+    );
+    let start = Instant::now();
+    let mut decisions = 0u64;
+    while start.elapsed() < Duration::from_secs(10) {
+        let mut session = restore(rt, &state);
+        let report = session_gate_path(&mut session, last.clone());
+        decisions += u64::from(black_box(report.verdict.withholds()));
     }
     println!("{decisions} decisions");
 }
