@@ -161,7 +161,7 @@ fn dropping_the_consent_from_a_guard_allows_the_unconfirmed_cancellations() {
         tmp.path(),
         &retail,
         "flows/cancel.yaml",
-        "      && confirmed(args.order_id, \"cancel\")\n",
+        "      && confirmed(args.order_id, args.reason, \"cancel\")\n",
         "",
     );
     let traces = root().join("data/tau2/traces/retail_gpt-4.1-mini.json.zst");
@@ -189,7 +189,7 @@ fn dropping_the_consent_from_a_guard_allows_the_unconfirmed_cancellations() {
             change["old"]["explanation"]
                 .as_str()
                 .unwrap()
-                .contains("confirmed(args.order_id, \"cancel\")")
+                .contains("confirmed(args.order_id, args.reason, \"cancel\")")
         );
     }
     // One thread or two: the same report, in input order.
