@@ -39,18 +39,7 @@ fn shop() -> Arc<BundleRuntime> {
 /// until the conversation is long enough, and finally cancels `#OF` after
 /// a summary and a yes.
 fn long_conversation(events: usize) -> Vec<Event> {
-    let mut c = Conversation::default();
-    c.say(
-        true,
-        "Hi, I'd like to cancel an order. My email is u1@example.com.",
-    );
-    c.tool(
-        "find_user_id_by_email",
-        json!({"email": "u1@example.com"}),
-        json!("u1"),
-    );
-    let profile = json!({"user_id": "u1", "orders": ["#O0", "#O1", "#O2", "#OF"], "payment_methods": {}, "bills": []});
-    c.tool("get_user_details", json!({"user_id": "u1"}), profile);
+    let mut c = Conversation::identified(&["#O0", "#O1", "#O2", "#OF"]);
     let orders = ["#O0", "#O1", "#O2"];
     for o in orders {
         c.say(true, &format!("Please cancel {o} too."));
@@ -73,6 +62,25 @@ fn long_conversation(events: usize) -> Vec<Event> {
 struct Conversation(Vec<Event>);
 
 impl Conversation {
+    /// The user asks to cancel and gives an email; the agent finds the
+    /// user `u1`, whose profile lists `orders`.
+    fn identified(orders: &[&str]) -> Self {
+        let mut c = Conversation::default();
+        c.say(
+            true,
+            "Hi, I'd like to cancel an order. My email is u1@example.com.",
+        );
+        c.tool(
+            "find_user_id_by_email",
+            json!({"email": "u1@example.com"}),
+            json!("u1"),
+        );
+        let profile =
+            json!({"user_id": "u1", "orders": orders, "payment_methods": {}, "bills": []});
+        c.tool("get_user_details", json!({"user_id": "u1"}), profile);
+        c
+    }
+
     fn say(&mut self, by_user: bool, text: &str) {
         let text = text.to_owned();
         self.0.push(if by_user {
@@ -393,18 +401,7 @@ fn an_amended_monitor_equals_a_replayed_one_on_real_conversations() {
 /// the agent cancels three pending orders without asking (each a write that
 /// fails on consent alone), then one order that is no longer pending.
 fn unasked_cancels(events: usize) -> Vec<Event> {
-    let mut c = Conversation::default();
-    c.say(
-        true,
-        "Hi, I'd like to cancel orders. My email is u1@example.com.",
-    );
-    c.tool(
-        "find_user_id_by_email",
-        json!({"email": "u1@example.com"}),
-        json!("u1"),
-    );
-    let profile = json!({"user_id": "u1", "orders": ["#P0", "#P1", "#P2", "#P3", "#P4"], "payment_methods": {}, "bills": []});
-    c.tool("get_user_details", json!({"user_id": "u1"}), profile);
+    let mut c = Conversation::identified(&["#P0", "#P1", "#P2", "#P3", "#P4"]);
     while c.0.len() + 3 + 4 * 4 <= events {
         c.say(true, "What is the status of #P0 now?");
         c.read("#P0", "pending");

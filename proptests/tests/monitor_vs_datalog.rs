@@ -1843,6 +1843,16 @@ fn resolve_judged(case: &Case) -> Vec<(StepId, Env, EventIdx)> {
     judged
 }
 
+/// The verdicts of `judged` whose evidence is event `at`, as the monitor
+/// takes them there.
+fn verdicts_at(judged: &[(StepId, Env, EventIdx)], at: EventIdx) -> Vec<(StepId, Env)> {
+    judged
+        .iter()
+        .filter(|(_, _, k)| *k == at)
+        .map(|(s, e, _)| (*s, *e))
+        .collect()
+}
+
 /// The monitor's `sat` on the case under `judged`.
 fn monitor_only(
     case: &Case,
@@ -1852,11 +1862,7 @@ fn monitor_only(
     let plan = Arc::new(Plan::new(&case.checks, &paths).unwrap());
     let mut monitor = Monitor::new(plan);
     for ev in &case.events {
-        let now: Vec<(StepId, Env)> = judged
-            .iter()
-            .filter(|(_, _, k)| *k == ev.event)
-            .map(|(s, e, _)| (*s, *e))
-            .collect();
+        let now = verdicts_at(judged, ev.event);
         monitor.push(ev, &now).unwrap();
     }
     monitor.sat().clone()
@@ -1872,11 +1878,7 @@ fn run(case: &Case) -> Run {
     let mut explanations = Vec::new();
     for ev in &case.events {
         builder.push(ev);
-        let judged: Vec<(StepId, Env)> = resolved
-            .iter()
-            .filter(|(_, _, k)| *k == ev.event)
-            .map(|(s, e, _)| (*s, *e))
-            .collect();
+        let judged = verdicts_at(&resolved, ev.event);
         let outcome = monitor.push(ev, &judged).unwrap();
         if outcome.allowed() == Some(false) {
             let mut prefix = builder.snapshot(&interner(), ev.event.0 + 1);
@@ -2022,11 +2024,7 @@ proptest! {
             let mut granted = Monitor::new(Arc::new(Plan::new(&granted_checks, &paths).unwrap()));
             let mut monitor = Monitor::new(Arc::clone(&plan));
             for ev in &case.events {
-                let judged: Vec<(StepId, Env)> = resolved
-                    .iter()
-                    .filter(|(_, _, k)| *k == ev.event)
-                    .map(|(s, e, _)| (*s, *e))
-                    .collect();
+                let judged = verdicts_at(&resolved, ev.event);
                 let outcome = monitor.push(ev, &judged).unwrap();
                 let gated = granted.push(ev, &judged).unwrap().gated;
                 if monitor.refused_by_facts(tool) {
@@ -2061,11 +2059,7 @@ proptest! {
         let plan = Arc::new(Plan::new(&case.checks, &arg_paths()).unwrap());
         let mut monitor = Monitor::new(plan);
         for ev in &case.events {
-            let judged: Vec<(StepId, Env)> = resolved
-                .iter()
-                .filter(|(_, _, k)| *k == ev.event)
-                .map(|(s, e, _)| (*s, *e))
-                .collect();
+            let judged = verdicts_at(&resolved, ev.event);
             let before = monitor.clone();
             let (first, rest) = judged.split_at(judged.len() / 2);
             monitor.push(ev, first).unwrap();
