@@ -488,7 +488,7 @@ fn the_readme_main_command_replays_the_shipped_examples() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("action    caught 5 deviations, missed 0"),
+        stdout.contains("action    caught 4 deviations, missed 0"),
         "{stdout}"
     );
 }

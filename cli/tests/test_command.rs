@@ -55,6 +55,19 @@ fn every_shipped_bundle_passes_its_tests() {
     }
 }
 
+/// The blind fixture domain (`engine/tests/fixtures/parcel`, written from
+/// its policy by an author who did not read the reader) passes its own
+/// conversations.
+#[test]
+fn the_blind_parcel_fixture_passes_its_tests() {
+    let bundle = root().join("engine/tests/fixtures/parcel");
+    let out = turnstile(&["test", bundle.to_str().unwrap()]);
+    let summary = text(&out);
+    assert!(out.status.success(), "{summary}");
+    assert!(summary.contains(" 0 failed; 0 errors"), "{summary}");
+    assert!(summary.contains("46 expectations checked"), "{summary}");
+}
+
 #[test]
 fn every_shipped_conversation_cites_the_policy_it_checks() {
     for bundle in shipped() {

@@ -481,9 +481,34 @@ fn trim_value_token(
         return;
     };
     let trimmed = trimmed.strip_suffix("'s").unwrap_or(trimmed);
-    if !trimmed.is_empty() {
-        token(trimmed, start + first, ascii);
+    if trimmed.is_empty() {
+        return;
     }
+    let at = start + first;
+    if ascii && is_joined_words(trimmed) {
+        let mut offset = 0;
+        for word in trimmed.split(['_', '-']) {
+            if !word.is_empty() {
+                token(word, at + offset, true);
+            }
+            offset += word.len() + 1;
+        }
+    } else {
+        token(trimmed, at, ascii);
+    }
+}
+
+/// Whether a token is words joined by `_` or `-` and nothing else
+/// (`basic_economy`, `next-day`): an API's snake_case literal or a
+/// hyphenated compound, read as its words, so `basic_economy` is named by
+/// "basic economy", "Basic-Economy" or itself alike. A token holding a
+/// digit is an identifier (`gift_card_8190333`, `LT-4471`) and stays
+/// whole.
+fn is_joined_words(token: &str) -> bool {
+    token.bytes().any(|b| matches!(b, b'_' | b'-'))
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-'))
 }
 
 /// [`value_tokens`] as a split of the text by characters: the rule the
@@ -493,6 +518,13 @@ fn value_tokens_general(text: &str) -> Vec<ValueToken> {
     text.split(|c: char| !joins_token(c))
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
         .map(|t| t.strip_suffix("'s").unwrap_or(t))
+        .flat_map(|t| {
+            if t.is_ascii() && is_joined_words(t) {
+                t.split(['_', '-']).collect()
+            } else {
+                vec![t]
+            }
+        })
         .filter(|t| !t.is_empty())
         .map(|t| {
             if t.is_ascii() {
@@ -922,5 +954,30 @@ pub(crate) mod tests {
             value_tokens("**#W9300146**, `gift_card_1`."),
             ["w9300146", "gift_card_1"]
         );
+    }
+
+    #[test]
+    fn words_joined_by_underscores_or_hyphens_are_read_as_words() {
+        assert_eq!(value_tokens("basic_economy"), ["basic", "economy"]);
+        assert_eq!(value_tokens("`Next-Day`,"), ["next", "day"]);
+        assert_eq!(value_tokens("_a__b_"), ["a", "b"]);
+        for named in [
+            "downgrade to basic economy?",
+            "downgrade to Basic-Economy?",
+            "downgrade to `basic_economy`?",
+        ] {
+            assert!(names_value(named, "basic_economy"), "{named}");
+        }
+        assert!(names_value("refund to your gift card", "gift_card"));
+        assert!(!names_value("refund to your gift", "gift_card"));
+        assert!(!names_value("refund to your card gift", "gift_card"));
+        // An identifier keeps its digits' token whole: its parts are no
+        // value's words, and it is named only as written.
+        assert_eq!(
+            value_tokens("gift_card_8190333 LT-4471"),
+            ["gift_card_8190333", "lt-4471"]
+        );
+        assert!(!names_value("gift card 8190333", "gift_card_8190333"));
+        assert!(!names_value("your gift_card_8190333", "gift_card"));
     }
 }
