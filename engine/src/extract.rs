@@ -48,8 +48,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
-    ExtractionProblem, FactsBuilder, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, Symbol,
-    TurnFact,
+    ExtractionProblem, FactsBuilder, LiteralFact, MentionFact, Read, Reply, ResultFact, SCALAR,
+    Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -154,6 +154,9 @@ pub struct Extractor {
     /// The records in play: per entity type, the ids its reads returned so
     /// far, in the order first read.
     in_play: BTreeMap<Symbol, Vec<Symbol>>,
+    /// The literals of the bundle's enums, handed out with the first
+    /// event's facts ([`EventFacts::literals`]); empty after it.
+    literals: Vec<LiteralFact>,
     /// The bundle's phrases ([`CompiledBundle::phrases`]), and the values of
     /// several words read or passed so far: a turn naming a value only
     /// inside one of them does not name it ([`names_on_its_own`]).
@@ -193,23 +196,27 @@ fn names_on_its_own(
     if !turn.names_read(value) {
         return false;
     }
-    let mut covered: Vec<usize> = Vec::new();
-    for set in phrases {
-        for (at, offset) in set.containing(symbol, value) {
-            if let Some(phrase) = set.get(at) {
-                covered.extend(
-                    turn.word_positions(phrase)
-                        .into_iter()
-                        .map(|start| start + offset),
-                );
-            }
-        }
+    let longer: Vec<(&ReadValue, usize)> = phrases
+        .iter()
+        .flat_map(|set| {
+            set.containing(symbol, value)
+                .into_iter()
+                .filter_map(move |(at, offset)| Some((set.get(at)?, offset)))
+        })
+        .collect();
+    if longer.is_empty() {
+        // No phrase holds it (never one an amount or a date).
+        return true;
     }
-    covered.is_empty()
-        || turn
-            .word_positions(value)
-            .iter()
-            .any(|start| !covered.contains(start))
+    // Each phrase is looked for only where it would hold the value, not
+    // along the whole turn.
+    turn.word_positions(value).iter().any(|&start| {
+        !longer.iter().any(|&(phrase, offset)| {
+            start
+                .checked_sub(offset)
+                .is_some_and(|from| turn.names_words_at(from, phrase))
+        })
+    })
 }
 
 /// A ticket's text as a judge reads it: marked, so a reader tells the
@@ -306,6 +313,19 @@ impl Extractor {
                 .collect(),
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
+            literals: bundle
+                .domain
+                .enums
+                .values()
+                .flat_map(|def| {
+                    def.values.iter().filter_map(|literal| {
+                        Some(LiteralFact {
+                            value: Value::Str(bundle.interner.get(literal)?),
+                            of: def.symbol,
+                        })
+                    })
+                })
+                .collect(),
             proposal: None,
             phrases: bundle.phrases.clone(),
             read_phrases: Phrases::default(),
@@ -336,6 +356,7 @@ impl Extractor {
     pub fn event(&mut self, bundle: &CompiledBundle, k: EventIdx, event: &Event) -> Extracted {
         self.facts = EventFacts {
             event: k,
+            literals: std::mem::take(&mut self.literals),
             ..EventFacts::default()
         };
         let late_ticket = self.agent_acted;

@@ -48,7 +48,7 @@ use turnstile_rules::{
 use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, Duration};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
-    MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, TurnFact,
+    LiteralFact, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -144,6 +144,9 @@ struct Vocab {
     /// The ids are order-like record ids (`#W9300146`); else they are
     /// records only as the ids of the entities read (`ZFA04Y`).
     shaped_ids: bool,
+    /// The ids are also literals of one enum (`next_day`, `two_day`): a
+    /// request naming another in place of the call's proposes another call.
+    literal_ids: bool,
 }
 
 impl Vocab {
@@ -165,23 +168,27 @@ fn vocab() -> impl Strategy<Value = Vocab> {
         2u32..=3,
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(layout, n_ids, n_statuses, vars, money, shaped_ids)| {
-            let (reads, gated) = match layout {
-                0 => (1, 1),
-                1 => (2, 1),
-                _ => (1, 2),
-            };
-            Vocab {
-                read_tools: [LOOKUP, INSPECT][..reads].to_vec(),
-                gated: [CANCEL, REFUND][..gated].to_vec(),
-                ids: IDS[..n_ids].to_vec(),
-                statuses: STATUSES[..n_statuses].to_vec(),
-                vars,
-                money,
-                shaped_ids,
-            }
-        })
+        .prop_map(
+            |(layout, n_ids, n_statuses, vars, money, shaped_ids, literal_ids)| {
+                let (reads, gated) = match layout {
+                    0 => (1, 1),
+                    1 => (2, 1),
+                    _ => (1, 2),
+                };
+                Vocab {
+                    read_tools: [LOOKUP, INSPECT][..reads].to_vec(),
+                    gated: [CANCEL, REFUND][..gated].to_vec(),
+                    ids: IDS[..n_ids].to_vec(),
+                    statuses: STATUSES[..n_statuses].to_vec(),
+                    vars,
+                    money,
+                    shaped_ids,
+                    literal_ids,
+                }
+            },
+        )
 }
 
 // ---------------------------------------------------------------------------
@@ -1480,6 +1487,16 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
             event: EventIdx(k),
             ..EventFacts::default()
         };
+        if k == 0 && v.literal_ids {
+            ev.literals = v
+                .ids
+                .iter()
+                .map(|&id| LiteralFact {
+                    value: Value::Str(id),
+                    of: STATUS,
+                })
+                .collect();
+        }
         let mut point = None;
         let mut picks: &[BindPick] = &[];
         let mut asked = None;

@@ -250,6 +250,19 @@ pub struct DisownFact {
     pub event: EventIdx,
 }
 
+/// A value is a literal of one of the bundle's enums (`next_day` of
+/// `delivery_speed`): two literals of one enum are values of one kind, so a
+/// request naming another literal in place of the call's proposes another
+/// call (`confirmed(...)`). Emitted at the trace's first event, for every
+/// literal the bundle declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LiteralFact {
+    /// The literal.
+    pub value: Value,
+    /// The enum declaring it.
+    pub of: Symbol,
+}
+
 /// Why a part of the trace could not be turned into facts. Checks that would
 /// have needed the missing facts are not satisfied (fail closed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -364,6 +377,9 @@ pub struct TraceFacts {
     /// Every value the user disowned.
     #[serde(default)]
     pub disowned: Vec<DisownFact>,
+    /// Every literal of the bundle's enums.
+    #[serde(default)]
+    pub literals: Vec<LiteralFact>,
 }
 
 impl TraceFacts {
@@ -443,6 +459,9 @@ pub struct EventFacts {
     /// event.
     #[serde(default)]
     pub disowned: Vec<DisownFact>,
+    /// The literals of the bundle's enums, at the trace's first event.
+    #[serde(default)]
+    pub literals: Vec<LiteralFact>,
 }
 
 /// `(entity, id, field)`.
@@ -492,6 +511,7 @@ impl FactsBuilder {
             self.facts.clock.push((k, time));
         }
         self.facts.disowned.extend_from_slice(&event.disowned);
+        self.facts.literals.extend_from_slice(&event.literals);
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

@@ -230,6 +230,8 @@ crepe! {
     // disowns the value (FOREVER when never).
     @input pub struct ISaid(pub Value, pub u32, pub Speaker, pub u32);
     @input pub struct IRecord(pub Value);
+    // A literal of the bundle's enum (`LiteralFact`).
+    @input pub struct ILiteral(pub Value, pub Symbol);
     @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IDeclined(pub Value, pub u32);
@@ -463,8 +465,9 @@ crepe! {
     HasSummary(c, k, e) <- Summary(c, k, e, _);
     // A request after the summary (any, without one) that names some of
     // the values and, in place of each it does not name, another record of
-    // that value's kind — an order-like id named by k, or an id of the same
-    // entity type read by k — and weighs no several actions (`IWeighs`)
+    // that value's kind — an order-like id named by k, an id of the same
+    // entity type read by k, or another literal of the same enum — and
+    // weighs no several actions (`IWeighs`)
     // proposes the call with another record: a yes to it, in its window and
     // naming none of the values, refuses the call. Action words are no rival
     // kind.
@@ -485,6 +488,8 @@ crepe! {
         EntityRead(t, vs, rv), (rv <= k),
         RivalNamed(c, k, e, a, w), let Value::Str(ws) = w,
         EntityRead(t, ws, rw), (rw <= k);
+    Rivalled(c, k, e, a, v) <- ReqMissing(c, k, e, a, v), ILiteral(v, set),
+        RivalNamed(c, k, e, a, w), ILiteral(w, set);
     struct Unrivalled(u32, u32, Env, u32);
     Unrivalled(c, k, e, a) <- ReqMissing(c, k, e, a, v), !Rivalled(c, k, e, a, v);
     struct SummaryFrom(u32, u32, Env, u32);

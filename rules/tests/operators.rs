@@ -60,6 +60,7 @@ fn facts(w: &World) -> TraceFacts {
         interner: w.interner.clone(),
         events: 5,
         clock: Vec::new(),
+        literals: Vec::new(),
         calls: vec![
             CallFact {
                 event: EventIdx(1),

@@ -189,6 +189,15 @@ impl ReadTurn {
     }
 }
 
+impl ReadTurn {
+    /// Whether a value of words (not an amount or a date) stands in the
+    /// turn from token `at` on ([`ReadTurn::word_positions`] at one place).
+    #[must_use]
+    pub fn names_words_at(&self, at: usize, value: &ReadValue) -> bool {
+        value.words() > 0 && self.tokens.opens_at(at, &value.tokens)
+    }
+}
+
 impl ReadValue {
     /// Where this value's words stand inside the longer value `longer`
     /// ("economy" in "basic economy": 1), if they do; never for amounts
@@ -742,6 +751,13 @@ pub(crate) mod tests {
         assert_eq!(turn.word_positions(&basic), [0, 4]);
         assert_eq!(turn.word_positions(&economy), [1, 3, 5]);
         assert!(turn.word_positions(&ReadValue::new("$12.50")).is_empty());
+        // At one place, as at every place.
+        for value in [&basic, &economy, &ReadValue::new("$12.50")] {
+            let positions = turn.word_positions(value);
+            for at in 0..9 {
+                assert_eq!(turn.names_words_at(at, value), positions.contains(&at));
+            }
+        }
     }
 
     #[test]

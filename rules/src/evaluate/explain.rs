@@ -83,11 +83,14 @@ impl Explainer<'_> {
             },
             |root, env| {
                 let (failed, evaluated) = self.failed_atoms(root, event, env);
-                let reason = failed
-                    .iter()
-                    .map(|f| self.atom_reason(f.atom, event, &evaluated.unwrap_or(*env)))
-                    .min_by_key(|r| r.precedence())
-                    .unwrap_or(Reason::WrongValue);
+                let evaluated = evaluated.unwrap_or(*env);
+                let reason = failing_reason(self.encoded, root, &|atom| {
+                    failed
+                        .iter()
+                        .any(|f| f.atom == atom)
+                        .then(|| self.atom_reason(atom, event, &evaluated))
+                })
+                .unwrap_or(Reason::WrongValue);
                 (reason, failed)
             },
         )
@@ -349,15 +352,18 @@ impl Explainer<'_> {
                 return (Reason::OutOfOrder, failed);
             }
         }
-        let reason = failed
-            .iter()
-            .map(|f| self.atom_reason(f.atom, at, &evaluated_env.unwrap_or(env)))
-            .min_by_key(|r| r.precedence())
-            .unwrap_or(if unmet == auth {
-                Reason::WrongValue
-            } else {
-                Reason::MissingStep
-            });
+        let evaluated = evaluated_env.unwrap_or(env);
+        let reason = failing_reason(self.encoded, root, &|atom| {
+            failed
+                .iter()
+                .any(|f| f.atom == atom)
+                .then(|| self.atom_reason(atom, at, &evaluated))
+        })
+        .unwrap_or(if unmet == auth {
+            Reason::WrongValue
+        } else {
+            Reason::MissingStep
+        });
         (reason, failed)
     }
 
@@ -628,6 +634,102 @@ pub(crate) fn failing_atoms(encoded: &Encoded, c: u32, holds: impl Fn(u32) -> bo
     failing.atoms
 }
 
+/// Why the condition `c` fails, from the reasons of its failing atoms
+/// (`atom_reason`: `None` for an atom that holds): the failing atom whose
+/// reason comes first ([`Reason::precedence`]: a cause before its
+/// consequences), except that of a disjunction's parts, those that require
+/// a case the call is not in do not count while another part fails. A
+/// guard states "in this case, the requirement" as `case does not apply ||
+/// requirement`, and a call in that case fails the requirement, not the
+/// case: "not a refund, or the refund's method confirmed" fails an
+/// unconfirmed refund as `DialogueUnmet`, not as the `WrongValue` of being
+/// a refund; of a table of cases (`cabin == "economy" && bags <= 1 || …`),
+/// the rows of other cabins do not count. A part requires another case when
+/// one of its failing conjuncts compares only the call's arguments with
+/// constants ([`is_case_atom`]). `None` when `c` holds. The monitor and the
+/// Datalog explainer share it.
+pub(crate) fn failing_reason(
+    encoded: &Encoded,
+    c: u32,
+    atom_reason: &impl Fn(u32) -> Option<Reason>,
+) -> Option<Reason> {
+    failing_part(encoded, c, atom_reason).map(|part| part.reason)
+}
+
+/// A failing part of a condition: the reason it is reported by, and
+/// whether it requires a case the call is not in.
+#[derive(Clone, Copy)]
+struct FailingPart {
+    reason: Reason,
+    other_case: bool,
+}
+
+fn failing_part(
+    encoded: &Encoded,
+    c: u32,
+    atom_reason: &impl Fn(u32) -> Option<Reason>,
+) -> Option<FailingPart> {
+    let first = |parts: &[FailingPart]| {
+        parts
+            .iter()
+            .map(|part| part.reason)
+            .min_by_key(|reason| reason.precedence())
+    };
+    let parts = |a: u32, b: u32| -> Vec<FailingPart> {
+        [a, b]
+            .into_iter()
+            .filter_map(|part| failing_part(encoded, part, atom_reason))
+            .collect()
+    };
+    match encoded.cnodes.get(c as usize) {
+        Some(CNode::And(a, b)) => {
+            let failing = parts(*a, *b);
+            Some(FailingPart {
+                reason: first(&failing)?,
+                other_case: failing.iter().any(|part| part.other_case),
+            })
+        }
+        Some(CNode::Or(a, b)) => {
+            let failing = parts(*a, *b);
+            let in_case: Vec<FailingPart> = failing
+                .iter()
+                .copied()
+                .filter(|part| !part.other_case)
+                .collect();
+            Some(FailingPart {
+                reason: first(if in_case.is_empty() {
+                    &failing
+                } else {
+                    &in_case
+                })?,
+                other_case: in_case.is_empty(),
+            })
+        }
+        Some(CNode::True) | None => None,
+        Some(_) => atom_reason(c).map(|reason| FailingPart {
+            reason,
+            other_case: is_case_atom(encoded, c),
+        }),
+    }
+}
+
+/// Whether atom `c` compares only the call's arguments with constants
+/// (`args.resolution != "refund_to_original"`, `args.cabin in [...]`): it
+/// says which case the call is, nothing read or said.
+fn is_case_atom(encoded: &Encoded, c: u32) -> bool {
+    let kind = |o: &u32| encoded.onodes.get(*o as usize);
+    let arg_or_const = |o: &u32| matches!(kind(o), Some(ONode::Arg(_) | ONode::Const(_)));
+    let operands: Vec<u32> = match encoded.cnodes.get(c as usize) {
+        Some(CNode::Cmp { lhs, rhs, .. }) => vec![*lhs, *rhs],
+        Some(CNode::In { operand, .. }) => vec![*operand],
+        _ => return false,
+    };
+    operands.iter().all(arg_or_const)
+        && operands
+            .iter()
+            .any(|o| matches!(kind(o), Some(ONode::Arg(_))))
+}
+
 /// Whether operand `o` reads an entity field, itself or through the
 /// operands it is made of.
 fn reads_a_field(encoded: &Encoded, o: u32) -> bool {
@@ -644,4 +746,110 @@ fn reads_a_field(encoded: &Encoded, o: u32) -> bool {
     let mut any = AnyField(false);
     any.operand(encoded, o);
     any.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{ArgPath, ArgStep, Check, CheckSet, Operand};
+
+    const RESOLUTION: Symbol = Symbol(1);
+    const PARCEL: Symbol = Symbol(2);
+    const STATUS: Symbol = Symbol(3);
+
+    fn arg(key: Symbol) -> Operand {
+        Operand::Arg(ArgPath(vec![ArgStep::Key(key)]))
+    }
+
+    fn field(field: Symbol) -> Operand {
+        Operand::Field {
+            entity: PARCEL,
+            id: Box::new(arg(PARCEL)),
+            field,
+        }
+    }
+
+    fn cmp(op: CmpOp, lhs: Operand, rhs: Operand) -> Check {
+        Check::Compare { op, lhs, rhs }
+    }
+
+    fn text(s: u32) -> Operand {
+        Operand::Const(Value::Str(Symbol(s)))
+    }
+
+    /// The reason of `check` when every atom fails but the comparisons
+    /// with a constant among `holding`, each for the reason its kind
+    /// gives: a consent `DialogueUnmet`, an ordering `AmountOutOfBounds`,
+    /// any other comparison `WrongValue`.
+    fn reason(check: Check, holding: &[u32]) -> Option<Reason> {
+        let mut checks = CheckSet::default();
+        checks.push(check);
+        let encoded = Encoded::new(&checks);
+        let holds = |atom: u32| match &encoded.cnodes[atom as usize] {
+            CNode::Cmp { lhs, rhs, .. } => [lhs, rhs].into_iter().any(|&o| {
+                matches!(&encoded.onodes[o as usize],
+                    ONode::Const(Value::Str(s)) if holding.contains(&s.0))
+            }),
+            _ => false,
+        };
+        let atom_reason = |atom: u32| {
+            (!holds(atom)).then(|| match &encoded.cnodes[atom as usize] {
+                CNode::Confirmed { .. } => Reason::DialogueUnmet,
+                CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
+                _ => Reason::WrongValue,
+            })
+        };
+        failing_reason(&encoded, encoded.roots[0], &atom_reason)
+    }
+
+    #[test]
+    fn a_disjunction_is_reported_by_what_fails_beyond_the_calls_case() {
+        let not_a_refund = cmp(CmpOp::Ne, arg(RESOLUTION), text(10));
+        let confirmed = Check::Confirmed(vec![arg(PARCEL)]);
+        // "Not a refund, or confirmed": a refund fails its confirmation.
+        assert_eq!(
+            reason(
+                Check::Any(vec![not_a_refund.clone(), confirmed.clone()]),
+                &[]
+            ),
+            Some(Reason::DialogueUnmet)
+        );
+        // A conjunction keeps the first reason: being a refund is wrong
+        // when the guard requires it not to be.
+        assert_eq!(
+            reason(Check::All(vec![not_a_refund.clone(), confirmed]), &[]),
+            Some(Reason::WrongValue)
+        );
+        // A case read from the data is no case of the call: the earlier
+        // reason of the two stands.
+        let not_shipped = cmp(CmpOp::Ne, field(STATUS), text(11));
+        let within = cmp(CmpOp::Le, arg(RESOLUTION), field(STATUS));
+        assert_eq!(
+            reason(Check::Any(vec![not_shipped, within.clone()]), &[]),
+            Some(Reason::AmountOutOfBounds)
+        );
+        // A table of cases: the rows of other cases do not count; the
+        // call's own row fails on its consent.
+        let row = |case: u32, data: Check| {
+            Check::All(vec![cmp(CmpOp::Eq, arg(RESOLUTION), text(case)), data])
+        };
+        let table = Check::Any(vec![
+            row(12, cmp(CmpOp::Eq, field(STATUS), text(13))),
+            row(14, Check::Confirmed(vec![arg(PARCEL)])),
+            row(15, within),
+        ]);
+        assert_eq!(reason(table.clone(), &[14]), Some(Reason::DialogueUnmet));
+        assert_eq!(
+            reason(table.clone(), &[15]),
+            Some(Reason::AmountOutOfBounds)
+        );
+        // In no row's case: the earliest reason of all (the bound).
+        assert_eq!(reason(table, &[]), Some(Reason::AmountOutOfBounds));
+        // Only cases failing: the case is the reason.
+        assert_eq!(
+            reason(Check::Any(vec![not_a_refund.clone(), not_a_refund]), &[]),
+            Some(Reason::WrongValue)
+        );
+        assert_eq!(reason(Check::Const(true), &[]), None);
+    }
 }

@@ -377,6 +377,7 @@ impl Inputs {
                 .filter(|m| m.action)
                 .map(|m| IActionWord(m.value)),
         );
+        rt.extend(facts.literals.iter().map(|l| ILiteral(l.value, l.of)));
         rt.extend(
             facts
                 .mentions

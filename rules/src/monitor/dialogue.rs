@@ -26,6 +26,8 @@ pub struct Dialogue {
     records: HashSet<Value>,
     /// The values named anywhere that are words for the domain's actions.
     actions: HashSet<Value>,
+    /// Each literal of the bundle's enums, with the enums declaring it.
+    literals: HashMap<Value, Vec<Symbol>>,
     /// `(identifier, user turn event)`: named in the turn's answer.
     in_answer: HashSet<(Value, u32)>,
     /// `(action word, agent turn event)`: named only as what not to do.
@@ -59,6 +61,7 @@ pub enum DialogueChange {
     DeclinedAdded((Value, u32)),
     EntityIdAdded((Symbol, Symbol)),
     DisownAdded(Value, u32),
+    LiteralAdded(Value, Symbol),
 }
 
 impl Dialogue {
@@ -66,6 +69,16 @@ impl Dialogue {
     /// entities it read.
     pub fn apply(&mut self, facts: &EventFacts, undo: &mut Vec<StateChange>) {
         self.apply_disowned(facts, undo);
+        for literal in &facts.literals {
+            let sets = self.literals.entry(literal.value).or_default();
+            if !sets.contains(&literal.of) {
+                sets.push(literal.of);
+                undo.push(StateChange::DialogueChanged(DialogueChange::LiteralAdded(
+                    literal.value,
+                    literal.of,
+                )));
+            }
+        }
         // A read that holds no value of a scalar field reads nothing.
         for read in facts
             .reads
@@ -170,6 +183,14 @@ impl Dialogue {
             }
             DialogueChange::EntityIdAdded(key) => {
                 self.entity_ids.remove(&key);
+            }
+            DialogueChange::LiteralAdded(value, of) => {
+                if let Some(sets) = self.literals.get_mut(&value) {
+                    sets.retain(|&s| s != of);
+                    if sets.is_empty() {
+                        self.literals.remove(&value);
+                    }
+                }
             }
             DialogueChange::DisownAdded(value, event) => {
                 if let Some(events) = self.disowned.get_mut(&value) {
@@ -407,10 +428,10 @@ impl Dialogue {
     /// Whether the agent request at event `a` proposes the call with
     /// another record: it names some of `values`, and in place of each it
     /// does not name, another record of that value's kind (an order-like
-    /// id, or an id of the same entity type read by `k`) that is none of
-    /// `values`. Action words are no rival kind: a tool's synonyms are all
-    /// action words. (A request weighing several actions is none such: the
-    /// caller skips it.)
+    /// id, an id of the same entity type read by `k`, or another literal of
+    /// the same enum) that is none of `values`. Action words are no rival
+    /// kind: a tool's synonyms are all action words. (A request weighing
+    /// several actions is none such: the caller skips it.)
     fn contradicts(&self, values: &[Value], a: u32, k: u32) -> bool {
         let named = |v: &Value| {
             self.mentions.contains(&(*v, a, Speaker::Agent)) && !self.declined.contains(&(*v, a))
@@ -423,15 +444,22 @@ impl Dialogue {
             return false;
         }
         let rival = |w: Value| !values.contains(&w) && named(&w);
-        missing.all(|&v| {
-            self.kinds(v, k).any(|kind| match kind {
-                Kind::Action => false,
-                Kind::Record => self.records.iter().any(|&w| rival(w)),
-                Kind::Entity(entity) => self
-                    .entity_ids
+        let rival_literal = |v: &Value| {
+            self.literals.get(v).is_some_and(|sets| {
+                self.literals
                     .iter()
-                    .any(|(&(t, id), &first)| t == entity && first <= k && rival(Value::Str(id))),
+                    .any(|(&w, of)| rival(w) && of.iter().any(|set| sets.contains(set)))
             })
+        };
+        missing.all(|&v| {
+            rival_literal(&v)
+                || self.kinds(v, k).any(|kind| match kind {
+                    Kind::Action => false,
+                    Kind::Record => self.records.iter().any(|&w| rival(w)),
+                    Kind::Entity(entity) => self.entity_ids.iter().any(|(&(t, id), &first)| {
+                        t == entity && first <= k && rival(Value::Str(id))
+                    }),
+                })
         })
     }
 }
@@ -719,6 +747,56 @@ mod tests {
             user(2, true, false, false),
         ]);
         assert_eq!(closed.consent(&values, 3).outcome, ConsentOutcome::Absent);
+    }
+
+    #[test]
+    fn a_yes_to_another_literal_of_the_calls_enum_refuses_it() {
+        use crate::facts::LiteralFact;
+        const SPEED: Symbol = Symbol(20);
+        const OTHER_ENUM: Symbol = Symbol(21);
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        let literals = |of: &[(Symbol, Symbol)]| EventFacts {
+            event: EventIdx(0),
+            literals: of
+                .iter()
+                .map(|&(value, of)| LiteralFact {
+                    value: Value::Str(value),
+                    of,
+                })
+                .collect(),
+            ..EventFacts::default()
+        };
+        // Literals are no records: only their enum makes them rivals.
+        let mut request = agent(1, true, &[OTHER, ACTION]);
+        for m in &mut request.mentions {
+            m.record = false;
+        }
+        let yes = user(2, true, false, false);
+        let outcome = |declared: &[(Symbol, Symbol)]| {
+            dialogue(&[literals(declared), request.clone(), yes.clone()])
+                .consent(&values, 3)
+                .outcome
+        };
+        assert_eq!(
+            outcome(&[(ORDER, SPEED), (OTHER, SPEED)]),
+            ConsentOutcome::Refused
+        );
+        // Literals of two enums, or no enum at all: the detail is unstated.
+        assert_eq!(
+            outcome(&[(ORDER, SPEED), (OTHER, OTHER_ENUM)]),
+            ConsentOutcome::Absent
+        );
+        assert_eq!(outcome(&[]), ConsentOutcome::Absent);
+        // Undone with its event.
+        let mut d = dialogue(&[literals(&[(ORDER, SPEED), (OTHER, SPEED)])]);
+        let mut undo = Vec::new();
+        d.apply(&literals(&[(ORDER, OTHER_ENUM)]), &mut undo);
+        for change in undo.into_iter().rev() {
+            if let StateChange::DialogueChanged(change) = change {
+                d.revert(change);
+            }
+        }
+        assert_eq!(d, dialogue(&[literals(&[(ORDER, SPEED), (OTHER, SPEED)])]));
     }
 
     #[test]

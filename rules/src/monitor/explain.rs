@@ -25,7 +25,7 @@ use smallvec::SmallVec;
 use crate::consent::Condition;
 use crate::encode::{CNode, ONode};
 use crate::env::Env;
-use crate::evaluate::explain::{failing_atoms, reason_of, unpermitted_read};
+use crate::evaluate::explain::{failing_atoms, failing_reason, reason_of, unpermitted_read};
 use crate::evaluate::inputs::{PointSource, pinned_projections, projections, state_points};
 use crate::evaluate::{Cited, FailedAtom, Reason, Violation};
 use crate::evaluate::{RankFacts, Ranked, rank_key};
@@ -131,11 +131,13 @@ impl Monitor {
             |root, env| {
                 let mut failed = Vec::new();
                 explainer.collect_failed(root, k, env, &mut failed);
-                let reason = failed
-                    .iter()
-                    .map(|f| explainer.atom_reason(f.atom, k, env))
-                    .min_by_key(|r| r.precedence())
-                    .unwrap_or(Reason::WrongValue);
+                let reason = failing_reason(&explainer.monitor.plan.encoded, root, &|atom| {
+                    failed
+                        .iter()
+                        .any(|f| f.atom == atom)
+                        .then(|| explainer.atom_reason(atom, k, env))
+                })
+                .unwrap_or(Reason::WrongValue);
                 (reason, failed)
             },
         ))
@@ -540,10 +542,17 @@ impl Explainer<'_> {
                 return (Reason::OutOfOrder, failed);
             }
         }
-        let reason = failed
-            .iter()
-            .map(|f| self.atom_reason(f.atom, at, &evaluated_env.unwrap_or(env)))
-            .min_by_key(|r| r.precedence())
+        let evaluated = evaluated_env.unwrap_or(env);
+        let reason = step
+            .root
+            .and_then(|root| {
+                failing_reason(&self.monitor.plan.encoded, root, &|atom| {
+                    failed
+                        .iter()
+                        .any(|f| f.atom == atom)
+                        .then(|| self.atom_reason(atom, at, &evaluated))
+                })
+            })
             .unwrap_or(if unmet == auth {
                 Reason::WrongValue
             } else {
