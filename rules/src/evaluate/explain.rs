@@ -84,11 +84,8 @@ impl Explainer<'_> {
             |root, env| {
                 let (failed, evaluated) = self.failed_atoms(root, event, env);
                 let evaluated = evaluated.unwrap_or(*env);
-                let reason = failing_reason(self.encoded, root, &|atom| {
-                    failed
-                        .iter()
-                        .any(|f| f.atom == atom)
-                        .then(|| self.atom_reason(atom, event, &evaluated))
+                let reason = failing_reason(self.encoded, root, &failed, |atom| {
+                    self.atom_reason(atom, event, &evaluated)
                 })
                 .unwrap_or(Reason::WrongValue);
                 (reason, failed)
@@ -353,11 +350,8 @@ impl Explainer<'_> {
             }
         }
         let evaluated = evaluated_env.unwrap_or(env);
-        let reason = failing_reason(self.encoded, root, &|atom| {
-            failed
-                .iter()
-                .any(|f| f.atom == atom)
-                .then(|| self.atom_reason(atom, at, &evaluated))
+        let reason = failing_reason(self.encoded, root, &failed, |atom| {
+            self.atom_reason(atom, at, &evaluated)
         })
         .unwrap_or(if unmet == auth {
             Reason::WrongValue
@@ -634,8 +628,8 @@ pub(crate) fn failing_atoms(encoded: &Encoded, c: u32, holds: impl Fn(u32) -> bo
     failing.atoms
 }
 
-/// Why the condition `c` fails, from the reasons of its failing atoms
-/// (`atom_reason`: `None` for an atom that holds): the failing atom whose
+/// Why the condition `c` fails, from the reasons (`atom_reason`) of its
+/// failing atoms (`failed`, as [`failing_atoms`] lists them): the failing atom whose
 /// reason comes first ([`Reason::precedence`]: a cause before its
 /// consequences), except that of a disjunction's parts, those that require
 /// a case the call is not in do not count while another part fails. A
@@ -651,9 +645,16 @@ pub(crate) fn failing_atoms(encoded: &Encoded, c: u32, holds: impl Fn(u32) -> bo
 pub(crate) fn failing_reason(
     encoded: &Encoded,
     c: u32,
-    atom_reason: &impl Fn(u32) -> Option<Reason>,
+    failed: &[FailedAtom],
+    atom_reason: impl Fn(u32) -> Reason,
 ) -> Option<Reason> {
-    failing_part(encoded, c, atom_reason).map(|part| part.reason)
+    let reason_if_failed = |atom: u32| {
+        failed
+            .iter()
+            .any(|f| f.atom == atom)
+            .then(|| atom_reason(atom))
+    };
+    failing_part(encoded, c, &reason_if_failed).map(|part| part.reason)
 }
 
 /// A failing part of a condition: the reason it is reported by, and
@@ -792,14 +793,32 @@ mod tests {
             }),
             _ => false,
         };
-        let atom_reason = |atom: u32| {
-            (!holds(atom)).then(|| match &encoded.cnodes[atom as usize] {
+        fn eval(encoded: &Encoded, c: u32, atom_holds: &dyn Fn(u32) -> bool) -> bool {
+            match &encoded.cnodes[c as usize] {
+                CNode::And(a, b) => eval(encoded, *a, atom_holds) && eval(encoded, *b, atom_holds),
+                CNode::Or(a, b) => eval(encoded, *a, atom_holds) || eval(encoded, *b, atom_holds),
+                CNode::True => true,
+                CNode::False => false,
+                _ => atom_holds(c),
+            }
+        }
+        let root = encoded.roots[0];
+        let failed: Vec<FailedAtom> = failing_atoms(&encoded, root, |c| eval(&encoded, c, &holds))
+            .into_iter()
+            .map(|atom| FailedAtom {
+                atom,
+                cited: Vec::new(),
+                consent: None,
+                condition: Condition::Formal,
+            })
+            .collect();
+        failing_reason(&encoded, root, &failed, |atom| {
+            match &encoded.cnodes[atom as usize] {
                 CNode::Confirmed { .. } => Reason::DialogueUnmet,
                 CNode::Cmp { op, .. } if op.is_ordering() => Reason::AmountOutOfBounds,
                 _ => Reason::WrongValue,
-            })
-        };
-        failing_reason(&encoded, encoded.roots[0], &atom_reason)
+            }
+        })
     }
 
     #[test]

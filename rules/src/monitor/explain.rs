@@ -131,13 +131,11 @@ impl Monitor {
             |root, env| {
                 let mut failed = Vec::new();
                 explainer.collect_failed(root, k, env, &mut failed);
-                let reason = failing_reason(&explainer.monitor.plan.encoded, root, &|atom| {
-                    failed
-                        .iter()
-                        .any(|f| f.atom == atom)
-                        .then(|| explainer.atom_reason(atom, k, env))
-                })
-                .unwrap_or(Reason::WrongValue);
+                let reason =
+                    failing_reason(&explainer.monitor.plan.encoded, root, &failed, |atom| {
+                        explainer.atom_reason(atom, k, env)
+                    })
+                    .unwrap_or(Reason::WrongValue);
                 (reason, failed)
             },
         ))
@@ -546,11 +544,8 @@ impl Explainer<'_> {
         let reason = step
             .root
             .and_then(|root| {
-                failing_reason(&self.monitor.plan.encoded, root, &|atom| {
-                    failed
-                        .iter()
-                        .any(|f| f.atom == atom)
-                        .then(|| self.atom_reason(atom, at, &evaluated))
+                failing_reason(&self.monitor.plan.encoded, root, &failed, |atom| {
+                    self.atom_reason(atom, at, &evaluated)
                 })
             })
             .unwrap_or(if unmet == auth {
