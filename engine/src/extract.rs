@@ -186,14 +186,21 @@ fn push_mention(facts: &mut EventFacts, mention: MentionFact) {
 /// somewhere not as words of a longer phrase the bundle knows or the
 /// conversation read ("economy" in "basic economy", "insurance" in "no
 /// insurance", a role "editor" in "senior editor"): a summary naming the
-/// phrase names that, not its parts.
-fn names_on_its_own(
+/// phrase names that, not its parts. A value of words is looked for only at
+/// `starts`, where the index found its first word ([`names_at`]).
+fn names_on_its_own<K>(
     turn: &ReadTurn,
     symbol: Symbol,
     value: &ReadValue,
     phrases: [&Phrases; 2],
+    starts: &[Placed<K>],
 ) -> bool {
-    if !turn.names_read(value) {
+    if value.words() == 0 {
+        // No phrase holds an amount or a date: they are named by value.
+        return turn.names_read(value);
+    }
+    let mut found = word_starts(turn, value, starts).peekable();
+    if found.peek().is_none() {
         return false;
     }
     let longer: Vec<(&ReadValue, usize)> = phrases
@@ -205,18 +212,40 @@ fn names_on_its_own(
         })
         .collect();
     if longer.is_empty() {
-        // No phrase holds it (never one an amount or a date).
         return true;
     }
     // Each phrase is looked for only where it would hold the value, not
     // along the whole turn.
-    turn.word_positions(value).iter().any(|&start| {
+    found.any(|start| {
         !longer.iter().any(|&(phrase, offset)| {
             start
                 .checked_sub(offset)
                 .is_some_and(|from| turn.names_words_at(from, phrase))
         })
     })
+}
+
+/// Whether `turn` names `value` ([`ReadTurn::names_read`]), a value of words
+/// looked for only at `starts`: the places of the turn's tokens equal to its
+/// first word, as the [`MentionIndex`] found them. An amount or a date is
+/// looked for by value.
+fn names_at<K>(turn: &ReadTurn, value: &ReadValue, starts: &[Placed<K>]) -> bool {
+    if value.words() == 0 {
+        return turn.names_read(value);
+    }
+    word_starts(turn, value, starts).next().is_some()
+}
+
+/// The `starts` where a value of words stands in `turn`, in order.
+fn word_starts<'a, K>(
+    turn: &'a ReadTurn,
+    value: &'a ReadValue,
+    starts: &'a [Placed<K>],
+) -> impl Iterator<Item = usize> + 'a {
+    starts
+        .iter()
+        .filter_map(|&(_, at)| at)
+        .filter(move |&at| turn.names_words_at(at, value))
 }
 
 /// A ticket's text as a judge reads it: marked, so a reader tells the
@@ -462,19 +491,20 @@ impl Extractor {
                 self.read_phrases.add(value, read.clone());
             }
             let phrases = [self.phrases.as_ref(), &self.read_phrases];
-            let on_its_own = |turn: &ReadTurn| {
+            let on_its_own = |turn: &ReadTurn, starts: &[Placed<usize>]| {
                 if lexicon.is_action_word(text) {
-                    turn.names_read(&read)
+                    names_at(turn, &read, starts)
                 } else {
-                    names_on_its_own(turn, value, &read, phrases)
+                    names_on_its_own(turn, value, &read, phrases, starts)
                 }
             };
             if nameable {
-                for position in self.index.turns_keyed(read.lookup(), self.turns.len()) {
+                let keyed = self.index.turns_keyed(read.lookup(), self.turns.len());
+                for (position, starts) in by_turn_or_value(&keyed) {
                     let Some(turn) = self.turns.get_mut(position) else {
                         continue;
                     };
-                    if on_its_own(&turn.read) {
+                    if on_its_own(&turn.read, starts) {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
@@ -599,7 +629,8 @@ impl Extractor {
         let mut seen = SeenTurn::new(k, speaker, text, principal.is_some(), self.turns.last());
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
-        for raw in self.index.add_turn(&seen.read, self.turns.len()) {
+        let candidates = self.index.add_turn(&seen.read, self.turns.len());
+        for (raw, starts) in by_turn_or_value(&candidates) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
             else {
                 continue;
@@ -608,9 +639,9 @@ impl Extractor {
             let action = lexicon.is_action_word(text);
             let phrases = [self.phrases.as_ref(), &self.read_phrases];
             let named = if action {
-                seen.read.names_read(read)
+                names_at(&seen.read, read, starts)
             } else {
-                names_on_its_own(&seen.read, Symbol(raw), read, phrases)
+                names_on_its_own(&seen.read, Symbol(raw), read, phrases, starts)
             };
             if named {
                 let identifier = self.identifiers.get(&raw);
@@ -704,11 +735,11 @@ impl Extractor {
                 }));
         }
         let typed = self.typed_keys.candidates(&seen.read);
-        let candidates = typed
-            .iter()
-            .filter_map(|&i| self.typed_values.get(usize::try_from(i).ok()?));
-        for (value, read) in candidates {
-            if seen.read.names_read(read) {
+        let candidates = by_turn_or_value(&typed).filter_map(|(i, starts)| {
+            Some((self.typed_values.get(usize::try_from(i).ok()?)?, starts))
+        });
+        for ((value, read), starts) in candidates {
+            if names_at(&seen.read, read, starts) {
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -906,12 +937,12 @@ impl Extractor {
                 _ => continue,
             };
             let read = ReadValue::new(&text);
-            let positions = self.index.turns_keyed(read.lookup(), self.turns.len());
-            for position in positions {
+            let keyed = self.index.turns_keyed(read.lookup(), self.turns.len());
+            for (position, starts) in by_turn_or_value(&keyed) {
                 let Some(turn) = self.turns.get(position) else {
                     continue;
                 };
-                if turn.read.names_read(&read) {
+                if names_at(&turn.read, &read, starts) {
                     push_mention(
                         &mut self.facts,
                         MentionFact {
@@ -994,16 +1025,35 @@ impl SeenTurn {
 /// The turns and the nameable values of a conversation by their
 /// [`Lookup`] keys: [`ReadTurn::names_read`] can hold only for a turn
 /// holding the value's key (any turn for a date), so a new value is tested
-/// against those turns and a new turn against those values, not every pair.
+/// against those turns and a new turn against those values, not every pair;
+/// and a value of words only where the turn holds its first word, so no
+/// turn is read again along its length for a value.
 /// Positions and symbols are kept ascending, so mentions come out in the
 /// order a test of every pair would give.
 #[derive(Clone, Debug, Default)]
 struct MentionIndex {
-    /// Turn positions (in [`Extractor::turns`]) by token, and by amount.
+    /// Turn positions (in [`Extractor::turns`]) by token, each with where
+    /// the token stands in the turn, and by amount.
     turns_by_token: HashMap<ValueToken, TurnPositions>,
     turns_by_amount: HashMap<ValueToken, TurnPositions>,
     /// Value symbols by their first token, by their amount, and every date.
     values: ValuesByKey,
+}
+
+/// A turn or a value (`K`: a position or a symbol) found by a key, and
+/// where that key stands in the turn: the token's position for a token;
+/// `None` for an amount or a date, which are looked for by value, not by
+/// place.
+type Placed<K> = (K, Option<usize>);
+
+/// `placed` (ascending by its turns or values) a turn or value at a time,
+/// each with the places its key was found at.
+fn by_turn_or_value<K: Copy + PartialEq>(
+    placed: &[Placed<K>],
+) -> impl Iterator<Item = (K, &[Placed<K>])> {
+    placed
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|chunk| Some((chunk.first()?.0, chunk)))
 }
 
 /// Values (by a `u32`: a symbol, or a position in a list) by their
@@ -1040,11 +1090,13 @@ impl ValuesByKey {
         found.map_or(&[], |values| values.as_slice())
     }
 
-    /// The values `turn` may name, ascending, each once.
-    fn candidates(&self, turn: &ReadTurn) -> Vec<u32> {
-        let mut candidates = self.dates.clone();
-        for key in turn.lookup_keys() {
-            candidates.extend_from_slice(self.keyed(key));
+    /// The values `turn` may name, ascending, each with the places of the
+    /// turn its key stands at ([`by_turn_or_value`]).
+    fn candidates(&self, turn: &ReadTurn) -> Vec<Placed<u32>> {
+        let mut candidates: Vec<Placed<u32>> =
+            self.dates.iter().map(|&value| (value, None)).collect();
+        for (key, at) in turn.lookup_keys() {
+            candidates.extend(self.keyed(key).iter().map(|&value| (value, at)));
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -1052,25 +1104,27 @@ impl ValuesByKey {
     }
 }
 
-/// The turns holding one key: most keys are in few turns, and a conversation
-/// has a few thousand keys, so they are kept inline (a key costs no
-/// allocation of its own: [`ValueToken`] holds a short token inline too).
-type TurnPositions = SmallVec<[usize; 4]>;
+/// The turns holding one key, with where: most keys are in few turns, and a
+/// conversation has a few thousand keys, so they are kept inline (a key
+/// costs no allocation of its own: [`ValueToken`] holds a short token inline
+/// too).
+type TurnPositions = SmallVec<[Placed<usize>; 4]>;
 
 /// The values keyed by one token (most keys key one value, if any).
 type ValueSymbols = SmallVec<[u32; 2]>;
 
 impl MentionIndex {
     /// The positions of the turns that may name a value keyed `key`, of the
-    /// `turns` so far.
-    fn turns_keyed(&self, key: Lookup<'_>, turns: usize) -> Vec<usize> {
+    /// `turns` so far, ascending, each with the places its key stands at
+    /// ([`by_turn_or_value`]).
+    fn turns_keyed(&self, key: Lookup<'_>, turns: usize) -> Vec<Placed<usize>> {
         let keyed = |map: &HashMap<ValueToken, TurnPositions>, key: &str| {
             map.get(key).map(|p| p.to_vec()).unwrap_or_default()
         };
         match key {
             Lookup::Token(token) => keyed(&self.turns_by_token, token),
             Lookup::Amount(amount) => keyed(&self.turns_by_amount, amount),
-            Lookup::Date => (0..turns).collect(),
+            Lookup::Date => (0..turns).map(|turn| (turn, None)).collect(),
             Lookup::Never => Vec::new(),
         }
     }
@@ -1081,18 +1135,19 @@ impl MentionIndex {
     }
 
     /// Records the turn at `position`; returns the symbols of the values it
-    /// may name, ascending, each once.
-    fn add_turn(&mut self, turn: &ReadTurn, position: usize) -> Vec<u32> {
-        for key in turn.lookup_keys() {
+    /// may name, ascending, each with the places its key stands at.
+    fn add_turn(&mut self, turn: &ReadTurn, position: usize) -> Vec<Placed<u32>> {
+        for (key, at) in turn.lookup_keys() {
             let (turns, key) = match key {
                 Lookup::Token(token) => (&mut self.turns_by_token, token),
                 Lookup::Amount(amount) => (&mut self.turns_by_amount, amount),
                 Lookup::Date | Lookup::Never => continue,
             };
             let positions = turns.entry(ValueToken::new(key)).or_default();
-            // A key the turn repeats is indexed once.
-            if positions.last() != Some(&position) {
-                positions.push(position);
+            // An amount the turn repeats is indexed once; a token at each
+            // place.
+            if positions.last() != Some(&(position, at)) {
+                positions.push((position, at));
             }
         }
         self.values.candidates(turn)
@@ -2056,5 +2111,123 @@ mod ticket_tests {
         );
         assert!(ExtractionProblem::LateTicket.is_anomaly());
         assert!(rendered.is_none());
+    }
+}
+
+#[cfg(test)]
+mod mention_index_tests {
+    use super::*;
+
+    const WORDS: &[&str] = &[
+        "basic",
+        "economy",
+        "no",
+        "insurance",
+        "$12.50",
+        "May 22",
+        "gift",
+    ];
+    const VALUES: &[&str] = &[
+        "basic economy",
+        "basic_economy",
+        "economy",
+        "no insurance",
+        "insurance",
+        "12.5",
+        "2024-05-22",
+        "gift_card",
+        "gift",
+    ];
+
+    /// Every turn of up to four of [`WORDS`].
+    fn turns() -> Vec<String> {
+        let mut turns = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|t| WORDS.iter().map(move |w| format!("{t} {w}")))
+                .collect();
+            turns.extend(last.iter().cloned());
+        }
+        turns
+    }
+
+    /// Whether `value` stands in `turn` somewhere outside every phrase of
+    /// `phrases` holding it: the rule, by every position of each.
+    fn on_its_own_by_every_position(
+        turn: &ReadTurn,
+        value: &ReadValue,
+        phrases: &[ReadValue],
+    ) -> bool {
+        if value.words() == 0 {
+            return turn.names_read(value);
+        }
+        turn.word_positions(value).into_iter().any(|start| {
+            !phrases.iter().any(|phrase| {
+                value.offset_in(phrase).is_some_and(|offset| {
+                    start
+                        .checked_sub(offset)
+                        .is_some_and(|from| turn.word_positions(phrase).contains(&from))
+                })
+            })
+        })
+    }
+
+    /// The index finds a value in a turn, read before or after it, exactly
+    /// where reading every position of the turn does: for amounts, dates
+    /// and values of one or more words, repeated, or held inside a phrase.
+    #[test]
+    fn the_index_names_a_value_where_every_position_does() {
+        let reads: Vec<ReadValue> = VALUES.iter().map(|v| ReadValue::new(v)).collect();
+        let mut phrases = Phrases::default();
+        for (raw, read) in (0u32..).zip(&reads) {
+            phrases.add(Symbol(raw), read.clone());
+        }
+        let phrase_reads: Vec<ReadValue> =
+            reads.iter().filter(|r| r.words() >= 2).cloned().collect();
+        let empty = Phrases::default();
+        let mut checked = 0;
+        for text in turns() {
+            let turn = ReadTurn::new(&text);
+            // The values known before the turn is read.
+            let mut before = MentionIndex::default();
+            for (raw, read) in (0u32..).zip(&reads) {
+                before.add_value(read.lookup(), raw);
+            }
+            let candidates = before.add_turn(&turn, 0);
+            let found: Vec<(u32, &[Placed<u32>])> = by_turn_or_value(&candidates).collect();
+            // The turn read before the values are known.
+            let mut after = MentionIndex::default();
+            after.add_turn(&turn, 0);
+            for (raw, read) in (0u32..).zip(&reads) {
+                let starts_now = found
+                    .iter()
+                    .find(|(v, _)| *v == raw)
+                    .map_or(&[][..], |(_, s)| *s);
+                let keyed = after.turns_keyed(read.lookup(), 1);
+                let starts_later = by_turn_or_value(&keyed)
+                    .find(|&(position, _)| position == 0)
+                    .map_or(&[][..], |(_, s)| s);
+                let named = turn.names_read(read);
+                let own = on_its_own_by_every_position(&turn, read, &phrase_reads);
+                let symbol = Symbol(raw);
+                assert_eq!(names_at(&turn, read, starts_now), named, "{text:?} {raw}");
+                assert_eq!(names_at(&turn, read, starts_later), named, "{text:?} {raw}");
+                assert_eq!(
+                    names_on_its_own(&turn, symbol, read, [&phrases, &empty], starts_now),
+                    own,
+                    "{text:?} {raw}"
+                );
+                assert_eq!(
+                    names_on_its_own(&turn, symbol, read, [&empty, &phrases], starts_later),
+                    own,
+                    "{text:?} {raw}"
+                );
+                checked += usize::from(named) + usize::from(own);
+            }
+        }
+        // The rule holds somewhere, not only nowhere.
+        assert!(checked > 1000, "{checked}");
     }
 }

@@ -220,13 +220,20 @@ impl ReadValue {
 }
 
 impl ReadTurn {
-    /// The turn's tokens and its amounts (a key may come more than once): a
-    /// value can be named in the turn only if its [`ReadValue::lookup`] key
-    /// is among them (or it is a date), so an index over these finds every
-    /// candidate turn of a value without asking every turn.
-    pub fn lookup_keys(&self) -> impl Iterator<Item = Lookup<'_>> {
-        let tokens = self.tokens.iter().map(Lookup::Token);
-        tokens.chain(self.amounts.iter().map(|a| Lookup::Amount(a)))
+    /// The turn's tokens and its amounts (a key may come more than once),
+    /// each token with its position among the turn's tokens: a value can be
+    /// named in the turn only if its [`ReadValue::lookup`] key is among
+    /// them (or it is a date), and a value of words only where its first
+    /// word stands ([`ReadTurn::names_words_at`]), so an index over these
+    /// finds every candidate turn of a value, and the places to look in it,
+    /// without asking every turn.
+    pub fn lookup_keys(&self) -> impl Iterator<Item = (Lookup<'_>, Option<usize>)> {
+        let tokens = self
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(at, token)| (Lookup::Token(token), Some(at)));
+        tokens.chain(self.amounts.iter().map(|a| (Lookup::Amount(a), None)))
     }
 }
 
