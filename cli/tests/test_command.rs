@@ -65,7 +65,20 @@ fn the_blind_parcel_fixture_passes_its_tests() {
     let summary = text(&out);
     assert!(out.status.success(), "{summary}");
     assert!(summary.contains(" 0 failed; 0 errors"), "{summary}");
-    assert!(summary.contains("46 expectations checked"), "{summary}");
+    assert!(summary.contains("90 expectations checked"), "{summary}");
+}
+
+/// The pharmacy fixture's blind probes (questions proposing to wait, keep
+/// or choose, a yes to a question about a fact, and clean requests in
+/// unusual shapes, written by an author who did not read the reader) pass.
+#[test]
+fn the_blind_pharmacy_probes_pass() {
+    let bundle = root().join("engine/tests/fixtures/pharmacy");
+    let out = turnstile(&["test", bundle.to_str().unwrap()]);
+    let summary = text(&out);
+    assert!(out.status.success(), "{summary}");
+    assert!(summary.contains(" 0 failed; 0 errors"), "{summary}");
+    assert!(summary.contains("30 expectations checked"), "{summary}");
 }
 
 #[test]

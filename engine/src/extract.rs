@@ -695,7 +695,8 @@ impl Extractor {
         }
         // A request for a decision on an action, while one record of a kind
         // is in play, refers to that record though it does not spell it
-        // ("Shall I downgrade all passengers to basic economy?").
+        // ("Shall I downgrade all passengers to basic economy?"), unless it
+        // spells another record id of that record's kind.
         if speaker == Speaker::Agent
             && cues.asks_decision
             && named_actions != 0
@@ -704,6 +705,9 @@ impl Extractor {
             for ids in self.in_play.values() {
                 if let [id] = ids.as_slice()
                     && !named_here.contains(&id.0)
+                    && !self
+                        .asked
+                        .latest_names_another_record(self.interner.resolve(*id))
                 {
                     let record = identifier_word(self.interner.resolve(*id))
                         .is_some_and(|w| is_record_word(&w));

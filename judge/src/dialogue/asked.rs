@@ -134,6 +134,21 @@ impl AskedWords {
         self.other_discussed = false;
     }
 
+    /// Whether the latest request for a decision names a record id of the
+    /// kind of the record `id` (as a trace holds it), none of them `id`:
+    /// "Shall I upgrade PK-71466?" is about PK-71466, not about PK-71420, the
+    /// only parcel read ([`record_ids_in`]; [`same_kind`]).
+    #[must_use]
+    pub fn latest_names_another_record(&self, id: &str) -> bool {
+        let written = record_ids_in(id);
+        let [word] = written.as_slice() else {
+            return false;
+        };
+        self.latest_ids
+            .iter()
+            .any(|named| named != word && same_kind(named, word))
+    }
+
     /// Notes a turn after the latest request for a decision (not itself
     /// one): whether it names a record of a kind that request named, not
     /// one it named ("Is LT-4480 the old ThinkPad?" after "Shall I wipe
@@ -378,6 +393,20 @@ mod tests {
             by_sentences.add_sentences(&super::super::sentences(text));
             assert_eq!(by_text, by_sentences, "{text}");
         }
+    }
+
+    /// A request spelling another record id of a record's kind is about
+    /// that one; ids of other kinds, or the record's own, are not.
+    #[test]
+    fn a_request_names_another_record_of_a_kind_by_its_id() {
+        let mut asked = AskedWords::default();
+        asked.note_request_ids("Shall I upgrade PK-71466 to next day, paid with card 5519?");
+        assert!(asked.latest_names_another_record("PK-71420"));
+        assert!(!asked.latest_names_another_record("PK-71466"));
+        assert!(!asked.latest_names_another_record("#W9300146"));
+        assert!(!asked.latest_names_another_record("olivia_lopez_3865"));
+        asked.note_request_ids("Shall I upgrade it to next day?");
+        assert!(!asked.latest_names_another_record("PK-71420"));
     }
 
     #[test]

@@ -544,6 +544,27 @@ pub(crate) const DECLINING_CLAUSE: &[&[&str]] = &[
     &["as", "they", "are"],
 ];
 
+/// Words by which a request for a decision proposes keeping things as they
+/// are, or waiting, in place of an action the turn describes: "Do you want
+/// to keep it at standard instead?", "…, or would you rather I leave it?",
+/// "Should we hold off for now?". Unlike [`DECLINING`] they need no action
+/// word after them; the negators and *without*, which decline a detail as
+/// often as the action ("proceed without insurance"), are not among them.
+pub(crate) const KEEPING: &[&[&str]] = &[
+    &["keep"],
+    &["leave"],
+    &["stay"],
+    &["remain"],
+    &["wait"],
+    &["hold", "off"],
+    &["postpone"],
+    &["delay"],
+    &["defer"],
+    &["pause"],
+    &["instead"],
+    &["rather"],
+];
+
 /// Tag questions: a question whose last clause is one of these ("I'll reset
 /// your password, ok?", "… — sound good?") asks the user to decide.
 pub(crate) const TAG_QUESTIONS: &[&[&str]] = &[
@@ -585,6 +606,22 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["ok", "with"],
     &["sound", "good"],
     &["ready", "to"],
+    &["is", "that", "what", "you"],
+    &["is", "that", "what", "you'd"],
+    &["is", "this", "what", "you"],
+    &["is", "this", "what", "you'd"],
+    &["does", "that", "work"],
+    &["does", "this", "work"],
+    &["would", "that", "work"],
+    &["work", "for", "you"],
+    &["does", "that", "sound"],
+    &["does", "this", "sound"],
+    &["does", "that", "look"],
+    &["does", "this", "look"],
+    &["does", "everything", "look"],
+    &["would", "that", "be"],
+    &["would", "this", "be"],
+    &["are", "you", "happy", "with"],
 ];
 
 /// Words that make a question about the action asked for (with
@@ -615,6 +652,8 @@ pub(crate) const DECISION_WORDS: &[&str] = &[
     "accurate",
     "everything",
     "all",
+    "sound",
+    "sounds",
 ];
 
 /// Purpose markers: a negator after one in its clause, before a verb of

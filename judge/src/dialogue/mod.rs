@@ -195,11 +195,13 @@
 //! turn that names some identifier (a token mixing letters and digits, a
 //! `#`-prefixed token, a number of five or more digits, or a capitalised
 //! code such as `XEHM4B`), so "Do you want a coffee?" is never a summary.
-//! A summary proposes doing the action: a turn naming it only after a
-//! declining word in its clause (*hold off on, wait, skip, keep, leave,
-//! instead of, rather than, not, without*) or in a clause keeping things as
-//! they are (*on hold, as it is*) names it as what not to do, and is no
-//! summary of it ([`TurnCues::declined`]).
+//! A summary proposes doing the action, as its asking sentences propose
+//! it: a turn naming it there only after a declining word in its clause
+//! (*hold off on, wait, skip, keep, leave, instead of, rather than, not,
+//! without*) or in a clause keeping things as they are (*on hold, as it
+//! is*), asking only to keep things as they are while a statement describes
+//! the action, or offering keeping after an *or*, names it as what not to
+//! do, and is no summary of it ([`TurnCues::declined`]).
 //! Consent is **given** by the first `Affirm` user turn after the summary
 //! that comes before any later agent question (a yes to a later, unrelated
 //! question does not count), and only if no user turn after the summary —
@@ -349,16 +351,39 @@ fn action_stem(word: &str) -> String {
 }
 
 /// The actions (by [`action_stem`]) an agent turn names only as what not to
-/// do: every occurrence of their words is in a sentence asking for a
-/// decision, after a declining word in its clause ("hold off on wiping",
-/// "rather than revoke it", "don't transfer", "without the wipe": no
-/// scope-ending word such as "and", "or", "but" in between), or in a clause
-/// that keeps things as they are ("put the cancellation on hold").
+/// do. A turn proposes what its asking sentences (a question, or a sentence
+/// holding a request cue) propose:
+/// - an action an asking sentence names after a declining word in its
+///   clause ("hold off on wiping", "rather than revoke it", "don't
+///   transfer", "without the wipe": no scope-ending word such as "and",
+///   "or", "but" in between), or in a clause that keeps things as they are
+///   ("put the cancellation on hold"), is declined, though a statement of
+///   the turn describes it ("I can cancel it. Should I wait until tomorrow
+///   before cancelling?");
+/// - when every asking sentence proposes only keeping things as they are
+///   or waiting (a [`PhraseClass::Keeping`] word or a keeping clause, no
+///   action word it does not decline, no go-ahead: "Upgrading would cost
+///   £8.90. Do you want to keep it at standard instead?"), the actions its
+///   statements describe are declined too;
+/// - when a clause of an asking sentence offers, after an *or*, keeping
+///   things as they are and no action ("Shall I cancel it, or would you
+///   rather I leave it?", "…, or just keep it on its current route?"), a
+///   yes picks neither option: every action the turn names is declined.
 fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
     let mut proposed: Vec<String> = Vec::new();
     let mut declined: Vec<String> = Vec::new();
+    let mut described: Vec<String> = Vec::new();
+    let mut asking = 0;
+    let mut keeping_only = 0;
+    let mut either_or = false;
+    let push = |list: &mut Vec<String>, stem: String| {
+        if !list.contains(&stem) {
+            list.push(stem);
+        }
+    };
     for sentence in sentences {
         let asks = sentence.question || PhraseClass::AskCues.any_in(sentence.words());
+        let mut proposes_action = false;
         for clause in sentence.clauses() {
             let keeps = asks && PhraseClass::DecliningClause.any_in(clause);
             let decliners: Vec<usize> = if asks {
@@ -373,6 +398,11 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
                 if !is_action_word(word) {
                     continue;
                 }
+                let stem = action_stem(word);
+                if !asks {
+                    push(&mut described, stem);
+                    continue;
+                }
                 let declines = keeps
                     || decliners.iter().any(|&from| {
                         from <= at
@@ -382,20 +412,50 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
                                 .iter()
                                 .any(|w| WordClass::ScopeEnds.has(w))
                     });
-                let stem = action_stem(word);
-                let list = if declines {
-                    &mut declined
+                if declines {
+                    push(&mut declined, stem);
                 } else {
-                    &mut proposed
-                };
-                if !list.contains(&stem) {
-                    list.push(stem);
+                    proposes_action = true;
+                    push(&mut proposed, stem);
                 }
             }
+        }
+        if !asks {
+            continue;
+        }
+        let words = sentence.words();
+        asking += 1;
+        if !proposes_action && !PhraseClass::GoAhead.any_in(words) && proposes_keeping(words) {
+            keeping_only += 1;
+        }
+        either_or |= sentence.clauses().any(|clause| {
+            clause.iter().enumerate().any(|(at, w)| {
+                w == "or"
+                    && clause.get(at + 1..).is_some_and(|rest| {
+                        !rest.iter().any(is_action_word) && proposes_keeping(rest)
+                    })
+            })
+        });
+    }
+    if either_or {
+        for stem in proposed.drain(..).chain(described.drain(..)) {
+            push(&mut declined, stem);
+        }
+        return declined;
+    }
+    if asking > 0 && keeping_only == asking {
+        for stem in described.drain(..) {
+            push(&mut declined, stem);
         }
     }
     declined.retain(|stem| !proposed.contains(stem));
     declined
+}
+
+/// Whether `words` propose keeping things as they are, or waiting
+/// ([`PhraseClass::Keeping`], or a keeping clause: "as it is", "on hold").
+fn proposes_keeping(words: &[Word]) -> bool {
+    PhraseClass::Keeping.any_in(words) || PhraseClass::DecliningClause.any_in(words)
 }
 
 /// How a user turn answers a request for a decision: the yes that
@@ -1025,6 +1085,15 @@ mod tests {
             "Is it okay if I don't cancel #W9300146 yet?",
             "Shall I put the cancellation of #W9300146 on hold?",
             "Would you like me to skip the cancellation for now?",
+            // The question declines what a statement describes.
+            "I can cancel order #W9300146 now. Should I wait until tomorrow before cancelling?",
+            // The only question proposes keeping things as they are.
+            "Cancelling order #W9300146 is free. Do you want to keep it instead?",
+            "I could cancel order #W9300146 today. Would you prefer to leave it as it is?",
+            // Either the action or keeping: a yes picks neither.
+            "Shall I cancel #W9300146, or would you rather wait?",
+            "Shall I cancel #W9300146, or just leave it as it is?",
+            "Should I go ahead with cancelling #W9300146, or hold off for now?",
         ] {
             assert_eq!(declined(text), ["cance"], "{text}");
             let turns = [turn(1, Role::Agent, text), turn(2, Role::User, "Yes.")];
@@ -1035,8 +1104,14 @@ mod tests {
         }
         for text in [
             "Shall I cancel order #W9300146?",
-            "Shall I cancel #W9300146, or would you rather wait?",
             "I can't undo it later. Shall I cancel order #W9300146?",
+            // A go-ahead, or another question asking to go ahead, proposes
+            // what the statements describe.
+            "I'll cancel order #W9300146. Shall I proceed and keep your other orders as they are?",
+            "I'll cancel order #W9300146. Do you want to keep the other order? Shall I proceed?",
+            "I'll cancel order #W9300146. Shall I proceed without a refund to the gift card?",
+            // An *or* offering another action is no offer to keep.
+            "Shall I cancel #W9300146, or would you rather I exchange it?",
             "Shall I cancel #W9300146? If you'd rather wait, I can hold off on the cancellation.",
             "Shall I exchange it and cancel #W9300146 instead of returning it?",
         ] {

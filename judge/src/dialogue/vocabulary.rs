@@ -20,7 +20,7 @@ use super::lexicon::{
     CONDITION_HEADS, CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS,
     COURTESY_CONDITIONS, DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE, FILLERS,
     FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS, INFINITIVE_VERBS,
-    INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, MODAL_HEADS, NEGATORS,
+    INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING, MODAL_HEADS, NEGATORS,
     NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PRECEDENCE, REFUSALS, RETENTION,
     RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL, WISHES,
     WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
@@ -172,11 +172,12 @@ pub(crate) enum PhraseClass {
     DecliningClause,
     ConditionHeads,
     TagQuestions,
+    Keeping,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 27] = [
+    const ALL: [PhraseClass; 28] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -204,6 +205,7 @@ impl PhraseClass {
         PhraseClass::DecliningClause,
         PhraseClass::ConditionHeads,
         PhraseClass::TagQuestions,
+        PhraseClass::Keeping,
     ];
 
     /// The lexicon's list this class reads.
@@ -236,6 +238,7 @@ impl PhraseClass {
             PhraseClass::DecliningClause => DECLINING_CLAUSE,
             PhraseClass::ConditionHeads => CONDITION_HEADS,
             PhraseClass::TagQuestions => TAG_QUESTIONS,
+            PhraseClass::Keeping => KEEPING,
         }
     }
 
