@@ -137,7 +137,9 @@ impl AskedWords {
     /// Whether the latest request for a decision names a record id of the
     /// kind of the record `id` (as a trace holds it), none of them `id`:
     /// "Shall I upgrade PK-71466?" is about PK-71466, not about PK-71420, the
-    /// only parcel read ([`record_ids_in`]; [`same_kind`]).
+    /// only parcel read. Ids are read as people write them (letters, an
+    /// optional hyphen, four or more digits); two are of one kind when their
+    /// letters are the same and their lengths equal.
     #[must_use]
     pub fn latest_names_another_record(&self, id: &str) -> bool {
         let written = record_ids_in(id);

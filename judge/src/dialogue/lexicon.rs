@@ -565,6 +565,11 @@ pub(crate) const KEEPING: &[&[&str]] = &[
     &["rather"],
 ];
 
+/// Words opening a clause of a request for a decision that names the step
+/// waiting on the question, not what it proposes: "Before I file it, can
+/// you confirm the email on the account is …?".
+pub(crate) const WAITING_HEADS: &[&str] = &["before", "prior"];
+
 /// Tag questions: a question whose last clause is one of these ("I'll reset
 /// your password, ok?", "… — sound good?") asks the user to decide.
 pub(crate) const TAG_QUESTIONS: &[&[&str]] = &[

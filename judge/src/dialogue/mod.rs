@@ -199,9 +199,10 @@
 //! it: a turn naming it there only after a declining word in its clause
 //! (*hold off on, wait, skip, keep, leave, instead of, rather than, not,
 //! without*) or in a clause keeping things as they are (*on hold, as it
-//! is*), asking only to keep things as they are while a statement describes
-//! the action, or offering keeping after an *or*, names it as what not to
-//! do, and is no summary of it ([`TurnCues::declined`]).
+//! is*), naming it only as the step waiting on the question (*before I file
+//! it, can you confirm …?*), asking only to keep things as they are while a
+//! statement describes the action, or offering keeping after an *or*, names
+//! it as what not to do, and is no summary of it ([`TurnCues::declined`]).
 //! Consent is **given** by the first `Affirm` user turn after the summary
 //! that comes before any later agent question (a yes to a later, unrelated
 //! question does not count), and only if no user turn after the summary —
@@ -360,6 +361,13 @@ fn action_stem(word: &str) -> String {
 ///   ("put the cancellation on hold"), is declined, though a statement of
 ///   the turn describes it ("I can cancel it. Should I wait until tomorrow
 ///   before cancelling?");
+/// - an action an asking sentence without a go-ahead names in a clause
+///   opening with *before* or *prior* is the step waiting on the question,
+///   not what it proposes ("Before I file it, can you confirm the email on
+///   the account is …?");
+/// - a statement's word for that waiting action, which the asking
+///   sentences propose by no word of theirs, is declined with it (one
+///   action's words: the bits of `DomainTags::actions`);
 /// - when every asking sentence proposes only keeping things as they are
 ///   or waiting (a [`PhraseClass::Keeping`] word or a keeping clause, no
 ///   action word it does not decline, no go-ahead: "Upgrading would cost
@@ -372,7 +380,10 @@ fn action_stem(word: &str) -> String {
 fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
     let mut proposed: Vec<String> = Vec::new();
     let mut declined: Vec<String> = Vec::new();
-    let mut described: Vec<String> = Vec::new();
+    // The actions (a bit each) some asking sentence names as the step
+    // waiting on it, and those one proposes.
+    let (mut waiting_bits, mut proposed_bits) = (0u16, 0u16);
+    let mut described: Vec<(String, u16)> = Vec::new();
     let mut asking = 0;
     let mut keeping_only = 0;
     let mut either_or = false;
@@ -383,9 +394,17 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
     };
     for sentence in sentences {
         let asks = sentence.question || PhraseClass::AskCues.any_in(sentence.words());
+        let go_ahead = PhraseClass::GoAhead.any_in(sentence.words());
         let mut proposes_action = false;
         for clause in sentence.clauses() {
             let keeps = asks && PhraseClass::DecliningClause.any_in(clause);
+            // "Before I file it, can you confirm …?": the step waiting on
+            // the question, not what it proposes.
+            let waits = asks
+                && !go_ahead
+                && clause
+                    .first()
+                    .is_some_and(|w| WordClass::WaitingHeads.has(w));
             let decliners: Vec<usize> = if asks {
                 PhraseClass::Declining
                     .matches(clause)
@@ -399,11 +418,15 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
                     continue;
                 }
                 let stem = action_stem(word);
+                let bits = word.tags().actions();
                 if !asks {
-                    push(&mut described, stem);
+                    if !described.iter().any(|(s, _)| *s == stem) {
+                        described.push((stem, bits));
+                    }
                     continue;
                 }
                 let declines = keeps
+                    || waits
                     || decliners.iter().any(|&from| {
                         from <= at
                             && !clause
@@ -413,9 +436,13 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
                                 .any(|w| WordClass::ScopeEnds.has(w))
                     });
                 if declines {
+                    if waits {
+                        waiting_bits |= bits;
+                    }
                     push(&mut declined, stem);
                 } else {
                     proposes_action = true;
+                    proposed_bits |= bits;
                     push(&mut proposed, stem);
                 }
             }
@@ -425,7 +452,7 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
         }
         let words = sentence.words();
         asking += 1;
-        if !proposes_action && !PhraseClass::GoAhead.any_in(words) && proposes_keeping(words) {
+        if !proposes_action && !go_ahead && proposes_keeping(words) {
             keeping_only += 1;
         }
         either_or |= sentence.clauses().any(|clause| {
@@ -437,14 +464,19 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
             })
         });
     }
+    let described = described.into_iter();
     if either_or {
-        for stem in proposed.drain(..).chain(described.drain(..)) {
+        for stem in proposed.drain(..).chain(described.map(|(stem, _)| stem)) {
             push(&mut declined, stem);
         }
         return declined;
     }
-    if asking > 0 && keeping_only == asking {
-        for stem in described.drain(..) {
+    let keeping = asking > 0 && keeping_only == asking;
+    // A statement's word for an action the questions name as the step
+    // waiting on them, and propose by no word, is declined with it ("I can
+    // file the claim. Before I file it, …?" declines *claim* too).
+    for (stem, bits) in described {
+        if keeping || (bits & waiting_bits != 0 && bits & proposed_bits == 0) {
             push(&mut declined, stem);
         }
     }
@@ -1123,6 +1155,24 @@ mod tests {
         }
         // A statement is no request: its negations propose nothing.
         assert!(declined("Your other orders will not be cancelled.").is_empty());
+        // The step waiting on a question about something else is not what
+        // it proposes, by any of the action's words.
+        let waiting = declined(
+            "I can change the address of order #W9300146. Before I update it, can you confirm your email is jo@example.org?",
+        );
+        assert!(waiting.contains(&"updat".to_owned()), "{waiting:?}");
+        assert!(waiting.contains(&"chang".to_owned()), "{waiting:?}");
+        for text in [
+            "Before I proceed, shall I cancel order #W9300146?",
+            "Before I cancel order #W9300146, please confirm you want to proceed.",
+            "Before I cancel it, can you confirm you want order #W9300146 cancelled?",
+        ] {
+            assert!(
+                declined(text).iter().all(|stem| stem != "cance"),
+                "{text}: {:?}",
+                declined(text)
+            );
+        }
     }
 
     #[test]

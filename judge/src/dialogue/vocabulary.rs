@@ -22,8 +22,8 @@ use super::lexicon::{
     FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS, INFINITIVE_VERBS,
     INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING, MODAL_HEADS, NEGATORS,
     NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PRECEDENCE, REFUSALS, RETENTION,
-    RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL, WISHES,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL,
+    WAITING_HEADS, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -59,11 +59,12 @@ pub(crate) enum WordClass {
     AnaphoricObjects,
     NoNeedTail,
     SelectingWords,
+    WaitingHeads,
 }
 
 impl WordClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [WordClass; 23] = [
+    const ALL: [WordClass; 24] = [
         WordClass::Fillers,
         WordClass::Negators,
         WordClass::InterjectionFollowers,
@@ -87,6 +88,7 @@ impl WordClass {
         WordClass::AnaphoricObjects,
         WordClass::NoNeedTail,
         WordClass::SelectingWords,
+        WordClass::WaitingHeads,
     ];
 
     /// The lexicon's list this class reads.
@@ -115,6 +117,7 @@ impl WordClass {
             WordClass::AnaphoricObjects => ANAPHORIC_OBJECTS,
             WordClass::NoNeedTail => NO_NEED_TAIL,
             WordClass::SelectingWords => SELECTING_WORDS,
+            WordClass::WaitingHeads => WAITING_HEADS,
         }
     }
 
