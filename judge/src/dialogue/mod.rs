@@ -394,7 +394,7 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
     };
     for sentence in sentences {
         let asks = sentence.question || PhraseClass::AskCues.any_in(sentence.words());
-        let go_ahead = PhraseClass::GoAhead.any_in(sentence.words());
+        let go_ahead = asks && PhraseClass::GoAhead.any_in(sentence.words());
         let mut proposes_action = false;
         for clause in sentence.clauses() {
             let keeps = asks && PhraseClass::DecliningClause.any_in(clause);
