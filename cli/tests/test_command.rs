@@ -85,6 +85,14 @@ fn the_blind_pharmacy_probes_pass() {
     fixture_passes("pharmacy", 30);
 }
 
+/// The IT desk fixture's blind probes (decision questions asking whether
+/// the plan suits the user, a yes to a fact asked before the action, and
+/// keep-or-act questions) pass.
+#[test]
+fn the_blind_it_desk_probes_pass() {
+    fixture_passes("it-desk", 24);
+}
+
 #[test]
 fn every_shipped_conversation_cites_the_policy_it_checks() {
     for bundle in shipped() {

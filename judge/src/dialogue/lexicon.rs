@@ -567,8 +567,8 @@ pub(crate) const KEEPING: &[&[&str]] = &[
 
 /// Words opening a clause of a request for a decision that names the step
 /// waiting on the question, not what it proposes: "Before I file it, can
-/// you confirm the email on the account is …?".
-pub(crate) const WAITING_HEADS: &[&str] = &["before", "prior"];
+/// you confirm the email on the account is …?", "Ahead of the grant, …?".
+pub(crate) const WAITING_HEADS: &[&str] = &["before", "prior", "ahead"];
 
 /// Tag questions: a question whose last clause is one of these ("I'll reset
 /// your password, ok?", "… — sound good?") asks the user to decide.
@@ -626,7 +626,10 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["does", "everything", "look"],
     &["would", "that", "be"],
     &["would", "this", "be"],
-    &["are", "you", "happy", "with"],
+    &["are", "you", "happy"],
+    &["is", "that", "all", "right"],
+    &["is", "this", "all", "right"],
+    &["good", "to", "go"],
 ];
 
 /// Words that make a question about the action asked for (with
@@ -659,6 +662,7 @@ pub(crate) const DECISION_WORDS: &[&str] = &[
     "all",
     "sound",
     "sounds",
+    "go",
 ];
 
 /// Purpose markers: a negator after one in its clause, before a verb of

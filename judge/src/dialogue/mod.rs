@@ -365,9 +365,10 @@ fn action_stem(word: &str) -> String {
 ///   opening with *before* or *prior* is the step waiting on the question,
 ///   not what it proposes ("Before I file it, can you confirm the email on
 ///   the account is …?");
-/// - a statement's word for that waiting action, which the asking
-///   sentences propose by no word of theirs, is declined with it (one
-///   action's words: the bits of `DomainTags::actions`);
+/// - a statement's word for that waiting action (or for any action, when
+///   the clause names it by an anaphor: "Before I do that, …?"), which the
+///   asking sentences propose by no word of theirs, is declined with it
+///   (one action's words: the bits of `DomainTags::actions`);
 /// - when every asking sentence proposes only keeping things as they are
 ///   or waiting (a [`PhraseClass::Keeping`] word or a keeping clause, no
 ///   action word it does not decline, no go-ahead: "Upgrading would cost
@@ -387,6 +388,7 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
     let mut asking = 0;
     let mut keeping_only = 0;
     let mut either_or = false;
+    let mut waits_for_described = false;
     let push = |list: &mut Vec<String>, stem: String| {
         if !list.contains(&stem) {
             list.push(stem);
@@ -413,6 +415,14 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
             } else {
                 Vec::new()
             };
+            // "Before I do that, …?": the action the statements describe
+            // waits, named by an anaphor.
+            if waits
+                && !clause.iter().any(is_action_word)
+                && clause.iter().any(|w| WordClass::ActionAnaphors.has(w))
+            {
+                waits_for_described = true;
+            }
             for (at, word) in clause.iter().enumerate() {
                 if !is_action_word(word) {
                     continue;
@@ -476,7 +486,8 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
     // waiting on them, and propose by no word, is declined with it ("I can
     // file the claim. Before I file it, …?" declines *claim* too).
     for (stem, bits) in described {
-        if keeping || (bits & waiting_bits != 0 && bits & proposed_bits == 0) {
+        let waits = waits_for_described || bits & waiting_bits != 0;
+        if keeping || (waits && bits & proposed_bits == 0) {
             push(&mut declined, stem);
         }
     }
@@ -1163,9 +1174,16 @@ mod tests {
         assert!(waiting.contains(&"updat".to_owned()), "{waiting:?}");
         assert!(waiting.contains(&"chang".to_owned()), "{waiting:?}");
         for text in [
+            "I'll cancel order #W9300146. Before I do that, can you confirm your email is jo@example.org?",
+            "Cancelling order #W9300146 is free. Ahead of the cancellation, is your email still jo@example.org?",
+        ] {
+            assert_eq!(declined(text), ["cance"], "{text}");
+        }
+        for text in [
             "Before I proceed, shall I cancel order #W9300146?",
             "Before I cancel order #W9300146, please confirm you want to proceed.",
             "Before I cancel it, can you confirm you want order #W9300146 cancelled?",
+            "I'll cancel order #W9300146. Before I do that, shall I proceed?",
         ] {
             assert!(
                 declined(text).iter().all(|stem| stem != "cance"),
