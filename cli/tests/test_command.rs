@@ -87,10 +87,11 @@ fn the_blind_pharmacy_probes_pass() {
 
 /// The IT desk fixture's blind probes (decision questions asking whether
 /// the plan suits the user, a yes to a fact asked before the action, and
-/// keep-or-act questions) pass.
+/// keep-or-act questions) pass, and so do its conversations with an agent
+/// that writes each message as a JSON document (`tests/structured.jsonl`).
 #[test]
 fn the_blind_it_desk_probes_pass() {
-    fixture_passes("it-desk", 24);
+    fixture_passes("it-desk", 29);
 }
 
 #[test]

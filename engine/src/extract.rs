@@ -39,7 +39,8 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word, turn_cues_of,
+    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word, readable_text,
+    turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -589,13 +590,15 @@ impl Extractor {
             (Event::Principal { .. }, Some(words)) => (Speaker::User, words),
             _ => return None,
         };
+        let text = readable_text(text);
+        let text = text.as_ref();
         let (rendered, mut cues) = match event {
             Event::User { .. } | Event::Agent { .. } => {
                 let role = match speaker {
                     Speaker::Agent => Role::Agent,
                     Speaker::User | Speaker::Ticket => Role::User,
                 };
-                let rendered = Turn::with_lexicon(k.0, role, text.clone(), lexicon.clone());
+                let rendered = Turn::with_lexicon(k.0, role, text, lexicon.clone());
                 let cues = turn_cues_of(&rendered, &mut self.asked);
                 (Some(rendered), cues)
             }

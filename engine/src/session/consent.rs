@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use turnstile_judge::dialogue::{Stance, reply_stance};
+use turnstile_judge::dialogue::{Stance, readable_text, reply_stance};
 use turnstile_judge::{Conversation, JudgeRequest, Judgement, Question, Verdict, consent_node_id};
 use turnstile_rules::{
     ConsentOutcome, Env, EventIdx, FactsBuilder, Reply, Speaker, StepId, Symbol, evaluate,
@@ -378,7 +378,7 @@ impl Core {
                     .get(k.as_usize())
                     .and_then(|facts| facts.turn)
                     .is_some_and(|turn| turn.reply == Reply::Affirms);
-                if reply_stance(text) == Stance::Refuse {
+                if reply_stance(&readable_text(text)) == Stance::Refuse {
                     self.approvals.withdraw();
                 } else if affirms {
                     self.approvals.affirm();
@@ -481,7 +481,7 @@ pub(super) fn consent_read(core: &Core) -> ConsentState {
     // for the decision opens it again (as `confirmed(...)` reads it).
     let refused = replies.iter().any(|turn| {
         matches!(core.events.get(turn.event.as_usize()),
-            Some(Event::User { text }) if reply_stance(text) == Stance::Refuse)
+            Some(Event::User { text }) if reply_stance(&readable_text(text)) == Stance::Refuse)
     });
     if refused {
         ConsentState::Refused

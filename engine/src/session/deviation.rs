@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+use turnstile_judge::dialogue::readable_text;
 use turnstile_rules::{Env, EventIdx, Reason, StepId};
 
 use super::core::Core;
@@ -318,7 +319,12 @@ impl Core {
     pub(super) fn agent_deviation(&self, k: EventIdx) -> Option<GateVerdict> {
         let index = k.as_usize();
         let found = match self.events.get(index)? {
-            Event::Agent { text, .. } => in_message(&self.rt.bundle, &self.successes, index, text),
+            Event::Agent { text, .. } => in_message(
+                &self.rt.bundle,
+                &self.successes,
+                index,
+                &readable_text(text),
+            ),
             Event::Call { tool, .. } => self.device_call(index, tool),
             _ => None,
         }?;
@@ -349,8 +355,10 @@ impl Core {
         let bundle = &self.rt.bundle;
         let instruction = last_agent.map(EventIdx::as_usize).filter(|&j| j < index);
         let flagged = instruction.is_some_and(|j| match self.events.get(j) {
-            Some(Event::Agent { text, .. }) => in_message(bundle, &self.successes, j, text)
-                .is_some_and(|f| f.action.subject() == tool),
+            Some(Event::Agent { text, .. }) => {
+                in_message(bundle, &self.successes, j, &readable_text(text))
+                    .is_some_and(|f| f.action.subject() == tool)
+            }
             _ => false,
         });
         if flagged {

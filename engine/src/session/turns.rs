@@ -3,6 +3,7 @@
 //! the last event of each role, so a question's key is known without
 //! rendering its slice.
 
+use turnstile_judge::dialogue::readable_text;
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::EventIdx;
 
@@ -67,9 +68,9 @@ const TOOL_TEXT_LIMIT: usize = 600;
 /// the one the whole text, cut at the limit, gives.
 pub fn render(k: EventIdx, event: &Event) -> Turn {
     let (role, text) = match event {
-        Event::User { text } => (Role::User, text.clone()),
+        Event::User { text } => (Role::User, readable_text(text).into_owned()),
         Event::Ticket { text } => (Role::User, crate::extract::ticket_text(text)),
-        Event::Agent { text } => (Role::Agent, text.clone()),
+        Event::Agent { text } => (Role::Agent, readable_text(text).into_owned()),
         // The host's word, not the user's: no message to read.
         Event::Principal { id, .. } => (Role::Tool, format!("host principal {id}")),
         Event::Call { tool, args, .. } => (

@@ -228,6 +228,7 @@ mod inflect;
 mod lexicon;
 mod ownership;
 mod stance;
+mod structured;
 mod tokens;
 mod value;
 mod vocabulary;
@@ -266,6 +267,7 @@ pub(crate) use domain::DomainClass;
 pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
 pub use inflect::inflections;
 pub use stance::{Stance, reply_stance, reply_stance_in};
+pub use structured::readable_text;
 pub use tokens::Word;
 pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, names_value};
 
