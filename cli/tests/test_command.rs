@@ -60,7 +60,7 @@ fn every_shipped_bundle_passes_its_tests() {
 /// conversations.
 #[test]
 fn the_blind_parcel_fixture_passes_its_tests() {
-    fixture_passes("parcel", 91);
+    fixture_passes("parcel", 99);
 }
 
 /// `turnstile test` passes every one of the `expectations` of the fixture

@@ -596,6 +596,8 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             let stance = markers.stance();
             let reply = if stance == Stance::Affirm && asked.leaves_record_open(&turn.text) {
                 Reply::Qualifies
+            } else if asks_what_a_condition_brings(turn, &markers, asked) {
+                Reply::Other
             } else {
                 Reply::of(stance, &markers, answers_the_action(turn, asked))
             };
@@ -612,6 +614,29 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
         }
         Role::Agent | Role::Tool => TurnCues::default(),
     }
+}
+
+/// Whether a user turn only asks what would follow on a condition ("Will it
+/// arrive tomorrow if I do that?"): every sentence a question, no yes, no
+/// marker but the condition, and no action but those asked about. Such a
+/// question answers nothing, so it does not qualify the request; the yes
+/// after the agent's answer does. A question naming another action ("Could
+/// you cancel it if that's cheaper?") proposes it, and still qualifies.
+fn asks_what_a_condition_brings(turn: &Turn, markers: &Markers, asked: &AskedWords) -> bool {
+    let only_condition = Markers {
+        condition: true,
+        question: true,
+        answer_sentences: markers.answer_sentences,
+        ..Markers::default()
+    };
+    *markers == only_condition
+        && turn.sentences().iter().all(|s| s.question)
+        && turn
+            .sentences()
+            .iter()
+            .flat_map(Sentence::tokens)
+            .filter(|w| is_action_word(w))
+            .all(|w| asked.names_action(w))
 }
 
 /// What a user turn's answer (its sentences before it moves on to another
@@ -720,7 +745,7 @@ fn turn_asks_decision(turn: &Turn) -> bool {
 fn request_words(sentences: &[Sentence]) -> Vec<Word> {
     let mut asking = sentences
         .iter()
-        .filter(|s| s.question || asks_decision_in(s.words()));
+        .filter(|s| s.question || asks_decision_in(&asking_words(s)));
     match (asking.next(), asking.next()) {
         (Some(only), None) => only.words().to_vec(),
         _ => Vec::new(),
@@ -731,7 +756,8 @@ fn request_words(sentences: &[Sentence]) -> Vec<Word> {
 /// ("shall I", "do you want", "please confirm", …) or a tag question ("…,
 /// ok?").
 fn asks_decision_of(sentences: &[Sentence]) -> bool {
-    asks_decision_in(&flat_tokens(sentences))
+    let words: Vec<&Word> = sentences.iter().flat_map(asking_words).collect();
+    asks_decision_in(&words)
         || sentences.iter().any(|s| {
             s.question
                 && s.clauses().last().is_some_and(|clause| {
@@ -741,6 +767,21 @@ fn asks_decision_of(sentences: &[Sentence]) -> bool {
                         .is_some_and(|p| p.len() == tail.len())
                 })
         })
+}
+
+/// The words of a sentence that may ask for a decision: all of them, but
+/// for the clauses of a statement that are a bare *yes* ("Yes, it should
+/// arrive tomorrow.", "…, so yes, it will"), whose yes answers the user
+/// rather than asking them ("Reply yes to confirm", "(yes/no)").
+fn asking_words(sentence: &Sentence) -> Vec<&Word> {
+    if sentence.question {
+        return sentence.words().iter().collect();
+    }
+    sentence
+        .clauses()
+        .filter(|clause| !matches!(stance::skip_fillers(clause), [only] if only == "yes"))
+        .flatten()
+        .collect()
 }
 
 /// [`asks_for_decision`] of a turn's word tokens.
@@ -1219,6 +1260,57 @@ mod tests {
                 want,
                 "{reply}"
             );
+        }
+    }
+
+    #[test]
+    fn a_question_about_what_follows_on_a_condition_answers_nothing() {
+        let summary = "I can cancel order #W9300146 for you. Shall I proceed?";
+        for (reply, want) in [
+            ("Will I get the refund today if I cancel it?", Reply::Other),
+            ("What happens if it has already shipped?", Reply::Other),
+            (
+                "Could you exchange it instead if that's cheaper?",
+                Reply::Qualifies,
+            ),
+            ("Could you exchange it if that's cheaper?", Reply::Qualifies),
+            (
+                "I only want it cancelled if the refund is today.",
+                Reply::Qualifies,
+            ),
+            (
+                "Will I get the refund if I don't return it?",
+                Reply::Qualifies,
+            ),
+            ("Maybe, if it's quick?", Reply::Qualifies),
+        ] {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
+            assert_eq!(
+                turn_cues(Role::User, reply, &tau2(), &mut asked).reply,
+                want,
+                "{reply}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_statement_whose_yes_answers_the_user_asks_nothing() {
+        for text in [
+            "Yes, it should arrive tomorrow.",
+            "Parcels upgraded before 6pm arrive the next day, so yes, it should arrive tomorrow.",
+            "Oh yes, I'll cancel order #W9300146 now.",
+        ] {
+            assert!(!asks_for_decision(text), "{text}");
+        }
+        for text in [
+            "Please reply yes to confirm.",
+            "Cancel order #W9300146? (yes/no)",
+            "Yes. Shall I proceed?",
+            "Yes, please confirm you want it cancelled.",
+            "Yes?",
+        ] {
+            assert!(asks_for_decision(text), "{text}");
         }
     }
 
