@@ -1239,59 +1239,49 @@ mod tests {
     #[test]
     fn a_reply_is_a_yes_or_one_of_three_ways_to_take_consent_away() {
         let summary = "To confirm: cancel order #W9300146. Shall I proceed?";
-        for (reply, want) in [
-            ("Yes, go ahead.", Reply::Affirms),
-            ("No.", Reply::Refuses),
-            ("Sure, when pigs fly.", Reply::Refuses),
-            ("I'll keep it.", Reply::Refuses),
-            ("Yes. Never mind, I changed my mind.", Reply::Withdraws),
-            (
-                "Yes, but let me check with my wife first.",
-                Reply::Withdraws,
-            ),
-            ("Yes, if it's free.", Reply::Qualifies),
-            ("Maybe.", Reply::Qualifies),
-            ("What's the fee?", Reply::Other),
-        ] {
-            let mut asked = AskedWords::default();
-            let _ = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
-            assert_eq!(
-                turn_cues(Role::User, reply, &tau2(), &mut asked).reply,
-                want,
-                "{reply}"
-            );
-        }
+        assert_replies(
+            summary,
+            &[
+                ("Yes, go ahead.", Reply::Affirms),
+                ("No.", Reply::Refuses),
+                ("Sure, when pigs fly.", Reply::Refuses),
+                ("I'll keep it.", Reply::Refuses),
+                ("Yes. Never mind, I changed my mind.", Reply::Withdraws),
+                (
+                    "Yes, but let me check with my wife first.",
+                    Reply::Withdraws,
+                ),
+                ("Yes, if it's free.", Reply::Qualifies),
+                ("Maybe.", Reply::Qualifies),
+                ("What's the fee?", Reply::Other),
+            ],
+        );
     }
 
     #[test]
     fn a_question_about_what_follows_on_a_condition_answers_nothing() {
         let summary = "I can cancel order #W9300146 for you. Shall I proceed?";
-        for (reply, want) in [
-            ("Will I get the refund today if I cancel it?", Reply::Other),
-            ("What happens if it has already shipped?", Reply::Other),
-            (
-                "Could you exchange it instead if that's cheaper?",
-                Reply::Qualifies,
-            ),
-            ("Could you exchange it if that's cheaper?", Reply::Qualifies),
-            (
-                "I only want it cancelled if the refund is today.",
-                Reply::Qualifies,
-            ),
-            (
-                "Will I get the refund if I don't return it?",
-                Reply::Qualifies,
-            ),
-            ("Maybe, if it's quick?", Reply::Qualifies),
-        ] {
-            let mut asked = AskedWords::default();
-            let _ = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
-            assert_eq!(
-                turn_cues(Role::User, reply, &tau2(), &mut asked).reply,
-                want,
-                "{reply}"
-            );
-        }
+        assert_replies(
+            summary,
+            &[
+                ("Will I get the refund today if I cancel it?", Reply::Other),
+                ("What happens if it has already shipped?", Reply::Other),
+                (
+                    "Could you exchange it instead if that's cheaper?",
+                    Reply::Qualifies,
+                ),
+                ("Could you exchange it if that's cheaper?", Reply::Qualifies),
+                (
+                    "I only want it cancelled if the refund is today.",
+                    Reply::Qualifies,
+                ),
+                (
+                    "Will I get the refund if I don't return it?",
+                    Reply::Qualifies,
+                ),
+                ("Maybe, if it's quick?", Reply::Qualifies),
+            ],
+        );
     }
 
     #[test]
@@ -1311,6 +1301,19 @@ mod tests {
             "Yes?",
         ] {
             assert!(asks_for_decision(text), "{text}");
+        }
+    }
+
+    /// Each reply, read right after `summary`, answers it as `want`.
+    fn assert_replies(summary: &str, cases: &[(&str, Reply)]) {
+        for &(reply, want) in cases {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
+            assert_eq!(
+                turn_cues(Role::User, reply, &tau2(), &mut asked).reply,
+                want,
+                "{reply}"
+            );
         }
     }
 
