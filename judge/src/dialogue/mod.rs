@@ -745,7 +745,7 @@ fn turn_asks_decision(turn: &Turn) -> bool {
 fn request_words(sentences: &[Sentence]) -> Vec<Word> {
     let mut asking = sentences
         .iter()
-        .filter(|s| s.question || asks_decision_in(&asking_words(s)));
+        .filter(|s| s.question || sentence_asks_decision(s));
     match (asking.next(), asking.next()) {
         (Some(only), None) => only.words().to_vec(),
         _ => Vec::new(),
@@ -756,8 +756,14 @@ fn request_words(sentences: &[Sentence]) -> Vec<Word> {
 /// ("shall I", "do you want", "please confirm", …) or a tag question ("…,
 /// ok?").
 fn asks_decision_of(sentences: &[Sentence]) -> bool {
-    let words: Vec<&Word> = sentences.iter().flat_map(asking_words).collect();
-    asks_decision_in(&words)
+    // Most turns hold no statement's own yes: their words are read whole.
+    let holds_cue = if sentences.iter().any(answers_with_yes) {
+        let words: Vec<&Word> = sentences.iter().flat_map(asking_words).collect();
+        asks_decision_in(&words)
+    } else {
+        asks_decision_in(&flat_tokens(sentences))
+    };
+    holds_cue
         || sentences.iter().any(|s| {
             s.question
                 && s.clauses().last().is_some_and(|clause| {
@@ -769,17 +775,38 @@ fn asks_decision_of(sentences: &[Sentence]) -> bool {
         })
 }
 
+/// Whether a sentence holds a request cue ([`asks_decision_in`] of its
+/// [`asking_words`]).
+fn sentence_asks_decision(sentence: &Sentence) -> bool {
+    if answers_with_yes(sentence) {
+        asks_decision_in(&asking_words(sentence))
+    } else {
+        asks_decision_in(sentence.words())
+    }
+}
+
+/// Whether a clause is a bare *yes* (after fillers).
+fn is_bare_yes(clause: &[Word]) -> bool {
+    matches!(stance::skip_fillers(clause), [only] if only == "yes")
+}
+
+/// Whether a statement holds a clause that is a bare *yes*: it answers the
+/// user ("Yes, it should arrive tomorrow.", "…, so yes, it will").
+fn answers_with_yes(sentence: &Sentence) -> bool {
+    !sentence.question && sentence.clauses().any(is_bare_yes)
+}
+
 /// The words of a sentence that may ask for a decision: all of them, but
-/// for the clauses of a statement that are a bare *yes* ("Yes, it should
-/// arrive tomorrow.", "…, so yes, it will"), whose yes answers the user
-/// rather than asking them ("Reply yes to confirm", "(yes/no)").
+/// for the clauses of a statement that are a bare *yes*
+/// ([`answers_with_yes`]), whose yes answers the user rather than asking
+/// them ("Reply yes to confirm", "(yes/no)").
 fn asking_words(sentence: &Sentence) -> Vec<&Word> {
     if sentence.question {
         return sentence.words().iter().collect();
     }
     sentence
         .clauses()
-        .filter(|clause| !matches!(stance::skip_fillers(clause), [only] if only == "yes"))
+        .filter(|clause| !is_bare_yes(clause))
         .flatten()
         .collect()
 }
