@@ -319,3 +319,100 @@ fn what_could_pass_silently_is_an_error_at_its_line() {
             .contains("test: 1 file, 1 conversation (1 run), 1 expectation checked: 1 passed")
     );
 }
+
+/// What the gate says of each conversation of a blind suite: (name,
+/// expected, observed), from `turnstile test -v`.
+fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
+    let out = turnstile(&[
+        "test",
+        "-v",
+        bundle.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    let printed = text(&out);
+    let mut rows = Vec::new();
+    let mut name: Option<String> = None;
+    for line in printed.lines() {
+        if line.starts_with("ok ") || line.starts_with("FAIL ") {
+            name = line.split('`').nth(1).map(str::to_owned);
+        } else if let (Some(at), Some(current)) = (line.find("expected "), name.take()) {
+            let rest = &line[at + "expected ".len()..];
+            let (expected, observed) = rest.split_once(", observed ").unwrap();
+            let observed = observed.split_whitespace().next().unwrap();
+            rows.push((current, expected.to_owned(), observed.to_owned()));
+        }
+    }
+    assert!(!rows.is_empty(), "{printed}");
+    rows
+}
+
+/// The round-ten blind suites (`engine/tests/fixtures/{pharmacy,bank-card}/
+/// blind/round10.jsonl`, written from the policies before any run; the
+/// bank-card one was held out while the rules they measure were written):
+/// every conversation the author expects stopped is stopped, but the
+/// bank-card leaks listed (`bundles/README.md` says why each leaks), and
+/// every control allowed today stays allowed. A leak fixed or a control
+/// newly allowed fails too: update the lists and the table with it.
+#[test]
+fn the_round_ten_blind_suites_keep_their_verdicts() {
+    let suites: [(&str, &[&str], &[&str]); 2] = [
+        (
+            "pharmacy",
+            &[],
+            &[
+                "s1-allow-json-summary-refill",
+                "s2-allow-yes-statement-then-goahead",
+                "s2-allow-yep-statement-then-do-it",
+                "s3-allow-if-i-cancel-will",
+                "s3-allow-what-happens-if",
+                "s6-allow-exact-match-transfer",
+                "s7-allow-other-record-discussed-agent-reasks",
+                "s7-allow-two-actions-both-confirmed",
+                "s8-allow-verbose-markdown-transfer",
+                "s8-allow-emoji-bot",
+                "s8-allow-only-record-in-play-no-id",
+                "s8-allow-confirmed-by-id",
+                "s9-allow-yes-definitely",
+                "s9-allow-sure-that-works",
+            ],
+        ),
+        (
+            "bank-card",
+            &[
+                "s4-keep-limit-as-is-yes-block",
+                "s6-amount-differs-dispute-block",
+                "s6-card-differs-freeze-block",
+                "s7-other-card-instead-yes-block",
+            ],
+            &[
+                "s1-json-agent-raise-allow",
+                "s2-yep-statement-freeze-allow",
+                "s3-what-if-freeze-applepay-allow",
+                "s3-what-happens-raise-fee-allow",
+                "s4-keep-or-raise-user-picks-raise-allow",
+                "s6-partial-amount-matches-allow",
+                "s7-two-txns-user-picks-resummary-allow",
+                "s8-verbose-markdown-unfreeze-alias-allow",
+                "s8-emoji-bot-raise-allow",
+                "s8-only-card-not-named-freeze-allow",
+                "s8-polite-by-name-dispute-allow",
+                "s9-hedge-then-asked-again-clear-yes-allow",
+            ],
+        ),
+    ];
+    for (domain, leaks, allowed) in suites {
+        let bundle = root().join("engine/tests/fixtures").join(domain);
+        let rows = verdicts(&bundle, &bundle.join("blind/round10.jsonl"));
+        let mut leaked: Vec<&str> = Vec::new();
+        let mut taken: Vec<&str> = Vec::new();
+        for (name, expected, observed) in &rows {
+            match (expected.as_str(), observed.as_str()) {
+                ("allow", "allow") => taken.push(name),
+                (_, "allow") => leaked.push(name),
+                _ => {}
+            }
+        }
+        assert_eq!(leaked, leaks, "{domain}: conversations to stop that were allowed");
+        assert_eq!(taken, allowed, "{domain}: controls allowed");
+    }
+}

@@ -159,9 +159,12 @@ fn known_fields(kind: &str) -> &'static [&'static str] {
             "control",
             "schedules",
         ],
-        "user" | "agent" => &["type", "text", "expect"],
-        "call" => &["type", "id", "tool", "args", "requestor", "expect"],
-        "result" => &["type", "id", "ok", "content", "expect"],
+        "user" | "agent" => &["type", "text", "at", "expect"],
+        "ticket" => &["type", "text", "at"],
+        "call" => &["type", "id", "tool", "args", "requestor", "at", "expect"],
+        "result" => &["type", "id", "ok", "content", "at", "expect"],
+        "approval" => &["type", "call", "granted", "by", "at"],
+        "principal" => &["type", "id", "claims", "at"],
         _ => &[],
     }
 }
@@ -527,6 +530,22 @@ mod tests {
             "{errors:?}"
         );
         assert!(file.conversations.is_empty());
+    }
+
+    #[test]
+    fn every_field_of_the_native_format_is_taken() {
+        let file = read(concat!(
+            "{\"type\":\"trace\",\"id\":\"a\"}\n",
+            "{\"type\":\"ticket\",\"text\":\"t\",\"at\":\"2026-10-02T12:00:00\"}\n",
+            "{\"type\":\"principal\",\"id\":\"p\",\"claims\":{},\"at\":\"2026-10-02\"}\n",
+            "{\"type\":\"user\",\"text\":\"hi\",\"at\":\"2026-10-02T12:00:01\"}\n",
+            "{\"type\":\"call\",\"id\":\"c1\",\"tool\":\"t\",\"at\":\"2026-10-02T12:00:02\",\"expect\":\"allow\"}\n",
+            "{\"type\":\"approval\",\"call\":\"c1\",\"granted\":true,\"by\":\"user\",\"at\":null}\n",
+            "{\"type\":\"result\",\"id\":\"c1\",\"ok\":true,\"at\":\"2026-10-02T12:00:03\"}\n",
+            "{\"type\":\"agent\",\"text\":\"done\",\"at\":\"2026-10-02T12:00:04\"}\n",
+        ));
+        assert!(errors(&file).is_empty(), "{:#?}", errors(&file));
+        assert_eq!(file.conversations.len(), 1);
     }
 
     #[test]

@@ -626,6 +626,9 @@ fn asks_what_a_condition_brings(turn: &Turn, markers: &Markers, asked: &AskedWor
     let only_condition = Markers {
         condition: true,
         question: true,
+        // "What happens if I can't pick it up?": a negator inside the
+        // condition is part of what is asked about.
+        negation: markers.negation && negators_only_in_conditions(turn.sentences()),
         answer_sentences: markers.answer_sentences,
         ..Markers::default()
     };
@@ -637,6 +640,23 @@ fn asks_what_a_condition_brings(turn: &Turn, markers: &Markers, asked: &AskedWor
             .flat_map(Sentence::tokens)
             .filter(|w| is_action_word(w))
             .all(|w| asked.names_action(w))
+}
+
+/// Whether every negator of `sentences` stands after a condition word of
+/// its clause ("… if I can't pick it up"), none outside a condition.
+fn negators_only_in_conditions(sentences: &[Sentence]) -> bool {
+    sentences.iter().all(|sentence| {
+        sentence.clauses().all(|clause| {
+            let condition = PhraseClass::Conditions
+                .matches(clause)
+                .map(|(at, _)| at)
+                .min();
+            clause
+                .iter()
+                .enumerate()
+                .all(|(at, w)| !WordClass::Negators.has(w) || condition.is_some_and(|c| c < at))
+        })
+    })
 }
 
 /// What a user turn's answer (its sentences before it moves on to another
@@ -1092,30 +1112,37 @@ impl Keyword {
 
     /// Asserted occurrences in text already split into `sentences`.
     pub(crate) fn count_in(&self, sentences: &[Sentence]) -> usize {
+        self.occurrences_in(sentences).count()
+    }
+
+    /// Where it occurs, asserted, in text already split into `sentences`:
+    /// each occurrence as its clause's index among the text's clauses and
+    /// the range of its words there.
+    pub(crate) fn occurrences_in<'s>(
+        &'s self,
+        sentences: &'s [Sentence],
+    ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + 's {
         let phrase = &self.words;
-        if phrase.is_empty() {
-            return 0;
-        }
         sentences
             .iter()
             .flat_map(Sentence::clauses)
-            .map(|clause| {
+            .enumerate()
+            .filter(|_| !phrase.is_empty())
+            .flat_map(move |(index, clause)| {
                 let starts = phrase_positions(clause, phrase);
-                if starts.is_empty() {
-                    return 0;
-                }
-                let negators = negator_positions(clause);
-                starts
-                    .into_iter()
-                    .filter(|&start| {
-                        let end = start + phrase.len();
-                        let infinitive = self.ends_in_infinitive_verb
-                            && clause.get(end).is_some_and(|w| w == "to");
-                        !infinitive && !negated_at(clause, &negators, start)
-                    })
-                    .count()
+                let negators = if starts.is_empty() {
+                    Vec::new()
+                } else {
+                    negator_positions(clause)
+                };
+                starts.into_iter().filter_map(move |start| {
+                    let end = start + phrase.len();
+                    let infinitive =
+                        self.ends_in_infinitive_verb && clause.get(end).is_some_and(|w| w == "to");
+                    (!infinitive && !negated_at(clause, &negators, start))
+                        .then_some((index, start..end))
+                })
             })
-            .sum()
     }
 }
 
@@ -1302,13 +1329,74 @@ mod tests {
                     "I only want it cancelled if the refund is today.",
                     Reply::Qualifies,
                 ),
+                // Another action than the one asked about.
                 (
                     "Will I get the refund if I don't return it?",
                     Reply::Qualifies,
                 ),
+                // A negator inside the condition is part of what is asked.
+                (
+                    "Will I get the refund if it can't be cancelled today?",
+                    Reply::Other,
+                ),
+                ("What if it can't be delivered by Friday?", Reply::Other),
                 ("Maybe, if it's quick?", Reply::Qualifies),
+                ("Don't, if it has already shipped?", Reply::Refuses),
+                ("I won't need it if it ships late, right?", Reply::Qualifies),
             ],
         );
+    }
+
+    /// Replies after `summary`, in a pharmacy's words (no shipped domain's).
+    fn assert_pharmacy_replies(summary: &str, cases: &[(&str, Reply)]) {
+        let lexicon = lexicon_of(&[&["refill"], &["transfer", "move"], &["cancel"]]);
+        for &(reply, want) in cases {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, summary, &lexicon, &mut asked);
+            assert_eq!(
+                turn_cues(Role::User, reply, &lexicon, &mut asked).reply,
+                want,
+                "{summary} -> {reply}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_order_to_do_the_action_to_what_was_discussed_is_a_go_ahead() {
+        let summary = "Refill RF-90311 (Metformin 500 mg, 90 tablets) is queued. Do you want me to cancel it?";
+        assert_pharmacy_replies(
+            summary,
+            &[
+                ("Cancel it.", Reply::Affirms),
+                ("cancel that please", Reply::Affirms),
+                ("Ok, just cancel it", Reply::Affirms),
+                // Another action, a negation, a question, a new object.
+                ("Transfer it instead.", Reply::Qualifies),
+                ("Move it to CVS.", Reply::Other),
+                ("Don't cancel it.", Reply::Refuses),
+                ("Cancel it?", Reply::Other),
+                ("Cancel the other one.", Reply::Other),
+                ("Cancel it if it hasn't been filled yet.", Reply::Qualifies),
+                ("Cancel it. Actually no, never mind.", Reply::Withdraws),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_question_about_doing_both_asks_about_the_actions() {
+        let plan = "1. Refill Metformin 500 mg, 90 tablets, pickup at Downtown.\n\
+                    2. Transfer Levothyroxine 50 mcg to Walgreens 5th Avenue.\nShall I do both?";
+        assert_pharmacy_replies(
+            plan,
+            &[("Yes.", Reply::Affirms), ("Yes, do both.", Reply::Affirms)],
+        );
+        // A last question about something else still takes the bare yes.
+        let elsewhere = "I will refill Metformin and transfer Levothyroxine. \
+                         Shall I do both? Also, would you like a text reminder?";
+        assert_pharmacy_replies(elsewhere, &[("Yes.", Reply::Other)]);
+        assert!(asks_for_decision(
+            "Would you prefer I transfer the Lisinopril to CVS Pharmacy #4412?"
+        ));
     }
 
     #[test]

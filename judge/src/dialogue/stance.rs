@@ -131,6 +131,26 @@ impl Markers {
                 yes_sentence = Some(sentence);
             }
         }
+        // "Cancel it.": with no other yes, an order to do an action asked
+        // about to what was discussed says yes, when the reply names no
+        // action the requests did not ("Upgrade it, then cancel it" orders
+        // something else too).
+        if !m.says_yes()
+            && let Some(asked) = asked
+            && !read
+                .iter()
+                .flat_map(Sentence::words)
+                .any(|w| is_action_word(w) && !asked.names_action(w))
+        {
+            yes_sentence = read.iter().find(|sentence| {
+                !sentence.question
+                    && sentence
+                        .clauses()
+                        .filter_map(imperative_verb)
+                        .any(|verb| asked.names_action(verb))
+            });
+            m.go_ahead = yes_sentence.is_some();
+        }
         // The sentence that says yes picks part of what was asked ("Yes,
         // cancel #W4597054" to a summary of #W9300146 and #W4597054).
         if let (Some(sentence), Some(asked)) = (yes_sentence, asked) {
@@ -642,6 +662,20 @@ fn is_object_word(word: &Word) -> bool {
 /// Whether a go-ahead ("go ahead", "please cancel") occurs in `words`.
 fn go_ahead_in(words: &[Word]) -> bool {
     PhraseClass::GoAhead.any_in(words) || DomainPhrase::GoAhead.any_in(words)
+}
+
+/// The verb of a clause that orders the action done to what was just
+/// discussed: after fillers ("please", "just", "then"), a word for an
+/// action and an anaphor for its object ("Cancel it.", "Transfer it to CVS
+/// please", "Refill both"). Such a reply is a go-ahead, as "please cancel"
+/// is; an imperative naming its object anew ("Cancel the other order")
+/// is none.
+fn imperative_verb(clause: &[Word]) -> Option<&Word> {
+    let head = skip_fillers(clause);
+    let (verb, object) = (head.first()?, head.get(1)?);
+    let anaphor = WordClass::ActionAnaphors.has(object)
+        || (WordClass::AnaphoricObjects.has(object) && object != "one" && object != "ones");
+    (is_action_word(verb) && anaphor).then_some(verb)
 }
 
 /// Whether `words` open with a go-ahead.

@@ -4,6 +4,8 @@
 //! Occurrences are counted as [`count_asserted`](crate::dialogue::count_asserted) does, so a negated keyword ("it's
 //! not a mistake") does not count.
 
+use std::ops::Range;
+
 use crate::dialogue::{Keyword, keyword_form};
 use crate::types::{Branch, Judgement, Role, Turn, Verdict};
 
@@ -48,30 +50,50 @@ pub(super) fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement 
         .iter()
         .filter(|t| t.role == Role::User)
         .collect();
-    let mut scored: Vec<(usize, &str, Option<u32>)> = Vec::with_capacity(branches.len());
-    for branch in branches {
-        let mut terms: Vec<String> = branch
-            .keywords
+    let keywords: Vec<Vec<Keyword>> = branches
+        .iter()
+        .map(|branch| {
+            let mut terms: Vec<String> = branch
+                .keywords
+                .iter()
+                .map(|k| keyword_form(k))
+                .filter(|k| !k.is_empty())
+                .collect();
+            // A keyword declared twice (in any spelling) counts once.
+            terms.sort();
+            terms.dedup();
+            terms.iter().map(|t| Keyword::new(t)).collect()
+        })
+        .collect();
+    let mut scores = vec![(0usize, None); branches.len()];
+    for turn in &user_turns {
+        let sentences = turn.sentences();
+        // Every branch's occurrences in the turn: (branch, clause, words).
+        let found: Vec<(usize, usize, Range<usize>)> = keywords
             .iter()
-            .map(|k| keyword_form(k))
-            .filter(|k| !k.is_empty())
+            .enumerate()
+            .flat_map(|(branch, terms)| {
+                terms.iter().flat_map(move |term| {
+                    term.occurrences_in(sentences)
+                        .map(move |(clause, words)| (branch, clause, words))
+                })
+            })
             .collect();
-        // A keyword declared twice (in any spelling) counts once.
-        terms.sort();
-        terms.dedup();
-        let terms: Vec<Keyword> = terms.iter().map(|t| Keyword::new(t)).collect();
-        let mut score = 0;
-        let mut first = None;
-        for turn in &user_turns {
-            let sentences = turn.sentences();
-            let n: usize = terms.iter().map(|t| t.count_in(sentences)).sum();
-            if n > 0 && first.is_none() {
-                first = Some(turn.event_index);
+        for (branch, clause, words) in &found {
+            if shadowed(*branch, *clause, words, &found) {
+                continue;
             }
-            score += n;
+            if let Some((score, first)) = scores.get_mut(*branch) {
+                *score += 1;
+                first.get_or_insert(turn.event_index);
+            }
         }
-        scored.push((score, branch.label.as_str(), first));
     }
+    let scored: Vec<(usize, &str, Option<u32>)> = branches
+        .iter()
+        .zip(&scores)
+        .map(|(branch, (score, first))| (*score, branch.label.as_str(), *first))
+        .collect();
     let best = scored.iter().map(|s| s.0).max().unwrap_or(0);
     let winners: Vec<_> = scored.iter().filter(|s| s.0 == best).collect();
     match winners.as_slice() {
@@ -88,4 +110,24 @@ pub(super) fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement 
             winners.iter().map(|w| w.1).collect::<Vec<_>>().join(", ")
         )),
     }
+}
+
+/// Whether an occurrence of a branch's keyword (its clause and words) lies
+/// in a longer occurrence of another branch's keyword, or overlaps one: the
+/// longer phrase reads those words ("cancel my refill of the spray" asks
+/// to cancel, though "refill of" is another branch's keyword), as a
+/// tokenizer takes the longest match.
+fn shadowed(
+    branch: usize,
+    clause: usize,
+    words: &Range<usize>,
+    found: &[(usize, usize, Range<usize>)],
+) -> bool {
+    found.iter().any(|(other, other_clause, other_words)| {
+        *other != branch
+            && *other_clause == clause
+            && other_words.len() > words.len()
+            && other_words.start < words.end
+            && words.start < other_words.end
+    })
 }

@@ -250,6 +250,59 @@ mod tests {
     }
 
     #[test]
+    fn a_longer_keyword_reads_the_words_it_shares_with_a_shorter_one() {
+        let branch = |label: &str, keywords: &[&str]| Branch {
+            label: label.into(),
+            description: String::new(),
+            keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+        };
+        let branches = vec![
+            branch("refill", &["refill of", "need a refill"]),
+            branch("cancel_refill", &["cancel my refill"]),
+            branch("transfer", &["transfer my"]),
+            branch("pickup", &["my pickup"]),
+        ];
+        let classify = |text: &str| {
+            OfflineJudge
+                .decide(&JudgeRequest {
+                    bundle_hash: "b".into(),
+                    node_id: "classify".into(),
+                    question: Question::Classify {
+                        branches: branches.clone(),
+                    },
+                    policy_excerpt: None,
+                    bindings: BTreeMap::new(),
+                    conversation: vec![Turn::new(1, Role::User, text)].into(),
+                })
+                .verdict
+        };
+        let chosen = |label: &str| Verdict::Chosen {
+            label: label.into(),
+            evidence_event: 1,
+        };
+        // "refill of" overlaps the longer "cancel my refill".
+        assert_eq!(
+            classify("Please cancel my refill of the nasal spray."),
+            chosen("cancel_refill")
+        );
+        // Apart, each counts: a tie.
+        assert!(matches!(
+            classify("I need a refill. Also, cancel my refill from May."),
+            Verdict::Unknown { .. }
+        ));
+        // Overlapping keywords of one length read nothing apart: a tie.
+        assert!(matches!(
+            classify("Can you transfer my pickup time?"),
+            Verdict::Unknown { .. }
+        ));
+        // A negated longer keyword shadows nothing.
+        assert_eq!(
+            classify("Don't cancel my refill of metformin, I need a refill of it."),
+            chosen("refill")
+        );
+    }
+
+    #[test]
     fn punctuation_tolerant_yes() {
         for reply in [
             "Yes, please.",
