@@ -365,6 +365,7 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
                 "s2-allow-yep-statement-then-do-it",
                 "s3-allow-if-i-cancel-will",
                 "s3-allow-what-happens-if",
+                "s5-allow-pause-then-yes",
                 "s6-allow-exact-match-transfer",
                 "s7-allow-other-record-discussed-agent-reasks",
                 "s7-allow-two-actions-both-confirmed",
@@ -379,7 +380,6 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
         (
             "bank-card",
             &[
-                "s4-keep-limit-as-is-yes-block",
                 "s6-amount-differs-dispute-block",
                 "s6-card-differs-freeze-block",
                 "s7-other-card-instead-yes-block",
@@ -412,7 +412,10 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
                 _ => {}
             }
         }
-        assert_eq!(leaked, leaks, "{domain}: conversations to stop that were allowed");
+        assert_eq!(
+            leaked, leaks,
+            "{domain}: conversations to stop that were allowed"
+        );
         assert_eq!(taken, allowed, "{domain}: controls allowed");
     }
 }

@@ -353,8 +353,22 @@ fn action_stem(word: &str) -> String {
     word.chars().take(domain::FORM_STEM).collect()
 }
 
-/// The actions (by [`action_stem`]) an agent turn names only as what not to
-/// do. A turn proposes what its asking sentences (a question, or a sentence
+/// What an agent turn asking for a decision proposes, read from its asking
+/// sentences ([`read_proposal`]).
+#[derive(Debug, Default)]
+struct Proposal {
+    /// The actions (by [`action_stem`]) it names only as what not to do.
+    declined: Vec<String>,
+    /// Every asking sentence proposes only keeping things as they are or
+    /// waiting: the turn proposes no action, whatever words its statements
+    /// use for one ("I could take the limit to $16,000. Should I keep it as
+    /// it is for now?"), so it asks for no decision on any.
+    keeps_only: bool,
+}
+
+/// What an agent turn proposes ([`Proposal`]): the actions (by
+/// [`action_stem`]) it names only as what not to do, and whether it
+/// proposes only keeping things as they are. A turn proposes what its asking sentences (a question, or a sentence
 /// holding a request cue) propose:
 /// - an action an asking sentence names after a declining word in its
 ///   clause ("hold off on wiping", "rather than revoke it", "don't
@@ -380,7 +394,7 @@ fn action_stem(word: &str) -> String {
 ///   things as they are and no action ("Shall I cancel it, or would you
 ///   rather I leave it?", "…, or just keep it on its current route?"), a
 ///   yes picks neither option: every action the turn names is declined.
-fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
+fn read_proposal(sentences: &[Sentence]) -> Proposal {
     let mut proposed: Vec<String> = Vec::new();
     let mut declined: Vec<String> = Vec::new();
     // The actions (a bit each) some asking sentence names as the step
@@ -477,13 +491,18 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
         });
     }
     let described = described.into_iter();
+    let keeping = asking > 0 && keeping_only == asking;
     if either_or {
         for stem in proposed.drain(..).chain(described.map(|(stem, _)| stem)) {
             push(&mut declined, stem);
         }
-        return declined;
+        // Offering to keep things as they are as the other option is no
+        // proposal of keeping only.
+        return Proposal {
+            declined,
+            keeps_only: false,
+        };
     }
-    let keeping = asking > 0 && keeping_only == asking;
     // A statement's word for an action the questions name as the step
     // waiting on them, and propose by no word, is declined with it ("I can
     // file the claim. Before I file it, …?" declines *claim* too).
@@ -494,7 +513,10 @@ fn declined_actions(sentences: &[Sentence]) -> Vec<String> {
         }
     }
     declined.retain(|stem| !proposed.contains(stem));
-    declined
+    Proposal {
+        declined,
+        keeps_only: keeping,
+    }
 }
 
 /// Whether `words` propose keeping things as they are, or waiting
@@ -568,7 +590,12 @@ pub fn turn_cues(
 pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
     match turn.role {
         Role::Agent if !turn.text.trim().is_empty() => {
-            let asks_decision = turn_asks_decision(turn);
+            let proposal = if turn_asks_decision(turn) {
+                Some(read_proposal(turn.sentences()))
+            } else {
+                None
+            };
+            let asks_decision = proposal.as_ref().is_some_and(|p| !p.keeps_only);
             if asks_decision {
                 note_request(asked, turn);
             } else {
@@ -576,11 +603,10 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             }
             TurnCues {
                 asks_decision,
-                declined: if asks_decision {
-                    declined_actions(turn.sentences())
-                } else {
-                    Vec::new()
-                },
+                declined: proposal
+                    .filter(|_| asks_decision)
+                    .map(|p| p.declined)
+                    .unwrap_or_default(),
                 proposal: if asks_decision {
                     request_words(turn.sentences())
                 } else {
@@ -913,16 +939,19 @@ fn names_action_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
 /// Whether an agent turn is a summary for these key values: it asks for a
 /// decision and names every key value (or, with none, some identifier or
 /// state-changing action), and proposes doing the actions among them (it
-/// names none only as what not to do: [`declined_actions`]).
+/// names none only as what not to do: [`read_proposal`]).
 fn is_summary(turn: &Turn, key_values: &[&str]) -> bool {
-    turn.role == Role::Agent
-        && turn_asks_decision(turn)
+    if turn.role != Role::Agent || !turn_asks_decision(turn) {
+        return false;
+    }
+    let proposal = read_proposal(turn.sentences());
+    !proposal.keeps_only
         && if key_values.is_empty() {
             names_identifier(&turn.text) || names_action_in(&flat_tokens(turn.sentences()))
         } else {
-            let declined = declined_actions(turn.sentences());
             key_values.iter().all(|v| {
-                names_value(&turn.text, v) && !declined.contains(&action_stem(&v.to_lowercase()))
+                names_value(&turn.text, v)
+                    && !proposal.declined.contains(&action_stem(&v.to_lowercase()))
             })
         }
 }
@@ -953,6 +982,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     let mut window_open = true;
     let mut evidence = None;
     let mut revoked: Option<(u32, Stance)> = None;
+    let mut paused: Option<(u32, Stance)> = None;
     let mut last_reply: Option<(u32, Stance, bool)> = None;
     for turn in after {
         match turn.role {
@@ -979,7 +1009,19 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 let corrects = evidence.is_some()
                     && stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences()));
-                if stance.revokes(&markers) || corrects {
+                if corrects
+                    || (stance.revokes(&markers)
+                        && (evidence.is_some()
+                            || Reply::of(stance, &markers, true) == Reply::Refuses))
+                {
+                    revoked = Some((turn.event_index, stance));
+                } else if stance.revokes(&markers)
+                    && !names_action_in(&flat_tokens(turn.sentences()))
+                {
+                    // A pause or a condition before any yes, naming no
+                    // action: it stands only if no yes follows.
+                    paused.get_or_insert((turn.event_index, stance));
+                } else if stance.revokes(&markers) {
                     revoked = Some((turn.event_index, stance));
                 }
                 if stance == Stance::Affirm
@@ -996,6 +1038,9 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
             Role::Agent => asked.note_discussed(&turn.text),
             Role::Tool => {}
         }
+    }
+    if evidence.is_none() {
+        revoked = revoked.or(paused);
     }
     if let Some((event, stance)) = revoked {
         return match stance {
@@ -1217,7 +1262,7 @@ mod tests {
 
     #[test]
     fn a_request_proposing_not_to_act_or_to_act_otherwise_is_no_request_to_act() {
-        let declined = |text: &str| declined_actions(turn(0, Role::Agent, text).sentences());
+        let declined = |text: &str| read_proposal(turn(0, Role::Agent, text).sentences()).declined;
         for text in [
             "Do you want me to hold off on cancelling order #W9300146?",
             "Would you rather I exchange it instead of cancelling order #W9300146?",

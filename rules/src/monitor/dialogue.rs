@@ -291,8 +291,9 @@ impl Dialogue {
     /// How the user answered, by event `k`, the latest agent turn asking
     /// for a decision that names every value (the summary): the strongest
     /// reply after it that took consent away (a refusal over a withdrawal
-    /// over a qualification; a correction after the yes qualifies), at its
-    /// first turn of that kind; else the first yes in its window (before
+    /// over a qualification; a correction after the yes qualifies; a
+    /// withdrawal or qualification before the yes naming no action is a
+    /// pause the yes answers), at its first turn of that kind; else the first yes in its window (before
     /// any later agent question) that names no other record of the
     /// summary's in place of the values; else absent, at the summary (or
     /// with no turn, when no summary names the values).
@@ -343,6 +344,9 @@ impl Dialogue {
         let mut window_open = true;
         let mut yes: Option<u32> = None;
         let mut revoked: Option<(Reply, u32)> = None;
+        // A pause or a condition before any yes, naming no action ("hold
+        // on, let me check"): no answer, so it stands only if no yes follows.
+        let mut paused: Option<(Reply, u32)> = None;
         let after = turns.get(summary + 1..).unwrap_or_default();
         for turn in after {
             match turn.speaker {
@@ -353,8 +357,13 @@ impl Dialogue {
                     } else {
                         turn.reply
                     };
-                    if reply.revoke_rank() > revoked.map_or(0, |(r, _)| r.revoke_rank()) {
-                        revoked = Some((reply, turn.event.0));
+                    // Naming an action, it may propose another: no pause.
+                    let pause = yes.is_none()
+                        && !turn.corrects
+                        && reply.revoke_rank() < Reply::Refuses.revoke_rank();
+                    let kept = if pause { &mut paused } else { &mut revoked };
+                    if reply.revoke_rank() > kept.map_or(0, |(r, _)| r.revoke_rank()) {
+                        *kept = Some((reply, turn.event.0));
                     }
                     if yes.is_none()
                         && turn.reply == Reply::Affirms
@@ -366,6 +375,15 @@ impl Dialogue {
                 }
             }
         }
+        let revoked = match (revoked, paused) {
+            (revoked, _) if yes.is_some() => revoked,
+            (Some(r), Some(p)) => Some(if p.0.revoke_rank() > r.0.revoke_rank() {
+                p
+            } else {
+                r
+            }),
+            (revoked, paused) => revoked.or(paused),
+        };
         match (revoked, yes) {
             (Some((reply, at)), _) => ConsentFailure {
                 outcome: ConsentOutcome::of_reply(reply).unwrap_or(ConsentOutcome::Qualified),
@@ -662,6 +680,54 @@ mod tests {
         assert_eq!(
             d.consent(&values, 2),
             at(ConsentOutcome::Qualified, Some(2))
+        );
+    }
+
+    #[test]
+    fn a_pause_before_the_yes_is_answered_by_it() {
+        let values = [Value::Str(ORDER)];
+        let asked = agent(0, true, &[ORDER]);
+        let outcome = |replies: &[EventFacts], k: u32| {
+            let mut events = vec![asked.clone()];
+            events.extend_from_slice(replies);
+            dialogue(&events).consent(&values, k).outcome
+        };
+        // "Hold on, let me check." … "OK, yes, go ahead."
+        for pause in [Reply::Withdraws, Reply::Qualifies] {
+            assert_eq!(
+                outcome(&[replying(1, pause), user(2, true, false, false)], 2),
+                ConsentOutcome::Affirmative,
+                "{pause:?}"
+            );
+            // With no yes after it, it stands.
+            assert_ne!(
+                outcome(&[replying(1, pause)], 1),
+                ConsentOutcome::Affirmative
+            );
+        }
+        // A refusal before the yes still revokes; so does a pause after it.
+        assert_eq!(
+            outcome(
+                &[replying(1, Reply::Refuses), user(2, true, false, false)],
+                2
+            ),
+            ConsentOutcome::Refused
+        );
+        assert_eq!(
+            outcome(
+                &[user(1, true, false, false), replying(2, Reply::Withdraws)],
+                2
+            ),
+            ConsentOutcome::Withdrawn
+        );
+        // A pause naming an action may propose another: it revokes.
+        let mut naming = replying(1, Reply::Qualifies);
+        if let Some(turn) = &mut naming.turn {
+            turn.corrects = true;
+        }
+        assert_eq!(
+            outcome(&[naming, user(2, true, false, false)], 2),
+            ConsentOutcome::Qualified
         );
     }
 
