@@ -346,25 +346,28 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
     rows
 }
 
-/// The round-ten blind suites (`engine/tests/fixtures/{pharmacy,bank-card}/
-/// blind/round10.jsonl`, written from the policies before any run; the
-/// bank-card one was held out while the rules they measure were written):
-/// every conversation the author expects stopped is stopped, but the
-/// bank-card leaks listed (`bundles/README.md` says why each leaks), and
-/// every control allowed today stays allowed. A leak fixed or a control
+/// The round-ten blind suites (`engine/tests/fixtures/*/blind/round10*.jsonl`,
+/// written from the policies before any run; `bundles/README.md` says which
+/// rules each was held out from): every conversation the author expects
+/// stopped is stopped, but the leaks listed (`bundles/README.md` says why
+/// each leaks), and every control allowed today stays allowed. A leak fixed or a control
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_round_ten_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &[&str], &[&str]); 2] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 4] = [
         (
             "pharmacy",
+            "round10",
             &[],
             &[
                 "s1-allow-json-summary-refill",
+                "s1-allow-json-array-cancel",
                 "s2-allow-yes-statement-then-goahead",
                 "s2-allow-yep-statement-then-do-it",
                 "s3-allow-if-i-cancel-will",
                 "s3-allow-what-happens-if",
+                "s4-allow-cancel-or-keep-user-picks-cancel",
+                "s4-allow-transfer-or-leave-user-picks-transfer",
                 "s5-allow-pause-then-yes",
                 "s6-allow-exact-match-transfer",
                 "s7-allow-other-record-discussed-agent-reasks",
@@ -379,11 +382,8 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
         ),
         (
             "bank-card",
-            &[
-                "s6-amount-differs-dispute-block",
-                "s6-card-differs-freeze-block",
-                "s7-other-card-instead-yes-block",
-            ],
+            "round10",
+            &["s6-amount-differs-dispute-block"],
             &[
                 "s1-json-agent-raise-allow",
                 "s2-yep-statement-freeze-allow",
@@ -399,10 +399,73 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
                 "s9-hedge-then-asked-again-clear-yes-allow",
             ],
         ),
+        (
+            "it-desk",
+            "round10b",
+            &[
+                "t2-serial-suffix-of-unread-laptop",
+                "t5-wipe-2x-one-laptop",
+                "t5-revoke-x2-one-call",
+                "t5-grant-qty3",
+                "t5-wipe-paren-2",
+            ],
+            &[
+                "t1-wipe-holdoff-then-asks",
+                "t1-grant-holdoff-then-asks",
+                "t1-revoke-keep-then-asks",
+                "t1-reset-leave-then-asks",
+                "t2-serial-matches-lookup",
+                "t2-other-serial-declined-then-confirm",
+                "t2-serial-only-terse",
+                "t3-wipe-or-leave-wipe-it",
+                "t3-reset-or-leave-reset-email",
+                "t4-wipe-hold-then-yes",
+                "t4-reset-question-then-yes",
+                "t5-wipe-1x",
+                "t5-revoke-paren-1",
+                "t5-grant-times-1",
+                "t5-reset-qty-1",
+                "t7-yep-go-ahead",
+                "t7-confirmed",
+                "t7-sure-do-it",
+                "t7-yes-please-emoji",
+                "t7-absolutely-wipe-it",
+                "t7-ok-go-for-it",
+                "t7-thats-correct-proceed",
+            ],
+        ),
+        (
+            "parcel",
+            "round10b",
+            &[
+                "t2-hold-summary-names-oak-looked-up-elm",
+                "t2-hold-riverside-instead-call-elm",
+            ],
+            &[
+                "t1-ctrl-speed-user-asks-upgrade",
+                "t1-ctrl-hold-user-asks-hold",
+                "t1-ctrl-cancel-user-asks-cancel",
+                "t2-ctrl-hold-elm-by-name",
+                "t2-ctrl-speed-card-8810",
+                "t2-ctrl-hold-riverside-instead-looked-up",
+                "t3-speed-either-or-upgrade-it",
+                "t4-speed-fee-question-then-do-it",
+                "t4-cancel-one-sec-then-yes",
+                "t5-speed-1x-2d-to-1d-star6630-agrees",
+                "t7-cancel-yes",
+                "t7-speed-yes-please-go-ahead",
+                "t7-hold-yep-do-it",
+                "t7-claim-replacement-sure-thats-right",
+                "t7-claim-store-credit-confirmed",
+                "t7-speed-absolutely-proceed",
+                "t7-hold-ok-go-for-it",
+                "t7-cancel-correct-please-cancel",
+            ],
+        ),
     ];
-    for (domain, leaks, allowed) in suites {
+    for (domain, file, leaks, allowed) in suites {
         let bundle = root().join("engine/tests/fixtures").join(domain);
-        let rows = verdicts(&bundle, &bundle.join("blind/round10.jsonl"));
+        let rows = verdicts(&bundle, &bundle.join(format!("blind/{file}.jsonl")));
         let mut leaked: Vec<&str> = Vec::new();
         let mut taken: Vec<&str> = Vec::new();
         for (name, expected, observed) in &rows {

@@ -31,7 +31,7 @@
 //! once; a later identification of someone else binds nothing, so it opens
 //! no request of its own and every request stays about the first user.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use hashbrown::HashMap;
@@ -39,8 +39,8 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word, readable_text,
-    turn_cues_of,
+    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word,
+    names_alias_rival, readable_text, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -155,6 +155,10 @@ pub struct Extractor {
     /// The records in play: per entity type, the ids its reads returned so
     /// far, in the order first read.
     in_play: BTreeMap<Symbol, Vec<Symbol>>,
+    /// The entities whose one record in play a turn set beside another of
+    /// the kind, named by a value written like its alias
+    /// ([`Extractor::note_alias_rivals`]): no request names it unspelt.
+    contested: BTreeSet<Symbol>,
     /// The literals of the bundle's enums, handed out with the first
     /// event's facts ([`EventFacts::literals`]); empty after it.
     literals: Vec<LiteralFact>,
@@ -343,6 +347,7 @@ impl Extractor {
                 .collect(),
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
+            contested: BTreeSet::new(),
             literals: bundle
                 .domain
                 .enums
@@ -699,14 +704,18 @@ impl Extractor {
         // A request for a decision on an action, while one record of a kind
         // is in play, refers to that record though it does not spell it
         // ("Shall I downgrade all passengers to basic economy?"), unless it
-        // spells another record id of that record's kind.
+        // spells another record id of that record's kind, or a turn so far
+        // named another record of the kind by a value written like one of
+        // the record's aliases.
+        self.note_alias_rivals(text);
         if speaker == Speaker::Agent
             && cues.asks_decision
             && named_actions != 0
             && cues.declined.is_empty()
         {
-            for ids in self.in_play.values() {
+            for (entity, ids) in &self.in_play {
                 if let [id] = ids.as_slice()
+                    && !self.contested.contains(entity)
                     && !named_here.contains(&id.0)
                     && !self
                         .asked
@@ -769,6 +778,26 @@ impl Extractor {
         }
         self.turns.push(seen);
         rendered
+    }
+
+    /// Notes the entities whose one record in play another record of the
+    /// kind may stand beside: `text` names a value written like one of
+    /// that record's aliases but another ("the card ending 1156" when the
+    /// one card read ends in 5519; [`names_alias_rival`]).
+    fn note_alias_rivals(&mut self, text: &str) {
+        if self.aliases.is_empty() {
+            return;
+        }
+        for (entity, ids) in &self.in_play {
+            if let [id] = ids.as_slice()
+                && !self.contested.contains(entity)
+                && self.aliases.iter().any(|(alias, named)| {
+                    *named == Some(*id) && names_alias_rival(text, self.interner.resolve(*alias))
+                })
+            {
+                self.contested.insert(*entity);
+            }
+        }
     }
 
     /// Takes this event's reads into the records in play and the alias

@@ -182,9 +182,9 @@ pub(crate) const CONSENT_AFFIRMATIVE: u8 = 4;
 /// place of the call's: a refusal of the call, like the reply rank
 /// `Reply::Refuses`.
 pub(crate) const CONSENT_CONTRADICTED: u8 = crate::facts::Reply::Refuses.revoke_rank();
-/// The rank of a refusal among the revocations: a reply before the yes
-/// revokes it only at this rank (below it, a pause the yes answers).
-pub(crate) const REFUSAL_RANK: u8 = crate::facts::Reply::Refuses.revoke_rank();
+/// The rank of a withdrawal among the revocations: a reply before the yes
+/// revokes it only from this rank on (below it, a pause the yes answers).
+pub(crate) const WITHDRAWAL_RANK: u8 = crate::facts::Reply::Withdraws.revoke_rank();
 /// The code of [`crate::ConsentOutcome::Absent`] in `ConsentAt`.
 pub(crate) const CONSENT_ABSENT: u8 = 0;
 /// The turn of an absent consent no request for a decision asked for.
@@ -452,12 +452,12 @@ crepe! {
     // A reply after the summary that takes consent away, with its rank
     // (`Reply::revoke_rank`: qualifies 1, withdraws 2, refuses 3); a
     // correction after the first yes qualifies.
-    // A withdrawal or qualification before the first yes, naming no action
-    // (one naming an action may propose another), is a pause the yes
-    // answers ("hold on, let me check" … "ok, go ahead").
+    // A qualification before the first yes, naming no action (one naming
+    // an action may propose another), is a pause the yes answers ("hold
+    // on, let me check" … "ok, go ahead").
     struct Paused(u32, u32, Env, u32);
     Paused(c, k, e, w) <- FirstYes(c, k, e, u), IRevoke(w, rank),
-        (w < u && rank < REFUSAL_RANK), !ICorrect(w);
+        (w < u && rank < WITHDRAWAL_RANK), !ICorrect(w);
     struct Revoked(u32, u32, Env, u32, u8);
     Revoked(c, k, e, w, rank) <- Summary(c, k, e, a), IRevoke(w, rank), (a < w && w <= k),
         !Paused(c, k, e, w);

@@ -42,6 +42,10 @@ pub struct AskedWords {
     /// The latest request for a decision asked something else last
     /// ([`AskedWords::mark_latest_asks_other`]).
     latest_asks_other: bool,
+    /// The latest request for a decision offered keeping things as they
+    /// are instead of its action
+    /// ([`AskedWords::mark_latest_offers_keeping`]).
+    latest_offers_keeping: bool,
     /// A request for a decision named an action that takes something away
     /// (a word of [`DomainClass::RemovalForm`]).
     removal_asked: bool,
@@ -180,6 +184,19 @@ impl AskedWords {
     /// code?"): a bare yes then answers that question, not the request.
     pub(crate) fn mark_latest_asks_other(&mut self, asks_other: bool) {
         self.latest_asks_other = asks_other;
+    }
+
+    /// Notes whether the latest request for a decision offered keeping
+    /// things as they are instead of its action ("…, or leave it as it
+    /// is?"): a bare yes then picks neither.
+    pub(crate) fn mark_latest_offers_keeping(&mut self, offers_keeping: bool) {
+        self.latest_offers_keeping = offers_keeping;
+    }
+
+    /// Whether the latest request for a decision offered keeping things as
+    /// they are instead of its action.
+    pub(crate) fn latest_offers_keeping(&self) -> bool {
+        self.latest_offers_keeping
     }
 
     /// Whether a request for a decision so far named an action that takes

@@ -51,6 +51,16 @@ pub(crate) const GO_AHEAD: &[&[&str]] = &[
     &["please", "apply"],
 ];
 
+/// Go-ahead phrases that say to go on with the action itself, not just
+/// yes: after a question offering the action or keeping things as they
+/// are, they pick the action ("yes please" could answer either).
+pub(crate) const GOING_ON: &[&[&str]] = &[
+    &["go", "ahead"],
+    &["proceed"],
+    &["do", "it"],
+    &["go", "for", "it"],
+];
+
 /// Agreement phrases that say yes anywhere in a statement; weak like
 /// [`YES_HEADS`].
 pub(crate) const AGREEMENT: &[&[&str]] = &[

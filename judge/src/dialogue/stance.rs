@@ -68,6 +68,9 @@ pub(crate) struct Markers {
     pub retention: bool,
     /// A withdrawal ("changed my mind", a clause opening with "wait").
     pub withdrawal: bool,
+    /// A withdrawal other than a clause opening with *wait*, *hold on* or
+    /// *hang on*: those alone, with no yes, pause before an answer.
+    pub takes_back: bool,
     /// A sarcasm marker.
     pub sarcasm: bool,
     /// Some sentence is a question.
@@ -187,7 +190,9 @@ impl Markers {
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(PhraseClass::IndirectQuestions);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(sentence);
+        let takes_back = withdraws(sentence);
+        self.withdrawal |= takes_back;
+        self.takes_back |= takes_back;
         // Sarcasm and elongation ("suuure") read across clause boundaries.
         self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
         // An acknowledgement with its "that" ("I understand that, after
@@ -258,7 +263,9 @@ impl Markers {
         let any = |class: PhraseClass| class.any_in(all);
         self.contrast |= any(PhraseClass::Corrections);
         self.retention |= retains_asked(sentence, asked);
-        self.withdrawal |= withdraws(sentence);
+        let takes_back = withdraws(sentence);
+        self.withdrawal |= takes_back;
+        self.takes_back |= takes_back;
         self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
@@ -326,10 +333,13 @@ impl Markers {
         let negated_yes = !negators.is_empty() && (yes_head || go_ahead || agreement);
         self.refusal |= opens_negated || negated_yes || PhraseClass::Refusals.any_in(clause);
         self.contrast |= PhraseClass::ContrastHeads.opens(head);
-        self.withdrawal |= PhraseClass::WithdrawalHeads.opens(head)
+        let opening = PhraseClass::WithdrawalHeads.opening(head);
+        let takes_back = opening.is_some_and(|p| p == ["stop"])
             || PhraseClass::ClauseWithdrawals
                 .opening(head)
                 .is_some_and(|p| p.len() == head.len());
+        self.withdrawal |= opening.is_some() || takes_back;
+        self.takes_back |= takes_back;
     }
 
     /// Whether the reply holds an explicit yes in a statement.

@@ -337,6 +337,35 @@ fn joins_token(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
 }
 
+/// Whether `text` names a value written the way `alias` is but another:
+/// a token of the same length with a digit where `alias` has one and a
+/// letter where it has one ("1156" beside "5519"), or, for an alias of
+/// letters and digits mixed, a token mixing both within two characters of
+/// its length ("FVFD71Q3P0" beside "C02XK1LMHV2"). People name records by
+/// such fields; a request naming another such value is about another
+/// record of the kind.
+#[must_use]
+pub fn names_alias_rival(text: &str, alias: &str) -> bool {
+    let alias = alias.to_lowercase();
+    let shape = |token: &str| -> Vec<bool> { token.chars().map(|c| c.is_ascii_digit()).collect() };
+    let alphanumeric = |token: &str| token.chars().all(char::is_alphanumeric);
+    let mixed = |token: &str| {
+        token.chars().any(|c| c.is_ascii_digit()) && token.chars().any(char::is_alphabetic)
+    };
+    if alias.is_empty() || !alphanumeric(&alias) || !alias.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let alias_shape = shape(&alias);
+    let alias_mixed = mixed(&alias);
+    value_tokens(text).iter().any(|token| {
+        let token = token.as_str();
+        token != alias
+            && alphanumeric(token)
+            && (shape(token) == alias_shape
+                || (alias_mixed && mixed(token) && token.len().abs_diff(alias.len()) <= 2))
+    })
+}
+
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word ([`scan`]).
@@ -765,6 +794,37 @@ pub(crate) mod tests {
                 assert_eq!(turn.names_words_at(at, value), positions.contains(&at));
             }
         }
+    }
+
+    #[test]
+    fn a_value_written_like_an_alias_but_another_is_its_rival() {
+        assert!(names_alias_rival(
+            "I'll freeze your card ending 1156.",
+            "5519"
+        ));
+        assert!(names_alias_rival("Freeze the 1156 card instead?", "5519"));
+        assert!(!names_alias_rival("Freeze the card ending 5519?", "5519"));
+        // Not the alias's shape: amounts, dates, words.
+        assert!(!names_alias_rival(
+            "Raise it to $16,000 on 2025-03-10?",
+            "5519"
+        ));
+        assert!(!names_alias_rival(
+            "Freeze card ending 4821.",
+            "Elm Street Locker"
+        ));
+        assert!(names_alias_rival(
+            "I'll wipe the laptop with serial FVFD71Q3P0.",
+            "C02XK1LMHV2"
+        ));
+        assert!(!names_alias_rival(
+            "I'll wipe the laptop with serial C02XK1LMHV2.",
+            "C02XK1LMHV2"
+        ));
+        assert!(!names_alias_rival(
+            "I'll wipe laptop LT-4410 now.",
+            "C02XK1LMHV2"
+        ));
     }
 
     #[test]

@@ -292,8 +292,8 @@ impl Dialogue {
     /// for a decision that names every value (the summary): the strongest
     /// reply after it that took consent away (a refusal over a withdrawal
     /// over a qualification; a correction after the yes qualifies; a
-    /// withdrawal or qualification before the yes naming no action is a
-    /// pause the yes answers), at its first turn of that kind; else the first yes in its window (before
+    /// qualification before the yes naming no action is a pause the yes
+    /// answers), at its first turn of that kind; else the first yes in its window (before
     /// any later agent question) that names no other record of the
     /// summary's in place of the values; else absent, at the summary (or
     /// with no turn, when no summary names the values).
@@ -344,8 +344,9 @@ impl Dialogue {
         let mut window_open = true;
         let mut yes: Option<u32> = None;
         let mut revoked: Option<(Reply, u32)> = None;
-        // A pause or a condition before any yes, naming no action ("hold
-        // on, let me check"): no answer, so it stands only if no yes follows.
+        // A qualification before any yes, naming no action ("hold on, let
+        // me check", "only if it arrives tomorrow"): no answer, so it stands
+        // only if no yes follows.
         let mut paused: Option<(Reply, u32)> = None;
         let after = turns.get(summary + 1..).unwrap_or_default();
         for turn in after {
@@ -360,7 +361,7 @@ impl Dialogue {
                     // Naming an action, it may propose another: no pause.
                     let pause = yes.is_none()
                         && !turn.corrects
-                        && reply.revoke_rank() < Reply::Refuses.revoke_rank();
+                        && reply.revoke_rank() < Reply::Withdraws.revoke_rank();
                     let kept = if pause { &mut paused } else { &mut revoked };
                     if reply.revoke_rank() > kept.map_or(0, |(r, _)| r.revoke_rank()) {
                         *kept = Some((reply, turn.event.0));
@@ -692,20 +693,29 @@ mod tests {
             events.extend_from_slice(replies);
             dialogue(&events).consent(&values, k).outcome
         };
-        // "Hold on, let me check." … "OK, yes, go ahead."
-        for pause in [Reply::Withdraws, Reply::Qualifies] {
-            assert_eq!(
-                outcome(&[replying(1, pause), user(2, true, false, false)], 2),
-                ConsentOutcome::Affirmative,
-                "{pause:?}"
-            );
-            // With no yes after it, it stands.
-            assert_ne!(
-                outcome(&[replying(1, pause)], 1),
-                ConsentOutcome::Affirmative
-            );
-        }
-        // A refusal before the yes still revokes; so does a pause after it.
+        // "Hold on, let me check." (the reader's qualification) … "OK, yes,
+        // go ahead."
+        assert_eq!(
+            outcome(
+                &[replying(1, Reply::Qualifies), user(2, true, false, false)],
+                2
+            ),
+            ConsentOutcome::Affirmative
+        );
+        // With no yes after it, it stands.
+        assert_eq!(
+            outcome(&[replying(1, Reply::Qualifies)], 1),
+            ConsentOutcome::Qualified
+        );
+        // A deferral or a refusal before the yes still revokes; so does a
+        // pause after it.
+        assert_eq!(
+            outcome(
+                &[replying(1, Reply::Withdraws), user(2, true, false, false)],
+                2
+            ),
+            ConsentOutcome::Withdrawn
+        );
         assert_eq!(
             outcome(
                 &[replying(1, Reply::Refuses), user(2, true, false, false)],
@@ -715,10 +725,10 @@ mod tests {
         );
         assert_eq!(
             outcome(
-                &[user(1, true, false, false), replying(2, Reply::Withdraws)],
+                &[user(1, true, false, false), replying(2, Reply::Qualifies)],
                 2
             ),
-            ConsentOutcome::Withdrawn
+            ConsentOutcome::Qualified
         );
         // A pause naming an action may propose another: it revokes.
         let mut naming = replying(1, Reply::Qualifies);
