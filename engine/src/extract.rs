@@ -39,8 +39,8 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word,
-    names_alias_rival, readable_text, turn_cues_of,
+    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word, readable_text,
+    turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -707,7 +707,7 @@ impl Extractor {
         // spells another record id of that record's kind, or a turn so far
         // named another record of the kind by a value written like one of
         // the record's aliases.
-        self.note_alias_rivals(text);
+        self.note_alias_rivals(&seen.read);
         if speaker == Speaker::Agent
             && cues.asks_decision
             && named_actions != 0
@@ -783,8 +783,8 @@ impl Extractor {
     /// Notes the entities whose one record in play another record of the
     /// kind may stand beside: `text` names a value written like one of
     /// that record's aliases but another ("the card ending 1156" when the
-    /// one card read ends in 5519; [`names_alias_rival`]).
-    fn note_alias_rivals(&mut self, text: &str) {
+    /// one card read ends in 5519; [`ReadTurn::names_alias_rival`]).
+    fn note_alias_rivals(&mut self, read: &ReadTurn) {
         if self.aliases.is_empty() {
             return;
         }
@@ -792,7 +792,7 @@ impl Extractor {
             if let [id] = ids.as_slice()
                 && !self.contested.contains(entity)
                 && self.aliases.iter().any(|(alias, named)| {
-                    *named == Some(*id) && names_alias_rival(text, self.interner.resolve(*alias))
+                    *named == Some(*id) && read.names_alias_rival(self.interner.resolve(*alias))
                 })
             {
                 self.contested.insert(*entity);

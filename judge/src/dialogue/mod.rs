@@ -269,7 +269,7 @@ pub use inflect::inflections;
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
 pub use tokens::Word;
-pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, names_alias_rival, names_value};
+pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later
@@ -1511,15 +1511,7 @@ mod tests {
     /// Replies after `summary`, in a pharmacy's words (no shipped domain's).
     fn assert_pharmacy_replies(summary: &str, cases: &[(&str, Reply)]) {
         let lexicon = lexicon_of(&[&["refill"], &["transfer", "move"], &["cancel"]]);
-        for &(reply, want) in cases {
-            let mut asked = AskedWords::default();
-            let _ = turn_cues(Role::Agent, summary, &lexicon, &mut asked);
-            assert_eq!(
-                turn_cues(Role::User, reply, &lexicon, &mut asked).reply,
-                want,
-                "{summary} -> {reply}"
-            );
-        }
+        assert_replies_in(&lexicon, summary, cases);
     }
 
     #[test]
@@ -1582,13 +1574,18 @@ mod tests {
 
     /// Each reply, read right after `summary`, answers it as `want`.
     fn assert_replies(summary: &str, cases: &[(&str, Reply)]) {
+        assert_replies_in(&tau2(), summary, cases);
+    }
+
+    /// [`assert_replies`] in a domain's words.
+    fn assert_replies_in(lexicon: &Arc<Lexicon>, summary: &str, cases: &[(&str, Reply)]) {
         for &(reply, want) in cases {
             let mut asked = AskedWords::default();
-            let _ = turn_cues(Role::Agent, summary, &tau2(), &mut asked);
+            let _ = turn_cues(Role::Agent, summary, lexicon, &mut asked);
             assert_eq!(
-                turn_cues(Role::User, reply, &tau2(), &mut asked).reply,
+                turn_cues(Role::User, reply, lexicon, &mut asked).reply,
                 want,
-                "{reply}"
+                "{summary} -> {reply}"
             );
         }
     }

@@ -153,6 +153,35 @@ impl ReadTurn {
         ReadTurn { tokens, amounts }
     }
 
+    /// Whether the turn names a value written the way `alias` is but
+    /// another: a token of the same length with a digit where `alias` has
+    /// one and a letter where it has one ("1156" beside "5519"), or, for an
+    /// alias of letters and digits mixed, a token mixing both within two
+    /// characters of its length ("FVFD71Q3P0" beside "C02XK1LMHV2"). People
+    /// name records by such fields; a turn naming another such value is
+    /// about another record of the kind.
+    #[must_use]
+    pub fn names_alias_rival(&self, alias: &str) -> bool {
+        let alias = alias.to_lowercase();
+        fn digits(token: &str) -> impl Iterator<Item = bool> + '_ {
+            token.chars().map(|c| c.is_ascii_digit())
+        }
+        let alphanumeric = |token: &str| token.chars().all(char::is_alphanumeric);
+        let mixed = |token: &str| {
+            token.chars().any(|c| c.is_ascii_digit()) && token.chars().any(char::is_alphabetic)
+        };
+        if !alphanumeric(&alias) || !alias.chars().any(|c| c.is_ascii_digit()) {
+            return false;
+        }
+        let alias_mixed = mixed(&alias);
+        self.tokens.iter().any(|token| {
+            token != alias
+                && alphanumeric(token)
+                && ((token.len() == alias.len() && digits(token).eq(digits(&alias)))
+                    || (alias_mixed && mixed(token) && token.len().abs_diff(alias.len()) <= 2))
+        })
+    }
+
     /// Whether the turn names `value`, with [`names_value`]'s rule.
     #[must_use]
     pub fn names(&self, value: &str) -> bool {
@@ -335,35 +364,6 @@ impl ReadValue {
 #[cfg(test)]
 fn joins_token(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
-}
-
-/// Whether `text` names a value written the way `alias` is but another:
-/// a token of the same length with a digit where `alias` has one and a
-/// letter where it has one ("1156" beside "5519"), or, for an alias of
-/// letters and digits mixed, a token mixing both within two characters of
-/// its length ("FVFD71Q3P0" beside "C02XK1LMHV2"). People name records by
-/// such fields; a request naming another such value is about another
-/// record of the kind.
-#[must_use]
-pub fn names_alias_rival(text: &str, alias: &str) -> bool {
-    let alias = alias.to_lowercase();
-    let shape = |token: &str| -> Vec<bool> { token.chars().map(|c| c.is_ascii_digit()).collect() };
-    let alphanumeric = |token: &str| token.chars().all(char::is_alphanumeric);
-    let mixed = |token: &str| {
-        token.chars().any(|c| c.is_ascii_digit()) && token.chars().any(char::is_alphabetic)
-    };
-    if alias.is_empty() || !alphanumeric(&alias) || !alias.chars().any(|c| c.is_ascii_digit()) {
-        return false;
-    }
-    let alias_shape = shape(&alias);
-    let alias_mixed = mixed(&alias);
-    value_tokens(text).iter().any(|token| {
-        let token = token.as_str();
-        token != alias
-            && alphanumeric(token)
-            && (shape(token) == alias_shape
-                || (alias_mixed && mixed(token) && token.len().abs_diff(alias.len()) <= 2))
-    })
 }
 
 /// Lower-case tokens of a turn or value: split at whitespace and markup
@@ -798,33 +798,22 @@ pub(crate) mod tests {
 
     #[test]
     fn a_value_written_like_an_alias_but_another_is_its_rival() {
-        assert!(names_alias_rival(
-            "I'll freeze your card ending 1156.",
-            "5519"
-        ));
-        assert!(names_alias_rival("Freeze the 1156 card instead?", "5519"));
-        assert!(!names_alias_rival("Freeze the card ending 5519?", "5519"));
+        let rival = |text: &str, alias: &str| ReadTurn::new(text).names_alias_rival(alias);
+        assert!(rival("I'll freeze your card ending 1156.", "5519"));
+        assert!(rival("Freeze the 1156 card instead?", "5519"));
+        assert!(!rival("Freeze the card ending 5519?", "5519"));
         // Not the alias's shape: amounts, dates, words.
-        assert!(!names_alias_rival(
-            "Raise it to $16,000 on 2025-03-10?",
-            "5519"
-        ));
-        assert!(!names_alias_rival(
-            "Freeze card ending 4821.",
-            "Elm Street Locker"
-        ));
-        assert!(names_alias_rival(
+        assert!(!rival("Raise it to $16,000 on 2025-03-10?", "5519"));
+        assert!(!rival("Freeze card ending 4821.", "Elm Street Locker"));
+        assert!(rival(
             "I'll wipe the laptop with serial FVFD71Q3P0.",
             "C02XK1LMHV2"
         ));
-        assert!(!names_alias_rival(
+        assert!(!rival(
             "I'll wipe the laptop with serial C02XK1LMHV2.",
             "C02XK1LMHV2"
         ));
-        assert!(!names_alias_rival(
-            "I'll wipe laptop LT-4410 now.",
-            "C02XK1LMHV2"
-        ));
+        assert!(!rival("I'll wipe laptop LT-4410 now.", "C02XK1LMHV2"));
     }
 
     #[test]

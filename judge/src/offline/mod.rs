@@ -194,6 +194,22 @@ mod tests {
         );
     }
 
+    /// The offline judge's choice among `branches` for one user turn.
+    fn classify_one(branches: &[Branch], text: &str) -> Verdict {
+        OfflineJudge
+            .decide(&JudgeRequest {
+                bundle_hash: "b".into(),
+                node_id: "classify".into(),
+                question: Question::Classify {
+                    branches: branches.to_vec(),
+                },
+                policy_excerpt: None,
+                bindings: BTreeMap::new(),
+                conversation: vec![Turn::new(1, Role::User, text)].into(),
+            })
+            .verdict
+    }
+
     #[test]
     fn classification_ignores_negated_keywords_and_labels() {
         let branches = vec![
@@ -213,20 +229,7 @@ mod tests {
                 keywords: vec!["send back".into()],
             },
         ];
-        let classify = |text: &str| {
-            OfflineJudge
-                .decide(&JudgeRequest {
-                    bundle_hash: "b".into(),
-                    node_id: "classify".into(),
-                    question: Question::Classify {
-                        branches: branches.clone(),
-                    },
-                    policy_excerpt: None,
-                    bindings: BTreeMap::new(),
-                    conversation: vec![Turn::new(1, Role::User, text)].into(),
-                })
-                .verdict
-        };
+        let classify = |text: &str| classify_one(&branches, text);
         assert_eq!(
             classify("I don't need to cancel it, I just want tracking details"),
             Verdict::Chosen {
@@ -262,20 +265,7 @@ mod tests {
             branch("transfer", &["transfer my"]),
             branch("pickup", &["my pickup"]),
         ];
-        let classify = |text: &str| {
-            OfflineJudge
-                .decide(&JudgeRequest {
-                    bundle_hash: "b".into(),
-                    node_id: "classify".into(),
-                    question: Question::Classify {
-                        branches: branches.clone(),
-                    },
-                    policy_excerpt: None,
-                    bindings: BTreeMap::new(),
-                    conversation: vec![Turn::new(1, Role::User, text)].into(),
-                })
-                .verdict
-        };
+        let classify = |text: &str| classify_one(&branches, text);
         let chosen = |label: &str| Verdict::Chosen {
             label: label.into(),
             evidence_event: 1,
