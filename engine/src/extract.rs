@@ -159,6 +159,10 @@ pub struct Extractor {
     /// the kind, named by a value written like its alias
     /// ([`Extractor::note_alias_rivals`]): no request names it unspelt.
     contested: BTreeSet<Symbol>,
+    /// The actions (a bit each) the latest request for a decision naming
+    /// an action proposed, none once it declined one or the user asked
+    /// for another: a request naming no action restates them.
+    requested_actions: u16,
     /// The literals of the bundle's enums, handed out with the first
     /// event's facts ([`EventFacts::literals`]); empty after it.
     literals: Vec<LiteralFact>,
@@ -348,6 +352,7 @@ impl Extractor {
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
             contested: BTreeSet::new(),
+            requested_actions: 0,
             literals: bundle
                 .domain
                 .enums
@@ -678,6 +683,44 @@ impl Extractor {
                     });
                 }
             }
+        }
+        // A request for a decision naming no action restates the latest
+        // one, when that proposed one action ("Updated: 30 tablets at Maple
+        // Grove. Confirm?" after "Shall I place the refill?"): it names
+        // that action's words, as nobody said them.
+        let restated = if speaker == Speaker::Agent && cues.asks_decision && named_actions == 0 {
+            self.requested_actions
+        } else {
+            0
+        };
+        if restated.count_ones() == 1 {
+            for &(raw, bits) in &self.action_values {
+                if bits & restated != 0 {
+                    push_mention(
+                        &mut self.facts,
+                        MentionFact {
+                            value: Value::Str(Symbol(raw)),
+                            event: k,
+                            speaker,
+                            record: false,
+                            in_answer: false,
+                            declined: false,
+                            action: true,
+                            implied: true,
+                        },
+                    );
+                }
+            }
+        }
+        if speaker == Speaker::Agent && cues.asks_decision && named_actions != 0 {
+            self.requested_actions = if cues.declined.is_empty() {
+                named_actions
+            } else {
+                0
+            };
+        } else if speaker != Speaker::Agent && named_actions & !self.requested_actions != 0 {
+            // The user asked for another action: no request is restated.
+            self.requested_actions = 0;
         }
         // Another word of an action names the action's words a guard
         // looks for ("erase" for "wipe"), unless the turn names some action
