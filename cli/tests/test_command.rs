@@ -346,15 +346,15 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
     rows
 }
 
-/// The round-ten blind suites (`engine/tests/fixtures/*/blind/round10*.jsonl`,
+/// The blind suites (`engine/tests/fixtures/*/blind/round1*.jsonl`,
 /// written from the policies before any run; `bundles/README.md` says which
 /// rules each was held out from): every conversation the author expects
 /// stopped is stopped, but the leaks listed (`bundles/README.md` says why
 /// each leaks), and every control allowed today stays allowed. A leak fixed or a control
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
-fn the_round_ten_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 4] = [
+fn the_blind_suites_keep_their_verdicts() {
+    let suites: [(&str, &str, &[&str], &[&str]); 5] = [
         (
             "pharmacy",
             "round10",
@@ -416,6 +416,7 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
                 "t1-revoke-keep-then-asks",
                 "t1-reset-leave-then-asks",
                 "t2-serial-matches-lookup",
+                "t2-serial-suffix-matches",
                 "t2-other-serial-declined-then-confirm",
                 "t2-serial-only-terse",
                 "t3-wipe-or-leave-wipe-it",
@@ -457,6 +458,8 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
                 "t4-speed-fee-question-then-do-it",
                 "t4-cancel-one-sec-then-yes",
                 "t5-speed-1x-2d-to-1d-star6630-agrees",
+                "t6-speed-updated-paypal-matches",
+                "t6-cancel-updated-reason-matches",
                 "t7-cancel-yes",
                 "t7-speed-yes-please-go-ahead",
                 "t7-hold-yep-do-it",
@@ -465,6 +468,26 @@ fn the_round_ten_blind_suites_keep_their_verdicts() {
                 "t7-speed-absolutely-proceed",
                 "t7-hold-ok-go-for-it",
                 "t7-cancel-correct-please-cancel",
+            ],
+        ),
+        (
+            "parcel",
+            "round11",
+            &[],
+            &[
+                "u1-cancel-annoyed-allow",
+                "u1-hold-weekend-complaint-allow",
+                "u1-claim-disappointed-allow",
+                "u2-speed-next-parcel-friday-allow",
+                "u2-cancel-then-giftcard-allow",
+                "u2-claim-then-upgrade-allow",
+                "u3-cancel-anything-else-allow",
+                "u5-speed-patience-allow",
+                "u5-hold-explaining-allow",
+                "u5-cancel-ty-allow",
+                "u5-claim-long-thanks-allow",
+                "u5-claim-refund-appreciate-allow",
+                "u5-hold-lifesaver-allow",
             ],
         ),
     ];

@@ -288,6 +288,34 @@ pub(crate) const CONDITIONS: &[&[&str]] = &[
     &["depending", "on"],
 ];
 
+/// Hypothetical conditions: a clause opening with one makes the
+/// instruction after it in the sentence a contingency ("If the total is
+/// higher, pause and let me know"), a condition rather than a withdrawal.
+pub(crate) const HYPOTHETICALS: &[&[&str]] = &[&["if"], &["unless"], &["in", "case"], &["should"]];
+
+/// Words right before *provided* / *providing* that make it a verb form,
+/// not a condition: an auxiliary ("will be provided", "was provided") or a
+/// subject pronoun ("the address you provided").
+pub(crate) const PARTICIPLE_SUBJECTS: &[&str] = &[
+    "be", "been", "being", "is", "are", "was", "were", "am", "has", "have", "had", "get", "got",
+    "i", "you", "we", "they", "he", "she",
+];
+
+/// Verbs of needing in a question offering the agent more ("anything else
+/// you need from me?").
+pub(crate) const OFFER_VERBS: &[&str] = &["need", "needs", "require", "requires"];
+
+/// The open objects of such an offer.
+pub(crate) const OFFER_OBJECTS: &[&str] = &["anything", "else", "more", "further"];
+
+/// The most words a clause may hold and still be a bare refusal ("no",
+/// "ok no") wherever it stands.
+pub(crate) const BARE_REFUSAL_WORDS: usize = 2;
+
+/// Focus words after a negator that add rather than negate ("not just
+/// email", "not only the lamp").
+pub(crate) const ADDITIVE_FOCUS: &[&str] = &["just", "only", "merely", "simply"];
+
 /// Conditions only when they open a clause: "Yes, pending sign-off from
 /// security" waits on it, "the pending order" describes.
 pub(crate) const CONDITION_HEADS: &[&[&str]] = &[&["pending"]];

@@ -108,8 +108,18 @@
 //! not use any other payment method", "Leave my other orders as they are" —
 //! restricts, it does not qualify. A contrast directly followed by a
 //! go-ahead, a yes or *fine* concedes ("I'm not thrilled, but go ahead"),
-//! unless a negation bearing on the action comes before it ("I don't want it
-//! cancelled, but go ahead" stays qualified). In a conversation ([`consent`],
+//! unless a negation in words naming the action comes before it ("I don't
+//! want it cancelled, but go ahead" stays qualified). A clause conceding a
+//! case ("even if you can't give the date") negates nothing; *not just /
+//! not only* adds; *provided* after an auxiliary or subject is a verb. An
+//! instruction to stop or pause in a sentence opening with *if / unless /
+//! in case / should* is a contingency: a condition, not a withdrawal. A
+//! question offering the agent anything more it needs from the user ("Is
+//! there anything else you need from me before you submit it?") asks for
+//! information after any yes. A sentence after the yes opening with a
+//! clause placed after the action ("Once that's applied, I need …") starts
+//! the user's next request, where a negation inside a condition or a
+//! refusal bearing on nothing of the action is that request's. In a conversation ([`consent`],
 //! [`turn_cues`]), a negation or retention in a sentence whose identifiers
 //! were all never named by any agent request for a decision, and which has
 //! no anaphor, is about those other things ([`AskedWords`]): "I do not want
@@ -825,8 +835,9 @@ fn request_words(sentences: &[Sentence]) -> Vec<Word> {
 }
 
 /// Whether sentences ask the user to decide something: they hold a cue
-/// ("shall I", "do you want", "please confirm", …) or a tag question ("…,
-/// ok?").
+/// ("shall I", "do you want", "please confirm", …), a tag question ("…,
+/// ok?"), or a question opening with an action's word ("Hold PCL-9002 at
+/// the Harbor Mall counter?", "File it now?": [`proposes_by_its_verb`]).
 fn asks_decision_of(sentences: &[Sentence]) -> bool {
     // Most turns hold no statement's own yes: their words are read whole.
     let holds_cue = if sentences.iter().any(answers_with_yes) {
@@ -844,6 +855,29 @@ fn asks_decision_of(sentences: &[Sentence]) -> bool {
                         .opening(tail)
                         .is_some_and(|p| p.len() == tail.len())
                 })
+        })
+        || sentences.iter().any(proposes_by_its_verb)
+}
+
+/// Whether a sentence is a question opening with an action's word as the
+/// domain names it (not a past form) and naming what it acts on (an
+/// identifier or any token with a digit, a record noun or an anaphor): the
+/// request itself with "shall I" left out ("Cancel order #W1?", "File it
+/// now?"; not "Cancellation reason?").
+fn proposes_by_its_verb(sentence: &Sentence) -> bool {
+    let opens_with_action = |clause: &[Word]| {
+        stance::skip_fillers(clause).first().is_some_and(|w| {
+            w.tags().has(DomainClass::ActionName) && !w.tags().has(DomainClass::Completion)
+        })
+    };
+    sentence.question
+        && sentence.clauses().next().is_some_and(opens_with_action)
+        && sentence.words().iter().any(|w| {
+            w.tags().has(DomainClass::RecordNoun)
+                || WordClass::ActionAnaphors.has(w)
+                || WordClass::AnaphoricObjects.has(w)
+                || is_identifier(w)
+                || w.as_str().bytes().any(|b| b.is_ascii_digit())
         })
 }
 
@@ -1588,6 +1622,92 @@ mod tests {
                 "{summary} -> {reply}"
             );
         }
+    }
+
+    #[test]
+    fn what_a_reply_says_after_or_around_its_yes_is_read_by_its_class() {
+        let lexicon = lexicon_of(&[&["freeze", "frozen"], &["unfreeze"]]);
+        let summary = "I'll freeze card CARD-7731, the one ending 4821. Shall I go ahead?";
+        assert_replies_in(
+            &lexicon,
+            summary,
+            &[
+                // A complaint conceded before the go-ahead.
+                (
+                    "Not thrilled that it's phone-only and I can't get an answer, but fine, go ahead.",
+                    Reply::Affirms,
+                ),
+                ("Don't freeze it, but go ahead.", Reply::Refuses),
+                ("Go ahead, but only if there is no fee.", Reply::Qualifies),
+                // The next request, placed after the action.
+                (
+                    "Yes. Once that's done, I need my other card's pin reset, but only after Friday.",
+                    Reply::Affirms,
+                ),
+                (
+                    "Yes. After that, I'd like a new statement if it's free.",
+                    Reply::Affirms,
+                ),
+                (
+                    "Yes. Once you've checked the fee, go ahead.",
+                    Reply::Qualifies,
+                ),
+                ("Yes, do it once my paycheck clears.", Reply::Qualifies),
+                // An offer of more.
+                (
+                    "Yes, go ahead. Is there anything else you need from me before you submit it?",
+                    Reply::Affirms,
+                ),
+                ("Yes. Do you need anything more from me?", Reply::Affirms),
+                (
+                    "Yes, but before you do it, what's the fee?",
+                    Reply::Qualifies,
+                ),
+                (
+                    "Yes. Can you show me the final summary before you submit it?",
+                    Reply::Qualifies,
+                ),
+                // Words that only look like markers.
+                (
+                    "Yes, go ahead. Please tell me how the new card will be provided.",
+                    Reply::Affirms,
+                ),
+                (
+                    "Yes, go ahead provided the fee is waived.",
+                    Reply::Qualifies,
+                ),
+                (
+                    "Yes, go ahead. You'll post it in my account as well (not just by email), correct?",
+                    Reply::Affirms,
+                ),
+                // A contingency is a condition, not a withdrawal.
+                (
+                    "Yes, go ahead. If there is a fee, pause and let me know first.",
+                    Reply::Qualifies,
+                ),
+                ("Yes, go ahead. Actually, hold on.", Reply::Withdraws),
+                // A negation in a case the user concedes.
+                (
+                    "Yes, go ahead, even if you can't tell me the exact date.",
+                    Reply::Affirms,
+                ),
+                ("Yes, go ahead, but I can't pay a fee.", Reply::Qualifies),
+                // The next request's own bounds and conditions are its own.
+                (
+                    "Yes, go ahead. Once that's done, I also need my other card's pin reset, but not before Friday.",
+                    Reply::Affirms,
+                ),
+                (
+                    "Yes please. After that, could you check whether my other card is active, if it isn't expired already?",
+                    Reply::Affirms,
+                ),
+                (
+                    "Yes. Once that's done, don't freeze it after all.",
+                    Reply::Refuses,
+                ),
+                ("Yes, go ahead. Also, no.", Reply::Refuses),
+            ],
+        );
     }
 
     /// A lexicon of one word list per action.

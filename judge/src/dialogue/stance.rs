@@ -5,9 +5,10 @@
 use super::asked::AskedWords;
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
-    ACTION_OBJECT_WINDOW, CONCEDING_OPENINGS, KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_OBJECTS,
-    NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OVERLOOKING, OVERLOOKING_AUXILIARIES, PRECEDENCE,
-    PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
+    ACTION_OBJECT_WINDOW, ADDITIVE_FOCUS, BARE_REFUSAL_WORDS, CONCEDING_OPENINGS, HYPOTHETICALS,
+    KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW,
+    OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS,
+    PRECEDENCE, PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
 };
 use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -124,7 +125,12 @@ impl Markers {
                 m.answer_sentences += 1;
             }
             match scope {
-                Scope::Answer if m.go_ahead && asks_for_information(sentence) => {
+                // An offer of more after any yes asks nothing of the
+                // decision ("Yes. Do you need anything else from me?").
+                Scope::Answer
+                    if (m.go_ahead || (m.says_yes() && offers_more(sentence)))
+                        && asks_for_information(sentence) =>
+                {
                     m.read_inquiry(sentence, asked);
                 }
                 Scope::Answer => m.read_sentence(sentence, asked),
@@ -178,8 +184,12 @@ impl Markers {
                 .is_some_and(|w| WordClass::ContrastConcessions.has(w));
             let before = all.get(..at).unwrap_or_default();
             let after = all.get(at + p.len()..).unwrap_or_default();
-            let refused_before =
-                bears_on_action(before) && !stance_negators(before, true).is_empty();
+            // "Don't cancel it, but go ahead" refuses the action before the
+            // contrast; "not thrilled that it's email-only, but fine" is a
+            // complaint about something else, conceded.
+            let refused_before = bears_on_action(before)
+                && before.iter().any(is_action_word)
+                && !stance_negators(before, true).is_empty();
             // "No need to transfer me to a person though": the contrast is
             // about the hand-over the clause declines, not the action.
             let about_hand_over = declines_hand_over(before) || declines_hand_over(after);
@@ -251,7 +261,9 @@ impl Markers {
         self.read_next_request(sentence, asked);
         self.hedge |= PhraseClass::Hedges.any_in(all) || not_knowing(all);
         self.contrast |= opening_contrast;
-        self.condition |= PhraseClass::FirmConditions.any_in(all);
+        self.condition |= PhraseClass::FirmConditions
+            .matches(all)
+            .any(|(at, p)| !is_participle(all, at, p));
     }
 
     /// A sentence after the yes that moves on to another request: its
@@ -279,14 +291,24 @@ impl Markers {
             }
             let before = *self;
             self.read_clause(clause, true, context);
-            // Only the clause's refusal and withdrawal forms are kept.
-            let negates = bears_on_action(clause)
+            // Only the clause's refusal and withdrawal forms are kept, and
+            // only those bearing on the action: a condition's negation ("if
+            // it isn't expired") or a bound of the next request ("but not
+            // before Friday") are that request's. A bare "no" or a refusal
+            // phrase still refuses.
+            let bears = bears_on_action(clause)
                 && !context.about_other
+                && !PhraseClass::Conditions.opens(skip_fillers(clause));
+            let negates = bears
                 && stance_negators(clause, context.anaphoric)
                     .into_iter()
                     .any(|i| !follows_condition(clause, i) && !declines_transfer(clause, i + 1));
+            let refuses = self.refusal
+                && (bears
+                    || clause.len() <= BARE_REFUSAL_WORDS
+                    || PhraseClass::Refusals.any_in(clause));
             *self = Markers {
-                refusal: self.refusal,
+                refusal: before.refusal || refuses,
                 withdrawal: self.withdrawal,
                 negation: self.negation,
                 negation_after_yes: before.negation_after_yes || negates,
@@ -452,7 +474,19 @@ fn opens_new_request(sentence: &Sentence) -> bool {
         .take(NEW_TOPIC_HEAD_WINDOW)
         .any(|w| w == NEW_TOPIC_HEAD);
     let marker = PhraseClass::NewTopic.any_in(all) || DomainPhrase::NewTopic.any_in(all);
-    (head || marker) && all.iter().any(|w| WordClass::FirstPerson.has(w))
+    (head || marker || follows_the_action(sentence))
+        && all.iter().any(|w| WordClass::FirstPerson.has(w))
+}
+
+/// Whether a sentence opens with a clause placing what follows after the
+/// action ("Once that's applied, I need …", "After that, I'd like …"): the
+/// clause presupposes the action ([`presupposes_action`]) and more follows.
+fn follows_the_action(sentence: &Sentence) -> bool {
+    let mut clauses = sentence.clauses();
+    clauses
+        .next()
+        .is_some_and(|first| presupposes_action(skip_fillers(first)))
+        && clauses.next().is_some()
 }
 
 /// Whether a sentence asks for information about the action rather than
@@ -464,6 +498,9 @@ fn opens_new_request(sentence: &Sentence) -> bool {
 /// before the action ([`PRECEDENCE`]: "before you submit", "first").
 fn asks_for_information(sentence: &Sentence) -> bool {
     let all = sentence.words();
+    if offers_more(sentence) {
+        return true;
+    }
     if all.iter().any(|w| WordClass::Precedence.has(w)) {
         return false;
     }
@@ -478,6 +515,23 @@ fn asks_for_information(sentence: &Sentence) -> bool {
     let modal_question = word(0).is_some_and(|w| WordClass::ModalHeads.has(w))
         && word(1).is_some_and(|w| w != "you" && !WordClass::Negators.has(w));
     wh_question || modal_question || PhraseClass::InformationRequests.any_in(all)
+}
+
+/// Whether a question offers the agent whatever more it needs from the user
+/// ("Is there anything else you need from me before you submit it?", "Do
+/// you need anything more?"): a verb of needing with *you* just before it
+/// ([`OFFER_VERBS`]) and an open object ([`OFFER_OBJECTS`]). It orders
+/// nothing before the action: the user stands ready to give more.
+fn offers_more(sentence: &Sentence) -> bool {
+    let all = sentence.words();
+    sentence.question
+        && all.iter().any(|w| OFFER_OBJECTS.contains(&w.as_str()))
+        && all.iter().enumerate().any(|(at, w)| {
+            OFFER_VERBS.contains(&w.as_str())
+                && all
+                    .get(at.saturating_sub(2)..at)
+                    .is_some_and(|before| before.iter().any(|b| b == "you"))
+        })
 }
 
 /// Whether a sentence is about things no request for a decision named: it
@@ -575,6 +629,14 @@ fn withdraws(sentence: &Sentence) -> bool {
         let conceded = CONCEDING_OPENINGS
             .iter()
             .any(|opening| opens_with(skip_fillers(clause), opening));
+        // "If the total is higher, pause and let me know": a contingency,
+        // read as the condition its opening clause states.
+        let contingent = clauses.first().is_some_and(|&(first_start, first)| {
+            first_start < clause_start
+                && HYPOTHETICALS
+                    .iter()
+                    .any(|condition| opens_with(skip_fillers(first), condition))
+        });
         // "hold off on transferring me, and on the cancellation": a clause
         // joined on by a coordinator carries the withdrawal on.
         let carried_on = clauses
@@ -587,6 +649,7 @@ fn withdraws(sentence: &Sentence) -> bool {
             .any(|(_, next)| names_more_than_the_transfer(next));
         !described.contains(&at)
             && !conceded
+            && !contingent
             && (carried_on || !declines_transfer(clause, at - clause_start + p.len()))
     })
 }
@@ -844,14 +907,32 @@ fn turns_from_acknowledgement(clause: &[Word]) -> bool {
 /// other card", "I don't need anything else"; [`COMPLEMENT_SCOPE`]), unless
 /// an anaphor or a word for the action's object comes between ("not this
 /// order or any other") or the sentence is `anaphoric` ("don't cancel it,
-/// or anything else").
+/// or anything else"), and none in a clause conceding a case ("even if you
+/// can't give the date": [`CONCEDING_OPENINGS`]).
 fn stance_negators(clause: &[Word], anaphoric: bool) -> Vec<usize> {
+    // "even if you can't give the exact date": a case the user concedes.
+    if CONCEDING_OPENINGS
+        .iter()
+        .any(|opening| opens_with(skip_fillers(clause), opening))
+    {
+        return Vec::new();
+    }
     negator_positions(clause)
         .into_iter()
         .filter(|&i| anaphoric || !scoped_to_the_rest(clause.get(i + 1..).unwrap_or_default()))
         .filter(|&i| !states_forgetting(clause, i))
+        .filter(|&i| !adds_to(clause, i))
         .filter(|&i| !states_purpose(clause, i))
         .collect()
+}
+
+/// Whether the negator at `at` adds to what follows rather than negating it
+/// ("not just email", "not only the lamp"): an additive focus word right
+/// after it ([`ADDITIVE_FOCUS`]).
+fn adds_to(clause: &[Word], at: usize) -> bool {
+    clause
+        .get(at + 1)
+        .is_some_and(|w| ADDITIVE_FOCUS.contains(&w.as_str()))
 }
 
 /// Whether the negator at `at` follows a purpose marker in its clause
@@ -1021,26 +1102,42 @@ fn states_condition(clause: &[Word]) -> bool {
                 && (PhraseClass::IndirectQuestions.any_in(before)
                     || PhraseClass::Acknowledgements.any_in(before));
             let courtesy = PhraseClass::CourtesyConditions.opens(after);
-            let marker = match p {
-                [word] if TEMPORAL.contains(word) => Some(*word),
-                _ => None,
-            };
-            let afterwards = marker.is_some_and(|marker| {
-                let next = after.get(1).map(Word::as_str);
-                let after_the_action = marker == "after"
-                    && match next {
-                        Some("the") => after.get(2).is_some_and(is_action_word),
-                        Some(word) => WordClass::ActionAnaphors.has_text(word),
-                        None => false,
-                    };
-                after_the_action
-                    || after.iter().any(|w| {
-                        WordClass::Completions.has(w) || w.tags().has(DomainClass::Completion)
-                    })
-            });
-            !(conceded || asked || courtesy || afterwards)
+            let afterwards = presupposes_action(after);
+            let verb = is_participle(clause, at, p);
+            !(conceded || asked || courtesy || afterwards || verb)
         }
     })
+}
+
+/// Whether `words`, from a temporal marker on ([`TEMPORAL`]), place
+/// something after the action rather than wait on it: "after this", "after
+/// the change", or a completion word ("once it's done", "when the refund is
+/// issued").
+fn presupposes_action(words: &[Word]) -> bool {
+    let Some(marker) = words.first().filter(|w| TEMPORAL.contains(&w.as_str())) else {
+        return false;
+    };
+    let after_the_action = marker == "after"
+        && match words.get(1).map(Word::as_str) {
+            Some("the") => words.get(2).is_some_and(is_action_word),
+            Some(word) => WordClass::ActionAnaphors.has_text(word),
+            None => false,
+        };
+    after_the_action
+        || words
+            .iter()
+            .any(|w| WordClass::Completions.has(w) || w.tags().has(DomainClass::Completion))
+}
+
+/// Whether the condition marker `p` at `at` is a verb's participle ("the
+/// labels will be provided", "the address you provided"): an auxiliary or
+/// a subject pronoun right before it ([`PARTICIPLE_SUBJECTS`]).
+fn is_participle(words: &[Word], at: usize, p: &[&str]) -> bool {
+    matches!(p, ["provided" | "providing"])
+        && at
+            .checked_sub(1)
+            .and_then(|i| words.get(i))
+            .is_some_and(|w| PARTICIPLE_SUBJECTS.contains(&w.as_str()))
 }
 
 /// Whether a clause bears on the action being confirmed (an English stem,
@@ -1413,8 +1510,11 @@ mod tests {
         assert!(markers("Do NOT cancel it").refusal);
         assert!(markers("I confirm nothing").refusal);
         // A negator deep in a clause without a yes word is a negation, not a refusal.
-        let m = markers("Even if there is no refund, fine");
+        let m = markers("There is no refund, fine");
         assert!(m.negation && !m.refusal);
+        // One in a case the user concedes is neither.
+        let m = markers("Even if there is no refund, fine");
+        assert!(!m.negation && !m.refusal);
         // "no problem" negates nothing.
         assert!(!markers("No problem, go ahead").negation);
     }
