@@ -157,7 +157,7 @@ fn audit_takes_now_and_rejects_a_trace_it_cannot_time() {
         .iter()
         .filter_map(|l| l["rejected"]["reason"].as_str())
         .collect();
-    assert_eq!(rejected.len(), 32, "{untimed:?}");
+    assert_eq!(rejected.len(), 35, "{untimed:?}");
     assert!(rejected.iter().all(|r| r.contains("--now")), "{rejected:?}");
     let timed = audit(&["--now", TODAY]);
     assert!(

@@ -82,7 +82,7 @@ fn fixture_passes(name: &str, expectations: usize) {
 /// unusual shapes, written by an author who did not read the reader) pass.
 #[test]
 fn the_blind_pharmacy_probes_pass() {
-    fixture_passes("pharmacy", 30);
+    fixture_passes("pharmacy", 36);
 }
 
 /// The IT desk fixture's blind probes (decision questions asking whether
@@ -369,13 +369,16 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s4-allow-cancel-or-keep-user-picks-cancel",
                 "s4-allow-transfer-or-leave-user-picks-transfer",
                 "s5-allow-pause-then-yes",
+                "s5-allow-yes-mentions-husband-not-deferral",
                 "s6-allow-exact-match-transfer",
                 "s6-allow-user-corrects-agent-restates",
                 "s7-allow-other-record-discussed-agent-reasks",
                 "s7-allow-two-actions-both-confirmed",
                 "s8-allow-verbose-markdown-transfer",
                 "s8-allow-emoji-bot",
+                "s8-allow-named-by-alias-inhaler",
                 "s8-allow-only-record-in-play-no-id",
+                "s8-allow-typos",
                 "s8-allow-confirmed-by-id",
                 "s9-allow-yes-definitely",
                 "s9-allow-sure-that-works",
@@ -392,11 +395,14 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s3-what-happens-raise-fee-allow",
                 "s4-keep-or-raise-user-picks-raise-allow",
                 "s6-partial-amount-matches-allow",
+                "s6-reason-matches-freeze-allow",
                 "s7-two-txns-user-picks-resummary-allow",
+                "s8-terse-bot-by-id-y-allow",
                 "s8-verbose-markdown-unfreeze-alias-allow",
                 "s8-emoji-bot-raise-allow",
                 "s8-only-card-not-named-freeze-allow",
                 "s8-polite-by-name-dispute-allow",
+                "s8-typos-unfreeze-allow",
                 "s9-hedge-then-asked-again-clear-yes-allow",
             ],
         ),

@@ -274,7 +274,9 @@ fn a_yes_for_one_order_does_not_cancel_another() {
     events.push(agent(SUMMARY));
     events.push(user("Yes, please cancel it."));
     events.push(cancel(OTHER_ORDER));
-    assert_gate(events, Outcome::Confirm);
+    // The yes agreed to the cancellation of the order the summary named in
+    // place of this one; naming the action again only repeats that request.
+    assert_gate(events, Outcome::Block);
 }
 
 #[test]
@@ -286,19 +288,27 @@ fn a_yes_for_one_order_confirms_that_order_only() {
     events.push(user("Yes, please cancel it."));
     events.push(cancel(ORDER));
     assert_gate(events.clone(), Outcome::Allow);
-    // The other order stays blocked at its own confirmation: the guard's
-    // `confirmed(args.order_id, args.reason)` (the bundle's confirmation is
-    // formal since issue #12).
+    // The other order is blocked at its own confirmation: the guard's
+    // `confirmed(args.order_id, args.reason)` is refused by the yes to the
+    // summary that named this order in its place.
     events.pop();
     events.push(cancel(OTHER_ORDER));
     let report = last_report(&events, Schedule::Workflow);
     match report.verdict {
-        // Held for confirmation: the yes named the other order.
-        GateVerdict::Confirm { step, request, .. } => {
+        GateVerdict::Block {
+            step,
+            request,
+            explanation,
+            ..
+        } => {
             assert_eq!(step.as_deref(), Some("cancel.authorize"));
             assert_eq!(request.get("order").map(String::as_str), Some(OTHER_ORDER));
+            assert!(
+                explanation.contains("consent: refused at event"),
+                "{explanation}"
+            );
         }
-        other => panic!("not held for confirmation: {other:?}"),
+        other => panic!("not blocked: {other:?}"),
     }
 }
 

@@ -192,11 +192,13 @@ fn a_wire_transfer_is_not_a_tie_with_the_transfer_label() {
             label: "wire".into(),
             description: "The customer asks to send money.".into(),
             keywords: vec!["wire".into(), "send money".into()],
+            actions: Vec::new(),
         },
         Branch {
             label: "transfer".into(),
             description: "The customer asks for a human agent.".into(),
             keywords: vec!["human".into(), "representative".into()],
+            actions: Vec::new(),
         },
     ];
     let verdict = OfflineJudge

@@ -132,6 +132,14 @@ fn expected(id: &str) -> Today {
         "in-play-one-card-unnamed" => Allow,
         // The question proposed not doing it.
         "in-play-one-card-hold-off" => Today::Confirm,
+        // The reason is the customer's: said in their words (the
+        // conversations above: "stolen"), or stated in the summary they said
+        // yes to; neither, and the call waits for a confirmation naming it.
+        "reason-stated-in-summary" => Allow,
+        "reason-unstated-and-unsaid" => Today::Confirm,
+        // The summary said another reason: the yes agreed to that call, and
+        // the customer never said the call's.
+        "reason-differs-from-summary" => Block(DialogueUnmet, Some("freeze.authorize")),
         other => panic!("no expectation for conversation {other}"),
     }
 }
@@ -162,7 +170,7 @@ fn today_of(report: &EventReport) -> Today {
 fn every_rule_of_the_policy_is_decided() {
     let rt = runtime();
     let traces = conversations();
-    assert_eq!(traces.len(), 32);
+    assert_eq!(traces.len(), 35);
     let mut wrong = Vec::new();
     for trace in &traces {
         let reports = replayed(&rt, trace, Explainer::Monitor);

@@ -232,6 +232,13 @@ pub struct Branch {
     /// Words or phrases that indicate this branch (used by the offline judge).
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// The words of the actions only this branch leads to (its writes'
+    /// `action_words`): the offline judge reads a user's yes to a request
+    /// for a decision on one of them as asking for this branch. They come
+    /// from the bundle, whose hash keys every answer, so they are neither
+    /// sent to a model nor part of the question's hash.
+    #[serde(skip)]
+    pub actions: Vec<String>,
 }
 
 /// What the judge is asked.

@@ -83,11 +83,13 @@ fn classify(reply: &str) -> JudgeRequest {
                     label: "cancel".into(),
                     description: String::new(),
                     keywords: vec!["cancel".into()],
+                    actions: Vec::new(),
                 },
                 Branch {
                     label: "return".into(),
                     description: String::new(),
                     keywords: vec!["return".into(), "refund".into()],
+                    actions: Vec::new(),
                 },
             ],
         },

@@ -362,11 +362,13 @@ mod tests {
                     label: "cancel".into(),
                     description: String::new(),
                     keywords: vec![],
+                    actions: Vec::new(),
                 },
                 Branch {
                     label: "general".into(),
                     description: String::new(),
                     keywords: vec![],
+                    actions: Vec::new(),
                 },
             ],
         };

@@ -62,6 +62,7 @@ fn classify_request() -> JudgeRequest {
         label: label.into(),
         description: format!("{label} requests"),
         keywords: vec![label.into()],
+        actions: Vec::new(),
     };
     JudgeRequest {
         question: Question::Classify {

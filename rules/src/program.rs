@@ -479,8 +479,10 @@ crepe! {
     // entity type read by k, or another literal of the same enum — and
     // weighs no several actions (`IWeighs`)
     // proposes the call with another record: a yes to it, in its window and
-    // naming none of the values, refuses the call. Action words are no rival
-    // kind.
+    // naming none of the values it left out (naming what it named repeats
+    // it), refuses the call, unless a yes to the call's own summary stands
+    // or a reply withdrew or refused (a qualification is no yes that
+    // stands). Action words are no rival kind.
     struct ReqNames(u32, u32, Env, u32);
     ReqNames(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
         IMention(v, a, Speaker::Agent), !IDeclined(v, a);
@@ -507,23 +509,30 @@ crepe! {
     struct Contradicts(u32, u32, Env, u32);
     Contradicts(c, k, e, a) <- ReqMissing(c, k, e, a, _), !Unrivalled(c, k, e, a),
         !SummaryFrom(c, k, e, a), !IWeighs(a);
-    struct AnswersValue(u32, u32, Env, u32);
-    AnswersValue(c, k, e, u) <- ConfReady(c, k, e), ConfVal(c, k, e, v), IMention(v, u, sp),
+    struct AnswersLeftOut(u32, u32, Env, u32, u32);
+    AnswersLeftOut(c, k, e, a, u) <- ReqMissing(c, k, e, a, v), IMention(v, u, sp),
         (sp != Speaker::Agent);
     struct ContraYes(u32, u32, Env, u32);
     ContraYes(c, k, e, u) <- Contradicts(c, k, e, a), IAffirm(u), (a < u && u <= k),
-        !WindowClosed(a, u), !AnswersValue(c, k, e, u);
+        !WindowClosed(a, u), !AnswersLeftOut(c, k, e, a, u);
     struct HasContraYes(u32, u32, Env);
     HasContraYes(c, k, e) <- ContraYes(c, k, e, _);
     struct LaterContraYes(u32, u32, Env, u32);
     LaterContraYes(c, k, e, u) <- ContraYes(c, k, e, u), ContraYes(c, k, e, w), (w < u);
+    struct StrongRevoked(u32, u32, Env);
+    StrongRevoked(c, k, e) <- Revoked(c, k, e, _, rank), (rank >= WITHDRAWAL_RANK);
+    struct Affirmed(u32, u32, Env);
+    Affirmed(c, k, e) <- HasYes(c, k, e), !Withdrawn(c, k, e);
     @output pub struct ConsentAt(pub u32, pub u32, pub Env, pub u8, pub u32);
     ConsentAt(c, k, e, rank, w) <- Revoked(c, k, e, w, rank), !Outranked(c, k, e, rank),
-        !LaterRevoke(c, k, e, w, rank), ICConfirmed(c, _, false);
+        !LaterRevoke(c, k, e, w, rank), (rank >= WITHDRAWAL_RANK), ICConfirmed(c, _, false);
+    ConsentAt(c, k, e, rank, w) <- Revoked(c, k, e, w, rank), !Outranked(c, k, e, rank),
+        !LaterRevoke(c, k, e, w, rank), (rank < WITHDRAWAL_RANK), !HasContraYes(c, k, e),
+        ICConfirmed(c, _, false);
     ConsentAt(c, k, e, CONSENT_AFFIRMATIVE, u) <- FirstYes(c, k, e, u), !Withdrawn(c, k, e),
         ICConfirmed(c, _, false);
     ConsentAt(c, k, e, CONSENT_CONTRADICTED, u) <- ContraYes(c, k, e, u),
-        !LaterContraYes(c, k, e, u), !HasYes(c, k, e), !Withdrawn(c, k, e),
+        !LaterContraYes(c, k, e, u), !Affirmed(c, k, e), !StrongRevoked(c, k, e),
         ICConfirmed(c, _, false);
     ConsentAt(c, k, e, CONSENT_ABSENT, a) <- Summary(c, k, e, a), !HasYes(c, k, e),
         !Withdrawn(c, k, e), !HasContraYes(c, k, e), ICConfirmed(c, _, false);

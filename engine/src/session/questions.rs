@@ -163,6 +163,7 @@ pub fn questions(
                 label,
                 description,
                 keywords,
+                actions,
             } => {
                 let ask = branches
                     .entry((decision.index() as u32, waiting.request))
@@ -196,6 +197,7 @@ pub fn questions(
                         label: label.clone(),
                         description: description.clone(),
                         keywords: keywords.clone(),
+                        actions: actions.clone(),
                     });
                 }
             }

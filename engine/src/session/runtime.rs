@@ -41,6 +41,9 @@ pub enum Asked {
         label: String,
         description: String,
         keywords: Vec<String>,
+        /// The words of the actions only this branch leads to
+        /// ([`branch_actions`]).
+        actions: Vec<String>,
     },
 }
 
@@ -299,9 +302,67 @@ fn branch_question(bundle: &CompiledBundle, step: usize) -> Option<Asked> {
             label: label.clone(),
             description: judge.clone(),
             keywords: keywords.clone(),
+            actions: branch_actions(bundle, e.source(), e.target()),
         }),
         _ => None,
     }
+}
+
+/// The action words of the agent writes a branch of the classifier
+/// `decision` into `target` leads to, and none of its sibling branches
+/// does: the writes whose authorizations are reachable from `target`
+/// without passing through `decision` again. A user who said yes to a
+/// request for a decision on one of these actions asked for this branch; a
+/// write every branch leads to (a hand-over) tells no branch apart. Another
+/// judged decision (was the flight delayed or cancelled?) asks about a
+/// fact, which no yes to an action answers: its branches have none.
+fn branch_actions(bundle: &CompiledBundle, decision: NodeIdx, target: NodeIdx) -> Vec<String> {
+    let graph = &bundle.workflow.graph;
+    if !graph
+        .node_weight(decision)
+        .is_some_and(|node| node.classifier)
+    {
+        return Vec::new();
+    }
+    let writes_from = |start: NodeIdx| -> BTreeSet<&str> {
+        let mut seen = vec![false; graph.node_count()];
+        let mut stack = vec![start];
+        let mut tools = BTreeSet::new();
+        while let Some(node) = stack.pop() {
+            if node == decision {
+                continue;
+            }
+            let Some(slot) = seen.get_mut(node.index()) else {
+                continue;
+            };
+            if *slot {
+                continue;
+            }
+            *slot = true;
+            if let Some(weight) = graph.node_weight(node)
+                && weight.kind == NodeKind::ToolAuthorization
+                && let Some(tool) = weight.tool.as_deref()
+            {
+                tools.insert(tool);
+            }
+            stack.extend(graph.neighbors(node));
+        }
+        tools
+    };
+    let siblings: Vec<BTreeSet<&str>> = graph
+        .edges(decision)
+        .filter(|e| e.target() != target && matches!(e.weight(), Edge::Branch { .. }))
+        .map(|e| writes_from(e.target()))
+        .collect();
+    let mut words: Vec<String> = writes_from(target)
+        .into_iter()
+        .filter(|tool| !siblings.iter().all(|other| other.contains(tool)) || siblings.is_empty())
+        .filter_map(|tool| bundle.domain.tool(tool))
+        .flat_map(|tool| tool.actions.iter().cloned())
+        .collect();
+    words.sort();
+    words.dedup();
+    words
 }
 
 /// Per gated tool whose path has a consent condition (a consent step on the

@@ -294,6 +294,10 @@ pub struct TurnCues {
     pub asks_anything: bool,
     /// How a user turn answers the request for a decision.
     pub reply: Reply,
+    /// A user turn holding a yes, outright, weak or hedged ("Yes, but …",
+    /// "I guess so"): a [`Reply::Qualifies`] without one ("I did that, but
+    /// it still fails") agrees to nothing.
+    pub agrees: bool,
     /// A user turn naming a state-changing action without a yes: after a
     /// yes, a correction the agent must summarise again.
     pub corrects: bool,
@@ -666,6 +670,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             asked.note_discussed(&turn.text);
             TurnCues {
                 reply,
+                agrees: markers.says_yes() || markers.hedge,
                 corrects: stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences())),
                 answer_records: answer.records,
@@ -1005,6 +1010,82 @@ pub fn names_identifier(text: &str) -> bool {
             let digits = t.chars().filter(char::is_ascii_digit).count();
             (letters && digits > 0) || (digits >= 5 && t.chars().all(|c| c.is_ascii_digit()))
         })
+}
+
+/// The actions the user asked for by agreeing to them: for each user turn
+/// whose reply says yes to the latest request for a decision on an action,
+/// outright or not ([`Reply::Affirms`], or [`Reply::Qualifies`] holding a
+/// yes or a hedge ([`TurnCues::agrees`]): a yes made conditional or hedged
+/// still asks for that action, and consent decides whether it may run; a
+/// report of what the user did, however qualified, asks for nothing), the
+/// turn's event and the actions that request
+/// proposed, a bit per action ([`Lexicon::action_bits`]; an action it
+/// names only as what not to do is not proposed), narrowed to the actions
+/// the yes names when it names some ("Yes to the transfer"). As for
+/// consent, a request stays open until the agent asks anything else or
+/// the user answers it; a refusal or withdrawal asks for nothing.
+#[must_use]
+pub fn accepted_actions(conversation: &[Turn]) -> Vec<(u32, u16)> {
+    let mut asked = AskedWords::default();
+    let mut open: u16 = 0;
+    let mut accepted = Vec::new();
+    for turn in conversation {
+        let cues = turn_cues_of(turn, &mut asked);
+        match turn.role {
+            Role::Agent if cues.asks_decision => {
+                open = proposed_action_bits(turn, &cues);
+            }
+            Role::Agent if cues.asks_anything => open = 0,
+            Role::User
+                if open != 0
+                    && (cues.reply == Reply::Affirms
+                        || (cues.reply == Reply::Qualifies && cues.agrees)) =>
+            {
+                let named = cues.answer_action_bits & open;
+                accepted.push((turn.event_index, if named == 0 { open } else { named }));
+                open = 0;
+            }
+            Role::User if cues.reply != Reply::Other => open = 0,
+            _ => {}
+        }
+    }
+    accepted
+}
+
+/// The actions an agent turn asking for a decision proposes, a bit per
+/// action: those its request sentence names ([`TurnCues::proposal`]), when
+/// one sentence asks and names some ("Card ending 9902 is frozen. Unfreeze
+/// it now?" proposes no freeze), else those the turn names; never one it
+/// names only as what not to do ([`TurnCues::declined`]). A word that is
+/// also a noun for a record ("cancel refill RF-5521") names the record when
+/// another word of its sentence names an action, as in
+/// [`Turn::weighs_actions`]; in a plan of one action per line ("1. Refill
+/// … 2. Transfer …") each line's word is its action.
+fn proposed_action_bits(turn: &Turn, cues: &TurnCues) -> u16 {
+    let bits_of = |words: &mut dyn Iterator<Item = &Word>| {
+        let words: Vec<&Word> = words
+            .filter(|word| !declines_action(&cues.declined, word))
+            .collect();
+        let verbs = words
+            .iter()
+            .filter(|word| !word.tags().has(DomainClass::RecordNoun))
+            .fold(0, |bits, word| bits | word.tags().actions());
+        if verbs == 0 {
+            words
+                .iter()
+                .fold(0, |bits, word| bits | word.tags().actions())
+        } else {
+            verbs
+        }
+    };
+    let asked = bits_of(&mut cues.proposal.iter());
+    if asked == 0 {
+        turn.sentences()
+            .iter()
+            .fold(0, |bits, sentence| bits | bits_of(&mut sentence.tokens()))
+    } else {
+        asked
+    }
 }
 
 /// Whether a turn of these word tokens names a state-changing action ("cancel", "refund",

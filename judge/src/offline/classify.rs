@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::dialogue::{Keyword, keyword_form};
+use crate::dialogue::{Keyword, accepted_actions, keyword_form};
 use crate::types::{Branch, Judgement, Role, Turn, Verdict};
 
 /// A criterion the bundle gave keywords for: satisfied by the last turn of
@@ -42,10 +42,16 @@ pub(super) fn judge_by_keywords(
     }
 }
 
-/// The branch whose declared keywords occur most often, asserted, in the
-/// user's turns, with the first user turn that asserted one as evidence; a tie
-/// or no match is unknown. A branch's label is not a keyword.
+/// The branch the user asked for. A yes to the agent's request for a
+/// decision on an action only one branch leads to asks for that branch
+/// ([`accepted_actions`], [`Branch::actions`]): the branch with the most
+/// such yeses wins. Without one (or between branches as often accepted),
+/// the branch whose declared keywords occur most often, asserted, in the
+/// user's turns; a tie or no match is unknown. The evidence is the first
+/// user turn that asserted one of the winner's keywords, or else its first
+/// yes. A branch's label is not a keyword.
 pub(super) fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement {
+    let accepted = accepted_branches(branches, conversation);
     let user_turns: Vec<&Turn> = conversation
         .iter()
         .filter(|t| t.role == Role::User)
@@ -89,27 +95,73 @@ pub(super) fn classify(branches: &[Branch], conversation: &[Turn]) -> Judgement 
             }
         }
     }
-    let scored: Vec<(usize, &str, Option<u32>)> = branches
+    let scored: Vec<((usize, usize), &str, Option<u32>)> = branches
         .iter()
         .zip(&scores)
-        .map(|(branch, (score, first))| (*score, branch.label.as_str(), *first))
+        .zip(&accepted)
+        .map(|((branch, (score, first)), (yeses, first_yes))| {
+            // The user's own words for the request, where there are some,
+            // are the better evidence than their yes to it.
+            (
+                (*yeses, *score),
+                branch.label.as_str(),
+                first.or(*first_yes),
+            )
+        })
         .collect();
-    let best = scored.iter().map(|s| s.0).max().unwrap_or(0);
+    let best = scored.iter().map(|s| s.0).max().unwrap_or((0, 0));
     let winners: Vec<_> = scored.iter().filter(|s| s.0 == best).collect();
     match winners.as_slice() {
-        _ if best == 0 => Judgement::unknown("no branch keyword occurs in the user's turns"),
-        [(score, label, Some(evidence_event))] => Judgement::new(
+        _ if best == (0, 0) => Judgement::unknown("no branch keyword occurs in the user's turns"),
+        [((yeses, score), label, Some(evidence_event))] => Judgement::new(
             Verdict::Chosen {
                 label: (*label).to_owned(),
                 evidence_event: *evidence_event,
             },
-            format!("{score} keyword match(es) for `{label}`"),
+            if *score > 0 {
+                format!("{score} keyword match(es) for `{label}`")
+            } else {
+                format!("the user accepted {yeses} request(s) for `{label}`")
+            },
         ),
         _ => Judgement::unknown(format!(
             "tie between branches {}",
             winners.iter().map(|w| w.1).collect::<Vec<_>>().join(", ")
         )),
     }
+}
+
+/// Per branch: how many of the user's yeses accepted an action only it
+/// leads to, and the first such yes.
+fn accepted_branches(branches: &[Branch], conversation: &[Turn]) -> Vec<(usize, Option<u32>)> {
+    let mut counts = vec![(0, None); branches.len()];
+    let Some(lexicon) = conversation.first().map(Turn::lexicon) else {
+        return counts;
+    };
+    let bits: Vec<u16> = branches
+        .iter()
+        .map(|b| {
+            b.actions
+                .iter()
+                .fold(0, |bits, w| bits | lexicon.action_bits(w))
+        })
+        .collect();
+    if bits.iter().all(|&b| b == 0) {
+        return counts;
+    }
+    for (event, accepted) in accepted_actions(conversation) {
+        let leads: Vec<usize> = (0..branches.len())
+            .filter(|&i| bits.get(i).is_some_and(|&b| b & accepted != 0))
+            .collect();
+        // A yes to actions of several branches tells none apart.
+        if let [only] = leads.as_slice()
+            && let Some((count, first)) = counts.get_mut(*only)
+        {
+            *count += 1;
+            first.get_or_insert(event);
+        }
+    }
+    counts
 }
 
 /// Whether an occurrence of a branch's keyword (its clause and words) lies

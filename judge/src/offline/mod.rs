@@ -25,10 +25,14 @@
 //! not assert "mistake"), and not satisfied when none does. Without keywords
 //! it is `Unknown`.
 //!
-//! **Classification.** Each branch scores the number of asserted occurrences
-//! of its declared keywords in the slice's user turns (the label is not a
-//! keyword). The unique highest positive score wins, with the first user turn
-//! that asserted one of its keywords as evidence; a tie or no match is
+//! **Classification.** A user's yes (outright, hedged or conditional) to
+//! the agent's request for a decision on an action only one branch leads to
+//! ([`Branch::actions`](crate::Branch::actions)) asks for that branch: the
+//! branch with the most such yeses wins, the first as evidence. Otherwise
+//! each branch scores the number of asserted occurrences of its declared
+//! keywords in the slice's user turns (the label is not a keyword). The
+//! unique highest positive score wins, with the first user turn that
+//! asserted one of its keywords as evidence; a tie or no match is
 //! `Unknown`.
 
 mod classify;
@@ -105,6 +109,9 @@ mod tests {
     use super::*;
     use crate::types::{Branch, Turn, Verdict};
     use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use crate::dialogue::{ActionWords, DomainWords, Lexicon};
 
     fn consent(turns: Vec<Turn>) -> Verdict {
         OfflineJudge
@@ -217,16 +224,19 @@ mod tests {
                 label: "cancel".into(),
                 description: String::new(),
                 keywords: vec!["cancel".into(), "don't need".into(), "do not need".into()],
+                actions: Vec::new(),
             },
             Branch {
                 label: "general".into(),
                 description: String::new(),
                 keywords: vec!["tracking".into(), "details".into()],
+                actions: Vec::new(),
             },
             Branch {
                 label: "return".into(),
                 description: String::new(),
                 keywords: vec!["send back".into()],
+                actions: Vec::new(),
             },
         ];
         let classify = |text: &str| classify_one(&branches, text);
@@ -258,6 +268,7 @@ mod tests {
             label: label.into(),
             description: String::new(),
             keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+            actions: Vec::new(),
         };
         let branches = vec![
             branch("refill", &["refill of", "need a refill"]),
@@ -363,6 +374,226 @@ mod tests {
         assert!(matches!(v, Verdict::Unknown { .. }));
     }
 
+    /// A bank's branches: each leads to one action, and `general` to none.
+    fn branch(label: &str, keywords: &[&str], actions: &[&str]) -> Branch {
+        Branch {
+            label: label.into(),
+            description: String::new(),
+            keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+            actions: actions.iter().map(|a| (*a).to_owned()).collect(),
+        }
+    }
+
+    fn bank_branches() -> Vec<Branch> {
+        vec![
+            branch("freeze", &["freeze", "stolen"], &["freeze"]),
+            branch("unfreeze", &["unfreeze"], &["unfreeze"]),
+            branch("dispute", &["dispute"], &["dispute"]),
+            branch("general", &["how", "balance"], &[]),
+        ]
+    }
+
+    /// Words for a domain whose actions are `actions` and whose records
+    /// are called `record_nouns`.
+    fn domain_words(actions: &[&str], record_nouns: &[&str]) -> DomainWords {
+        DomainWords {
+            actions: actions
+                .iter()
+                .map(|w| ActionWords {
+                    words: vec![(*w).to_owned()],
+                    takes_away: false,
+                })
+                .collect(),
+            record_nouns: record_nouns.iter().map(|n| (*n).to_owned()).collect(),
+            ..DomainWords::default()
+        }
+    }
+
+    /// The offline judge's choice among the bank's branches for a
+    /// conversation of (role, text) turns, read with the bank's words.
+    fn classify_bank(turns: &[(Role, &str)]) -> Verdict {
+        classify_in(
+            &domain_words(&["freeze", "unfreeze", "dispute"], &[]),
+            bank_branches(),
+            turns,
+        )
+    }
+
+    /// The offline judge's choice among `branches` for a conversation of
+    /// (role, text) turns, read with a domain's `words`.
+    fn classify_in(words: &DomainWords, branches: Vec<Branch>, turns: &[(Role, &str)]) -> Verdict {
+        let lexicon = Arc::new(Lexicon::new(words));
+        let conversation: Vec<Turn> = turns
+            .iter()
+            .zip(0u32..)
+            .map(|((role, text), i)| Turn::with_lexicon(i, *role, *text, lexicon.clone()))
+            .collect();
+        OfflineJudge
+            .decide(&JudgeRequest {
+                bundle_hash: "b".into(),
+                node_id: "classify".into(),
+                question: Question::Classify { branches },
+                policy_excerpt: None,
+                bindings: BTreeMap::new(),
+                conversation: conversation.into(),
+            })
+            .verdict
+    }
+
+    /// A word that is also a noun for a record ("refill") names the record
+    /// when another action word of its sentence governs it, and the action
+    /// when it leads a line of its own: a yes to a plan of one action per
+    /// line proposes every one of them, so it tells no branch apart.
+    #[test]
+    fn a_record_nouns_action_is_read_per_sentence() {
+        use Role::{Agent, User};
+        let words = domain_words(
+            &["refill", "transfer", "cancel"],
+            &["refill", "prescription"],
+        );
+        let branches = || {
+            vec![
+                branch("refill", &["refill"], &["refill"]),
+                branch("transfer", &["transfer"], &["transfer"]),
+                branch("cancel_refill", &["cancel"], &["cancel"]),
+            ]
+        };
+        let chosen = |label: &str, evidence_event: u32| Verdict::Chosen {
+            label: label.into(),
+            evidence_event,
+        };
+        let situation = "Please refill my metformin; my levothyroxine should go to Walgreens.";
+        // "the refill" is what the cancellation acts on.
+        assert_eq!(
+            classify_in(
+                &words,
+                branches(),
+                &[
+                    (User, "I have a question about refill RF-5521."),
+                    (Agent, "Shall I cancel refill RF-5521?"),
+                    (User, "Yes."),
+                ],
+            ),
+            chosen("cancel_refill", 2)
+        );
+        // A plan of two lines, each its own action, accepted at once: the
+        // user's own words decide.
+        assert_eq!(
+            classify_in(
+                &words,
+                branches(),
+                &[
+                    (User, situation),
+                    (
+                        Agent,
+                        "Here's the plan:\n1. Refill Metformin 500 mg at Downtown.\n2. Transfer Levothyroxine 50 mcg to Walgreens.\nShall I do both?",
+                    ),
+                    (User, "Yes, do both."),
+                ],
+            ),
+            chosen("refill", 0)
+        );
+    }
+
+    #[test]
+    fn a_yes_to_a_request_for_a_branchs_action_asks_for_that_branch() {
+        use Role::{Agent, User};
+        let situation = "There are purchases on my card ending 4821 I never made.";
+        let offer = "I can freeze your card ending 4821. Shall I go ahead?";
+        let chosen = |label: &str, evidence_event: u32| Verdict::Chosen {
+            label: label.into(),
+            evidence_event,
+        };
+        // The user named no action; the yes to the freeze asks for it.
+        assert_eq!(
+            classify_bank(&[(User, situation), (Agent, offer), (User, "Yes please.")]),
+            chosen("freeze", 2)
+        );
+        // An accepted action outweighs keywords of another branch ("how");
+        // the user's own words for the request are the evidence.
+        assert_eq!(
+            classify_bank(&[
+                (User, "How did someone get my card number?"),
+                (Agent, offer),
+                (User, "Ok, go ahead."),
+            ]),
+            chosen("freeze", 2)
+        );
+        assert_eq!(
+            classify_bank(&[
+                (User, "My card was stolen."),
+                (Agent, offer),
+                (User, "Ok, go ahead."),
+            ]),
+            chosen("freeze", 0)
+        );
+        // A yes made conditional or hedged asks for the action too (its
+        // consent is another question); a refusal, a withdrawal, a report
+        // of what the user did without a yes, or a yes to a later question
+        // asks for nothing.
+        for reply in ["Yes, but only if the fee is waived.", "I guess so?"] {
+            assert_eq!(
+                classify_bank(&[(User, situation), (Agent, offer), (User, reply)]),
+                chosen("freeze", 2)
+            );
+        }
+        for reply in [
+            "No, don't.",
+            "Yes. Actually no, never mind.",
+            "I already did that in the app, but the charges keep coming.",
+        ] {
+            assert!(matches!(
+                classify_bank(&[(User, situation), (Agent, offer), (User, reply)]),
+                Verdict::Unknown { .. }
+            ));
+        }
+        assert!(matches!(
+            classify_bank(&[
+                (User, situation),
+                (Agent, offer),
+                (User, "Will I still get my salary?"),
+                (Agent, "Yes. Is your address still 1 Main St?"),
+                (User, "Yes."),
+            ]),
+            Verdict::Unknown { .. }
+        ));
+        // A request naming actions of two branches tells none apart: the
+        // keywords decide.
+        assert_eq!(
+            classify_bank(&[
+                (User, "I want to dispute a charge."),
+                (
+                    Agent,
+                    "Shall I freeze the card ending 4821 and dispute the charge?"
+                ),
+                (User, "Yes."),
+            ]),
+            chosen("dispute", 0)
+        );
+        // What a request proposes is what its asking sentence names, not
+        // the state its statements describe.
+        assert_eq!(
+            classify_bank(&[
+                (User, "My card ending 9902 stopped working abroad."),
+                (
+                    Agent,
+                    "Card ending 9902 is frozen. Unfreeze card ending 9902 now?"
+                ),
+                (User, "yeah go ahead thx"),
+            ]),
+            chosen("unfreeze", 2)
+        );
+        // An action offered only as what not to do is not accepted.
+        assert!(matches!(
+            classify_bank(&[
+                (User, situation),
+                (Agent, "Should I hold off on freezing the card ending 4821?"),
+                (User, "Yes."),
+            ]),
+            Verdict::Unknown { .. }
+        ));
+    }
+
     #[test]
     fn classification() {
         let branches = vec![
@@ -370,16 +601,19 @@ mod tests {
                 label: "cancel".into(),
                 description: String::new(),
                 keywords: vec!["cancel".into(), "cancellation".into()],
+                actions: Vec::new(),
             },
             Branch {
                 label: "return".into(),
                 description: String::new(),
                 keywords: vec!["send back".into(), "refund".into()],
+                actions: Vec::new(),
             },
             Branch {
                 label: "transfer".into(),
                 description: String::new(),
                 keywords: vec!["human agent".into()],
+                actions: Vec::new(),
             },
         ];
         let req = |text: &str| JudgeRequest {

@@ -298,9 +298,10 @@ impl Dialogue {
     /// summary's in place of the values; else absent, at the summary (or
     /// with no turn, when no summary names the values).
     ///
-    /// With no yes and no revocation, a yes to a later request naming
-    /// another record in place of the call's ([`Dialogue::contradicting_yes`])
-    /// refuses the call, at that yes.
+    /// With no yes, no refusal and no withdrawal (a qualified answer is no
+    /// yes that stands), a yes to a later request naming another record in
+    /// place of the call's ([`Dialogue::contradicting_yes`]) refuses the
+    /// call, at that yes.
     pub fn consent(&self, values: &[Value], k: u32) -> ConsentFailure {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
@@ -312,8 +313,13 @@ impl Dialogue {
                 && self.agent_named_all(values, t.event.0)
         });
         let answered = summary.map(|at| self.answer(values, turns, at, k));
+        // A qualified answer is no yes that stands: a later yes to the call
+        // on another record still refuses it.
         if let Some(failure) = answered
-            && failure.outcome != ConsentOutcome::Absent
+            && !matches!(
+                failure.outcome,
+                ConsentOutcome::Absent | ConsentOutcome::Qualified
+            )
         {
             return failure;
         }
@@ -405,7 +411,10 @@ impl Dialogue {
     /// `k`), to an agent request for a decision that weighs no several
     /// actions and contradicts the call ([`Dialogue::contradicts`]): in that
     /// request's window (before any later agent question), naming none of
-    /// `values`.
+    /// `values` the request left out. A yes naming what the request named
+    /// itself ("Yes, cancel that one.") repeats it; one naming the call's
+    /// value in place of the request's rival ("Yes, RF-5520 please")
+    /// corrects it, and refuses nothing.
     fn contradicting_yes(&self, values: &[Value], turns: &[TurnFact], k: u32) -> Option<u32> {
         // A later request's first yes comes no earlier than an earlier
         // request's, so the first request with a yes that contradicts
@@ -415,8 +424,18 @@ impl Dialogue {
             {
                 return None;
             }
+            let left_out: Vec<Value> = values
+                .iter()
+                .filter(|&&v| {
+                    !self
+                        .mentions
+                        .contains(&(v, request.event.0, Speaker::Agent))
+                        || self.declined.contains(&(v, request.event.0))
+                })
+                .copied()
+                .collect();
             let yes =
-                self.first_yes_naming_none(values, turns.get(at + 1..).unwrap_or_default())?;
+                self.first_yes_naming_none(&left_out, turns.get(at + 1..).unwrap_or_default())?;
             self.contradicts(values, request.event.0, k).then_some(yes)
         })
     }
@@ -809,6 +828,25 @@ mod tests {
             user_yes_naming(1, &[ORDER]),
         ]);
         assert_eq!(named.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        // A yes naming what the request named itself (its action word)
+        // repeats the request: it still refuses the call.
+        let repeats = known_order(&[
+            agent(0, true, &[OTHER, ACTION]),
+            user_yes_naming(1, &[ACTION]),
+        ]);
+        assert_eq!(repeats.consent(&values, 2), at(ConsentOutcome::Refused, 1));
+        // A question qualifying the call's own summary is no yes that
+        // stands: a later yes to the other order refuses the call.
+        let qualified = known_order(&[
+            agent(0, true, &[ORDER, ACTION]),
+            replying(1, Reply::Qualifies),
+            agent(2, true, &[OTHER, ACTION]),
+            user(3, true, false, false),
+        ]);
+        assert_eq!(
+            qualified.consent(&values, 4),
+            at(ConsentOutcome::Refused, 3)
+        );
         // The other order only as context of the question's record is no rival.
         let mut context = agent(0, true, &[OTHER, ACTION]);
         for m in &mut context.mentions {
