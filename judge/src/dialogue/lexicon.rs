@@ -332,8 +332,6 @@ pub(crate) const HEDGES: &[&[&str]] = &[
     &["think"],
     &["unsure"],
     &["uncertain"],
-    &["hmm"],
-    &["hm"],
     &["idk"],
     &["dunno"],
     &["kinda"],
@@ -344,12 +342,28 @@ pub(crate) const HEDGES: &[&[&str]] = &[
     &["hesitant"],
     &["reluctant"],
     &["whatever"],
+];
+
+/// Pauses: the user thinking aloud or asking for time. Before a yes in the
+/// same reply ("hmm... yes, definitely, do it", "let me think. ok, yes,
+/// cancel it") a pause is resolved by it; alone, or after the yes ("yes,
+/// hmm", "ok, let me check"), it is a hedge. Single pause words are read
+/// with their letter runs collapsed ([`PAUSE_WORDS`]).
+pub(crate) const PAUSES: &[&[&str]] = &[
+    &["let", "me", "think"],
     &["let", "me", "check"],
     &["let", "me", "see"],
     &["a", "minute"],
     &["a", "moment"],
     &["a", "second"],
+    &["a", "sec"],
+    &["one", "sec"],
+    &["one", "second"],
 ];
+
+/// Pause interjections, each letter run collapsed to one letter: *hmm*,
+/// *hmmm*, *umm*, *uhh*, *errr*, *erm*, *ahh*, *mmm*.
+pub(crate) const PAUSE_WORDS: &[&str] = &["hm", "um", "uh", "er", "erm", "ah", "m", "uhm"];
 
 /// Contrast markers that correct what was summarised wherever they stand,
 /// even in a sentence that moves on to another request ("Also, I'd like the
@@ -704,6 +718,73 @@ pub(crate) const DECISION_WORDS: &[&str] = &[
     "sound",
     "sounds",
     "go",
+];
+
+/// Words naming the plan a request for a decision is about, besides the
+/// action's own words and anaphors: a later question of a turn that asks
+/// for a decision is about the action when it asks with a request cue and
+/// names one of these ("Shall I go ahead?", "Would you like me to proceed
+/// with these changes?"); a cue naming none asks something else ("Would you
+/// like a discount code?", "Can you confirm your address is still 12 Elm
+/// St?").
+pub(crate) const PLAN_WORDS: &[&str] = &[
+    "proceed",
+    "ahead",
+    "go",
+    "continue",
+    "ready",
+    "details",
+    "changes",
+    "request",
+    "above",
+    "summary",
+    "everything",
+    "plan",
+    "these",
+    "those",
+    "them",
+    "both",
+];
+
+/// Verdicts on a plan: a question's clause that opens with the plan
+/// ([`PLAN_WORDS`], an anaphor) and holds one asks whether the plan is right
+/// ("Are these details correct?", "Everything okay?", "Does that all look
+/// right?"); "Is your address still correct?" asks about the address.
+pub(crate) const VERDICTS: &[&str] = &[
+    "correct",
+    "right",
+    "accurate",
+    "ok",
+    "okay",
+    "fine",
+    "good",
+    "alright",
+    "acceptable",
+];
+
+/// Words of the perfect or of a state reached: an action's past form a few
+/// words after one in its clause reports what was done ("whether they've
+/// already cancelled it", "has it been frozen?"); it proposes nothing.
+/// "Do you want it cancelled?" has none and proposes the action.
+pub(crate) const PERFECT_MARKERS: &[&str] = &[
+    "have", "has", "had", "been", "already", "i've", "you've", "we've", "they've", "who've",
+];
+
+/// How many words before an action's past form a [`PERFECT_MARKERS`] word
+/// may stand ("they've already cancelled", "has it already been frozen").
+pub(crate) const PERFECT_WINDOW: usize = 3;
+
+/// Words putting something off: an option after an *or* opening or
+/// ending with one ("…, or later?", "…, or check the app first?") waits
+/// instead of the action.
+pub(crate) const DEFERRALS: &[&str] = &["later", "tomorrow", "first", "next"];
+
+/// Words after which *that*, *this* or *it* is the subject of a clause of
+/// its own, not the action named as an object: "Can you confirm that your
+/// address is …?", "Is that still your email?".
+pub(crate) const CLAUSE_AFTER_ANAPHOR: &[&str] = &[
+    "is", "are", "was", "were", "has", "have", "had", "will", "would", "still", "your", "the",
+    "my", "you", "i", "we", "they",
 ];
 
 /// Purpose markers: a negator after one in its clause, before a verb of

@@ -470,6 +470,9 @@ fn read_proposal(sentences: &[Sentence]) -> Proposal {
                 {
                     continue;
                 }
+                if asks && reports_done(clause, at) {
+                    continue;
+                }
                 let stem = action_stem(word);
                 let bits = word.tags().actions();
                 if !asks {
@@ -509,12 +512,10 @@ fn read_proposal(sentences: &[Sentence]) -> Proposal {
             keeping_only += 1;
         }
         let offers_keeping = sentence.clauses().any(|clause| {
-            clause.iter().enumerate().any(|(at, w)| {
-                w == "or"
-                    && clause.get(at + 1..).is_some_and(|rest| {
-                        !rest.iter().any(is_action_word) && proposes_keeping(rest)
-                    })
-            })
+            clause
+                .iter()
+                .enumerate()
+                .any(|(at, w)| w == "or" && clause.get(at + 1..).is_some_and(offers_waiting))
         });
         either_or |= offers_keeping;
         // "Reply YES to confirm or NO to keep the order": the yes is the
@@ -548,6 +549,45 @@ fn read_proposal(sentences: &[Sentence]) -> Proposal {
         keeps_only: keeping,
         yes_picks_neither: false,
     }
+}
+
+/// Whether the option after an *or* keeps things as they are or waits
+/// instead of the action: it proposes keeping, naming an action only as the
+/// state kept ("…, or keep it frozen until tomorrow?"), or puts the action
+/// off: it opens with a word of time or ends with one of deferral ("…, or
+/// after your next pickup?", "…, or check the app together first?").
+fn offers_waiting(option: &[Word]) -> bool {
+    let keeps = proposes_keeping(option)
+        && option
+            .iter()
+            .all(|w| !is_action_word(w) || w.tags().has(DomainClass::Completion));
+    let head = stance::skip_fillers(option);
+    let defers = head
+        .first()
+        .is_some_and(|w| WordClass::Temporal.has(w) || WordClass::Deferrals.has(w))
+        || option.last().is_some_and(|w| WordClass::Deferrals.has(w));
+    keeps
+        || (defers
+            && !option
+                .iter()
+                .any(|w| is_action_word(w) && !w.tags().has(DomainClass::Completion)))
+}
+
+/// Whether the action's word at `at` in `clause` reports what was done: a
+/// past form ([`DomainClass::Completion`]) in the perfect or after
+/// *already* ([`WordClass::PerfectMarkers`], up to
+/// [`lexicon::PERFECT_WINDOW`] words before it): "Should I leave it as is
+/// while you check whether they've already cancelled it?" proposes no
+/// cancellation.
+fn reports_done(clause: &[Word], at: usize) -> bool {
+    clause
+        .get(at)
+        .is_some_and(|w| w.tags().has(DomainClass::Completion))
+        && clause
+            .get(at.saturating_sub(lexicon::PERFECT_WINDOW)..at)
+            .unwrap_or_default()
+            .iter()
+            .any(|w| WordClass::PerfectMarkers.has(w))
 }
 
 /// Whether `words` propose keeping things as they are, or waiting
@@ -852,15 +892,9 @@ fn asks_decision_of(sentences: &[Sentence]) -> bool {
         asks_decision_in(&flat_tokens(sentences))
     };
     holds_cue
-        || sentences.iter().any(|s| {
-            s.question
-                && s.clauses().last().is_some_and(|clause| {
-                    let tail = stance::skip_fillers(clause);
-                    PhraseClass::TagQuestions
-                        .opening(tail)
-                        .is_some_and(|p| p.len() == tail.len())
-                })
-        })
+        || sentences
+            .iter()
+            .any(|s| s.question && s.clauses().last().is_some_and(is_tag_question))
         || sentences.iter().any(proposes_by_its_verb)
 }
 
@@ -927,21 +961,109 @@ fn asks_decision_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
     PhraseClass::AskCues.any_in(tokens)
 }
 
-/// Whether an agent turn's last question is about something else than an
-/// action ("… Shall I proceed? Also, would you like a discount code?"): it
-/// names no action, anaphor or decision word ([`DECISION_WORDS`]).
+/// Whether an agent turn's last question is about something else than the
+/// action, so that a bare yes answers that question:
+/// - when it is the turn's only asking sentence, it names no action,
+///   anaphor or decision word ([`WordClass::DecisionWords`]): "Thanks for waiting.
+///   Would you like a discount code?";
+/// - when an earlier sentence asked (the turn asks two things: "Should I go
+///   ahead? Also, is your manager still Karen Liu?"), it does not itself
+///   ask about the action ([`asks_about_the_action`]). Whatever it asks (a
+///   fact, a pick among values, "which …?"), a yes that names no action
+///   may be its answer, and a pick of values answered by a yes is no
+///   consent to the values the call took. An action's word inside another
+///   matter ("… the best address for the cancellation notice?") or a
+///   decision word in an aside ("just so I have it right: …") does not
+///   make it about the action.
 fn last_question_elsewhere(turn: &Turn) -> bool {
-    turn.sentences()
+    let sentences = turn.sentences();
+    let Some(last_at) = sentences.iter().rposition(|s| s.question) else {
+        return false;
+    };
+    let (earlier, last) = sentences.split_at(last_at);
+    let Some(last) = last.first() else {
+        return false;
+    };
+    if earlier
         .iter()
-        .rev()
-        .find(|s| s.question)
-        .is_some_and(|last| {
-            !last.tokens().any(|w| {
-                is_action_word(w)
-                    || WordClass::ActionAnaphors.has(w)
-                    || WordClass::DecisionWords.has(w)
-            })
+        .any(|s| s.question || sentence_asks_decision(s))
+    {
+        !asks_about_the_action(last)
+    } else {
+        !last.tokens().any(|w| {
+            is_action_word(w) || WordClass::ActionAnaphors.has(w) || WordClass::DecisionWords.has(w)
         })
+    }
+}
+
+/// Whether a question asks about the action: it asks for a decision
+/// ([`asks_decision_of`]: a request cue, a tag, the action's word opening
+/// it) and names the plan ([`names_the_plan`]), or it asks whether the plan
+/// is right ([`asks_whether_plan_is_right`]).
+fn asks_about_the_action(question: &Sentence) -> bool {
+    let alone = std::slice::from_ref(question);
+    (asks_decision_of(alone) && (names_the_plan(question.words()) || only_asks(question.words())))
+        || proposes_by_its_verb(question)
+        || question.clauses().last().is_some_and(is_tag_question)
+        || question.clauses().any(asks_whether_plan_is_right)
+}
+
+/// Whether words name the plan a request is about: an action's word, a
+/// word for the plan ([`WordClass::PlanWords`]), or an anaphor standing for
+/// it (not *that* or *it* opening a clause of its own:
+/// [`WordClass::ClauseAfterAnaphor`]).
+fn names_the_plan(words: &[Word]) -> bool {
+    words.iter().enumerate().any(|(at, w)| {
+        is_action_word(w)
+            || WordClass::PlanWords.has(w)
+            || (WordClass::ActionAnaphors.has(w)
+                && !words
+                    .get(at + 1)
+                    .is_some_and(|next| WordClass::ClauseAfterAnaphor.has(next)))
+    })
+}
+
+/// Whether words are a request cue and nothing of their own ("Do you
+/// confirm?", "Shall I?"): every word is a cue's ([`PhraseClass::AskCues`]),
+/// a filler, an auxiliary or the speaker.
+fn only_asks(words: &[Word]) -> bool {
+    let mut covered = vec![false; words.len()];
+    for (at, phrase) in PhraseClass::AskCues.matches(words) {
+        for slot in covered.iter_mut().skip(at).take(phrase.len()) {
+            *slot = true;
+        }
+    }
+    words.iter().zip(covered).all(|(w, cue)| {
+        cue || WordClass::Fillers.has(w)
+            || WordClass::ModalHeads.has(w)
+            || WordClass::FirstPerson.has(w)
+    })
+}
+
+/// Whether a clause asks whether the plan is right: after fillers and an
+/// auxiliary ([`WordClass::ModalHeads`]), it opens with the plan (an anaphor
+/// or a word for it, *the* and *all* skipped) and holds a verdict
+/// ([`WordClass::Verdicts`]): "Are these details correct?", "Everything
+/// okay?", "Does that all look right?"; not "Is your address still
+/// correct?".
+fn asks_whether_plan_is_right(clause: &[Word]) -> bool {
+    let mut rest = stance::skip_fillers(clause);
+    if rest.first().is_some_and(|w| WordClass::ModalHeads.has(w)) {
+        rest = rest.get(1..).unwrap_or_default();
+    }
+    let opens_with_plan = rest
+        .iter()
+        .find(|w| *w != "the" && *w != "all")
+        .is_some_and(|w| WordClass::PlanWords.has(w) || WordClass::ActionAnaphors.has(w));
+    opens_with_plan && rest.iter().any(|w| WordClass::Verdicts.has(w))
+}
+
+/// Whether a clause is a tag question ("…, ok?", "… — sound good?").
+fn is_tag_question(clause: &[Word]) -> bool {
+    let tail = stance::skip_fillers(clause);
+    PhraseClass::TagQuestions
+        .opening(tail)
+        .is_some_and(|p| p.len() == tail.len())
 }
 
 /// Whether a yes picks the action over keeping things as they are, when
@@ -1426,12 +1548,110 @@ mod tests {
     }
 
     #[test]
+    fn a_yes_to_a_turn_asking_two_things_answers_the_last_one_a_yes_can_answer() {
+        let given = |summary: &str, reply: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &["#W9300146", "cancel"]).is_given()
+        };
+        // A fact check after the request, naming the action only inside
+        // its own matter or a decision word only in an aside.
+        let email = "I can cancel order #W9300146, reason no longer needed. Shall I cancel it? \
+                     And one more thing: is d.kim@example.com still the best address for the \
+                     cancellation notice?";
+        assert!(!given(email, "yes that's still my email"));
+        assert!(!given(email, "Yes"));
+        assert!(given(email, "yes, cancel it, and yes that's my email"));
+        let aside = "Shall I cancel order #W9300146 (reason: no longer needed)? Also, just so I \
+                     have it right for the ticket: is your manager still Karen Liu?";
+        assert!(!given(aside, "yes, Karen's still my manager"));
+        // A later question about the plan, or the request asked last: the
+        // yes answers the request.
+        for last in [
+            "Are these details correct?",
+            "Do you confirm?",
+            "Everything okay?",
+        ] {
+            let summary =
+                format!("To confirm: cancel order #W9300146, reason no longer needed. {last}");
+            assert!(given(&summary, "Yes."), "{last}");
+        }
+        assert!(given(
+            "Is d.kim@example.com still your email? And shall I go ahead and cancel order \
+             #W9300146, reason no longer needed?",
+            "yes please do"
+        ));
+        // A fact check, an offer, a pick among values or a question a yes
+        // cannot answer leaves a bare yes unattached to the request: "yes,
+        // 30" to "30 or 90 tablets?" consents to no call taking 90.
+        for last in [
+            "Can you confirm that your email is still d.kim@example.com?",
+            "Is that still your email on file?",
+            "Is your address still correct?",
+            "What about a discount code for your next order?",
+            "Which email should the notice go to?",
+            "Was it a mistake or a change of mind?",
+        ] {
+            let summary =
+                format!("Shall I cancel order #W9300146, reason no longer needed? {last}");
+            assert!(!given(&summary, "Yes."), "{last}");
+        }
+    }
+
+    /// Reads what an agent turn proposes, with a domain of `actions`.
+    fn proposal_reader(actions: &[&[&str]]) -> impl Fn(&str) -> Proposal {
+        let lexicon = lexicon_of(actions);
+        move |text| {
+            read_proposal(Turn::with_lexicon(0, Role::Agent, text, lexicon.clone()).sentences())
+        }
+    }
+
+    #[test]
+    fn an_option_after_or_that_waits_leaves_a_bare_yes_picking_neither() {
+        let read = proposal_reader(&[&["freeze"], &["unfreeze"], &["transfer"]]);
+        for text in [
+            "Do you want me to unfreeze card ending 7702 now, or keep it frozen until tomorrow?",
+            "Want me to freeze card ending 0093 right away, or check the app together first?",
+            "Shall I transfer RX-7020 to CVS Main Street now, or after your next pickup here?",
+            "Shall I freeze card ending 0093 now, or later?",
+        ] {
+            assert!(read(text).yes_picks_neither, "{text}");
+        }
+        for text in [
+            "Shall I freeze card ending 0093 or unfreeze card ending 7702 first?",
+            "Shall I freeze card ending 0093, or not?",
+        ] {
+            assert!(!read(text).yes_picks_neither, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_action_reported_done_in_a_question_is_not_proposed() {
+        let read = proposal_reader(&[&["cancel"], &["freeze"]]);
+        let waiting = read(
+            "PCL-10388 is at label_created, so it can still be cancelled. I can cancel \
+             shipment PCL-10388. Should I leave it as is for now, while you check with the \
+             shop whether they've already cancelled it on their side?",
+        );
+        assert!(waiting.keeps_only, "{waiting:?}");
+        let frozen = read("Should I wait until you have checked whether the card has been frozen?");
+        assert!(frozen.keeps_only, "{frozen:?}");
+        // A past form with no perfect before it still proposes the action.
+        for text in [
+            "Do you want PCL-10388 cancelled?",
+            "It hasn't been cancelled yet. Shall I cancel it now?",
+        ] {
+            let proposing = read(text);
+            assert!(
+                !proposing.keeps_only && proposing.declined.is_empty(),
+                "{text}: {proposing:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_word_of_a_declining_phrase_names_no_action() {
         // A parcel desk whose tool to hold a parcel at a locker says "hold".
-        let lexicon = lexicon_of(&[&["hold"], &["cancel"]]);
-        let read = |text: &str| {
-            read_proposal(Turn::with_lexicon(0, Role::Agent, text, lexicon.clone()).sentences())
-        };
+        let read = proposal_reader(&[&["hold"], &["cancel"]]);
         let waiting = read(
             "We could have PX-90011234 sent to the locker instead. \
              Want me to hold off until you're sure about Thursday?",

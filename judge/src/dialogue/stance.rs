@@ -116,7 +116,14 @@ impl Markers {
         };
         let mut scope = Scope::Answer;
         let mut yes_sentence = None;
-        for sentence in read {
+        for (index, sentence) in read.iter().enumerate() {
+            // Asked only of a sentence holding a pause, which few do.
+            let yes_follows = || {
+                read.get(index + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|later| says_yes_from(later.words(), 0))
+            };
             let had_yes = m.says_yes();
             if had_yes && opens_new_request(sentence) {
                 scope = Scope::NextRequest;
@@ -133,7 +140,7 @@ impl Markers {
                 {
                     m.read_inquiry(sentence, asked);
                 }
-                Scope::Answer => m.read_sentence(sentence, asked),
+                Scope::Answer => m.read_sentence(sentence, asked, yes_follows),
                 Scope::NextRequest => m.read_next_request(sentence, asked),
             }
             if !had_yes && m.says_yes() {
@@ -169,7 +176,14 @@ impl Markers {
     }
 
     /// A sentence of the answer itself: every marker counts.
-    fn read_sentence(&mut self, sentence: &Sentence, asked: Option<&AskedWords>) {
+    /// `yes_follows`: a later sentence of the reply says yes, so a pause in
+    /// this one is resolved ([`pauses_unresolved`]).
+    fn read_sentence(
+        &mut self,
+        sentence: &Sentence,
+        asked: Option<&AskedWords>,
+        yes_follows: impl Fn() -> bool,
+    ) {
         self.question |= sentence.question;
         let all = sentence.words();
         let any = |class: PhraseClass| class.any_in(all);
@@ -195,8 +209,18 @@ impl Markers {
             let about_hand_over = declines_hand_over(before) || declines_hand_over(after);
             !conceded && !about_hand_over && (refused_before || !concedes_to_yes(after))
         });
-        self.hedge |=
-            any(PhraseClass::Hedges) || all.iter().any(|w| is_elongated(w)) || not_knowing(all);
+        let pauses: Vec<(usize, usize)> = PhraseClass::Pauses
+            .matches(all)
+            .map(|(at, p)| (at, at + p.len()))
+            .collect();
+        // "let me think": the pause decides, not its *think*.
+        self.hedge |= PhraseClass::Hedges.matches(all).any(|(at, _)| {
+            !pauses
+                .iter()
+                .any(|&(start, end)| (start..end).contains(&at))
+        }) || all.iter().any(|w| is_elongated(w) && !is_pause_word(w))
+            || not_knowing(all)
+            || pauses_unresolved(all, yes_follows);
         // "Can you check the price first?": the action waits on the answer.
         self.condition |= all.iter().any(|w| w == "first") && any(PhraseClass::IndirectQuestions);
         self.retention |= retains_asked(sentence, asked);
@@ -204,7 +228,8 @@ impl Markers {
         self.withdrawal |= takes_back;
         self.takes_back |= takes_back;
         // Sarcasm and elongation ("suuure") read across clause boundaries.
-        self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
+        self.sarcasm |=
+            any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w) && !is_pause_word(w));
         // An acknowledgement with its "that" ("I understand that, after
         // this, the order can't be changed") covers the clauses after it in
         // its sentence, until a contrast, a yes or a wish of the user's own
@@ -1265,6 +1290,62 @@ pub(crate) fn negator_positions(tokens: &[Word]) -> Vec<usize> {
 
 /// A word with one letter three times in a row ("suuure", "yesss"): drawn-out
 /// emphasis that reads as sarcasm or hesitation, never as a plain yes.
+/// Whether `words` say yes at or after position `from`: a yes head, a
+/// go-ahead or an agreement phrase.
+fn says_yes_from(words: &[Word], from: usize) -> bool {
+    let rest = words.get(from..).unwrap_or_default();
+    PhraseClass::YesHeads.any_in(rest)
+        || PhraseClass::GoAhead.any_in(rest)
+        || PhraseClass::Agreement.any_in(rest)
+}
+
+/// Whether a pause ([`PhraseClass::Pauses`], a pause word: *hmm*, *umm*)
+/// in `words` is followed by no yes, in its sentence or (`yes_follows`) a
+/// later one: thinking aloud before a yes is resolved by it, a pause with
+/// no yes after it hedges.
+fn pauses_unresolved(words: &[Word], yes_follows: impl Fn() -> bool) -> bool {
+    let after_phrase = PhraseClass::Pauses
+        .matches(words)
+        .map(|(at, p)| at + p.len());
+    let after_word = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| is_pause_word(w))
+        .map(|(at, _)| at + 1);
+    let mut ends = after_phrase.chain(after_word).peekable();
+    ends.peek().is_some() && !yes_follows() && ends.any(|end| !says_yes_from(words, end))
+}
+
+/// Whether a word is a pause interjection ([`lexicon::PAUSE_WORDS`]) with
+/// its letter runs collapsed: *hmm*, *hmmm*, *errr*, *uhh*.
+fn is_pause_word(word: &str) -> bool {
+    if !word
+        .as_bytes()
+        .first()
+        .is_some_and(|b| matches!(b, b'h' | b'u' | b'e' | b'a' | b'm'))
+    {
+        return false;
+    }
+    // Pause words are short ASCII: collapse into a small buffer, no
+    // allocation per word.
+    let mut collapsed = [0u8; 8];
+    let mut len = 0;
+    for &b in word.as_bytes() {
+        if len > 0 && collapsed.get(len - 1) == Some(&b) {
+            continue;
+        }
+        let Some(slot) = collapsed.get_mut(len) else {
+            return false;
+        };
+        *slot = b;
+        len += 1;
+    }
+    let collapsed = collapsed.get(..len).unwrap_or_default();
+    super::lexicon::PAUSE_WORDS
+        .iter()
+        .any(|pause| pause.as_bytes() == collapsed)
+}
+
 fn is_elongated(word: &str) -> bool {
     if word.is_ascii() {
         // The common case, without collecting the characters.
@@ -1517,6 +1598,30 @@ mod tests {
         assert!(!m.negation && !m.refusal);
         // "no problem" negates nothing.
         assert!(!markers("No problem, go ahead").negation);
+    }
+
+    #[test]
+    fn a_pause_before_a_yes_is_resolved_and_one_after_it_hedges() {
+        for reply in [
+            "hmm... yes, definitely, do it",
+            "errr yes go ahead",
+            "umm ok yes please",
+            "let me think. ok, yes, cancel it",
+            "One sec. Yes, go ahead.",
+        ] {
+            let m = markers(reply);
+            assert!(m.says_yes() && !m.hedge && !m.sarcasm, "{reply}: {m:?}");
+        }
+        for reply in [
+            "hmm",
+            "yes, hmm",
+            "hmm, yes I guess",
+            "ok, let me check",
+            "yes... ummm",
+        ] {
+            assert!(markers(reply).hedge, "{reply}");
+        }
+        assert!(markers("suuure").sarcasm);
     }
 
     #[test]

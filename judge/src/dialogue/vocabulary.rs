@@ -16,14 +16,15 @@ use std::sync::LazyLock;
 
 use super::lexicon::{
     ACKNOWLEDGEMENTS, ACTION_ANAPHORS, ACTION_STEMS, AGREEMENT, ANAPHORIC_OBJECTS, ASK_CUES,
-    CLAUSE_WITHDRAWALS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS, CONCESSIONS,
-    CONDITION_HEADS, CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS, CORRECTIONS,
-    COURTESY_CONDITIONS, DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE, FILLERS,
-    FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS, INFINITIVE_VERBS,
-    INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING, MODAL_HEADS, NEGATORS,
-    NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PRECEDENCE, REFUSALS, RETENTION,
-    RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL,
-    WAITING_HEADS, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    CLAUSE_AFTER_ANAPHOR, CLAUSE_WITHDRAWALS, COMPLEMENT_SCOPE, COMPLETIONS, CONCEDING_WORDS,
+    CONCESSIONS, CONDITION_HEADS, CONDITIONS, CONTRAST, CONTRAST_CONCESSIONS, CONTRAST_HEADS,
+    CORRECTIONS, COURTESY_CONDITIONS, DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE,
+    DEFERRALS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
+    INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING,
+    MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PAUSES,
+    PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM,
+    SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL, VERDICTS, WAITING_HEADS, WISHES,
+    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -60,11 +61,16 @@ pub(crate) enum WordClass {
     NoNeedTail,
     SelectingWords,
     WaitingHeads,
+    PlanWords,
+    Verdicts,
+    ClauseAfterAnaphor,
+    PerfectMarkers,
+    Deferrals,
 }
 
 impl WordClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [WordClass; 24] = [
+    const ALL: [WordClass; 29] = [
         WordClass::Fillers,
         WordClass::Negators,
         WordClass::InterjectionFollowers,
@@ -89,6 +95,11 @@ impl WordClass {
         WordClass::NoNeedTail,
         WordClass::SelectingWords,
         WordClass::WaitingHeads,
+        WordClass::PlanWords,
+        WordClass::Verdicts,
+        WordClass::ClauseAfterAnaphor,
+        WordClass::PerfectMarkers,
+        WordClass::Deferrals,
     ];
 
     /// The lexicon's list this class reads.
@@ -118,6 +129,11 @@ impl WordClass {
             WordClass::NoNeedTail => NO_NEED_TAIL,
             WordClass::SelectingWords => SELECTING_WORDS,
             WordClass::WaitingHeads => WAITING_HEADS,
+            WordClass::PlanWords => PLAN_WORDS,
+            WordClass::Verdicts => VERDICTS,
+            WordClass::ClauseAfterAnaphor => CLAUSE_AFTER_ANAPHOR,
+            WordClass::PerfectMarkers => PERFECT_MARKERS,
+            WordClass::Deferrals => DEFERRALS,
         }
     }
 
@@ -176,11 +192,12 @@ pub(crate) enum PhraseClass {
     ConditionHeads,
     TagQuestions,
     Keeping,
+    Pauses,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 28] = [
+    const ALL: [PhraseClass; 29] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -209,6 +226,7 @@ impl PhraseClass {
         PhraseClass::ConditionHeads,
         PhraseClass::TagQuestions,
         PhraseClass::Keeping,
+        PhraseClass::Pauses,
     ];
 
     /// The lexicon's list this class reads.
@@ -242,6 +260,7 @@ impl PhraseClass {
             PhraseClass::ConditionHeads => CONDITION_HEADS,
             PhraseClass::TagQuestions => TAG_QUESTIONS,
             PhraseClass::Keeping => KEEPING,
+            PhraseClass::Pauses => PAUSES,
         }
     }
 
