@@ -54,6 +54,7 @@ use turnstile_rules::{
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
+use crate::choices::{ChoiceTurn, Choices};
 use crate::compile::{CompiledBundle, Phrases};
 use crate::fsm::BindSource;
 use crate::schema::{JsonPath, JsonStep, KeyField, KeyPart, ReadSpec, Tool, composite_id};
@@ -176,6 +177,9 @@ pub struct Extractor {
     /// The request sentences of the agent turn being extracted, when it
     /// asks for a decision ([`TurnCues::proposal`]).
     proposal: Option<TurnCues>,
+    /// The values questions offered beside another option, and the
+    /// replies that picked the other.
+    choices: Choices,
 }
 
 /// Adds a mention; one in the ticket is the user's too (the ticket is what
@@ -367,6 +371,7 @@ impl Extractor {
                 })
                 .collect(),
             proposal: None,
+            choices: Choices::default(),
             phrases: bundle.phrases.clone(),
             read_phrases: Phrases::default(),
             bundle_strings: bundle.interner.len(),
@@ -423,6 +428,7 @@ impl Extractor {
         let learned = self.learn_records();
         let turn = self.mentions(k, event, &bundle.lexicon, bundle.host_principal);
         self.alias_mentions(&learned);
+        self.note_choices(&bundle.lexicon, turn.is_some());
         if let Some(cues) = self.proposal.take() {
             self.mark_unproposed(k, &cues);
         }
@@ -638,6 +644,7 @@ impl Extractor {
             weighs_actions: speaker == Speaker::Agent
                 && cues.asks_decision
                 && rendered.as_ref().is_some_and(Turn::weighs_actions),
+            retracts: cues.retracts,
         });
         let mut seen = SeenTurn::new(k, speaker, text, principal.is_some(), self.turns.last());
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
@@ -821,6 +828,65 @@ impl Extractor {
         }
         self.turns.push(seen);
         rendered
+    }
+
+    /// The values this event's mentions show a question offering beside
+    /// another option, and the replies so far that picked the other; and,
+    /// when the event is a turn (`turned`) of the user's, the values its
+    /// question offered that it passed over ([`Choices`]).
+    fn note_choices(&mut self, lexicon: &Lexicon, turned: bool) {
+        let offered: Vec<(Value, EventIdx)> = self
+            .facts
+            .mentions
+            .iter()
+            // Actions offered side by side are weighed, not picked among
+            // as values ([`TurnFact::weighs_actions`]).
+            .filter(|m| m.speaker == Speaker::Agent && !m.implied && !m.action)
+            .map(|m| (m.value, m.event))
+            .collect();
+        let mut passed = Vec::new();
+        let turns = &self.turns;
+        let turn = |at: usize| -> Option<ChoiceTurn<'_>> {
+            turns.get(at).map(|t| (t.event, t.speaker, &t.read))
+        };
+        for (value, event) in offered {
+            let Ok(question) = turns.binary_search_by_key(&event, |t| t.event) else {
+                continue;
+            };
+            if !turns.get(question).is_some_and(|t| t.offers_choice) {
+                continue;
+            }
+            let read = match value {
+                Value::Str(symbol) => usize::try_from(symbol.0)
+                    .ok()
+                    .and_then(|i| self.values.get(i))
+                    .and_then(Option::as_ref),
+                typed => self
+                    .typed_values
+                    .iter()
+                    .find(|(v, _)| *v == typed)
+                    .map(|(_, read)| read),
+            };
+            // A record is offered by its aliases too ("card ending 5046 or
+            // card ending 8133").
+            let aliases = self
+                .aliases
+                .iter()
+                .filter(|&(_, record)| matches!(value, Value::Str(v) if *record == Some(v)))
+                .filter_map(|(alias, _)| {
+                    self.values
+                        .get(usize::try_from(alias.0).ok()?)
+                        .and_then(Option::as_ref)
+                });
+            for read in read.into_iter().chain(aliases) {
+                self.choices
+                    .named(lexicon, turn, question, value, read, &mut passed);
+            }
+        }
+        if turned && let Some(reply) = turns.len().checked_sub(1) {
+            self.choices.replied(lexicon, turn, reply, &mut passed);
+        }
+        self.facts.passed_over.extend(passed);
     }
 
     /// Notes the entities whose one record in play another record of the
@@ -1064,6 +1130,9 @@ struct SeenTurn {
     declined: Vec<String>,
     /// The domain's actions the turn names by any of their words.
     named_actions: u16,
+    /// An agent turn asking something and holding *or*: it may offer a
+    /// value beside another option ([`Choices`]).
+    offers_choice: bool,
 }
 
 impl SeenTurn {
@@ -1081,10 +1150,14 @@ impl SeenTurn {
         let disowns_previous = disowning
             .as_ref()
             .is_some_and(|d| d.disowns_previous() || (d.answers_no() && asked));
+        let read = ReadTurn::new(text);
         SeenTurn {
             event,
             speaker,
-            read: ReadTurn::new(text),
+            offers_choice: speaker == Speaker::Agent
+                && text.contains('?')
+                && !read.ors().is_empty(),
+            read,
             disowns_previous,
             asks_ownership: speaker == Speaker::Agent && asks_ownership(text),
             disowning,

@@ -49,6 +49,7 @@
 
 pub mod audit;
 pub mod bundle;
+mod choices;
 pub mod clock;
 mod compile;
 pub mod coverage;

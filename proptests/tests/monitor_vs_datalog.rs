@@ -48,7 +48,7 @@ use turnstile_rules::{
 use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, Duration};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
-    LiteralFact, MentionFact, Read, Reply, ResultFact, SCALAR, Speaker, TurnFact,
+    LiteralFact, MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker, TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -739,6 +739,11 @@ struct TurnSpec {
     /// What a user turn disowns ("X is not mine"): some of what it names,
     /// or (referring back) a value it does not name.
     disowned: Vec<Value>,
+    /// What a user turn passed over for another option a question offered
+    /// (`true`), or left unpicked with the others (`false`).
+    passed_over: Vec<(Value, bool)>,
+    /// A user turn correcting what the user said before to a yes.
+    retracts: bool,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -754,6 +759,8 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         1 => Just((true, [false, false, true, false, false])),
     ];
     let back = prop::option::weighted(0.15, select(symbols.clone()));
+    let passed = prop::option::weighted(0.2, (select(symbols.clone()), any::<bool>()));
+    let retracts = prop::bool::weighted(0.4);
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
@@ -762,9 +769,21 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         0..3u8,
         any::<u8>(),
         (prop::bool::weighted(0.3), any::<u8>(), back),
+        passed,
+        retracts,
     )
         .prop_map(
-            move |((by_user, cues), named, typed, answer_mask, revoke, decline_mask, disowning)| {
+            move |(
+                (by_user, cues),
+                named,
+                typed,
+                answer_mask,
+                revoke,
+                decline_mask,
+                disowning,
+                passed,
+                retracts,
+            )| {
                 let in_answer = named
                     .iter()
                     .enumerate()
@@ -802,6 +821,12 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                     named,
                     in_answer,
                     disowned,
+                    passed_over: passed
+                        .filter(|_| by_user)
+                        .map(|(s, other)| (Value::Str(s), other))
+                        .into_iter()
+                        .collect(),
+                    retracts: by_user && retracts,
                 }
             },
         )
@@ -821,8 +846,9 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         prop::option::of(select(v.statuses.clone())),
         prop::option::weighted(0.7, summary_value()),
         prop::option::weighted(0.8, (gated, any::<bool>())),
+        prop::option::of(any::<bool>()),
     )
-        .prop_map(|(pair, first, action, typed, write)| {
+        .prop_map(|(pair, first, action, typed, write, picks)| {
             let (named, other) = if first {
                 (pair[0], pair[1])
             } else {
@@ -840,6 +866,8 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 in_answer: Vec::new(),
                 declined: Vec::new(),
                 disowned: Vec::new(),
+                passed_over: Vec::new(),
+                retracts: false,
             };
             let yes = TurnSpec {
                 by_user: true,
@@ -849,6 +877,13 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 in_answer: vec![Value::Str(named)],
                 declined: Vec::new(),
                 disowned: Vec::new(),
+                // Sometimes the yes picked its record over the other, as a
+                // choice the summary offered.
+                passed_over: match picks {
+                    Some(picked_another) => vec![(Value::Str(other), picked_another)],
+                    None => Vec::new(),
+                },
+                retracts: false,
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -896,6 +931,8 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     in_answer: Vec::new(),
                     declined: Vec::new(),
                     disowned: Vec::new(),
+                    passed_over: Vec::new(),
+                    retracts: false,
                 };
                 let with_action = |record: Value| {
                     std::iter::once(record)
@@ -924,6 +961,8 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     in_answer: answered,
                     declined: Vec::new(),
                     disowned: Vec::new(),
+                    passed_over: Vec::new(),
+                    retracts: false,
                 })));
                 events.push(EventSpec::Call {
                     tool,
@@ -1516,6 +1555,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                     asks_anything: b,
                     reply: reply_of(c, d, turn.revoke),
                     corrects: e,
+                    retracts: turn.retracts,
                     // Statuses stand for action words, each its own action:
                     // an agent turn naming two weighs them.
                     weighs_actions: !turn.by_user
@@ -1545,6 +1585,15 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         // An agent turn's answer marks mean nothing: they
                         // stand for references to the only record in play.
                         implied: !turn.by_user && turn.in_answer.contains(&value),
+                    })
+                    .collect();
+                ev.passed_over = turn
+                    .passed_over
+                    .iter()
+                    .map(|&(value, picked_another)| PassedOverFact {
+                        value,
+                        event: EventIdx(k),
+                        picked_another,
                     })
                     .collect();
                 ev.disowned = turn
@@ -2315,9 +2364,28 @@ impl fmt::Debug for Case {
                     (t.reply == Reply::Withdraws, "withdraws"),
                     (t.reply == Reply::Refuses, "refuses"),
                     (t.corrects, "corrects"),
+                    (t.retracts, "retracts"),
                 ];
                 let on: Vec<&str> = cues.iter().filter(|c| c.0).map(|c| c.1).collect();
-                let named: Vec<String> = ev.mentions.iter().map(|m| show_value(&m.value)).collect();
+                let named: Vec<String> = ev
+                    .mentions
+                    .iter()
+                    .map(|m| {
+                        let flags = [
+                            (m.record, "record"),
+                            (m.in_answer, "answer"),
+                            (m.declined, "declined"),
+                            (m.action, "action"),
+                            (m.implied, "implied"),
+                        ];
+                        let on: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
+                        if on.is_empty() {
+                            show_value(&m.value)
+                        } else {
+                            format!("{} ({})", show_value(&m.value), on.join(" "))
+                        }
+                    })
+                    .collect();
                 write!(
                     f,
                     " by {:?} [{}] naming [{}]",
@@ -2325,6 +2393,14 @@ impl fmt::Debug for Case {
                     on.join(" "),
                     named.join(", ")
                 )?;
+            }
+            for p in &ev.passed_over {
+                let how = if p.picked_another {
+                    "passes over"
+                } else {
+                    "picks none of"
+                };
+                write!(f, "; {how} {}", show_value(&p.value))?;
             }
             for read in &ev.reads {
                 let values: Vec<String> = read.values.iter().map(show_value).collect();
@@ -2590,6 +2666,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
             reply: reply_of(affirms, revokes, 0),
             corrects,
             weighs_actions: false,
+            retracts: false,
         }),
         mentions: named
             .iter()

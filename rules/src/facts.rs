@@ -148,6 +148,12 @@ pub struct TurnFact {
     /// them, so it proposes no call with another record for sure.
     #[serde(default)]
     pub weighs_actions: bool,
+    /// A user turn correcting what the user said before to an explicit yes
+    /// ("No — sorry, misread. Yes, go ahead"): in the window of the
+    /// request it answers, it takes back the refusals, withdrawals and
+    /// qualifications since the request (`confirmed(...)`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retracts: bool,
 }
 
 /// How a user turn answers a request for a decision, as the reader decided
@@ -248,6 +254,23 @@ pub struct DisownFact {
     pub value: Value,
     /// The user turn's event index.
     pub event: EventIdx,
+}
+
+/// The user's reply at `event` did not pick `value` among the options a
+/// question offered (read by `turnstile_judge::dialogue::Alternative`): it
+/// picked another ("30 or 90 tablets?" → "30 please" passes over 90), which
+/// refuses a call carrying the value, or none ("yes"), which is no yes to
+/// such a call (`confirmed(...)`).
+/// Emitted, like a mention, when the later of the reply and the value's
+/// first appearance is extracted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PassedOverFact {
+    /// The value the reply did not pick.
+    pub value: Value,
+    /// The user turn's event index.
+    pub event: EventIdx,
+    /// The reply picked another option (else it picked none).
+    pub picked_another: bool,
 }
 
 /// A value is a literal of one of the bundle's enums (`next_day` of
@@ -380,6 +403,9 @@ pub struct TraceFacts {
     /// Every literal of the bundle's enums.
     #[serde(default)]
     pub literals: Vec<LiteralFact>,
+    /// Every value a user reply passed over for another option.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed_over: Vec<PassedOverFact>,
 }
 
 impl TraceFacts {
@@ -462,6 +488,10 @@ pub struct EventFacts {
     /// The literals of the bundle's enums, at the trace's first event.
     #[serde(default)]
     pub literals: Vec<LiteralFact>,
+    /// Values a user reply in this or an earlier turn passed over for
+    /// another option, found at this event.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed_over: Vec<PassedOverFact>,
 }
 
 /// `(entity, id, field)`.
@@ -512,6 +542,7 @@ impl FactsBuilder {
         }
         self.facts.disowned.extend_from_slice(&event.disowned);
         self.facts.literals.extend_from_slice(&event.literals);
+        self.facts.passed_over.extend_from_slice(&event.passed_over);
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

@@ -185,6 +185,8 @@ pub(crate) const CONSENT_CONTRADICTED: u8 = crate::facts::Reply::Refuses.revoke_
 /// The rank of a withdrawal among the revocations: a reply before the yes
 /// revokes it only from this rank on (below it, a pause the yes answers).
 pub(crate) const WITHDRAWAL_RANK: u8 = crate::facts::Reply::Withdraws.revoke_rank();
+/// The rank of a refusal.
+pub(crate) const REFUSAL_RANK: u8 = crate::facts::Reply::Refuses.revoke_rank();
 /// The code of [`crate::ConsentOutcome::Absent`] in `ConsentAt`.
 pub(crate) const CONSENT_ABSENT: u8 = 0;
 /// The turn of an absent consent no request for a decision asked for.
@@ -238,12 +240,20 @@ crepe! {
     @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IDeclined(pub Value, pub u32);
+    // The user's reply at the event picked another option than the value
+    // (`PassedOverFact`).
+    @input pub struct IPassedOver(pub Value, pub u32);
+    // The user's reply at the event picked none of the options a question
+    // offered beside the value.
+    @input pub struct IUnpicked(pub Value, pub u32);
     @input pub struct IAskTurn(pub u32);
     @input pub struct IWeighs(pub u32);
     @input pub struct IAsksAny(pub u32);
     @input pub struct IAffirm(pub u32);
     @input pub struct IRevoke(pub u32, pub u8);
     @input pub struct ICorrect(pub u32);
+    // A user turn correcting what the user said before to a yes.
+    @input pub struct IRetract(pub u32);
     // ---- workflow ----
     @input pub struct IStepRoot(pub u32, pub u32);
     @input pub struct IStepPt(pub u32, pub Env, pub u32);
@@ -440,9 +450,13 @@ crepe! {
     struct EntityRead(Symbol, Symbol, u32);
     EntityRead(t, i, from) <- IAttr(t, i, _, _, _, from, _);
     EntityRead(t, i, from) <- IAttrLen(t, i, _, _, from, _);
+    // A yes picking none of the options a question offered beside one of
+    // the values ("30 or 90 tablets?" → "yes") confirms none of them.
+    struct PicksNone(u32, u32, Env, u32);
+    PicksNone(c, k, e, u) <- ConfVal(c, k, e, v), IUnpicked(v, u), (u <= k);
     struct YesTo(u32, u32, Env, u32);
     YesTo(c, k, e, u) <- Summary(c, k, e, a), IAffirm(u), (a < u && u <= k), !WindowClosed(a, u),
-        !NamesOtherRecords(c, k, e, u);
+        !NamesOtherRecords(c, k, e, u), !PicksNone(c, k, e, u);
     struct HasYes(u32, u32, Env);
     HasYes(c, k, e) <- YesTo(c, k, e, _);
     struct LaterYes(u32, u32, Env, u32);
@@ -458,10 +472,24 @@ crepe! {
     struct Paused(u32, u32, Env, u32);
     Paused(c, k, e, w) <- FirstYes(c, k, e, u), IRevoke(w, rank),
         (w < u && rank < WITHDRAWAL_RANK), !ICorrect(w);
-    struct Revoked(u32, u32, Env, u32, u8);
-    Revoked(c, k, e, w, rank) <- Summary(c, k, e, a), IRevoke(w, rank), (a < w && w <= k),
+    struct RevokedAt(u32, u32, Env, u32, u8);
+    RevokedAt(c, k, e, w, rank) <- Summary(c, k, e, a), IRevoke(w, rank), (a < w && w <= k),
         !Paused(c, k, e, w);
-    Revoked(c, k, e, w, 1) <- FirstYes(c, k, e, u), ICorrect(w), (u < w && w <= k);
+    RevokedAt(c, k, e, w, 1) <- FirstYes(c, k, e, u), ICorrect(w), (u < w && w <= k);
+    // A reply after the summary picking another option a question offered
+    // in place of one of the values ("30 or 90?" → "30") refuses the call.
+    RevokedAt(c, k, e, w, REFUSAL_RANK) <- Summary(c, k, e, a), ConfVal(c, k, e, v),
+        IPassedOver(v, w), (a < w && w <= k);
+    // A yes to the summary correcting what the user said before ("No —
+    // sorry, misread. Yes, go ahead"; `IRetract`), in its window and naming
+    // no other record, takes back every revocation before it.
+    struct Retraction(u32, u32, Env, u32);
+    Retraction(c, k, e, u) <- Summary(c, k, e, a), IRetract(u), IAffirm(u), (a < u && u <= k),
+        !WindowClosed(a, u), !NamesOtherRecords(c, k, e, u), !PicksNone(c, k, e, u);
+    struct TakenBack(u32, u32, Env, u32);
+    TakenBack(c, k, e, w) <- RevokedAt(c, k, e, w, _), Retraction(c, k, e, u), (w < u);
+    struct Revoked(u32, u32, Env, u32, u8);
+    Revoked(c, k, e, w, rank) <- RevokedAt(c, k, e, w, rank), !TakenBack(c, k, e, w);
     struct Withdrawn(u32, u32, Env);
     Withdrawn(c, k, e) <- Revoked(c, k, e, _, _);
     // The outcome of confirmed(...) (code `CONSENT_*`): the strongest

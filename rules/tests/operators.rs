@@ -61,6 +61,7 @@ fn facts(w: &World) -> TraceFacts {
         events: 5,
         clock: Vec::new(),
         literals: Vec::new(),
+        passed_over: Vec::new(),
         calls: vec![
             CallFact {
                 event: EventIdx(1),

@@ -454,6 +454,17 @@ impl Lexicon {
         self.classes_of(&word.trim().to_lowercase()) & DomainClass::ActionWord.bit() != 0
     }
 
+    /// Whether `word` (any case) names one of the domain's actions, in
+    /// any form, or its records: a reply's words about the call itself,
+    /// not about which value it takes.
+    #[must_use]
+    pub fn names_action_or_record(&self, word: &str) -> bool {
+        let bits = DomainClass::ActionWord.bit()
+            | DomainClass::ActionForm.bit()
+            | DomainClass::RecordNoun.bit();
+        self.classes_of(&word.trim().to_lowercase()) & bits != 0
+    }
+
     /// Whether the lexicon lists nothing (every word's tags are empty).
     #[must_use]
     pub fn is_empty(&self) -> bool {

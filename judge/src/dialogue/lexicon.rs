@@ -953,3 +953,140 @@ pub(crate) const REQUEST_HEAD_WINDOW: usize = 3;
 /// several things a request for a decision named ("the second one").
 pub(crate) const SELECTING_WORDS: &[&str] =
     &["first", "second", "third", "last", "latter", "former"];
+
+/// Words that may open one option of a choice a question offers before the
+/// option's value ("by SMS or *by* email", "to the Elm St locker or *the*
+/// Pine Rd one"): they belong to neither option.
+pub(crate) const OPTION_LEADS: &[&str] = &[
+    "a", "an", "the", "by", "to", "at", "via", "for", "in", "on", "with", "through", "from",
+    "over", "your", "my", "our",
+];
+
+/// Words an alternative after (or before) *or* opens with when it offers
+/// no value of the kind of the one beside it: not acting, something else,
+/// a new clause ("90 or *not*", "30 or *would* you prefer …"). Such an
+/// *or* sets no value against the value.
+pub(crate) const NOT_AN_OPTION: &[&str] = &[
+    "not",
+    "no",
+    "yes",
+    "else",
+    "other",
+    "others",
+    "another",
+    "more",
+    "less",
+    "so",
+    "fewer",
+    "anything",
+    "something",
+    "nothing",
+    "none",
+    "both",
+    "either",
+    "neither",
+    "all",
+    "any",
+    "later",
+    "now",
+    "instead",
+    "rather",
+    "just",
+    "only",
+    "maybe",
+    "would",
+    "could",
+    "should",
+    "shall",
+    "will",
+    "can",
+    "may",
+    "might",
+    "must",
+    "do",
+    "does",
+    "did",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "have",
+    "has",
+    "had",
+    "i",
+    "you",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "me",
+    "that",
+    "this",
+    "these",
+    "those",
+    "what",
+    "which",
+    "who",
+    "how",
+    "when",
+    "where",
+    "whether",
+    "why",
+    "if",
+    "prefer",
+    "want",
+    "like",
+    "keep",
+    "wait",
+    "hold",
+    "leave",
+];
+
+/// Ordinals a reply picks the first of two options by ("the first one").
+pub(crate) const FIRST_OF_TWO: &[&str] = &["first", "former"];
+
+/// Ordinals a reply picks the second of two options by ("the latter").
+pub(crate) const SECOND_OF_TWO: &[&str] = &["second", "latter", "last"];
+
+/// A user correcting what they just said: an apology, a slip named, or a
+/// turn of thought ("sorry", "misread", "wrong button", "I meant",
+/// "actually", "wait", "scratch that"). Before a yes it takes back what
+/// came before it ([`super::stance::corrected_to_yes`]).
+pub(crate) const SELF_CORRECTIONS: &[&[&str]] = &[
+    &["sorry"],
+    &["oops"],
+    &["whoops"],
+    &["my", "bad"],
+    &["my", "mistake"],
+    &["i", "mean"],
+    &["i", "meant"],
+    &["meant", "to", "say"],
+    &["misread"],
+    &["misclicked"],
+    &["misspoke"],
+    &["mistyped"],
+    &["typo"],
+    &["autocorrect"],
+    &["wrong", "button"],
+    &["wrong", "key"],
+    &["wrong", "window"],
+    &["wrong", "screen"],
+    &["wrong", "chat"],
+    &["wrong", "tab"],
+    &["actually"],
+    &["wait"],
+    &["scratch", "that"],
+    &["hang", "on"],
+    &["hold", "on"],
+    &["ignore", "that"],
+    &["disregard", "that"],
+    &["take", "that", "back"],
+    &["correction"],
+];
+
+/// The self-corrections that restate the answer itself ("I meant yes"):
+/// the yes after one is explicit on its own.
+pub(crate) const RESTATED_ANSWERS: &[&[&str]] =
+    &[&["i", "mean"], &["i", "meant"], &["meant", "to", "say"]];

@@ -233,6 +233,7 @@
 //! don't need to cancel"), a different sense, and does not count.
 
 mod asked;
+mod choice;
 mod domain;
 mod inflect;
 mod lexicon;
@@ -273,6 +274,7 @@ use value::value_tokens;
 use vocabulary::{PhraseClass, WordClass};
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
+pub use choice::{Alternative, Pick, alternative_to};
 pub(crate) use domain::DomainClass;
 pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
 pub use inflect::inflections;
@@ -301,6 +303,11 @@ pub struct TurnCues {
     /// A user turn naming a state-changing action without a yes: after a
     /// yes, a correction the agent must summarise again.
     pub corrects: bool,
+    /// A user turn that corrects what the user said before to an explicit
+    /// yes ("No — sorry, misread. Yes, go ahead"; "sorry, wrong button, I
+    /// meant yes"): it takes back the refusals, withdrawals and
+    /// qualifications of the request before it.
+    pub retracts: bool,
     /// The identifiers a user turn's answer names (its sentences before it
     /// moves on to another request), as turns write them (`w9300146`,
     /// `zfa04y`): a yes naming some of a summary's records is a yes to
@@ -713,6 +720,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 agrees: markers.says_yes() || markers.hedge,
                 corrects: stance != Stance::Affirm
                     && names_action_in(&flat_tokens(turn.sentences())),
+                retracts: markers.corrects_itself && reply == Reply::Affirms,
                 answer_records: answer.records,
                 answer_actions: answer.actions,
                 answer_action_bits: answer.action_bits,
@@ -801,12 +809,24 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         }
         (markers, named)
     };
+    // A reply correcting itself to a yes is read from that yes on.
+    let read_reply = |read: &[Sentence]| {
+        let whole = Markers::read_sentences(&turn.text, read, asked);
+        match stance::corrected_to_yes(&turn.text, read, asked) {
+            Some(_) if whole.stance() == Stance::Affirm => Markers {
+                corrects_itself: true,
+                ..whole
+            },
+            Some(corrected) => corrected,
+            None => whole,
+        }
+    };
     if quotes_nothing(&turn.text) {
         let read = turn.sentences();
-        answer(Markers::read_sentences(&turn.text, read, asked), read)
+        answer(read_reply(read), read)
     } else {
         let read = sentences_in(&without_quoted_mentions(&turn.text), turn.lexicon());
-        answer(Markers::read_sentences(&turn.text, &read, asked), &read)
+        answer(read_reply(&read), &read)
     }
 }
 
@@ -1289,6 +1309,17 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 {
                     stance = Stance::Unknown;
                     revoked.get_or_insert((turn.event_index, stance));
+                }
+                // A yes correcting what the user said before takes back
+                // the refusals, withdrawals and pauses before it.
+                if markers.corrects_itself
+                    && stance == Stance::Affirm
+                    && window_open
+                    && answers_the_action(turn, &asked)
+                    && !names_other_records(summary_text, &answer.records, key_values)
+                {
+                    revoked = None;
+                    paused = None;
                 }
                 asked.note_discussed(&turn.text);
                 // A new request for an action after the yes corrects what is
@@ -2365,6 +2396,95 @@ mod tests {
                 &["W9154975"],
             )
             .is_given()
+        );
+    }
+
+    #[test]
+    fn a_reply_correcting_itself_to_an_explicit_yes_takes_back_the_no_before_it() {
+        let ask = "Shall I cancel order #W9300146?";
+        let cues = |reply: &str| {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, ask, &tau2(), &mut asked);
+            turn_cues(Role::User, reply, &tau2(), &mut asked)
+        };
+        for reply in [
+            "No — sorry, misread. Yes, please cancel it.",
+            "wait sorry, I misread, yes please cancel it",
+            "no no, wrong button, I meant yes",
+            "nope. scratch that, yes go ahead and cancel #W9300146",
+            "sorry, yes go ahead",
+        ] {
+            let c = cues(reply);
+            assert_eq!((c.reply, c.retracts), (Reply::Affirms, true), "{reply}");
+        }
+        // A correction adding something of its own changes the request; a
+        // plain ok, a no after the yes, or no yes at all takes nothing back.
+        for reply in [
+            "Actually, I'd like the refund on my card instead. Yes, go ahead.",
+            "No. Sorry. Ok.",
+            "Yes. Actually no, leave it.",
+            "sorry, no",
+            "no. wait, is there a fee?",
+        ] {
+            let c = cues(reply);
+            assert!(!c.retracts, "{reply}: {c:?}");
+            assert_ne!(c.reply, Reply::Affirms, "{reply}");
+        }
+        // The offline judge reads a correction over two messages the same way.
+        let turns = [
+            t(1, Role::Agent, ask),
+            t(2, Role::User, "no"),
+            t(3, Role::User, "sorry, misread. yes, please cancel it"),
+        ];
+        assert!(consent(&turns, &["#W9300146", "cancel"]).is_given());
+        let plain_ok = [
+            t(1, Role::Agent, ask),
+            t(2, Role::User, "no"),
+            t(3, Role::User, "ok"),
+        ];
+        assert!(!consent(&plain_ok, &["#W9300146", "cancel"]).is_given());
+    }
+
+    #[test]
+    fn a_withdrawal_word_the_domain_acts_by_names_the_action() {
+        let words = DomainWords {
+            actions: vec![ActionWords {
+                words: vec!["revoke".to_owned()],
+                takes_away: true,
+            }],
+            record_nouns: vec!["access".to_owned()],
+            ..DomainWords::default()
+        };
+        let lexicon = Arc::new(Lexicon::new(&words));
+        let reply = |text: &str| {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(
+                Role::Agent,
+                "Shall I revoke your github access?",
+                &lexicon,
+                &mut asked,
+            );
+            turn_cues(Role::User, text, &lexicon, &mut asked).reply
+        };
+        assert_eq!(reply("yes please revoke my github access"), Reply::Affirms);
+        assert_eq!(reply("yes. actually, undo that"), Reply::Withdraws);
+        // Without the domain's word, *revoke* takes a yes back.
+        let mut asked = AskedWords::default();
+        let _ = turn_cues(
+            Role::Agent,
+            "Shall I cancel #W9300146?",
+            &tau2(),
+            &mut asked,
+        );
+        assert_eq!(
+            turn_cues(
+                Role::User,
+                "yes, cancel it. I revoke that.",
+                &tau2(),
+                &mut asked
+            )
+            .reply,
+            Reply::Withdraws
         );
     }
 }

@@ -84,6 +84,9 @@ pub(crate) struct Markers {
     /// How many of the reply's sentences are its answer: those before it
     /// moves on to another request of the user's own.
     pub answer_sentences: usize,
+    /// The reply corrects what the user said before to an explicit yes
+    /// ([`corrected_to_yes`]); these markers are the reply's from that yes on.
+    pub corrects_itself: bool,
 }
 
 impl Markers {
@@ -448,6 +451,101 @@ impl Markers {
     }
 }
 
+/// The markers of a reply that corrects what it said before to a yes, read
+/// from that yes on: after a self-correction ([`PhraseClass::SelfCorrections`]:
+/// an apology, a slip named, "actually", "wait", "scratch that"), the first
+/// yes is an explicit one — a go-ahead, a yes naming an action a request
+/// for a decision named, or a yes restating the answer ("I meant yes") —
+/// and the reply from it on affirms. "No — sorry, misread. Yes, please
+/// wipe it", "wait sorry, I misread, yes please revoke it". What came
+/// before the correction (a no, a pause) is taken back; a plain "ok" or a
+/// yes still qualified after it takes nothing back. `None` when the reply
+/// makes no such correction.
+pub(crate) fn corrected_to_yes(
+    reply: &str,
+    read: &[Sentence],
+    asked: Option<&AskedWords>,
+) -> Option<Markers> {
+    let mut corrected = false;
+    let mut restated = false;
+    // What the user said since the latest correction: a correction takes
+    // back what came before it only if it adds nothing of its own.
+    let mut adds_something = false;
+    for (index, sentence) in read.iter().enumerate() {
+        let words = sentence.words();
+        for (start, end) in sentence.clause_spans() {
+            let clause = words.get(start..end).unwrap_or_default();
+            let mut from = 0;
+            if let Some((at, phrase)) = PhraseClass::SelfCorrections.matches(clause).last() {
+                corrected = true;
+                adds_something = false;
+                from = at + phrase.len();
+                restated = PhraseClass::RestatedAnswers
+                    .opening(clause.get(at..).unwrap_or_default())
+                    .is_some();
+            }
+            if !corrected {
+                continue;
+            }
+            let rest = clause.get(from..).unwrap_or_default();
+            let yes_at = [
+                PhraseClass::YesHeads,
+                PhraseClass::GoAhead,
+                PhraseClass::Agreement,
+            ]
+            .into_iter()
+            .filter_map(|class| class.matches(rest).map(|(at, _)| at).next())
+            .min();
+            let said = rest.get(..yes_at.unwrap_or(rest.len())).unwrap_or_default();
+            adds_something |= adds_to_the_answer(said) || (yes_at.is_none() && sentence.question);
+            let Some(yes_at) = yes_at else {
+                restated &= rest.is_empty();
+                continue;
+            };
+            if adds_something {
+                return None;
+            }
+            let tail: Vec<Sentence> = std::iter::once(sentence.starting_at(start + from + yes_at))
+                .chain(read.get(index + 1..).unwrap_or_default().iter().cloned())
+                .collect();
+            let markers = Markers::read_sentences(reply, &tail, asked);
+            let names_asked_action = asked.is_some_and(|asked| {
+                tail.iter()
+                    .flat_map(Sentence::words)
+                    .any(|w| is_action_word(w) && asked.names_action(w))
+            });
+            let explicit = markers.go_ahead || names_asked_action || (restated && yes_at == 0);
+            // The answer still spans the sentences before the correction.
+            return (explicit && markers.stance() == Stance::Affirm).then_some(Markers {
+                corrects_itself: true,
+                answer_sentences: markers.answer_sentences + index,
+                ..markers
+            });
+        }
+    }
+    None
+}
+
+/// Whether words a user says between correcting themselves and a yes add
+/// something of their own to the answer: a wish or request ("I'd like the
+/// refund to go to my card instead"), a contrast, a condition, a hedge, a
+/// retention or an action. Such a correction changes the request; it does
+/// not take back a no.
+fn adds_to_the_answer(words: &[Word]) -> bool {
+    words
+        .iter()
+        .any(|w| WordClass::Wishes.has(w) || is_action_word(w))
+        || [
+            PhraseClass::Contrast,
+            PhraseClass::Conditions,
+            PhraseClass::Hedges,
+            PhraseClass::Retention,
+            PhraseClass::Corrections,
+        ]
+        .into_iter()
+        .any(|class| class.any_in(words))
+}
+
 /// Whether a reply holds a sarcasm mark ([`SARCASM_MARKS`]) standing on
 /// its own: an ASCII mark ("/s") must not touch a letter or digit on either
 /// side ("tax/shipping adjustments" holds no mark); an emoji is one anywhere.
@@ -645,6 +743,11 @@ fn withdraws(sentence: &Sentence) -> bool {
         })
         .collect();
     PhraseClass::Withdrawals.matches(words).any(|(at, p)| {
+        // A domain whose action is one of these words ("revoke", "pause",
+        // "withdraw") names its action by it, not a withdrawal.
+        if p.len() == 1 && words.get(at).is_some_and(is_action_word) {
+            return false;
+        }
         let Some(&(clause_start, clause)) = clauses
             .iter()
             .rfind(|(clause_start, _)| *clause_start <= at)

@@ -187,6 +187,42 @@ impl Sentence {
         self.words.get(start..end)
     }
 
+    /// Where each clause starts and ends in [`Sentence::words`], in order.
+    pub(crate) fn clause_spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let starts = std::iter::once(0).chain(self.clause_ends.iter().copied());
+        starts.zip(self.clause_ends.iter().copied())
+    }
+
+    /// The sentence from word `at` on, read as a sentence of its own: its
+    /// clauses from the one holding `at` (cut at `at`), a label kept only
+    /// where the label is kept too.
+    pub(crate) fn starting_at(&self, at: usize) -> Sentence {
+        let first = self
+            .clause_ends
+            .iter()
+            .position(|&end| end > at)
+            .unwrap_or(self.clause_ends.len());
+        Sentence {
+            words: self.words.get(at..).unwrap_or_default().to_vec(),
+            clause_ends: self
+                .clause_ends
+                .get(first..)
+                .unwrap_or_default()
+                .iter()
+                .map(|&end| end - at)
+                .collect(),
+            labels: self
+                .labels
+                .get(first..)
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+                .map(|(i, label)| label.filter(|_| i > 0).and_then(|l| l.checked_sub(first)))
+                .collect(),
+            question: self.question,
+        }
+    }
+
     /// The clauses, in order.
     pub(crate) fn clauses(&self) -> impl Iterator<Item = &[Word]> {
         (0..self.clause_ends.len()).filter_map(|i| self.clause(i))

@@ -5,6 +5,7 @@
 //! ISO, `05/22/2024`, `May 22, 2024` or `22 May`.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use smol_str::{SmolStr, StrExt};
 
@@ -26,6 +27,9 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 pub struct ReadTurn {
     tokens: TokenText,
     amounts: Vec<Amount>,
+    /// Where the token *or* stands, in order: where a choice may be
+    /// offered (`dialogue::alternative_to`).
+    ors: Vec<usize>,
 }
 
 /// A turn's [`value_tokens`] held in one string: the turn with its ASCII
@@ -116,6 +120,18 @@ impl std::fmt::Debug for TokenText {
     }
 }
 
+/// Where the token *or* stands among `tokens`, in order: the rule the scan
+/// of [`ReadTurn::new`] is tested against.
+#[cfg(test)]
+fn or_positions(tokens: &TokenText) -> Vec<usize> {
+    tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, token)| *token == "or")
+        .map(|(at, _)| at)
+        .collect()
+}
+
 /// An amount, canonical ([`parse_amount`]): short, so held inline.
 type Amount = SmolStr;
 
@@ -125,6 +141,7 @@ impl ReadTurn {
     #[must_use]
     pub fn new(turn: &str) -> Self {
         let mut amounts = Vec::new();
+        let mut ors = Vec::new();
         let mut lowered = turn.to_owned();
         lowered.make_ascii_lowercase();
         let mut tokens = TokenText {
@@ -148,9 +165,16 @@ impl ReadTurn {
             } else {
                 tokens.text.len()
             };
+            if matches!(token.as_bytes(), [b'o' | b'O', b'r' | b'R']) {
+                ors.push(tokens.len());
+            }
             tokens.push(start, end);
         });
-        ReadTurn { tokens, amounts }
+        ReadTurn {
+            tokens,
+            amounts,
+            ors,
+        }
     }
 
     /// Whether the turn names a value written the way `alias` is but
@@ -203,6 +227,115 @@ impl ReadTurn {
         // The first token decides most places: the rest is compared only
         // there.
         self.tokens.positions(&value.tokens).next().is_some()
+    }
+}
+
+impl ReadTurn {
+    /// How many tokens the turn has.
+    #[must_use]
+    pub fn token_count(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The token at `at`, lowered.
+    #[must_use]
+    pub fn token(&self, at: usize) -> Option<&str> {
+        self.tokens.get(at)
+    }
+
+    /// Where the token *or* stands, in order.
+    #[must_use]
+    pub fn ors(&self) -> &[usize] {
+        &self.ors
+    }
+
+    /// Whether the turn holds `token` (lowered) as a token of its own.
+    #[must_use]
+    pub fn has_token(&self, token: &str) -> bool {
+        self.tokens.iter().any(|t| t == token)
+    }
+
+    /// Whether the turn names the amount `amount` (canonical, as
+    /// [`amount_of`] gives it).
+    #[must_use]
+    pub fn has_amount(&self, amount: &str) -> bool {
+        self.amounts.iter().any(|a| a == amount)
+    }
+
+    /// Where the turn names `value`, as token spans `(first, count)`: a
+    /// value of words at each place its words stand, an amount at each
+    /// token that is that amount on its own (`90`, `$249.99`); none for a
+    /// date, which is named in too many forms to place.
+    #[must_use]
+    pub fn spans(&self, value: &ReadValue) -> Vec<(usize, usize)> {
+        self.spans_in(value, 0..self.tokens.len())
+    }
+
+    /// [`ReadTurn::spans`] starting among the tokens `within`.
+    #[must_use]
+    pub fn spans_in(&self, value: &ReadValue, within: Range<usize>) -> Vec<(usize, usize)> {
+        if let Some(amount) = &value.amount {
+            // Thousands separators split an amount into tokens ("5", "000").
+            // A token can open the amount only if the amount's digits
+            // open with the token's whole digits ("5" of "5,000").
+            let opens = |at: usize| {
+                self.tokens.get(at).is_some_and(|t| {
+                    let whole = t.split('.').next().unwrap_or(t).trim_start_matches('0');
+                    !whole.is_empty()
+                        && whole.bytes().all(|b| b.is_ascii_digit())
+                        && amount.starts_with(whole)
+                })
+            };
+            return within
+                .filter(|&at| opens(at))
+                .filter_map(|at| {
+                    let mut written = String::new();
+                    (1..=MAX_AMOUNT_GROUPS).find_map(|count| {
+                        let token = self.tokens.get(at + count - 1)?;
+                        if count > 1 {
+                            written.push(',');
+                        }
+                        written.push_str(token);
+                        (amount_of(&written).as_ref() == Some(amount)).then_some((at, count))
+                    })
+                })
+                .collect();
+        }
+        if value.date.is_some() {
+            return Vec::new();
+        }
+        let first = value.tokens.first().map_or(u32::MAX, |w| head(w));
+        let end = within.end.min(self.tokens.len());
+        (within.start..end)
+            .filter(|&at| {
+                self.tokens.heads.get(at) == Some(&first) && self.tokens.opens_at(at, &value.tokens)
+            })
+            .map(|at| (at, value.tokens.len()))
+            .collect()
+    }
+}
+
+/// How many tokens an amount written with thousands separators may span
+/// ("1,250,000.50").
+const MAX_AMOUNT_GROUPS: usize = 4;
+
+/// The canonical amount a token is on its own (`90`, `249.99`, `1,200`),
+/// if it is one.
+#[must_use]
+pub fn amount_of(token: &str) -> Option<SmolStr> {
+    parse_amount(token)
+}
+
+impl ReadValue {
+    /// The value's tokens, lowered (an amount's or a date's too).
+    pub fn tokens(&self) -> impl Iterator<Item = &str> {
+        self.tokens.iter().map(ValueToken::as_str)
+    }
+
+    /// Whether the value is an amount (named by value, not by words).
+    #[must_use]
+    pub fn is_amount(&self) -> bool {
+        self.amount.is_some()
     }
 }
 
@@ -884,9 +1017,11 @@ pub(crate) mod tests {
             tokens.text.push_str(&token);
             tokens.push(start, tokens.text.len());
         }
+        let ors = or_positions(&tokens);
         ReadTurn {
             tokens,
             amounts: amounts_in(&chars),
+            ors,
         }
     }
 

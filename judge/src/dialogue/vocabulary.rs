@@ -22,9 +22,9 @@ use super::lexicon::{
     DEFERRALS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
     INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING,
     MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PAUSES,
-    PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM,
-    SCOPE_ENDS, SELECTING_WORDS, TAG_QUESTIONS, TEMPORAL, VERDICTS, WAITING_HEADS, WISHES,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS, RESTATED_ANSWERS, RETENTION,
+    RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, SELF_CORRECTIONS, TAG_QUESTIONS,
+    TEMPORAL, VERDICTS, WAITING_HEADS, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -193,11 +193,13 @@ pub(crate) enum PhraseClass {
     TagQuestions,
     Keeping,
     Pauses,
+    SelfCorrections,
+    RestatedAnswers,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 29] = [
+    const ALL: [PhraseClass; 31] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -227,6 +229,8 @@ impl PhraseClass {
         PhraseClass::TagQuestions,
         PhraseClass::Keeping,
         PhraseClass::Pauses,
+        PhraseClass::SelfCorrections,
+        PhraseClass::RestatedAnswers,
     ];
 
     /// The lexicon's list this class reads.
@@ -261,6 +265,8 @@ impl PhraseClass {
             PhraseClass::TagQuestions => TAG_QUESTIONS,
             PhraseClass::Keeping => KEEPING,
             PhraseClass::Pauses => PAUSES,
+            PhraseClass::SelfCorrections => SELF_CORRECTIONS,
+            PhraseClass::RestatedAnswers => RESTATED_ANSWERS,
         }
     }
 

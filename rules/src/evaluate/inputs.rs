@@ -392,6 +392,13 @@ impl Inputs {
                 .filter(|m| m.declined)
                 .map(|m| IDeclined(m.value, m.event.0)),
         );
+        for p in &facts.passed_over {
+            if p.picked_another {
+                rt.extend([IPassedOver(p.value, p.event.0)]);
+            } else {
+                rt.extend([IUnpicked(p.value, p.event.0)]);
+            }
+        }
         for turn in &facts.turns {
             let ev = turn.event.0;
             match turn.speaker {
@@ -415,6 +422,9 @@ impl Inputs {
                     }
                     if turn.corrects {
                         rt.extend([ICorrect(ev)]);
+                    }
+                    if turn.retracts {
+                        rt.extend([IRetract(ev)]);
                     }
                 }
             }

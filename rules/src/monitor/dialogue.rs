@@ -36,6 +36,12 @@ pub struct Dialogue {
     entity_ids: HashMap<(Symbol, Symbol), u32>,
     /// The user turns disowning each value, in event order.
     disowned: HashMap<Value, Vec<u32>>,
+    /// `(value, user turn event)`: the reply picked another option a
+    /// question offered in place of the value.
+    passed_over: HashSet<(Value, u32)>,
+    /// `(value, user turn event)`: the reply picked none of the options a
+    /// question offered beside the value.
+    unpicked: HashSet<(Value, u32)>,
 }
 
 /// A kind of value a yes may pick some of among those a summary named.
@@ -62,6 +68,7 @@ pub enum DialogueChange {
     EntityIdAdded((Symbol, Symbol)),
     DisownAdded(Value, u32),
     LiteralAdded(Value, Symbol),
+    PassedOverAdded((Value, u32), bool),
 }
 
 impl Dialogue {
@@ -69,6 +76,19 @@ impl Dialogue {
     /// entities it read.
     pub fn apply(&mut self, facts: &EventFacts, undo: &mut Vec<StateChange>) {
         self.apply_disowned(facts, undo);
+        for p in &facts.passed_over {
+            let key = (p.value, p.event.0);
+            let set = if p.picked_another {
+                &mut self.passed_over
+            } else {
+                &mut self.unpicked
+            };
+            if set.insert(key) {
+                undo.push(StateChange::DialogueChanged(
+                    DialogueChange::PassedOverAdded(key, p.picked_another),
+                ));
+            }
+        }
         for literal in &facts.literals {
             let sets = self.literals.entry(literal.value).or_default();
             if !sets.contains(&literal.of) {
@@ -180,6 +200,12 @@ impl Dialogue {
             }
             DialogueChange::DeclinedAdded(named) => {
                 self.declined.remove(&named);
+            }
+            DialogueChange::PassedOverAdded(key, true) => {
+                self.passed_over.remove(&key);
+            }
+            DialogueChange::PassedOverAdded(key, false) => {
+                self.unpicked.remove(&key);
             }
             DialogueChange::EntityIdAdded(key) => {
                 self.entity_ids.remove(&key);
@@ -293,7 +319,10 @@ impl Dialogue {
     /// reply after it that took consent away (a refusal over a withdrawal
     /// over a qualification; a correction after the yes qualifies; a
     /// qualification before the yes naming no action is a pause the yes
-    /// answers), at its first turn of that kind; else the first yes in its window (before
+    /// answers; a reply picking another option a question offered in
+    /// place of a value refuses; a yes in the window correcting what the
+    /// user said before takes back every one before it), at its first turn
+    /// of that kind; else the first yes in its window (before
     /// any later agent question) that names no other record of the
     /// summary's in place of the values; else absent, at the summary (or
     /// with no turn, when no summary names the values).
@@ -359,7 +388,28 @@ impl Dialogue {
             match turn.speaker {
                 Speaker::Agent => window_open &= !turn.asks_anything,
                 Speaker::User | Speaker::Ticket => {
-                    let reply = if yes.is_some() && turn.corrects {
+                    // A yes correcting what the user said before takes back
+                    // every revocation and pause since the summary.
+                    let picks_none = !self.unpicked.is_empty()
+                        && values
+                            .iter()
+                            .any(|&v| self.unpicked.contains(&(v, turn.event.0)));
+                    if turn.retracts
+                        && turn.reply == Reply::Affirms
+                        && window_open
+                        && !picks_none
+                        && !self.names_other_records(values, summary_event, turn.event.0, k)
+                    {
+                        revoked = None;
+                        paused = None;
+                    }
+                    let picked_another = !self.passed_over.is_empty()
+                        && values
+                            .iter()
+                            .any(|&v| self.passed_over.contains(&(v, turn.event.0)));
+                    let reply = if picked_another {
+                        Reply::Refuses
+                    } else if yes.is_some() && turn.corrects {
                         turn.reply.max(Reply::Qualifies)
                     } else {
                         turn.reply
@@ -375,6 +425,7 @@ impl Dialogue {
                     if yes.is_none()
                         && turn.reply == Reply::Affirms
                         && window_open
+                        && !picks_none
                         && !self.names_other_records(values, summary_event, turn.event.0, k)
                     {
                         yes = Some(turn.event.0);
@@ -550,6 +601,7 @@ mod tests {
                 reply,
                 corrects,
                 weighs_actions: false,
+                retracts: false,
             }),
             mentions: named
                 .iter()
@@ -701,6 +753,84 @@ mod tests {
             d.consent(&values, 2),
             at(ConsentOutcome::Qualified, Some(2))
         );
+    }
+
+    #[test]
+    fn a_yes_correcting_what_the_user_said_takes_back_the_revocations_before_it() {
+        let values = [Value::Str(ORDER)];
+        let asked = agent(0, true, &[ORDER]);
+        let retracting = |k: u32| {
+            let mut facts = user(k, true, false, false);
+            if let Some(turn) = &mut facts.turn {
+                turn.retracts = true;
+            }
+            facts
+        };
+        let outcome = |events: &[EventFacts], k: u32| {
+            let mut all = vec![asked.clone()];
+            all.extend_from_slice(events);
+            dialogue(&all).consent(&values, k)
+        };
+        let no = replying(1, Reply::Refuses);
+        // "no" … "sorry, misread — yes, please cancel it".
+        assert_eq!(
+            outcome(&[no.clone(), retracting(2)], 2).outcome,
+            ConsentOutcome::Affirmative
+        );
+        assert_eq!(
+            outcome(&[no.clone(), retracting(2)], 1).outcome,
+            ConsentOutcome::Refused
+        );
+        // A no after it counts again; a plain yes takes nothing back.
+        assert_eq!(
+            outcome(&[no.clone(), retracting(2), replying(3, Reply::Refuses)], 3),
+            ConsentFailure {
+                outcome: ConsentOutcome::Refused,
+                turn: Some(EventIdx(3)),
+            }
+        );
+        assert_eq!(
+            outcome(&[no.clone(), user(2, true, false, false)], 2).outcome,
+            ConsentOutcome::Refused
+        );
+        // After a later agent question the correction answers that one.
+        let question = turn(2, Speaker::Agent, [false, true, false, false, false], &[]);
+        assert_eq!(
+            outcome(&[no, question, retracting(3)], 3).outcome,
+            ConsentOutcome::Refused
+        );
+    }
+
+    #[test]
+    fn a_reply_picking_another_option_refuses_and_one_picking_none_is_no_yes() {
+        let values = [Value::Str(ORDER)];
+        let asked = agent(0, true, &[ORDER, OTHER]);
+        let picking = |picked_another: bool| {
+            let mut facts = user(1, true, false, false);
+            facts.passed_over = vec![crate::facts::PassedOverFact {
+                value: Value::Str(ORDER),
+                event: EventIdx(1),
+                picked_another,
+            }];
+            facts
+        };
+        // "ORDER or OTHER?" → "yes, OTHER": the call on ORDER is refused.
+        assert_eq!(
+            dialogue(&[asked.clone(), picking(true)]).consent(&values, 1),
+            ConsentFailure {
+                outcome: ConsentOutcome::Refused,
+                turn: Some(EventIdx(1)),
+            }
+        );
+        // "ORDER or OTHER?" → "yes": no yes to either.
+        assert_eq!(
+            dialogue(&[asked.clone(), picking(false)])
+                .consent(&values, 1)
+                .outcome,
+            ConsentOutcome::Absent
+        );
+        // A call on the value the reply picked is no matter of it.
+        assert!(dialogue(&[asked, user(1, true, false, false)]).confirmed(&values, 1));
     }
 
     #[test]

@@ -1,0 +1,523 @@
+//! What a reply picks among values a question offered side by side ("30
+//! or 90 tablets?", "by SMS or by email?", "Walgreens Main St or
+//! Walgreens Harbor Rd?"): the option an *or* sets against a value the
+//! question names ([`alternative_to`]), and which of the two a reply picks
+//! ([`Alternative::pick`]). A yes that picks another option is no yes to a
+//! call carrying the value, and a yes picking neither confirms neither.
+//!
+//! Only the words around *or* decide it, not what the values mean: the
+//! alternative is the words on the other side of *or*, as many as the
+//! value has, after any word opening an option ([`OPTION_LEADS`]); words
+//! the value's own phrase repeats after it ("30 tablets or 90 tablets")
+//! are the shared head, not the alternative. An *or* before a word that
+//! offers no value of the kind ("90 or not", "30, or would you …";
+//! [`NOT_AN_OPTION`]) offers no alternative, and an amount's alternative
+//! is an amount.
+
+use std::ops::Range;
+
+use smol_str::SmolStr;
+
+use super::lexicon::{
+    AGREEMENT, FILLERS, FIRST_OF_TWO, GO_AHEAD, NOT_AN_OPTION, OPTION_LEADS, SECOND_OF_TWO,
+    YES_HEADS,
+};
+use super::value::{ReadTurn, ReadValue, amount_of};
+
+/// How many words may stand between a value and *or* when the same words
+/// follow the alternative ("30 tablets or 90 tablets").
+const MAX_SHARED_HEAD: usize = 2;
+
+/// Words shorter than this, without a digit, are too common to pick an
+/// option by ("st", "rd").
+const MIN_PICKING_WORD: usize = 3;
+
+/// Which of a value and its alternative a reply picks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// The reply names the value.
+    Value,
+    /// The reply picks the alternative, not the value.
+    Alternative,
+    /// The reply names neither, nor picks one by its place, and says
+    /// nothing else that could pick: only a yes, a go-ahead, politeness, the
+    /// domain's words for its actions and records, and the question's
+    /// other details ("sure, go ahead and refill it at Oak Plaza").
+    Neither,
+    /// The reply names both, or says something else that may pick one in
+    /// other words ("to my PayPal" beside "your PayPal on file
+    /// (paypal_3742148)", "the one from the 21st"): which it picks is not
+    /// read.
+    Unclear,
+}
+
+/// How many words on either side of *or* stand near the options: the
+/// question's words further away are its other details.
+const NEAR_OR: usize = 6;
+
+/// The option an *or* in a question sets against a value it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alternative {
+    /// The alternative's words the value does not share, each with its
+    /// amount when it is one.
+    words: Vec<(SmolStr, Option<SmolStr>)>,
+    /// The alternative stands after the value (it is the second of the two).
+    after: bool,
+    /// The value's words the alternative does not share that could pick
+    /// it ([`could_pick`]): "metformin" of "metformin 1000 mg" beside
+    /// "atorvastatin 20 mg".
+    own: Vec<SmolStr>,
+    /// Where the question's words near the *or* stand (within
+    /// [`NEAR_OR`]): its words elsewhere are its other details, and a reply
+    /// repeating them restates those.
+    near: Range<usize>,
+}
+
+/// Whether a word only says yes, goes ahead or is polite ([`YES_HEADS`],
+/// [`GO_AHEAD`], [`AGREEMENT`], [`FILLERS`]).
+fn is_consent_word(word: &str) -> bool {
+    FILLERS.contains(&word)
+        || [YES_HEADS, GO_AHEAD, AGREEMENT]
+            .iter()
+            .any(|phrases| phrases.iter().any(|p| p.contains(&word)))
+}
+
+/// Whether a word could pick an option: not an option's opening, not a
+/// word offering no value, and of at least [`MIN_PICKING_WORD`] letters or
+/// holding a digit.
+fn could_pick(word: &str) -> bool {
+    !OPTION_LEADS.contains(&word)
+        && !NOT_AN_OPTION.contains(&word)
+        && (word.len() >= MIN_PICKING_WORD || word.bytes().any(|b| b.is_ascii_digit()))
+}
+
+/// The alternative an *or* of `turn` sets against `value` where the turn
+/// names it, if any (the first place that has one). A number or amount
+/// (`by_value`) may stand a few words from its *or* ("the whole $86.40, or
+/// only the $24.00 extra"); a string written in digits (an id, a card's
+/// last four) is words, its option the words on the other side.
+#[must_use]
+pub fn alternative_to(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Option<Alternative> {
+    let ors = turn.ors();
+    if ors.is_empty() {
+        return None;
+    }
+    // Only a value near an *or* can be one of its options: it is looked
+    // for around each *or*, the windows of nearby ones merged.
+    let reach = value.len() + OR_WINDOW;
+    let mut windows: Vec<Range<usize>> = Vec::with_capacity(ors.len());
+    for &or in ors {
+        let window = or.saturating_sub(reach)..or + OR_WINDOW + 1;
+        match windows.last_mut() {
+            Some(last) if last.end >= window.start => last.end = window.end,
+            _ => windows.push(window),
+        }
+    }
+    let mut spans = windows
+        .into_iter()
+        .flat_map(|window| turn.spans_in(value, window))
+        .peekable();
+    spans.peek()?;
+    let own: Vec<&str> = value.tokens().collect();
+    spans.find_map(|(at, len)| {
+        if value.is_amount() && by_value {
+            return amount_alternative(turn, at, len);
+        }
+        let (words, after, or) = following(turn, at, len).or_else(|| preceding(turn, at, len))?;
+        let mut alternative = Alternative::of(&words, &own, by_value && value.is_amount(), after)?;
+        alternative.own = own
+            .iter()
+            .filter(|w| could_pick(w) && !words.contains(w))
+            .map(SmolStr::new)
+            .collect();
+        alternative.near = or.saturating_sub(NEAR_OR)..or + NEAR_OR + 1;
+        Some(alternative)
+    })
+}
+
+/// How far from an *or* (besides the value's own length) a value may stand
+/// and still be one of its options: past option openings, a shared head
+/// and an amount's reach.
+const OR_WINDOW: usize = 2 * MAX_SHARED_HEAD + AMOUNT_REACH + 4;
+
+/// How many words may stand between an amount and *or*, or between *or*
+/// and the amount on its other side ("the whole $86.40, or only the $24.00
+/// extra").
+const AMOUNT_REACH: usize = 4;
+
+/// The amount an *or* sets against the amount at `at..at + len`: the
+/// nearest amount on the other side of the nearest *or*, each within
+/// [`AMOUNT_REACH`] words.
+fn amount_alternative(turn: &ReadTurn, at: usize, len: usize) -> Option<Alternative> {
+    let reach = AMOUNT_REACH;
+    let end = at + len;
+    let after = (end..end + reach)
+        .find(|&i| turn.token(i) == Some("or"))
+        .and_then(|or| {
+            (or + 1..=or + reach).find_map(|from| {
+                (1..=MAX_AMOUNT_TOKENS)
+                    .rev()
+                    .find_map(|count| amount_run(turn, from, count))
+            })
+        })
+        .map(|amount| (amount, true));
+    // The nearest amount ending before the *or*, read whole.
+    let before = || {
+        let or = (at.saturating_sub(reach)..at)
+            .rev()
+            .find(|&i| turn.token(i) == Some("or"))?;
+        (or.saturating_sub(reach) + 1..=or)
+            .rev()
+            .find_map(|end| {
+                (1..=MAX_AMOUNT_TOKENS.min(end))
+                    .rev()
+                    .find_map(|count| amount_run(turn, end - count, count))
+            })
+            .map(|amount| (amount, false))
+    };
+    let ((written, whole), after) = after.or_else(before)?;
+    Some(Alternative {
+        words: vec![(written, Some(whole))],
+        after,
+        own: Vec::new(),
+        near: 0..0,
+    })
+}
+
+/// The amount the `count` tokens from `from` write (thousands groups
+/// joined by `,`): the tokens as written and the canonical amount.
+fn amount_run(turn: &ReadTurn, from: usize, count: usize) -> Option<(SmolStr, SmolStr)> {
+    let tokens = run(turn, from, count);
+    if tokens.len() < count || tokens.iter().skip(1).any(|t| t.len() < 3) {
+        return None;
+    }
+    let written = tokens.join(",");
+    let whole = amount_of(&written)?;
+    Some((SmolStr::new(&written), whole))
+}
+
+/// How many tokens an amount with thousands separators may span.
+const MAX_AMOUNT_TOKENS: usize = 4;
+
+/// The amount a token writes with a thousands suffix ("10k", "7.5k"), if
+/// it is one.
+fn thousands(token: &str) -> Option<SmolStr> {
+    let number = token.strip_suffix('k')?;
+    let whole = amount_of(number)?;
+    let (units, fraction) = whole.split_once('.').unwrap_or((&whole, ""));
+    let mut digits: String = fraction
+        .chars()
+        .chain(std::iter::repeat('0'))
+        .take(3)
+        .collect();
+    digits.insert_str(0, units);
+    amount_of(&digits)
+}
+
+/// The words of `turn` from `from` (up to `len` of them).
+fn run(turn: &ReadTurn, from: usize, len: usize) -> Vec<&str> {
+    (from..from.saturating_add(len))
+        .map_while(|at| turn.token(at))
+        .collect()
+}
+
+/// The alternative after *or* following the value at `at..at + len`,
+/// maybe across a shared head the alternative repeats after it ("30
+/// tablets or 90 tablets") or before it ("card ending 5046 or card ending
+/// 8133").
+fn following(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool, usize)> {
+    let end = at + len;
+    (0..=MAX_SHARED_HEAD).find_map(|gap| {
+        if turn.token(end + gap)? != "or" {
+            return None;
+        }
+        let mut from = end + gap + 1;
+        while turn.token(from).is_some_and(|t| OPTION_LEADS.contains(&t)) {
+            from += 1;
+        }
+        let lead = (0..=MAX_SHARED_HEAD.min(at))
+            .rev()
+            .find(|&pre| pre == 0 || run(turn, from, pre) == run(turn, at - pre, pre))?;
+        let from = from + lead;
+        let words = run(turn, from, len);
+        let head = run(turn, end, gap);
+        (gap == 0 || run(turn, from + len, gap) == head).then_some((words, true, end + gap))
+    })
+}
+
+/// The alternative before the *or* preceding the value at `at..at + len`
+/// (past any word opening the value's option, and a shared head the
+/// alternative has before it too), maybe across a shared head the value
+/// repeats after it.
+fn preceding(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool, usize)> {
+    let mut start = at;
+    while start > 0
+        && turn
+            .token(start - 1)
+            .is_some_and(|t| OPTION_LEADS.contains(&t))
+    {
+        start -= 1;
+    }
+    (0..=MAX_SHARED_HEAD.min(start)).rev().find_map(|lead| {
+        let or = (start - lead).checked_sub(1)?;
+        if turn.token(or)? != "or" {
+            return None;
+        }
+        let lead_words = run(turn, start - lead, lead);
+        (0..=MAX_SHARED_HEAD).rev().find_map(|gap| {
+            let head_start = or.checked_sub(gap)?;
+            if gap > 0 && run(turn, head_start, gap) != run(turn, at + len, gap) {
+                return None;
+            }
+            let from = head_start.saturating_sub(len);
+            if lead > 0
+                && from.checked_sub(lead).map(|b| run(turn, b, lead)) != Some(lead_words.clone())
+            {
+                return None;
+            }
+            let words = run(turn, from, head_start - from);
+            (!words.is_empty()).then_some((words, false, or))
+        })
+    })
+}
+
+impl Alternative {
+    /// The alternative of `words` to a value of words `own` (`amount`: the
+    /// value is an amount): none when it opens with a word offering no
+    /// value, has no word of its own, or is no amount beside one.
+    fn of(words: &[&str], own: &[&str], amount: bool, after: bool) -> Option<Alternative> {
+        let opening = if after { words.first() } else { words.last() };
+        if opening.is_none_or(|w| NOT_AN_OPTION.contains(w)) {
+            return None;
+        }
+        // An amount with thousands separators is one word of several tokens.
+        let written = words.join(",");
+        if amount && let Some(whole) = amount_of(&written) {
+            return Some(Alternative {
+                words: vec![(SmolStr::new(&written), Some(whole))],
+                after,
+                own: Vec::new(),
+                near: 0..0,
+            });
+        }
+        let words: Vec<(SmolStr, Option<SmolStr>)> = words
+            .iter()
+            .filter(|w| !own.contains(w) && !OPTION_LEADS.contains(w))
+            .map(|w| (SmolStr::new(w), amount_of(w)))
+            .collect();
+        let shaped = if amount {
+            words.iter().any(|(_, a)| a.is_some())
+        } else {
+            words
+                .iter()
+                .all(|(w, _)| !NOT_AN_OPTION.contains(&w.as_str()))
+        };
+        (shaped && !words.is_empty()).then_some(Alternative {
+            words,
+            after,
+            own: Vec::new(),
+            near: 0..0,
+        })
+    }
+
+    /// Which option `reply` picks: the value when it names it, a word of
+    /// its own or its place ("the first one"); the alternative when it
+    /// names a word of it (an amount by its amount; a word of letters of at
+    /// least [`MIN_PICKING_WORD`] letters) or its place; neither when it
+    /// says nothing that could pick (`plain`: the domain's words for its
+    /// actions and records, besides English yes, go-ahead and politeness).
+    /// `question` is the turn that offered the choice.
+    #[must_use]
+    pub fn pick(
+        &self,
+        question: &ReadTurn,
+        reply: &ReadTurn,
+        value: &ReadValue,
+        plain: impl Fn(&str) -> bool,
+    ) -> Pick {
+        let names_value = reply.names_read(value)
+            || self.own.iter().any(|w| reply.has_token(w))
+            || self.placed(reply, !self.after);
+        match (names_value, self.picked_by(reply)) {
+            (true, false) => Pick::Value,
+            (false, true) => Pick::Alternative,
+            (true, true) => Pick::Unclear,
+            (false, false) => {
+                let says_more = (0..reply.token_count())
+                    .filter_map(|i| reply.token(i))
+                    .any(|w| {
+                        could_pick(w)
+                            && !plain(w)
+                            && !is_consent_word(w)
+                            && !self.restates(question, w)
+                    });
+                if says_more {
+                    Pick::Unclear
+                } else {
+                    Pick::Neither
+                }
+            }
+        }
+    }
+
+    /// Whether `word` is one of `question`'s words away from the options:
+    /// a detail of the request, not of the choice.
+    fn restates(&self, question: &ReadTurn, word: &str) -> bool {
+        (0..question.token_count())
+            .filter(|i| !self.near.contains(i))
+            .any(|i| question.token(i) == Some(word))
+    }
+
+    /// Whether `reply` names a word of the alternative or picks it by its
+    /// place.
+    fn picked_by(&self, reply: &ReadTurn) -> bool {
+        let names_a_word = self.words.iter().any(|(word, amount)| match amount {
+            Some(amount) => {
+                reply.has_amount(amount)
+                    || (0..reply.token_count())
+                        .filter_map(|i| reply.token(i))
+                        .any(|t| thousands(t).as_ref() == Some(amount))
+            }
+            None => could_pick(word) && reply.has_token(word),
+        });
+        names_a_word || self.placed(reply, self.after)
+    }
+
+    /// Whether `reply` picks by its place ("the first one", "the latter")
+    /// the second of the two options (`second`) or the first.
+    fn placed(&self, reply: &ReadTurn, second: bool) -> bool {
+        let ordinals = if second { SECOND_OF_TWO } else { FIRST_OF_TWO };
+        (1..reply.token_count()).any(|at| {
+            reply.token(at - 1) == Some("the")
+                && reply.token(at).is_some_and(|t| ordinals.contains(&t))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picks(question: &str, value: &str, reply: &str) -> Option<bool> {
+        let value = ReadValue::new(value);
+        let alternative = alternative_to(&ReadTurn::new(question), &value, true)?;
+        Some(
+            alternative.pick(
+                &ReadTurn::new(question),
+                &ReadTurn::new(reply),
+                &value,
+                |_| false,
+            ) == Pick::Alternative,
+        )
+    }
+
+    #[test]
+    fn a_reply_naming_the_other_option_picks_it() {
+        let q = "Shall I refill your metformin 1000 mg at Maple Ave? 30 or 90 tablets?";
+        assert_eq!(picks(q, "90", "yes, 30 please"), Some(true));
+        assert_eq!(picks(q, "90", "yes, 90 please"), Some(false));
+        assert_eq!(picks(q, "30", "90!"), Some(true));
+        assert_eq!(picks(q, "30", "yes, the first one"), Some(false));
+        assert_eq!(picks(q, "90", "the first one"), Some(true));
+        assert_eq!(picks(q, "90", "yes please"), Some(false));
+        let pick = |reply: &str| {
+            let value = ReadValue::new("90");
+            alternative_to(&ReadTurn::new(q), &value, true).map(|a| {
+                a.pick(&ReadTurn::new(q), &ReadTurn::new(reply), &value, |w| {
+                    w == "refill"
+                })
+            })
+        };
+        assert_eq!(pick("yes please"), Some(Pick::Neither));
+        assert_eq!(pick("90"), Some(Pick::Value));
+        assert_eq!(pick("the latter, yes"), Some(Pick::Value));
+        assert_eq!(pick("yes, the former"), Some(Pick::Alternative));
+        // A word near the options may name one in other words.
+        let paypal = "Refund to your PayPal on file (paypal_3742148) or to your existing gift card (gift_card_3406421)?";
+        let value = ReadValue::new("paypal_3742148");
+        let pick = |reply: &str| {
+            alternative_to(&ReadTurn::new(paypal), &value, false).map(|a| {
+                a.pick(&ReadTurn::new(paypal), &ReadTurn::new(reply), &value, |w| {
+                    w == "refill"
+                })
+            })
+        };
+        assert_eq!(pick("to my PayPal please"), Some(Pick::Unclear));
+        assert_eq!(pick("yes"), Some(Pick::Neither));
+        // A word of the value's own picks it; a word of both is unclear.
+        let drugs = "Shall I refill your atorvastatin 20 mg or your metformin 1000 mg, 90 tablets, for pickup at Oak Plaza today?";
+        let value = ReadValue::new("metformin 1000 mg");
+        let pick = |reply: &str| {
+            alternative_to(&ReadTurn::new(drugs), &value, false).map(|a| {
+                a.pick(&ReadTurn::new(drugs), &ReadTurn::new(reply), &value, |w| {
+                    w == "refill"
+                })
+            })
+        };
+        assert_eq!(pick("yes the metformin"), Some(Pick::Value));
+        assert_eq!(pick("the atorvastatin"), Some(Pick::Alternative));
+        assert_eq!(pick("sure, go ahead and refill it"), Some(Pick::Neither));
+        assert_eq!(
+            pick("yes please, pickup today is great"),
+            Some(Pick::Neither)
+        );
+        assert_eq!(pick("yes, the cheaper one"), Some(Pick::Unclear));
+        let by = "Shall I reset it and send the temporary password by SMS or by email?";
+        assert_eq!(picks(by, "sms", "email please"), Some(true));
+        assert_eq!(picks(by, "email", "yes, by sms"), Some(true));
+        assert_eq!(picks(by, "email", "yes, email"), Some(false));
+        let stores = "Which store - Walgreens Main St or Walgreens Harbor Rd?";
+        assert_eq!(
+            picks(stores, "Walgreens Harbor Rd", "the main st one"),
+            Some(true)
+        );
+        assert_eq!(
+            picks(stores, "Walgreens Harbor Rd", "harbor rd"),
+            Some(false)
+        );
+        // "st" alone is too common a word to pick by.
+        assert_eq!(
+            picks(stores, "Walgreens Harbor Rd", "the st one"),
+            Some(false)
+        );
+        let heads = "Would you like 30 tablets or 90 tablets?";
+        assert_eq!(picks(heads, "90", "30 please"), Some(true));
+        assert_eq!(picks(heads, "30", "ninety, i mean 90"), Some(true));
+        let amounts = "Raise the limit to $5,000 or $8,000?";
+        assert_eq!(picks(amounts, "8000", "yeah 5k pls"), Some(true));
+        let only = "Do you want me to dispute the whole $86.40, or only the $24.00 extra?";
+        assert_eq!(picks(only, "86.4", "the latter, yes"), Some(true));
+        assert_eq!(picks(only, "24", "just the 24 please"), Some(false));
+        assert_eq!(picks(amounts, "8000", "yes, $5,000"), Some(true));
+        assert_eq!(picks(amounts, "8000", "yes, 8000.00 please"), Some(false));
+    }
+
+    #[test]
+    fn an_or_offering_no_value_of_the_kind_offers_no_alternative() {
+        let value = |question: &str, value: &str| {
+            alternative_to(&ReadTurn::new(question), &ReadValue::new(value), true)
+        };
+        assert_eq!(value("Refill 90 tablets or not?", "90"), None);
+        assert_eq!(value("Refill 90, or would you prefer fewer?", "90"), None);
+        assert_eq!(value("Shall I refill 90 tablets?", "90"), None);
+        assert_eq!(value("Shall I send 90 or something else?", "90"), None);
+        // An amount's alternative is an amount.
+        assert_eq!(value("Raise it to 8000 or wait?", "8000"), None);
+        assert!(value("Viewer or editor access?", "editor").is_some());
+        // A card's last four is no amount offered beside the limits after it.
+        let card = |q: &str| alternative_to(&ReadTurn::new(q), &ReadValue::new("4821"), false);
+        assert_eq!(card("Raise card ending 4821 to $6,000 or to $8,000?"), None);
+        assert!(card("Card ending 4821 or 5046?").is_some());
+        // A head both options repeat before their value.
+        let cards = "Shall I unfreeze card ending 5046 or card ending 8133?";
+        let picks = |q: &str, v: &str, r: &str| {
+            let value = ReadValue::new(v);
+            alternative_to(&ReadTurn::new(q), &value, false).map(|a| {
+                a.pick(&ReadTurn::new(q), &ReadTurn::new(r), &value, |_| false) == Pick::Alternative
+            })
+        };
+        assert_eq!(picks(cards, "8133", "the credit card is 5046"), Some(true));
+        assert_eq!(picks(cards, "5046", "8133 please"), Some(true));
+        assert_eq!(picks(cards, "5046", "yes, 5046"), Some(false));
+    }
+}
