@@ -323,7 +323,7 @@ impl Alternative {
     /// Which option `reply` picks: the value when it names it, a word of
     /// its own or its place ("the first one"); the alternative when it
     /// names a word of it (an amount by its amount; a word of letters of at
-    /// least [`MIN_PICKING_WORD`] letters) or its place; neither when it
+    /// least `MIN_PICKING_WORD` letters) or its place; neither when it
     /// says nothing that could pick (`plain`: the domain's words for its
     /// actions and records, besides English yes, go-ahead and politeness).
     /// `question` is the turn that offered the choice.

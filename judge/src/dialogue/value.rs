@@ -256,7 +256,7 @@ impl ReadTurn {
     }
 
     /// Whether the turn names the amount `amount` (canonical, as
-    /// [`amount_of`] gives it).
+    /// `amount_of` gives it).
     #[must_use]
     pub fn has_amount(&self, amount: &str) -> bool {
         self.amounts.iter().any(|a| a == amount)
