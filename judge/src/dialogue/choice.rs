@@ -398,17 +398,19 @@ impl Alternative {
 mod tests {
     use super::*;
 
-    fn picks(question: &str, value: &str, reply: &str) -> Option<bool> {
+    /// What `reply` picks between `value` and the option beside it in
+    /// `question` (`by_value`: the value is a number of the call), with
+    /// "refill" the domain's only word; `None` when no option is offered.
+    fn pick_in(question: &str, value: &str, by_value: bool, reply: &str) -> Option<Pick> {
         let value = ReadValue::new(value);
-        let alternative = alternative_to(&ReadTurn::new(question), &value, true)?;
-        Some(
-            alternative.pick(
-                &ReadTurn::new(question),
-                &ReadTurn::new(reply),
-                &value,
-                |_| false,
-            ) == Pick::Alternative,
-        )
+        let question = ReadTurn::new(question);
+        let alternative = alternative_to(&question, &value, by_value)?;
+        Some(alternative.pick(&question, &ReadTurn::new(reply), &value, |w| w == "refill"))
+    }
+
+    /// Whether `reply` picks the option beside the number `value`.
+    fn picks(question: &str, value: &str, reply: &str) -> Option<bool> {
+        pick_in(question, value, true, reply).map(|p| p == Pick::Alternative)
     }
 
     #[test]
@@ -420,40 +422,19 @@ mod tests {
         assert_eq!(picks(q, "30", "yes, the first one"), Some(false));
         assert_eq!(picks(q, "90", "the first one"), Some(true));
         assert_eq!(picks(q, "90", "yes please"), Some(false));
-        let pick = |reply: &str| {
-            let value = ReadValue::new("90");
-            alternative_to(&ReadTurn::new(q), &value, true).map(|a| {
-                a.pick(&ReadTurn::new(q), &ReadTurn::new(reply), &value, |w| {
-                    w == "refill"
-                })
-            })
-        };
+        let pick = |reply: &str| pick_in(q, "90", true, reply);
         assert_eq!(pick("yes please"), Some(Pick::Neither));
         assert_eq!(pick("90"), Some(Pick::Value));
         assert_eq!(pick("the latter, yes"), Some(Pick::Value));
         assert_eq!(pick("yes, the former"), Some(Pick::Alternative));
         // A word near the options may name one in other words.
         let paypal = "Refund to your PayPal on file (paypal_3742148) or to your existing gift card (gift_card_3406421)?";
-        let value = ReadValue::new("paypal_3742148");
-        let pick = |reply: &str| {
-            alternative_to(&ReadTurn::new(paypal), &value, false).map(|a| {
-                a.pick(&ReadTurn::new(paypal), &ReadTurn::new(reply), &value, |w| {
-                    w == "refill"
-                })
-            })
-        };
+        let pick = |reply: &str| pick_in(paypal, "paypal_3742148", false, reply);
         assert_eq!(pick("to my PayPal please"), Some(Pick::Unclear));
         assert_eq!(pick("yes"), Some(Pick::Neither));
         // A word of the value's own picks it; a word of both is unclear.
         let drugs = "Shall I refill your atorvastatin 20 mg or your metformin 1000 mg, 90 tablets, for pickup at Oak Plaza today?";
-        let value = ReadValue::new("metformin 1000 mg");
-        let pick = |reply: &str| {
-            alternative_to(&ReadTurn::new(drugs), &value, false).map(|a| {
-                a.pick(&ReadTurn::new(drugs), &ReadTurn::new(reply), &value, |w| {
-                    w == "refill"
-                })
-            })
-        };
+        let pick = |reply: &str| pick_in(drugs, "metformin 1000 mg", false, reply);
         assert_eq!(pick("yes the metformin"), Some(Pick::Value));
         assert_eq!(pick("the atorvastatin"), Some(Pick::Alternative));
         assert_eq!(pick("sure, go ahead and refill it"), Some(Pick::Neither));
@@ -510,14 +491,12 @@ mod tests {
         assert!(card("Card ending 4821 or 5046?").is_some());
         // A head both options repeat before their value.
         let cards = "Shall I unfreeze card ending 5046 or card ending 8133?";
-        let picks = |q: &str, v: &str, r: &str| {
-            let value = ReadValue::new(v);
-            alternative_to(&ReadTurn::new(q), &value, false).map(|a| {
-                a.pick(&ReadTurn::new(q), &ReadTurn::new(r), &value, |_| false) == Pick::Alternative
-            })
-        };
-        assert_eq!(picks(cards, "8133", "the credit card is 5046"), Some(true));
-        assert_eq!(picks(cards, "5046", "8133 please"), Some(true));
-        assert_eq!(picks(cards, "5046", "yes, 5046"), Some(false));
+        let pick = |value: &str, reply: &str| pick_in(cards, value, false, reply);
+        assert_eq!(
+            pick("8133", "the credit card is 5046"),
+            Some(Pick::Alternative)
+        );
+        assert_eq!(pick("5046", "8133 please"), Some(Pick::Alternative));
+        assert_eq!(pick("5046", "yes, 5046"), Some(Pick::Value));
     }
 }
