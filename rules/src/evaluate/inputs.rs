@@ -592,6 +592,9 @@ pub(crate) trait PointSource {
     fn tool_events(&self, out: &mut Vec<u32>);
     /// Every conversation turn's event (dialogue predicates change there).
     fn turn_events(&self, out: &mut Vec<u32>);
+    /// The event of every record's first read: `confirmed` tells a yes to
+    /// another record of a key record's kind by the records read so far.
+    fn first_reads(&self, out: &mut Vec<u32>);
     /// The events matching filter `filter`: all of them (`key: None`), or
     /// those whose key argument equals `key`.
     fn filter_events(&self, filter: u32, key: Option<Value>, out: &mut Vec<u32>);
@@ -627,8 +630,13 @@ pub(crate) fn state_points(
             match tree.cnodes.get(c as usize) {
                 // Matches by constraint: its events, not its operands'.
                 Some(CNode::Happened { filter, .. }) => self.filter(tree, *filter),
-                Some(CNode::Said { .. } | CNode::Confirmed { .. }) => {
+                Some(CNode::Said { .. }) => {
                     self.source.turn_events(&mut self.out);
+                    walk_condition(self, tree, c);
+                }
+                Some(CNode::Confirmed { .. }) => {
+                    self.source.turn_events(&mut self.out);
+                    self.source.first_reads(&mut self.out);
                     walk_condition(self, tree, c);
                 }
                 _ => walk_condition(self, tree, c),
@@ -696,6 +704,8 @@ pub(super) struct Dependencies {
     pub(super) all_tool_events: Vec<u32>,
     /// Every conversation turn's event (dialogue predicates change there).
     pub(super) turn_events: Vec<u32>,
+    /// The event of every record's first read.
+    pub(super) first_reads: Vec<u32>,
     /// Every event whose time differs from the one before it (`now()`
     /// changes there), a time becoming known or unknown included.
     pub(super) time_changes: Vec<u32>,
@@ -722,6 +732,7 @@ impl Dependencies {
         // where it stops: a read that concludes nothing (`Read::unknown`)
         // adds no value of its own, yet ends the one before.
         let mut reads: HashMap<(Symbol, Symbol, Symbol), Vec<u32>> = HashMap::new();
+        let mut first_read: HashMap<(Symbol, Symbol), u32> = HashMap::new();
         let spans = facts
             .attrs
             .iter()
@@ -733,6 +744,10 @@ impl Dependencies {
                     .map(|a| (a.entity, a.id, a.field, a.from, a.until)),
             );
         for (entity, id, field, from, until) in spans {
+            first_read
+                .entry((entity, id))
+                .and_modify(|first| *first = (*first).min(from.0))
+                .or_insert(from.0);
             let points = reads.entry((entity, id, field)).or_default();
             points.push(from.0);
             if until != FOREVER {
@@ -768,6 +783,7 @@ impl Dependencies {
             results,
             all_tool_events,
             turn_events: facts.turns.iter().map(|t| t.event.0).collect(),
+            first_reads: first_read.into_values().collect(),
             time_changes: time_changes(facts),
             args: arg_index(facts),
             by_filter: HashMap::new(),
@@ -814,6 +830,10 @@ impl PointSource for Dependencies {
 
     fn turn_events(&self, out: &mut Vec<u32>) {
         out.extend_from_slice(&self.turn_events);
+    }
+
+    fn first_reads(&self, out: &mut Vec<u32>) {
+        out.extend_from_slice(&self.first_reads);
     }
 
     fn filter_events(&self, filter: u32, key: Option<Value>, out: &mut Vec<u32>) {

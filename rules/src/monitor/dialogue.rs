@@ -235,6 +235,13 @@ impl Dialogue {
         self.turns.iter().map(|t| t.event.0)
     }
 
+    /// The event of every record's first read so far: where `confirmed`
+    /// may change value without a turn, a record read becoming one of a
+    /// kind another named record is of.
+    pub fn first_reads(&self) -> impl Iterator<Item = u32> + '_ {
+        self.entity_ids.values().copied()
+    }
+
     /// Whether `speaker` named `value` in a turn at or before event `k`,
     /// and — the user, or the ticket — the user did not disown it since (a
     /// turn naming a value to disown it names it for nothing).

@@ -758,6 +758,10 @@ impl PointSource for super::state::State {
         out.extend(self.dialogue.turn_events());
     }
 
+    fn first_reads(&self, out: &mut Vec<u32>) {
+        out.extend(self.dialogue.first_reads());
+    }
+
     fn filter_events(&self, filter: u32, key: Option<Value>, out: &mut Vec<u32>) {
         out.extend(
             super::state::State::filter_events(self, filter, key)
