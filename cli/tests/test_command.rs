@@ -94,6 +94,22 @@ fn the_blind_it_desk_probes_pass() {
     fixture_passes("it-desk", 29);
 }
 
+/// The bank-card fixture's reply probes (a yes placing the action later,
+/// a yes naming another card, a reply saying only "confirm", a JSON
+/// reply) pass.
+#[test]
+fn the_bank_card_reply_probes_pass() {
+    let bundle = root().join("engine/tests/fixtures/bank-card");
+    let probes = bundle.join("probes/replies.jsonl");
+    let out = turnstile(&["test", bundle.to_str().unwrap(), probes.to_str().unwrap()]);
+    let summary = text(&out);
+    assert!(out.status.success(), "{summary}");
+    assert!(
+        summary.contains("12 expectations checked: 12 passed, 0 failed; 0 errors"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn every_shipped_conversation_cites_the_policy_it_checks() {
     for bundle in shipped() {
@@ -354,7 +370,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 19] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 27] = [
         (
             "pharmacy",
             "round10",
@@ -405,6 +421,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s8-only-card-not-named-freeze-allow",
                 "s8-polite-by-name-dispute-allow",
                 "s8-typos-unfreeze-allow",
+                "s8-reply-confirm-keyword-dispute-allow",
                 "s9-hedge-then-asked-again-clear-yes-allow",
                 "s9-hmm-then-definite-yes-raise-allow",
             ],
@@ -630,10 +647,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "it-desk",
             "round14p",
-            &[
-                "p2-reset-text-me-called-email-block",
-                "p2-grant-tableau-second-one-called-viewer-block",
-            ],
+            &["p2-reset-text-me-called-email-block"],
             &[
                 "p1-reset-yes-email-allow",
                 "p1-reset-sms-value-first-allow",
@@ -651,11 +665,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "parcel",
             "round14p",
-            &[
-                "p2-speed-which-parcel-40127-called-40112-block",
-                "p2-hold-second-one-called-elm-block",
-                "p2-claim-refund-yes-called-store-credit-block",
-            ],
+            &["p2-claim-refund-yes-called-store-credit-block"],
             &[
                 "p1-speed-yes-next-day-allow",
                 "p1-speed-pay-yes-paypal-allow",
@@ -742,6 +752,151 @@ fn the_blind_suites_keep_their_verdicts() {
                 "c5-transfer-pick-then-restated-yes-cvs-allow",
                 "c6-refill-single-value-yes-allow",
                 "c6-transfer-now-or-call-first-transfer-it-now-allow",
+            ],
+        ),
+        (
+            "it-desk",
+            "round15d",
+            &[],
+            &[
+                "d2-reset-travelling-tomorrow-do-it-now-allow",
+                "d2-wipe-stolen-last-night-allow",
+                "d2-revoke-right-away-allow",
+                "d2-wipe-yes-asap-allow",
+                "d2-grant-do-it-now-walkthrough-tomorrow-allow",
+                "d3-reset-reply-CONFIRM-allow",
+                "d3-wipe-reply-lowercase-confirm-allow",
+                "d3-grant-confirmed-period-allow",
+                "d3-reset-i-confirm-allow",
+                "d3-revoke-yes-confirmed-allow",
+            ],
+        ),
+        (
+            "parcel",
+            "round15d",
+            &[],
+            &[
+                "d2-hold-parcel-due-tomorrow-allow",
+                "d2-claim-refund-right-away-allow",
+                "d2-claim-replacement-do-it-now-allow",
+                "d3-speed-reply-CONFIRM-allow",
+                "d3-cancel-reply-lowercase-confirm-allow",
+                "d3-hold-confirmed-period-allow",
+                "d3-claim-store-credit-i-confirm-allow",
+                "d3-claim-replacement-yes-confirmed-allow",
+            ],
+        ),
+        (
+            "bank-card",
+            "round15r",
+            &[
+                "r2-unfreeze-brand-other-card-block",
+                "r3-dispute-which-sure-go-ahead-confirm",
+            ],
+            &[
+                "r1-freeze-last4-exact-allow",
+                "r1-dispute-txnid-no-hyphen-allow",
+                "r1-raise-latter-allow",
+                "r1-raise-bulleted-first-emoji-allow",
+                "r4-freeze-one-named-other-stays-allow",
+                "r4-dispute-one-named-other-left-allow",
+                "r4-raise-one-named-other-keeps-allow",
+                "r4-unfreeze-one-named-other-stays-frozen-allow",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round15r",
+            &[
+                "r2-cancel-medication-other-block",
+                "r3-cancel-which-sure-go-ahead-confirm",
+            ],
+            &[
+                "r1-refill-rxid-exact-allow",
+                "r1-transfer-pharmacy-pick-allow",
+                "r1-transfer-rx-former-allow",
+                "r1-refill-store-pick-allow",
+                "r4-refill-one-named-other-left-allow",
+                "r4-cancel-one-named-other-stays-allow",
+                "r4-transfer-one-named-other-stays-allow",
+                "r4-refill-store-one-named-allow",
+            ],
+        ),
+        (
+            "it-access",
+            "round15o",
+            &[
+                "o2-itac-vpn-numbered-description-other-block",
+                "o3-itac-wiki-and-which-yep-confirm",
+                "o3-itac-api-either-one-sounds-good-confirm",
+            ],
+            &[
+                "o1-itac-logs-numbered-name-yes-allow",
+                "o1-itac-ci-and-which-second-one-allow",
+                "o1-itac-bi-pick-one-hash2-allow",
+                "o1-itac-design-bullets-option1-allow",
+                "o1-itac-staging-numbered-description-allow",
+                "o1-itac-crm-either-one-name-allow",
+                "o1-itac-paging-one-of-these-name-allow",
+                "o4-itac-looker-and-list-stated-yes-allow",
+                "o4-itac-grafana-numbered-stated-yes-allow",
+                "o4-itac-miro-and-stated-yes-please-allow",
+                "o4-itac-jenkins-bullets-stated-yep-allow",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round15o",
+            &[
+                "o2-pharm-refill-store-either-one-description-other-block",
+                "o3-pharm-refill-qty-and-which-yep-confirm",
+                "o3-pharm-cancel-and-which-yes-cancel-it-confirm",
+            ],
+            &[
+                "o1-pharm-refill-store-numbered-name-allow",
+                "o1-pharm-refill-qty-numbered-second-one-allow",
+                "o1-pharm-transfer-and-which-latter-allow",
+                "o1-pharm-refill-med-numbered-hash1-allow",
+                "o1-pharm-cancel-bullets-description-allow",
+                "o1-pharm-transfer-pick-one-option3-allow",
+                "o1-pharm-refill-store-either-one-description-allow",
+                "o1-pharm-refill-qty-bullets-name-allow",
+                "o4-pharm-refill-store-and-stated-yes-allow",
+                "o4-pharm-refill-med-and-stated-yes-please-allow",
+                "o4-pharm-transfer-numbered-stated-yes-allow",
+                "o4-pharm-cancel-and-stated-yes-allow",
+            ],
+        ),
+        (
+            "it-desk",
+            "round15k",
+            &["k4-wipe-1193-do-it-as-well-confirm"],
+            &[
+                "k1-wipe-4471-only-4480-untouched-allow",
+                "k1-revoke-salesforce-jira-stays-allow",
+                "k1-grant-tableau-no-change-looker-allow",
+                "k1-wipe-3318-3320-keeps-current-allow",
+                "k1-revoke-vpn-github-not-affected-allow",
+                "k1-revoke-confluence-jira-slack-remain-allow",
+                "k3-wipe-both-2205-2219-call-2219-allow",
+                "k3-revoke-salesforce-and-hubspot-call-hubspot-allow",
+                "k3-wipe-both-6601-6615-call-6601-allow",
+            ],
+        ),
+        (
+            "parcel",
+            "round15k",
+            &[],
+            &[
+                "k1-hold-40112-40127-stays-allow",
+                "k1-speed-2290-2281-keeps-standard-allow",
+                "k1-cancel-7710-7716-not-affected-allow",
+                "k1-claim-3318-refund-3305-left-as-is-allow",
+                "k1-hold-1230-two-others-remain-untouched-allow",
+                "k3-hold-both-50031-50044-call-50044-allow",
+                "k3-speed-both-6610-6623-call-6610-allow",
+                "k3-cancel-both-8104-8119-call-8119-allow",
+                "k3-claim-both-4420-4437-store-credit-call-4420-allow",
             ],
         ),
     ];

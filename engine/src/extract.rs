@@ -677,7 +677,7 @@ impl Extractor {
                             || (action
                                 && (cues.answers_action(text)
                                     || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
-                        declined: cues.declines(text),
+                        declined: cues.declines(text) || cues.keeps(text),
                         action,
                         implied: false,
                     },
@@ -1156,7 +1156,7 @@ impl SeenTurn {
             speaker,
             offers_choice: speaker == Speaker::Agent
                 && text.contains('?')
-                && !read.ors().is_empty(),
+                && (!read.choice_marks().is_empty() || !read.option_lists().is_empty()),
             read,
             disowns_previous,
             asks_ownership: speaker == Speaker::Agent && asks_ownership(text),

@@ -37,8 +37,9 @@ pub struct AskedWords {
     /// Every three adjacent words of those turns opening with `no` ("no",
     /// "item", "modifications"; [`AskedWords::named_triple`]).
     triples: HashSet<(Word, Word, Word)>,
-    /// The identifiers the latest request for a decision named.
-    latest: Vec<Word>,
+    /// The record ids the latest request for a decision named
+    /// ([`record_ids_of`]).
+    latest: Vec<String>,
     /// The latest request for a decision asked something else last
     /// ([`AskedWords::mark_latest_asks_other`]).
     latest_asks_other: bool,
@@ -82,7 +83,11 @@ impl AskedWords {
     fn add_words(&mut self, turn: Vec<Word>) {
         self.actions |= turn.iter().fold(0, |bits, w| bits | w.tags().actions());
         self.removal_asked |= turn.iter().any(|w| w.tags().has(DomainClass::RemovalForm));
-        self.latest = turn.iter().filter(|w| is_record_id(w)).cloned().collect();
+        self.latest = turn
+            .iter()
+            .filter(|w| is_record_id(w))
+            .map(Word::to_string)
+            .collect();
         self.latest.sort();
         self.latest.dedup();
 
@@ -109,11 +114,17 @@ impl AskedWords {
     /// a whole. A yes naming *some* of several ("Yes, cancel W4597054" to a
     /// summary of two orders) is a yes to the ones it names: that is decided
     /// against the write's key values ([`names_other_records`]), not here.
-    pub(crate) fn selects_part(&self, reply: &[Word]) -> bool {
-        let named: Vec<&Word> = reply.iter().filter(|w| is_record_id(w)).collect();
-        let beside = self.latest.iter().any(|l| {
-            let of_kind: Vec<&&Word> = named.iter().filter(|n| same_kind(n, l)).collect();
-            !of_kind.is_empty() && !of_kind.iter().any(|n| self.latest.contains(n))
+    pub(crate) fn selects_part(&self, reply: &[Word], written: &[String]) -> bool {
+        // "card 7732" to a request naming CARD-7731 names a card.
+        let named = ids_in(reply, is_record_id, |id| {
+            written.iter().any(|w| w == id) || self.latest_ids.iter().any(|l| same_kind(l, id))
+        });
+        let beside = self.latest.iter().chain(&self.latest_ids).any(|l| {
+            let of_kind: Vec<&String> = named.iter().filter(|n| same_kind(n, l)).collect();
+            !of_kind.is_empty()
+                && !of_kind
+                    .iter()
+                    .any(|n| self.latest.contains(n) || self.latest_ids.contains(n))
         });
         let several = self.latest.iter().any(|id| {
             self.latest
@@ -277,6 +288,11 @@ pub fn identifier_word(value: &str) -> Option<String> {
         let word = core.to_ascii_lowercase();
         return is_identifier(&word).then_some(word);
     }
+    // A record id written with a hyphen (`PX-40127`) is the word the
+    // answer of a turn writing it reads ([`identifiers_in`]).
+    if core.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        return record_id_of_chunk(core);
+    }
     match words(&normalise(value)).as_slice() {
         [word] if is_identifier(word) => Some(word.to_string()),
         _ => None,
@@ -303,12 +319,59 @@ pub fn names_other_records(summary: &str, answer_records: &[String], key_values:
         .into_iter()
         .filter(|w| is_record_id(w))
         .map(|w| w.to_string())
+        .chain(record_ids_in(summary))
         .collect();
     answer_records.iter().any(|w| summary_records.contains(w))
         && key_values.iter().any(|v| {
             identifier_word(v)
                 .is_some_and(|word| is_record_id(&word) && !answer_records.contains(&word))
         })
+}
+
+/// The identifiers a run of words names: each word that is one
+/// ([`is_identifier`]), and each record id its text wrote with a hyphen
+/// (`written`, [`record_ids_in`]), which the words hold as two
+/// ([`ids_in`]).
+pub(crate) fn identifiers_in<'w>(
+    words: impl IntoIterator<Item = &'w Word>,
+    written: &[String],
+) -> Vec<String> {
+    ids_in(words, is_identifier, |id| written.iter().any(|w| w == id))
+}
+
+/// The words of a run that are ids by `one_word`, and each record id it
+/// holds as two words, its letters then at least [`WRITTEN_ID_DIGITS`]
+/// digits (`PX-40127` → `px`, `40127` → `px40127`, as [`identifier_word`]
+/// writes the value), when `written` takes it (the text wrote it as one,
+/// [`record_ids_in`], or it is of a kind a request named); in order. A word
+/// and a number the text did not join ("card ending 1108") are two
+/// things.
+fn ids_in<'w>(
+    words: impl IntoIterator<Item = &'w Word>,
+    one_word: fn(&str) -> bool,
+    written: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut letters: Option<&Word> = None;
+    for word in words {
+        if one_word(word) {
+            ids.push(word.to_string());
+        }
+        if let Some(prefix) = letters
+            && word.len() >= WRITTEN_ID_DIGITS
+            && word.bytes().all(|b| b.is_ascii_digit())
+        {
+            let id = format!("{prefix}{word}");
+            if written(&id) {
+                ids.push(id);
+            }
+        }
+        letters = word
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic())
+            .then_some(word);
+    }
+    ids
 }
 
 /// An identifier of a record a write acts on, as users and agents write
@@ -329,7 +392,7 @@ pub(crate) fn is_record_id(word: &str) -> bool {
 /// Read by bytes: the characters a chunk is made of are ASCII, and every
 /// byte of a longer character separates as that character does, so the
 /// chunks are those of a split by characters ([`record_ids_by_chars`]).
-fn record_ids_in(text: &str) -> Vec<String> {
+pub(crate) fn record_ids_in(text: &str) -> Vec<String> {
     let mut ids: Vec<String> = text
         .as_bytes()
         .split(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'#'))
@@ -478,6 +541,21 @@ mod tests {
         assert_eq!(identifier_word("#W9300146").as_deref(), Some("w9300146"));
     }
 
+    /// A record id written with a hyphen is one identifier, the word a
+    /// turn writing it with a hyphen or a space names.
+    #[test]
+    fn a_record_id_with_a_hyphen_is_one_identifier() {
+        assert_eq!(identifier_word("PX-40127").as_deref(), Some("px40127"));
+        assert_eq!(identifier_word("LT-4471").as_deref(), Some("lt4471"));
+        assert_eq!(identifier_word("555-123-2002"), None, "a phone number");
+        assert_eq!(identifier_word("LT-447"), None, "too few digits");
+        let named = |text: &str| identifiers_in(&tokens(text), &record_ids_in(text));
+        assert!(named("the PX-40127 one").contains(&"px40127".to_string()));
+        assert!(named("yes, px-40127").contains(&"px40127".to_string()));
+        // A word and a number the text did not join are two things.
+        assert!(!named("card ending 11089").contains(&"ending11089".to_string()));
+    }
+
     #[test]
     fn identifiers_no_request_named_are_other_things() {
         let mut asked = AskedWords::default();
@@ -490,19 +568,35 @@ mod tests {
 
     #[test]
     fn a_reply_picking_part_of_the_latest_request_selects() {
+        let selects = |asked: &AskedWords, reply: &str| {
+            asked.selects_part(&tokens(reply), &record_ids_in(reply))
+        };
         let mut asked = AskedWords::default();
         asked.add_turn("Shall I cancel #W9300146?");
-        assert!(asked.selects_part(&tokens("Yes, cancel #W4597054.")));
-        assert!(!asked.selects_part(&tokens("Yes, cancel #W9300146.")));
-        assert!(!asked.selects_part(&tokens("Yes, refund to gift_card_7711863.")));
-        assert!(!asked.selects_part(&tokens("Yes, only that one.")));
+        assert!(selects(&asked, "Yes, cancel #W4597054."));
+        assert!(!selects(&asked, "Yes, cancel #W9300146."));
+        assert!(!selects(&asked, "Yes, refund to gift_card_7711863."));
+        assert!(!selects(&asked, "Yes, only that one."));
         asked.add_turn("Shall I cancel #W9300146 and #W4597054?");
-        assert!(asked.selects_part(&tokens("Yes, the second one only.")));
-        assert!(!asked.selects_part(&tokens("Yes, cancel W4597054. That's the only one.")));
-        assert!(!asked.selects_part(&tokens("Yes, cancel both.")));
-        assert!(!asked.selects_part(&tokens("Yes, cancel #W9300146 and #W4597054.")));
+        assert!(selects(&asked, "Yes, the second one only."));
+        assert!(!selects(
+            &asked,
+            "Yes, cancel W4597054. That's the only one."
+        ));
+        assert!(!selects(&asked, "Yes, cancel both."));
+        assert!(!selects(&asked, "Yes, cancel #W9300146 and #W4597054."));
         // Items of another kind than the orders are not a selection of them.
         asked.add_turn("Exchange item 1234567890 for 0987654321 in order #W9300146?");
-        assert!(!asked.selects_part(&tokens("Yes, exchange it in #W9300146.")));
+        assert!(!selects(&asked, "Yes, exchange it in #W9300146."));
+        // A record id written with a hyphen is one id: another card than
+        // the one asked about is beside it.
+        let request = "Would you like me to freeze card CARD-7731?";
+        asked.add_turn(request);
+        asked.note_request_ids(request);
+        assert!(selects(&asked, "yes, freeze CARD-7732"));
+        assert!(selects(&asked, "yes freeze card-7732"));
+        assert!(selects(&asked, "yes freeze card 7732"));
+        assert!(!selects(&asked, "yes, freeze CARD-7731"));
+        assert!(!selects(&asked, "yes, freeze the card ending 7732"));
     }
 }

@@ -19,8 +19,8 @@ use std::ops::Range;
 use smol_str::SmolStr;
 
 use super::lexicon::{
-    AGREEMENT, FILLERS, FIRST_OF_TWO, GO_AHEAD, NOT_AN_OPTION, OPTION_LEADS, SECOND_OF_TWO,
-    YES_HEADS,
+    AGREEMENT, FILLERS, FIRST_OF_TWO, GO_AHEAD, INTERROGATIVES, NOT_AN_OPTION, OPTION_LEADS,
+    ORDINALS, SECOND_OF_TWO, YES_HEADS,
 };
 use super::value::{ReadTurn, ReadValue, amount_of};
 
@@ -71,6 +71,22 @@ pub struct Alternative {
     /// [`NEAR_OR`]): its words elsewhere are its other details, and a reply
     /// repeating them restates those.
     near: Range<usize>,
+    /// The options are joined by *and* in a turn asking the user to pick
+    /// one ("PX-40112 and PX-40127 … which one?"): a reply picking neither
+    /// is read as before, since *and* joins more than options.
+    by_and: bool,
+    /// The options are the items of a list the turn lays out, the value's
+    /// the one at this place: a reply picks by place among all of them
+    /// ("#2", "option 3", "the third one").
+    place: Option<ListPlace>,
+}
+
+/// Where a value's item stands in a list of options: its index and how
+/// many items the list has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ListPlace {
+    index: usize,
+    count: usize,
 }
 
 /// Whether a word only says yes, goes ahead or is polite ([`YES_HEADS`],
@@ -92,38 +108,102 @@ fn could_pick(word: &str) -> bool {
 }
 
 /// The alternative an *or* of `turn` sets against `value` where the turn
-/// names it, if any (the first place that has one). A number or amount
+/// names it, if any (the first place that has one; one an *and* of a turn
+/// asking to pick one sets only where no *or* does). A number or amount
 /// (`by_value`) may stand a few words from its *or* ("the whole $86.40, or
 /// only the $24.00 extra"); a string written in digits (an id, a card's
 /// last four) is words, its option the words on the other side.
 #[must_use]
 pub fn alternative_to(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Option<Alternative> {
-    let ors = turn.ors();
+    match marked_alternative(turn, value, by_value) {
+        Some(by_or) if !by_or.by_and => Some(by_or),
+        by_and => list_alternative(turn, value).or(by_and),
+    }
+}
+
+/// The options a list of a turn asking the user to pick one sets against
+/// `value` ([`ReadTurn::option_lists`]): the other items, when the value
+/// stands in one of them.
+fn list_alternative(turn: &ReadTurn, value: &ReadValue) -> Option<Alternative> {
+    turn.option_lists().iter().find_map(|list| {
+        let index = list
+            .iter()
+            .position(|item| !turn.spans_in(value, item.clone()).is_empty())?;
+        let item_words = |item: &Range<usize>| item.clone().filter_map(|at| turn.token(at));
+        let own_item: Vec<&str> = list.get(index).map(item_words)?.collect();
+        let others: Vec<&str> = list
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != index)
+            .flat_map(|(_, item)| item_words(item))
+            .collect();
+        let mut words: Vec<(SmolStr, Option<SmolStr>)> = Vec::new();
+        for &word in &others {
+            if !own_item.contains(&word)
+                && !OPTION_LEADS.contains(&word)
+                && !words.iter().any(|(w, _)| w == word)
+            {
+                words.push((SmolStr::new(word), amount_of(word)));
+            }
+        }
+        let own = own_item
+            .iter()
+            .filter(|w| could_pick(w) && !others.contains(w))
+            .map(SmolStr::new)
+            .collect();
+        let start = list.first().map_or(0, |item| item.start);
+        let end = list.last().map_or(0, |item| item.end);
+        Some(Alternative {
+            words,
+            after: false,
+            own,
+            near: start..end,
+            by_and: false,
+            place: Some(ListPlace {
+                index,
+                count: list.len(),
+            }),
+        })
+    })
+}
+
+/// The alternative an *or* (or an *and* of a turn asking to pick one) sets
+/// against `value` ([`alternative_to`]).
+fn marked_alternative(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Option<Alternative> {
+    let ors = turn.choice_marks();
     if ors.is_empty() {
         return None;
     }
     // Only a value near an *or* can be one of its options: it is looked
-    // for around each *or*, the windows of nearby ones merged.
-    let reach = value.len() + OR_WINDOW;
+    // for around each *or*, the windows of nearby ones merged. An *and*
+    // offers only what stands right beside it.
     let mut windows: Vec<Range<usize>> = Vec::with_capacity(ors.len());
     for &or in ors {
-        let window = or.saturating_sub(reach)..or + OR_WINDOW + 1;
+        let near = if turn.token(or) == Some("and") {
+            AND_WINDOW
+        } else {
+            OR_WINDOW
+        };
+        let window = or.saturating_sub(value.len() + near)..or + near + 1;
         match windows.last_mut() {
             Some(last) if last.end >= window.start => last.end = window.end,
             _ => windows.push(window),
         }
     }
-    let mut spans = windows
+    let spans: Vec<(usize, usize)> = windows
         .into_iter()
         .flat_map(|window| turn.spans_in(value, window))
-        .peekable();
-    spans.peek()?;
+        .collect();
+    if spans.is_empty() {
+        return None;
+    }
+    if value.is_amount() && by_value {
+        return spans
+            .iter()
+            .find_map(|&(at, len)| amount_alternative(turn, at, len));
+    }
     let own: Vec<&str> = value.tokens().collect();
-    spans.find_map(|(at, len)| {
-        if value.is_amount() && by_value {
-            return amount_alternative(turn, at, len);
-        }
-        let (words, after, or) = following(turn, at, len).or_else(|| preceding(turn, at, len))?;
+    let option = |(words, after, or): (Vec<&str>, bool, usize)| {
         let mut alternative = Alternative::of(&words, &own, by_value && value.is_amount(), after)?;
         alternative.own = own
             .iter()
@@ -131,14 +211,37 @@ pub fn alternative_to(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Opt
             .map(SmolStr::new)
             .collect();
         alternative.near = or.saturating_sub(NEAR_OR)..or + NEAR_OR + 1;
+        alternative.by_and = turn.token(or) == Some("and");
         Some(alternative)
-    })
+    };
+    // An option an *or* sets against the value counts before one an *and*
+    // of a turn asking to pick one does ("the Visa ending 5566 and the
+    // Mastercard ending 2218 … which one: the card ending 5566 or the card
+    // ending 2218?").
+    let mut by_and = None;
+    for &(at, len) in &spans {
+        for found in [following(turn, at, len), preceding(turn, at, len)] {
+            match found.and_then(option) {
+                Some(alternative) if !alternative.by_and => return Some(alternative),
+                Some(alternative) => {
+                    by_and.get_or_insert(alternative);
+                }
+                None => {}
+            }
+        }
+    }
+    by_and
 }
 
 /// How far from an *or* (besides the value's own length) a value may stand
 /// and still be one of its options: past option openings, a shared head
 /// and an amount's reach.
 const OR_WINDOW: usize = 2 * MAX_SHARED_HEAD + AMOUNT_REACH + 4;
+
+/// How far from an *and* of a turn asking to pick one a value may stand
+/// and still be one of its options (besides its own length): past option
+/// openings and a shared head.
+const AND_WINDOW: usize = 2 * MAX_SHARED_HEAD + 2;
 
 /// How many words may stand between an amount and *or*, or between *or*
 /// and the amount on its other side ("the whole $86.40, or only the $24.00
@@ -152,20 +255,21 @@ fn amount_alternative(turn: &ReadTurn, at: usize, len: usize) -> Option<Alternat
     let reach = AMOUNT_REACH;
     let end = at + len;
     let after = (end..end + reach)
-        .find(|&i| turn.token(i) == Some("or"))
+        .find(|&i| turn.marks_choice(i))
         .and_then(|or| {
-            (or + 1..=or + reach).find_map(|from| {
-                (1..=MAX_AMOUNT_TOKENS)
-                    .rev()
-                    .find_map(|count| amount_run(turn, from, count))
-            })
-        })
-        .map(|amount| (amount, true));
+            (or + 1..=or + reach)
+                .find_map(|from| {
+                    (1..=MAX_AMOUNT_TOKENS)
+                        .rev()
+                        .find_map(|count| amount_run(turn, from, count))
+                })
+                .map(|amount| (amount, true, or))
+        });
     // The nearest amount ending before the *or*, read whole.
     let before = || {
         let or = (at.saturating_sub(reach)..at)
             .rev()
-            .find(|&i| turn.token(i) == Some("or"))?;
+            .find(|&i| turn.marks_choice(i))?;
         (or.saturating_sub(reach) + 1..=or)
             .rev()
             .find_map(|end| {
@@ -173,14 +277,16 @@ fn amount_alternative(turn: &ReadTurn, at: usize, len: usize) -> Option<Alternat
                     .rev()
                     .find_map(|count| amount_run(turn, end - count, count))
             })
-            .map(|amount| (amount, false))
+            .map(|amount| (amount, false, or))
     };
-    let ((written, whole), after) = after.or_else(before)?;
+    let ((written, whole), after, or) = after.or_else(before)?;
     Some(Alternative {
         words: vec![(written, Some(whole))],
         after,
         own: Vec::new(),
         near: 0..0,
+        by_and: turn.token(or) == Some("and"),
+        place: None,
     })
 }
 
@@ -228,7 +334,8 @@ fn run(turn: &ReadTurn, from: usize, len: usize) -> Vec<&str> {
 fn following(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool, usize)> {
     let end = at + len;
     (0..=MAX_SHARED_HEAD).find_map(|gap| {
-        if turn.token(end + gap)? != "or" {
+        turn.token(end + gap)?;
+        if !turn.marks_choice(end + gap) {
             return None;
         }
         let mut from = end + gap + 1;
@@ -239,7 +346,17 @@ fn following(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool,
             .rev()
             .find(|&pre| pre == 0 || run(turn, from, pre) == run(turn, at - pre, pre))?;
         let from = from + lead;
-        let words = run(turn, from, len);
+        let mut words = run(turn, from, len);
+        // An option shorter than the value ends where a question opens
+        // ("adobe-cc and canva. Which …?"): the turn's tokens hold no
+        // sentence ends.
+        if let Some(question) = words
+            .iter()
+            .skip(1)
+            .position(|w| INTERROGATIVES.contains(w))
+        {
+            words.truncate(question + 1);
+        }
         let head = run(turn, end, gap);
         (gap == 0 || run(turn, from + len, gap) == head).then_some((words, true, end + gap))
     })
@@ -260,7 +377,7 @@ fn preceding(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool,
     }
     (0..=MAX_SHARED_HEAD.min(start)).rev().find_map(|lead| {
         let or = (start - lead).checked_sub(1)?;
-        if turn.token(or)? != "or" {
+        if !turn.marks_choice(or) {
             return None;
         }
         let lead_words = run(turn, start - lead, lead);
@@ -281,6 +398,28 @@ fn preceding(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool,
     })
 }
 
+/// The place (from 0) of the item of a list of `count` options `reply`
+/// picks by its place, if it does: an ordinal ("the third one", "2nd"),
+/// *former* or *latter* of two, *last*, or a number after *option*,
+/// *number* or *#*, or standing alone ("#2", "option 3", "2 please").
+fn picked_place(reply: &ReadTurn, count: usize) -> Option<usize> {
+    let words: Vec<&str> = (0..reply.token_count())
+        .filter_map(|at| reply.token(at))
+        .collect();
+    words.iter().find_map(|word| {
+        let place = if let Some(&(_, place)) = ORDINALS.iter().find(|(w, _)| w == word) {
+            place
+        } else if count == 2 && FIRST_OF_TWO.contains(word) {
+            1
+        } else if (count == 2 && SECOND_OF_TWO.contains(word)) || *word == "last" {
+            count
+        } else {
+            word.parse::<usize>().ok()?
+        };
+        (1..=count).contains(&place).then(|| place - 1)
+    })
+}
+
 impl Alternative {
     /// The alternative of `words` to a value of words `own` (`amount`: the
     /// value is an amount): none when it opens with a word offering no
@@ -298,6 +437,8 @@ impl Alternative {
                 after,
                 own: Vec::new(),
                 near: 0..0,
+                by_and: false,
+                place: None,
             });
         }
         let words: Vec<(SmolStr, Option<SmolStr>)> = words
@@ -317,6 +458,8 @@ impl Alternative {
             after,
             own: Vec::new(),
             near: 0..0,
+            by_and: false,
+            place: None,
         })
     }
 
@@ -337,7 +480,10 @@ impl Alternative {
     ) -> Pick {
         let names_value = reply.names_read(value)
             || self.own.iter().any(|w| reply.has_token(w))
-            || self.placed(reply, !self.after);
+            || match self.place {
+                Some(place) => picked_place(reply, place.count) == Some(place.index),
+                None => self.placed(reply, !self.after),
+            };
         match (names_value, self.picked_by(reply)) {
             (true, false) => Pick::Value,
             (false, true) => Pick::Alternative,
@@ -351,7 +497,7 @@ impl Alternative {
                             && !is_consent_word(w)
                             && !self.restates(question, w)
                     });
-                if says_more {
+                if says_more || self.by_and {
                     Pick::Unclear
                 } else {
                     Pick::Neither
@@ -380,7 +526,11 @@ impl Alternative {
             }
             None => could_pick(word) && reply.has_token(word),
         });
-        names_a_word || self.placed(reply, self.after)
+        names_a_word
+            || match self.place {
+                Some(place) => picked_place(reply, place.count).is_some_and(|at| at != place.index),
+                None => self.placed(reply, self.after),
+            }
     }
 
     /// Whether `reply` picks by its place ("the first one", "the latter")
@@ -498,5 +648,51 @@ mod tests {
         );
         assert_eq!(pick("5046", "8133 please"), Some(Pick::Alternative));
         assert_eq!(pick("5046", "yes, 5046"), Some(Pick::Value));
+    }
+
+    #[test]
+    fn things_a_turn_asking_to_pick_one_joins_with_and_are_options() {
+        let lockers = "Both lockers are open: the Elm St Locker (PP-118) and the Pine Rd \
+                       Locker (PP-220). I can hold PX-3302 at either one - which would you like?";
+        let pick = |value: &str, reply: &str| pick_in(lockers, value, false, reply);
+        assert_eq!(
+            pick("PP-118", "yes — the second one"),
+            Some(Pick::Alternative)
+        );
+        assert_eq!(
+            pick("PP-118", "the pine rd one please"),
+            Some(Pick::Alternative)
+        );
+        // *And* joins more than options: a reply picking neither is not
+        // read as a pick of none.
+        assert_eq!(pick("PP-118", "yes"), Some(Pick::Unclear));
+        // Without a question asking to pick one, *and* offers nothing.
+        let both = "I'll hold PX-3302 at the Elm St Locker (PP-118) and email you the code. OK?";
+        assert_eq!(pick_in(both, "PP-118", false, "the second one"), None);
+    }
+
+    #[test]
+    fn the_items_of_a_list_a_turn_asks_to_pick_from_are_options() {
+        let finance = "Thanks, Marta (E6123, Finance). Options for the grant to E6123:\n\
+                       - option 1: netsuite\n- option 2: quickbooks\nPick one and I'll go ahead - shall I?";
+        let pick = |value: &str, reply: &str| pick_in(finance, value, false, reply);
+        assert_eq!(pick("netsuite", "option 2. yes"), Some(Pick::Alternative));
+        assert_eq!(pick("netsuite", "option 1. yes"), Some(Pick::Value));
+        assert_eq!(pick("netsuite", "quickbooks pls"), Some(Pick::Alternative));
+        assert_eq!(pick("netsuite", "yes"), Some(Pick::Neither));
+    }
+
+    #[test]
+    fn an_option_ends_where_a_question_opens() {
+        let q = "Either one works for your team: adobe-cc and canva. Which should I grant \
+                 E7345 access to? Shall I go ahead then?";
+        assert_eq!(
+            pick_in(q, "adobe-cc", false, "canva, its way easier. yes"),
+            Some(Pick::Alternative)
+        );
+        assert_eq!(
+            pick_in(q, "adobe-cc", false, "adobe please, yes"),
+            Some(Pick::Value)
+        );
     }
 }

@@ -1047,6 +1047,21 @@ pub(crate) const NOT_AN_OPTION: &[&str] = &[
 /// Ordinals a reply picks the first of two options by ("the first one").
 pub(crate) const FIRST_OF_TWO: &[&str] = &["first", "former"];
 
+/// Ordinals a reply picks an item of a list of options by, with its
+/// place ("the third one", "2nd").
+pub(crate) const ORDINALS: &[(&str, usize)] = &[
+    ("first", 1),
+    ("1st", 1),
+    ("second", 2),
+    ("2nd", 2),
+    ("third", 3),
+    ("3rd", 3),
+    ("fourth", 4),
+    ("4th", 4),
+    ("fifth", 5),
+    ("5th", 5),
+];
+
 /// Ordinals a reply picks the second of two options by ("the latter").
 pub(crate) const SECOND_OF_TWO: &[&str] = &["second", "latter", "last"];
 
@@ -1090,3 +1105,96 @@ pub(crate) const SELF_CORRECTIONS: &[&[&str]] = &[
 /// the yes after one is explicit on its own.
 pub(crate) const RESTATED_ANSWERS: &[&[&str]] =
     &[&["i", "mean"], &["i", "meant"], &["meant", "to", "say"]];
+
+/// Times after now: a yes placing the action at one ("yes, tomorrow", "do
+/// it tonight", "go ahead next week") agrees to doing it then, not now
+/// (a deferral). A number of time units after
+/// *in* ("in 2 hours") is one too ([`TIME_UNITS`]).
+pub(crate) const LATER_TIMES: &[&[&str]] = &[
+    &["later"],
+    &["tomorrow"],
+    &["tonight"],
+    &["next", "week"],
+    &["next", "month"],
+    &["next", "year"],
+    &["next", "weekend"],
+    &["next", "monday"],
+    &["next", "tuesday"],
+    &["next", "wednesday"],
+    &["next", "thursday"],
+    &["next", "friday"],
+    &["next", "saturday"],
+    &["next", "sunday"],
+    &["this", "weekend"],
+    &["in", "a", "bit"],
+    &["in", "a", "while"],
+    &["in", "a", "few"],
+    &["in", "an", "hour"],
+    &["in", "a", "day"],
+    &["in", "a", "week"],
+];
+
+/// Units of time: *in* and a number before one places the action later
+/// ("in 2 hours", [`LATER_TIMES`]).
+pub(crate) const TIME_UNITS: &[&str] = &[
+    "min", "mins", "minute", "minutes", "hour", "hours", "hr", "hrs", "day", "days", "week",
+    "weeks",
+];
+
+/// Numbers written as words, for a count of [`TIME_UNITS`] ("in two
+/// hours").
+pub(crate) const NUMBER_WORDS: &[&str] = &[
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "few", "couple",
+];
+
+/// Words after which a time places the action ([`LATER_TIMES`]): its
+/// object as a pronoun, the go-ahead's last word, a plea or a contrast
+/// ("do it tomorrow", "go ahead tonight", "yes but later").
+pub(crate) const PLACING_WORDS: &[&str] = &[
+    "it", "this", "that", "them", "please", "pls", "but", "just", "ahead", "proceed", "do",
+];
+
+/// Words before a time that make it a deadline, not a deferral: "freeze it
+/// before tomorrow" asks for it now ([`LATER_TIMES`]).
+pub(crate) const DEADLINES: &[&str] = &["by", "before"];
+
+/// What a request for a decision says stays as it is, after the thing it
+/// keeps ("LT-7734 stays as it is", "Jira remains untouched", "PX-5157
+/// keeps its current speed", "your other card won't be affected"): that
+/// thing is no subject of the action proposed.
+pub(crate) const KEPT_AFTER: &[&[&str]] = &[
+    &["stays"],
+    &["stay"],
+    &["remains"],
+    &["remain"],
+    &["keeps", "its"],
+    &["keeps", "their"],
+    &["is", "left"],
+    &["are", "left"],
+    &["be", "left"],
+    &["unchanged"],
+    &["untouched"],
+    &["unaffected"],
+    &["not", "be", "affected"],
+    &["not", "be", "changed"],
+    &["not", "be", "touched"],
+    &["is", "not", "affected"],
+    &["are", "not", "affected"],
+];
+
+/// What a request for a decision says stays as it is, before the thing it
+/// keeps ("no change to PX-9915", "leave LT-4480 as it is").
+pub(crate) const KEPT_BEFORE: &[&[&str]] = &[
+    &["no", "change", "to"],
+    &["no", "changes", "to"],
+    &["nothing", "changes", "for"],
+    &["leave"],
+    &["leaving"],
+];
+
+/// Words ending the span of what is kept, after a [`KEPT_BEFORE`] phrase or
+/// before a [`KEPT_AFTER`] one: a coordinator or subordinator, or what
+/// follows the kept thing ("as it is").
+pub(crate) const KEPT_SPAN_ENDS: &[&str] = &[
+    "and", "but", "while", "whereas", "so", "then", "as", "which", "since", "because",
+];

@@ -266,7 +266,8 @@ use std::sync::Arc;
 
 use crate::types::{Role, Turn};
 
-use asked::is_identifier;
+use asked::{identifiers_in, is_identifier, record_ids_in};
+use lexicon::KEPT_SPAN_ENDS;
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
 use tokens::{flat_tokens, phrase_positions, words};
@@ -325,6 +326,11 @@ pub struct TurnCues {
     /// wiping", "instead of refilling"), by the stem of their words
     /// ([`TurnCues::declines`]): the turn proposes none of them.
     pub declined: Vec<String>,
+    /// What an agent turn asking for a decision says stays as it is, each
+    /// as the words naming it ("LT-7734 stays as it is", "no change to
+    /// PX-9915"): a value named there is no subject of the
+    /// action proposed ([`TurnCues::keeps`]).
+    pub kept: Vec<Vec<Word>>,
     /// The words of an agent turn's request sentence, when one sentence
     /// asks (a question, or a sentence holding a request cue: "Shall I
     /// freeze the card ending 6610?"), as turns are read: a record the turn
@@ -344,6 +350,21 @@ impl TurnCues {
                 .proposal
                 .windows(wanted.len())
                 .any(|window| window == wanted.as_slice())
+    }
+
+    /// Whether the turn names `value` (any case) only as what stays as it
+    /// is ([`TurnCues::kept`]): its words in a row inside one such span.
+    #[must_use]
+    pub fn keeps(&self, value: &str) -> bool {
+        if self.kept.is_empty() {
+            return false;
+        }
+        let wanted = words(&tokens::normalise(value));
+        !wanted.is_empty()
+            && self.kept.iter().any(|span| {
+                span.windows(wanted.len())
+                    .any(|window| window == wanted.as_slice())
+            })
     }
 
     /// Whether the turn names the action `word` (a value, any case) only as
@@ -696,6 +717,11 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 } else {
                     Vec::new()
                 },
+                kept: if asks_decision {
+                    kept_as_is(turn.sentences())
+                } else {
+                    Vec::new()
+                },
                 // `asks_anything` without tokenizing the turn a second time.
                 asks_anything: asks_decision || turn.text.contains('?'),
                 ..TurnCues::default()
@@ -788,14 +814,14 @@ struct Answer {
 /// shared sentences unless it quotes something (then from its text with the
 /// quotations blanked).
 fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
+    let written = record_ids_in(&turn.text);
     let answer = |markers: Markers, read: &[Sentence]| {
         let answer = read.get(..markers.answer_sentences).unwrap_or(read);
         let mut named = Answer {
             records: answer
                 .iter()
-                .flat_map(Sentence::tokens)
-                .filter(|w| is_identifier(w))
-                .map(|w| w.to_string())
+                .flat_map(Sentence::clauses)
+                .flat_map(|clause| identifiers_in(clause, &written))
                 .collect(),
             actions: Vec::new(),
             action_bits: 0,
@@ -889,6 +915,50 @@ fn turn_asks_decision(turn: &Turn) -> bool {
 /// The words of the one sentence of a request for a decision that asks it
 /// (a question, or a sentence holding a request cue); none when several
 /// do: a turn asking several things may propose each on other records.
+/// What sentences say stays as it is, each as the words naming it: the
+/// words before a [`PhraseClass::KeptAfter`] phrase ("LT-7734 stays as it
+/// is", "Jira remains untouched") back to the clause's start, its last
+/// action word or a [`KEPT_SPAN_ENDS`] word ("I'll wipe LT-7720 and
+/// LT-7734 stays": LT-7734 only; the clause before, when the phrase opens
+/// its own: "Your other card, ending 8133, stays active"), and the words
+/// after a
+/// [`PhraseClass::KeptBefore`] one ("no change to PX-9915", "leave LT-4480
+/// as it is") up to the next action word or such word.
+fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
+    let ends = |w: &Word| is_action_word(w) || KEPT_SPAN_ENDS.contains(&w.as_str());
+    let mut kept = Vec::new();
+    for sentence in sentences {
+        let mut previous: &[Word] = &[];
+        for clause in sentence.clauses() {
+            for (at, _) in PhraseClass::KeptAfter.matches(clause) {
+                // A phrase opening its clause keeps the clause before it:
+                // "Your other prescription, RX-71104, stays here".
+                let before = match clause.get(..at).unwrap_or_default() {
+                    [] => previous,
+                    before => before,
+                };
+                let start = before.iter().rposition(ends).map_or(0, |i| i + 1);
+                let span = before.get(start..).unwrap_or_default();
+                if !span.is_empty() {
+                    kept.push(span.to_vec());
+                }
+            }
+            previous = clause;
+        }
+    }
+    for clause in sentences.iter().flat_map(Sentence::clauses) {
+        for (at, phrase) in PhraseClass::KeptBefore.matches(clause) {
+            let after = clause.get(at + phrase.len()..).unwrap_or_default();
+            let end = after.iter().position(ends).unwrap_or(after.len());
+            let span = after.get(..end).unwrap_or_default();
+            if !span.is_empty() {
+                kept.push(span.to_vec());
+            }
+        }
+    }
+    kept
+}
+
 fn request_words(sentences: &[Sentence]) -> Vec<Word> {
     let mut asking = sentences
         .iter()
@@ -1551,6 +1621,44 @@ mod tests {
             "Yes, please proceed with both. Also, I need the tracking number for #W4597054.",
             "#W9300146"
         ));
+    }
+
+    #[test]
+    fn what_a_request_says_stays_as_it_is_is_kept() {
+        let cues = |text: &str| turn_cues(Role::Agent, text, &tau2(), &mut AskedWords::default());
+        let kept = cues("I'll wipe LT-7720 now. LT-7734 stays as it is for now. Shall I go ahead?");
+        assert!(kept.keeps("LT-7734"));
+        assert!(!kept.keeps("LT-7720"));
+        let apposed = cues(
+            "Shall I transfer RX-71109 to CVS Lake Street? Your other prescription, \
+             RX-71104, stays here with us.",
+        );
+        assert!(apposed.keeps("RX-71104"));
+        assert!(!apposed.keeps("RX-71109"));
+        let joined = cues("I'll cancel #W1234567 and #W7654321 remains pending. Proceed?");
+        assert!(joined.keeps("#W7654321"));
+        assert!(!joined.keeps("#W1234567"));
+        let before = cues("I'll cancel #W1234567. No change to #W7654321. Shall I proceed?");
+        assert!(before.keeps("#W7654321"));
+        assert!(!before.keeps("#W1234567"));
+        let left = cues("I'll cancel #W1234567 and leave #W7654321 as it is. Shall I proceed?");
+        assert!(left.keeps("#W7654321"));
+        assert!(!left.keeps("#W1234567"));
+        // A turn asking for no decision keeps nothing.
+        assert!(!cues("LT-7734 stays as it is.").keeps("LT-7734"));
+    }
+
+    #[test]
+    fn a_record_id_written_with_a_hyphen_is_named_in_an_answer() {
+        let summary = "You have two parcels in transit, PX-40112 and PX-40127. \
+                       Which should I cancel, and shall I go ahead?";
+        let given = |reply: &str, key: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &[key, "cancel"]).is_given()
+        };
+        assert!(!given("the PX-40127 one, yes", "PX-40112"));
+        assert!(given("the PX-40127 one, yes", "PX-40127"));
+        assert!(given("Yes, cancel both.", "PX-40112"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! [`Markers`]) and how they combine into a [`Stance`]. The rule itself is
 //! documented on the `dialogue` module.
 
-use super::asked::AskedWords;
+use super::asked::{AskedWords, record_ids_in};
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
     ACTION_OBJECT_WINDOW, ADDITIVE_FOCUS, BARE_REFUSAL_WORDS, CONCEDING_OPENINGS, HYPOTHETICALS,
@@ -10,6 +10,7 @@ use super::lexicon::{
     OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS,
     PRECEDENCE, PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
 };
+use super::lexicon::{DEADLINES, NUMBER_WORDS, PLACING_WORDS, TIME_UNITS};
 use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
 
@@ -65,6 +66,10 @@ pub(crate) struct Markers {
     pub condition: bool,
     /// A hedge.
     pub hedge: bool,
+    /// A time after now the yes places the action at ("yes, tomorrow",
+    /// "do it tonight"): agreement to doing it then, not now
+    /// ([`puts_off`]).
+    pub defers: bool,
     /// Keeping what the action would change ("keep it", "leave it").
     pub retention: bool,
     /// A withdrawal ("changed my mind", a clause opening with "wait").
@@ -119,6 +124,10 @@ impl Markers {
         };
         let mut scope = Scope::Answer;
         let mut yes_sentence = None;
+        // A reply saying only "confirm": the word a request asks the user
+        // to reply with ("Reply CONFIRM to proceed"), a go-ahead as "I
+        // confirm" is.
+        m.go_ahead = matches!(read, [only] if only_confirms(only));
         for (index, sentence) in read.iter().enumerate() {
             // Asked only of a sentence holding a pause, which few do.
             let yes_follows = || {
@@ -173,7 +182,7 @@ impl Markers {
         // The sentence that says yes picks part of what was asked ("Yes,
         // cancel #W4597054" to a summary of #W9300146 and #W4597054).
         if let (Some(sentence), Some(asked)) = (yes_sentence, asked) {
-            m.other_request |= asked.selects_part(sentence.words());
+            m.other_request |= asked.selects_part(sentence.words(), &record_ids_in(reply));
         }
         m
     }
@@ -370,6 +379,7 @@ impl Markers {
             self.weak_yes |= yes_head || agreement;
         }
         self.negation |= !negators.is_empty();
+        self.defers |= !in_question && puts_off(clause);
         // "No, …", "Do not …", "Absolutely not", "ok no": a negator among the
         // first two words after the fillers opens the clause as a refusal.
         let head_offset = clause.len() - head.len();
@@ -405,6 +415,7 @@ impl Markers {
             || self.refusal
             || self.contrast
             || self.condition
+            || self.defers
             || self.hedge
             || self.retention
             || self.withdrawal
@@ -435,6 +446,7 @@ impl Markers {
         }
         let qualified = self.contrast
             || self.condition
+            || self.defers
             || self.retention
             || self.negation
             || self.other_request;
@@ -865,6 +877,11 @@ fn go_ahead_in(words: &[Word]) -> bool {
     PhraseClass::GoAhead.any_in(words) || DomainPhrase::GoAhead.any_in(words)
 }
 
+/// Whether a sentence says only "confirm" (fillers aside).
+fn only_confirms(sentence: &Sentence) -> bool {
+    !sentence.question && matches!(skip_fillers(sentence.words()), [only] if only == "confirm")
+}
+
 /// The verb of a clause that orders the action done to what was just
 /// discussed: after fillers ("please", "just", "then"), a word for an
 /// action and an anaphor for its object ("Cancel it.", "Transfer it to CVS
@@ -991,6 +1008,46 @@ fn concedes_to_yes(after: &[Word]) -> bool {
         || head
             .first()
             .is_some_and(|w| WordClass::ConcedingWords.has(w))
+}
+
+/// Whether a clause places the action at a time after now ([`LATER_TIMES`],
+/// or *in* a number of [`TIME_UNITS`]; not a deadline: "before tomorrow",
+/// [`DEADLINES`]): the time stands where the action's time goes, at the
+/// clause's start after any yes ("yes, tomorrow", "in an hour please"),
+/// or after the action, its object or the go-ahead ("freeze it tonight",
+/// "go ahead next week"; [`PLACING_WORDS`]). A time after a noun
+/// describes it ("the flight tomorrow"), and the user's own plans ("I'm
+/// flying tomorrow") place nothing.
+fn puts_off(clause: &[Word]) -> bool {
+    let head = skip_fillers(clause);
+    let yes_len = [PhraseClass::YesHeads, PhraseClass::Agreement]
+        .into_iter()
+        .find_map(|class| class.opening(head))
+        .map_or(0, <[&str]>::len);
+    let after_yes = skip_fillers(head.get(yes_len..).unwrap_or_default());
+    let opening = clause.len() - after_yes.len();
+    let placed = |at: usize| {
+        let before = at.checked_sub(1).and_then(|i| clause.get(i));
+        at == opening
+            || before.is_some_and(|w| PLACING_WORDS.contains(&w.as_str()) || is_action_word(w))
+    };
+    let deadline = |at: usize| {
+        at.checked_sub(1)
+            .and_then(|i| clause.get(i))
+            .is_some_and(|w| DEADLINES.contains(&w.as_str()))
+    };
+    let in_units = clause.windows(3).enumerate().any(|(at, run)| {
+        matches!(run, [inn, count, unit]
+            if inn == "in"
+                && (count.bytes().all(|b| b.is_ascii_digit())
+                    || NUMBER_WORDS.contains(&count.as_str()))
+                && TIME_UNITS.contains(&unit.as_str()))
+            && placed(at)
+    });
+    in_units
+        || PhraseClass::LaterTimes
+            .matches(clause)
+            .any(|(at, _)| placed(at) && !deadline(at))
 }
 
 /// Whether a clause acknowledges a consequence with a "that" after the
@@ -1488,6 +1545,51 @@ mod tests {
         let mut asked = AskedWords::default();
         asked.add_sentences(&sentences_in(text, &tau2()));
         asked
+    }
+
+    #[test]
+    fn a_yes_placing_the_action_later_is_no_yes_to_doing_it_now() {
+        for reply in [
+            "yes, tomorrow",
+            "yes do it later",
+            "go ahead tomorrow morning",
+            "yes but do it tomorrow",
+            "sure, in 2 hours",
+            "yes, in an hour please",
+            "yes please cancel it tonight",
+            "ok, proceed next week",
+        ] {
+            let read = markers(reply);
+            assert!(read.defers, "{reply}");
+            assert_ne!(read.stance(), Stance::Affirm, "{reply}");
+        }
+        // A time about something else, or a deadline, places nothing.
+        for reply in [
+            "yes, I'm flying tomorrow, so go ahead",
+            "yes, the flight tomorrow",
+            "yes please, before tomorrow",
+            "yes, by tonight if you can",
+            "yes, right now please",
+            "yes, it was stolen yesterday",
+            "yes, the later flight",
+        ] {
+            assert!(!markers(reply).defers, "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_reply_saying_only_confirm_goes_ahead() {
+        for reply in ["CONFIRM", "confirm.", "please confirm", "Confirm!"] {
+            assert_eq!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
+        for reply in [
+            "confirm?",
+            "confirm\nfalse",
+            "I can't confirm that",
+            "confirm the address",
+        ] {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
     }
 
     fn clause(text: &str) -> Vec<Word> {

@@ -27,9 +27,14 @@ pub fn names_value(turn: &str, value: &str) -> bool {
 pub struct ReadTurn {
     tokens: TokenText,
     amounts: Vec<Amount>,
-    /// Where the token *or* stands, in order: where a choice may be
-    /// offered (`dialogue::alternative_to`).
-    ors: Vec<usize>,
+    /// Where a choice may be offered (`dialogue::alternative_to`), in
+    /// order: every *or*, and, in a turn asking the user to pick one of
+    /// several ([`asks_to_pick`]), every *and*.
+    choice_marks: Vec<usize>,
+    /// In a turn asking the user to pick one of several ([`asks_to_pick`]),
+    /// the lists it lays out line by line ([`list_items`]): each item's
+    /// tokens, list by list.
+    option_lists: Vec<Vec<Range<usize>>>,
 }
 
 /// A turn's [`value_tokens`] held in one string: the turn with its ASCII
@@ -120,16 +125,107 @@ impl std::fmt::Debug for TokenText {
     }
 }
 
-/// Where the token *or* stands among `tokens`, in order: the rule the scan
-/// of [`ReadTurn::new`] is tested against.
+/// Where a choice may be offered among `tokens` ([`ReadTurn::choice_marks`]),
+/// in order: the rule the scan of [`ReadTurn::new`] is tested against.
 #[cfg(test)]
-fn or_positions(tokens: &TokenText) -> Vec<usize> {
+fn choice_mark_positions(tokens: &TokenText) -> Vec<usize> {
+    let picking = asks_to_pick(tokens.iter());
     tokens
         .iter()
         .enumerate()
-        .filter(|(_, token)| *token == "or")
+        .filter(|(_, token)| *token == "or" || (picking && *token == "and"))
         .map(|(at, _)| at)
         .collect()
+}
+
+/// Words asking the user to pick one of several things: "which one",
+/// "which store", "either one", "pick one", "choose", "select".
+const PICKING_WORDS: &[&str] = &["which", "either", "pick", "choose", "select"];
+
+/// Words after a [`PICKING_WORDS`] word that make it no pick: "pick up",
+/// "either way".
+const NOT_PICKING: &[&str] = &["up", "way"];
+
+/// Whether a turn's tokens ask the user to pick one of several things (a
+/// [`PICKING_WORDS`] word, not before one of [`NOT_PICKING`]): then the
+/// things it joins with *and*, and the items of a list it lays out, are
+/// options, as those it joins with *or* are.
+fn asks_to_pick<'t>(tokens: impl IntoIterator<Item = &'t str>) -> bool {
+    let mut picking = false;
+    for token in tokens {
+        if picking && !NOT_PICKING.contains(&token) {
+            return true;
+        }
+        picking = PICKING_WORDS.contains(&token);
+    }
+    picking
+}
+
+/// The markers opening a line of a bulleted list.
+const BULLETS: &[&str] = &["-", "*", "\u{2022}", "\u{b7}", "\u{2013}", "\u{2014}"];
+
+/// The byte ranges of the items of the lists `text` lays out line by line,
+/// list by list: runs of two or more lines each opening with a marker (a
+/// number and `.` or `)`, or a bullet, [`BULLETS`]), each item the text
+/// after its marker, blank lines inside a run allowed. A line labelling a
+/// detail ("- Reason: no longer needed") is no option and ends the run
+/// ([`is_labelled`]).
+fn list_items(text: &str) -> Vec<Vec<Range<usize>>> {
+    let mut lists: Vec<Vec<Range<usize>>> = Vec::new();
+    let mut run: Vec<Range<usize>> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        if trimmed.trim().is_empty() {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        let item = item_content(trimmed)
+            .filter(|content| !is_labelled(content.trim()))
+            .map(|content| {
+                let from = start + indent + (trimmed.len() - content.len());
+                from..start + line.trim_end().len()
+            });
+        match item {
+            Some(item) => run.push(item),
+            None if run.len() >= 2 => lists.push(std::mem::take(&mut run)),
+            None => run.clear(),
+        }
+    }
+    if run.len() >= 2 {
+        lists.push(run);
+    }
+    lists
+}
+
+/// The text of a list line after its marker (a number and `.` or `)`, or a
+/// bullet, each followed by a space), if it opens with one.
+fn item_content(line: &str) -> Option<&str> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && digits <= 2 {
+        let rest = line.get(digits..)?;
+        let rest = rest.strip_prefix('.').or_else(|| rest.strip_prefix(')'))?;
+        return rest.starts_with(' ').then_some(rest);
+    }
+    BULLETS
+        .iter()
+        .find_map(|bullet| line.strip_prefix(bullet))
+        .filter(|rest| rest.starts_with(' '))
+}
+
+/// Whether a list item labels a detail: words then a colon ("Reason: no
+/// longer needed", "Refund to: PayPal"), unless the label numbers the
+/// option ("option 2: quickbooks").
+fn is_labelled(item: &str) -> bool {
+    let Some((label, _)) = item.split_once(':') else {
+        return false;
+    };
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let numbers_option = matches!(words.as_slice(), [word, number]
+        if word.eq_ignore_ascii_case("option") && number.bytes().all(|b| b.is_ascii_digit()));
+    words.len() <= 4 && !numbers_option
 }
 
 /// An amount, canonical ([`parse_amount`]): short, so held inline.
@@ -142,6 +238,7 @@ impl ReadTurn {
     pub fn new(turn: &str) -> Self {
         let mut amounts = Vec::new();
         let mut ors = Vec::new();
+        let mut ands = Vec::new();
         let mut lowered = turn.to_owned();
         lowered.make_ascii_lowercase();
         let mut tokens = TokenText {
@@ -149,7 +246,36 @@ impl ReadTurn {
             spans: Vec::with_capacity(turn.len() / 6 + 1),
             heads: Vec::with_capacity(turn.len() / 6 + 1),
         };
+        // A list offers options only in a turn asking to pick one: its
+        // lines are read only where a picking word may stand.
+        let items =
+            if turn.contains('\n') && PICKING_WORDS.iter().any(|word| tokens.text.contains(word)) {
+                list_items(turn)
+            } else {
+                Vec::new()
+            };
+        // Each item's tokens, found as the scan passes its bytes.
+        let mut item_tokens: Vec<Vec<Range<usize>>> =
+            items.iter().map(|list| vec![0..0; list.len()]).collect();
+        let flat: Vec<(usize, usize, &Range<usize>)> = items
+            .iter()
+            .enumerate()
+            .flat_map(|(l, list)| list.iter().enumerate().map(move |(i, r)| (l, i, r)))
+            .collect();
+        let mut cursor = 0;
         scan(turn, Some(&mut amounts), |token, at, ascii| {
+            while flat.get(cursor).is_some_and(|(_, _, r)| r.end <= at) {
+                cursor += 1;
+            }
+            if let Some(&(l, i, r)) = flat.get(cursor)
+                && r.contains(&at)
+                && let Some(item) = item_tokens.get_mut(l).and_then(|list| list.get_mut(i))
+            {
+                if item.start == item.end {
+                    *item = tokens.len()..tokens.len();
+                }
+                item.end = tokens.len() + 1;
+            }
             let start = if ascii {
                 // An ASCII token stands where it stood, lowered.
                 at
@@ -165,15 +291,35 @@ impl ReadTurn {
             } else {
                 tokens.text.len()
             };
-            if matches!(token.as_bytes(), [b'o' | b'O', b'r' | b'R']) {
+            if token.eq_ignore_ascii_case("or") {
                 ors.push(tokens.len());
+            } else if token.eq_ignore_ascii_case("and") {
+                ands.push(tokens.len());
             }
             tokens.push(start, end);
         });
+        let picking = (!ands.is_empty() || !item_tokens.is_empty()) && asks_to_pick(tokens.iter());
+        let option_lists = if picking {
+            item_tokens
+                .into_iter()
+                .filter(|list| list.iter().all(|item| item.start < item.end))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let choice_marks = if picking && !ands.is_empty() {
+            let mut marks = ors;
+            marks.extend(ands);
+            marks.sort_unstable();
+            marks
+        } else {
+            ors
+        };
         ReadTurn {
             tokens,
             amounts,
-            ors,
+            choice_marks,
+            option_lists,
         }
     }
 
@@ -243,10 +389,25 @@ impl ReadTurn {
         self.tokens.get(at)
     }
 
-    /// Where the token *or* stands, in order.
+    /// Where a choice may be offered, in order: every *or*, and every
+    /// *and* of a turn asking the user to pick one of several things
+    /// ("which one", "either of them").
     #[must_use]
-    pub fn ors(&self) -> &[usize] {
-        &self.ors
+    pub fn choice_marks(&self) -> &[usize] {
+        &self.choice_marks
+    }
+
+    /// The lists a turn asking the user to pick one of several lays out
+    /// line by line: each item's tokens, list by list.
+    #[must_use]
+    pub fn option_lists(&self) -> &[Vec<Range<usize>>] {
+        &self.option_lists
+    }
+
+    /// Whether a choice may be offered at token `at` ([`Self::choice_marks`]).
+    #[must_use]
+    pub fn marks_choice(&self, at: usize) -> bool {
+        self.choice_marks.binary_search(&at).is_ok()
     }
 
     /// Whether the turn holds `token` (lowered) as a token of its own.
@@ -1017,11 +1178,12 @@ pub(crate) mod tests {
             tokens.text.push_str(&token);
             tokens.push(start, tokens.text.len());
         }
-        let ors = or_positions(&tokens);
+        let choice_marks = choice_mark_positions(&tokens);
         ReadTurn {
+            option_lists: ReadTurn::new(text).option_lists,
             tokens,
             amounts: amounts_in(&chars),
-            ors,
+            choice_marks,
         }
     }
 

@@ -21,10 +21,11 @@ use super::lexicon::{
     CORRECTIONS, COURTESY_CONDITIONS, DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE,
     DEFERRALS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
     INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING,
-    MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PAUSES,
-    PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS, RESTATED_ANSWERS, RETENTION,
-    RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS, SELF_CORRECTIONS, TAG_QUESTIONS,
-    TEMPORAL, VERDICTS, WAITING_HEADS, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    KEPT_AFTER, KEPT_BEFORE, LATER_TIMES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
+    NO_NEED_TAIL, OBJECT_WORDS, PAUSES, PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS,
+    RESTATED_ANSWERS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS,
+    SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, VERDICTS, WAITING_HEADS, WISHES, WITHDRAWAL_HEADS,
+    WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -195,11 +196,14 @@ pub(crate) enum PhraseClass {
     Pauses,
     SelfCorrections,
     RestatedAnswers,
+    LaterTimes,
+    KeptAfter,
+    KeptBefore,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 31] = [
+    const ALL: [PhraseClass; 34] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -231,6 +235,9 @@ impl PhraseClass {
         PhraseClass::Pauses,
         PhraseClass::SelfCorrections,
         PhraseClass::RestatedAnswers,
+        PhraseClass::LaterTimes,
+        PhraseClass::KeptAfter,
+        PhraseClass::KeptBefore,
     ];
 
     /// The lexicon's list this class reads.
@@ -267,6 +274,9 @@ impl PhraseClass {
             PhraseClass::Pauses => PAUSES,
             PhraseClass::SelfCorrections => SELF_CORRECTIONS,
             PhraseClass::RestatedAnswers => RESTATED_ANSWERS,
+            PhraseClass::LaterTimes => LATER_TIMES,
+            PhraseClass::KeptAfter => KEPT_AFTER,
+            PhraseClass::KeptBefore => KEPT_BEFORE,
         }
     }
 
