@@ -186,7 +186,8 @@ fn marked_alternative(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Opt
         };
         let window = or.saturating_sub(value.len() + near)..or + near + 1;
         match windows.last_mut() {
-            Some(last) if last.end >= window.start => last.end = window.end,
+            // An *and*'s window after an *or*'s may end before it.
+            Some(last) if last.end >= window.start => last.end = last.end.max(window.end),
             _ => windows.push(window),
         }
     }
