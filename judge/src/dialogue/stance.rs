@@ -1582,14 +1582,12 @@ mod tests {
         for reply in ["CONFIRM", "confirm.", "please confirm", "Confirm!"] {
             assert_eq!(reply_stance(reply), Stance::Affirm, "{reply}");
         }
-        for reply in [
+        expect_no_yes(&[
             "confirm?",
             "confirm\nfalse",
             "I can't confirm that",
             "confirm the address",
-        ] {
-            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
-        }
+        ]);
     }
 
     fn clause(text: &str) -> Vec<Word> {
@@ -1644,13 +1642,11 @@ mod tests {
                 Stance::Affirm,
             ),
         ]);
-        for reply in [
+        expect_no_yes(&[
             "Yes. Do not transfer me or cancel anything.",
             "Yes, cancel it. Hold off on transferring the refund.",
             "Please hold off on transferring me and on the cancellation.",
-        ] {
-            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
-        }
+        ]);
     }
 
     #[test]
@@ -1665,13 +1661,11 @@ mod tests {
             "Yes, please go ahead, just to be sure nothing slips through the cracks.",
             Stance::Affirm,
         )]);
-        for reply in [
+        expect_no_yes(&[
             "Yes, so that nothing gets cancelled.",
             "Yes, go ahead, just to be sure it is not cancelled.",
             "Yes. Just to be sure, do not cancel it.",
-        ] {
-            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
-        }
+        ]);
     }
 
     #[test]
@@ -1687,14 +1681,12 @@ mod tests {
             ),
             ("Yes, proceed so we can keep this moving.", Stance::Affirm),
         ]);
-        for reply in [
+        expect_no_yes(&[
             "Sure. Even if it costs more, hold off for now.",
             "Yes, go ahead even if I'm having second thoughts.",
             "Yes, keep things as they are.",
             "Yes. Keep it.",
-        ] {
-            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
-        }
+        ]);
     }
 
     #[test]
@@ -1710,15 +1702,13 @@ mod tests {
             ),
             ("Yes, go ahead. I don't recall my email.", Stance::Affirm),
         ]);
-        for reply in [
+        expect_no_yes(&[
             "Yes. I don't know.",
             "Yes. I don't remember asking to cancel it.",
             "Yes, go ahead. I don't remember, do not cancel it.",
             "Yes? I don't remember it.",
             "I don't remember it.",
-        ] {
-            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
-        }
+        ]);
     }
 
     #[test]
@@ -1884,6 +1874,13 @@ mod tests {
     }
 
     /// Each reply's stance, reported all at once on failure.
+    /// Every reply of `replies` is read as anything but a yes.
+    fn expect_no_yes(replies: &[&str]) {
+        for reply in replies {
+            assert_ne!(reply_stance(reply), Stance::Affirm, "{reply}");
+        }
+    }
+
     fn expect(cases: &[(&str, Stance)]) {
         let wrong: Vec<String> = cases
             .iter()
