@@ -370,7 +370,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 27] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 29] = [
         (
             "pharmacy",
             "round10",
@@ -789,10 +789,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "bank-card",
             "round15r",
-            &[
-                "r2-unfreeze-brand-other-card-block",
-                "r3-dispute-which-sure-go-ahead-confirm",
-            ],
+            &[],
             &[
                 "r1-freeze-last4-exact-allow",
                 "r1-dispute-txnid-no-hyphen-allow",
@@ -807,10 +804,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "pharmacy",
             "round15r",
-            &[
-                "r2-cancel-medication-other-block",
-                "r3-cancel-which-sure-go-ahead-confirm",
-            ],
+            &[],
             &[
                 "r1-refill-rxid-exact-allow",
                 "r1-transfer-pharmacy-pick-allow",
@@ -825,17 +819,12 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "it-access",
             "round15o",
-            &[
-                "o2-itac-vpn-numbered-description-other-block",
-                "o3-itac-wiki-and-which-yep-confirm",
-                "o3-itac-api-either-one-sounds-good-confirm",
-            ],
+            &[],
             &[
                 "o1-itac-logs-numbered-name-yes-allow",
                 "o1-itac-ci-and-which-second-one-allow",
                 "o1-itac-bi-pick-one-hash2-allow",
                 "o1-itac-design-bullets-option1-allow",
-                "o1-itac-staging-numbered-description-allow",
                 "o1-itac-crm-either-one-name-allow",
                 "o1-itac-paging-one-of-these-name-allow",
                 "o4-itac-looker-and-list-stated-yes-allow",
@@ -847,19 +836,13 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "pharmacy",
             "round15o",
-            &[
-                "o2-pharm-refill-store-either-one-description-other-block",
-                "o3-pharm-refill-qty-and-which-yep-confirm",
-                "o3-pharm-cancel-and-which-yes-cancel-it-confirm",
-            ],
+            &[],
             &[
                 "o1-pharm-refill-store-numbered-name-allow",
                 "o1-pharm-refill-qty-numbered-second-one-allow",
                 "o1-pharm-transfer-and-which-latter-allow",
                 "o1-pharm-refill-med-numbered-hash1-allow",
-                "o1-pharm-cancel-bullets-description-allow",
                 "o1-pharm-transfer-pick-one-option3-allow",
-                "o1-pharm-refill-store-either-one-description-allow",
                 "o1-pharm-refill-qty-bullets-name-allow",
                 "o4-pharm-refill-store-and-stated-yes-allow",
                 "o4-pharm-refill-med-and-stated-yes-please-allow",
@@ -897,6 +880,47 @@ fn the_blind_suites_keep_their_verdicts() {
                 "k3-speed-both-6610-6623-call-6610-allow",
                 "k3-cancel-both-8104-8119-call-8119-allow",
                 "k3-claim-both-4420-4437-store-credit-call-4420-allow",
+            ],
+        ),
+        (
+            "bank-card",
+            "round16w",
+            &["w3-freeze-picks-first-acts-second-block"],
+            &[
+                "w2-freeze-pick-by-id-allow",
+                "w2-dispute-pick-txn-id-nohyphen-allow",
+                "w2-raise-pick-amount-allow",
+                "w2-raise-which-card-the-id-one-allow",
+                "w4-dispute-idlist-pick-id-allow",
+                "w4-freeze-idlist-pick-second-allow",
+                "w5-freeze-one-card-which-email-allow",
+                "w5-raise-one-amount-which-countries-allow",
+            ],
+        ),
+        (
+            "it-desk",
+            "round16w",
+            &[
+                "w3-wipe-first-one-acts-second-block",
+                "w3-revoke-second-acts-third-block",
+                "w4-grant-role-idlist-ok-confirm",
+                "w4-revoke-idlist-pick-id-acts-other-block",
+            ],
+            &[
+                "w2-wipe-pick-id-lowercase-nohyphen-allow",
+                "w2-grant-role-the-second-one-allow",
+                "w2-revoke-the-hubspot-one-allow",
+                "w2-grant-system-option-two-allow",
+                "w2-wipe-pick-by-serial-allow",
+                "w2-reset-the-latter-allow",
+                "w4-wipe-idlist-pick-id-allow",
+                "w4-revoke-idlist-pick-second-allow",
+                "w4-grant-role-idlist-pick-id-allow",
+                "w5-reset-fixed-which-device-allow",
+                "w5-wipe-one-which-office-allow",
+                "w5-grant-fixed-which-project-allow",
+                "w5-revoke-one-which-others-allow",
+                "w5-grant-both-plain-yep-allow",
             ],
         ),
     ];

@@ -11,8 +11,16 @@ use hashbrown::HashSet;
 use turnstile_judge::dialogue::{Alternative, Lexicon, Pick, ReadTurn, ReadValue, alternative_to};
 use turnstile_rules::{EventIdx, PassedOverFact, Speaker, Value};
 
-/// A turn as [`Choices`] reads it: its event, who wrote it, its words.
-pub(crate) type ChoiceTurn<'a> = (EventIdx, Speaker, &'a ReadTurn);
+/// A turn as [`Choices`] reads it.
+#[derive(Clone, Copy)]
+pub(crate) struct ChoiceTurn<'a> {
+    pub(crate) event: EventIdx,
+    pub(crate) speaker: Speaker,
+    pub(crate) read: &'a ReadTurn,
+    /// An agent turn asks which of the things it lays out to act on
+    /// (`TurnCues::picks_one`).
+    pub(crate) picks_one: bool,
+}
 
 /// A value an agent turn offered beside another option.
 #[derive(Clone, Debug)]
@@ -45,7 +53,14 @@ impl Choices {
         read: &ReadValue,
         out: &mut Vec<PassedOverFact>,
     ) {
-        let Some((_, Speaker::Agent, question_words)) = turn(question) else {
+        let Some(
+            question_turn @ ChoiceTurn {
+                speaker: Speaker::Agent,
+                read: question_words,
+                ..
+            },
+        ) = turn(question)
+        else {
             return;
         };
         if self
@@ -66,11 +81,11 @@ impl Choices {
             alternative,
         };
         let mut reply = question + 1;
-        while let Some((event, speaker, words)) = turn(reply) {
-            if speaker == Speaker::Agent {
+        while let Some(answer) = turn(reply) {
+            if answer.speaker == Speaker::Agent {
                 break;
             }
-            self.answer(lexicon, &offer, question_words, event, words, out);
+            self.answer(lexicon, &offer, question_turn, answer, out);
             reply += 1;
         }
         self.offers.push(offer);
@@ -86,21 +101,21 @@ impl Choices {
         reply: usize,
         out: &mut Vec<PassedOverFact>,
     ) {
-        let Some((event, Speaker::User | Speaker::Ticket, words)) = turn(reply) else {
+        let Some(answer) = turn(reply) else {
             return;
         };
+        if answer.speaker == Speaker::Agent {
+            return;
+        }
         let question = (0..reply)
             .rev()
-            .find(|&at| turn(at).is_some_and(|(_, speaker, _)| speaker == Speaker::Agent));
-        let Some(question) = question else {
-            return;
-        };
-        let Some((_, _, question_words)) = turn(question) else {
+            .find(|&at| turn(at).is_some_and(|t| t.speaker == Speaker::Agent));
+        let Some((question, question_turn)) = question.and_then(|at| Some((at, turn(at)?))) else {
             return;
         };
         let offers = std::mem::take(&mut self.offers);
         for offer in offers.iter().filter(|o| o.question == question) {
-            self.answer(lexicon, offer, question_words, event, words, out);
+            self.answer(lexicon, offer, question_turn, answer, out);
         }
         self.offers = offers;
     }
@@ -111,14 +126,19 @@ impl Choices {
         &mut self,
         lexicon: &Lexicon,
         offer: &Offer,
-        question: &ReadTurn,
-        event: EventIdx,
-        reply: &ReadTurn,
+        question: ChoiceTurn<'_>,
+        reply: ChoiceTurn<'_>,
         out: &mut Vec<PassedOverFact>,
     ) {
-        let picked_another = match offer.alternative.pick(question, reply, &offer.read, |w| {
-            lexicon.names_action_or_record(w)
-        }) {
+        let event = reply.event;
+        let picked = offer.alternative.pick(
+            question.read,
+            question.picks_one,
+            reply.read,
+            &offer.read,
+            |w| lexicon.names_action_or_record(w),
+        );
+        let picked_another = match picked {
             Pick::Value | Pick::Unclear => return,
             Pick::Alternative => true,
             Pick::Neither => false,
@@ -162,7 +182,14 @@ mod tests {
     /// replies.
     fn passed(late: bool) -> Vec<(u32, bool)> {
         let turns = turns();
-        let turn = |at: usize| turns.get(at).map(|(e, s, r)| (*e, *s, r));
+        let turn = |at: usize| {
+            turns.get(at).map(|(event, speaker, read)| ChoiceTurn {
+                event: *event,
+                speaker: *speaker,
+                read,
+                picks_one: false,
+            })
+        };
         let ninety = Value::Int(90);
         let read = ReadValue::new("90");
         let mut choices = Choices::default();

@@ -646,7 +646,14 @@ impl Extractor {
                 && rendered.as_ref().is_some_and(Turn::weighs_actions),
             retracts: cues.retracts,
         });
-        let mut seen = SeenTurn::new(k, speaker, text, principal.is_some(), self.turns.last());
+        let mut seen = SeenTurn::new(
+            k,
+            speaker,
+            text,
+            cues.picks_one,
+            principal.is_some(),
+            self.turns.last(),
+        );
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
         let candidates = self.index.add_turn(&seen.read, self.turns.len());
@@ -847,7 +854,12 @@ impl Extractor {
         let mut passed = Vec::new();
         let turns = &self.turns;
         let turn = |at: usize| -> Option<ChoiceTurn<'_>> {
-            turns.get(at).map(|t| (t.event, t.speaker, &t.read))
+            turns.get(at).map(|t| ChoiceTurn {
+                event: t.event,
+                speaker: t.speaker,
+                read: &t.read,
+                picks_one: t.picks_one,
+            })
         };
         for (value, event) in offered {
             let Ok(question) = turns.binary_search_by_key(&event, |t| t.event) else {
@@ -1133,15 +1145,20 @@ struct SeenTurn {
     /// An agent turn asking something and holding *or*: it may offer a
     /// value beside another option ([`Choices`]).
     offers_choice: bool,
+    /// An agent turn asks which of the things it lays out to act on
+    /// (`TurnCues::picks_one`).
+    picks_one: bool,
 }
 
 impl SeenTurn {
-    /// Reads the turn at `event` (`principal`: a host's principal, which
+    /// Reads the turn at `event` (`picks_one`: it asks which of the things
+    /// it lays out to act on; `principal`: a host's principal, which
     /// denies nothing), after the turn `previous`.
     fn new(
         event: EventIdx,
         speaker: Speaker,
         text: &str,
+        picks_one: bool,
         principal: bool,
         previous: Option<&SeenTurn>,
     ) -> SeenTurn {
@@ -1154,9 +1171,12 @@ impl SeenTurn {
         SeenTurn {
             event,
             speaker,
+            // A question offers a choice, and so does a turn telling the
+            // user to pick one ("Pick one and I'll raise it.").
             offers_choice: speaker == Speaker::Agent
-                && text.contains('?')
+                && (text.contains('?') || picks_one)
                 && (!read.choice_marks().is_empty() || !read.option_lists().is_empty()),
+            picks_one: speaker == Speaker::Agent && picks_one,
             read,
             disowns_previous,
             asks_ownership: speaker == Speaker::Agent && asks_ownership(text),

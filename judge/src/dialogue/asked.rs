@@ -11,9 +11,16 @@
 
 use hashbrown::HashSet;
 
+use super::choice::is_consent_word;
 use super::domain::DomainClass;
+use super::lexicon::{FIRST_OF_TWO, ORDINALS, PICKING_NOTHING, SECOND_OF_TWO};
+use super::stance::is_action_word;
 use super::tokens::{Sentence, Word, normalise, words};
 use super::vocabulary::WordClass;
+
+/// Words shorter than this are too common to name an option by ("on",
+/// "at").
+const MIN_NAMING_WORD: usize = 3;
 
 /// Whether a word is one a quoted detail can end in ([`AskedWords::named_pair`]).
 fn is_answer_word(word: &Word) -> bool {
@@ -59,6 +66,9 @@ pub struct AskedWords {
     /// A turn after the latest request for a decision named another record
     /// of a kind it named ([`AskedWords::note_discussed`]).
     other_discussed: bool,
+    /// The latest request for a decision asked which of the things it laid
+    /// out to act on ([`AskedWords::mark_latest_picks_one`]).
+    latest_picks_one: bool,
 }
 
 impl AskedWords {
@@ -190,6 +200,58 @@ impl AskedWords {
                 .any(|id| self.latest_ids.contains(id))
     }
 
+    /// Records whether the request for a decision just added asks which of
+    /// the things it lays out to act on ("Which one was in the phone case?
+    /// I'll freeze it."): a yes then answers it only with a pick.
+    pub(crate) fn mark_latest_picks_one(&mut self, picks_one: bool) {
+        self.latest_picks_one = picks_one;
+    }
+
+    /// Whether a yes saying `reply` picks nothing the latest request for a
+    /// decision asked the user to pick among: that request asked which
+    /// thing to act on, and the reply holds no identifier or number, no
+    /// place ("the second one", "the latter", "both", or a letter alone
+    /// labelling an option: "A."), and no other word of its
+    /// own the request used ("figma", "the mastercard"); only a yes, a
+    /// go-ahead, the action's words, pronouns and words that pick nothing
+    /// ("either is fine", "yes please wipe it").
+    pub(crate) fn leaves_pick_open(&self, reply: &[Sentence]) -> bool {
+        self.latest_picks_one
+            && !reply
+                .iter()
+                .flat_map(Sentence::tokens)
+                .any(|word| self.picks_by(word))
+            && !reply
+                .iter()
+                .flat_map(Sentence::clauses)
+                .any(is_letter_label)
+    }
+
+    /// Whether a word of a reply may pick one of the things a request laid
+    /// out ([`AskedWords::leaves_pick_open`]).
+    fn picks_by(&self, word: &Word) -> bool {
+        let text = word.as_str();
+        if is_identifier(word) || text.bytes().any(|b| b.is_ascii_digit()) {
+            return true;
+        }
+        // "both" picks every one of them.
+        if text == "both"
+            || ORDINALS.iter().any(|(ordinal, _)| *ordinal == text)
+            || FIRST_OF_TWO.contains(&text)
+            || SECOND_OF_TWO.contains(&text)
+        {
+            return true;
+        }
+        text.len() >= MIN_NAMING_WORD
+            && self.words.contains(word)
+            && !PICKING_NOTHING.contains(&text)
+            && !is_consent_word(text)
+            && !is_action_word(word)
+            && !word.tags().has(DomainClass::RecordNoun)
+            && !WordClass::ActionAnaphors.has(word)
+            && !WordClass::AnaphoricObjects.has(word)
+    }
+
     /// Records whether the request for a decision just added ends with a
     /// question about something else ("… Also, would you like a discount
     /// code?"): a bare yes then answers that question, not the request.
@@ -261,6 +323,13 @@ impl AskedWords {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))
     }
+}
+
+/// Whether a clause is one letter that labels an option ("A." answering
+/// "A) proceed … B) cancel …").
+fn is_letter_label(clause: &[Word]) -> bool {
+    matches!(clause, [only] if only.len() == 1
+        && only.as_str().bytes().all(|b| (b'a'..=b'h').contains(&b)))
 }
 
 /// The word a value (a key value of a write, as the trace holds it:

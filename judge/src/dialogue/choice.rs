@@ -72,8 +72,10 @@ pub struct Alternative {
     /// repeating them restates those.
     near: Range<usize>,
     /// The options are joined by *and* in a turn asking the user to pick
-    /// one ("PX-40112 and PX-40127 … which one?"): a reply picking neither
-    /// is read as before, since *and* joins more than options.
+    /// ("PX-40112 and PX-40127 … which one?"). A reply picking neither
+    /// picks none only where the question asks which of them to act on
+    /// ([`Alternative::pick`]'s `picks_one`); elsewhere ("which email …?")
+    /// it is read as before, since *and* joins more than options.
     by_and: bool,
     /// The options are the items of a list the turn lays out, the value's
     /// the one at this place: a reply picks by place among all of them
@@ -91,7 +93,7 @@ struct ListPlace {
 
 /// Whether a word only says yes, goes ahead or is polite ([`YES_HEADS`],
 /// [`GO_AHEAD`], [`AGREEMENT`], [`FILLERS`]).
-fn is_consent_word(word: &str) -> bool {
+pub(crate) fn is_consent_word(word: &str) -> bool {
     FILLERS.contains(&word)
         || [YES_HEADS, GO_AHEAD, AGREEMENT]
             .iter()
@@ -99,10 +101,12 @@ fn is_consent_word(word: &str) -> bool {
 }
 
 /// Whether a word could pick an option: not an option's opening, not a
-/// word offering no value, and of at least [`MIN_PICKING_WORD`] letters or
-/// holding a digit.
+/// word offering no value, holding a letter or digit (an emoji picks
+/// nothing), and of at least [`MIN_PICKING_WORD`] letters or holding a
+/// digit.
 fn could_pick(word: &str) -> bool {
-    !OPTION_LEADS.contains(&word)
+    word.chars().any(char::is_alphanumeric)
+        && !OPTION_LEADS.contains(&word)
         && !NOT_AN_OPTION.contains(&word)
         && (word.len() >= MIN_PICKING_WORD || word.bytes().any(|b| b.is_ascii_digit()))
 }
@@ -123,12 +127,20 @@ pub fn alternative_to(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Opt
 
 /// The options a list of a turn asking the user to pick one sets against
 /// `value` ([`ReadTurn::option_lists`]): the other items, when the value
-/// stands in one of them.
+/// stands in one of them only.
 fn list_alternative(turn: &ReadTurn, value: &ReadValue) -> Option<Alternative> {
     turn.option_lists().iter().find_map(|list| {
-        let index = list
+        let mut holding = list
             .iter()
-            .position(|item| !turn.spans_in(value, item.clone()).is_empty())?;
+            .enumerate()
+            .filter(|(_, item)| !turn.spans_in(value, (*item).clone()).is_empty())
+            .map(|(index, _)| index);
+        let index = holding.next()?;
+        // A value every option shares ("23.10 at PharmaPlus" in each) is
+        // a detail of all of them, not one option.
+        if holding.next().is_some() {
+            return None;
+        }
         let item_words = |item: &Range<usize>| item.clone().filter_map(|at| turn.token(at));
         let own_item: Vec<&str> = list.get(index).map(item_words)?.collect();
         let others: Vec<&str> = list
@@ -221,8 +233,21 @@ fn marked_alternative(turn: &ReadTurn, value: &ReadValue, by_value: bool) -> Opt
     // ending 2218?").
     let mut by_and = None;
     for &(at, len) in &spans {
+        // The value's description in brackets names it too: "cetirizine" of
+        // "RF-5527 (cetirizine)".
+        let described = |mut alternative: Alternative| {
+            for word in bracketed_after(turn, at + len) {
+                if could_pick(word)
+                    && !alternative.words.iter().any(|(w, _)| w == word)
+                    && !alternative.own.iter().any(|w| w == word)
+                {
+                    alternative.own.push(SmolStr::new(word));
+                }
+            }
+            alternative
+        };
         for found in [following(turn, at, len), preceding(turn, at, len)] {
-            match found.and_then(option) {
+            match found.and_then(option).map(described) {
                 Some(alternative) if !alternative.by_and => return Some(alternative),
                 Some(alternative) => {
                     by_and.get_or_insert(alternative);
@@ -255,10 +280,21 @@ const AMOUNT_REACH: usize = 4;
 fn amount_alternative(turn: &ReadTurn, at: usize, len: usize) -> Option<Alternative> {
     let reach = AMOUNT_REACH;
     let end = at + len;
+    let has_digit = |i: usize| {
+        turn.token(i)
+            .is_some_and(|t| t.bytes().any(|b| b.is_ascii_digit()))
+    };
+    // An *and* joins amounts only side by side: no other number stands
+    // between either amount and it ("TXN-50231 and TXN-50388, each for
+    // 15.99" offers no amount).
+    let by_and = |mark: usize| turn.token(mark) == Some("and");
     let after = (end..end + reach)
         .find(|&i| turn.marks_choice(i))
+        .filter(|&or| !by_and(or) || !(end..or).any(has_digit))
         .and_then(|or| {
+            let first_number = (or + 1..=or + reach).find(|&i| has_digit(i));
             (or + 1..=or + reach)
+                .filter(|&from| !by_and(or) || Some(from) == first_number)
                 .find_map(|from| {
                     (1..=MAX_AMOUNT_TOKENS)
                         .rev()
@@ -270,9 +306,12 @@ fn amount_alternative(turn: &ReadTurn, at: usize, len: usize) -> Option<Alternat
     let before = || {
         let or = (at.saturating_sub(reach)..at)
             .rev()
-            .find(|&i| turn.marks_choice(i))?;
+            .find(|&i| turn.marks_choice(i))
+            .filter(|&or| !by_and(or) || !(or + 1..at).any(has_digit))?;
+        let last_number = (or.saturating_sub(reach)..or).rev().find(|&i| has_digit(i));
         (or.saturating_sub(reach) + 1..=or)
             .rev()
+            .filter(|&end| !by_and(or) || Some(end) == last_number.map(|n| n + 1))
             .find_map(|end| {
                 (1..=MAX_AMOUNT_TOKENS.min(end))
                     .rev()
@@ -286,7 +325,7 @@ fn amount_alternative(turn: &ReadTurn, at: usize, len: usize) -> Option<Alternat
         after,
         own: Vec::new(),
         near: 0..0,
-        by_and: turn.token(or) == Some("and"),
+        by_and: by_and(or),
         place: None,
     })
 }
@@ -328,12 +367,16 @@ fn run(turn: &ReadTurn, from: usize, len: usize) -> Vec<&str> {
         .collect()
 }
 
-/// The alternative after *or* following the value at `at..at + len`,
-/// maybe across a shared head the alternative repeats after it ("30
+/// The alternative after *or* following the value at `at..at + len` (past
+/// a description of it in brackets), maybe across a shared head the alternative repeats after it ("30
 /// tablets or 90 tablets") or before it ("card ending 5046 or card ending
 /// 8133").
 fn following(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool, usize)> {
-    let end = at + len;
+    // A description in brackets after the value is part of its option.
+    let mut end = at + len;
+    while turn.is_bracketed(end) {
+        end += 1;
+    }
     (0..=MAX_SHARED_HEAD).find_map(|gap| {
         turn.token(end + gap)?;
         if !turn.marks_choice(end + gap) {
@@ -359,12 +402,16 @@ fn following(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool,
             words.truncate(question + 1);
         }
         let head = run(turn, end, gap);
+        if gap == 0 {
+            words.extend(bracketed_after(turn, from + words.len()));
+        }
         (gap == 0 || run(turn, from + len, gap) == head).then_some((words, true, end + gap))
     })
 }
 
 /// The alternative before the *or* preceding the value at `at..at + len`
-/// (past any word opening the value's option, and a shared head the
+/// (past any word opening the value's option, a description of the
+/// alternative in brackets, and a shared head the
 /// alternative has before it too), maybe across a shared head the value
 /// repeats after it.
 fn preceding(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool, usize)> {
@@ -382,8 +429,14 @@ fn preceding(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool,
             return None;
         }
         let lead_words = run(turn, start - lead, lead);
+        // A description in brackets before the *or* is part of the
+        // alternative, not the alternative itself.
+        let mut before = or;
+        while before > 0 && turn.is_bracketed(before - 1) {
+            before -= 1;
+        }
         (0..=MAX_SHARED_HEAD).rev().find_map(|gap| {
-            let head_start = or.checked_sub(gap)?;
+            let head_start = before.checked_sub(gap)?;
             if gap > 0 && run(turn, head_start, gap) != run(turn, at + len, gap) {
                 return None;
             }
@@ -393,10 +446,35 @@ fn preceding(turn: &ReadTurn, at: usize, len: usize) -> Option<(Vec<&str>, bool,
             {
                 return None;
             }
-            let words = run(turn, from, head_start - from);
+            let mut words = run(turn, from, head_start - from);
+            words.extend(run(turn, before, or - before));
             (!words.is_empty()).then_some((words, false, or))
         })
     })
+}
+
+/// Whether `reply` writes `value` as one word of its letters and digits
+/// ("txn50388" or "rf90412" for TXN-50388 or RF-90412), as people type an
+/// id.
+fn names_joined(reply: &ReadTurn, value: &ReadValue) -> bool {
+    let mut parts = 0;
+    let mut written = 0;
+    let mut joined = String::new();
+    for token in value.tokens() {
+        parts += 1;
+        written += token.len();
+        joined.extend(token.chars().filter(|c| c.is_alphanumeric()));
+    }
+    (parts > 1 || joined.len() < written) && !joined.is_empty() && reply.has_token(&joined)
+}
+
+/// The words in brackets from token `at` on ("cetirizine 10 mg" after
+/// "RF-5527"): a description of what stands before them.
+fn bracketed_after(turn: &ReadTurn, at: usize) -> Vec<&str> {
+    (at..)
+        .take_while(|&i| turn.is_bracketed(i))
+        .map_while(|i| turn.token(i))
+        .collect()
 }
 
 /// The place (from 0) of the item of a list of `count` options `reply`
@@ -470,16 +548,21 @@ impl Alternative {
     /// least `MIN_PICKING_WORD` letters) or its place; neither when it
     /// says nothing that could pick (`plain`: the domain's words for its
     /// actions and records, besides English yes, go-ahead and politeness).
-    /// `question` is the turn that offered the choice.
+    /// `question` is the turn that offered the choice; `picks_one`: it
+    /// asks which of the things it lays out to act on ("which one should I
+    /// freeze?"), so a reply naming none of them picks none, whatever else
+    /// it says.
     #[must_use]
     pub fn pick(
         &self,
         question: &ReadTurn,
+        picks_one: bool,
         reply: &ReadTurn,
         value: &ReadValue,
         plain: impl Fn(&str) -> bool,
     ) -> Pick {
         let names_value = reply.names_read(value)
+            || names_joined(reply, value)
             || self.own.iter().any(|w| reply.has_token(w))
             || match self.place {
                 Some(place) => picked_place(reply, place.count) == Some(place.index),
@@ -490,15 +573,30 @@ impl Alternative {
             (false, true) => Pick::Alternative,
             (true, true) => Pick::Unclear,
             (false, false) => {
-                let says_more = (0..reply.token_count())
+                let more: Vec<&str> = (0..reply.token_count())
                     .filter_map(|i| reply.token(i))
-                    .any(|w| {
+                    .filter(|w| {
                         could_pick(w)
                             && !plain(w)
                             && !is_consent_word(w)
                             && !self.restates(question, w)
-                    });
-                if says_more || self.by_and {
+                    })
+                    .collect();
+                // Words the question itself has beside the options may name
+                // one of them ("to my PayPal" beside "your PayPal on file
+                // (paypal_3742148)").
+                let names_beside = more.iter().any(|w| question.has_token(w));
+                // A question asking which of the options to act on ("which
+                // one?") asks for one of them by name or place: a reply
+                // describing one in words the question never used ("the one
+                // near work") picks none it can be held to. Elsewhere other
+                // words may pick one, and *and* joins more than options.
+                let unclear = if picks_one {
+                    names_beside
+                } else {
+                    !more.is_empty() || self.by_and
+                };
+                if unclear {
                     Pick::Unclear
                 } else {
                     Pick::Neither
@@ -551,12 +649,19 @@ mod tests {
 
     /// What `reply` picks between `value` and the option beside it in
     /// `question` (`by_value`: the value is a number of the call), with
-    /// "refill" the domain's only word; `None` when no option is offered.
+    /// "refill" the domain's only word, the question asking to pick one when
+    /// its words do; `None` when no option is offered.
     fn pick_in(question: &str, value: &str, by_value: bool, reply: &str) -> Option<Pick> {
         let value = ReadValue::new(value);
         let question = ReadTurn::new(question);
         let alternative = alternative_to(&question, &value, by_value)?;
-        Some(alternative.pick(&question, &ReadTurn::new(reply), &value, |w| w == "refill"))
+        // Whether the question asks to pick one, its action aside.
+        let picks_one = super::super::value::asks_to_pick_one(|at| question.token(at), |_| false);
+        Some(
+            alternative.pick(&question, picks_one, &ReadTurn::new(reply), &value, |w| {
+                w == "refill"
+            }),
+        )
     }
 
     /// Whether `reply` picks the option beside the number `value`.
@@ -664,9 +769,52 @@ mod tests {
             pick("PP-118", "the pine rd one please"),
             Some(Pick::Alternative)
         );
-        // *And* joins more than options: a reply picking neither is not
-        // read as a pick of none.
-        assert_eq!(pick("PP-118", "yes"), Some(Pick::Unclear));
+        // The question points at the lockers: a reply picking neither
+        // picks none.
+        assert_eq!(pick("PP-118", "yes"), Some(Pick::Neither));
+        assert_eq!(pick("PP-118", "sounds good \u{1f44d}"), Some(Pick::Neither));
+        assert_eq!(
+            pick("PP-118", "ok go ahead and hold it"),
+            Some(Pick::Neither)
+        );
+        // A description in brackets belongs to its option.
+        let tools = "I can grant figma (editor) or sketch (member). Which one?";
+        let refills = "Queued: RF-34421 (prednisone 10 mg, 21 tablets) and RF-34427 (cetirizine \
+                       10 mg). Which one should I cancel?";
+        let drugs = "Shall I cancel RF-5510 (amoxicillin) or RF-5527 (cetirizine)?";
+        for (question, value, reply, picked) in [
+            (tools, "sketch", "figma please, yes", Pick::Alternative),
+            (tools, "figma", "sketch, yes", Pick::Alternative),
+            (refills, "RF-34427", "yes, RF-34421", Pick::Alternative),
+            (refills, "RF-34421", "rf-34427 yes", Pick::Alternative),
+            (
+                drugs,
+                "RF-5527",
+                "yes cancel the amoxicillin one",
+                Pick::Alternative,
+            ),
+            (drugs, "RF-5527", "the cetirizine one", Pick::Value),
+            (drugs, "RF-5510", "the cetirizine one", Pick::Alternative),
+        ] {
+            assert_eq!(
+                pick_in(question, value, false, reply),
+                Some(picked),
+                "{value} after {reply:?}"
+            );
+        }
+        // Other words naming neither locker pick neither of them.
+        assert_eq!(
+            pick("PP-118", "the one by the station, yes"),
+            Some(Pick::Neither)
+        );
+        // *And* joins more than options: where the question names another
+        // kind of thing, a reply picking neither is read as before.
+        let receipt = "I'll hold PX-3302 at the Elm St Locker (PP-118) and PX-3310 at the \
+                       Pine Rd Locker (PP-220). Which email should get the codes?";
+        assert_eq!(
+            pick_in(receipt, "PP-118", false, "yes"),
+            Some(Pick::Unclear)
+        );
         // Without a question asking to pick one, *and* offers nothing.
         let both = "I'll hold PX-3302 at the Elm St Locker (PP-118) and email you the code. OK?";
         assert_eq!(pick_in(both, "PP-118", false, "the second one"), None);
@@ -681,6 +829,27 @@ mod tests {
         assert_eq!(pick("netsuite", "option 1. yes"), Some(Pick::Value));
         assert_eq!(pick("netsuite", "quickbooks pls"), Some(Pick::Alternative));
         assert_eq!(pick("netsuite", "yes"), Some(Pick::Neither));
+        let refills = "You have two queued refills at Maple Ave:\n\
+                       - RF-90412: sertraline 50 mg, 30 tablets\n\
+                       - RF-90418: norethindrone 0.35 mg, 28 tablets\nWhich of these should I cancel?";
+        let pick = |value: &str, reply: &str| pick_in(refills, value, false, reply);
+        assert_eq!(pick("RF-90412", "sure, go ahead"), Some(Pick::Neither));
+        assert_eq!(pick("RF-90412", "the second one"), Some(Pick::Alternative));
+        assert_eq!(pick("RF-90412", "rf-90412 please"), Some(Pick::Value));
+        assert_eq!(pick("RF-90412", "rf90412 yes"), Some(Pick::Value));
+        // A detail every option shares is no option.
+        let twins = "Two identical charges:\n- TXN-2207: 23.10 at PharmaPlus\n\
+                     - TXN-2209: 23.10 at PharmaPlus\nWhich one should I dispute?";
+        assert_eq!(pick_in(twins, "23.10", true, "TXN-2209, yes"), None);
+        // An *and* joins amounts only side by side.
+        let charges = "Two charges on your card ending 5508: TXN-50231 and TXN-50388, each \
+                       for 15.99. Which one would you like disputed?";
+        assert_eq!(pick_in(charges, "15.99", true, "yes txn50388"), None);
+        let limits = "I can raise it to 4,500 and to 6,000 too; which one would you like?";
+        assert_eq!(
+            pick_in(limits, "6000", true, "4500 please"),
+            Some(Pick::Alternative)
+        );
     }
 
     #[test]

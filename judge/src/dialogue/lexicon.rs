@@ -1044,6 +1044,53 @@ pub(crate) const NOT_AN_OPTION: &[&str] = &[
     "leave",
 ];
 
+/// Words proposing to act on every one of the things laid out ("Shall I go
+/// ahead with both grants?").
+pub(crate) const ALL_OF_THEM: &[&str] = &["both", "all", "each", "every"];
+
+/// Words a reply to "which one?" may hold while picking none of the
+/// things laid out: function words any request uses, and words leaving the
+/// pick to the agent ("either is fine", "whichever").
+pub(crate) const PICKING_NOTHING: &[&str] = &[
+    "the",
+    "and",
+    "for",
+    "you",
+    "your",
+    "with",
+    "can",
+    "will",
+    "would",
+    "should",
+    "are",
+    "was",
+    "have",
+    "has",
+    "all",
+    "any",
+    "either",
+    "whichever",
+    "which",
+    "what",
+    "now",
+    "not",
+    "but",
+    "from",
+    "its",
+    "out",
+    "just",
+    "too",
+    "also",
+    "one",
+    "ones",
+    "them",
+    "they",
+    "there",
+    "here",
+    "then",
+    "than",
+];
+
 /// Ordinals a reply picks the first of two options by ("the first one").
 pub(crate) const FIRST_OF_TWO: &[&str] = &["first", "former"];
 

@@ -169,6 +169,18 @@
 //! ([`Lexicon::action_bits`]; the extractor reads a guard's action word as
 //! named by the others).
 //!
+//! A request for a decision may be a **question asking which of the things
+//! it lays out to act on** ("Which one was in the phone case? I'll freeze
+//! it."; [`TurnCues::picks_one`]): a turn naming one of the domain's
+//! actions with a sentence asking to pick one of them (*which one, which
+//! of, which would you …, either one, pick one*, or *which* before a word
+//! for the domain's records in its last asking sentence), unless a later
+//! question names a record or all of them. Its last question is the
+//! request, not something else (below), and a yes answers it only if it
+//! picks: it names an identifier or number, a place (*first*, *the
+//! latter*, *both*, "A."), or another word the request used ("figma");
+//! "yes please wipe it" picks none and qualifies.
+//!
 //! When a request for a decision ends with a **question about something
 //! else** (its last question names no action, anaphor or decision word
 //! such as *proceed, confirm, correct, these changes*: "… Also, would you
@@ -267,11 +279,11 @@ use std::sync::Arc;
 use crate::types::{Role, Turn};
 
 use asked::{identifiers_in, is_identifier, record_ids_in};
-use lexicon::KEPT_SPAN_ENDS;
+use lexicon::{ALL_OF_THEM, KEPT_SPAN_ENDS};
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
 use tokens::{flat_tokens, phrase_positions, words};
-use value::value_tokens;
+use value::{asks_to_pick_one, is_picking_word, value_tokens};
 use vocabulary::{PhraseClass, WordClass};
 
 pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records};
@@ -292,6 +304,10 @@ pub struct TurnCues {
     /// An agent turn asking for a decision ([`asks_for_decision`]): a
     /// summary when it also names every key value.
     pub asks_decision: bool,
+    /// An agent turn asks which of the things it lays out to act on
+    /// ("Which one should I freeze?"): a reply picking none of them picks
+    /// none, whatever else it says.
+    pub picks_one: bool,
     /// An agent turn asking anything: after a summary it closes the window
     /// in which a yes answers the summary.
     pub asks_anything: bool,
@@ -698,8 +714,9 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 None
             };
             let asks_decision = proposal.as_ref().is_some_and(|p| !p.keeps_only);
+            let picks_one = asks_which_to_act_on(turn.sentences());
             if asks_decision {
-                note_request(asked, turn);
+                note_request(asked, turn, picks_one);
                 asked.mark_latest_offers_keeping(
                     proposal.as_ref().is_some_and(|p| p.yes_picks_neither),
                 );
@@ -708,6 +725,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             }
             TurnCues {
                 asks_decision,
+                picks_one,
                 declined: proposal
                     .filter(|_| asks_decision)
                     .map(|p| p.declined)
@@ -732,6 +750,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             let stance = markers.stance();
             let reply = if stance == Stance::Affirm
                 && (asked.leaves_record_open(&turn.text)
+                    || asked.leaves_pick_open(turn.sentences())
                     || (asked.latest_offers_keeping() && !picks_the_action(turn, asked)))
             {
                 Reply::Qualifies
@@ -986,6 +1005,62 @@ fn asks_decision_of(sentences: &[Sentence]) -> bool {
             .iter()
             .any(|s| s.question && s.clauses().last().is_some_and(is_tag_question))
         || sentences.iter().any(proposes_by_its_verb)
+        || asks_which_to_act_on(sentences)
+}
+
+/// Whether a turn asks the user which of the things it lays out to act on,
+/// in a turn naming one of the domain's actions ("Which one was in the
+/// phone case? I'll freeze it."): a sentence asks to pick one of them
+/// ("which one", "pick one", "which would you like": [`asks_to_pick_one`]),
+/// unless a later question names a record or proposes to act on them all
+/// ("Which one will you use more? Shall I go ahead with both grants?",
+/// "Which one arrived late? Shall I cancel #W1234567?": asked in passing);
+/// or
+/// a sentence asks which record of the domain's kinds ("Which card would
+/// you like increased?") and is the turn's last asking sentence or names
+/// the action itself ("Which device will you log in on? OK to go ahead
+/// with the reset?" asks in passing). Picking is deciding: the user's pick
+/// of one, with a yes, answers it.
+fn asks_which_to_act_on(sentences: &[Sentence]) -> bool {
+    let names_action = |s: &Sentence| s.words().iter().any(is_action_word);
+    // Most turns hold no picking word: nothing else is read.
+    let picking = |s: &Sentence| s.words().iter().any(|w| is_picking_word(w.as_str()));
+    if !sentences.iter().any(picking) || !sentences.iter().any(names_action) {
+        return false;
+    }
+    let points = sentences.iter().rposition(|s| picks_in_sentence(s, false));
+    // A later question naming a record, or all of them, settles the pick.
+    let by_pointing = points.is_some_and(|pick| {
+        !sentences.iter().skip(pick + 1).any(|s| {
+            (s.question || sentence_asks_decision(s))
+                && s.words()
+                    .iter()
+                    .any(|w| ALL_OF_THEM.contains(&w.as_str()) || is_identifier(w))
+        })
+    });
+    let last_asking = sentences
+        .iter()
+        .rposition(|s| s.question || sentence_asks_decision(s));
+    by_pointing
+        || sentences.iter().enumerate().any(|(at, s)| {
+            picks_in_sentence(s, true) && (Some(at) == last_asking || names_action(s))
+        })
+}
+
+/// Whether a sentence asks the user to pick one of the things laid out
+/// ([`asks_to_pick_one`]; `by_kind`: also by a word for a record of the
+/// domain naming their kind, "which card should I freeze?").
+fn picks_in_sentence(sentence: &Sentence, by_kind: bool) -> bool {
+    let words = sentence.words();
+    asks_to_pick_one(
+        |at| words.get(at).map(Word::as_str),
+        |at| {
+            by_kind
+                && words
+                    .get(at)
+                    .is_some_and(|w| w.tags().has(DomainClass::RecordNoun))
+        },
+    )
 }
 
 /// Whether a sentence is a question opening with an action's word as the
@@ -1055,7 +1130,9 @@ fn asks_decision_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
 /// action, so that a bare yes answers that question:
 /// - when it is the turn's only asking sentence, it names no action,
 ///   anaphor or decision word ([`WordClass::DecisionWords`]): "Thanks for waiting.
-///   Would you like a discount code?";
+///   Would you like a discount code?"; unless it asks which of the things
+///   laid out the action the turn names is to act on ("Which one was in
+///   the phone case? I'll freeze it": [`asks_which_to_act_on`]);
 /// - when an earlier sentence asked (the turn asks two things: "Should I go
 ///   ahead? Also, is your manager still Karen Liu?"), it does not itself
 ///   ask about the action ([`asks_about_the_action`]). Whatever it asks (a
@@ -1065,7 +1142,7 @@ fn asks_decision_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
 ///   matter ("… the best address for the cancellation notice?") or a
 ///   decision word in an aside ("just so I have it right: …") does not
 ///   make it about the action.
-fn last_question_elsewhere(turn: &Turn) -> bool {
+fn last_question_elsewhere(turn: &Turn, picks_one: bool) -> bool {
     let sentences = turn.sentences();
     let Some(last_at) = sentences.iter().rposition(|s| s.question) else {
         return false;
@@ -1080,9 +1157,15 @@ fn last_question_elsewhere(turn: &Turn) -> bool {
     {
         !asks_about_the_action(last)
     } else {
-        !last.tokens().any(|w| {
-            is_action_word(w) || WordClass::ActionAnaphors.has(w) || WordClass::DecisionWords.has(w)
-        })
+        // A question asking which of the things laid out to act on ("Which
+        // one was in the phone case? I'll freeze it.") is the request.
+        let picks_what_to_act_on = picks_one && picks_in_sentence(last, true);
+        !picks_what_to_act_on
+            && !last.tokens().any(|w| {
+                is_action_word(w)
+                    || WordClass::ActionAnaphors.has(w)
+                    || WordClass::DecisionWords.has(w)
+            })
     }
 }
 
@@ -1174,10 +1257,13 @@ fn picks_the_action(turn: &Turn, asked: &AskedWords) -> bool {
 }
 
 /// Adds an agent turn asking for a decision to what was asked.
-fn note_request(asked: &mut AskedWords, turn: &Turn) {
+/// `picks_one`: the turn asks which of the things it lays out to act on
+/// ([`asks_which_to_act_on`]).
+fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool) {
     asked.add_sentences(turn.sentences());
     asked.note_request_ids(&turn.text);
-    asked.mark_latest_asks_other(last_question_elsewhere(turn));
+    asked.mark_latest_asks_other(last_question_elsewhere(turn, picks_one));
+    asked.mark_latest_picks_one(picks_one);
 }
 
 /// Whether a user's yes answers the action the latest request for a
@@ -1346,7 +1432,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     let mut asked = AskedWords::default();
     for turn in up_to_summary {
         if turn.role == Role::Agent && turn_asks_decision(turn) {
-            note_request(&mut asked, turn);
+            note_request(&mut asked, turn, asks_which_to_act_on(turn.sentences()));
             asked.mark_latest_offers_keeping(read_proposal(turn.sentences()).yes_picks_neither);
         }
     }
@@ -1359,7 +1445,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         match turn.role {
             Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
                 if turn_asks_decision(turn) {
-                    note_request(&mut asked, turn);
+                    note_request(&mut asked, turn, asks_which_to_act_on(turn.sentences()));
                     asked.mark_latest_offers_keeping(
                         read_proposal(turn.sentences()).yes_picks_neither,
                     );
@@ -1375,6 +1461,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 // of their kind was discussed may be about that one.
                 if stance == Stance::Affirm
                     && (asked.leaves_record_open(&turn.text)
+                        || asked.leaves_pick_open(turn.sentences())
                         || (asked.latest_offers_keeping() && !picks_the_action(turn, &asked)))
                 {
                     stance = Stance::Unknown;
@@ -1659,6 +1746,29 @@ mod tests {
         assert!(!given("the PX-40127 one, yes", "PX-40112"));
         assert!(given("the PX-40127 one, yes", "PX-40127"));
         assert!(given("Yes, cancel both.", "PX-40112"));
+    }
+
+    #[test]
+    fn a_request_asking_which_to_act_on_takes_only_a_yes_that_picks() {
+        let which = "You have two pending orders, #W1234567 and #W7654321. \
+                     Which one should I cancel?";
+        let given = |summary: &str, reply: &str, key: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &[key, "cancel"]).is_given()
+        };
+        assert!(!given(which, "yes please cancel it", "#W1234567"));
+        assert!(!given(which, "sure, go ahead", "#W7654321"));
+        assert!(!given(which, "either is fine, yes", "#W7654321"));
+        assert!(given(which, "#W7654321, yes", "#W7654321"));
+        assert!(given(which, "w7654321 please, go ahead", "#W7654321"));
+        // A pick question without an action named asks nothing to act on.
+        let fact = "You have two pending orders, #W1234567 and #W7654321. \
+                    Which one arrived late? Shall I cancel #W1234567?";
+        assert!(given(fact, "yes", "#W1234567"));
+        // A pick asked in passing before a proposal to act on both.
+        let passing = "I'll cancel #W1234567 and #W7654321. Which one did you order \
+                       first? Shall I go ahead with both cancellations?";
+        assert!(given(passing, "yes go ahead", "#W1234567"));
     }
 
     #[test]

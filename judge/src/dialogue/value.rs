@@ -29,12 +29,15 @@ pub struct ReadTurn {
     amounts: Vec<Amount>,
     /// Where a choice may be offered (`dialogue::alternative_to`), in
     /// order: every *or*, and, in a turn asking the user to pick one of
-    /// several ([`asks_to_pick`]), every *and*.
+    /// several ([`picking_in`]), every *and*.
     choice_marks: Vec<usize>,
-    /// In a turn asking the user to pick one of several ([`asks_to_pick`]),
+    /// In a turn asking the user to pick one of several ([`picking_in`]),
     /// the lists it lays out line by line ([`list_items`]): each item's
     /// tokens, list by list.
     option_lists: Vec<Vec<Range<usize>>>,
+    /// The tokens standing inside brackets, in order: an option's
+    /// description ("figma (editor) or sketch (member)").
+    bracketed: Vec<usize>,
 }
 
 /// A turn's [`value_tokens`] held in one string: the turn with its ASCII
@@ -129,7 +132,7 @@ impl std::fmt::Debug for TokenText {
 /// in order: the rule the scan of [`ReadTurn::new`] is tested against.
 #[cfg(test)]
 fn choice_mark_positions(tokens: &TokenText) -> Vec<usize> {
-    let picking = asks_to_pick(tokens.iter());
+    let picking = picking_in(tokens) != Picking::No;
     tokens
         .iter()
         .enumerate()
@@ -142,23 +145,129 @@ fn choice_mark_positions(tokens: &TokenText) -> Vec<usize> {
 /// "which store", "either one", "pick one", "choose", "select".
 const PICKING_WORDS: &[&str] = &["which", "either", "pick", "choose", "select"];
 
+/// Whether a word (lowered) is one asking the user to pick ([`PICKING_WORDS`]).
+pub(crate) fn is_picking_word(word: &str) -> bool {
+    PICKING_WORDS.contains(&word)
+}
+
 /// Words after a [`PICKING_WORDS`] word that make it no pick: "pick up",
 /// "either way".
 const NOT_PICKING: &[&str] = &["up", "way"];
 
-/// Whether a turn's tokens ask the user to pick one of several things (a
-/// [`PICKING_WORDS`] word, not before one of [`NOT_PICKING`]): then the
-/// things it joins with *and*, and the items of a list it lays out, are
-/// options, as those it joins with *or* are.
-fn asks_to_pick<'t>(tokens: impl IntoIterator<Item = &'t str>) -> bool {
-    let mut picking = false;
-    for token in tokens {
-        if picking && !NOT_PICKING.contains(&token) {
-            return true;
+/// Words after a [`PICKING_WORDS`] word that point it at the things the
+/// turn lays out, not at a kind of thing it names: "which one", "which of
+/// them", "which to cancel", "either one", "pick one", "choose
+/// whichever"; not "which email".
+const POINTING_AT_OPTIONS: &[&str] = &["one", "ones", "of", "to", "between", "whichever"];
+
+/// Verbs after *which* that ask the user ("which would you like", "which
+/// should I cancel", "which do you want") when the user or the agent
+/// follows them ([`ASKED_PERSONS`]); without one, *which* may open a
+/// relative clause ("…, which would be cheaper", "which you won't be able
+/// to open").
+const ASKING_VERBS: &[&str] = &[
+    "would", "should", "do", "does", "shall", "will", "can", "could", "did",
+];
+
+/// Who an [`ASKING_VERBS`] verb after *which* asks about.
+const ASKED_PERSONS: &[&str] = &["you", "i", "we"];
+
+/// How a turn asks the user to pick ([`picking_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Picking {
+    /// It asks nothing to be picked.
+    No,
+    /// A picking word names a kind of thing ("which email should get the
+    /// receipt?") or may open a relative clause.
+    Kind,
+    /// A picking word points at the things laid out ("which one", "either
+    /// of them", "which would you like"): the user is to pick one of them.
+    One,
+}
+
+/// How a turn's tokens ask the user to pick one of several things: a
+/// [`PICKING_WORDS`] word, not before one of [`NOT_PICKING`], pointing at
+/// the things laid out when one of [`POINTING_AT_OPTIONS`] follows it, or
+/// an [`ASKING_VERBS`] verb and one of [`ASKED_PERSONS`] follow it, maybe
+/// after a noun naming their kind ("which card should I freeze"; the
+/// strongest such word decides). Where it asks at all, the things it joins with
+/// *and*, and the items of a list it lays out, are options, as those it
+/// joins with *or* are.
+fn picking_in(tokens: &TokenText) -> Picking {
+    picking_of(|at| tokens.get(at), |_| false)
+}
+
+/// Whether words (lowered, by place) ask the user to pick one of the
+/// things laid out ([`picking_in`]'s [`Picking::One`]): "which one should
+/// I freeze?", "choose whichever suits you".
+pub(crate) fn asks_to_pick_one<'t>(
+    word_at: impl Fn(usize) -> Option<&'t str>,
+    record_noun: impl Fn(usize) -> bool,
+) -> bool {
+    picking_of(word_at, record_noun) == Picking::One
+}
+
+/// [`picking_in`] of the words `word_at` gives by place, until it gives
+/// none; `record_noun`: whether the word at a place names a kind of record
+/// the domain acts on ("card" in "which card should I freeze?").
+fn picking_of<'t>(
+    word_at: impl Fn(usize) -> Option<&'t str>,
+    record_noun: impl Fn(usize) -> bool,
+) -> Picking {
+    let mut found = Picking::No;
+    let mut at = 0;
+    while let Some(word) = word_at(at) {
+        at += 1;
+        if !PICKING_WORDS.contains(&word) {
+            continue;
         }
-        picking = PICKING_WORDS.contains(&token);
+        let next = word_at(at);
+        // A turn ending with its picking word ("… Please tell me which.")
+        // points it back at what it laid out.
+        let asks_person = |verb: usize| {
+            word_at(verb).is_some_and(|word| ASKING_VERBS.contains(&word))
+                && word_at(verb + 1).is_some_and(|word| ASKED_PERSONS.contains(&word))
+        };
+        // "which one", "which would you like", "which card should I
+        // freeze" (a word for the action's record): the question asks the
+        // user to pick one of the things laid out.
+        let points = next.is_none_or(|word| POINTING_AT_OPTIONS.contains(&word))
+            || asks_person(at)
+            || (record_noun(at) && asks_person(at + 1));
+        if points {
+            return Picking::One;
+        }
+        if next.is_none_or(|word| !NOT_PICKING.contains(&word)) {
+            found = Picking::Kind;
+        }
     }
-    picking
+    found
+}
+
+/// The byte ranges inside the outermost round brackets of `text`, in
+/// order (an unclosed bracket encloses nothing).
+fn bracket_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (at, b) in text.bytes().enumerate() {
+        match b {
+            b'(' => {
+                if depth == 0 {
+                    start = at + 1;
+                }
+                depth += 1;
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    ranges.push(start..at);
+                }
+            }
+            _ => {}
+        }
+    }
+    ranges
 }
 
 /// The markers opening a line of a bulleted list.
@@ -167,37 +276,71 @@ const BULLETS: &[&str] = &["-", "*", "\u{2022}", "\u{b7}", "\u{2013}", "\u{2014}
 /// The byte ranges of the items of the lists `text` lays out line by line,
 /// list by list: runs of two or more lines each opening with a marker (a
 /// number and `.` or `)`, or a bullet, [`BULLETS`]), each item the text
-/// after its marker, blank lines inside a run allowed. A line labelling a
-/// detail ("- Reason: no longer needed") is no option and ends the run
-/// ([`is_labelled`]).
+/// after its marker, blank lines inside a run allowed. The items of a run
+/// stand at one indent: a line indented deeper belongs to the item above
+/// it (a detail of that option, not another), and a line indented less
+/// opens another run. A line labelling a detail ("- Reason: no longer
+/// needed") is no option and ends the run ([`is_labelled`]). Only a list
+/// beside a line asking to pick is one of options ([`asks_beside`]).
 fn list_items(text: &str) -> Vec<Vec<Range<usize>>> {
-    let mut lists: Vec<Vec<Range<usize>>> = Vec::new();
-    let mut run: Vec<Range<usize>> = Vec::new();
+    let mut lines: Vec<(usize, &str)> = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        let start = offset;
+        if !line.trim().is_empty() {
+            lines.push((offset, line));
+        }
         offset += line.len();
+    }
+    let mut lists: Vec<Vec<Range<usize>>> = Vec::new();
+    let mut run: Vec<Range<usize>> = Vec::new();
+    let mut run_indent = 0;
+    // The line before the run's first item.
+    let mut run_from = 0;
+    for (at, &(start, line)) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
-        if trimmed.trim().is_empty() {
+        let indent = line.len() - trimmed.len();
+        if !run.is_empty() && indent > run_indent {
             continue;
         }
-        let indent = line.len() - trimmed.len();
         let item = item_content(trimmed)
             .filter(|content| !is_labelled(content.trim()))
             .map(|content| {
                 let from = start + indent + (trimmed.len() - content.len());
                 from..start + line.trim_end().len()
             });
-        match item {
-            Some(item) => run.push(item),
-            None if run.len() >= 2 => lists.push(std::mem::take(&mut run)),
-            None => run.clear(),
+        if !run.is_empty() && (item.is_none() || indent < run_indent) {
+            let run = std::mem::take(&mut run);
+            if run.len() >= 2 && asks_beside(&lines, run_from, Some(at)) {
+                lists.push(run);
+            }
+        }
+        if let Some(item) = item {
+            if run.is_empty() {
+                run_indent = indent;
+                run_from = at;
+            }
+            run.push(item);
         }
     }
-    if run.len() >= 2 {
+    if run.len() >= 2 && asks_beside(&lines, run_from, None) {
         lists.push(run);
     }
     lists
+}
+
+/// Whether the line before a list (the one before `lines[first]`) or the
+/// one after it (`lines[after]`) asks to pick ([`picking_of`]): a list is
+/// the options of the question laid out around it ("Which of these should
+/// I cancel?"), not details elsewhere in a turn that asks to pick something
+/// else.
+fn asks_beside(lines: &[(usize, &str)], first: usize, after: Option<usize>) -> bool {
+    let asks = |at: usize| {
+        lines.get(at).is_some_and(|(_, line)| {
+            let words = value_tokens(line);
+            picking_of(|i| words.get(i).map(SmolStr::as_str), |_| false) != Picking::No
+        })
+    };
+    first.checked_sub(1).is_some_and(asks) || after.is_some_and(asks)
 }
 
 /// The text of a list line after its marker (a number and `.` or `)`, or a
@@ -217,7 +360,9 @@ fn item_content(line: &str) -> Option<&str> {
 
 /// Whether a list item labels a detail: words then a colon ("Reason: no
 /// longer needed", "Refund to: PayPal"), unless the label numbers the
-/// option ("option 2: quickbooks").
+/// option ("option 2: quickbooks") or names a record by its id
+/// ("RF-90412: sertraline 50 mg", "Order #W2611340: pending": a word of
+/// three or more characters holding a digit).
 fn is_labelled(item: &str) -> bool {
     let Some((label, _)) = item.split_once(':') else {
         return false;
@@ -225,7 +370,11 @@ fn is_labelled(item: &str) -> bool {
     let words: Vec<&str> = label.split_whitespace().collect();
     let numbers_option = matches!(words.as_slice(), [word, number]
         if word.eq_ignore_ascii_case("option") && number.bytes().all(|b| b.is_ascii_digit()));
-    words.len() <= 4 && !numbers_option
+    let names_record = words.iter().any(|word| {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        word.len() >= 3 && word.bytes().any(|b| b.is_ascii_digit())
+    });
+    words.len() <= 4 && !numbers_option && !names_record
 }
 
 /// An amount, canonical ([`parse_amount`]): short, so held inline.
@@ -263,7 +412,20 @@ impl ReadTurn {
             .flat_map(|(l, list)| list.iter().enumerate().map(move |(i, r)| (l, i, r)))
             .collect();
         let mut cursor = 0;
+        let brackets = if turn.contains('(') {
+            bracket_ranges(turn)
+        } else {
+            Vec::new()
+        };
+        let mut bracketed = Vec::new();
+        let mut bracket = 0;
         scan(turn, Some(&mut amounts), |token, at, ascii| {
+            while brackets.get(bracket).is_some_and(|r| r.end <= at) {
+                bracket += 1;
+            }
+            if brackets.get(bracket).is_some_and(|r| r.contains(&at)) {
+                bracketed.push(tokens.len());
+            }
             while flat.get(cursor).is_some_and(|(_, _, r)| r.end <= at) {
                 cursor += 1;
             }
@@ -298,7 +460,8 @@ impl ReadTurn {
             }
             tokens.push(start, end);
         });
-        let picking = (!ands.is_empty() || !item_tokens.is_empty()) && asks_to_pick(tokens.iter());
+        let has_ands = !ands.is_empty();
+        let picking = (has_ands || !item_tokens.is_empty()) && picking_in(&tokens) != Picking::No;
         let option_lists = if picking {
             item_tokens
                 .into_iter()
@@ -307,7 +470,7 @@ impl ReadTurn {
         } else {
             Vec::new()
         };
-        let choice_marks = if picking && !ands.is_empty() {
+        let choice_marks = if picking && has_ands {
             let mut marks = ors;
             marks.extend(ands);
             marks.sort_unstable();
@@ -320,6 +483,7 @@ impl ReadTurn {
             amounts,
             choice_marks,
             option_lists,
+            bracketed,
         }
     }
 
@@ -402,6 +566,13 @@ impl ReadTurn {
     #[must_use]
     pub fn option_lists(&self) -> &[Vec<Range<usize>>] {
         &self.option_lists
+    }
+
+    /// Whether the token at `at` stands inside brackets: a description of
+    /// what stands before them.
+    #[must_use]
+    pub fn is_bracketed(&self, at: usize) -> bool {
+        self.bracketed.binary_search(&at).is_ok()
     }
 
     /// Whether a choice may be offered at token `at` ([`Self::choice_marks`]).
@@ -1179,8 +1350,14 @@ pub(crate) mod tests {
             tokens.push(start, tokens.text.len());
         }
         let choice_marks = choice_mark_positions(&tokens);
+        let ReadTurn {
+            option_lists,
+            bracketed,
+            ..
+        } = ReadTurn::new(text);
         ReadTurn {
-            option_lists: ReadTurn::new(text).option_lists,
+            option_lists,
+            bracketed,
             tokens,
             amounts: amounts_in(&chars),
             choice_marks,
@@ -1315,6 +1492,58 @@ pub(crate) mod tests {
             turns > 10_000 && values > 100_000,
             "{turns} turns, {values} values"
         );
+    }
+
+    #[test]
+    fn a_picking_word_points_at_the_options_or_names_a_kind() {
+        let picking = |text: &str| picking_in(&ReadTurn::new(text).tokens);
+        assert_eq!(picking("Which one should I cancel?"), Picking::One);
+        assert_eq!(picking("Which of the two should I dispute?"), Picking::One);
+        assert_eq!(
+            picking("Which would you like, and shall I go ahead?"),
+            Picking::One
+        );
+        assert_eq!(picking("either one works"), Picking::One);
+        assert_eq!(
+            picking("Which email should get the receipt?"),
+            Picking::Kind
+        );
+        assert_eq!(picking("Which project will you work in?"), Picking::Kind);
+        let words = ["which", "card", "would", "you", "like"];
+        assert!(asks_to_pick_one(|at| words.get(at).copied(), |at| at == 1));
+        assert!(!asks_to_pick_one(|at| words.get(at).copied(), |_| false));
+        assert_eq!(picking("Should I pick up the parcel?"), Picking::No);
+        assert_eq!(picking("Either way works."), Picking::No);
+        assert_eq!(
+            picking("Shall I unfreeze one of them? Tell me which."),
+            Picking::One
+        );
+        // The strongest word of the turn decides.
+        assert_eq!(
+            picking("Which card? Which one should I freeze?"),
+            Picking::One
+        );
+    }
+
+    #[test]
+    fn a_list_line_opening_with_a_record_id_is_an_option() {
+        let refills = "You have two queued refills:\n- RF-90412: sertraline 50 mg\n\
+                       - RF-90418: norethindrone 0.35 mg\nWhich of these should I cancel?";
+        assert_eq!(ReadTurn::new(refills).option_lists().len(), 1);
+        let details = "Please confirm:\n- Reason: no longer needed\n- Refund to: PayPal\n\
+                       - Step 1: the return\nWhich email should get the label?";
+        assert!(ReadTurn::new(details).option_lists().is_empty());
+        // A line indented under an item is a detail of it, not an option.
+        let nested =
+            "Which would you like to confirm?\n- **H8Q05L:**\n  - Flight HAT268 to business\n";
+        assert!(ReadTurn::new(nested).option_lists().is_empty());
+        let two = "Which one?\n1. KC18K6\n   - HAT300\n   - HAT215\n2. H8Q05L\n   - HAT268\n";
+        assert_eq!(
+            ReadTurn::new(two).option_lists().first().map(Vec::len),
+            Some(2)
+        );
+        assert!(is_labelled("Order total: $52.00"));
+        assert!(!is_labelled("Order #W2611340: pending"));
     }
 
     #[test]
