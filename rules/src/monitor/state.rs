@@ -30,6 +30,11 @@ pub struct Latest {
 }
 
 impl Latest {
+    /// Whether the read concluded a value: a list (empty or not) or a scalar.
+    pub fn holds_value(&self) -> bool {
+        self.is_list || !self.values.is_empty()
+    }
+
     pub fn elements(&self) -> impl Iterator<Item = (u32, Value)> + '_ {
         self.values.iter().enumerate().map(|(i, v)| {
             let el = if self.is_list { to_u32(i) } else { SCALAR };
@@ -387,18 +392,27 @@ impl State {
         }
     }
 
-    /// The events at which field `(entity, id, field)` was read, in order.
+    /// The reads of field `(entity, id, field)` where its value changes, in
+    /// order: where a value starts and where one stops. A read that
+    /// concludes nothing (`Read::unknown`) ends the value before it but,
+    /// after no value, changes nothing (as the Datalog inputs' spans).
     pub fn read_events(
         &self,
         entity: Symbol,
         id: Symbol,
         field: Symbol,
     ) -> impl Iterator<Item = u32> + '_ {
-        self.attrs
+        let history = self
+            .attrs
             .get(&(entity, id, field))
-            .into_iter()
-            .flatten()
-            .map(|l| l.read_at)
+            .map_or(&[][..], Vec::as_slice);
+        history.iter().enumerate().filter_map(move |(i, read)| {
+            let ends_a_value = i
+                .checked_sub(1)
+                .and_then(|before| history.get(before))
+                .is_some_and(Latest::holds_value);
+            (read.holds_value() || ends_a_value).then_some(read.read_at)
+        })
     }
 
     /// The argument values of call `call` along facts path `path`.
