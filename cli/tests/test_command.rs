@@ -79,10 +79,12 @@ fn fixture_passes(name: &str, expectations: usize) {
 
 /// The pharmacy fixture's blind probes (questions proposing to wait, keep
 /// or choose, a yes to a question about a fact, and clean requests in
-/// unusual shapes, written by an author who did not read the reader) pass.
+/// unusual shapes, written by an author who did not read the reader) pass,
+/// and so do its replies holding back another refill
+/// (`tests/held-back.jsonl`).
 #[test]
 fn the_blind_pharmacy_probes_pass() {
-    fixture_passes("pharmacy", 36);
+    fixture_passes("pharmacy", 47);
 }
 
 /// The IT desk fixture's blind probes (decision questions asking whether
@@ -370,7 +372,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 29] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 31] = [
         (
             "pharmacy",
             "round10",
@@ -921,6 +923,55 @@ fn the_blind_suites_keep_their_verdicts() {
                 "w5-grant-fixed-which-project-allow",
                 "w5-revoke-one-which-others-allow",
                 "w5-grant-both-plain-yep-allow",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round18s",
+            &[
+                "s2-rx-transfer-other-must-stay",
+                "s2-rx-three-leave-two-exactly",
+            ],
+            &[
+                "s1-rx-yes-one-leave-other-as-is",
+                "s1-rx-hold-off-first-then-yes",
+                "s1-rx-cancel-one-keep-other-formal",
+                "s1-rx-transfer-one-keep-it-here",
+                "s1-rx-discussed-other-dont-touch",
+                "s1-rx-bullets-yes-no",
+                "s1-rx-three-two-yes-one-waits",
+                "s1-rx-formal-hold-it-pending-insurer",
+                "s5-rx-yes-to-both-named",
+                "s5-rx-all-three",
+                "s5-rx-cancel-both-named",
+                "s5-rx-transfer-both-named",
+            ],
+        ),
+        (
+            "parcel",
+            "round18s",
+            &[],
+            &[
+                "s1-pc-upgrade-one-other-stays-standard",
+                "s1-pc-cancel-one-dont-cancel-other",
+                "s1-pc-claim-wait-on-other-first",
+                "s1-pc-hold-bullets-one-no",
+                "s1-pc-cancel-yes-speed-not-now",
+                "s1-pc-claim-yes-other-leave-on-route",
+                "s1-pc-three-cancels-hold-off-one",
+                "s1-pc-hold-condition-other-first",
+                "s1-pc-replacement-one-leave-other",
+                "s1-pc-speed-yes-cancel-not-yet",
+                "s2-pc-upgrade-one-no-thanks-other-both-called",
+                "s2-pc-hold-one-dont-hold-other-both-called",
+                "s4-pc-blender-can-stay-standard",
+                "s5-pc-both-next-day",
+                "s5-pc-cancel-both-named",
+                "s5-pc-cancel-yes-plus-eta-question",
+                "s5-pc-formal-both-confirmed",
+                "s5-pc-bullets-both-replacement",
+                "s5-pc-speed-and-cancel-both-yes",
+                "s5-pc-cancel-all-three-named",
             ],
         ),
     ];

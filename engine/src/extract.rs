@@ -34,7 +34,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
@@ -49,8 +49,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
-    ExtractionProblem, FactsBuilder, LiteralFact, MentionFact, Read, Reply, ResultFact, SCALAR,
-    Speaker, Symbol, TurnFact,
+    ExtractionProblem, FactsBuilder, LiteralFact, MentionFact, PassedOverFact, Read, Reply,
+    ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -156,6 +156,10 @@ pub struct Extractor {
     /// The records in play: per entity type, the ids its reads returned so
     /// far, in the order first read.
     in_play: BTreeMap<Symbol, Vec<Symbol>>,
+    /// Per record id, the strings its fields were read as so far: what a
+    /// call names the record by besides its id (a medication for a
+    /// prescription), for a record a reply holds back.
+    record_strings: HashMap<Symbol, Vec<Symbol>>,
     /// The entities whose one record in play a turn set beside another of
     /// the kind, named by a value written like its alias
     /// ([`Extractor::note_alias_rivals`]): no request names it unspelt.
@@ -355,6 +359,7 @@ impl Extractor {
                 .collect(),
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
+            record_strings: HashMap::new(),
             contested: BTreeSet::new(),
             requested_actions: 0,
             literals: bundle
@@ -698,6 +703,7 @@ impl Extractor {
                 }
             }
         }
+        self.held_back(k, &cues);
         // A request for a decision naming no action restates the latest
         // one, when that proposed one action ("Updated: 30 tablets at Maple
         // Grove. Confirm?" after "Shall I place the refill?"): it names
@@ -921,6 +927,50 @@ impl Extractor {
         }
     }
 
+    /// The records a user turn at `k` holds back (`TurnCues::held_back`):
+    /// no yes of the turn is to a call carrying one, by its id or by a
+    /// string its fields were read as that no record the turn's answer
+    /// names shares (a prescription's medication, not the store both are
+    /// picked up at). A refused record's values refuse such a call.
+    fn held_back(&mut self, k: EventIdx, cues: &TurnCues) {
+        if cues.held_back.is_empty() {
+            return;
+        }
+        let ids_of = |word: &String| -> Vec<Symbol> {
+            self.identifiers
+                .iter()
+                .filter(|(_, w)| *w == word)
+                .map(|(&raw, _)| Symbol(raw))
+                .collect()
+        };
+        let answered: Vec<Symbol> = cues.answer_records.iter().flat_map(ids_of).collect();
+        let shared: HashSet<Symbol> = answered
+            .iter()
+            .flat_map(|id| self.record_strings.get(id).into_iter().flatten())
+            .chain(&answered)
+            .copied()
+            .collect();
+        let mut passed: Vec<PassedOverFact> = Vec::new();
+        for (word, refused) in &cues.held_back {
+            for id in ids_of(word) {
+                let own = self.record_strings.get(&id).into_iter().flatten();
+                for value in std::iter::once(&id).chain(own) {
+                    if shared.contains(value)
+                        || passed.iter().any(|p| p.value == Value::Str(*value))
+                    {
+                        continue;
+                    }
+                    passed.push(PassedOverFact {
+                        value: Value::Str(*value),
+                        event: k,
+                        picked_another: *refused,
+                    });
+                }
+            }
+        }
+        self.facts.passed_over.extend(passed);
+    }
+
     /// Takes this event's reads into the records in play and the alias
     /// values; returns the aliases it learned, as `(alias value, record)`.
     fn learn_records(&mut self) -> Vec<(Symbol, Symbol)> {
@@ -932,6 +982,14 @@ impl Extractor {
             let ids = self.in_play.entry(read.entity).or_default();
             if !ids.contains(&read.id) {
                 ids.push(read.id);
+            }
+            let strings = self.record_strings.entry(read.id).or_default();
+            for value in &read.values {
+                if let Value::Str(text) = value
+                    && !strings.contains(text)
+                {
+                    strings.push(*text);
+                }
             }
             if !self.alias_fields.contains(&(read.entity, read.field)) {
                 continue;

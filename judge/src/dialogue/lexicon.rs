@@ -1048,6 +1048,22 @@ pub(crate) const NOT_AN_OPTION: &[&str] = &[
 /// ahead with both grants?").
 pub(crate) const ALL_OF_THEM: &[&str] = &["both", "all", "each", "every"];
 
+/// Words reaching past the records a sentence names ("hold everything",
+/// "none of it yet"): a sentence holding one does not hold back only its
+/// own records.
+pub(crate) const WHOLE_SCOPE: &[&str] = &[
+    "both",
+    "all",
+    "each",
+    "every",
+    "everything",
+    "anything",
+    "nothing",
+    "none",
+    "either",
+    "neither",
+];
+
 /// Words a reply to "which one?" may hold while picking none of the
 /// things laid out: function words any request uses, and words leaving the
 /// pick to the agent ("either is fine", "whichever").

@@ -337,6 +337,13 @@ pub struct TurnCues {
     /// The same actions, a bit per action ([`Lexicon::action_bits`]): "Yes
     /// to the erase" picks every word of the action "erase" is one of.
     pub answer_action_bits: u16,
+    /// The identifiers a user turn holds back, each with whether it
+    /// refuses them outright: a sentence refusing, keeping, deferring or
+    /// conditioning another of the records the reply addresses ("Yes,
+    /// cancel #W1. Keep #W2 as is."), whose markers are that record's
+    /// alone. A call carrying one has no yes in this turn (a refusal, if
+    /// refused).
+    pub held_back: Vec<(String, bool)>,
     /// The actions an agent turn asking for a decision names only as what
     /// not to do, or what to do something else instead of ("hold off on
     /// wiping", "instead of refilling"), by the stem of their words
@@ -769,6 +776,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 answer_records: answer.records,
                 answer_actions: answer.actions,
                 answer_action_bits: answer.action_bits,
+                held_back: answer.held_back,
                 ..TurnCues::default()
             }
         }
@@ -827,6 +835,8 @@ struct Answer {
     records: Vec<String>,
     actions: Vec<String>,
     action_bits: u16,
+    /// [`TurnCues::held_back`].
+    held_back: Vec<(String, bool)>,
 }
 
 /// The reply markers of a user turn, and what its answer names: from its
@@ -836,14 +846,30 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
     let written = record_ids_in(&turn.text);
     let answer = |markers: Markers, read: &[Sentence]| {
         let answer = read.get(..markers.answer_sentences).unwrap_or(read);
+        let held = |index: usize| stance::is_bit_set(markers.held_back, index);
         let mut named = Answer {
             records: answer
                 .iter()
-                .flat_map(Sentence::clauses)
+                .enumerate()
+                .filter(|&(index, _)| !held(index))
+                .flat_map(|(_, sentence)| sentence.clauses())
                 .flat_map(|clause| identifiers_in(clause, &written))
                 .collect(),
             actions: Vec::new(),
             action_bits: 0,
+            held_back: read
+                .iter()
+                .enumerate()
+                .filter(|&(index, _)| held(index))
+                .flat_map(|(index, sentence)| {
+                    let refused = stance::is_bit_set(markers.held_back_refused, index);
+                    sentence
+                        .clauses()
+                        .flat_map(|clause| identifiers_in(clause, &written))
+                        .map(move |id| (id, refused))
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
         };
         for word in yes_to_actions(answer) {
             let stem = action_stem(word);
@@ -1457,6 +1483,20 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
             Role::User => {
                 let (markers, answer) = markers_of(turn, Some(&asked));
                 let mut stance = markers.stance();
+                // A reply holding back one of the key records is no yes to
+                // this call.
+                if let Some(&(_, refused)) = answer.held_back.iter().find(|(id, _)| {
+                    key_values
+                        .iter()
+                        .any(|v| identifier_word(v).as_deref() == Some(id.as_str()))
+                }) {
+                    stance = if refused {
+                        Stance::Refuse
+                    } else {
+                        Stance::Unknown
+                    };
+                    revoked.get_or_insert((turn.event_index, stance));
+                }
                 // A yes naming none of the summary's records after another
                 // of their kind was discussed may be about that one.
                 if stance == Stance::Affirm
@@ -2172,6 +2212,93 @@ mod tests {
                 "{summary} -> {reply}"
             );
         }
+    }
+
+    #[test]
+    fn a_sentence_holding_back_another_of_the_records_is_that_records_alone() {
+        let lexicon = lexicon_of(&[&["cancel", "cancelled"]]);
+        let summary = "Shall I cancel orders #W1234567 and #W7654321?";
+        let cues = |reply: &str| {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, summary, &lexicon, &mut asked);
+            turn_cues(Role::User, reply, &lexicon, &mut asked)
+        };
+        for (reply, refused) in [
+            (
+                "Yes, cancel #W1234567. Please leave #W7654321 as is.",
+                false,
+            ),
+            ("Yes, cancel #W1234567. Do not cancel #W7654321.", true),
+            (
+                "Keep #W7654321 for now. Yes, go ahead with #W1234567.",
+                false,
+            ),
+            (
+                "Yes, cancel #W1234567. For #W7654321, let's hold off until it arrives.",
+                false,
+            ),
+        ] {
+            let read = cues(reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(read.answer_records, ["w1234567"], "{reply}");
+            assert_eq!(read.held_back.len(), 1, "{reply}");
+            assert_eq!(read.held_back[0].0, "w7654321", "{reply}");
+            // Refused or only put off: the yes is no yes to a call on it.
+            if refused {
+                assert!(read.held_back[0].1, "{reply}");
+            }
+        }
+        for reply in [
+            // The same record the yes names.
+            "Yes, cancel #W1234567. Actually hold off on #W1234567 until Friday.",
+            // Everything, or an anaphor before the record: past its records.
+            "Yes, cancel #W1234567. Hold off on everything, #W7654321 included.",
+            "Yes, cancel #W1234567. Wait on that, #W7654321 first.",
+            // A record of another kind than the ones the reply addresses.
+            "Yes, cancel #W1234567. Don't touch item 4983901480.",
+            // No other sentence names a record.
+            "Yes, go ahead. Keep #W7654321 as is.",
+        ] {
+            let read = cues(reply);
+            assert!(read.held_back.is_empty(), "{reply}: {:?}", read.held_back);
+        }
+        let same = cues("Yes, cancel #W1234567. Actually hold off on #W1234567 until Friday.");
+        assert_ne!(same.reply, Reply::Affirms);
+        // A question beside the yes holds nothing back.
+        let read = cues("Yes, cancel #W1234567. How long will #W7654321 take to arrive?");
+        assert!(read.held_back.is_empty());
+        // The consent rule: a reply holding back a key record is no yes to
+        // its call; the other record's call has its yes.
+        let turns = [
+            Turn::with_lexicon(0, Role::Agent, summary, lexicon.clone()),
+            Turn::with_lexicon(
+                1,
+                Role::User,
+                "Yes, cancel #W1234567. Do not cancel #W7654321.",
+                lexicon.clone(),
+            ),
+        ];
+        assert!(
+            consent(&turns, &["#W1234567"]).is_given(),
+            "{:?}",
+            consent(&turns, &["#W1234567"])
+        );
+        assert!(!consent(&turns, &["#W7654321"]).is_given());
+        let only_the_other = [
+            Turn::with_lexicon(
+                0,
+                Role::Agent,
+                "Shall I cancel order #W7654321?",
+                lexicon.clone(),
+            ),
+            Turn::with_lexicon(
+                1,
+                Role::User,
+                "Yes, cancel #W1234567. Do not cancel #W7654321.",
+                lexicon.clone(),
+            ),
+        ];
+        assert!(!consent(&only_the_other, &["#W7654321"]).is_given());
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::lexicon::{
     KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW,
     OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS,
     PRECEDENCE, PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
+    WHOLE_SCOPE,
 };
 use super::lexicon::{DEADLINES, NUMBER_WORDS, PLACING_WORDS, TIME_UNITS};
 use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
@@ -92,6 +93,13 @@ pub(crate) struct Markers {
     /// The reply corrects what the user said before to an explicit yes
     /// ([`corrected_to_yes`]); these markers are the reply's from that yes on.
     pub corrects_itself: bool,
+    /// The sentences (a bit per sentence, the first 64) that hold back
+    /// another of the records the reply addresses ([`held_back_sentences`]):
+    /// none of their markers counts, and their records are no part of the
+    /// answer.
+    pub held_back: u64,
+    /// Those of them that refuse their records outright.
+    pub held_back_refused: u64,
 }
 
 impl Markers {
@@ -128,6 +136,7 @@ impl Markers {
         // to reply with ("Reply CONFIRM to proceed"), a go-ahead as "I
         // confirm" is.
         m.go_ahead = matches!(read, [only] if only_confirms(only));
+        (m.held_back, m.held_back_refused) = held_back_sentences(read, asked);
         for (index, sentence) in read.iter().enumerate() {
             // Asked only of a sentence holding a pause, which few do.
             let yes_follows = || {
@@ -142,6 +151,9 @@ impl Markers {
             }
             if scope == Scope::Answer {
                 m.answer_sentences += 1;
+            }
+            if is_bit_set(m.held_back, index) {
+                continue;
             }
             match scope {
                 // An offer of more after any yes asks nothing of the
@@ -667,6 +679,81 @@ fn offers_more(sentence: &Sentence) -> bool {
                     .get(at.saturating_sub(2)..at)
                     .is_some_and(|before| before.iter().any(|b| b == "you"))
         })
+}
+
+/// The sentences of a reply that hold back another of the records the
+/// reply addresses, as bits (the first 64 sentences), and those of them
+/// refusing outright. Such a sentence names identifiers, every one of a
+/// kind (length, digits only or not) another sentence names and none named
+/// by another sentence; it does not say yes, and read alone it qualifies,
+/// refuses, withdraws or defers ("Yes, cancel #W1. Keep #W2 as is.", "For
+/// #W5733668, I'll reach out after it's delivered."). An anaphor before its
+/// first identifier may point elsewhere, and a word for everything
+/// ([`WHOLE_SCOPE`]) reaches past its records: neither holds back.
+fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u64) {
+    let ids: Vec<Vec<&Word>> = read
+        .iter()
+        .map(|sentence| {
+            sentence
+                .words()
+                .iter()
+                .filter(|w| super::asked::is_identifier(w))
+                .collect()
+        })
+        .collect();
+    if ids.iter().filter(|named| !named.is_empty()).count() < 2 {
+        return (0, 0);
+    }
+    let kind = |w: &Word| {
+        (
+            w.as_str().len(),
+            w.as_str().bytes().all(|b| b.is_ascii_digit()),
+        )
+    };
+    let (mut held, mut refused) = (0u64, 0u64);
+    for (index, (sentence, own)) in read.iter().zip(&ids).enumerate().take(64) {
+        let Some(first) = own.first() else {
+            continue;
+        };
+        let others: Vec<&Word> = ids
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != index)
+            .flat_map(|(_, named)| named.iter().copied())
+            .collect();
+        let apart = own
+            .iter()
+            .all(|id| !others.contains(id) && others.iter().any(|other| kind(other) == kind(id)));
+        if !apart {
+            continue;
+        }
+        let words = sentence.words();
+        let first_at = words.iter().position(|w| w == *first).unwrap_or(0);
+        let points_elsewhere = words
+            .iter()
+            .take(first_at)
+            .any(|w| WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w));
+        if points_elsewhere || words.iter().any(|w| WHOLE_SCOPE.contains(&w.as_str())) {
+            continue;
+        }
+        let alone = Markers::read_sentences("", std::slice::from_ref(sentence), asked);
+        if alone.says_yes() || !alone.any_defeater() {
+            continue;
+        }
+        held |= 1 << index;
+        if alone.stance() == Stance::Refuse {
+            refused |= 1 << index;
+        }
+    }
+    (held, refused)
+}
+
+/// Whether bit `index` of `bits` is set (indices past 63 never are).
+pub(crate) fn is_bit_set(bits: u64, index: usize) -> bool {
+    u32::try_from(index)
+        .ok()
+        .and_then(|i| bits.checked_shr(i))
+        .is_some_and(|b| b & 1 == 1)
 }
 
 /// Whether a sentence is about things no request for a decision named: it
