@@ -372,7 +372,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 31] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 33] = [
         (
             "pharmacy",
             "round10",
@@ -972,6 +972,42 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s5-pc-bullets-both-replacement",
                 "s5-pc-speed-and-cancel-both-yes",
                 "s5-pc-cancel-all-three-named",
+            ],
+        ),
+        (
+            "bank-card",
+            "round18k",
+            &["k4-freeze-formal-other-no-change-target-untouched"],
+            &[
+                "k1-raise-keep-same-card-number",
+                "k1-unfreeze-limit-as-it-is",
+                "k1-freeze-formal-other-card-untouched",
+                "k1-unfreeze-keep-replacement-as-is",
+                "k5-freeze-stays-plain-yes",
+                "k5-freeze-no-stays-yes-please",
+                "k5-unfreeze-stays-go-ahead",
+                "k5-raise-keep-up-the-good-work",
+                "k5-freeze-formal-keep-up-excellent-service",
+                "k5-raise-keep-it-short",
+                "k5-unfreeze-keep-calm",
+            ],
+        ),
+        (
+            "it-desk",
+            "round18k",
+            &[],
+            &[
+                "k1-wipe-system-access-stays",
+                "k1-grant-formal-leave-github-role",
+                "k1-wipe-onedrive-untouched",
+                "k5-reset-stays-plain-yes",
+                "k5-wipe-no-stays-yes-please",
+                "k5-revoke-keep-me-posted",
+                "k5-reset-keep-it-quick",
+                "k5-wipe-formal-keep-up-good-work",
+                "k5-revoke-keep-smiling",
+                "k5-reset-keep-calm",
+                "k5-wipe-keep-well",
             ],
         ),
     ];

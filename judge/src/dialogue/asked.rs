@@ -13,7 +13,7 @@ use hashbrown::HashSet;
 
 use super::choice::is_consent_word;
 use super::domain::DomainClass;
-use super::lexicon::{FIRST_OF_TWO, ORDINALS, PICKING_NOTHING, SECOND_OF_TWO};
+use super::lexicon::{FIRST_OF_TWO, KEPT_OBJECT_FILLERS, ORDINALS, PICKING_NOTHING, SECOND_OF_TWO};
 use super::stance::is_action_word;
 use super::tokens::{Sentence, Word, normalise, words};
 use super::vocabulary::WordClass;
@@ -69,6 +69,9 @@ pub struct AskedWords {
     /// The latest request for a decision asked which of the things it laid
     /// out to act on ([`AskedWords::mark_latest_picks_one`]).
     latest_picks_one: bool,
+    /// What the latest request for a decision says stays as it is, each as
+    /// the words naming it ([`AskedWords::keeps_what_latest_kept`]).
+    latest_kept: Vec<Vec<Word>>,
 }
 
 impl AskedWords {
@@ -319,6 +322,29 @@ impl AskedWords {
     /// Whether a clause's identifiers are all ones no request for a
     /// decision named (and it has at least one): the clause is about
     /// something else than any action the user was asked about.
+    /// Notes what the latest request for a decision says stays as it is
+    /// (`TurnCues::kept`).
+    pub(crate) fn set_latest_kept(&mut self, kept: Vec<Vec<Word>>) {
+        self.latest_kept = kept;
+    }
+
+    /// Whether the words a reply keeps (`object`, after or before its
+    /// retention phrase) name something the latest request said stays as
+    /// it is: every word of the object but [`KEPT_OBJECT_FILLERS`] is a
+    /// word of one thing it kept ("keep the shipping address the same"
+    /// after "Shipping address and payment method will remain the same").
+    pub(crate) fn keeps_what_latest_kept(&self, object: &[Word]) -> bool {
+        let mut named = object
+            .iter()
+            .filter(|w| !KEPT_OBJECT_FILLERS.contains(&w.as_str()))
+            .peekable();
+        named.peek().is_some()
+            && self
+                .latest_kept
+                .iter()
+                .any(|kept| named.clone().all(|w| kept.contains(w)))
+    }
+
     pub(crate) fn only_other_identifiers(&self, clause: &[Word]) -> bool {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))

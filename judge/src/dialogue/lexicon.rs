@@ -440,9 +440,16 @@ pub(crate) const RETENTION: &[&[&str]] = &[
     &["leave", "it"],
     &["leave", "them"],
     &["leave", "the"],
+    &["leave", "my"],
+    &["leave", "our"],
+    &["leave", "this"],
+    &["leave", "that"],
     &["alone"],
     &["as", "it", "is"],
     &["as", "is"],
+    &["is", "kept"],
+    &["are", "kept"],
+    &["be", "kept"],
 ];
 
 /// Withdrawals anywhere in the reply: the user takes back or stops.
@@ -834,13 +841,22 @@ pub(crate) const CONCEDING_OPENINGS: &[&[&str]] = &[&["even", "if"], &["even", "
 pub(crate) const ACTION_OBJECT_WINDOW: usize = 4;
 
 /// `keep` with one of these objects and then one of
-/// [`KEEP_IDIOM_COMPLEMENTS`] is an idiom of going on ("keep this moving",
-/// "keep things steady"), not keeping what the action would change.
-pub(crate) const KEEP_IDIOM_OBJECTS: &[&str] = &["this", "things", "it"];
+/// [`KEEP_IDIOM_COMPLEMENTS`] is an idiom of going on or of being told
+/// ("keep this moving", "keep things steady", "keep it short", "keep me
+/// posted", "keep us updated"), not keeping what the action would change.
+pub(crate) const KEEP_IDIOM_OBJECTS: &[&str] = &["this", "things", "it", "me", "us"];
 
 /// See [`KEEP_IDIOM_OBJECTS`].
-pub(crate) const KEEP_IDIOM_COMPLEMENTS: &[&str] =
-    &["moving", "going", "steady", "rolling", "flowing", "simple"];
+pub(crate) const KEEP_IDIOM_COMPLEMENTS: &[&str] = &[
+    "moving", "going", "steady", "rolling", "flowing", "simple", "short", "brief", "quick",
+    "posted", "updated", "informed", "notified", "advised",
+];
+
+/// `keep` right before one of these is an idiom about the person or the
+/// talk ("keep up the good work", "keep calm", "keep well", "keep in
+/// touch"), keeping nothing the action would change.
+pub(crate) const KEEP_IDIOM_HEADS: &[&str] =
+    &["up", "calm", "smiling", "well", "safe", "warm", "in"];
 
 /// Words of a keyword after which `to` starts an infinitive ("I don't need
 /// to cancel"), a different sense from the keyword's object use ("I don't
@@ -931,8 +947,9 @@ pub(crate) const WISHES: &[&str] = &["want", "need", "like", "wish", "prefer", "
 pub(crate) const OBJECT_WORDS: &[&str] = &["them", "one", "ones"];
 
 /// Retention phrases that follow their object ("leave the bottle *as is*",
-/// "leave the order *alone*"), by first word.
-pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone"];
+/// "leave the order *alone*", "my desktop files *are kept*"), by first
+/// word.
+pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone", "is", "are", "be"];
 
 /// Pronouns that may point at the action's object besides
 /// [`ACTION_ANAPHORS`]: a sentence holding one may be about it, whatever
@@ -1047,6 +1064,58 @@ pub(crate) const NOT_AN_OPTION: &[&str] = &[
 /// Words proposing to act on every one of the things laid out ("Shall I go
 /// ahead with both grants?").
 pub(crate) const ALL_OF_THEM: &[&str] = &["both", "all", "each", "every"];
+
+/// Words around what a reply keeps that name nothing of it ("keep *the*
+/// shipping address *the same*", "leave *my* mailbox *as it is*"): the
+/// rest must name what the request said stays as it is.
+pub(crate) const KEPT_OBJECT_FILLERS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "my",
+    "our",
+    "your",
+    "his",
+    "her",
+    "their",
+    "its",
+    "this",
+    "that",
+    "same",
+    "as",
+    "it",
+    "is",
+    "are",
+    "be",
+    "they",
+    "them",
+    "unchanged",
+    "untouched",
+    "intact",
+    "alone",
+    "exactly",
+    "please",
+    "kindly",
+    "just",
+    "current",
+    "existing",
+    "too",
+    "also",
+    "for",
+    "now",
+    "and",
+    "keep",
+    "kept",
+    "leave",
+    "let",
+    "make",
+    "sure",
+    "ensure",
+    "stay",
+    "stays",
+    "remain",
+    "remains",
+];
 
 /// Words reaching past the records a sentence names ("hold everything",
 /// "none of it yet"): a sentence holding one does not hold back only its

@@ -982,7 +982,7 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
                     [] => previous,
                     before => before,
                 };
-                let start = before.iter().rposition(ends).map_or(0, |i| i + 1);
+                let start = subjects_start(before, ends);
                 let span = before.get(start..).unwrap_or_default();
                 if !span.is_empty() {
                     kept.push(span.to_vec());
@@ -1002,6 +1002,31 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
         }
     }
     kept
+}
+
+/// Where the things a [`PhraseClass::KeptAfter`] phrase keeps begin in the
+/// words `before` it: after the last word `ends` takes, but over an *and*
+/// joining subjects ("Shipping address and payment method will remain the
+/// same": both), which is one whose words before it, back to the previous
+/// end, follow no action word ("I'll wipe LT-7720 and LT-7734 stays":
+/// LT-7734 only).
+fn subjects_start(before: &[Word], ends: impl Fn(&Word) -> bool) -> usize {
+    let mut start = before.iter().rposition(&ends).map_or(0, |i| i + 1);
+    while let Some(joint) = start.checked_sub(1)
+        && before.get(joint).is_some_and(|w| w == "and")
+    {
+        let prior = before.get(..joint).unwrap_or_default();
+        let prior_start = prior.iter().rposition(&ends).map_or(0, |i| i + 1);
+        let follows_action = prior_start
+            .checked_sub(1)
+            .and_then(|i| prior.get(i))
+            .is_some_and(is_action_word);
+        if prior_start == joint || follows_action {
+            break;
+        }
+        start = prior_start;
+    }
+    start
 }
 
 fn request_words(sentences: &[Sentence]) -> Vec<Word> {
@@ -1287,6 +1312,7 @@ fn picks_the_action(turn: &Turn, asked: &AskedWords) -> bool {
 /// ([`asks_which_to_act_on`]).
 fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool) {
     asked.add_sentences(turn.sentences());
+    asked.set_latest_kept(kept_as_is(turn.sentences()));
     asked.note_request_ids(&turn.text);
     asked.mark_latest_asks_other(last_question_elsewhere(turn, picks_one));
     asked.mark_latest_picks_one(picks_one);
@@ -2212,6 +2238,59 @@ mod tests {
                 "{summary} -> {reply}"
             );
         }
+    }
+
+    #[test]
+    fn keeping_what_the_request_said_stays_agrees_with_it() {
+        let lexicon = lexicon_of(&[&["freeze", "frozen"], &["wipe", "wiped"]]);
+        let summary = "I propose to freeze the card ending 6621, reason lost. \
+                       There will be no change to your card ending 1205. May I proceed?";
+        assert_replies_in(
+            &lexicon,
+            summary,
+            &[
+                (
+                    "I confirm. Kindly ensure the card ending 1205 remains as it is.",
+                    Reply::Affirms,
+                ),
+                (
+                    "Yes, and leave my card ending 1205 as it is.",
+                    Reply::Affirms,
+                ),
+                // The card the action changes, or one the request never kept.
+                (
+                    "Yes, but keep the card ending 6621 as it is.",
+                    Reply::Qualifies,
+                ),
+                ("Yes, and keep my other card as it is.", Reply::Qualifies),
+                (
+                    "Yes. Please make sure my savings card is kept.",
+                    Reply::Qualifies,
+                ),
+                // Idioms about the person or the talk keep nothing.
+                ("Yes thanks, keep me posted.", Reply::Affirms),
+                ("Go ahead, and keep up the good work!", Reply::Affirms),
+                ("Yes, but keep me on the old card.", Reply::Qualifies),
+            ],
+        );
+        // An *and* after no action word joins what stays; after one it ends
+        // the action's part.
+        let both = "I'll change the jacket to the red one. Shipping address and \
+                    payment method will remain the same. Reply YES to proceed.";
+        assert_replies_in(
+            &lexicon,
+            both,
+            &[("YES. Keep the shipping address the same.", Reply::Affirms)],
+        );
+        let wipe = "I'll wipe LT-7720 and LT-7734 stays as it is. Shall I go ahead?";
+        assert_replies_in(
+            &lexicon,
+            wipe,
+            &[
+                ("Yes, and keep LT-7734 as it is.", Reply::Affirms),
+                ("Yes, but keep LT-7720 as it is.", Reply::Qualifies),
+            ],
+        );
     }
 
     #[test]

@@ -6,10 +6,10 @@ use super::asked::{AskedWords, record_ids_in};
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
     ACTION_OBJECT_WINDOW, ADDITIVE_FOCUS, BARE_REFUSAL_WORDS, CONCEDING_OPENINGS, HYPOTHETICALS,
-    KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW,
-    OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS,
-    PRECEDENCE, PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
-    WHOLE_SCOPE,
+    KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_HEADS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD,
+    NEW_TOPIC_HEAD_WINDOW, OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES,
+    PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT,
+    SARCASM_MARKS, TEMPORAL, WHOLE_SCOPE,
 };
 use super::lexicon::{DEADLINES, NUMBER_WORDS, PLACING_WORDS, TIME_UNITS};
 use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
@@ -791,19 +791,30 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
                 clause.get(at + p.len()..)
             }
             .unwrap_or_default();
-            !keeps_going(p, object) && (anaphoric || !scoped_to_the_rest(object))
+            !keeps_going(p, object)
+                && (anaphoric || !scoped_to_the_rest(object))
+                && !asked.is_some_and(|asked| asked.keeps_what_latest_kept(object))
         })
     })
 }
 
-/// Whether a retention phrase and its object are an idiom of going on
-/// ("keep this moving", "keep things steady": [`KEEP_IDIOM_OBJECTS`] then
-/// [`KEEP_IDIOM_COMPLEMENTS`]), not keeping what the action would change.
+/// Whether a retention phrase and its object are an idiom of going on or
+/// of being told ("keep this moving", "keep me posted":
+/// [`KEEP_IDIOM_OBJECTS`] then [`KEEP_IDIOM_COMPLEMENTS`]; "keep up the
+/// good work", "keep calm": [`KEEP_IDIOM_HEADS`]), not keeping what the
+/// action would change.
 fn keeps_going(phrase: &[&str], object: &[Word]) -> bool {
     phrase == ["keep"]
-        && matches!(object, [what, how, ..]
-            if KEEP_IDIOM_OBJECTS.contains(&what.as_str())
-                && KEEP_IDIOM_COMPLEMENTS.contains(&how.as_str()))
+        && match object {
+            [what, how, ..]
+                if KEEP_IDIOM_OBJECTS.contains(&what.as_str())
+                    && KEEP_IDIOM_COMPLEMENTS.contains(&how.as_str()) =>
+            {
+                true
+            }
+            [head, ..] => KEEP_IDIOM_HEADS.contains(&head.as_str()),
+            [] => false,
+        }
 }
 
 /// Whether words name everything but the action: "other" or "else" comes
