@@ -722,8 +722,13 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             };
             let asks_decision = proposal.as_ref().is_some_and(|p| !p.keeps_only);
             let picks_one = asks_which_to_act_on(turn.sentences());
+            let kept = if asks_decision {
+                kept_as_is(turn.sentences())
+            } else {
+                Vec::new()
+            };
             if asks_decision {
-                note_request(asked, turn, picks_one);
+                note_request(asked, turn, picks_one, kept.clone());
                 asked.mark_latest_offers_keeping(
                     proposal.as_ref().is_some_and(|p| p.yes_picks_neither),
                 );
@@ -742,11 +747,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 } else {
                     Vec::new()
                 },
-                kept: if asks_decision {
-                    kept_as_is(turn.sentences())
-                } else {
-                    Vec::new()
-                },
+                kept,
                 // `asks_anything` without tokenizing the turn a second time.
                 asks_anything: asks_decision || turn.text.contains('?'),
                 ..TurnCues::default()
@@ -1309,10 +1310,11 @@ fn picks_the_action(turn: &Turn, asked: &AskedWords) -> bool {
 
 /// Adds an agent turn asking for a decision to what was asked.
 /// `picks_one`: the turn asks which of the things it lays out to act on
-/// ([`asks_which_to_act_on`]).
-fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool) {
+/// ([`asks_which_to_act_on`]); `kept`: what it says stays as it is
+/// ([`kept_as_is`], read once for the turn's cues too).
+fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool, kept: Vec<Vec<Word>>) {
     asked.add_sentences(turn.sentences());
-    asked.set_latest_kept(kept_as_is(turn.sentences()));
+    asked.set_latest_kept(kept);
     asked.note_request_ids(&turn.text);
     asked.mark_latest_asks_other(last_question_elsewhere(turn, picks_one));
     asked.mark_latest_picks_one(picks_one);
@@ -1484,7 +1486,12 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
     let mut asked = AskedWords::default();
     for turn in up_to_summary {
         if turn.role == Role::Agent && turn_asks_decision(turn) {
-            note_request(&mut asked, turn, asks_which_to_act_on(turn.sentences()));
+            note_request(
+                &mut asked,
+                turn,
+                asks_which_to_act_on(turn.sentences()),
+                kept_as_is(turn.sentences()),
+            );
             asked.mark_latest_offers_keeping(read_proposal(turn.sentences()).yes_picks_neither);
         }
     }
@@ -1497,7 +1504,12 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
         match turn.role {
             Role::Agent if !turn.text.trim().is_empty() && asks_anything(turn) => {
                 if turn_asks_decision(turn) {
-                    note_request(&mut asked, turn, asks_which_to_act_on(turn.sentences()));
+                    note_request(
+                        &mut asked,
+                        turn,
+                        asks_which_to_act_on(turn.sentences()),
+                        kept_as_is(turn.sentences()),
+                    );
                     asked.mark_latest_offers_keeping(
                         read_proposal(turn.sentences()).yes_picks_neither,
                     );
