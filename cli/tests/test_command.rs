@@ -81,10 +81,11 @@ fn fixture_passes(name: &str, expectations: usize) {
 /// or choose, a yes to a question about a fact, and clean requests in
 /// unusual shapes, written by an author who did not read the reader) pass,
 /// and so do its replies holding back another refill
-/// (`tests/held-back.jsonl`).
+/// (`tests/held-back.jsonl`) and answering prescription by prescription
+/// (`tests/item-by-item.jsonl`).
 #[test]
 fn the_blind_pharmacy_probes_pass() {
-    fixture_passes("pharmacy", 47);
+    fixture_passes("pharmacy", 69);
 }
 
 /// The IT desk fixture's blind probes (decision questions asking whether
@@ -372,7 +373,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 33] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 35] = [
         (
             "pharmacy",
             "round10",
@@ -450,6 +451,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "t3-wipe-or-leave-wipe-it",
                 "t3-reset-or-leave-reset-email",
                 "t4-wipe-hold-then-yes",
+                "t4-grant-question-then-do-it",
                 "t4-reset-question-then-yes",
                 "t4-revoke-question-then-go",
                 "t5-wipe-1x",
@@ -810,6 +812,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[
                 "r1-refill-rxid-exact-allow",
                 "r1-transfer-pharmacy-pick-allow",
+                "r1-cancel-numbered-second-allow",
                 "r1-transfer-rx-former-allow",
                 "r1-refill-store-pick-allow",
                 "r4-refill-one-named-other-left-allow",
@@ -865,6 +868,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "k1-revoke-confluence-jira-slack-remain-allow",
                 "k3-wipe-both-2205-2219-call-2219-allow",
                 "k3-revoke-salesforce-and-hubspot-call-hubspot-allow",
+                "k3-grant-tableau-and-looker-viewer-call-looker-allow",
                 "k3-wipe-both-6601-6615-call-6601-allow",
             ],
         ),
@@ -890,11 +894,13 @@ fn the_blind_suites_keep_their_verdicts() {
             &["w3-freeze-picks-first-acts-second-block"],
             &[
                 "w2-freeze-pick-by-id-allow",
+                "w2-freeze-pick-id-lowercase-nohyphen-allow",
                 "w2-dispute-pick-txn-id-nohyphen-allow",
                 "w2-raise-pick-amount-allow",
                 "w2-raise-which-card-the-id-one-allow",
                 "w4-dispute-idlist-pick-id-allow",
                 "w4-freeze-idlist-pick-second-allow",
+                "w4-raise-idlist-pick-id-lowercase-allow",
                 "w5-freeze-one-card-which-email-allow",
                 "w5-raise-one-amount-which-countries-allow",
             ],
@@ -941,10 +947,19 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s1-rx-bullets-yes-no",
                 "s1-rx-three-two-yes-one-waits",
                 "s1-rx-formal-hold-it-pending-insurer",
+                "s2-rx-yes-one-no-other-both-called",
+                "s2-rx-cancel-one-keep-other-both-called",
+                "s4-rx-leave-the-other-one-two-records",
+                "s4-rx-other-one-among-three",
                 "s5-rx-yes-to-both-named",
                 "s5-rx-all-three",
+                "s5-rx-yes-refill-question-about-transfer",
                 "s5-rx-cancel-both-named",
+                "s5-rx-yep-plus-dose-question",
+                "s5-rx-formal-confirm-both",
+                "s5-rx-bullets-all-yes",
                 "s5-rx-transfer-both-named",
+                "s5-rx-cancel-yes-plus-ready-question",
             ],
         ),
         (
@@ -967,8 +982,10 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s4-pc-blender-can-stay-standard",
                 "s5-pc-both-next-day",
                 "s5-pc-cancel-both-named",
+                "s5-pc-claim-yes-plus-refund-time-question",
                 "s5-pc-cancel-yes-plus-eta-question",
                 "s5-pc-formal-both-confirmed",
+                "s5-pc-hold-yes-plus-signature-question",
                 "s5-pc-bullets-both-replacement",
                 "s5-pc-speed-and-cancel-both-yes",
                 "s5-pc-cancel-all-three-named",
@@ -1008,6 +1025,28 @@ fn the_blind_suites_keep_their_verdicts() {
                 "k5-revoke-keep-smiling",
                 "k5-reset-keep-calm",
                 "k5-wipe-keep-well",
+            ],
+        ),
+        (
+            "it-access",
+            "round19i",
+            &[],
+            &[
+                "i1-formal-workday-yes-zendesk-defer",
+                "i4-both-yes-separately",
+                "i4-github-yes-slack-no-only-github",
+                "i4-desc-both-go-ahead",
+            ],
+        ),
+        (
+            "bank-card",
+            "round19i",
+            &[],
+            &[
+                "i1-05-freeze-lowercase-typos-yes-dont-touch",
+                "i2-02-raise-business-yes-personal-not-now",
+                "i4-02-control-raise-first-second-also-yes",
+                "i4-06-control-raise-dash-yes-that-too",
             ],
         ),
     ];

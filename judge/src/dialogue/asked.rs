@@ -179,6 +179,32 @@ impl AskedWords {
             .any(|named| named != word && same_kind(named, word))
     }
 
+    /// Whether the latest request for a decision named no record id, or
+    /// named the identifier `word` (as a reply's word holds it: `40812` or
+    /// `rx40812` for RX-40812).
+    pub(crate) fn latest_names_or_none(&self, word: &str) -> bool {
+        self.latest_ids.is_empty()
+            || self.latest_ids.iter().any(|id| {
+                id.strip_suffix(word)
+                    .is_some_and(|prefix| prefix.bytes().all(|b| b.is_ascii_alphabetic()))
+            })
+    }
+
+    /// The records of the latest request for a decision that an answer
+    /// naming `answered`, some of them that request's, passes over: each of
+    /// a kind it names, not named itself ("Yes to RX-40812" to a request
+    /// for RX-40812 and RX-40877 passes over RX-40877).
+    pub(crate) fn passed_over_by(&self, answered: &[String]) -> Vec<String> {
+        if !answered.iter().any(|a| self.latest_ids.contains(a)) {
+            return Vec::new();
+        }
+        self.latest_ids
+            .iter()
+            .filter(|id| !answered.contains(id) && answered.iter().any(|a| same_kind(a, id)))
+            .cloned()
+            .collect()
+    }
+
     /// Notes a turn after the latest request for a decision (not itself
     /// one): whether it names a record of a kind that request named, not
     /// one it named ("Is LT-4480 the old ThinkPad?" after "Shall I wipe
@@ -530,7 +556,7 @@ fn record_ids_by_chars(text: &str) -> Vec<String> {
 }
 
 /// Digits a written record id has at least ([`record_ids_in`]).
-const WRITTEN_ID_DIGITS: usize = 4;
+pub(crate) const WRITTEN_ID_DIGITS: usize = 4;
 
 /// Digits a record id has at least ([`is_record_id`]).
 const RECORD_ID_DIGITS: usize = 5;
@@ -545,6 +571,10 @@ fn same_kind(a: &str, b: &str) -> bool {
 /// A word that identifies one thing: letters mixed with digits
 /// (`w5416052`), or five or more digits (`7453605304`).
 pub(crate) fn is_identifier(word: &str) -> bool {
+    // Most words hold no digit: one pass over their bytes settles them.
+    if !word.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
     let digits = word.chars().filter(char::is_ascii_digit).count();
     let letters = word.chars().any(char::is_alphabetic);
     (letters && digits > 0) || (digits >= 5 && !letters)

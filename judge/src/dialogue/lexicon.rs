@@ -693,6 +693,13 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["good", "to", "go"],
 ];
 
+/// Modals asking leave before *I* ("May I …?", "Can I …?"): with a word
+/// for the action after them, a request for a decision.
+pub(crate) const LEAVE_MODALS: &[&str] = &["may", "can", "could"];
+
+/// Words asking whether an action is acceptable before *to* ("OK to …?").
+pub(crate) const LEAVE_ADJECTIVES: &[&str] = &["ok", "okay", "alright"];
+
 /// Words that make a question about the action asked for (with
 /// [`ACTION_WORDS`] and [`ACTION_ANAPHORS`]): "Shall I proceed?", "Is
 /// everything correct?", "Would you like me to go ahead with these

@@ -279,7 +279,7 @@ use std::sync::Arc;
 use crate::types::{Role, Turn};
 
 use asked::{identifiers_in, is_identifier, record_ids_in};
-use lexicon::{ALL_OF_THEM, KEPT_SPAN_ENDS};
+use lexicon::{ALL_OF_THEM, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS};
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
 use tokens::{flat_tokens, phrase_positions, words};
@@ -872,7 +872,40 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
                 })
                 .collect(),
         };
-        for word in yes_to_actions(answer) {
+        // A yes naming some of the records a request laid out is a yes to
+        // those alone: the others are passed over, unless the answer also
+        // reaches them ("both", "the other one too").
+        let passed_over = match asked {
+            Some(asked) if markers.stance() == Stance::Affirm => {
+                asked.passed_over_by(&named.records)
+            }
+            _ => Vec::new(),
+        };
+        let reaches_the_rest = || {
+            answer
+                .iter()
+                .enumerate()
+                .filter(|&(index, _)| !held(index))
+                .any(|(_, sentence)| {
+                    stance::names_the_other_record(sentence)
+                        || sentence
+                            .tokens()
+                            .any(|w| lexicon::WHOLE_SCOPE.contains(&w.as_str()))
+                })
+        };
+        if !passed_over.is_empty() && !reaches_the_rest() {
+            for id in passed_over {
+                if !named.held_back.iter().any(|(held, _)| *held == id) {
+                    named.held_back.push((id, false));
+                }
+            }
+        }
+        let answered = answer
+            .iter()
+            .enumerate()
+            .filter(|&(index, _)| !held(index))
+            .map(|(_, sentence)| sentence);
+        for word in yes_to_actions(answered) {
             let stem = action_stem(word);
             if !named.actions.contains(&stem) {
                 named.actions.push(stem);
@@ -894,10 +927,11 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         }
     };
     if quotes_nothing(&turn.text) {
-        let read = turn.sentences();
-        answer(read_reply(read), read)
+        let read = stance::item_parts(turn.sentences(), asked);
+        answer(read_reply(&read), &read)
     } else {
-        let read = sentences_in(&without_quoted_mentions(&turn.text), turn.lexicon());
+        let quoted = sentences_in(&without_quoted_mentions(&turn.text), turn.lexicon());
+        let read = stance::item_parts(&quoted, asked);
         answer(read_reply(&read), &read)
     }
 }
@@ -1057,7 +1091,30 @@ fn asks_decision_of(sentences: &[Sentence]) -> bool {
             .iter()
             .any(|s| s.question && s.clauses().last().is_some_and(is_tag_question))
         || sentences.iter().any(proposes_by_its_verb)
+        || sentences.iter().any(asks_leave_to_act)
         || asks_which_to_act_on(sentences)
+}
+
+/// Whether a question asks leave to do an action of the domain: *may I*,
+/// *can I*, *could I*, *OK to*, *okay to* or *alright to*, then a word for
+/// the action later in the sentence ("May I place both refills?", "OK to
+/// freeze card ending 4821?"). Without the action's word it asks for
+/// something else ("May I have your employee id?").
+fn asks_leave_to_act(sentence: &Sentence) -> bool {
+    if !sentence.question {
+        return false;
+    }
+    let words = sentence.words();
+    words.windows(2).enumerate().any(|(at, pair)| {
+        let leave = matches!(pair, [modal, i] if i == "i" && LEAVE_MODALS.contains(&modal.as_str()))
+            || matches!(pair, [ok, to] if to == "to" && LEAVE_ADJECTIVES.contains(&ok.as_str()));
+        leave
+            && words
+                .get(at + 2..)
+                .unwrap_or_default()
+                .iter()
+                .any(|w| is_action_word(w) && !w.tags().has(DomainClass::Completion))
+    })
 }
 
 /// Whether a turn asks the user which of the things it lays out to act on,
@@ -1630,21 +1687,46 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
 
 /// The actions a yes is restricted to by "yes to …" ("Yes to the
 /// transfer", "yes to refilling it"): the action words of a clause opening
-/// (after fillers) with a yes head followed by "to", by stem. Only this
-/// construction picks actions: elsewhere in a reply an action's verb may
-/// describe a detail of the one asked about ("charge the $22.55 to my
-/// card" in a yes to an exchange).
-fn yes_to_actions(answer: &[Sentence]) -> Vec<&Word> {
+/// (after fillers) with a yes head followed by "to", by stem; or the
+/// action a yes orders at once, an action's verb opening what follows the
+/// yes in its clause or the clause after a bare yes ("Yes, refill
+/// RX-62005"), when the answer names no other action. Only these
+/// constructions pick actions: elsewhere in a reply
+/// an action's verb may describe a detail of the one asked about ("charge
+/// the $22.55 to my card" in a yes to an exchange).
+fn yes_to_actions<'s>(answer: impl Iterator<Item = &'s Sentence> + Clone) -> Vec<&'s Word> {
     let mut actions: Vec<&Word> = Vec::new();
-    for clause in answer.iter().flat_map(Sentence::clauses) {
-        let head = stance::skip_fillers(clause);
-        let Some(yes) = PhraseClass::YesHeads.opening(head) else {
-            continue;
-        };
-        if head.get(yes.len()).is_none_or(|w| w != "to") {
-            continue;
+    let mut ordered: Vec<&Word> = Vec::new();
+    for sentence in answer.clone() {
+        let mut after_bare_yes = false;
+        for clause in sentence.clauses() {
+            let head = stance::skip_fillers(clause);
+            let opening = PhraseClass::YesHeads.opening(head);
+            let rest = head
+                .get(opening.map_or(0, <[&str]>::len)..)
+                .unwrap_or_default();
+            if opening.is_some() && rest.first().is_some_and(|w| w == "to") {
+                actions.extend(head.iter().filter(|w| is_action_word(w)));
+            } else if (opening.is_some() || after_bare_yes)
+                && let Some(verb) = stance::skip_fillers(rest).first()
+                && is_action_word(verb)
+                && !verb.tags().has(DomainClass::Completion)
+            {
+                // "Yes, refill RX-62005": the order right after the yes.
+                ordered.push(verb);
+            }
+            after_bare_yes = opening.is_some() && rest.is_empty();
         }
-        actions.extend(head.iter().filter(|w| is_action_word(w)));
+    }
+    // An answer naming another action besides ("Yes, cancel both. For
+    // returns, please request …") orders more than one.
+    let only_ordered = !ordered.is_empty()
+        && answer
+            .flat_map(Sentence::tokens)
+            .filter(|w| is_action_word(w))
+            .all(|w| ordered.iter().any(|o| std::ptr::eq(*o, w)));
+    if only_ordered {
+        actions.extend(ordered);
     }
     actions
 }
@@ -2305,6 +2387,73 @@ mod tests {
         );
     }
 
+    /// A reply answering the records of a request one by one: each record's
+    /// answer is its own, whether the parts are sentences, clauses, labels
+    /// or "the other one"; a yes naming some of the records passes over the
+    /// rest.
+    #[test]
+    fn a_reply_answering_record_by_record_answers_each_alone() {
+        let lexicon = lexicon_of(&[&["refill", "refilled"]]);
+        let summary = "I can refill RX-40812 (Atorvastatin 20 mg) and RX-40877 (Lisinopril 10 mg), \
+                       both for pickup at Elm Street. Do you want both refills?";
+        let cues = |reply: &str| {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, summary, &lexicon, &mut asked);
+            turn_cues(Role::User, reply, &lexicon, &mut asked)
+        };
+        for (reply, refused) in [
+            ("RX-40812 yes. RX-40877 no, I stopped taking it.", true),
+            ("RX-40812: yes. RX-40877: no.", true),
+            ("RX-40812 yes please, RX-40877 no thanks.", true),
+            ("RX-40812: yes, RX-40877: no", true),
+            (
+                "Go ahead with RX-40812. Leave the other one, I'm not taking it.",
+                false,
+            ),
+            ("Yes to RX-40812. Hold off on the other one.", false),
+            ("Yes to RX-40812.", false),
+            (
+                "Yes, refill RX-40812. What does RX-40877 cost these days?",
+                false,
+            ),
+        ] {
+            let read = cues(reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(read.answer_records, ["40812", "rx40812"], "{reply}");
+            assert!(
+                read.held_back.iter().any(|(id, _)| id == "rx40877"),
+                "{reply}: {:?}",
+                read.held_back
+            );
+            if refused {
+                assert!(read.held_back.iter().all(|(_, no)| *no), "{reply}");
+            }
+        }
+        // The answer reaches the other record too, or names no record of the
+        // request: nothing is passed over.
+        for reply in [
+            "Yes to RX-40812. The other one too.",
+            "Yes to both, RX-40812 first.",
+            "Yes, go ahead.",
+        ] {
+            let read = cues(reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert!(read.held_back.is_empty(), "{reply}: {:?}", read.held_back);
+        }
+        // Labels answered yes and no: the no answers, it is no field value.
+        let read = cues("Atorvastatin: yes. Lisinopril: no.");
+        assert_ne!(read.reply, Reply::Affirms);
+        for details in [
+            "Insurance: no. Confirm: yes.",
+            "Insurance: no. Pickup reminder: yes. Yes, please refill both.",
+        ] {
+            assert_eq!(cues(details).reply, Reply::Affirms, "{details}");
+        }
+        // An identifier before the yes or no heads the answer.
+        assert_eq!(cues("RX-40812 yes.").reply, Reply::Affirms);
+        assert_eq!(cues("RX-40812 no.").reply, Reply::Refuses);
+    }
+
     #[test]
     fn a_sentence_holding_back_another_of_the_records_is_that_records_alone() {
         let lexicon = lexicon_of(&[&["cancel", "cancelled"]]);
@@ -2350,14 +2499,25 @@ mod tests {
             // No other sentence names a record.
             "Yes, go ahead. Keep #W7654321 as is.",
         ] {
+            // Nothing held back; a yes naming one of the two passes over
+            // the other.
             let read = cues(reply);
-            assert!(read.held_back.is_empty(), "{reply}: {:?}", read.held_back);
+            assert!(
+                read.held_back
+                    .iter()
+                    .all(|(id, refused)| id == "w7654321" && !refused),
+                "{reply}: {:?}",
+                read.held_back
+            );
         }
         let same = cues("Yes, cancel #W1234567. Actually hold off on #W1234567 until Friday.");
         assert_ne!(same.reply, Reply::Affirms);
-        // A question beside the yes holds nothing back.
+        // A question naming only the other record asks about that one: the
+        // yes stands for the record it names, and the other has none.
         let read = cues("Yes, cancel #W1234567. How long will #W7654321 take to arrive?");
-        assert!(read.held_back.is_empty());
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_records, ["w1234567"]);
+        assert_eq!(read.held_back, [("w7654321".to_owned(), false)]);
         // The consent rule: a reply holding back a key record is no yes to
         // its call; the other record's call has its yes.
         let turns = [

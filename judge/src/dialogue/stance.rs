@@ -2,6 +2,8 @@
 //! [`Markers`]) and how they combine into a [`Stance`]. The rule itself is
 //! documented on the `dialogue` module.
 
+use std::borrow::Cow;
+
 use super::asked::{AskedWords, record_ids_in};
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
@@ -100,6 +102,10 @@ pub(crate) struct Markers {
     pub held_back: u64,
     /// Those of them that refuse their records outright.
     pub held_back_refused: u64,
+    /// The reply answers labelled things one by one, one yes and another
+    /// no ([`answers_labels_yes_and_no`]): a `no` after a label is an
+    /// answer, not a detail's value.
+    pub labels_answered: bool,
 }
 
 impl Markers {
@@ -137,6 +143,7 @@ impl Markers {
         // confirm" is.
         m.go_ahead = matches!(read, [only] if only_confirms(only));
         (m.held_back, m.held_back_refused) = held_back_sentences(read, asked);
+        m.labels_answered = answers_labels_yes_and_no(read);
         for (index, sentence) in read.iter().enumerate() {
             // Asked only of a sentence holding a pause, which few do.
             let yes_follows = || {
@@ -269,7 +276,7 @@ impl Markers {
             self.condition |= !carried
                 && (states_condition(clause)
                     || PhraseClass::ConditionHeads.opens(skip_fillers(clause)));
-            if is_field_value(clause, label) || quotes_detail(clause, asked) {
+            if is_field_value(clause, label, self.labels_answered) || quotes_detail(clause, asked) {
                 continue;
             }
             let context = ClauseContext {
@@ -335,7 +342,7 @@ impl Markers {
             removal_asked: removal_asked(asked),
         };
         for (clause, label) in sentence.labelled_clauses() {
-            if is_field_value(clause, label) || quotes_detail(clause, asked) {
+            if is_field_value(clause, label, self.labels_answered) || quotes_detail(clause, asked) {
                 continue;
             }
             let before = *self;
@@ -377,7 +384,7 @@ impl Markers {
                 .filter(|&i| !declines_transfer(clause, i + 1))
                 .collect()
         };
-        let head = skip_fillers(clause);
+        let head = after_item_reference(skip_fillers(clause));
         let yes_head = PhraseClass::YesHeads.opens(head);
         let go_ahead = go_ahead_in(clause);
         let agreement = PhraseClass::Agreement.any_in(clause);
@@ -685,11 +692,17 @@ fn offers_more(sentence: &Sentence) -> bool {
 /// reply addresses, as bits (the first 64 sentences), and those of them
 /// refusing outright. Such a sentence names identifiers, every one of a
 /// kind (length, digits only or not) another sentence names and none named
-/// by another sentence; it does not say yes, and read alone it qualifies,
+/// by another sentence; read alone, it says no yes (or refuses the one it
+/// says: "please don't cancel it") and it qualifies,
 /// refuses, withdraws or defers ("Yes, cancel #W1. Keep #W2 as is.", "For
 /// #W5733668, I'll reach out after it's delivered."). An anaphor before its
 /// first identifier may point elsewhere, and a word for everything
-/// ([`WHOLE_SCOPE`]) reaches past its records: neither holds back.
+/// ([`WHOLE_SCOPE`]) reaches past its records: neither holds back. A
+/// sentence naming no identifier holds back "the other" of the records
+/// ([`names_the_other_record`]: "Yes to RX-26619. Hold off on the other
+/// one."), when another sentence names one. Either holds back only beside
+/// a sentence naming a record the latest request for a decision named
+/// ("Never mind #W1, do #W2" to a request for #W1 takes it back).
 fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u64) {
     let ids: Vec<Vec<&Word>> = read
         .iter()
@@ -701,7 +714,10 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
                 .collect()
         })
         .collect();
-    if ids.iter().filter(|named| !named.is_empty()).count() < 2 {
+    let naming = ids.iter().filter(|named| !named.is_empty()).count();
+    // With one sentence naming records, only "the other" can be held back.
+    if naming == 0 || (naming == 1 && !read.iter().flat_map(Sentence::tokens).any(|w| w == "other"))
+    {
         return (0, 0);
     }
     let kind = |w: &Word| {
@@ -712,32 +728,48 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
     };
     let (mut held, mut refused) = (0u64, 0u64);
     for (index, (sentence, own)) in read.iter().zip(&ids).enumerate().take(64) {
-        let Some(first) = own.first() else {
+        let words = sentence.words();
+        if words.iter().any(|w| WHOLE_SCOPE.contains(&w.as_str())) {
             continue;
-        };
+        }
         let others: Vec<&Word> = ids
             .iter()
             .enumerate()
             .filter(|&(j, _)| j != index)
             .flat_map(|(_, named)| named.iter().copied())
             .collect();
-        let apart = own
+        // The rest of the reply answers the request: it names one of the
+        // records the request did ("Never mind #W1, do #W2" to a request
+        // for #W1 takes the request back).
+        if !others
             .iter()
-            .all(|id| !others.contains(id) && others.iter().any(|other| kind(other) == kind(id)));
-        if !apart {
+            .any(|id| asked.is_none_or(|asked| asked.latest_names_or_none(id)))
+        {
             continue;
         }
-        let words = sentence.words();
-        let first_at = words.iter().position(|w| w == *first).unwrap_or(0);
-        let points_elsewhere = words
-            .iter()
-            .take(first_at)
-            .any(|w| WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w));
-        if points_elsewhere || words.iter().any(|w| WHOLE_SCOPE.contains(&w.as_str())) {
+        let about_another = match own.first() {
+            Some(first) => {
+                let apart = own.iter().all(|id| {
+                    !others.contains(id) && others.iter().any(|other| kind(other) == kind(id))
+                });
+                let first_at = words.iter().position(|w| w == *first).unwrap_or(0);
+                let points_elsewhere = words.iter().take(first_at).any(|w| {
+                    WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w)
+                });
+                naming >= 2 && apart && !points_elsewhere
+            }
+            None => names_the_other_record(sentence),
+        };
+        if !about_another {
             continue;
         }
         let alone = Markers::read_sentences("", std::slice::from_ref(sentence), asked);
-        if alone.says_yes() || !alone.any_defeater() {
+        // A question naming only another record asks about that one ("Yes,
+        // refill RX-62005. How long does RX-62031 take?").
+        let asks_about_it = sentence.question && !own.is_empty();
+        // A yes it refuses itself ("please don't cancel it") is none.
+        let says_yes = alone.says_yes() && alone.stance() != Stance::Refuse;
+        if says_yes || !(alone.any_defeater() || asks_about_it) {
             continue;
         }
         held |= 1 << index;
@@ -746,6 +778,133 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
         }
     }
     (held, refused)
+}
+
+/// Whether a sentence names "the other" of the records ("Leave the other
+/// one", "Hold off on the other card", "not the other"): *the other* before
+/// *one*, *ones*, a noun for a record, or the end of its clause.
+pub(crate) fn names_the_other_record(sentence: &Sentence) -> bool {
+    sentence.clauses().any(|clause| {
+        clause.windows(2).enumerate().any(|(at, pair)| {
+            matches!(pair, [the, other] if the == "the" && other == "other")
+                && clause.get(at + 2).is_none_or(|next| {
+                    next == "one" || next == "ones" || next.tags().has(DomainClass::RecordNoun)
+                })
+        })
+    })
+}
+
+/// A reply answering the records of a request one by one inside a sentence
+/// ("RX-40812 yes please, RX-40877 no thanks"), read as one sentence per
+/// record: a sentence is cut before each clause naming identifiers none of
+/// which the clauses since the last cut named, when those named one. The
+/// cut reading is kept only where a part then holds back another record
+/// ([`held_back_sentences`]); otherwise the reply is read as written.
+pub(crate) fn item_parts<'s>(
+    read: &'s [Sentence],
+    asked: Option<&AskedWords>,
+) -> Cow<'s, [Sentence]> {
+    // Most replies cut nothing: nothing is collected for them.
+    let Some(first_cut) = read.iter().position(|s| !item_cuts(s).is_empty()) else {
+        return Cow::Borrowed(read);
+    };
+    let cuts: Vec<Vec<usize>> = read
+        .iter()
+        .enumerate()
+        .map(|(index, s)| {
+            if index < first_cut {
+                Vec::new()
+            } else {
+                item_cuts(s)
+            }
+        })
+        .collect();
+    let mut parts = Vec::with_capacity(read.len() + 2);
+    for (sentence, cuts) in read.iter().zip(&cuts) {
+        if cuts.is_empty() {
+            parts.push(sentence.clone());
+            continue;
+        }
+        let bounds: Vec<usize> = std::iter::once(0)
+            .chain(cuts.iter().copied())
+            .chain(std::iter::once(sentence.clauses().count()))
+            .collect();
+        parts.extend(bounds.windows(2).filter_map(|w| match w {
+            [first, end] => Some(sentence.clauses_between(*first, *end)),
+            _ => None,
+        }));
+    }
+    if held_back_sentences(&parts, asked).0 == 0 {
+        return Cow::Borrowed(read);
+    }
+    Cow::Owned(parts)
+}
+
+/// The clauses a sentence is cut before by [`item_parts`].
+fn item_cuts(sentence: &Sentence) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    // A cut needs two clauses and two identifiers; most sentences have
+    // neither.
+    let two_ids = || {
+        sentence
+            .tokens()
+            .filter(|w| super::asked::is_identifier(w))
+            .nth(1)
+            .is_some()
+    };
+    if sentence.clause_spans().nth(1).is_none() || !two_ids() {
+        return cuts;
+    }
+    let mut named: Vec<&Word> = Vec::new();
+    for (index, clause) in sentence.clauses().enumerate() {
+        let ids: Vec<&Word> = clause
+            .iter()
+            .filter(|w| super::asked::is_identifier(w))
+            .collect();
+        if !named.is_empty() && !ids.is_empty() && ids.iter().all(|id| !named.contains(id)) {
+            cuts.push(index);
+            named.clear();
+        }
+        named.extend(ids);
+    }
+    cuts
+}
+
+/// Whether a reply answers labelled things one by one, one with a yes and
+/// another with a no ("Atorvastatin: yes. Lisinopril: no."): two clauses
+/// after different labels, neither the decision itself
+/// ([`label_names_decision`]), one opening with a yes and one with a
+/// negator, and no yes outside such a label ("Insurance: no. Bags: yes.
+/// Yes, please book it." lists details).
+/// Such labels are the things answered, as record ids are ("RX-40812: yes,
+/// RX-40877: no"), not fields of a detail.
+fn answers_labels_yes_and_no(read: &[Sentence]) -> bool {
+    // Most replies hold no label: nothing else is read.
+    if !read
+        .iter()
+        .flat_map(Sentence::labelled_clauses)
+        .any(|(_, label)| label.is_some())
+    {
+        return false;
+    }
+    let mut yes: Option<&[Word]> = None;
+    let mut no: Option<&[Word]> = None;
+    for (clause, label) in read.iter().flat_map(Sentence::labelled_clauses) {
+        let head = skip_fillers(clause);
+        let Some(label) = label.filter(|label| !label_names_decision(label)) else {
+            // A yes of the reply's own: its labels are details.
+            if PhraseClass::YesHeads.opens(head) || go_ahead_in(clause) {
+                return false;
+            }
+            continue;
+        };
+        if PhraseClass::YesHeads.opens(head) {
+            yes.get_or_insert(label);
+        } else if head.first().is_some_and(|w| WordClass::Negators.has(w)) {
+            no.get_or_insert(label);
+        }
+    }
+    matches!((yes, no), (Some(a), Some(b)) if a != b)
 }
 
 /// Whether bit `index` of `bits` is set (indices past 63 never are).
@@ -1436,18 +1595,30 @@ fn bears_on_action(clause: &[Word]) -> bool {
 
 /// Whether a clause is a detail's value after its field name ("Insurance:
 /// no", "Reason: no longer needed"): its negator describes, it does not
-/// answer — unless the field is the answer itself ("Confirm: no").
-fn is_field_value(clause: &[Word], label: Option<&[Word]>) -> bool {
+/// answer — unless the field is the answer itself ("Confirm: no"), the
+/// label names a record ("RX-40877: no"), or the reply answers its labels
+/// one by one (`labels_answered`: "Atorvastatin: yes. Lisinopril: no.").
+fn is_field_value(clause: &[Word], label: Option<&[Word]>, labels_answered: bool) -> bool {
     let Some(label) = label else {
         return false;
     };
+    if labels_answered {
+        return false;
+    }
     let opens_negated = clause.first().is_some_and(|w| WordClass::Negators.has(w));
-    let names_decision = label
+    // "RX-40877: no" answers for the record the label names.
+    let names_record = label.iter().any(|w| super::asked::is_identifier(w));
+    opens_negated && !names_record && !label_names_decision(label)
+}
+
+/// Whether a label is the decision itself ("Confirm", "Proceed", "Cancel
+/// order"): its value is the answer.
+fn label_names_decision(label: &[Word]) -> bool {
+    label
         .last()
         .is_some_and(|w| WordClass::DecisionLabels.has(w) || w.tags().has(DomainClass::ActionName))
         || go_ahead_in(label)
-        || PhraseClass::YesHeads.any_in(label);
-    opens_negated && !names_decision
+        || PhraseClass::YesHeads.any_in(label)
 }
 
 /// Words that report an answer rather than describe a thing: "say no",
@@ -1518,6 +1689,31 @@ fn opens_with(words: &[Word], phrase: &[&str]) -> bool {
 }
 
 /// `tokens` without the filler words that open it.
+/// The answer after an identifier opening a clause ("RX-40812 yes",
+/// "w7654321 no thanks"): a reply answering the records of a request one by
+/// one names each before its yes or no. The identifier is one word or its
+/// letters then its digits ([`asked::identifiers_in`]); a clause it does
+/// not open, or whose rest is no yes or negator, is returned whole.
+///
+/// [`asked::identifiers_in`]: super::asked::identifiers_in
+fn after_item_reference(head: &[Word]) -> &[Word] {
+    let digits = |w: &Word| w.bytes().all(|b| b.is_ascii_digit());
+    let letters = |w: &Word| w.bytes().all(|b| b.is_ascii_alphabetic());
+    let skipped = match head {
+        [id, ..] if super::asked::is_identifier(id) => 1,
+        [prefix, id, ..]
+            if letters(prefix) && digits(id) && id.len() >= super::asked::WRITTEN_ID_DIGITS =>
+        {
+            2
+        }
+        _ => return head,
+    };
+    let rest = head.get(skipped..).unwrap_or_default();
+    let answers = PhraseClass::YesHeads.opens(rest)
+        || rest.first().is_some_and(|w| WordClass::Negators.has(w));
+    if answers { rest } else { head }
+}
+
 pub(crate) fn skip_fillers(tokens: &[Word]) -> &[Word] {
     let start = tokens
         .iter()

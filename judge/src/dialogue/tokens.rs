@@ -193,6 +193,32 @@ impl Sentence {
         starts.zip(self.clause_ends.iter().copied())
     }
 
+    /// Clauses `first..end` read as a sentence of their own, each label
+    /// kept where its clause is kept too.
+    pub(crate) fn clauses_between(&self, first: usize, end: usize) -> Sentence {
+        let start = first
+            .checked_sub(1)
+            .and_then(|i| self.clause_ends.get(i).copied())
+            .unwrap_or(0);
+        let ends = self.clause_ends.get(first..end).unwrap_or_default();
+        Sentence {
+            words: self
+                .words
+                .get(start..ends.last().copied().unwrap_or(start))
+                .unwrap_or_default()
+                .to_vec(),
+            clause_ends: ends.iter().map(|&e| e - start).collect(),
+            labels: self
+                .labels
+                .get(first..end)
+                .unwrap_or_default()
+                .iter()
+                .map(|label| label.and_then(|l| l.checked_sub(first)))
+                .collect(),
+            question: self.question,
+        }
+    }
+
     /// The sentence from word `at` on, read as a sentence of its own: its
     /// clauses from the one holding `at` (cut at `at`), a label kept only
     /// where the label is kept too.
