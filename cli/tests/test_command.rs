@@ -88,6 +88,16 @@ fn the_blind_pharmacy_probes_pass() {
     fixture_passes("pharmacy", 69);
 }
 
+/// The library fixture (`engine/tests/fixtures/library`, a bundle written
+/// from its policy and the language reference alone) passes its formal
+/// smoke tests and its replies answering titles one by one
+/// (`tests/item-by-item.jsonl`: by label, by place, all of them, a yes to
+/// one of two).
+#[test]
+fn the_library_fixture_passes_its_tests() {
+    fixture_passes("library", 27);
+}
+
 /// The IT desk fixture's blind probes (decision questions asking whether
 /// the plan suits the user, a yes to a fact asked before the action, and
 /// keep-or-act questions) pass, and so do its conversations with an agent
@@ -373,7 +383,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// newly allowed fails too: update the lists and the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 35] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 38] = [
         (
             "pharmacy",
             "round10",
@@ -1032,10 +1042,19 @@ fn the_blind_suites_keep_their_verdicts() {
             "round19i",
             &[],
             &[
+                "i1-labels-jira-yes-confluence-no",
+                "i1-semicolon-salesforce-yes-tableau-notnow",
+                "i1-lines-figma-zoom-yes-notion-no",
                 "i1-formal-workday-yes-zendesk-defer",
+                "i1-unanswered-vpn-yes-okta-silent",
+                "i1-dashes-hubspot-yes-salesforce-think",
+                "i1-commas-github-confluence-yes-jira-no-all-granted",
                 "i4-both-yes-separately",
                 "i4-github-yes-slack-no-only-github",
                 "i4-desc-both-go-ahead",
+                "i4-deferred-then-explicit-yes",
+                "i5-jira-yes-confluence-no-both-granted",
+                "i5-github-yes-datadog-maybe-both-granted",
             ],
         ),
         (
@@ -1047,6 +1066,51 @@ fn the_blind_suites_keep_their_verdicts() {
                 "i2-02-raise-business-yes-personal-not-now",
                 "i4-02-control-raise-first-second-also-yes",
                 "i4-06-control-raise-dash-yes-that-too",
+            ],
+        ),
+        (
+            "library",
+            "round20",
+            &[],
+            &[
+                "l1-renew-colon-slash-yes-no-both-written",
+                "l3-renew-all-three-control",
+                "l6-renew-one-answered-other-unanswered",
+                "l8-renew-by-loan-id",
+                "l11-cancel-colon-yes-keep-both-written",
+                "l12-cancel-colon-control-only-yes-written",
+                "l13-cancel-yes-both-control",
+                "l14-cancel-by-position-top-yes-bottom-unsure",
+                "l19-cancel-one-word-yes-other-unanswered",
+                "l20-cancel-all-three-control",
+                "l21-place-colon-slash-yes-no-both-written",
+                "l23-place-both-please-control",
+                "l28-place-by-item-id",
+            ],
+        ),
+        (
+            "it-desk",
+            "round20",
+            &[],
+            &[
+                "d3-grant-system-names-inline-yes-no-control",
+                "d4-grant-system-names-inline-yes-no-twin",
+                "d7-revoke-three-all-three-control",
+                "d14-revoke-answers-one-silent-on-other-twin",
+                "d23-grant-go-ahead-one-not-that-one-twin",
+                "d24-revoke-no-both-then-yes-one-twin",
+            ],
+        ),
+        (
+            "parcel",
+            "round20",
+            &[],
+            &[
+                "p1-cancel-full-ids-colon-yes-no-control",
+                "p2-cancel-full-ids-colon-yes-no-twin",
+                "p7-claim-three-all-three-control",
+                "p14-speed-answers-one-silent-on-other-twin",
+                "p24-cancel-no-both-then-yes-to-mums-twin",
             ],
         ),
     ];

@@ -530,6 +530,17 @@ impl Extractor {
                         // Only a value known when the turn was read can be
                         // named in its answer: what a yes picked is decided
                         // then, the same at every later event.
+                        // An item a turn answered one by one is read
+                        // against every value, known then or later: the
+                        // call carrying it may be the first to.
+                        let items = turn.items.as_deref();
+                        if let Some(refused) = items.and_then(|items| items.holds_back(&read)) {
+                            self.facts.passed_over.push(PassedOverFact {
+                                value: Value::Str(value),
+                                event: turn.event,
+                                picked_another: refused,
+                            });
+                        }
                         push_mention(
                             &mut self.facts,
                             MentionFact {
@@ -537,7 +548,7 @@ impl Extractor {
                                 event: turn.event,
                                 speaker: turn.speaker,
                                 record,
-                                in_answer: false,
+                                in_answer: items.is_some_and(|items| items.answers(&read)),
                                 declined: declines_action(&turn.declined, text),
                                 action: lexicon.is_action_word(text),
                                 implied: false,
@@ -650,6 +661,7 @@ impl Extractor {
                 && cues.asks_decision
                 && rendered.as_ref().is_some_and(Turn::weighs_actions),
             retracts: cues.retracts,
+            by_item: !cues.answer_items.is_empty() && !cues.held_back_items.is_empty(),
         });
         let mut seen = SeenTurn::new(
             k,
@@ -659,6 +671,7 @@ impl Extractor {
             principal.is_some(),
             self.turns.last(),
         );
+        seen.items = TurnItems::of(&cues);
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
         let candidates = self.index.add_turn(&seen.read, self.turns.len());
@@ -686,6 +699,7 @@ impl Extractor {
                         speaker,
                         record: identifier.is_some_and(|w| is_record_word(w)),
                         in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w))
+                            || seen.items.as_ref().is_some_and(|items| items.answers(read))
                             || (action
                                 && (cues.answers_action(text)
                                     || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
@@ -704,6 +718,7 @@ impl Extractor {
             }
         }
         self.held_back(k, &cues);
+        self.turn_items(k, &seen);
         // A request for a decision naming no action restates the latest
         // one, when that proposed one action ("Updated: 30 tablets at Maple
         // Grove. Confirm?" after "Shall I place the refill?"): it names
@@ -971,6 +986,79 @@ impl Extractor {
         self.facts.passed_over.extend(passed);
     }
 
+    /// What the user turn just read (`seen`) answered item by item,
+    /// read against the values known so far ([`TurnItems`]): each value it
+    /// holds back, and each record whose fields were read as one (a
+    /// prescription by its medication), is passed over (no yes of the turn
+    /// is to a call carrying one); each value an answered item names, and
+    /// each such record, is in its answer, though the turn does not spell
+    /// it ("yes the metformin" refers to the prescription read as
+    /// "metformin 1000 mg"). A value known only later is read against the
+    /// turn when it is ([`Extractor::mentions`]).
+    fn turn_items(&mut self, k: EventIdx, seen: &SeenTurn) {
+        let Some(items) = seen.items.as_deref() else {
+            return;
+        };
+        let mut held: Vec<(Symbol, bool)> = Vec::new();
+        let mut answered: Vec<Symbol> = Vec::new();
+        for (index, read) in self.values.iter().enumerate() {
+            let Some(read) = read else { continue };
+            let Ok(raw) = u32::try_from(index) else { break };
+            if items.answers(read) {
+                answered.push(Symbol(raw));
+            } else if let Some(refused) = items.holds_back(read) {
+                held.push((Symbol(raw), refused));
+            }
+        }
+        // A record by the values its own fields were read as, not through
+        // another record (a patron whose list holds a loan id); in symbol
+        // order, so the facts come out the same on every run.
+        let mut records: Vec<(&Symbol, &Vec<Symbol>)> = self.record_strings.iter().collect();
+        records.sort_unstable_by_key(|(record, _)| record.0);
+        let (mut held_records, mut answered_records) = (Vec::new(), Vec::new());
+        for (record, strings) in records {
+            if let Some(&(_, refused)) = held.iter().find(|(value, _)| strings.contains(value)) {
+                held_records.push((*record, refused));
+            } else if answered.iter().any(|value| strings.contains(value)) {
+                answered_records.push(*record);
+            }
+        }
+        held.extend(held_records);
+        answered.extend(answered_records);
+        let mut passed: Vec<PassedOverFact> = Vec::new();
+        for (value, refused) in held {
+            if !passed.iter().any(|p| p.value == Value::Str(value)) {
+                passed.push(PassedOverFact {
+                    value: Value::Str(value),
+                    event: k,
+                    picked_another: refused,
+                });
+            }
+        }
+        self.facts.passed_over.extend(passed);
+        for value in answered {
+            if seen.named.contains(&value) {
+                continue;
+            }
+            push_mention(
+                &mut self.facts,
+                MentionFact {
+                    value: Value::Str(value),
+                    event: k,
+                    speaker: Speaker::User,
+                    record: self
+                        .identifiers
+                        .get(&value.0)
+                        .is_some_and(|w| is_record_word(w)),
+                    in_answer: true,
+                    declined: false,
+                    action: false,
+                    implied: true,
+                },
+            );
+        }
+    }
+
     /// Takes this event's reads into the records in play and the alias
     /// values; returns the aliases it learned, as `(alias value, record)`.
     fn learn_records(&mut self) -> Vec<(Symbol, Symbol)> {
@@ -1206,6 +1294,46 @@ struct SeenTurn {
     /// An agent turn asks which of the things it lays out to act on
     /// (`TurnCues::picks_one`).
     picks_one: bool,
+    /// A user turn's items answered and held back
+    /// (`TurnCues::answer_items`, `TurnCues::held_back_items`): a value
+    /// known only later is read against them too.
+    items: Option<Box<TurnItems>>,
+}
+
+/// The items a user turn answered one by one ([`SeenTurn::items`]).
+#[derive(Clone, Debug)]
+struct TurnItems {
+    answered: Vec<String>,
+    held_back: Vec<(String, bool)>,
+}
+
+impl TurnItems {
+    /// Of a user turn's cues, when it answered items one by one.
+    fn of(cues: &TurnCues) -> Option<Box<TurnItems>> {
+        (!cues.answer_items.is_empty() || !cues.held_back_items.is_empty()).then(|| {
+            Box::new(TurnItems {
+                answered: cues.answer_items.clone(),
+                held_back: cues.held_back_items.clone(),
+            })
+        })
+    }
+
+    /// Whether an answered item names the value read as `value`.
+    fn answers(&self, value: &ReadValue) -> bool {
+        TurnCues::names_item(self.answered.iter().map(String::as_str), value)
+    }
+
+    /// Whether the turn holds back the value read as `value`, and whether it
+    /// refuses it: a held-back item names it and no answered item does.
+    fn holds_back(&self, value: &ReadValue) -> Option<bool> {
+        if self.answers(value) {
+            return None;
+        }
+        self.held_back
+            .iter()
+            .find(|(item, _)| TurnCues::names_item([item.as_str()], value))
+            .map(|&(_, refused)| refused)
+    }
 }
 
 impl SeenTurn {
@@ -1242,6 +1370,7 @@ impl SeenTurn {
             named: Vec::new(),
             declined: Vec::new(),
             named_actions: 0,
+            items: None,
         }
     }
 

@@ -744,6 +744,9 @@ struct TurnSpec {
     passed_over: Vec<(Value, bool)>,
     /// A user turn correcting what the user said before to a yes.
     retracts: bool,
+    /// A user turn whose yes answers items one by one: a yes only to calls
+    /// carrying a value its answer names.
+    by_item: bool,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -761,6 +764,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     let back = prop::option::weighted(0.15, select(symbols.clone()));
     let passed = prop::option::weighted(0.2, (select(symbols.clone()), any::<bool>()));
     let retracts = prop::bool::weighted(0.4);
+    let by_item = prop::bool::weighted(0.3);
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
@@ -771,6 +775,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         (prop::bool::weighted(0.3), any::<u8>(), back),
         passed,
         retracts,
+        by_item,
     )
         .prop_map(
             move |(
@@ -783,6 +788,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                 disowning,
                 passed,
                 retracts,
+                by_item,
             )| {
                 let in_answer = named
                     .iter()
@@ -827,6 +833,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                         .into_iter()
                         .collect(),
                     retracts: by_user && retracts,
+                    by_item: by_user && by_item,
                 }
             },
         )
@@ -868,6 +875,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 disowned: Vec::new(),
                 passed_over: Vec::new(),
                 retracts: false,
+                by_item: false,
             };
             let yes = TurnSpec {
                 by_user: true,
@@ -884,6 +892,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     None => Vec::new(),
                 },
                 retracts: false,
+                by_item: false,
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -933,6 +942,7 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     disowned: Vec::new(),
                     passed_over: Vec::new(),
                     retracts: false,
+                    by_item: false,
                 };
                 let with_action = |record: Value| {
                     std::iter::once(record)
@@ -963,6 +973,7 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     disowned: Vec::new(),
                     passed_over: Vec::new(),
                     retracts: false,
+                    by_item: false,
                 })));
                 events.push(EventSpec::Call {
                     tool,
@@ -1556,6 +1567,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                     reply: reply_of(c, d, turn.revoke),
                     corrects: e,
                     retracts: turn.retracts,
+                    by_item: turn.by_item,
                     // Statuses stand for action words, each its own action:
                     // an agent turn naming two weighs them.
                     weighs_actions: !turn.by_user
@@ -2667,6 +2679,7 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
             corrects,
             weighs_actions: false,
             retracts: false,
+            by_item: false,
         }),
         mentions: named
             .iter()

@@ -154,6 +154,11 @@ pub struct TurnFact {
     /// qualifications since the request (`confirmed(...)`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub retracts: bool,
+    /// A user turn whose yes answers the things a request laid out one by
+    /// one ("jira: yes / confluence: no"): it is a yes only to a call
+    /// carrying a value its answer names (`confirmed(...)`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_item: bool,
 }
 
 /// How a user turn answers a request for a decision, as the reader decided

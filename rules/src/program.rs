@@ -254,6 +254,9 @@ crepe! {
     @input pub struct ICorrect(pub u32);
     // A user turn correcting what the user said before to a yes.
     @input pub struct IRetract(pub u32);
+    // A user turn whose yes answers the things a request laid out one by
+    // one (`TurnFact::by_item`).
+    @input pub struct IByItem(pub u32);
     // ---- workflow ----
     @input pub struct IStepRoot(pub u32, pub u32);
     @input pub struct IStepPt(pub u32, pub Env, pub u32);
@@ -454,9 +457,16 @@ crepe! {
     // the values ("30 or 90 tablets?" → "yes") confirms none of them.
     struct PicksNone(u32, u32, Env, u32);
     PicksNone(c, k, e, u) <- ConfVal(c, k, e, v), IUnpicked(v, u), (u <= k);
+    // A yes given item by item ("jira: yes / confluence: no") is a yes only
+    // to a call carrying a value its answer names.
+    struct AnswersItsItem(u32, u32, Env, u32);
+    AnswersItsItem(c, k, e, u) <- ConfVal(c, k, e, v), IInAnswer(v, u);
+    struct MissesItsItem(u32, u32, Env, u32);
+    MissesItsItem(c, k, e, u) <- Summary(c, k, e, a), IByItem(u), (a < u && u <= k),
+        !AnswersItsItem(c, k, e, u);
     struct YesTo(u32, u32, Env, u32);
     YesTo(c, k, e, u) <- Summary(c, k, e, a), IAffirm(u), (a < u && u <= k), !WindowClosed(a, u),
-        !NamesOtherRecords(c, k, e, u), !PicksNone(c, k, e, u);
+        !NamesOtherRecords(c, k, e, u), !PicksNone(c, k, e, u), !MissesItsItem(c, k, e, u);
     struct HasYes(u32, u32, Env);
     HasYes(c, k, e) <- YesTo(c, k, e, _);
     struct LaterYes(u32, u32, Env, u32);
@@ -485,7 +495,8 @@ crepe! {
     // no other record, takes back every revocation before it.
     struct Retraction(u32, u32, Env, u32);
     Retraction(c, k, e, u) <- Summary(c, k, e, a), IRetract(u), IAffirm(u), (a < u && u <= k),
-        !WindowClosed(a, u), !NamesOtherRecords(c, k, e, u), !PicksNone(c, k, e, u);
+        !WindowClosed(a, u), !NamesOtherRecords(c, k, e, u), !PicksNone(c, k, e, u),
+        !MissesItsItem(c, k, e, u);
     struct TakenBack(u32, u32, Env, u32);
     TakenBack(c, k, e, w) <- RevokedAt(c, k, e, w, _), Retraction(c, k, e, u), (w < u);
     struct Revoked(u32, u32, Env, u32, u8);

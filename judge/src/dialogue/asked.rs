@@ -7,16 +7,24 @@
 //! one") a clause is about is meaning, so such a clause still counts.
 //! Once a turn after the latest request names another record of a kind
 //! that request named, a yes naming none of the request's records cannot
-//! be placed ([`AskedWords::leaves_record_open`]).
+//! be placed ([`AskedWords::leaves_record_open`]). The things the latest
+//! request laid out side by side by words ("jira and confluence", a list of
+//! titles) are its items: a reply naming them is read with each as a
+//! record ([`AskedWords::items_as_ids`]).
+
+use std::borrow::Cow;
 
 use hashbrown::HashSet;
 
 use super::choice::is_consent_word;
 use super::domain::DomainClass;
-use super::lexicon::{FIRST_OF_TWO, KEPT_OBJECT_FILLERS, ORDINALS, PICKING_NOTHING, SECOND_OF_TWO};
+use super::lexicon::{
+    ALL_OF_THEM, FIRST_OF_TWO, ITEM_COORDINATORS, ITEM_LEADS, KEPT_OBJECT_FILLERS, MAX_ITEM_LEADS,
+    ORDINALS, PICKING_NOTHING, SECOND_OF_TWO,
+};
 use super::stance::is_action_word;
-use super::tokens::{Sentence, Word, normalise, words};
-use super::vocabulary::WordClass;
+use super::tokens::{MAX_LABEL_WORDS, Rewrite, Sentence, Word, normalise, words};
+use super::vocabulary::{OTHER, PhraseClass, WordClass};
 
 /// Words shorter than this are too common to name an option by ("on",
 /// "at").
@@ -72,6 +80,23 @@ pub struct AskedWords {
     /// What the latest request for a decision says stays as it is, each as
     /// the words naming it ([`AskedWords::keeps_what_latest_kept`]).
     latest_kept: Vec<Vec<Word>>,
+    /// The things the latest request for a decision laid out side by
+    /// side, each as the one word naming it, in order
+    /// ([`coordinated_items`]): "jira" and "confluence" of "access to jira
+    /// and confluence". A reply answers them one by one as it answers
+    /// records by their ids ([`AskedWords::items_as_ids`]).
+    latest_items: Vec<Word>,
+    /// The other item words of a listed item's line, each with its item's
+    /// place ("darkness" of "3. The Left Hand of Darkness"): a reply may
+    /// name the item by any of them.
+    latest_item_words: Vec<(Word, usize)>,
+    /// Per item, the record id its list line wrote, if one ("* #W9300146 —
+    /// Laptop"): a reply naming the item names that record.
+    latest_item_records: Vec<Option<String>>,
+    /// The latest request for a decision asked about all of its items at
+    /// once ("Shall I grant both?"): a reply naming one of them answers for
+    /// that one alone.
+    latest_asks_all: bool,
 }
 
 impl AskedWords {
@@ -162,6 +187,182 @@ impl AskedWords {
         self.other_discussed = false;
     }
 
+    /// Notes the things the request for a decision just added lays out
+    /// side by side ([`coordinated_items`]); fewer than two lay out none.
+    pub(crate) fn note_request_items(&mut self, text: &str, sentences: &[Sentence]) {
+        let listed = listed_items(text, sentences);
+        self.latest_item_words.clear();
+        self.latest_item_records.clear();
+        self.latest_items = if listed.len() >= 2 {
+            let mut items = Vec::with_capacity(listed.len());
+            for (at, (mut words, record)) in listed.into_iter().enumerate() {
+                let main = words.remove(0);
+                self.latest_item_words
+                    .extend(words.into_iter().map(|word| (word, at)));
+                self.latest_item_records.push(record);
+                items.push(main);
+            }
+            items
+        } else {
+            coordinated_items(sentences)
+        };
+        // The digits of a record id the request wrote ("RX-8801") name
+        // that record, not an item.
+        let ids = &self.latest_ids;
+        let before = self.latest_items.len();
+        self.latest_items.retain(|item| {
+            !ids.iter().any(|id| {
+                id.strip_suffix(item.as_str())
+                    .is_some_and(|prefix| prefix.bytes().all(|b| b.is_ascii_alphabetic()))
+            })
+        });
+        if self.latest_items.len() < before {
+            // The places of the other words no longer line up.
+            self.latest_item_words.clear();
+            self.latest_item_records.clear();
+        }
+        if self.latest_items.len() < 2 {
+            self.latest_items.clear();
+            self.latest_item_words.clear();
+            self.latest_item_records.clear();
+        }
+        // "Shall I grant both?": the question asks about all of them ("all
+        // 3 bags will be free" in a statement does not).
+        let asking = sentences.iter().filter(|s| s.question);
+        self.latest_asks_all = asking
+            .flat_map(Sentence::tokens)
+            .any(|w| ALL_OF_THEM.contains(&w.as_str()));
+        // An item's id, and the record id of its line as one word, are
+        // words of the request, as its own word is.
+        self.words
+            .extend((0..self.latest_items.len()).map(|at| Word::new(item_id(at))));
+        self.words
+            .extend(self.latest_item_records.iter().flatten().map(Word::new));
+    }
+
+    /// A reply's sentences with every word naming an item the latest
+    /// request for a decision laid out ([`AskedWords::note_request_items`])
+    /// read as that item's id ([`item_id`]): "jira: yes / confluence: no"
+    /// is then read as "RX-40812: yes, RX-40877: no" is, each item its own
+    /// record. A reply naming none of them is read as written.
+    pub(crate) fn items_as_ids<'s>(&self, read: &'s [Sentence]) -> Cow<'s, [Sentence]> {
+        if self.latest_items.is_empty() {
+            return Cow::Borrowed(read);
+        }
+        let mut named: Vec<usize> = read
+            .iter()
+            .flat_map(|s| (0..s.words().len()).filter_map(move |at| self.item_at(s, at)))
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        // One item named answers for it alone only where the request asked
+        // about all of them; elsewhere it may be a detail the request listed
+        // ("Confluence offers viewer, editor and space-admin").
+        let answers_items = match named.len() {
+            0 => false,
+            1 => self.latest_asks_all,
+            _ => true,
+        };
+        // A reply naming every item, with no word that could hold one back,
+        // answers them all alike: it is read as written.
+        if !answers_items || (named.len() == self.latest_items.len() && !may_hold_back(read)) {
+            return Cow::Borrowed(read);
+        }
+        Cow::Owned(
+            read.iter()
+                .map(|sentence| {
+                    sentence.rewritten(|at, word| match self.item_at(sentence, at) {
+                        Some(item) => Rewrite::Replace(self.item_as_id(item)),
+                        // "first one" is read as the first item's id alone.
+                        None if (word == "one" || word == "ones")
+                            && at.checked_sub(1).is_some_and(|before| {
+                                self.ordinal_item(sentence, before).is_some()
+                            }) =>
+                        {
+                            Rewrite::Drop
+                        }
+                        None => Rewrite::Keep,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The word a reply's word naming the item at `item` is read as: the
+    /// record id its list line wrote, or the item's own id ([`item_id`]).
+    fn item_as_id(&self, item: usize) -> Word {
+        match self.latest_item_records.get(item) {
+            Some(Some(record)) => Word::new(record),
+            _ => Word::new(item_id(item)),
+        }
+    }
+
+    /// The item (its place among the latest request's items, from 0) the
+    /// word at `at` of a reply's sentence names: by the item's word, or by
+    /// its place ([`AskedWords::ordinal_item`]).
+    fn item_at(&self, sentence: &Sentence, at: usize) -> Option<usize> {
+        let word = sentence.words().get(at)?;
+        self.latest_items
+            .iter()
+            .position(|item| item == word)
+            .or_else(|| {
+                let mut places = self
+                    .latest_item_words
+                    .iter()
+                    .filter(|(other, _)| other == word)
+                    .map(|&(_, place)| place);
+                // A word two items share names neither.
+                let place = places.next()?;
+                places.all(|p| p == place).then_some(place)
+            })
+            .or_else(|| self.ordinal_item(sentence, at))
+    }
+
+    /// The item an ordinal at `at` picks by its place among the latest
+    /// request's items: before *one* or a noun for a record ("the first
+    /// one", "top one"), alone in its clause ("Second, yes"), or ending its
+    /// clause after *the* ("not the second"). *Top* is the first, *last*
+    /// and *bottom* the last.
+    fn ordinal_item(&self, sentence: &Sentence, at: usize) -> Option<usize> {
+        let words = sentence.words();
+        let count = self.latest_items.len();
+        let place = match words.get(at)?.as_str() {
+            "top" => 1,
+            "last" | "bottom" => count,
+            word => ORDINALS
+                .iter()
+                .find(|(ordinal, _)| *ordinal == word)
+                .map(|&(_, place)| place)?,
+        };
+        if place == 0 || place > count {
+            return None;
+        }
+        let (start, end) = sentence.clause_spans().find(|&(s, e)| s <= at && at < e)?;
+        let next = words.get(at + 1).filter(|_| at + 1 < end);
+        let the_before = at > start && words.get(at - 1).is_some_and(|w| w == "the");
+        let points = next
+            .is_some_and(|w| w == "one" || w == "ones" || w.tags().has(DomainClass::RecordNoun))
+            || (next.is_none() && (at == start || the_before));
+        points.then(|| place - 1)
+    }
+
+    /// Whether the latest request for a decision laid out several things
+    /// to act on: items ([`AskedWords::note_request_items`]), record ids, or a question
+    /// about all of them ("Shall I grant both?"); and kept none as it is
+    /// ("Cancel PX-3561. PX-3577 won't be affected.": "both" then asks for
+    /// more than it proposed).
+    pub(crate) fn lays_out_several(&self) -> bool {
+        (self.latest_items.len() >= 2 || self.latest_ids.len() >= 2 || self.latest_asks_all)
+            && self.latest_kept.is_empty()
+    }
+
+    /// The word naming the item an id of [`AskedWords::items_as_ids`]
+    /// stands for.
+    pub(crate) fn item_word(&self, id: &str) -> Option<&Word> {
+        let at = id.strip_prefix(ITEM_ID_PREFIX)?.parse::<usize>().ok()?;
+        self.latest_items.get(at.checked_sub(1)?)
+    }
+
     /// Whether the latest request for a decision names a record id of the
     /// kind of the record `id` (as a trace holds it), none of them `id`:
     /// "Shall I upgrade PK-71466?" is about PK-71466, not about PK-71420, the
@@ -183,7 +384,8 @@ impl AskedWords {
     /// named the identifier `word` (as a reply's word holds it: `40812` or
     /// `rx40812` for RX-40812).
     pub(crate) fn latest_names_or_none(&self, word: &str) -> bool {
-        self.latest_ids.is_empty()
+        self.item_word(word).is_some()
+            || self.latest_ids.is_empty()
             || self.latest_ids.iter().any(|id| {
                 id.strip_suffix(word)
                     .is_some_and(|prefix| prefix.bytes().all(|b| b.is_ascii_alphabetic()))
@@ -195,13 +397,16 @@ impl AskedWords {
     /// a kind it names, not named itself ("Yes to RX-40812" to a request
     /// for RX-40812 and RX-40877 passes over RX-40877).
     pub(crate) fn passed_over_by(&self, answered: &[String]) -> Vec<String> {
-        if !answered.iter().any(|a| self.latest_ids.contains(a)) {
+        let items = (0..self.latest_items.len())
+            .filter(|&at| !matches!(self.latest_item_records.get(at), Some(Some(_))))
+            .map(item_id);
+        let laid_out: Vec<String> = self.latest_ids.iter().cloned().chain(items).collect();
+        if !answered.iter().any(|a| laid_out.contains(a)) {
             return Vec::new();
         }
-        self.latest_ids
-            .iter()
+        laid_out
+            .into_iter()
             .filter(|id| !answered.contains(id) && answered.iter().any(|a| same_kind(a, id)))
-            .cloned()
             .collect()
     }
 
@@ -375,6 +580,265 @@ impl AskedWords {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))
     }
+}
+
+/// Whether a reply holds a word or phrase that could hold something back:
+/// a negator, a deferral or wait, a hedge, a withdrawal, a refusal, a
+/// retention or a pause ("not now", "let me think", "keep").
+fn may_hold_back(read: &[Sentence]) -> bool {
+    read.iter().any(|sentence| {
+        let words = sentence.words();
+        words.iter().any(|w| {
+            WordClass::Negators.has(w)
+                || WordClass::Deferrals.has(w)
+                || WordClass::WaitingHeads.has(w)
+        }) || [
+            PhraseClass::Hedges,
+            PhraseClass::Withdrawals,
+            PhraseClass::Refusals,
+            PhraseClass::Declining,
+            PhraseClass::Retention,
+            PhraseClass::Keeping,
+            PhraseClass::Pauses,
+        ]
+        .iter()
+        .any(|class| class.any_in(words))
+    })
+}
+
+/// How the id of an item a request laid out opens ([`item_id`]): letters
+/// no record id of a domain opens with.
+const ITEM_ID_PREFIX: &str = "zzitem";
+
+/// The id the item at `at` (from 0) of the latest request's items is read
+/// as in a reply ([`AskedWords::items_as_ids`]): an identifier of a kind of
+/// its own, all items of one kind (`zzitem00001`).
+fn item_id(at: usize) -> String {
+    format!("{ITEM_ID_PREFIX}{:05}", at + 1)
+}
+
+/// The most words a sentence laying out items holds ("I can grant you
+/// access to jira and confluence"): a longer one is prose, whose *and*
+/// joins more than things to act on.
+const MAX_LAYOUT_WORDS: usize = 24;
+
+/// The things a request lays out side by side, each as the one word naming
+/// it, in order: the words on either side of a coordinator
+/// ([`ITEM_COORDINATORS`]; a few [`ITEM_LEADS`] between them skipped: "to
+/// jira and to confluence"), and the last words of the short clauses of a
+/// list before it ("figma, notion and zoom"), when they are item words
+/// ([`is_item_word`]). "I can grant you access to figma, notion and zoom"
+/// lays out figma, notion and zoom. Only one sentence may join items, of
+/// at most [`MAX_LAYOUT_WORDS`] words: a turn joining things in several,
+/// or in a long one, is prose, not a layout.
+fn coordinated_items(sentences: &[Sentence]) -> Vec<Word> {
+    let mut found: Vec<(usize, &Word)> = Vec::new();
+    let mut base = 0;
+    let mut laying_out = 0;
+    for sentence in sentences {
+        let before = found.len();
+        let words = sentence.words();
+        if words.len() > MAX_LAYOUT_WORDS {
+            continue;
+        }
+        // What a bracket says describes the thing before it ("Confluence
+        // (the wiki) and Jira"): its clauses are passed over.
+        let spans: Vec<(usize, usize)> = sentence
+            .clause_spans()
+            .enumerate()
+            .filter(|&(index, _)| !sentence.is_bracketed(index))
+            .map(|(_, span)| span)
+            .collect();
+        for (clause, &(start, end)) in spans.iter().enumerate() {
+            for at in start..end {
+                if !words
+                    .get(at)
+                    .is_some_and(|w| ITEM_COORDINATORS.contains(&w.as_str()))
+                {
+                    continue;
+                }
+                // A coordinator opening its clause ("…, and zoom") joins
+                // the last word of the clause before.
+                let left_clause = if at == start {
+                    clause.checked_sub(1)
+                } else {
+                    Some(clause)
+                };
+                let left_end = if at == start {
+                    left_clause
+                        .and_then(|c| spans.get(c))
+                        .map_or(start, |s| s.1)
+                } else {
+                    at
+                };
+                let left_start = left_clause
+                    .and_then(|c| spans.get(c))
+                    .map_or(start, |s| s.0);
+                let near = |positions: &mut dyn Iterator<Item = usize>| {
+                    let at = item_near(words, positions)?;
+                    Some((at, words.get(at)?))
+                };
+                let Some((left, left_word)) = near(&mut (left_start..left_end).rev()) else {
+                    continue;
+                };
+                let Some((right, right_word)) = near(&mut (at + 1..end)) else {
+                    continue;
+                };
+                found.push((base + left, left_word));
+                found.push((base + right, right_word));
+                // The short clauses of a list before it, and the clause
+                // opening the list ("… access to figma").
+                let mut before = left_clause.and_then(|c| c.checked_sub(1));
+                while let Some(c) = before {
+                    let Some(&(s, e)) = spans.get(c) else { break };
+                    let Some(last) = e.checked_sub(1).filter(|&l| l >= s) else {
+                        break;
+                    };
+                    let Some(word) = words.get(last).filter(|w| is_item_word(w)) else {
+                        break;
+                    };
+                    found.push((base + last, word));
+                    if e - s > MAX_LABEL_WORDS {
+                        break;
+                    }
+                    before = c.checked_sub(1);
+                }
+            }
+        }
+        base += words.len();
+        if found.len() > before {
+            laying_out += 1;
+        }
+    }
+    // Things joined in two sentences are two layouts, or prose joining
+    // words: which a reply's word answers is not read.
+    if laying_out > 1 {
+        return Vec::new();
+    }
+    found.sort_by_key(|&(at, _)| at);
+    let mut items: Vec<Word> = Vec::new();
+    for (_, word) in found {
+        if !items.contains(word) {
+            items.push(word.clone());
+        }
+    }
+    items
+}
+
+/// How many first words of a list line are looked at for its item word.
+const MAX_LINE_LEAD: usize = 4;
+
+/// The things a request lays out as a list, one per line opening with a
+/// list mark (`1.`, `2)`, `-`, `*`, `•`), each as the first item word of
+/// its line among its first [`MAX_LINE_LEAD`] words ([`is_item_word`]:
+/// "hobbit" of "1. The Hobbit (LN-51002)") with the other item words of
+/// its name (before any bracket, comma or colon), in order; none when a line of the list
+/// has no such word (the places would not line up). Each comes with the
+/// record id its line writes, if it writes one. The words are read
+/// as `sentences` tagged them (the domain's action words are no items).
+fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<String>)> {
+    let tagged = |word: &Word| {
+        sentences
+            .iter()
+            .flat_map(Sentence::tokens)
+            .find(|tagged| *tagged == word)
+            .filter(|tagged| tagged.tags().is_plain())
+            .cloned()
+    };
+    let mut items: Vec<(Vec<Word>, Option<String>)> = Vec::new();
+    // A list takes lines: most turns are one.
+    if !text.contains('\n') {
+        return items;
+    }
+    for line in text.lines() {
+        let Some(rest) = after_list_mark(line.trim_start()) else {
+            continue;
+        };
+        // The item's name ends where its details open ("Dune (LN-60101)",
+        // "Dune, due Friday", "Dune: print").
+        let name = rest
+            .split(['(', ',', ':', ';', '['])
+            .next()
+            .unwrap_or_default()
+            .split(" - ")
+            .next()
+            .unwrap_or_default();
+        let line_words = words(&normalise(name));
+        let first = line_words
+            .iter()
+            .take(MAX_LINE_LEAD)
+            .find(|word| is_item_word(word))
+            .and_then(tagged);
+        let Some(first) = first.filter(|w| !items.iter().any(|(item, _)| item.contains(w))) else {
+            return Vec::new();
+        };
+        let mut words = vec![first];
+        for word in &line_words {
+            if is_item_word(word)
+                && !words.contains(word)
+                && let Some(word) = tagged(word)
+            {
+                words.push(word);
+            }
+        }
+        let record = match record_ids_in(line).as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        };
+        items.push((words, record));
+    }
+    items
+}
+
+/// The rest of a line after the list mark it opens with, if it does.
+fn after_list_mark(line: &str) -> Option<&str> {
+    if let Some(rest) = line
+        .strip_prefix(['-', '*', '•'])
+        .filter(|rest| rest.starts_with(' '))
+    {
+        return Some(rest);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = line.get(digits..)?;
+    (1..=2)
+        .contains(&digits)
+        .then(|| rest.strip_prefix(['.', ')']))
+        .flatten()
+        .filter(|rest| rest.starts_with(' '))
+}
+
+/// The first word along `positions` that is not one of [`ITEM_LEADS`]
+/// (at most [`MAX_ITEM_LEADS`] skipped), if it is an item word.
+fn item_near(words: &[Word], positions: &mut dyn Iterator<Item = usize>) -> Option<usize> {
+    let mut skipped = 0;
+    for at in positions {
+        let word = words.get(at)?;
+        if ITEM_LEADS.contains(&word.as_str()) && skipped < MAX_ITEM_LEADS {
+            skipped += 1;
+            continue;
+        }
+        return is_item_word(word).then_some(at);
+    }
+    None
+}
+
+/// Whether a word can name an item a request lays out: a word of no list of
+/// the grammar's and nothing the domain names (no action, no record noun),
+/// no identifier (those are read as records already), no form in *-ing*
+/// and no [`ITEM_LEADS`]; three or more letters, or a number of four digits
+/// ("5517" of a card ending 5517; not "000" of "9,000").
+fn is_item_word(word: &Word) -> bool {
+    let text = word.as_str();
+    let named_by_letters = text.chars().count() >= 3 && text.chars().any(char::is_alphabetic);
+    let last_digits = text.len() == 4 && text.bytes().all(|b| b.is_ascii_digit());
+    // A form in -ing does something ("adding 3 bags"); it names nothing.
+    let doing = text.ends_with("ing");
+    word.id() == OTHER
+        && word.tags().is_plain()
+        && (named_by_letters || last_digits)
+        && !doing
+        && !is_identifier(text)
+        && !ITEM_LEADS.contains(&text)
 }
 
 /// Whether a clause is one letter that labels an option ("A." answering
@@ -586,6 +1050,43 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<Word> {
         words(&normalise(text))
+    }
+
+    #[test]
+    fn a_request_lays_out_the_items_it_joins_or_lists() {
+        let items = |text: &str| {
+            let mut asked = AskedWords::default();
+            asked.note_request_ids(text);
+            asked.note_request_items(text, &super::super::sentences(text));
+            asked
+                .latest_items
+                .iter()
+                .map(Word::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            items("I can grant you access to figma, notion and zoom."),
+            ["figma", "notion", "zoom"]
+        );
+        assert_eq!(
+            items("access to salesforce and to tableau?"),
+            ["salesforce", "tableau"]
+        );
+        assert_eq!(
+            items("Shall I freeze the cards ending 4821 and 5517?"),
+            ["4821", "5517"]
+        );
+        assert_eq!(
+            items("1. The Hobbit (LN-51002)\n2. Piranesi (LN-51003)\n- Middlemarch\nRenew all?"),
+            ["hobbit", "piranesi", "middlemarch"]
+        );
+        // Amounts and the digits of a written record id are no items.
+        assert!(
+            items("I can raise card 1620 to 9,000 and the card ending 8407 to 3,000.").is_empty()
+        );
+        assert!(items("atorvastatin 20 mg (RX-8801) and metformin 1000 mg (RX-8815)").is_empty());
+        // One thing is no layout.
+        assert!(items("Shall I grant you access to jira?").is_empty());
     }
 
     #[test]

@@ -162,6 +162,11 @@ impl DomainTags {
         self.classes & class.bit() != 0
     }
 
+    /// Whether the domain says nothing of the word: no class, no action.
+    pub(crate) fn is_plain(self) -> bool {
+        self.classes == 0 && self.actions == 0
+    }
+
     /// The actions the word is a form of (a bit per action).
     pub(crate) fn actions(self) -> u16 {
         self.actions

@@ -1183,6 +1183,30 @@ pub(crate) const PICKING_NOTHING: &[&str] = &[
     "than",
 ];
 
+/// Words joining the things a request lays out side by side ("access to
+/// jira and confluence", "Dune plus Circe"): the words on either side name
+/// items a reply may answer one by one. *Or* offers options instead
+/// (`choice.rs`).
+pub(crate) const ITEM_COORDINATORS: &[&str] = &["and", "plus"];
+
+/// Words that may stand between a coordinator and the item it joins ("and
+/// to tableau", "and your card ending 5517", "and on The Hobbit"), skipped
+/// when the item is looked for.
+pub(crate) const ITEM_LEADS: &[&str] = &[
+    "the", "a", "an", "to", "on", "for", "of", "your", "my", "our", "their", "his", "her", "also",
+    "then", "access", "ending", "in", "with", "number",
+];
+
+/// How many [`ITEM_LEADS`] may stand between a coordinator and its item.
+pub(crate) const MAX_ITEM_LEADS: usize = 3;
+
+/// Words a reply picking all of the things laid out may hold beside the
+/// word for all and a count ("all of them", "both ones", "all three
+/// thanks").
+pub(crate) const WHOLE_COUNT_FILLERS: &[&str] = &[
+    "of", "them", "these", "those", "the", "ones", "items", "ok", "okay", "thx", "pls", "plz",
+];
+
 /// Ordinals a reply picks the first of two options by ("the first one").
 pub(crate) const FIRST_OF_TWO: &[&str] = &["first", "former"];
 

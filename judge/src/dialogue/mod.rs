@@ -274,6 +274,7 @@ pub(crate) mod test_words {
     }
 }
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::types::{Role, Turn};
@@ -344,6 +345,15 @@ pub struct TurnCues {
     /// alone. A call carrying one has no yes in this turn (a refusal, if
     /// refused).
     pub held_back: Vec<(String, bool)>,
+    /// The things the latest request for a decision laid out side by side
+    /// ("access to jira and confluence") that a user turn's yes answers one
+    /// by one ("jira: yes"), each as the word naming it: the yes is given
+    /// item by item, and covers only a call carrying a value that word
+    /// names ([`TurnCues::names_item`]).
+    pub answer_items: Vec<String>,
+    /// Those things the turn holds back, as [`TurnCues::held_back`] holds
+    /// back records ("confluence: no"), each with whether it refuses them.
+    pub held_back_items: Vec<(String, bool)>,
     /// The actions an agent turn asking for a decision names only as what
     /// not to do, or what to do something else instead of ("hold off on
     /// wiping", "instead of refilling"), by the stem of their words
@@ -388,6 +398,18 @@ impl TurnCues {
                 span.windows(wanted.len())
                     .any(|window| window == wanted.as_slice())
             })
+    }
+
+    /// Whether one of `items` ([`TurnCues::answer_items`],
+    /// [`TurnCues::held_back_items`]) names the value read as `value`: it is
+    /// one of the value's words ("hobbit" of "The Hobbit").
+    #[must_use]
+    pub fn names_item<'i>(
+        items: impl IntoIterator<Item = &'i str>,
+        value: &value::ReadValue,
+    ) -> bool {
+        let mut items = items.into_iter().peekable();
+        items.peek().is_some() && items.any(|item| value.word_list().any(|w| w == item))
     }
 
     /// Whether the turn names the action `word` (a value, any case) only as
@@ -764,6 +786,13 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 Reply::Qualifies
             } else if asks_what_a_condition_brings(turn, &markers, asked) {
                 Reply::Other
+            } else if stance == Stance::Unknown
+                && !markers.any_defeater()
+                && asked.lays_out_several()
+                && picks_them_all(turn.sentences())
+            {
+                // "All three, thanks!" to "Shall I renew these three?".
+                Reply::Affirms
             } else {
                 Reply::of(stance, &markers, answers_the_action(turn, asked))
             };
@@ -778,6 +807,8 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 answer_actions: answer.actions,
                 answer_action_bits: answer.action_bits,
                 held_back: answer.held_back,
+                answer_items: answer.items,
+                held_back_items: answer.held_back_items,
                 ..TurnCues::default()
             }
         }
@@ -811,6 +842,33 @@ fn asks_what_a_condition_brings(turn: &Turn, markers: &Markers, asked: &AskedWor
             .all(|w| asked.names_action(w))
 }
 
+/// Whether a reply only picks everything the request laid out ("all three
+/// please", "Both, thanks!", "all of them"): no question, and besides one
+/// word for all of them ([`ALL_OF_THEM`]) only a count, *of them* and the
+/// like, and politeness.
+fn picks_them_all(sentences: &[Sentence]) -> bool {
+    let mut all = 0;
+    for sentence in sentences {
+        if sentence.question {
+            return false;
+        }
+        for word in sentence.tokens() {
+            let text = word.as_str();
+            if ALL_OF_THEM.contains(&text) {
+                all += 1;
+            } else if !(WordClass::Fillers.has(word)
+                || lexicon::NUMBER_WORDS.contains(&text)
+                || lexicon::WHOLE_COUNT_FILLERS.contains(&text)
+                || text.bytes().all(|b| b.is_ascii_digit())
+                || word.tags().has(DomainClass::RecordNoun))
+            {
+                return false;
+            }
+        }
+    }
+    all == 1
+}
+
 /// Whether every negator of `sentences` stands after a condition word of
 /// its clause ("… if I can't pick it up"), none outside a condition.
 fn negators_only_in_conditions(sentences: &[Sentence]) -> bool {
@@ -838,6 +896,28 @@ struct Answer {
     action_bits: u16,
     /// [`TurnCues::held_back`].
     held_back: Vec<(String, bool)>,
+    /// [`TurnCues::answer_items`].
+    items: Vec<String>,
+    /// [`TurnCues::held_back_items`].
+    held_back_items: Vec<(String, bool)>,
+}
+
+impl Answer {
+    /// Moves the ids of the items a request laid out
+    /// ([`AskedWords::items_as_ids`]) out of the records and held-back
+    /// records into the items, as the words naming them.
+    fn items_apart(&mut self, asked: &AskedWords) {
+        let word = |id: &str| asked.item_word(id).map(Word::to_string);
+        self.items = self.records.iter().filter_map(|id| word(id)).collect();
+        self.items.dedup();
+        self.records.retain(|id| word(id).is_none());
+        self.held_back_items = self
+            .held_back
+            .iter()
+            .filter_map(|(id, refused)| Some((word(id)?, *refused)))
+            .collect();
+        self.held_back.retain(|(id, _)| word(id).is_none());
+    }
 }
 
 /// The reply markers of a user turn, and what its answer names: from its
@@ -849,6 +929,8 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         let answer = read.get(..markers.answer_sentences).unwrap_or(read);
         let held = |index: usize| stance::is_bit_set(markers.held_back, index);
         let mut named = Answer {
+            items: Vec::new(),
+            held_back_items: Vec::new(),
             records: answer
                 .iter()
                 .enumerate()
@@ -875,6 +957,27 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         // A yes naming some of the records a request laid out is a yes to
         // those alone: the others are passed over, unless the answer also
         // reaches them ("both", "the other one too").
+        // An item a request laid out is answered only by a sentence that
+        // says yes to it ("The personal one not right now" answers nothing).
+        if let Some(asked) = asked
+            && named.records.iter().any(|id| asked.item_word(id).is_some())
+        {
+            let said_yes: Vec<String> = answer
+                .iter()
+                .enumerate()
+                .filter(|&(index, _)| !held(index))
+                .filter(|(_, sentence)| {
+                    let alone =
+                        Markers::read_sentences("", std::slice::from_ref(sentence), Some(asked));
+                    alone.stance() == Stance::Affirm
+                })
+                .flat_map(|(_, sentence)| sentence.clauses())
+                .flat_map(|clause| identifiers_in(clause, &written))
+                .collect();
+            named
+                .records
+                .retain(|id| asked.item_word(id).is_none() || said_yes.contains(id));
+        }
         let passed_over = match asked {
             Some(asked) if markers.stance() == Stance::Affirm => {
                 asked.passed_over_by(&named.records)
@@ -912,6 +1015,9 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
             }
             named.action_bits |= word.tags().actions();
         }
+        if let Some(asked) = asked {
+            named.items_apart(asked);
+        }
         (markers, named)
     };
     // A reply correcting itself to a yes is read from that yes on.
@@ -926,13 +1032,29 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
             None => whole,
         }
     };
+    let read_from = |sentences: &[Sentence]| {
+        let read = stance::item_parts(sentences, asked);
+        answer(read_reply(&read), &read)
+    };
+    // The items a request laid out are read as records ("jira: yes /
+    // confluence: no"); that reading stands only where it holds an item
+    // back, as a cut record by record does ([`stance::item_parts`]).
+    let by_items = |sentences: &[Sentence]| {
+        if let Some(Cow::Owned(itemised)) = asked.map(|a| a.items_as_ids(sentences)) {
+            let read = read_from(&itemised);
+            if !read.1.held_back_items.is_empty() || !read.1.held_back.is_empty() {
+                return read;
+            }
+        }
+        read_from(sentences)
+    };
     if quotes_nothing(&turn.text) {
-        let read = stance::item_parts(turn.sentences(), asked);
-        answer(read_reply(&read), &read)
+        by_items(turn.sentences())
     } else {
-        let quoted = sentences_in(&without_quoted_mentions(&turn.text), turn.lexicon());
-        let read = stance::item_parts(&quoted, asked);
-        answer(read_reply(&read), &read)
+        by_items(&sentences_in(
+            &without_quoted_mentions(&turn.text),
+            turn.lexicon(),
+        ))
     }
 }
 
@@ -1373,6 +1495,7 @@ fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool, kept: Vec<
     asked.add_sentences(turn.sentences());
     asked.set_latest_kept(kept);
     asked.note_request_ids(&turn.text);
+    asked.note_request_items(&turn.text, turn.sentences());
     asked.mark_latest_asks_other(last_question_elsewhere(turn, picks_one));
     asked.mark_latest_picks_one(picks_one);
 }
@@ -2391,6 +2514,104 @@ mod tests {
     /// answer is its own, whether the parts are sentences, clauses, labels
     /// or "the other one"; a yes naming some of the records passes over the
     /// rest.
+    #[test]
+    fn a_reply_answering_laid_out_items_answers_each_alone() {
+        let lexicon = lexicon_of(&[&["grant", "granted"], &["renew", "renewed"]]);
+        let cues_after = |request: &str, reply: &str| {
+            let mut asked = AskedWords::default();
+            let _ = turn_cues(Role::Agent, request, &lexicon, &mut asked);
+            turn_cues(Role::User, reply, &lexicon, &mut asked)
+        };
+        let by_and = "I can grant you access to jira and confluence. Shall I grant both?";
+        let by_list = "I can renew these:\n1. The Hobbit\n2. Piranesi\nShall I renew both?";
+        for (request, reply, answered, held, refused) in [
+            (
+                by_and,
+                "jira: yes / confluence: no",
+                "jira",
+                "confluence",
+                true,
+            ),
+            (
+                by_and,
+                "Jira yes; confluence no, not needed",
+                "jira",
+                "confluence",
+                true,
+            ),
+            (
+                by_and,
+                "Yes to Jira. Confluence I don't need, no.",
+                "jira",
+                "confluence",
+                true,
+            ),
+            (by_and, "Yes to Jira.", "jira", "confluence", false),
+            (
+                by_and,
+                "confluence: no. jira: go ahead",
+                "jira",
+                "confluence",
+                true,
+            ),
+            (
+                by_list,
+                "first one yes, second one no",
+                "hobbit",
+                "piranesi",
+                true,
+            ),
+            (
+                by_list,
+                "Piranesi: yes / Hobbit: no",
+                "piranesi",
+                "hobbit",
+                true,
+            ),
+            (
+                by_list,
+                "Second, yes. The first, no thanks.",
+                "piranesi",
+                "hobbit",
+                true,
+            ),
+        ] {
+            let read = cues_after(request, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(read.answer_items, [answered], "{reply}");
+            assert_eq!(
+                read.held_back_items,
+                [(held.to_owned(), refused)],
+                "{reply}"
+            );
+        }
+        // A list line writing a record's id: naming the item names the record.
+        let with_ids = "To confirm, I'll cancel both orders:\n* #W9300146 — Laptop\n\
+                        * #W4597054 — Desk lamp\nProceed?";
+        let read = cues_after(with_ids, "Yes to the lamp. Not the laptop.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_records, ["w4597054"]);
+        assert_eq!(read.held_back, [("w9300146".to_owned(), true)]);
+        // Every item answered yes, or none named: nothing held back, and the
+        // reply is read as written (a yes to the whole).
+        for reply in ["Jira yes. Confluence, yes too.", "Yes to both."] {
+            let read = cues_after(by_and, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert!(
+                read.answer_items.is_empty() && read.held_back_items.is_empty(),
+                "{reply}"
+            );
+        }
+        // One thing of a list named where the request asks about one action
+        // is a detail, not an item answered alone.
+        let read = cues_after(
+            "Confluence offers viewer, editor and space-admin. Shall I grant you editor?",
+            "yes, editor please",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.answer_items.is_empty() && read.held_back_items.is_empty());
+    }
+
     #[test]
     fn a_reply_answering_record_by_record_answers_each_alone() {
         let lexicon = lexicon_of(&[&["refill", "refilled"]]);

@@ -156,13 +156,16 @@ impl fmt::Display for Word {
 pub(crate) struct Sentence {
     /// Every token of the sentence, in order.
     words: Vec<Word>,
-    /// Where each clause ends in `words` (clauses split at commas, colons,
+    /// Where each clause ends in `words` (clauses split at commas, colons, spaced slashes,
     /// brackets, quotes and dashes; none is empty).
     clause_ends: Vec<usize>,
     /// For each clause, the clause that is its label: the words before a
     /// colon that opens it ("insurance" for "Insurance: no"), if short
     /// enough to be a field name ([`MAX_LABEL_WORDS`]).
     labels: Vec<Option<usize>>,
+    /// The clauses inside brackets, a bit per clause (the first 64): what
+    /// they say describes what stands before them ("Confluence (the wiki)").
+    bracketed: u64,
     /// Whether the sentence ends with `?`.
     pub question: bool,
 }
@@ -215,8 +218,55 @@ impl Sentence {
                 .iter()
                 .map(|label| label.and_then(|l| l.checked_sub(first)))
                 .collect(),
+            bracketed: shifted_bits(self.bracketed, first),
             question: self.question,
         }
+    }
+
+    /// The sentence with each word rewritten as `rewrite` says (by its
+    /// position and text): kept, replaced or dropped. Clauses and labels
+    /// are kept; a word whose clause would be left empty is kept.
+    pub(crate) fn rewritten(&self, rewrite: impl Fn(usize, &Word) -> Rewrite) -> Sentence {
+        let mut words = Vec::with_capacity(self.words.len());
+        let mut clause_ends = Vec::with_capacity(self.clause_ends.len());
+        for (start, end) in self.clause_spans() {
+            let clause_start = words.len();
+            for at in start..end {
+                let Some(word) = self.words.get(at) else {
+                    break;
+                };
+                match rewrite(at, word) {
+                    Rewrite::Keep => words.push(word.clone()),
+                    Rewrite::Replace(other) => words.push(other),
+                    Rewrite::Drop => {}
+                }
+            }
+            if words.len() == clause_start {
+                words.extend(
+                    self.words
+                        .get(start..end)
+                        .unwrap_or_default()
+                        .iter()
+                        .cloned(),
+                );
+            }
+            clause_ends.push(words.len());
+        }
+        Sentence {
+            words,
+            clause_ends,
+            labels: self.labels.clone(),
+            bracketed: self.bracketed,
+            question: self.question,
+        }
+    }
+
+    /// Whether the clause at `index` stands inside brackets.
+    pub(crate) fn is_bracketed(&self, index: usize) -> bool {
+        u32::try_from(index)
+            .ok()
+            .and_then(|i| self.bracketed.checked_shr(i))
+            .is_some_and(|bits| bits & 1 == 1)
     }
 
     /// The sentence from word `at` on, read as a sentence of its own: its
@@ -245,6 +295,7 @@ impl Sentence {
                 .enumerate()
                 .map(|(i, label)| label.filter(|_| i > 0).and_then(|l| l.checked_sub(first)))
                 .collect(),
+            bracketed: shifted_bits(self.bracketed, first),
             question: self.question,
         }
     }
@@ -272,6 +323,21 @@ impl Sentence {
     fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
+}
+
+/// `bits` (a bit per clause) of the clauses from `first` on.
+fn shifted_bits(bits: u64, first: usize) -> u64 {
+    u32::try_from(first)
+        .ok()
+        .and_then(|f| bits.checked_shr(f))
+        .unwrap_or(0)
+}
+
+/// What [`Sentence::rewritten`] does with one word.
+pub(crate) enum Rewrite {
+    Keep,
+    Replace(Word),
+    Drop,
 }
 
 /// tau2's end-of-conversation marker, read as a space.
@@ -426,9 +492,11 @@ fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
         words: Vec::with_capacity(text.len() / 6 + 1),
         clause_ends: Vec::new(),
         labels: Vec::new(),
+        bracketed: 0,
         question,
     };
     let mut after_colon = false;
+    let mut in_bracket = false;
     let mut rest = text;
     loop {
         // The separators are ASCII, and no byte of a longer UTF-8
@@ -439,8 +507,13 @@ fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
             .position(|b| matches!(b, b',' | b':' | b'(' | b')' | b'"' | b'[' | b']'))
             .unwrap_or(rest.len());
         let part = rest.get(..end).unwrap_or_default();
-        let pieces = if part.as_bytes().contains(&b'-') {
-            Pieces::Split(part.split(" - "))
+        let pieces = if part.as_bytes().iter().any(|&b| b == b'-' || b == b'/') {
+            Pieces::Split(
+                part.split(" - ")
+                    .flat_map(|piece| piece.split(" / "))
+                    .collect::<Vec<_>>()
+                    .into_iter(),
+            )
         } else {
             Pieces::One(Some(part))
         };
@@ -457,6 +530,9 @@ fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
                     (words <= MAX_LABEL_WORDS).then_some(last)
                 })
                 .flatten();
+            if in_bracket && let Ok(index) = u32::try_from(read.clause_ends.len()) {
+                read.bracketed |= 1u64.checked_shl(index).unwrap_or(0);
+            }
             read.clause_ends.push(read.words.len());
             read.labels.push(label);
         }
@@ -464,17 +540,23 @@ fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
             break;
         };
         after_colon = separator == ':';
+        match separator {
+            '(' | '[' => in_bracket = true,
+            ')' | ']' => in_bracket = false,
+            _ => {}
+        }
         rest = rest.get(end + separator.len_utf8()..).unwrap_or_default();
     }
     lexicon.tag(&mut read.words);
     read
 }
 
-/// The parts of a clause text between ` - ` dashes: most have no dash, and
-/// splitting them would set up a substring search for nothing.
+/// The parts of a clause text between ` - ` dashes and ` / ` slashes
+/// ("jira: yes / confluence: no"): most have neither, and splitting them
+/// would set up a substring search for nothing.
 enum Pieces<'a> {
     One(Option<&'a str>),
-    Split(std::str::Split<'a, &'static str>),
+    Split(std::vec::IntoIter<&'a str>),
 }
 
 impl<'a> Iterator for Pieces<'a> {

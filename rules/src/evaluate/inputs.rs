@@ -426,6 +426,9 @@ impl Inputs {
                     if turn.retracts {
                         rt.extend([IRetract(ev)]);
                     }
+                    if turn.by_item {
+                        rt.extend([IByItem(ev)]);
+                    }
                 }
             }
         }

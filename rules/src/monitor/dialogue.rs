@@ -289,6 +289,15 @@ impl Dialogue {
         shaped.into_iter().chain(action).chain(read)
     }
 
+    /// Whether a user turn's yes, given item by item (`TurnFact::by_item`),
+    /// names none of `values` in its answer: it is no yes to them.
+    fn misses_its_item(&self, values: &[Value], turn: &TurnFact) -> bool {
+        turn.by_item
+            && !values
+                .iter()
+                .any(|&v| self.in_answer.contains(&(v, turn.event.0)))
+    }
+
     /// Whether the answer of the user's turn at `reply` names a record the
     /// summary at `summary` named, of the kind of a record among `values`
     /// it does not name: a yes to the records it names, not to these
@@ -406,6 +415,7 @@ impl Dialogue {
                         && window_open
                         && !picks_none
                         && !self.names_other_records(values, summary_event, turn.event.0, k)
+                        && !self.misses_its_item(values, turn)
                     {
                         revoked = None;
                         paused = None;
@@ -434,6 +444,7 @@ impl Dialogue {
                         && window_open
                         && !picks_none
                         && !self.names_other_records(values, summary_event, turn.event.0, k)
+                        && !self.misses_its_item(values, turn)
                     {
                         yes = Some(turn.event.0);
                     }
@@ -609,6 +620,7 @@ mod tests {
                 corrects,
                 weighs_actions: false,
                 retracts: false,
+                by_item: false,
             }),
             mentions: named
                 .iter()
@@ -637,6 +649,31 @@ mod tests {
             d.apply(e, &mut Vec::new());
         }
         d
+    }
+
+    /// "jira: yes / confluence: no" to a request naming both: the yes covers
+    /// a call on what its answer names, and no other.
+    #[test]
+    fn a_yes_given_item_by_item_covers_only_what_its_answer_names() {
+        let asked = agent(0, true, &[ORDER, OTHER]);
+        let mut by_item = user_yes_naming(1, &[ORDER]);
+        if let Some(turn) = &mut by_item.turn {
+            turn.by_item = true;
+        }
+        let d = dialogue(&[asked, by_item]);
+        assert!(d.confirmed(&[Value::Str(ORDER)], 1));
+        assert!(!d.confirmed(&[Value::Str(OTHER)], 1));
+        // A yes item by item naming nothing of the call is none to it; read
+        // as a whole, the same yes is.
+        let asked = agent(0, true, &[ORDER]);
+        let mut naming_nothing = user(1, true, false, false);
+        let whole = dialogue(&[asked.clone(), naming_nothing.clone()]);
+        assert!(whole.confirmed(&[Value::Str(ORDER)], 1));
+        if let Some(turn) = &mut naming_nothing.turn {
+            turn.by_item = true;
+        }
+        let d = dialogue(&[asked, naming_nothing]);
+        assert!(!d.confirmed(&[Value::Str(ORDER)], 1));
     }
 
     #[test]
