@@ -388,6 +388,7 @@ fn build(rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -> Case {
             step,
             evidence,
             request,
+            undecided: false,
         })
         .collect();
 

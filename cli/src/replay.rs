@@ -247,6 +247,7 @@ fn consent_note(consent: ConsentState) -> &'static str {
         ConsentState::Refused => "refused (a violation)",
         ConsentState::Qualified => "qualified (needs review)",
         ConsentState::Unknown => "unknown (needs review)",
+        ConsentState::Given => "given; a question the judge could not decide (needs review)",
     }
 }
 
@@ -314,6 +315,7 @@ fn print_event(out: &mut impl Write, event: &EventReport) -> std::io::Result<()>
             confirmation,
             consent,
             explanation,
+            ..
         } => {
             writeln!(
                 out,

@@ -431,9 +431,19 @@ fn an_unreachable_judge_keeps_the_gate_closed() {
         .unwrap();
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    // The classification fails too: nothing is allowed.
-    assert!(stdout.contains("mutating calls 2, blocked 2"), "{stdout}");
+    // The classification fails too: nothing is allowed. A write that lacks
+    // only what the judge could not decide is left to a person, its consent
+    // unknown; the other is blocked.
+    assert!(
+        stdout.contains("mutating calls 2, blocked 1, held for confirmation 1"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("ALLOW"), "{stdout}");
+    assert!(stdout.contains("CONFIRM  consent unknown"), "{stdout}");
+    assert!(
+        stdout.contains("the judge could not decide: The user confirmed. (cancel.confirm)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("unknown:"), "{stdout}");
 }
 

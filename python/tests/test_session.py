@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 import turnstile
-from conftest import BUNDLES, without_yes
+from conftest import BUNDLES, REPO, conversations, without_yes
 
 
 def writes(verdicts):
@@ -210,3 +210,18 @@ def test_a_stored_session_is_held_by_one_writer(retail, tmp_path):
     with pytest.raises(turnstile.StoreError):
         turnstile.Session(retail, store=store, session_id="one")
     del first
+
+
+def test_a_request_the_reader_cannot_place_is_left_to_a_person():
+    fixtures = REPO / "engine" / "tests" / "fixtures" / "pharmacy"
+    pharmacy = turnstile.Bundle.load(fixtures)
+    events = conversations(fixtures / "tests" / "requests.jsonl")["R05-yes-to-holding-off"]
+    (write,) = writes(turnstile.Session(pharmacy).push_many(events))
+    assert write.decision == "confirm" and not write.allowed
+    assert write.consent == "absent"
+    assert write.undecided == [
+        {
+            "question": "The patient asks to cancel a refill.",
+            "step": "classify[cancel_refill]",
+        }
+    ]

@@ -85,8 +85,16 @@ class Verdict:
 
     @property
     def consent(self) -> str | None:
-        """For a ``confirm``: ``absent`` or ``qualified``."""
+        """For a ``confirm``: ``absent``, ``qualified``, ``unknown`` (a model
+        judge could not answer) or ``given`` (only ``undecided`` stands)."""
         return self._report.get("consent")
+
+    @property
+    def undecided(self) -> list[dict[str, str]]:
+        """For a ``confirm``: the questions about the conversation the judge
+        could answer neither yes nor no (``{"question", "step"}``), which the
+        person approving the call decides too."""
+        return list(self._report.get("undecided", []))
 
     @property
     def approved(self) -> dict[str, Any] | None:

@@ -33,7 +33,9 @@
 //! declared a clock, so no event had a time. Format 3 (before a model
 //! judge's consent answers were kept): the `consents` table is added, and
 //! sessions of state format 5 become format 6 with no answer — no judge
-//! was asked one. Sessions of older state
+//! was asked one. Format 4 (before the judge's undecided answers were
+//! kept among the `accepted` rows): sessions of state format 6 become
+//! format 7, with none — none was kept. Sessions of older state
 //! formats are still refused. A session row naming its bundle by an older,
 //! path-based id is rewritten to the bundle's content id at its next
 //! append ([`SessionHandle::adopt_bundle_hash`]).
@@ -87,8 +89,17 @@ pub use durable::{Claimed, Committed, DurableError, DurableSession};
 
 /// The layout version of the store file (`PRAGMA user_version`). Format 2
 /// added the sessions' `control`, format 3 the events' `decided_at`, format
-/// 4 the `consents` table; older files are migrated on open.
-pub const STORE_FORMAT: i64 = 4;
+/// 4 the `consents` table, format 5 the undecided questions among the
+/// `accepted` rows; older files are migrated on open.
+pub const STORE_FORMAT: i64 = 5;
+
+/// The store format before undecided questions were kept, migrated on open.
+const STORE_FORMAT_WITHOUT_UNDECIDED: i64 = 4;
+
+/// The session-state format a format-4 store wrote, the same as
+/// [`STATE_VERSION`] apart from the undecided questions.
+const STATE_VERSION_WITHOUT_UNDECIDED: i64 =
+    turnstile_engine::session::STATE_VERSION_WITHOUT_UNDECIDED as i64;
 
 /// The store format before consent answers were kept, migrated on open.
 const STORE_FORMAT_WITHOUT_CONSENTS: i64 = 3;
@@ -325,7 +336,7 @@ impl Store {
                      ALTER TABLE events ADD COLUMN decided_at TEXT;
                      {CONSENTS_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
-                         WHERE state_format IN ({STATE_VERSION_WITHOUT_CONTROL}, {STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS});
+                         WHERE state_format IN ({STATE_VERSION_WITHOUT_CONTROL}, {STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS}, {STATE_VERSION_WITHOUT_UNDECIDED});
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
                 .map_err(sql)?;
@@ -335,7 +346,7 @@ impl Store {
                     "ALTER TABLE events ADD COLUMN decided_at TEXT;
                      {CONSENTS_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
-                         WHERE state_format IN ({STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS});
+                         WHERE state_format IN ({STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS}, {STATE_VERSION_WITHOUT_UNDECIDED});
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
                 .map_err(sql)?;
@@ -344,7 +355,15 @@ impl Store {
                 tx.execute_batch(&format!(
                     "{CONSENTS_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
-                         WHERE state_format = {STATE_VERSION_WITHOUT_CONSENTS};
+                         WHERE state_format IN ({STATE_VERSION_WITHOUT_CONSENTS}, {STATE_VERSION_WITHOUT_UNDECIDED});
+                     PRAGMA user_version = {STORE_FORMAT};"
+                ))
+                .map_err(sql)?;
+            }
+            STORE_FORMAT_WITHOUT_UNDECIDED => {
+                tx.execute_batch(&format!(
+                    "UPDATE sessions SET state_format = {STATE_VERSION}
+                         WHERE state_format = {STATE_VERSION_WITHOUT_UNDECIDED};
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
                 .map_err(sql)?;

@@ -265,8 +265,13 @@ struct Verdict {
     /// With `confirm`: what to ask the user.
     confirmation: Option<ConfirmationDoc>,
     /// With `confirm`: what the conversation says about the consent
-    /// (`absent`, `qualified`, `unknown`).
+    /// (`absent`, `qualified`, `unknown`, `given`).
     consent: Option<String>,
+    /// With `confirm`: the questions about the conversation the judge could
+    /// not decide, `[{"question": ..., "step": ...}]`; the person who
+    /// approves the call decides them too.
+    #[schema(value_type = Vec<Object>)]
+    undecided: Option<Vec<serde_json::Value>>,
     /// With an `allow` on an approval: `{"by": "user", "call": "c3"}`.
     #[schema(value_type = Object)]
     approved: Option<serde_json::Value>,

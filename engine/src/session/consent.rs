@@ -6,22 +6,24 @@
 //! model judge is asked when the reader cannot decide it ([`ConsentAsk`]),
 //! and the confirmation request a `confirm` verdict carries.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use turnstile_judge::dialogue::{Stance, readable_text, reply_stance};
 use turnstile_judge::{Conversation, JudgeRequest, Judgement, Question, Verdict, consent_node_id};
 use turnstile_rules::{
-    ConsentOutcome, Env, EventIdx, FactsBuilder, Reply, Speaker, StepId, Symbol, evaluate,
+    ConsentOutcome, Env, EventIdx, FactsBuilder, Monitor, Reply, Speaker, StepId, Symbol, evaluate,
 };
 
 use super::Explainer;
 use super::approvals::Standing;
-use super::core::Core;
+use super::core::{Core, consent_outcome};
 use super::judging::Judged;
+use super::runtime::Asked;
 use super::state::{ConsentAnswer, JudgedConsent};
 use super::turns;
 use super::verdict::{
-    Approved, Confirmation, ConsentByJudge, ConsentState, Detail, GateVerdict, JudgeNote,
+    Approved, Confirmation, ConsentByJudge, ConsentState, Detail, GateVerdict, JudgeNote, Undecided,
 };
 use crate::schema::ConfirmPiece;
 use crate::trace::Event;
@@ -126,7 +128,28 @@ impl Core {
     /// A model judge's answer about this consent (`consents`) decides what
     /// the conversation leaves open: its yes allows, its no blocks, any
     /// other answer is `confirm`.
+    ///
+    /// When the write fails on more than consent, [`Core::undecided_verdict`]
+    /// decides whether it waits only on questions the judge could not
+    /// decide (`undecided`) besides consent.
     pub fn consent_verdict(
+        &mut self,
+        k: EventIdx,
+        block: &GateVerdict,
+        read: Option<ConsentOutcome>,
+        judged: &Judged,
+        undecided: &Judged,
+        consents: &Consents,
+    ) -> Option<GateVerdict> {
+        let decided = self.decided_consent_verdict(k, block, read, judged, consents);
+        if decided.is_some() || undecided.is_empty() {
+            return decided;
+        }
+        self.undecided_verdict(k, block, read, judged, undecided, consents)
+    }
+
+    /// [`Core::consent_verdict`] over the questions the judge answered.
+    fn decided_consent_verdict(
         &mut self,
         k: EventIdx,
         block: &GateVerdict,
@@ -218,7 +241,207 @@ impl Core {
             confirmation: Box::new(confirmation),
             consent,
             explanation: explanation.clone(),
+            undecided: Vec::new(),
         })
+    }
+
+    /// What stands instead of `block` on the checked write `k` when it
+    /// fails on questions only meaning decides that the judge could answer
+    /// neither yes nor no (`undecided`: a request the offline reader cannot
+    /// place, a model that failed), and at most the user's consent besides:
+    /// `confirm`, carrying those questions for the person who approves the
+    /// call, with the consent [`ConsentState::Given`] when the write needs
+    /// no more than them. Never for a formal failure (the workflow is
+    /// evaluated with only those answers and the consent assumed), a
+    /// refused consent, a host's decline or a model judge's no to this
+    /// call's consent; the host's approval of an identical call allows it.
+    fn undecided_verdict(
+        &mut self,
+        k: EventIdx,
+        block: &GateVerdict,
+        read: Option<ConsentOutcome>,
+        judged: &Judged,
+        undecided: &Judged,
+        consents: &Consents,
+    ) -> Option<GateVerdict> {
+        let GateVerdict::Block {
+            step,
+            request,
+            explanation,
+            ..
+        } = block
+        else {
+            return None;
+        };
+        let Some(Event::Call { tool, .. }) = self.events.get(k.as_usize()) else {
+            return None;
+        };
+        let symbol = self.rt.bundle.domain.tool(tool)?.symbol;
+        let open = self.open_questions(symbol, judged, undecided);
+        if open.is_empty() {
+            return None;
+        }
+        let mut assumed = judged.clone();
+        for (at, steps) in undecided {
+            assumed
+                .entry(*at)
+                .or_default()
+                .extend(steps.iter().copied());
+        }
+        // A consent step among the undecided questions leaves the consent
+        // itself unknown, not given.
+        let consent_undecided = open
+            .iter()
+            .any(|(step, _)| self.rt.bundle.program.consent.is_step(*step));
+        let (authorized, env, consent) = match self.allowed_assuming(k, &assumed) {
+            Ok((authorized, env)) if consent_undecided => (authorized, env, ConsentState::Unknown),
+            Ok((authorized, env)) => (authorized, env, ConsentState::Given),
+            Err(answered) => {
+                let (authorized, env) = self.granted_allowed(k, symbol, &assumed)?;
+                let consent = match answered.or(read) {
+                    Some(ConsentOutcome::Refused | ConsentOutcome::Withdrawn) => return None,
+                    Some(ConsentOutcome::Absent) => ConsentState::Absent,
+                    Some(ConsentOutcome::Qualified | ConsentOutcome::Affirmative) => {
+                        ConsentState::Qualified
+                    }
+                    None => consent_read(self),
+                };
+                if consent == ConsentState::Refused {
+                    return None;
+                }
+                (authorized, env, consent)
+            }
+        };
+        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
+            return None;
+        };
+        match self.approvals.standing(tool, args) {
+            Standing::Approved(call, by) => {
+                return Some(GateVerdict::Allow {
+                    step: self.rt.step_name(authorized).to_owned(),
+                    request: self.bindings(&env),
+                    approved: Some(Approved { by, call }),
+                    consent_by_judge: None,
+                });
+            }
+            Standing::Declined(_) => return None,
+            Standing::Open => {}
+        }
+        let confirmation = self.confirmation(id, tool, args);
+        if consent != ConsentState::Given
+            && !consents.is_empty()
+            && consents.get(&self.consent_key(&confirmation, k)) == Some(&JudgedConsent::NotGiven)
+        {
+            return None;
+        }
+        let open: Vec<Undecided> = open.into_iter().map(|(_, question)| question).collect();
+        let asked: Vec<String> = open
+            .iter()
+            .map(|question| format!("{} ({})", question.question, question.step))
+            .collect();
+        Some(GateVerdict::Confirm {
+            step: step.clone(),
+            request: request.clone(),
+            confirmation: Box::new(confirmation),
+            consent,
+            explanation: format!(
+                "the judge could not decide: {}\n{explanation}",
+                asked.join("; ")
+            ),
+            undecided: open,
+        })
+    }
+
+    /// The questions on the way to `tool` the judge left undecided and
+    /// did not answer since, for the requests they were asked about: each
+    /// step once, in step order.
+    fn open_questions(
+        &self,
+        tool: Symbol,
+        judged: &Judged,
+        undecided: &Judged,
+    ) -> Vec<(StepId, Undecided)> {
+        let Some(on_path) = self.rt.on_path.get(&tool) else {
+            return Vec::new();
+        };
+        let answered: BTreeSet<(StepId, Env)> = judged.values().flatten().copied().collect();
+        let steps: BTreeSet<StepId> = undecided
+            .values()
+            .flatten()
+            .filter(|key| on_path.contains(&key.0) && !answered.contains(key))
+            .map(|(step, _)| *step)
+            .collect();
+        steps
+            .into_iter()
+            .filter_map(|step| {
+                let question = match self.rt.step(step)?.asked.as_ref()? {
+                    Asked::Criterion { text, .. } => text.clone(),
+                    Asked::Branch { description, .. } => description.clone(),
+                };
+                let name = self.rt.step_name(step).to_owned();
+                Some((
+                    step,
+                    Undecided {
+                        question,
+                        step: name,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    /// The step and request that authorize the checked write `k` (the
+    /// last event taken) in the bundle's own workflow when the verdicts
+    /// `assumed` stand, in the session's explainer; on a block, how the
+    /// user answered the consent it failed on (`None`: no failed consent
+    /// condition read an answer, or the workflow could not be evaluated).
+    fn allowed_assuming(
+        &self,
+        k: EventIdx,
+        assumed: &Judged,
+    ) -> Result<(StepId, Env), Option<ConsentOutcome>> {
+        match self.explainer {
+            Explainer::Monitor => {
+                let (last, before) = self.log.split_last().ok_or(None)?;
+                let at = |event: EventIdx| -> Vec<(StepId, Env)> {
+                    assumed
+                        .get(&event)
+                        .map(|steps| steps.iter().copied().collect())
+                        .unwrap_or_default()
+                };
+                let mut monitor = Monitor::new(Arc::clone(&self.rt.plan));
+                for facts in before {
+                    monitor.push(facts, &at(facts.event)).map_err(|_| None)?;
+                }
+                let outcome = monitor.push(last, &at(last.event)).map_err(|_| None)?;
+                match outcome.gated.as_deref().and_then(<[_]>::first) {
+                    Some(allowed) => Ok(*allowed),
+                    None => Err(monitor
+                        .explain_block()
+                        .and_then(|violation| consent_outcome(&violation))),
+                }
+            }
+            Explainer::Datalog => {
+                let mut builder = FactsBuilder::new(self.rt.bundle.arg_paths.clone());
+                for facts in &self.log {
+                    builder.push(facts);
+                }
+                let mut facts = builder.snapshot(&self.extractor.interner, k.next().0);
+                facts.judged = assumed
+                    .iter()
+                    .flat_map(|(at, steps)| steps.iter().map(move |(s, e)| (*s, *e, *at)))
+                    .collect();
+                let derived = evaluate(&self.rt.bundle.program, &facts).map_err(|_| None)?;
+                if let Some(allowed) = derived.allowed.get(&k).and_then(|a| a.first()) {
+                    return Ok(*allowed);
+                }
+                Err(derived
+                    .violations
+                    .iter()
+                    .find(|v| v.event == k)
+                    .and_then(consent_outcome))
+            }
+        }
     }
 
     /// The consent question about write `k` answered `verdict`, when the

@@ -211,18 +211,19 @@ impl Core {
     /// authorizes it, else blocked and explained by the session's
     /// [`Explainer`] — from `explained` when deciding whether to ask the
     /// judge already explained it. `judged`: the accepted verdicts, for
-    /// the Datalog explainer; `consents`: a model judge's answers about
-    /// consent.
+    /// the Datalog explainer; `undecided`: the questions the judge could
+    /// not decide; `consents`: a model judge's answers about consent.
     pub fn write_verdict(
         &mut self,
         k: EventIdx,
         allowed: &[(StepId, Env)],
         explained: Option<Violation>,
         judged: &Judged,
+        undecided: &Judged,
         consents: &Consents,
     ) -> GateVerdict {
         let (verdict, read) = self.formal_write_verdict(k, allowed, explained, judged);
-        self.consent_verdict(k, &verdict, read, judged, consents)
+        self.consent_verdict(k, &verdict, read, judged, undecided, consents)
             .unwrap_or(verdict)
     }
 
@@ -399,7 +400,7 @@ impl Core {
 /// strongest answer read by its failed consent conditions (a refusal over
 /// a withdrawal over a qualified reply over none), `None` when no failed
 /// consent condition read one (a consent step).
-fn consent_outcome(violation: &Violation) -> Option<ConsentOutcome> {
+pub(super) fn consent_outcome(violation: &Violation) -> Option<ConsentOutcome> {
     let rank = |outcome: ConsentOutcome| match outcome {
         ConsentOutcome::Refused => 4,
         ConsentOutcome::Withdrawn => 3,

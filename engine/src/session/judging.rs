@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use turnstile_judge::{JudgeRequest, Judgement, Turn, Usage};
+use turnstile_judge::{JudgeRequest, Judgement, Turn, Usage, Verdict};
 use turnstile_rules::{Env, EventIdx, Monitor, StepId, Symbol};
 
 use super::consent::{ConsentAsk, ConsentKey, Consents};
@@ -41,6 +41,14 @@ pub(super) type Judged = BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Judging {
     judged: Judged,
+    /// The questions the judge answered neither yes nor no, by the event
+    /// each was ready at: the steps a person decides (`confirm`) when a
+    /// write lacks nothing else but the user's consent. A step stays here
+    /// until a verdict for it is accepted.
+    undecided: Judged,
+    /// A question was left undecided since the consult last looked: the
+    /// questions after it are asked next.
+    undecided_anew: bool,
     asked: BTreeSet<AskedQuestion>,
     /// The model judge's answers about consent.
     consents: Consents,
@@ -203,6 +211,20 @@ impl Judging {
         &self.judged
     }
 
+    /// The steps the judge could not decide, by the event each question
+    /// was ready at.
+    pub fn undecided_map(&self) -> &Judged {
+        &self.undecided
+    }
+
+    /// The undecided questions as `(step, request, ready event)`.
+    pub fn undecided(&self) -> Vec<(StepId, Env, EventIdx)> {
+        self.undecided
+            .iter()
+            .flat_map(|(k, steps)| steps.iter().map(move |(s, e)| (*s, *e, *k)))
+            .collect()
+    }
+
     /// The verdicts that take effect at event `k`.
     pub fn judged_at(&self, k: EventIdx) -> Vec<(StepId, Env)> {
         self.judged
@@ -248,9 +270,12 @@ impl Judging {
             ..Judging::default()
         };
         for verdict in judged {
-            judging
-                .judged
-                .entry(verdict.evidence)
+            let kept = if verdict.undecided {
+                &mut judging.undecided
+            } else {
+                &mut judging.judged
+            };
+            kept.entry(verdict.evidence)
                 .or_default()
                 .insert((verdict.step, verdict.request));
         }
@@ -293,21 +318,76 @@ impl Judging {
     /// Whether a question not asked yet on this slice waits at a step on
     /// the way to `tool`'s authorizations: a blocked write that no answer
     /// can lift asks nothing.
-    pub fn any_question(&self, core: &Core, tool: Symbol) -> bool {
+    pub fn any_question(&self, core: &Core, tool: Symbol) -> Result<bool, SessionError> {
         let on_path = Scope::Path(tool).steps(&core.rt);
-        let any = questions::any_question(
-            &core.rt,
-            &core.monitor,
-            &self.last_turns,
-            &self.asked,
-            on_path,
-        );
-        // Every debug test run checks the shortcut against the questions.
-        debug_assert_eq!(
-            any,
-            !self.questions(core, &core.monitor, on_path).is_empty()
-        );
-        any
+        let any_on = |monitor: &Monitor| {
+            let any =
+                questions::any_question(&core.rt, monitor, &self.last_turns, &self.asked, on_path);
+            // Every debug test run checks the shortcut against the questions.
+            debug_assert_eq!(any, !self.questions(core, monitor, on_path).is_empty());
+            any
+        };
+        if any_on(&core.monitor) {
+            return Ok(true);
+        }
+        Ok(self
+            .assuming_undecided(core, on_path)?
+            .is_some_and(|assumed| any_on(&assumed)))
+    }
+
+    /// The questions not yet asked on this slice about the requests waiting
+    /// at a semantic step of `on_path`: in the session's monitor, then in
+    /// the monitor with the undecided steps assumed
+    /// ([`Judging::assuming_undecided`]) those it does not ask.
+    fn questions_now(
+        &mut self,
+        core: &Core,
+        on_path: &BTreeSet<StepId>,
+    ) -> Result<Vec<Ask>, SessionError> {
+        let mut asks = self.questions(core, &core.monitor, on_path);
+        if let Some(assumed) = self.assuming_undecided(core, on_path)? {
+            self.work.events_replayed += core.log.len() as u64;
+            for ask in self.questions(core, &assumed, on_path) {
+                if !asks.iter().any(|known| known.same_question(&ask)) {
+                    asks.push(ask);
+                }
+            }
+        }
+        Ok(asks)
+    }
+
+    /// The monitor the questions after an undecided step are found on:
+    /// the log replayed with every undecided step of `on_path` assumed
+    /// answered yes, so a write left to a person is also decided on the
+    /// questions that follow it. `None` when no step of `on_path` is
+    /// undecided (the session's own monitor serves).
+    fn assuming_undecided(
+        &self,
+        core: &Core,
+        on_path: &BTreeSet<StepId>,
+    ) -> Result<Option<Monitor>, SessionError> {
+        let open = self
+            .undecided
+            .values()
+            .flatten()
+            .any(|key| on_path.contains(&key.0));
+        if !open {
+            return Ok(None);
+        }
+        Ok(Some(core.replayed(&self.with_undecided())?))
+    }
+
+    /// The accepted verdicts with every undecided step assumed answered yes
+    /// where its question was ready.
+    fn with_undecided(&self) -> Judged {
+        let mut assumed = self.judged.clone();
+        for (at, steps) in &self.undecided {
+            assumed
+                .entry(*at)
+                .or_default()
+                .extend(steps.iter().copied());
+        }
+        assumed
     }
 
     /// Notes that the push of the write being decided was taken back, to
@@ -329,7 +409,7 @@ impl Judging {
             consult.passes += 1;
             let mut accepted = Vec::new();
             let mut open = Vec::new();
-            for ask in self.questions(core, &core.monitor, on_path) {
+            for ask in self.questions_now(core, on_path)? {
                 match consult
                     .ahead
                     .iter()
@@ -377,7 +457,8 @@ impl Judging {
                 });
                 return Ok(Turnout::Asks(requests));
             }
-            if !self.bring_in(core, &accepted)? {
+            let anew = std::mem::take(&mut self.undecided_anew);
+            if !self.bring_in(core, &accepted)? && !anew {
                 break;
             }
         }
@@ -415,7 +496,8 @@ impl Judging {
                 consult.ahead.push((ask, judgement));
             }
         }
-        if !self.bring_in(core, &accepted)? {
+        let anew = std::mem::take(&mut self.undecided_anew);
+        if !self.bring_in(core, &accepted)? && !anew {
             return Ok(Turnout::Done(std::mem::take(&mut consult.notes)));
         }
         self.advance(consult, core, journal)
@@ -447,7 +529,7 @@ impl Judging {
         asks: &[Ask],
         on_path: &BTreeSet<StepId>,
     ) -> Result<Vec<Ask>, SessionError> {
-        let mut assumed = self.judged.clone();
+        let mut assumed = self.with_undecided();
         let mut known: BTreeSet<(StepId, Env)> = BTreeSet::new();
         let assume = |ask: &Ask, assumed: &mut Judged, known: &mut BTreeSet<(StepId, Env)>| {
             for (step, _) in &ask.steps {
@@ -507,8 +589,13 @@ impl Judging {
                         step,
                         evidence: at,
                         request: ask.env,
+                        undecided: false,
                     });
                 }
+                None
+            }
+            Err(_) if matches!(judgement.verdict, Verdict::Unknown { .. }) => {
+                self.note_undecided(ask, journal);
                 None
             }
             Err(why) if judgement.verdict.is_satisfied() => Some(why),
@@ -523,6 +610,27 @@ impl Judging {
             rejected,
         });
         accepted
+    }
+
+    /// Keeps the steps `ask` decides as undecided at the event it was
+    /// ready at (a classification: every branch it offered), each once.
+    fn note_undecided(&mut self, ask: &Ask, journal: &mut Journal) {
+        for (step, _) in &ask.steps {
+            if self
+                .undecided
+                .entry(ask.ready)
+                .or_default()
+                .insert((*step, ask.env))
+            {
+                self.undecided_anew = true;
+                journal.judged(AcceptedVerdict {
+                    step: *step,
+                    evidence: ask.ready,
+                    request: ask.env,
+                    undecided: true,
+                });
+            }
+        }
     }
 
     /// Brings the monitor up to the verdicts just `accepted` (already in

@@ -89,11 +89,12 @@ pub use schedule::Schedule;
 pub use shadow::Enforcement;
 pub use state::{
     AcceptedVerdict, AskedQuestion, ConsentAnswer, DeltaMark, JudgedConsent, STATE_VERSION,
-    STATE_VERSION_WITHOUT_CONSENTS, STATE_VERSION_WITHOUT_TIMES, SessionDelta, SessionState,
+    STATE_VERSION_WITHOUT_CONSENTS, STATE_VERSION_WITHOUT_TIMES, STATE_VERSION_WITHOUT_UNDECIDED,
+    SessionDelta, SessionState,
 };
 pub use verdict::{
     Approved, Bindings, Confirmation, ConsentByJudge, ConsentState, Cursor, Detail, EventReport,
-    GateVerdict, Guidance, JudgeNote, RequestStatus, RequestView,
+    GateVerdict, Guidance, JudgeNote, RequestStatus, RequestView, Undecided,
 };
 
 use self::core::Core;
@@ -410,14 +411,17 @@ impl Session {
 
     /// The accepted verdicts as saved.
     fn accepted(&self) -> Vec<AcceptedVerdict> {
-        self.judging
-            .judged()
-            .into_iter()
-            .map(|(step, request, evidence)| AcceptedVerdict {
-                step,
-                evidence,
-                request,
-            })
+        let verdicts = |list: Vec<(StepId, Env, EventIdx)>, undecided: bool| {
+            list.into_iter()
+                .map(move |(step, request, evidence)| AcceptedVerdict {
+                    step,
+                    evidence,
+                    request,
+                    undecided,
+                })
+        };
+        verdicts(self.judging.judged(), false)
+            .chain(verdicts(self.judging.undecided(), true))
             .collect()
     }
 

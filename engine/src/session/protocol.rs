@@ -194,6 +194,7 @@ impl Session {
                     &[],
                     None,
                     self.judging.judged_map(),
+                    self.judging.undecided_map(),
                     self.judging.consents(),
                 );
                 Ok(Progress::Decided(self.book(decision, made)))
@@ -332,7 +333,7 @@ impl Session {
             // closest: after the "anything else?" loop a second request of
             // the same tool waits at its dialogue steps while the first
             // one's used authorization explains the block.
-            if self.judging.any_question(&self.core, tool) {
+            if self.judging.any_question(&self.core, tool)? {
                 // Back to the event before the write, where the questions
                 // are asked (the logged facts stop there): the write's push
                 // is undone, at the cost of what it changed, not replayed.
@@ -441,6 +442,7 @@ impl Session {
                 allowed,
                 explained,
                 self.judging.judged_map(),
+                self.judging.undecided_map(),
                 self.judging.consents(),
             );
             return (verdict, Vec::new());
@@ -487,9 +489,14 @@ pub(super) fn ingest(
     core.note_answers(k);
     let verdict = match (&class.refused, &outcome.gated) {
         (Some(refused), _) => Some(refused.clone()),
-        (None, Some(allowed)) if class.by_agent && class.fires => {
-            Some(core.write_verdict(k, allowed, None, judging.judged_map(), judging.consents()))
-        }
+        (None, Some(allowed)) if class.by_agent && class.fires => Some(core.write_verdict(
+            k,
+            allowed,
+            None,
+            judging.judged_map(),
+            judging.undecided_map(),
+            judging.consents(),
+        )),
         _ => None,
     };
     if let Some(verdict) = &verdict {

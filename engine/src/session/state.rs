@@ -16,11 +16,16 @@ use crate::trace::Event;
 /// request each accepted verdict was about; version 4 records who calls the
 /// user-side tools (`control`), which a version-3 state left to the bundle;
 /// version 5 records the time each event was decided with (`times`);
-/// version 6 the model judge's answers about consent (`consents`). A
-/// version-4 state is read with no time for any event (no bundle it could
-/// have run declared a clock), a version-4 or -5 state with no consent
-/// answer (no judge was asked one).
-pub const STATE_VERSION: u32 = 6;
+/// version 6 the model judge's answers about consent (`consents`);
+/// version 7 the questions the judge could not decide
+/// ([`AcceptedVerdict::undecided`]). A version-4 state is read with no time
+/// for any event (no bundle it could have run declared a clock), a
+/// version-4 or -5 state with no consent answer (no judge was asked one),
+/// and a version-4 to -6 state with no undecided question (none was kept).
+pub const STATE_VERSION: u32 = 7;
+
+/// The layout before undecided questions were kept, migrated on read.
+pub const STATE_VERSION_WITHOUT_UNDECIDED: u32 = 6;
 
 /// The layout before the judge was asked about consent, migrated on read.
 pub const STATE_VERSION_WITHOUT_CONSENTS: u32 = 5;
@@ -115,6 +120,13 @@ pub struct AcceptedVerdict {
     pub evidence: EventIdx,
     /// The request (bindings) the verdict was asked about.
     pub request: Env,
+    /// The judge answered neither yes nor no (a model that failed, a
+    /// reader that cannot place the request): the step is not satisfied,
+    /// and a write that lacks only it and the user's consent is left to a
+    /// person (`confirm`) rather than blocked. `evidence` is then the event
+    /// the question was ready at.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undecided: bool,
 }
 
 /// A question already put to the judge, identified by what can change its
@@ -184,7 +196,9 @@ impl SessionState {
         let format = |e: serde_json::Error| SessionError::StateFormat(e.to_string());
         match version {
             STATE_VERSION => serde_json::from_str(text).map_err(format),
-            STATE_VERSION_WITHOUT_TIMES | STATE_VERSION_WITHOUT_CONSENTS => {
+            STATE_VERSION_WITHOUT_TIMES
+            | STATE_VERSION_WITHOUT_CONSENTS
+            | STATE_VERSION_WITHOUT_UNDECIDED => {
                 let mut value: serde_json::Value = serde_json::from_str(text).map_err(format)?;
                 let events = value
                     .get("events")
@@ -198,7 +212,9 @@ impl SessionState {
                             serde_json::Value::Array(vec![serde_json::Value::Null; events]),
                         );
                     }
-                    fields.insert("consents".to_owned(), serde_json::Value::Array(Vec::new()));
+                    if version != STATE_VERSION_WITHOUT_UNDECIDED {
+                        fields.insert("consents".to_owned(), serde_json::Value::Array(Vec::new()));
+                    }
                 }
                 serde_json::from_value(value).map_err(format)
             }
@@ -223,6 +239,7 @@ mod tests {
                 step: StepId(3),
                 evidence: EventIdx(4),
                 request: Env::EMPTY,
+                undecided: false,
             }],
             asked: vec![AskedQuestion {
                 step: StepId(3),
@@ -320,6 +337,37 @@ mod tests {
             SessionState::from_json(&unmigrated.to_string()),
             Err(SessionError::StateFormat(_))
         ));
+    }
+
+    #[test]
+    fn a_version_6_state_is_read_with_no_undecided_question() {
+        let state = saved(STATE_VERSION);
+        let mut value = serde_json::to_value(&state).unwrap();
+        value
+            .as_object_mut()
+            .unwrap()
+            .insert("version".to_owned(), serde_json::Value::from(6));
+        let read = SessionState::from_json(&value.to_string()).unwrap();
+        assert_eq!(read.version, STATE_VERSION);
+        assert_eq!(read.judged, state.judged);
+        assert_eq!(read.consents, state.consents);
+        assert!(read.judged.iter().all(|v| !v.undecided));
+    }
+
+    #[test]
+    fn an_undecided_question_round_trips_and_an_accepted_verdict_keeps_its_layout() {
+        let mut state = saved(STATE_VERSION);
+        let accepted = serde_json::to_string(&state).unwrap();
+        assert!(!accepted.contains("undecided"), "{accepted}");
+        state.judged.push(AcceptedVerdict {
+            step: StepId(5),
+            evidence: EventIdx(1),
+            request: Env::EMPTY,
+            undecided: true,
+        });
+        let text = serde_json::to_string(&state).unwrap();
+        assert!(text.contains(r#""undecided":true"#), "{text}");
+        assert_eq!(SessionState::from_json(&text).unwrap(), state);
     }
 
     #[test]

@@ -142,6 +142,11 @@ pub enum GateVerdict {
         consent: ConsentState,
         /// Which conditions failed, with the values read.
         explanation: String,
+        /// The questions only meaning decides that the judge could answer
+        /// neither yes nor no, which the write also waits on: the person
+        /// who approves the call decides them too.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        undecided: Vec<Undecided>,
     },
     /// Any other agent event: what each open request needs next.
     Guide {
@@ -244,6 +249,16 @@ pub struct Confirmation {
     pub tool: String,
 }
 
+/// A question about the conversation the judge could not decide: its
+/// step and what it asks. Fields in key order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undecided {
+    /// What the step asks of the conversation, as the bundle words it.
+    pub question: String,
+    /// The step (`classify[wipe_laptop]`).
+    pub step: String,
+}
+
 /// One argument of a call awaiting approval. Fields in key order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detail {
@@ -268,6 +283,9 @@ pub enum ConsentState {
     Refused,
     /// A model judge was asked and could not answer.
     Unknown,
+    /// The consent holds: the write waits only on questions the judge
+    /// could not decide (`undecided`).
+    Given,
 }
 
 impl ConsentState {
@@ -278,6 +296,7 @@ impl ConsentState {
             ConsentState::Qualified => "qualified",
             ConsentState::Refused => "refused",
             ConsentState::Unknown => "unknown",
+            ConsentState::Given => "given",
         }
     }
 }
@@ -408,6 +427,8 @@ struct ReportJson<'a> {
     requests: &'a [Arc<RequestView>],
     #[serde(skip_serializing_if = "Option::is_none")]
     step: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "<[Undecided]>::is_empty")]
+    undecided: &'a [Undecided],
     verdict: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     would_block: Option<bool>,
@@ -435,6 +456,7 @@ impl<'a> ReportJson<'a> {
             request: None,
             requests: &report.requests,
             step: None,
+            undecided: &[],
             verdict: report.verdict.label(),
             would_block: None,
         };
@@ -469,12 +491,14 @@ impl<'a> ReportJson<'a> {
                 confirmation,
                 consent,
                 explanation,
+                undecided,
             } => {
                 json.step = Some(step.as_deref());
                 json.request = Some(request);
                 json.confirmation = Some(confirmation);
                 json.consent = Some(*consent);
                 json.explanation = Some(explanation);
+                json.undecided = undecided;
             }
             GateVerdict::Guide { guidance } => json.guidance = Some(guidance),
             GateVerdict::Deviate {
@@ -655,10 +679,37 @@ mod tests {
             }),
             consent: ConsentState::Qualified,
             explanation: "no yes".to_owned(),
+            undecided: Vec::new(),
         });
         assert_eq!(
             serde_json::to_string(&confirm).unwrap(),
             r##"{"confirmation":{"call":"c3","details":[{"name":"order_id","value":"#W1"}],"text":"Cancel order #W1?","tool":"cancel_pending_order"},"consent":"qualified","event":7,"explanation":"no yes","fired":true,"kind":"call cancel_pending_order","mutating":true,"request":{"order":"#W1"},"step":"authorize","verdict":"confirm"}"##
+        );
+        let undecided = report(GateVerdict::Confirm {
+            step: Some("classify[wipe]".to_owned()),
+            request: bindings(&[("employee", "E1")]),
+            confirmation: Box::new(Confirmation {
+                call: "c4".to_owned(),
+                details: Vec::new(),
+                text: "wipe_device()?".to_owned(),
+                tool: "wipe_device".to_owned(),
+            }),
+            consent: ConsentState::Given,
+            explanation: "undecided".to_owned(),
+            undecided: vec![Undecided {
+                question: "The employee asks to wipe a laptop.".to_owned(),
+                step: "classify[wipe]".to_owned(),
+            }],
+        });
+        let text = serde_json::to_string(&undecided).unwrap();
+        assert!(
+            text.contains(r#""consent":"given""#)
+                && text.contains(r#""undecided":[{"question":"The employee asks to wipe a laptop.","step":"classify[wipe]"}]"#),
+            "{text}"
+        );
+        assert_eq!(
+            serde_json::from_str::<EventReport>(&text).unwrap(),
+            undecided
         );
         let unchecked = report(GateVerdict::Unchecked { would_block: true });
         assert_eq!(

@@ -1,0 +1,145 @@
+//! What the store keeps of the questions a judge could not decide: appended
+//! with the event that asked them, read back with the session, and a
+//! restored session leaving the next identical write to a person as the
+//! live one does; a format-4 store (before they were kept) is migrated.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
+
+mod common;
+
+use std::sync::Arc;
+
+use turnstile_engine::session::{
+    BundleRuntime, ConsentState, GateVerdict, STATE_VERSION, Schedule, Session,
+};
+use turnstile_engine::trace::Event;
+use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge};
+use turnstile_store::{Durability, STORE_FORMAT, SessionHandle, SessionMeta, Store};
+
+use common::{EVENTS, event, runtime};
+
+fn meta(rt: &BundleRuntime) -> SessionMeta {
+    SessionMeta {
+        bundle: rt.bundle.name.clone(),
+        bundle_hash: rt.bundle.hash.clone(),
+        schedule: Schedule::Workflow,
+        control: Some(rt.bundle.control),
+    }
+}
+
+/// A model that fails on the classification; everything else offline.
+struct ClassifyFails;
+
+impl SyncJudge for ClassifyFails {
+    fn name(&self) -> &str {
+        "classify-fails"
+    }
+
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests
+            .iter()
+            .map(|r| match r.question {
+                Question::Classify { .. } => Judgement::unknown("the model timed out"),
+                _ => OfflineJudge.decide(r),
+            })
+            .collect()
+    }
+}
+
+/// Pushes `events`, appending each delta to `handle`; the last verdict.
+fn push_stored(
+    session: &mut Session,
+    handle: &mut SessionHandle,
+    events: Vec<Event>,
+) -> GateVerdict {
+    let mut synced = session.mark();
+    let mut last = None;
+    for event in events {
+        let report = session.push(event, &ClassifyFails).unwrap();
+        let value = serde_json::to_value(&report).unwrap();
+        handle
+            .append_delta(&session.delta(synced), std::slice::from_ref(&value))
+            .unwrap();
+        synced = session.mark();
+        last = Some(report.verdict);
+    }
+    last.unwrap()
+}
+
+fn cancel_again() -> Event {
+    event(
+        r##"{"type":"call","id":"c5","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
+    )
+}
+
+/// A session stored in a fresh store at `path` up to the cancel, which is
+/// left to a person.
+fn stored_session(path: &std::path::Path, rt: &Arc<BundleRuntime>) -> Session {
+    let store = Store::open(path, Durability::Full).unwrap();
+    let mut handle = store.claim("s").unwrap();
+    handle.create(&meta(rt)).unwrap();
+    let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
+    let events = EVENTS.iter().map(|line| event(line)).collect();
+    let verdict = push_stored(&mut session, &mut handle, events);
+    assert!(
+        matches!(
+            &verdict,
+            GateVerdict::Confirm {
+                consent: ConsentState::Given,
+                undecided,
+                ..
+            } if undecided.len() == 1
+        ),
+        "{verdict:?}"
+    );
+    session
+}
+
+#[test]
+fn an_undecided_question_survives_a_restart_of_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let rt = runtime();
+    let mut session = stored_session(&path, &rt);
+    let store = Store::open(&path, Durability::Full).unwrap();
+    let mut handle = store.claim("s").unwrap();
+    let stored = handle.load().unwrap().unwrap();
+    assert_eq!(stored.state, session.snapshot());
+    assert!(stored.state.judged.iter().any(|v| v.undecided));
+    let mut restored = Session::restore(Arc::clone(&rt), stored.state).unwrap();
+    let again = restored.push(cancel_again(), &ClassifyFails).unwrap();
+    let live = session.push(cancel_again(), &ClassifyFails).unwrap();
+    assert!(again.verdict.is_confirm(), "{:?}", again.verdict);
+    assert_eq!(again, live);
+}
+
+#[test]
+fn a_format_4_store_is_migrated_with_no_undecided_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let rt = runtime();
+    stored_session(&path, &rt);
+    // What a format-4 store wrote: state format 6, no undecided rows.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DELETE FROM accepted WHERE verdict LIKE '%undecided%';
+             UPDATE sessions SET state_format = 6;
+             PRAGMA user_version = 4;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path, Durability::Full).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, STORE_FORMAT);
+    let format: i64 = conn
+        .query_row("SELECT state_format FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(format, i64::from(STATE_VERSION));
+    let mut handle = store.claim("s").unwrap();
+    let stored = handle.load().unwrap().unwrap();
+    assert!(stored.state.judged.iter().all(|v| !v.undecided));
+    Session::restore(rt, stored.state).unwrap();
+}
