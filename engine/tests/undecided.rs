@@ -7,6 +7,8 @@
 //! formal failure and a host's decline still block; a judge that fails on
 //! the consent step too leaves the consent `unknown`; the Datalog
 //! explainer and a session restored from the saved state decide the same.
+//! A criterion an approval does not settle (the `bank-card` freeze's
+//! reason) stays unmet when the judge fails on it.
 //! (The offline reader's own unplaced requests: the blind suites.)
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
@@ -19,10 +21,7 @@ use turnstile_engine::session::{
 use turnstile_engine::trace::{Approver, Event};
 use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge};
 
-use support::{agent, call, ok, shop_order, shop_profile, shop_runtime as runtime, user};
-
-/// The user's request.
-const OPENING: &str = "Hi! I'd like to cancel an order. My email is u1@example.com.";
+use support::{agent, call, shop_opening, shop_runtime as runtime, user};
 
 /// A judge that cannot classify (a model that failed on that question)
 /// and answers everything else offline.
@@ -45,23 +44,13 @@ impl SyncJudge for ClassifyFails {
 }
 
 /// Identification, the read of `#O1` in `status` and the agent's summary
-/// (events 0-8), opened by `opening`.
-fn summary(opening: &str, status: &str) -> Vec<Event> {
-    vec![
-        user(opening),
-        agent("Sure, let me look you up."),
-        call(
-            "c1",
-            "find_user_id_by_email",
-            json!({"email": "u1@example.com"}),
-        ),
-        ok("c1", json!("u1")),
-        call("c2", "get_user_details", json!({"user_id": "u1"})),
-        ok("c2", shop_profile()),
-        call("c3", "get_order_details", json!({"order_id": "#O1"})),
-        ok("c3", shop_order("#O1", status)),
-        agent("Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes)."),
-    ]
+/// (events 0-8).
+fn summary(status: &str) -> Vec<Event> {
+    let mut events = shop_opening("#O1", status);
+    events.push(agent(
+        "Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes).",
+    ));
+    events
 }
 
 fn cancel(id: &str) -> Event {
@@ -90,7 +79,7 @@ fn cancel_after(
 ) -> EventReport {
     let mut session = Session::new(runtime(), Schedule::Workflow);
     session.set_explainer(explainer);
-    let mut events = summary(OPENING, status);
+    let mut events = summary(status);
     events.push(user(reply));
     events.push(cancel("c4"));
     run(&mut session, events, judge)
@@ -147,39 +136,29 @@ fn a_refusal_a_formal_failure_and_a_decline_still_block() {
         let delivered = cancel_after(&ClassifyFails, "delivered", "Yes, please.", explainer);
         assert!(delivered.verdict.is_block(), "{:?}", delivered.verdict);
     }
+    let report = answered_then_called_again(false);
+    assert!(report.verdict.is_block(), "{:?}", report.verdict);
+}
+
+/// The cancel held after a plain yes (`c4`), the host's answer to it
+/// (`granted`) and the identical call made again: the report on that call.
+fn answered_then_called_again(granted: bool) -> EventReport {
     let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary(OPENING, "pending");
+    let mut events = summary("pending");
     events.extend([user("Yes, please."), cancel("c4")]);
-    assert!(
-        run(&mut session, events, &ClassifyFails)
-            .verdict
-            .is_confirm()
-    );
-    let declined = Event::Approval {
+    let held = run(&mut session, events, &ClassifyFails);
+    assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
+    let answer = Event::Approval {
         call: "c4".into(),
-        granted: false,
+        granted,
         by: Approver::User,
     };
-    let report = run(&mut session, vec![declined, cancel("c5")], &ClassifyFails);
-    assert!(report.verdict.is_block(), "{:?}", report.verdict);
+    run(&mut session, vec![answer, cancel("c5")], &ClassifyFails)
 }
 
 #[test]
 fn the_hosts_approval_allows_the_call_it_names() {
-    let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary(OPENING, "pending");
-    events.extend([user("Yes, please."), cancel("c4")]);
-    assert!(
-        run(&mut session, events, &ClassifyFails)
-            .verdict
-            .is_confirm()
-    );
-    let approval = Event::Approval {
-        call: "c4".into(),
-        granted: true,
-        by: Approver::User,
-    };
-    let report = run(&mut session, vec![approval, cancel("c5")], &ClassifyFails);
+    let report = answered_then_called_again(true);
     let GateVerdict::Allow {
         approved: Some(approved),
         ..
@@ -193,7 +172,7 @@ fn the_hosts_approval_allows_the_call_it_names() {
 #[test]
 fn a_restored_session_and_its_saved_state_decide_the_same() {
     let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary(OPENING, "pending");
+    let mut events = summary("pending");
     events.push(user("Yes, please."));
     run(&mut session, events, &ClassifyFails);
     let live = run(&mut session, vec![cancel("c4")], &ClassifyFails);
@@ -237,7 +216,7 @@ impl SyncJudge for Failing {
 #[test]
 fn a_judge_that_fails_on_the_consent_step_too_leaves_the_consent_unknown() {
     let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary(OPENING, "pending");
+    let mut events = summary("pending");
     events.extend([user("Yes, please."), cancel("c4")]);
     let report = run(&mut session, events, &Failing);
     let GateVerdict::Confirm {
@@ -253,4 +232,64 @@ fn a_judge_that_fails_on_the_consent_step_too_leaves_the_consent_unknown() {
         ["cancel.confirm", "classify[cancel]"],
         "{undecided:?}"
     );
+}
+
+/// A judge that fails on the criteria (reasons, consent steps) and
+/// answers classifications offline.
+struct CriteriaFail;
+
+impl SyncJudge for CriteriaFail {
+    fn name(&self) -> &str {
+        "criteria-fail"
+    }
+
+    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
+        requests
+            .iter()
+            .map(|r| match r.question {
+                Question::Criterion { .. } => Judgement::unknown("the model timed out"),
+                _ => OfflineJudge.decide(r),
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_reason_the_judge_could_not_decide_still_blocks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank-card");
+    let bundle = turnstile_engine::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+    let rt = turnstile_engine::session::BundleRuntime::new(std::sync::Arc::new(bundle)).unwrap();
+    let text = std::fs::read_to_string(dir.join("tests/conversations.jsonl")).unwrap();
+    let events: Vec<Event> = text
+        .lines()
+        .skip_while(|line| !line.contains(r#""id": "freeze-stolen""#))
+        .skip(1)
+        .take_while(|line| !line.contains(r#""type": "trace""#))
+        .filter(|line| line.starts_with('{'))
+        .map(|line| {
+            let mut event: serde_json::Value = serde_json::from_str(line).unwrap();
+            event.as_object_mut().unwrap().remove("expect");
+            serde_json::from_value(event).unwrap()
+        })
+        .collect();
+    assert!(matches!(events.last(), Some(Event::Call { tool, .. }) if tool == "freeze_card"));
+    let offline = run(
+        &mut Session::new(rt.clone(), Schedule::Workflow),
+        events.clone(),
+        &OfflineJudge,
+    );
+    assert!(
+        matches!(offline.verdict, GateVerdict::Allow { .. }),
+        "{:?}",
+        offline.verdict
+    );
+    let failed = run(
+        &mut Session::new(rt, Schedule::Workflow),
+        events,
+        &CriteriaFail,
+    );
+    let GateVerdict::Block { step, .. } = &failed.verdict else {
+        panic!("{:?}", failed.verdict);
+    };
+    assert_eq!(step.as_deref(), Some("freeze.reason"));
 }

@@ -11,24 +11,13 @@ use std::sync::Arc;
 
 use serde_json::json;
 use turnstile_engine::bundle::model::Side;
-use turnstile_engine::session::{
-    BundleRuntime, GateVerdict, JudgedConsent, STATE_VERSION, Schedule, Session,
-};
+use turnstile_engine::session::{GateVerdict, JudgedConsent, STATE_VERSION, Schedule, Session};
 use turnstile_engine::trace::{Approver, Event};
 use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, Role, SyncJudge, Verdict};
 use turnstile_rules::EventIdx;
-use turnstile_store::{Durability, STORE_FORMAT, SessionHandle, SessionMeta, Store};
+use turnstile_store::{Durability, STORE_FORMAT, Store};
 
-use common::{EVENTS, event, runtime};
-
-fn meta(rt: &BundleRuntime) -> SessionMeta {
-    SessionMeta {
-        bundle: rt.bundle.name.clone(),
-        bundle_hash: rt.bundle.hash.clone(),
-        schedule: Schedule::Workflow,
-        control: Some(rt.bundle.control),
-    }
-}
+use common::{EVENTS, event, formats, meta, push_stored, runtime};
 
 /// A judge that decides consent as a model would (here: yes, citing the
 /// slice's last user turn); everything else offline.
@@ -71,27 +60,6 @@ fn conversation() -> Vec<Event> {
     let mut events: Vec<Event> = EVENTS.iter().map(|line| event(line)).collect();
     events[9] = event(r#"{"type":"user","text":"Hmm, how long does a refund take?"}"#);
     events
-}
-
-/// Pushes `events`, appending each delta to `handle`; the last verdict.
-fn push_stored(
-    session: &mut Session,
-    handle: &mut SessionHandle,
-    events: Vec<Event>,
-    judge: &dyn SyncJudge,
-) -> GateVerdict {
-    let mut synced = session.mark();
-    let mut last = None;
-    for event in events {
-        let report = session.push(event, judge).unwrap();
-        let value = serde_json::to_value(&report).unwrap();
-        handle
-            .append_delta(&session.delta(synced), std::slice::from_ref(&value))
-            .unwrap();
-        synced = session.mark();
-        last = Some(report.verdict);
-    }
-    last.unwrap()
 }
 
 fn approval_of_c4() -> Event {
@@ -162,15 +130,7 @@ fn a_format_3_store_is_migrated_with_no_consent_answer() {
         .unwrap();
     }
     let store = Store::open(&path, Durability::Full).unwrap();
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, STORE_FORMAT);
-    let format: i64 = conn
-        .query_row("SELECT state_format FROM sessions", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(format, i64::from(STATE_VERSION));
+    assert_eq!(formats(&path), (STORE_FORMAT, i64::from(STATE_VERSION)));
     let mut handle = store.claim("old").unwrap();
     let stored = handle.load().unwrap().unwrap();
     assert!(stored.state.consents.is_empty());

@@ -13,18 +13,9 @@ use turnstile_engine::session::{
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge};
-use turnstile_store::{Durability, STORE_FORMAT, SessionHandle, SessionMeta, Store};
+use turnstile_store::{Durability, STORE_FORMAT, Store};
 
-use common::{EVENTS, event, runtime};
-
-fn meta(rt: &BundleRuntime) -> SessionMeta {
-    SessionMeta {
-        bundle: rt.bundle.name.clone(),
-        bundle_hash: rt.bundle.hash.clone(),
-        schedule: Schedule::Workflow,
-        control: Some(rt.bundle.control),
-    }
-}
+use common::{EVENTS, event, formats, meta, push_stored, runtime};
 
 /// A model that fails on the classification; everything else offline.
 struct ClassifyFails;
@@ -45,26 +36,6 @@ impl SyncJudge for ClassifyFails {
     }
 }
 
-/// Pushes `events`, appending each delta to `handle`; the last verdict.
-fn push_stored(
-    session: &mut Session,
-    handle: &mut SessionHandle,
-    events: Vec<Event>,
-) -> GateVerdict {
-    let mut synced = session.mark();
-    let mut last = None;
-    for event in events {
-        let report = session.push(event, &ClassifyFails).unwrap();
-        let value = serde_json::to_value(&report).unwrap();
-        handle
-            .append_delta(&session.delta(synced), std::slice::from_ref(&value))
-            .unwrap();
-        synced = session.mark();
-        last = Some(report.verdict);
-    }
-    last.unwrap()
-}
-
 fn cancel_again() -> Event {
     event(
         r##"{"type":"call","id":"c5","tool":"cancel_pending_order","args":{"order_id":"#O1","reason":"no longer needed"}}"##,
@@ -79,7 +50,7 @@ fn stored_session(path: &std::path::Path, rt: &Arc<BundleRuntime>) -> Session {
     handle.create(&meta(rt)).unwrap();
     let mut session = Session::new(Arc::clone(rt), Schedule::Workflow);
     let events = EVENTS.iter().map(|line| event(line)).collect();
-    let verdict = push_stored(&mut session, &mut handle, events);
+    let verdict = push_stored(&mut session, &mut handle, events, &ClassifyFails);
     assert!(
         matches!(
             &verdict,
@@ -129,15 +100,7 @@ fn a_format_4_store_is_migrated_with_no_undecided_question() {
         .unwrap();
     }
     let store = Store::open(&path, Durability::Full).unwrap();
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, STORE_FORMAT);
-    let format: i64 = conn
-        .query_row("SELECT state_format FROM sessions", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(format, i64::from(STATE_VERSION));
+    assert_eq!(formats(&path), (STORE_FORMAT, i64::from(STATE_VERSION)));
     let mut handle = store.claim("s").unwrap();
     let stored = handle.load().unwrap().unwrap();
     assert!(stored.state.judged.iter().all(|v| !v.undecided));

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use turnstile_judge::dialogue::{Stance, readable_text, reply_stance};
 use turnstile_judge::{Conversation, JudgeRequest, Judgement, Question, Verdict, consent_node_id};
 use turnstile_rules::{
-    ConsentOutcome, Env, EventIdx, FactsBuilder, Monitor, Reply, Speaker, StepId, Symbol, evaluate,
+    ConsentOutcome, Env, EventIdx, FactsBuilder, Monitor, Reason, Reply, Speaker, StepId, Symbol,
+    evaluate,
 };
 
 use super::Explainer;
@@ -23,7 +24,8 @@ use super::runtime::Asked;
 use super::state::{ConsentAnswer, JudgedConsent};
 use super::turns;
 use super::verdict::{
-    Approved, Confirmation, ConsentByJudge, ConsentState, Detail, GateVerdict, JudgeNote, Undecided,
+    Approved, Bindings, Confirmation, ConsentByJudge, ConsentState, Detail, GateVerdict, JudgeNote,
+    Undecided,
 };
 use crate::schema::ConfirmPiece;
 use crate::trace::Event;
@@ -119,6 +121,36 @@ impl ConsentAsk {
     }
 }
 
+/// A blocked write's verdict taken apart, with its tool's symbol.
+struct Blocked<'a> {
+    symbol: Symbol,
+    reason: Reason,
+    step: &'a Option<String>,
+    request: &'a Bindings,
+    remediation: &'a Option<String>,
+    explanation: &'a str,
+}
+
+impl Blocked<'_> {
+    /// The `confirm` standing for this block.
+    fn confirm(
+        &self,
+        confirmation: Confirmation,
+        consent: ConsentState,
+        explanation: String,
+        undecided: Vec<Undecided>,
+    ) -> GateVerdict {
+        GateVerdict::Confirm {
+            step: self.step.clone(),
+            request: self.request.clone(),
+            confirmation: Box::new(confirmation),
+            consent,
+            explanation,
+            undecided,
+        }
+    }
+}
+
 impl Core {
     /// What stands instead of `block` on the checked write `k` (the last
     /// event taken) when the write fails on consent alone: an allow when
@@ -141,27 +173,12 @@ impl Core {
         undecided: &Judged,
         consents: &Consents,
     ) -> Option<GateVerdict> {
-        let decided = self.decided_consent_verdict(k, block, read, judged, consents);
-        if decided.is_some() || undecided.is_empty() {
-            return decided;
-        }
-        self.undecided_verdict(k, block, read, judged, undecided, consents)
-    }
-
-    /// [`Core::consent_verdict`] over the questions the judge answered.
-    fn decided_consent_verdict(
-        &mut self,
-        k: EventIdx,
-        block: &GateVerdict,
-        read: Option<ConsentOutcome>,
-        judged: &Judged,
-        consents: &Consents,
-    ) -> Option<GateVerdict> {
         let GateVerdict::Block {
+            reason,
             step,
             request,
+            remediation,
             explanation,
-            ..
         } = block
         else {
             return None;
@@ -169,35 +186,39 @@ impl Core {
         let Some(Event::Call { tool, .. }) = self.events.get(k.as_usize()) else {
             return None;
         };
-        let symbol = self.rt.bundle.domain.tool(tool)?.symbol;
-        let (authorized, env) = self.granted_allowed(k, symbol, judged)?;
-        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
-            return None;
+        let blocked = Blocked {
+            symbol: self.rt.bundle.domain.tool(tool)?.symbol,
+            reason: *reason,
+            step,
+            request,
+            remediation,
+            explanation,
         };
-        match self.approvals.standing(tool, args) {
-            Standing::Approved(call, by) => {
-                return Some(GateVerdict::Allow {
-                    step: self.rt.step_name(authorized).to_owned(),
-                    request: self.bindings(&env),
-                    approved: Some(Approved { by, call }),
-                    consent_by_judge: None,
-                });
-            }
-            Standing::Declined(_) => return None,
-            Standing::Open => {}
+        let decided = self.decided_consent_verdict(k, &blocked, read, judged, consents);
+        if decided.is_some() || undecided.is_empty() {
+            return decided;
         }
-        let mut consent = match read {
-            Some(ConsentOutcome::Refused | ConsentOutcome::Withdrawn) => ConsentState::Refused,
-            Some(ConsentOutcome::Qualified | ConsentOutcome::Affirmative) => {
-                ConsentState::Qualified
-            }
-            Some(ConsentOutcome::Absent) => ConsentState::Absent,
-            None => consent_read(self),
-        };
+        self.undecided_verdict(k, &blocked, read, judged, undecided, consents)
+    }
+
+    /// [`Core::consent_verdict`] over the questions the judge answered.
+    fn decided_consent_verdict(
+        &mut self,
+        k: EventIdx,
+        blocked: &Blocked<'_>,
+        read: Option<ConsentOutcome>,
+        judged: &Judged,
+        consents: &Consents,
+    ) -> Option<GateVerdict> {
+        let (authorized, env) = self.granted_allowed(k, blocked.symbol, judged)?;
+        if let Some(answered) = self.host_answer(k, authorized, &env) {
+            return answered;
+        }
+        let mut consent = self.consent_state(read);
         if consent == ConsentState::Refused {
             return None;
         }
-        let confirmation = self.confirmation(id, tool, args);
+        let confirmation = self.call_confirmation(k)?;
         // Only a session a model judge answered has anything to look up.
         if !consents.is_empty() {
             match consents.get(&self.consent_key(&confirmation, k)) {
@@ -212,22 +233,14 @@ impl Core {
                     });
                 }
                 Some(JudgedConsent::NotGiven) => {
-                    let GateVerdict::Block {
-                        reason,
-                        remediation,
-                        ..
-                    } = block
-                    else {
-                        return None;
-                    };
                     return Some(GateVerdict::Block {
-                        reason: *reason,
-                        step: step.clone(),
-                        request: request.clone(),
-                        remediation: remediation.clone(),
+                        reason: blocked.reason,
+                        step: blocked.step.clone(),
+                        request: blocked.request.clone(),
+                        remediation: blocked.remediation.clone(),
                         explanation: format!(
-                            "the judge found no consent to {}\n{explanation}",
-                            confirmation.text
+                            "the judge found no consent to {}\n{}",
+                            confirmation.text, blocked.explanation
                         ),
                     });
                 }
@@ -235,14 +248,12 @@ impl Core {
                 None => {}
             }
         }
-        Some(GateVerdict::Confirm {
-            step: step.clone(),
-            request: request.clone(),
-            confirmation: Box::new(confirmation),
+        Some(blocked.confirm(
+            confirmation,
             consent,
-            explanation: explanation.clone(),
-            undecided: Vec::new(),
-        })
+            blocked.explanation.to_owned(),
+            Vec::new(),
+        ))
     }
 
     /// What stands instead of `block` on the checked write `k` when it
@@ -258,26 +269,13 @@ impl Core {
     fn undecided_verdict(
         &mut self,
         k: EventIdx,
-        block: &GateVerdict,
+        blocked: &Blocked<'_>,
         read: Option<ConsentOutcome>,
         judged: &Judged,
         undecided: &Judged,
         consents: &Consents,
     ) -> Option<GateVerdict> {
-        let GateVerdict::Block {
-            step,
-            request,
-            explanation,
-            ..
-        } = block
-        else {
-            return None;
-        };
-        let Some(Event::Call { tool, .. }) = self.events.get(k.as_usize()) else {
-            return None;
-        };
-        let symbol = self.rt.bundle.domain.tool(tool)?.symbol;
-        let open = self.open_questions(symbol, judged, undecided);
+        let open = self.open_questions(blocked.symbol, judged, undecided);
         if open.is_empty() {
             return None;
         }
@@ -297,37 +295,18 @@ impl Core {
             Ok((authorized, env)) if consent_undecided => (authorized, env, ConsentState::Unknown),
             Ok((authorized, env)) => (authorized, env, ConsentState::Given),
             Err(answered) => {
-                let (authorized, env) = self.granted_allowed(k, symbol, &assumed)?;
-                let consent = match answered.or(read) {
-                    Some(ConsentOutcome::Refused | ConsentOutcome::Withdrawn) => return None,
-                    Some(ConsentOutcome::Absent) => ConsentState::Absent,
-                    Some(ConsentOutcome::Qualified | ConsentOutcome::Affirmative) => {
-                        ConsentState::Qualified
-                    }
-                    None => consent_read(self),
-                };
+                let (authorized, env) = self.granted_allowed(k, blocked.symbol, &assumed)?;
+                let consent = self.consent_state(answered.or(read));
                 if consent == ConsentState::Refused {
                     return None;
                 }
                 (authorized, env, consent)
             }
         };
-        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
-            return None;
-        };
-        match self.approvals.standing(tool, args) {
-            Standing::Approved(call, by) => {
-                return Some(GateVerdict::Allow {
-                    step: self.rt.step_name(authorized).to_owned(),
-                    request: self.bindings(&env),
-                    approved: Some(Approved { by, call }),
-                    consent_by_judge: None,
-                });
-            }
-            Standing::Declined(_) => return None,
-            Standing::Open => {}
+        if let Some(answered) = self.host_answer(k, authorized, &env) {
+            return answered;
         }
-        let confirmation = self.confirmation(id, tool, args);
+        let confirmation = self.call_confirmation(k)?;
         if consent != ConsentState::Given
             && !consents.is_empty()
             && consents.get(&self.consent_key(&confirmation, k)) == Some(&JudgedConsent::NotGiven)
@@ -339,17 +318,59 @@ impl Core {
             .iter()
             .map(|question| format!("{} ({})", question.question, question.step))
             .collect();
-        Some(GateVerdict::Confirm {
-            step: step.clone(),
-            request: request.clone(),
-            confirmation: Box::new(confirmation),
-            consent,
-            explanation: format!(
-                "the judge could not decide: {}\n{explanation}",
-                asked.join("; ")
-            ),
-            undecided: open,
-        })
+        let explanation = format!(
+            "the judge could not decide: {}\n{}",
+            asked.join("; "),
+            blocked.explanation
+        );
+        Some(blocked.confirm(confirmation, consent, explanation, open))
+    }
+
+    /// What the host's answers settle for the call at `k`, authorized at
+    /// `authorized` for `env` once its consent is granted: `Some(allow)` on
+    /// an unused approval of an identical call, `Some(None)` (the block
+    /// stands) after a decline, `None` when the host has not answered.
+    fn host_answer(
+        &self,
+        k: EventIdx,
+        authorized: StepId,
+        env: &Env,
+    ) -> Option<Option<GateVerdict>> {
+        let Some(Event::Call { tool, args, .. }) = self.events.get(k.as_usize()) else {
+            return Some(None);
+        };
+        match self.approvals.standing(tool, args) {
+            Standing::Approved(call, by) => Some(Some(GateVerdict::Allow {
+                step: self.rt.step_name(authorized).to_owned(),
+                request: self.bindings(env),
+                approved: Some(Approved { by, call }),
+                consent_by_judge: None,
+            })),
+            Standing::Declined(_) => Some(None),
+            Standing::Open => None,
+        }
+    }
+
+    /// The consent as the reader's outcome `read` gives it, or as
+    /// [`consent_read`] reads the conversation when no failed condition
+    /// read one.
+    fn consent_state(&self, read: Option<ConsentOutcome>) -> ConsentState {
+        match read {
+            Some(ConsentOutcome::Refused | ConsentOutcome::Withdrawn) => ConsentState::Refused,
+            Some(ConsentOutcome::Qualified | ConsentOutcome::Affirmative) => {
+                ConsentState::Qualified
+            }
+            Some(ConsentOutcome::Absent) => ConsentState::Absent,
+            None => consent_read(self),
+        }
+    }
+
+    /// The confirmation request of the call at `k`.
+    fn call_confirmation(&self, k: EventIdx) -> Option<Confirmation> {
+        let Some(Event::Call { id, tool, args, .. }) = self.events.get(k.as_usize()) else {
+            return None;
+        };
+        Some(self.confirmation(id, tool, args))
     }
 
     /// The questions on the way to `tool` the judge left undecided and

@@ -419,6 +419,7 @@ impl Judging {
                         let (asked, judgement) = consult.ahead.swap_remove(i);
                         let now = consult.now;
                         accepted.extend(self.record(
+                            &rt,
                             &asked,
                             judgement,
                             now,
@@ -491,7 +492,14 @@ impl Judging {
             self.usage += judgement.usage;
             if i < needed {
                 let now = consult.now;
-                accepted.extend(self.record(&ask, judgement, now, &mut consult.notes, journal));
+                accepted.extend(self.record(
+                    &core.rt,
+                    &ask,
+                    judgement,
+                    now,
+                    &mut consult.notes,
+                    journal,
+                ));
             } else {
                 consult.ahead.push((ask, judgement));
             }
@@ -567,6 +575,7 @@ impl Judging {
     /// a step anew: the event it takes effect at, the step and the request.
     fn record(
         &mut self,
+        rt: &BundleRuntime,
         ask: &Ask,
         judgement: Judgement,
         now: EventIdx,
@@ -595,7 +604,7 @@ impl Judging {
                 None
             }
             Err(_) if matches!(judgement.verdict, Verdict::Unknown { .. }) => {
-                self.note_undecided(ask, journal);
+                self.note_undecided(rt, ask, journal);
                 None
             }
             Err(why) if judgement.verdict.is_satisfied() => Some(why),
@@ -613,9 +622,14 @@ impl Judging {
     }
 
     /// Keeps the steps `ask` decides as undecided at the event it was
-    /// ready at (a classification: every branch it offered), each once.
-    fn note_undecided(&mut self, ask: &Ask, journal: &mut Journal) {
+    /// ready at (a classification: every branch it offered), each once —
+    /// those a person's approval settles ([`BundleRuntime::approval_settles`]);
+    /// any other stays unmet, as a no would.
+    fn note_undecided(&mut self, rt: &BundleRuntime, ask: &Ask, journal: &mut Journal) {
         for (step, _) in &ask.steps {
+            if !rt.approval_settles(*step) {
+                continue;
+            }
             if self
                 .undecided
                 .entry(ask.ready)

@@ -247,6 +247,25 @@ impl BundleRuntime {
         self.steps.get(step.0 as usize)
     }
 
+    /// Whether a person's approval of a call settles the judged `step`
+    /// when the judge could not: a consent step, or a branch of a
+    /// classifier (what the user asks for). Approving a call says the
+    /// user wants it; it settles no reason they gave and no fact.
+    pub fn approval_settles(&self, step: StepId) -> bool {
+        if self.bundle.program.consent.is_step(step) {
+            return true;
+        }
+        match self.step(step).and_then(|info| info.asked.as_ref()) {
+            Some(Asked::Branch { decision, .. }) => self
+                .bundle
+                .workflow
+                .graph
+                .node_weight(*decision)
+                .is_some_and(|node| node.classifier),
+            _ => false,
+        }
+    }
+
     /// The display name of `step`.
     pub fn step_name(&self, step: StepId) -> &str {
         self.bundle.step_name(step)

@@ -4,8 +4,10 @@
 
 use std::sync::Arc;
 
-use turnstile_engine::session::BundleRuntime;
+use turnstile_engine::session::{BundleRuntime, GateVerdict, Schedule, Session};
 use turnstile_engine::trace::Event;
+use turnstile_judge::SyncJudge;
+use turnstile_store::{SessionHandle, SessionMeta};
 
 pub fn runtime() -> Arc<BundleRuntime> {
     let dir =
@@ -30,4 +32,47 @@ pub const EVENTS: &[&str] = &[
 
 pub fn event(line: &str) -> Event {
     serde_json::from_str(line).unwrap()
+}
+
+/// What a store records of a session of `rt` under the workflow schedule.
+pub fn meta(rt: &BundleRuntime) -> SessionMeta {
+    SessionMeta {
+        bundle: rt.bundle.name.clone(),
+        bundle_hash: rt.bundle.hash.clone(),
+        schedule: Schedule::Workflow,
+        control: Some(rt.bundle.control),
+    }
+}
+
+/// Pushes `events`, appending each delta to `handle`; the last verdict.
+pub fn push_stored(
+    session: &mut Session,
+    handle: &mut SessionHandle,
+    events: Vec<Event>,
+    judge: &dyn SyncJudge,
+) -> GateVerdict {
+    let mut synced = session.mark();
+    let mut last = None;
+    for event in events {
+        let report = session.push(event, judge).unwrap();
+        let value = serde_json::to_value(&report).unwrap();
+        handle
+            .append_delta(&session.delta(synced), std::slice::from_ref(&value))
+            .unwrap();
+        synced = session.mark();
+        last = Some(report.verdict);
+    }
+    last.unwrap()
+}
+
+/// The store file's format and its one session's state format.
+pub fn formats(path: &std::path::Path) -> (i64, i64) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let store: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    let state: i64 = conn
+        .query_row("SELECT state_format FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    (store, state)
 }
