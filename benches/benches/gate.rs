@@ -388,7 +388,6 @@ fn build(rt: &Arc<BundleRuntime>, events: usize, allowed: bool) -> Case {
             step,
             evidence,
             request,
-            undecided: false,
         })
         .collect();
 

@@ -431,9 +431,10 @@ fn an_unreachable_judge_keeps_the_gate_closed() {
         .unwrap();
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    // The classification fails too: nothing is allowed. A write that lacks
-    // only what the judge could not decide is left to a person, its consent
-    // unknown; the other is blocked.
+    // The classification fails too: nothing is allowed. The first write,
+    // which lacks only the classification and the consent, is left to a
+    // person (the judge could not answer the consent either); the other
+    // is blocked.
     assert!(
         stdout.contains("mutating calls 2, blocked 1, held for confirmation 1"),
         "{stdout}"
@@ -441,7 +442,7 @@ fn an_unreachable_judge_keeps_the_gate_closed() {
     assert!(!stdout.contains("ALLOW"), "{stdout}");
     assert!(stdout.contains("CONFIRM  consent unknown"), "{stdout}");
     assert!(
-        stdout.contains("the judge could not decide: The user confirmed. (cancel.confirm)"),
+        stdout.contains("the judge could not decide: cancel an order (classify[cancel])"),
         "{stdout}"
     );
     assert!(stdout.contains("unknown:"), "{stdout}");

@@ -1,65 +1,86 @@
 //! A question only meaning decides that the judge answers neither yes nor
-//! no is left to a person: on the `shop` fixture, a classification the
-//! judge could not decide (a model that failed on it; the rest answered
-//! offline) before a cancellation the user plainly agreed to gives
-//! `confirm` with the consent `given` and the classification listed as
-//! undecided; the host's approval then allows the call. A refusal, a
-//! formal failure and a host's decline still block; a judge that fails on
-//! the consent step too leaves the consent `unknown`; the Datalog
-//! explainer and a session restored from the saved state decide the same.
-//! A criterion an approval does not settle (the `bank-card` freeze's
-//! reason) stays unmet when the judge fails on it.
-//! (The offline reader's own unplaced requests: the blind suites.)
+//! no is left to a person where a person's approval settles it: on the
+//! `pharmacy` fixture, a classification the judge could not decide (a
+//! model that failed on it; the rest answered offline) before a
+//! cancellation the patient plainly agreed to gives `confirm` with the
+//! consent `given` and the classification listed as undecided; the host's
+//! approval then allows the call. A refusal, a formal failure and a host's
+//! decline still block; the Datalog explainer and a session restored from
+//! the saved state decide the same. A criterion an approval does not
+//! settle (the `bank-card` freeze's reason) stays unmet when the judge
+//! fails on it.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failure report
 
-mod support;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use serde_json::json;
 use turnstile_engine::session::{
-    ConsentState, EventReport, Explainer, GateVerdict, Schedule, Session, Undecided,
+    BundleRuntime, ConsentState, EventReport, Explainer, GateVerdict, Schedule, Session,
+    SessionState, Undecided,
 };
 use turnstile_engine::trace::{Approver, Event};
 use turnstile_judge::{JudgeRequest, Judgement, OfflineJudge, Question, SyncJudge};
 
-use support::{agent, call, shop_opening, shop_runtime as runtime, user};
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
 
-/// A judge that cannot classify (a model that failed on that question)
-/// and answers everything else offline.
-struct ClassifyFails;
+fn runtime(name: &str) -> Arc<BundleRuntime> {
+    let bundle = turnstile_engine::check_bundle(&fixture(name)).unwrap_or_else(|p| panic!("{p}"));
+    BundleRuntime::new(Arc::new(bundle)).unwrap()
+}
 
-impl SyncJudge for ClassifyFails {
+/// The events of conversation `id` of the fixture's test file `file`,
+/// without their expectations.
+fn conversation(name: &str, file: &str, id: &str) -> Vec<Event> {
+    let text = std::fs::read_to_string(fixture(name).join("tests").join(file)).unwrap();
+    let header = format!(r#""id": "{id}""#);
+    let events: Vec<Event> = text
+        .lines()
+        .skip_while(|line| !line.contains(&header))
+        .skip(1)
+        .take_while(|line| !line.contains(r#""type": "trace""#))
+        .filter(|line| line.starts_with('{'))
+        .map(|line| {
+            let mut event: serde_json::Value = serde_json::from_str(line).unwrap();
+            event.as_object_mut().unwrap().remove("expect");
+            serde_json::from_value(event).unwrap()
+        })
+        .collect();
+    assert!(!events.is_empty(), "no conversation {id} in {name}/{file}");
+    events
+}
+
+/// A judge that fails (as a model timing out) on the questions `fails`
+/// picks and answers the rest offline.
+struct FailsOn(fn(&Question) -> bool);
+
+impl SyncJudge for FailsOn {
     fn name(&self) -> &str {
-        "classify-fails"
+        "fails-on"
     }
 
     fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
         requests
             .iter()
-            .map(|r| match r.question {
-                Question::Classify { .. } => Judgement::unknown("the model timed out"),
-                _ => OfflineJudge.decide(r),
+            .map(|r| {
+                if (self.0)(&r.question) {
+                    Judgement::unknown("the model timed out")
+                } else {
+                    OfflineJudge.decide(r)
+                }
             })
             .collect()
     }
 }
 
-/// Identification, the read of `#O1` in `status` and the agent's summary
-/// (events 0-8).
-fn summary(status: &str) -> Vec<Event> {
-    let mut events = shop_opening("#O1", status);
-    events.push(agent(
-        "Order #O1: cancel it with reason 'no longer needed'? Please confirm (yes).",
-    ));
-    events
-}
+/// A model that cannot classify.
+const CLASSIFY_FAILS: FailsOn = FailsOn(|q| matches!(q, Question::Classify { .. }));
 
-fn cancel(id: &str) -> Event {
-    call(
-        id,
-        "cancel_pending_order",
-        json!({"order_id": "#O1", "reason": "no longer needed"}),
-    )
-}
+/// A model that fails on every criterion (reasons, consent steps).
+const CRITERIA_FAIL: FailsOn = FailsOn(|q| matches!(q, Question::Criterion { .. }));
 
 fn run(session: &mut Session, events: Vec<Event>, judge: &dyn SyncJudge) -> EventReport {
     let mut last = None;
@@ -69,33 +90,53 @@ fn run(session: &mut Session, events: Vec<Event>, judge: &dyn SyncJudge) -> Even
     last.unwrap()
 }
 
-/// The report on the cancel after the summary opened by `opening` and
-/// `reply`, with `explainer`.
-fn cancel_after(
-    judge: &dyn SyncJudge,
-    status: &str,
-    reply: &str,
-    explainer: Explainer,
-) -> EventReport {
-    let mut session = Session::new(runtime(), Schedule::Workflow);
+/// The pharmacy's cancellation of RF-77120 after "Shall I go ahead?"
+/// (`R01-situation-then-yes`), with the patient's reply `reply` and the
+/// refill read in `status`.
+fn cancellation(reply: &str, status: &str) -> Vec<Event> {
+    let mut events = conversation("pharmacy", "requests.jsonl", "R01-situation-then-yes");
+    for event in &mut events {
+        match event {
+            Event::User { text } if text == "Yes please, go ahead." => *text = reply.to_owned(),
+            Event::Result { content, .. } if content.get("refill_id").is_some() => {
+                content["status"] = serde_json::json!(status);
+            }
+            _ => {}
+        }
+    }
+    events
+}
+
+fn cancel_again(id: &str) -> Event {
+    Event::Call {
+        id: id.into(),
+        tool: "cancel_refill".into(),
+        args: serde_json::json!({"refill_id": "RF-77120"}),
+        requestor: turnstile_engine::bundle::model::Side::Agent,
+    }
+}
+
+fn decided(events: Vec<Event>, judge: &dyn SyncJudge, explainer: Explainer) -> EventReport {
+    let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
     session.set_explainer(explainer);
-    let mut events = summary(status);
-    events.push(user(reply));
-    events.push(cancel("c4"));
     run(&mut session, events, judge)
 }
 
 fn classification() -> Vec<Undecided> {
     vec![Undecided {
-        question: "cancel an order".to_owned(),
-        step: "classify[cancel]".to_owned(),
+        question: "The patient asks to cancel a refill.".to_owned(),
+        step: "classify[cancel_refill]".to_owned(),
     }]
 }
 
 #[test]
 fn an_undecided_classification_with_a_plain_yes_is_left_to_a_person() {
     for explainer in [Explainer::Monitor, Explainer::Datalog] {
-        let report = cancel_after(&ClassifyFails, "pending", "Yes, please.", explainer);
+        let report = decided(
+            cancellation("Yes please, go ahead.", "queued"),
+            &CLASSIFY_FAILS,
+            explainer,
+        );
         let GateVerdict::Confirm {
             consent,
             undecided,
@@ -109,8 +150,9 @@ fn an_undecided_classification_with_a_plain_yes_is_left_to_a_person() {
         assert_eq!(*consent, ConsentState::Given, "{explainer:?}");
         assert_eq!(*undecided, classification(), "{explainer:?}");
         assert!(
-            explanation
-                .starts_with("the judge could not decide: cancel an order (classify[cancel])"),
+            explanation.starts_with(
+                "the judge could not decide: The patient asks to cancel a refill. (classify[cancel_refill])"
+            ),
             "{explanation}"
         );
         assert_eq!(confirmation.call, "c4");
@@ -119,7 +161,11 @@ fn an_undecided_classification_with_a_plain_yes_is_left_to_a_person() {
 
 #[test]
 fn the_same_conversation_classified_is_allowed() {
-    let report = cancel_after(&OfflineJudge, "pending", "Yes, please.", Explainer::Monitor);
+    let report = decided(
+        cancellation("Yes please, go ahead.", "queued"),
+        &OfflineJudge,
+        Explainer::Monitor,
+    );
     assert!(
         matches!(report.verdict, GateVerdict::Allow { .. }),
         "{:?}",
@@ -130,11 +176,19 @@ fn the_same_conversation_classified_is_allowed() {
 #[test]
 fn a_refusal_a_formal_failure_and_a_decline_still_block() {
     for explainer in [Explainer::Monitor, Explainer::Datalog] {
-        let refused = cancel_after(&ClassifyFails, "pending", "No, keep it.", explainer);
+        let refused = decided(
+            cancellation("No, leave it queued.", "queued"),
+            &CLASSIFY_FAILS,
+            explainer,
+        );
         assert!(refused.verdict.is_block(), "{:?}", refused.verdict);
-        // Only pending orders can be cancelled: no person is asked.
-        let delivered = cancel_after(&ClassifyFails, "delivered", "Yes, please.", explainer);
-        assert!(delivered.verdict.is_block(), "{:?}", delivered.verdict);
+        // Only a queued refill can be cancelled: no person is asked.
+        let filled = decided(
+            cancellation("Yes please, go ahead.", "filled"),
+            &CLASSIFY_FAILS,
+            explainer,
+        );
+        assert!(filled.verdict.is_block(), "{:?}", filled.verdict);
     }
     let report = answered_then_called_again(false);
     assert!(report.verdict.is_block(), "{:?}", report.verdict);
@@ -143,17 +197,23 @@ fn a_refusal_a_formal_failure_and_a_decline_still_block() {
 /// The cancel held after a plain yes (`c4`), the host's answer to it
 /// (`granted`) and the identical call made again: the report on that call.
 fn answered_then_called_again(granted: bool) -> EventReport {
-    let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary("pending");
-    events.extend([user("Yes, please."), cancel("c4")]);
-    let held = run(&mut session, events, &ClassifyFails);
+    let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
+    let held = run(
+        &mut session,
+        cancellation("Yes please, go ahead.", "queued"),
+        &CLASSIFY_FAILS,
+    );
     assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
     let answer = Event::Approval {
         call: "c4".into(),
         granted,
         by: Approver::User,
     };
-    run(&mut session, vec![answer, cancel("c5")], &ClassifyFails)
+    run(
+        &mut session,
+        vec![answer, cancel_again("c5")],
+        &CLASSIFY_FAILS,
+    )
 }
 
 #[test]
@@ -171,110 +231,72 @@ fn the_hosts_approval_allows_the_call_it_names() {
 
 #[test]
 fn a_restored_session_and_its_saved_state_decide_the_same() {
-    let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary("pending");
-    events.push(user("Yes, please."));
-    run(&mut session, events, &ClassifyFails);
-    let live = run(&mut session, vec![cancel("c4")], &ClassifyFails);
+    let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
+    let live = run(
+        &mut session,
+        cancellation("Yes please, go ahead.", "queued"),
+        &CLASSIFY_FAILS,
+    );
     assert!(live.verdict.is_confirm(), "{:?}", live.verdict);
     let state = session.snapshot();
     assert!(
-        state.judged.iter().any(|verdict| verdict.undecided),
+        state.undecided.iter().any(|answer| answer.open),
         "{:?}",
-        state.judged
+        state.undecided
     );
     let text = serde_json::to_string(&state).unwrap();
-    assert!(text.contains(r#""undecided":true"#), "{text}");
-    // Read back, the saved state restores a session that decides the next
-    // identical call the same way.
-    let saved = turnstile_engine::session::SessionState::from_json(&text).unwrap();
+    assert!(text.contains(r#""open":true"#), "{text}");
+    let saved = SessionState::from_json(&text).unwrap();
     assert_eq!(saved, state);
-    let mut restored = Session::restore(runtime(), saved).unwrap();
-    let again = run(&mut restored, vec![cancel("c5")], &ClassifyFails);
-    let live_again = run(&mut session, vec![cancel("c5")], &ClassifyFails);
+    let mut restored = Session::restore(runtime("pharmacy"), saved).unwrap();
+    let again = run(&mut restored, vec![cancel_again("c5")], &CLASSIFY_FAILS);
+    let live_again = run(&mut session, vec![cancel_again("c5")], &CLASSIFY_FAILS);
     assert!(again.verdict.is_confirm(), "{:?}", again.verdict);
     assert_eq!(again, live_again);
     assert_eq!(restored.snapshot(), session.snapshot());
 }
 
-/// A judge that answers every question unknown, as a model that fails.
-struct Failing;
-
-impl SyncJudge for Failing {
-    fn name(&self) -> &str {
-        "failing"
-    }
-
-    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
-        requests
-            .iter()
-            .map(|_| Judgement::unknown("the model timed out"))
-            .collect()
-    }
-}
-
 #[test]
-fn a_judge_that_fails_on_the_consent_step_too_leaves_the_consent_unknown() {
-    let mut session = Session::new(runtime(), Schedule::Workflow);
-    let mut events = summary("pending");
-    events.extend([user("Yes, please."), cancel("c4")]);
-    let report = run(&mut session, events, &Failing);
-    let GateVerdict::Confirm {
-        consent, undecided, ..
-    } = &report.verdict
-    else {
-        panic!("{:?}", report.verdict);
-    };
-    assert_eq!(*consent, ConsentState::Unknown);
-    let steps: Vec<&str> = undecided.iter().map(|u| u.step.as_str()).collect();
-    assert_eq!(
-        steps,
-        ["cancel.confirm", "classify[cancel]"],
-        "{undecided:?}"
+fn a_later_decided_answer_closes_what_was_left_undecided() {
+    // The classification left undecided, then the patient names the
+    // request in a branch's words and the offline judge decides it.
+    let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
+    let held = run(
+        &mut session,
+        cancellation("Yes please, go ahead.", "queued"),
+        &CLASSIFY_FAILS,
     );
-}
-
-/// A judge that fails on the criteria (reasons, consent steps) and
-/// answers classifications offline.
-struct CriteriaFail;
-
-impl SyncJudge for CriteriaFail {
-    fn name(&self) -> &str {
-        "criteria-fail"
-    }
-
-    fn judge_batch(&self, requests: &[JudgeRequest]) -> Vec<Judgement> {
-        requests
-            .iter()
-            .map(|r| match r.question {
-                Question::Criterion { .. } => Judgement::unknown("the model timed out"),
-                _ => OfflineJudge.decide(r),
-            })
-            .collect()
-    }
+    assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
+    let events = vec![
+        Event::User {
+            text: "Yes, please cancel my refill.".into(),
+        },
+        cancel_again("c5"),
+    ];
+    let report = run(&mut session, events, &OfflineJudge);
+    // Whatever else the call lacks, nothing is left undecided any more.
+    assert!(
+        !matches!(&report.verdict, GateVerdict::Confirm { undecided, .. } if !undecided.is_empty()),
+        "{:?}",
+        report.verdict
+    );
+    let state = session.snapshot();
+    assert!(
+        state.undecided.iter().any(|answer| !answer.open),
+        "{:?}",
+        state.undecided
+    );
+    let restored = Session::restore(runtime("pharmacy"), state.clone()).unwrap();
+    assert_eq!(restored.snapshot(), state);
 }
 
 #[test]
 fn a_reason_the_judge_could_not_decide_still_blocks() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank-card");
-    let bundle = turnstile_engine::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-    let rt = turnstile_engine::session::BundleRuntime::new(std::sync::Arc::new(bundle)).unwrap();
-    let text = std::fs::read_to_string(dir.join("tests/conversations.jsonl")).unwrap();
-    let events: Vec<Event> = text
-        .lines()
-        .skip_while(|line| !line.contains(r#""id": "freeze-stolen""#))
-        .skip(1)
-        .take_while(|line| !line.contains(r#""type": "trace""#))
-        .filter(|line| line.starts_with('{'))
-        .map(|line| {
-            let mut event: serde_json::Value = serde_json::from_str(line).unwrap();
-            event.as_object_mut().unwrap().remove("expect");
-            serde_json::from_value(event).unwrap()
-        })
-        .collect();
+    let rt = runtime("bank-card");
+    let events = conversation("bank-card", "conversations.jsonl", "freeze-stolen");
     assert!(matches!(events.last(), Some(Event::Call { tool, .. }) if tool == "freeze_card"));
     let offline = run(
-        &mut Session::new(rt.clone(), Schedule::Workflow),
+        &mut Session::new(Arc::clone(&rt), Schedule::Workflow),
         events.clone(),
         &OfflineJudge,
     );
@@ -286,7 +308,7 @@ fn a_reason_the_judge_could_not_decide_still_blocks() {
     let failed = run(
         &mut Session::new(rt, Schedule::Workflow),
         events,
-        &CriteriaFail,
+        &CRITERIA_FAIL,
     );
     let GateVerdict::Block { step, .. } = &failed.verdict else {
         panic!("{:?}", failed.verdict);

@@ -897,11 +897,10 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
     };
     let (lazy, eager) = (verdicts(false), verdicts(true));
     assert_eq!(lazy, eager);
-    // The write is refused: the classification has no user evidence.
-    assert!(
-        lazy.last().is_some_and(|v| v.starts_with("block")),
-        "{lazy:?}"
-    );
+    // The write does not run: no user turn decides the classification
+    // (the judge's only yes cites the agent's turn), so it is left to a
+    // person, the same whether the judge was asked at the write or before.
+    assert!(lazy.last().is_some_and(|v| v == "confirm"), "{lazy:?}");
 }
 
 /// Found at `TURNSTILE_PROPTEST_SCALE=10` by

@@ -34,8 +34,8 @@
 //! judge's consent answers were kept): the `consents` table is added, and
 //! sessions of state format 5 become format 6 with no answer — no judge
 //! was asked one. Format 4 (before the judge's undecided answers were
-//! kept among the `accepted` rows): sessions of state format 6 become
-//! format 7, with none — none was kept. Sessions of older state
+//! kept): the `undecided` table is added, and sessions of state format 6
+//! become format 7 with none — none was kept. Sessions of older state
 //! formats are still refused. A session row naming its bundle by an older,
 //! path-based id is rewritten to the bundle's content id at its next
 //! append ([`SessionHandle::adopt_bundle_hash`]).
@@ -79,7 +79,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use turnstile_engine::bundle::Control;
 use turnstile_engine::session::{
     AcceptedVerdict, AskedQuestion, ConsentAnswer, STATE_VERSION, Schedule, SessionDelta,
-    SessionState,
+    SessionState, UndecidedAnswer,
 };
 use turnstile_engine::trace::Event;
 use turnstile_judge::Usage;
@@ -89,8 +89,8 @@ pub use durable::{Claimed, Committed, DurableError, DurableSession};
 
 /// The layout version of the store file (`PRAGMA user_version`). Format 2
 /// added the sessions' `control`, format 3 the events' `decided_at`, format
-/// 4 the `consents` table, format 5 the undecided questions among the
-/// `accepted` rows; older files are migrated on open.
+/// 4 the `consents` table, format 5 the `undecided` table; older files are
+/// migrated on open.
 pub const STORE_FORMAT: i64 = 5;
 
 /// The store format before undecided questions were kept, migrated on open.
@@ -327,6 +327,7 @@ impl Store {
             0 => {
                 tx.execute_batch(SCHEMA).map_err(sql)?;
                 tx.execute_batch(CONSENTS_TABLE).map_err(sql)?;
+                tx.execute_batch(UNDECIDED_TABLE).map_err(sql)?;
                 tx.execute_batch(&format!("PRAGMA user_version = {STORE_FORMAT}"))
                     .map_err(sql)?;
             }
@@ -335,6 +336,7 @@ impl Store {
                     "ALTER TABLE sessions ADD COLUMN control TEXT;
                      ALTER TABLE events ADD COLUMN decided_at TEXT;
                      {CONSENTS_TABLE}
+                     {UNDECIDED_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
                          WHERE state_format IN ({STATE_VERSION_WITHOUT_CONTROL}, {STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS}, {STATE_VERSION_WITHOUT_UNDECIDED});
                      PRAGMA user_version = {STORE_FORMAT};"
@@ -345,6 +347,7 @@ impl Store {
                 tx.execute_batch(&format!(
                     "ALTER TABLE events ADD COLUMN decided_at TEXT;
                      {CONSENTS_TABLE}
+                     {UNDECIDED_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
                          WHERE state_format IN ({STATE_VERSION_WITHOUT_TIMES}, {STATE_VERSION_WITHOUT_CONSENTS}, {STATE_VERSION_WITHOUT_UNDECIDED});
                      PRAGMA user_version = {STORE_FORMAT};"
@@ -354,6 +357,7 @@ impl Store {
             STORE_FORMAT_WITHOUT_CONSENTS => {
                 tx.execute_batch(&format!(
                     "{CONSENTS_TABLE}
+                     {UNDECIDED_TABLE}
                      UPDATE sessions SET state_format = {STATE_VERSION}
                          WHERE state_format IN ({STATE_VERSION_WITHOUT_CONSENTS}, {STATE_VERSION_WITHOUT_UNDECIDED});
                      PRAGMA user_version = {STORE_FORMAT};"
@@ -362,7 +366,8 @@ impl Store {
             }
             STORE_FORMAT_WITHOUT_UNDECIDED => {
                 tx.execute_batch(&format!(
-                    "UPDATE sessions SET state_format = {STATE_VERSION}
+                    "{UNDECIDED_TABLE}
+                     UPDATE sessions SET state_format = {STATE_VERSION}
                          WHERE state_format = {STATE_VERSION_WITHOUT_UNDECIDED};
                      PRAGMA user_version = {STORE_FORMAT};"
                 ))
@@ -638,6 +643,16 @@ CREATE TABLE IF NOT EXISTS consents (
 ) STRICT, WITHOUT ROWID;
 ";
 
+/// The changes in what the judge left undecided (store format 5), each
+/// stored whole (JSON).
+const UNDECIDED_TABLE: &str = "
+CREATE TABLE IF NOT EXISTS undecided (
+    session TEXT NOT NULL REFERENCES sessions(id),
+    answer TEXT NOT NULL,
+    PRIMARY KEY (session, answer)
+) STRICT, WITHOUT ROWID;
+";
+
 /// The exclusive writer of one session. Dropping it releases the lock.
 #[derive(Debug)]
 pub struct SessionHandle {
@@ -801,6 +816,7 @@ impl SessionHandle {
             judged: state.judged.clone(),
             asked: state.asked.clone(),
             consents: state.consents.clone(),
+            undecided: state.undecided.clone(),
             seen: state.seen.clone(),
             total_events: state.events.len(),
             after_user: state.after_user,
@@ -946,6 +962,7 @@ impl SessionHandle {
             judged: json_rows(&delta.judged, serde_json::to_string).map_err(corrupt)?,
             asked: json_rows(&delta.asked, serde_json::to_string).map_err(corrupt)?,
             consents: json_rows(&delta.consents, serde_json::to_string).map_err(corrupt)?,
+            undecided: json_rows(&delta.undecided, serde_json::to_string).map_err(corrupt)?,
             seen: json_rows(&delta.seen, serde_json::to_string).map_err(corrupt)?,
             total_events: i64::try_from(delta.total_events).unwrap_or(i64::MAX),
             after_user: delta.after_user,
@@ -1107,6 +1124,14 @@ fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>
             .map(|a| serde_json::from_str(a))
             .collect::<Result<_, _>>()
             .map_err(|e| corrupt(&e))?;
+    // Undecided answers apply in their own order (by their questions'
+    // slices), which the B-tree gives.
+    let undecided: BTreeSet<UndecidedAnswer> =
+        column("SELECT answer FROM undecided WHERE session = ?1")?
+            .iter()
+            .map(|a| serde_json::from_str(a))
+            .collect::<Result<_, _>>()
+            .map_err(|e| corrupt(&e))?;
     let seen: BTreeSet<Env> = column("SELECT request FROM seen WHERE session = ?1")?
         .iter()
         .map(|r| serde_json::from_str(r))
@@ -1122,6 +1147,7 @@ fn read_session(conn: &mut Connection, id: &str) -> Result<Option<StoredSession>
         judged: judged.into_iter().collect(),
         asked: asked.into_iter().collect(),
         consents: consents.into_iter().collect(),
+        undecided: undecided.into_iter().collect(),
         seen: seen.into_iter().collect(),
         after_user,
         after_block,

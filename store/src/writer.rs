@@ -65,6 +65,7 @@ pub(crate) struct Rows {
     pub(crate) judged: Vec<String>,
     pub(crate) asked: Vec<String>,
     pub(crate) consents: Vec<String>,
+    pub(crate) undecided: Vec<String>,
     pub(crate) seen: Vec<String>,
     pub(crate) total_events: i64,
     pub(crate) after_user: bool,
@@ -262,6 +263,7 @@ fn apply(conn: &Connection, write: &Write, path: &str) -> Outcome {
                 ("accepted", "verdict", &rows.judged),
                 ("asked", "question", &rows.asked),
                 ("consents", "answer", &rows.consents),
+                ("undecided", "answer", &rows.undecided),
                 ("seen", "request", &rows.seen),
             ] {
                 if values.is_empty() {

@@ -307,11 +307,16 @@ impl Core {
             return answered;
         }
         let confirmation = self.call_confirmation(k)?;
-        if consent != ConsentState::Given
-            && !consents.is_empty()
-            && consents.get(&self.consent_key(&confirmation, k)) == Some(&JudgedConsent::NotGiven)
-        {
-            return None;
+        // A model judge's answer about this consent: its no blocks, a yes
+        // leaves the undecided questions standing, any other answer leaves
+        // the consent unknown.
+        let mut consent = consent;
+        if consent != ConsentState::Given && !consents.is_empty() {
+            match consents.get(&self.consent_key(&confirmation, k)) {
+                Some(JudgedConsent::NotGiven) => return None,
+                Some(JudgedConsent::Unknown) => consent = ConsentState::Unknown,
+                Some(JudgedConsent::Agreed { .. }) | None => {}
+            }
         }
         let open: Vec<Undecided> = open.into_iter().map(|(_, question)| question).collect();
         let asked: Vec<String> = open

@@ -27,7 +27,7 @@ use super::core::Core;
 use super::ledger::Journal;
 use super::questions::{self, Ask};
 use super::runtime::BundleRuntime;
-use super::state::{AcceptedVerdict, AskedQuestion, ConsentAnswer};
+use super::state::{AcceptedVerdict, AskedQuestion, ConsentAnswer, UndecidedAnswer};
 use super::turns::{self, LastTurns};
 use super::verdict::JudgeNote;
 use super::{SessionError, SessionWork};
@@ -41,14 +41,15 @@ pub(super) type Judged = BTreeMap<EventIdx, BTreeSet<(StepId, Env)>>;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Judging {
     judged: Judged,
-    /// The questions the judge answered neither yes nor no, by the event
-    /// each was ready at: the steps a person decides (`confirm`) when a
-    /// write lacks nothing else but the user's consent. A step stays here
-    /// until a verdict for it is accepted.
+    /// The steps the judge left undecided, by the event each question was
+    /// ready at: the steps a person decides (`confirm`) when a write lacks
+    /// nothing else but the user's consent. Made of `undecided_answers`
+    /// ([`Judging::rebuild_undecided`]).
     undecided: Judged,
-    /// A question was left undecided since the consult last looked: the
-    /// questions after it are asked next.
-    undecided_anew: bool,
+    /// Every change in what the judge left undecided, in the order they
+    /// apply (by the end of their questions' slices): a step stays
+    /// undecided until a later question about it is decided.
+    undecided_answers: BTreeSet<UndecidedAnswer>,
     asked: BTreeSet<AskedQuestion>,
     /// The model judge's answers about consent.
     consents: Consents,
@@ -217,12 +218,29 @@ impl Judging {
         &self.undecided
     }
 
-    /// The undecided questions as `(step, request, ready event)`.
-    pub fn undecided(&self) -> Vec<(StepId, Env, EventIdx)> {
-        self.undecided
-            .iter()
-            .flat_map(|(k, steps)| steps.iter().map(move |(s, e)| (*s, *e, *k)))
-            .collect()
+    /// The changes in what the judge left undecided, in the order they
+    /// apply.
+    pub fn undecided_answers(&self) -> impl Iterator<Item = &UndecidedAnswer> {
+        self.undecided_answers.iter()
+    }
+
+    /// `undecided` made again from `undecided_answers`, each change applied
+    /// in order: a live session and a restored one hold the same.
+    fn rebuild_undecided(&mut self) {
+        let mut open = Judged::new();
+        for answer in &self.undecided_answers {
+            for step in &answer.steps {
+                let key = (*step, answer.request);
+                open.values_mut().for_each(|steps| {
+                    steps.remove(&key);
+                });
+                if answer.open {
+                    open.entry(answer.ready).or_default().insert(key);
+                }
+            }
+        }
+        open.retain(|_, steps| !steps.is_empty());
+        self.undecided = open;
     }
 
     /// The verdicts that take effect at event `k`.
@@ -258,6 +276,7 @@ impl Judging {
         judged: impl IntoIterator<Item = AcceptedVerdict>,
         asked: impl IntoIterator<Item = AskedQuestion>,
         consents: &[ConsentAnswer],
+        undecided: &[UndecidedAnswer],
         usage: Usage,
     ) -> Self {
         let mut judging = Judging {
@@ -270,15 +289,14 @@ impl Judging {
             ..Judging::default()
         };
         for verdict in judged {
-            let kept = if verdict.undecided {
-                &mut judging.undecided
-            } else {
-                &mut judging.judged
-            };
-            kept.entry(verdict.evidence)
+            judging
+                .judged
+                .entry(verdict.evidence)
                 .or_default()
                 .insert((verdict.step, verdict.request));
         }
+        judging.undecided_answers = undecided.iter().cloned().collect();
+        judging.rebuild_undecided();
         judging
     }
 
@@ -318,76 +336,21 @@ impl Judging {
     /// Whether a question not asked yet on this slice waits at a step on
     /// the way to `tool`'s authorizations: a blocked write that no answer
     /// can lift asks nothing.
-    pub fn any_question(&self, core: &Core, tool: Symbol) -> Result<bool, SessionError> {
+    pub fn any_question(&self, core: &Core, tool: Symbol) -> bool {
         let on_path = Scope::Path(tool).steps(&core.rt);
-        let any_on = |monitor: &Monitor| {
-            let any =
-                questions::any_question(&core.rt, monitor, &self.last_turns, &self.asked, on_path);
-            // Every debug test run checks the shortcut against the questions.
-            debug_assert_eq!(any, !self.questions(core, monitor, on_path).is_empty());
-            any
-        };
-        if any_on(&core.monitor) {
-            return Ok(true);
-        }
-        Ok(self
-            .assuming_undecided(core, on_path)?
-            .is_some_and(|assumed| any_on(&assumed)))
-    }
-
-    /// The questions not yet asked on this slice about the requests waiting
-    /// at a semantic step of `on_path`: in the session's monitor, then in
-    /// the monitor with the undecided steps assumed
-    /// ([`Judging::assuming_undecided`]) those it does not ask.
-    fn questions_now(
-        &mut self,
-        core: &Core,
-        on_path: &BTreeSet<StepId>,
-    ) -> Result<Vec<Ask>, SessionError> {
-        let mut asks = self.questions(core, &core.monitor, on_path);
-        if let Some(assumed) = self.assuming_undecided(core, on_path)? {
-            self.work.events_replayed += core.log.len() as u64;
-            for ask in self.questions(core, &assumed, on_path) {
-                if !asks.iter().any(|known| known.same_question(&ask)) {
-                    asks.push(ask);
-                }
-            }
-        }
-        Ok(asks)
-    }
-
-    /// The monitor the questions after an undecided step are found on:
-    /// the log replayed with every undecided step of `on_path` assumed
-    /// answered yes, so a write left to a person is also decided on the
-    /// questions that follow it. `None` when no step of `on_path` is
-    /// undecided (the session's own monitor serves).
-    fn assuming_undecided(
-        &self,
-        core: &Core,
-        on_path: &BTreeSet<StepId>,
-    ) -> Result<Option<Monitor>, SessionError> {
-        let open = self
-            .undecided
-            .values()
-            .flatten()
-            .any(|key| on_path.contains(&key.0));
-        if !open {
-            return Ok(None);
-        }
-        Ok(Some(core.replayed(&self.with_undecided())?))
-    }
-
-    /// The accepted verdicts with every undecided step assumed answered yes
-    /// where its question was ready.
-    fn with_undecided(&self) -> Judged {
-        let mut assumed = self.judged.clone();
-        for (at, steps) in &self.undecided {
-            assumed
-                .entry(*at)
-                .or_default()
-                .extend(steps.iter().copied());
-        }
-        assumed
+        let any = questions::any_question(
+            &core.rt,
+            &core.monitor,
+            &self.last_turns,
+            &self.asked,
+            on_path,
+        );
+        // Every debug test run checks the shortcut against the questions.
+        debug_assert_eq!(
+            any,
+            !self.questions(core, &core.monitor, on_path).is_empty()
+        );
+        any
     }
 
     /// Notes that the push of the write being decided was taken back, to
@@ -409,7 +372,7 @@ impl Judging {
             consult.passes += 1;
             let mut accepted = Vec::new();
             let mut open = Vec::new();
-            for ask in self.questions_now(core, on_path)? {
+            for ask in self.questions(core, &core.monitor, on_path) {
                 match consult
                     .ahead
                     .iter()
@@ -458,8 +421,7 @@ impl Judging {
                 });
                 return Ok(Turnout::Asks(requests));
             }
-            let anew = std::mem::take(&mut self.undecided_anew);
-            if !self.bring_in(core, &accepted)? && !anew {
+            if !self.bring_in(core, &accepted)? {
                 break;
             }
         }
@@ -504,8 +466,7 @@ impl Judging {
                 consult.ahead.push((ask, judgement));
             }
         }
-        let anew = std::mem::take(&mut self.undecided_anew);
-        if !self.bring_in(core, &accepted)? && !anew {
+        if !self.bring_in(core, &accepted)? {
             return Ok(Turnout::Done(std::mem::take(&mut consult.notes)));
         }
         self.advance(consult, core, journal)
@@ -537,7 +498,7 @@ impl Judging {
         asks: &[Ask],
         on_path: &BTreeSet<StepId>,
     ) -> Result<Vec<Ask>, SessionError> {
-        let mut assumed = self.with_undecided();
+        let mut assumed = self.judged.clone();
         let mut known: BTreeSet<(StepId, Env)> = BTreeSet::new();
         let assume = |ask: &Ask, assumed: &mut Judged, known: &mut BTreeSet<(StepId, Env)>| {
             for (step, _) in &ask.steps {
@@ -598,18 +559,17 @@ impl Judging {
                         step,
                         evidence: at,
                         request: ask.env,
-                        undecided: false,
                     });
                 }
-                None
-            }
-            Err(_) if matches!(judgement.verdict, Verdict::Unknown { .. }) => {
-                self.note_undecided(rt, ask, journal);
                 None
             }
             Err(why) if judgement.verdict.is_satisfied() => Some(why),
             Err(_) => None,
         };
+        // A yes the session cannot use (its evidence outside the slice, a
+        // label not offered) is no usable answer, as an unknown is.
+        let open = matches!(judgement.verdict, Verdict::Unknown { .. }) || rejected.is_some();
+        self.note_undecided(rt, ask, open, journal);
         notes.push(JudgeNote {
             at: now,
             node: ask.request.node_id.clone(),
@@ -621,29 +581,42 @@ impl Judging {
         accepted
     }
 
-    /// Keeps the steps `ask` decides as undecided at the event it was
-    /// ready at (a classification: every branch it offered), each once —
-    /// those a person's approval settles ([`BundleRuntime::approval_settles`]);
-    /// any other stays unmet, as a no would.
-    fn note_undecided(&mut self, rt: &BundleRuntime, ask: &Ask, journal: &mut Journal) {
-        for (step, _) in &ask.steps {
-            if !rt.approval_settles(*step) {
-                continue;
-            }
-            if self
-                .undecided
-                .entry(ask.ready)
-                .or_default()
-                .insert((*step, ask.env))
-            {
-                self.undecided_anew = true;
-                journal.judged(AcceptedVerdict {
-                    step: *step,
-                    evidence: ask.ready,
-                    request: ask.env,
-                    undecided: true,
-                });
-            }
+    /// Notes what `ask`'s answer changes in what the judge left undecided,
+    /// for the steps a person's approval settles
+    /// ([`BundleRuntime::approval_settles`]; any other undecided step stays
+    /// unmet, as a no would): `open` (neither yes nor no) leaves them
+    /// undecided where the question was ready; a decided answer closes
+    /// those left undecided before.
+    fn note_undecided(&mut self, rt: &BundleRuntime, ask: &Ask, open: bool, journal: &mut Journal) {
+        let settled = ask
+            .steps
+            .iter()
+            .map(|(step, _)| *step)
+            .filter(|step| rt.approval_settles(*step));
+        let steps: Vec<StepId> = if open {
+            settled.collect()
+        } else {
+            settled
+                .filter(|step| {
+                    self.undecided
+                        .values()
+                        .any(|keys| keys.contains(&(*step, ask.env)))
+                })
+                .collect()
+        };
+        if steps.is_empty() {
+            return;
+        }
+        let answer = UndecidedAnswer {
+            slice_end: ask.key().slice_end,
+            ready: ask.ready,
+            steps,
+            request: ask.env,
+            open,
+        };
+        if self.undecided_answers.insert(answer.clone()) {
+            journal.undecided(answer);
+            self.rebuild_undecided();
         }
     }
 

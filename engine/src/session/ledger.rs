@@ -12,7 +12,9 @@ use turnstile_judge::Usage;
 use turnstile_rules::{Env, StepId, Waiting};
 
 use super::core::Core;
-use super::state::{AcceptedVerdict, AskedQuestion, ConsentAnswer, DeltaMark, SessionDelta};
+use super::state::{
+    AcceptedVerdict, AskedQuestion, ConsentAnswer, DeltaMark, SessionDelta, UndecidedAnswer,
+};
 use super::verdict::{Cursor, RequestStatus, RequestView};
 use super::views::{Shown, ViewCache};
 
@@ -22,6 +24,7 @@ pub(super) struct Journal {
     pub judged: Vec<AcceptedVerdict>,
     pub asked: Vec<AskedQuestion>,
     pub consents: Vec<ConsentAnswer>,
+    pub undecided: Vec<UndecidedAnswer>,
     pub seen: Vec<Env>,
 }
 
@@ -39,6 +42,11 @@ impl Journal {
     /// Notes a consent answer given.
     pub fn consent(&mut self, answer: ConsentAnswer) {
         self.consents.push(answer);
+    }
+
+    /// Notes a change in what the judge left undecided.
+    pub fn undecided(&mut self, answer: UndecidedAnswer) {
+        self.undecided.push(answer);
     }
 }
 
@@ -63,6 +71,7 @@ impl Ledger {
         judged: Vec<AcceptedVerdict>,
         asked: Vec<AskedQuestion>,
         consents: Vec<ConsentAnswer>,
+        undecided: Vec<UndecidedAnswer>,
         seen: Vec<Env>,
         seen_before: usize,
     ) -> Self {
@@ -73,6 +82,7 @@ impl Ledger {
                 judged,
                 asked,
                 consents,
+                undecided,
                 seen,
             },
             views: ViewCache::default(),
@@ -114,6 +124,7 @@ impl Ledger {
             judged: self.journal.judged.len(),
             asked: self.journal.asked.len(),
             consents: self.journal.consents.len(),
+            undecided: self.journal.undecided.len(),
             seen: self.journal.seen.len(),
         }
     }
@@ -128,6 +139,7 @@ impl Ledger {
             judged: after(&self.journal.judged, mark.judged),
             asked: after(&self.journal.asked, mark.asked),
             consents: after(&self.journal.consents, mark.consents),
+            undecided: after(&self.journal.undecided, mark.undecided),
             seen: after(&self.journal.seen, mark.seen),
             total_events: core.events.len(),
             after_user: core.after_user,
@@ -151,6 +163,7 @@ impl Ledger {
             judged: upto(&self.journal.judged, mark.judged),
             asked: upto(&self.journal.asked, mark.asked),
             consents: upto(&self.journal.consents, mark.consents),
+            undecided: upto(&self.journal.undecided, mark.undecided),
             seen: upto(&self.journal.seen, mark.seen),
         }
     }

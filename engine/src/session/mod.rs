@@ -90,7 +90,7 @@ pub use shadow::Enforcement;
 pub use state::{
     AcceptedVerdict, AskedQuestion, ConsentAnswer, DeltaMark, JudgedConsent, STATE_VERSION,
     STATE_VERSION_WITHOUT_CONSENTS, STATE_VERSION_WITHOUT_TIMES, STATE_VERSION_WITHOUT_UNDECIDED,
-    SessionDelta, SessionState,
+    SessionDelta, SessionState, UndecidedAnswer,
 };
 pub use verdict::{
     Approved, Bindings, Confirmation, ConsentByJudge, ConsentState, Cursor, Detail, EventReport,
@@ -402,6 +402,7 @@ impl Session {
             judged: self.accepted(),
             asked: self.judging.asked().collect(),
             consents: self.judging.consent_answers().collect(),
+            undecided: self.judging.undecided_answers().cloned().collect(),
             seen: self.ledger.seen().collect(),
             after_user: self.core.after_user,
             after_block: self.core.after_block,
@@ -411,17 +412,14 @@ impl Session {
 
     /// The accepted verdicts as saved.
     fn accepted(&self) -> Vec<AcceptedVerdict> {
-        let verdicts = |list: Vec<(StepId, Env, EventIdx)>, undecided: bool| {
-            list.into_iter()
-                .map(move |(step, request, evidence)| AcceptedVerdict {
-                    step,
-                    evidence,
-                    request,
-                    undecided,
-                })
-        };
-        verdicts(self.judging.judged(), false)
-            .chain(verdicts(self.judging.undecided(), true))
+        self.judging
+            .judged()
+            .into_iter()
+            .map(|(step, request, evidence)| AcceptedVerdict {
+                step,
+                evidence,
+                request,
+            })
             .collect()
     }
 
@@ -470,6 +468,7 @@ impl Session {
             state.judged,
             state.asked.iter().copied(),
             &state.consents,
+            &state.undecided,
             state.usage,
         );
         for event in state.events {
@@ -488,6 +487,7 @@ impl Session {
             session.accepted(),
             state.asked,
             state.consents,
+            state.undecided,
             state.seen,
             seen_before,
         );

@@ -248,6 +248,7 @@ impl Session {
             judged: journal.judged,
             asked: journal.asked,
             consents: journal.consents,
+            undecided: journal.undecided,
             seen: journal.seen,
             after_user: self.core.after_user,
             after_block: self.core.after_block,
@@ -333,7 +334,7 @@ impl Session {
             // closest: after the "anything else?" loop a second request of
             // the same tool waits at its dialogue steps while the first
             // one's used authorization explains the block.
-            if self.judging.any_question(&self.core, tool)? {
+            if self.judging.any_question(&self.core, tool) {
                 // Back to the event before the write, where the questions
                 // are asked (the logged facts stop there): the write's push
                 // is undone, at the cost of what it changed, not replayed.

@@ -17,8 +17,7 @@ use crate::trace::Event;
 /// user-side tools (`control`), which a version-3 state left to the bundle;
 /// version 5 records the time each event was decided with (`times`);
 /// version 6 the model judge's answers about consent (`consents`);
-/// version 7 the questions the judge could not decide
-/// ([`AcceptedVerdict::undecided`]). A version-4 state is read with no time
+/// version 7 the questions the judge could not decide (`undecided`). A version-4 state is read with no time
 /// for any event (no bundle it could have run declared a clock), a
 /// version-4 or -5 state with no consent answer (no judge was asked one),
 /// and a version-4 to -6 state with no undecided question (none was kept).
@@ -60,6 +59,8 @@ pub struct SessionState {
     pub asked: Vec<AskedQuestion>,
     /// The judge's answers about consent, in the order given.
     pub consents: Vec<ConsentAnswer>,
+    /// What the judge left undecided and decided since, as it changed.
+    pub undecided: Vec<UndecidedAnswer>,
     /// The requests shown at an earlier firing (reported as continuing).
     pub seen: Vec<Env>,
     /// The last event was a user message (the boundary schedule fires next).
@@ -86,6 +87,8 @@ pub struct SessionDelta {
     pub asked: Vec<AskedQuestion>,
     /// Consent answers given since the mark.
     pub consents: Vec<ConsentAnswer>,
+    /// Changes in what the judge left undecided since the mark.
+    pub undecided: Vec<UndecidedAnswer>,
     /// Requests shown for the first time since the mark.
     pub seen: Vec<Env>,
     /// Events the session holds in all.
@@ -106,6 +109,7 @@ pub struct DeltaMark {
     pub(super) judged: usize,
     pub(super) asked: usize,
     pub(super) consents: usize,
+    pub(super) undecided: usize,
     pub(super) seen: usize,
 }
 
@@ -120,13 +124,26 @@ pub struct AcceptedVerdict {
     pub evidence: EventIdx,
     /// The request (bindings) the verdict was asked about.
     pub request: Env,
-    /// The judge answered neither yes nor no (a model that failed, a
-    /// reader that cannot place the request): the step is not satisfied,
-    /// and a write that lacks only it and the user's consent is left to a
-    /// person (`confirm`) rather than blocked. `evidence` is then the event
-    /// the question was ready at.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub undecided: bool,
+}
+
+/// A change in what the judge left undecided: a question's steps that a
+/// person's approval settles, for its request, the event the question was
+/// ready at and the end of its slice (what orders the changes), and
+/// whether the judge answered it neither yes nor no (`open`) or a later
+/// question decided steps left open before.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct UndecidedAnswer {
+    /// One past the last turn of the question's slice that can change its
+    /// answer: changes apply in this order.
+    pub slice_end: EventIdx,
+    /// The event a verdict takes effect at the earliest.
+    pub ready: EventIdx,
+    /// The steps it decides (a classification: the branches it offered).
+    pub steps: Vec<StepId>,
+    /// The request it was asked for.
+    pub request: Env,
+    /// Open (undecided) or closed (decided since).
+    pub open: bool,
 }
 
 /// A question already put to the judge, identified by what can change its
@@ -215,6 +232,7 @@ impl SessionState {
                     if version != STATE_VERSION_WITHOUT_UNDECIDED {
                         fields.insert("consents".to_owned(), serde_json::Value::Array(Vec::new()));
                     }
+                    fields.insert("undecided".to_owned(), serde_json::Value::Array(Vec::new()));
                 }
                 serde_json::from_value(value).map_err(format)
             }
@@ -239,7 +257,6 @@ mod tests {
                 step: StepId(3),
                 evidence: EventIdx(4),
                 request: Env::EMPTY,
-                undecided: false,
             }],
             asked: vec![AskedQuestion {
                 step: StepId(3),
@@ -255,6 +272,7 @@ mod tests {
                     evidence: EventIdx(3),
                 },
             }],
+            undecided: Vec::new(),
             seen: vec![Env::EMPTY],
             after_user: true,
             after_block: false,
@@ -343,30 +361,28 @@ mod tests {
     fn a_version_6_state_is_read_with_no_undecided_question() {
         let state = saved(STATE_VERSION);
         let mut value = serde_json::to_value(&state).unwrap();
-        value
-            .as_object_mut()
-            .unwrap()
-            .insert("version".to_owned(), serde_json::Value::from(6));
+        let fields = value.as_object_mut().unwrap();
+        fields.remove("undecided");
+        fields.insert("version".to_owned(), serde_json::Value::from(6));
         let read = SessionState::from_json(&value.to_string()).unwrap();
         assert_eq!(read.version, STATE_VERSION);
         assert_eq!(read.judged, state.judged);
         assert_eq!(read.consents, state.consents);
-        assert!(read.judged.iter().all(|v| !v.undecided));
+        assert!(read.undecided.is_empty());
     }
 
     #[test]
-    fn an_undecided_question_round_trips_and_an_accepted_verdict_keeps_its_layout() {
+    fn an_undecided_answer_round_trips_by_name() {
         let mut state = saved(STATE_VERSION);
-        let accepted = serde_json::to_string(&state).unwrap();
-        assert!(!accepted.contains("undecided"), "{accepted}");
-        state.judged.push(AcceptedVerdict {
-            step: StepId(5),
-            evidence: EventIdx(1),
+        state.undecided.push(UndecidedAnswer {
+            slice_end: EventIdx(3),
+            ready: EventIdx(1),
+            steps: vec![StepId(5), StepId(6)],
             request: Env::EMPTY,
-            undecided: true,
+            open: true,
         });
         let text = serde_json::to_string(&state).unwrap();
-        assert!(text.contains(r#""undecided":true"#), "{text}");
+        assert!(text.contains(r#""open":true"#), "{text}");
         assert_eq!(SessionState::from_json(&text).unwrap(), state);
     }
 
