@@ -285,6 +285,19 @@ fn trace_of(events: Vec<Event>) -> Trace {
     }
 }
 
+/// What a write's gist decides: its allow with the authorizing step, or
+/// that it is withheld (blocked, or held for a person); `None` for a
+/// verdict that decides no write.
+fn decision(gist: &str) -> Option<&str> {
+    if gist.starts_with("allow") {
+        Some(gist)
+    } else if gist.starts_with("block") || gist == "confirm" {
+        Some("withheld")
+    } else {
+        None
+    }
+}
+
 /// A verdict without its prose (event indices shift when an event is added).
 fn gist(verdict: &GateVerdict) -> String {
     match verdict {
@@ -526,9 +539,13 @@ proptest! {
             let (second, _) = replay(&events, &judge);
             prop_assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
             // Asking the judge lazily (only at a write the booked verdicts
-            // block) decides every write as asking at every firing does;
-            // guidance may differ (a cursor rests at a dialogue step until a
-            // write needs its answer).
+            // block) allows exactly the writes asking at every firing does,
+            // by the same step, and withholds the rest; guidance may differ
+            // (a cursor rests at a dialogue step until a write needs its
+            // answer), and so may how a write is withheld: the eager session
+            // asks questions the lazy one never needs, and one the judge
+            // could not decide leaves its write to a person (`confirm`)
+            // where the lazy session, not having asked, blocks it.
             let eager: Vec<String> = {
                 let mut s = Session::new(Arc::clone(rt), schedule);
                 s.judge_eagerly();
@@ -539,9 +556,10 @@ proptest! {
                 out
             };
             for (k, (lazy, eager)) in first.iter().map(|r| gist(&r.verdict)).zip(&eager).enumerate() {
-                let decides = |g: &str| g.starts_with("allow") || g.starts_with("block");
-                if decides(&lazy) || decides(eager) {
-                    prop_assert_eq!(&lazy, eager, "event {} under {}", k, schedule);
+                if let (Some(lazy), Some(eager)) = (decision(&lazy), decision(eager)) {
+                    prop_assert_eq!(lazy, eager, "event {} under {}", k, schedule);
+                } else {
+                    prop_assert_eq!(decision(&lazy), decision(eager), "event {} under {}", k, schedule);
                 }
             }
             // No write is allowed unless its authorization step's
@@ -899,7 +917,8 @@ fn lazy_and_eager_sessions_agree_on_evidence_after_the_deciding_speaker() {
     assert_eq!(lazy, eager);
     // The write does not run: no user turn decides the classification
     // (the judge's only yes cites the agent's turn), so it is left to a
-    // person, the same whether the judge was asked at the write or before.
+    // person, the same whether the judge was asked at the write or before
+    // (only the latest answer about the classification counts).
     assert!(lazy.last().is_some_and(|v| v == "confirm"), "{lazy:?}");
 }
 
@@ -1024,4 +1043,56 @@ fn path_with_writes(
         }
     }
     None
+}
+
+/// Found by `engine_invariants` once undecided questions were left to a
+/// person: a request loops back to its classifier after `general`; the
+/// eager session asks the second classification at the write (its label
+/// recorded for the first is no longer offered: unknown) and holds the
+/// write for a person, while the lazy session, whose question about the
+/// first classification already stands for that slice, blocks it. Both
+/// withhold it; neither allows it.
+#[test]
+fn a_question_only_the_eager_session_asks_changes_how_not_whether_a_write_is_withheld() {
+    use turnstile_proptests::workflows::RequestSpec;
+    let spec = WorkflowSpec {
+        intro: vec![],
+        requests: vec![RequestSpec {
+            steps: vec![StepSpec::UserSays],
+            write: 0,
+            guarded: false,
+        }],
+        repeat: true,
+        order: false,
+        protect: None,
+    };
+    let proposals = vec![
+        Proposal::Agent(Some(7)),
+        Proposal::Read {
+            tool: 0,
+            id: 1,
+            ok: false,
+        },
+        Proposal::User(None),
+        Proposal::Agent(None),
+        Proposal::User(None),
+        Proposal::Write { tool: 0, id: 1 },
+    ];
+    let compiled = compile(&spec);
+    let (events, records) = run_adversary(&compiled.rt, &proposals, &Never);
+    let judge = judge_of(&records);
+    let decided = |eager: bool| {
+        let mut session = Session::new(Arc::clone(&compiled.rt), Schedule::Workflow);
+        if eager {
+            session.judge_eagerly();
+        }
+        events
+            .iter()
+            .map(|event| gist(&session.push(event.clone(), &judge).unwrap().verdict))
+            .find(|g| decision(g).is_some())
+    };
+    let (lazy, eager) = (decided(false).unwrap(), decided(true).unwrap());
+    assert!(lazy.starts_with("block"), "{lazy}");
+    assert_eq!(eager, "confirm");
+    assert_eq!(decision(&lazy), decision(&eager));
 }
