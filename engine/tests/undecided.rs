@@ -194,16 +194,23 @@ fn a_refusal_a_formal_failure_and_a_decline_still_block() {
     assert!(report.verdict.is_block(), "{:?}", report.verdict);
 }
 
-/// The cancel held after a plain yes (`c4`), the host's answer to it
-/// (`granted`) and the identical call made again: the report on that call.
-fn answered_then_called_again(granted: bool) -> EventReport {
+/// A pharmacy session whose cancel after a plain yes (`c4`) was held for
+/// a person: the classification left undecided.
+fn held() -> Session {
     let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
-    let held = run(
+    let report = run(
         &mut session,
         cancellation("Yes please, go ahead.", "queued"),
         &CLASSIFY_FAILS,
     );
-    assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
+    assert!(report.verdict.is_confirm(), "{:?}", report.verdict);
+    session
+}
+
+/// The cancel held after a plain yes (`c4`), the host's answer to it
+/// (`granted`) and the identical call made again: the report on that call.
+fn answered_then_called_again(granted: bool) -> EventReport {
+    let mut session = held();
     let answer = Event::Approval {
         call: "c4".into(),
         granted,
@@ -231,13 +238,7 @@ fn the_hosts_approval_allows_the_call_it_names() {
 
 #[test]
 fn a_restored_session_and_its_saved_state_decide_the_same() {
-    let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
-    let live = run(
-        &mut session,
-        cancellation("Yes please, go ahead.", "queued"),
-        &CLASSIFY_FAILS,
-    );
-    assert!(live.verdict.is_confirm(), "{:?}", live.verdict);
+    let mut session = held();
     let state = session.snapshot();
     assert!(
         state.undecided.iter().any(|answer| answer.open),
@@ -260,13 +261,7 @@ fn a_restored_session_and_its_saved_state_decide_the_same() {
 fn a_later_decided_answer_closes_what_was_left_undecided() {
     // The classification left undecided, then the patient names the
     // request in a branch's words and the offline judge decides it.
-    let mut session = Session::new(runtime("pharmacy"), Schedule::Workflow);
-    let held = run(
-        &mut session,
-        cancellation("Yes please, go ahead.", "queued"),
-        &CLASSIFY_FAILS,
-    );
-    assert!(held.verdict.is_confirm(), "{:?}", held.verdict);
+    let mut session = held();
     let events = vec![
         Event::User {
             text: "Yes, please cancel my refill.".into(),

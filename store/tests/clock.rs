@@ -14,6 +14,10 @@ use turnstile_judge::OfflineJudge;
 use turnstile_rules::{DateTime, Reason};
 use turnstile_store::{Durability, STORE_FORMAT, SessionMeta, Store};
 
+mod common;
+
+use common::push_stored;
+
 fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../engine/tests/fixtures")
@@ -61,27 +65,6 @@ fn opening() -> Vec<Event> {
     .collect()
 }
 
-/// Pushes `events` through `session`, appending each delta to `handle`.
-fn push_stored(
-    session: &mut Session,
-    handle: &mut turnstile_store::SessionHandle,
-    events: &[Event],
-) -> GateVerdict {
-    let judge = OfflineJudge::new();
-    let mut synced = session.mark();
-    let mut last = None;
-    for event in events {
-        let report = session.push(event.clone(), &judge).unwrap();
-        let value = serde_json::to_value(&report).unwrap();
-        handle
-            .append_delta(&session.delta(synced), std::slice::from_ref(&value))
-            .unwrap();
-        synced = session.mark();
-        last = Some(report.verdict);
-    }
-    last.unwrap()
-}
-
 #[test]
 fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     let dir = tempfile::tempdir().unwrap();
@@ -94,7 +77,12 @@ fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     handle.create(&meta(&rt, &rt.bundle.hash)).unwrap();
     let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
     session.set_clock_now(Some(at("2026-08-20T12:00:00")));
-    push_stored(&mut session, &mut handle, before);
+    push_stored(
+        &mut session,
+        &mut handle,
+        before.to_vec(),
+        &OfflineJudge::new(),
+    );
     drop(handle);
 
     let conn = rusqlite::Connection::open(&path).unwrap();
@@ -120,7 +108,12 @@ fn the_time_each_event_was_decided_at_is_stored_and_restored() {
     assert_eq!(restored.decided_times(), session.decided_times());
     // Six weeks later the write is out of the window.
     restored.set_clock_now(Some(at("2026-10-02T12:00:00")));
-    let verdict = push_stored(&mut restored, &mut handle, write);
+    let verdict = push_stored(
+        &mut restored,
+        &mut handle,
+        write.to_vec(),
+        &OfflineJudge::new(),
+    );
     assert!(
         matches!(
             verdict,
@@ -144,7 +137,12 @@ fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
         let mut handle = store.claim("old").unwrap();
         handle.create(&meta(&rt, &rt.bundle.hash)).unwrap();
         let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-        push_stored(&mut session, &mut handle, &events[..1]);
+        push_stored(
+            &mut session,
+            &mut handle,
+            events[..1].to_vec(),
+            &OfflineJudge::new(),
+        );
         session
     };
     // What a format-2 store wrote: no `decided_at`, sessions in state format 4.
@@ -168,7 +166,12 @@ fn a_format_2_store_is_migrated_and_its_sessions_have_no_times() {
     assert_eq!(stored.state, session.snapshot());
     let mut restored = Session::restore(Arc::clone(&rt), stored.state).unwrap();
     assert_eq!(restored.decided_times(), [None]);
-    push_stored(&mut restored, &mut handle, &events[1..]);
+    push_stored(
+        &mut restored,
+        &mut handle,
+        events[1..].to_vec(),
+        &OfflineJudge::new(),
+    );
     drop(handle);
     let stored = store.claim("old").unwrap().load().unwrap().unwrap();
     assert_eq!(stored.state.events.len(), 2);
@@ -186,7 +189,12 @@ fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
         let mut handle = store.claim("legacy").unwrap();
         handle.create(&meta(&rt, &legacy)).unwrap();
         let mut session = Session::new(Arc::clone(&rt), Schedule::Workflow);
-        push_stored(&mut session, &mut handle, &events[..1]);
+        push_stored(
+            &mut session,
+            &mut handle,
+            events[..1].to_vec(),
+            &OfflineJudge::new(),
+        );
     }
     let mut handle = store.claim("legacy").unwrap();
     let stored = handle.load().unwrap().unwrap();
@@ -196,7 +204,12 @@ fn a_session_under_the_bundles_older_id_is_adopted_at_its_next_append() {
     // content id with the next append.
     let mut session = Session::restore(Arc::clone(&rt), stored.state).unwrap();
     handle.adopt_bundle_hash(&rt.bundle.hash);
-    push_stored(&mut session, &mut handle, &events[1..]);
+    push_stored(
+        &mut session,
+        &mut handle,
+        events[1..].to_vec(),
+        &OfflineJudge::new(),
+    );
     drop(handle);
     let stored = store.claim("legacy").unwrap().load().unwrap().unwrap();
     assert_eq!(stored.meta.bundle_hash, rt.bundle.hash);
