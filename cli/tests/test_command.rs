@@ -351,6 +351,9 @@ fn what_could_pass_silently_is_an_error_at_its_line() {
 
 /// What the gate says of each conversation of a blind suite: (name,
 /// expected, observed), from `turnstile test -v`.
+/// Every checked call of a test file: its conversation's name (with
+/// `#<event>` after it for each call but the first), the verdict expected
+/// and the verdict observed.
 fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
     let out = turnstile(&[
         "test",
@@ -361,14 +364,27 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
     let printed = text(&out);
     let mut rows = Vec::new();
     let mut name: Option<String> = None;
+    let mut calls = 0;
     for line in printed.lines() {
         if line.starts_with("ok ") || line.starts_with("FAIL ") {
             name = line.split('`').nth(1).map(str::to_owned);
-        } else if let (Some(at), Some(current)) = (line.find("expected "), name.take()) {
+            calls = 0;
+        } else if let (Some(at), Some(current)) = (line.find("expected "), name.as_ref()) {
             let rest = &line[at + "expected ".len()..];
             let (expected, observed) = rest.split_once(", observed ").unwrap();
             let observed = observed.split_whitespace().next().unwrap();
-            rows.push((current, expected.to_owned(), observed.to_owned()));
+            let event = line
+                .split("event ")
+                .nth(1)
+                .and_then(|e| e.split_whitespace().next())
+                .unwrap();
+            let key = if calls == 0 {
+                current.clone()
+            } else {
+                format!("{current}#{event}")
+            };
+            calls += 1;
+            rows.push((key, expected.to_owned(), observed.to_owned()));
         }
     }
     assert!(!rows.is_empty(), "{printed}");
@@ -377,13 +393,15 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 
 /// The blind suites (`engine/tests/fixtures/*/blind/round1*.jsonl`,
 /// written from the policies before any run; `bundles/README.md` says which
-/// rules each was held out from): every conversation the author expects
-/// stopped is stopped, but the leaks listed (`bundles/README.md` says why
-/// each leaks), and every control allowed today stays allowed. A leak fixed or a control
-/// newly allowed fails too: update the lists and the table with it.
+/// rules each was held out from): every call the author expects stopped is
+/// stopped, but the leaks listed (`bundles/README.md` says why each leaks),
+/// and every control allowed today stays allowed. A conversation's first
+/// call is listed by its name, each later call by its name and `#<event>`.
+/// A leak fixed or a control newly allowed fails too: update the lists and
+/// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 38] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 39] = [
         (
             "pharmacy",
             "round10",
@@ -939,6 +957,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "w5-grant-fixed-which-project-allow",
                 "w5-revoke-one-which-others-allow",
                 "w5-grant-both-plain-yep-allow",
+                "w5-grant-both-plain-yep-allow#13",
             ],
         ),
         (
@@ -962,9 +981,11 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s4-rx-leave-the-other-one-two-records",
                 "s4-rx-other-one-among-three",
                 "s5-rx-yes-to-both-named",
+                "s5-rx-yes-to-both-named#15",
                 "s5-rx-all-three",
                 "s5-rx-yes-refill-question-about-transfer",
                 "s5-rx-cancel-both-named",
+                "s5-rx-cancel-both-named#15",
                 "s5-rx-yep-plus-dose-question",
                 "s5-rx-formal-confirm-both",
                 "s5-rx-bullets-all-yes",
@@ -991,13 +1012,16 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s2-pc-hold-one-dont-hold-other-both-called",
                 "s4-pc-blender-can-stay-standard",
                 "s5-pc-both-next-day",
+                "s5-pc-both-next-day#15",
                 "s5-pc-cancel-both-named",
                 "s5-pc-claim-yes-plus-refund-time-question",
                 "s5-pc-cancel-yes-plus-eta-question",
                 "s5-pc-formal-both-confirmed",
+                "s5-pc-formal-both-confirmed#19",
                 "s5-pc-hold-yes-plus-signature-question",
                 "s5-pc-bullets-both-replacement",
                 "s5-pc-speed-and-cancel-both-yes",
+                "s5-pc-speed-and-cancel-both-yes#15",
                 "s5-pc-cancel-all-three-named",
             ],
         ),
@@ -1045,14 +1069,19 @@ fn the_blind_suites_keep_their_verdicts() {
                 "i1-labels-jira-yes-confluence-no",
                 "i1-semicolon-salesforce-yes-tableau-notnow",
                 "i1-lines-figma-zoom-yes-notion-no",
+                "i1-lines-figma-zoom-yes-notion-no#7",
                 "i1-formal-workday-yes-zendesk-defer",
                 "i1-unanswered-vpn-yes-okta-silent",
                 "i1-dashes-hubspot-yes-salesforce-think",
                 "i1-commas-github-confluence-yes-jira-no-all-granted",
+                "i1-commas-github-confluence-yes-jira-no-all-granted#7",
                 "i4-both-yes-separately",
+                "i4-both-yes-separately#7",
                 "i4-github-yes-slack-no-only-github",
                 "i4-desc-both-go-ahead",
+                "i4-desc-both-go-ahead#7",
                 "i4-deferred-then-explicit-yes",
+                "i4-deferred-then-explicit-yes#9",
                 "i5-jira-yes-confluence-no-both-granted",
                 "i5-github-yes-datadog-maybe-both-granted",
             ],
@@ -1062,10 +1091,10 @@ fn the_blind_suites_keep_their_verdicts() {
             "round19i",
             &[],
             &[
-                "i1-05-freeze-lowercase-typos-yes-dont-touch",
-                "i2-02-raise-business-yes-personal-not-now",
                 "i4-02-control-raise-first-second-also-yes",
+                "i4-02-control-raise-first-second-also-yes#17",
                 "i4-06-control-raise-dash-yes-that-too",
+                "i4-06-control-raise-dash-yes-that-too#17",
             ],
         ),
         (
@@ -1074,17 +1103,24 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "l1-renew-colon-slash-yes-no-both-written",
+                "l2-renew-colon-slash-control-only-yes-written",
                 "l3-renew-all-three-control",
+                "l3-renew-all-three-control#6",
+                "l3-renew-all-three-control#7",
                 "l6-renew-one-answered-other-unanswered",
                 "l8-renew-by-loan-id",
                 "l11-cancel-colon-yes-keep-both-written",
                 "l12-cancel-colon-control-only-yes-written",
                 "l13-cancel-yes-both-control",
+                "l13-cancel-yes-both-control#6",
                 "l14-cancel-by-position-top-yes-bottom-unsure",
                 "l19-cancel-one-word-yes-other-unanswered",
                 "l20-cancel-all-three-control",
+                "l20-cancel-all-three-control#6",
+                "l20-cancel-all-three-control#7",
                 "l21-place-colon-slash-yes-no-both-written",
                 "l23-place-both-please-control",
+                "l23-place-both-please-control#10",
                 "l28-place-by-item-id",
             ],
         ),
@@ -1109,8 +1145,26 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p1-cancel-full-ids-colon-yes-no-control",
                 "p2-cancel-full-ids-colon-yes-no-twin",
                 "p7-claim-three-all-three-control",
+                "p7-claim-three-all-three-control#19",
+                "p7-claim-three-all-three-control#23",
                 "p14-speed-answers-one-silent-on-other-twin",
-                "p24-cancel-no-both-then-yes-to-mums-twin",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round22",
+            &[],
+            &[
+                "q03-bullets-first-only",
+                "q04-numbered-no-to-second",
+                "q05-numbered-second-yes-first-not",
+                "q09-restated-both",
+                "q09-restated-both#16",
+                "q10-numbered-both",
+                "q10-numbered-both#16",
+                "q12-plain-yes-just",
+                "q12-plain-yes-just#16",
+                "q15-numbered-first-yes-second-think",
             ],
         ),
     ];
@@ -1120,7 +1174,9 @@ fn the_blind_suites_keep_their_verdicts() {
         let mut leaked: Vec<&str> = Vec::new();
         let mut taken: Vec<&str> = Vec::new();
         for (name, expected, observed) in &rows {
-            match (expected.as_str(), observed.as_str()) {
+            // A shipped test may expect the step too: "allow at renew.authorize".
+            let expected = expected.split_whitespace().next().unwrap_or_default();
+            match (expected, observed.as_str()) {
                 ("allow", "allow") => taken.push(name),
                 (_, "allow") => leaked.push(name),
                 _ => {}

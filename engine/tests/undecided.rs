@@ -36,15 +36,18 @@ fn runtime(name: &str) -> Arc<BundleRuntime> {
 /// without their expectations.
 fn conversation(name: &str, file: &str, id: &str) -> Vec<Event> {
     let text = std::fs::read_to_string(fixture(name).join("tests").join(file)).unwrap();
-    let header = format!(r#""id": "{id}""#);
-    let events: Vec<Event> = text
+    let records: Vec<serde_json::Value> = text
         .lines()
-        .skip_while(|line| !line.contains(&header))
-        .skip(1)
-        .take_while(|line| !line.contains(r#""type": "trace""#))
         .filter(|line| line.starts_with('{'))
-        .map(|line| {
-            let mut event: serde_json::Value = serde_json::from_str(line).unwrap();
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let is_trace = |record: &serde_json::Value| record["type"] == "trace";
+    let events: Vec<Event> = records
+        .into_iter()
+        .skip_while(|record| !(is_trace(record) && record["id"] == id))
+        .skip(1)
+        .take_while(|record| !is_trace(record))
+        .map(|mut event| {
             event.as_object_mut().unwrap().remove("expect");
             serde_json::from_value(event).unwrap()
         })
@@ -309,4 +312,26 @@ fn a_reason_the_judge_could_not_decide_still_blocks() {
         panic!("{:?}", failed.verdict);
     };
     assert_eq!(step.as_deref(), Some("freeze.reason"));
+}
+
+#[test]
+fn only_the_branch_that_leads_to_the_call_is_left_to_a_person() {
+    // The library desk goes round again after each request, so every
+    // branch of its classification lies on the renewal's path; a person
+    // approving the renewal settles only that the patron asked to renew.
+    let events = conversation("library", "smoke.jsonl", "renew-ok");
+    for explainer in [Explainer::Monitor, Explainer::Datalog] {
+        let mut session = Session::new(runtime("library"), Schedule::Workflow);
+        session.set_explainer(explainer);
+        let report = run(&mut session, events.clone(), &CLASSIFY_FAILS);
+        let GateVerdict::Confirm {
+            consent, undecided, ..
+        } = &report.verdict
+        else {
+            panic!("{explainer:?}: {:?}", report.verdict);
+        };
+        assert_eq!(*consent, ConsentState::Given, "{explainer:?}");
+        let steps: Vec<&str> = undecided.iter().map(|u| u.step.as_str()).collect();
+        assert_eq!(steps, ["classify[renew]"], "{explainer:?}");
+    }
 }

@@ -35,6 +35,10 @@ use crate::trace::Event;
 /// in it ([`ConsentAnswer`]).
 pub(super) type Consents = BTreeMap<ConsentKey, JudgedConsent>;
 
+/// How many sets of undecided classifications [`Core::undecided_verdict`]
+/// tries one by one before it assumes them all together.
+const MAX_ASSUMPTION_CHOICES: usize = 64;
+
 /// What identifies a consent question: asking it again before the user says
 /// something new, or before the agent asks for the decision again, cannot
 /// change its answer.
@@ -279,28 +283,58 @@ impl Core {
         if open.is_empty() {
             return None;
         }
-        let mut assumed = judged.clone();
-        for (at, steps) in undecided {
+        let choices = self.assumption_choices(&open);
+        let assuming = |steps: &BTreeSet<StepId>| -> Judged {
+            let mut assumed = judged.clone();
+            for (at, keys) in undecided {
+                assumed.entry(*at).or_default().extend(
+                    keys.iter()
+                        .filter(|(step, _)| steps.contains(step))
+                        .copied(),
+                );
+            }
             assumed
-                .entry(*at)
-                .or_default()
-                .extend(steps.iter().copied());
-        }
+        };
+        let tried: Vec<_> = choices
+            .iter()
+            .map(|steps| {
+                let assumed = assuming(steps);
+                let outcome = self.allowed_assuming(k, &assumed);
+                (steps, assumed, outcome)
+            })
+            .collect();
+        let allowed = tried.iter().find_map(|(steps, _, outcome)| {
+            let (authorized, env) = outcome.as_ref().ok()?;
+            Some((*steps, *authorized, *env, None))
+        });
+        // Else the first choice under which the write is authorized once
+        // its consent is granted, with the consent as the user gave it.
+        let found = allowed.or_else(|| {
+            tried.iter().find_map(|(steps, assumed, outcome)| {
+                let answered = *outcome.as_ref().err()?;
+                let (authorized, env) = self.granted_allowed(k, blocked.symbol, assumed)?;
+                Some((*steps, authorized, env, Some(answered.or(read))))
+            })
+        });
+        let (steps, authorized, env, answered) = found?;
+        let open: Vec<(StepId, Undecided)> = open
+            .into_iter()
+            .filter(|(step, _)| steps.contains(step))
+            .collect();
         // A consent step among the undecided questions leaves the consent
         // itself unknown, not given.
         let consent_undecided = open
             .iter()
             .any(|(step, _)| self.rt.bundle.program.consent.is_step(*step));
-        let (authorized, env, consent) = match self.allowed_assuming(k, &assumed) {
-            Ok((authorized, env)) if consent_undecided => (authorized, env, ConsentState::Unknown),
-            Ok((authorized, env)) => (authorized, env, ConsentState::Given),
-            Err(answered) => {
-                let (authorized, env) = self.granted_allowed(k, blocked.symbol, &assumed)?;
-                let consent = self.consent_state(answered.or(read));
+        let consent = match answered {
+            None if consent_undecided => ConsentState::Unknown,
+            None => ConsentState::Given,
+            Some(answered) => {
+                let consent = self.consent_state(answered);
                 if consent == ConsentState::Refused {
                     return None;
                 }
-                (authorized, env, consent)
+                consent
             }
         };
         if let Some(answered) = self.host_answer(k, authorized, &env) {
@@ -414,6 +448,46 @@ impl Core {
                 ))
             })
             .collect()
+    }
+
+    /// The sets of undecided steps among `open` to assume together: every
+    /// consent step, and of each classification one branch at a time (a
+    /// classifier places the request in one branch, so assuming all its
+    /// undecided branches at once describes no conversation). In step
+    /// order; at most [`MAX_ASSUMPTION_CHOICES`] sets, then one with every
+    /// step.
+    fn assumption_choices(&self, open: &[(StepId, Undecided)]) -> Vec<BTreeSet<StepId>> {
+        let mut always = BTreeSet::new();
+        let mut branches: BTreeMap<_, Vec<StepId>> = BTreeMap::new();
+        for (step, _) in open {
+            match self.rt.step(*step).and_then(|info| info.asked.as_ref()) {
+                Some(Asked::Branch { decision, .. })
+                    if !self.rt.bundle.program.consent.is_step(*step) =>
+                {
+                    branches.entry(decision.index()).or_default().push(*step);
+                }
+                _ => {
+                    always.insert(*step);
+                }
+            }
+        }
+        let mut choices = vec![always];
+        for options in branches.values() {
+            if choices.len() * options.len() > MAX_ASSUMPTION_CHOICES {
+                return vec![open.iter().map(|(step, _)| *step).collect()];
+            }
+            choices = choices
+                .iter()
+                .flat_map(|chosen| {
+                    options.iter().map(move |option| {
+                        let mut next = chosen.clone();
+                        next.insert(*option);
+                        next
+                    })
+                })
+                .collect();
+        }
+        choices
     }
 
     /// The step and request that authorize the checked write `k` (the

@@ -19,8 +19,8 @@ use hashbrown::HashSet;
 use super::choice::is_consent_word;
 use super::domain::DomainClass;
 use super::lexicon::{
-    ALL_OF_THEM, FIRST_OF_TWO, ITEM_COORDINATORS, ITEM_LEADS, KEPT_OBJECT_FILLERS, MAX_ITEM_LEADS,
-    ORDINALS, PICKING_NOTHING, SECOND_OF_TWO,
+    ALL_OF_THEM, FIRST_OF_TWO, ITEM_COORDINATORS, ITEM_LEADS, KEEPING_VERBS, KEPT_OBJECT_FILLERS,
+    MAX_ITEM_LEADS, ORDINALS, PART_DETERMINERS, PICKING_NOTHING, RESTRICTING_WORDS, SECOND_OF_TWO,
 };
 use super::stance::is_action_word;
 use super::tokens::{MAX_LABEL_WORDS, Rewrite, Sentence, Word, normalise, words};
@@ -461,6 +461,97 @@ impl AskedWords {
                 .any(is_letter_label)
     }
 
+    /// Whether a reply holds back a part of what the latest request for a
+    /// decision laid out ([`AskedWords::lays_out_several`], not asking which
+    /// one to act on): one of its clauses refuses something by *no to* /
+    /// *no for* ("no to the second", not "no to both"), or names a part
+    /// ([`AskedWords::names_a_part`]) beside a negator or a word keeping it
+    /// ("the personal one not right now", "not Circe", "leave Steve's") or
+    /// with a restricting word next to it ("the first one only", "just the
+    /// first"). Saying a part stays as the request said it would ("my
+    /// access stays as it is") holds nothing back.
+    pub(crate) fn holds_back_a_part(&self, reply: &[Sentence]) -> bool {
+        if self.latest_picks_one || !self.lays_out_several() {
+            return false;
+        }
+        reply.iter().flat_map(Sentence::clauses).any(|clause| {
+            let negator_at = |at: usize| clause.get(at).is_some_and(|w| WordClass::Negators.has(w));
+            // A negator, or keeping the part as it is ("leave Steve's").
+            let negated = (0..clause.len()).any(negator_at)
+                || clause.iter().any(|w| KEEPING_VERBS.contains(&w.as_str()))
+                || PhraseClass::Retention.any_in(clause);
+            let restricting = clause
+                .iter()
+                .any(|w| RESTRICTING_WORDS.contains(&w.as_str()));
+            if !negated && !restricting {
+                return false;
+            }
+            // "No to the second", not "no to both" (a no to all of them).
+            let refuses_to = negated
+                && (0..clause.len()).any(|at| {
+                    negator_at(at)
+                        && clause.get(at + 1).is_some_and(|w| w == "to" || w == "for")
+                        && clause
+                            .get(at + 2..)
+                            .into_iter()
+                            .flatten()
+                            .find(|w| !PART_DETERMINERS.contains(&w.as_str()))
+                            .is_some_and(|w| {
+                                !ALL_OF_THEM.contains(&w.as_str())
+                                    && !WordClass::AnaphoricObjects.has(w)
+                                    && !WordClass::ActionAnaphors.has(w)
+                            })
+                });
+            if refuses_to {
+                return true;
+            }
+            (0..clause.len())
+                .filter(|&at| self.names_a_part(clause, at))
+                .any(|at| negated || restricts(clause, at))
+        })
+    }
+
+    /// Whether the word at `at` of a reply's `clause` names one of several
+    /// things the latest request laid out: a place ("first", "latter"), a
+    /// word of an item it laid out, a word the request used before *one*
+    /// ("the business one"), or a word of the request no English word
+    /// list knows (a title, a product name), unless told not to happen
+    /// ("don't transfer").
+    fn names_a_part(&self, clause: &[Word], at: usize) -> bool {
+        let Some(written) = clause.get(at) else {
+            return false;
+        };
+        // A possessive names its owner ("Steve's").
+        let owner = written.as_str().strip_suffix("'s").map(Word::new);
+        let word = owner.as_ref().unwrap_or(written);
+        let text = word.as_str();
+        if ORDINALS.iter().any(|(ordinal, _)| *ordinal == text)
+            || FIRST_OF_TWO.contains(&text)
+            || SECOND_OF_TWO.contains(&text)
+            || self.latest_items.contains(word)
+            || self.latest_item_words.iter().any(|(item, _)| item == word)
+        {
+            return true;
+        }
+        let before_one = clause
+            .get(at + 1)
+            .is_some_and(|next| next == "one" || next == "ones");
+        if !before_one && word.id() != OTHER {
+            return false;
+        }
+        let used = text.len() >= MIN_NAMING_WORD
+            && !PICKING_NOTHING.contains(&text)
+            && !PART_DETERMINERS.contains(&text)
+            && !ALL_OF_THEM.contains(&text)
+            && !is_consent_word(text)
+            && !is_action_word(word);
+        // "Don't transfer me": a verb told not to happen names no part.
+        let told_not_to = at >= 2
+            && clause.get(at - 1).is_some_and(|w| w == "not")
+            && clause.get(at - 2).is_some_and(|w| w == "do");
+        used && !told_not_to && self.words.contains(word)
+    }
+
     /// Whether a word of a reply may pick one of the things a request laid
     /// out ([`AskedWords::leaves_pick_open`]).
     fn picks_by(&self, word: &Word) -> bool {
@@ -617,6 +708,25 @@ fn item_id(at: usize) -> String {
     format!("{ITEM_ID_PREFIX}{:05}", at + 1)
 }
 
+/// Whether the part named at `at` of a reply's `clause` is restricted to:
+/// *only* after it ("the first one only"), or a restricting word before it
+/// with only determiners between ("just the first", "except for the second").
+fn restricts(clause: &[Word], at: usize) -> bool {
+    let after = clause
+        .get(at + 1..)
+        .into_iter()
+        .flatten()
+        .find(|w| *w != "one" && *w != "ones");
+    let before = clause
+        .get(..at)
+        .into_iter()
+        .flatten()
+        .rev()
+        .find(|w| !PART_DETERMINERS.contains(&w.as_str()));
+    after.is_some_and(|w| w == "only")
+        || before.is_some_and(|w| RESTRICTING_WORDS.contains(&w.as_str()))
+}
+
 /// The most words a sentence laying out items holds ("I can grant you
 /// access to jira and confluence"): a longer one is prose, whose *and*
 /// joins more than things to act on.
@@ -634,7 +744,7 @@ const MAX_LAYOUT_WORDS: usize = 24;
 fn coordinated_items(sentences: &[Sentence]) -> Vec<Word> {
     let mut found: Vec<(usize, &Word)> = Vec::new();
     let mut base = 0;
-    let mut laying_out = 0;
+    let mut layouts: Vec<Vec<&Word>> = Vec::new();
     for sentence in sentences {
         let before = found.len();
         let words = sentence.words();
@@ -706,13 +816,18 @@ fn coordinated_items(sentences: &[Sentence]) -> Vec<Word> {
             }
         }
         base += words.len();
-        if found.len() > before {
-            laying_out += 1;
+        if let Some(laid) = found.get(before..).filter(|laid| !laid.is_empty()) {
+            let mut laid: Vec<&Word> = laid.iter().map(|&(_, word)| word).collect();
+            laid.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+            laid.dedup();
+            layouts.push(laid);
         }
     }
     // Things joined in two sentences are two layouts, or prose joining
-    // words: which a reply's word answers is not read.
-    if laying_out > 1 {
+    // words: which a reply's word answers is not read. The same things
+    // joined again ("I can renew Dune and Circe. Shall I renew Dune and
+    // Circe?") are one layout, restated.
+    if layouts.windows(2).any(|pair| pair.first() != pair.last()) {
         return Vec::new();
     }
     found.sort_by_key(|&(at, _)| at);

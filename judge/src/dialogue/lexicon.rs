@@ -1072,6 +1072,23 @@ pub(crate) const NOT_AN_OPTION: &[&str] = &[
 /// ahead with both grants?").
 pub(crate) const ALL_OF_THEM: &[&str] = &["both", "all", "each", "every"];
 
+/// Words by which a reply restricts what it answers to a part ("the first
+/// one only", "just Dune", "all except the second", "apart from the red
+/// one").
+pub(crate) const RESTRICTING_WORDS: &[&str] = &["only", "just", "except", "apart", "excluding"];
+
+/// Verbs by which a reply keeps a part of what a request laid out as it
+/// is ("leave Steve's", "skip the second").
+pub(crate) const KEEPING_VERBS: &[&str] = &["leave", "skip", "keep"];
+
+/// Words that may stand between a restricting word and the part it
+/// restricts to ("just the first", "only my business one", "except for
+/// that one").
+pub(crate) const PART_DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "that", "this", "these", "those", "for", "from", "to",
+    "with", "one", "which", "each", "any",
+];
+
 /// Words around what a reply keeps that name nothing of it ("keep *the*
 /// shipping address *the same*", "leave *my* mailbox *as it is*"): the
 /// rest must name what the request said stays as it is.

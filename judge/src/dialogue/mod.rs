@@ -778,7 +778,15 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
         Role::User => {
             let (markers, answer) = markers_of(turn, Some(asked));
             let stance = markers.stance();
-            let reply = if stance == Stance::Affirm
+            let reply = if (stance == Stance::Affirm
+                || (stance == Stance::Refuse && markers.says_yes()))
+                && answer.places_nothing()
+                && asked.holds_back_a_part(turn.sentences())
+            {
+                // "Yes to the first one, no to the second" when the reader
+                // placed neither: the yes covers a part it cannot name.
+                Reply::Qualifies
+            } else if stance == Stance::Affirm
                 && (asked.leaves_record_open(&turn.text)
                     || asked.leaves_pick_open(turn.sentences())
                     || (asked.latest_offers_keeping() && !picks_the_action(turn, asked)))
@@ -903,6 +911,16 @@ struct Answer {
 }
 
 impl Answer {
+    /// Whether the answer placed nothing it answers or holds back: no
+    /// record, item or action of its own.
+    fn places_nothing(&self) -> bool {
+        self.records.is_empty()
+            && self.actions.is_empty()
+            && self.held_back.is_empty()
+            && self.items.is_empty()
+            && self.held_back_items.is_empty()
+    }
+
     /// Moves the ids of the items a request laid out
     /// ([`AskedWords::items_as_ids`]) out of the records and held-back
     /// records into the items, as the words naming them.
@@ -2517,11 +2535,7 @@ mod tests {
     #[test]
     fn a_reply_answering_laid_out_items_answers_each_alone() {
         let lexicon = lexicon_of(&[&["grant", "granted"], &["renew", "renewed"]]);
-        let cues_after = |request: &str, reply: &str| {
-            let mut asked = AskedWords::default();
-            let _ = turn_cues(Role::Agent, request, &lexicon, &mut asked);
-            turn_cues(Role::User, reply, &lexicon, &mut asked)
-        };
+        let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
         let by_and = "I can grant you access to jira and confluence. Shall I grant both?";
         let by_list = "I can renew these:\n1. The Hobbit\n2. Piranesi\nShall I renew both?";
         for (request, reply, answered, held, refused) in [
@@ -2857,6 +2871,79 @@ mod tests {
                 ("Yes, go ahead. Also, no.", Reply::Refuses),
             ],
         );
+    }
+
+    /// Things a request names in a statement and again in its question
+    /// are one layout, restated: a reply answers them one by one. Two
+    /// sentences joining different things are two layouts, and neither is
+    /// read as items.
+    #[test]
+    fn a_layout_restated_in_the_question_is_one_layout() {
+        let lexicon = lexicon_of(&[&["renew", "renewed"]]);
+        let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
+        let restated = "Both of your loans can be renewed: Dune (LN-48230, print) and Circe \
+                        (LN-48231, ebook). Would you like me to renew Dune and Circe?";
+        let read = cues_after(restated, "Dune: yes / Circe: no");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_items, ["dune"]);
+        assert_eq!(read.held_back_items, [("circe".to_owned(), true)]);
+        let two_layouts = "I can renew Dune and Circe. Kafka and Beloved are held by others. \
+                           Would you like me to renew Dune and Circe?";
+        let read = cues_after(two_layouts, "Dune: yes / Circe: no");
+        assert!(read.answer_items.is_empty() && read.held_back_items.is_empty());
+    }
+
+    /// A yes that holds back a part of what the request laid out, when the
+    /// reader cannot place which part ("yes to the first one, no to the
+    /// second" to a list it could not read as items), is qualified: it is
+    /// not a yes to every call. A yes to all of them, a plain yes with a
+    /// negation about something else, and a pick the request asked for
+    /// are read as before.
+    #[test]
+    fn a_yes_holding_back_a_part_the_reader_cannot_place_is_qualified() {
+        let lexicon = lexicon_of(&[&["renew", "renewed"], &["freeze", "frozen"]]);
+        let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
+        // Titles of common words lay out no items the reader can name.
+        let listed = "Here is what I can renew:\n1. Renew Wolf Hall (LN-51120)\n\
+                      2. Renew Station Eleven (LN-51121)\nDo you want both renewed?";
+        for reply in [
+            "yes to the first one, no to the second",
+            "Yes to the first one. No to the second one.",
+            "yes, the first one only",
+            "yes for the first, not the second",
+            "Yes to Wolf Hall. No to Station Eleven.",
+            "just the first one please, yes",
+        ] {
+            let read = cues_after(listed, reply);
+            assert_eq!(read.reply, Reply::Qualifies, "{reply}");
+        }
+        let cards = "Your business card ends 1620 and your personal card ends 8407. \
+                     Shall I freeze both cards?";
+        let read = cues_after(
+            cards,
+            "The business one, yes. The personal one not right now.",
+        );
+        assert_eq!(read.reply, Reply::Qualifies);
+        for reply in [
+            "yes please, both",
+            "Yes, go ahead. I just want it done.",
+            "Yes, go ahead and renew them, I just need more time.",
+            "Yes, renew them, no problem.",
+        ] {
+            let read = cues_after(listed, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+        }
+        // Asked which one to act on, a pick is the answer.
+        let which = "You have Wolf Hall and Station Eleven out. Which one should I renew?";
+        let read = cues_after(which, "just the first one, yes");
+        assert_ne!(read.reply, Reply::Qualifies);
+    }
+
+    /// The cues of the user's `reply` to the agent's `request`.
+    fn reply_cues(lexicon: &Arc<Lexicon>, request: &str, reply: &str) -> TurnCues {
+        let mut asked = AskedWords::default();
+        let _ = turn_cues(Role::Agent, request, lexicon, &mut asked);
+        turn_cues(Role::User, reply, lexicon, &mut asked)
     }
 
     /// A lexicon of one word list per action.
