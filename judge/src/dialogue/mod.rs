@@ -2906,32 +2906,50 @@ mod tests {
         // Titles of common words lay out no items the reader can name.
         let listed = "Here is what I can renew:\n1. Renew Wolf Hall (LN-51120)\n\
                       2. Renew Station Eleven (LN-51121)\nDo you want both renewed?";
-        for reply in [
-            "yes to the first one, no to the second",
-            "Yes to the first one. No to the second one.",
-            "yes, the first one only",
-            "yes for the first, not the second",
-            "Yes to Wolf Hall. No to Station Eleven.",
-            "just the first one please, yes",
-        ] {
-            let read = cues_after(listed, reply);
-            assert_eq!(read.reply, Reply::Qualifies, "{reply}");
-        }
         let cards = "Your business card ends 1620 and your personal card ends 8407. \
                      Shall I freeze both cards?";
-        let read = cues_after(
-            cards,
-            "The business one, yes. The personal one not right now.",
-        );
-        assert_eq!(read.reply, Reply::Qualifies);
-        for reply in [
-            "yes please, both",
-            "Yes, go ahead. I just want it done.",
-            "Yes, go ahead and renew them, I just need more time.",
-            "Yes, renew them, no problem.",
+        for (request, reply, read) in [
+            (
+                listed,
+                "yes to the first one, no to the second",
+                Reply::Qualifies,
+            ),
+            (
+                listed,
+                "Yes to the first one. No to the second one.",
+                Reply::Qualifies,
+            ),
+            (listed, "yes, the first one only", Reply::Qualifies),
+            (
+                listed,
+                "yes for the first, not the second",
+                Reply::Qualifies,
+            ),
+            (
+                listed,
+                "Yes to Wolf Hall. No to Station Eleven.",
+                Reply::Qualifies,
+            ),
+            (listed, "just the first one please, yes", Reply::Qualifies),
+            (
+                cards,
+                "The business one, yes. The personal one not right now.",
+                Reply::Qualifies,
+            ),
+            (listed, "yes please, both", Reply::Affirms),
+            (
+                listed,
+                "Yes, go ahead. I just want it done.",
+                Reply::Affirms,
+            ),
+            (
+                listed,
+                "Yes, go ahead and renew them, I just need more time.",
+                Reply::Affirms,
+            ),
+            (listed, "Yes, renew them, no problem.", Reply::Affirms),
         ] {
-            let read = cues_after(listed, reply);
-            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(cues_after(request, reply).reply, read, "{reply}");
         }
         // Asked which one to act on, a pick is the answer.
         let which = "You have Wolf Hall and Station Eleven out. Which one should I renew?";
