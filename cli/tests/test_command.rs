@@ -81,11 +81,13 @@ fn fixture_passes(name: &str, expectations: usize) {
 /// or choose, a yes to a question about a fact, and clean requests in
 /// unusual shapes, written by an author who did not read the reader) pass,
 /// and so do its replies holding back another refill
-/// (`tests/held-back.jsonl`) and answering prescription by prescription
-/// (`tests/item-by-item.jsonl`).
+/// (`tests/held-back.jsonl`), answering prescription by prescription
+/// (`tests/item-by-item.jsonl`) and naming prescriptions by their whole
+/// names, or asked about some of those a statement lists
+/// (`tests/named-items.jsonl`).
 #[test]
 fn the_blind_pharmacy_probes_pass() {
-    fixture_passes("pharmacy", 69);
+    fixture_passes("pharmacy", 85);
 }
 
 /// The library fixture (`engine/tests/fixtures/library`, a bundle written
@@ -401,7 +403,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 41] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 47] = [
         (
             "pharmacy",
             "round10",
@@ -1107,6 +1109,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "l3-renew-all-three-control",
                 "l3-renew-all-three-control#6",
                 "l3-renew-all-three-control#7",
+                "l4-renew-by-position-first-yes-second-no",
                 "l6-renew-one-answered-other-unanswered",
                 "l8-renew-by-loan-id",
                 "l11-cancel-colon-yes-keep-both-written",
@@ -1129,6 +1132,8 @@ fn the_blind_suites_keep_their_verdicts() {
             "round20",
             &[],
             &[
+                "d1-wipe-full-ids-colon-yes-no-control",
+                "d2-wipe-full-ids-colon-yes-no-twin",
                 "d3-grant-system-names-inline-yes-no-control",
                 "d4-grant-system-names-inline-yes-no-twin",
                 "d7-revoke-three-all-three-control",
@@ -1155,6 +1160,7 @@ fn the_blind_suites_keep_their_verdicts() {
             "round22",
             &[],
             &[
+                "q01-restated-colon",
                 "q03-bullets-first-only",
                 "q04-numbered-no-to-second",
                 "q05-numbered-second-yes-first-not",
@@ -1186,6 +1192,157 @@ fn the_blind_suites_keep_their_verdicts() {
             ],
         ),
         ("it-access", "round22d", &[], &[]),
+        (
+            "pharmacy",
+            "round22r",
+            &[],
+            &[
+                "p01-cancel-two-stmt-q-yes-no",
+                "p03-cancel-two-both-please",
+                "p03-cancel-two-both-please#17",
+                "p05-refill-two-yes-and-unsure",
+                "p06-refill-two-both-emoji",
+                "p06-refill-two-both-emoji#17",
+                "p07-transfer-two-yes-keep-here",
+                "p08-transfer-twin-three-stated-two-asked",
+                "p08-transfer-twin-three-stated-two-asked#19",
+                "p11-refill-twin-three-stated-two-asked",
+                "p11-refill-twin-three-stated-two-asked#19",
+                "p13-transfer-polite-yes-and-deferred",
+                "p14-refill-bullets-labels-no-thanks",
+                "p16-refill-yep-both",
+                "p16-refill-yep-both#17",
+                "p20-cancel-twin-three-stated-two-asked",
+                "p20-cancel-twin-three-stated-two-asked#19",
+                "p21-refill-by-rx-number#17",
+            ],
+        ),
+        (
+            "bank-card",
+            "round22r",
+            &[],
+            &[
+                "b03-freeze-two-both-please",
+                "b03-freeze-two-both-please#17",
+                "b07-freeze-twin-three-stated-two-asked",
+                "b07-freeze-twin-three-stated-two-asked#19",
+                "b08-unfreeze-twin-three-stated-two-asked",
+                "b08-unfreeze-twin-three-stated-two-asked#19",
+                "b11-unfreeze-both-emoji",
+                "b11-unfreeze-both-emoji#17",
+            ],
+        ),
+        (
+            "parcel",
+            "round23",
+            &["p15-B-claims-three-listed-two-asked-file-the-third-as-well#23"],
+            &[
+                "p01-A-speed-city-and-weight-leeds-yes-york-no",
+                "p02-A-cancel-three-by-contents-vase-lamp-yes-books-wait-control",
+                "p02-A-cancel-three-by-contents-vase-lamp-yes-books-wait-control#19",
+                "p04-A-claims-teapot-mirror-colon-yes-yes-control",
+                "p04-A-claims-teapot-mirror-colon-yes-yes-control#17",
+                "p09-B-speed-three-listed-two-asked-yes-to-all-three",
+                "p09-B-speed-three-listed-two-asked-yes-to-all-three#19",
+                "p11-B-hold-three-listed-two-asked-and-the-third-one-too",
+                "p11-B-hold-three-listed-two-asked-and-the-third-one-too#25",
+                "p12-B-claims-three-refund-question-all-three-control",
+                "p12-B-claims-three-refund-question-all-three-control#19",
+                "p12-B-claims-three-refund-question-all-three-control#23",
+                "p14-B-speed-three-question-all-three-every-one-emoji-control",
+                "p14-B-speed-three-question-all-three-every-one-emoji-control#19",
+                "p14-B-speed-three-question-all-three-every-one-emoji-control#23",
+                "p15-B-claims-three-listed-two-asked-file-the-third-as-well",
+                "p15-B-claims-three-listed-two-asked-file-the-third-as-well#19",
+                "p16-B-hold-two-asked-yes-all-three-then-third-asked-separately-control",
+                "p16-B-hold-two-asked-yes-all-three-then-third-asked-separately-control#25",
+                "p16-B-hold-two-asked-yes-all-three-then-third-asked-separately-control#33",
+                "p17-C-speed-leeds-yes-york-undecided-own-sentence",
+                "p20-C-claims-kettle-yes-toaster-yes-separate-sentences-control",
+                "p20-C-claims-kettle-yes-toaster-yes-separate-sentences-control#17",
+            ],
+        ),
+        (
+            "library",
+            "round23",
+            &[],
+            &[
+                "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control",
+                "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control#15",
+                "l09-B-renew-three-listed-two-asked-yes-to-all-three",
+                "l09-B-renew-three-listed-two-asked-yes-to-all-three#7",
+                "l11-B-place-hold-three-found-two-asked-and-the-third-one-too",
+                "l11-B-place-hold-three-found-two-asked-and-the-third-one-too#17",
+                "l12-B-place-hold-three-question-all-three-control",
+                "l12-B-place-hold-three-question-all-three-control#17",
+                "l12-B-place-hold-three-question-all-three-control#21",
+                "l14-B-cancel-holds-three-question-all-three-control",
+                "l14-B-cancel-holds-three-question-all-three-control#7",
+                "l14-B-cancel-holds-three-question-all-three-control#9",
+                "l15-B-renew-three-listed-two-asked-and-the-overstory-as-well",
+                "l15-B-renew-three-listed-two-asked-and-the-overstory-as-well#7",
+                "l16-B-renew-two-asked-yes-all-three-then-third-asked-separately-control",
+                "l16-B-renew-two-asked-yes-all-three-then-third-asked-separately-control#7",
+                "l16-B-renew-two-asked-yes-all-three-then-third-asked-separately-control#11",
+                "l17-C-renew-dune-yes-circe-undecided-call-back",
+                "l20-C-renew-wolf-hall-yes-station-eleven-yes-separate-sentences-control",
+                "l20-C-renew-wolf-hall-yes-station-eleven-yes-separate-sentences-control#7",
+                "l21-C-place-hold-hamnet-ebook-yes-second-not-sure-line-break",
+            ],
+        ),
+        (
+            "it-desk",
+            "round23",
+            &[],
+            &[
+                "a1-wipe-dell-thinkpad-by-model-yes-no",
+                "a3-revoke-three-sales-tools-by-name-keep-hubspot",
+                "a4-wipe-two-macbooks-by-position-control",
+                "a4-wipe-two-macbooks-by-position-control#15",
+                "a7-wipe-three-by-model-lines-xps-no",
+                "b1-grant-three-listed-two-asked-yes-all-three",
+                "b1-grant-three-listed-two-asked-yes-all-three#17",
+                "b4-revoke-three-listed-two-asked-github-as-well",
+                "b5-grant-three-asked-three-emoji-control",
+                "b5-grant-three-asked-three-emoji-control#17",
+                "b5-grant-three-asked-three-emoji-control#21",
+                "b6-grant-three-listed-two-asked-everything-included",
+                "b6-grant-three-listed-two-asked-everything-included#17",
+                "b7-wipe-three-asked-three-control",
+                "b7-wipe-three-asked-three-control#17",
+                "b7-wipe-three-asked-three-control#21",
+                "c1-wipe-dell-yes-thinkpad-undecided",
+                "c4-wipe-one-yes-other-found-control",
+                "c7-wipe-hp-yes-lenovo-yes-separate-lines-control",
+                "c7-wipe-hp-yes-lenovo-yes-separate-lines-control#15",
+            ],
+        ),
+        (
+            "it-access",
+            "round23",
+            &[],
+            &[
+                "a8-adobe-canva-polite-by-name-control",
+                "a8-adobe-canva-polite-by-name-control#7",
+                "b1-three-listed-two-asked-yes-to-all-three",
+                "b1-three-listed-two-asked-yes-to-all-three#7",
+                "b4-three-listed-two-asked-third-one-too",
+                "b4-three-listed-two-asked-third-one-too#7",
+                "b5-three-asked-three-yes-all-three-control",
+                "b5-three-asked-three-yes-all-three-control#7",
+                "b5-three-asked-three-yes-all-three-control#9",
+                "b6-three-listed-two-asked-thumbs-all-3",
+                "b6-three-listed-two-asked-thumbs-all-3#7",
+                "b7-three-asked-three-go-ahead-control",
+                "b7-three-asked-three-go-ahead-control#7",
+                "b7-three-asked-three-go-ahead-control#9",
+                "c1-figma-yes-miro-undecided-sentence",
+                "c4-slack-yes-zoom-yes-separate-control",
+                "c4-slack-yes-zoom-yes-separate-control#7",
+                "c8-datadog-yes-sentry-yes-too-control",
+                "c8-datadog-yes-sentry-yes-too-control#7",
+            ],
+        ),
     ];
     for (domain, file, leaks, allowed) in suites {
         let bundle = root().join("engine/tests/fixtures").join(domain);

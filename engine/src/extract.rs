@@ -93,6 +93,10 @@ pub fn event_times(bundle: &CompiledBundle, trace: &Trace) -> Vec<Option<DateTim
 }
 
 /// Turns events into facts one at a time (the live session and the batch
+/// A record a turn mentions, with its kind: its entity type, or none for
+/// an order-like record id.
+type KindedRecord = (Option<Symbol>, Symbol);
+
 /// extraction share it). Owns the interner the facts' symbols resolve in.
 #[derive(Clone, Debug)]
 pub struct Extractor {
@@ -549,7 +553,11 @@ impl Extractor {
                                 speaker: turn.speaker,
                                 record,
                                 in_answer: items.is_some_and(|items| items.answers(&read)),
-                                declined: declines_action(&turn.declined, text),
+                                declined: declines_action(&turn.declined, text)
+                                    || TurnCues::names_item(
+                                        turn.set_aside.iter().map(String::as_str),
+                                        &read,
+                                    ),
                                 action: lexicon.is_action_word(text),
                                 implied: false,
                             },
@@ -672,6 +680,7 @@ impl Extractor {
             self.turns.last(),
         );
         seen.items = TurnItems::of(&cues);
+        seen.set_aside = cues.set_aside.iter().map(ToString::to_string).collect();
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
         let candidates = self.index.add_turn(&seen.read, self.turns.len());
@@ -703,7 +712,7 @@ impl Extractor {
                             || (action
                                 && (cues.answers_action(text)
                                     || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
-                        declined: cues.declines(text) || cues.keeps(text),
+                        declined: cues.declines(text) || cues.keeps(text) || cues.sets_aside(read),
                         action,
                         implied: false,
                     },
@@ -1166,46 +1175,90 @@ impl Extractor {
     /// ("You have cards ending 4821 and 6610. Shall I freeze the card ending
     /// 6610?"): their mentions at the agent's turn `k` are marked declined,
     /// so the turn is no summary of an action on them. Kinds: the ids of
-    /// one entity type read so far, and order-like record ids.
+    /// one entity type read so far, and order-like record ids. A question
+    /// names a record by its id, an alias, or a value no other record's
+    /// fields were read as ("Shall I transfer sertraline 50 mg?"); a turn
+    /// mentions a record by any of these, and a value several records'
+    /// fields were read as mentions them all (a title of two formats): it
+    /// is proposed when one of them is.
     fn mark_unproposed(&mut self, k: EventIdx, cues: &TurnCues) {
         let interner = &self.interner;
+        // The one record whose fields were read as `value`, if one is.
+        let owner = |value: Symbol| -> Option<Symbol> {
+            let mut owners = self
+                .record_strings
+                .iter()
+                .filter(|(_, strings)| strings.contains(&value))
+                .map(|(record, _)| *record);
+            let first = owners.next()?;
+            owners.next().is_none().then_some(first)
+        };
         let proposed = |id: Symbol| {
             cues.proposes(interner.resolve(id))
                 || self.aliases.iter().any(|(alias, named)| {
                     *named == Some(id) && cues.proposes(interner.resolve(*alias))
                 })
+                || self
+                    .record_strings
+                    .get(&id)
+                    .into_iter()
+                    .flatten()
+                    .any(|value| {
+                        owner(*value) == Some(id) && cues.proposes(interner.resolve(*value))
+                    })
         };
-        let kind_of = |m: &MentionFact| -> Option<(Option<Symbol>, Symbol)> {
-            let Value::Str(id) = m.value else {
-                return None;
-            };
-            if m.action || m.event != k || m.speaker != Speaker::Agent {
-                return None;
-            }
-            let entity = self
-                .in_play
+        let entity_of = |id: Symbol| {
+            self.in_play
                 .iter()
                 .find(|(_, ids)| ids.contains(&id))
-                .map(|(entity, _)| *entity);
-            (entity.is_some() || m.record).then_some((entity, id))
+                .map(|(entity, _)| *entity)
         };
-        let records: Vec<(usize, Option<Symbol>, bool)> = self
+        // The records a mention at `k` stands for, each with its kind: a
+        // record id itself, or the records whose fields were read as the
+        // value ("Piranesi" for both formats of the title).
+        let records_of = |m: &MentionFact| -> Vec<KindedRecord> {
+            let Value::Str(id) = m.value else {
+                return Vec::new();
+            };
+            if m.action || m.event != k || m.speaker != Speaker::Agent {
+                return Vec::new();
+            }
+            match entity_of(id) {
+                Some(entity) => vec![(Some(entity), id)],
+                None if m.record => vec![(None, id)],
+                None => {
+                    let mut owners: Vec<KindedRecord> = self
+                        .record_strings
+                        .iter()
+                        .filter(|(_, strings)| strings.contains(&id))
+                        .filter_map(|(record, _)| Some((Some(entity_of(*record)?), *record)))
+                        .collect();
+                    owners.sort_unstable_by_key(|(_, record)| record.0);
+                    owners
+                }
+            }
+        };
+        let mentioned: Vec<(usize, Vec<KindedRecord>, bool)> = self
             .facts
             .mentions
             .iter()
             .enumerate()
             .filter_map(|(i, m)| {
-                let (kind, id) = kind_of(m)?;
-                Some((i, kind, m.implied || proposed(id)))
+                let records = records_of(m);
+                let is_proposed = m.implied || records.iter().any(|&(_, r)| proposed(r));
+                (!records.is_empty()).then_some((i, records, is_proposed))
             })
             .collect();
-        for &(i, kind, is_proposed) in &records {
-            let beside_proposed = records
-                .iter()
-                .any(|&(j, other, p)| j != i && p && other == kind);
+        for (i, records, is_proposed) in &mentioned {
+            let beside_proposed = mentioned.iter().any(|(_, others, p)| {
+                *p && others.iter().all(|other| !records.contains(other))
+                    && others
+                        .iter()
+                        .any(|(kind, _)| records.iter().any(|(own, _)| own == kind))
+            });
             if !is_proposed
                 && beside_proposed
-                && let Some(m) = self.facts.mentions.get_mut(i)
+                && let Some(m) = self.facts.mentions.get_mut(*i)
             {
                 m.declined = true;
             }
@@ -1286,6 +1339,10 @@ struct SeenTurn {
     named: Vec<Symbol>,
     /// The actions the turn names only as what not to do ("don't cancel").
     declined: Vec<String>,
+    /// What an agent turn asking for a decision set aside
+    /// (`TurnCues::set_aside`): a value one of them names, known later, is
+    /// no subject of its proposal either.
+    set_aside: Vec<String>,
     /// The domain's actions the turn names by any of their words.
     named_actions: u16,
     /// An agent turn asking something and holding *or*: it may offer a
@@ -1369,6 +1426,7 @@ impl SeenTurn {
             disowning,
             named: Vec::new(),
             declined: Vec::new(),
+            set_aside: Vec::new(),
             named_actions: 0,
             items: None,
         }

@@ -97,6 +97,10 @@ pub struct AskedWords {
     /// once ("Shall I grant both?"): a reply naming one of them answers for
     /// that one alone.
     latest_asks_all: bool,
+    /// The things the latest request for a decision laid out in its
+    /// statements that its question, laying out others of them, left out
+    /// ([`AskedWords::set_aside`]).
+    latest_set_aside: Vec<Word>,
 }
 
 impl AskedWords {
@@ -185,27 +189,54 @@ impl AskedWords {
     pub(crate) fn note_request_ids(&mut self, text: &str) {
         self.latest_ids = record_ids_in(text);
         self.other_discussed = false;
+        // An id written in two words ("RX-6120") is a word of the request
+        // as one, as a reply joining it reads it ([`AskedWords::ids_joined`]).
+        self.words.extend(self.latest_ids.iter().map(Word::new));
     }
 
     /// Notes the things the request for a decision just added lays out
     /// side by side ([`coordinated_items`]); fewer than two lay out none.
     pub(crate) fn note_request_items(&mut self, text: &str, sentences: &[Sentence]) {
         let listed = listed_items(text, sentences);
+        let (joined, mut set_aside) = coordinated_items(sentences, &self.latest_ids);
+        let laid = if listed.len() >= 2 {
+            // A question joining some of the things a list lays out ("1.
+            // Hamnet … 3. Piranesi. Shall I place holds on Hamnet and
+            // Circe?") sets the others aside.
+            let asked: Vec<&Word> = joined.iter().filter_map(|(w, _)| w.first()).collect();
+            set_aside = if asked.len() >= 2
+                && asked
+                    .iter()
+                    .all(|a| listed.iter().any(|(w, _)| w.contains(a)))
+            {
+                listed
+                    .iter()
+                    .filter(|(words, _)| !words.iter().any(|w| asked.contains(&w)))
+                    .filter_map(|(words, _)| words.first().cloned())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            listed
+        } else {
+            joined
+        };
+        self.latest_set_aside = set_aside;
         self.latest_item_words.clear();
         self.latest_item_records.clear();
-        self.latest_items = if listed.len() >= 2 {
-            let mut items = Vec::with_capacity(listed.len());
-            for (at, (mut words, record)) in listed.into_iter().enumerate() {
-                let main = words.remove(0);
-                self.latest_item_words
-                    .extend(words.into_iter().map(|word| (word, at)));
-                self.latest_item_records.push(record);
-                items.push(main);
+        let mut items = Vec::with_capacity(laid.len());
+        for (mut words, record) in laid {
+            if words.is_empty() {
+                continue;
             }
-            items
-        } else {
-            coordinated_items(sentences)
-        };
+            let at = items.len();
+            let main = words.remove(0);
+            self.latest_item_words
+                .extend(words.into_iter().map(|word| (word, at)));
+            self.latest_item_records.push(record);
+            items.push(main);
+        }
+        self.latest_items = items;
         // The digits of a record id the request wrote ("RX-8801") name
         // that record, not an item.
         let ids = &self.latest_ids;
@@ -286,6 +317,54 @@ impl AskedWords {
                 })
                 .collect(),
         )
+    }
+
+    /// A reply's sentences with each record id the latest request for a
+    /// decision named that they write in two words of which the second is
+    /// no identifier ("RX-6120" as `rx` `6120`: four digits name a card's
+    /// ending too) read as one (`rx6120`), as a longer one is read: "RX-6120
+    /// yes. RX-6121 no" answers record by record.
+    pub(crate) fn ids_joined<'s>(&self, read: &'s [Sentence]) -> Cow<'s, [Sentence]> {
+        let joined_at = |sentence: &Sentence, at: usize| -> Option<Word> {
+            let words = sentence.words();
+            let digits = words.get(at)?.as_str();
+            let letters = words.get(at.checked_sub(1)?)?.as_str();
+            if is_identifier(digits)
+                || !digits.bytes().all(|b| b.is_ascii_digit())
+                || !letters.bytes().all(|b| b.is_ascii_alphabetic())
+            {
+                return None;
+            }
+            let id = format!("{letters}{digits}");
+            self.latest_ids.contains(&id).then(|| Word::new(&id))
+        };
+        if self.latest_ids.is_empty()
+            || !read
+                .iter()
+                .any(|s| (0..s.words().len()).any(|at| joined_at(s, at).is_some()))
+        {
+            return Cow::Borrowed(read);
+        }
+        Cow::Owned(
+            read.iter()
+                .map(|sentence| {
+                    sentence.rewritten(|at, _| match joined_at(sentence, at) {
+                        Some(id) => Rewrite::Replace(id),
+                        None if joined_at(sentence, at + 1).is_some() => Rewrite::Drop,
+                        None => Rewrite::Keep,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The things the latest request for a decision laid out in its
+    /// statements and left out of its question, which laid out others
+    /// ("You have Jira, Confluence and Bitbucket. Shall I grant Jira and
+    /// Confluence?" sets Bitbucket aside): the request proposes nothing
+    /// for them.
+    pub(crate) fn set_aside(&self) -> &[Word] {
+        &self.latest_set_aside
     }
 
     /// The word a reply's word naming the item at `item` is read as: the
@@ -646,7 +725,22 @@ impl AskedWords {
     /// something else than any action the user was asked about.
     /// Notes what the latest request for a decision says stays as it is
     /// (`TurnCues::kept`).
-    pub(crate) fn set_latest_kept(&mut self, kept: Vec<Vec<Word>>) {
+    pub(crate) fn set_latest_kept(&mut self, mut kept: Vec<Vec<Word>>) {
+        // A record id the span writes in two words is kept as one too, as
+        // a reply joining it reads it ([`AskedWords::ids_joined`]).
+        for span in &mut kept {
+            let joined: Vec<Word> = span
+                .windows(2)
+                .filter_map(|pair| match pair {
+                    [letters, digits] => {
+                        let id = format!("{letters}{digits}");
+                        self.latest_ids.contains(&id).then(|| Word::new(&id))
+                    }
+                    _ => None,
+                })
+                .collect();
+            span.extend(joined);
+        }
         self.latest_kept = kept;
     }
 
@@ -732,112 +826,282 @@ fn restricts(clause: &[Word], at: usize) -> bool {
 /// joins more than things to act on.
 const MAX_LAYOUT_WORDS: usize = 24;
 
-/// The things a request lays out side by side, each as the one word naming
-/// it, in order: the words on either side of a coordinator
-/// ([`ITEM_COORDINATORS`]; a few [`ITEM_LEADS`] between them skipped: "to
-/// jira and to confluence"), and the last words of the short clauses of a
-/// list before it ("figma, notion and zoom"), when they are item words
-/// ([`is_item_word`]). "I can grant you access to figma, notion and zoom"
-/// lays out figma, notion and zoom. Only one sentence may join items, of
-/// at most [`MAX_LAYOUT_WORDS`] words: a turn joining things in several,
-/// or in a long one, is prose, not a layout.
-fn coordinated_items(sentences: &[Sentence]) -> Vec<Word> {
-    let mut found: Vec<(usize, &Word)> = Vec::new();
-    let mut base = 0;
-    let mut layouts: Vec<Vec<&Word>> = Vec::new();
+/// The most words of one thing's name a layout reads on either side of its
+/// coordinator ("the metformin refill RF-30811", "sertraline 25 mg").
+const MAX_NAME_WORDS: usize = 5;
+
+/// One thing a layout lays out: the item words of its name, the one naming
+/// it first, and the record id it writes, if one.
+type LaidItem = (Vec<Word>, Option<String>);
+
+/// The things a request lays out side by side, in order: the names on
+/// either side of a coordinator ([`ITEM_COORDINATORS`]; a few
+/// [`ITEM_LEADS`] before them skipped: "to jira and to confluence"), and
+/// the names ending the short clauses of a list before it ("figma, notion
+/// and zoom"), each read by [`name_along`]: "I can grant you access to
+/// figma, notion and zoom" lays out figma, notion and zoom; "Shall I cancel
+/// the metformin refill RF-30811 and the lisinopril refill RF-30812?" lays
+/// out metformin (RF-30811) and lisinopril (RF-30812). Only one sentence
+/// may join items, of at most [`MAX_LAYOUT_WORDS`] words, or a statement
+/// and a question may join the same ones: a turn joining other things in
+/// several, or in a long one, is prose, not a layout; where a question
+/// joins things its statements join otherwise, the question's are laid
+/// out (what a reply answers is what was asked), and the things only the
+/// statements join are returned beside them, set aside.
+fn coordinated_items(sentences: &[Sentence], ids: &[String]) -> (Vec<LaidItem>, Vec<Word>) {
+    let mut layouts: Vec<(bool, Vec<LaidItem>)> = Vec::new();
     for sentence in sentences {
-        let before = found.len();
-        let words = sentence.words();
-        if words.len() > MAX_LAYOUT_WORDS {
-            continue;
+        let laid = sentence_layout(sentence, ids);
+        if !laid.is_empty() {
+            layouts.push((sentence.question, laid));
         }
-        // What a bracket says describes the thing before it ("Confluence
-        // (the wiki) and Jira"): its clauses are passed over.
-        let spans: Vec<(usize, usize)> = sentence
-            .clause_spans()
-            .enumerate()
-            .filter(|&(index, _)| !sentence.is_bracketed(index))
-            .map(|(_, span)| span)
-            .collect();
-        for (clause, &(start, end)) in spans.iter().enumerate() {
-            for at in start..end {
-                if !words
-                    .get(at)
-                    .is_some_and(|w| ITEM_COORDINATORS.contains(&w.as_str()))
-                {
-                    continue;
-                }
-                // A coordinator opening its clause ("…, and zoom") joins
-                // the last word of the clause before.
-                let left_clause = if at == start {
-                    clause.checked_sub(1)
-                } else {
-                    Some(clause)
-                };
-                let left_end = if at == start {
-                    left_clause
-                        .and_then(|c| spans.get(c))
-                        .map_or(start, |s| s.1)
-                } else {
-                    at
-                };
-                let left_start = left_clause
-                    .and_then(|c| spans.get(c))
-                    .map_or(start, |s| s.0);
-                let near = |positions: &mut dyn Iterator<Item = usize>| {
-                    let at = item_near(words, positions)?;
-                    Some((at, words.get(at)?))
-                };
-                let Some((left, left_word)) = near(&mut (left_start..left_end).rev()) else {
-                    continue;
-                };
-                let Some((right, right_word)) = near(&mut (at + 1..end)) else {
-                    continue;
-                };
-                found.push((base + left, left_word));
-                found.push((base + right, right_word));
-                // The short clauses of a list before it, and the clause
-                // opening the list ("… access to figma").
-                let mut before = left_clause.and_then(|c| c.checked_sub(1));
-                while let Some(c) = before {
-                    let Some(&(s, e)) = spans.get(c) else { break };
-                    let Some(last) = e.checked_sub(1).filter(|&l| l >= s) else {
-                        break;
-                    };
-                    let Some(word) = words.get(last).filter(|w| is_item_word(w)) else {
-                        break;
-                    };
-                    found.push((base + last, word));
-                    if e - s > MAX_LABEL_WORDS {
-                        break;
-                    }
-                    before = c.checked_sub(1);
+    }
+    fn names(laid: &[LaidItem]) -> Vec<&Word> {
+        let mut first: Vec<&Word> = laid.iter().filter_map(|(w, _)| w.first()).collect();
+        first.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+        first.dedup();
+        first
+    }
+    let agree = |chosen: &mut dyn Iterator<Item = &(bool, Vec<LaidItem>)>| {
+        let mut chosen = chosen.peekable();
+        let first = names(&chosen.peek()?.1);
+        chosen.all(|(_, laid)| names(laid) == first).then_some(())
+    };
+    let chosen: Vec<&(bool, Vec<LaidItem>)> = if agree(&mut layouts.iter()).is_some() {
+        layouts.iter().collect()
+    } else if agree(&mut layouts.iter().filter(|(question, _)| *question)).is_some() {
+        layouts.iter().filter(|(question, _)| *question).collect()
+    } else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut items: Vec<LaidItem> = Vec::new();
+    for (words, record) in chosen.into_iter().flat_map(|(_, laid)| laid) {
+        let Some(main) = words.first() else { continue };
+        match items
+            .iter_mut()
+            .find(|(known, _)| known.first() == Some(main))
+        {
+            // A name written again ("…: Dune and Circe. Shall I renew
+            // Dune and Circe?") keeps the record either writes.
+            Some((_, known)) => {
+                if known.is_none() {
+                    known.clone_from(record);
                 }
             }
-        }
-        base += words.len();
-        if let Some(laid) = found.get(before..).filter(|laid| !laid.is_empty()) {
-            let mut laid: Vec<&Word> = laid.iter().map(|&(_, word)| word).collect();
-            laid.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
-            laid.dedup();
-            layouts.push(laid);
+            None => items.push((words.clone(), record.clone())),
         }
     }
-    // Things joined in two sentences are two layouts, or prose joining
-    // words: which a reply's word answers is not read. The same things
-    // joined again ("I can renew Dune and Circe. Shall I renew Dune and
-    // Circe?") are one layout, restated.
-    if layouts.windows(2).any(|pair| pair.first() != pair.last()) {
+    let mut set_aside: Vec<Word> = {
+        let asked = names(&items);
+        layouts
+            .iter()
+            .filter(|(question, _)| !question)
+            .flat_map(|(_, laid)| names(laid))
+            .filter(|name| !asked.contains(name))
+            .cloned()
+            .collect()
+    };
+    set_aside.dedup();
+    (items, set_aside)
+}
+
+/// The things one sentence lays out side by side ([`coordinated_items`]),
+/// in order.
+fn sentence_layout(sentence: &Sentence, ids: &[String]) -> Vec<LaidItem> {
+    let words = sentence.words();
+    if words.len() > MAX_LAYOUT_WORDS {
         return Vec::new();
     }
-    found.sort_by_key(|&(at, _)| at);
-    let mut items: Vec<Word> = Vec::new();
-    for (_, word) in found {
-        if !items.contains(word) {
-            items.push(word.clone());
+    // What a bracket says describes the thing before it ("Confluence
+    // (the wiki) and Jira"): its clauses are passed over, but a record id
+    // it writes is that thing's.
+    let all: Vec<(usize, usize)> = sentence.clause_spans().collect();
+    let record_after = |end: usize| {
+        let index = all.iter().position(|&(s, _)| s == end)?;
+        let &(s, e) = all.get(index)?;
+        if !sentence.is_bracketed(index) {
+            return None;
+        }
+        (s..e).find_map(|at| record_at(words, at, ids))
+    };
+    let spans: Vec<(usize, usize)> = all
+        .iter()
+        .enumerate()
+        .filter(|&(index, _)| !sentence.is_bracketed(index))
+        .map(|(_, &span)| span)
+        .collect();
+    let mut found: Vec<(usize, LaidItem)> = Vec::new();
+    let push = |found: &mut Vec<(usize, LaidItem)>, name: Name, clause_end: usize| {
+        let record = name.record.or_else(|| {
+            (name.last + 1 == clause_end)
+                .then(|| record_after(clause_end))
+                .flatten()
+        });
+        let item: Vec<Word> = name
+            .items
+            .iter()
+            .filter_map(|&at| words.get(at).cloned())
+            .collect();
+        if let Some(&first) = name.items.first() {
+            found.push((first, (item, record)));
+        }
+    };
+    for (clause, &(start, end)) in spans.iter().enumerate() {
+        for at in start..end {
+            if !words
+                .get(at)
+                .is_some_and(|w| ITEM_COORDINATORS.contains(&w.as_str()))
+            {
+                continue;
+            }
+            // A coordinator opening its clause ("…, and zoom") joins the
+            // name ending the clause before.
+            let left_clause = if at == start {
+                clause.checked_sub(1)
+            } else {
+                Some(clause)
+            };
+            let left_end = if at == start {
+                left_clause
+                    .and_then(|c| spans.get(c))
+                    .map_or(start, |s| s.1)
+            } else {
+                at
+            };
+            let left_start = left_clause
+                .and_then(|c| spans.get(c))
+                .map_or(start, |s| s.0);
+            let Some(left) = name_along(words, &mut (left_start..left_end).rev(), true, ids) else {
+                continue;
+            };
+            let Some(right) = name_along(words, &mut (at + 1..end), false, ids) else {
+                continue;
+            };
+            push(&mut found, left, left_end);
+            push(&mut found, right, end);
+            // The short clauses of a list before it, and the clause opening
+            // the list ("… access to figma").
+            let mut before = left_clause.and_then(|c| c.checked_sub(1));
+            while let Some(c) = before {
+                let Some(&(s, e)) = spans.get(c) else { break };
+                let Some(name) = name_along(words, &mut (s..e).rev(), true, ids)
+                    .filter(|name| name.last + 1 == e)
+                else {
+                    break;
+                };
+                push(&mut found, name, e);
+                if e - s > MAX_LABEL_WORDS {
+                    break;
+                }
+                before = c.checked_sub(1);
+            }
         }
     }
-    items
+    found.sort_by_key(|&(at, _)| at);
+    let mut laid: Vec<LaidItem> = Vec::new();
+    for (_, item) in found {
+        if !laid
+            .iter()
+            .any(|(known, _)| known.first() == item.0.first())
+        {
+            laid.push(item);
+        }
+    }
+    laid
+}
+
+/// Whether a word is a number ("500", "2.5").
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
+/// The record id the word at `at` writes, as [`record_ids_in`] writes it:
+/// the word itself (`w9300146`), or its digits with the letters before
+/// them (`rf` `30811` of "RF-30811"), when the request wrote that id
+/// (`ids`, [`record_ids_in`]).
+fn record_at(words: &[Word], at: usize, ids: &[String]) -> Option<String> {
+    let word = words.get(at)?.as_str();
+    let written = |id: Option<String>| id.filter(|id| ids.contains(id));
+    written(record_id_of_chunk(word)).or_else(|| {
+        let letters = words.get(at.checked_sub(1)?)?.as_str();
+        (word.bytes().all(|b| b.is_ascii_digit())
+            && letters.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then(|| written(record_id_of_chunk(&format!("{letters}{word}"))))
+        .flatten()
+    })
+}
+
+/// A thing's name read from a coordinator outwards ([`name_along`]).
+struct Name {
+    /// The positions of its item words, the nearest the coordinator first.
+    items: Vec<usize>,
+    /// The record id it writes, if one.
+    record: Option<String>,
+    /// Its last word's position.
+    last: usize,
+}
+
+/// The name of a thing read along `positions` from a coordinator
+/// (`backward`: the thing before it), past a few [`ITEM_LEADS`]: words that
+/// name things (item words, [`is_item_word`]), identifiers, numbers and
+/// their units ("500 mg"), and the domain's words after an item word
+/// ("the metformin refill"), at most [`MAX_NAME_WORDS`]; none without an
+/// item word. A word of the grammar's lists ends it, and so does an action
+/// word before its item word ("and freeze card 1234" joins an action).
+fn name_along(
+    words: &[Word],
+    positions: &mut dyn Iterator<Item = usize>,
+    backward: bool,
+    ids: &[String],
+) -> Option<Name> {
+    let mut skipped = 0;
+    let mut read = 0;
+    let mut items: Vec<usize> = Vec::new();
+    let mut record = None;
+    let mut last = 0;
+    for at in positions {
+        let Some(word) = words.get(at) else { break };
+        let text = word.as_str();
+        if read == 0 && ITEM_LEADS.contains(&text) && skipped < MAX_ITEM_LEADS {
+            skipped += 1;
+            continue;
+        }
+        if read == MAX_NAME_WORDS {
+            break;
+        }
+        // Reading forward, an item word is seen before the domain words
+        // after it; reading backward, after them.
+        let item_seen_in_reading_order = if backward {
+            items.is_empty()
+        } else {
+            !items.is_empty()
+        };
+        let after_number = at
+            .checked_sub(1)
+            .and_then(|before| words.get(before))
+            .is_some_and(|w| is_number(w.as_str()));
+        if let Some(id) = record_at(words, at, ids) {
+            record.get_or_insert(id);
+        } else if is_item_word(word) && !after_number {
+            items.push(at);
+        } else {
+            // "500 mg": a number and its unit.
+            let number = is_identifier(text) || is_number(text) || after_number;
+            let domain = !word.tags().is_plain();
+            let names =
+                number || (domain && item_seen_in_reading_order) || (!domain && word.id() == OTHER);
+            if !names {
+                break;
+            }
+        }
+        read += 1;
+        last = last.max(at);
+    }
+    (!items.is_empty()).then_some(Name {
+        items,
+        record,
+        last,
+    })
 }
 
 /// How many first words of a list line are looked at for its item word.
@@ -879,11 +1143,13 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<St
             .next()
             .unwrap_or_default();
         let line_words = words(&normalise(name));
+        // Words the domain names (an action opening the line: "Renew
+        // Dune") are passed over.
         let first = line_words
             .iter()
             .take(MAX_LINE_LEAD)
-            .find(|word| is_item_word(word))
-            .and_then(tagged);
+            .filter(|word| is_item_word(word))
+            .find_map(tagged);
         let Some(first) = first.filter(|w| !items.iter().any(|(item, _)| item.contains(w))) else {
             return Vec::new();
         };
@@ -920,21 +1186,6 @@ fn after_list_mark(line: &str) -> Option<&str> {
         .then(|| rest.strip_prefix(['.', ')']))
         .flatten()
         .filter(|rest| rest.starts_with(' '))
-}
-
-/// The first word along `positions` that is not one of [`ITEM_LEADS`]
-/// (at most [`MAX_ITEM_LEADS`] skipped), if it is an item word.
-fn item_near(words: &[Word], positions: &mut dyn Iterator<Item = usize>) -> Option<usize> {
-    let mut skipped = 0;
-    for at in positions {
-        let word = words.get(at)?;
-        if ITEM_LEADS.contains(&word.as_str()) && skipped < MAX_ITEM_LEADS {
-            skipped += 1;
-            continue;
-        }
-        return is_item_word(word).then_some(at);
-    }
-    None
 }
 
 /// Whether a word can name an item a request lays out: a word of no list of
@@ -1199,7 +1450,26 @@ mod tests {
         assert!(
             items("I can raise card 1620 to 9,000 and the card ending 8407 to 3,000.").is_empty()
         );
-        assert!(items("atorvastatin 20 mg (RX-8801) and metformin 1000 mg (RX-8815)").is_empty());
+        // A name reads past its amount and unit ("20 mg") and the
+        // bracket after it.
+        assert_eq!(
+            items("atorvastatin 20 mg (RX-8801) and metformin 1000 mg (RX-8815)"),
+            ["atorvastatin", "metformin"]
+        );
+        assert_eq!(
+            items("Shall I refill sertraline 50 mg and levothyroxine 50 mcg?"),
+            ["sertraline", "levothyroxine"]
+        );
+        // A statement joining three and a question joining two: the
+        // question's two.
+        assert_eq!(
+            items(
+                "You have sertraline 50 mg (RX-8250), levothyroxine 50 mcg (RX-8251) and \
+                 omeprazole 20 mg (RX-8252). Shall I refill sertraline 50 mg and \
+                 levothyroxine 50 mcg?"
+            ),
+            ["sertraline", "levothyroxine"]
+        );
         // One thing is no layout.
         assert!(items("Shall I grant you access to jira?").is_empty());
     }

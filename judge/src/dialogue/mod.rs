@@ -370,6 +370,12 @@ pub struct TurnCues {
     /// names only outside it, beside another of its kind it names, is
     /// context, not what the turn proposes ([`TurnCues::proposes`]).
     pub proposal: Vec<Word>,
+    /// The things an agent turn asking for a decision lays out in its
+    /// statements but leaves out of its question, which lays out others of
+    /// them ("You have Jira, Confluence and Bitbucket. Shall I grant Jira
+    /// and Confluence?"), each as the word naming it: a value one of them
+    /// names is no subject of the action proposed ([`TurnCues::sets_aside`]).
+    pub set_aside: Vec<Word>,
 }
 
 impl TurnCues {
@@ -383,6 +389,13 @@ impl TurnCues {
                 .proposal
                 .windows(wanted.len())
                 .any(|window| window == wanted.as_slice())
+    }
+
+    /// Whether one of the things the turn set aside
+    /// ([`TurnCues::set_aside`]) names the value read as `value`.
+    #[must_use]
+    pub fn sets_aside(&self, value: &value::ReadValue) -> bool {
+        TurnCues::names_item(self.set_aside.iter().map(Word::as_str), value)
     }
 
     /// Whether the turn names `value` (any case) only as what stays as it
@@ -770,6 +783,11 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                     Vec::new()
                 },
                 kept,
+                set_aside: if asks_decision {
+                    asked.set_aside().to_vec()
+                } else {
+                    Vec::new()
+                },
                 // `asks_anything` without tokenizing the turn a second time.
                 asks_anything: asks_decision || turn.text.contains('?'),
                 ..TurnCues::default()
@@ -1058,6 +1076,8 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
     // confluence: no"); that reading stands only where it holds an item
     // back, as a cut record by record does ([`stance::item_parts`]).
     let by_items = |sentences: &[Sentence]| {
+        let joined = asked.map(|a| a.ids_joined(sentences));
+        let sentences: &[Sentence] = joined.as_deref().unwrap_or(sentences);
         if let Some(Cow::Owned(itemised)) = asked.map(|a| a.items_as_ids(sentences)) {
             let read = read_from(&itemised);
             if !read.1.held_back_items.is_empty() || !read.1.held_back.is_empty() {
@@ -1511,8 +1531,8 @@ fn picks_the_action(turn: &Turn, asked: &AskedWords) -> bool {
 /// ([`kept_as_is`], read once for the turn's cues too).
 fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool, kept: Vec<Vec<Word>>) {
     asked.add_sentences(turn.sentences());
-    asked.set_latest_kept(kept);
     asked.note_request_ids(&turn.text);
+    asked.set_latest_kept(kept);
     asked.note_request_items(&turn.text, turn.sentences());
     asked.mark_latest_asks_other(last_question_elsewhere(turn, picks_one));
     asked.mark_latest_picks_one(picks_one);
@@ -2883,14 +2903,64 @@ mod tests {
         let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
         let restated = "Both of your loans can be renewed: Dune (LN-48230, print) and Circe \
                         (LN-48231, ebook). Would you like me to renew Dune and Circe?";
+        // Each answered as the record its name's bracket writes.
         let read = cues_after(restated, "Dune: yes / Circe: no");
         assert_eq!(read.reply, Reply::Affirms);
-        assert_eq!(read.answer_items, ["dune"]);
-        assert_eq!(read.held_back_items, [("circe".to_owned(), true)]);
+        assert_eq!(read.answer_records, ["ln48230"]);
+        assert_eq!(read.held_back, [("ln48231".to_owned(), true)]);
+        // Statements joining other things: the question's layout is what
+        // the reply answers.
         let two_layouts = "I can renew Dune and Circe. Kafka and Beloved are held by others. \
                            Would you like me to renew Dune and Circe?";
         let read = cues_after(two_layouts, "Dune: yes / Circe: no");
+        assert_eq!(read.answer_items, ["dune"]);
+        assert_eq!(read.held_back_items, [("circe".to_owned(), true)]);
+        let asked_of_all = "You have Dune, Circe and Emma out. I can renew Dune and Circe. \
+                            Would you like me to renew Dune and Circe?";
+        let read = cues_after(asked_of_all, "Dune: yes / Circe: no");
+        assert_eq!(read.answer_items, ["dune"]);
+        // With no question joining things, two statements joining others
+        // lay out none.
+        let no_question_layout = "I can renew Dune and Circe. Kafka and Beloved are held by \
+                                  others. Shall I go ahead?";
+        let read = cues_after(no_question_layout, "Dune: yes / Circe: no");
         assert!(read.answer_items.is_empty() && read.held_back_items.is_empty());
+    }
+
+    /// A thing a request joins is named by its whole name, not only the
+    /// word beside the coordinator ("the metformin refill RF-30811",
+    /// "sertraline 25 mg"): a reply naming it by any word of its own
+    /// answers for the record its name writes. A record id written in two
+    /// words ("RX-6120") is answered as one.
+    #[test]
+    fn things_a_request_joins_are_named_by_their_whole_names() {
+        let lexicon = lexicon_of(&[&["cancel"], &["refill"], &["transfer"]]);
+        let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
+        let refills = "Shall I cancel the metformin refill RF-30811 and the lisinopril \
+                       refill RF-30812?";
+        for reply in [
+            "metformin yes, lisinopril no",
+            "Metformin: yes. Lisinopril: no.",
+        ] {
+            let read = cues_after(refills, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(read.answer_records, ["rf30811"], "{reply}");
+            assert_eq!(read.held_back, [("rf30812".to_owned(), true)], "{reply}");
+        }
+        let medications = "I found sertraline 25 mg (RX-93011) and escitalopram 10 mg \
+                           (RX-93022). Shall I transfer sertraline 25 mg and escitalopram \
+                           10 mg to Rite Aid?";
+        let read = cues_after(
+            medications,
+            "Yes, transfer the sertraline. As for the escitalopram, I haven't made up my mind.",
+        );
+        assert_eq!(read.answer_records, ["rx93011"]);
+        assert_eq!(read.held_back, [("rx93022".to_owned(), false)]);
+        let short_ids = "Shall I refill RX-6120 and RX-6121?";
+        let read = cues_after(short_ids, "RX-6120 yes. RX-6121 no");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_records, ["rx6120"]);
+        assert_eq!(read.held_back, [("rx6121".to_owned(), true)]);
     }
 
     /// A yes that holds back a part of what the request laid out, when the
@@ -2903,9 +2973,10 @@ mod tests {
     fn a_yes_holding_back_a_part_the_reader_cannot_place_is_qualified() {
         let lexicon = lexicon_of(&[&["renew", "renewed"], &["freeze", "frozen"]]);
         let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
-        // Titles of common words lay out no items the reader can name.
-        let listed = "Here is what I can renew:\n1. Renew Wolf Hall (LN-51120)\n\
-                      2. Renew Station Eleven (LN-51121)\nDo you want both renewed?";
+        // Lines naming their things alike lay out no items the reader can
+        // name.
+        let listed = "Here is what I can renew:\n1. Your first loan (LN-51120)\n\
+                      2. Your second loan (LN-51121)\nDo you want both renewed?";
         let cards = "Your business card ends 1620 and your personal card ends 8407. \
                      Shall I freeze both cards?";
         for (request, reply, read) in [
@@ -2931,11 +3002,6 @@ mod tests {
                 Reply::Qualifies,
             ),
             (listed, "just the first one please, yes", Reply::Qualifies),
-            (
-                cards,
-                "The business one, yes. The personal one not right now.",
-                Reply::Qualifies,
-            ),
             (listed, "yes please, both", Reply::Affirms),
             (
                 listed,
@@ -2951,6 +3017,26 @@ mod tests {
         ] {
             assert_eq!(cues_after(request, reply).reply, read, "{reply}");
         }
+        // A list line's title, past the action opening it, names its
+        // item and the record the line writes.
+        let titled = "Here is what I can renew:\n1. Renew Wolf Hall (LN-51120)\n\
+                      2. Renew Station Eleven (LN-51121)\nDo you want both renewed?";
+        let read = cues_after(titled, "yes to the first one, no to the second");
+        assert_eq!(read.answer_records, ["ln51120"]);
+        assert_eq!(read.held_back.len(), 1);
+        assert_eq!(
+            read.held_back.first().map(|(id, _)| id.as_str()),
+            Some("ln51121")
+        );
+        // Names the request joins are items, each by any word of its own:
+        // the business card is the one ending 1620.
+        let read = cues_after(
+            cards,
+            "The business one, yes. The personal one not right now.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_items, ["1620"]);
+        assert_eq!(read.held_back_items, [("personal".to_owned(), false)]);
         // Asked which one to act on, a pick is the answer.
         let which = "You have Wolf Hall and Station Eleven out. Which one should I renew?";
         let read = cues_after(which, "just the first one, yes");
