@@ -1238,25 +1238,34 @@ impl Extractor {
                 }
             }
         };
-        let mentioned: Vec<(usize, Vec<KindedRecord>, bool)> = self
+        // Each mention with its records and those of them proposed (all of
+        // them for a mention the turn implies).
+        let mentioned: Vec<(usize, Vec<KindedRecord>, Vec<KindedRecord>)> = self
             .facts
             .mentions
             .iter()
             .enumerate()
             .filter_map(|(i, m)| {
                 let records = records_of(m);
-                let is_proposed = m.implied || records.iter().any(|&(_, r)| proposed(r));
-                (!records.is_empty()).then_some((i, records, is_proposed))
+                let proposed_ones: Vec<KindedRecord> = records
+                    .iter()
+                    .copied()
+                    .filter(|&(_, r)| m.implied || proposed(r))
+                    .collect();
+                (!records.is_empty()).then_some((i, records, proposed_ones))
             })
             .collect();
-        for (i, records, is_proposed) in &mentioned {
-            let beside_proposed = mentioned.iter().any(|(_, others, p)| {
-                *p && others.iter().all(|other| !records.contains(other))
-                    && others
-                        .iter()
-                        .any(|(kind, _)| records.iter().any(|(own, _)| own == kind))
+        // A mention none of whose records is proposed is context beside a
+        // proposed record of one of its kinds, not one of its own: an
+        // airport several flights and the reservation share proposes the
+        // reservation, not the flights.
+        for (i, records, proposed_ones) in &mentioned {
+            let beside_proposed = mentioned.iter().any(|(_, _, others)| {
+                others.iter().any(|other| {
+                    !records.contains(other) && records.iter().any(|(kind, _)| *kind == other.0)
+                })
             });
-            if !is_proposed
+            if proposed_ones.is_empty()
                 && beside_proposed
                 && let Some(m) = self.facts.mentions.get_mut(*i)
             {
