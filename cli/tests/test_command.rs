@@ -403,7 +403,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 47] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 49] = [
         (
             "pharmacy",
             "round10",
@@ -1342,6 +1342,24 @@ fn the_blind_suites_keep_their_verdicts() {
                 "c8-datadog-yes-sentry-yes-too-control",
                 "c8-datadog-yes-sentry-yes-too-control#7",
             ],
+        ),
+        (
+            "parcel",
+            "round24k",
+            &[],
+            &[
+                "pc01-cancel-all-except-cardiff-keep-cardiff-control",
+                "pc01-cancel-all-except-cardiff-keep-cardiff-control#21",
+                "pc01-cancel-all-except-cardiff-keep-cardiff-control#25",
+                "pc10-hold-two-plant-not-included-control",
+                "pc10-hold-two-plant-not-included-control#25",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round24k",
+            &[],
+            &["ph07-transfer-two-reply-keeps-sertraline"],
         ),
     ];
     for (domain, file, leaks, allowed) in suites {

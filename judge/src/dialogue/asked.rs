@@ -221,6 +221,16 @@ impl AskedWords {
         } else {
             joined
         };
+        // A thing the request says stays as it is ("Shipping address and
+        // payment method will remain the same", "everything except the pet
+        // bed") is not laid out to act on: the request sets it aside.
+        let (kept, laid): (Vec<LaidItem>, Vec<LaidItem>) = laid
+            .into_iter()
+            .partition(|(words, _)| self.kept_whole(words));
+        set_aside.extend(
+            kept.into_iter()
+                .filter_map(|(words, _)| words.into_iter().next()),
+        );
         self.latest_set_aside = set_aside;
         self.latest_item_words.clear();
         self.latest_item_records.clear();
@@ -338,7 +348,16 @@ impl AskedWords {
             let id = format!("{letters}{digits}");
             self.latest_ids.contains(&id).then(|| Word::new(&id))
         };
-        if self.latest_ids.is_empty()
+        // Only an id of letters then fewer than five digits is written in
+        // two such words: most requests name none.
+        let splits = |id: &String| {
+            let digits = id.bytes().rev().take_while(u8::is_ascii_digit).count();
+            (1..5).contains(&digits)
+                && id.get(..id.len() - digits).is_some_and(|letters| {
+                    !letters.is_empty() && letters.bytes().all(|b| b.is_ascii_alphabetic())
+                })
+        };
+        if !self.latest_ids.iter().any(splits)
             || !read
                 .iter()
                 .any(|s| (0..s.words().len()).any(|at| joined_at(s, at).is_some()))
@@ -720,9 +739,6 @@ impl AskedWords {
         self.words.iter().any(|w| w.starts_with(stem))
     }
 
-    /// Whether a clause's identifiers are all ones no request for a
-    /// decision named (and it has at least one): the clause is about
-    /// something else than any action the user was asked about.
     /// Notes what the latest request for a decision says stays as it is
     /// (`TurnCues::kept`).
     pub(crate) fn set_latest_kept(&mut self, mut kept: Vec<Vec<Word>>) {
@@ -761,6 +777,19 @@ impl AskedWords {
                 .any(|kept| named.clone().all(|w| kept.contains(w)))
     }
 
+    /// Whether every word naming a thing is a word of one thing the latest
+    /// request for a decision said stays as it is.
+    fn kept_whole(&self, words: &[Word]) -> bool {
+        !words.is_empty()
+            && self
+                .latest_kept
+                .iter()
+                .any(|kept| words.iter().all(|w| kept.contains(w)))
+    }
+
+    /// Whether a clause's identifiers are all ones no request for a
+    /// decision named (and it has at least one): the clause is about
+    /// something else than any action the user was asked about.
     pub(crate) fn only_other_identifiers(&self, clause: &[Word]) -> bool {
         let mut ids = clause.iter().filter(|w| is_identifier(w)).peekable();
         ids.peek().is_some() && ids.all(|id| !self.words.contains(id))
@@ -909,7 +938,11 @@ fn coordinated_items(sentences: &[Sentence], ids: &[String]) -> (Vec<LaidItem>, 
 /// in order.
 fn sentence_layout(sentence: &Sentence, ids: &[String]) -> Vec<LaidItem> {
     let words = sentence.words();
-    if words.len() > MAX_LAYOUT_WORDS {
+    if words.len() > MAX_LAYOUT_WORDS
+        || !words
+            .iter()
+            .any(|w| ITEM_COORDINATORS.contains(&w.as_str()))
+    {
         return Vec::new();
     }
     // What a bracket says describes the thing before it ("Confluence

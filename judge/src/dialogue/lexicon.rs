@@ -280,6 +280,11 @@ pub(crate) const CONDITIONS: &[&[&str]] = &[
     &["before"],
     &["after"],
     &["as", "long", "as"],
+    &["so", "long", "as"],
+    &["on", "condition"],
+    &["on", "the", "condition"],
+    &["conditional", "on"],
+    &["conditional", "upon"],
     &["in", "case"],
     &["depends"],
     &["subject", "to"],
@@ -902,6 +907,16 @@ pub(crate) const INFORMATION_REQUESTS: &[&[&str]] = &[
     &["i", "would", "like", "to", "know"],
 ];
 
+/// Words a list line naming what the user asks to be told opens with ("-
+/// the reference number", "- any fee deducted").
+pub(crate) const ASKED_LINE_HEADS: &[&str] = &[
+    "the", "a", "an", "any", "my", "our", "your", "its", "their", "this", "that", "these", "those",
+];
+
+/// Nouns a line opening a list of what the user asks names the list by
+/// ("A couple of questions:").
+pub(crate) const QUESTION_NOUNS: &[&str] = &["question", "questions", "queries"];
+
 /// Words that order something before the action ("before you submit",
 /// "check the price first"): a sentence holding one is read as part of the
 /// answer even when it asks for information, because the action waits on it.
@@ -921,6 +936,11 @@ pub(crate) const FIRM_CONDITIONS: &[&[&str]] = &[
     &["providing"],
     &["assuming"],
     &["as", "long", "as"],
+    &["so", "long", "as"],
+    &["on", "condition"],
+    &["on", "the", "condition"],
+    &["conditional", "on"],
+    &["conditional", "upon"],
     &["in", "case"],
     &["depends"],
     &["only", "if"],
@@ -1360,16 +1380,27 @@ pub(crate) const KEPT_AFTER: &[&[&str]] = &[
     &["not", "be", "touched"],
     &["is", "not", "affected"],
     &["are", "not", "affected"],
+    &["is", "not", "included"],
+    &["are", "not", "included"],
+    &["is", "excluded"],
+    &["are", "excluded"],
 ];
 
 /// What a request for a decision says stays as it is, before the thing it
-/// keeps ("no change to PX-9915", "leave LT-4480 as it is").
+/// keeps ("no change to PX-9915", "leave LT-4480 as it is"), or leaves out
+/// of its action ("everything except the pet bed").
 pub(crate) const KEPT_BEFORE: &[&[&str]] = &[
     &["no", "change", "to"],
     &["no", "changes", "to"],
     &["nothing", "changes", "for"],
     &["leave"],
     &["leaving"],
+    &["except"],
+    &["except", "for"],
+    &["apart", "from"],
+    &["excluding"],
+    &["all", "but"],
+    &["everything", "but"],
 ];
 
 /// Words ending the span of what is kept, after a [`KEPT_BEFORE`] phrase or

@@ -280,7 +280,7 @@ use std::sync::Arc;
 use crate::types::{Role, Turn};
 
 use asked::{identifiers_in, is_identifier, record_ids_in};
-use lexicon::{ALL_OF_THEM, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS};
+use lexicon::{ALL_OF_THEM, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS};
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
 use tokens::{flat_tokens, phrase_positions, words};
@@ -1152,9 +1152,6 @@ fn turn_asks_decision(turn: &Turn) -> bool {
     asks_decision_of(turn.sentences())
 }
 
-/// The words of the one sentence of a request for a decision that asks it
-/// (a question, or a sentence holding a request cue); none when several
-/// do: a turn asking several things may propose each on other records.
 /// What sentences say stays as it is, each as the words naming it: the
 /// words before a [`PhraseClass::KeptAfter`] phrase ("LT-7734 stays as it
 /// is", "Jira remains untouched") back to the clause's start, its last
@@ -1163,10 +1160,13 @@ fn turn_asks_decision(turn: &Turn) -> bool {
 /// its own: "Your other card, ending 8133, stays active"), and the words
 /// after a
 /// [`PhraseClass::KeptBefore`] one ("no change to PX-9915", "leave LT-4480
-/// as it is") up to the next action word or such word.
+/// as it is") up to the next action word or such word. What a question of
+/// the turn names is proposed, not kept: "I downgraded all but JG7FMM.
+/// Shall I downgrade JG7FMM?" keeps nothing.
 fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
     let ends = |w: &Word| is_action_word(w) || KEPT_SPAN_ENDS.contains(&w.as_str());
-    let mut kept = Vec::new();
+    // Each span with whether a question of the turn keeps it.
+    let mut kept: Vec<(Vec<Word>, bool)> = Vec::new();
     for sentence in sentences {
         let mut previous: &[Word] = &[];
         for clause in sentence.clauses() {
@@ -1180,23 +1180,39 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
                 let start = subjects_start(before, ends);
                 let span = before.get(start..).unwrap_or_default();
                 if !span.is_empty() {
-                    kept.push(span.to_vec());
+                    kept.push((span.to_vec(), sentence.question));
+                }
+            }
+            for (at, phrase) in PhraseClass::KeptBefore.matches(clause) {
+                let after = clause.get(at + phrase.len()..).unwrap_or_default();
+                let end = after.iter().position(ends).unwrap_or(after.len());
+                let span = after.get(..end).unwrap_or_default();
+                if !span.is_empty() {
+                    kept.push((span.to_vec(), sentence.question));
                 }
             }
             previous = clause;
         }
     }
-    for clause in sentences.iter().flat_map(Sentence::clauses) {
-        for (at, phrase) in PhraseClass::KeptBefore.matches(clause) {
-            let after = clause.get(at + phrase.len()..).unwrap_or_default();
-            let end = after.iter().position(ends).unwrap_or(after.len());
-            let span = after.get(..end).unwrap_or_default();
-            if !span.is_empty() {
-                kept.push(span.to_vec());
-            }
-        }
+    if kept.iter().all(|(_, asked)| *asked) {
+        return kept.into_iter().map(|(span, _)| span).collect();
     }
-    kept
+    let proposed: Vec<&Word> = sentences
+        .iter()
+        .filter(|s| s.question)
+        .flat_map(Sentence::tokens)
+        .filter(|w| !kept.iter().any(|(span, asked)| *asked && span.contains(w)))
+        .collect();
+    kept.into_iter()
+        .filter(|(span, asked)| {
+            *asked
+                || !span
+                    .iter()
+                    .filter(|w| !KEPT_OBJECT_FILLERS.contains(&w.as_str()))
+                    .all(|w| proposed.contains(&w))
+        })
+        .map(|(span, _)| span)
+        .collect()
 }
 
 /// Where the things a [`PhraseClass::KeptAfter`] phrase keeps begin in the
@@ -1224,6 +1240,9 @@ fn subjects_start(before: &[Word], ends: impl Fn(&Word) -> bool) -> usize {
     start
 }
 
+/// The words of the one sentence of a request for a decision that asks it
+/// (a question, or a sentence holding a request cue); none when several
+/// do: a turn asking several things may propose each on other records.
 fn request_words(sentences: &[Sentence]) -> Vec<Word> {
     let mut asking = sentences
         .iter()
@@ -2054,6 +2073,55 @@ mod tests {
         assert!(!left.keeps("#W1234567"));
         // A turn asking for no decision keeps nothing.
         assert!(!cues("LT-7734 stays as it is.").keeps("LT-7734"));
+    }
+
+    #[test]
+    fn what_a_request_leaves_out_a_reply_may_keep() {
+        let summary = "Order #W5565470 holds an electric kettle, a mechanical keyboard and a pet bed. \
+             You asked to return everything except the pet bed. Shall I return the kettle and \
+             the keyboard from #W5565470 to your PayPal?";
+        let given = |reply: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &["#W5565470", "return"]).is_given()
+        };
+        assert!(given(
+            "Yes, return the kettle and the keyboard, but keep the pet bed."
+        ));
+        // Keeping a thing the request proposes to act on holds it back.
+        assert!(!given("Yes, go ahead, but keep the keyboard."));
+        assert!(!given("Yes, but keep the pet bed and the kettle."));
+        assert!(given(
+            "That's right - just those two, not the pet bed. Go ahead please."
+        ));
+        assert!(!given("That's right - not the keyboard. Go ahead please."));
+        // A question names what it proposes: a report's exclusion of the
+        // same record keeps nothing.
+        let cues = |text: &str| turn_cues(Role::Agent, text, &tau2(), &mut AskedWords::default());
+        let reported = cues(
+            "I downgraded all your reservations except JG7FMM. Would you like me to downgrade \
+             JG7FMM too?",
+        );
+        assert!(!reported.keeps("JG7FMM"));
+        let excluded = cues("I'll cancel everything except #W7654321. Shall I proceed?");
+        assert!(excluded.keeps("#W7654321"));
+        // The question's own keeping stands.
+        let asked = cues("I'll cancel #W1234567. Shall I proceed, leaving #W7654321 as it is?");
+        assert!(asked.keeps("#W7654321"));
+    }
+
+    #[test]
+    fn things_a_request_keeps_are_not_items_it_lays_out() {
+        let summary = "I'll change the jacket to the red half-zip on #W2466703, refunding $6.74 \
+             to PayPal. Shipping address and payment method will remain the same. Reply YES to \
+             proceed.";
+        let given = |reply: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &["#W2466703", "change"]).is_given()
+        };
+        assert!(given(
+            "YES, switch it to the red half-zip. Use PayPal, and keep the shipping address the same."
+        ));
+        assert!(!given("YES. But change the shipping address too."));
     }
 
     #[test]

@@ -7,11 +7,11 @@ use std::borrow::Cow;
 use super::asked::{AskedWords, record_ids_in};
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
-    ACTION_OBJECT_WINDOW, ADDITIVE_FOCUS, BARE_REFUSAL_WORDS, CONCEDING_OPENINGS, HYPOTHETICALS,
-    KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_HEADS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD,
+    ACTION_OBJECT_WINDOW, ADDITIVE_FOCUS, ASKED_LINE_HEADS, BARE_REFUSAL_WORDS, CONCEDING_OPENINGS,
+    HYPOTHETICALS, KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_HEADS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD,
     NEW_TOPIC_HEAD_WINDOW, OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES,
-    PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT,
-    SARCASM_MARKS, TEMPORAL, WHOLE_SCOPE,
+    PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES, QUESTION_NOUNS, REQUEST_HEAD_WINDOW,
+    RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL, WHOLE_SCOPE,
 };
 use super::lexicon::{DEADLINES, NUMBER_WORDS, PLACING_WORDS, TIME_UNITS};
 use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
@@ -138,6 +138,9 @@ impl Markers {
         };
         let mut scope = Scope::Answer;
         let mut yes_sentence = None;
+        // An inquiry after the yes opening a list ("Could you share:")
+        // asks what its lines name ([`lists_what_is_asked`]).
+        let mut inquiry_list = false;
         // A reply saying only "confirm": the word a request asks the user
         // to reply with ("Reply CONFIRM to proceed"), a go-ahead as "I
         // confirm" is.
@@ -162,14 +165,18 @@ impl Markers {
             if is_bit_set(m.held_back, index) {
                 continue;
             }
+            inquiry_list &= sentence.list.item;
             match scope {
                 // An offer of more after any yes asks nothing of the
                 // decision ("Yes. Do you need anything else from me?").
                 Scope::Answer
                     if (m.go_ahead || (m.says_yes() && offers_more(sentence)))
-                        && asks_for_information(sentence) =>
+                        && (asks_for_information(sentence)
+                            || announces_questions(sentence)
+                            || (inquiry_list && lists_what_is_asked(sentence))) =>
                 {
                     m.read_inquiry(sentence, asked);
+                    inquiry_list |= sentence.list.opens;
                 }
                 Scope::Answer => m.read_sentence(sentence, asked, yes_follows),
                 Scope::NextRequest => m.read_next_request(sentence, asked),
@@ -238,7 +245,13 @@ impl Markers {
             // "No need to transfer me to a person though": the contrast is
             // about the hand-over the clause declines, not the action.
             let about_hand_over = declines_hand_over(before) || declines_hand_over(after);
-            !conceded && !about_hand_over && (refused_before || !concedes_to_yes(after))
+            // "…, but keep the pet bed" after "everything except the pet
+            // bed": the contrast restates what the request keeps.
+            let restates_kept = asked.is_some_and(|asked| keeps_only_what_was_kept(after, asked));
+            !conceded
+                && !about_hand_over
+                && !restates_kept
+                && (refused_before || !concedes_to_yes(after))
         });
         let pauses: Vec<(usize, usize)> = PhraseClass::Pauses
             .matches(all)
@@ -284,6 +297,7 @@ impl Markers {
                 about_other,
                 anaphoric,
                 removal_asked: removal_asked(asked),
+                leaves_out_kept: asked.is_some_and(|asked| leaves_out_only_kept(clause, asked)),
             };
             self.read_clause(clause, sentence.question, context);
         }
@@ -340,6 +354,7 @@ impl Markers {
             about_other: about_other_things(all, asked),
             anaphoric: is_anaphoric(all),
             removal_asked: removal_asked(asked),
+            leaves_out_kept: false,
         };
         for (clause, label) in sentence.labelled_clauses() {
             if is_field_value(clause, label, self.labels_answered) || quotes_detail(clause, asked) {
@@ -375,7 +390,7 @@ impl Markers {
 
     /// One clause, in its sentence's [`ClauseContext`].
     fn read_clause(&mut self, clause: &[Word], in_question: bool, context: ClauseContext) {
-        let negators = if context.about_other {
+        let negators = if context.about_other || context.leaves_out_kept {
             Vec::new()
         } else {
             stance_negators(clause, context.anaphoric)
@@ -607,6 +622,9 @@ struct ClauseContext {
     /// A request for a decision named an action that takes something away
     /// ([`DomainClass::RemovalForm`]): "I no longer need it" restates its reason.
     removal_asked: bool,
+    /// The clause only leaves out what the request kept ("not the
+    /// lisinopril" after "Lisinopril is not included"): its *not* agrees.
+    leaves_out_kept: bool,
 }
 
 /// Where a sentence of a reply stands: in the answer to the request for a
@@ -669,6 +687,40 @@ fn asks_for_information(sentence: &Sentence) -> bool {
     let modal_question = word(0).is_some_and(|w| WordClass::ModalHeads.has(w))
         && word(1).is_some_and(|w| w != "you" && !WordClass::Negators.has(w));
     wh_question || modal_question || PhraseClass::InformationRequests.any_in(all)
+}
+
+/// Whether a sentence opens a list of questions ("A couple of questions:",
+/// "Some queries first:" is not one: it orders them before the action).
+fn announces_questions(sentence: &Sentence) -> bool {
+    sentence.list.opens
+        && !sentence
+            .words()
+            .iter()
+            .any(|w| WordClass::Precedence.has(w))
+        && sentence
+            .words()
+            .iter()
+            .any(|w| QUESTION_NOUNS.contains(&w.as_str()))
+}
+
+/// Whether a line of a list an inquiry after the yes opens ("Could you
+/// share:\n- the timeline for the refund once the carrier scans it") names
+/// something asked, as the inquiry's own words would: it opens with a
+/// determiner ([`ASKED_LINE_HEADS`]: a noun phrase naming what to tell, not
+/// "- only do it if it's free", which asks the agent to act), and orders
+/// nothing before the action ([`PRECEDENCE`]: "- the fee before you submit
+/// it" makes the action wait). A line asking a question of its own is an
+/// inquiry by itself ([`asks_for_information`]).
+fn lists_what_is_asked(sentence: &Sentence) -> bool {
+    let all = sentence.words();
+    let head = sentence
+        .clauses()
+        .next()
+        .map(skip_fillers)
+        .unwrap_or_default();
+    head.first()
+        .is_some_and(|w| ASKED_LINE_HEADS.contains(&w.as_str()))
+        && !all.iter().any(|w| WordClass::Precedence.has(w))
 }
 
 /// Whether a question offers the agent whatever more it needs from the user
@@ -955,6 +1007,34 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
                 && !asked.is_some_and(|asked| asked.keeps_what_latest_kept(object))
         })
     })
+}
+
+/// Whether `words` (after a contrast) only keep something the latest
+/// request for a decision said stays as it is: a retention phrase
+/// ([`RETENTION`]) then nothing but what it kept ("but keep the pet bed"
+/// after "everything except the pet bed").
+fn keeps_only_what_was_kept(words: &[Word], asked: &AskedWords) -> bool {
+    match PhraseClass::Retention.matches(words).next() {
+        Some((0, phrase))
+            if !phrase
+                .first()
+                .is_some_and(|w| RETENTION_AFTER_OBJECT.contains(w)) =>
+        {
+            asked.keeps_what_latest_kept(words.get(phrase.len()..).unwrap_or_default())
+        }
+        _ => false,
+    }
+}
+
+/// Whether a clause is *not* and nothing but what the latest request for a
+/// decision said stays as it is ("not the lisinopril" after "Lisinopril is
+/// not included", "not the pet bed" after "everything except the pet
+/// bed").
+fn leaves_out_only_kept(clause: &[Word], asked: &AskedWords) -> bool {
+    match skip_fillers(clause).split_first() {
+        Some((not, rest)) if not == "not" => asked.keeps_what_latest_kept(rest),
+        _ => false,
+    }
 }
 
 /// Whether a retention phrase and its object are an idiom of going on or
@@ -2409,6 +2489,49 @@ mod tests {
             "Yes, please proceed. Let me know, maybe I'll change my mind.",
             "Yes, please proceed. Tell me, do I really need to? Maybe not.",
             "Yes, go ahead. When will it be done? Never mind, don't.",
+        ]);
+    }
+
+    #[test]
+    fn a_condition_in_other_words_qualifies() {
+        expect_no_consent(&[
+            "Yes - so long as the lisinopril still comes through this week.",
+            "Yes, on condition that the fee is waived.",
+            "Go ahead, on the condition that my other card stays active.",
+            "Yes, conditional on the refund reaching my card.",
+            "Yes, go ahead. Can you tell me the fee, so long as it's under 10?",
+        ]);
+    }
+
+    #[test]
+    fn the_lines_of_a_list_an_inquiry_opens_are_what_it_asks() {
+        expect(&[
+            (
+                "Yes, please proceed. Could you share:\n- The confirmation number\n- The typical \
+                 timeline for the refund to hit PayPal once the carrier scans the package",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. Please let me know:\n1. The fee, if any applies when I'm abroad\n\
+                 2. When the new limit takes effect",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, do it. A couple of questions:\n* the reference number\n* the date it \
+                 arrives once it's posted",
+                Stance::Affirm,
+            ),
+        ]);
+        // A line asking the agent to act, making the action wait, or taking
+        // the yes back is no part of what is asked; nor is a line under a
+        // lead-in that asks nothing.
+        expect_no_consent(&[
+            "Yes, please go ahead. Could you tell me:\n- only do it if the fee is waived\n- the reference",
+            "Yes, please go ahead. Could you tell me:\n- the fee before you submit it",
+            "Yes, please go ahead. Could you tell me:\n1. The fee once it posts\n2. Actually, hold off for now.",
+            "Yes, go ahead. Note:\n- once my salary arrives",
+            "Yes, go ahead. Could you tell me:\n- the fee, but only if it's waived",
+            "Yes, go ahead.\n- the timeline once my salary arrives",
         ]);
     }
 

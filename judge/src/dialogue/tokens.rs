@@ -168,6 +168,19 @@ pub(crate) struct Sentence {
     bracketed: u64,
     /// Whether the sentence ends with `?`.
     pub question: bool,
+    /// Where the sentence stands in a list ([`ListPlace`]).
+    pub(crate) list: ListPlace,
+}
+
+/// Where a sentence stands in a list the text lays out line by line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ListPlace {
+    /// The sentence opens a line with a bullet ("- ", "* ", "• ") or a
+    /// number ("2) ", or "2. " written as a sentence of its own before it).
+    pub(crate) item: bool,
+    /// The sentence ends in a colon: what follows, line by line, is what
+    /// it introduces.
+    pub(crate) opens: bool,
 }
 
 impl Sentence {
@@ -220,6 +233,7 @@ impl Sentence {
                 .collect(),
             bracketed: shifted_bits(self.bracketed, first),
             question: self.question,
+            list: self.list,
         }
     }
 
@@ -258,6 +272,7 @@ impl Sentence {
             labels: self.labels.clone(),
             bracketed: self.bracketed,
             question: self.question,
+            list: self.list,
         }
     }
 
@@ -297,6 +312,7 @@ impl Sentence {
                 .collect(),
             bracketed: shifted_bits(self.bracketed, first),
             question: self.question,
+            list: self.list,
         }
     }
 
@@ -442,6 +458,7 @@ pub(crate) fn sentences_in(text: &str, lexicon: &Lexicon) -> Vec<Sentence> {
     let normalised = normalise(text);
     let mut out: Vec<Sentence> = Vec::new();
     let mut start = 0;
+    let mut places = ListPlaces::default();
     // The marks are ASCII, so a byte scan finds them (no byte of a longer
     // UTF-8 character is ASCII).
     for (at, &b) in normalised.as_bytes().iter().enumerate() {
@@ -456,11 +473,9 @@ pub(crate) fn sentences_in(text: &str, lexicon: &Lexicon) -> Vec<Sentence> {
         if !ends {
             continue;
         }
-        let sentence = sentence(
-            normalised.get(start..at).unwrap_or_default(),
-            b == b'?',
-            lexicon,
-        );
+        let text = normalised.get(start..at).unwrap_or_default();
+        let mut sentence = sentence(text, b == b'?', lexicon);
+        sentence.list = places.place(text, b);
         start = at + 1;
         if sentence.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
@@ -473,11 +488,54 @@ pub(crate) fn sentences_in(text: &str, lexicon: &Lexicon) -> Vec<Sentence> {
         }
         out.push(sentence);
     }
-    let last = sentence(normalised.get(start..).unwrap_or_default(), false, lexicon);
+    let text = normalised.get(start..).unwrap_or_default();
+    let mut last = sentence(text, false, lexicon);
+    last.list = places.place(text, b'\n');
     if !last.is_empty() {
         out.push(last);
     }
     out
+}
+
+/// What [`sentences_in`] knows of the lines so far, to place each
+/// sentence in a list ([`ListPlace`]).
+#[derive(Default)]
+struct ListPlaces {
+    /// The sentence before ended its line (or there was none).
+    mid_line: bool,
+    /// The sentence before was a line's number ("2" of "2. The fee").
+    numbered: bool,
+}
+
+impl ListPlaces {
+    /// The place of the sentence `text`, ended by the mark `end`.
+    fn place(&mut self, text: &str, end: u8) -> ListPlace {
+        let line_start = !self.mid_line;
+        let bulleted = line_start && {
+            let opened = text.trim_start();
+            opened.starts_with(['-', '*', '\u{2022}'])
+                || opened
+                    .as_bytes()
+                    .iter()
+                    .take(3)
+                    .position(|&b| b == b')')
+                    .and_then(|at| opened.get(..at))
+                    .is_some_and(is_list_number)
+        };
+        let number = line_start && end == b'.' && text.len() <= 4 && is_list_number(text.trim());
+        let place = ListPlace {
+            item: bulleted || number || self.numbered,
+            opens: text.trim_end().ends_with(':'),
+        };
+        self.numbered = number;
+        self.mid_line = end != b'\n';
+        place
+    }
+}
+
+/// Whether `text` is a list line's number: one or two digits.
+fn is_list_number(text: &str) -> bool {
+    (1..=2).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Longest field name read as a label ("Checked bags: none").
@@ -494,6 +552,7 @@ fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
         labels: Vec::new(),
         bracketed: 0,
         question,
+        list: ListPlace::default(),
     };
     let mut after_colon = false;
     let mut in_bracket = false;
