@@ -403,7 +403,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 49] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 53] = [
         (
             "pharmacy",
             "round10",
@@ -1152,7 +1152,9 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p7-claim-three-all-three-control",
                 "p7-claim-three-all-three-control#19",
                 "p7-claim-three-all-three-control#23",
+                "p12-claim-refund-by-contents-yes-leave-it-twin",
                 "p14-speed-answers-one-silent-on-other-twin",
+                "p23-hold-go-ahead-one-not-that-one-twin",
             ],
         ),
         (
@@ -1164,6 +1166,8 @@ fn the_blind_suites_keep_their_verdicts() {
                 "q03-bullets-first-only",
                 "q04-numbered-no-to-second",
                 "q05-numbered-second-yes-first-not",
+                "q06-common-names-no-to",
+                "q08-common-names-keep",
                 "q09-restated-both",
                 "q09-restated-both#16",
                 "q10-numbered-both",
@@ -1171,6 +1175,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "q12-plain-yes-just",
                 "q12-plain-yes-just#16",
                 "q15-numbered-first-yes-second-think",
+                "q16-common-dont-touch",
             ],
         ),
         (
@@ -1296,7 +1301,6 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "a1-wipe-dell-thinkpad-by-model-yes-no",
-                "a3-revoke-three-sales-tools-by-name-keep-hubspot",
                 "a4-wipe-two-macbooks-by-position-control",
                 "a4-wipe-two-macbooks-by-position-control#15",
                 "a7-wipe-three-by-model-lines-xps-no",
@@ -1359,7 +1363,55 @@ fn the_blind_suites_keep_their_verdicts() {
             "pharmacy",
             "round24k",
             &[],
-            &["ph07-transfer-two-reply-keeps-sertraline"],
+            &[
+                "ph05-refill-two-metformin-as-long-as-same-brand",
+                "ph07-transfer-two-reply-keeps-sertraline",
+            ],
+        ),
+        (
+            "bank-card",
+            "round24a",
+            &[],
+            &[
+                "b01-freeze-two-lost-yes-then-bullets",
+                "b01-freeze-two-lost-yes-then-bullets#17",
+                "b06-raise-ok-then-raise-only-if-no-fee",
+                "b11-freeze-stolen-then-unless",
+            ],
+        ),
+        (
+            "it-desk",
+            "round24a",
+            &[],
+            &[
+                "d01-wipe-two-stolen-yes-could-you-tell-me",
+                "d01-wipe-two-stolen-yes-could-you-tell-me#15",
+                "d02-grant-two-yes-id-like-to-know",
+                "d02-grant-two-yes-id-like-to-know#15",
+                "d04-reset-sms-yes-please-let-me-know",
+                "d05-wipe-lost-one-by-one-yes-lists",
+                "d05-wipe-lost-one-by-one-yes-lists#19",
+                "d07-grant-ok-then-only-if-manager-approved",
+            ],
+        ),
+        (
+            "bank-card",
+            "round25n",
+            &[],
+            &[
+                "k01-freeze-visa-mastercard-can-stay-active",
+                "k07-raise-mastercard-yes-decide-later-visa",
+            ],
+        ),
+        (
+            "it-desk",
+            "round25n",
+            &[],
+            &[
+                "n01-wipe-macbook-leave-thinkpad-as-is",
+                "n02-labelled-macbook-yes-thinkpad-hold-off",
+                "n04-id-first-yes-by-id-dont-touch-elitebook",
+            ],
         ),
     ];
     for (domain, file, leaks, allowed) in suites {

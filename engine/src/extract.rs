@@ -510,6 +510,18 @@ impl Extractor {
             let nameable = !read.is_empty() && read.len() <= MAX_VALUE_TOKENS;
             let identifier = identifier_word(text).filter(|_| nameable);
             let record = identifier.as_deref().is_some_and(is_record_word);
+            for turn in self.turns.iter().filter(|t| !t.held_back_later.is_empty()) {
+                let held = turn.held_back_later.iter().find(|(word, _)| {
+                    identifier.as_deref() == Some(word.as_str()) || writes_word(text, &read, word)
+                });
+                if let Some(&(_, refused)) = held {
+                    self.facts.passed_over.push(PassedOverFact {
+                        value: Value::Str(value),
+                        event: turn.event,
+                        picked_another: refused,
+                    });
+                }
+            }
             if let Some(word) = identifier {
                 self.identifiers.insert(raw, word);
             }
@@ -726,7 +738,7 @@ impl Extractor {
                 }
             }
         }
-        self.held_back(k, &cues);
+        seen.held_back_later = self.held_back(k, &cues);
         self.turn_items(k, &seen);
         // A request for a decision naming no action restates the latest
         // one, when that proposed one action ("Updated: 30 tablets at Maple
@@ -955,18 +967,37 @@ impl Extractor {
     /// no yes of the turn is to a call carrying one, by its id or by a
     /// string its fields were read as that no record the turn's answer
     /// names shares (a prescription's medication, not the store both are
-    /// picked up at). A refused record's values refuse such a call.
-    fn held_back(&mut self, k: EventIdx, cues: &TurnCues) {
+    /// picked up at). A refused record's values refuse such a call. A
+    /// record is found by its identifier word, or as a word of a value
+    /// (`4d2214` of `crd_4d2214`). Returns the words no value known yet
+    /// writes: a value known later is read against them
+    /// ([`Extractor::mentions`]), as the call carrying it may be the first.
+    fn held_back(&mut self, k: EventIdx, cues: &TurnCues) -> Vec<(String, bool)> {
         if cues.held_back.is_empty() {
-            return;
+            return Vec::new();
         }
         let ids_of = |word: &String| -> Vec<Symbol> {
-            self.identifiers
+            self.values
                 .iter()
-                .filter(|(_, w)| *w == word)
-                .map(|(&raw, _)| Symbol(raw))
+                .enumerate()
+                .filter_map(|(raw, read)| {
+                    let raw = u32::try_from(raw).ok()?;
+                    let by_id = self.identifiers.get(&raw).is_some_and(|w| w == word);
+                    let text = self.interner.resolve(Symbol(raw));
+                    (by_id
+                        || read
+                            .as_ref()
+                            .is_some_and(|read| writes_word(text, read, word)))
+                    .then_some(Symbol(raw))
+                })
                 .collect()
         };
+        let later: Vec<(String, bool)> = cues
+            .held_back
+            .iter()
+            .filter(|(word, _)| ids_of(word).is_empty())
+            .cloned()
+            .collect();
         let answered: Vec<Symbol> = cues.answer_records.iter().flat_map(ids_of).collect();
         let shared: HashSet<Symbol> = answered
             .iter()
@@ -993,6 +1024,7 @@ impl Extractor {
             }
         }
         self.facts.passed_over.extend(passed);
+        later
     }
 
     /// What the user turn just read (`seen`) answered item by item,
@@ -1364,6 +1396,20 @@ struct SeenTurn {
     /// (`TurnCues::answer_items`, `TurnCues::held_back_items`): a value
     /// known only later is read against them too.
     items: Option<Box<TurnItems>>,
+    /// The records a user turn held back (`TurnCues::held_back`) that no
+    /// value known then wrote, each with whether it refused them: a value
+    /// writing one, known later, is passed over at the turn.
+    held_back_later: Vec<(String, bool)>,
+}
+
+/// Whether the value `text` (read as `read`) writes the identifier `word`
+/// as one of its words, or as a run of its letters and digits between
+/// other characters (`4d2214` of `crd_4d2214`).
+fn writes_word(text: &str, read: &ReadValue, word: &str) -> bool {
+    read.word_list().any(|w| w == word)
+        || text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|part| part.eq_ignore_ascii_case(word))
 }
 
 /// The items a user turn answered one by one ([`SeenTurn::items`]).
@@ -1438,6 +1484,7 @@ impl SeenTurn {
             set_aside: Vec::new(),
             named_actions: 0,
             items: None,
+            held_back_later: Vec::new(),
         }
     }
 
@@ -2453,6 +2500,69 @@ mod typed_mention_tests {
         assert_eq!(named(date("2024-05-26")), [2], "May 23 is another day");
         let amount = Value::Amount(Amount::parse("1234.5").unwrap());
         assert_eq!(named(amount), [0, 2]);
+    }
+}
+
+#[cfg(test)]
+mod held_back_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    fn retail() -> CompiledBundle {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bundles/retail");
+        crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"))
+    }
+
+    /// Whether reading `held` (a user's reply to a request for `two`) and
+    /// then a lookup of `order` passes `order` over at the reply.
+    fn passed_over_later(two: &str, held: &str, order: &str) -> bool {
+        let bundle = retail();
+        let mut x = Extractor::new(&bundle);
+        let mut passed = Vec::new();
+        let events = [
+            Event::Agent { text: two.into() },
+            Event::User { text: held.into() },
+            Event::Call {
+                id: "c1".into(),
+                tool: "get_order_details".into(),
+                args: json!({ "order_id": order }),
+                requestor: Side::Agent,
+            },
+        ];
+        for (k, event) in (0u32..).zip(&events) {
+            passed.extend(x.event(&bundle, EventIdx(k), event).facts.passed_over);
+        }
+        let Some(value) = x.interner.get(order) else {
+            return false;
+        };
+        passed
+            .iter()
+            .any(|p| p.value == Value::Str(value) && p.event == EventIdx(1))
+    }
+
+    /// A record a reply holds back that no value known then writes is
+    /// passed over when a value writing it is first read (the call
+    /// carrying it may be the first), by its identifier word or as a run of
+    /// a value's letters and digits.
+    #[test]
+    fn a_record_held_back_before_it_is_read_is_passed_over_when_it_is() {
+        assert!(passed_over_later(
+            "Shall I cancel #W1234567 and #W7654321?",
+            "Yes, cancel #W1234567. Please leave #W7654321 as it is.",
+            "#W7654321",
+        ));
+        assert!(passed_over_later(
+            "Shall I cancel crd_1c90846 and crd_4d22140?",
+            "Yes, cancel crd_1c90846. Please leave crd_4d22140 as it is.",
+            "crd_4d22140",
+        ));
+        // A record the reply says yes to is not.
+        assert!(!passed_over_later(
+            "Shall I cancel #W1234567 and #W7654321?",
+            "Yes, cancel #W1234567. Please leave #W7654321 as it is.",
+            "#W1234567",
+        ));
     }
 }
 

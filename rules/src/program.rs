@@ -458,9 +458,10 @@ crepe! {
     struct PicksNone(u32, u32, Env, u32);
     PicksNone(c, k, e, u) <- ConfVal(c, k, e, v), IUnpicked(v, u), (u <= k);
     // A yes given item by item ("jira: yes / confluence: no") is a yes only
-    // to a call carrying a value its answer names.
+    // to a call carrying a value its answer names, other than the action
+    // ("Amex: yes, freeze it" names the freeze of every card).
     struct AnswersItsItem(u32, u32, Env, u32);
-    AnswersItsItem(c, k, e, u) <- ConfVal(c, k, e, v), IInAnswer(v, u);
+    AnswersItsItem(c, k, e, u) <- ConfVal(c, k, e, v), IInAnswer(v, u), !IActionWord(v);
     struct MissesItsItem(u32, u32, Env, u32);
     MissesItsItem(c, k, e, u) <- Summary(c, k, e, a), IByItem(u), (a < u && u <= k),
         !AnswersItsItem(c, k, e, u);

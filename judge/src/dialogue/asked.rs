@@ -97,6 +97,16 @@ pub struct AskedWords {
     /// once ("Shall I grant both?"): a reply naming one of them answers for
     /// that one alone.
     latest_asks_all: bool,
+    /// Each word naming one of the things the latest request for a
+    /// decision wrote with a record id beside it, with that id
+    /// ([`named_records`]): "bottle" with `8538875209` of "Water Bottle
+    /// (item 8538875209)".
+    latest_named: Vec<(Word, String)>,
+    /// The same pairs from every agent turn so far ([`AskedWords::note_names`]),
+    /// the latest last: a request naming a record by its id alone ("Shall I
+    /// wipe LT-7720 and LT-7734?") after a turn that named it ("- MacBook
+    /// Pro (LT-7720)") lets a reply name it by that name.
+    named_before: Vec<(Word, String)>,
     /// The things the latest request for a decision laid out in its
     /// statements that its question, laying out others of them, left out
     /// ([`AskedWords::set_aside`]).
@@ -197,6 +207,7 @@ impl AskedWords {
     /// Notes the things the request for a decision just added lays out
     /// side by side ([`coordinated_items`]); fewer than two lay out none.
     pub(crate) fn note_request_items(&mut self, text: &str, sentences: &[Sentence]) {
+        self.latest_named = self.request_names(sentences);
         let listed = listed_items(text, sentences);
         let (joined, mut set_aside) = coordinated_items(sentences, &self.latest_ids);
         let laid = if listed.len() >= 2 {
@@ -319,6 +330,111 @@ impl AskedWords {
                             && at.checked_sub(1).is_some_and(|before| {
                                 self.ordinal_item(sentence, before).is_some()
                             }) =>
+                        {
+                            Rewrite::Drop
+                        }
+                        None => Rewrite::Keep,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// Notes the things an agent turn (`text`, read into `sentences`)
+    /// names with a record id beside them ([`named_records`]), for a later
+    /// request naming those records by their ids alone.
+    pub(crate) fn note_names(&mut self, text: &str, sentences: &[Sentence]) {
+        // Every such pair has a bracket or a dash around its id.
+        if !text.contains(['(', '-', '\u{2013}', '\u{2014}']) {
+            return;
+        }
+        let named = named_records(sentences, &record_ids_in(text));
+        self.remember_names(&named);
+    }
+
+    /// The names of the request just added (`sentences`): the pairs it
+    /// writes, and those an earlier turn wrote for a record it names by
+    /// its id alone, unless that turn's word names two records, or the
+    /// request pairs the word itself.
+    fn request_names(&mut self, sentences: &[Sentence]) -> Vec<(Word, String)> {
+        let mut named = named_records(sentences, &self.latest_ids);
+        if self.named_before.is_empty() {
+            self.remember_names(&named);
+            return named;
+        }
+        let ids = &self.latest_ids;
+        let requested: Vec<String> = sentences
+            .iter()
+            .flat_map(|sentence| {
+                let words = sentence.words();
+                (0..words.len()).filter_map(move |at| identifier_at(words, at, ids))
+            })
+            .collect();
+        let own = named.len();
+        for (word, id) in &self.named_before {
+            let one_record = self
+                .named_before
+                .iter()
+                .all(|(other, other_id)| other != word || other_id == id);
+            if one_record
+                && requested.contains(id)
+                && !named.iter().take(own).any(|(known, _)| known == word)
+                && !named.contains(&(word.clone(), id.clone()))
+            {
+                named.push((word.clone(), id.clone()));
+            }
+        }
+        let own: Vec<(Word, String)> = named.iter().take(own).cloned().collect();
+        self.remember_names(&own);
+        named
+    }
+
+    /// Adds `named` to the pairs of earlier turns, the oldest dropped past
+    /// [`MAX_NAMED_BEFORE`].
+    fn remember_names(&mut self, named: &[(Word, String)]) {
+        self.named_before.extend_from_slice(named);
+        let excess = self.named_before.len().saturating_sub(MAX_NAMED_BEFORE);
+        self.named_before.drain(..excess);
+    }
+
+    /// A reply's sentences with each word naming one of the things the
+    /// latest request for a decision wrote with a record id beside it
+    /// ([`named_records`]) read as that id, a run of words naming one thing
+    /// as one: "Water bottle: let's hold off" is read as "8538875209: let's
+    /// hold off" is, so a thing held back by its name is held back as its
+    /// record. A reply naming none of them is read as written.
+    pub(crate) fn names_as_records<'s>(&self, read: &'s [Sentence]) -> Cow<'s, [Sentence]> {
+        let record_of = |word: &Word| {
+            self.latest_named
+                .iter()
+                .find(|(name, _)| name == word)
+                .map(|(_, id)| id)
+        };
+        if self.latest_named.is_empty()
+            || !read
+                .iter()
+                .any(|s| s.words().iter().any(|w| record_of(w).is_some()))
+        {
+            return Cow::Borrowed(read);
+        }
+        Cow::Owned(
+            read.iter()
+                .map(|sentence| {
+                    let words = sentence.words();
+                    sentence.rewritten(|at, word| match record_of(word) {
+                        Some(id)
+                            if at
+                                .checked_sub(1)
+                                .and_then(|before| words.get(before))
+                                .and_then(record_of)
+                                == Some(id) =>
+                        {
+                            Rewrite::Drop
+                        }
+                        Some(id) => Rewrite::Replace(Word::new(id)),
+                        // An id takes no determiner: "the vase" is the id.
+                        None if NAME_DETERMINERS.contains(&word.as_str())
+                            && words.get(at + 1).and_then(record_of).is_some() =>
                         {
                             Rewrite::Drop
                         }
@@ -1202,6 +1318,119 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<St
         items.push((words, record));
     }
     items
+}
+
+/// The things a request names with a record id beside them, each word of a
+/// thing's name (its item words, [`is_item_word`]) with the id: a name then
+/// a bracket opening with the id ("Desk Lamp (item 8384507844)", "Dune
+/// (LN-48230, print)"), an id then a bracket holding a name and no id
+/// ("LT-7720 (your MacBook)"), or a clause that is a name then one that is
+/// the id with at most [`MAX_ID_LEADS`] words before it ("ThinkPad X1 —
+/// asset LT-7734"). A word naming two things names neither; `ids` are the
+/// record ids the request wrote ([`record_ids_in`]).
+fn named_records(sentences: &[Sentence], ids: &[String]) -> Vec<(Word, String)> {
+    let mut named: Vec<(Word, String)> = Vec::new();
+    let mut shared: Vec<Word> = Vec::new();
+    for sentence in sentences {
+        let words = sentence.words();
+        let spans: Vec<(usize, usize)> = sentence.clause_spans().collect();
+        for (index, pair) in spans.windows(2).enumerate() {
+            let [(start, end), (next_start, next_end)] = *pair else {
+                continue;
+            };
+            let next_bracketed = sentence.is_bracketed(index + 1);
+            let found = if sentence.is_bracketed(index) {
+                None
+            } else if let Some(id) = leading_record(words, next_start..next_end, ids)
+                .filter(|_| next_bracketed)
+                .or_else(|| {
+                    sole_record(words, next_start..next_end, ids).filter(|_| !next_bracketed)
+                })
+            {
+                // The name ends the clause before the id.
+                name_along(words, &mut (start..end).rev(), true, ids)
+                    .filter(|name| name.last + 1 == end && name.record.is_none())
+                    .map(|name| (name.items, id))
+            } else if next_bracketed {
+                // The id ends its clause; the bracket names it.
+                let id = end
+                    .checked_sub(1)
+                    .and_then(|last| identifier_at(words, last, ids));
+                // Read on its own: the id before it is no number the
+                // bracket's first word is a unit of.
+                let bracket = words.get(next_start..next_end).unwrap_or_default();
+                id.and_then(|id| {
+                    let name = name_along(bracket, &mut (0..bracket.len()), false, ids)?;
+                    (name.record.is_none() && identifiers_in(bracket, ids).is_empty()).then(|| {
+                        let items = name.items.iter().map(|at| at + next_start).collect();
+                        (items, id)
+                    })
+                })
+            } else {
+                None
+            };
+            let Some((items, id)) = found else { continue };
+            for word in items.iter().filter_map(|&at| words.get(at)) {
+                match named.iter().find(|(known, _)| known == word) {
+                    Some((_, other)) if *other != id => shared.push(word.clone()),
+                    Some(_) => {}
+                    None => named.push((word.clone(), id.clone())),
+                }
+            }
+        }
+    }
+    named.retain(|(word, _)| !shared.contains(word));
+    named
+}
+
+/// How many name–record pairs of earlier turns are kept
+/// ([`AskedWords::note_names`]): the latest win.
+const MAX_NAMED_BEFORE: usize = 64;
+
+/// Determiners a reply names a thing with, read away where the name is
+/// read as the thing's id ([`AskedWords::names_as_records`]).
+const NAME_DETERMINERS: &[&str] = &["the", "my", "your", "our", "their", "his", "her"];
+
+/// How many words may stand before a record id in the clause naming it
+/// alone after a name ("asset LT-7734", "item no. 8384507844").
+const MAX_ID_LEADS: usize = 2;
+
+/// The record id a bracket opens with, past at most [`MAX_ID_LEADS`]
+/// words ("(item 8384507844)", "(LN-48230, print)").
+fn leading_record(words: &[Word], span: std::ops::Range<usize>, ids: &[String]) -> Option<String> {
+    let lead_end = span.end.min(span.start + MAX_ID_LEADS + 2);
+    (span.start..lead_end).find_map(|at| identifier_at(words, at, ids))
+}
+
+/// The one record id a clause holds, past at most [`MAX_ID_LEADS`] other
+/// words ("asset LT-7734"); none when it holds more.
+fn sole_record(words: &[Word], span: std::ops::Range<usize>, ids: &[String]) -> Option<String> {
+    let found: Vec<(usize, String)> = span
+        .clone()
+        .filter_map(|at| Some((at, identifier_at(words, at, ids)?)))
+        .collect();
+    let [(at, id)] = found.as_slice() else {
+        return None;
+    };
+    // A split id ("lt", "7720") is two of the clause's words.
+    let id_words = if words.get(*at).is_some_and(|w| w == id.as_str()) {
+        1
+    } else {
+        2
+    };
+    (span.len() <= id_words + MAX_ID_LEADS).then(|| id.clone())
+}
+
+/// The identifier the word at `at` writes: the record id it ends as the
+/// request wrote it ([`record_at`]: `px91057` of "PX-91057"), or the word
+/// itself when it is one ([`is_identifier`]).
+fn identifier_at(words: &[Word], at: usize, ids: &[String]) -> Option<String> {
+    record_at(words, at, ids).or_else(|| {
+        words
+            .get(at)
+            .filter(|w| is_identifier(w.as_str()))
+            .map(ToString::to_string)
+    })
 }
 
 /// The rest of a line after the list mark it opens with, if it does.

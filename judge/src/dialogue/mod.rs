@@ -769,6 +769,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 );
             } else {
                 asked.note_discussed(&turn.text);
+                asked.note_names(&turn.text, turn.sentences());
             }
             TurnCues {
                 asks_decision,
@@ -1081,6 +1082,17 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         if let Some(Cow::Owned(itemised)) = asked.map(|a| a.items_as_ids(sentences)) {
             let read = read_from(&itemised);
             if !read.1.held_back_items.is_empty() || !read.1.held_back.is_empty() {
+                return read;
+            }
+        }
+        // A thing the request wrote with its record id, held back by its
+        // name ("Water bottle: let's hold off"), is held back as that record.
+        // That reading stands only where a sentence holds a record back and
+        // the rest says yes: a name the request did not pair with an id
+        // ("The HP, yes" of "HP ProBook 450 (LT-5120)") leaves a yes unplaced.
+        if let Some(Cow::Owned(named)) = asked.map(|a| a.names_as_records(sentences)) {
+            let read = read_from(&named);
+            if read.0.held_back != 0 && read.0.stance() == Stance::Affirm {
                 return read;
             }
         }
@@ -1752,6 +1764,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                     );
                 } else {
                     asked.note_discussed(&turn.text);
+                    asked.note_names(&turn.text, turn.sentences());
                 }
                 window_open = false;
             }
@@ -1825,7 +1838,10 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 }
                 last_reply = Some((turn.event_index, stance, window_open));
             }
-            Role::Agent => asked.note_discussed(&turn.text),
+            Role::Agent => {
+                asked.note_discussed(&turn.text);
+                asked.note_names(&turn.text, turn.sentences());
+            }
             Role::Tool => {}
         }
     }
@@ -2764,7 +2780,13 @@ mod tests {
             assert!(read.held_back.is_empty(), "{reply}: {:?}", read.held_back);
         }
         // Labels answered yes and no: the no answers, it is no field value.
+        // A label naming what the request wrote with its id answers that
+        // record; one it paired with none cannot be placed.
         let read = cues("Atorvastatin: yes. Lisinopril: no.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_records, ["rx40812"]);
+        assert_eq!(read.held_back, [("rx40877".to_owned(), true)]);
+        let read = cues("Statin: yes. Lisinopril: no.");
         assert_ne!(read.reply, Reply::Affirms);
         for details in [
             "Insurance: no. Confirm: yes.",
@@ -2993,6 +3015,95 @@ mod tests {
                                   others. Shall I go ahead?";
         let read = cues_after(no_question_layout, "Dune: yes / Circe: no");
         assert!(read.answer_items.is_empty() && read.held_back_items.is_empty());
+    }
+
+    /// A thing the request wrote with its record id beside it (a bracket
+    /// holding the id after its name, its name in a bracket after the id,
+    /// or the id alone in the clause after it), held back by its name, is
+    /// held back as that record; the rest of the reply is its answer. A word
+    /// two such names share names neither, and a name the request paired
+    /// with no id leaves the reply read as written.
+    #[test]
+    fn a_thing_held_back_by_its_name_is_held_back_as_its_record() {
+        let lexicon = lexicon_of(&[&["wipe", "wiped"], &["cancel", "cancelled"]]);
+        let held = |request: &str, reply: &str, answered: &str, held: &str| {
+            let read = reply_cues(&lexicon, request, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert!(
+                read.answer_records.iter().any(|id| id == answered),
+                "{reply}: {:?}",
+                read.answer_records
+            );
+            assert!(
+                read.held_back.iter().any(|(id, _)| id == held),
+                "{reply}: {:?}",
+                read.held_back
+            );
+            assert!(!read.answer_records.iter().any(|id| id == held), "{reply}");
+        };
+        let bracketed = "You have two laptops:\n- MacBook Pro (LT-77201)\n- ThinkPad X1 \
+                         (LT-77342)\nShall I wipe LT-77201 and LT-77342?";
+        held(
+            bracketed,
+            "Go ahead with the MacBook. Leave the ThinkPad as it is.",
+            "lt77201",
+            "lt77342",
+        );
+        held(
+            bracketed,
+            "- MacBook: yes, wipe it\n- ThinkPad: hold off for now",
+            "lt77201",
+            "lt77342",
+        );
+        let id_first = "I can cancel RF-90061 (Vitamin D 1000 IU) and RF-90062 (Iron tablets \
+                        65 mg). Cancel both refills?";
+        held(
+            id_first,
+            "Yes to the vitamin D. No to the iron tablets.",
+            "rf90061",
+            "rf90062",
+        );
+        let dashed = "Both are flagged stolen:\n- ThinkPad X1 — asset LT-77342\n- MacBook Pro \
+                      — asset LT-77201\nShall I wipe both?";
+        held(
+            dashed,
+            "Only the MacBook, please wipe it. The ThinkPad stays as is.",
+            "lt77201",
+            "lt77342",
+        );
+        // A turn before the request may name what the request names by
+        // its id alone.
+        let mut asked = AskedWords::default();
+        for request in [
+            "You have two laptops:\n- MacBook Pro (LT-77201)\n- ThinkPad X1 (LT-77342)",
+            "Wiping cannot be undone. Shall I wipe LT-77201 and LT-77342?",
+        ] {
+            let _ = turn_cues(Role::Agent, request, &lexicon, &mut asked);
+        }
+        let reply = "Yes, wipe the MacBook. Leave the ThinkPad as it is.";
+        let read = turn_cues(Role::User, reply, &lexicon, &mut asked);
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_records, ["lt77201"]);
+        assert!(read.held_back.iter().any(|(id, _)| id == "lt77342"));
+        // "Visa" names both cards: the reply is read as written.
+        let shared = "- Visa Gold (CD-40011)\n- Visa Debit (CD-40022)\nShall I cancel both?";
+        let read = reply_cues(
+            &lexicon,
+            shared,
+            "Cancel the Gold. Leave the Visa as it is.",
+        );
+        assert!(read.held_back.is_empty(), "{:?}", read.held_back);
+        assert_ne!(read.reply, Reply::Affirms);
+        // A name paired with no id ("The HP" of "HP ProBook 450") leaves a
+        // reply naming it read as written.
+        let unpaired = "- HP ProBook 450 (LT-51201)\n- Lenovo ThinkPad T16 (LT-51342)\nShall I \
+                        wipe LT-51201 and LT-51342?";
+        let read = reply_cues(
+            &lexicon,
+            unpaired,
+            "The HP, yes.\nAnd the Lenovo — yes too, wipe it.",
+        );
+        assert!(read.held_back.is_empty(), "{:?}", read.held_back);
     }
 
     /// A thing a request joins is named by its whole name, not only the

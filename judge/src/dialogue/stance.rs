@@ -266,7 +266,8 @@ impl Markers {
             || not_knowing(all)
             || pauses_unresolved(all, yes_follows);
         // "Can you check the price first?": the action waits on the answer.
-        self.condition |= all.iter().any(|w| w == "first") && any(PhraseClass::IndirectQuestions);
+        self.condition |=
+            orders_first(all, |w| w == "first") && any(PhraseClass::IndirectQuestions);
         self.retention |= retains_asked(sentence, asked);
         let takes_back = withdraws(sentence);
         self.withdrawal |= takes_back;
@@ -673,7 +674,7 @@ fn asks_for_information(sentence: &Sentence) -> bool {
     if offers_more(sentence) {
         return true;
     }
-    if all.iter().any(|w| WordClass::Precedence.has(w)) {
+    if orders_first(all, |w| WordClass::Precedence.has(w)) {
         return false;
     }
     let head = sentence
@@ -689,14 +690,26 @@ fn asks_for_information(sentence: &Sentence) -> bool {
     wh_question || modal_question || PhraseClass::InformationRequests.any_in(all)
 }
 
+/// Whether `words` order something before the action with a word `orders`
+/// takes ("check the price first", "before you submit"), an ordinal after
+/// a determiner aside ("after the first login", "my first order": a
+/// thing's place, not the action's).
+fn orders_first(words: &[Word], orders: impl Fn(&Word) -> bool) -> bool {
+    words.iter().enumerate().any(|(at, w)| {
+        orders(w)
+            && !(w == "first"
+                && at
+                    .checked_sub(1)
+                    .and_then(|i| words.get(i))
+                    .is_some_and(|before| ASKED_LINE_HEADS.contains(&before.as_str())))
+    })
+}
+
 /// Whether a sentence opens a list of questions ("A couple of questions:",
 /// "Some queries first:" is not one: it orders them before the action).
 fn announces_questions(sentence: &Sentence) -> bool {
     sentence.list.opens
-        && !sentence
-            .words()
-            .iter()
-            .any(|w| WordClass::Precedence.has(w))
+        && !orders_first(sentence.words(), |w| WordClass::Precedence.has(w))
         && sentence
             .words()
             .iter()
@@ -720,7 +733,7 @@ fn lists_what_is_asked(sentence: &Sentence) -> bool {
         .unwrap_or_default();
     head.first()
         .is_some_and(|w| ASKED_LINE_HEADS.contains(&w.as_str()))
-        && !all.iter().any(|w| WordClass::Precedence.has(w))
+        && !orders_first(all, |w| WordClass::Precedence.has(w))
 }
 
 /// Whether a question offers the agent whatever more it needs from the user
@@ -2521,6 +2534,22 @@ mod tests {
                  arrives once it's posted",
                 Stance::Affirm,
             ),
+        ]);
+        // An ordinal after a determiner is a thing's place, not an order.
+        expect(&[
+            (
+                "Yes, go ahead. Please let me know:\n- whether I have to pick a new one after the first login",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. Please let me know whether I have to pick a new one after the first login.",
+                Stance::Affirm,
+            ),
+        ]);
+        expect_no_consent(&[
+            "Yes, go ahead. First, let me know the fee.",
+            "Yes, go ahead. Let me know the fee first.",
+            "Yes, go ahead. Could you tell me:\n- the fee for the first month before you submit it",
         ]);
         // A line asking the agent to act, making the action wait, or taking
         // the yes back is no part of what is asked; nor is a line under a

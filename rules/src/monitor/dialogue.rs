@@ -290,12 +290,13 @@ impl Dialogue {
     }
 
     /// Whether a user turn's yes, given item by item (`TurnFact::by_item`),
-    /// names none of `values` in its answer: it is no yes to them.
+    /// names none of `values` in its answer, the action aside ("Amex: yes,
+    /// freeze it" names the freeze of every card): it is no yes to them.
     fn misses_its_item(&self, values: &[Value], turn: &TurnFact) -> bool {
         turn.by_item
             && !values
                 .iter()
-                .any(|&v| self.in_answer.contains(&(v, turn.event.0)))
+                .any(|&v| !self.actions.contains(&v) && self.in_answer.contains(&(v, turn.event.0)))
     }
 
     /// Whether the answer of the user's turn at `reply` names a record the
@@ -674,6 +675,26 @@ mod tests {
         }
         let d = dialogue(&[asked, naming_nothing]);
         assert!(!d.confirmed(&[Value::Str(ORDER)], 1));
+        // The action its answer names ("Amex: yes, freeze it") is no item:
+        // a call on another record with that action has no yes.
+        let asked = agent(0, true, &[ORDER, OTHER, ACTION]);
+        let mut with_action = user_yes_naming(1, &[ORDER]);
+        with_action.mentions.push(MentionFact {
+            value: Value::Str(ACTION),
+            event: EventIdx(1),
+            speaker: Speaker::User,
+            record: false,
+            in_answer: true,
+            declined: false,
+            action: true,
+            implied: false,
+        });
+        if let Some(turn) = &mut with_action.turn {
+            turn.by_item = true;
+        }
+        let d = dialogue(&[asked, with_action]);
+        assert!(d.confirmed(&[Value::Str(ORDER), Value::Str(ACTION)], 1));
+        assert!(!d.confirmed(&[Value::Str(OTHER), Value::Str(ACTION)], 1));
     }
 
     #[test]
