@@ -977,18 +977,25 @@ impl Extractor {
             return Vec::new();
         }
         let ids_of = |word: &String| -> Vec<Symbol> {
+            let by_id: Vec<Symbol> = self
+                .identifiers
+                .iter()
+                .filter(|(_, w)| *w == word)
+                .map(|(&raw, _)| Symbol(raw))
+                .collect();
+            if !by_id.is_empty() {
+                return by_id;
+            }
+            // Rarely: an id written inside a longer value.
             self.values
                 .iter()
                 .enumerate()
                 .filter_map(|(raw, read)| {
                     let raw = u32::try_from(raw).ok()?;
-                    let by_id = self.identifiers.get(&raw).is_some_and(|w| w == word);
                     let text = self.interner.resolve(Symbol(raw));
-                    (by_id
-                        || read
-                            .as_ref()
-                            .is_some_and(|read| writes_word(text, read, word)))
-                    .then_some(Symbol(raw))
+                    read.as_ref()
+                        .is_some_and(|read| writes_word(text, read, word))
+                        .then_some(Symbol(raw))
                 })
                 .collect()
         };

@@ -362,25 +362,22 @@ impl AskedWords {
             self.remember_names(&named);
             return named;
         }
-        let ids = &self.latest_ids;
-        let requested: Vec<String> = sentences
-            .iter()
-            .flat_map(|sentence| {
-                let words = sentence.words();
-                (0..words.len()).filter_map(move |at| identifier_at(words, at, ids))
-            })
-            .collect();
+        // The request names an id as one word, or as its letters and digits
+        // (`latest_ids`).
+        let requested = |id: &String| {
+            self.latest_ids.contains(id)
+                || sentences
+                    .iter()
+                    .any(|s| s.words().iter().any(|w| w.as_str() == id.as_str()))
+        };
         let own = named.len();
         for (word, id) in &self.named_before {
-            let one_record = self
-                .named_before
-                .iter()
-                .all(|(other, other_id)| other != word || other_id == id);
-            if one_record
-                && requested.contains(id)
-                && !named.iter().take(own).any(|(known, _)| known == word)
-                && !named.contains(&(word.clone(), id.clone()))
-            {
+            let one_record = || {
+                self.named_before
+                    .iter()
+                    .all(|(other, other_id)| other != word || other_id == id)
+            };
+            if !named.iter().any(|(known, _)| known == word) && one_record() && requested(id) {
                 named.push((word.clone(), id.clone()));
             }
         }
@@ -410,11 +407,35 @@ impl AskedWords {
                 .find(|(name, _)| name == word)
                 .map(|(_, id)| id)
         };
-        if self.latest_named.is_empty()
-            || !read
-                .iter()
-                .any(|s| s.words().iter().any(|w| record_of(w).is_some()))
-        {
+        if self.latest_named.is_empty() {
+            return Cow::Borrowed(read);
+        }
+        // The reading stands only where a sentence holds a record back
+        // beside another naming one ([`super::stance::held_back_sentences`]):
+        // a reply naming one thing, and no other record, is read as written
+        // without being read twice.
+        let mut named: Vec<&String> = read
+            .iter()
+            .flat_map(|s| s.words().iter().filter_map(record_of))
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        let beside_another = match named.as_slice() {
+            [] => false,
+            // Held back beside a record of its kind only: of its length,
+            // digits alone or not.
+            [one] => read.iter().any(|s| {
+                s.words().iter().any(|w| {
+                    is_identifier(w.as_str())
+                        && !one.ends_with(w.as_str())
+                        && w.len() == one.len()
+                        && w.bytes().all(|b| b.is_ascii_digit())
+                            == one.bytes().all(|b| b.is_ascii_digit())
+                })
+            }),
+            _ => true,
+        };
+        if !beside_another {
             return Cow::Borrowed(read);
         }
         Cow::Owned(
@@ -1333,6 +1354,10 @@ fn named_records(sentences: &[Sentence], ids: &[String]) -> Vec<(Word, String)> 
     let mut shared: Vec<Word> = Vec::new();
     for sentence in sentences {
         let words = sentence.words();
+        // Every pair writes an id, and every id a digit.
+        if !words.iter().any(|w| w.bytes().any(|b| b.is_ascii_digit())) {
+            continue;
+        }
         let spans: Vec<(usize, usize)> = sentence.clause_spans().collect();
         for (index, pair) in spans.windows(2).enumerate() {
             let [(start, end), (next_start, next_end)] = *pair else {
@@ -1341,12 +1366,11 @@ fn named_records(sentences: &[Sentence], ids: &[String]) -> Vec<(Word, String)> 
             let next_bracketed = sentence.is_bracketed(index + 1);
             let found = if sentence.is_bracketed(index) {
                 None
-            } else if let Some(id) = leading_record(words, next_start..next_end, ids)
-                .filter(|_| next_bracketed)
-                .or_else(|| {
-                    sole_record(words, next_start..next_end, ids).filter(|_| !next_bracketed)
-                })
-            {
+            } else if let Some(id) = if next_bracketed {
+                leading_record(words, next_start..next_end, ids)
+            } else {
+                sole_record(words, next_start..next_end, ids)
+            } {
                 // The name ends the clause before the id.
                 name_along(words, &mut (start..end).rev(), true, ids)
                     .filter(|name| name.last + 1 == end && name.record.is_none())
@@ -1405,6 +1429,10 @@ fn leading_record(words: &[Word], span: std::ops::Range<usize>, ids: &[String]) 
 /// The one record id a clause holds, past at most [`MAX_ID_LEADS`] other
 /// words ("asset LT-7734"); none when it holds more.
 fn sole_record(words: &[Word], span: std::ops::Range<usize>, ids: &[String]) -> Option<String> {
+    // A split id and its leads at most: most clauses are longer.
+    if span.len() > MAX_ID_LEADS + 2 {
+        return None;
+    }
     let found: Vec<(usize, String)> = span
         .clone()
         .filter_map(|at| Some((at, identifier_at(words, at, ids)?)))
@@ -1425,6 +1453,10 @@ fn sole_record(words: &[Word], span: std::ops::Range<usize>, ids: &[String]) -> 
 /// request wrote it ([`record_at`]: `px91057` of "PX-91057"), or the word
 /// itself when it is one ([`is_identifier`]).
 fn identifier_at(words: &[Word], at: usize, ids: &[String]) -> Option<String> {
+    // Every identifier holds a digit: most words end here.
+    if !words.get(at)?.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     record_at(words, at, ids).or_else(|| {
         words
             .get(at)

@@ -1090,7 +1090,9 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         // That reading stands only where a sentence holds a record back and
         // the rest says yes: a name the request did not pair with an id
         // ("The HP, yes" of "HP ProBook 450 (LT-5120)") leaves a yes unplaced.
-        if let Some(Cow::Owned(named)) = asked.map(|a| a.names_as_records(sentences)) {
+        if let Some(Cow::Owned(named)) = asked.map(|a| a.names_as_records(sentences))
+            && stance::holds_back_a_record(&named, asked)
+        {
             let read = read_from(&named);
             if read.0.held_back != 0 && read.0.stance() == Stance::Affirm {
                 return read;

@@ -845,6 +845,14 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
     (held, refused)
 }
 
+/// Whether a reply holds back another of the records it addresses, read
+/// as written or cut record by record ([`held_back_sentences`],
+/// [`item_parts`]): what a reading that stands only then needs, found
+/// without reading the whole reply.
+pub(crate) fn holds_back_a_record(read: &[Sentence], asked: Option<&AskedWords>) -> bool {
+    held_back_sentences(read, asked).0 != 0 || matches!(item_parts(read, asked), Cow::Owned(_))
+}
+
 /// Whether a sentence names "the other" of the records ("Leave the other
 /// one", "Hold off on the other card", "not the other"): *the other* before
 /// *one*, *ones*, a noun for a record, or the end of its clause.
