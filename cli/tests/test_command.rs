@@ -114,15 +114,33 @@ fn the_blind_it_desk_probes_pass() {
 /// reply) pass.
 #[test]
 fn the_bank_card_reply_probes_pass() {
+    bank_card_probes_pass("replies.jsonl", 12);
+}
+
+/// `turnstile test` passes every one of the `expectations` of the
+/// bank-card fixture's probe file `file`.
+fn bank_card_probes_pass(file: &str, expectations: usize) {
     let bundle = root().join("engine/tests/fixtures/bank-card");
-    let probes = bundle.join("probes/replies.jsonl");
+    let probes = bundle.join("probes").join(file);
     let out = turnstile(&["test", bundle.to_str().unwrap(), probes.to_str().unwrap()]);
     let summary = text(&out);
     assert!(out.status.success(), "{summary}");
     assert!(
-        summary.contains("12 expectations checked: 12 passed, 0 failed; 0 errors"),
+        summary.contains(&format!(
+            "{expectations} expectations checked: {expectations} passed, 0 failed; 0 errors"
+        )),
         "{summary}"
     );
+}
+
+/// The bank-card fixture's probes of replies naming one of two cards
+/// (`probes/named-records.jsonl`): by its last four digits, a word of its
+/// id or its brand, as a yes or as an order to freeze it, a yes to that
+/// card alone; an order negated, asked, conditioned, taken back, or naming
+/// no particular card, no yes.
+#[test]
+fn the_bank_card_named_record_probes_pass() {
+    bank_card_probes_pass("named-records.jsonl", 14);
 }
 
 #[test]
@@ -403,7 +421,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 53] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 55] = [
         (
             "pharmacy",
             "round10",
@@ -965,10 +983,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "pharmacy",
             "round18s",
-            &[
-                "s2-rx-transfer-other-must-stay",
-                "s2-rx-three-leave-two-exactly",
-            ],
+            &["s2-rx-three-leave-two-exactly"],
             &[
                 "s1-rx-yes-one-leave-other-as-is",
                 "s1-rx-hold-off-first-then-yes",
@@ -1013,6 +1028,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s2-pc-upgrade-one-no-thanks-other-both-called",
                 "s2-pc-hold-one-dont-hold-other-both-called",
                 "s4-pc-blender-can-stay-standard",
+                "s4-pc-dog-food-to-the-house",
                 "s5-pc-both-next-day",
                 "s5-pc-both-next-day#15",
                 "s5-pc-cancel-both-named",
@@ -1093,6 +1109,7 @@ fn the_blind_suites_keep_their_verdicts() {
             "round19i",
             &[],
             &[
+                "i1-05-freeze-lowercase-typos-yes-dont-touch",
                 "i4-02-control-raise-first-second-also-yes",
                 "i4-02-control-raise-first-second-also-yes#17",
                 "i4-06-control-raise-dash-yes-that-too",
@@ -1163,6 +1180,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "q01-restated-colon",
+                "q02-restated-sentences",
                 "q03-bullets-first-only",
                 "q04-numbered-no-to-second",
                 "q05-numbered-second-yes-first-not",
@@ -1213,8 +1231,10 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p08-transfer-twin-three-stated-two-asked#19",
                 "p11-refill-twin-three-stated-two-asked",
                 "p11-refill-twin-three-stated-two-asked#19",
+                "p12-cancel-one-answered-other-unanswered",
                 "p13-transfer-polite-yes-and-deferred",
                 "p14-refill-bullets-labels-no-thanks",
+                "p15-cancel-emoji-lines",
                 "p16-refill-yep-both",
                 "p16-refill-yep-both#17",
                 "p20-cancel-twin-three-stated-two-asked",
@@ -1272,6 +1292,7 @@ fn the_blind_suites_keep_their_verdicts() {
             "round23",
             &[],
             &[
+                "l01-A-renew-wolf-hall-yes-dune-no-by-title",
                 "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control",
                 "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control#15",
                 "l09-B-renew-three-listed-two-asked-yes-to-all-three",
@@ -1400,7 +1421,10 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "k01-freeze-visa-mastercard-can-stay-active",
+                "k03-sentence-yes-business-not-travel",
+                "k04-unfreeze-by-last4-dont-touch-amex",
                 "k07-raise-mastercard-yes-decide-later-visa",
+                "k09-id-first-freeze-visa-platinum-mastercard-gold-stays",
             ],
         ),
         (
@@ -1411,6 +1435,34 @@ fn the_blind_suites_keep_their_verdicts() {
                 "n01-wipe-macbook-leave-thinkpad-as-is",
                 "n02-labelled-macbook-yes-thinkpad-hold-off",
                 "n04-id-first-yes-by-id-dont-touch-elitebook",
+            ],
+        ),
+        (
+            "library",
+            "round26i",
+            &[],
+            &[
+                "l01-ctrl-cancel-both-of-them-lowercase",
+                "l01-ctrl-cancel-both-of-them-lowercase#7",
+                "l02-ctrl-renew-rebecca-twin-a-dont-renew-secret-history",
+                "l03-ctrl-renew-by-id-twin-b-other-unanswered",
+                "l04-ctrl-cancel-dune-hold-twin-b-circe-stays",
+                "l08-ctrl-extend-hobbit-twin-c-dune-hold-audiobook-instead",
+                "l09-ctrl-cancel-normal-people-then-twin-c-overstory-place-ebook-hold",
+                "l10-ctrl-cancel-beloved-twin-d-print-circe-not-ebook",
+                "l11-ctrl-renew-name-of-the-wind-twin-e-next-week-twin-g-can-you-even",
+            ],
+        ),
+        (
+            "parcel",
+            "round26i",
+            &[],
+            &[
+                "p01-ctrl-redirect-by-id-then-twin-g-husband-says-send-boots-too",
+                "p02-ctrl-x2-cancel-the-pair-of-them",
+                "p02-ctrl-x2-cancel-the-pair-of-them#17",
+                "p04-ctrl-file-claim-for-the-lamp-twin-b-leave-the-mug-one",
+                "p05-ctrl-cancel-by-id-twin-a-dont-cancel-the-other",
             ],
         ),
     ];

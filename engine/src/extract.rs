@@ -128,6 +128,10 @@ pub struct Extractor {
     /// The values that are identifiers, by symbol, with the word turns
     /// write them as ([`identifier_word`]).
     identifiers: HashMap<u32, String>,
+    /// The values whose text holds an ASCII digit, in the order they were
+    /// known: the only ones a word holding a digit can be written in
+    /// ([`Extractor::values_written_as`]).
+    digit_values: Vec<u32>,
     /// Which turns and values share a key, so a mention is looked for only
     /// where it can be.
     index: MentionIndex,
@@ -335,6 +339,7 @@ impl Extractor {
             host_principal: None,
             values: Vec::new(),
             identifiers: HashMap::new(),
+            digit_values: Vec::new(),
             index: MentionIndex::default(),
             typed_values: Vec::new(),
             typed_seen: hashbrown::HashSet::new(),
@@ -521,6 +526,9 @@ impl Extractor {
                         picked_another: refused,
                     });
                 }
+            }
+            if text.bytes().any(|b| b.is_ascii_digit()) {
+                self.digit_values.push(raw);
             }
             if let Some(word) = identifier {
                 self.identifiers.insert(raw, word);
@@ -720,6 +728,11 @@ impl Extractor {
                         speaker,
                         record: identifier.is_some_and(|w| is_record_word(w)),
                         in_answer: identifier.is_some_and(|w| cues.answer_records.contains(w))
+                            || (identifier.is_none()
+                                && cues
+                                    .answer_records
+                                    .iter()
+                                    .any(|w| writes_word(text, read, w)))
                             || seen.items.as_ref().is_some_and(|items| items.answers(read))
                             || (action
                                 && (cues.answers_action(text)
@@ -738,6 +751,7 @@ impl Extractor {
                 }
             }
         }
+        self.answered_records(k, speaker, &cues);
         seen.held_back_later = self.held_back(k, &cues);
         self.turn_items(k, &seen);
         // A request for a decision naming no action restates the latest
@@ -963,6 +977,98 @@ impl Extractor {
         }
     }
 
+    /// The values a word of a reply names as a record: the values whose
+    /// identifier word it is, or else those writing it as one of their
+    /// words (`4d2214` of `crd_4d2214`), with the records a value among
+    /// them is the alias of ("2630" of the card ending 2630).
+    fn values_written_as(&self, word: &str) -> Vec<Symbol> {
+        let by_id: Vec<Symbol> = self
+            .identifiers
+            .iter()
+            .filter(|(_, w)| *w == word)
+            .map(|(&raw, _)| Symbol(raw))
+            .collect();
+        if !by_id.is_empty() {
+            return by_id;
+        }
+        let writes = |raw: u32| {
+            let text = self.interner.resolve(Symbol(raw));
+            let read = usize::try_from(raw).ok().and_then(|i| self.values.get(i));
+            matches!(read, Some(Some(read)) if writes_word(text, read, word))
+        };
+        // A word holding a digit is written only in a value holding one.
+        let written: Vec<Symbol> = if word.bytes().any(|b| b.is_ascii_digit()) {
+            self.digit_values
+                .iter()
+                .copied()
+                .filter(|&raw| writes(raw))
+                .map(Symbol)
+                .collect()
+        } else {
+            (0..self.values.len())
+                .filter_map(|i| u32::try_from(i).ok())
+                .filter(|&raw| writes(raw))
+                .map(Symbol)
+                .collect()
+        };
+        let records = written
+            .iter()
+            .filter_map(|alias| self.aliases.get(alias).copied().flatten());
+        written.iter().copied().chain(records).collect()
+    }
+
+    /// The records a user's answer names ([`TurnCues::answer_records`]) are
+    /// in that answer, whatever word named them: the number a card is
+    /// named by, a word of its id, or a name the reader read as its id.
+    /// Their mentions at the turn are marked so, and a record the turn
+    /// names by no value of its own is mentioned as implied.
+    fn answered_records(&mut self, k: EventIdx, speaker: Speaker, cues: &TurnCues) {
+        if speaker != Speaker::User || cues.answer_records.is_empty() {
+            return;
+        }
+        let mut records: Vec<Symbol> = cues
+            .answer_records
+            .iter()
+            .flat_map(|word| self.values_written_as(word))
+            .filter(|value| self.record_strings.contains_key(value))
+            .collect();
+        records.sort_unstable_by_key(|record| record.0);
+        records.dedup();
+        for record in records {
+            let value = Value::Str(record);
+            let mut found = false;
+            // This turn's mentions are the latest added.
+            for mention in self
+                .facts
+                .mentions
+                .iter_mut()
+                .rev()
+                .take_while(|mention| mention.event == k)
+            {
+                if mention.value == value && mention.speaker == speaker {
+                    mention.in_answer = true;
+                    found = true;
+                }
+            }
+            if !found {
+                let identifier = self.identifiers.get(&record.0);
+                push_mention(
+                    &mut self.facts,
+                    MentionFact {
+                        value,
+                        event: k,
+                        speaker,
+                        record: identifier.is_some_and(|w| is_record_word(w)),
+                        in_answer: true,
+                        declined: false,
+                        action: false,
+                        implied: true,
+                    },
+                );
+            }
+        }
+    }
+
     /// The records a user turn at `k` holds back (`TurnCues::held_back`):
     /// no yes of the turn is to a call carrying one, by its id or by a
     /// string its fields were read as that no record the turn's answer
@@ -976,29 +1082,7 @@ impl Extractor {
         if cues.held_back.is_empty() {
             return Vec::new();
         }
-        let ids_of = |word: &String| -> Vec<Symbol> {
-            let by_id: Vec<Symbol> = self
-                .identifiers
-                .iter()
-                .filter(|(_, w)| *w == word)
-                .map(|(&raw, _)| Symbol(raw))
-                .collect();
-            if !by_id.is_empty() {
-                return by_id;
-            }
-            // Rarely: an id written inside a longer value.
-            self.values
-                .iter()
-                .enumerate()
-                .filter_map(|(raw, read)| {
-                    let raw = u32::try_from(raw).ok()?;
-                    let text = self.interner.resolve(Symbol(raw));
-                    read.as_ref()
-                        .is_some_and(|read| writes_word(text, read, word))
-                        .then_some(Symbol(raw))
-                })
-                .collect()
-        };
+        let ids_of = |word: &String| self.values_written_as(word);
         let later: Vec<(String, bool)> = cues
             .held_back
             .iter()
@@ -1413,6 +1497,16 @@ struct SeenTurn {
 /// as one of its words, or as a run of its letters and digits between
 /// other characters (`4d2214` of `crd_4d2214`).
 fn writes_word(text: &str, read: &ReadValue, word: &str) -> bool {
+    // Most values do not hold the word's letters at all: an ASCII word is
+    // looked for in the text first, without case.
+    if word.is_ascii()
+        && !text
+            .as_bytes()
+            .windows(word.len())
+            .any(|run| run.eq_ignore_ascii_case(word.as_bytes()))
+    {
+        return false;
+    }
     read.word_list().any(|w| w == word)
         || text
             .split(|c: char| !c.is_ascii_alphanumeric())

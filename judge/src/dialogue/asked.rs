@@ -55,6 +55,10 @@ pub struct AskedWords {
     /// The record ids the latest request for a decision named
     /// ([`record_ids_of`]).
     latest: Vec<String>,
+    /// How many distinct numbers a person names a record by
+    /// ([`is_alias_number`]) the latest request for a decision wrote ("card
+    /// ending 4411 and card ending 2630").
+    latest_numbers: usize,
     /// The latest request for a decision asked something else last
     /// ([`AskedWords::mark_latest_asks_other`]).
     latest_asks_other: bool,
@@ -142,6 +146,10 @@ impl AskedWords {
             .collect();
         self.latest.sort();
         self.latest.dedup();
+        let mut numbers: Vec<&Word> = turn.iter().filter(|w| is_alias_number(w)).collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        self.latest_numbers = numbers.len();
 
         self.pairs
             .extend(turn.windows(2).filter_map(|pair| match pair {
@@ -401,12 +409,7 @@ impl AskedWords {
     /// hold off" is, so a thing held back by its name is held back as its
     /// record. A reply naming none of them is read as written.
     pub(crate) fn names_as_records<'s>(&self, read: &'s [Sentence]) -> Cow<'s, [Sentence]> {
-        let record_of = |word: &Word| {
-            self.latest_named
-                .iter()
-                .find(|(name, _)| name == word)
-                .map(|(_, id)| id)
-        };
+        let record_of = |word: &Word| self.record_named_by(word);
         if self.latest_named.is_empty() {
             return Cow::Borrowed(read);
         }
@@ -440,30 +443,47 @@ impl AskedWords {
         }
         Cow::Owned(
             read.iter()
-                .map(|sentence| {
-                    let words = sentence.words();
-                    sentence.rewritten(|at, word| match record_of(word) {
-                        Some(id)
-                            if at
-                                .checked_sub(1)
-                                .and_then(|before| words.get(before))
-                                .and_then(record_of)
-                                == Some(id) =>
-                        {
-                            Rewrite::Drop
-                        }
-                        Some(id) => Rewrite::Replace(Word::new(id)),
-                        // An id takes no determiner: "the vase" is the id.
-                        None if NAME_DETERMINERS.contains(&word.as_str())
-                            && words.get(at + 1).and_then(record_of).is_some() =>
-                        {
-                            Rewrite::Drop
-                        }
-                        None => Rewrite::Keep,
-                    })
-                })
+                .map(|sentence| self.with_names_as_records(sentence))
                 .collect(),
         )
+    }
+
+    /// The record id the latest request for a decision wrote beside a
+    /// thing `word` names ([`named_records`]).
+    pub(crate) fn record_named_by(&self, word: &str) -> Option<&String> {
+        self.latest_named
+            .iter()
+            .find(|(name, _)| name == word)
+            .map(|(_, id)| id)
+    }
+
+    /// A sentence with each word naming a thing the latest request wrote
+    /// with a record id beside it read as that id, a run of words naming
+    /// one thing as one, and the determiner before it dropped ("the
+    /// vase" is the id).
+    pub(crate) fn with_names_as_records(&self, sentence: &Sentence) -> Sentence {
+        let words = sentence.words();
+        sentence.rewritten(|at, word| match self.record_named_by(word) {
+            Some(id)
+                if at
+                    .checked_sub(1)
+                    .and_then(|before| words.get(before))
+                    .and_then(|before| self.record_named_by(before))
+                    == Some(id) =>
+            {
+                Rewrite::Drop
+            }
+            Some(id) => Rewrite::Replace(Word::new(id)),
+            None if NAME_DETERMINERS.contains(&word.as_str())
+                && words
+                    .get(at + 1)
+                    .and_then(|next| self.record_named_by(next))
+                    .is_some() =>
+            {
+                Rewrite::Drop
+            }
+            None => Rewrite::Keep,
+        })
     }
 
     /// A reply's sentences with each record id the latest request for a
@@ -530,6 +550,24 @@ impl AskedWords {
             Some(Some(record)) => Word::new(record),
             _ => Word::new(item_id(item)),
         }
+    }
+
+    /// Whether the latest request for a decision laid out several records
+    /// or things, kept or not: record ids, numbers naming records, things
+    /// with a record id beside them, or items side by side. A reply naming one of them
+    /// by another word picks among them, which only a reading placing that
+    /// word as its record can tell.
+    pub(crate) fn lays_out_several_records(&self) -> bool {
+        let named_ids = || {
+            let mut ids: Vec<&String> = self.latest_named.iter().map(|(_, id)| id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids.len()
+        };
+        self.latest_ids.len() >= 2
+            || self.latest_numbers >= 2
+            || self.latest_items.len() >= 2
+            || named_ids() >= 2
     }
 
     /// The item (its place among the latest request's items, from 0) the
@@ -674,6 +712,21 @@ impl AskedWords {
     /// I'll freeze it."): a yes then answers it only with a pick.
     pub(crate) fn mark_latest_picks_one(&mut self, picks_one: bool) {
         self.latest_picks_one = picks_one;
+    }
+
+    /// Whether a number a reply names (`word`, [`is_alias_number`]) picks
+    /// among records the latest request for a decision named by such
+    /// numbers: it wrote that number and another ("card ending 4411 and
+    /// card ending 2630"). A number the request wrote alone is a detail
+    /// ("refund to the Visa ending 7285").
+    pub(crate) fn picks_by_number(&self, word: &str) -> bool {
+        self.latest_numbers >= 2 && self.named(word)
+    }
+
+    /// Whether the latest request for a decision asks which of the things
+    /// it lays out to act on ([`AskedWords::mark_latest_picks_one`]).
+    pub(crate) fn asks_which(&self) -> bool {
+        self.latest_picks_one
     }
 
     /// Whether a yes saying `reply` picks nothing the latest request for a
@@ -1582,6 +1635,20 @@ pub(crate) fn identifiers_in<'w>(
     written: &[String],
 ) -> Vec<String> {
     ids_in(words, is_identifier, |id| written.iter().any(|w| w == id))
+}
+
+/// Fewest digits of a number a person names a record by
+/// ([`is_alias_number`]): the last four of a card, not a count or a price.
+const MIN_ALIAS_DIGITS: usize = 4;
+
+/// Whether a word is a bare number a person names a record by ("the card
+/// ending 4821"): [`MIN_ALIAS_DIGITS`] digits or more, too few to be an
+/// identifier. A value written so names its record only where the data
+/// read it so, which the engine decides.
+pub(crate) fn is_alias_number(word: &str) -> bool {
+    word.len() >= MIN_ALIAS_DIGITS
+        && word.bytes().all(|b| b.is_ascii_digit())
+        && !is_identifier(word)
 }
 
 /// The words of a run that are ids by `one_word`, and each record id it

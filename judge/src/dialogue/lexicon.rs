@@ -364,6 +364,16 @@ pub(crate) const PAUSES: &[&[&str]] = &[
     &["a", "sec"],
     &["one", "sec"],
     &["one", "second"],
+    // A thing that can wait, not the user ("the other one can wait", not
+    // "I can wait for the refund").
+    &["one", "can", "wait"],
+    &["ones", "can", "wait"],
+    &["it", "can", "wait"],
+    &["that", "can", "wait"],
+    &["this", "can", "wait"],
+    &["they", "can", "wait"],
+    &["rest", "can", "wait"],
+    &["others", "can", "wait"],
 ];
 
 /// Pause interjections, each letter run collapsed to one letter: *hmm*,
@@ -1160,6 +1170,11 @@ pub(crate) const KEPT_OBJECT_FILLERS: &[&str] = &[
     "remain",
     "remains",
 ];
+
+/// Words adding a sentence's records to a yes before it ("#W2 too",
+/// "PK-82061 as well"): such a sentence says yes to them without a yes of its
+/// own.
+pub(crate) const ADDING_WORDS: &[&str] = &["too", "also", "likewise", "same", "well"];
 
 /// Words reaching past the records a sentence names ("hold everything",
 /// "none of it yet"): a sentence holding one does not hold back only its

@@ -279,7 +279,7 @@ use std::sync::Arc;
 
 use crate::types::{Role, Turn};
 
-use asked::{identifiers_in, is_identifier, record_ids_in};
+use asked::{identifiers_in, is_alias_number, is_identifier, record_ids_in};
 use lexicon::{ALL_OF_THEM, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS};
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
@@ -1055,6 +1055,28 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         if let Some(asked) = asked {
             named.items_apart(asked);
         }
+        // The numbers a person names a record by ("the card ending 4411"),
+        // picking among those the request named so, answer for the record
+        // the data read them as, which the engine knows. Only a sentence
+        // saying yes on its own answers with them ("dont touch 5517" holds
+        // its number back, read or not).
+        let numbers = answer
+            .iter()
+            .enumerate()
+            .filter(|&(index, _)| !held(index))
+            .filter(|(_, sentence)| sentence.words().iter().any(|w| is_alias_number(w)))
+            .filter(|(_, sentence)| {
+                Markers::read_sentences("", std::slice::from_ref(sentence), asked).stance()
+                    == Stance::Affirm
+            })
+            .flat_map(|(_, sentence)| sentence.words())
+            .filter(|w| is_alias_number(w) && asked.is_some_and(|asked| asked.picks_by_number(w)))
+            .map(Word::to_string);
+        for number in numbers {
+            if !named.records.contains(&number) {
+                named.records.push(number);
+            }
+        }
         (markers, named)
     };
     // A reply correcting itself to a yes is read from that yes on.
@@ -1079,12 +1101,6 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
     let by_items = |sentences: &[Sentence]| {
         let joined = asked.map(|a| a.ids_joined(sentences));
         let sentences: &[Sentence] = joined.as_deref().unwrap_or(sentences);
-        if let Some(Cow::Owned(itemised)) = asked.map(|a| a.items_as_ids(sentences)) {
-            let read = read_from(&itemised);
-            if !read.1.held_back_items.is_empty() || !read.1.held_back.is_empty() {
-                return read;
-            }
-        }
         // A thing the request wrote with its record id, held back by its
         // name ("Water bottle: let's hold off"), is held back as that record.
         // That reading stands only where a sentence holds a record back and
@@ -1098,12 +1114,30 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
                 return read;
             }
         }
+        if let Some(Cow::Owned(itemised)) = asked.map(|a| a.items_as_ids(sentences)) {
+            let read = read_from(&itemised);
+            if !read.1.held_back_items.is_empty() || !read.1.held_back.is_empty() {
+                return read;
+            }
+        }
         read_from(sentences)
     };
+    // "Renew The Hobbit.": an order naming what was asked, in a reply that
+    // says no yes, is read as the yes it stands for.
+    let read_all = |sentences: &[Sentence]| {
+        let read = by_items(sentences);
+        if read.0.says_yes() {
+            return read;
+        }
+        match asked.and_then(|asked| stance::ordered_as_yes(sentences, asked)) {
+            Some(ordered) => by_items(&ordered),
+            None => read,
+        }
+    };
     if quotes_nothing(&turn.text) {
-        by_items(turn.sentences())
+        read_all(turn.sentences())
     } else {
-        by_items(&sentences_in(
+        read_all(&sentences_in(
             &without_quoted_mentions(&turn.text),
             turn.lexicon(),
         ))
@@ -3017,6 +3051,134 @@ mod tests {
                                   others. Shall I go ahead?";
         let read = cues_after(no_question_layout, "Dune: yes / Circe: no");
         assert!(read.answer_items.is_empty() && read.held_back_items.is_empty());
+    }
+
+    /// An order to do the action, naming what was asked (its id, a number
+    /// naming it, its name beside its id, or the one thing laid out), says
+    /// yes as "Yes, …" would: what follows it qualifies it or holds a
+    /// record back, a name of one of several things is read as its record,
+    /// and an order naming nothing particular, another thing, or put as a
+    /// question says no yes.
+    #[test]
+    fn an_order_naming_what_was_asked_says_yes_to_it() {
+        let mut words = words_of(&[&["renew", "renewed"], &["cancel", "cancelled"]]);
+        words.record_nouns = vec!["loan".to_owned(), "hold".to_owned()];
+        let lexicon = Arc::new(Lexicon::new(&words));
+        let one = "Your loan of The Hobbit (LN-48230) can be renewed to 2026-12-20. \
+                   Shall I renew The Hobbit?";
+        for (reply, expected) in [
+            ("Renew The Hobbit.", Reply::Affirms),
+            ("just renew the hobbit please", Reply::Affirms),
+            ("Renew LN-48230.", Reply::Affirms),
+            (
+                "Renew The Hobbit if it's still free next week.",
+                Reply::Qualifies,
+            ),
+            ("Renew The Hobbit. Actually no, hold on.", Reply::Withdraws),
+            ("Don't renew The Hobbit.", Reply::Refuses),
+        ] {
+            assert_eq!(reply_cues(&lexicon, one, reply).reply, expected, "{reply}");
+        }
+        for reply in [
+            "Can you renew The Hobbit?",
+            "Renew the other one.",
+            "Renew the loan.",
+        ] {
+            assert_ne!(
+                reply_cues(&lexicon, one, reply).reply,
+                Reply::Affirms,
+                "{reply}"
+            );
+        }
+        let two = "The two holds:\n- Cancel the hold on Normal People (HD-8901, print)\n\
+                   - Cancel the hold on The Overstory (HD-8902, print)\nShall I cancel both?";
+        let read = reply_cues(&lexicon, two, "Cancel Normal People then.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_eq!(read.answer_records, ["hd8901"]);
+        assert!(
+            read.held_back.iter().any(|(id, _)| id == "hd8902"),
+            "{:?}",
+            read.held_back
+        );
+    }
+
+    /// A number a person names a record by ("the card ending 4411") is
+    /// part of the answer of a sentence saying yes, not of one holding it
+    /// back; a sentence about another record saying neither yes nor the
+    /// action, nor adding it, holds it back; a thing that "can wait" waits.
+    #[test]
+    fn what_a_reply_says_of_each_record_it_names_is_its_own() {
+        let lexicon = lexicon_of(&[&["freeze", "frozen"], &["hold", "held"], &["file"]]);
+        let cards = "I can freeze card ending 2290 and card ending 5517 with the reason \
+                     stolen. Freeze both?";
+        let read = reply_cues(&lexicon, cards, "Yes, freeze the card ending 2290.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.answer_records.iter().any(|r| r == "2290"));
+        let read = reply_cues(
+            &lexicon,
+            cards,
+            "yes freez 2290. dont touch 5517 its in my other jacket at home",
+        );
+        assert!(!read.answer_records.iter().any(|r| r == "5517"));
+        let parcels = "PK-82033, PK-82061 and PK-82090 are in transit. Shall I hold all three \
+                       at the Elm Street Locker?";
+        let read = reply_cues(
+            &lexicon,
+            parcels,
+            "Yes, hold PK-82061 and PK-82090 at the locker. PK-82033 — let it be delivered \
+             normally, please.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.held_back.iter().any(|(id, _)| id == "pk82033"));
+        for added in [
+            "Yes, hold PK-82061. PK-82090 too.",
+            "Yes, hold PK-82061. Hold PK-82090.",
+        ] {
+            let read = reply_cues(&lexicon, parcels, added);
+            assert!(
+                !read.held_back.iter().any(|(id, _)| id == "pk82090"),
+                "{added}: {:?}",
+                read.held_back
+            );
+        }
+        let claims = "Proposed claims: PK-71402, refund_to_original; PK-71455, \
+                      refund_to_original. File both?";
+        let read = reply_cues(
+            &lexicon,
+            claims,
+            "Yes, file PK-71455. The delivered one can wait a bit.",
+        );
+        assert_ne!(read.reply, Reply::Affirms);
+        let read = reply_cues(
+            &lexicon,
+            claims,
+            "Yes, file both. I can wait for the refund.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+    }
+
+    /// A reply correcting itself to a yes holds back what it held back
+    /// after the correction, counted from its first sentence.
+    #[test]
+    fn a_record_held_back_after_a_correction_is_that_one() {
+        let lexicon = lexicon_of(&[&["revoke", "revoked"]]);
+        let request = "On E8405 I can revoke:\n- VPN (vpn), role user\n- GitHub (github), role \
+                       developer\nShall I revoke these two?";
+        let read = reply_cues(
+            &lexicon,
+            request,
+            "no to both, I'll just leave them... actually ok, go ahead with the vpn one. \
+             github stays",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(
+            read.held_back_items
+                .iter()
+                .any(|(item, _)| item == "github"),
+            "{:?}",
+            read.held_back_items
+        );
+        assert!(!read.held_back_items.iter().any(|(item, _)| item == "vpn"));
     }
 
     /// A thing the request wrote with its record id beside it (a bracket

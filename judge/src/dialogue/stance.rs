@@ -7,14 +7,15 @@ use std::borrow::Cow;
 use super::asked::{AskedWords, record_ids_in};
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
-    ACTION_OBJECT_WINDOW, ADDITIVE_FOCUS, ASKED_LINE_HEADS, BARE_REFUSAL_WORDS, CONCEDING_OPENINGS,
-    HYPOTHETICALS, KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_HEADS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD,
-    NEW_TOPIC_HEAD_WINDOW, OFFER_OBJECTS, OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES,
-    PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES, QUESTION_NOUNS, REQUEST_HEAD_WINDOW,
-    RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL, WHOLE_SCOPE,
+    ACTION_OBJECT_WINDOW, ADDING_WORDS, ADDITIVE_FOCUS, ASKED_LINE_HEADS, BARE_REFUSAL_WORDS,
+    CONCEDING_OPENINGS, HYPOTHETICALS, KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_HEADS,
+    KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OFFER_OBJECTS, OFFER_VERBS,
+    OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES,
+    QUESTION_NOUNS, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
+    WHOLE_SCOPE,
 };
 use super::lexicon::{DEADLINES, NUMBER_WORDS, PLACING_WORDS, TIME_UNITS};
-use super::tokens::{Sentence, Word, contains_phrase, sentences, sentences_in};
+use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
 
 /// How a user reply answers the agent's request for a decision.
@@ -562,10 +563,17 @@ pub(crate) fn corrected_to_yes(
                     .any(|w| is_action_word(w) && asked.names_action(w))
             });
             let explicit = markers.go_ahead || names_asked_action || (restated && yes_at == 0);
-            // The answer still spans the sentences before the correction.
+            // The answer still spans the sentences before the correction,
+            // and the sentences held back are counted from the reply's first.
+            // Past the 64 sentences a mask holds, no correction is read.
+            let shift = |bits: u64| u32::try_from(index).ok().and_then(|i| bits.checked_shl(i));
+            let (held_back, held_back_refused) =
+                (shift(markers.held_back)?, shift(markers.held_back_refused)?);
             return (explicit && markers.stance() == Stance::Affirm).then_some(Markers {
                 corrects_itself: true,
                 answer_sentences: markers.answer_sentences + index,
+                held_back,
+                held_back_refused,
                 ..markers
             });
         }
@@ -834,7 +842,32 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
         let asks_about_it = sentence.question && !own.is_empty();
         // A yes it refuses itself ("please don't cancel it") is none.
         let says_yes = alone.says_yes() && alone.stance() != Stance::Refuse;
-        if says_yes || !(alone.any_defeater() || asks_about_it) {
+        // Nor does a sentence say yes to its records that neither names the
+        // action asked about nor adds them to the yes ("PK-82033 — let it
+        // be delivered normally, please"): it says something else of them.
+        // A sentence naming its records alone, by their ids or the words
+        // the requests named them with ("PK-25598", "Bookshelf
+        // (4900661478)": a list the cut record by record parted), says
+        // nothing else.
+        let says_else = || {
+            words.iter().any(|w| {
+                w.len() >= MIN_SAYING_WORD
+                    && !super::asked::is_identifier(w)
+                    && !WordClass::Fillers.has(w)
+                    && !w.tags().has(DomainClass::RecordNoun)
+                    && !asked.is_some_and(|asked| asked.named(w))
+            })
+        };
+        let adds_to_yes = || {
+            go_ahead_in(words)
+                || PhraseClass::YesHeads.any_in(words)
+                || words.iter().any(|w| {
+                    ADDING_WORDS.contains(&w.as_str())
+                        || (is_action_word(w) && asked.is_none_or(|asked| asked.names_action(w)))
+                })
+        };
+        let says_other = says_else() && !adds_to_yes();
+        if says_yes || !(alone.any_defeater() || asks_about_it || says_other) {
             continue;
         }
         held |= 1 << index;
@@ -844,6 +877,10 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
     }
     (held, refused)
 }
+
+/// Shortest word that says something of a record besides naming it
+/// ([`held_back_sentences`]): longer than "pk" of "PK-25598" or "and".
+const MIN_SAYING_WORD: usize = 4;
 
 /// Whether a reply holds back another of the records it addresses, read
 /// as written or cut record by record ([`held_back_sentences`],
@@ -1244,8 +1281,7 @@ fn only_confirms(sentence: &Sentence) -> bool {
 /// discussed: after fillers ("please", "just", "then"), a word for an
 /// action and an anaphor for its object ("Cancel it.", "Transfer it to CVS
 /// please", "Refill both"). Such a reply is a go-ahead, as "please cancel"
-/// is; an imperative naming its object anew ("Cancel the other order")
-/// is none.
+/// is; an imperative naming its object anew is read by [`orders_named`].
 fn imperative_verb(clause: &[Word]) -> Option<&Word> {
     let head = skip_fillers(clause);
     let (verb, object) = (head.first()?, head.get(1)?);
@@ -1253,6 +1289,98 @@ fn imperative_verb(clause: &[Word]) -> Option<&Word> {
         || (WordClass::AnaphoricObjects.has(object) && object != "one" && object != "ones");
     (is_action_word(verb) && anaphor).then_some(verb)
 }
+
+/// The verb of a clause that orders the action done to what the requests
+/// for a decision named, naming it ("Renew The Hobbit", "Freeze the card
+/// ending 4411", "Redirect PX-40127 to the locker"): after fillers, a word
+/// for an action, then a word naming what was asked. That is a record's
+/// identifier or a number naming it, a name the request wrote with a
+/// record id beside it ([`AskedWords::record_named_by`]: the order is then
+/// read with that id), an item of the request read as its id (the reading
+/// that passes over the others), or a word the request named when it laid
+/// out one thing only. A noun for records names no
+/// particular one ("Freeze the card"); a name of one of several things
+/// picks among them, which a name read as a word cannot
+/// ([`AskedWords::lays_out_several_records`]); and another one of a kind
+/// is none ("Cancel the other order").
+pub(crate) fn orders_named<'c>(clause: &'c [Word], asked: &AskedWords) -> Option<&'c Word> {
+    let head = skip_fillers(clause);
+    let verb = head.first().filter(|verb| is_action_word(verb))?;
+    let object = head.get(1..).unwrap_or_default();
+    if object.iter().any(|w| OTHER_RECORD.contains(&w.as_str())) {
+        return None;
+    }
+    let names = |w: &Word| {
+        if asked.item_word(w).is_some() || asked.record_named_by(w).is_some() {
+            return true;
+        }
+        if super::asked::is_identifier(w) || super::asked::is_alias_number(w) {
+            return asked.named(w);
+        }
+        w.len() >= MIN_NAMING_WORD
+            && asked.named(w)
+            && !is_action_word(w)
+            && !w.tags().has(DomainClass::RecordNoun)
+            && !asked.lays_out_several_records()
+    };
+    object.iter().any(names).then_some(verb)
+}
+
+/// A reply saying no yes, read with the yes its order stands for: "Renew
+/// The Hobbit." as "Yes, renew The Hobbit." An order counts where it names
+/// what was asked ([`orders_named`]) outside a question, and the reply
+/// names no action the requests did not, to a request that does not ask
+/// which thing to act on (a pick answers that). What follows the order is
+/// then read as it is after any yes: a time, a condition or a record held
+/// back qualifies it. `None` when the reply holds no such order.
+pub(crate) fn ordered_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec<Sentence>> {
+    // An answer to "which one shall I freeze?" picks; it is read as a pick.
+    if asked.asks_which()
+        || read
+            .iter()
+            .flat_map(Sentence::words)
+            .any(|w| is_action_word(w) && !asked.names_action(w))
+    {
+        return None;
+    }
+    let (index, start) = read.iter().enumerate().find_map(|(index, sentence)| {
+        if sentence.question {
+            return None;
+        }
+        let words = sentence.words();
+        sentence.clause_spans().find_map(|(start, end)| {
+            let clause = words.get(start..end)?;
+            orders_named(clause, asked)
+                .filter(|verb| asked.names_action(verb))
+                .map(|_| (index, start))
+        })
+    })?;
+    Some(
+        read.iter()
+            .enumerate()
+            .map(|(at, sentence)| {
+                if at == index {
+                    // The order's things named by their names are the
+                    // records the request wrote beside them.
+                    let ordered = sentence.rewritten(|word_at, _| {
+                        if word_at == start {
+                            Rewrite::Before(Word::new_static("yes"))
+                        } else {
+                            Rewrite::Keep
+                        }
+                    });
+                    asked.with_names_as_records(&ordered)
+                } else {
+                    sentence.clone()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Words making an ordered object another than the one named ("the other
+/// order", "another card").
+const OTHER_RECORD: &[&str] = &["other", "another", "different", "else"];
 
 /// Whether `words` open with a go-ahead.
 fn go_ahead_opens(words: &[Word]) -> bool {

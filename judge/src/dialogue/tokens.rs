@@ -253,6 +253,10 @@ impl Sentence {
                     Rewrite::Keep => words.push(word.clone()),
                     Rewrite::Replace(other) => words.push(other),
                     Rewrite::Drop => {}
+                    Rewrite::Before(other) => {
+                        words.push(other);
+                        words.push(word.clone());
+                    }
                 }
             }
             if words.len() == clause_start {
@@ -354,6 +358,8 @@ pub(crate) enum Rewrite {
     Keep,
     Replace(Word),
     Drop,
+    /// The word, then the one it stands before.
+    Before(Word),
 }
 
 /// tau2's end-of-conversation marker, read as a space.
