@@ -3066,19 +3066,21 @@ mod tests {
         let lexicon = Arc::new(Lexicon::new(&words));
         let one = "Your loan of The Hobbit (LN-48230) can be renewed to 2026-12-20. \
                    Shall I renew The Hobbit?";
-        for (reply, expected) in [
-            ("Renew The Hobbit.", Reply::Affirms),
-            ("just renew the hobbit please", Reply::Affirms),
-            ("Renew LN-48230.", Reply::Affirms),
-            (
-                "Renew The Hobbit if it's still free next week.",
-                Reply::Qualifies,
-            ),
-            ("Renew The Hobbit. Actually no, hold on.", Reply::Withdraws),
-            ("Don't renew The Hobbit.", Reply::Refuses),
-        ] {
-            assert_eq!(reply_cues(&lexicon, one, reply).reply, expected, "{reply}");
-        }
+        assert_replies_in(
+            &lexicon,
+            one,
+            &[
+                ("Renew The Hobbit.", Reply::Affirms),
+                ("just renew the hobbit please", Reply::Affirms),
+                ("Renew LN-48230.", Reply::Affirms),
+                (
+                    "Renew The Hobbit if it's still free next week.",
+                    Reply::Qualifies,
+                ),
+                ("Renew The Hobbit. Actually no, hold on.", Reply::Withdraws),
+                ("Don't renew The Hobbit.", Reply::Refuses),
+            ],
+        );
         for reply in [
             "Can you renew The Hobbit?",
             "Renew the other one.",
