@@ -114,13 +114,13 @@ fn the_blind_it_desk_probes_pass() {
 /// reply) pass.
 #[test]
 fn the_bank_card_reply_probes_pass() {
-    bank_card_probes_pass("replies.jsonl", 12);
+    probes_pass("bank-card", "replies.jsonl", 12);
 }
 
-/// `turnstile test` passes every one of the `expectations` of the
-/// bank-card fixture's probe file `file`.
-fn bank_card_probes_pass(file: &str, expectations: usize) {
-    let bundle = root().join("engine/tests/fixtures/bank-card");
+/// `turnstile test` passes every one of the `expectations` of the probe
+/// file `file` of the fixture bundle `domain`.
+fn probes_pass(domain: &str, file: &str, expectations: usize) {
+    let bundle = root().join("engine/tests/fixtures").join(domain);
     let probes = bundle.join("probes").join(file);
     let out = turnstile(&["test", bundle.to_str().unwrap(), probes.to_str().unwrap()]);
     let summary = text(&out);
@@ -140,7 +140,16 @@ fn bank_card_probes_pass(file: &str, expectations: usize) {
 /// no particular card, no yes.
 #[test]
 fn the_bank_card_named_record_probes_pass() {
-    bank_card_probes_pass("named-records.jsonl", 14);
+    probes_pass("bank-card", "named-records.jsonl", 18);
+}
+
+/// The pharmacy fixture's probes of a yes setting one of three asked
+/// prescriptions apart (`probes/set-apart.jsonl`): by a word negating,
+/// excluding or keeping it, by its id or its name, a yes to the others;
+/// by a restriction, a contrast alone or an ordering, a qualified yes.
+#[test]
+fn the_pharmacy_set_apart_probes_pass() {
+    probes_pass("pharmacy", "set-apart.jsonl", 39);
 }
 
 #[test]
@@ -421,7 +430,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 55] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 57] = [
         (
             "pharmacy",
             "round10",
@@ -1027,6 +1036,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s1-pc-speed-yes-cancel-not-yet",
                 "s2-pc-upgrade-one-no-thanks-other-both-called",
                 "s2-pc-hold-one-dont-hold-other-both-called",
+                "s3-pc-hold-all-three-then-maybe-not-one",
                 "s4-pc-blender-can-stay-standard",
                 "s4-pc-dog-food-to-the-house",
                 "s5-pc-both-next-day",
@@ -1066,6 +1076,7 @@ fn the_blind_suites_keep_their_verdicts() {
             "round18k",
             &[],
             &[
+                "k1-wipe-keep-other-laptop",
                 "k1-wipe-system-access-stays",
                 "k1-grant-formal-leave-github-role",
                 "k1-wipe-onedrive-untouched",
@@ -1128,6 +1139,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "l3-renew-all-three-control#7",
                 "l4-renew-by-position-first-yes-second-no",
                 "l6-renew-one-answered-other-unanswered",
+                "l7-renew-yes-both-then-not-circe",
                 "l8-renew-by-loan-id",
                 "l11-cancel-colon-yes-keep-both-written",
                 "l12-cancel-colon-control-only-yes-written",
@@ -1185,6 +1197,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "q04-numbered-no-to-second",
                 "q05-numbered-second-yes-first-not",
                 "q06-common-names-no-to",
+                "q07-common-names-just",
                 "q08-common-names-keep",
                 "q09-restated-both",
                 "q09-restated-both#16",
@@ -1192,6 +1205,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "q10-numbered-both#16",
                 "q12-plain-yes-just",
                 "q12-plain-yes-just#16",
+                "q13-bullets-except",
                 "q15-numbered-first-yes-second-think",
                 "q16-common-dont-touch",
             ],
@@ -1386,6 +1400,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "ph05-refill-two-metformin-as-long-as-same-brand",
+                "ph06-transfer-lisinopril-stays-control",
                 "ph07-transfer-two-reply-keeps-sertraline",
             ],
         ),
@@ -1447,6 +1462,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "l02-ctrl-renew-rebecca-twin-a-dont-renew-secret-history",
                 "l03-ctrl-renew-by-id-twin-b-other-unanswered",
                 "l04-ctrl-cancel-dune-hold-twin-b-circe-stays",
+                "l06-ctrl-renew-both-twin-f-actually-not-anna-karenina",
                 "l08-ctrl-extend-hobbit-twin-c-dune-hold-audiobook-instead",
                 "l09-ctrl-cancel-normal-people-then-twin-c-overstory-place-ebook-hold",
                 "l10-ctrl-cancel-beloved-twin-d-print-circe-not-ebook",
@@ -1463,6 +1479,48 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p02-ctrl-x2-cancel-the-pair-of-them#17",
                 "p04-ctrl-file-claim-for-the-lamp-twin-b-leave-the-mug-one",
                 "p05-ctrl-cancel-by-id-twin-a-dont-cancel-the-other",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round27n",
+            &["ph11-cancel-these-yeah-the-omeprazol-one#17"],
+            &[
+                "ph01-list-ids-question-yes-refill-the-lisinopril",
+                "ph02-sentence-both-yes-just-the-metformin",
+                "ph03-three-name-detail-id-yes-the-omeprazole",
+                "ph04-name-dash-id-yes-both-lisinopril-first-control",
+                "ph04-name-dash-id-yes-both-lisinopril-first-control#17",
+                "ph05-sentence-three-yes-to-all-metformin-urgent-control",
+                "ph05-sentence-three-yes-to-all-metformin-urgent-control#19",
+                "ph05-sentence-three-yes-to-all-metformin-urgent-control#23",
+                "ph06-yes-then-remark-levothyroxine-almost-out-control",
+                "ph06-yes-then-remark-levothyroxine-almost-out-control#17",
+                "ph07-cancel-one-proposed-of-two-listed-control",
+                "ph08-transfer-one-yep-the-sertraline-control",
+                "ph09-three-yes-but-not-the-metformin",
+                "ph09-three-yes-but-not-the-metformin#19",
+                "ph11-cancel-these-yeah-the-omeprazol-one",
+                "ph12-transfer-both-only-the-escitalopram",
+            ],
+        ),
+        (
+            "it-access",
+            "round27n",
+            &[
+                "it01-list-ids-question-yeah-do-the-jira-one#7",
+                "it03-three-name-detail-id-yes-the-snowflake#7",
+                "it03-three-name-detail-id-yes-the-snowflake#9",
+            ],
+            &[
+                "it01-list-ids-question-yeah-do-the-jira-one",
+                "it03-three-name-detail-id-yes-the-snowflake",
+                "it04-name-dash-id-yes-both-github-first-control",
+                "it04-name-dash-id-yes-both-github-first-control#7",
+                "it06-yes-then-remark-datadog-control",
+                "it06-yes-then-remark-datadog-control#7",
+                "it07-one-system-yes-hubspot-control",
+                "it08-one-proposed-of-two-mentioned-yep-tableau-control",
             ],
         ),
     ];

@@ -425,8 +425,20 @@ impl AskedWords {
         named.dedup();
         let beside_another = match named.as_slice() {
             [] => false,
-            // Held back beside a record of its kind only: of its length,
-            // digits alone or not.
+            // Held back beside the others the request laid out, in a reply
+            // naming records by names alone, with no label ("Yes, but not
+            // the metformin"; "Statin: yes. Lisinopril: no." leaves a label
+            // unplaced),
+            // or beside a record of its kind the reply writes: of its
+            // length, digits alone or not.
+            [_] if self.latest_ids.len() >= 2
+                && !read.iter().any(|s| {
+                    s.words().iter().any(|w| is_identifier(w.as_str()))
+                        || s.labelled_clauses().any(|(_, label)| label.is_some())
+                }) =>
+            {
+                true
+            }
             [one] => read.iter().any(|s| {
                 s.words().iter().any(|w| {
                     is_identifier(w.as_str())
@@ -446,6 +458,50 @@ impl AskedWords {
                 .map(|sentence| self.with_names_as_records(sentence))
                 .collect(),
         )
+    }
+
+    /// The record ids a reply's `sentence` names by the names the latest
+    /// request for a decision wrote beside them: a name of [`named_records`]
+    /// ("the Visa" of "Visa Platinum ending 4411 (card crd_7d2e90)") or an
+    /// item of a list line writing its record ([`AskedWords::item_at`]).
+    /// None unless the request laid out several records: a name then picks
+    /// among them as their ids would.
+    pub(crate) fn records_named_in(&self, sentence: &Sentence) -> Vec<String> {
+        if !self.names_records() {
+            return Vec::new();
+        }
+        let mut records: Vec<String> = Vec::new();
+        for (at, word) in sentence.words().iter().enumerate() {
+            let record = self.record_named_by(word).or_else(|| {
+                let item = self.item_at(sentence, at)?;
+                self.latest_item_records.get(item)?.as_ref()
+            });
+            if let Some(record) = record
+                && !records.contains(record)
+            {
+                records.push(record.clone());
+            }
+        }
+        records
+    }
+
+    /// Whether the latest request for a decision laid out several records
+    /// and wrote a name beside one ([`AskedWords::records_named_in`]).
+    pub(crate) fn names_records(&self) -> bool {
+        // Most requests write no name beside a record.
+        (!self.latest_named.is_empty() || self.latest_item_records.iter().any(Option::is_some))
+            && self.lays_out_several_records()
+    }
+
+    /// Whether `records` hold every record the latest request for a
+    /// decision wrote a name beside ([`AskedWords::records_named_in`]): a
+    /// reply naming them all picks none of them out.
+    pub(crate) fn names_every_named_record(&self, records: &[String]) -> bool {
+        self.latest_named
+            .iter()
+            .map(|(_, id)| id)
+            .chain(self.latest_item_records.iter().flatten())
+            .all(|id| records.contains(id))
     }
 
     /// The record id the latest request for a decision wrote beside a
@@ -663,6 +719,27 @@ impl AskedWords {
                 id.strip_suffix(word)
                     .is_some_and(|prefix| prefix.bytes().all(|b| b.is_ascii_alphabetic()))
             })
+    }
+
+    /// Whether the latest request for a decision named several record ids,
+    /// some of them among `own` (as a reply's words hold them) and some
+    /// not, one of which it proposed to act on (it did not say it stays as
+    /// it is): a yes naming none of them then reaches the others.
+    pub(crate) fn names_others_than(&self, own: &[&Word]) -> bool {
+        let is_own = |id: &String| {
+            own.iter().any(|word| {
+                id.strip_suffix(word.as_str())
+                    .is_some_and(|prefix| prefix.bytes().all(|b| b.is_ascii_alphabetic()))
+            })
+        };
+        let kept = |id: &String| {
+            self.latest_kept
+                .iter()
+                .any(|span| span.iter().any(|w| w.as_str() == id.as_str()))
+        };
+        self.latest_ids.len() >= 2
+            && self.latest_ids.iter().any(is_own)
+            && self.latest_ids.iter().any(|id| !is_own(id) && !kept(id))
     }
 
     /// The records of the latest request for a decision that an answer

@@ -1107,6 +1107,10 @@ pub(crate) const ALL_OF_THEM: &[&str] = &["both", "all", "each", "every"];
 /// one").
 pub(crate) const RESTRICTING_WORDS: &[&str] = &["only", "just", "except", "apart", "excluding"];
 
+/// Restricting words that leave out what follows them ("all except the
+/// second", "yes, apart from the metformin"), rather than keeping only it.
+pub(crate) const EXCLUDING_WORDS: &[&str] = &["except", "apart", "excluding", "besides"];
+
 /// Verbs by which a reply keeps a part of what a request laid out as it
 /// is ("leave Steve's", "skip the second").
 pub(crate) const KEEPING_VERBS: &[&str] = &["leave", "skip", "keep"];

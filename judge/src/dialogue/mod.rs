@@ -994,10 +994,27 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         // A yes naming some of the records a request laid out is a yes to
         // those alone: the others are passed over, unless the answer also
         // reaches them ("both", "the other one too").
-        // An item a request laid out is answered only by a sentence that
-        // says yes to it ("The personal one not right now" answers nothing).
+        // An item a request laid out, or a record the reply names by a name
+        // and not by its id, is answered only by a sentence that says yes
+        // to it ("The personal one not right now", "Yes. The levothyroxine
+        // is the one I'm almost out of." answer nothing).
+        // A record id the reply writes has its digits, from the first, in
+        // the text as written ("rx47032" of "RX-47032").
+        let written_out = |id: &str| {
+            let digits = id.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            if digits.bytes().all(|b| b.is_ascii_digit()) {
+                return !digits.is_empty() && turn.text.contains(digits);
+            }
+            turn.text
+                .as_bytes()
+                .windows(digits.len())
+                .any(|w| w.eq_ignore_ascii_case(digits.as_bytes()))
+        };
+        let by_name_only = |id: &String| {
+            asked.is_some_and(|asked| asked.item_word(id).is_some()) || !written_out(id)
+        };
         if let Some(asked) = asked
-            && named.records.iter().any(|id| asked.item_word(id).is_some())
+            && named.records.iter().any(by_name_only)
         {
             let said_yes: Vec<String> = answer
                 .iter()
@@ -1013,7 +1030,51 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
                 .collect();
             named
                 .records
-                .retain(|id| asked.item_word(id).is_none() || said_yes.contains(id));
+                .retain(|id| !by_name_only(id) || said_yes.contains(id));
+        }
+        // A name the request wrote beside a record id ("Yes, freeze the
+        // Visa") answers for that record as its id would, in a sentence
+        // saying yes on its own ("The Visa is the one I use most" names a
+        // detail), in a reply reaching no further ("Yes, both, the Visa
+        // first"; "Yes for Wolf Hall. Station Eleven too" adds the other)
+        // and not naming them all (which picks none out).
+        let reaches_further = |sentence: &Sentence| {
+            stance::names_the_other_record(sentence)
+                || sentence.tokens().any(|w| {
+                    lexicon::WHOLE_SCOPE.contains(&w.as_str())
+                        || lexicon::ADDING_WORDS.contains(&w.as_str())
+                })
+        };
+        if let Some(asked) = asked
+            && asked.names_records()
+            && !answer
+                .iter()
+                .enumerate()
+                .any(|(index, sentence)| !held(index) && reaches_further(sentence))
+        {
+            let by_name = answer
+                .iter()
+                .enumerate()
+                .filter(|&(index, _)| !held(index))
+                .map(|(_, sentence)| (sentence, asked.records_named_in(sentence)))
+                .filter(|(_, records)| !records.is_empty())
+                .filter(|(sentence, _)| {
+                    Markers::read_sentences("", std::slice::from_ref(*sentence), Some(asked))
+                        .stance()
+                        == Stance::Affirm
+                })
+                .flat_map(|(_, records)| records)
+                .collect::<Vec<String>>();
+            let picked = if asked.names_every_named_record(&by_name) {
+                Vec::new()
+            } else {
+                by_name
+            };
+            for record in picked {
+                if !named.records.contains(&record) {
+                    named.records.push(record);
+                }
+            }
         }
         let passed_over = match asked {
             Some(asked) if markers.stance() == Stance::Affirm => {
@@ -2877,8 +2938,6 @@ mod tests {
             "Yes, cancel #W1234567. Wait on that, #W7654321 first.",
             // A record of another kind than the ones the reply addresses.
             "Yes, cancel #W1234567. Don't touch item 4983901480.",
-            // No other sentence names a record.
-            "Yes, go ahead. Keep #W7654321 as is.",
         ] {
             // Nothing held back; a yes naming one of the two passes over
             // the other.
@@ -2891,6 +2950,15 @@ mod tests {
                 read.held_back
             );
         }
+        // A yes naming nothing, beside a sentence keeping one of the records
+        // the request named, is a yes to the other.
+        let read = cues("Yes, go ahead. Keep #W7654321 as is.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(
+            !read.held_back.is_empty() && read.held_back.iter().all(|(id, _)| id == "w7654321"),
+            "{:?}",
+            read.held_back
+        );
         let same = cues("Yes, cancel #W1234567. Actually hold off on #W1234567 until Friday.");
         assert_ne!(same.reply, Reply::Affirms);
         // A question naming only the other record asks about that one: the
@@ -3108,6 +3176,58 @@ mod tests {
     /// part of the answer of a sentence saying yes, not of one holding it
     /// back; a sentence about another record saying neither yes nor the
     /// action, nor adding it, holds it back; a thing that "can wait" waits.
+    #[test]
+    fn a_yes_picks_or_sets_apart_the_records_it_names() {
+        let lexicon = lexicon_of(&[&["refill", "refilled"]]);
+        let refills = "Your three prescriptions have refills left:\n\
+                       1. Lisinopril 10 mg (RX-47031)\n\
+                       2. Metformin 850 mg (RX-47032)\n\
+                       3. Simvastatin 20 mg (RX-47033)\n\
+                       Shall I refill RX-47031, RX-47032 and RX-47033?";
+        let picked = reply_cues(&lexicon, refills, "Yes, refill the metformin.");
+        assert_eq!(picked.reply, Reply::Affirms);
+        assert_eq!(picked.answer_records, ["rx47032"]);
+        // Naming every record, or a remark naming one after the yes, picks
+        // nothing (no held-back id); setting one apart holds it back, as
+        // written and as its digits.
+        for (reply, held) in [
+            (
+                "Yes, refill the lisinopril, the metformin and the simvastatin.",
+                None,
+            ),
+            ("Yes. The metformin is the one I'm almost out of.", None),
+            ("Yes, but not the metformin.", Some("47032")),
+            ("Yes, except RX-47032.", Some("47032")),
+            ("Yes. Not RX-47032 though.", Some("47032")),
+            ("Yes. Skip the metformin.", Some("47032")),
+            ("Yes please, all except the metformin", Some("47032")),
+        ] {
+            let read = reply_cues(&lexicon, refills, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            let as_expected = match held {
+                None => read.answer_records.is_empty() && read.held_back.is_empty(),
+                Some(id) => {
+                    !read.held_back.is_empty()
+                        && read.held_back.iter().all(|(held, _)| held.ends_with(id))
+                }
+            };
+            assert!(
+                as_expected,
+                "{reply}: {:?} {:?}",
+                read.answer_records, read.held_back
+            );
+        }
+        for restricted in [
+            "Yes, but only RX-47031.",
+            "Yes, but just the metformin.",
+            "Yes. I need RX-47031 though.",
+            "Yes, but RX-47032 first.",
+        ] {
+            let read = reply_cues(&lexicon, refills, restricted);
+            assert_ne!(read.reply, Reply::Affirms, "{restricted}");
+        }
+    }
+
     #[test]
     fn what_a_reply_says_of_each_record_it_names_is_its_own() {
         let lexicon = lexicon_of(&[&["freeze", "frozen"], &["hold", "held"], &["file"]]);

@@ -14,7 +14,10 @@ use super::lexicon::{
     QUESTION_NOUNS, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
     WHOLE_SCOPE,
 };
-use super::lexicon::{DEADLINES, NUMBER_WORDS, PLACING_WORDS, TIME_UNITS};
+use super::lexicon::{
+    DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NUMBER_WORDS, PLACING_WORDS, RESTRICTING_WORDS,
+    TIME_UNITS,
+};
 use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
 
@@ -788,8 +791,31 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
         })
         .collect();
     let naming = ids.iter().filter(|named| !named.is_empty()).count();
-    // With one sentence naming records, only "the other" can be held back.
-    if naming == 0 || (naming == 1 && !read.iter().flat_map(Sentence::tokens).any(|w| w == "other"))
+    // "Yes. Not RX-47032.": the only sentence naming records sets some of
+    // those the request named apart from a yes naming none, which answers
+    // the others.
+    let apart_from_yes = |index: usize, own: &[&Word]| {
+        naming == 1
+            && asked.is_some_and(|asked| asked.names_others_than(own))
+            && read.iter().enumerate().any(|(other, sentence)| {
+                other != index
+                    && ids.get(other).is_some_and(Vec::is_empty)
+                    && Markers::read_sentences("", std::slice::from_ref(sentence), asked).stance()
+                        == Stance::Affirm
+            })
+    };
+    // With one sentence naming records, only "the other", or those set
+    // apart from a yes, can be held back.
+    let may_set_apart = || {
+        read.iter()
+            .zip(&ids)
+            .any(|(sentence, own)| !own.is_empty() && sentence.words().iter().any(sets_apart))
+            && asked.is_some_and(AskedWords::lays_out_several_records)
+    };
+    if naming == 0
+        || (naming == 1
+            && !read.iter().flat_map(Sentence::tokens).any(|w| w == "other")
+            && !may_set_apart())
     {
         return (0, 0);
     }
@@ -802,7 +828,14 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
     let (mut held, mut refused) = (0u64, 0u64);
     for (index, (sentence, own)) in read.iter().zip(&ids).enumerate().take(64) {
         let words = sentence.words();
-        if words.iter().any(|w| WHOLE_SCOPE.contains(&w.as_str())) {
+        // "all but RX-47032" sets its records apart from the whole.
+        let reaches_all = words.iter().enumerate().any(|(at, w)| {
+            WHOLE_SCOPE.contains(&w.as_str())
+                && words
+                    .get(at + 1)
+                    .is_none_or(|next| next != "but" && !EXCLUDING_WORDS.contains(&next.as_str()))
+        });
+        if reaches_all {
             continue;
         }
         let others: Vec<&Word> = ids
@@ -811,12 +844,14 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
             .filter(|&(j, _)| j != index)
             .flat_map(|(_, named)| named.iter().copied())
             .collect();
+        let set_apart = || apart_from_yes(index, own);
         // The rest of the reply answers the request: it names one of the
         // records the request did ("Never mind #W1, do #W2" to a request
-        // for #W1 takes the request back).
+        // for #W1 takes the request back), or says yes to them all.
         if !others
             .iter()
             .any(|id| asked.is_none_or(|asked| asked.latest_names_or_none(id)))
+            && (own.is_empty() || !set_apart())
         {
             continue;
         }
@@ -829,10 +864,23 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
                 let points_elsewhere = words.iter().take(first_at).any(|w| {
                     WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w)
                 });
-                naming >= 2 && apart && !points_elsewhere
+                ((naming >= 2 && apart) || set_apart()) && !points_elsewhere
             }
             None => names_the_other_record(sentence),
         };
+        // Set apart from a yes, a sentence holds its records back only by
+        // a word negating, excluding or keeping them ("Not RX-47032",
+        // "except the metformin", "skip the metformin"), not by restricting
+        // the yes to them ("RX-47031 only", "but just the metformin"), by a
+        // contrast alone ("I need RX-47031 though") or a hedge ("the credit
+        // one I used last, I think").
+        let excludes = || {
+            let restricts = words.iter().any(|w| {
+                RESTRICTING_WORDS.contains(&w.as_str()) && !EXCLUDING_WORDS.contains(&w.as_str())
+            });
+            !restricts && words.iter().any(sets_apart)
+        };
+        let about_another = about_another && (own.is_empty() || naming >= 2 || excludes());
         if !about_another {
             continue;
         }
@@ -950,6 +998,14 @@ pub(crate) fn item_parts<'s>(
     Cow::Owned(parts)
 }
 
+/// Whether a word sets what follows it apart from a yes: a negator, an
+/// excluding word or a verb of keeping ("not", "except", "skip").
+fn sets_apart(word: &Word) -> bool {
+    WordClass::Negators.has(word)
+        || EXCLUDING_WORDS.contains(&word.as_str())
+        || KEEPING_VERBS.contains(&word.as_str())
+}
+
 /// The clauses a sentence is cut before by [`item_parts`].
 fn item_cuts(sentence: &Sentence) -> Vec<usize> {
     let mut cuts = Vec::new();
@@ -962,7 +1018,25 @@ fn item_cuts(sentence: &Sentence) -> Vec<usize> {
             .nth(1)
             .is_some()
     };
-    if sentence.clause_spans().nth(1).is_none() || !two_ids() {
+    if sentence.clause_spans().nth(1).is_none() {
+        return cuts;
+    }
+    // "Yes, but not RX-47032": a yes naming nothing, then a clause naming
+    // records ([`held_back_sentences`] sets them apart from the yes).
+    let mut clauses = sentence.clauses();
+    if clauses.next().is_some_and(|first| {
+        PhraseClass::YesHeads.opens(skip_fillers(first))
+            && !first.iter().any(|w| super::asked::is_identifier(w))
+    }) && let Some(at) =
+        clauses.position(|clause| clause.iter().any(|w| super::asked::is_identifier(w)))
+        && sentence
+            .clauses()
+            .nth(at + 1)
+            .is_some_and(|clause| skip_fillers(clause).iter().take(2).any(sets_apart))
+    {
+        cuts.push(at + 1);
+    }
+    if !two_ids() {
         return cuts;
     }
     let mut named: Vec<&Word> = Vec::new();
@@ -972,11 +1046,14 @@ fn item_cuts(sentence: &Sentence) -> Vec<usize> {
             .filter(|w| super::asked::is_identifier(w))
             .collect();
         if !named.is_empty() && !ids.is_empty() && ids.iter().all(|id| !named.contains(id)) {
-            cuts.push(index);
+            if !cuts.contains(&index) {
+                cuts.push(index);
+            }
             named.clear();
         }
         named.extend(ids);
     }
+    cuts.sort_unstable();
     cuts
 }
 
