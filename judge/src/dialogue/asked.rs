@@ -1091,6 +1091,12 @@ fn may_hold_back(read: &[Sentence]) -> bool {
 /// no record id of a domain opens with.
 const ITEM_ID_PREFIX: &str = "zzitem";
 
+/// Whether `word` is the id of an item a request laid out with no record
+/// id ([`item_id`]), not a record's.
+pub(crate) fn is_item_id(word: &str) -> bool {
+    word.starts_with(ITEM_ID_PREFIX)
+}
+
 /// The id the item at `at` (from 0) of the latest request's items is read
 /// as in a reply ([`AskedWords::items_as_ids`]): an identifier of a kind of
 /// its own, all items of one kind (`zzitem00001`).

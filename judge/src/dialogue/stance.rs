@@ -1029,10 +1029,22 @@ fn item_cuts(sentence: &Sentence) -> Vec<usize> {
             && !first.iter().any(|w| super::asked::is_identifier(w))
     }) && let Some(at) =
         clauses.position(|clause| clause.iter().any(|w| super::asked::is_identifier(w)))
-        && sentence
-            .clauses()
-            .nth(at + 1)
-            .is_some_and(|clause| skip_fillers(clause).iter().take(2).any(sets_apart))
+        && sentence.clauses().nth(at + 1).is_some_and(|clause| {
+            // Things laid out with no record id ("Yes, please keep the
+            // Makeup Kit, …") may be what the request proposed to keep: a
+            // clause naming only those is cut off the yes by a word
+            // negating or excluding, not by one keeping.
+            let records = clause
+                .iter()
+                .any(|w| super::asked::is_identifier(w) && !super::asked::is_item_id(w));
+            skip_fillers(clause).iter().take(2).any(|w| {
+                if records {
+                    sets_apart(w)
+                } else {
+                    WordClass::Negators.has(w) || EXCLUDING_WORDS.contains(&w.as_str())
+                }
+            })
+        })
     {
         cuts.push(at + 1);
     }
