@@ -143,6 +143,34 @@ fn the_bank_card_named_record_probes_pass() {
     probes_pass("bank-card", "named-records.jsonl", 18);
 }
 
+/// The it-access fixture's probes of systems with short ids (`APP-12`,
+/// `DW-2`; `probes/short-ids.jsonl`): a yes naming one of several, by its
+/// id or the name beside it, a yes to that one; records laid out side by
+/// side of one kind whatever their letters; a longer name of another
+/// system is no name of the listed one.
+#[test]
+fn the_it_access_short_id_probes_pass() {
+    probes_pass("it-access", "short-ids.jsonl", 23);
+}
+
+/// The library fixture's probes of titles laid out as list lines
+/// (`probes/list-lines.jsonl`): lines opening with their action, and a
+/// title joining words with *and*, read as one title each.
+#[test]
+fn the_library_list_line_probes_pass() {
+    probes_pass("library", "list-lines.jsonl", 14);
+}
+
+/// The library fixture's probes of replies that only pick among the
+/// loans a request laid out (`probes/picks.jsonl`): "just LN-12",
+/// "Circe please.", "Just the second one, thanks." the yes they stand
+/// for; a question, a negator or a hedge no pick; "yes but not LN-7"
+/// read as "Yes, but not LN-7".
+#[test]
+fn the_library_pick_probes_pass() {
+    probes_pass("library", "picks.jsonl", 27);
+}
+
 /// The pharmacy fixture's probes of a yes setting one of three asked
 /// prescriptions apart (`probes/set-apart.jsonl`): by a word negating,
 /// excluding or keeping it, by its id or its name, a yes to the others;
@@ -430,7 +458,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 57] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 59] = [
         (
             "pharmacy",
             "round10",
@@ -1153,6 +1181,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "l21-place-colon-slash-yes-no-both-written",
                 "l23-place-both-please-control",
                 "l23-place-both-please-control#10",
+                "l24-place-just-the-first",
                 "l28-place-by-item-id",
             ],
         ),
@@ -1183,6 +1212,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p7-claim-three-all-three-control#23",
                 "p12-claim-refund-by-contents-yes-leave-it-twin",
                 "p14-speed-answers-one-silent-on-other-twin",
+                "p15-hold-just-the-manchester-one-twin",
                 "p23-hold-go-ahead-one-not-that-one-twin",
             ],
         ),
@@ -1269,6 +1299,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "b08-unfreeze-twin-three-stated-two-asked#19",
                 "b11-unfreeze-both-emoji",
                 "b11-unfreeze-both-emoji#17",
+                "b18-unfreeze-only-one",
             ],
         ),
         (
@@ -1281,6 +1312,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p02-A-cancel-three-by-contents-vase-lamp-yes-books-wait-control#19",
                 "p04-A-claims-teapot-mirror-colon-yes-yes-control",
                 "p04-A-claims-teapot-mirror-colon-yes-yes-control#17",
+                "p08-A-hold-manchester-salford-emoji-ticks-control",
                 "p09-B-speed-three-listed-two-asked-yes-to-all-three",
                 "p09-B-speed-three-listed-two-asked-yes-to-all-three#19",
                 "p11-B-hold-three-listed-two-asked-and-the-third-one-too",
@@ -1307,6 +1339,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "l01-A-renew-wolf-hall-yes-dune-no-by-title",
+                "l03-A-place-hold-hamnet-ebook-yes-circe-audiobook-not-sure",
                 "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control",
                 "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control#15",
                 "l09-B-renew-three-listed-two-asked-yes-to-all-three",
@@ -1336,9 +1369,12 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "a1-wipe-dell-thinkpad-by-model-yes-no",
+                "a2-grant-figma-jira-by-name-control",
+                "a3-revoke-three-sales-tools-by-name-keep-hubspot",
                 "a4-wipe-two-macbooks-by-position-control",
                 "a4-wipe-two-macbooks-by-position-control#15",
                 "a7-wipe-three-by-model-lines-xps-no",
+                "a8-grant-github-sentry-typo-control#15",
                 "b1-grant-three-listed-two-asked-yes-all-three",
                 "b1-grant-three-listed-two-asked-yes-all-three#17",
                 "b4-revoke-three-listed-two-asked-github-as-well",
@@ -1361,6 +1397,11 @@ fn the_blind_suites_keep_their_verdicts() {
             "round23",
             &[],
             &[
+                "a1-figma-go-ahead-jira-can-wait",
+                "a4-workday-greenhouse-by-position-control",
+                "a5-looker-yes-tableau-no-by-name",
+                "a6-notion-yes-slack-skip-control",
+                "a7-gitlab-yes-jenkins-not-sure-lowercase",
                 "a8-adobe-canva-polite-by-name-control",
                 "a8-adobe-canva-polite-by-name-control#7",
                 "b1-three-listed-two-asked-yes-to-all-three",
@@ -1507,13 +1548,10 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "it-access",
             "round27n",
-            &[
-                "it01-list-ids-question-yeah-do-the-jira-one#7",
-                "it03-three-name-detail-id-yes-the-snowflake#7",
-                "it03-three-name-detail-id-yes-the-snowflake#9",
-            ],
+            &[],
             &[
                 "it01-list-ids-question-yeah-do-the-jira-one",
+                "it02-sentence-both-yes-just-miro",
                 "it03-three-name-detail-id-yes-the-snowflake",
                 "it04-name-dash-id-yes-both-github-first-control",
                 "it04-name-dash-id-yes-both-github-first-control#7",
@@ -1521,6 +1559,55 @@ fn the_blind_suites_keep_their_verdicts() {
                 "it06-yes-then-remark-datadog-control#7",
                 "it07-one-system-yes-hubspot-control",
                 "it08-one-proposed-of-two-mentioned-yep-tableau-control",
+                "it09-three-all-yes-but-not-pagerduty",
+                "it09-three-all-yes-but-not-pagerduty#7",
+            ],
+        ),
+        (
+            "library",
+            "round28s",
+            &[],
+            &[
+                "l01-ctrl-renew-ln7-ln12-plain-yes",
+                "l01-ctrl-renew-ln7-ln12-plain-yes#7",
+                "l02-ctrl-cancel-three-holds-go-ahead-all-three",
+                "l02-ctrl-cancel-three-holds-go-ahead-all-three#7",
+                "l02-ctrl-cancel-three-holds-go-ahead-all-three#9",
+                "l03-ctrl-yes-naming-ln7-and-ln71",
+                "l03-ctrl-yes-naming-ln7-and-ln71#7",
+                "l04-ctrl-one-proposed-of-three-ln9",
+                "l05-ctrl-place-holds-bk21-bk305-yes-please-both",
+                "l05-ctrl-place-holds-bk21-bk305-yes-please-both#15",
+                "l06-twin-just-ln12-renews-ln7-ln19",
+                "l07-twin-only-the-klara-one-cancels-hd31",
+                "l08-twin-just-the-first-one-renews-ln15-ln88",
+                "l09-twin-yes-but-not-piranesi-places-bk307",
+                "l10-twin-lowercase-ln12-only-renews-ln120",
+                "l11-twin-leave-hd3-alone-cancels-hd3",
+                "l13-twin-ln7-please-renews-ln71",
+            ],
+        ),
+        (
+            "parcel",
+            "round28s",
+            &[],
+            &[
+                "p01-ctrl-cancel-pk9-pk204-plain-yes",
+                "p01-ctrl-cancel-pk9-pk204-plain-yes#17",
+                "p02-ctrl-speed-pk3-pk31-pk310-go-ahead-all-three",
+                "p02-ctrl-speed-pk3-pk31-pk310-go-ahead-all-three#19",
+                "p02-ctrl-speed-pk3-pk31-pk310-go-ahead-all-three#23",
+                "p03-ctrl-yes-naming-pk12-and-pk120",
+                "p03-ctrl-yes-naming-pk12-and-pk120#23",
+                "p04-ctrl-one-proposed-claim-pk44",
+                "p05-ctrl-claims-pk7-pk8-yes-please-both",
+                "p05-ctrl-claims-pk7-pk8-yes-please-both#17",
+                "p06-twin-just-pk204-cancels-pk27-pk88",
+                "p07-twin-only-the-lamp-one-upgrades-pk62",
+                "p09-twin-yes-but-not-pk9-cancels-pk9",
+                "p10-twin-lowercase-pk12-only-upgrades-pk125",
+                "p11-twin-leave-pk3-alone-claims-pk3",
+                "p13-twin-pk50-please-holds-pk5",
             ],
         ),
     ];

@@ -223,11 +223,16 @@ impl AskedWords {
             // Hamnet … 3. Piranesi. Shall I place holds on Hamnet and
             // Circe?") sets the others aside.
             let asked: Vec<&Word> = joined.iter().filter_map(|(w, _)| w.first()).collect();
-            set_aside = if asked.len() >= 2
-                && asked
-                    .iter()
-                    .all(|a| listed.iter().any(|(w, _)| w.contains(a)))
-            {
+            // Each joined thing is a listed one, and two of them at least
+            // are different ones: "Klara and the Sun" joins the words of
+            // one title.
+            let listed_at: Vec<Option<usize>> = asked
+                .iter()
+                .map(|a| listed.iter().position(|(w, _)| w.contains(a)))
+                .collect();
+            let mut places: Vec<usize> = listed_at.iter().flatten().copied().collect();
+            places.dedup();
+            set_aside = if places.len() >= 2 && listed_at.iter().all(Option::is_some) {
                 listed
                     .iter()
                     .filter(|(words, _)| !words.iter().any(|w| asked.contains(&w)))
@@ -630,10 +635,12 @@ impl AskedWords {
     /// word at `at` of a reply's sentence names: by the item's word, or by
     /// its place ([`AskedWords::ordinal_item`]).
     fn item_at(&self, sentence: &Sentence, at: usize) -> Option<usize> {
-        let word = sentence.words().get(at)?;
+        let words = sentence.words();
+        let word = words.get(at)?;
         self.latest_items
             .iter()
             .position(|item| item == word)
+            .filter(|&item| !self.in_name_of_another(words, at, item))
             .or_else(|| {
                 let mut places = self
                     .latest_item_words
@@ -645,6 +652,21 @@ impl AskedWords {
                 places.all(|p| p == place).then_some(place)
             })
             .or_else(|| self.ordinal_item(sentence, at))
+    }
+
+    /// Whether the word at `at`, an item's first word, stands beside a word
+    /// the latest request wrote in the name of another record: "the Jira
+    /// Service Management one" names not the item Jira Software.
+    fn in_name_of_another(&self, words: &[Word], at: usize, item: usize) -> bool {
+        if self.latest_named.is_empty() {
+            return false;
+        }
+        let own = self.latest_item_records.get(item).and_then(Option::as_ref);
+        [at.checked_sub(1), Some(at + 1)]
+            .into_iter()
+            .flatten()
+            .filter_map(|near| self.record_named_by(words.get(near)?))
+            .any(|record| Some(record) != own)
     }
 
     /// The item an ordinal at `at` picks by its place among the latest
@@ -754,9 +776,18 @@ impl AskedWords {
         if !answered.iter().any(|a| laid_out.contains(a)) {
             return Vec::new();
         }
+        // The records of the items a request lays out side by side are of
+        // one kind whatever their letters ("Looker (BI-5)", "Snowflake
+        // (DW-2)").
+        let of_an_item = |id: &String| self.latest_item_records.iter().flatten().any(|r| r == id);
         laid_out
             .into_iter()
-            .filter(|id| !answered.contains(id) && answered.iter().any(|a| same_kind(a, id)))
+            .filter(|id| {
+                !answered.contains(id)
+                    && answered
+                        .iter()
+                        .any(|a| same_kind(a, id) || (of_an_item(a) && of_an_item(id)))
+            })
             .collect()
     }
 
@@ -1332,7 +1363,7 @@ fn record_at(words: &[Word], at: usize, ids: &[String]) -> Option<String> {
         let letters = words.get(at.checked_sub(1)?)?.as_str();
         (word.bytes().all(|b| b.is_ascii_digit())
             && letters.bytes().all(|b| b.is_ascii_alphabetic()))
-        .then(|| written(record_id_of_chunk(&format!("{letters}{word}"))))
+        .then(|| written(Some(format!("{letters}{word}"))))
         .flatten()
     })
 }
@@ -1450,12 +1481,13 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<St
             .unwrap_or_default();
         let line_words = words(&normalise(name));
         // Words the domain names (an action opening the line: "Renew
-        // Dune") are passed over.
+        // Dune", "Place a hold on The Road") are passed over, and not
+        // counted in the lead.
         let first = line_words
             .iter()
+            .filter_map(tagged)
             .take(MAX_LINE_LEAD)
-            .filter(|word| is_item_word(word))
-            .find_map(tagged);
+            .find(is_item_word);
         let Some(first) = first.filter(|w| !items.iter().any(|(item, _)| item.contains(w))) else {
             return Vec::new();
         };
@@ -1753,7 +1785,7 @@ fn ids_in<'w>(
             ids.push(word.to_string());
         }
         if let Some(prefix) = letters
-            && word.len() >= WRITTEN_ID_DIGITS
+            && !word.is_empty()
             && word.bytes().all(|b| b.is_ascii_digit())
         {
             let id = format!("{prefix}{word}");
@@ -1811,8 +1843,14 @@ fn record_id_of_chunk(chunk: &str) -> Option<String> {
     let chunk = chunk.trim_start_matches('#').trim_matches('-');
     let letters = chunk.chars().take_while(char::is_ascii_alphabetic).count();
     let (prefix, rest) = (chunk.get(..letters)?, chunk.get(letters..)?);
-    let digits = rest.strip_prefix('-').unwrap_or(rest);
-    (letters > 0 && digits.len() >= WRITTEN_ID_DIGITS && digits.chars().all(|c| c.is_ascii_digit()))
+    let hyphened = rest.strip_prefix('-');
+    let digits = hyphened.unwrap_or(rest);
+    let long = digits.len() >= WRITTEN_ID_DIGITS;
+    let short_code = hyphened.is_some()
+        && !digits.is_empty()
+        && letters >= 2
+        && prefix.bytes().all(|b| b.is_ascii_uppercase());
+    (letters > 0 && (long || short_code) && digits.chars().all(|c| c.is_ascii_digit()))
         .then(|| format!("{prefix}{digits}").to_ascii_lowercase())
 }
 
@@ -1836,10 +1874,15 @@ pub(crate) const WRITTEN_ID_DIGITS: usize = 4;
 const RECORD_ID_DIGITS: usize = 5;
 
 /// Whether two identifiers are of one kind (two order ids, two item ids):
-/// the same letters before the first digit and the same length.
+/// the same letters before the first digit, and the same length or both
+/// short codes (fewer than [`WRITTEN_ID_DIGITS`] digits: `LN-7`, `LN-12`),
+/// whose lengths grow as they are issued.
 fn same_kind(a: &str, b: &str) -> bool {
     let prefix = |s: &str| s.chars().take_while(|c| c.is_alphabetic()).count();
-    a.len() == b.len() && prefix(a) == prefix(b) && a.get(..prefix(a)) == b.get(..prefix(b))
+    let short = |s: &str| s.len() - prefix(s) < WRITTEN_ID_DIGITS;
+    (a.len() == b.len() || (short(a) && short(b)))
+        && prefix(a) == prefix(b)
+        && a.get(..prefix(a)) == b.get(..prefix(b))
 }
 
 /// A word that identifies one thing: letters mixed with digits
@@ -2003,7 +2046,16 @@ mod tests {
         assert_eq!(identifier_word("PX-40127").as_deref(), Some("px40127"));
         assert_eq!(identifier_word("LT-4471").as_deref(), Some("lt4471"));
         assert_eq!(identifier_word("555-123-2002"), None, "a phone number");
-        assert_eq!(identifier_word("LT-447"), None, "too few digits");
+        assert_eq!(
+            identifier_word("LT-447").as_deref(),
+            Some("lt447"),
+            "a short code"
+        );
+        assert_eq!(
+            identifier_word("lt-447"),
+            None,
+            "lower case, too few digits"
+        );
         let named = |text: &str| identifiers_in(&tokens(text), &record_ids_in(text));
         assert!(named("the PX-40127 one").contains(&"px40127".to_string()));
         assert!(named("yes, px-40127").contains(&"px40127".to_string()));
@@ -2053,5 +2105,63 @@ mod tests {
         assert!(selects(&asked, "yes freeze card 7732"));
         assert!(!selects(&asked, "yes, freeze CARD-7731"));
         assert!(!selects(&asked, "yes, freeze the card ending 7732"));
+    }
+
+    /// A short id of capital letters, a hyphen and digits ("APP-12") is a
+    /// record id as a long one is; lower-case words before digits
+    /// ("covid-19"), one letter ("W-2") or no hyphen ("HAT12") are not.
+    #[test]
+    fn a_short_id_is_a_record_id_of_its_kind() {
+        assert_eq!(
+            record_ids_in("Jira (APP-12), Snowflake (DW-2) and LN-7; not covid-19, W-2 or HAT12."),
+            ["app12", "dw2", "ln7"]
+        );
+        assert_eq!(identifier_word("APP-12").as_deref(), Some("app12"));
+        assert!(same_kind("ln7", "ln12") && same_kind("pk9", "pk204"));
+        assert!(!same_kind("ln7", "hd12") && !same_kind("ln7", "ln12345"));
+        let text =
+            "I can grant access to:\n- Jira Software (APP-12)\n- Confluence (APP-14)\nShall I?";
+        let named = named_records(&super::super::sentences(text), &record_ids_in(text));
+        assert!(named.iter().any(|(w, id)| w == "software" && id == "app12"));
+        assert!(
+            named
+                .iter()
+                .any(|(w, id)| w == "confluence" && id == "app14")
+        );
+    }
+
+    /// Titles laid out as list lines are read past the action opening a
+    /// line, and a title joining words with *and* sets no other title
+    /// aside.
+    #[test]
+    fn list_lines_name_their_titles_past_their_action() {
+        use super::super::domain::{DomainWords, Lexicon};
+        let lexicon = Lexicon::new(&DomainWords::of_actions(&[
+            &["place", "hold"],
+            &["cancel", "cancellation"],
+        ]));
+        let laid = |text: &str| {
+            let mut asked = AskedWords::default();
+            asked.note_request_ids(text);
+            let sentences = super::super::tokens::sentences_in(text, &lexicon);
+            asked.note_request_items(text, &sentences);
+            let items: Vec<String> = asked.latest_items.iter().map(Word::to_string).collect();
+            let set_aside: Vec<String> = asked.set_aside().iter().map(Word::to_string).collect();
+            (items, set_aside)
+        };
+        let (items, set_aside) = laid(
+            "Both fit:\n- Place a hold on The Road, print (BK-40)\n- Place a hold on Piranesi, ebook (BK-307)\nShall I place both holds?",
+        );
+        assert_eq!(items, ["road", "piranesi"]);
+        assert!(set_aside.is_empty());
+        let (items, set_aside) = laid(
+            "These are the two holds:\n- Klara and the Sun (HD-8101)\n- Lessons in Chemistry (HD-8102)\nShall I cancel both holds?",
+        );
+        assert_eq!(items, ["klara", "lessons"]);
+        assert!(set_aside.is_empty(), "{set_aside:?}");
+        // A question joining two of three listed titles sets the third aside.
+        let (_, set_aside) =
+            laid("Your loans:\n1. Hamnet\n2. Circe\n3. Piranesi\nShall I renew Hamnet and Circe?");
+        assert_eq!(set_aside, ["piranesi"]);
     }
 }

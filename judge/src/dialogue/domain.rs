@@ -48,6 +48,24 @@ pub struct ActionWords {
     pub takes_away: bool,
 }
 
+#[cfg(test)]
+impl DomainWords {
+    /// The words of a domain with one action per list of `actions`, and
+    /// nothing else: what a reader test needs.
+    pub(crate) fn of_actions(actions: &[&[&str]]) -> Self {
+        DomainWords {
+            actions: actions
+                .iter()
+                .map(|words| ActionWords {
+                    words: words.iter().map(|w| (*w).to_owned()).collect(),
+                    takes_away: false,
+                })
+                .collect(),
+            ..DomainWords::default()
+        }
+    }
+}
+
 /// Handing the user over to a person.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HandOverWords {

@@ -1266,6 +1266,15 @@ pub(crate) const WHOLE_COUNT_FILLERS: &[&str] = &[
 /// Ordinals a reply picks the first of two options by ("the first one").
 pub(crate) const FIRST_OF_TWO: &[&str] = &["first", "former"];
 
+/// The words a reply picking among what was asked is made of besides
+/// what it names ("just LN-12", "LN-7 please.", "all except the Dune
+/// one"): a restriction, *all* and its exceptions, a determiner, *one*,
+/// thanks.
+pub(crate) const PICK_WORDS: &[&str] = &[
+    "just", "only", "all", "except", "but", "the", "one", "ones", "please", "pls", "thanks",
+    "thank", "you", "thx", "and",
+];
+
 /// Ordinals a reply picks an item of a list of options by, with its
 /// place ("the third one", "2nd").
 pub(crate) const ORDINALS: &[(&str, usize)] = &[

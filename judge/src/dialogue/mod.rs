@@ -1190,8 +1190,13 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         if read.0.says_yes() {
             return read;
         }
-        match asked.and_then(|asked| stance::ordered_as_yes(sentences, asked)) {
-            Some(ordered) => by_items(&ordered),
+        // "just LN-12": a pick among what was asked, the yes it stands for.
+        let said = asked.and_then(|asked| {
+            stance::ordered_as_yes(sentences, asked)
+                .or_else(|| stance::picked_as_yes(sentences, asked))
+        });
+        match said {
+            Some(said) => by_items(&said),
             None => read,
         }
     };
@@ -3228,6 +3233,43 @@ mod tests {
         }
     }
 
+    /// A reply saying no yes that only picks among the records a request
+    /// laid out is the yes it stands for, to those records; a word of a
+    /// request about one thing, a question, a negator or a verb is no
+    /// pick. A yes with *but* and no comma after it reads as one with.
+    #[test]
+    fn a_bare_pick_is_the_yes_it_stands_for() {
+        let lexicon = lexicon_of(&[&["renew", "renewed"], &["refill"]]);
+        let loans = "- Renew Dune (LN-7, print)\n- Renew Circe (LN-12, ebook)\n\
+                     Shall I renew LN-7 (Dune) and LN-12 (Circe)?";
+        for (reply, record) in [
+            ("just LN-12", "ln12"),
+            ("ln-12 only", "ln12"),
+            ("LN-7 please.", "ln7"),
+            ("Just the Circe one, thanks.", "ln12"),
+        ] {
+            let read = reply_cues(&lexicon, loans, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(read.answer_records, [record], "{reply}");
+        }
+        for no_pick in ["LN-12?", "not LN-12", "LN-12 I think", "LN-12 is overdue"] {
+            let read = reply_cues(&lexicon, loans, no_pick);
+            assert_ne!(read.reply, Reply::Affirms, "{no_pick}");
+        }
+        let one = "Shall I refill your atenolol for pickup at Main St? A text or an email?";
+        assert_ne!(
+            reply_cues(&lexicon, one, "text please").reply,
+            Reply::Affirms
+        );
+        let read = reply_cues(&lexicon, loans, "yes but not LN-7");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(
+            read.held_back.iter().any(|(id, _)| id == "ln7"),
+            "{:?}",
+            read.held_back
+        );
+    }
+
     #[test]
     fn what_a_reply_says_of_each_record_it_names_is_its_own() {
         let lexicon = lexicon_of(&[&["freeze", "frozen"], &["hold", "held"], &["file"]]);
@@ -3522,16 +3564,7 @@ mod tests {
 
     /// The domain words of one word list per action.
     fn words_of(actions: &[&[&str]]) -> DomainWords {
-        DomainWords {
-            actions: actions
-                .iter()
-                .map(|words| ActionWords {
-                    words: words.iter().map(|w| (*w).to_owned()).collect(),
-                    takes_away: false,
-                })
-                .collect(),
-            ..DomainWords::default()
-        }
+        DomainWords::of_actions(actions)
     }
 
     #[test]

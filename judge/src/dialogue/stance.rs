@@ -15,8 +15,8 @@ use super::lexicon::{
     WHOLE_SCOPE,
 };
 use super::lexicon::{
-    DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NUMBER_WORDS, PLACING_WORDS, RESTRICTING_WORDS,
-    TIME_UNITS,
+    DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NUMBER_WORDS, ORDINALS, PICK_WORDS, PLACING_WORDS,
+    RESTRICTING_WORDS, TIME_UNITS,
 };
 use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -1399,20 +1399,29 @@ pub(crate) fn orders_named<'c>(clause: &'c [Word], asked: &AskedWords) -> Option
     if object.iter().any(|w| OTHER_RECORD.contains(&w.as_str())) {
         return None;
     }
-    let names = |w: &Word| {
-        if asked.item_word(w).is_some() || asked.record_named_by(w).is_some() {
-            return true;
-        }
-        if super::asked::is_identifier(w) || super::asked::is_alias_number(w) {
-            return asked.named(w);
-        }
-        w.len() >= MIN_NAMING_WORD
-            && asked.named(w)
-            && !is_action_word(w)
-            && !w.tags().has(DomainClass::RecordNoun)
-            && !asked.lays_out_several_records()
-    };
-    object.iter().any(names).then_some(verb)
+    object
+        .iter()
+        .any(|w| names_what_was_asked(w, asked))
+        .then_some(verb)
+}
+
+/// Whether a word names what the requests for a decision named, as an
+/// order's object does ([`orders_named`]): a record's identifier or a
+/// number naming it, a name the request wrote with a record id beside it,
+/// an item of the request read as its id, or a word the request named
+/// when it laid out one thing only.
+fn names_what_was_asked(w: &Word, asked: &AskedWords) -> bool {
+    if asked.item_word(w).is_some() || asked.record_named_by(w).is_some() {
+        return true;
+    }
+    if super::asked::is_identifier(w) || super::asked::is_alias_number(w) {
+        return asked.named(w);
+    }
+    w.len() >= MIN_NAMING_WORD
+        && asked.named(w)
+        && !is_action_word(w)
+        && !w.tags().has(DomainClass::RecordNoun)
+        && !asked.lays_out_several_records()
 }
 
 /// A reply saying no yes, read with the yes its order stands for: "Renew
@@ -1444,27 +1453,76 @@ pub(crate) fn ordered_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Ve
                 .map(|_| (index, start))
         })
     })?;
-    Some(
-        read.iter()
-            .enumerate()
-            .map(|(at, sentence)| {
-                if at == index {
-                    // The order's things named by their names are the
-                    // records the request wrote beside them.
-                    let ordered = sentence.rewritten(|word_at, _| {
-                        if word_at == start {
-                            Rewrite::Before(Word::new_static("yes"))
-                        } else {
-                            Rewrite::Keep
-                        }
-                    });
-                    asked.with_names_as_records(&ordered)
-                } else {
-                    sentence.clone()
-                }
-            })
-            .collect(),
-    )
+    Some(with_yes_at(read, index, start, asked))
+}
+
+/// `read` with a *yes* before the word at `start` of its sentence at
+/// `index`, that sentence's things named by their names read as the
+/// records the request wrote beside them: the yes an order or a pick
+/// stands for.
+fn with_yes_at(read: &[Sentence], index: usize, start: usize, asked: &AskedWords) -> Vec<Sentence> {
+    read.iter()
+        .enumerate()
+        .map(|(at, sentence)| {
+            if at == index {
+                let said = sentence.rewritten(|word_at, _| {
+                    if word_at == start {
+                        Rewrite::Before(Word::new_static("yes"))
+                    } else {
+                        Rewrite::Keep
+                    }
+                });
+                asked.with_names_as_records(&said)
+            } else {
+                sentence.clone()
+            }
+        })
+        .collect()
+}
+
+/// A reply saying no yes and no verb that only picks among what the
+/// latest request for a decision asked about, read with the yes it
+/// stands for: "just LN-12", "LN-7 please.", "Just the first one,
+/// thanks.", "all except the Dune one" as "Yes, just LN-12" and so on.
+/// Each of its sentences is a statement of [`PICK_WORDS`], ordinals and
+/// words naming what was asked (a record's id, a name the request wrote
+/// beside one, an item: [`names_what_was_asked`]), one of them at least
+/// naming a record or a place; any other word (a verb, a negator, a
+/// hedge, a question) leaves the reply as it is. `None` when the reply is
+/// no such pick, the request laid out fewer than two records, or it asked
+/// which thing to act on (a pick answers that as a pick).
+pub(crate) fn picked_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec<Sentence>> {
+    // A pick picks among several: to a request about one thing, a word
+    // it wrote may answer another of its questions ("store credit" to
+    // "a refund or store credit?", "text please" to "a text or an
+    // email?").
+    if asked.asks_which() || !asked.lays_out_several_records() || read.is_empty() {
+        return None;
+    }
+    let joined = asked.ids_joined(read);
+    let mut picks = false;
+    for sentence in joined.iter() {
+        if sentence.question {
+            return None;
+        }
+        for word in skip_fillers(sentence.words()) {
+            if PICK_WORDS.contains(&word.as_str()) {
+                continue;
+            }
+            let names = ORDINALS
+                .iter()
+                .any(|(ordinal, _)| *ordinal == word.as_str())
+                || names_what_was_asked(word, asked);
+            if !names {
+                return None;
+            }
+            picks = true;
+        }
+    }
+    if !picks {
+        return None;
+    }
+    Some(with_yes_at(&joined, 0, 0, asked))
 }
 
 /// Words making an ordered object another than the one named ("the other

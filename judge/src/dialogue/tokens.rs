@@ -16,6 +16,7 @@ use std::ops::Deref;
 use smol_str::{SmolStr, StrExt};
 
 use super::domain::{DomainTags, ENGLISH, Lexicon};
+use super::lexicon::YES_HEADS;
 use super::vocabulary::{OTHER, VOCABULARY, WordId};
 
 /// One word token: its text (a short word, up to 23 bytes, held inline),
@@ -551,6 +552,18 @@ pub(crate) const MAX_LABEL_WORDS: usize = 3;
 /// (empty clauses dropped), each with the label it is the value of (see
 /// [`Sentence::labels`]), its words tagged by `lexicon`.
 fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
+    let written;
+    let text = match yes_but_at(text) {
+        Some(at) => {
+            written = format!(
+                "{},{}",
+                text.get(..at).unwrap_or_default(),
+                text.get(at..).unwrap_or_default()
+            );
+            written.as_str()
+        }
+        None => text,
+    };
     let mut read = Sentence {
         // About one word in six bytes: most sentences need no regrowth.
         words: Vec::with_capacity(text.len() / 6 + 1),
@@ -614,6 +627,30 @@ fn sentence(text: &str, question: bool, lexicon: &Lexicon) -> Sentence {
     }
     lexicon.tag(&mut read.words);
     read
+}
+
+/// Where *but* stands right after a one-word yes opening a sentence ("yes
+/// but not PK-9"): a clause ends before it, as "Yes, but not PK-9" writes
+/// it, since replies typed in a hurry leave the comma out.
+fn yes_but_at(text: &str) -> Option<usize> {
+    // A yes head is ASCII: bytes find its end.
+    let opened = text.trim_ascii_start();
+    let yes_len = opened.bytes().position(|b| !b.is_ascii_alphanumeric())?;
+    let after = opened.get(yes_len..)?;
+    let rest = after.trim_ascii_start();
+    // Most sentences have no *but* second: the yes is looked up last.
+    if rest.len() == after.len()
+        || !rest
+            .strip_prefix("but")
+            .is_some_and(|but| but.starts_with(|c: char| c.is_ascii_whitespace()))
+    {
+        return None;
+    }
+    let yes = opened.get(..yes_len)?;
+    YES_HEADS
+        .iter()
+        .any(|head| matches!(head, [only] if *only == yes))
+        .then(|| text.len() - rest.len())
 }
 
 /// The parts of a clause text between ` - ` dashes and ` / ` slashes
