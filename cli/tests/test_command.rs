@@ -165,10 +165,10 @@ fn the_library_list_line_probes_pass() {
 /// loans a request laid out (`probes/picks.jsonl`): "just LN-12",
 /// "Circe please.", "Just the second one, thanks." the yes they stand
 /// for; a question, a negator or a hedge no pick; "yes but not LN-7"
-/// read as "Yes, but not LN-7".
+/// read as "Yes, but not LN-7"; "Renew LN-12." an order naming LN-12.
 #[test]
 fn the_library_pick_probes_pass() {
-    probes_pass("library", "picks.jsonl", 27);
+    probes_pass("library", "picks.jsonl", 33);
 }
 
 /// The pharmacy fixture's probes of a yes setting one of three asked

@@ -831,6 +831,11 @@ impl AskedWords {
         self.latest_numbers >= 2 && self.named(word)
     }
 
+    /// How many items the latest request for a decision laid out.
+    pub(crate) fn item_count(&self) -> usize {
+        self.latest_items.len()
+    }
+
     /// Whether the latest request for a decision asks which of the things
     /// it lays out to act on ([`AskedWords::mark_latest_picks_one`]).
     pub(crate) fn asks_which(&self) -> bool {

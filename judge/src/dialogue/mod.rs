@@ -3261,6 +3261,9 @@ mod tests {
             reply_cues(&lexicon, one, "text please").reply,
             Reply::Affirms
         );
+        let ordered = reply_cues(&lexicon, loans, "Renew LN-12.");
+        assert_eq!(ordered.reply, Reply::Affirms);
+        assert_eq!(ordered.answer_records, ["ln12"]);
         let read = reply_cues(&lexicon, loans, "yes but not LN-7");
         assert_eq!(read.reply, Reply::Affirms);
         assert!(

@@ -1441,19 +1441,30 @@ pub(crate) fn ordered_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Ve
     {
         return None;
     }
-    let (index, start) = read.iter().enumerate().find_map(|(index, sentence)| {
-        if sentence.question {
-            return None;
-        }
-        let words = sentence.words();
-        sentence.clause_spans().find_map(|(start, end)| {
-            let clause = words.get(start..end)?;
-            orders_named(clause, asked)
-                .filter(|verb| asked.names_action(verb))
-                .map(|_| (index, start))
+    let order_in = |read: &[Sentence]| {
+        read.iter().enumerate().find_map(|(index, sentence)| {
+            if sentence.question {
+                return None;
+            }
+            let words = sentence.words();
+            sentence.clause_spans().find_map(|(start, end)| {
+                let clause = words.get(start..end)?;
+                orders_named(clause, asked)
+                    .filter(|verb| asked.names_action(verb))
+                    .map(|_| (index, start))
+            })
         })
-    })?;
-    Some(with_yes_at(read, index, start, asked))
+    };
+    if let Some((index, start)) = order_in(read) {
+        return Some(with_yes_at(read, index, start, asked));
+    }
+    // An id the request wrote split in two words ("Renew LN-12.": `ln`,
+    // `12`) names its record once joined, as a long one does alone.
+    let Cow::Owned(joined) = asked.ids_joined(read) else {
+        return None;
+    };
+    let (index, start) = order_in(&joined)?;
+    Some(with_yes_at(&joined, index, start, asked))
 }
 
 /// `read` with a *yes* before the word at `start` of its sentence at
@@ -1509,10 +1520,12 @@ pub(crate) fn picked_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec
             if PICK_WORDS.contains(&word.as_str()) {
                 continue;
             }
-            let names = ORDINALS
-                .iter()
-                .any(|(ordinal, _)| *ordinal == word.as_str())
-                || names_what_was_asked(word, asked);
+            // A place picks only among items the request laid out
+            // ("Only the second." to a list of bare ids places nothing).
+            let places = ORDINALS.iter().any(|&(ordinal, place)| {
+                ordinal == word.as_str() && (1..=asked.item_count()).contains(&place)
+            });
+            let names = places || names_what_was_asked(word, asked);
             if !names {
                 return None;
             }
