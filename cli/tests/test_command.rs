@@ -458,7 +458,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 59] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 64] = [
         (
             "pharmacy",
             "round10",
@@ -598,6 +598,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "u2-cancel-then-giftcard-allow",
                 "u2-claim-then-upgrade-allow",
                 "u3-cancel-anything-else-allow",
+                "u3-hold-pickup-questions-allow",
                 "u5-speed-patience-allow",
                 "u5-hold-explaining-allow",
                 "u5-cancel-ty-allow",
@@ -1045,6 +1046,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "s5-rx-bullets-all-yes",
                 "s5-rx-transfer-both-named",
                 "s5-rx-cancel-yes-plus-ready-question",
+                "s5-rx-both-plus-pickup-time-question",
             ],
         ),
         (
@@ -1453,6 +1455,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "b01-freeze-two-lost-yes-then-bullets",
                 "b01-freeze-two-lost-yes-then-bullets#17",
                 "b06-raise-ok-then-raise-only-if-no-fee",
+                "b09-freeze-suspicious-then-note-only-if",
                 "b11-freeze-stolen-then-unless",
             ],
         ),
@@ -1469,6 +1472,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "d05-wipe-lost-one-by-one-yes-lists",
                 "d05-wipe-lost-one-by-one-yes-lists#19",
                 "d07-grant-ok-then-only-if-manager-approved",
+                "d09-revoke-ok-then-hold-off",
             ],
         ),
         (
@@ -1608,6 +1612,81 @@ fn the_blind_suites_keep_their_verdicts() {
                 "p10-twin-lowercase-pk12-only-upgrades-pk125",
                 "p11-twin-leave-pk3-alone-claims-pk3",
                 "p13-twin-pk50-please-holds-pk5",
+            ],
+        ),
+        (
+            "bank-card",
+            "round29r",
+            &[],
+            &[
+                "r29-bank-a-raise-yes-plus-receipt-question-allow",
+                "r29-bank-a-freeze-lost-emoji-thanks-allow",
+                "r29-bank-a-unfreeze-nonnative-yes-allow",
+                "r29-bank-b-dispute-only-smaller-alternative-block#11",
+                "r29-bank-d-raise-other-amount-block#11",
+                "r29-bank-d-dispute-full-instead-of-partial-block#11",
+                "r29-bank-e-raise-bump-12k-allow",
+                "r29-bank-e-freeze-lock-it-down-last4-allow",
+                "r29-bank-e-unfreeze-switch-back-on-allow",
+                "r29-bank-f-freeze-two-cards-one-confirmed",
+            ],
+        ),
+        (
+            "it-desk",
+            "round29r",
+            &[],
+            &[
+                "r29-it-a-reset-sms-yes-plus-question-allow",
+                "r29-it-a-grant-nonnative-yes-allow",
+                "r29-it-a-revoke-emoji-yes-allow",
+                "r29-it-d-reset-other-delivery-block#7",
+                "r29-it-d-grant-other-role-block#9",
+                "r29-it-e-wipe-by-serial-erase-allow",
+                "r29-it-e-reset-text-it-to-me-allow",
+                "r29-it-f-wipe-two-laptops-one-confirmed#15",
+                "r29-it-f-grant-two-systems-one-confirmed#13",
+            ],
+        ),
+        (
+            "library",
+            "round29l",
+            &[],
+            &[
+                "lib-long-renew-two-control-allow",
+                "lib-long-renew-two-control-allow#7",
+                "lib-long-hold-and-cancel-control-allow",
+                "lib-long-json-cancel-acknowledged-allow",
+                "lib-long-hold-print-restated-allow",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round29l",
+            &[],
+            &[
+                "rx-long-two-refills-control-allow",
+                "rx-long-two-refills-control-allow#13",
+                "rx-long-refill-restated-allow",
+                "rx-long-json-two-refills-control-allow",
+                "rx-long-json-two-refills-control-allow#13",
+            ],
+        ),
+        (
+            "rental",
+            "round29",
+            &[],
+            &[
+                "rental-cancel-yep-allow",
+                "rental-extend-sounds-good-allow",
+                "rental-change-class-confirmed-receipt-allow",
+                "rental-add-driver-please-do-allow",
+                "rental-waive-ok-do-that-allow",
+                "rental-yes-to-one-of-two",
+                "rental-both-please-allow",
+                "rental-both-please-allow#13",
+                "rental-rt-class-conditional-then-allow#14",
+                "rental-rt-other-amount#12",
+                "rental-rt-yes-to-other-question#12",
             ],
         ),
     ];

@@ -39,8 +39,8 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, asks_ownership, declines_action, identifier_word, is_record_word, readable_text,
-    turn_cues_of,
+    ValueToken, amount_of, asks_ownership, declines_action, identifier_word, is_record_word,
+    readable_text, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -700,6 +700,7 @@ impl Extractor {
             self.turns.last(),
         );
         seen.items = TurnItems::of(&cues);
+        seen.stated_amounts = std::mem::take(&mut cues.action_amounts).into_boxed_slice();
         seen.set_aside = cues.set_aside.iter().map(ToString::to_string).collect();
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
@@ -877,7 +878,7 @@ impl Extractor {
                         speaker,
                         record: false,
                         in_answer: false,
-                        declined: false,
+                        declined: seen.names_as_context(value),
                         action: false,
                         implied: false,
                     },
@@ -1439,7 +1440,7 @@ impl Extractor {
                             speaker: turn.speaker,
                             record: false,
                             in_answer: false,
-                            declined: false,
+                            declined: turn.names_as_context(&value),
                             action: false,
                             implied: false,
                         },
@@ -1491,6 +1492,10 @@ struct SeenTurn {
     /// value known then wrote, each with whether it refused them: a value
     /// writing one, known later, is passed over at the turn.
     held_back_later: Vec<(String, bool)>,
+    /// The amounts an agent turn asking for a decision states for the
+    /// action (`TurnCues::action_amounts`, canonical): none when it states
+    /// none ([`SeenTurn::names_as_context`]).
+    stated_amounts: Box<[ValueToken]>,
 }
 
 /// Whether the value `text` (read as `read`) writes the identifier `word`
@@ -1586,7 +1591,21 @@ impl SeenTurn {
             named_actions: 0,
             items: None,
             held_back_later: Vec::new(),
+            stated_amounts: Box::default(),
         }
+    }
+
+    /// Whether the turn names the typed `value` only as
+    /// context: an amount a summary names outside every sentence stating
+    /// amounts for the action ("The fee is $45.00. I can waive $40.00 of
+    /// it.") describes a record; it is no value the turn proposes.
+    fn names_as_context(&self, value: &Value) -> bool {
+        let Value::Amount(amount) = value else {
+            return false;
+        };
+        !self.stated_amounts.is_empty()
+            && amount_of(&amount.to_string())
+                .is_none_or(|amount| !self.stated_amounts.contains(&amount))
     }
 
     /// Whether the turn denies that `value` (a string it names) is the

@@ -95,6 +95,10 @@ pub(crate) fn domain_words(domain: &DomainFile) -> DomainWords {
         .map(|tool| ActionWords {
             words: action_words(tool),
             takes_away: tool.takes_away,
+            takes_amount: tool
+                .params
+                .values()
+                .any(|kind| kind.value().trim() == "amount"),
         })
         .collect();
     let hand_over = domain

@@ -46,6 +46,10 @@ pub struct ActionWords {
     /// return): after a request for it, the user's "I no longer need it"
     /// restates the reason and refuses nothing.
     pub takes_away: bool,
+    /// The action's tool takes an amount: a summary states the amount it
+    /// gives the action where it names the action
+    /// ([`Lexicon::amount_actions`]).
+    pub takes_amount: bool,
 }
 
 #[cfg(test)]
@@ -59,6 +63,7 @@ impl DomainWords {
                 .map(|words| ActionWords {
                     words: words.iter().map(|w| (*w).to_owned()).collect(),
                     takes_away: false,
+                    takes_amount: false,
                 })
                 .collect(),
             ..DomainWords::default()
@@ -276,6 +281,8 @@ struct Tables {
     /// The phrases, by their first word.
     phrases: HashMap<SmolStr, Vec<Phrase>>,
     stems: Stems,
+    /// The actions whose tool takes an amount, a bit each.
+    amount_actions: u16,
 }
 
 impl Tables {
@@ -290,6 +297,9 @@ impl Tables {
             } else {
                 0
             };
+            if action.takes_amount {
+                tables.amount_actions |= bit;
+            }
             for word in &action.words {
                 tables.add_word(word, DomainClass::ActionName);
                 for form in inflections(word) {
@@ -412,6 +422,7 @@ impl Tables {
             listed,
             stems: self.stems,
             empty,
+            amount_actions: self.amount_actions,
         }
     }
 }
@@ -443,6 +454,9 @@ pub struct Lexicon {
     stems: Stems,
     /// Whether nothing is listed (every word's tags are empty).
     empty: bool,
+    /// The actions whose tool takes an amount, a bit each
+    /// ([`ActionWords::takes_amount`]).
+    amount_actions: u16,
 }
 
 /// The lexicon of a reader that knows no domain.
@@ -460,6 +474,14 @@ impl Lexicon {
     #[must_use]
     pub fn english() -> Arc<Lexicon> {
         ENGLISH.clone()
+    }
+
+    /// The domain's actions whose tool takes an amount, a bit per action
+    /// ([`Lexicon::action_bits`]): none, in a domain no action of which
+    /// takes one, and a summary's amounts are then never read for them.
+    #[must_use]
+    pub fn amount_actions(&self) -> u16 {
+        self.amount_actions
     }
 
     /// The domain's actions `word` (any case, one word) is a form of, a bit
@@ -676,10 +698,12 @@ mod tests {
                 ActionWords {
                     words: vec!["freeze".into(), "add".into()],
                     takes_away: false,
+                    takes_amount: false,
                 },
                 ActionWords {
                     words: vec!["cancel".into()],
                     takes_away: true,
+                    takes_amount: false,
                 },
             ],
             hand_over: Some(HandOverWords {

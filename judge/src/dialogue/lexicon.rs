@@ -30,6 +30,11 @@ pub(crate) const YES_HEADS: &[&[&str]] = &[
     &["of", "course"],
 ];
 
+/// Yes heads that also acknowledge ("Okay. When will it be cancelled?"
+/// may only take the news in): a question after one of them alone still
+/// leaves the decision open.
+pub(crate) const ACKNOWLEDGING_YES: &[&str] = &["ok", "okay", "k", "kk", "alright", "all", "right"];
+
 /// Go-ahead phrases that say yes anywhere in a statement (not inside a
 /// question): strong, they stand even if the reply adds an unrelated question.
 /// A domain adds those naming its actions ("please cancel").
@@ -400,6 +405,24 @@ pub(crate) const NEW_TOPIC: &[&[&str]] = &[
     &["separately"],
     &["in", "addition"],
     &["additionally"],
+];
+
+/// Markers saying that what follows is about something other than the
+/// decision ("Unrelated, but will I get a receipt?", "Quick side question:
+/// …"): the sentence moves on, whoever it is about.
+pub(crate) const TOPIC_CHANGES: &[&[&str]] = &[
+    &["unrelated"],
+    &["off", "topic"],
+    &["side", "question"],
+    &["side", "note"],
+    &["different", "question"],
+    &["different", "topic"],
+    &["on", "another", "note"],
+    &["on", "a", "different", "note"],
+    &["on", "a", "separate", "note"],
+    &["on", "a", "side", "note"],
+    &["change", "of", "subject"],
+    &["changing", "the", "subject"],
 ];
 
 /// The word that opens a new request when it comes among a sentence's first

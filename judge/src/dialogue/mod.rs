@@ -295,7 +295,7 @@ pub use inflect::inflections;
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
 pub use tokens::Word;
-pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, names_value};
+pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, amount_of, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later
@@ -376,6 +376,12 @@ pub struct TurnCues {
     /// and Confluence?"), each as the word naming it: a value one of them
     /// names is no subject of the action proposed ([`TurnCues::sets_aside`]).
     pub set_aside: Vec<Word>,
+    /// The amounts (canonical, as [`value::amount_of`] gives them) an agent
+    /// turn asking for a decision names in its sentences naming one of the
+    /// domain's actions: a summary stating amounts for the action states
+    /// them there ("I can waive $40.00 of it"), and an amount it names only
+    /// elsewhere ("The fee is $45.00") describes a record, not the call.
+    pub action_amounts: Vec<ValueToken>,
 }
 
 impl TurnCues {
@@ -786,6 +792,11 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 kept,
                 set_aside: if asks_decision {
                     asked.set_aside().to_vec()
+                } else {
+                    Vec::new()
+                },
+                action_amounts: if asks_decision {
+                    tokens::action_amounts(&turn.text, turn.lexicon())
                 } else {
                     Vec::new()
                 },
@@ -3960,6 +3971,7 @@ mod tests {
             actions: vec![ActionWords {
                 words: vec!["revoke".to_owned()],
                 takes_away: true,
+                takes_amount: false,
             }],
             record_nouns: vec!["access".to_owned()],
             ..DomainWords::default()

@@ -503,37 +503,18 @@ struct Piece<'t> {
 /// The sentences of `turn`: ended by `!` `?` `;` a line break, or a `.`
 /// that ends a word (not one inside `jo.doe@example.org` or `3.5`).
 fn sentence_pieces(turn: &str) -> Vec<Piece<'_>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    // The marks are ASCII, and no byte of a longer UTF-8 character is: a
-    // byte scan finds them where a scan of the characters does.
-    for (i, &b) in turn.as_bytes().iter().enumerate() {
-        let ends = match b {
-            b'!' | b'?' | b';' | b'\n' => true,
-            b'.' => turn
-                .get(i + 1..)
-                .and_then(|rest| rest.chars().next())
-                .is_none_or(char::is_whitespace),
-            _ => false,
-        };
-        if ends {
-            let end = i + 1;
-            if let Some(text) = turn.get(start..end) {
-                out.push(Piece {
-                    text,
-                    question: b == b'?',
-                });
-            }
-            start = end;
-        }
-    }
-    if let Some(text) = turn.get(start..).filter(|t| !t.trim().is_empty()) {
-        out.push(Piece {
-            text,
-            question: false,
-        });
-    }
-    out
+    super::tokens::sentence_spans(turn)
+        .filter_map(|(span, mark)| {
+            // A piece holds the mark that ends it; the text after the last
+            // one only when it says something.
+            let end = span.end + usize::from(mark.is_some());
+            let text = turn.get(span.start..end)?;
+            (mark.is_some() || !text.trim().is_empty()).then_some(Piece {
+                text,
+                question: mark == Some(b'?'),
+            })
+        })
+        .collect()
 }
 
 /// The words of `text`: runs of letters, digits and `_ - . @ / + '`,

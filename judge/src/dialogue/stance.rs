@@ -7,10 +7,10 @@ use std::borrow::Cow;
 use super::asked::{AskedWords, record_ids_in};
 use super::domain::{DomainClass, DomainPhrase, Lexicon};
 use super::lexicon::{
-    ACTION_OBJECT_WINDOW, ADDING_WORDS, ADDITIVE_FOCUS, ASKED_LINE_HEADS, BARE_REFUSAL_WORDS,
-    CONCEDING_OPENINGS, HYPOTHETICALS, KEEP_IDIOM_COMPLEMENTS, KEEP_IDIOM_HEADS,
-    KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OFFER_OBJECTS, OFFER_VERBS,
-    OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES,
+    ACKNOWLEDGING_YES, ACTION_OBJECT_WINDOW, ADDING_WORDS, ADDITIVE_FOCUS, ASKED_LINE_HEADS,
+    BARE_REFUSAL_WORDS, CONCEDING_OPENINGS, HYPOTHETICALS, KEEP_IDIOM_COMPLEMENTS,
+    KEEP_IDIOM_HEADS, KEEP_IDIOM_OBJECTS, NEW_TOPIC_HEAD, NEW_TOPIC_HEAD_WINDOW, OFFER_OBJECTS,
+    OFFER_VERBS, OVERLOOKING, OVERLOOKING_AUXILIARIES, PARTICIPLE_SUBJECTS, PRECEDENCE, PURPOSES,
     QUESTION_NOUNS, REQUEST_HEAD_WINDOW, RETENTION_AFTER_OBJECT, SARCASM_MARKS, TEMPORAL,
     WHOLE_SCOPE,
 };
@@ -57,6 +57,9 @@ pub(crate) struct Markers {
     /// A yes interjection opening a clause, or an agreement phrase, in a
     /// statement.
     pub weak_yes: bool,
+    /// Such a yes that does not also acknowledge ([`ACKNOWLEDGING_YES`]):
+    /// "Yes", "yep", "sure", not "Okay".
+    pub plain_yes: bool,
     /// A negator anywhere (idioms such as "no problem" excepted).
     pub negation: bool,
     /// A negator in the clause of the first yes or after it: one before the
@@ -171,10 +174,14 @@ impl Markers {
             }
             inquiry_list &= sentence.list.item;
             match scope {
-                // An offer of more after any yes asks nothing of the
-                // decision ("Yes. Do you need anything else from me?").
+                // A question after the yes asking about the action, or an
+                // offer of more, asks nothing of the decision ("Yes. When
+                // will it be ready?", "Okay. Do you need anything else from
+                // me?"); after a yes that may only acknowledge, a question
+                // about the action leaves it open ("Okay. When will it be
+                // cancelled?").
                 Scope::Answer
-                    if (m.go_ahead || (m.says_yes() && offers_more(sentence)))
+                    if (m.go_ahead || m.plain_yes || (m.says_yes() && offers_more(sentence)))
                         && (asks_for_information(sentence)
                             || announces_questions(sentence)
                             || (inquiry_list && lists_what_is_asked(sentence))) =>
@@ -333,7 +340,16 @@ impl Markers {
             let head = skip_fillers(clause);
             PhraseClass::Contrast.opens(head) || PhraseClass::ContrastHeads.opens(head)
         });
+        let retention = self.retention;
         self.read_next_request(sentence, asked);
+        // "How long do you keep a book on the shelf?" asks what the agent's
+        // side keeps; it keeps nothing ("Is it too late to keep it?" does).
+        let agent_keeps = all
+            .windows(2)
+            .any(|pair| matches!(pair, [you, verb] if you == "you" && KEEPING_VERBS.contains(&verb.as_str())));
+        if sentence.question && agent_keeps {
+            self.retention = retention;
+        }
         self.hedge |= PhraseClass::Hedges.any_in(all) || not_knowing(all);
         self.contrast |= opening_contrast;
         self.condition |= PhraseClass::FirmConditions
@@ -416,6 +432,11 @@ impl Markers {
         if !in_question {
             self.go_ahead |= go_ahead;
             self.weak_yes |= yes_head || agreement;
+            self.plain_yes |= agreement
+                || (yes_head
+                    && head
+                        .first()
+                        .is_some_and(|w| !ACKNOWLEDGING_YES.contains(&w.as_str())));
         }
         self.negation |= !negators.is_empty();
         self.defers |= !in_question && puts_off(clause);
@@ -649,7 +670,9 @@ enum Scope {
 
 /// Whether a sentence moves on to another request of the user's own: it
 /// opens with "also" (after fillers, "and", "but") or names another
-/// issue/question/thing, and speaks in the first person.
+/// issue/question/thing, and speaks in the first person; or it says that
+/// what follows is about something else ([`PhraseClass::TopicChanges`]:
+/// "Unrelated, but …", "Quick side question: …").
 fn opens_new_request(sentence: &Sentence) -> bool {
     let all = sentence.words();
     let head = all
@@ -658,8 +681,9 @@ fn opens_new_request(sentence: &Sentence) -> bool {
         .take(NEW_TOPIC_HEAD_WINDOW)
         .any(|w| w == NEW_TOPIC_HEAD);
     let marker = PhraseClass::NewTopic.any_in(all) || DomainPhrase::NewTopic.any_in(all);
-    (head || marker || follows_the_action(sentence))
-        && all.iter().any(|w| WordClass::FirstPerson.has(w))
+    PhraseClass::TopicChanges.any_in(all)
+        || ((head || marker || follows_the_action(sentence))
+            && all.iter().any(|w| WordClass::FirstPerson.has(w)))
 }
 
 /// Whether a sentence opens with a clause placing what follows after the
@@ -688,11 +712,15 @@ fn asks_for_information(sentence: &Sentence) -> bool {
     if orders_first(all, |w| WordClass::Precedence.has(w)) {
         return false;
     }
-    let head = sentence
-        .clauses()
-        .next()
-        .map(skip_fillers)
-        .unwrap_or_default();
+    // "Quick questions: how long …?": past a clause naming questions, the
+    // question itself.
+    let mut clauses = sentence.clauses();
+    let first = clauses.next().unwrap_or_default();
+    let head = match clauses.next() {
+        Some(next) if first.iter().any(|w| QUESTION_NOUNS.contains(&w.as_str())) => next,
+        _ => first,
+    };
+    let head = skip_fillers(head);
     let word = |i: usize| head.get(i);
     let negated_next = word(1).is_some_and(|w| WordClass::Negators.has(w));
     let wh_question = word(0).is_some_and(|w| WordClass::Interrogatives.has(w)) && !negated_next;
@@ -2211,6 +2239,45 @@ mod tests {
     /// A reply's markers, read with the tau2 bundles' words.
     fn markers(reply: &str) -> Markers {
         read_in(reply, None)
+    }
+
+    #[test]
+    fn a_question_after_a_plain_yes_asks_about_the_action() {
+        for reply in [
+            "1. Yes\n2. Yes\n\nWhen will they be ready?",
+            "Yes. How long will the refund take?",
+            "Yes, please cancel it. Quick questions: how long do you keep my card details on file?",
+            "Yes. If anything fails, just let me know.",
+        ] {
+            assert_eq!(markers(reply).stance(), Stance::Affirm, "{reply}");
+        }
+        for reply in [
+            // The question orders something before the action, asks the
+            // agent to act, or the yes itself is asked.
+            "Yes. Before you do it, what is the fee?",
+            "Yes. Can you do it tomorrow instead?",
+            "Yes? When will it arrive?",
+            "Yes, only if it is free. When will it arrive?",
+        ] {
+            assert_ne!(markers(reply).stance(), Stance::Affirm, "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_sentence_changing_the_topic_moves_on() {
+        for reply in [
+            "Yes, go ahead with the 15,000. Unrelated, but will I get a letter, or does it just show up in the app?",
+            "Yes, go ahead. Quick side question: how long is the password valid before it expires?",
+            "Go ahead. On a different note, my address changed, but I'll update it myself.",
+        ] {
+            assert_eq!(markers(reply).stance(), Stance::Affirm, "{reply}");
+        }
+        // A refusal bearing on the action still counts there.
+        let m = markers("Yes, go ahead. Unrelated, but actually don't cancel it.");
+        assert_ne!(m.stance(), Stance::Affirm);
+        // Without a yes before it, nothing moves on.
+        let m = markers("Unrelated, but will I get a letter?");
+        assert_ne!(m.stance(), Stance::Affirm);
     }
 
     fn read_in(reply: &str, asked: Option<&AskedWords>) -> Markers {

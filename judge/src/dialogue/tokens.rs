@@ -11,7 +11,7 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::ops::Deref;
+use std::ops::{Deref, Range};
 
 use smol_str::{SmolStr, StrExt};
 
@@ -464,29 +464,13 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
 pub(crate) fn sentences_in(text: &str, lexicon: &Lexicon) -> Vec<Sentence> {
     let normalised = normalise(text);
     let mut out: Vec<Sentence> = Vec::new();
-    let mut start = 0;
     let mut places = ListPlaces::default();
-    // The marks are ASCII, so a byte scan finds them (no byte of a longer
-    // UTF-8 character is ASCII).
-    for (at, &b) in normalised.as_bytes().iter().enumerate() {
-        let ends = match b {
-            b'!' | b'?' | b';' | b'\n' => true,
-            b'.' => normalised
-                .get(at + 1..)
-                .and_then(|rest| rest.chars().next())
-                .is_none_or(char::is_whitespace),
-            _ => false,
-        };
-        if !ends {
-            continue;
-        }
-        let text = normalised.get(start..at).unwrap_or_default();
-        let mut sentence = sentence(text, b == b'?', lexicon);
-        sentence.list = places.place(text, b);
-        start = at + 1;
+    for (text, end) in sentence_texts(&normalised) {
+        let mut sentence = sentence(text, end == b'?', lexicon);
+        sentence.list = places.place(text, end);
         if sentence.is_empty() {
             // "Yes?!" or "...?": a bare mark belongs to the sentence before.
-            if b == b'?'
+            if end == b'?'
                 && let Some(last) = out.last_mut()
             {
                 last.question = true;
@@ -495,13 +479,87 @@ pub(crate) fn sentences_in(text: &str, lexicon: &Lexicon) -> Vec<Sentence> {
         }
         out.push(sentence);
     }
-    let text = normalised.get(start..).unwrap_or_default();
-    let mut last = sentence(text, false, lexicon);
-    last.list = places.place(text, b'\n');
-    if !last.is_empty() {
-        out.push(last);
-    }
     out
+}
+
+/// Where the sentences of a text end, as [`sentences_in`] splits
+/// normalised text: each sentence's byte range, without the mark that ends
+/// it, and that mark (`None` for the text after the last one). A `.` ends a
+/// sentence only when whitespace or the end follows it, so `$22.55` and
+/// `jo.doe@example.org` stay whole; `!`, `?`, `;` and line breaks always
+/// end one. Sentences holding no word are among them.
+pub(crate) fn sentence_spans(text: &str) -> impl Iterator<Item = (Range<usize>, Option<u8>)> + '_ {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut at = 0;
+    let mut done = false;
+    // The marks are ASCII, so a byte scan finds them (no byte of a longer
+    // UTF-8 character is ASCII).
+    std::iter::from_fn(move || {
+        while let Some(&b) = bytes.get(at) {
+            let ends = match b {
+                b'!' | b'?' | b';' | b'\n' => true,
+                b'.' => text
+                    .get(at + 1..)
+                    .and_then(|rest| rest.chars().next())
+                    .is_none_or(char::is_whitespace),
+                _ => false,
+            };
+            at += 1;
+            if ends {
+                let span = start..at - 1;
+                start = at;
+                return Some((span, Some(b)));
+            }
+        }
+        if done {
+            return None;
+        }
+        done = true;
+        Some((start..bytes.len(), None))
+    })
+}
+
+/// The sentences of a text ([`sentence_spans`]), each with the mark that
+/// ends it (`\n` for the last).
+fn sentence_texts(text: &str) -> impl Iterator<Item = (&str, u8)> + '_ {
+    sentence_spans(text)
+        .map(|(span, mark)| (text.get(span).unwrap_or_default(), mark.unwrap_or(b'\n')))
+}
+
+/// The amounts (canonical, [`super::value::amount_of`]) that the sentences
+/// of `text` naming one of `lexicon`'s actions taking an amount
+/// ([`Lexicon::amount_actions`]) name (split as
+/// [`sentences_in`] splits normalised text): where an agent's summary
+/// states the amounts it gives the action ("I can waive $40.00 of it",
+/// "Amount disputed: 300.00"). Only a sentence naming an amount has its
+/// words looked up.
+#[must_use]
+pub(crate) fn action_amounts(text: &str, lexicon: &Lexicon) -> Vec<SmolStr> {
+    let taking = lexicon.amount_actions();
+    if taking == 0 || !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
+    let mut stated: Vec<SmolStr> = Vec::new();
+    for (sentence, _) in sentence_texts(text) {
+        if !sentence.bytes().any(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let amounts = super::value::amounts_named(sentence);
+        if amounts.is_empty()
+            || !words(sentence)
+                .iter()
+                .any(|word| lexicon.action_bits(word) & taking != 0)
+        {
+            continue;
+        }
+        for amount in amounts {
+            if !stated.contains(&amount) {
+                stated.push(amount);
+            }
+        }
+    }
+    stated
 }
 
 /// What [`sentences_in`] knows of the lines so far, to place each
@@ -844,6 +902,29 @@ pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&Word> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialogue::{ActionWords, DomainWords};
+
+    #[test]
+    fn a_summary_states_the_amounts_it_gives_the_action_where_it_names_it() {
+        let words = |takes_amount: bool| DomainWords {
+            actions: vec![ActionWords {
+                words: vec!["waive".to_owned(), "dispute".to_owned()],
+                takes_away: false,
+                takes_amount,
+            }],
+            ..DomainWords::default()
+        };
+        let lexicon = Lexicon::new(&words(true));
+        let summary = "The late-return fee on BK-38817 is $45.00. I can waive $40.00 of it, \
+                       leaving $5.00. Shall I go ahead?";
+        assert_eq!(action_amounts(summary, &lexicon), ["40", "5"]);
+        let lines = "* Transaction: txn_9003, 30 Nov 2026, 1,200.00\n* Amount disputed: **300.00**\nMay I file this dispute?";
+        assert_eq!(action_amounts(lines, &lexicon), ["300"]);
+        // A summary naming no amount beside the action states none.
+        assert!(action_amounts("The fee is $45. Shall I waive it?", &lexicon).is_empty());
+        // Nor does a domain none of whose actions takes an amount.
+        assert!(action_amounts(summary, &Lexicon::new(&words(false))).is_empty());
+    }
 
     #[test]
     fn contractions_become_not() {

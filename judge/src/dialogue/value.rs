@@ -831,6 +831,14 @@ fn joins_token(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '@' | '/' | '+' | '\'')
 }
 
+/// The amounts a text names, canonical ([`amount_of`]), as a turn read
+/// with [`ReadTurn::new`] holds them.
+pub(crate) fn amounts_named(text: &str) -> Vec<SmolStr> {
+    let mut amounts = Vec::new();
+    scan(text, Some(&mut amounts), |_, _, _| {});
+    amounts
+}
+
 /// Lower-case tokens of a turn or value: split at whitespace and markup
 /// (`#`, quotes, back-ticks, `*`, brackets, commas, …), then stripped of the
 /// punctuation that ends a sentence or wraps a word ([`scan`]).

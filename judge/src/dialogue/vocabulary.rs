@@ -24,8 +24,8 @@ use super::lexicon::{
     KEPT_AFTER, KEPT_BEFORE, LATER_TIMES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
     NO_NEED_TAIL, OBJECT_WORDS, PAUSES, PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS,
     RESTATED_ANSWERS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS,
-    SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, VERDICTS, WAITING_HEADS, WISHES, WITHDRAWAL_HEADS,
-    WITHDRAWALS, YES_HEADS,
+    SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, TOPIC_CHANGES, VERDICTS, WAITING_HEADS, WISHES,
+    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -180,6 +180,7 @@ pub(crate) enum PhraseClass {
     Hedges,
     Corrections,
     NewTopic,
+    TopicChanges,
     Retention,
     Withdrawals,
     WithdrawalHeads,
@@ -203,7 +204,7 @@ pub(crate) enum PhraseClass {
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 34] = [
+    const ALL: [PhraseClass; 35] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -219,6 +220,7 @@ impl PhraseClass {
         PhraseClass::Hedges,
         PhraseClass::Corrections,
         PhraseClass::NewTopic,
+        PhraseClass::TopicChanges,
         PhraseClass::Retention,
         PhraseClass::Withdrawals,
         PhraseClass::WithdrawalHeads,
@@ -258,6 +260,7 @@ impl PhraseClass {
             PhraseClass::Hedges => HEDGES,
             PhraseClass::Corrections => CORRECTIONS,
             PhraseClass::NewTopic => NEW_TOPIC,
+            PhraseClass::TopicChanges => TOPIC_CHANGES,
             PhraseClass::Retention => RETENTION,
             PhraseClass::Withdrawals => WITHDRAWALS,
             PhraseClass::WithdrawalHeads => WITHDRAWAL_HEADS,

@@ -402,6 +402,7 @@ mod tests {
                 .map(|w| ActionWords {
                     words: vec![(*w).to_owned()],
                     takes_away: false,
+                    takes_amount: false,
                 })
                 .collect(),
             record_nouns: record_nouns.iter().map(|n| (*n).to_owned()).collect(),

@@ -35,6 +35,7 @@ fn reads_as_consent(case: &Case) -> bool {
                 .map(|w| (*w).to_owned())
                 .collect(),
             takes_away: false,
+            takes_amount: false,
         }],
         ..DomainWords::default()
     };

@@ -14,6 +14,7 @@ pub fn tau2_words() -> DomainWords {
     let action = |words: &[&str], takes_away: bool| ActionWords {
         words: list(words),
         takes_away,
+        takes_amount: false,
     };
     DomainWords {
         actions: vec![
