@@ -117,6 +117,16 @@ fn the_bank_card_reply_probes_pass() {
     probes_pass("bank-card", "replies.jsonl", 12);
 }
 
+/// The rental fixture's probes of a reservation about a booking the request
+/// never named (`probes/beside-yes.jsonl`): beside a yes naming none, a
+/// refusal of another booking by its id or plate is that booking's alone;
+/// one naming the asked booking by its plate, or a reply naming another
+/// booking as the one it means, is no yes.
+#[test]
+fn the_rental_beside_yes_probes_pass() {
+    probes_pass("rental", "beside-yes.jsonl", 14);
+}
+
 /// `turnstile test` passes every one of the `expectations` of the probe
 /// file `file` of the fixture bundle `domain`.
 fn probes_pass(domain: &str, file: &str, expectations: usize) {
@@ -458,7 +468,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 64] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 67] = [
         (
             "pharmacy",
             "round10",
@@ -597,6 +607,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "u2-speed-next-parcel-friday-allow",
                 "u2-cancel-then-giftcard-allow",
                 "u2-claim-then-upgrade-allow",
+                "u3-claim-how-long-allow",
                 "u3-cancel-anything-else-allow",
                 "u3-hold-pickup-questions-allow",
                 "u5-speed-patience-allow",
@@ -1687,6 +1698,54 @@ fn the_blind_suites_keep_their_verdicts() {
                 "rental-rt-class-conditional-then-allow#14",
                 "rental-rt-other-amount#12",
                 "rental-rt-yes-to-other-question#12",
+            ],
+        ),
+        (
+            "hotel",
+            "round30",
+            &[],
+            &[
+                "p01-short-cancel-yes-allow",
+                "p02-markdown-dates-sure-go-ahead-allow",
+                "p03-numbered-two-actions-1yes-2yes-allow#11",
+                "p04-json-refund-please-do-allow",
+                "p05-breakfast-thats-right-book-it-allow",
+                "p06-two-stays-city-cancel-porto-allow-then-lisbon-block",
+                "p17-yes-with-email-question-allow",
+                "p18-go-ahead-with-timing-question-refund-allow",
+                "p26-partial-refund-of-spa-allow",
+            ],
+        ),
+        (
+            "rental",
+            "round30r",
+            &[],
+            &[
+                "r1-cancel-denver-user-hesitates-on-austin-allow",
+                "r1-extend-seattle-user-excludes-other-plate-allow",
+                "r1-class-austin-user-refuses-other-by-id-allow",
+                "r1-waive-fuel-user-keeps-late-fee-allow",
+                "r2-extend-context-original-date-allow",
+                "r2-add-driver-context-driver-count-allow",
+                "r2-class-context-current-class-allow",
+                "r3-yes-thanks-for-being-quick-allow",
+                "r3-yes-please-will-i-get-email-allow",
+                "r3-numbered-yes-with-side-question-allow",
+                "r1-json-agent-cancel-other-booking-named-by-plate-allow",
+            ],
+        ),
+        (
+            "parcel",
+            "round30r",
+            &[],
+            &[
+                "r1-cancel-phone-case-user-unsure-about-chair-allow",
+                "r2-cancel-context-other-reason-mentioned-allow",
+                "r2-claim-context-original-payment-replacement-allow",
+                "r3-yes-wait-actually-then-clean-yes#12",
+                "r3-yes-cheers-allow",
+                "r3-yes-please-how-long-refund-allow",
+                "r3-terse-ok-do-it-with-question-allow",
             ],
         ),
     ];

@@ -435,7 +435,7 @@ impl Names<'_> {
                 };
                 format!("{}said({who}, {})", not(*negated), self.operand(*operand))
             }
-            Some(CNode::Confirmed { set, negated }) => {
+            Some(CNode::Confirmed { set, negated, .. }) => {
                 let members: Vec<String> = encoded
                     .sets
                     .get(*set as usize)

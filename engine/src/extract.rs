@@ -1071,10 +1071,10 @@ impl Extractor {
     }
 
     /// The records a user turn at `k` holds back (`TurnCues::held_back`):
-    /// no yes of the turn is to a call carrying one, by its id or by a
-    /// string its fields were read as that no record the turn's answer
-    /// names shares (a prescription's medication, not the store both are
-    /// picked up at). A refused record's values refuse such a call. A
+    /// no yes of the turn is to a call carrying one, by its id, by an alias
+    /// value of it, or by a string its fields were read as that no record
+    /// the turn's answer names shares (a prescription's medication, not the
+    /// store both are picked up at). A refused record's values refuse such a call. A
     /// record is found by its identifier word, or as a word of a value
     /// (`4d2214` of `crd_4d2214`). Returns the words no value known yet
     /// writes: a value known later is read against them
@@ -1111,6 +1111,18 @@ impl Extractor {
                         value: Value::Str(*value),
                         event: k,
                         picked_another: *refused,
+                    });
+                }
+                // An alias value ("the car 2BRT660") holds back its record;
+                // one the answer names too ("Yes, extend BK-51004. Don't
+                // touch 2BRT660.") leaves no yes to it.
+                if let Some(record) = self.aliases.get(&id).copied().flatten()
+                    && !passed.iter().any(|p| p.value == Value::Str(record))
+                {
+                    passed.push(PassedOverFact {
+                        value: Value::Str(record),
+                        event: k,
+                        picked_another: *refused && !shared.contains(&record),
                     });
                 }
             }

@@ -34,9 +34,11 @@ const TABLE: &[(&str, Want)] = &[
     ("Yes.", Yes),
     ("yes", Yes),
     ("Yes, that all looks good. Please proceed.", Yes),
+    // Said to a request about #W4689314; to this table's request, about
+    // #W5481803, it names another order as the one the yes is for.
     (
         "Yes—please proceed with the return exactly as outlined. Only the digital camera from order #W4689314 (quantity 1). No other items. Please refund to the original payment method.",
-        Yes,
+        Unknown,
     ),
     (
         "Yes, please go ahead and cancel the reservation for me.",

@@ -652,7 +652,10 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
         (
             2,
             prop::collection::vec(dialogue_operand(v, args), 1..=2)
-                .prop_map(Check::Confirmed)
+                .prop_map(|values| Check::Confirmed {
+                    values,
+                    call: Vec::new(),
+                })
                 .boxed(),
         ),
     ];
@@ -1023,7 +1026,10 @@ fn random_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
         (
             1,
             prop::collection::vec(operand(v, args), 0..=2)
-                .prop_map(Check::Confirmed)
+                .prop_map(|values| Check::Confirmed {
+                    values,
+                    call: Vec::new(),
+                })
                 .boxed(),
         ),
         (1, any::<bool>().prop_map(Check::Const).boxed()),
@@ -1185,8 +1191,19 @@ fn auth_check(v: &Vocab) -> BoxedStrategy<Check> {
                 .boxed(),
         ),
     ]);
-    let confirmed = with
-        .prop_map(move |rest| Check::Confirmed(std::iter::once(key.clone()).chain(rest).collect()))
+    // The rest of the call a consent covers: none, or the item ids.
+    let call = prop::bool::weighted(0.5).prop_map(|items| {
+        if items {
+            vec![arg(path_item_ids())]
+        } else {
+            Vec::new()
+        }
+    });
+    let confirmed = (with, call)
+        .prop_map(move |(rest, call)| Check::Confirmed {
+            values: std::iter::once(key.clone()).chain(rest).collect(),
+            call,
+        })
         .boxed();
     weighted(vec![(3, check(v, true)), (2, confirmed)])
 }
@@ -1226,7 +1243,7 @@ fn uses_args(check: &Check) -> bool {
     match check {
         Check::Const(_) | Check::Happened(_) => false,
         Check::Said { value, .. } => operand(value),
-        Check::Confirmed(values) => values.iter().any(operand),
+        Check::Confirmed { values, call } => values.iter().chain(call).any(operand),
         Check::Compare { lhs, rhs, .. } => operand(lhs) || operand(rhs),
         Check::OneOf { operand: o, set } => operand(o) || set.iter().any(operand),
         Check::Contains { item, list } => operand(item) || operand(list),
@@ -2257,13 +2274,14 @@ fn show_check(c: &Check) -> String {
         Check::Any(cs) => join(cs, " || ", "any()"),
         Check::Happened(f) => show_filter(f),
         Check::Said { speaker, value } => format!("said({speaker:?}, {})", show_operand(value)),
-        Check::Confirmed(values) => format!(
-            "confirmed({})",
+        Check::Confirmed { values, call } => format!(
+            "confirmed({}; call {})",
             values
                 .iter()
                 .map(show_operand)
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            call.iter().map(show_operand).collect::<Vec<_>>().join(", ")
         ),
     }
 }
@@ -2568,7 +2586,10 @@ fn consent_case(pending: bool) -> (Violation, bool) {
     let guard = checks.push(Check::All(vec![
         pinned(),
         is_pending(),
-        Check::Confirmed(vec![arg(path_order_id()), Operand::Const(Value::Str(word))]),
+        Check::Confirmed {
+            values: vec![arg(path_order_id()), Operand::Const(Value::Str(word))],
+            call: Vec::new(),
+        },
     ]));
     let bind = step("read", Timing::Result(LOOKUP), None, vec![0]);
     let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
@@ -2702,7 +2723,10 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
 /// over `events`; the events at which the two evaluators agree it is allowed.
 fn allowed_under_confirmed(events: Vec<EventFacts>) -> Vec<u32> {
     let mut checks = CheckSet::default();
-    let guard = checks.push(Check::Confirmed(vec![arg(path_order_id())]));
+    let guard = checks.push(Check::Confirmed {
+        values: vec![arg(path_order_id())],
+        call: Vec::new(),
+    });
     let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
     auth.authorizes = Some(CANCEL);
     let case = Case {

@@ -71,6 +71,7 @@ impl ConsentSpec {
         let Some(CNode::Confirmed {
             set,
             negated: false,
+            ..
         }) = encoded.cnodes.get(atom as usize)
         else {
             return Condition::Formal;
@@ -121,7 +122,7 @@ impl ConsentSpec {
 /// replaced by a condition that always holds and reads the same operands.
 fn assume(check: &Check, words: &[Symbol]) -> Check {
     match check {
-        Check::Confirmed(operands) if is_consent(operands, words) => {
+        Check::Confirmed { values, .. } if is_consent(values, words) => {
             Check::Any(vec![check.clone(), Check::Not(Box::new(check.clone()))])
         }
         Check::Not(inner) => Check::Not(Box::new(assume(inner, words))),
@@ -131,7 +132,9 @@ fn assume(check: &Check, words: &[Symbol]) -> Check {
     }
 }
 
-fn is_consent(operands: &[Operand], words: &[Symbol]) -> bool {
+/// Whether `confirmed(operands)` at a write whose action `words` names is
+/// consent: the call's arguments and exactly one of the words.
+pub fn is_consent(operands: &[Operand], words: &[Symbol]) -> bool {
     consent_shape(operands.iter().map(|operand| match operand {
         Operand::Arg(_) => Part::Arg,
         Operand::Const(Value::Str(word)) if words.contains(word) => Part::Word,

@@ -72,6 +72,9 @@ pub enum CNode {
     Confirmed {
         /// Index into [`Encoded::sets`]: the operand nodes.
         set: u32,
+        /// Index into [`Encoded::sets`]: the call's other arguments naming
+        /// records or literals ([`Check::Confirmed`]'s `call`), if any.
+        call: Option<u32>,
         /// Whether the node holds when there is no such confirmation instead.
         negated: bool,
     },
@@ -304,14 +307,19 @@ impl Encoded {
                     negated,
                 })
             }
-            Check::Confirmed(values) => {
+            Check::Confirmed { values, call } => {
                 let members = values
                     .iter()
                     .map(|m| self.operand(m, paths, mask))
                     .collect();
                 self.sets.push(members);
                 let set = index(self.sets.len() - 1);
-                self.push_c(CNode::Confirmed { set, negated })
+                let call = (!call.is_empty()).then(|| {
+                    let members = call.iter().map(|m| self.operand(m, paths, mask)).collect();
+                    self.sets.push(members);
+                    index(self.sets.len() - 1)
+                });
+                self.push_c(CNode::Confirmed { set, call, negated })
             }
         }
     }

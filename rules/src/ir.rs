@@ -256,7 +256,15 @@ pub enum Check {
     /// turn that asked for a decision and named every value (every element
     /// of every list), and no user turn since refused, withdrew or
     /// qualified it (nor, after the yes, asked for another action).
-    Confirmed(Vec<Operand>),
+    Confirmed {
+        /// The values the summary must name.
+        values: Vec<Operand>,
+        /// The call's other arguments that name records or enum literals
+        /// (consent at a write only): a request naming, in place of one of
+        /// them, another record or literal of its kind is no summary of
+        /// this call.
+        call: Vec<Operand>,
+    },
 }
 
 /// Every check of a compiled bundle, addressed by [`CheckId`].

@@ -38,7 +38,7 @@ mod steps;
 mod value;
 mod visit;
 
-pub use consent::{Condition, ConsentSpec};
+pub use consent::{Condition, ConsentSpec, is_consent};
 pub use encode::{CNode, Encoded, FilterNode, ONode};
 pub use env::{Env, MAX_VARS};
 pub use evaluate::{

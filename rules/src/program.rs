@@ -205,6 +205,7 @@ crepe! {
     @input pub struct ICHappened(pub u32, pub u32, pub bool);
     @input pub struct ICSaid(pub u32, pub Speaker, pub u32, pub bool);
     @input pub struct ICConfirmed(pub u32, pub u32, pub bool);
+    @input pub struct ICConfirmedCall(pub u32, pub u32);
     @input pub struct IOConst(pub u32, pub Value);
     @input pub struct IOVar(pub u32, pub VarId);
     @input pub struct IOArg(pub u32, pub u32);
@@ -298,6 +299,7 @@ crepe! {
     NeedFilter(f, k, e) <- Eval(c, k, e), ICHappened(c, f, _);
     Need(o, k, e) <- Eval(c, k, e), ICSaid(c, _, o, _);
     Need(m, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m);
+    Need(m, k, e) <- Eval(c, k, e), ICConfirmedCall(c, s), ISetMember(s, m);
     Need(i, k, e) <- Need(o, k, e), IOField(o, _, i, _);
     Need(i, k, e) <- Need(o, k, e), IOAgg(o, _, i, _);
     Need(key, k, e) <- Need(o, k, e), IOCount(o, _, key);
@@ -424,6 +426,24 @@ crepe! {
         !IMention(v, a, Speaker::Agent);
     NotSummary(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), ConfVal(c, k, e, v),
         IDeclined(v, a);
+    // Consent covers the whole call: a request naming, in place of one of
+    // the call's other arguments (`ICConfirmedCall`), another record or
+    // literal of its kind (as `Rivalled` below) states another call.
+    struct CallVal(u32, u32, Env, Value);
+    CallVal(c, k, e, v) <- ConfReady(c, k, e), ICConfirmedCall(c, s), ISetMember(s, m),
+        Val(m, k, e, _, v), !ConfVal(c, k, e, v);
+    struct CallRival(u32, u32, Env, u32, Value);
+    CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), IAskTurn(a), (a <= k),
+        !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
+        !ConfVal(c, k, e, w), IRecord(v), IMention(v, ev, _), (ev <= k), IRecord(w);
+    CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), let Value::Str(vs) = v,
+        EntityRead(t, vs, rv), (rv <= k), IAskTurn(a), (a <= k),
+        !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
+        !ConfVal(c, k, e, w), let Value::Str(ws) = w, EntityRead(t, ws, rw), (rw <= k);
+    CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), ILiteral(v, set), IAskTurn(a), (a <= k),
+        !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
+        !ConfVal(c, k, e, w), ILiteral(w, set);
+    NotSummary(c, k, e, a) <- CallRival(c, k, e, a, _);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);
     struct LaterSummary(u32, u32, Env, u32);

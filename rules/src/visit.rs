@@ -61,6 +61,8 @@ pub fn walk_condition<V: Visitor + ?Sized>(visitor: &mut V, tree: &Encoded, c: u
             }
         }
         Some(CNode::Said { operand, .. }) => visitor.operand(tree, *operand),
+        // The call's other arguments are the call's own, read at it: no
+        // operand the condition cites.
         Some(CNode::Confirmed { set, .. }) => {
             for &member in set_members(tree, *set) {
                 visitor.operand(tree, member);
@@ -205,7 +207,10 @@ mod tests {
                     rhs: Operand::Const(Value::Int(2)),
                 },
             ]),
-            Check::Confirmed(vec![field(1, Operand::Arg(ArgPath::default()), 3)]),
+            Check::Confirmed {
+                values: vec![field(1, Operand::Arg(ArgPath::default()), 3)],
+                call: Vec::new(),
+            },
         ]));
         let tree = Encoded::new(&checks);
         let mut census = Census::default();

@@ -11,6 +11,7 @@ use turnstile_rules::{
     Duration, EventFilter, Operand, Outcome, Value, ValueType, VarId,
 };
 
+use crate::bundle::model::{Side, ToolKind};
 use crate::compile::Ctx;
 use crate::compile::typecheck::{Site, Typed, element};
 use crate::diag::{ProblemKind, name_hint, with_article};
@@ -146,9 +147,14 @@ impl Ctx<'_> {
                     .iter()
                     .map(|v| self.lower_dialogue_value(scope, site, v, true))
                     .collect();
-                Some(Check::Confirmed(
-                    lowered.into_iter().collect::<Option<_>>()?,
-                ))
+                let values: Vec<Operand> = lowered.into_iter().collect::<Option<_>>()?;
+                let call = match scope.tool {
+                    Some(tool) if self.is_consent_at(tool, &values) => {
+                        self.other_arguments(tool, &values)
+                    }
+                    _ => Vec::new(),
+                };
+                Some(Check::Confirmed { values, call })
             }
             ExprKind::InOperand { operand, list } => {
                 let (item, list_typed) = (
@@ -772,6 +778,46 @@ impl Ctx<'_> {
     }
 
     /// Types a path into `tool`'s arguments.
+    /// Whether `confirmed(values)` at a call of `tool` is consent: `tool`
+    /// is an agent's write, and the values are its arguments and one of its
+    /// action words (any inflection).
+    fn is_consent_at(&self, tool: &Tool, values: &[Operand]) -> bool {
+        if tool.kind != ToolKind::Write || tool.side != Side::Agent {
+            return false;
+        }
+        // The one constant must be an action word: only its form is looked up.
+        let mut constants = values.iter().filter_map(|v| match v {
+            Operand::Const(Value::Str(word)) => Some(*word),
+            _ => None,
+        });
+        let (Some(symbol), None) = (constants.next(), constants.next()) else {
+            return false;
+        };
+        let word = self.interner.resolve(symbol);
+        tool.actions.iter().any(|action| {
+            turnstile_judge::dialogue::inflections(action)
+                .iter()
+                .any(|form| form == word)
+        }) && turnstile_rules::is_consent(values, &[symbol])
+    }
+
+    /// The arguments of `tool` a person names as records or literals (a
+    /// string or an enum, one value each), other than those `values` reads
+    /// whole: the rest of the call a consent covers.
+    fn other_arguments(&mut self, tool: &Tool, values: &[Operand]) -> Vec<Operand> {
+        tool.params
+            .iter()
+            .filter(|(_, ty)| matches!(ty, ValueType::Str | ValueType::Enum(_)))
+            .map(|(name, _)| ArgPath(vec![ArgStep::Key(self.interner.intern(name))]))
+            .filter(|path| {
+                !values
+                    .iter()
+                    .any(|v| matches!(v, Operand::Arg(p) if p == path))
+            })
+            .map(Operand::Arg)
+            .collect()
+    }
+
     pub(crate) fn lower_arg_path(
         &mut self,
         site: Site<'_>,

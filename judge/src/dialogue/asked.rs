@@ -175,17 +175,7 @@ impl AskedWords {
     /// summary of two orders) is a yes to the ones it names: that is decided
     /// against the write's key values ([`names_other_records`]), not here.
     pub(crate) fn selects_part(&self, reply: &[Word], written: &[String]) -> bool {
-        // "card 7732" to a request naming CARD-7731 names a card.
-        let named = ids_in(reply, is_record_id, |id| {
-            written.iter().any(|w| w == id) || self.latest_ids.iter().any(|l| same_kind(l, id))
-        });
-        let beside = self.latest.iter().chain(&self.latest_ids).any(|l| {
-            let of_kind: Vec<&String> = named.iter().filter(|n| same_kind(n, l)).collect();
-            !of_kind.is_empty()
-                && !of_kind
-                    .iter()
-                    .any(|n| self.latest.contains(n) || self.latest_ids.contains(n))
-        });
+        let beside = self.names_another_of_kind(reply, written);
         let several = self.latest.iter().any(|id| {
             self.latest
                 .iter()
@@ -200,6 +190,23 @@ impl AskedWords {
                         && (noun == "one" || noun.tags().has(DomainClass::RecordNoun)))
             });
         beside || selects
+    }
+
+    /// Whether `words` (of a reply whose record ids are `written`) name
+    /// identifiers of a kind the latest request for a decision named, none
+    /// of them one it named: "Just BK-51019" to a request for BK-51004.
+    pub(crate) fn names_another_of_kind(&self, words: &[Word], written: &[String]) -> bool {
+        // "card 7732" to a request naming CARD-7731 names a card.
+        let named = ids_in(words, is_record_id, |id| {
+            written.iter().any(|w| w == id) || self.latest_ids.iter().any(|l| same_kind(l, id))
+        });
+        self.latest.iter().chain(&self.latest_ids).any(|l| {
+            let of_kind: Vec<&String> = named.iter().filter(|n| same_kind(n, l)).collect();
+            !of_kind.is_empty()
+                && !of_kind
+                    .iter()
+                    .any(|n| self.latest.contains(n) || self.latest_ids.contains(n))
+        })
     }
 
     /// Notes the text of a request for a decision just added: the record
@@ -734,6 +741,28 @@ impl AskedWords {
     /// Whether the latest request for a decision named no record id, or
     /// named the identifier `word` (as a reply's word holds it: `40812` or
     /// `rx40812` for RX-40812).
+    /// Whether the latest request for a decision wrote record ids, none of
+    /// them one of `own` (as a reply's words hold them), each of which is an
+    /// id of a kind it wrote or one long enough to name a record by itself
+    /// (a plate, "9QWE118"; not "Q4" or "8GB").
+    pub(crate) fn names_records_other_than(&self, own: &[&Word]) -> bool {
+        // A reply may write an id's digits apart from its letters
+        // ("BK-51019" read as "51019").
+        let of_kind = |latest: &String, id: &str| {
+            same_kind(latest, id)
+                || (id.bytes().all(|b| b.is_ascii_digit())
+                    && latest.trim_start_matches(|c: char| c.is_alphabetic()).len() == id.len())
+        };
+        let names_a_record = |id: &&Word| {
+            let digits = id.bytes().filter(u8::is_ascii_digit).count();
+            self.latest_ids.iter().any(|l| of_kind(l, id))
+                || (id.len() >= WRITTEN_ID_DIGITS + 2 && digits >= WRITTEN_ID_DIGITS - 1)
+        };
+        !self.latest_ids.is_empty()
+            && own.iter().all(names_a_record)
+            && !own.iter().any(|id| self.latest_names_or_none(id))
+    }
+
     pub(crate) fn latest_names_or_none(&self, word: &str) -> bool {
         self.item_word(word).is_some()
             || self.latest_ids.is_empty()
@@ -1899,6 +1928,16 @@ pub(crate) fn is_identifier(word: &str) -> bool {
     }
     let digits = word.chars().filter(char::is_ascii_digit).count();
     let letters = word.chars().any(char::is_alphabetic);
+    // An ordinal or a time of day ("the 29th", "4pm") is no record.
+    let ordinal_or_time = || {
+        let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        rest.len() == 2
+            && rest.len() < word.len()
+            && ["st", "nd", "rd", "th", "am", "pm"].contains(&rest)
+    };
+    if letters && ordinal_or_time() {
+        return false;
+    }
     (letters && digits > 0) || (digits >= 5 && !letters)
 }
 

@@ -1136,6 +1136,26 @@ pub(crate) const EXCLUDING_WORDS: &[&str] = &["except", "apart", "excluding", "b
 
 /// Verbs by which a reply keeps a part of what a request laid out as it
 /// is ("leave Steve's", "skip the second").
+/// Verbs reporting what someone said or agreed to ("she says yes").
+pub(crate) const REPORTING_VERBS: &[&str] = &[
+    "says", "said", "agrees", "agreed", "approves", "approved", "thinks", "wants", "told",
+    "replied", "answered", "reckons", "insists",
+];
+
+/// Words that are no third person before a reporting verb: the user, the
+/// agent, or no person at all ("that said", "as said"); nor are the words
+/// reaching over records ([`WHOLE_SCOPE`]: "Both agreed").
+pub(crate) const NOT_THIRD_PERSONS: &[&str] = &[
+    "i", "you", "we", "u", "it", "that", "this", "which", "what", "who", "as", "there", "everyone",
+];
+
+/// Possessives before the noun of a person ("my wife", "our manager").
+pub(crate) const POSSESSIVES: &[&str] = &["my", "our", "his", "her", "their"];
+
+/// Words opening a clause that is the user's own conclusion again after a
+/// relayed answer ("she agrees, so go ahead").
+pub(crate) const OWN_CONCLUSIONS: &[&str] = &["so", "but", "anyway", "then", "therefore"];
+
 pub(crate) const KEEPING_VERBS: &[&str] = &["leave", "skip", "keep"];
 
 /// Words that may stand between a restricting word and the part it

@@ -1212,12 +1212,12 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         }
     };
     if quotes_nothing(&turn.text) {
-        read_all(turn.sentences())
+        read_all(&stance::yes_apart_from_question(turn.sentences()))
     } else {
-        read_all(&sentences_in(
+        read_all(&stance::yes_apart_from_question(&sentences_in(
             &without_quoted_mentions(&turn.text),
             turn.lexicon(),
-        ))
+        )))
     }
 }
 

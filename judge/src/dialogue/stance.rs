@@ -15,8 +15,9 @@ use super::lexicon::{
     WHOLE_SCOPE,
 };
 use super::lexicon::{
-    DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NUMBER_WORDS, ORDINALS, PICK_WORDS, PLACING_WORDS,
-    RESTRICTING_WORDS, TIME_UNITS,
+    DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NOT_THIRD_PERSONS, NUMBER_WORDS, ORDINALS,
+    OWN_CONCLUSIONS, PICK_WORDS, PLACING_WORDS, POSSESSIVES, REPORTING_VERBS, RESTRICTING_WORDS,
+    TIME_UNITS,
 };
 use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -148,6 +149,8 @@ impl Markers {
         // An inquiry after the yes opening a list ("Could you share:")
         // asks what its lines name ([`lists_what_is_asked`]).
         let mut inquiry_list = false;
+        // The reply's record ids as written, read once if needed.
+        let mut written: Option<Vec<String>> = None;
         // A reply saying only "confirm": the word a request asks the user
         // to reply with ("Reply CONFIRM to proceed"), a go-ahead as "I
         // confirm" is.
@@ -194,6 +197,25 @@ impl Markers {
             }
             if !had_yes && m.says_yes() {
                 yes_sentence = Some(sentence);
+            } else if scope == Scope::Answer
+                && had_yes
+                && let Some(asked) = asked
+                && sentence
+                    .words()
+                    .iter()
+                    .any(|w| super::asked::is_identifier(w))
+                && !sentence
+                    .words()
+                    .iter()
+                    .any(|w| WordClass::Negators.has(w) || sets_apart(w))
+            {
+                // "Yes. Just BK-51019.": a sentence of the answer naming
+                // another record of a kind the request named, which it
+                // does not hold back nor negate or keep ("I do not want to
+                // cancel #W2" is about that order), says which record the
+                // yes is for.
+                let written = written.get_or_insert_with(|| record_ids_in(reply));
+                m.other_request |= asked.names_another_of_kind(sentence.words(), written);
             }
         }
         // "Cancel it.": with no other yes, an order to do an action asked
@@ -293,7 +315,15 @@ impl Markers {
         let about_other = about_other_things(all, asked);
         let anaphoric = is_anaphoric(all);
         let mut acknowledging = false;
+        // A sentence relaying another person's answer is theirs from the
+        // report up to a clause where the user speaks again.
+        let mut relayed = false;
         for (clause, label) in sentence.labelled_clauses() {
+            relayed = if relayed {
+                !speaks_for_oneself(clause)
+            } else {
+                reports_another_persons_answer(clause)
+            };
             let carried = acknowledging && !turns_from_acknowledgement(clause);
             acknowledging = carried || acknowledges_that(clause);
             let acknowledged = carried
@@ -311,7 +341,9 @@ impl Markers {
                 removal_asked: removal_asked(asked),
                 leaves_out_kept: asked.is_some_and(|asked| leaves_out_only_kept(clause, asked)),
             };
-            self.read_clause(clause, sentence.question, context);
+            // A yes someone else gave, relayed ("She says yes, go ahead"),
+            // is not the user's: it is read as a question's would be.
+            self.read_clause(clause, sentence.question || relayed, context);
         }
         if !sentence.question && !self.go_ahead && !self.other_request {
             self.other_request = requests_something_else(sentence, asked);
@@ -732,15 +764,15 @@ fn asks_for_information(sentence: &Sentence) -> bool {
 /// Whether `words` order something before the action with a word `orders`
 /// takes ("check the price first", "before you submit"), an ordinal after
 /// a determiner aside ("after the first login", "my first order": a
-/// thing's place, not the action's).
+/// thing's place, not the action's), and a length of time asked about
+/// ("how long until it shows?").
 fn orders_first(words: &[Word], orders: impl Fn(&Word) -> bool) -> bool {
     words.iter().enumerate().any(|(at, w)| {
+        let before = at.checked_sub(1).and_then(|i| words.get(i));
         orders(w)
             && !(w == "first"
-                && at
-                    .checked_sub(1)
-                    .and_then(|i| words.get(i))
-                    .is_some_and(|before| ASKED_LINE_HEADS.contains(&before.as_str())))
+                && before.is_some_and(|before| ASKED_LINE_HEADS.contains(&before.as_str())))
+            && !((w == "until" || w == "till") && before.is_some_and(|before| before == "long"))
     })
 }
 
@@ -832,8 +864,28 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
                         == Stance::Affirm
             })
     };
-    // With one sentence naming records, only "the other", or those set
-    // apart from a yes, can be held back.
+    // "Yes, extend it. Don't touch BK-50211 though.": the only sentence
+    // naming records names none of those the request wrote, beside a
+    // sentence saying yes that names none, which answers the request.
+    let beside_yes = |index: usize, own: &[&Word]| {
+        naming == 1
+            && !own.is_empty()
+            && asked.is_some_and(|asked| asked.names_records_other_than(own))
+            && read.iter().enumerate().any(|(other, sentence)| {
+                other != index
+                    && ids.get(other).is_some_and(Vec::is_empty)
+                    && (says_yes_from(sentence.words(), 0) || go_ahead_in(sentence.words()))
+                    && Markers::read_sentences("", std::slice::from_ref(sentence), asked).stance()
+                        == Stance::Affirm
+            })
+    };
+    let beside_a_yes = || {
+        ids.iter()
+            .enumerate()
+            .any(|(index, own)| beside_yes(index, own))
+    };
+    // With one sentence naming records, only "the other", those set apart
+    // from a yes, or others beside it, can be held back.
     let may_set_apart = || {
         read.iter()
             .zip(&ids)
@@ -843,7 +895,8 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
     if naming == 0
         || (naming == 1
             && !read.iter().flat_map(Sentence::tokens).any(|w| w == "other")
-            && !may_set_apart())
+            && !may_set_apart()
+            && !beside_a_yes())
     {
         return (0, 0);
     }
@@ -872,7 +925,7 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
             .filter(|&(j, _)| j != index)
             .flat_map(|(_, named)| named.iter().copied())
             .collect();
-        let set_apart = || apart_from_yes(index, own);
+        let set_apart = || apart_from_yes(index, own) || beside_yes(index, own);
         // The rest of the reply answers the request: it names one of the
         // records the request did ("Never mind #W1, do #W2" to a request
         // for #W1 takes the request back), or says yes to them all.
@@ -902,13 +955,20 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
         // the yes to them ("RX-47031 only", "but just the metformin"), by a
         // contrast alone ("I need RX-47031 though") or a hedge ("the credit
         // one I used last, I think").
-        let excludes = || {
-            let restricts = words.iter().any(|w| {
+        // Records the request never wrote are held back by anything else
+        // the sentence says of them, but not by restricting the yes to
+        // them ("Just BK-50211").
+        let restricts = || {
+            words.iter().any(|w| {
                 RESTRICTING_WORDS.contains(&w.as_str()) && !EXCLUDING_WORDS.contains(&w.as_str())
-            });
-            !restricts && words.iter().any(sets_apart)
+            })
         };
-        let about_another = about_another && (own.is_empty() || naming >= 2 || excludes());
+        let excludes = || !restricts() && words.iter().any(sets_apart);
+        let about_another = about_another
+            && (own.is_empty()
+                || naming >= 2
+                || excludes()
+                || (beside_yes(index, own) && !restricts()));
         if !about_another {
             continue;
         }
@@ -943,6 +1003,32 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
                 })
         };
         let says_other = says_else() && !adds_to_yes();
+        // Beside a yes, a record the request never wrote is held back only
+        // by a reservation or a question, not by a correction ("I meant
+        // BK-51019", "BK-51019 instead" say which record the yes is for),
+        // nor by one reaching the record asked about too ("Don't cancel
+        // #W2, or this one.").
+        let only_beside = naming == 1 && beside_yes(index, own) && !apart_from_yes(index, own);
+        let reaches_asked = || {
+            words.windows(2).any(|pair| match pair {
+                [this, one] if this == "this" => {
+                    one == "one" || one.tags().has(DomainClass::RecordNoun)
+                }
+                [joined, it] => {
+                    matches!(joined.as_str(), "or" | "and" | "nor")
+                        && matches!(it.as_str(), "it" | "this" | "that")
+                }
+                _ => false,
+            })
+        };
+        if only_beside
+            && (PhraseClass::SelfCorrections.any_in(words)
+                || PhraseClass::Corrections.any_in(words)
+                || reaches_asked())
+        {
+            continue;
+        }
+        let says_other = says_other && !only_beside;
         if says_yes || !(alone.any_defeater() || asks_about_it || says_other) {
             continue;
         }
@@ -1382,6 +1468,41 @@ pub(crate) fn is_action_word(word: &Word) -> bool {
 /// it ([`WordClass::ObjectWords`]) or a domain's noun for its records.
 fn is_object_word(word: &Word) -> bool {
     WordClass::ObjectWords.has(word) || word.tags().has(DomainClass::RecordNoun)
+}
+
+/// Whether a clause reports another person's answer: a third person and a
+/// verb of saying or agreeing at its head ("She says yes", "my husband said
+/// to go ahead", "Sam agrees"). The policy asks for the user's own yes.
+fn reports_another_persons_answer(clause: &[Word]) -> bool {
+    let head = skip_fillers(clause);
+    let third_person = |before: &[Word]| match before {
+        [.., owner, _] if POSSESSIVES.contains(&owner.as_str()) => before.len() <= 3,
+        [.., subject] => {
+            before.len() <= 2
+                && subject.chars().all(char::is_alphabetic)
+                && !NOT_THIRD_PERSONS.contains(&subject.as_str())
+                && !WHOLE_SCOPE.contains(&subject.as_str())
+                && !before
+                    .first()
+                    .is_some_and(|w| NOT_THIRD_PERSONS.contains(&w.as_str()))
+        }
+        [] => false,
+    };
+    // At most one word (an interjection: "ok my boss agreed") before the
+    // person.
+    head.iter().enumerate().take(4).any(|(at, verb)| {
+        REPORTING_VERBS.contains(&verb.as_str()) && third_person(head.get(..at).unwrap_or_default())
+    })
+}
+
+/// Whether a clause after a relayed answer is the user's own again: it opens
+/// with a word drawing the user's conclusion ("so", "but") or speaks in the
+/// first person ("and I agree").
+fn speaks_for_oneself(clause: &[Word]) -> bool {
+    clause
+        .first()
+        .is_some_and(|w| OWN_CONCLUSIONS.contains(&w.as_str()))
+        || clause.iter().any(|w| w == "i")
 }
 
 /// Whether a go-ahead ("go ahead", "please cancel") occurs in `words`.
@@ -1900,7 +2021,45 @@ pub fn reply_stance(reply: &str) -> Stance {
 #[must_use]
 pub fn reply_stance_in(reply: &str, lexicon: &Lexicon) -> Stance {
     let read = sentences_in(&without_quoted_mentions(reply), lexicon);
-    Markers::read_sentences(reply, &read, None).stance()
+    Markers::read_sentences(reply, &yes_apart_from_question(&read), None).stance()
+}
+
+/// The sentences of a reply, a question opening with a clause that is a
+/// bare yes ("Yes please — how long does the refund take?", "yes - does
+/// the toll pass carry over?") read as that yes and then the question: a
+/// dash or a comma after a bare yes ends it as a full stop would, so the
+/// yes is not asked ("Yes? When will it arrive?" asks it).
+pub(crate) fn yes_apart_from_question(read: &[Sentence]) -> Cow<'_, [Sentence]> {
+    if !read.iter().any(opens_with_bare_yes) {
+        return Cow::Borrowed(read);
+    }
+    let mut parts = Vec::with_capacity(read.len() + 1);
+    for sentence in read {
+        if opens_with_bare_yes(sentence) {
+            let mut yes = sentence.clauses_between(0, 1);
+            yes.question = false;
+            parts.push(yes);
+            parts.push(sentence.clauses_between(1, sentence.clauses().count()));
+        } else {
+            parts.push(sentence.clone());
+        }
+    }
+    Cow::Owned(parts)
+}
+
+/// Whether a question opens with a clause of yes words and fillers alone,
+/// with more clauses after it.
+fn opens_with_bare_yes(sentence: &Sentence) -> bool {
+    let mut clauses = sentence.clauses();
+    sentence.question
+        && clauses.next().is_some_and(|first| {
+            PhraseClass::YesHeads.opens(skip_fillers(first))
+                && first.iter().all(|w| {
+                    WordClass::Fillers.has(w)
+                        || PhraseClass::YesHeads.opens(std::slice::from_ref(w))
+                })
+        })
+        && clauses.next().is_some()
 }
 
 /// Longest quoted span treated as a mention, in words.
@@ -2243,41 +2402,88 @@ mod tests {
 
     #[test]
     fn a_question_after_a_plain_yes_asks_about_the_action() {
-        for reply in [
-            "1. Yes\n2. Yes\n\nWhen will they be ready?",
-            "Yes. How long will the refund take?",
-            "Yes, please cancel it. Quick questions: how long do you keep my card details on file?",
-            "Yes. If anything fails, just let me know.",
-        ] {
-            assert_eq!(markers(reply).stance(), Stance::Affirm, "{reply}");
-        }
-        for reply in [
-            // The question orders something before the action, asks the
-            // agent to act, or the yes itself is asked.
+        expect(&[
+            ("1. Yes\n2. Yes\n\nWhen will they be ready?", Stance::Affirm),
+            ("Yes. How long will the refund take?", Stance::Affirm),
+            (
+                "Yes, please cancel it. Quick questions: how long do you keep my card details on file?",
+                Stance::Affirm,
+            ),
+            ("Yes. If anything fails, just let me know.", Stance::Affirm),
+            // A dash or a comma after a bare yes ends it.
+            (
+                "Yes please — how long does the refund usually take?",
+                Stance::Affirm,
+            ),
+            ("yes - does the toll pass carry over?", Stance::Affirm),
+            ("Sure, will I get an email about it?", Stance::Affirm),
+            (
+                "Go ahead. How long until it shows on my card?",
+                Stance::Affirm,
+            ),
+        ]);
+        // The question orders something before the action, asks the agent
+        // to act, or the yes itself is asked.
+        expect_no_consent(&[
             "Yes. Before you do it, what is the fee?",
             "Yes. Can you do it tomorrow instead?",
             "Yes? When will it arrive?",
             "Yes, only if it is free. When will it arrive?",
-        ] {
-            assert_ne!(markers(reply).stance(), Stance::Affirm, "{reply}");
-        }
+            "Yes, can you do it tomorrow instead?",
+            "Okay - when will it be cancelled?",
+            "Yes, but what is the fee?",
+            "Yes. Can you wait until Friday?",
+        ]);
     }
 
     #[test]
     fn a_sentence_changing_the_topic_moves_on() {
-        for reply in [
-            "Yes, go ahead with the 15,000. Unrelated, but will I get a letter, or does it just show up in the app?",
-            "Yes, go ahead. Quick side question: how long is the password valid before it expires?",
-            "Go ahead. On a different note, my address changed, but I'll update it myself.",
-        ] {
-            assert_eq!(markers(reply).stance(), Stance::Affirm, "{reply}");
-        }
-        // A refusal bearing on the action still counts there.
-        let m = markers("Yes, go ahead. Unrelated, but actually don't cancel it.");
-        assert_ne!(m.stance(), Stance::Affirm);
-        // Without a yes before it, nothing moves on.
-        let m = markers("Unrelated, but will I get a letter?");
-        assert_ne!(m.stance(), Stance::Affirm);
+        expect(&[
+            (
+                "Yes, go ahead with the 15,000. Unrelated, but will I get a letter, or does it just show up in the app?",
+                Stance::Affirm,
+            ),
+            (
+                "Yes, go ahead. Quick side question: how long is the password valid before it expires?",
+                Stance::Affirm,
+            ),
+            (
+                "Go ahead. On a different note, my address changed, but I'll update it myself.",
+                Stance::Affirm,
+            ),
+        ]);
+        // A refusal bearing on the action still counts there, and without a
+        // yes before it nothing moves on.
+        expect_no_consent(&[
+            "Yes, go ahead. Unrelated, but actually don't cancel it.",
+            "Unrelated, but will I get a letter?",
+        ]);
+    }
+
+    #[test]
+    fn a_yes_relayed_from_someone_else_is_not_the_users() {
+        expect_no_consent(&[
+            "She says yes, go ahead.",
+            "My husband says go ahead and do it.",
+            "ok my boss agreed, please proceed",
+            "Tom told me to say yes.",
+            "They approved it, go ahead with it.",
+        ]);
+        expect(&[
+            ("Yes, go ahead. My wife says thanks!", Stance::Affirm),
+            ("She says yes, and I agree, go ahead.", Stance::Affirm),
+            (
+                "My wife thinks it's a good idea, so yes, go ahead.",
+                Stance::Affirm,
+            ),
+            ("As you said, go ahead.", Stance::Affirm),
+            ("That said, go ahead.", Stance::Affirm),
+            ("Both agreed, go ahead with the two.", Stance::Affirm),
+            (
+                "Yes, cancel it - my doctor wants me off it.",
+                Stance::Affirm,
+            ),
+        ]);
     }
 
     fn read_in(reply: &str, asked: Option<&AskedWords>) -> Markers {

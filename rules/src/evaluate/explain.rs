@@ -824,7 +824,10 @@ mod tests {
     #[test]
     fn a_disjunction_is_reported_by_what_fails_beyond_the_calls_case() {
         let not_a_refund = cmp(CmpOp::Ne, arg(RESOLUTION), text(10));
-        let confirmed = Check::Confirmed(vec![arg(PARCEL)]);
+        let confirmed = Check::Confirmed {
+            values: vec![arg(PARCEL)],
+            call: Vec::new(),
+        };
         // "Not a refund, or confirmed": a refund fails its confirmation.
         assert_eq!(
             reason(
@@ -854,7 +857,13 @@ mod tests {
         };
         let table = Check::Any(vec![
             row(12, cmp(CmpOp::Eq, field(STATUS), text(13))),
-            row(14, Check::Confirmed(vec![arg(PARCEL)])),
+            row(
+                14,
+                Check::Confirmed {
+                    values: vec![arg(PARCEL)],
+                    call: Vec::new(),
+                },
+            ),
             row(15, within),
         ]);
         assert_eq!(reason(table.clone(), &[14]), Some(Reason::DialogueUnmet));

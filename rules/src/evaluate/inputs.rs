@@ -278,7 +278,10 @@ impl Inputs {
                     operand,
                     negated,
                 } => rt.extend([ICSaid(c, speaker, operand, negated)]),
-                CNode::Confirmed { set, negated } => rt.extend([ICConfirmed(c, set, negated)]),
+                CNode::Confirmed { set, call, negated } => {
+                    rt.extend([ICConfirmed(c, set, negated)]);
+                    rt.extend(call.map(|call| ICConfirmedCall(c, call)));
+                }
             }
         }
         for (s, members) in encoded.sets.iter().enumerate() {

@@ -328,7 +328,7 @@ impl Dialogue {
     /// ([`Dialogue::consent`] is [`ConsentOutcome::Affirmative`]).
     #[cfg(test)]
     pub fn confirmed(&self, values: &[Value], k: u32) -> bool {
-        self.consent(values, k).outcome == ConsentOutcome::Affirmative
+        self.consent(values, &[], k).outcome == ConsentOutcome::Affirmative
     }
 
     /// How the user answered, by event `k`, the latest agent turn asking
@@ -348,7 +348,11 @@ impl Dialogue {
     /// yes that stands), a yes to a later request naming another record in
     /// place of the call's ([`Dialogue::contradicting_yes`]) refuses the
     /// call, at that yes.
-    pub fn consent(&self, values: &[Value], k: u32) -> ConsentFailure {
+    ///
+    /// `call` holds the call's other arguments: a request naming, in place
+    /// of one of them, another record or literal of its kind
+    /// ([`Dialogue::states_another_call`]) is no summary of this call.
+    pub fn consent(&self, values: &[Value], call: &[Value], k: u32) -> ConsentFailure {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
         let upto = self.turns.partition_point(|t| t.event.0 <= k);
@@ -357,6 +361,7 @@ impl Dialogue {
             t.speaker == Speaker::Agent
                 && t.asks_decision
                 && self.agent_named_all(values, t.event.0)
+                && !self.states_another_call(values, call, t.event.0, k)
         });
         let answered = summary.map(|at| self.answer(values, turns, at, k));
         // A qualified answer is no yes that stands: a later yes to the call
@@ -531,6 +536,34 @@ impl Dialogue {
             }
         }
         None
+    }
+
+    /// Whether the agent request at event `a` names, in place of one of the
+    /// call's other arguments `call` (none of `values`), another record or
+    /// literal of its kind that is none of `values`: it states another call
+    /// (at event `k`).
+    fn states_another_call(&self, values: &[Value], call: &[Value], a: u32, k: u32) -> bool {
+        let named = |v: &Value| {
+            self.mentions.contains(&(*v, a, Speaker::Agent)) && !self.declined.contains(&(*v, a))
+        };
+        let rival = |w: &Value| !values.contains(w) && named(w);
+        call.iter()
+            .filter(|v| !values.contains(v) && !self.mentions.contains(&(**v, a, Speaker::Agent)))
+            .any(|v| {
+                let rival_literal = self.literals.get(v).is_some_and(|sets| {
+                    self.literals
+                        .iter()
+                        .any(|(w, of)| rival(w) && of.iter().any(|set| sets.contains(set)))
+                });
+                rival_literal
+                    || self.kinds(*v, k).any(|kind| match kind {
+                        Kind::Action => false,
+                        Kind::Record => self.records.iter().any(rival),
+                        Kind::Entity(entity) => self.entity_ids.iter().any(|(&(t, id), &first)| {
+                            t == entity && first <= k && rival(&Value::Str(id))
+                        }),
+                    })
+            })
     }
 
     /// Whether the agent request at event `a` proposes the call with
@@ -760,7 +793,7 @@ mod tests {
         let d = dialogue(&[declining, user(1, true, false, false)]);
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
         assert!(!d.confirmed(&values, 2));
-        assert_eq!(d.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        assert_eq!(d.consent(&values, &[], 2).outcome, ConsentOutcome::Absent);
         assert!(d.confirmed(&[Value::Str(ORDER)], 2), "the record alone");
         assert!(d.said(Speaker::Agent, Value::Str(ACTION), 2), "it was said");
     }
@@ -773,13 +806,13 @@ mod tests {
             turn: turn.map(EventIdx),
         };
         assert_eq!(
-            dialogue(&[user(0, true, false, false)]).consent(&values, 1),
+            dialogue(&[user(0, true, false, false)]).consent(&values, &[], 1),
             at(ConsentOutcome::Absent, None),
             "no request for a decision"
         );
         let asked = agent(0, true, &[ORDER]);
         assert_eq!(
-            dialogue(std::slice::from_ref(&asked)).consent(&values, 1),
+            dialogue(std::slice::from_ref(&asked)).consent(&values, &[], 1),
             at(ConsentOutcome::Absent, Some(0)),
             "no reply"
         );
@@ -791,11 +824,11 @@ mod tests {
             replying(4, Reply::Withdraws),
         ]);
         assert_eq!(
-            d.consent(&values, 1),
+            d.consent(&values, &[], 1),
             at(ConsentOutcome::Qualified, Some(1))
         );
         assert_eq!(
-            d.consent(&values, 4),
+            d.consent(&values, &[], 4),
             at(ConsentOutcome::Withdrawn, Some(2))
         );
         let d = dialogue(&[
@@ -804,10 +837,13 @@ mod tests {
             replying(2, Reply::Refuses),
         ]);
         assert_eq!(
-            d.consent(&values, 1),
+            d.consent(&values, &[], 1),
             at(ConsentOutcome::Affirmative, Some(1))
         );
-        assert_eq!(d.consent(&values, 2), at(ConsentOutcome::Refused, Some(2)));
+        assert_eq!(
+            d.consent(&values, &[], 2),
+            at(ConsentOutcome::Refused, Some(2))
+        );
         // A correction after the yes qualifies it.
         let d = dialogue(&[
             asked,
@@ -815,7 +851,7 @@ mod tests {
             user(2, false, false, true),
         ]);
         assert_eq!(
-            d.consent(&values, 2),
+            d.consent(&values, &[], 2),
             at(ConsentOutcome::Qualified, Some(2))
         );
     }
@@ -834,7 +870,7 @@ mod tests {
         let outcome = |events: &[EventFacts], k: u32| {
             let mut all = vec![asked.clone()];
             all.extend_from_slice(events);
-            dialogue(&all).consent(&values, k)
+            dialogue(&all).consent(&values, &[], k)
         };
         let no = replying(1, Reply::Refuses);
         // "no" … "sorry, misread — yes, please cancel it".
@@ -881,7 +917,7 @@ mod tests {
         };
         // "ORDER or OTHER?" → "yes, OTHER": the call on ORDER is refused.
         assert_eq!(
-            dialogue(&[asked.clone(), picking(true)]).consent(&values, 1),
+            dialogue(&[asked.clone(), picking(true)]).consent(&values, &[], 1),
             ConsentFailure {
                 outcome: ConsentOutcome::Refused,
                 turn: Some(EventIdx(1)),
@@ -890,7 +926,7 @@ mod tests {
         // "ORDER or OTHER?" → "yes": no yes to either.
         assert_eq!(
             dialogue(&[asked.clone(), picking(false)])
-                .consent(&values, 1)
+                .consent(&values, &[], 1)
                 .outcome,
             ConsentOutcome::Absent
         );
@@ -905,7 +941,7 @@ mod tests {
         let outcome = |replies: &[EventFacts], k: u32| {
             let mut events = vec![asked.clone()];
             events.extend_from_slice(replies);
-            dialogue(&events).consent(&values, k).outcome
+            dialogue(&events).consent(&values, &[], k).outcome
         };
         // "Hold on, let me check." (the reader's qualification) … "OK, yes,
         // go ahead."
@@ -987,7 +1023,10 @@ mod tests {
             agent(0, true, &[OTHER, ACTION]),
             user(1, true, false, false),
         ]);
-        assert_eq!(other.consent(&values, 2), at(ConsentOutcome::Refused, 1));
+        assert_eq!(
+            other.consent(&values, &[], 2),
+            at(ConsentOutcome::Refused, 1)
+        );
         assert!(other.confirmed(&[Value::Str(OTHER), Value::Str(ACTION)], 2));
         // Its summary had no yes; a later request for the other order had.
         let later = known_order(&[
@@ -995,7 +1034,10 @@ mod tests {
             agent(1, true, &[OTHER, ACTION]),
             user(2, true, false, false),
         ]);
-        assert_eq!(later.consent(&values, 3), at(ConsentOutcome::Refused, 2));
+        assert_eq!(
+            later.consent(&values, &[], 3),
+            at(ConsentOutcome::Refused, 2)
+        );
         // A yes to its own summary stands though another order is agreed later.
         let both = known_order(&[
             agent(0, true, &[ORDER, ACTION]),
@@ -1003,18 +1045,24 @@ mod tests {
             agent(2, true, &[OTHER, ACTION]),
             user(3, true, false, false),
         ]);
-        assert_eq!(both.consent(&values, 4), at(ConsentOutcome::Affirmative, 1));
+        assert_eq!(
+            both.consent(&values, &[], 4),
+            at(ConsentOutcome::Affirmative, 1)
+        );
         // A request before the summary proposes nothing against it.
         let earlier = known_order(&[
             agent(0, true, &[OTHER, ACTION]),
             user(1, true, false, false),
             agent(2, true, &[ORDER, ACTION]),
         ]);
-        assert_eq!(earlier.consent(&values, 3), at(ConsentOutcome::Absent, 2));
+        assert_eq!(
+            earlier.consent(&values, &[], 3),
+            at(ConsentOutcome::Absent, 2)
+        );
         // A request naming none of the values is about something else.
         let unrelated = known_order(&[agent(0, true, &[OTHER]), user(1, true, false, false)]);
         assert_eq!(
-            unrelated.consent(&values, 2).outcome,
+            unrelated.consent(&values, &[], 2).outcome,
             ConsentOutcome::Absent
         );
         // A yes naming the call's order is no yes to the other.
@@ -1022,14 +1070,20 @@ mod tests {
             agent(0, true, &[OTHER, ACTION]),
             user_yes_naming(1, &[ORDER]),
         ]);
-        assert_eq!(named.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        assert_eq!(
+            named.consent(&values, &[], 2).outcome,
+            ConsentOutcome::Absent
+        );
         // A yes naming what the request named itself (its action word)
         // repeats the request: it still refuses the call.
         let repeats = known_order(&[
             agent(0, true, &[OTHER, ACTION]),
             user_yes_naming(1, &[ACTION]),
         ]);
-        assert_eq!(repeats.consent(&values, 2), at(ConsentOutcome::Refused, 1));
+        assert_eq!(
+            repeats.consent(&values, &[], 2),
+            at(ConsentOutcome::Refused, 1)
+        );
         // A question qualifying the call's own summary is no yes that
         // stands: a later yes to the other order refuses the call.
         let qualified = known_order(&[
@@ -1039,7 +1093,7 @@ mod tests {
             user(3, true, false, false),
         ]);
         assert_eq!(
-            qualified.consent(&values, 4),
+            qualified.consent(&values, &[], 4),
             at(ConsentOutcome::Refused, 3)
         );
         // The other order only as context of the question's record is no rival.
@@ -1048,14 +1102,20 @@ mod tests {
             m.declined = m.value == Value::Str(OTHER);
         }
         let context = known_order(&[context, user(1, true, false, false)]);
-        assert_eq!(context.consent(&values, 2).outcome, ConsentOutcome::Absent);
+        assert_eq!(
+            context.consent(&values, &[], 2).outcome,
+            ConsentOutcome::Absent
+        );
         // After a later agent question the yes answers that one.
         let closed = known_order(&[
             agent(0, true, &[OTHER, ACTION]),
             agent(1, true, &[]),
             user(2, true, false, false),
         ]);
-        assert_eq!(closed.consent(&values, 3).outcome, ConsentOutcome::Absent);
+        assert_eq!(
+            closed.consent(&values, &[], 3).outcome,
+            ConsentOutcome::Absent
+        );
     }
 
     #[test]
@@ -1083,7 +1143,7 @@ mod tests {
         let yes = user(2, true, false, false);
         let outcome = |declared: &[(Symbol, Symbol)]| {
             dialogue(&[literals(declared), request.clone(), yes.clone()])
-                .consent(&values, 3)
+                .consent(&values, &[], 3)
                 .outcome
         };
         assert_eq!(
@@ -1136,7 +1196,7 @@ mod tests {
         });
         let d = dialogue(&facts);
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
-        assert_eq!(d.consent(&values, 1).outcome, ConsentOutcome::Absent);
+        assert_eq!(d.consent(&values, &[], 1).outcome, ConsentOutcome::Absent);
         // A request weighing the call's action and another (the reader's
         // `weighs_actions`) proposes neither for sure.
         let mut weighing = agent(3, true, &[OTHER, ACTION, SYNONYM]);
@@ -1153,7 +1213,10 @@ mod tests {
         for e in [weighing, user(4, true, false, false)] {
             read.apply(&e, &mut Vec::new());
         }
-        assert_eq!(read.consent(&values, 5).outcome, ConsentOutcome::Absent);
+        assert_eq!(
+            read.consent(&values, &[], 5).outcome,
+            ConsentOutcome::Absent
+        );
         let mut alone = agent(6, true, &[OTHER, ACTION]);
         for m in &mut alone.mentions {
             if m.value == Value::Str(ACTION) {
@@ -1164,7 +1227,10 @@ mod tests {
         for e in [alone, user(7, true, false, false)] {
             read.apply(&e, &mut Vec::new());
         }
-        assert_eq!(read.consent(&values, 8).outcome, ConsentOutcome::Refused);
+        assert_eq!(
+            read.consent(&values, &[], 8).outcome,
+            ConsentOutcome::Refused
+        );
     }
 
     #[test]
@@ -1263,6 +1329,47 @@ mod tests {
         ]);
         assert!(late.confirmed(&key(ORDER), 5));
         assert!(!late.confirmed(&key(ORDER), 6));
+    }
+
+    #[test]
+    fn a_summary_naming_another_record_for_an_argument_of_the_call_is_none_of_its() {
+        const BOOKING: Symbol = Symbol(20);
+        const FEE_ENTITY: Symbol = Symbol(21);
+        const FEE: Symbol = Symbol(22);
+        const OTHER_FEE: Symbol = Symbol(23);
+        let summary = [true, true, false, false, false];
+        let yes = [false, false, true, false, false];
+        let asked = |named: &[Symbol]| {
+            dialogue(&[
+                read(0, BOOKING, ORDER),
+                read(1, FEE_ENTITY, FEE),
+                read(1, FEE_ENTITY, OTHER_FEE),
+                plain_turn(2, Speaker::Agent, summary, named),
+                plain_turn(3, Speaker::User, yes, &[]),
+            ])
+        };
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        let call = [Value::Str(FEE)];
+        // "Waive $48 of fee F-3301 on BK-1?" → "Yes" → a waiver of F-3302.
+        let other = asked(&[ORDER, OTHER_FEE, ACTION]);
+        assert_eq!(
+            other.consent(&values, &call, 4),
+            ConsentFailure {
+                outcome: ConsentOutcome::Absent,
+                turn: None,
+            }
+        );
+        assert!(
+            other.confirmed(&values, 4),
+            "without the call's other arguments"
+        );
+        // Naming the call's fee, or no fee at all, states no other call.
+        for named in [&[ORDER, FEE, OTHER_FEE, ACTION][..], &[ORDER, ACTION]] {
+            assert_eq!(
+                asked(named).consent(&values, &call, 4).outcome,
+                ConsentOutcome::Affirmative
+            );
+        }
     }
 
     #[test]

@@ -147,16 +147,17 @@ impl Ctx<'_> {
                     .any(|(_, v)| !self.state.dialogue().said(speaker, *v, k));
                 fails == negated
             }
-            CNode::Confirmed { set, negated } => self
-                .consent(set)
+            CNode::Confirmed { set, call, negated } => self
+                .consent(set, call)
                 .is_some_and(|c| (c.outcome == ConsentOutcome::Affirmative) != negated),
         }
     }
 
     /// How the user answered the request for a decision that
-    /// `confirmed(...)` over the operands of `set` reads, at this event;
-    /// `None` while an operand is not ready (the check fails closed).
-    pub fn consent(&self, set: u32) -> Option<ConsentFailure> {
+    /// `confirmed(...)` over the operands of `set` reads, at this event,
+    /// the call's other arguments being those of `call`; `None` while an
+    /// operand of `set` is not ready (the check fails closed).
+    pub fn consent(&self, set: u32, call: Option<u32>) -> Option<ConsentFailure> {
         let mut values: SmallVec<[Value; 8]> = SmallVec::new();
         for member in self.set_members(set) {
             let o = self.operand(member);
@@ -165,8 +166,18 @@ impl Ctx<'_> {
             }
             values.extend(o.vals.into_iter().map(|(_, v)| v));
         }
+        // An argument the call does not carry names nothing to rival; away
+        // from a call no argument is read.
+        let mut others: SmallVec<[Value; 4]> = SmallVec::new();
+        let call = call.filter(|_| self.state.args_visible().is_some());
+        for member in call.into_iter().flat_map(|call| self.set_members(call)) {
+            let o = self.operand(member);
+            if o.ready() {
+                others.extend(o.vals.into_iter().map(|(_, v)| v));
+            }
+        }
         let k = self.state.event();
-        Some(self.state.dialogue().consent(&values, k))
+        Some(self.state.dialogue().consent(&values, &others, k))
     }
 
     /// The operand nodes of the encoded set `set` (none for an unknown set).

@@ -659,8 +659,9 @@ impl Explainer<'_> {
             let consent = match encoded.cnodes.get(atom as usize) {
                 Some(CNode::Confirmed {
                     set,
+                    call,
                     negated: false,
-                }) => self.ctx(self.monitor.state.at(k), env).consent(*set),
+                }) => self.ctx(self.monitor.state.at(k), env).consent(*set, *call),
                 _ => None,
             };
             out.push(FailedAtom {
