@@ -458,7 +458,8 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
     rows
 }
 
-/// The blind suites (`engine/tests/fixtures/*/blind/round1*.jsonl`,
+/// The blind suites (`engine/tests/fixtures/*/blind/round*.jsonl`, and the
+/// shipped bundles' red-team suites, `engine/tests/redteam/*/round*.jsonl`,
 /// written from the policies before any run; `bundles/README.md` says which
 /// rules each was held out from): every call the author expects stopped is
 /// stopped, but the leaks listed (`bundles/README.md` says why each leaks),
@@ -468,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 67] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 72] = [
         (
             "pharmacy",
             "round10",
@@ -1748,10 +1749,107 @@ fn the_blind_suites_keep_their_verdicts() {
                 "r3-terse-ok-do-it-with-question-allow",
             ],
         ),
+        (
+            "hotel",
+            "round31m",
+            &["h14-yes-restates-family-call-deluxe-block"],
+            &[
+                "h01-md-table-cancel-lisbon-yes-allow",
+                "h02-json-next-step-dates-restated-allow",
+                "h07-two-numbered-questions-both-yes-allow#11",
+                "h09-question-first-cancel-yes-then-timing-question-allow",
+                "h12-yes-but-2-nights-resummarised-allow",
+                "h16-human-name-summary-city-dates-parking-allow",
+                "h17-terse-yn-refund-parking-y-allow",
+                "h23-email-auth-md-table-sounds-good-breakfast-allow",
+                "h24-json-room-yes-then-cost-question-allow",
+                "h25-user-restates-full-42-refund-allow",
+            ],
+        ),
+        (
+            "library",
+            "round31m",
+            &[],
+            &[
+                "l01-md-table-renew-overstory-yes-allow",
+                "l06-two-numbered-renewals-both-yes-allow",
+                "l06-two-numbered-renewals-both-yes-allow#7",
+                "l07-two-actions-yes-cancel-only-hold-block",
+                "l13-human-name-summary-title-only-renew-allow",
+                "l14-question-first-cancel-midnight-library-allow",
+                "l15-terse-cancel-circe-ok-allow",
+                "l20-long-markdown-fifth-hold-audiobook-allow",
+                "l25-json-hold-ebook-yes-then-fee-question-allow",
+            ],
+        ),
+        (
+            "bundles/retail",
+            "round31r",
+            &["r31-ret-exchange-other-variant-block"],
+            &[
+                "r31-ret-cancel-bullets-yep-go-allow",
+                "r31-ret-payment-table-please-update-allow",
+                "r31-ret-payment-summary-card-call-card-allow",
+                "r31-ret-order-address-zip-matches-allow",
+                "r31-ret-return-speaker-yes-thanks-allow",
+                "r31-ret-exchange-json-sure-thing-allow",
+                "r31-ret-modify-items-long-yes-allow",
+                "r31-ret-user-address-long-checked-twice-allow",
+                "r31-ret-cancel-confirmed-proceed-allow",
+            ],
+        ),
+        (
+            "bundles/airline",
+            "round31r",
+            &["r31-air-bags-summary-card-call-giftcard-block"],
+            &[
+                "r31-air-cabin-table-yep-upgrade-allow",
+                "r31-air-cabin-basic-to-economy-allow",
+                "r31-air-cabin-yes-then-unrelated-question-allow",
+                "r31-air-cancel-24h-confirmed-allow",
+                "r31-air-cancel-business-sure-thing-allow",
+                "r31-air-pax-yes-thanks-allow",
+                "r31-air-flights-yep-go-allow",
+                "r31-air-book-yes-book-it-allow",
+            ],
+        ),
+        (
+            "bundles/telecom",
+            "round31r",
+            &[
+                "r31-tel-refuel-summary-1gb-call-2gb-block",
+                "r31-tel-roaming-keep-off-wifi-only-yes-block",
+                "r31-tel-resume-leave-suspended-for-now-yes-block",
+                "r31-tel-payreq-can-i-pay-next-week-confirm",
+            ],
+            &[
+                "r31-tel-refuel-yep-go-allow",
+                "r31-tel-refuel-table-other-line-by-number-allow",
+                "r31-tel-refuel-json-confirmed-proceed-allow",
+                "r31-tel-refuel-yes-then-unrelated-question-allow",
+                "r31-tel-refuel-emoji-thanks-allow",
+                "r31-tel-roaming-sure-thing-allow",
+                "r31-tel-roaming-user-asks-explicitly-allow",
+                "r31-tel-resume-yes-turn-it-on-thanks-allow",
+                "r31-tel-resume-lowercase-ya-allow",
+                "r31-tel-payreq-ok-send-it-allow",
+            ],
+        ),
     ];
     for (domain, file, leaks, allowed) in suites {
-        let bundle = root().join("engine/tests/fixtures").join(domain);
-        let rows = verdicts(&bundle, &bundle.join(format!("blind/{file}.jsonl")));
+        // A shipped bundle's red-team suites live apart from its own tests.
+        let (bundle, suite) = match domain.strip_prefix("bundles/") {
+            Some(shipped) => (
+                root().join(domain),
+                root().join("engine/tests/redteam").join(shipped),
+            ),
+            None => {
+                let bundle = root().join("engine/tests/fixtures").join(domain);
+                let suite = bundle.join("blind");
+                (bundle, suite)
+            }
+        };
+        let rows = verdicts(&bundle, &suite.join(format!("{file}.jsonl")));
         let mut leaked: Vec<&str> = Vec::new();
         let mut taken: Vec<&str> = Vec::new();
         for (name, expected, observed) in &rows {

@@ -700,7 +700,33 @@ impl Extractor {
             self.turns.last(),
         );
         seen.items = TurnItems::of(&cues);
-        seen.stated_amounts = std::mem::take(&mut cues.action_amounts).into_boxed_slice();
+        let amounts = std::mem::take(&mut cues.action_amounts).into_boxed_slice();
+        seen.asks_decision = cues.asks_decision;
+        // The amounts the latest request for a decision names: a user
+        // repeating one ("Yes, refuel 1 GB") gives none of their own.
+        let requested = self
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.speaker == Speaker::Agent && t.asks_decision);
+        let gives_own = |amount: &ValueToken| requested.is_none_or(|r| !r.read.has_amount(amount));
+        if speaker == Speaker::Agent {
+            seen.stated_amounts = amounts;
+        } else if amounts.iter().any(gives_own) {
+            // Every amount known so far that the user's own amounts leave
+            // out; one known later is passed over as it is
+            // ([`Extractor::typed_mentions`]).
+            for (value, _) in &self.typed_values {
+                if gives_another_amount(&amounts, value) {
+                    self.facts.passed_over.push(PassedOverFact {
+                        value: *value,
+                        event: k,
+                        picked_another: true,
+                    });
+                }
+            }
+            seen.given_amounts = amounts;
+        }
         seen.set_aside = cues.set_aside.iter().map(ToString::to_string).collect();
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
@@ -1431,6 +1457,15 @@ impl Extractor {
             .filter(|v| self.typed_seen.insert(*v))
             .collect();
         for value in fresh {
+            for turn in &self.turns {
+                if gives_another_amount(&turn.given_amounts, &value) {
+                    self.facts.passed_over.push(PassedOverFact {
+                        value,
+                        event: turn.event,
+                        picked_another: true,
+                    });
+                }
+            }
             let text = match value {
                 Value::Date(d) => d.to_string(),
                 Value::Amount(a) => a.to_string(),
@@ -1508,6 +1543,24 @@ struct SeenTurn {
     /// action (`TurnCues::action_amounts`, canonical): none when it states
     /// none ([`SeenTurn::names_as_context`]).
     stated_amounts: Box<[ValueToken]>,
+    /// The amounts a user turn gives an action it names ("yes, refund the
+    /// $35 please"; `TurnCues::action_amounts`): any other amount is one
+    /// it did not agree to. Kept only where one of them is the user's own,
+    /// not one the request they answer named.
+    given_amounts: Box<[ValueToken]>,
+    /// An agent turn asking for a decision.
+    asks_decision: bool,
+}
+
+/// Whether `value` is an amount other than every one of `given` (a user
+/// turn's amounts for the action), where it gives some: the turn agreed
+/// to no call carrying it.
+fn gives_another_amount(given: &[ValueToken], value: &Value) -> bool {
+    let Value::Amount(amount) = value else {
+        return false;
+    };
+    !given.is_empty()
+        && amount_of(&amount.to_string()).is_none_or(|amount| !given.contains(&amount))
 }
 
 /// Whether the value `text` (read as `read`) writes the identifier `word`
@@ -1604,6 +1657,8 @@ impl SeenTurn {
             items: None,
             held_back_later: Vec::new(),
             stated_amounts: Box::default(),
+            given_amounts: Box::default(),
+            asks_decision: false,
         }
     }
 

@@ -172,8 +172,7 @@ pub fn questions(
                         env: waiting.request,
                         // Users say what they want before they are identified,
                         // and often several things at once: a classification
-                        // sees the whole conversation, and the branches already
-                        // chosen for this request are no longer candidates.
+                        // sees the whole conversation.
                         from: EventIdx(0),
                         ready: from,
                         whole_conversation: true,

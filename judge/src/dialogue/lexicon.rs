@@ -950,6 +950,18 @@ pub(crate) const ASKED_LINE_HEADS: &[&str] = &[
 /// ("A couple of questions:").
 pub(crate) const QUESTION_NOUNS: &[&str] = &["question", "questions", "queries"];
 
+/// Words for a part of a whole: an amount after "<part> of" is the whole
+/// an action takes the part of ("half of $25.00"), not its own amount.
+pub(crate) const PORTIONS: &[&str] = &[
+    "half", "third", "thirds", "quarter", "quarters", "part", "portion", "share", "percent",
+    "some", "most",
+];
+
+/// Words between *of* and the whole it names ("half of the $25.00 fee").
+pub(crate) const PORTION_DETERMINERS: &[&str] = &[
+    "the", "a", "an", "your", "my", "this", "that", "its", "their", "our", "his", "her", "total",
+];
+
 /// Words that order something before the action ("before you submit",
 /// "check the price first"): a sentence holding one is read as part of the
 /// answer even when it asks for information, because the action waits on it.

@@ -381,6 +381,9 @@ pub struct TurnCues {
     /// domain's actions: a summary stating amounts for the action states
     /// them there ("I can waive $40.00 of it"), and an amount it names only
     /// elsewhere ("The fee is $45.00") describes a record, not the call.
+    /// A user turn's are the amounts it gives an action it names ("yes,
+    /// refund the $35 please"): a call for another amount is not the one
+    /// it agreed to.
     pub action_amounts: Vec<ValueToken>,
 }
 
@@ -847,6 +850,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
                 held_back: answer.held_back,
                 answer_items: answer.items,
                 held_back_items: answer.held_back_items,
+                action_amounts: tokens::action_amounts(&turn.text, turn.lexicon()),
                 ..TurnCues::default()
             }
         }

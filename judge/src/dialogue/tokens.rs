@@ -16,7 +16,7 @@ use std::ops::{Deref, Range};
 use smol_str::{SmolStr, StrExt};
 
 use super::domain::{DomainTags, ENGLISH, Lexicon};
-use super::lexicon::YES_HEADS;
+use super::lexicon::{self, YES_HEADS};
 use super::vocabulary::{OTHER, VOCABULARY, WordId};
 
 /// One word token: its text (a short word, up to 23 bytes, held inline),
@@ -553,13 +553,47 @@ pub(crate) fn action_amounts(text: &str, lexicon: &Lexicon) -> Vec<SmolStr> {
         {
             continue;
         }
+        let wholes = portioned_wholes(sentence);
         for amount in amounts {
-            if !stated.contains(&amount) {
+            if !stated.contains(&amount) && !wholes.contains(&amount) {
                 stated.push(amount);
             }
         }
     }
     stated
+}
+
+/// The amounts a sentence names as the whole the action takes a part of:
+/// an amount after *of* (and a determiner) that follows another amount or
+/// a word for a part ("$12.50 (half of $25.00)", "waive $40 of the $45
+/// fee", "20% of 300"). "A refund of $25" names the refund's own amount.
+fn portioned_wholes(sentence: &str) -> Vec<SmolStr> {
+    if !sentence.contains(" of ") {
+        return Vec::new();
+    }
+    let tokens = super::value::value_tokens(sentence);
+    let mut wholes = Vec::new();
+    for (at, token) in tokens.iter().enumerate() {
+        if token.as_str() != "of" {
+            continue;
+        }
+        let part = at.checked_sub(1).and_then(|before| tokens.get(before));
+        let portions = part.is_some_and(|part| {
+            lexicon::PORTIONS.contains(&part.as_str()) || super::value::amount_of(part).is_some()
+        });
+        if !portions {
+            continue;
+        }
+        let whole = tokens
+            .get(at + 1..)
+            .unwrap_or_default()
+            .iter()
+            .find(|t| !lexicon::PORTION_DETERMINERS.contains(&t.as_str()));
+        if let Some(amount) = whole.and_then(|t| super::value::amount_of(t)) {
+            wholes.push(amount);
+        }
+    }
+    wholes
 }
 
 /// What [`sentences_in`] knows of the lines so far, to place each
@@ -920,6 +954,16 @@ mod tests {
         assert_eq!(action_amounts(summary, &lexicon), ["40", "5"]);
         let lines = "* Transaction: txn_9003, 30 Nov 2026, 1,200.00\n* Amount disputed: **300.00**\nMay I file this dispute?";
         assert_eq!(action_amounts(lines, &lexicon), ["300"]);
+        // The whole the action takes a part of is no amount it gives it.
+        let part = "Waive $12.50 (half of $25.00) of the late fee on BK-1? y/n";
+        assert_eq!(action_amounts(part, &lexicon), ["12.5"]);
+        let of_the = "I can waive $40.00 of the $45.00 fee. Shall I?";
+        assert_eq!(action_amounts(of_the, &lexicon), ["40"]);
+        let share = "Shall I waive 50% of the 300.00 charge?";
+        assert_eq!(action_amounts(share, &lexicon), ["50"]);
+        // An amount after *of* following no part is the action's own.
+        let own = "Shall I dispute a charge of $25.00?";
+        assert_eq!(action_amounts(own, &lexicon), ["25"]);
         // A summary naming no amount beside the action states none.
         assert!(action_amounts("The fee is $45. Shall I waive it?", &lexicon).is_empty());
         // Nor does a domain none of whose actions takes an amount.
