@@ -1775,6 +1775,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "l06-two-numbered-renewals-both-yes-allow",
                 "l06-two-numbered-renewals-both-yes-allow#7",
                 "l07-two-actions-yes-cancel-only-hold-block",
+                "l08-terse-renew-yes-then-due-date-question-allow",
                 "l13-human-name-summary-title-only-renew-allow",
                 "l14-question-first-cancel-midnight-library-allow",
                 "l15-terse-cancel-circe-ok-allow",

@@ -918,7 +918,8 @@ pub(crate) const SCOPE_ENDS: &[&str] = &[
 /// "Whether there are fees"), with or without a question mark: after a
 /// go-ahead, such a sentence asks about the action, it does not qualify it.
 pub(crate) const INTERROGATIVES: &[&str] = &[
-    "what", "what's", "when", "where", "whether", "how", "which", "who", "why", "any",
+    "what", "what's", "when", "when's", "where", "where's", "whether", "how", "how's", "which",
+    "who", "who's", "why", "why's", "any",
 ];
 
 /// Requests to be told or sent something ("let me know", "please share the

@@ -2405,6 +2405,8 @@ mod tests {
         expect(&[
             ("1. Yes\n2. Yes\n\nWhen will they be ready?", Stance::Affirm),
             ("Yes. How long will the refund take?", Stance::Affirm),
+            ("Yes, renew it. When's the new due date?", Stance::Affirm),
+            ("Sure thing. Where's the label sent?", Stance::Affirm),
             (
                 "Yes, please cancel it. Quick questions: how long do you keep my card details on file?",
                 Stance::Affirm,
