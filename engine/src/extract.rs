@@ -40,7 +40,7 @@ use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
     ValueToken, amount_of, asks_ownership, declines_action, identifier_word, is_record_word,
-    readable_text, turn_cues_of,
+    puts_forward, readable_text, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -168,6 +168,10 @@ pub struct Extractor {
     /// call names the record by besides its id (a medication for a
     /// prescription), for a record a reply holds back.
     record_strings: HashMap<Symbol, Vec<Symbol>>,
+    /// Per record id, the strings its single-valued fields were read as
+    /// (its current class, not the classes it could change to): what a
+    /// user names as the value an action replaces.
+    current_strings: HashMap<Symbol, Vec<Symbol>>,
     /// The entities whose one record in play a turn set beside another of
     /// the kind, named by a value written like its alias
     /// ([`Extractor::note_alias_rivals`]): no request names it unspelt.
@@ -179,6 +183,10 @@ pub struct Extractor {
     /// The literals of the bundle's enums, handed out with the first
     /// event's facts ([`EventFacts::literals`]); empty after it.
     literals: Vec<LiteralFact>,
+    /// Every literal of the bundle's enums with its enum, `(literal, enum)`:
+    /// a user putting one forward passes over the others
+    /// ([`Extractor::gives_another_literal`]).
+    enum_literals: Arc<[(Symbol, Symbol)]>,
     /// The bundle's phrases ([`CompiledBundle::phrases`]), and the values of
     /// several words read or passed so far: a turn naming a value only
     /// inside one of them does not name it ([`names_on_its_own`]).
@@ -369,6 +377,7 @@ impl Extractor {
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
             record_strings: HashMap::new(),
+            current_strings: HashMap::new(),
             contested: BTreeSet::new(),
             requested_actions: 0,
             literals: bundle
@@ -382,6 +391,16 @@ impl Extractor {
                             of: def.symbol,
                         })
                     })
+                })
+                .collect(),
+            enum_literals: bundle
+                .domain
+                .enums
+                .values()
+                .flat_map(|def| {
+                    def.values
+                        .iter()
+                        .filter_map(|literal| Some((bundle.interner.get(literal)?, def.symbol)))
                 })
                 .collect(),
             proposal: None,
@@ -778,6 +797,13 @@ impl Extractor {
                 }
             }
         }
+        // A qualified or withdrawn reply agrees to nothing already; what
+        // it weighs ("she might rather have a replacement") is no pick.
+        if speaker == Speaker::User
+            && !matches!(cues.reply, CueReply::Qualifies | CueReply::Withdraws)
+        {
+            self.gives_another_literal(k, &seen, text);
+        }
         self.answered_records(k, speaker, &cues);
         seen.held_back_later = self.held_back(k, &cues);
         self.turn_items(k, &seen);
@@ -1096,6 +1122,89 @@ impl Extractor {
         }
     }
 
+    /// A user turn at `k` putting forward a literal of one of the bundle's
+    /// enums that the latest request for a decision did not name ("Yes, go
+    /// ahead with the minivan." to "Shall I change BK-40712 to the SUV
+    /// class?") proposes it: every other literal of its enums the turn does
+    /// not name is one the user did not agree to (passed over, as a pick of
+    /// another option is). Put forward: named in a statement of the turn
+    /// ([`puts_forward`]: no question, no negation, not someone's), and no
+    /// value read for a
+    /// record the request names, or for the one record of a kind in play
+    /// when it names none ("yes, move me off compact" names the current
+    /// class).
+    fn gives_another_literal(&mut self, k: EventIdx, seen: &SeenTurn, text: &str) {
+        let is_literal = |v: &Symbol| self.enum_literals.iter().any(|(l, _)| l == v);
+        if !seen.named.iter().any(is_literal) {
+            return;
+        }
+        let Some(request) = self
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.speaker == Speaker::Agent && t.asks_decision)
+        else {
+            return;
+        };
+        let mut records: Vec<Symbol> = request
+            .named
+            .iter()
+            .filter_map(|v| {
+                if self.record_strings.contains_key(v) {
+                    Some(*v)
+                } else {
+                    self.aliases.get(v).copied().flatten()
+                }
+            })
+            .collect();
+        if records.is_empty() {
+            records = self
+                .in_play
+                .values()
+                .filter_map(|ids| match ids.as_slice() {
+                    [id] => Some(*id),
+                    _ => None,
+                })
+                .collect();
+        }
+        let current: HashSet<Symbol> = records
+            .iter()
+            .filter_map(|record| self.current_strings.get(record))
+            .flatten()
+            .copied()
+            .collect();
+        let fresh: Vec<Symbol> = seen
+            .named
+            .iter()
+            .copied()
+            .filter(|v| is_literal(v) && !request.named.contains(v) && !current.contains(v))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        let enums: Vec<Symbol> = fresh
+            .iter()
+            .filter(|v| puts_forward(text, self.interner.resolve(**v)))
+            .flat_map(|v| {
+                self.enum_literals
+                    .iter()
+                    .filter(move |(l, _)| l == v)
+                    .map(|&(_, of)| of)
+            })
+            .collect();
+        let passed: Vec<PassedOverFact> = self
+            .enum_literals
+            .iter()
+            .filter(|(literal, of)| enums.contains(of) && !seen.named.contains(literal))
+            .map(|&(literal, _)| PassedOverFact {
+                value: Value::Str(literal),
+                event: k,
+                picked_another: true,
+            })
+            .collect();
+        self.facts.passed_over.extend(passed);
+    }
+
     /// The records a user turn at `k` holds back (`TurnCues::held_back`):
     /// no yes of the turn is to a call carrying one, by its id, by an alias
     /// value of it, or by a string its fields were read as that no record
@@ -1248,6 +1357,12 @@ impl Extractor {
                     && !strings.contains(text)
                 {
                     strings.push(*text);
+                }
+            }
+            if let (false, [Value::Str(text)]) = (read.is_list, read.values.as_slice()) {
+                let current = self.current_strings.entry(read.id).or_default();
+                if !current.contains(text) {
+                    current.push(*text);
                 }
             }
             if !self.alias_fields.contains(&(read.entity, read.field)) {
@@ -2750,6 +2865,98 @@ mod held_back_tests {
             "Yes, cancel #W1234567. Please leave #W7654321 as it is.",
             "#W1234567",
         ));
+    }
+}
+
+#[cfg(test)]
+mod literal_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    /// The literals passed over at the user's reply (event 3) to `request`
+    /// about booking BK-40712, a compact that could become a midsize, an
+    /// SUV or a minivan (the rental fixture).
+    fn passed_over(request: &str, reply: &str) -> Vec<String> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rental");
+        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+        let mut x = Extractor::new(&bundle);
+        let events = [
+            Event::Call {
+                id: "c1".into(),
+                tool: "get_booking".into(),
+                args: json!({ "booking_id": "BK-40712" }),
+                requestor: Side::Agent,
+            },
+            Event::Result {
+                id: "c1".into(),
+                ok: true,
+                content: json!({
+                    "booking_id": "BK-40712", "customer_id": "cus_4410", "status": "reserved",
+                    "pickup_city": "Denver", "vehicle_class": "compact",
+                    "pickup_date": "2025-04-02", "return_date": "2025-04-09",
+                    "additional_drivers": [], "fees": []
+                }),
+            },
+            Event::Agent {
+                text: request.into(),
+            },
+            Event::User { text: reply.into() },
+        ];
+        let mut passed = Vec::new();
+        for (k, event) in (0u32..).zip(&events) {
+            passed.extend(x.event(&bundle, EventIdx(k), event).facts.passed_over);
+        }
+        let mut literals: Vec<String> = passed
+            .iter()
+            .filter(|p| p.event == EventIdx(3) && p.picked_another)
+            .filter_map(|p| match p.value {
+                Value::Str(s) => Some(x.interner.resolve(s).to_owned()),
+                _ => None,
+            })
+            .collect();
+        literals.sort();
+        literals
+    }
+
+    const REQUEST: &str = "Shall I change booking BK-40712 to the SUV class?";
+
+    /// A yes putting another literal of the call's enum forward passes over
+    /// every other literal of it, however the literal is spelt.
+    #[test]
+    fn a_yes_naming_another_literal_passes_over_the_others() {
+        let minivan = passed_over(REQUEST, "Yes, go ahead with the minivan.");
+        assert_eq!(
+            minivan,
+            [
+                "compact",
+                "economy",
+                "full_size",
+                "midsize",
+                "premium",
+                "suv"
+            ],
+        );
+        let full = passed_over(REQUEST, "Yes please. Full size.");
+        assert!(full.contains(&"suv".to_owned()), "{full:?}");
+        assert!(!full.contains(&"full_size".to_owned()), "{full:?}");
+    }
+
+    /// The request's own literals, the record's current value, and a
+    /// literal named in a question, a negation or a qualified reply put
+    /// nothing forward.
+    #[test]
+    fn what_the_user_does_not_put_forward_passes_nothing_over() {
+        for reply in [
+            "Yes, the SUV please.",
+            "yes, move me off the compact",
+            "Yes - or would the minivan be cheaper?",
+            "Yes, but not the minivan.",
+            "Hmm, maybe the minivan, let me think.",
+            "Yes.",
+        ] {
+            assert_eq!(passed_over(REQUEST, reply), Vec::<String>::new(), "{reply}");
+        }
     }
 }
 

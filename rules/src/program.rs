@@ -428,21 +428,22 @@ crepe! {
         IDeclined(v, a);
     // Consent covers the whole call: a request naming, in place of one of
     // the call's other arguments (`ICConfirmedCall`), another record or
-    // literal of its kind (as `Rivalled` below) states another call.
+    // literal of its kind (as `Rivalled` below) that the call does not
+    // carry states another call.
     struct CallVal(u32, u32, Env, Value);
     CallVal(c, k, e, v) <- ConfReady(c, k, e), ICConfirmedCall(c, s), ISetMember(s, m),
         Val(m, k, e, _, v), !ConfVal(c, k, e, v);
     struct CallRival(u32, u32, Env, u32, Value);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), IAskTurn(a), (a <= k),
         !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
-        !ConfVal(c, k, e, w), IRecord(v), IMention(v, ev, _), (ev <= k), IRecord(w);
+        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), IRecord(v), IMention(v, ev, _), (ev <= k), IRecord(w);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), let Value::Str(vs) = v,
         EntityRead(t, vs, rv), (rv <= k), IAskTurn(a), (a <= k),
         !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
-        !ConfVal(c, k, e, w), let Value::Str(ws) = w, EntityRead(t, ws, rw), (rw <= k);
+        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), let Value::Str(ws) = w, EntityRead(t, ws, rw), (rw <= k);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), ILiteral(v, set), IAskTurn(a), (a <= k),
         !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
-        !ConfVal(c, k, e, w), ILiteral(w, set);
+        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), ILiteral(w, set);
     NotSummary(c, k, e, a) <- CallRival(c, k, e, a, _);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);

@@ -807,8 +807,20 @@ impl Ctx<'_> {
     fn other_arguments(&mut self, tool: &Tool, values: &[Operand]) -> Vec<Operand> {
         tool.params
             .iter()
-            .filter(|(_, ty)| matches!(ty, ValueType::Str | ValueType::Enum(_)))
-            .map(|(name, _)| ArgPath(vec![ArgStep::Key(self.interner.intern(name))]))
+            .filter_map(|(name, ty)| {
+                let key = ArgStep::Key(self.interner.intern(name));
+                match ty {
+                    ValueType::Str | ValueType::Enum(_) => Some(ArgPath(vec![key])),
+                    // Every item of a list of records or literals is the
+                    // call's too: an exchange's new items.
+                    ValueType::List(inner)
+                        if matches!(**inner, ValueType::Str | ValueType::Enum(_)) =>
+                    {
+                        Some(ArgPath(vec![key, ArgStep::Each]))
+                    }
+                    _ => None,
+                }
+            })
             .filter(|path| {
                 !values
                     .iter()

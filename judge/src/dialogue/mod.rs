@@ -294,7 +294,7 @@ pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
 pub use inflect::inflections;
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
-pub use tokens::Word;
+pub use tokens::{Word, puts_forward};
 pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, amount_of, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by

@@ -527,6 +527,41 @@ fn sentence_texts(text: &str) -> impl Iterator<Item = (&str, u8)> + '_ {
         .map(|(span, mark)| (text.get(span).unwrap_or_default(), mark.unwrap_or(b'\n')))
 }
 
+/// Whether a user's turn puts the value `value` forward as its own: names
+/// its words in a row in a sentence stating something outright, no
+/// question (ending in `?`) and no negator (*not*, *never*, …), and
+/// not right after a possessive (*my*, *our*, …). "Yes, go
+/// ahead with the minivan." puts *minivan* forward; "or would the minivan
+/// be cheaper?", "not the minivan" and "my family will love it" (a thing
+/// of someone's, not the value) do not. A value is read as words, so
+/// `full_size` is "full size".
+#[must_use]
+pub fn puts_forward(text: &str, value: &str) -> bool {
+    let wanted = words(&normalise(&value.replace('_', " ")));
+    if wanted.is_empty() {
+        return false;
+    }
+    sentence_texts(text).any(|(sentence, mark)| {
+        if mark == b'?' {
+            return false;
+        }
+        let said = words(&normalise(sentence));
+        if said
+            .iter()
+            .any(|word| lexicon::NEGATORS.contains(&word.as_str()))
+        {
+            return false;
+        }
+        said.windows(wanted.len()).enumerate().any(|(at, window)| {
+            window == wanted.as_slice()
+                && at
+                    .checked_sub(1)
+                    .and_then(|before| said.get(before))
+                    .is_none_or(|before| !lexicon::POSSESSIVES.contains(&before.as_str()))
+        })
+    })
+}
+
 /// The amounts (canonical, [`super::value::amount_of`]) that the sentences
 /// of `text` naming one of `lexicon`'s actions taking an amount
 /// ([`Lexicon::amount_actions`]) name (split as
@@ -968,6 +1003,21 @@ mod tests {
         assert!(action_amounts("The fee is $45. Shall I waive it?", &lexicon).is_empty());
         // Nor does a domain none of whose actions takes an amount.
         assert!(action_amounts(summary, &Lexicon::new(&words(false))).is_empty());
+    }
+
+    #[test]
+    fn a_value_is_put_forward_only_in_a_plain_statement() {
+        assert!(puts_forward("Yes, go ahead with the minivan.", "minivan"));
+        assert!(puts_forward("Yes please. By email.", "email"));
+        assert!(puts_forward("yes, full size please", "full_size"));
+        assert!(!puts_forward(
+            "Yes - or would the minivan be cheaper?",
+            "minivan"
+        ));
+        assert!(!puts_forward("Yes, the SUV. Not the minivan!", "minivan"));
+        assert!(!puts_forward("Yes. I don't want the compact.", "compact"));
+        assert!(!puts_forward("Yes! My family will love it.", "family"));
+        assert!(!puts_forward("Yes, the SUV.", "minivan"));
     }
 
     #[test]

@@ -540,13 +540,15 @@ impl Dialogue {
 
     /// Whether the agent request at event `a` names, in place of one of the
     /// call's other arguments `call` (none of `values`), another record or
-    /// literal of its kind that is none of `values`: it states another call
+    /// literal of its kind that is none of `values` nor of `call`: it states another call
     /// (at event `k`).
     fn states_another_call(&self, values: &[Value], call: &[Value], a: u32, k: u32) -> bool {
         let named = |v: &Value| {
             self.mentions.contains(&(*v, a, Speaker::Agent)) && !self.declined.contains(&(*v, a))
         };
-        let rival = |w: &Value| !values.contains(w) && named(w);
+        // A value the call carries is no rival of its other values (an
+        // exchange's old item beside its new one).
+        let rival = |w: &Value| !values.contains(w) && !call.contains(w) && named(w);
         call.iter()
             .filter(|v| !values.contains(v) && !self.mentions.contains(&(**v, a, Speaker::Agent)))
             .any(|v| {
@@ -1264,6 +1266,60 @@ mod tests {
             }
         }
         assert_eq!(d, Dialogue::default());
+    }
+
+    /// Consent covers every item of the call: a summary naming, in place of
+    /// an item the call carries, another item of its kind states another
+    /// call; one naming an item the call carries beside it (an exchange's
+    /// old item) states nothing against it.
+    #[test]
+    fn an_item_the_call_carries_is_no_rival_of_its_other_items() {
+        const ITEM: Symbol = Symbol(30);
+        const OLD: Symbol = Symbol(31);
+        const NEW: Symbol = Symbol(32);
+        const SUMMARISED: Symbol = Symbol(33);
+        let summary = [true, true, false, false, false];
+        let yes = [false, false, true, false, false];
+        let reads = [
+            read(0, ITEM, OLD),
+            read(1, ITEM, NEW),
+            read(2, ITEM, SUMMARISED),
+        ];
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        let call = [Value::Str(OLD), Value::Str(NEW)];
+        let other_new = dialogue(
+            &[
+                &reads[..],
+                &[
+                    plain_turn(
+                        3,
+                        Speaker::Agent,
+                        summary,
+                        &[ORDER, OLD, SUMMARISED, ACTION],
+                    ),
+                    plain_turn(4, Speaker::User, yes, &[]),
+                ],
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            other_new.consent(&values, &call, 5).outcome,
+            ConsentOutcome::Absent
+        );
+        let old_only = dialogue(
+            &[
+                &reads[..],
+                &[
+                    plain_turn(3, Speaker::Agent, summary, &[ORDER, OLD, ACTION]),
+                    plain_turn(4, Speaker::User, yes, &[]),
+                ],
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            old_only.consent(&values, &call, 5).outcome,
+            ConsentOutcome::Affirmative
+        );
     }
 
     /// A read at `k` of entity `entity` with id `id` (one scalar field).
