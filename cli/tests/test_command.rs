@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 76] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 80] = [
         (
             "pharmacy",
             "round10",
@@ -1887,6 +1887,49 @@ fn the_blind_suites_keep_their_verdicts() {
                 "r32v-parcel-yes-restates-next-day-allow",
                 "r32v-parcel-yes-drop-current-speed-allow",
                 "r32v-parcel-plain-yes-old-new-speed-allow",
+            ],
+        ),
+        (
+            "grocery",
+            "round33d",
+            &[],
+            &[
+                "remove-bananas-oatmilk-order-descriptor-allow",
+                "sub-apples-basil-order-descriptor-allow",
+                "refund-cheddar-eggs-order-descriptor-allow",
+                "remove-basil-apples-order-markdown-allow",
+            ],
+        ),
+        (
+            "hotel",
+            "round33d",
+            &[],
+            &[
+                "room-suite-deluxe-stay-descriptor-allow",
+                "breakfast-two-on-three-guest-stay-allow",
+                "refund-forty-of-sixty-charge-descriptor-allow",
+            ],
+        ),
+        (
+            "rental",
+            "round33d",
+            &[],
+            &[
+                "class-minivan-suv-booking-descriptor-allow",
+                "driver-marco-on-ana-booking-descriptor-allow",
+                "extend-pickup-date-as-descriptor-allow",
+                "waive-75-of-90-fee-descriptor-allow",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round33d",
+            &["refill-descriptor-store-swapped-into-call-block"],
+            &[
+                "refill-30-of-90-tablet-rx-descriptor-allow",
+                "refill-elm-street-oak-avenue-rx-descriptor-allow",
+                "transfer-citycare-bayside-rx-descriptor-allow",
+                "cancel-lisinopril-refill-metformin-pickup-descriptor-allow",
             ],
         ),
     ];

@@ -40,7 +40,7 @@ use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
     ValueToken, amount_of, asks_ownership, declines_action, identifier_word, is_record_word,
-    puts_forward, readable_text, turn_cues_of,
+    plurals, puts_forward, readable_text, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -158,6 +158,10 @@ pub struct Extractor {
     agent_acted: bool,
     /// The entities' alias fields (`aliases:`), as `(entity, field)`.
     alias_fields: Vec<(Symbol, Symbol)>,
+    /// Every entity's record nouns and their plurals, lower-cased, each
+    /// with its entity: a value between a determiner and one of them
+    /// describes a record of that entity ([`ReadTurn::described_record`]).
+    record_nouns: Vec<(String, Symbol)>,
     /// Each alias value read so far and the record it names: `None` once
     /// two records share it (it names neither from then on).
     aliases: HashMap<Symbol, Option<Symbol>>,
@@ -281,6 +285,36 @@ fn word_starts<'a, K>(
         .filter(move |&at| turn.names_words_at(at, value))
 }
 
+/// The entities of the records `turn` describes by the value of words
+/// `value` (found at `starts`), when every place it stands is a description
+/// of a record ([`ReadTurn::described_record`]): "the air purifier from your
+/// sneakers order" names the sneakers to say which order. `None` when it
+/// stands somewhere on its own, or nowhere.
+fn described_kinds<K>(
+    turn: &ReadTurn,
+    value: &ReadValue,
+    starts: &[Placed<K>],
+    nouns: &[(String, Symbol)],
+) -> Option<SmallVec<[Symbol; 2]>> {
+    let noun = |token: &str| nouns.iter().find(|(n, _)| n == token).map(|&(_, e)| e);
+    let mut kinds: SmallVec<[Symbol; 2]> = SmallVec::new();
+    for at in word_starts(turn, value, starts) {
+        let kind = turn.described_record(at, value.len(), noun)?;
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    (!kinds.is_empty()).then_some(kinds)
+}
+
+/// Whether a value held by records of the entities `own` describes, as
+/// records of the entities `described`, records of another kind only: the
+/// value names no record of its own there ("your Visa card" names the
+/// card itself). A value no record holds (`own` empty) describes nothing.
+fn describes_another_kind(own: &[Symbol], described: &[Symbol]) -> bool {
+    !own.is_empty() && described.iter().all(|kind| !own.contains(kind))
+}
+
 /// A ticket's text as a judge reads it: marked, so a reader tells the
 /// user's statement before the conversation from a reply.
 pub(crate) fn ticket_text(text: &str) -> String {
@@ -374,6 +408,20 @@ impl Extractor {
                         .filter_map(|field| Some((entity.symbol, bundle.interner.get(field)?)))
                 })
                 .collect(),
+            record_nouns: bundle
+                .domain
+                .entities
+                .values()
+                .flat_map(|entity| {
+                    entity.nouns.iter().flat_map(move |noun| {
+                        let noun = noun.to_lowercase();
+                        plurals(&noun)
+                            .into_iter()
+                            .chain([noun])
+                            .map(move |form| (form, entity.symbol))
+                    })
+                })
+                .collect(),
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
             record_strings: HashMap::new(),
@@ -409,6 +457,42 @@ impl Extractor {
             read_phrases: Phrases::default(),
             bundle_strings: bundle.interner.len(),
         }
+    }
+
+    /// The entities of the records the string `value` names (as an alias)
+    /// or whose fields were read as it, when it can describe a record of
+    /// another kind ([`describes_another_kind`]): a value of words that is
+    /// no identifier, enum literal or action word. Empty otherwise.
+    fn record_kinds(&self, value: Symbol, read: &ReadValue, action: bool) -> SmallVec<[Symbol; 2]> {
+        let mut kinds = SmallVec::new();
+        if action
+            || read.words() == 0
+            || self.identifiers.contains_key(&value.0)
+            || self
+                .enum_literals
+                .iter()
+                .any(|(literal, _)| *literal == value)
+        {
+            return kinds;
+        }
+        let entity_of = |id: Symbol| {
+            self.in_play
+                .iter()
+                .find(|(_, ids)| ids.contains(&id))
+                .map(|(entity, _)| *entity)
+        };
+        let by_alias = self.aliases.get(&value).copied().flatten();
+        let holders = self
+            .record_strings
+            .iter()
+            .filter(|(_, strings)| strings.contains(&value))
+            .map(|(record, _)| *record);
+        for entity in by_alias.into_iter().chain(holders).filter_map(entity_of) {
+            if !kinds.contains(&entity) {
+                kinds.push(entity);
+            }
+        }
+        kinds
     }
 
     /// Whether a paged read of the bundle must cover `entity.field`: its
@@ -564,6 +648,10 @@ impl Extractor {
                 }
             };
             if nameable {
+                // Agent turns that may name it only to describe a record:
+                // (mention, turn position, the kinds described), settled
+                // once the loop lets go of the turns.
+                let mut descriptions: Vec<(usize, usize, SmallVec<[Symbol; 2]>)> = Vec::new();
                 let keyed = self.index.turns_keyed(read.lookup(), self.turns.len());
                 for (position, starts) in by_turn_or_value(&keyed) {
                     let Some(turn) = self.turns.get_mut(position) else {
@@ -577,6 +665,12 @@ impl Extractor {
                         // against every value, known then or later: the
                         // call carrying it may be the first to.
                         let items = turn.items.as_deref();
+                        if turn.speaker == Speaker::Agent
+                            && let Some(described) =
+                                described_kinds(&turn.read, &read, starts, &self.record_nouns)
+                        {
+                            descriptions.push((self.facts.mentions.len(), position, described));
+                        }
                         if let Some(refused) = items.and_then(|items| items.holds_back(&read)) {
                             self.facts.passed_over.push(PassedOverFact {
                                 value: Value::Str(value),
@@ -616,6 +710,19 @@ impl Extractor {
                                 value: Value::Str(value),
                                 event,
                             }));
+                    }
+                }
+                if !descriptions.is_empty() {
+                    let kinds = self.record_kinds(value, &read, lexicon.is_action_word(text));
+                    for (mention, position, described) in descriptions {
+                        if describes_another_kind(&kinds, &described) {
+                            if let Some(m) = self.facts.mentions.get_mut(mention) {
+                                m.declined = true;
+                            }
+                            if let Some(turn) = self.turns.get_mut(position) {
+                                turn.described.push(value);
+                            }
+                        }
                     }
                 }
                 self.index.add_value(read.lookup(), raw);
@@ -766,6 +873,18 @@ impl Extractor {
             if named {
                 let identifier = self.identifiers.get(&raw);
                 named_here.push(raw);
+                let describes = speaker == Speaker::Agent
+                    && described_kinds(&seen.read, read, starts, &self.record_nouns).is_some_and(
+                        |described| {
+                            describes_another_kind(
+                                &self.record_kinds(Symbol(raw), read, action),
+                                &described,
+                            )
+                        },
+                    );
+                if describes {
+                    seen.described.push(Symbol(raw));
+                }
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -783,7 +902,10 @@ impl Extractor {
                             || (action
                                 && (cues.answers_action(text)
                                     || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
-                        declined: cues.declines(text) || cues.keeps(text) || cues.sets_aside(read),
+                        declined: cues.declines(text)
+                            || cues.keeps(text)
+                            || cues.sets_aside(read)
+                            || describes,
                         action,
                         implied: false,
                     },
@@ -1399,6 +1521,15 @@ impl Extractor {
         let record_of = |interner: &Interner, id: Symbol| {
             identifier_word(interner.resolve(id)).is_some_and(|w| is_record_word(&w))
         };
+        // An alias a turn names only to describe a record of another kind
+        // ("your sneakers order") describes its record too.
+        let describes = |event: EventIdx, alias: Symbol| {
+            self.turns
+                .binary_search_by_key(&event, |t| t.event)
+                .ok()
+                .and_then(|at| self.turns.get(at))
+                .is_some_and(|turn| turn.described.contains(&alias))
+        };
         let mut added: Vec<MentionFact> = Vec::new();
         for m in &self.facts.mentions {
             let Value::Str(alias) = m.value else {
@@ -1409,7 +1540,7 @@ impl Extractor {
                     value: Value::Str(*id),
                     record: record_of(&self.interner, *id),
                     action: false,
-                    declined: false,
+                    declined: describes(m.event, alias),
                     ..*m
                 });
             }
@@ -1422,7 +1553,7 @@ impl Extractor {
                     speaker: turn.speaker,
                     record: record_of(&self.interner, id),
                     in_answer: false,
-                    declined: false,
+                    declined: turn.described.contains(&alias),
                     action: false,
                     implied: false,
                 };
@@ -1435,13 +1566,17 @@ impl Extractor {
                 added.push(mention);
             }
         }
+        // A record named otherwise too is named: its descriptions come last
+        // and add only what nothing else named.
+        added.sort_by_key(|mention| mention.declined);
         for mention in added {
             let same = |m: &&mut MentionFact| {
                 m.value == mention.value && m.event == mention.event && m.speaker == mention.speaker
             };
             match self.facts.mentions.iter_mut().find(same) {
                 // Named by its alias, the record is said, not only referred to.
-                Some(reference) => reference.implied &= mention.implied,
+                Some(reference) if !mention.declined => reference.implied &= mention.implied,
+                Some(_) => {}
                 None => self.facts.mentions.push(mention),
             }
         }
@@ -1632,6 +1767,10 @@ struct SeenTurn {
     asks_ownership: bool,
     /// The strings found named in it so far.
     named: Vec<Symbol>,
+    /// Those of them an agent turn names only to describe a record of
+    /// another kind ([`described_kinds`]): what the turn states for its
+    /// action is not among them.
+    described: Vec<Symbol>,
     /// The actions the turn names only as what not to do ("don't cancel").
     declined: Vec<String>,
     /// What an agent turn asking for a decision set aside
@@ -1766,6 +1905,7 @@ impl SeenTurn {
             asks_ownership: speaker == Speaker::Agent && asks_ownership(text),
             disowning,
             named: Vec::new(),
+            described: Vec::new(),
             declined: Vec::new(),
             set_aside: Vec::new(),
             named_actions: 0,
@@ -2865,6 +3005,97 @@ mod held_back_tests {
             "Yes, cancel #W1234567. Please leave #W7654321 as it is.",
             "#W1234567",
         ));
+    }
+}
+
+#[cfg(test)]
+mod description_tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::Path;
+
+    /// The item ids the agent's `request` (event 2) names, each with
+    /// whether it names it only to describe a record of another kind
+    /// (declined), after a read of grocery order GR-31502 holding oat milk
+    /// (itm_6101) and bananas (itm_6114).
+    fn item_mentions(request: &str) -> Vec<(String, bool)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/grocery");
+        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+        let mut x = Extractor::new(&bundle);
+        let events = [
+            Event::Call {
+                id: "c1".into(),
+                tool: "get_order".into(),
+                args: json!({ "order_id": "GR-31502" }),
+                requestor: Side::Agent,
+            },
+            Event::Result {
+                id: "c1".into(),
+                ok: true,
+                content: json!({
+                    "order_id": "GR-31502", "customer_id": "cus_7214", "status": "placed",
+                    "delivery_date": "2026-03-14",
+                    "items": [
+                        {"item_id": "itm_6101", "name": "Oatly Oat Milk", "price": 3.49},
+                        {"item_id": "itm_6114", "name": "Organic Bananas", "price": 1.99}
+                    ]
+                }),
+            },
+            Event::Agent {
+                text: request.into(),
+            },
+        ];
+        let mut mentions = Vec::new();
+        for (k, event) in (0u32..).zip(&events) {
+            mentions.extend(x.event(&bundle, EventIdx(k), event).facts.mentions);
+        }
+        let mut items: Vec<(String, bool)> = mentions
+            .iter()
+            .filter(|m| m.event == EventIdx(2))
+            .filter_map(|m| match m.value {
+                Value::Str(s) if x.interner.resolve(s).starts_with("itm_") => {
+                    Some((x.interner.resolve(s).to_owned(), m.declined))
+                }
+                _ => None,
+            })
+            .collect();
+        items.sort();
+        items
+    }
+
+    /// An item named to say which order is no item the request acts on;
+    /// the item it acts on, and an item named on its own, are.
+    #[test]
+    fn an_item_describing_its_order_is_not_what_the_request_acts_on() {
+        let remove = |text: &str| item_mentions(text);
+        assert_eq!(
+            remove(
+                "On the order with the Organic Bananas (GR-31502), I'll remove the Oatly Oat Milk. Shall I proceed?"
+            ),
+            [
+                ("itm_6101".to_owned(), false),
+                ("itm_6114".to_owned(), true)
+            ],
+        );
+        assert_eq!(
+            remove("Shall I remove the Oatly Oat Milk from your Organic Bananas order?"),
+            [
+                ("itm_6101".to_owned(), false),
+                ("itm_6114".to_owned(), true)
+            ],
+        );
+        assert_eq!(
+            remove("Shall I remove the Oatly Oat Milk and the Organic Bananas from your order?"),
+            [
+                ("itm_6101".to_owned(), false),
+                ("itm_6114".to_owned(), false)
+            ],
+        );
+        // Named to describe the order and again on its own: it is named.
+        assert_eq!(
+            remove("From your Organic Bananas order, shall I remove the Organic Bananas?"),
+            [("itm_6114".to_owned(), false)],
+        );
     }
 }
 

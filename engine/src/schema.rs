@@ -37,6 +37,9 @@ pub struct Entity {
     /// The `string` fields a person names a record by besides its id
     /// (`aliases:`), as declared.
     pub aliases: Vec<String>,
+    /// The nouns people call a record of this kind by, singular: those
+    /// declared (`nouns:`), else the entity's name when it is one word.
+    pub nouns: Vec<String>,
 }
 
 /// One step of a result path.

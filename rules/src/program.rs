@@ -433,16 +433,20 @@ crepe! {
     struct CallVal(u32, u32, Env, Value);
     CallVal(c, k, e, v) <- ConfReady(c, k, e), ICConfirmedCall(c, s), ISetMember(s, m),
         Val(m, k, e, _, v), !ConfVal(c, k, e, v);
+    // A value an agent turn names as more than a description or a thing
+    // set aside.
+    struct AgentNamed(Value, u32);
+    AgentNamed(v, a) <- IMention(v, a, Speaker::Agent), !IDeclined(v, a);
     struct CallRival(u32, u32, Env, u32, Value);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), IAskTurn(a), (a <= k),
-        !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
+        !AgentNamed(v, a), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
         !ConfVal(c, k, e, w), !CallVal(c, k, e, w), IRecord(v), IMention(v, ev, _), (ev <= k), IRecord(w);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), let Value::Str(vs) = v,
         EntityRead(t, vs, rv), (rv <= k), IAskTurn(a), (a <= k),
-        !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
+        !AgentNamed(v, a), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
         !ConfVal(c, k, e, w), !CallVal(c, k, e, w), let Value::Str(ws) = w, EntityRead(t, ws, rw), (rw <= k);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), ILiteral(v, set), IAskTurn(a), (a <= k),
-        !IMention(v, a, Speaker::Agent), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
+        !AgentNamed(v, a), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
         !ConfVal(c, k, e, w), !CallVal(c, k, e, w), ILiteral(w, set);
     NotSummary(c, k, e, a) <- CallRival(c, k, e, a, _);
     struct SummaryAt(u32, u32, Env, u32);

@@ -85,6 +85,7 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
                 fields,
                 key,
                 aliases,
+                nouns: record_nouns(name, entity.nouns.as_deref()),
             },
         );
     }
@@ -175,6 +176,17 @@ pub(crate) fn compile_domain(ctx: &mut Ctx<'_>, (file, def): &(FileId, DomainFil
         }
     }
     domain
+}
+
+/// The nouns people call a record of the entity `name` by, singular: those
+/// it declares (`nouns:`), else its name when it is one word ("order"; no
+/// noun for `payment_method`).
+pub(super) fn record_nouns(name: &str, declared: Option<&[String]>) -> Vec<String> {
+    match declared {
+        Some(nouns) => nouns.to_vec(),
+        None if !name.contains('_') => vec![name.to_owned()],
+        None => Vec::new(),
+    }
 }
 
 /// An entity's aliases: each a declared `string` field, each once; the

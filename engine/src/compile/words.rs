@@ -9,6 +9,7 @@ use std::sync::Arc;
 use turnstile_judge::dialogue::{ActionWords, DomainWords, HandOverWords, Lexicon, ReadValue};
 use turnstile_rules::{Interner, Symbol};
 
+use super::domain::record_nouns;
 use crate::bundle::model::{DomainFile, Side, ToolDef, ToolKind};
 
 /// The reader's lexicon for a domain.
@@ -112,11 +113,7 @@ pub(crate) fn domain_words(domain: &DomainFile) -> DomainWords {
     let record_nouns = domain
         .entities
         .iter()
-        .flat_map(|(name, entity)| match &entity.nouns {
-            Some(nouns) => nouns.clone(),
-            None if !name.contains('_') => vec![name.clone()],
-            None => Vec::new(),
-        })
+        .flat_map(|(name, entity)| record_nouns(name, entity.nouns.as_deref()))
         .collect();
     let values = domain
         .enums

@@ -458,7 +458,7 @@ impl Kind {
 
     pub fn name(self) -> &'static str {
         match self {
-            Kind::DropRead => "drop the read (MissingRead)",
+            Kind::DropRead => "drop the read (MissingRead; identification: or its step)",
             Kind::WrongValue => "wrong status read (WrongValue)",
             Kind::Ungrounded => "claimed id (Ungrounded)",
             Kind::Amount => "amount/count (AmountOutOfBounds/TooManyCalls)",
@@ -517,7 +517,14 @@ pub fn variants(domain: Domain, db: &Db, plan: &Plan, w: &Write) -> Vec<Variant>
             what: "all reads of the entity (or the identification) removed".into(),
             plan: p,
             at,
-            expect: &[Reason::MissingRead],
+            // An identification read a flow makes as a step of its own
+            // (booking's `profile`) is missing as that step: its reason is
+            // the step's, not a guard's read requirement.
+            expect: if entity.is_some() {
+                &[Reason::MissingRead]
+            } else {
+                &[Reason::MissingRead, Reason::MissingStep]
+            },
         });
     }
 

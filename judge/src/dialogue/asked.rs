@@ -20,7 +20,8 @@ use super::choice::is_consent_word;
 use super::domain::DomainClass;
 use super::lexicon::{
     ALL_OF_THEM, FIRST_OF_TWO, ITEM_COORDINATORS, ITEM_LEADS, KEEPING_VERBS, KEPT_OBJECT_FILLERS,
-    MAX_ITEM_LEADS, ORDINALS, PART_DETERMINERS, PICKING_NOTHING, RESTRICTING_WORDS, SECOND_OF_TWO,
+    MAX_ITEM_LEADS, NAME_DETERMINERS, ORDINALS, PART_DETERMINERS, PICKING_NOTHING,
+    RESTRICTING_WORDS, SECOND_OF_TWO,
 };
 use super::stance::is_action_word;
 use super::tokens::{MAX_LABEL_WORDS, Rewrite, Sentence, Word, normalise, words};
@@ -1612,10 +1613,6 @@ fn named_records(sentences: &[Sentence], ids: &[String]) -> Vec<(Word, String)> 
 /// How many name–record pairs of earlier turns are kept
 /// ([`AskedWords::note_names`]): the latest win.
 const MAX_NAMED_BEFORE: usize = 64;
-
-/// Determiners a reply names a thing with, read away where the name is
-/// read as the thing's id ([`AskedWords::names_as_records`]).
-const NAME_DETERMINERS: &[&str] = &["the", "my", "your", "our", "their", "his", "her"];
 
 /// How many words may stand before a record id in the clause naming it
 /// alone after a name ("asset LT-7734", "item no. 8384507844").

@@ -84,7 +84,7 @@ pub(crate) fn past_forms(verb: &str) -> Vec<String> {
 
 /// The plural forms of a noun: "orders", "reservations", "people".
 #[must_use]
-pub(crate) fn plurals(noun: &str) -> Vec<String> {
+pub fn plurals(noun: &str) -> Vec<String> {
     let noun = noun.trim().to_lowercase();
     if noun.is_empty() || !noun.chars().all(char::is_alphabetic) {
         return Vec::new();

@@ -1165,6 +1165,19 @@ pub(crate) const NOT_THIRD_PERSONS: &[&str] = &[
 /// Possessives before the noun of a person ("my wife", "our manager").
 pub(crate) const POSSESSIVES: &[&str] = &["my", "our", "his", "her", "their"];
 
+/// Determiners a reply names a thing with, read away where the name is
+/// read as the thing's id (`AskedWords::names_as_records`); a value between
+/// one and a record noun describes that record ("your sneakers order").
+pub(crate) const NAME_DETERMINERS: &[&str] = &["the", "my", "your", "our", "their", "his", "her"];
+
+/// Words joining a record noun to a thing it holds ("the order with the
+/// bananas", "the booking including Ana Ruiz").
+pub(crate) const HOLDING_WORDS: &[&str] = &["with", "containing", "including"];
+
+/// Verbs saying a record holds a thing, after *that* or *which* ("the
+/// order that has the bananas").
+pub(crate) const HOLDING_VERBS: &[&str] = &["has", "have", "holds", "contains", "includes"];
+
 /// Words opening a clause that is the user's own conclusion again after a
 /// relayed answer ("she agrees, so go ahead").
 pub(crate) const OWN_CONCLUSIONS: &[&str] = &["so", "but", "anyway", "then", "therefore"];

@@ -291,7 +291,7 @@ pub use asked::{AskedWords, identifier_word, is_record_word, names_other_records
 pub use choice::{Alternative, Pick, alternative_to};
 pub(crate) use domain::DomainClass;
 pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
-pub use inflect::inflections;
+pub use inflect::{inflections, plurals};
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
 pub use tokens::{Word, puts_forward};

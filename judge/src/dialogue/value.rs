@@ -9,6 +9,8 @@ use std::ops::Range;
 
 use smol_str::{SmolStr, StrExt};
 
+use super::lexicon::{HOLDING_VERBS, HOLDING_WORDS, NAME_DETERMINERS};
+
 /// One token of a turn or value as [`names_value`] reads it (split at
 /// markup, not at the grammar's boundaries): a short token is held inline.
 pub type ValueToken = SmolStr;
@@ -684,6 +686,71 @@ impl ReadTurn {
 }
 
 impl ReadTurn {
+    /// Whether token `at + 1` follows token `at` with only spaces between:
+    /// one phrase ("sneakers order"), not the end of one sentence or line
+    /// and the start of the next ("sneakers. Order").
+    #[must_use]
+    pub fn runs_on(&self, at: usize) -> bool {
+        let spans = &self.tokens.spans;
+        let (Some(&(_, end)), Some(&(start, _))) = (spans.get(at), spans.get(at + 1)) else {
+            return false;
+        };
+        // A token holding a character beyond ASCII is spelt after the
+        // turn's text, so no gap of the turn lies between it and another.
+        start > end
+            && self
+                .tokens
+                .text
+                .get(end..start)
+                .is_some_and(|gap| gap.bytes().all(|b| b == b' '))
+    }
+
+    /// The kind of record that the `len` tokens from `at` describe, if
+    /// they stand as a description of a record rather than as a thing of
+    /// their own: between a determiner and a record noun ("the air
+    /// purifier from your sneakers order"), or after a record noun and a
+    /// word for holding ("the order with the bananas", "the booking that
+    /// has Ana Ruiz"). `noun` is the kind a token names as a record noun.
+    #[must_use]
+    pub fn described_record<K>(
+        &self,
+        at: usize,
+        len: usize,
+        noun: impl Fn(&str) -> Option<K>,
+    ) -> Option<K> {
+        let last = (at + len).checked_sub(1)?;
+        let is = |i: usize, words: &[&str]| self.token(i).is_some_and(|t| words.contains(&t));
+        let before = at.checked_sub(1);
+        let determined = before.filter(|&d| is(d, NAME_DETERMINERS) && self.runs_on(d));
+        if determined.is_some()
+            && self.runs_on(last)
+            && let Some(kind) = self.token(at + len).and_then(&noun)
+        {
+            return Some(kind);
+        }
+        // "the order with the bananas": a record noun the determiner of
+        // the noun phrase before the value opens.
+        let opening = determined.or(before.filter(|&w| self.runs_on(w)).map(|w| w + 1))?;
+        let joint = opening.checked_sub(1).filter(|&j| self.runs_on(j))?;
+        let head = match self.token(joint)? {
+            "with" if determined.is_some() => joint.checked_sub(1),
+            t if HOLDING_WORDS.contains(&t) && t != "with" => joint.checked_sub(1),
+            t if HOLDING_VERBS.contains(&t) => joint
+                .checked_sub(1)
+                .filter(|&w| is(w, &["that", "which"]) && self.runs_on(w))
+                .and_then(|w| w.checked_sub(1)),
+            _ => None,
+        }?;
+        if !self.runs_on(head) {
+            return None;
+        }
+        let kind = noun(self.token(head)?)?;
+        // "the order with the bananas" is the order holding them; "an
+        // order with bananas" may be an order of bananas alone.
+        let determiner = head.checked_sub(1)?;
+        (is(determiner, NAME_DETERMINERS) && self.runs_on(determiner)).then_some(kind)
+    }
+
     /// Whether a value of words (not an amount or a date) stands in the
     /// turn from token `at` on ([`ReadTurn::word_positions`] at one place).
     #[must_use]
@@ -1585,5 +1652,67 @@ pub(crate) mod tests {
         );
         assert!(!names_value("gift card 8190333", "gift_card_8190333"));
         assert!(!names_value("your gift_card_8190333", "gift_card"));
+    }
+
+    /// What the tokens of `value` in `turn` (at its first place) describe,
+    /// with "order" and "booking" the record nouns.
+    fn described(turn: &str, value: &str) -> Option<&'static str> {
+        let turn = ReadTurn::new(turn);
+        let value = ReadValue::new(value);
+        let at = *turn.word_positions(&value).first()?;
+        turn.described_record(at, value.len(), |token| match token {
+            "order" | "orders" => Some("order"),
+            "booking" => Some("booking"),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_value_before_a_record_noun_or_held_by_one_describes_that_record() {
+        let purifier = "Exchange the air purifier from your sneakers order (#W3445693)?";
+        assert_eq!(described(purifier, "sneakers"), Some("order"));
+        assert_eq!(described(purifier, "air purifier"), None);
+        assert_eq!(
+            described(
+                "On the order with the Organic Bananas, I'll remove the oat milk.",
+                "organic bananas"
+            ),
+            Some("order")
+        );
+        assert_eq!(
+            described(
+                "Shall I change the booking that has Ana Ruiz on it?",
+                "ana ruiz"
+            ),
+            Some("booking")
+        );
+        assert_eq!(
+            described("the booking including Ana Ruiz", "ana ruiz"),
+            Some("booking")
+        );
+        // Not one phrase: the value ends a sentence, or a line.
+        assert_eq!(
+            described("Remove your sneakers. Order total: $40.", "sneakers"),
+            None
+        );
+        assert_eq!(
+            described("Remove your sneakers\norder total: $40.", "sneakers"),
+            None
+        );
+        // "with" is what the action is done with, unless both are definite.
+        assert_eq!(
+            described("Shall I update the booking with Ana Ruiz?", "ana ruiz"),
+            None
+        );
+        assert_eq!(
+            described("Shall I place an order with the bananas?", "bananas"),
+            None
+        );
+        // A thing of its own: no determiner before it, or no record noun after.
+        assert_eq!(described("Add sneakers order notes?", "sneakers"), None);
+        assert_eq!(
+            described("Shall I remove your sneakers from it?", "sneakers"),
+            None
+        );
     }
 }

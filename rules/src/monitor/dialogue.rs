@@ -328,7 +328,7 @@ impl Dialogue {
     /// ([`Dialogue::consent`] is [`ConsentOutcome::Affirmative`]).
     #[cfg(test)]
     pub fn confirmed(&self, values: &[Value], k: u32) -> bool {
-        self.consent(values, &[], k).outcome == ConsentOutcome::Affirmative
+        self.consent(values, Vec::<Value>::new, k).outcome == ConsentOutcome::Affirmative
     }
 
     /// How the user answered, by event `k`, the latest agent turn asking
@@ -352,16 +352,25 @@ impl Dialogue {
     /// `call` holds the call's other arguments: a request naming, in place
     /// of one of them, another record or literal of its kind
     /// ([`Dialogue::states_another_call`]) is no summary of this call.
-    pub fn consent(&self, values: &[Value], call: &[Value], k: u32) -> ConsentFailure {
+    pub fn consent<C>(&self, values: &[Value], call: impl FnOnce() -> C, k: u32) -> ConsentFailure
+    where
+        C: AsRef<[Value]>,
+    {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
         let upto = self.turns.partition_point(|t| t.event.0 <= k);
         let turns = self.turns.get(..upto).unwrap_or_default();
+        let call = std::cell::LazyCell::new(call);
         let summary = turns.iter().rposition(|t| {
             t.speaker == Speaker::Agent
                 && t.asks_decision
                 && self.agent_named_all(values, t.event.0)
-                && !self.states_another_call(values, call, t.event.0, k)
+                && !self.states_another_call(
+                    values,
+                    std::cell::LazyCell::force(&call).as_ref(),
+                    t.event.0,
+                    k,
+                )
         });
         let answered = summary.map(|at| self.answer(values, turns, at, k));
         // A qualified answer is no yes that stands: a later yes to the call
@@ -540,8 +549,9 @@ impl Dialogue {
 
     /// Whether the agent request at event `a` names, in place of one of the
     /// call's other arguments `call` (none of `values`), another record or
-    /// literal of its kind that is none of `values` nor of `call`: it states another call
-    /// (at event `k`).
+    /// literal of its kind that is none of `values` nor of `call`: it states
+    /// another call (at event `k`). A value named there only declined (a
+    /// description of a record, a thing set aside) is not named.
     fn states_another_call(&self, values: &[Value], call: &[Value], a: u32, k: u32) -> bool {
         let named = |v: &Value| {
             self.mentions.contains(&(*v, a, Speaker::Agent)) && !self.declined.contains(&(*v, a))
@@ -549,8 +559,10 @@ impl Dialogue {
         // A value the call carries is no rival of its other values (an
         // exchange's old item beside its new one).
         let rival = |w: &Value| !values.contains(w) && !call.contains(w) && named(w);
+        // A value named only to describe a record ("the order with the
+        // bananas") or set aside is not stated for the action.
         call.iter()
-            .filter(|v| !values.contains(v) && !self.mentions.contains(&(**v, a, Speaker::Agent)))
+            .filter(|v| !values.contains(v) && !named(v))
             .any(|v| {
                 let rival_literal = self.literals.get(v).is_some_and(|sets| {
                     self.literals
@@ -795,7 +807,10 @@ mod tests {
         let d = dialogue(&[declining, user(1, true, false, false)]);
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
         assert!(!d.confirmed(&values, 2));
-        assert_eq!(d.consent(&values, &[], 2).outcome, ConsentOutcome::Absent);
+        assert_eq!(
+            d.consent(&values, Vec::<Value>::new, 2).outcome,
+            ConsentOutcome::Absent
+        );
         assert!(d.confirmed(&[Value::Str(ORDER)], 2), "the record alone");
         assert!(d.said(Speaker::Agent, Value::Str(ACTION), 2), "it was said");
     }
@@ -808,13 +823,13 @@ mod tests {
             turn: turn.map(EventIdx),
         };
         assert_eq!(
-            dialogue(&[user(0, true, false, false)]).consent(&values, &[], 1),
+            dialogue(&[user(0, true, false, false)]).consent(&values, Vec::<Value>::new, 1),
             at(ConsentOutcome::Absent, None),
             "no request for a decision"
         );
         let asked = agent(0, true, &[ORDER]);
         assert_eq!(
-            dialogue(std::slice::from_ref(&asked)).consent(&values, &[], 1),
+            dialogue(std::slice::from_ref(&asked)).consent(&values, Vec::<Value>::new, 1),
             at(ConsentOutcome::Absent, Some(0)),
             "no reply"
         );
@@ -826,11 +841,11 @@ mod tests {
             replying(4, Reply::Withdraws),
         ]);
         assert_eq!(
-            d.consent(&values, &[], 1),
+            d.consent(&values, Vec::<Value>::new, 1),
             at(ConsentOutcome::Qualified, Some(1))
         );
         assert_eq!(
-            d.consent(&values, &[], 4),
+            d.consent(&values, Vec::<Value>::new, 4),
             at(ConsentOutcome::Withdrawn, Some(2))
         );
         let d = dialogue(&[
@@ -839,11 +854,11 @@ mod tests {
             replying(2, Reply::Refuses),
         ]);
         assert_eq!(
-            d.consent(&values, &[], 1),
+            d.consent(&values, Vec::<Value>::new, 1),
             at(ConsentOutcome::Affirmative, Some(1))
         );
         assert_eq!(
-            d.consent(&values, &[], 2),
+            d.consent(&values, Vec::<Value>::new, 2),
             at(ConsentOutcome::Refused, Some(2))
         );
         // A correction after the yes qualifies it.
@@ -853,7 +868,7 @@ mod tests {
             user(2, false, false, true),
         ]);
         assert_eq!(
-            d.consent(&values, &[], 2),
+            d.consent(&values, Vec::<Value>::new, 2),
             at(ConsentOutcome::Qualified, Some(2))
         );
     }
@@ -872,7 +887,7 @@ mod tests {
         let outcome = |events: &[EventFacts], k: u32| {
             let mut all = vec![asked.clone()];
             all.extend_from_slice(events);
-            dialogue(&all).consent(&values, &[], k)
+            dialogue(&all).consent(&values, Vec::<Value>::new, k)
         };
         let no = replying(1, Reply::Refuses);
         // "no" … "sorry, misread — yes, please cancel it".
@@ -919,7 +934,7 @@ mod tests {
         };
         // "ORDER or OTHER?" → "yes, OTHER": the call on ORDER is refused.
         assert_eq!(
-            dialogue(&[asked.clone(), picking(true)]).consent(&values, &[], 1),
+            dialogue(&[asked.clone(), picking(true)]).consent(&values, Vec::<Value>::new, 1),
             ConsentFailure {
                 outcome: ConsentOutcome::Refused,
                 turn: Some(EventIdx(1)),
@@ -928,7 +943,7 @@ mod tests {
         // "ORDER or OTHER?" → "yes": no yes to either.
         assert_eq!(
             dialogue(&[asked.clone(), picking(false)])
-                .consent(&values, &[], 1)
+                .consent(&values, Vec::<Value>::new, 1)
                 .outcome,
             ConsentOutcome::Absent
         );
@@ -943,7 +958,9 @@ mod tests {
         let outcome = |replies: &[EventFacts], k: u32| {
             let mut events = vec![asked.clone()];
             events.extend_from_slice(replies);
-            dialogue(&events).consent(&values, &[], k).outcome
+            dialogue(&events)
+                .consent(&values, Vec::<Value>::new, k)
+                .outcome
         };
         // "Hold on, let me check." (the reader's qualification) … "OK, yes,
         // go ahead."
@@ -1026,7 +1043,7 @@ mod tests {
             user(1, true, false, false),
         ]);
         assert_eq!(
-            other.consent(&values, &[], 2),
+            other.consent(&values, Vec::<Value>::new, 2),
             at(ConsentOutcome::Refused, 1)
         );
         assert!(other.confirmed(&[Value::Str(OTHER), Value::Str(ACTION)], 2));
@@ -1037,7 +1054,7 @@ mod tests {
             user(2, true, false, false),
         ]);
         assert_eq!(
-            later.consent(&values, &[], 3),
+            later.consent(&values, Vec::<Value>::new, 3),
             at(ConsentOutcome::Refused, 2)
         );
         // A yes to its own summary stands though another order is agreed later.
@@ -1048,7 +1065,7 @@ mod tests {
             user(3, true, false, false),
         ]);
         assert_eq!(
-            both.consent(&values, &[], 4),
+            both.consent(&values, Vec::<Value>::new, 4),
             at(ConsentOutcome::Affirmative, 1)
         );
         // A request before the summary proposes nothing against it.
@@ -1058,13 +1075,13 @@ mod tests {
             agent(2, true, &[ORDER, ACTION]),
         ]);
         assert_eq!(
-            earlier.consent(&values, &[], 3),
+            earlier.consent(&values, Vec::<Value>::new, 3),
             at(ConsentOutcome::Absent, 2)
         );
         // A request naming none of the values is about something else.
         let unrelated = known_order(&[agent(0, true, &[OTHER]), user(1, true, false, false)]);
         assert_eq!(
-            unrelated.consent(&values, &[], 2).outcome,
+            unrelated.consent(&values, Vec::<Value>::new, 2).outcome,
             ConsentOutcome::Absent
         );
         // A yes naming the call's order is no yes to the other.
@@ -1073,7 +1090,7 @@ mod tests {
             user_yes_naming(1, &[ORDER]),
         ]);
         assert_eq!(
-            named.consent(&values, &[], 2).outcome,
+            named.consent(&values, Vec::<Value>::new, 2).outcome,
             ConsentOutcome::Absent
         );
         // A yes naming what the request named itself (its action word)
@@ -1083,7 +1100,7 @@ mod tests {
             user_yes_naming(1, &[ACTION]),
         ]);
         assert_eq!(
-            repeats.consent(&values, &[], 2),
+            repeats.consent(&values, Vec::<Value>::new, 2),
             at(ConsentOutcome::Refused, 1)
         );
         // A question qualifying the call's own summary is no yes that
@@ -1095,7 +1112,7 @@ mod tests {
             user(3, true, false, false),
         ]);
         assert_eq!(
-            qualified.consent(&values, &[], 4),
+            qualified.consent(&values, Vec::<Value>::new, 4),
             at(ConsentOutcome::Refused, 3)
         );
         // The other order only as context of the question's record is no rival.
@@ -1105,7 +1122,7 @@ mod tests {
         }
         let context = known_order(&[context, user(1, true, false, false)]);
         assert_eq!(
-            context.consent(&values, &[], 2).outcome,
+            context.consent(&values, Vec::<Value>::new, 2).outcome,
             ConsentOutcome::Absent
         );
         // After a later agent question the yes answers that one.
@@ -1115,7 +1132,7 @@ mod tests {
             user(2, true, false, false),
         ]);
         assert_eq!(
-            closed.consent(&values, &[], 3).outcome,
+            closed.consent(&values, Vec::<Value>::new, 3).outcome,
             ConsentOutcome::Absent
         );
     }
@@ -1145,7 +1162,7 @@ mod tests {
         let yes = user(2, true, false, false);
         let outcome = |declared: &[(Symbol, Symbol)]| {
             dialogue(&[literals(declared), request.clone(), yes.clone()])
-                .consent(&values, &[], 3)
+                .consent(&values, Vec::<Value>::new, 3)
                 .outcome
         };
         assert_eq!(
@@ -1198,7 +1215,10 @@ mod tests {
         });
         let d = dialogue(&facts);
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
-        assert_eq!(d.consent(&values, &[], 1).outcome, ConsentOutcome::Absent);
+        assert_eq!(
+            d.consent(&values, Vec::<Value>::new, 1).outcome,
+            ConsentOutcome::Absent
+        );
         // A request weighing the call's action and another (the reader's
         // `weighs_actions`) proposes neither for sure.
         let mut weighing = agent(3, true, &[OTHER, ACTION, SYNONYM]);
@@ -1216,7 +1236,7 @@ mod tests {
             read.apply(&e, &mut Vec::new());
         }
         assert_eq!(
-            read.consent(&values, &[], 5).outcome,
+            read.consent(&values, Vec::<Value>::new, 5).outcome,
             ConsentOutcome::Absent
         );
         let mut alone = agent(6, true, &[OTHER, ACTION]);
@@ -1230,7 +1250,7 @@ mod tests {
             read.apply(&e, &mut Vec::new());
         }
         assert_eq!(
-            read.consent(&values, &[], 8).outcome,
+            read.consent(&values, Vec::<Value>::new, 8).outcome,
             ConsentOutcome::Refused
         );
     }
@@ -1303,7 +1323,7 @@ mod tests {
             .concat(),
         );
         assert_eq!(
-            other_new.consent(&values, &call, 5).outcome,
+            other_new.consent(&values, || call, 5).outcome,
             ConsentOutcome::Absent
         );
         let old_only = dialogue(
@@ -1317,9 +1337,43 @@ mod tests {
             .concat(),
         );
         assert_eq!(
-            old_only.consent(&values, &call, 5).outcome,
+            old_only.consent(&values, || call, 5).outcome,
             ConsentOutcome::Affirmative
         );
+    }
+
+    /// "On the order with the bananas, I'll remove the oat milk": the call
+    /// removing the bananas is not the one summarised. A value of the call
+    /// the request names only as a description of a record (declined there)
+    /// is not stated for the action, so another record of its kind the
+    /// request does state is a rival.
+    #[test]
+    fn a_call_value_named_only_to_describe_a_record_is_not_stated_for_it() {
+        const ITEM: Symbol = Symbol(30);
+        const CALLED: Symbol = Symbol(31);
+        const SUMMARISED: Symbol = Symbol(32);
+        let summary = [true, true, false, false, false];
+        let yes = [false, false, true, false, false];
+        let reads = [read(0, ITEM, CALLED), read(1, ITEM, SUMMARISED)];
+        let values = [Value::Str(ORDER), Value::Str(ACTION)];
+        let call = [Value::Str(CALLED)];
+        let consent = |describes: bool| {
+            let mut request = plain_turn(
+                2,
+                Speaker::Agent,
+                summary,
+                &[ORDER, CALLED, SUMMARISED, ACTION],
+            );
+            for m in &mut request.mentions {
+                m.declined = describes && m.value == Value::Str(CALLED);
+            }
+            let turns = [request, plain_turn(3, Speaker::User, yes, &[])];
+            dialogue(&[&reads[..], &turns[..]].concat())
+                .consent(&values, || call, 4)
+                .outcome
+        };
+        assert_eq!(consent(true), ConsentOutcome::Absent);
+        assert_eq!(consent(false), ConsentOutcome::Affirmative);
     }
 
     /// A read at `k` of entity `entity` with id `id` (one scalar field).
@@ -1409,7 +1463,7 @@ mod tests {
         // "Waive $48 of fee F-3301 on BK-1?" → "Yes" → a waiver of F-3302.
         let other = asked(&[ORDER, OTHER_FEE, ACTION]);
         assert_eq!(
-            other.consent(&values, &call, 4),
+            other.consent(&values, || call, 4),
             ConsentFailure {
                 outcome: ConsentOutcome::Absent,
                 turn: None,
@@ -1422,7 +1476,7 @@ mod tests {
         // Naming the call's fee, or no fee at all, states no other call.
         for named in [&[ORDER, FEE, OTHER_FEE, ACTION][..], &[ORDER, ACTION]] {
             assert_eq!(
-                asked(named).consent(&values, &call, 4).outcome,
+                asked(named).consent(&values, || call, 4).outcome,
                 ConsentOutcome::Affirmative
             );
         }

@@ -167,17 +167,21 @@ impl Ctx<'_> {
             values.extend(o.vals.into_iter().map(|(_, v)| v));
         }
         // An argument the call does not carry names nothing to rival; away
-        // from a call no argument is read.
-        let mut others: SmallVec<[Value; 4]> = SmallVec::new();
+        // from a call no argument is read. They are read only for a request
+        // that could be the summary, so most checks never evaluate them.
         let call = call.filter(|_| self.state.args_visible().is_some());
-        for member in call.into_iter().flat_map(|call| self.set_members(call)) {
-            let o = self.operand(member);
-            if o.ready() {
-                others.extend(o.vals.into_iter().map(|(_, v)| v));
+        let others = || {
+            let mut others: SmallVec<[Value; 4]> = SmallVec::new();
+            for member in call.into_iter().flat_map(|call| self.set_members(call)) {
+                let o = self.operand(member);
+                if o.ready() {
+                    others.extend(o.vals.into_iter().map(|(_, v)| v));
+                }
             }
-        }
+            others
+        };
         let k = self.state.event();
-        Some(self.state.dialogue().consent(&values, &others, k))
+        Some(self.state.dialogue().consent(&values, others, k))
     }
 
     /// The operand nodes of the encoded set `set` (none for an unknown set).
