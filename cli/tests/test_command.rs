@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 80] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 84] = [
         (
             "pharmacy",
             "round10",
@@ -1930,6 +1930,56 @@ fn the_blind_suites_keep_their_verdicts() {
                 "refill-elm-street-oak-avenue-rx-descriptor-allow",
                 "transfer-citycare-bayside-rx-descriptor-allow",
                 "cancel-lisinopril-refill-metformin-pickup-descriptor-allow",
+            ],
+        ),
+        (
+            "library",
+            "round33e",
+            &[
+                "renew-swap-descriptor-dune-block",
+                "cancel-hold-swap-descriptor-block",
+                "place-hold-swap-print-descriptor-block",
+            ],
+            &[
+                "renew-companion-of-circe-loan-allow",
+                "cancel-hold-described-by-other-hold-allow",
+                "place-hold-narrator-descriptor-allow",
+            ],
+        ),
+        (
+            "parcel",
+            "round33e",
+            &["speed-swap-card-descriptor-block"],
+            &[
+                "speed-paypal-parcel-paid-by-card-allow",
+                "hold-parcel-with-other-point-label-allow",
+                "claim-parcel-with-blender-allow",
+                "cancel-shipment-described-by-other-parcel-allow",
+            ],
+        ),
+        (
+            "bank-card",
+            "round33e",
+            &["dispute-txn-swap-descriptor-block"],
+            &[
+                "dispute-partial-of-120-charge-allow",
+                "dispute-duplicate-of-other-txn-allow",
+                "unfreeze-card-brand-descriptor-allow",
+                "raise-limit-described-by-current-limit-allow",
+            ],
+        ),
+        (
+            "it-desk",
+            "round33e",
+            &[
+                "revoke-access-swap-descriptor-block",
+                "grant-role-swap-descriptor-block",
+            ],
+            &[
+                "wipe-loaner-described-by-other-laptop-allow",
+                "revoke-access-described-by-other-system-allow",
+                "grant-role-described-by-other-role-allow",
+                "reset-password-manager-descriptor-allow",
             ],
         ),
     ];
