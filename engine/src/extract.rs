@@ -3009,48 +3009,76 @@ mod held_back_tests {
 }
 
 #[cfg(test)]
+mod fixture_reads {
+    use super::*;
+    use std::path::Path;
+
+    /// The facts of every event of a conversation with the fixture bundle
+    /// `fixture` (`engine/tests/fixtures/<fixture>`): the agent's read
+    /// `call` (tool, arguments) at event 0, its result `content` at 1, then
+    /// `turns` from event 2 on; with the extractor, to resolve the values.
+    pub(super) fn after_read(
+        fixture: &str,
+        call: (&str, Json),
+        content: Json,
+        turns: &[Event],
+    ) -> (Extractor, Vec<EventFacts>) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(fixture);
+        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
+        let mut x = Extractor::new(&bundle);
+        let (tool, args) = call;
+        let read = [
+            Event::Call {
+                id: "c1".into(),
+                tool: tool.into(),
+                args,
+                requestor: Side::Agent,
+            },
+            Event::Result {
+                id: "c1".into(),
+                ok: true,
+                content,
+            },
+        ];
+        let facts = (0u32..)
+            .zip(read.iter().chain(turns))
+            .map(|(k, event)| x.event(&bundle, EventIdx(k), event).facts)
+            .collect();
+        (x, facts)
+    }
+}
+
+#[cfg(test)]
 mod description_tests {
+    use super::fixture_reads::after_read;
     use super::*;
     use serde_json::json;
-    use std::path::Path;
 
     /// The item ids the agent's `request` (event 2) names, each with
     /// whether it names it only to describe a record of another kind
     /// (declined), after a read of grocery order GR-31502 holding oat milk
     /// (itm_6101) and bananas (itm_6114).
     fn item_mentions(request: &str) -> Vec<(String, bool)> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/grocery");
-        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-        let mut x = Extractor::new(&bundle);
-        let events = [
-            Event::Call {
-                id: "c1".into(),
-                tool: "get_order".into(),
-                args: json!({ "order_id": "GR-31502" }),
-                requestor: Side::Agent,
-            },
-            Event::Result {
-                id: "c1".into(),
-                ok: true,
-                content: json!({
-                    "order_id": "GR-31502", "customer_id": "cus_7214", "status": "placed",
-                    "delivery_date": "2026-03-14",
-                    "items": [
-                        {"item_id": "itm_6101", "name": "Oatly Oat Milk", "price": 3.49},
-                        {"item_id": "itm_6114", "name": "Organic Bananas", "price": 1.99}
-                    ]
-                }),
-            },
-            Event::Agent {
+        let (x, facts) = after_read(
+            "grocery",
+            ("get_order", json!({ "order_id": "GR-31502" })),
+            json!({
+                "order_id": "GR-31502", "customer_id": "cus_7214", "status": "placed",
+                "delivery_date": "2026-03-14",
+                "items": [
+                    {"item_id": "itm_6101", "name": "Oatly Oat Milk", "price": 3.49},
+                    {"item_id": "itm_6114", "name": "Organic Bananas", "price": 1.99}
+                ]
+            }),
+            &[Event::Agent {
                 text: request.into(),
-            },
-        ];
-        let mut mentions = Vec::new();
-        for (k, event) in (0u32..).zip(&events) {
-            mentions.extend(x.event(&bundle, EventIdx(k), event).facts.mentions);
-        }
-        let mut items: Vec<(String, bool)> = mentions
+            }],
+        );
+        let mut items: Vec<(String, bool)> = facts
             .iter()
+            .flat_map(|f| &f.mentions)
             .filter(|m| m.event == EventIdx(2))
             .filter_map(|m| match m.value {
                 Value::Str(s) if x.interner.resolve(s).starts_with("itm_") => {
@@ -3101,45 +3129,33 @@ mod description_tests {
 
 #[cfg(test)]
 mod literal_tests {
+    use super::fixture_reads::after_read;
     use super::*;
     use serde_json::json;
-    use std::path::Path;
 
     /// The literals passed over at the user's reply (event 3) to `request`
     /// about booking BK-40712, a compact that could become a midsize, an
     /// SUV or a minivan (the rental fixture).
     fn passed_over(request: &str, reply: &str) -> Vec<String> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rental");
-        let bundle = crate::check_bundle(&dir).unwrap_or_else(|p| panic!("{p}"));
-        let mut x = Extractor::new(&bundle);
-        let events = [
-            Event::Call {
-                id: "c1".into(),
-                tool: "get_booking".into(),
-                args: json!({ "booking_id": "BK-40712" }),
-                requestor: Side::Agent,
-            },
-            Event::Result {
-                id: "c1".into(),
-                ok: true,
-                content: json!({
-                    "booking_id": "BK-40712", "customer_id": "cus_4410", "status": "reserved",
-                    "pickup_city": "Denver", "vehicle_class": "compact",
-                    "pickup_date": "2025-04-02", "return_date": "2025-04-09",
-                    "additional_drivers": [], "fees": []
-                }),
-            },
-            Event::Agent {
-                text: request.into(),
-            },
-            Event::User { text: reply.into() },
-        ];
-        let mut passed = Vec::new();
-        for (k, event) in (0u32..).zip(&events) {
-            passed.extend(x.event(&bundle, EventIdx(k), event).facts.passed_over);
-        }
-        let mut literals: Vec<String> = passed
+        let (x, facts) = after_read(
+            "rental",
+            ("get_booking", json!({ "booking_id": "BK-40712" })),
+            json!({
+                "booking_id": "BK-40712", "customer_id": "cus_4410", "status": "reserved",
+                "pickup_city": "Denver", "vehicle_class": "compact",
+                "pickup_date": "2025-04-02", "return_date": "2025-04-09",
+                "additional_drivers": [], "fees": []
+            }),
+            &[
+                Event::Agent {
+                    text: request.into(),
+                },
+                Event::User { text: reply.into() },
+            ],
+        );
+        let mut literals: Vec<String> = facts
             .iter()
+            .flat_map(|f| &f.passed_over)
             .filter(|p| p.event == EventIdx(3) && p.picked_another)
             .filter_map(|p| match p.value {
                 Value::Str(s) => Some(x.interner.resolve(s).to_owned()),

@@ -650,6 +650,11 @@ mod tests {
         facts
     }
 
+    /// The cues of an agent turn asking for a decision ([`turn`]).
+    const ASKS_DECISION: [bool; 5] = [true, true, false, false, false];
+    /// The cues of a user's plain yes ([`turn`]).
+    const PLAIN_YES: [bool; 5] = [false, false, true, false, false];
+
     fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFacts {
         let [asks_decision, asks_anything, affirms, revokes, corrects] = cues;
         let reply = match (affirms, revokes) {
@@ -1298,8 +1303,8 @@ mod tests {
         const OLD: Symbol = Symbol(31);
         const NEW: Symbol = Symbol(32);
         const SUMMARISED: Symbol = Symbol(33);
-        let summary = [true, true, false, false, false];
-        let yes = [false, false, true, false, false];
+        let summary = ASKS_DECISION;
+        let yes = PLAIN_YES;
         let reads = [
             read(0, ITEM, OLD),
             read(1, ITEM, NEW),
@@ -1352,8 +1357,8 @@ mod tests {
         const ITEM: Symbol = Symbol(30);
         const CALLED: Symbol = Symbol(31);
         const SUMMARISED: Symbol = Symbol(32);
-        let summary = [true, true, false, false, false];
-        let yes = [false, false, true, false, false];
+        let summary = ASKS_DECISION;
+        let yes = PLAIN_YES;
         let reads = [read(0, ITEM, CALLED), read(1, ITEM, SUMMARISED)];
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
         let call = [Value::Str(CALLED)];
@@ -1406,8 +1411,8 @@ mod tests {
         const RESERVATION: Symbol = Symbol(20);
         const FLIGHT_ENTITY: Symbol = Symbol(21);
         const FLIGHT: Symbol = Symbol(22);
-        let summary = [true, true, false, false, false];
-        let yes = [false, false, true, false, false];
+        let summary = ASKS_DECISION;
+        let yes = PLAIN_YES;
         let d = dialogue(&[
             read(0, RESERVATION, ORDER),
             read(1, RESERVATION, OTHER),
@@ -1447,8 +1452,8 @@ mod tests {
         const FEE_ENTITY: Symbol = Symbol(21);
         const FEE: Symbol = Symbol(22);
         const OTHER_FEE: Symbol = Symbol(23);
-        let summary = [true, true, false, false, false];
-        let yes = [false, false, true, false, false];
+        let summary = ASKS_DECISION;
+        let yes = PLAIN_YES;
         let asked = |named: &[Symbol]| {
             dialogue(&[
                 read(0, BOOKING, ORDER),
