@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 84] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 90] = [
         (
             "pharmacy",
             "round10",
@@ -1935,11 +1935,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "library",
             "round33e",
-            &[
-                "renew-swap-descriptor-dune-block",
-                "cancel-hold-swap-descriptor-block",
-                "place-hold-swap-print-descriptor-block",
-            ],
+            &[],
             &[
                 "renew-companion-of-circe-loan-allow",
                 "cancel-hold-described-by-other-hold-allow",
@@ -1949,7 +1945,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "parcel",
             "round33e",
-            &["speed-swap-card-descriptor-block"],
+            &[],
             &[
                 "speed-paypal-parcel-paid-by-card-allow",
                 "hold-parcel-with-other-point-label-allow",
@@ -1960,7 +1956,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "bank-card",
             "round33e",
-            &["dispute-txn-swap-descriptor-block"],
+            &[],
             &[
                 "dispute-partial-of-120-charge-allow",
                 "dispute-duplicate-of-other-txn-allow",
@@ -1971,15 +1967,79 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "it-desk",
             "round33e",
-            &[
-                "revoke-access-swap-descriptor-block",
-                "grant-role-swap-descriptor-block",
-            ],
+            &[],
             &[
                 "wipe-loaner-described-by-other-laptop-allow",
                 "revoke-access-described-by-other-system-allow",
                 "grant-role-described-by-other-role-allow",
                 "reset-password-manager-descriptor-allow",
+            ],
+        ),
+        (
+            "grocery",
+            "round34a",
+            &["r34a-groc-sub-replacement-is-descriptor-block"],
+            &[
+                "r34a-groc-remove-descr-neighbour-allow",
+                "r34a-groc-refund-descr-sameprice-allow",
+            ],
+        ),
+        (
+            "hotel",
+            "round34a",
+            &[
+                "r34a-hotel-dates-checkout-is-descriptor-block",
+                "r34a-hotel-room-type-is-descriptor-block",
+            ],
+            &[
+                "r34a-hotel-cancel-descr-after-lisbon-allow",
+                "r34a-hotel-dates-descr-day-before-porto-allow",
+            ],
+        ),
+        (
+            "rental",
+            "round34a",
+            &[],
+            &[
+                "r34a-rent-extend-descr-same-day-as-boulder-allow",
+                "r34a-rent-class-descr-other-plate-allow",
+            ],
+        ),
+        (
+            "pharmacy",
+            "round34a",
+            &[
+                "r34a-pharm-transfer-pharmacy-is-descriptor-block",
+                "r34a-pharm-refill-quantity-is-descriptor-block",
+            ],
+            &[
+                "r34a-pharm-refill-descr-alongside-allow",
+                "r34a-pharm-cancel-descr-after-other-refill-allow",
+            ],
+        ),
+        (
+            "shop",
+            "round34a",
+            &[
+                "r34a-shop-cancel-call-carries-descriptor-block",
+                "r34a-shop-exchange-new-item-is-descriptor-block",
+                "r34a-shop-pay-method-is-descriptor-block",
+            ],
+            &[
+                "r34a-shop-cancel-descr-after-other-order-allow",
+                "r34a-shop-exchange-descr-same-price-variant-allow",
+            ],
+        ),
+        (
+            "it-access",
+            "round34a",
+            &[
+                "r34a-it-grant-system-is-descriptor-block",
+                "r34a-it-grant-replica-source-is-descriptor-block",
+            ],
+            &[
+                "r34a-it-grant-descr-next-to-other-system-allow",
+                "r34a-it-grant-descr-replica-of-allow",
             ],
         ),
     ];

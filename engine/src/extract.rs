@@ -32,6 +32,7 @@
 //! no request of its own and every request stays about the first user.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 use std::sync::Arc;
 
 use hashbrown::{HashMap, HashSet};
@@ -92,11 +93,55 @@ pub fn event_times(bundle: &CompiledBundle, trace: &Trace) -> Vec<Option<DateTim
     .unwrap_or_default()
 }
 
-/// Turns events into facts one at a time (the live session and the batch
+/// One kind a value may be of, for telling two values of one kind apart
+/// ([`Extractor::apposed_peers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PeerKind {
+    /// A record of this entity: its id, an alias, or a value no other
+    /// record of the entity was read as.
+    Entity(Symbol),
+    /// A literal of this enum.
+    Literal(Symbol),
+    /// A value read in this field of this entity (entity, field) that is
+    /// no record's id or alias.
+    Field(Symbol, Symbol),
+}
+
+/// The kinds of one value, each with the record it stands for as a thing
+/// of that kind (for an entity's).
+#[derive(Debug, Default)]
+struct PeerKinds {
+    value: Option<Symbol>,
+    kinds: SmallVec<[(PeerKind, Option<Symbol>); 4]>,
+}
+
+impl PeerKinds {
+    /// Whether this value (named in an aside) is another thing of a kind
+    /// of `head` (named before it): of an entity both stand for records
+    /// of, naming a record of it `head` does not; or a literal of one enum,
+    /// or a value read in one field, as another value.
+    fn peers(&self, head: &PeerKinds) -> bool {
+        self.value != head.value
+            && self.kinds.iter().any(|&(kind, record)| {
+                let of_kind = |(k, _): &&(PeerKind, Option<Symbol>)| *k == kind;
+                match kind {
+                    PeerKind::Entity(_) => {
+                        head.kinds.iter().any(|k| of_kind(&k))
+                            && !head.kinds.iter().filter(of_kind).any(|&(_, r)| r == record)
+                    }
+                    PeerKind::Literal(_) | PeerKind::Field(..) => {
+                        head.kinds.iter().any(|k| of_kind(&k))
+                    }
+                }
+            })
+    }
+}
+
 /// A record a turn mentions, with its kind: its entity type, or none for
 /// an order-like record id.
 type KindedRecord = (Option<Symbol>, Symbol);
 
+/// Turns events into facts one at a time (the live session and the batch
 /// extraction share it). Owns the interner the facts' symbols resolve in.
 #[derive(Clone, Debug)]
 pub struct Extractor {
@@ -172,6 +217,10 @@ pub struct Extractor {
     /// call names the record by besides its id (a medication for a
     /// prescription), for a record a reply holds back.
     record_strings: HashMap<Symbol, Vec<Symbol>>,
+    /// The entity fields each string was read in (entity, field): two
+    /// values read in one field are of one kind
+    /// ([`Extractor::apposed_peers`]).
+    read_fields: HashMap<Symbol, SmallVec<[(Symbol, Symbol); 2]>>,
     /// Per record id, the strings its single-valued fields were read as
     /// (its current class, not the classes it could change to): what a
     /// user names as the value an action replaces.
@@ -285,6 +334,22 @@ fn word_starts<'a, K>(
         .filter(move |&at| turn.names_words_at(at, value))
 }
 
+/// Token spans of a turn, `(first, count)`.
+type Spans = SmallVec<[(usize, usize); 2]>;
+
+/// Where `value` (found at `starts`) stands in `turn`, as token spans: a
+/// value of words at its starts, a value of digits (a card's last four)
+/// wherever its tokens do ([`ReadTurn::token_spans`]).
+fn value_places<K>(turn: &ReadTurn, value: &ReadValue, starts: &[Placed<K>]) -> Spans {
+    if value.words() > 0 {
+        word_starts(turn, value, starts)
+            .map(|at| (at, value.len()))
+            .collect()
+    } else {
+        turn.token_spans(value).into_iter().collect()
+    }
+}
+
 /// The entities of the records `turn` describes by the value of words
 /// `value` (found at `starts`), when every place it stands is a description
 /// of a record ([`ReadTurn::described_record`]): "the air purifier from your
@@ -298,8 +363,8 @@ fn described_kinds<K>(
 ) -> Option<SmallVec<[Symbol; 2]>> {
     let noun = |token: &str| nouns.iter().find(|(n, _)| n == token).map(|&(_, e)| e);
     let mut kinds: SmallVec<[Symbol; 2]> = SmallVec::new();
-    for at in word_starts(turn, value, starts) {
-        let kind = turn.described_record(at, value.len(), noun)?;
+    for (at, len) in value_places(turn, value, starts) {
+        let kind = turn.described_record(at, len, noun)?;
         if !kinds.contains(&kind) {
             kinds.push(kind);
         }
@@ -425,6 +490,7 @@ impl Extractor {
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
             record_strings: HashMap::new(),
+            read_fields: HashMap::new(),
             current_strings: HashMap::new(),
             contested: BTreeSet::new(),
             requested_actions: 0,
@@ -466,7 +532,7 @@ impl Extractor {
     fn record_kinds(&self, value: Symbol, read: &ReadValue, action: bool) -> SmallVec<[Symbol; 2]> {
         let mut kinds = SmallVec::new();
         if action
-            || read.words() == 0
+            || (read.words() == 0 && !self.aliases.contains_key(&value))
             || self.identifiers.contains_key(&value.0)
             || self
                 .enum_literals
@@ -492,6 +558,135 @@ impl Extractor {
                 kinds.push(entity);
             }
         }
+        kinds
+    }
+
+    /// The values a new agent turn names (`placed`: each with where it
+    /// stands) only in its `asides` ([`ReadTurn::asides`]), each beside
+    /// another thing of their kind that the aside's sentence names before
+    /// it: "renew Circe (LN-48233) — the book you checked out with your
+    /// Dune loan" names the Dune loan to say which book, not as one to
+    /// renew ([`PeerKinds::peers`]). Kinds are looked up only for the
+    /// values standing in asides alone and the ones before them.
+    fn apposed_peers(
+        &self,
+        asides: &[(Range<usize>, Range<usize>)],
+        placed: &[(u32, Spans)],
+    ) -> Vec<u32> {
+        let within = |range: &Range<usize>, &(at, len): &(usize, usize)| {
+            range.start <= at && at + len <= range.end
+        };
+        // The values standing only inside asides, each with the asides
+        // holding it at each place.
+        let apart: Vec<(u32, Vec<Vec<usize>>)> = placed
+            .iter()
+            .filter_map(|(raw, spans)| {
+                let holders: Vec<Vec<usize>> = spans
+                    .iter()
+                    .map(|span| {
+                        (0..asides.len())
+                            .filter(|&i| {
+                                asides
+                                    .get(i)
+                                    .is_some_and(|(_, inside)| within(inside, span))
+                            })
+                            .collect()
+                    })
+                    .collect();
+                (!holders.is_empty() && holders.iter().all(|h| !h.is_empty()))
+                    .then_some((*raw, holders))
+            })
+            .collect();
+        if apart.is_empty() {
+            return Vec::new();
+        }
+        let mut kinds: Vec<(u32, PeerKinds)> = Vec::new();
+        let mut kinds_of = |raw: u32| {
+            if !kinds.iter().any(|(r, _)| *r == raw) {
+                kinds.push((raw, self.peer_kinds(Symbol(raw))));
+            }
+        };
+        // The values before each aside holding one of them.
+        let before = |aside: usize| {
+            placed.iter().filter(move |(_, spans)| {
+                asides
+                    .get(aside)
+                    .is_some_and(|(head, _)| spans.iter().any(|s| within(head, s)))
+            })
+        };
+        for (raw, holders) in &apart {
+            kinds_of(*raw);
+            for &aside in holders.iter().flatten() {
+                for (other, _) in before(aside) {
+                    kinds_of(*other);
+                }
+            }
+        }
+        let kind = |raw: u32| kinds.iter().find(|(r, _)| *r == raw).map(|(_, k)| k);
+        apart
+            .iter()
+            .filter(|(raw, holders)| {
+                holders.iter().all(|asides_here| {
+                    asides_here.iter().any(|&aside| {
+                        before(aside).any(|(other, _)| {
+                            other != raw
+                                && matches!((kind(*raw), kind(*other)), (Some(mine), Some(theirs)) if mine.peers(theirs))
+                        })
+                    })
+                })
+            })
+            .map(|(raw, _)| *raw)
+            .collect()
+    }
+
+    /// What kinds of thing the string `value` is, for
+    /// [`Extractor::apposed_peers`].
+    fn peer_kinds(&self, value: Symbol) -> PeerKinds {
+        let mut kinds = PeerKinds::default();
+        let entity_of = |id: Symbol| {
+            self.in_play
+                .iter()
+                .find(|(_, ids)| ids.contains(&id))
+                .map(|(entity, _)| *entity)
+        };
+        let record = |kinds: &mut PeerKinds, id: Symbol| {
+            if let Some(entity) = entity_of(id) {
+                kinds.kinds.push((PeerKind::Entity(entity), Some(id)));
+            }
+        };
+        record(&mut kinds, value);
+        if let Some(Some(id)) = self.aliases.get(&value) {
+            record(&mut kinds, *id);
+        }
+        let is_id = !kinds.kinds.is_empty() || self.aliases.contains_key(&value);
+        let literal = self.enum_literals.iter().any(|(l, _)| *l == value);
+        if !is_id && !literal {
+            // A value names a record of an entity when it is the one
+            // record of it whose fields were read as the value.
+            let mut holders: SmallVec<[(Symbol, Symbol); 4]> = self
+                .record_strings
+                .iter()
+                .filter(|(_, strings)| strings.contains(&value))
+                .filter_map(|(holder, _)| Some((entity_of(*holder)?, *holder)))
+                .collect();
+            holders.sort_unstable_by_key(|&(entity, holder)| (entity.0, holder.0));
+            for &(entity, holder) in &holders {
+                if holders.iter().filter(|(e, _)| *e == entity).count() == 1 {
+                    kinds.kinds.push((PeerKind::Entity(entity), Some(holder)));
+                }
+            }
+        }
+        if !is_id && let Some(fields) = self.read_fields.get(&value) {
+            kinds.kinds.extend(
+                fields
+                    .iter()
+                    .map(|&(entity, field)| (PeerKind::Field(entity, field), None)),
+            );
+        }
+        for (_, set) in self.enum_literals.iter().filter(|(l, _)| *l == value) {
+            kinds.kinds.push((PeerKind::Literal(*set), None));
+        }
+        kinds.value = Some(value);
         kinds
     }
 
@@ -666,6 +861,7 @@ impl Extractor {
                         // call carrying it may be the first to.
                         let items = turn.items.as_deref();
                         if turn.speaker == Speaker::Agent
+                            && (read.words() > 0 || self.aliases.contains_key(&value))
                             && let Some(described) =
                                 described_kinds(&turn.read, &read, starts, &self.record_nouns)
                         {
@@ -856,6 +1052,14 @@ impl Extractor {
         seen.set_aside = cues.set_aside.iter().map(ToString::to_string).collect();
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
+        // Only a request for a decision states values for an action.
+        let asides = if speaker == Speaker::Agent && cues.asks_decision {
+            seen.read.asides()
+        } else {
+            Vec::new()
+        };
+        // Where each value named here stands, when the turn has asides.
+        let mut placed: Vec<(u32, Spans)> = Vec::new();
         let candidates = self.index.add_turn(&seen.read, self.turns.len());
         for (raw, starts) in by_turn_or_value(&candidates) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
@@ -873,7 +1077,11 @@ impl Extractor {
             if named {
                 let identifier = self.identifiers.get(&raw);
                 named_here.push(raw);
+                if !asides.is_empty() {
+                    placed.push((raw, value_places(&seen.read, read, starts)));
+                }
                 let describes = speaker == Speaker::Agent
+                    && (read.words() > 0 || self.aliases.contains_key(&Symbol(raw)))
                     && described_kinds(&seen.read, read, starts, &self.record_nouns).is_some_and(
                         |described| {
                             describes_another_kind(
@@ -917,6 +1125,20 @@ impl Extractor {
                         event: k,
                     });
                 }
+            }
+        }
+        if speaker == Speaker::Agent {
+            for raw in self.apposed_peers(&asides, &placed) {
+                let value = Value::Str(Symbol(raw));
+                if let Some(m) = self
+                    .facts
+                    .mentions
+                    .iter_mut()
+                    .find(|m| m.value == value && m.event == k && m.speaker == speaker)
+                {
+                    m.declined = true;
+                }
+                seen.described.push(Symbol(raw));
             }
         }
         // A qualified or withdrawn reply agrees to nothing already; what
@@ -1479,6 +1701,10 @@ impl Extractor {
                     && !strings.contains(text)
                 {
                     strings.push(*text);
+                    let fields = self.read_fields.entry(*text).or_default();
+                    if !fields.contains(&(read.entity, read.field)) {
+                        fields.push((read.entity, read.field));
+                    }
                 }
             }
             if let (false, [Value::Str(text)]) = (read.is_list, read.values.as_slice()) {
@@ -1768,8 +1994,9 @@ struct SeenTurn {
     /// The strings found named in it so far.
     named: Vec<Symbol>,
     /// Those of them an agent turn names only to describe a record of
-    /// another kind ([`described_kinds`]): what the turn states for its
-    /// action is not among them.
+    /// another kind ([`described_kinds`]), or only in asides beside another
+    /// of their kind ([`Extractor::apposed_peers`]): what the turn states
+    /// for its action is not among them.
     described: Vec<Symbol>,
     /// The actions the turn names only as what not to do ("don't cancel").
     declined: Vec<String>,
@@ -3076,19 +3303,25 @@ mod description_tests {
                 text: request.into(),
             }],
         );
-        let mut items: Vec<(String, bool)> = facts
+        request_mentions(&x, &facts, "itm_")
+    }
+
+    /// The values starting with `prefix` that the request at event 2
+    /// names, each with whether the mention is declined, sorted.
+    fn request_mentions(x: &Extractor, facts: &[EventFacts], prefix: &str) -> Vec<(String, bool)> {
+        let mut named: Vec<(String, bool)> = facts
             .iter()
             .flat_map(|f| &f.mentions)
             .filter(|m| m.event == EventIdx(2))
             .filter_map(|m| match m.value {
-                Value::Str(s) if x.interner.resolve(s).starts_with("itm_") => {
+                Value::Str(s) if x.interner.resolve(s).starts_with(prefix) => {
                     Some((x.interner.resolve(s).to_owned(), m.declined))
                 }
                 _ => None,
             })
             .collect();
-        items.sort();
-        items
+        named.sort();
+        named
     }
 
     /// An item named to say which order is no item the request acts on;
@@ -3123,6 +3356,97 @@ mod description_tests {
         assert_eq!(
             remove("From your Organic Bananas order, shall I remove the Organic Bananas?"),
             [("itm_6114".to_owned(), false)],
+        );
+    }
+
+    /// A card's last four digits before another entity's record noun
+    /// ("your 4242 parcel") say which parcel, not which card pays.
+    #[test]
+    fn an_alias_of_digits_describes_a_record_of_another_kind() {
+        let (x, facts) = after_read(
+            "parcel",
+            ("get_customer", json!({ "customer_id": "cus_3307" })),
+            json!({
+                "customer_id": "cus_3307", "email": "lena@example.com", "postcode": "02139",
+                "parcels": ["PX-30430"],
+                "payment_methods": [
+                    {"id": "pm_11", "kind": "credit_card", "last_four": "4242"},
+                    {"id": "pm_12", "kind": "paypal"}
+                ]
+            }),
+            &[Event::Agent {
+                text: "I'll change the speed of PX-30430 - your 4242 parcel - to next_day, \
+                       paid with your PayPal (pm_12). Shall I proceed?"
+                    .into(),
+            }],
+        );
+        assert_eq!(
+            request_mentions(&x, &facts, "pm_"),
+            [("pm_11".to_owned(), true), ("pm_12".to_owned(), false)]
+        );
+    }
+
+    /// The loan ids the agent's `request` (event 2) names, by id or title,
+    /// each with whether it is named only in an aside about another loan
+    /// (declined), after a read of a patron's loans Dune (LN-48210) and
+    /// Circe (LN-48233).
+    fn loan_mentions(request: &str) -> Vec<(String, bool)> {
+        let (x, facts) = after_read(
+            "library",
+            ("get_patron", json!({ "card_number": "2900451" })),
+            json!({
+                "card_number": "2900451", "name": "Ana Ferreira", "hold_count": 0,
+                "loans": [
+                    {"loan_id": "LN-48210", "title": "Dune", "format": "print",
+                     "due": "2026-03-20", "overdue_days": 0, "held": false},
+                    {"loan_id": "LN-48233", "title": "Circe", "format": "print",
+                     "due": "2026-03-07", "overdue_days": 3, "held": false}
+                ],
+                "holds": []
+            }),
+            &[Event::Agent {
+                text: request.into(),
+            }],
+        );
+        request_mentions(&x, &facts, "LN-")
+    }
+
+    /// A loan named in an aside saying which book another loan is, is no
+    /// loan the request acts on; named on its own too, or beside the other
+    /// in the request itself, it is.
+    #[test]
+    fn a_record_named_in_an_aside_about_another_of_its_kind_is_not_acted_on() {
+        let renew = |text: &str| loan_mentions(text);
+        let named = |declined_dune: bool| {
+            [
+                ("LN-48210".to_owned(), declined_dune),
+                ("LN-48233".to_owned(), false),
+            ]
+        };
+        assert_eq!(
+            renew(
+                "I'll renew Circe (LN-48233) - the book you checked out together with your Dune loan. Shall I renew it?"
+            ),
+            named(true)
+        );
+        assert_eq!(
+            renew("Shall I renew Circe, which you borrowed the same day as LN-48210?"),
+            named(true)
+        );
+        assert_eq!(
+            renew("Shall I renew Circe (the loan due before your Dune loan)?"),
+            named(true)
+        );
+        // Both proposed, or the aside's loan named on its own too.
+        assert_eq!(renew("Shall I renew Circe and Dune?"), named(false));
+        assert_eq!(
+            renew("Shall I renew Dune and Circe - the book you borrowed with Dune?"),
+            named(false)
+        );
+        // A list going on is no aside.
+        assert_eq!(
+            renew("I can renew Circe, the Dune loan, and the rest. Shall I?"),
+            named(false)
         );
     }
 }

@@ -1170,6 +1170,16 @@ pub(crate) const POSSESSIVES: &[&str] = &["my", "our", "his", "her", "their"];
 /// one and a record noun describes that record ("your sneakers order").
 pub(crate) const NAME_DETERMINERS: &[&str] = &["the", "my", "your", "our", "their", "his", "her"];
 
+/// Words opening, after a comma, an aside about what stands before it: a
+/// relative pronoun or a word of likeness ("RF-8802, which was queued
+/// right after RF-8801"; ", like Arjun Raman on your Boulder booking").
+pub(crate) const ASIDE_RELATIVES: &[&str] = &["which", "who", "whose", "like", "unlike"];
+
+/// Words joining another part of what a sentence lists or asks for: after
+/// a comma or before a determiner they show a list going on ("…, the
+/// World Elite from 5000 to 8000, and the Visa …").
+pub(crate) const ASIDE_JOINS: &[&str] = &["and", "or", "plus", "also", "then"];
+
 /// Words joining a record noun to a thing it holds ("the order with the
 /// bananas", "the booking including Ana Ruiz").
 pub(crate) const HOLDING_WORDS: &[&str] = &["with", "containing", "including"];

@@ -9,7 +9,9 @@ use std::ops::Range;
 
 use smol_str::{SmolStr, StrExt};
 
-use super::lexicon::{HOLDING_VERBS, HOLDING_WORDS, NAME_DETERMINERS};
+use super::lexicon::{
+    ASIDE_JOINS, ASIDE_RELATIVES, HOLDING_VERBS, HOLDING_WORDS, NAME_DETERMINERS,
+};
 
 /// One token of a turn or value as [`names_value`] reads it (split at
 /// markup, not at the grammar's boundaries): a short token is held inline.
@@ -649,6 +651,18 @@ impl ReadTurn {
     }
 }
 
+/// Whether the text between two tokens holds a dash setting a phrase off
+/// (an em or en dash, or a hyphen with a space on each side), not one
+/// joining two words.
+fn is_dash(gap: &str) -> bool {
+    gap.contains(['\u{2014}', '\u{2013}']) || gap.contains(" - ") || gap.contains(" -- ")
+}
+
+/// Whether a byte between two tokens ends their sentence.
+fn ends_sentence(b: u8) -> bool {
+    matches!(b, b'.' | b'?' | b'!' | b';' | b':' | b'\n')
+}
+
 /// How many tokens an amount written with thousands separators may span
 /// ("1,250,000.50").
 const MAX_AMOUNT_GROUPS: usize = 4;
@@ -674,6 +688,21 @@ impl ReadValue {
 }
 
 impl ReadTurn {
+    /// Where the value's tokens stand in a row in the turn, as token spans
+    /// `(first, count)`, whatever the value is: a card's last four digits
+    /// where the turn writes "4242", not where it writes the amount
+    /// "4,242".
+    #[must_use]
+    pub fn token_spans(&self, value: &ReadValue) -> Vec<(usize, usize)> {
+        if value.tokens.is_empty() {
+            return Vec::new();
+        }
+        self.tokens
+            .positions(&value.tokens)
+            .map(|at| (at, value.tokens.len()))
+            .collect()
+    }
+
     /// Where a value of words (not an amount or a date) starts in the
     /// turn, by token: every occurrence.
     #[must_use]
@@ -749,6 +778,101 @@ impl ReadTurn {
         // order with bananas" may be an order of bananas alone.
         let determiner = head.checked_sub(1)?;
         (is(determiner, NAME_DETERMINERS) && self.runs_on(determiner)).then_some(kind)
+    }
+
+    /// What stands between token `at` and the next when both are spelt in
+    /// the turn's text (a token holding a character beyond ASCII is spelt
+    /// after it, so no gap of the turn lies beside it).
+    fn gap_after(&self, at: usize) -> Option<&str> {
+        let spans = &self.tokens.spans;
+        let (&(_, end), &(start, _)) = (spans.get(at)?, spans.get(at + 1)?);
+        (start >= end)
+            .then(|| self.tokens.text.get(end..start))
+            .flatten()
+    }
+
+    /// The asides of the turn: phrases set off after what a sentence says
+    /// that say which thing stands before them, not what to do with it.
+    /// An aside opens
+    /// - after a dash, with a determiner, a relative pronoun or a word of
+    ///   likeness ("Circe (LN-48233) — the book you checked out with your
+    ///   Dune loan", "FE-11 — the smaller of the two, below your $60.00
+    ///   cleaning fee FE-12 —"), not with a detail ("Figma - role editor");
+    /// - after a comma, with a determiner ("CH-902, the charge posted the
+    ///   same day as your minibar charge"), unless the sentence goes on to
+    ///   join another part of a list ("…, the World Elite from 5000 to 8000,
+    ///   and the Visa …"), or with a relative pronoun or a word of likeness
+    ///   ("RF-8802, which was queued right after RF-8801", ", like Arjun
+    ///   Raman on your Boulder booking");
+    /// - inside brackets, with a determiner ("BK-40755 (the one right after
+    ///   your Denver booking BK-40712)").
+    ///
+    /// Each is given as the tokens of its sentence before it (what it
+    /// describes) and its own tokens, up to the end of its sentence or
+    /// what closes it first: the next dash after a dash, the closing
+    /// bracket, and the next dash or comma after a comma.
+    #[must_use]
+    pub fn asides(&self) -> Vec<(Range<usize>, Range<usize>)> {
+        let mut found = Vec::new();
+        let is = |at: usize, words: &[&str]| self.token(at).is_some_and(|t| words.contains(&t));
+        for open in 1..self.tokens.len() {
+            let Some(gap) = self.gap_after(open - 1) else {
+                continue;
+            };
+            if gap == " " {
+                continue;
+            }
+            let dash = is_dash(gap) && !gap.contains([',', '(']);
+            let comma = gap.trim() == ",";
+            let bracket = gap.trim_end().ends_with('(');
+            if !(dash || comma || bracket) || gap.bytes().any(ends_sentence) {
+                continue;
+            }
+            let determined = is(open, NAME_DETERMINERS);
+            if !(determined || (!bracket && is(open, ASIDE_RELATIVES))) {
+                continue;
+            }
+            let sentence_end = (open..self.tokens.len())
+                .find(|&at| {
+                    self.gap_after(at)
+                        .is_none_or(|g| g.bytes().any(ends_sentence))
+                })
+                .map_or(self.tokens.len(), |at| at + 1);
+            // "…, the World Elite from 5000 to 8000, and the Visa …": a
+            // list going on, not an aside.
+            let listed = comma
+                && determined
+                && (open + 1..sentence_end).any(|at| {
+                    is(at, ASIDE_JOINS)
+                        && (self.gap_after(at - 1).is_some_and(|g| g.contains(','))
+                            || is(at + 1, NAME_DETERMINERS))
+                });
+            if listed {
+                continue;
+            }
+            let first = (0..open - 1)
+                .rev()
+                .find(|&at| {
+                    self.gap_after(at)
+                        .is_none_or(|gap| gap.bytes().any(ends_sentence))
+                })
+                .map_or(0, |at| at + 1);
+            let end = (open..sentence_end)
+                .find(|&at| {
+                    self.gap_after(at).is_none_or(|gap| {
+                        if bracket {
+                            gap.contains(')')
+                        } else if dash {
+                            is_dash(gap)
+                        } else {
+                            is_dash(gap) || gap.contains(',')
+                        }
+                    })
+                })
+                .map_or(sentence_end, |at| at + 1);
+            found.push((first..open, open..end));
+        }
+        found
     }
 
     /// Whether a value of words (not an amount or a date) stands in the
@@ -1714,5 +1838,76 @@ pub(crate) mod tests {
             described("Shall I remove your sneakers from it?", "sneakers"),
             None
         );
+    }
+
+    /// Each aside of `turn` as (the words it describes, its own words).
+    fn asides(turn: &str) -> Vec<(String, String)> {
+        let read = ReadTurn::new(turn);
+        let words = |range: Range<usize>| {
+            range
+                .filter_map(|at| read.token(at))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        read.asides()
+            .into_iter()
+            .map(|(head, inside)| (words(head), words(inside)))
+            .collect()
+    }
+
+    #[test]
+    fn an_aside_after_a_dash_comma_or_bracket_describes_what_its_sentence_named() {
+        let pair = |head: &str, inside: &str| vec![(head.to_owned(), inside.to_owned())];
+        // A dash, any of three: the aside runs to the next dash.
+        assert_eq!(
+            asides("I'll renew Circe - the book you borrowed with Dune. Shall I?"),
+            pair("i'll renew circe", "the book you borrowed with dune")
+        );
+        assert_eq!(
+            asides(
+                "Dispute TX-5532 \u{2014} the duplicate of your TX-5531 charge \u{2014} for 64.00?"
+            ),
+            pair("dispute tx-5532", "the duplicate of your tx-5531 charge")
+        );
+        assert_eq!(
+            asides("Waive FE-11 \u{2013} the smaller, below fee FE-12 \u{2013} in full?"),
+            pair("waive fe-11", "the smaller below fee fe-12")
+        );
+        // A comma, with a determiner or a relative pronoun: to the next comma.
+        assert_eq!(
+            asides("Refund CH-902, the charge posted with CH-901 (CH-901, $42), now?"),
+            pair("refund ch-902", "the charge posted with ch-901 ch-901")
+        );
+        assert_eq!(
+            asides("I'll cancel RF-8802, which was queued after RF-8801."),
+            pair("i'll cancel rf-8802", "which was queued after rf-8801")
+        );
+        // A bracket, with a determiner: to the closing bracket.
+        assert_eq!(
+            asides("Cancel BK-40755 (the one after BK-40712), okay?"),
+            pair("cancel bk-40755", "the one after bk-40712")
+        );
+        // The sentence before it, not the turn: a new line ends a sentence.
+        assert_eq!(
+            asides("Hello.\nCancel BK-2 - the one after BK-1?"),
+            pair("cancel bk-2", "the one after bk-1")
+        );
+    }
+
+    #[test]
+    fn a_detail_a_list_or_a_hyphen_is_no_aside() {
+        for turn in [
+            // A detail after a dash, not a description.
+            "Jira (APP-12) - role editor\nFigma (APP-19) - role viewer",
+            // A list going on after the comma.
+            "I can raise card 5521 to 4000, the card 0839 to 8000, and the Visa to 10000.",
+            "Cancel #W1, the order #W2 and the order #W3?",
+            // A hyphen joining words; a bracket opening a detail.
+            "Cancel the re-issued card (card 4821)?",
+            // A dash after a sentence's end opens none.
+            "Done. - the order is cancelled.",
+        ] {
+            assert_eq!(asides(turn), Vec::new(), "{turn}");
+        }
     }
 }
