@@ -1357,8 +1357,6 @@ mod tests {
         const ITEM: Symbol = Symbol(30);
         const CALLED: Symbol = Symbol(31);
         const SUMMARISED: Symbol = Symbol(32);
-        let summary = ASKS_DECISION;
-        let yes = PLAIN_YES;
         let reads = [read(0, ITEM, CALLED), read(1, ITEM, SUMMARISED)];
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
         let call = [Value::Str(CALLED)];
@@ -1366,13 +1364,13 @@ mod tests {
             let mut request = plain_turn(
                 2,
                 Speaker::Agent,
-                summary,
+                ASKS_DECISION,
                 &[ORDER, CALLED, SUMMARISED, ACTION],
             );
             for m in &mut request.mentions {
                 m.declined = describes && m.value == Value::Str(CALLED);
             }
-            let turns = [request, plain_turn(3, Speaker::User, yes, &[])];
+            let turns = [request, plain_turn(3, Speaker::User, PLAIN_YES, &[])];
             dialogue(&[&reads[..], &turns[..]].concat())
                 .consent(&values, || call, 4)
                 .outcome
