@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 90] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 99] = [
         (
             "pharmacy",
             "round10",
@@ -1026,6 +1026,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "w5-wipe-one-which-office-allow",
                 "w5-grant-fixed-which-project-allow",
                 "w5-revoke-one-which-others-allow",
+                "w5-revoke-both-yes-both-allow",
                 "w5-grant-both-plain-yep-allow",
                 "w5-grant-both-plain-yep-allow#13",
             ],
@@ -2040,6 +2041,127 @@ fn the_blind_suites_keep_their_verdicts() {
             &[
                 "r34a-it-grant-descr-next-to-other-system-allow",
                 "r34a-it-grant-descr-replica-of-allow",
+            ],
+        ),
+        (
+            "insurance",
+            "round35",
+            &[],
+            &[
+                "withdraw-markdown-bold-allow",
+                "deductible-oneliner-allow",
+                "driver-numbered-list-allow",
+                "cancel-home-table-allow",
+                "payout-thats-right-allow",
+                "deductible-by-address-allow",
+                "withdraw-plain-question-allow",
+                "cancel-by-plate-allow",
+                "driver-bold-details-allow",
+                "payout-corrected-no-allow",
+            ],
+        ),
+        (
+            "bundles/retail",
+            "round35r",
+            &[],
+            &[
+                "r35-cancel-kettle-by-description-allow",
+                "r35-return-shoes-numbered-confirmed-emoji-allow",
+                "r35-exchange-process-synonym-allow",
+                "r35-modify-items-table-put-through-allow",
+                "r35-modify-payment-context-other-order-allow",
+                "r35-payment-two-orders-yes-covers-this-one-allow",
+                "r35-cancel-reasked-after-interjection-allow",
+                "r35-user-address-terse-allow",
+                "r35-cancel-long-friendly-yes-with-totals-allow",
+            ],
+        ),
+        (
+            "bundles/airline",
+            "round35r",
+            &[],
+            &[
+                "a35-cancel-chicago-flight-thumbs-allow",
+                "a35-cancel-terse-do-it-allow",
+                "a35-bags-gold-numbered-allow",
+                "a35-bags-table-gift-card-allow",
+                "a35-cabin-upgrade-business-allow",
+                "a35-cabin-basic-to-economy-allow",
+                "a35-flight-change-put-through-allow",
+                "a35-cancel-insured-health-context-allow",
+            ],
+        ),
+        (
+            "bundles/telecom",
+            "round35r",
+            &[],
+            &[
+                "t35-refuel-markdown-yep-allow",
+                "t35-refuel-numbered-long-friendly-yes-allow",
+                "t35-two-lines-yes-covers-son-allow",
+                "t35-roaming-enable-abroad-allow",
+                "t35-refuel-context-other-line-do-it-allow",
+            ],
+        ),
+        (
+            "library",
+            "round35b",
+            &[],
+            &[
+                "renew-it-for-her-allow",
+                "card-and-not-my-other-hold-allow",
+                "renew-piranesi-dune-stays-allow",
+                "renew-piranesi-then-dune-that-stays-block",
+                "renew-plus-email-offer-yes-to-renewal-allow",
+            ],
+        ),
+        (
+            "rental",
+            "round35b",
+            &["booking-not-mine-cancel-block"],
+            &[
+                "yes-add-him-allow",
+                "id-and-not-my-phoenix-extend-allow",
+                "waive-per-hour-total-matches-allow",
+                "extend-per-day-date-matches-allow",
+            ],
+        ),
+        (
+            "hotel",
+            "round35b",
+            &["stay-not-mine-colleagues-dates-block"],
+            &[
+                "yes-refund-me-allow",
+                "yes-switch-her-over-allow",
+                "id-and-not-my-porto-breakfast-allow",
+                "parking-per-night-total-refund-allow",
+                "cancel-porto-lisbon-unaffected-allow",
+                "cancel-porto-lisbon-unaffected-then-lisbon-block",
+            ],
+        ),
+        (
+            "grocery",
+            "round35b",
+            &[
+                "refund-to-card-not-mine-block",
+                "remove-bread-and-yogurt-that-stays-block",
+            ],
+            &[
+                "yes-refund-me-allow",
+                "id-and-card-not-my-gift-card-allow",
+                "remove-bread-yogurt-stays-allow",
+                "remove-plus-text-offer-yes-to-both-allow",
+            ],
+        ),
+        (
+            "bank-card",
+            "round35b",
+            &["raise-card-not-mine-husbands-block"],
+            &[
+                "unfreeze-it-for-her-allow",
+                "name-dob-and-not-my-credit-freeze-allow",
+                "id-digits-and-not-my-debit-raise-allow",
+                "raise-plus-text-offer-yes-to-raise-allow",
             ],
         ),
     ];

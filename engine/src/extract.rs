@@ -40,7 +40,7 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, amount_of, asks_ownership, declines_action, identifier_word, is_record_word,
+    ValueToken, Word, amount_of, asks_ownership, declines_action, identifier_word, is_record_word,
     plurals, puts_forward, readable_text, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
@@ -883,15 +883,15 @@ impl Extractor {
                                 record,
                                 in_answer: items.is_some_and(|items| items.answers(&read)),
                                 declined: declines_action(&turn.declined, text)
-                                    || TurnCues::names_item(
-                                        turn.set_aside.iter().map(String::as_str),
-                                        &read,
-                                    ),
+                                    || turn.keeps_out(text, &read),
                                 action: lexicon.is_action_word(text),
                                 implied: false,
                             },
                         );
                         turn.named.push(value);
+                        if turn.keeps(text) {
+                            turn.described.push(value);
+                        }
                         // Denied by the turn itself, or by the next turn
                         // when it is the user's denying what this one named.
                         let own = turn.disowns(text).then_some(turn.event);
@@ -1050,6 +1050,7 @@ impl Extractor {
             seen.given_amounts = amounts;
         }
         seen.set_aside = cues.set_aside.iter().map(ToString::to_string).collect();
+        seen.kept.clone_from(&cues.kept);
         let named_actions = rendered.as_ref().map_or(0, Turn::action_bits);
         let mut named_here: Vec<u32> = Vec::new();
         // Only a request for a decision states values for an action.
@@ -1090,7 +1091,10 @@ impl Extractor {
                             )
                         },
                     );
-                if describes {
+                // What the turn keeps out of its action, named by an alias,
+                // keeps its record out too.
+                let kept = cues.keeps(text);
+                if describes || kept {
                     seen.described.push(Symbol(raw));
                 }
                 push_mention(
@@ -1110,10 +1114,7 @@ impl Extractor {
                             || (action
                                 && (cues.answers_action(text)
                                     || lexicon.action_bits(text) & cues.answer_action_bits != 0)),
-                        declined: cues.declines(text)
-                            || cues.keeps(text)
-                            || cues.sets_aside(read)
-                            || describes,
+                        declined: cues.declines(text) || kept || cues.sets_aside(read) || describes,
                         action,
                         implied: false,
                     },
@@ -2004,6 +2005,10 @@ struct SeenTurn {
     /// (`TurnCues::set_aside`): a value one of them names, known later, is
     /// no subject of its proposal either.
     set_aside: Vec<String>,
+    /// What an agent turn asking for a decision says stays as it is
+    /// (`TurnCues::kept`): a value named there, known then or later, is no
+    /// subject of its proposal.
+    kept: Vec<Vec<Word>>,
     /// The domain's actions the turn names by any of their words.
     named_actions: u16,
     /// An agent turn asking something and holding *or*: it may offer a
@@ -2135,6 +2140,7 @@ impl SeenTurn {
             described: Vec::new(),
             declined: Vec::new(),
             set_aside: Vec::new(),
+            kept: Vec::new(),
             named_actions: 0,
             items: None,
             held_back_later: Vec::new(),
@@ -2159,6 +2165,18 @@ impl SeenTurn {
 
     /// Whether the turn denies that `value` (a string it names) is the
     /// user's.
+    /// Whether the turn names `value` (read as `read`) only as what its
+    /// request keeps out of the action: as what stays as it is, or among
+    /// the things it set aside.
+    fn keeps_out(&self, value: &str, read: &ReadValue) -> bool {
+        self.keeps(value) || TurnCues::names_item(self.set_aside.iter().map(String::as_str), read)
+    }
+
+    /// Whether the turn names `value` only as what stays as it is.
+    fn keeps(&self, value: &str) -> bool {
+        TurnCues::spans_keep(&self.kept, value)
+    }
+
     fn disowns(&self, value: &str) -> bool {
         self.disowning.as_ref().is_some_and(|d| d.disowns(value))
     }
@@ -3356,6 +3374,32 @@ mod description_tests {
         assert_eq!(
             remove("From your Organic Bananas order, shall I remove the Organic Bananas?"),
             [("itm_6114".to_owned(), false)],
+        );
+    }
+
+    /// An item a request names by its name only as what stays as it is is
+    /// no item it acts on, by its name or its id.
+    #[test]
+    fn an_item_the_request_keeps_by_its_name_is_not_acted_on() {
+        assert_eq!(
+            item_mentions(
+                "I'll remove the Oatly Oat Milk (itm_6101) from GR-31502. The Organic Bananas \
+                 stay in the order. Shall I proceed?"
+            ),
+            [
+                ("itm_6101".to_owned(), false),
+                ("itm_6114".to_owned(), true)
+            ],
+        );
+        assert_eq!(
+            item_mentions(
+                "I'll remove the Oatly Oat Milk and the Organic Bananas from GR-31502. Shall I \
+                 proceed?"
+            ),
+            [
+                ("itm_6101".to_owned(), false),
+                ("itm_6114".to_owned(), false)
+            ],
         );
     }
 

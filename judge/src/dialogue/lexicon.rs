@@ -731,6 +731,67 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["good", "to", "go"],
 ];
 
+/// What a reply says to answer every question of a turn at once ("Yes to
+/// both", "both please", "yes to all of them").
+pub(crate) const EVERY_QUESTION: &[&[&str]] = &[&["both"], &["to", "all"], &["all", "of", "them"]];
+
+/// Request cues after which the verb of what is offered comes ("Should I
+/// email you a copy?", "Would you like me to text you the link?").
+pub(crate) const VERB_SLOT_CUES: &[&[&str]] = &[
+    &["shall", "i"],
+    &["should", "i"],
+    &["can", "i"],
+    &["may", "i"],
+    &["could", "i"],
+    &["want", "me", "to"],
+    &["like", "me", "to"],
+];
+
+/// Verbs of carrying out whatever plan was laid out: in the verb slot of a
+/// request cue they offer the action itself ("Shall I put it through?",
+/// "Would you like me to make these changes?").
+pub(crate) const PLAN_VERBS: &[&str] = &[
+    "go",
+    "proceed",
+    "continue",
+    "confirm",
+    "process",
+    "submit",
+    "make",
+    "put",
+    "apply",
+    "finalize",
+    "finalise",
+    "complete",
+    "execute",
+    "carry",
+    "handle",
+    "do",
+    "place",
+    "push",
+    "start",
+    "initiate",
+    "file",
+    "set",
+    "get",
+    "take",
+    "finish",
+    "move",
+    "book",
+    "arrange",
+    "action",
+    "implement",
+    "run",
+];
+
+/// Words that may stand in a request cue's verb slot without being a verb
+/// ("Would you like me to also …" is skipped as a filler; "Should I go
+/// ahead?" is a plan verb).
+pub(crate) const NOT_A_VERB: &[&str] = &[
+    "the", "a", "an", "it", "this", "that", "these", "those", "you", "your", "we", "us", "me", "i",
+    "now", "still", "first", "instead", "rather", "not", "actually",
+];
+
 /// Modals asking leave before *I* ("May I …?", "Can I …?"): with a word
 /// for the action after them, a request for a decision.
 pub(crate) const LEAVE_MODALS: &[&str] = &["may", "can", "could"];
@@ -1023,6 +1084,18 @@ pub(crate) const OBJECT_WORDS: &[&str] = &["them", "one", "ones"];
 /// "leave the order *alone*", "my desktop files *are kept*"), by first
 /// word.
 pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone", "is", "are", "be"];
+
+/// Object pronouns for a person: an order after a yes whose object is one
+/// ("Yes, add him", "Sure, sign me up") acts on the person the request
+/// named, not on another thing.
+pub(crate) const PERSON_OBJECTS: &[&str] = &["him", "her", "me", "us"];
+
+/// Words that may follow *her* as an object rather than a possessive
+/// ("switch her over", "add her to the policy", "add her please").
+pub(crate) const AFTER_PERSON_OBJECT: &[&str] = &[
+    "to", "on", "for", "from", "as", "now", "please", "too", "today", "up", "over", "in", "off",
+    "back", "thanks",
+];
 
 /// Pronouns that may point at the action's object besides
 /// [`ACTION_ANAPHORS`]: a sentence holding one may be about it, whatever
@@ -1491,6 +1564,25 @@ pub(crate) const KEPT_AFTER: &[&[&str]] = &[
     &["are", "not", "included"],
     &["is", "excluded"],
     &["are", "excluded"],
+];
+
+/// What may follow *stay(s)* or *remain(s)* when the domain also names its
+/// records by that word: only then does it keep ("stays as it is", "stays
+/// the same", "stays unchanged", "stays with you", "stays put").
+pub(crate) const KEPT_NOUN_COMPLEMENTS: &[&str] = &[
+    "as",
+    "the",
+    "same",
+    "unchanged",
+    "untouched",
+    "intact",
+    "active",
+    "with",
+    "put",
+    "where",
+    "exactly",
+    "open",
+    "booked",
 ];
 
 /// What a request for a decision says stays as it is, before the thing it

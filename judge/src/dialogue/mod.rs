@@ -280,7 +280,10 @@ use std::sync::Arc;
 use crate::types::{Role, Turn};
 
 use asked::{identifiers_in, is_alias_number, is_identifier, record_ids_in};
-use lexicon::{ALL_OF_THEM, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS};
+use lexicon::{
+    ALL_OF_THEM, KEPT_NOUN_COMPLEMENTS, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES,
+    LEAVE_MODALS, NOT_A_VERB, PLAN_VERBS, VERB_SLOT_CUES,
+};
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
 use tokens::{flat_tokens, phrase_positions, words};
@@ -411,12 +414,19 @@ impl TurnCues {
     /// is ([`TurnCues::kept`]): its words in a row inside one such span.
     #[must_use]
     pub fn keeps(&self, value: &str) -> bool {
-        if self.kept.is_empty() {
+        TurnCues::spans_keep(&self.kept, value)
+    }
+
+    /// Whether one of the spans a turn kept ([`TurnCues::kept`]) names
+    /// `value` (any case): its words in a row inside the span.
+    #[must_use]
+    pub fn spans_keep(kept: &[Vec<Word>], value: &str) -> bool {
+        if kept.is_empty() {
             return false;
         }
         let wanted = words(&tokens::normalise(value));
         !wanted.is_empty()
-            && self.kept.iter().any(|span| {
+            && kept.iter().any(|span| {
                 span.windows(wanted.len())
                     .any(|window| window == wanted.as_slice())
             })
@@ -1299,7 +1309,10 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
     for sentence in sentences {
         let mut previous: &[Word] = &[];
         for clause in sentence.clauses() {
-            for (at, _) in PhraseClass::KeptAfter.matches(clause) {
+            for (at, phrase) in PhraseClass::KeptAfter.matches(clause) {
+                if names_a_record(clause, at, phrase.len()) {
+                    continue;
+                }
                 // A phrase opening its clause keeps the clause before it:
                 // "Your other prescription, RX-71104, stays here".
                 let before = match clause.get(..at).unwrap_or_default() {
@@ -1342,6 +1355,22 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
         })
         .map(|(span, _)| span)
         .collect()
+}
+
+/// Whether the one-word [`PhraseClass::KeptAfter`] phrase at `at` is the
+/// domain's noun for its records rather than the verb ("your Oslo stay
+/// HBL-39018" names a stay; "your Porto stay stays as it is" keeps it):
+/// a record noun keeps only before what stays says about it (*as*, *the
+/// same*, *unchanged*, …).
+fn names_a_record(clause: &[Word], at: usize, len: usize) -> bool {
+    let Some(word) = clause.get(at) else {
+        return false;
+    };
+    len == 1
+        && word.tags().has(DomainClass::RecordNoun)
+        && clause
+            .get(at + 1)
+            .is_none_or(|next| !KEPT_NOUN_COMPLEMENTS.contains(&next.as_str()))
 }
 
 /// Where the things a [`PhraseClass::KeptAfter`] phrase keeps begin in the
@@ -1592,7 +1621,10 @@ fn last_question_elsewhere(turn: &Turn, picks_one: bool) -> bool {
 /// is right ([`asks_whether_plan_is_right`]).
 fn asks_about_the_action(question: &Sentence) -> bool {
     let alone = std::slice::from_ref(question);
-    (asks_decision_of(alone) && (names_the_plan(question.words()) || only_asks(question.words())))
+    let words = question.words();
+    (asks_decision_of(alone)
+        && (names_the_plan(words) || only_asks(words))
+        && !offers_another_service(words))
         || proposes_by_its_verb(question)
         || question.clauses().last().is_some_and(is_tag_question)
         || question.clauses().any(asks_whether_plan_is_right)
@@ -1610,6 +1642,29 @@ fn names_the_plan(words: &[Word]) -> bool {
                 && !words
                     .get(at + 1)
                     .is_some_and(|next| WordClass::ClauseAfterAnaphor.has(next)))
+    })
+}
+
+/// Whether a question offers a service of its own: after a cue that leaves
+/// the verb to it ("should I", "would you like me to", …), the verb is
+/// none of the domain's actions nor a verb of carrying out a plan ("Also,
+/// would you like me to email you a copy of the summary?"). A word for the
+/// plan after it is that service's object, not the action.
+fn offers_another_service(words: &[Word]) -> bool {
+    (0..words.len()).any(|at| {
+        let rest = words.get(at..).unwrap_or_default();
+        VERB_SLOT_CUES
+            .iter()
+            .find(|cue| cue.len() <= rest.len() && cue.iter().zip(rest).all(|(c, w)| w == *c))
+            .is_some_and(|cue| {
+                let slot = stance::skip_fillers(rest.get(cue.len()..).unwrap_or_default());
+                slot.first().is_some_and(|verb| {
+                    !is_action_word(verb)
+                        && !PLAN_VERBS.contains(&verb.as_str())
+                        && !NOT_A_VERB.contains(&verb.as_str())
+                        && verb.as_str().chars().all(char::is_alphabetic)
+                })
+            })
     })
 }
 
@@ -1689,15 +1744,20 @@ fn note_request(asked: &mut AskedWords, turn: &Turn, picks_one: bool, kept: Vec<
 /// Whether a user's yes answers the action the latest request for a
 /// decision asked about: always, unless that request ended with a question
 /// about something else ([`last_question_elsewhere`]) — then only a yes
-/// naming the action asked about, or "proceed", does ("Yes, please proceed
-/// with this change"; a bare "Yes!" answers the last question).
+/// naming the action asked about, "proceed" ("Yes, please proceed with
+/// this change"), or a yes to every question ("Yes to both") does; a bare
+/// "Yes!" or "Sure, go ahead" answers the last question.
 fn answers_the_action(turn: &Turn, asked: &AskedWords) -> bool {
     !asked.latest_asks_other()
-        || turn
-            .sentences()
-            .iter()
-            .flat_map(|s| s.tokens())
-            .any(|w| w == "proceed" || (is_action_word(w) && asked.names_action(w)))
+        || turn.sentences().iter().any(|sentence| {
+            let words = sentence.words();
+            words
+                .iter()
+                .any(|w| w == "proceed" || (is_action_word(w) && asked.names_action(w)))
+                || lexicon::EVERY_QUESTION
+                    .iter()
+                    .any(|phrase| tokens::contains_phrase(words, phrase))
+        })
 }
 
 /// Whether an agent turn asks the user anything (a decision or a question
@@ -2209,6 +2269,26 @@ mod tests {
     }
 
     #[test]
+    fn a_domain_noun_for_its_records_keeps_only_as_a_verb() {
+        let mut words = words_of(&[&["refund"]]);
+        words.record_nouns = vec!["stay".to_owned()];
+        let lexicon = Arc::new(Lexicon::new(&words));
+        let cues = |text: &str| turn_cues(Role::Agent, text, &lexicon, &mut AskedWords::default());
+        let named = cues(
+            "I see a room service charge of $42.00 on your Oslo stay HBL-39018. I can refund \
+             it in full. Would you like me to?",
+        );
+        assert!(!named.keeps("HBL-39018"));
+        assert!(!named.keeps("Oslo"));
+        let kept = cues(
+            "I'll refund the minibar charge on HBL-39018. Your Lisbon stay stays as it is. \
+             Shall I go ahead?",
+        );
+        assert!(kept.keeps("Lisbon"));
+        assert!(!kept.keeps("HBL-39018"));
+    }
+
+    #[test]
     fn what_a_request_leaves_out_a_reply_may_keep() {
         let summary = "Order #W5565470 holds an electric kettle, a mechanical keyboard and a pet bed. \
              You asked to return everything except the pet bed. Shall I return the kettle and \
@@ -2351,6 +2431,18 @@ mod tests {
              #W9300146, reason no longer needed?",
             "yes please do"
         ));
+        // A later question offering a service of its own, even one whose
+        // object is a word for the plan: a yes to every question answers
+        // the request too.
+        let service = "Shall I cancel order #W9300146, reason no longer needed? Also, would you \
+                       like me to email you a copy of the cancellation summary?";
+        assert!(!given(service, "Yes!"));
+        assert!(!given(service, "Yes please, email it."));
+        assert!(given(service, "Yes to both."));
+        assert!(given(service, "Yes, cancel it, and yes email me."));
+        let go_on = "Shall I cancel order #W9300146, reason no longer needed? Also, should I go \
+                     ahead and send the summary once it's done?";
+        assert!(given(go_on, "Yes."));
         // A fact check, an offer, a pick among values or a question a yes
         // cannot answer leaves a bare yes unattached to the request: "yes,
         // 30" to "30 or 90 tablets?" consents to no call taking 90.

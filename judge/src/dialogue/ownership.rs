@@ -23,7 +23,9 @@
 //! - negates belonging or holding: *not belong to me/us*, *not registered
 //!   to / under / in* the speaker, *not in / under my name*, *do not own*,
 //!   *never had a*; or says *not my* and a thing anywhere ("never seen it,
-//!   not my card"), or *is not me* (who the agent found).
+//!   not my card") but right after another thing of the speaker's, which
+//!   it only sets against it ("into my bank account, not my credit card");
+//!   or says *is not me* (who the agent found).
 //!
 //! A denying clause that names a value denies it ([`Disowning::disowns`]);
 //! one that names none refers back: to the values of an earlier clause of
@@ -322,7 +324,9 @@ fn denies(words: &[Word]) -> bool {
         // "not mine", "not ours", "not my card" anywhere.
         if NEGATORS.contains(&w)
             && (matches!(text(i + 1), "mine" | "ours")
-                || (matches!(text(i + 1), "my" | "our") && owned_noun(words, i + 2)))
+                || (matches!(text(i + 1), "my" | "our")
+                    && owned_noun(words, i + 2)
+                    && !contrasts_own_things(words, i)))
         {
             return true;
         }
@@ -396,6 +400,27 @@ fn denies(words: &[Word]) -> bool {
     }
     false
 }
+
+/// Whether the *not* at `at` sets one of the speaker's things against
+/// another it follows right after ("pay into my bank account, not my
+/// credit card"), or another of the same noun earlier in the clause
+/// ("cancel my hold on Circe, not my hold on Dune"): both are the
+/// speaker's, and the contrast says which, not whose.
+fn contrasts_own_things(words: &[Word], at: usize) -> bool {
+    let noun = words.get(at + 2).map(|w| w.text.as_str());
+    (0..at).any(|k| {
+        words
+            .get(k)
+            .is_some_and(|w| matches!(w.text.as_str(), "my" | "our"))
+            && k + 1 < at
+            && owned_noun(words, k + 1)
+            && (k + CONTRAST_REACH >= at || words.get(k + 1).map(|w| w.text.as_str()) == noun)
+    })
+}
+
+/// How many words before a *not* the thing it is set against may begin:
+/// *my* and a noun of up to two words ("my bank account, not …").
+const CONTRAST_REACH: usize = 3;
 
 /// The position after a negator following position `i` (an adverb may
 /// stand before it), if there is one: *not*, *never*, *no longer*.
@@ -808,5 +833,26 @@ mod tests {
     fn a_question_denies_nothing() {
         assert!(!Disowning::new("Is W12 not mine?").disowns("W12"));
         assert!(Disowning::new("W12 is not mine.").disowns("W12"));
+    }
+
+    #[test]
+    fn one_of_my_things_set_against_another_denies_neither() {
+        let contrast = Disowning::new(
+            "POL-41390, DOB November 2, 1979. My approved claim should pay into my bank \
+             account, not my credit card.",
+        );
+        assert!(!contrast.disowns("POL-41390"));
+        assert!(!contrast.disowns("1979"));
+        assert!(
+            !Disowning::new("Order W12: send it to my home address, not my office.").disowns("W12")
+        );
+        let same_noun = Disowning::new(
+            "My card is 2900451. Please cancel my hold on Circe, not my hold on Dune.",
+        );
+        assert!(!same_noun.disowns("2900451"));
+        // A thing that is not the speaker's still is denied.
+        assert!(Disowning::new("5512? never seen it before, not my card").disowns("5512"));
+        assert!(Disowning::new("Card 5512 is not my card.").disowns("5512"));
+        assert!(Disowning::new("W12 - my statement shows it, not my order").disowns("W12"));
     }
 }

@@ -15,9 +15,9 @@ use super::lexicon::{
     WHOLE_SCOPE,
 };
 use super::lexicon::{
-    DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NOT_THIRD_PERSONS, NUMBER_WORDS, ORDINALS,
-    OWN_CONCLUSIONS, PICK_WORDS, PLACING_WORDS, POSSESSIVES, REPORTING_VERBS, RESTRICTING_WORDS,
-    TIME_UNITS,
+    AFTER_PERSON_OBJECT, DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NOT_THIRD_PERSONS,
+    NUMBER_WORDS, ORDINALS, OWN_CONCLUSIONS, PERSON_OBJECTS, PICK_WORDS, PLACING_WORDS,
+    POSSESSIVES, REPORTING_VERBS, RESTRICTING_WORDS, TIME_UNITS,
 };
 use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -1727,10 +1727,14 @@ fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> b
     let Some(request) = request_words(after) else {
         return false;
     };
-    let anaphor = request
-        .iter()
-        .any(|w| WordClass::ActionAnaphors.has(w) || WordClass::AnaphoricObjects.has(w));
     let actions: Vec<&Word> = request.iter().filter(|w| is_action_word(w)).collect();
+    // A pronoun for a person is the object of an action's order only
+    // ("Yes, add him"; "Yes, please send me the receipt" asks for more).
+    let anaphor = request.iter().enumerate().any(|(at, w)| {
+        WordClass::ActionAnaphors.has(w)
+            || WordClass::AnaphoricObjects.has(w)
+            || (!actions.is_empty() && stands_for_a_person(request, at))
+    });
     match asked {
         Some(asked) => {
             let other_action = actions.iter().any(|w| !asked.names_action(w));
@@ -1741,6 +1745,23 @@ fn requests_something_else(sentence: &Sentence, asked: Option<&AskedWords>) -> b
         }
         None => !anaphor && actions.is_empty(),
     }
+}
+
+/// Whether the word at `at` is an object pronoun standing for a person
+/// ("Yes, add him", "Sure, sign me up", "yes, switch her over"): the
+/// person the request named, as *it* stands for its thing. *her* before a
+/// noun is a possessive ("add her son") and names someone else.
+fn stands_for_a_person(words: &[Word], at: usize) -> bool {
+    let Some(word) = words.get(at) else {
+        return false;
+    };
+    if !PERSON_OBJECTS.contains(&word.as_str()) {
+        return false;
+    }
+    word != "her"
+        || words
+            .get(at + 1)
+            .is_none_or(|next| AFTER_PERSON_OBJECT.contains(&next.as_str()))
 }
 
 /// Shortest word that, named both in a request and in the agent's request
@@ -2532,6 +2553,39 @@ mod tests {
             "yes, the later flight",
         ] {
             assert!(!markers(reply).defers, "{reply}");
+        }
+    }
+
+    #[test]
+    fn an_order_whose_object_is_a_person_acts_on_the_one_asked_about() {
+        // A short action word, which names no request by itself.
+        let lexicon = std::sync::Arc::new(Lexicon::new(&super::super::DomainWords::of_actions(&[
+            &["add"],
+        ])));
+        let mut asked = AskedWords::default();
+        asked.add_sentences(&sentences_in(
+            "Shall I add Jordan Bell (licence B3360482) to policy POL-41377?",
+            &lexicon,
+        ));
+        let other = |reply: &str| {
+            let read = sentences_in(reply, &lexicon);
+            Markers::read_sentences(reply, &read, Some(&asked)).other_request
+        };
+        for reply in [
+            "Yes, add him.",
+            "Sure, add her please",
+            "Yes, add her to the policy.",
+            "yes, add me",
+        ] {
+            assert!(!other(reply), "{reply}");
+        }
+        // *her* before a noun says whose; another object is another request.
+        for reply in [
+            "Yes, add her son.",
+            "Yes, add xyzzy.",
+            "Yes, please send me the receipt.",
+        ] {
+            assert!(other(reply), "{reply}");
         }
     }
 

@@ -1136,7 +1136,8 @@ fn scan(
 /// Reads the number starting at `start` (an ASCII digit no character
 /// barring an amount precedes): digits, with `,` or `.` only when a digit
 /// follows. Pushes it to `out` as an amount unless a letter, digit, `_`,
-/// `-` or `/` is glued to its end. Returns where it ends.
+/// `-` or `/` is glued to its end; a `/` before a letter is a rate's
+/// ("$5.00/GB", "$45/day"), not a glue. Returns where it ends.
 fn read_amount(text: &str, start: usize, out: &mut Vec<Amount>) -> usize {
     let bytes = text.as_bytes();
     let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
@@ -1148,10 +1149,12 @@ fn read_amount(text: &str, start: usize, out: &mut Vec<Amount>) -> usize {
             break;
         }
     }
-    let glued = text
-        .get(end..)
-        .and_then(|rest| rest.chars().next())
-        .is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
+    let mut rest = text.get(end..).unwrap_or_default().chars();
+    let glued = rest.next().is_some_and(|n| {
+        n.is_alphanumeric()
+            || matches!(n, '_' | '-')
+            || (n == '/' && !rest.next().is_some_and(char::is_alphabetic))
+    });
     // The number is digits, `,` and `.` only: its amount body is itself.
     if !glued && let Some(amount) = text.get(start..end).and_then(canonical_amount) {
         out.push(amount);
@@ -1332,8 +1335,11 @@ fn amounts_in<C: Copy + Into<char>>(text: &[C]) -> Vec<Amount> {
                 break;
             }
         }
-        let glued =
-            char_at(end).is_some_and(|n| n.is_alphanumeric() || matches!(n, '_' | '-' | '/'));
+        let glued = char_at(end).is_some_and(|n| {
+            n.is_alphanumeric()
+                || matches!(n, '_' | '-')
+                || (n == '/' && !char_at(end + 1).is_some_and(char::is_alphabetic))
+        });
         if !glued {
             let number: String = (i..end).filter_map(char_at).collect();
             if let Some(amount) = parse_amount(&number) {
@@ -1495,6 +1501,13 @@ pub(crate) mod tests {
         assert_eq!(parse_amount("W123"), None);
         assert_eq!(amounts("refund $1,234.50, then 3 items."), ["1234.5", "3"]);
         assert!(amounts("#W9300146 card_123 2024-05-22 3rd").is_empty());
+        // A rate's unit after a slash leaves the amount; a date or a
+        // fraction glues it.
+        assert_eq!(
+            amounts("$5.00/GB x 2 = $10.00, $45/day"),
+            ["5", "2", "10", "45"]
+        );
+        assert!(amounts("05/22/2024 1/2 24/7 5/").is_empty());
         // Text that is not ASCII is read character by character, the same.
         assert_eq!(
             amounts("caf\u{e9} \u{2014} refund $1,234.50, then 3 items; \u{e9}9 12\u{e9}."),
