@@ -285,8 +285,9 @@ impl AskedWords {
         let before = self.latest_items.len();
         self.latest_items.retain(|item| {
             !ids.iter().any(|id| {
-                id.strip_suffix(item.as_str())
-                    .is_some_and(|prefix| prefix.bytes().all(|b| b.is_ascii_alphabetic()))
+                id.strip_suffix(item.as_str()).is_some_and(|prefix| {
+                    !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_alphabetic())
+                })
             })
         });
         if self.latest_items.len() < before {
@@ -1480,14 +1481,21 @@ fn name_along(
 const MAX_LINE_LEAD: usize = 4;
 
 /// The things a request lays out as a list, one per line opening with a
-/// list mark (`1.`, `2)`, `-`, `*`, `•`), each as the first item word of
-/// its line among its first [`MAX_LINE_LEAD`] words ([`is_item_word`]:
-/// "hobbit" of "1. The Hobbit (LN-51002)") with the other item words of
-/// its name (before any bracket, comma or colon), in order; none when a line of the list
-/// has no such word (the places would not line up). Each comes with the
-/// record id its line writes, if it writes one. The words are read
-/// as `sentences` tagged them (the domain's action words are no items).
-fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<String>)> {
+/// list mark (`1.`, `2)`, `-`, `*`, `•`) or one per step of a numbered plan
+/// written in one line ("Here's the plan: 1) grant access to Jira; 2)
+/// grant access to Confluence."), each as an item word of its step among
+/// its first [`MAX_LINE_LEAD`] words ([`is_item_word`]: "hobbit" of "1. The
+/// Hobbit (LN-51002)") with the other item words of its name
+/// ([`step_name`]), in order. The item word is the step's first one, or
+/// where an earlier step holds that (or, in a plan written inline, another
+/// step's name), in a numbered list the first of its name no other step's
+/// name holds ("jira" of "grant access to Jira"). Where no step of a
+/// numbered list has such a word, each step writing one record id is named
+/// by that id. None when a step has no name, or steps are named some by
+/// words and some by ids (the places would not line up). Each comes with
+/// the record id its step writes, if it writes one. The words are read as
+/// `sentences` tagged them (the domain's action words are no items).
+fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<LaidItem> {
     let tagged = |word: &Word| {
         sentences
             .iter()
@@ -1496,38 +1504,118 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<St
             .filter(|tagged| tagged.tags().is_plain())
             .cloned()
     };
-    let mut items: Vec<(Vec<Word>, Option<String>)> = Vec::new();
-    // A list takes lines: most turns are one.
-    if !text.contains('\n') {
-        return items;
+    let mut numbered = true;
+    let mut steps: Vec<&str> = Vec::new();
+    if text.contains('\n') {
+        for line in text.lines() {
+            let line = line.trim_start();
+            if let Some(rest) = after_list_mark(line) {
+                numbered &= line.starts_with(|c: char| c.is_ascii_digit());
+                steps.push(rest);
+            }
+        }
     }
-    for line in text.lines() {
-        let Some(rest) = after_list_mark(line.trim_start()) else {
-            continue;
+    let inline = steps.is_empty();
+    if inline {
+        steps = inline_steps(text);
+    }
+    if steps.len() < 2 {
+        return Vec::new();
+    }
+    // Every step's words, read only where a step's own are weighed
+    // against the others'.
+    let all_words: std::cell::OnceCell<Vec<Vec<Word>>> = std::cell::OnceCell::new();
+    let words_of = || {
+        all_words.get_or_init(|| {
+            steps
+                .iter()
+                .map(|step| words(&normalise(step_name(step))))
+                .collect()
+        })
+    };
+    let mut items: Vec<LaidItem> = Vec::new();
+    let mut named_by_ids = false;
+    for (at, step) in steps.iter().enumerate() {
+        let name = step_name(step);
+        let own_words;
+        let line_words: &[Word] = match all_words.get() {
+            Some(all) => all.get(at).map_or(&[], Vec::as_slice),
+            None => {
+                own_words = words(&normalise(name));
+                &own_words
+            }
         };
-        // The item's name ends where its details open ("Dune (LN-60101)",
-        // "Dune, due Friday", "Dune: print").
-        let name = rest
-            .split(['(', ',', ':', ';', '['])
-            .next()
-            .unwrap_or_default()
-            .split(" - ")
-            .next()
-            .unwrap_or_default();
-        let line_words = words(&normalise(name));
+        // The step's record is the one id it writes ("Dune (LN-60101)"),
+        // or of several the one its name writes ("cancel refill RF-9001,
+        // … (Lisinopril, 7KXR214)").
+        let mut step_ids = record_ids_in(step);
+        if step_ids.len() > 1 {
+            step_ids = record_ids_in(name);
+        }
+        // The digits of a record id the step writes ("9001" of RF-9001) name
+        // that record, not an item.
+        let nameable = |w: &Word| {
+            is_item_word(w)
+                && !step_ids.iter().any(|id| {
+                    id.strip_suffix(w.as_str())
+                        .is_some_and(|prefix| !prefix.is_empty())
+                })
+        };
         // Words the domain names (an action opening the line: "Renew
         // Dune", "Place a hold on The Road") are passed over, and not
         // counted in the lead.
-        let first = line_words
+        let lead: Vec<Word> = line_words
             .iter()
             .filter_map(tagged)
             .take(MAX_LINE_LEAD)
-            .find(is_item_word);
-        let Some(first) = first.filter(|w| !items.iter().any(|(item, _)| item.contains(w))) else {
+            .filter(is_item_word)
+            .collect();
+        let taken = |w: &Word| items.iter().any(|(item, _)| item.contains(w));
+        let in_another = |w: &Word| {
+            words_of()
+                .iter()
+                .enumerate()
+                .any(|(other, words)| other != at && words.contains(w))
+        };
+        let record = match step_ids.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        };
+        let by_word = match lead.first() {
+            Some(first)
+                if !taken(first) && (!inline || (nameable(first) && !in_another(first))) =>
+            {
+                Some(first.clone())
+            }
+            // Only a numbered plan's steps are named past their first
+            // words: a bulleted line may be a detail ("- Please confirm
+            // the reason for cancellation").
+            _ if !numbered => None,
+            _ => line_words
+                .iter()
+                .filter_map(tagged)
+                .find(|w| nameable(w) && !taken(w) && !in_another(w)),
+        };
+        let by_id = || {
+            let word = Word::new(&identifier_word(record.as_deref()?)?);
+            (!taken(&word)).then_some(word)
+        };
+        // Steps are named alike, all by words or all by ids: a step with no
+        // word beside steps with words is named some way the places would
+        // not show ("The Remains of the Day").
+        let first = match by_word {
+            Some(word) if !named_by_ids => Some(word),
+            None if numbered && (at == 0 || named_by_ids) => {
+                named_by_ids = true;
+                by_id()
+            }
+            _ => None,
+        };
+        let Some(first) = first else {
             return Vec::new();
         };
         let mut words = vec![first];
-        for word in &line_words {
+        for word in line_words {
             if is_item_word(word)
                 && !words.contains(word)
                 && let Some(word) = tagged(word)
@@ -1535,13 +1623,72 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<(Vec<Word>, Option<St
                 words.push(word);
             }
         }
-        let record = match record_ids_in(line).as_slice() {
-            [one] => Some(one.clone()),
-            _ => None,
-        };
         items.push((words, record));
     }
     items
+}
+
+/// The name of a list line or a plan's step: up to where its details open
+/// ("Dune (LN-60101)", "Dune, due Friday", "Dune: print", "Dune - print").
+fn step_name(step: &str) -> &str {
+    let bytes = step.as_bytes();
+    let details = bytes
+        .iter()
+        .position(|b| matches!(b, b'(' | b',' | b':' | b';' | b'['))
+        .unwrap_or(bytes.len());
+    let dash = bytes
+        .get(..details)
+        .unwrap_or_default()
+        .windows(3)
+        .position(|w| w == b" - ")
+        .unwrap_or(details);
+    step.get(..dash).unwrap_or(step)
+}
+
+/// The steps of a numbered plan written inline: the text after each mark
+/// `1)`/`1.`, `2)`/`2.`, … counted from one (at the start or after a space
+/// or a colon, a space after it), the last step up to the end of its
+/// sentence. None unless two marks at least follow each other.
+pub(crate) fn inline_steps(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut marks: Vec<(usize, usize)> = Vec::new();
+    for (at, &b) in bytes.iter().enumerate() {
+        let Some(wanted) = b"123456789".get(marks.len()) else {
+            break;
+        };
+        if b != *wanted {
+            continue;
+        }
+        let opens = at == 0 || bytes.get(at - 1).is_some_and(|&c| c == b' ' || c == b':');
+        let marked = bytes.get(at + 1).is_some_and(|&c| c == b')' || c == b'.')
+            && bytes.get(at + 2) == Some(&b' ');
+        if opens && marked {
+            marks.push((at, at + 3));
+        }
+    }
+    if marks.len() < 2 {
+        return Vec::new();
+    }
+    let mut steps = Vec::with_capacity(marks.len());
+    for (index, &(_, from)) in marks.iter().enumerate() {
+        let to = marks.get(index + 1).map_or(text.len(), |&(next, _)| next);
+        let Some(step) = text.get(from..to) else {
+            return Vec::new();
+        };
+        // The last step ends with its sentence: what follows asks about
+        // the plan.
+        let step = if index + 1 == marks.len() {
+            step.find(['?', '!', '\n'])
+                .into_iter()
+                .chain(step.find(". "))
+                .min()
+                .map_or(step, |end| step.get(..end).unwrap_or(step))
+        } else {
+            step
+        };
+        steps.push(step);
+    }
+    steps
 }
 
 /// The things a request names with a record id beside them, each word of a

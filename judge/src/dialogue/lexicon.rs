@@ -736,7 +736,8 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
 pub(crate) const EVERY_QUESTION: &[&[&str]] = &[&["both"], &["to", "all"], &["all", "of", "them"]];
 
 /// Request cues after which the verb of what is offered comes ("Should I
-/// email you a copy?", "Would you like me to text you the link?").
+/// email you a copy?", "Would you like me to text you the link?", "Would
+/// you like to subscribe to our newsletter?").
 pub(crate) const VERB_SLOT_CUES: &[&[&str]] = &[
     &["shall", "i"],
     &["should", "i"],
@@ -745,6 +746,8 @@ pub(crate) const VERB_SLOT_CUES: &[&[&str]] = &[
     &["could", "i"],
     &["want", "me", "to"],
     &["like", "me", "to"],
+    &["you", "want", "to"],
+    &["you", "like", "to"],
 ];
 
 /// Verbs of carrying out whatever plan was laid out: in the verb slot of a
@@ -782,6 +785,7 @@ pub(crate) const PLAN_VERBS: &[&str] = &[
     "action",
     "implement",
     "run",
+    "have",
 ];
 
 /// Words that may stand in a request cue's verb slot without being a verb

@@ -281,8 +281,8 @@ use crate::types::{Role, Turn};
 
 use asked::{identifiers_in, is_alias_number, is_identifier, record_ids_in};
 use lexicon::{
-    ALL_OF_THEM, KEPT_NOUN_COMPLEMENTS, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES,
-    LEAVE_MODALS, NOT_A_VERB, PLAN_VERBS, VERB_SLOT_CUES,
+    ACTION_OBJECT_WINDOW, ALL_OF_THEM, KEPT_NOUN_COMPLEMENTS, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS,
+    LEAVE_ADJECTIVES, LEAVE_MODALS, NOT_A_VERB, PLAN_VERBS, VERB_SLOT_CUES,
 };
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
@@ -1576,9 +1576,11 @@ fn asks_decision_in<T: std::borrow::Borrow<Word>>(tokens: &[T]) -> bool {
 /// action, so that a bare yes answers that question:
 /// - when it is the turn's only asking sentence, it names no action,
 ///   anaphor or decision word ([`WordClass::DecisionWords`]): "Thanks for waiting.
-///   Would you like a discount code?"; unless it asks which of the things
-///   laid out the action the turn names is to act on ("Which one was in
-///   the phone case? I'll freeze it": [`asks_which_to_act_on`]);
+///   Would you like a discount code?"), or it offers a service of its own
+///   on an object of its own ([`offers_service_on_its_own_object`]: "By the way, would you like to subscribe
+///   to our newsletter for return updates?"); unless it asks which of the
+///   things laid out the action the turn names is to act on ("Which one
+///   was in the phone case? I'll freeze it": [`asks_which_to_act_on`]);
 /// - when an earlier sentence asked (the turn asks two things: "Should I go
 ///   ahead? Also, is your manager still Karen Liu?"), it does not itself
 ///   ask about the action ([`asks_about_the_action`]). Whatever it asks (a
@@ -1605,13 +1607,17 @@ fn last_question_elsewhere(turn: &Turn, picks_one: bool) -> bool {
     } else {
         // A question asking which of the things laid out to act on ("Which
         // one was in the phone case? I'll freeze it.") is the request.
+        // One offering a service of its own ("By the way, would you like to
+        // subscribe to our newsletter for return updates?") asks about that
+        // service, whatever words of the action its object holds.
         let picks_what_to_act_on = picks_one && picks_in_sentence(last, true);
         !picks_what_to_act_on
-            && !last.tokens().any(|w| {
-                is_action_word(w)
-                    || WordClass::ActionAnaphors.has(w)
-                    || WordClass::DecisionWords.has(w)
-            })
+            && (offers_service_on_its_own_object(last.words())
+                || !last.tokens().any(|w| {
+                    is_action_word(w)
+                        || WordClass::ActionAnaphors.has(w)
+                        || WordClass::DecisionWords.has(w)
+                }))
     }
 }
 
@@ -1651,21 +1657,46 @@ fn names_the_plan(words: &[Word]) -> bool {
 /// would you like me to email you a copy of the summary?"). A word for the
 /// plan after it is that service's object, not the action.
 fn offers_another_service(words: &[Word]) -> bool {
-    (0..words.len()).any(|at| {
-        let rest = words.get(at..).unwrap_or_default();
-        VERB_SLOT_CUES
-            .iter()
-            .find(|cue| cue.len() <= rest.len() && cue.iter().zip(rest).all(|(c, w)| w == *c))
-            .is_some_and(|cue| {
-                let slot = stance::skip_fillers(rest.get(cue.len()..).unwrap_or_default());
-                slot.first().is_some_and(|verb| {
-                    !is_action_word(verb)
-                        && !PLAN_VERBS.contains(&verb.as_str())
-                        && !NOT_A_VERB.contains(&verb.as_str())
-                        && verb.as_str().chars().all(char::is_alphabetic)
-                })
+    !service_objects(words).is_empty()
+}
+
+/// The words after the verb of each service a question offers of its own
+/// ([`offers_another_service`]): its object first.
+fn service_objects(words: &[Word]) -> Vec<&[Word]> {
+    (0..words.len())
+        .filter_map(|at| {
+            let rest = words.get(at..).unwrap_or_default();
+            let cue = VERB_SLOT_CUES.iter().find(|cue| {
+                cue.len() <= rest.len() && cue.iter().zip(rest).all(|(c, w)| w == *c)
+            })?;
+            let slot = stance::skip_fillers(rest.get(cue.len()..).unwrap_or_default());
+            let (verb, object) = slot.split_first()?;
+            (!is_action_word(verb)
+                && !PLAN_VERBS.contains(&verb.as_str())
+                && !NOT_A_VERB.contains(&verb.as_str())
+                && verb.as_str().chars().all(char::is_alphabetic))
+            .then_some(object)
+        })
+        .collect()
+}
+
+/// Whether a question offers a service of its own on an object of its own
+/// ([`offers_another_service`]), not on the action: no word of the action,
+/// of the plan, or an anaphor for it stands in the
+/// [`ACTION_OBJECT_WINDOW`] words after the service's verb ("would you
+/// like to subscribe to our newsletter …?", not "shall I issue this
+/// refund?" or "shall I send it through?").
+fn offers_service_on_its_own_object(words: &[Word]) -> bool {
+    let objects = service_objects(words);
+    !objects.is_empty()
+        && objects.iter().all(|object| {
+            !object.iter().take(ACTION_OBJECT_WINDOW).any(|w| {
+                is_action_word(w)
+                    || WordClass::PlanWords.has(w)
+                    || WordClass::ActionAnaphors.has(w)
+                    || WordClass::AnaphoricObjects.has(w)
             })
-    })
+        })
 }
 
 /// Whether words are a request cue and nothing of their own ("Do you
@@ -2182,7 +2213,8 @@ impl Keyword {
             .enumerate()
             .filter(|_| !phrase.is_empty())
             .flat_map(move |(index, clause)| {
-                let starts = phrase_positions(clause, phrase);
+                let mut starts = phrase_positions(clause, phrase);
+                starts.extend(glued_positions(clause, phrase));
                 let negators = if starts.is_empty() {
                     Vec::new()
                 } else {
@@ -2197,6 +2229,32 @@ impl Keyword {
                 })
             })
     }
+}
+
+/// Where `phrase` occurs in `clause` with its first word glued to a number
+/// before it, as people type a quantity ("1GB" for the keyword "gb",
+/// "500mg" for "mg"): the number and its unit are two words run together.
+fn glued_positions(clause: &[Word], phrase: &[Word]) -> Vec<usize> {
+    let Some((unit, rest)) = phrase.split_first() else {
+        return Vec::new();
+    };
+    if !unit.as_str().chars().all(char::is_alphabetic) {
+        return Vec::new();
+    }
+    (0..clause.len())
+        .filter(|&at| {
+            clause.get(at).is_some_and(|word| {
+                word.as_str()
+                    .strip_suffix(unit.as_str())
+                    .is_some_and(|number| {
+                        number.starts_with(|c: char| c.is_ascii_digit())
+                            && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    })
+            }) && clause.get(at + 1..).is_some_and(|after| {
+                after.len() >= rest.len() && after.iter().zip(rest).all(|(a, b)| a == b)
+            })
+        })
+        .collect()
 }
 
 /// Whether a negator before `start` in the clause scopes over it: none of the
@@ -2458,6 +2516,108 @@ mod tests {
                 format!("Shall I cancel order #W9300146, reason no longer needed? {last}");
             assert!(!given(&summary, "Yes."), "{last}");
         }
+    }
+
+    /// A summary stated as a statement, then one question offering a
+    /// service of its own on an object of its own: a yes answers the
+    /// offer. A question whose generic verb takes the plan ("send this
+    /// through", "issue this refund") still asks about the action.
+    #[test]
+    fn a_lone_question_offering_a_service_of_its_own_asks_nothing_of_the_action() {
+        let given = |summary: &str, reply: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &["#W9300146", "return"]).is_given()
+        };
+        let statement =
+            "Return on #W9300146: Backpack, $208.43, refunded to your Visa ending 1198.";
+        for offer in [
+            "By the way, would you like to subscribe to our newsletter so you get return status updates by email?",
+            "Do you want to sign up for text alerts about your return?",
+            "Would you like me to email you a receipt of today's chat?",
+        ] {
+            let summary = format!("{statement} {offer}");
+            assert!(!given(&summary, "Sure, yes."), "{offer}");
+            assert!(
+                given(&summary, "Yes, go ahead with the return. No newsletter."),
+                "{offer}"
+            );
+        }
+        for about_it in [
+            "Shall I send this return through?",
+            "Would you like me to put it through now?",
+            "Would you like to go ahead?",
+            "Would you like me to process the return?",
+        ] {
+            let summary = format!("{statement} {about_it}");
+            assert!(given(&summary, "Sure, yes."), "{about_it}");
+        }
+    }
+
+    /// A numbered plan written in one line lays out its steps as a list
+    /// does: a reply picking some of them by place, name or id picks those
+    /// alone, and one restricting its yes to a part the reader cannot
+    /// place qualifies.
+    #[test]
+    fn an_inline_numbered_plan_lays_out_its_steps() {
+        let lexicon = lexicon_of(&[&["cancel"], &["transfer"], &["refill"], &["grant"]]);
+        let cues_after = |request: &str, reply: &str| reply_cues(&lexicon, request, reply);
+        let by_ids = "Here's the plan: 1) cancel refill RF-9001, Lisinopril 10mg, which is still \
+                      queued; 2) transfer RX-50212, Atorvastatin 20mg, to CityCare Pharmacy 5th \
+                      Street. Reply yes to proceed.";
+        for reply in [
+            "just the first one please",
+            "the first one only",
+            "yes, RF-9001 only",
+        ] {
+            let read = cues_after(by_ids, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(read.answer_records, ["rf9001"], "{reply}");
+            assert_eq!(read.held_back, [("rx50212".to_owned(), false)], "{reply}");
+        }
+        let read = cues_after(by_ids, "Yes to both.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.held_back.is_empty());
+        // Steps sharing their first words are named by the words only one
+        // holds: a yes restricted to one of them holds the other back.
+        for request in [
+            "Here's the plan: 1) grant E-10422 access to Jira; 2) grant E-10422 access to \
+             Confluence. Reply yes to proceed.",
+            "Here's the plan:\n1) grant E-10422 access to Jira;\n2) grant E-10422 access to \
+             Confluence.\nReply yes to proceed.",
+        ] {
+            for reply in ["yes, only Jira", "just the first one please"] {
+                assert_ne!(cues_after(request, reply).reply, Reply::Affirms, "{reply}");
+            }
+            assert_eq!(cues_after(request, "yes").reply, Reply::Affirms);
+        }
+        // A bulleted list is no plan: a line whose first words another
+        // shares is a detail, and the yes covers the request.
+        let bullets = "I can help you with that. To proceed, I need to confirm a few \
+                       details:\n\n- The order you want to cancel is for the Portable Charger \
+                       (order #W9373487), and its status is currently pending, so it is \
+                       eligible for cancellation.\n- Please confirm the reason for \
+                       cancellation: is it \u{201c}no longer needed\u{201d} or \u{201c}ordered by \
+                       mistake\u{201d}?\n\nOnce you confirm these details, I\u{2019}ll proceed \
+                       with the cancellation.";
+        let read = reply_cues(
+            &tau2(),
+            bullets,
+            "Yes, that\u{2019}s the right order. The reason is \u{201c}no longer needed.\u{201d} \
+             Please go ahead and cancel it.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.answer_items.is_empty() && read.held_back.is_empty());
+        // Marks that do not count from one, or a single mark, are no plan.
+        assert!(inline_steps_of("Option 2) is cheaper; 3) is faster.").is_empty());
+        assert!(inline_steps_of("Step 1) cancel RF-9001.").is_empty());
+        assert_eq!(
+            inline_steps_of("Plan: 1) cancel RF-9001; 2. transfer RX-50212. OK?"),
+            ["cancel RF-9001; ", "transfer RX-50212"]
+        );
+    }
+
+    fn inline_steps_of(text: &str) -> Vec<&str> {
+        asked::inline_steps(text)
     }
 
     /// Reads what an agent turn proposes, with a domain of `actions`.
@@ -3902,6 +4062,12 @@ mod tests {
         assert_eq!(count_asserted("I don't need to cancel it", "cancel"), 0);
         assert_eq!(count_asserted("Cancel it. Cancel both!", "cancel"), 2);
         assert_eq!(count_asserted("anything", ""), 0);
+        // A unit glued to its number is the unit's word.
+        assert_eq!(count_asserted("1GB please", "gb"), 1);
+        assert_eq!(count_asserted("just 0.5gb of data", "gb of data"), 1);
+        assert_eq!(count_asserted("not 2GB", "gb"), 0);
+        assert_eq!(count_asserted("gb12 is my plan", "gb"), 0);
+        assert_eq!(count_asserted("abcgb", "gb"), 0);
     }
 
     fn t(i: u32, role: Role, text: &str) -> Turn {
