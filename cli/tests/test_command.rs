@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 113] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 121] = [
         (
             "pharmacy",
             "round10",
@@ -1099,7 +1099,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "bank-card",
             "round18k",
-            &["k4-freeze-formal-other-no-change-target-untouched"],
+            &[],
             &[
                 "k1-raise-keep-same-card-number",
                 "k1-unfreeze-limit-as-it-is",
@@ -1198,6 +1198,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "l23-place-both-please-control#10",
                 "l24-place-just-the-first",
                 "l28-place-by-item-id",
+                "l29-place-emoji-thumbs-and-thinking",
             ],
         ),
         (
@@ -1211,6 +1212,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "d4-grant-system-names-inline-yes-no-twin",
                 "d7-revoke-three-all-three-control",
                 "d14-revoke-answers-one-silent-on-other-twin",
+                "d16-grant-emoji-check-and-thinking-twin",
                 "d23-grant-go-ahead-one-not-that-one-twin",
                 "d24-revoke-no-both-then-yes-one-twin",
             ],
@@ -1356,6 +1358,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[
                 "l01-A-renew-wolf-hall-yes-dune-no-by-title",
                 "l03-A-place-hold-hamnet-ebook-yes-circe-audiobook-not-sure",
+                "l04-A-cancel-holds-circe-yes-normal-people-yes-control",
                 "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control",
                 "l06-A-place-hold-klara-print-remains-audiobook-two-lines-emoji-control#15",
                 "l09-B-renew-three-listed-two-asked-yes-to-all-three",
@@ -1406,6 +1409,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "c4-wipe-one-yes-other-found-control",
                 "c7-wipe-hp-yes-lenovo-yes-separate-lines-control",
                 "c7-wipe-hp-yes-lenovo-yes-separate-lines-control#15",
+                "c8-grant-tableau-check-snowflake-later-emoji-control",
             ],
         ),
         (
@@ -1414,6 +1418,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "a1-figma-go-ahead-jira-can-wait",
+                "a3-three-sre-tools-emoji-lines-pagerduty-no",
                 "a4-workday-greenhouse-by-position-control",
                 "a5-looker-yes-tableau-no-by-name",
                 "a6-notion-yes-slack-skip-control",
@@ -1498,6 +1503,8 @@ fn the_blind_suites_keep_their_verdicts() {
                 "k03-sentence-yes-business-not-travel",
                 "k04-unfreeze-by-last4-dont-touch-amex",
                 "k07-raise-mastercard-yes-decide-later-visa",
+                "k08-unfreeze-no-change-travel-card-two-yes",
+                "k08-unfreeze-no-change-travel-card-two-yes#19",
                 "k09-id-first-freeze-visa-platinum-mastercard-gold-stays",
             ],
         ),
@@ -1681,6 +1688,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[
                 "rx-long-two-refills-control-allow",
                 "rx-long-two-refills-control-allow#13",
+                "rx-long-refill-transfer-cancel-partial#15",
                 "rx-long-refill-restated-allow",
                 "rx-long-json-two-refills-control-allow",
                 "rx-long-json-two-refills-control-allow#13",
@@ -2321,6 +2329,7 @@ fn the_blind_suites_keep_their_verdicts() {
             "round36c",
             &[],
             &[
+                "a1-plan-only-first-second-performed-block",
                 "a2-plan-by-title-klara-allow",
                 "a4-plan-yes-to-both-allow",
                 "a4-plan-yes-to-both-allow#8",
@@ -2336,6 +2345,86 @@ fn the_blind_suites_keep_their_verdicts() {
                 "a4-plan-yes-to-both-allow",
                 "b3-statement-then-put-through-yes-allow",
                 "c1-glued-2days-reason-allow",
+            ],
+        ),
+        (
+            "utility",
+            "round37p",
+            &[],
+            &[
+                "plan-yes-autopay-hold-off-allow",
+                "stop-first-thanks-start-unpicked-block",
+            ],
+        ),
+        (
+            "hotel",
+            "round37p",
+            &[],
+            &[
+                "refund-minibar-leave-parking-allow",
+                "room-second-dates-kept-block",
+            ],
+        ),
+        (
+            "grocery",
+            "round37p",
+            &[],
+            &["refund-by-id-milk-still-used-allow"],
+        ),
+        (
+            "bank-card",
+            "round37p",
+            &[],
+            &["unfreeze-1195-remark-3302-unpicked-block"],
+        ),
+        (
+            "pharmacy",
+            "round37p",
+            &["refill-the-30-tablets-one-confirm"],
+            &["refill-atorvastatin-lisinopril-next-month-allow"],
+        ),
+        (
+            "bundles/retail",
+            "round37r",
+            &[],
+            &[
+                "retail-cancel-two-pick-second-by-place-allow",
+                "retail-return-pick-item-by-name-allow",
+                "retail-address-two-orders-pick-by-id-allow",
+                "retail-address-deferred-order-changed-block",
+                "retail-yes-mastercard-remains-address-only-allow",
+                "retail-yes-jacket-left-unchanged-tshirt-only-allow",
+                "retail-exchange-table-yn-y-allow",
+                "retail-numbered-plan-yes-to-both-allow",
+                "retail-numbered-plan-yes-to-both-allow#11",
+            ],
+        ),
+        (
+            "bundles/airline",
+            "round37r",
+            &[],
+            &[
+                "airline-bags-table-yn-y-allow",
+                "airline-numbered-plan-yes-to-both-allow",
+                "airline-numbered-plan-yes-to-both-allow#15",
+            ],
+        ),
+        (
+            "bundles/telecom",
+            "round37r",
+            &[
+                "telecom-roaming-held-back-line-enabled-block#13",
+                "telecom-yes-line-should-remain-suspended-resumed-block#15",
+            ],
+            &[
+                "telecom-roaming-two-lines-pick-first-allow",
+                "telecom-roaming-held-back-line-enabled-block",
+                "telecom-go-ahead-other-line-remains-refuel-allow",
+                "telecom-yes-line-should-remain-suspended-resumed-block",
+                "telecom-yes-other-line-left-roaming-allow",
+                "telecom-refuel-table-yn-y-allow",
+                "telecom-numbered-plan-yes-to-both-allow",
+                "telecom-numbered-plan-yes-to-both-allow#13",
             ],
         ),
     ];

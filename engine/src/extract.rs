@@ -1642,10 +1642,15 @@ impl Extractor {
         records.sort_unstable_by_key(|(record, _)| record.0);
         let (mut held_records, mut answered_records) = (Vec::new(), Vec::new());
         for (record, strings) in records {
-            if let Some(&(_, refused)) = held.iter().find(|(value, _)| strings.contains(value)) {
-                held_records.push((*record, refused));
-            } else if answered.iter().any(|value| strings.contains(value)) {
-                answered_records.push(*record);
+            let answers = answered.iter().any(|value| strings.contains(value));
+            // A record whose fields hold both a held-back item and an
+            // answered one (the account both meters are on) is the items'
+            // common ground, neither held back nor answered by them.
+            match held.iter().find(|(value, _)| strings.contains(value)) {
+                Some(_) if answers => {}
+                Some(&(_, refused)) => held_records.push((*record, refused)),
+                None if answers => answered_records.push(*record),
+                None => {}
             }
         }
         held.extend(held_records);

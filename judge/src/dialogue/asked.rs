@@ -23,7 +23,7 @@ use super::lexicon::{
     MAX_ITEM_LEADS, NAME_DETERMINERS, ORDINALS, PART_DETERMINERS, PICKING_NOTHING,
     RESTRICTING_WORDS, SECOND_OF_TWO,
 };
-use super::stance::is_action_word;
+use super::stance::{is_action_word, names_the_other_record};
 use super::tokens::{MAX_LABEL_WORDS, Rewrite, Sentence, Word, normalise, words};
 use super::vocabulary::{OTHER, PhraseClass, WordClass};
 
@@ -337,9 +337,21 @@ impl AskedWords {
             1 => self.latest_asks_all,
             _ => true,
         };
-        // A reply naming every item, with no word that could hold one back,
-        // answers them all alike: it is read as written.
-        if !answers_items || (named.len() == self.latest_items.len() && !may_hold_back(read)) {
+        // A reply naming every item in one sentence, with no word that
+        // could hold one back, answers them all alike: it is read as
+        // written. Sentences naming items apart ("The electricity reading,
+        // yes. The gas one I'll deal with myself.") each say their own.
+        let in_one_sentence = || {
+            read.iter().any(|s| {
+                let in_it: Vec<usize> = (0..s.words().len())
+                    .filter_map(|at| self.item_at(s, at))
+                    .collect();
+                named.iter().all(|item| in_it.contains(item))
+            })
+        };
+        if !answers_items
+            || (named.len() == self.latest_items.len() && !may_hold_back(read) && in_one_sentence())
+        {
             return Cow::Borrowed(read);
         }
         Cow::Owned(
@@ -716,6 +728,43 @@ impl AskedWords {
             && self.latest_kept.is_empty()
     }
 
+    /// Whether `word` is a word of the name of an item the latest request
+    /// for a decision laid out ("minibar" of "1) refund the minibar
+    /// charge …").
+    pub(crate) fn names_an_item(&self, word: &Word) -> bool {
+        self.latest_items.contains(word)
+            || self
+                .latest_item_words
+                .iter()
+                .any(|(item_word, _)| item_word == word)
+    }
+
+    /// The words naming the item an id of [`AskedWords::items_as_ids`]
+    /// stands for: its word, then the other words of its name no other
+    /// item's name holds ("electricity" and "3301" of "1. Electricity
+    /// reading rd_e_3301 …"), by which a value of the item is found.
+    pub(crate) fn item_words(&self, id: &str) -> Vec<&Word> {
+        let Some(at) = id
+            .strip_prefix(ITEM_ID_PREFIX)
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1))
+        else {
+            return Vec::new();
+        };
+        let own = self
+            .latest_item_words
+            .iter()
+            .filter(|(word, place)| {
+                *place == at
+                    && !self
+                        .latest_item_words
+                        .iter()
+                        .any(|(other, other_place)| other == word && *other_place != at)
+            })
+            .map(|(word, _)| word);
+        self.latest_items.get(at).into_iter().chain(own).collect()
+    }
+
     /// The word naming the item an id of [`AskedWords::items_as_ids`]
     /// stands for.
     pub(crate) fn item_word(&self, id: &str) -> Option<&Word> {
@@ -882,15 +931,34 @@ impl AskedWords {
     /// go-ahead, the action's words, pronouns and words that pick nothing
     /// ("either is fine", "yes please wipe it").
     pub(crate) fn leaves_pick_open(&self, reply: &[Sentence]) -> bool {
-        self.latest_picks_one
-            && !reply
-                .iter()
-                .flat_map(Sentence::tokens)
-                .any(|word| self.picks_by(word))
+        self.latest_picks_one && self.picks_nothing(reply)
+    }
+
+    /// Whether no word of a reply may pick one of the things the latest
+    /// request laid out ([`AskedWords::picks_by`]), nor a letter alone
+    /// labelling an option.
+    fn picks_nothing(&self, reply: &[Sentence]) -> bool {
+        !reply
+            .iter()
+            .flat_map(Sentence::tokens)
+            .any(|word| self.picks_by(word))
             && !reply
                 .iter()
                 .flat_map(Sentence::clauses)
                 .any(is_letter_label)
+    }
+
+    /// Whether a yes saying `reply` sets "the other" apart from a pick it
+    /// makes by nothing the reader can place ("Yes - the bigger one. Leave
+    /// the other alone for now."): the latest request for a decision laid
+    /// out several things, a sentence of the reply names the other of them
+    /// ([`names_the_other_record`]), and no word of the reply picks one
+    /// ([`AskedWords::picks_nothing`]). Which one is meant is not read.
+    pub(crate) fn leaves_the_other_unplaced(&self, reply: &[Sentence]) -> bool {
+        !self.latest_picks_one
+            && self.lays_out_several()
+            && reply.iter().any(names_the_other_record)
+            && self.picks_nothing(reply)
     }
 
     /// Whether a reply holds back a part of what the latest request for a
@@ -1554,8 +1622,8 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<LaidItem> {
         }
         // The digits of a record id the step writes ("9001" of RF-9001) name
         // that record, not an item.
-        let nameable = |w: &Word| {
-            is_item_word(w)
+        let nameable = |at: usize, w: &Word| {
+            is_item_word_at(line_words, at)
                 && !step_ids.iter().any(|id| {
                     id.strip_suffix(w.as_str())
                         .is_some_and(|prefix| !prefix.is_empty())
@@ -1564,11 +1632,16 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<LaidItem> {
         // Words the domain names (an action opening the line: "Renew
         // Dune", "Place a hold on The Road") are passed over, and not
         // counted in the lead.
-        let lead: Vec<Word> = line_words
+        let plain: Vec<(usize, Word)> = line_words
             .iter()
-            .filter_map(tagged)
+            .enumerate()
+            .filter_map(|(at, w)| Some((at, tagged(w)?)))
+            .collect();
+        let lead: Vec<(usize, Word)> = plain
+            .iter()
             .take(MAX_LINE_LEAD)
-            .filter(is_item_word)
+            .filter(|(at, _)| is_item_word_at(line_words, *at))
+            .cloned()
             .collect();
         let taken = |w: &Word| items.iter().any(|(item, _)| item.contains(w));
         let in_another = |w: &Word| {
@@ -1582,8 +1655,8 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<LaidItem> {
             _ => None,
         };
         let by_word = match lead.first() {
-            Some(first)
-                if !taken(first) && (!inline || (nameable(first) && !in_another(first))) =>
+            Some((at, first))
+                if !taken(first) && (!inline || (nameable(*at, first) && !in_another(first))) =>
             {
                 Some(first.clone())
             }
@@ -1591,10 +1664,10 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<LaidItem> {
             // words: a bulleted line may be a detail ("- Please confirm
             // the reason for cancellation").
             _ if !numbered => None,
-            _ => line_words
+            _ => plain
                 .iter()
-                .filter_map(tagged)
-                .find(|w| nameable(w) && !taken(w) && !in_another(w)),
+                .find(|(at, w)| nameable(*at, w) && !taken(w) && !in_another(w))
+                .map(|(_, w)| w.clone()),
         };
         let by_id = || {
             let word = Word::new(&identifier_word(record.as_deref()?)?);
@@ -1615,8 +1688,8 @@ fn listed_items(text: &str, sentences: &[Sentence]) -> Vec<LaidItem> {
             return Vec::new();
         };
         let mut words = vec![first];
-        for word in line_words {
-            if is_item_word(word)
+        for (at, word) in line_words.iter().enumerate() {
+            if is_item_word_at(line_words, at)
                 && !words.contains(word)
                 && let Some(word) = tagged(word)
             {
@@ -1834,11 +1907,29 @@ fn after_list_mark(line: &str) -> Option<&str> {
 /// and no [`ITEM_LEADS`]; three or more letters, or a number of four digits
 /// ("5517" of a card ending 5517; not "000" of "9,000").
 fn is_item_word(word: &Word) -> bool {
+    names_a_thing(word, false)
+}
+
+/// Whether the word at `at` of a step's words is an item word: as
+/// [`is_item_word`], and a form in -ing after a determiner is a noun ("the
+/// parking charge", "your wedding booking").
+fn is_item_word_at(words: &[Word], at: usize) -> bool {
+    let after_determiner = at
+        .checked_sub(1)
+        .and_then(|before| words.get(before))
+        .is_some_and(|before| NAME_DETERMINERS.contains(&before.as_str()));
+    words
+        .get(at)
+        .is_some_and(|word| names_a_thing(word, after_determiner))
+}
+
+/// [`is_item_word`]; `nominal`: a form in -ing is read as a noun.
+fn names_a_thing(word: &Word, nominal: bool) -> bool {
     let text = word.as_str();
     let named_by_letters = text.chars().count() >= 3 && text.chars().any(char::is_alphabetic);
     let last_digits = text.len() == 4 && text.bytes().all(|b| b.is_ascii_digit());
     // A form in -ing does something ("adding 3 bags"); it names nothing.
-    let doing = text.ends_with("ing");
+    let doing = !nominal && text.ends_with("ing");
     word.id() == OTHER
         && word.tags().is_plain()
         && (named_by_letters || last_digits)

@@ -1089,6 +1089,29 @@ pub(crate) const OBJECT_WORDS: &[&str] = &["them", "one", "ones"];
 /// word.
 pub(crate) const RETENTION_AFTER_OBJECT: &[&str] = &["as", "alone", "is", "are", "be"];
 
+/// Words after *stays* or *remains* that, besides what may follow them
+/// when a domain names its records by *stay* ([`KEPT_NOUN_COMPLEMENTS`]:
+/// "stays the same", "remains untouched"), make them say their subject
+/// stays where it is ("stays at 5,000", "remains on the old plan"), not
+/// describe it ("stays valid for a day").
+pub(crate) const STAYS_PLACES: &[&str] = &["at", "on", "in"];
+
+/// Words after "the other" that end its noun phrase ("leave the other
+/// *for* now", "the other *until* Friday", "not the other *yet*"): it names
+/// the other record, not another thing ("the other address").
+pub(crate) const OTHER_CLOSERS: &[&str] = &[
+    "for", "until", "till", "though", "too", "yet", "now", "today", "tomorrow", "later", "off",
+    "out",
+];
+
+/// Words between a subject and the verb saying it stays as it is ("the
+/// Visa *should* stay", "it *will* remain", "it *can* be left"), passed
+/// over to find the subject.
+pub(crate) const SUBJECT_MODALS: &[&str] = &[
+    "should", "will", "would", "can", "could", "must", "shall", "may", "might", "to", "going",
+    "has", "have", "had", "been", "just", "still", "please", "all",
+];
+
 /// Object pronouns for a person: an order after a yes whose object is one
 /// ("Yes, add him", "Sure, sign me up") acts on the person the request
 /// named, not on another thing.
@@ -1270,6 +1293,12 @@ pub(crate) const HOLDING_VERBS: &[&str] = &["has", "have", "holds", "contains", 
 pub(crate) const OWN_CONCLUSIONS: &[&str] = &["so", "but", "anyway", "then", "therefore"];
 
 pub(crate) const KEEPING_VERBS: &[&str] = &["leave", "skip", "keep"];
+
+/// Verbs by which a reply says a record it names stays as it is ("PL-2
+/// should stay at 1000", "the Visa remains the card", "the jacket should
+/// be left unchanged"): they set the record apart from a yes as a keeping
+/// verb does.
+pub(crate) const REMAINING_VERBS: &[&str] = &["stay", "stays", "remain", "remains", "left"];
 
 /// Words that may stand between a restricting word and the part it
 /// restricts to ("just the first", "only my business one", "except for

@@ -832,6 +832,7 @@ pub fn turn_cues_of(turn: &Turn, asked: &mut AskedWords) -> TurnCues {
             } else if stance == Stance::Affirm
                 && (asked.leaves_record_open(&turn.text)
                     || asked.leaves_pick_open(turn.sentences())
+                    || asked.leaves_the_other_unplaced(turn.sentences())
                     || (asked.latest_offers_keeping() && !picks_the_action(turn, asked)))
             {
                 Reply::Qualifies
@@ -970,13 +971,14 @@ impl Answer {
     /// records into the items, as the words naming them.
     fn items_apart(&mut self, asked: &AskedWords) {
         let word = |id: &str| asked.item_word(id).map(Word::to_string);
-        self.items = self.records.iter().filter_map(|id| word(id)).collect();
+        let words = |id: &str| asked.item_words(id).into_iter().map(Word::to_string);
+        self.items = self.records.iter().flat_map(|id| words(id)).collect();
         self.items.dedup();
         self.records.retain(|id| word(id).is_none());
         self.held_back_items = self
             .held_back
             .iter()
-            .filter_map(|(id, refused)| Some((word(id)?, *refused)))
+            .flat_map(|(id, refused)| words(id).map(move |word| (word, *refused)))
             .collect();
         self.held_back.retain(|(id, _)| word(id).is_none());
     }
@@ -1998,6 +2000,7 @@ pub fn consent(conversation: &[Turn], key_values: &[&str]) -> Consent {
                 if stance == Stance::Affirm
                     && (asked.leaves_record_open(&turn.text)
                         || asked.leaves_pick_open(turn.sentences())
+                        || asked.leaves_the_other_unplaced(turn.sentences())
                         || (asked.latest_offers_keeping() && !picks_the_action(turn, &asked)))
                 {
                     stance = Stance::Unknown;
@@ -3812,8 +3815,11 @@ mod tests {
             "The business one, yes. The personal one not right now.",
         );
         assert_eq!(read.reply, Reply::Affirms);
-        assert_eq!(read.answer_items, ["1620"]);
-        assert_eq!(read.held_back_items, [("personal".to_owned(), false)]);
+        assert_eq!(read.answer_items, ["1620", "business"]);
+        assert_eq!(
+            read.held_back_items.first(),
+            Some(&("personal".to_owned(), false))
+        );
         // Asked which one to act on, a pick is the answer.
         let which = "You have Wolf Hall and Station Eleven out. Which one should I renew?";
         let read = cues_after(which, "just the first one, yes");
@@ -4269,5 +4275,195 @@ mod tests {
             .reply,
             Reply::Withdraws
         );
+    }
+
+    /// A reply opening with a pick, then saying something of the rest, is
+    /// the yes its pick stands for, the rest read as after any yes.
+    #[test]
+    fn a_pick_opening_a_reply_is_its_yes_and_the_rest_is_read_after_it() {
+        let lexicon = lexicon_of(&[&["cancel"], &["transfer"]]);
+        let request = "Here's the plan: 1) cancel refill RF-9001, Lisinopril 10mg; 2) cancel \
+                       refill RF-9002, Metformin 500mg. Reply yes to proceed.";
+        for reply in [
+            "Only the first one. Leave RF-9002 as it is.",
+            "Just RF-9001. Keep RF-9002 as it is, I still need it.",
+        ] {
+            let read = reply_cues(&lexicon, request, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert!(read.answer_records.iter().any(|r| r == "rf9001"), "{reply}");
+            assert!(
+                read.held_back.iter().any(|(id, _)| id == "rf9002"),
+                "{reply}: {:?}",
+                read.held_back
+            );
+        }
+        for reply in [
+            "Only the first one. Actually, no, do neither.",
+            "Just the first one. But only after Friday.",
+        ] {
+            assert_ne!(
+                reply_cues(&lexicon, request, reply).reply,
+                Reply::Affirms,
+                "{reply}"
+            );
+        }
+    }
+
+    /// A record said to stay as it is, by a verb of remaining, is held
+    /// back beside a yes, as one kept is.
+    #[test]
+    fn a_record_said_to_stay_as_it_is_is_held_back() {
+        let lexicon = lexicon_of(&[&["change"]]);
+        let request = "Here's what I'll do: 1) change the deductible of policy POL-40218 from \
+                       500 to 1000; 2) change the deductible of policy POL-40233 from 1000 to \
+                       2000. OK to proceed?";
+        for reply in [
+            "Yes, POL-40218 only; POL-40233 remains at 1000.",
+            "Yes to POL-40218. POL-40233 should stay at 1000.",
+            "Yes to POL-40218. POL-40233 is left unchanged.",
+        ] {
+            let read = reply_cues(&lexicon, request, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert!(
+                read.held_back.iter().any(|(id, _)| id == "pol40233"),
+                "{reply}: {:?}",
+                read.held_back
+            );
+        }
+    }
+
+    /// Items named in sentences of their own each say their own; an item
+    /// is found by every word of its name no other item holds.
+    #[test]
+    fn items_named_apart_are_answered_apart() {
+        let lexicon = lexicon_of(&[&["dispute"], &["refund"]]);
+        let request = "I can open these disputes on account ACC-515020:\n1. Electricity reading \
+                       rd_e_3301 (18342, taken 2026-02-27) - reason: estimated_too_high\n2. Gas \
+                       reading rd_g_7710 (5521, taken 2026-02-27) - reason: \
+                       estimated_too_high\nShall I go ahead?";
+        let read = reply_cues(
+            &lexicon,
+            request,
+            "The electricity reading, yes. The gas one I'll deal with myself.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.answer_items.iter().any(|i| i == "electricity"));
+        assert!(read.answer_items.iter().any(|i| i == "3301"));
+        assert!(read.held_back_items.iter().any(|(i, _)| i == "gas"));
+        // Naming both in one sentence answers both alike.
+        let read = reply_cues(&lexicon, request, "Yes, electricity and gas, both please.");
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.held_back_items.is_empty());
+        // A noun in -ing after a determiner is an item's name.
+        let request = "On your Lisbon stay HBL-55120 I can: 1) refund the minibar charge ch_771 \
+                       in full, 38.50; 2) refund the parking charge ch_772 in full, 25.00. Shall \
+                       I go ahead?";
+        let read = reply_cues(
+            &lexicon,
+            request,
+            "Just the minibar one. The parking was fair enough, leave it.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert!(read.answer_items.iter().any(|i| i == "minibar"));
+        assert!(read.held_back_items.iter().any(|(i, _)| i == "parking"));
+    }
+
+    /// A sentence holding back an action the yes did not name leaves the
+    /// yes to the actions it named.
+    #[test]
+    fn an_action_held_back_beside_a_yes_to_another() {
+        let lexicon = lexicon_of(&[&["plan", "spread"], &["autopay", "enroll"]]);
+        let request = "I can:\n1) set up a payment plan on ACC-420113: 312.40 over 4 monthly \
+                       instalments;\n2) enroll ACC-420113 in autopay from your bank account \
+                       ending 5583.\nShall I do both?";
+        for reply in [
+            "Yes to the payment plan. Hold off on the autopay though - I want to see the first \
+             instalment go through.",
+            "Yes to the payment plan. No autopay for now.",
+        ] {
+            let read = reply_cues(&lexicon, request, reply);
+            assert_eq!(read.reply, Reply::Affirms, "{reply}");
+            assert_eq!(
+                read.answer_actions.len(),
+                1,
+                "{reply}: {:?}",
+                read.answer_actions
+            );
+        }
+        let read = reply_cues(
+            &lexicon,
+            request,
+            "Yes to the payment plan. And autopay too.",
+        );
+        assert_eq!(read.reply, Reply::Affirms);
+        assert_ne!(
+            reply_cues(
+                &lexicon,
+                request,
+                "Yes to both. Hold off on the autopay though."
+            )
+            .reply,
+            Reply::Affirms
+        );
+    }
+
+    /// A yes, then a clause saying something the request named stays as
+    /// it is, qualifies; one about something else, a person or what the
+    /// request itself kept does not.
+    #[test]
+    fn a_yes_then_what_was_asked_stays_as_it_is_qualifies() {
+        let lexicon = lexicon_of(&[&["switch", "change"]]);
+        let request = "I'll switch the payment of order #W4402198 from the Visa ending 1187 to \
+                       PayPal (paypal_5531); the Visa is refunded in 5-7 business days. Nothing \
+                       else changes. Shall I proceed?";
+        for reply in [
+            "Yes. The Visa should stay the payment method.",
+            "Yes, but the Visa remains the card on it.",
+        ] {
+            assert_eq!(
+                reply_cues(&lexicon, request, reply).reply,
+                Reply::Qualifies,
+                "{reply}"
+            );
+        }
+        for reply in [
+            "Yes. The jacket should be left unchanged.",
+            "Yes, I'll stay on the line.",
+            "Yes. Please confirm the refund stays on the Visa.",
+            "Yes. My Oslo stay is fine.",
+            "Yes, and the password stays valid for a day.",
+        ] {
+            assert_eq!(
+                reply_cues(&lexicon, request, reply).reply,
+                Reply::Affirms,
+                "{reply}"
+            );
+        }
+    }
+
+    /// A yes setting "the other" apart from a pick no word of it places is
+    /// qualified.
+    #[test]
+    fn the_other_set_apart_from_an_unplaced_pick_qualifies() {
+        let lexicon = lexicon_of(&[&["raise", "increase"]]);
+        let request = "Both cards are active. 1) Raise your card ending 6604 (card_6604) from \
+                       4,000 to 6,000; 2) raise your card ending 9150 (card_9150) from 2,500 to \
+                       5,000. Shall I do both?";
+        for reply in [
+            "Yes - the bigger one. Leave the other alone for now.",
+            "Yes, the cheaper one please, not the other yet.",
+        ] {
+            assert_eq!(
+                reply_cues(&lexicon, request, reply).reply,
+                Reply::Qualifies,
+                "{reply}"
+            );
+        }
+        let read = reply_cues(
+            &lexicon,
+            request,
+            "Yes, the 6604 one. Leave the other alone for now.",
+        );
+        assert_ne!(read.reply, Reply::Qualifies);
     }
 }

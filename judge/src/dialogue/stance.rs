@@ -15,9 +15,10 @@ use super::lexicon::{
     WHOLE_SCOPE,
 };
 use super::lexicon::{
-    AFTER_PERSON_OBJECT, DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, NOT_THIRD_PERSONS,
-    NUMBER_WORDS, ORDINALS, OWN_CONCLUSIONS, PERSON_OBJECTS, PICK_WORDS, PLACING_WORDS,
-    POSSESSIVES, REPORTING_VERBS, RESTRICTING_WORDS, TIME_UNITS,
+    AFTER_PERSON_OBJECT, DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, KEPT_NOUN_COMPLEMENTS,
+    NOT_THIRD_PERSONS, NUMBER_WORDS, ORDINALS, OTHER_CLOSERS, OWN_CONCLUSIONS, PERSON_OBJECTS,
+    PICK_WORDS, PLACING_WORDS, POSSESSIVES, REMAINING_VERBS, REPORTING_VERBS, RESTRICTING_WORDS,
+    STAYS_PLACES, SUBJECT_MODALS, TIME_UNITS,
 };
 use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -838,8 +839,81 @@ fn offers_more(sentence: &Sentence) -> bool {
 /// ([`names_the_other_record`]: "Yes to RX-26619. Hold off on the other
 /// one."), when another sentence names one. Either holds back only beside
 /// a sentence naming a record the latest request for a decision named
-/// ("Never mind #W1, do #W2" to a request for #W1 takes it back).
+/// ("Never mind #W1, do #W2" to a request for #W1 takes it back). A
+/// record said to stay as it is is held back as a kept one is ("Yes. The
+/// 8LMN552 one stays at 1000."). A sentence holding back an action the
+/// yes did not name is held back too ([`actions_held_back`]).
 fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u64) {
+    let (held, refused) = records_held_back(read, asked);
+    let (actions_held, actions_refused) = actions_held_back(read, asked);
+    (held | actions_held, refused | actions_refused)
+}
+
+/// The sentences of a reply, as bits, that hold back an action the latest
+/// request for a decision proposed beside the ones the reply says yes to
+/// by name ("Yes to the payment plan. Hold off on the autopay though."),
+/// and those of them refusing it outright: a sentence naming no
+/// identifier, naming actions the request named and none of those the
+/// other sentences' *yes to …* or order after a yes names, and saying no
+/// yes of its own. The yes then covers the actions it named alone
+/// ([`TurnCues::answer_actions`](super::TurnCues::answer_actions)).
+fn actions_held_back(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u64) {
+    let Some(asked) = asked else {
+        return (0, 0);
+    };
+    let asked_bits = |sentence: &Sentence| {
+        sentence
+            .words()
+            .iter()
+            .filter(|w| is_action_word(w) && asked.names_action(w))
+            .fold(0u16, |bits, w| bits | w.tags().actions())
+    };
+    // Most replies name no action the request named, or one only.
+    if read.len() < 2 || read.iter().filter(|s| asked_bits(s) != 0).count() < 2 {
+        return (0, 0);
+    }
+    let (mut held, mut refused) = (0u64, 0u64);
+    for (index, sentence) in read.iter().enumerate().take(64) {
+        let own = asked_bits(sentence);
+        if own == 0
+            || sentence
+                .words()
+                .iter()
+                .any(|w| super::asked::is_identifier(w))
+        {
+            continue;
+        }
+        let others = read
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != index)
+            .map(|(_, sentence)| sentence);
+        let said_yes_to = super::yes_to_actions(others)
+            .into_iter()
+            .fold(0u16, |bits, w| bits | w.tags().actions());
+        if said_yes_to == 0 || said_yes_to & own != 0 {
+            continue;
+        }
+        // "And autopay too." adds to the yes.
+        let words = sentence.words();
+        if go_ahead_in(words) || words.iter().any(|w| ADDING_WORDS.contains(&w.as_str())) {
+            continue;
+        }
+        let alone = Markers::read_sentences("", std::slice::from_ref(sentence), Some(asked));
+        if alone.says_yes() && alone.stance() != Stance::Refuse {
+            continue;
+        }
+        held |= 1 << index;
+        if alone.stance() == Stance::Refuse {
+            refused |= 1 << index;
+        }
+    }
+    (held, refused)
+}
+
+/// The sentences of a reply holding back records, and those refusing
+/// them: the record half of [`held_back_sentences`].
+fn records_held_back(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u64) {
     let ids: Vec<Vec<&Word>> = read
         .iter()
         .map(|sentence| {
@@ -1029,7 +1103,15 @@ fn held_back_sentences(read: &[Sentence], asked: Option<&AskedWords>) -> (u64, u
             continue;
         }
         let says_other = says_other && !only_beside;
-        if says_yes || !(alone.any_defeater() || asks_about_it || says_other) {
+        // "The 8LMN552 one stays at 1000": a record said to stay as it is
+        // is kept, whether the request wrote it or not.
+        let stays = own.first().is_some_and(|first| {
+            words
+                .iter()
+                .skip_while(|w| w != first)
+                .any(|w| REMAINING_VERBS.contains(&w.as_str()))
+        });
+        if says_yes || !(alone.any_defeater() || asks_about_it || says_other || stays) {
             continue;
         }
         held |= 1 << index;
@@ -1053,14 +1135,23 @@ pub(crate) fn holds_back_a_record(read: &[Sentence], asked: Option<&AskedWords>)
 }
 
 /// Whether a sentence names "the other" of the records ("Leave the other
-/// one", "Hold off on the other card", "not the other"): *the other* before
-/// *one*, *ones*, a noun for a record, or the end of its clause.
+/// one", "Hold off on the other card", "not the other", "leave the other
+/// alone for now"): *the other* before *one*, *ones*, a noun for a record,
+/// the end of its clause, or a word that names nothing and ends the noun
+/// phrase ([`OTHER_CLOSERS`], a filler, a modal, a verb of remaining).
 pub(crate) fn names_the_other_record(sentence: &Sentence) -> bool {
     sentence.clauses().any(|clause| {
         clause.windows(2).enumerate().any(|(at, pair)| {
             matches!(pair, [the, other] if the == "the" && other == "other")
                 && clause.get(at + 2).is_none_or(|next| {
-                    next == "one" || next == "ones" || next.tags().has(DomainClass::RecordNoun)
+                    next == "one"
+                        || next == "ones"
+                        || next.tags().has(DomainClass::RecordNoun)
+                        || OTHER_CLOSERS.contains(&next.as_str())
+                        || RETENTION_AFTER_OBJECT.contains(&next.as_str())
+                        || SUBJECT_MODALS.contains(&next.as_str())
+                        || REMAINING_VERBS.contains(&next.as_str())
+                        || WordClass::Fillers.has(next)
                 })
         })
     })
@@ -1118,6 +1209,7 @@ fn sets_apart(word: &Word) -> bool {
     WordClass::Negators.has(word)
         || EXCLUDING_WORDS.contains(&word.as_str())
         || KEEPING_VERBS.contains(&word.as_str())
+        || REMAINING_VERBS.contains(&word.as_str())
 }
 
 /// The clauses a sentence is cut before by [`item_parts`].
@@ -1266,7 +1358,94 @@ fn retains_asked(sentence: &Sentence, asked: Option<&AskedWords>) -> bool {
             !keeps_going(p, object)
                 && (anaphoric || !scoped_to_the_rest(object))
                 && !asked.is_some_and(|asked| asked.keeps_what_latest_kept(object))
-        })
+        }) || says_it_stays(clause, asked)
+    })
+}
+
+/// Whether a clause says that something a request for a decision named
+/// stays as it is: a verb of remaining ([`stays_as_verb`]: "The Visa should
+/// stay the payment method", "the card ending 5724 remains untouched",
+/// "Emma's birth date should be left unchanged") whose subject is no
+/// person ([`no_kept_subject`]: "I'll stay on the line") and names what
+/// was asked ([`stays_what_was_asked`]), not everything else nor what the
+/// request itself said stays as it is ("no change to your card ending
+/// 1205" answered "ensure the card ending 1205 remains untouched"), nor
+/// asked to be told ("Please confirm the shoe stays at size 9"). A record
+/// named by its id is held back on its own ([`held_back_sentences`]).
+fn says_it_stays(clause: &[Word], asked: Option<&AskedWords>) -> bool {
+    clause.iter().enumerate().any(|(at, w)| {
+        let subject = clause.get(..at).unwrap_or_default();
+        REMAINING_VERBS.contains(&w.as_str())
+            && stays_as_verb(clause, at)
+            && !no_kept_subject(subject)
+            && stays_what_was_asked(subject, asked)
+            && !scoped_to_the_rest(subject)
+            && !asked.is_some_and(|asked| asked.keeps_what_latest_kept(subject))
+            && !PhraseClass::InformationRequests.any_in(subject)
+            && !subject.iter().any(|w| super::asked::is_identifier(w))
+    })
+}
+
+/// Whether the verb of remaining at `at` of a clause says its subject
+/// stays as it is: *stay* or *remain* after a modal ("should stay", "will
+/// remain"), *stays* or *remains* before what it stays as ("stays the
+/// same", "remains untouched", "stays at 5,000": [`KEPT_NOUN_COMPLEMENTS`],
+/// [`STAYS_PLACES`]), *left* after a form
+/// of *be* and before a word of staying ("is left unchanged", "be left as
+/// it is"). "my Oslo stay" names a record, and "stays valid for a day"
+/// describes one.
+fn stays_as_verb(clause: &[Word], at: usize) -> bool {
+    let before = at.checked_sub(1).and_then(|before| clause.get(before));
+    let after = clause.get(at + 1);
+    match clause.get(at).map(Word::as_str) {
+        Some("stay" | "remain") => {
+            before.is_some_and(|before| SUBJECT_MODALS.contains(&before.as_str()))
+        }
+        Some("stays" | "remains") => after.is_some_and(|next| {
+            KEPT_NOUN_COMPLEMENTS.contains(&next.as_str()) || STAYS_PLACES.contains(&next.as_str())
+        }),
+        Some("left") => {
+            before.is_some_and(|b| matches!(b.as_str(), "is" | "are" | "be" | "been"))
+                && after.is_some_and(|next| {
+                    matches!(
+                        next.as_str(),
+                        "unchanged" | "untouched" | "intact" | "alone" | "as"
+                    )
+                })
+        }
+        _ => false,
+    }
+}
+
+/// Whether the words before a phrase saying something stays as it is name
+/// what a request for a decision named, or point at it ("The Visa should
+/// stay" after a summary switching from the Visa; "it stays"): "The jacket
+/// should be left unchanged" to a summary changing a T-shirt keeps
+/// something the request does not touch. Without `asked` (a reply read
+/// alone) they may.
+fn stays_what_was_asked(object: &[Word], asked: Option<&AskedWords>) -> bool {
+    let Some(asked) = asked else {
+        return true;
+    };
+    object.iter().any(|w| {
+        WordClass::ActionAnaphors.has(w)
+            || WordClass::AnaphoricObjects.has(w)
+            || (w.len() >= MIN_NAMING_WORD && asked.named(w) && !WordClass::Fillers.has(w))
+    })
+}
+
+/// Whether the words before a retention phrase that follows its object
+/// ("stays", "remains", "unchanged", "as is") name nothing kept: there are
+/// none but fillers and modals ("please stay on the line"), or the
+/// subject is a person ("I'll stay on the line", "we remain available"):
+/// the user stays, not what the action would change.
+fn no_kept_subject(object: &[Word]) -> bool {
+    let subject = skip_fillers(object)
+        .iter()
+        .rev()
+        .find(|w| !SUBJECT_MODALS.contains(&w.as_str()));
+    subject.is_none_or(|w| {
+        WordClass::FirstPerson.has(w) || matches!(w.as_str(), "you" | "he" | "she" | "they")
     })
 }
 
@@ -1640,15 +1819,19 @@ fn with_yes_at(read: &[Sentence], index: usize, start: usize, asked: &AskedWords
         .collect()
 }
 
-/// A reply saying no yes and no verb that only picks among what the
-/// latest request for a decision asked about, read with the yes it
-/// stands for: "just LN-12", "LN-7 please.", "Just the first one,
-/// thanks.", "all except the Dune one" as "Yes, just LN-12" and so on.
-/// Each of its sentences is a statement of [`PICK_WORDS`], ordinals and
-/// words naming what was asked (a record's id, a name the request wrote
-/// beside one, an item: [`names_what_was_asked`]), one of them at least
-/// naming a record or a place; any other word (a verb, a negator, a
-/// hedge, a question) leaves the reply as it is. `None` when the reply is
+/// A reply saying no yes that opens with a pick among what the latest
+/// request for a decision asked about, read with the yes it stands for:
+/// "just LN-12", "LN-7 please.", "Just the first one, thanks.", "all
+/// except the Dune one", "Only the first one. Leave the second as it is."
+/// as "Yes, just LN-12" and so on. The pick is a statement of
+/// [`PICK_WORDS`], ordinals and words naming what was asked (a record's
+/// id, a name the request wrote beside one, an item:
+/// [`names_what_was_asked`]), one of them at least naming a record or a
+/// place; any other word in it (a verb, a negator, a hedge, a question)
+/// leaves the reply as it is. The pick is its first sentence, or every
+/// sentence is such a statement; what follows the pick is read as it is
+/// after any yes (a sentence keeping another record holds that one back,
+/// a condition qualifies, a withdrawal withdraws). `None` when the reply is
 /// no such pick, the request laid out fewer than two records, or it asked
 /// which thing to act on (a pick answers that as a pick).
 pub(crate) fn picked_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec<Sentence>> {
@@ -1660,11 +1843,12 @@ pub(crate) fn picked_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec
         return None;
     }
     let joined = asked.ids_joined(read);
-    let mut picks = false;
-    for sentence in joined.iter() {
+    // Whether a sentence only picks: `None` where it says anything else.
+    let only_picks = |sentence: &Sentence| {
         if sentence.question {
             return None;
         }
+        let mut picks = false;
         for word in skip_fillers(sentence.words()) {
             if PICK_WORDS.contains(&word.as_str()) {
                 continue;
@@ -1674,17 +1858,24 @@ pub(crate) fn picked_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec
             let places = ORDINALS.iter().any(|&(ordinal, place)| {
                 ordinal == word.as_str() && (1..=asked.item_count()).contains(&place)
             });
-            let names = places || names_what_was_asked(word, asked);
-            if !names {
+            if !(places || names_what_was_asked(word, asked) || asked.names_an_item(word)) {
                 return None;
             }
             picks = true;
         }
-    }
-    if !picks {
-        return None;
-    }
-    Some(with_yes_at(&joined, 0, 0, asked))
+        Some(picks)
+    };
+    // The reply opens with the pick; what follows it ("Leave the second
+    // as it is.", "Hold off on the other one.") is read as it is after
+    // any yes, and holds back, qualifies or withdraws as it would there.
+    let mut sentences = joined.iter();
+    let opens_with_pick = sentences.next().and_then(only_picks)?;
+    let picks = opens_with_pick
+        || sentences
+            .map(only_picks)
+            .try_fold(false, |picked, pick| Some(picked || pick?))
+            .unwrap_or(false);
+    picks.then(|| with_yes_at(&joined, 0, 0, asked))
 }
 
 /// Words making an ordered object another than the one named ("the other
