@@ -3132,7 +3132,7 @@ mod tests {
             assert_eq!(read.reply, Reply::Affirms, "{reply}");
             assert_eq!(read.answer_records, ["40812", "rx40812"], "{reply}");
             assert!(
-                read.held_back.iter().any(|(id, _)| id == "rx40877"),
+                holds_back(&read, "rx40877"),
                 "{reply}: {:?}",
                 read.held_back
             );
@@ -3440,11 +3440,7 @@ mod tests {
         let read = reply_cues(&lexicon, two, "Cancel Normal People then.");
         assert_eq!(read.reply, Reply::Affirms);
         assert_eq!(read.answer_records, ["hd8901"]);
-        assert!(
-            read.held_back.iter().any(|(id, _)| id == "hd8902"),
-            "{:?}",
-            read.held_back
-        );
+        assert!(holds_back(&read, "hd8902"), "{:?}", read.held_back);
     }
 
     /// A number a person names a record by ("the card ending 4411") is
@@ -3536,11 +3532,7 @@ mod tests {
         assert_eq!(ordered.answer_records, ["ln12"]);
         let read = reply_cues(&lexicon, loans, "yes but not LN-7");
         assert_eq!(read.reply, Reply::Affirms);
-        assert!(
-            read.held_back.iter().any(|(id, _)| id == "ln7"),
-            "{:?}",
-            read.held_back
-        );
+        assert!(holds_back(&read, "ln7"), "{:?}", read.held_back);
     }
 
     #[test]
@@ -3566,14 +3558,14 @@ mod tests {
              normally, please.",
         );
         assert_eq!(read.reply, Reply::Affirms);
-        assert!(read.held_back.iter().any(|(id, _)| id == "pk82033"));
+        assert!(holds_back(&read, "pk82033"));
         for added in [
             "Yes, hold PK-82061. PK-82090 too.",
             "Yes, hold PK-82061. Hold PK-82090.",
         ] {
             let read = reply_cues(&lexicon, parcels, added);
             assert!(
-                !read.held_back.iter().any(|(id, _)| id == "pk82090"),
+                !holds_back(&read, "pk82090"),
                 "{added}: {:?}",
                 read.held_back
             );
@@ -3635,11 +3627,7 @@ mod tests {
                 "{reply}: {:?}",
                 read.answer_records
             );
-            assert!(
-                read.held_back.iter().any(|(id, _)| id == held),
-                "{reply}: {:?}",
-                read.held_back
-            );
+            assert!(holds_back(&read, held), "{reply}: {:?}", read.held_back);
             assert!(!read.answer_records.iter().any(|id| id == held), "{reply}");
         };
         let bracketed = "You have two laptops:\n- MacBook Pro (LT-77201)\n- ThinkPad X1 \
@@ -3685,7 +3673,7 @@ mod tests {
         let read = turn_cues(Role::User, reply, &lexicon, &mut asked);
         assert_eq!(read.reply, Reply::Affirms);
         assert_eq!(read.answer_records, ["lt77201"]);
-        assert!(read.held_back.iter().any(|(id, _)| id == "lt77342"));
+        assert!(holds_back(&read, "lt77342"));
         // "Visa" names both cards: the reply is read as written.
         let shared = "- Visa Gold (CD-40011)\n- Visa Debit (CD-40022)\nShall I cancel both?";
         let read = reply_cues(
@@ -3827,6 +3815,11 @@ mod tests {
     }
 
     /// The cues of the user's `reply` to the agent's `request`.
+    /// Whether a turn's answer holds the record `id` back.
+    fn holds_back(read: &TurnCues, id: &str) -> bool {
+        read.held_back.iter().any(|(held, _)| held == id)
+    }
+
     fn reply_cues(lexicon: &Arc<Lexicon>, request: &str, reply: &str) -> TurnCues {
         let mut asked = AskedWords::default();
         let _ = turn_cues(Role::Agent, request, lexicon, &mut asked);
@@ -4291,11 +4284,7 @@ mod tests {
             let read = reply_cues(&lexicon, request, reply);
             assert_eq!(read.reply, Reply::Affirms, "{reply}");
             assert!(read.answer_records.iter().any(|r| r == "rf9001"), "{reply}");
-            assert!(
-                read.held_back.iter().any(|(id, _)| id == "rf9002"),
-                "{reply}: {:?}",
-                read.held_back
-            );
+            assert!(holds_back(&read, "rf9002"), "{reply}: {:?}", read.held_back);
         }
         for reply in [
             "Only the first one. Actually, no, do neither.",
@@ -4325,7 +4314,7 @@ mod tests {
             let read = reply_cues(&lexicon, request, reply);
             assert_eq!(read.reply, Reply::Affirms, "{reply}");
             assert!(
-                read.held_back.iter().any(|(id, _)| id == "pol40233"),
+                holds_back(&read, "pol40233"),
                 "{reply}: {:?}",
                 read.held_back
             );
