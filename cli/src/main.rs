@@ -29,7 +29,7 @@ use turnstile_engine::session::{BundleRuntime, Enforcement, Explainer, Schedule}
 use turnstile_engine::{
     BundleFile, GraphFormat, GraphOptions, bundle_schema, flow_instances, render_graph_with,
 };
-use turnstile_engine::{CompiledBundle, Problems, check_bundle};
+use turnstile_engine::{CompiledBundle, ProblemKind, Problems, check_bundle};
 
 mod audit;
 mod coverage;
@@ -856,22 +856,44 @@ fn problems_json(problems: &Problems) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Prints each warning (a spot marked for review) on standard error.
+/// Prints each warning (a spot marked for review, a confirmation naming no
+/// action word) on standard error, then how many of each kind.
 fn report_warnings(warnings: &Problems) {
     let mut stderr = std::io::stderr().lock();
     for warning in warnings.iter() {
         let report = miette::Report::new(warning.clone());
         let _ = writeln!(stderr, "{report:?}");
     }
-    if !warnings.is_empty() {
-        let _ = writeln!(
-            stderr,
-            "{} warning{}: spots marked `{}` not reviewed yet",
-            warnings.len(),
-            if warnings.len() == 1 { "" } else { "s" },
-            turnstile_engine::REVIEW_MARKER
-        );
+    if warnings.is_empty() {
+        return;
     }
+    let unreviewed = warnings
+        .iter()
+        .filter(|w| w.kind == ProblemKind::Unreviewed)
+        .count();
+    let silent = warnings.len() - unreviewed;
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut kinds = Vec::new();
+    if unreviewed > 0 {
+        kinds.push(format!(
+            "{unreviewed} spot{} marked `{}` not reviewed yet",
+            plural(unreviewed),
+            turnstile_engine::REVIEW_MARKER
+        ));
+    }
+    if silent > 0 {
+        kinds.push(format!(
+            "{silent} confirmation{} naming no action word",
+            plural(silent)
+        ));
+    }
+    let _ = writeln!(
+        stderr,
+        "{} warning{}: {}",
+        warnings.len(),
+        plural(warnings.len()),
+        kinds.join(", ")
+    );
 }
 
 fn report_problems(path: &std::path::Path, problems: &Problems) -> ExitCode {

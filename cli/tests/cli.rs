@@ -54,6 +54,57 @@ fn check_rejects_each_broken_fixture_and_names_the_line() {
     }
 }
 
+/// A confirmation template naming none of its tool's action words is a
+/// located warning (the gate would ask a question whose yes confirms
+/// nothing); the bundle still compiles. Worded with one of them, or with a
+/// form of one, it is none.
+#[test]
+fn check_warns_of_a_confirmation_naming_no_action_word() {
+    let with_template = |template: &str| {
+        mutated(&[support::Edit {
+            file: "domain.yaml",
+            find: "    action_words: [cancel, cancellation]\n",
+            // The edit list takes static text: a test's few strings are leaked.
+            replace: format!(
+                "    action_words: [cancel, cancellation]\n    confirmation: \"{template}\"\n"
+            )
+            .leak(),
+        }])
+    };
+    let silent = with_template("Drop order {order_id} for reason {reason}?");
+    let root = bundle_in(&silent);
+    let out = turnstile(&["check", root.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("turnstile::silent_confirmation"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(cancel, cancellation)"), "{stderr}");
+    let (line, column) = position_of(&root, "domain.yaml", "\"Drop order");
+    assert!(
+        stderr.contains(&format!("toy-orders/domain.yaml:{line}:{column}")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 warning: 1 confirmation naming no action word"),
+        "{stderr}"
+    );
+    for worded in [
+        "Cancel order {order_id} ({reason})?",
+        "Shall I go ahead with cancelling {order_id}?",
+    ] {
+        let dir = with_template(worded);
+        let out = turnstile(&["check", bundle_in(&dir).to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(
+            !stderr.contains("silent_confirmation"),
+            "{worded}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn check_reports_json_for_machines() {
     let dir = mutated(&[support::Edit {

@@ -99,6 +99,10 @@ pub enum ProblemKind {
     /// A spot marked `# REVIEW:` (a generator's guess) not reviewed yet: a
     /// warning, the bundle still compiles.
     Unreviewed,
+    /// A tool's confirmation template that names none of the tool's action
+    /// words: a yes to the question the gate asks confirms nothing. A
+    /// warning.
+    SilentConfirmation,
 }
 
 impl ProblemKind {
@@ -145,12 +149,16 @@ impl ProblemKind {
             ProblemKind::NoClock => "turnstile::no_clock",
             ProblemKind::BadConstraint => "turnstile::bad_constraint",
             ProblemKind::Unreviewed => "turnstile::unreviewed",
+            ProblemKind::SilentConfirmation => "turnstile::silent_confirmation",
         }
     }
 
     /// Whether problems of this kind are warnings (the bundle compiles).
     pub fn is_warning(self) -> bool {
-        matches!(self, ProblemKind::Unreviewed)
+        matches!(
+            self,
+            ProblemKind::Unreviewed | ProblemKind::SilentConfirmation
+        )
     }
 }
 

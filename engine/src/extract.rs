@@ -40,8 +40,9 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
     AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, Word, amount_of, asks_ownership, declines_action, identifier_word, is_record_word,
-    plurals, puts_forward, readable_text, turn_cues_of,
+    ValueToken, Word, amount_of, asking_action_sentences, asks_ownership, declines_action,
+    identifier_word, is_record_word, labelled_values, plurals, puts_forward, readable_text,
+    turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -240,6 +241,11 @@ pub struct Extractor {
     /// a user putting one forward passes over the others
     /// ([`Extractor::gives_another_literal`]).
     enum_literals: Arc<[(Symbol, Symbol)]>,
+    /// The enums an agent-side write takes an argument of, each with the
+    /// words of those parameters' names: only their literals can be what a
+    /// request proposes for a call, and a summary's line labelled by one of
+    /// the words gives it ([`Extractor::context_literals`]).
+    argument_enums: Vec<(Symbol, Vec<String>)>,
     /// The bundle's phrases ([`CompiledBundle::phrases`]), and the values of
     /// several words read or passed so far: a turn naming a value only
     /// inside one of them does not name it ([`names_on_its_own`]).
@@ -517,6 +523,7 @@ impl Extractor {
                         .filter_map(|literal| Some((bundle.interner.get(literal)?, def.symbol)))
                 })
                 .collect(),
+            argument_enums: bundle.argument_enums.clone(),
             proposal: None,
             choices: Choices::default(),
             phrases: bundle.phrases.clone(),
@@ -1061,6 +1068,7 @@ impl Extractor {
         };
         // Where each value named here stands, when the turn has asides.
         let mut placed: Vec<(u32, Spans)> = Vec::new();
+
         let candidates = self.index.add_turn(&seen.read, self.turns.len());
         for (raw, starts) in by_turn_or_value(&candidates) {
             let Some(Some(read)) = usize::try_from(raw).ok().and_then(|i| self.values.get(i))
@@ -1128,18 +1136,14 @@ impl Extractor {
                 }
             }
         }
+        if speaker == Speaker::Agent && cues.asks_decision {
+            for literal in self.context_literals(text, &named_here, lexicon) {
+                self.decline_mention(k, speaker, &mut seen, literal);
+            }
+        }
         if speaker == Speaker::Agent {
             for raw in self.apposed_peers(&asides, &placed) {
-                let value = Value::Str(Symbol(raw));
-                if let Some(m) = self
-                    .facts
-                    .mentions
-                    .iter_mut()
-                    .find(|m| m.value == value && m.event == k && m.speaker == speaker)
-                {
-                    m.declined = true;
-                }
-                seen.described.push(Symbol(raw));
+                self.decline_mention(k, speaker, &mut seen, Symbol(raw));
             }
         }
         // A qualified or withdrawn reply agrees to nothing already; what
@@ -1478,21 +1482,131 @@ impl Extractor {
     /// record the request names, or for the one record of a kind in play
     /// when it names none ("yes, move me off compact" names the current
     /// class).
-    fn gives_another_literal(&mut self, k: EventIdx, seen: &SeenTurn, text: &str) {
-        let is_literal = |v: &Symbol| self.enum_literals.iter().any(|(l, _)| l == v);
-        if !seen.named.iter().any(is_literal) {
-            return;
-        }
-        let Some(request) = self
-            .turns
+    /// The enum literals a request for a decision (`text`) names only as
+    /// context, of those it names (`named`): where the request gives an
+    /// argument's enum a literal that is not the current value of the
+    /// records it is about — in a question naming an action
+    /// ([`asking_action_sentences`]), or in a line labelled by the name of
+    /// a parameter taking the enum ([`labelled_values`]: "- **New cabin:**
+    /// economy") — that literal is the one it proposes, and every other
+    /// literal of the enum it names, but the current value, describes what
+    /// is or could be ("suv, minivan and full_size are available. To
+    /// confirm: change BK-40788 from midsize to the suv class?" proposes
+    /// suv only). Only a turn naming two literals of one enum is read.
+    fn context_literals(&self, text: &str, named: &[u32], lexicon: &Lexicon) -> Vec<Symbol> {
+        let literals: Vec<(Symbol, Symbol)> = self
+            .enum_literals
             .iter()
-            .rev()
-            .find(|t| t.speaker == Speaker::Agent && t.asks_decision)
-        else {
-            return;
+            .filter(|(literal, of)| {
+                named.contains(&literal.0) && self.argument_enums.iter().any(|(e, _)| e == of)
+            })
+            .copied()
+            .collect();
+        let several_of_one = literals
+            .iter()
+            .any(|(l, of)| literals.iter().any(|(l2, of2)| of2 == of && l2 != l));
+        if !several_of_one {
+            return Vec::new();
+        }
+        let reads: Vec<(Symbol, Symbol, ReadValue)> = literals
+            .iter()
+            .map(|&(literal, of)| (literal, of, ReadValue::new(self.interner.resolve(literal))))
+            .collect();
+        // The literals of `of` a text names, each by words no longer
+        // literal it names holds ("economy" inside "basic economy" is not).
+        let named_in = |text: &ReadTurn, of: Symbol| -> Vec<Symbol> {
+            let spans: Vec<(Symbol, Vec<(usize, usize)>)> = reads
+                .iter()
+                .map(|(literal, _, read)| (*literal, text.spans(read)))
+                .collect();
+            reads
+                .iter()
+                .zip(&spans)
+                .filter(|((_, e, _), _)| *e == of)
+                .filter(|(_, (literal, own))| {
+                    // Spans are (first token, token count).
+                    own.iter().any(|&(at, len)| {
+                        !spans.iter().any(|(other, theirs)| {
+                            other != literal
+                                && theirs.iter().any(|&(o_at, o_len)| {
+                                    o_at <= at && at + len <= o_at + o_len && o_len > len
+                                })
+                        })
+                    })
+                })
+                .map(|(_, (literal, _))| *literal)
+                .collect()
         };
-        let mut records: Vec<Symbol> = request
-            .named
+        let questions: Vec<ReadTurn> = asking_action_sentences(text, lexicon)
+            .iter()
+            .map(|q| ReadTurn::new(q))
+            .collect();
+        // A record's current value is never the call's new one, nor
+        // context: a call may carry it as the value it keeps.
+        let current =
+            self.current_values(&named.iter().map(|&raw| Symbol(raw)).collect::<Vec<_>>());
+        let mut stated: Vec<Symbol> = Vec::new();
+        for (of, words) in &self.argument_enums {
+            if !literals.iter().any(|(_, e)| e == of) {
+                continue;
+            }
+            for question in &questions {
+                stated.extend(named_in(question, *of));
+            }
+            // A labelled line gives the one literal it names besides the
+            // current value ("Cabin: economy → business"); naming several
+            // others, it gives none.
+            let names: Vec<&str> = words.iter().map(String::as_str).collect();
+            for value in labelled_values(text, &names) {
+                let mut given = named_in(&ReadTurn::new(value), *of);
+                given.retain(|literal| !current.contains(literal));
+                if let [only] = given.as_slice() {
+                    stated.push(*only);
+                }
+            }
+        }
+        stated.retain(|literal| !current.contains(literal));
+        literals
+            .iter()
+            .filter(|(literal, of)| {
+                !stated.contains(literal)
+                    && !current.contains(literal)
+                    && stated
+                        .iter()
+                        .any(|s| literals.iter().any(|(l, e)| l == s && e == of))
+            })
+            .map(|&(literal, _)| literal)
+            .collect()
+    }
+
+    /// Marks the mention of `value` the turn at `k` made declined (named
+    /// there, but not for the action), and the turn as describing it.
+    fn decline_mention(
+        &mut self,
+        k: EventIdx,
+        speaker: Speaker,
+        seen: &mut SeenTurn,
+        value: Symbol,
+    ) {
+        let named = Value::Str(value);
+        if let Some(m) = self
+            .facts
+            .mentions
+            .iter_mut()
+            .find(|m| m.value == named && m.event == k && m.speaker == speaker)
+        {
+            m.declined = true;
+        }
+        if !seen.described.contains(&value) {
+            seen.described.push(value);
+        }
+    }
+
+    /// The current values (single-valued fields as last read) of the
+    /// records a turn naming `named` is about: those it names by id or
+    /// alias, or, naming none, the one record of each kind in play.
+    fn current_values(&self, named: &[Symbol]) -> HashSet<Symbol> {
+        let mut records: Vec<Symbol> = named
             .iter()
             .filter_map(|v| {
                 if self.record_strings.contains_key(v) {
@@ -1512,12 +1626,28 @@ impl Extractor {
                 })
                 .collect();
         }
-        let current: HashSet<Symbol> = records
+        records
             .iter()
             .filter_map(|record| self.current_strings.get(record))
             .flatten()
             .copied()
-            .collect();
+            .collect()
+    }
+
+    fn gives_another_literal(&mut self, k: EventIdx, seen: &SeenTurn, text: &str) {
+        let is_literal = |v: &Symbol| self.enum_literals.iter().any(|(l, _)| l == v);
+        if !seen.named.iter().any(is_literal) {
+            return;
+        }
+        let Some(request) = self
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.speaker == Speaker::Agent && t.asks_decision)
+        else {
+            return;
+        };
+        let current = self.current_values(&request.named);
         let fresh: Vec<Symbol> = seen
             .named
             .iter()
@@ -2334,7 +2464,18 @@ impl Extraction<'_> {
     }
 
     fn call(&mut self, k: EventIdx, id: &str, tool: &str, args: &Json, requestor: Side) {
-        if !self.out.seen_ids.insert(id.to_owned()) {
+        // An id reused while its earlier call is open leaves a result with
+        // that id answering either call: neither call's result is trusted.
+        let still_open = self.out.open_calls.contains_key(id);
+        if still_open {
+            self.diagnose(
+                k,
+                ExtractionProblem::ReusedCallId,
+                format!(
+                    "call id {id:?} reused while the earlier call with that id is still open: a result with it answers neither"
+                ),
+            );
+        } else if !self.out.seen_ids.insert(id.to_owned()) {
             self.diagnose(
                 k,
                 ExtractionProblem::ReusedCallId,
@@ -2379,9 +2520,8 @@ impl Extraction<'_> {
             tool: symbol,
             by_agent: requestor == Side::Agent || agent_side,
         });
-        self.out
-            .open_calls
-            .insert(id.to_owned(), Some((k, tool.to_owned(), args.clone())));
+        let open = (!still_open).then(|| (k, tool.to_owned(), args.clone()));
+        self.out.open_calls.insert(id.to_owned(), open);
         let params = self.bundle.domain.tool(tool).map(|t| &t.params);
         let bundle = self.bundle;
         for (index, path) in bundle.arg_paths.iter().enumerate() {

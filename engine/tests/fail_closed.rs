@@ -319,6 +319,45 @@ fn an_orphan_result_satisfies_nothing() {
     assert!(reports.last().unwrap().verdict.is_block());
 }
 
+/// A call id sent again while its first call is open: the result carrying
+/// it may answer either call, so it answers neither. The same conversation
+/// with two ids is allowed.
+#[test]
+fn a_result_for_an_id_reused_while_open_satisfies_nothing() {
+    let with_ids = |first: &str, second: &str| {
+        let mut events = identified();
+        events.push(call(first, "get_order_details", json!({"order_id": "#O2"})));
+        events.push(call(
+            second,
+            "get_order_details",
+            json!({"order_id": "#O1"}),
+        ));
+        events.push(ok(second, order("#O1", "pending")));
+        events.extend(confirm());
+        events.push(cancel("c5"));
+        run(events)
+    };
+    let reused = with_ids("c3", "c3");
+    assert!(
+        reused
+            .get(7)
+            .unwrap()
+            .anomalies
+            .iter()
+            .any(|a| a.contains("still open")),
+        "{:?}",
+        reused.get(7).unwrap().anomalies
+    );
+    let (reason, _, explanation) = blocked(reused.last().unwrap());
+    assert_eq!(reason, Reason::MissingRead, "{explanation}");
+    let distinct = with_ids("c3", "c4");
+    assert!(
+        matches!(distinct.last().unwrap().verdict, GateVerdict::Allow { .. }),
+        "{:?}",
+        distinct.last().unwrap().verdict
+    );
+}
+
 #[test]
 fn a_full_session_refuses_every_further_call() {
     let limits = SessionLimits {

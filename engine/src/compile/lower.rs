@@ -117,6 +117,12 @@ impl Ctx<'_> {
                         None,
                     );
                 }
+                if let Operand::Arg(path) = &subject.operand
+                    && let Some(ArgStep::Key(param)) = path.0.first()
+                    && !self.guarded_enums.contains(&(def.symbol, *param))
+                {
+                    self.guarded_enums.push((def.symbol, *param));
+                }
                 let set = def
                     .values
                     .iter()

@@ -24,9 +24,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use turnstile_judge::dialogue::Lexicon;
-use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId};
+use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId, Symbol, ValueType};
 
-use crate::bundle::model::Sp;
+use crate::bundle::model::{Side, Sp, ToolKind};
 use crate::bundle::{LoadedBundle, load};
 use crate::diag::{ProblemKind, Problems, RawProblem};
 use crate::fsm::{BindSource, Binding, Workflow};
@@ -112,6 +112,12 @@ pub struct CompiledBundle {
     /// turn names only inside one of them it names as part of that phrase,
     /// not on its own ("economy" in "basic economy").
     pub phrases: Arc<words::Phrases>,
+    /// The enums an agent-side write takes an argument of — typed so, or a
+    /// string a guard tests `in enum(...)` — each with the words of those
+    /// parameters' names (`vehicle_class`: vehicle, class): a request's
+    /// literals of them are read for the one it proposes
+    /// (`Extractor::context_literals`).
+    pub argument_enums: Vec<(Symbol, Vec<String>)>,
     /// Whether a host's `principal` event counts as the user's words.
     pub host_principal: bool,
     /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
@@ -182,6 +188,10 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 }
             }
             let phrases = Arc::new(words::Phrases::of(&ctx.interner));
+            let lexicon = words::compile_words(&bundle.domain.1);
+            let argument_enums = argument_enums(&domain, &ctx.guarded_enums, &ctx.interner);
+            let mut warnings = review::markers(&bundle.sources);
+            warnings.extend(words::silent_confirmations(&bundle.domain, &lexicon));
             Ok(CompiledBundle {
                 name: manifest.name.value().clone(),
                 description: manifest.description.clone(),
@@ -216,15 +226,64 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 protected_reads,
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
-                lexicon: words::compile_words(&bundle.domain.1),
+                argument_enums,
+                lexicon,
                 phrases,
                 host_principal: manifest.host_principal,
-                warnings: Problems::from_raw(review::markers(&bundle.sources), &bundle.sources),
+                warnings: Problems::from_raw(warnings, &bundle.sources),
                 operator_approvals: manifest.operator_approvals,
             })
         }
         _ => Err(Problems::from_raw(ctx.problems, &bundle.sources)),
     }
+}
+
+/// The enums an agent-side write tool of `domain` takes an argument of,
+/// alone or as a list's items, and those a guard bounds a string argument
+/// to (`guarded`), each with the words of the parameters taking it.
+fn argument_enums(
+    domain: &crate::schema::Domain,
+    guarded: &[(Symbol, Symbol)],
+    interner: &Interner,
+) -> Vec<(Symbol, Vec<String>)> {
+    let writes = domain
+        .tools
+        .values()
+        .filter(|t| t.side == Side::Agent && t.kind == ToolKind::Write);
+    let typed = writes
+        .flat_map(|t| t.params.iter())
+        .filter_map(|(name, kind)| {
+            let kind = match kind {
+                ValueType::List(item) => item.as_ref(),
+                other => other,
+            };
+            match kind {
+                ValueType::Enum(of) => Some((*of, name.as_str())),
+                _ => None,
+            }
+        });
+    let tested = guarded
+        .iter()
+        .map(|&(of, param)| (of, interner.resolve(param)));
+    let mut enums: Vec<(Symbol, Vec<String>)> = Vec::new();
+    for (of, name) in typed.chain(tested) {
+        let at = match enums.iter().position(|(e, _)| *e == of) {
+            Some(at) => at,
+            None => {
+                enums.push((of, Vec::new()));
+                enums.len() - 1
+            }
+        };
+        if let Some((_, words)) = enums.get_mut(at) {
+            for word in name.split('_').filter(|w| !w.is_empty()) {
+                let word = word.to_lowercase();
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+            }
+        }
+    }
+    enums
 }
 
 /// The manifest's `clock:`, checked.
@@ -313,6 +372,9 @@ pub(crate) struct Ctx<'a> {
     pub clock_written: bool,
     /// Some expression read `now()`.
     pub reads_now: bool,
+    /// `(enum, parameter)` of every `args.<parameter> in enum(<enum>)` a
+    /// guard tests: a string argument the policy bounds to an enum.
+    pub guarded_enums: Vec<(Symbol, Symbol)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -325,6 +387,7 @@ impl<'a> Ctx<'a> {
             clock: None,
             clock_written: false,
             reads_now: false,
+            guarded_enums: Vec::new(),
         }
     }
 

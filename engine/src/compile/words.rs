@@ -11,6 +11,8 @@ use turnstile_rules::{Interner, Symbol};
 
 use super::domain::record_nouns;
 use crate::bundle::model::{DomainFile, Side, ToolDef, ToolKind};
+use crate::diag::{ProblemKind, RawProblem};
+use crate::source::FileId;
 
 /// The reader's lexicon for a domain.
 pub(crate) fn compile_words(domain: &DomainFile) -> Arc<Lexicon> {
@@ -141,4 +143,56 @@ pub(crate) fn action_words(tool: &ToolDef) -> Vec<String> {
             .map(|verb| vec![verb.to_owned()])
             .unwrap_or_default(),
     }
+}
+
+/// The confirmation templates that name none of their tool's action words
+/// (in any form the reader knows): the gate asks that question on a
+/// `confirm`, and a yes to it names no action of the tool, so it confirms
+/// no `confirmed(...)` of the tool. One warning each, at the template.
+pub(crate) fn silent_confirmations(
+    (file, domain): &(FileId, DomainFile),
+    lexicon: &Lexicon,
+) -> Vec<RawProblem> {
+    let mut found = Vec::new();
+    for tool in &domain.tools {
+        let Some(template) = &tool.confirmation else {
+            continue;
+        };
+        let words = action_words(tool);
+        let own = words
+            .iter()
+            .fold(0, |bits, w| bits | lexicon.action_bits(w));
+        if own == 0 {
+            // A read tool, a user-side one, or past the actions the
+            // lexicon tells apart: nothing to compare.
+            continue;
+        }
+        let names_it =
+            template_words(template.value()).any(|word| lexicon.action_bits(word) & own != 0);
+        if !names_it {
+            found.push(
+                RawProblem::new(
+                    ProblemKind::SilentConfirmation,
+                    Some(template.loc(*file)),
+                    format!(
+                        "the confirmation of `{}` names none of its action words ({}): a yes to it, as the gate asks it, confirms nothing",
+                        tool.name.value(),
+                        words.join(", ")
+                    ),
+                )
+                .label("asks with no action word")
+                .help("word the template with one of the action words, or add its verb to the tool's `action_words`"),
+            );
+        }
+    }
+    found
+}
+
+/// The words of a confirmation template outside its `{placeholders}`.
+fn template_words(template: &str) -> impl Iterator<Item = &str> {
+    template
+        .split(['{', '}'])
+        .step_by(2)
+        .flat_map(|text| text.split(|c: char| !c.is_alphabetic()))
+        .filter(|word| !word.is_empty())
 }

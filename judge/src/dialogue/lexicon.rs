@@ -1016,6 +1016,33 @@ pub(crate) const ASKED_LINE_HEADS: &[&str] = &[
 /// ("A couple of questions:").
 pub(crate) const QUESTION_NOUNS: &[&str] = &["question", "questions", "queries"];
 
+/// Words in a detail's label saying the value is not the one the action
+/// gives: what was ("Current cabin: business", "Fuel before: electricity",
+/// "Previously: dual fuel") or what else could be ("Other accepted reason:
+/// no longer needed", "Alternative class: minivan").
+pub(crate) const UNCHOSEN_VALUE_LABELS: &[&str] = &[
+    "current",
+    "currently",
+    "previous",
+    "previously",
+    "old",
+    "original",
+    "originally",
+    "existing",
+    "was",
+    "were",
+    "before",
+    "from",
+    "prior",
+    "earlier",
+    "last",
+    "other",
+    "alternative",
+    "alternatives",
+    "alternatively",
+    "instead",
+];
+
 /// Words for a part of a whole: an amount after "<part> of" is the whole
 /// an action takes the part of ("half of $25.00"), not its own amount.
 pub(crate) const PORTIONS: &[&str] = &[

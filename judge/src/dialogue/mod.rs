@@ -297,7 +297,7 @@ pub use domain::{ActionWords, DomainWords, HandOverWords, Lexicon};
 pub use inflect::{inflections, plurals};
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
-pub use tokens::{Word, puts_forward};
+pub use tokens::{Word, asking_action_sentences, labelled_values, puts_forward};
 pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, amount_of, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
@@ -3836,6 +3836,30 @@ mod tests {
         DomainWords::of_actions(actions)
     }
 
+    /// *Yet* closing its clause is the adverb of time, no contrast: a
+    /// question about another record after the yes qualifies nothing.
+    /// Opening a clause, it still sets something against the yes.
+    #[test]
+    fn yet_closing_its_clause_is_no_contrast() {
+        let lexicon = lexicon_of(&[&["hold"]]);
+        let request = "To confirm: hold PC-55140 at pickup point PP-204 (Elm Street Locker)?";
+        for question in [
+            "Thanks! Also, has PC-55102 been picked up by the courier yet?",
+            "Is PC-55102 there yet?",
+            "Has it shipped yet, or is it still in the depot?",
+        ] {
+            let read = reply_cues(&lexicon, request, question);
+            assert_ne!(read.reply, Reply::Qualifies, "{question}");
+        }
+        for reply in [
+            "Yes, yet I'd rather wait a day.",
+            "Yes. Yet maybe not today.",
+        ] {
+            let read = reply_cues(&lexicon, request, reply);
+            assert_ne!(read.reply, Reply::Affirms, "{reply}");
+        }
+    }
+
     #[test]
     fn a_turn_weighs_actions_when_two_of_its_words_share_none() {
         let lexicon = lexicon_of(&[
@@ -4438,21 +4462,34 @@ mod tests {
         let request = "Both cards are active. 1) Raise your card ending 6604 (card_6604) from \
                        4,000 to 6,000; 2) raise your card ending 9150 (card_9150) from 2,500 to \
                        5,000. Shall I do both?";
-        for reply in [
-            "Yes - the bigger one. Leave the other alone for now.",
-            "Yes, the cheaper one please, not the other yet.",
-        ] {
-            assert_eq!(
-                reply_cues(&lexicon, request, reply).reply,
-                Reply::Qualifies,
-                "{reply}"
-            );
-        }
+        assert_eq!(
+            reply_cues(
+                &lexicon,
+                request,
+                "Yes - the bigger one. Leave the other alone for now."
+            )
+            .reply,
+            Reply::Qualifies
+        );
         let read = reply_cues(
             &lexicon,
             request,
             "Yes, the 6604 one. Leave the other alone for now.",
         );
         assert_ne!(read.reply, Reply::Qualifies);
+        // "Not the other" inside the yes's own sentence selects a part: no
+        // yes the reader can place either (and *yet* closing it is no
+        // contrast).
+        for reply in [
+            "Yes, the cheaper one please, not the other for now.",
+            "Yes, the cheaper one please, not the other yet.",
+            "Yes, the cheaper one please. Not the other.",
+        ] {
+            assert_ne!(
+                reply_cues(&lexicon, request, reply).reply,
+                Reply::Affirms,
+                "{reply}"
+            );
+        }
     }
 }

@@ -261,7 +261,7 @@ impl Markers {
         let any = |class: PhraseClass| class.any_in(all);
         let described = described_positions(all);
         self.contrast |= PhraseClass::Contrast.matches(all).any(|(at, p)| {
-            if described.contains(&at) {
+            if described.contains(&at) || closes_its_clause_as_adverb(sentence, at) {
                 return false;
             }
             let conceded = at
@@ -2002,6 +2002,17 @@ fn request_words(after: &[Word]) -> Option<&[Word]> {
         }
     }
     None
+}
+
+/// Whether the contrast word at `at` is *yet* closing its clause: the
+/// adverb of time ("Has PC-55102 shipped yet?", "not yet"), not the
+/// conjunction opening a clause ("…, yet I'd rather wait").
+fn closes_its_clause_as_adverb(sentence: &Sentence, at: usize) -> bool {
+    sentence
+        .words()
+        .get(at)
+        .is_some_and(|w| w.as_str() == "yet")
+        && sentence.clause_spans().any(|(_, end)| end == at + 1)
 }
 
 /// Whether the words after a contrast marker concede to the action ("not

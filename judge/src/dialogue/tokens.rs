@@ -598,6 +598,59 @@ pub(crate) fn action_amounts(text: &str, lexicon: &Lexicon) -> Vec<SmolStr> {
     stated
 }
 
+/// The questions of `text` (sentences ending in `?`, split as the
+/// reader splits normalised text) that name one of `lexicon`'s
+/// actions, as written (trimmed, the mark left off): where a summary asks about the action it proposes
+/// ("To confirm: change booking BK-40788 from midsize to the suv class?"),
+/// as against its statements describing records or options.
+#[must_use]
+pub fn asking_action_sentences(text: &str, lexicon: &Lexicon) -> Vec<String> {
+    if !text.contains('?') {
+        return Vec::new();
+    }
+    sentence_texts(text)
+        .filter(|&(sentence, mark)| {
+            mark == b'?' && words(sentence).iter().any(|w| lexicon.action_bits(w) != 0)
+        })
+        .map(|(sentence, _)| sentence.trim().to_owned())
+        .collect()
+}
+
+/// The values of the lines of `text` that label a detail by one of
+/// `names` (a parameter's words, lower case): "- **New cabin:** economy
+/// ($140)" gives "economy ($140)" for `["cabin"]`, and so does a table row
+/// "| New cabin | economy |" (its first cell the label, the rest the
+/// value). A label is the text before a line's first colon, past its
+/// bullet or number and markup, of at most four words; one holding a word
+/// saying the value is not the one given (`lexicon::UNCHOSEN_VALUE_LABELS`:
+/// "Current cabin:", "Fuel before:", "Other accepted reason:") gives
+/// nothing.
+#[must_use]
+pub fn labelled_values<'t>(text: &'t str, names: &[&str]) -> Vec<&'t str> {
+    if names.is_empty() || !text.contains([':', '|']) {
+        return Vec::new();
+    }
+    text.lines()
+        .filter_map(|line| {
+            let row = line.trim();
+            let (label, value) = match row.strip_prefix('|') {
+                Some(cells) => cells.split_once('|')?,
+                None => line.split_once(':')?,
+            };
+            let words: Vec<String> = label
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty() && !w.bytes().all(|b| b.is_ascii_digit()))
+                .map(str::to_lowercase)
+                .collect();
+            let names_it = words.iter().any(|w| names.contains(&w.as_str()));
+            let unchosen = words
+                .iter()
+                .any(|w| lexicon::UNCHOSEN_VALUE_LABELS.contains(&w.as_str()));
+            (names_it && !unchosen && words.len() <= 4).then_some(value)
+        })
+        .collect()
+}
+
 /// The amounts a sentence names as the whole the action takes a part of:
 /// an amount after *of* (and a determiner) that follows another amount or
 /// a word for a part ("$12.50 (half of $25.00)", "waive $40 of the $45
@@ -972,6 +1025,48 @@ pub(crate) fn flat_tokens(sentences: &[Sentence]) -> Vec<&Word> {
 mod tests {
     use super::*;
     use crate::dialogue::{ActionWords, DomainWords};
+
+    #[test]
+    fn a_line_labelled_by_a_parameter_gives_its_value_unless_it_says_what_was() {
+        let summary = "Here is the change:\n\n- **Reservation:** M81TLD\n- **Current cabin:** \
+                       business ($390)\n- **New cabin:** economy ($140, refund of $250)\n\
+                       - Basic economy would be $88.\n2. Cabin class: economy\nConfirm?";
+        assert_eq!(
+            labelled_values(summary, &["cabin"]),
+            ["** economy ($140, refund of $250)", " economy"]
+        );
+        assert!(labelled_values("Fuel before: electricity", &["fuel"]).is_empty());
+        assert!(labelled_values("Other accepted reason: no longer needed", &["reason"]).is_empty());
+        let table = "| Field | Value |\n|---|---|\n| Reason | no longer needed |\n| Current cabin | economy |";
+        assert_eq!(
+            labelled_values(table, &["reason", "cabin"]),
+            [" no longer needed |"]
+        );
+        assert!(labelled_values("The fuel you picked was not: gas, sadly", &["fuel"]).is_empty());
+        assert!(labelled_values("Fuel: gas", &[]).is_empty());
+    }
+
+    #[test]
+    fn the_questions_naming_an_action_are_where_a_summary_asks_about_it() {
+        let lexicon = Lexicon::new(&DomainWords {
+            actions: vec![ActionWords {
+                words: vec!["change".to_owned()],
+                takes_away: false,
+                takes_amount: false,
+            }],
+            ..DomainWords::default()
+        });
+        let summary = "For BK-40788 suv, minivan and full_size are available. To confirm: \
+                       change booking BK-40788 from midsize to the suv class? Anything else?";
+        assert_eq!(
+            asking_action_sentences(summary, &lexicon),
+            ["To confirm: change booking BK-40788 from midsize to the suv class"]
+        );
+        // A statement naming the action asks nothing; a turn with no
+        // question has none.
+        assert!(asking_action_sentences("I'll change it to the suv class.", &lexicon).is_empty());
+        assert!(asking_action_sentences("Changing it to suv. Is that all?", &lexicon).is_empty());
+    }
 
     #[test]
     fn a_summary_states_the_amounts_it_gives_the_action_where_it_names_it() {
