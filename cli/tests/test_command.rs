@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 137] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 140] = [
         (
             "pharmacy",
             "round10",
@@ -2622,6 +2622,52 @@ fn the_blind_suites_keep_their_verdicts() {
                 "table-reason-ordered-by-mistake-allow",
                 "key-value-reason-ordered-by-mistake-chosen-allow",
                 "json-reason-ordered-by-mistake-was-no-longer-needed-allow",
+            ],
+        ),
+        (
+            "bundles/retail",
+            "round39r",
+            &[
+                "r39-modify-items-other-colour-size-block",
+                "r39-modify-address-other-street-number-block",
+                "r39-user-address-other-apartment-block",
+            ],
+            &[
+                "r39-cancel-correct-go-ahead-allow",
+                "r39-modify-items-yep-do-it-followup-allow",
+                "r39-return-sounds-right-proceed-allow",
+                "r39-exchange-correct-go-ahead-thanks-allow",
+            ],
+        ),
+        (
+            "bundles/airline",
+            "round39r",
+            &[
+                "a39-passenger-dob-swapped-block",
+                "a39-passenger-replaces-other-traveller-block",
+                "a39-change-flight-other-date-block",
+                "a39-change-flight-other-payment-block",
+                "a39-book-unstated-split-payment-block",
+                "a39-book-companion-other-dob-block",
+                "a39-cabin-yes-from-companion-confirm",
+            ],
+            &[
+                "a39-cancel-24h-yep-do-it-allow",
+                "a39-baggage-sounds-right-allow",
+                "a39-book-yes-please-thanks-allow",
+            ],
+        ),
+        (
+            "bundles/telecom",
+            "round39r",
+            &[
+                "t39-refuel-other-line-same-plan-block",
+                "t39-refuel-misquoted-price-block",
+            ],
+            &[
+                "t39-refuel-2gb-yep-allow",
+                "t39-refuel-1gb-sounds-right-allow",
+                "t39-roaming-travel-yes-please-allow",
             ],
         ),
     ];
