@@ -3488,15 +3488,17 @@ mod tests {
                 read.answer_records, read.held_back
             );
         }
-        for restricted in [
-            "Yes, but only RX-47031.",
-            "Yes, but just the metformin.",
-            "Yes. I need RX-47031 though.",
-            "Yes, but RX-47032 first.",
-        ] {
-            let read = reply_cues(&lexicon, refills, restricted);
-            assert_ne!(read.reply, Reply::Affirms, "{restricted}");
-        }
+        assert_none_reads_as(
+            &lexicon,
+            refills,
+            &[
+                "Yes, but only RX-47031.",
+                "Yes, but just the metformin.",
+                "Yes. I need RX-47031 though.",
+                "Yes, but RX-47032 first.",
+            ],
+            Reply::Affirms,
+        );
     }
 
     /// A reply saying no yes that only picks among the records a request
@@ -3518,10 +3520,12 @@ mod tests {
             assert_eq!(read.reply, Reply::Affirms, "{reply}");
             assert_eq!(read.answer_records, [record], "{reply}");
         }
-        for no_pick in ["LN-12?", "not LN-12", "LN-12 I think", "LN-12 is overdue"] {
-            let read = reply_cues(&lexicon, loans, no_pick);
-            assert_ne!(read.reply, Reply::Affirms, "{no_pick}");
-        }
+        assert_none_reads_as(
+            &lexicon,
+            loans,
+            &["LN-12?", "not LN-12", "LN-12 I think", "LN-12 is overdue"],
+            Reply::Affirms,
+        );
         let one = "Shall I refill your atenolol for pickup at Main St? A text or an email?";
         assert_ne!(
             reply_cues(&lexicon, one, "text please").reply,
@@ -3820,6 +3824,14 @@ mod tests {
         read.held_back.iter().any(|(held, _)| held == id)
     }
 
+    /// Asserts that no reply of `replies` to the agent's `request` reads
+    /// as `reply`.
+    fn assert_none_reads_as(lexicon: &Arc<Lexicon>, request: &str, replies: &[&str], reply: Reply) {
+        for text in replies {
+            assert_ne!(reply_cues(lexicon, request, text).reply, reply, "{text}");
+        }
+    }
+
     fn reply_cues(lexicon: &Arc<Lexicon>, request: &str, reply: &str) -> TurnCues {
         let mut asked = AskedWords::default();
         let _ = turn_cues(Role::Agent, request, lexicon, &mut asked);
@@ -3843,21 +3855,25 @@ mod tests {
     fn yet_closing_its_clause_is_no_contrast() {
         let lexicon = lexicon_of(&[&["hold"]]);
         let request = "To confirm: hold PC-55140 at pickup point PP-204 (Elm Street Locker)?";
-        for question in [
-            "Thanks! Also, has PC-55102 been picked up by the courier yet?",
-            "Is PC-55102 there yet?",
-            "Has it shipped yet, or is it still in the depot?",
-        ] {
-            let read = reply_cues(&lexicon, request, question);
-            assert_ne!(read.reply, Reply::Qualifies, "{question}");
-        }
-        for reply in [
-            "Yes, yet I'd rather wait a day.",
-            "Yes. Yet maybe not today.",
-        ] {
-            let read = reply_cues(&lexicon, request, reply);
-            assert_ne!(read.reply, Reply::Affirms, "{reply}");
-        }
+        assert_none_reads_as(
+            &lexicon,
+            request,
+            &[
+                "Thanks! Also, has PC-55102 been picked up by the courier yet?",
+                "Is PC-55102 there yet?",
+                "Has it shipped yet, or is it still in the depot?",
+            ],
+            Reply::Qualifies,
+        );
+        assert_none_reads_as(
+            &lexicon,
+            request,
+            &[
+                "Yes, yet I'd rather wait a day.",
+                "Yes. Yet maybe not today.",
+            ],
+            Reply::Affirms,
+        );
     }
 
     #[test]
@@ -4480,16 +4496,15 @@ mod tests {
         // "Not the other" inside the yes's own sentence selects a part: no
         // yes the reader can place either (and *yet* closing it is no
         // contrast).
-        for reply in [
-            "Yes, the cheaper one please, not the other for now.",
-            "Yes, the cheaper one please, not the other yet.",
-            "Yes, the cheaper one please. Not the other.",
-        ] {
-            assert_ne!(
-                reply_cues(&lexicon, request, reply).reply,
-                Reply::Affirms,
-                "{reply}"
-            );
-        }
+        assert_none_reads_as(
+            &lexicon,
+            request,
+            &[
+                "Yes, the cheaper one please, not the other for now.",
+                "Yes, the cheaper one please, not the other yet.",
+                "Yes, the cheaper one please. Not the other.",
+            ],
+            Reply::Affirms,
+        );
     }
 }
