@@ -857,7 +857,8 @@ fn problems_json(problems: &Problems) -> Vec<serde_json::Value> {
 }
 
 /// Prints each warning (a spot marked for review, a confirmation naming no
-/// action word) on standard error, then how many of each kind.
+/// action word, an alternative beside a consent that reads less of the
+/// call) on standard error, then how many of each kind.
 fn report_warnings(warnings: &Problems) {
     let mut stderr = std::io::stderr().lock();
     for warning in warnings.iter() {
@@ -867,26 +868,34 @@ fn report_warnings(warnings: &Problems) {
     if warnings.is_empty() {
         return;
     }
-    let unreviewed = warnings
-        .iter()
-        .filter(|w| w.kind == ProblemKind::Unreviewed)
-        .count();
-    let silent = warnings.len() - unreviewed;
+    let count = |kind: ProblemKind| warnings.iter().filter(|w| w.kind == kind).count();
     let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let mut kinds = Vec::new();
-    if unreviewed > 0 {
-        kinds.push(format!(
-            "{unreviewed} spot{} marked `{}` not reviewed yet",
-            plural(unreviewed),
-            turnstile_engine::REVIEW_MARKER
-        ));
-    }
-    if silent > 0 {
-        kinds.push(format!(
-            "{silent} confirmation{} naming no action word",
-            plural(silent)
-        ));
-    }
+    let kinds: Vec<String> = [
+        (
+            ProblemKind::Unreviewed,
+            format!(
+                "marked `{}` not reviewed yet",
+                turnstile_engine::REVIEW_MARKER
+            ),
+            "spot",
+        ),
+        (
+            ProblemKind::SilentConfirmation,
+            "naming no action word".to_owned(),
+            "confirmation",
+        ),
+        (
+            ProblemKind::FormalBesideConsent,
+            "beside a consent reading less of the call".to_owned(),
+            "alternative",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(kind, what, noun)| {
+        let n = count(kind);
+        (n > 0).then(|| format!("{n} {noun}{} {what}", plural(n)))
+    })
+    .collect();
     let _ = writeln!(
         stderr,
         "{} warning{}: {}",

@@ -106,6 +106,68 @@ fn check_warns_of_a_confirmation_naming_no_action_word() {
 }
 
 #[test]
+fn check_warns_of_an_alternative_beside_consent_that_reads_less_of_the_call() {
+    let with_consent = |consent: &str| {
+        mutated(&[support::Edit {
+            file: "flows/cancel.yaml",
+            find: "&& order[args.order_id].status == \"pending\"\n",
+            replace: format!("&& order[args.order_id].status == \"pending\" && ({consent})\n")
+                .leak(),
+        }])
+    };
+    let beside =
+        with_consent("confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"drop\")");
+    let root = bundle_in(&beside);
+    let out = turnstile(&["check", root.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("turnstile::formal_beside_consent"),
+        "{stderr}"
+    );
+    // The tool's action words, and the argument the alternative skips.
+    let json = turnstile(&["check", root.to_str().unwrap(), "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let message = report["warnings"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("(cancel, cancellation)"), "{report}");
+    assert!(message.contains("(reason)"), "{report}");
+    let (line, _) = position_of(
+        &root,
+        "flows/cancel.yaml",
+        "confirmed(args.order_id, \"drop\")",
+    );
+    assert!(
+        stderr.contains(&format!("toy-orders/flows/cancel.yaml:{line}:")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 warning: 1 alternative beside a consent reading less of the call"),
+        "{stderr}"
+    );
+    for covered in [
+        // Every alternative names an action word.
+        "confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"cancellation\")",
+        // The alternative lists every other argument itself.
+        "confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, args.reason, \"drop\")",
+        // No consent beside it.
+        "confirmed(args.order_id, \"drop\") || confirmed(args.order_id, \"remove\")",
+        // Under a negation an alternative says what must not be stated.
+        "!(confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"keep\")) || args.reason == \"ordered by mistake\"",
+    ] {
+        let dir = with_consent(covered);
+        let out = turnstile(&["check", bundle_in(&dir).to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{covered}: {stderr}");
+        assert!(
+            !stderr.contains("formal_beside_consent"),
+            "{covered}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn check_reports_json_for_machines() {
     let dir = mutated(&[support::Edit {
         file: "flows/cancel.yaml",

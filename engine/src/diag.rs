@@ -103,6 +103,11 @@ pub enum ProblemKind {
     /// words: a yes to the question the gate asks confirms nothing. A
     /// warning.
     SilentConfirmation,
+    /// A `confirmed(args.…, "<word>")` whose word is none of the write's
+    /// action words, beside a consent in one disjunction: that alternative
+    /// holds without the call's other arguments being compared with the
+    /// summary. A warning.
+    FormalBesideConsent,
 }
 
 impl ProblemKind {
@@ -150,6 +155,7 @@ impl ProblemKind {
             ProblemKind::BadConstraint => "turnstile::bad_constraint",
             ProblemKind::Unreviewed => "turnstile::unreviewed",
             ProblemKind::SilentConfirmation => "turnstile::silent_confirmation",
+            ProblemKind::FormalBesideConsent => "turnstile::formal_beside_consent",
         }
     }
 
@@ -157,7 +163,9 @@ impl ProblemKind {
     pub fn is_warning(self) -> bool {
         matches!(
             self,
-            ProblemKind::Unreviewed | ProblemKind::SilentConfirmation
+            ProblemKind::Unreviewed
+                | ProblemKind::SilentConfirmation
+                | ProblemKind::FormalBesideConsent
         )
     }
 }

@@ -51,8 +51,8 @@ use turnstile_rules::{
 };
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
-    ExtractionProblem, FactsBuilder, LiteralFact, MentionFact, PassedOverFact, Read, Reply,
-    ResultFact, SCALAR, Speaker, Symbol, TurnFact,
+    ExtractionProblem, FactsBuilder, HeldFact, LiteralFact, MentionFact, PassedOverFact, Read,
+    Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -214,6 +214,9 @@ pub struct Extractor {
     /// The records in play: per entity type, the ids its reads returned so
     /// far, in the order first read.
     in_play: BTreeMap<Symbol, Vec<Symbol>>,
+    /// Each record id in play with its type (the first in `in_play`'s
+    /// order, when several read it).
+    in_play_type: HashMap<Symbol, Symbol>,
     /// Per record id, the strings its fields were read as so far: what a
     /// call names the record by besides its id (a medication for a
     /// prescription), for a record a reply holds back.
@@ -253,6 +256,11 @@ pub struct Extractor {
     read_phrases: Phrases,
     /// How many strings the bundle interned: its phrases are known already.
     bundle_strings: usize,
+    /// The empty string: a detail with nothing to state, so every turn
+    /// states it for `confirmed` (an address's blank second line is
+    /// confirmed by any summary of the address); nobody *said* it, so an
+    /// empty id is never the user's.
+    empty: Symbol,
     /// The request sentences of the agent turn being extracted, when it
     /// asks for a decision ([`TurnCues::proposal`]).
     proposal: Option<TurnCues>,
@@ -440,8 +448,11 @@ impl Extractor {
     /// once by the caller (a runtime keeps it): it walks the step graph,
     /// which costs more than the rest of a new extractor.
     pub fn with_principal_mask(bundle: &CompiledBundle, principal_mask: u32) -> Self {
+        let mut interner = bundle.interner.clone();
+        let empty = interner.intern("");
         Extractor {
-            interner: bundle.interner.clone(),
+            interner,
+            empty,
             open_calls: HashMap::new(),
             seen_ids: hashbrown::HashSet::new(),
             facts: EventFacts::default(),
@@ -495,6 +506,7 @@ impl Extractor {
                 .collect(),
             aliases: HashMap::new(),
             in_play: BTreeMap::new(),
+            in_play_type: HashMap::new(),
             record_strings: HashMap::new(),
             read_fields: HashMap::new(),
             current_strings: HashMap::new(),
@@ -751,6 +763,13 @@ impl Extractor {
         if let Some(cues) = self.proposal.take() {
             self.mark_unproposed(k, &cues);
         }
+        if self
+            .facts
+            .turn
+            .is_some_and(|t| t.speaker == Speaker::Agent && t.asks_decision)
+        {
+            self.note_held(k);
+        }
         self.agent_acted |= event.is_agent_event();
         Extracted {
             facts: std::mem::take(&mut self.facts),
@@ -979,6 +998,19 @@ impl Extractor {
             (Event::Principal { .. }, Some(words)) => (Speaker::User, words),
             _ => return None,
         };
+        push_mention(
+            &mut self.facts,
+            MentionFact {
+                value: Value::Str(self.empty),
+                event: k,
+                speaker,
+                record: false,
+                in_answer: false,
+                declined: false,
+                action: false,
+                implied: true,
+            },
+        );
         let text = readable_text(text);
         let text = text.as_ref();
         let (rendered, mut cues) = match event {
@@ -1830,6 +1862,10 @@ impl Extractor {
             let ids = self.in_play.entry(read.entity).or_default();
             if !ids.contains(&read.id) {
                 ids.push(read.id);
+                self.in_play_type
+                    .entry(read.id)
+                    .and_modify(|entity| *entity = Symbol(entity.0.min(read.entity.0)))
+                    .or_insert(read.entity);
             }
             let strings = self.record_strings.entry(read.id).or_default();
             for value in &read.values {
@@ -2048,7 +2084,207 @@ impl Extractor {
         }
     }
 
-    /// The mentions, in every turn so far, of the dates, amounts and counts
+    /// The values the request for a decision at `k` names as the detail of
+    /// another record it names. A value is a record's detail when, of the
+    /// records the request names, only that one holds it (read in one of
+    /// its fields), else when it stands only in that record's section of a
+    /// plan laid out record by record: the lines from one naming that
+    /// record alone, among the records of its type, to the next naming
+    /// another ("For order #W4219264: … change the watch to item
+    /// 2407258246. For order #W6729841: …"). In such a plan the air
+    /// purifier of #W6729841 is no rival of the call on #W4219264.
+    fn note_held(&mut self, k: EventIdx) {
+        let stated = |m: &&MentionFact| m.event == k && m.speaker == Speaker::Agent && !m.declined;
+        let entity_of = &self.in_play_type;
+        let mut named: Vec<(Symbol, Symbol)> = self
+            .facts
+            .mentions
+            .iter()
+            .filter(stated)
+            .filter_map(|m| match m.value {
+                Value::Str(id) => entity_of.get(&id).map(|entity| (*entity, id)),
+                _ => None,
+            })
+            .collect();
+        named.sort_unstable_by_key(|&(entity, id)| (entity.0, id.0));
+        named.dedup();
+        // Only records of a type the request names two or more of lay out
+        // a plan.
+        let plan_types: Vec<Symbol> = named
+            .windows(2)
+            .filter_map(|pair| match pair {
+                [(a, _), (b, _)] if a == b => Some(*a),
+                _ => None,
+            })
+            .collect();
+        named.retain(|(entity, _)| plan_types.contains(entity));
+        if named.is_empty() {
+            return;
+        }
+        // Only a record id or an enum literal can be a rival of a call's
+        // value.
+        let candidates: Vec<Symbol> = self
+            .facts
+            .mentions
+            .iter()
+            .filter(stated)
+            .filter_map(|m| match m.value {
+                Value::Str(value)
+                    if entity_of.contains_key(&value)
+                        || self.enum_literals.iter().any(|(l, _)| *l == value) =>
+                {
+                    Some(value)
+                }
+                _ => None,
+            })
+            .collect();
+        let mut held = Vec::new();
+        // The candidates no record holds, each with its own type.
+        let mut unheld: Vec<(Symbol, Option<Symbol>)> = Vec::new();
+        for value in candidates {
+            // A record of a plan's type is one of its records, no detail.
+            let own = entity_of.get(&value).copied();
+            if named.iter().all(|&(entity, _)| Some(entity) == own) {
+                continue;
+            }
+            let mut holders = named.iter().filter(|&&(entity, record)| {
+                record != value
+                    && Some(entity) != own
+                    && self
+                        .record_strings
+                        .get(&record)
+                        .is_some_and(|strings| strings.contains(&value))
+            });
+            match (holders.next(), holders.next()) {
+                (Some(&owner), None) => held.push((value, owner)),
+                _ => unheld.push((value, own)),
+            }
+        }
+        if !unheld.is_empty() {
+            let values: Vec<Symbol> = unheld.iter().map(|(value, _)| *value).collect();
+            for (value, owner) in self.section_owners(k, &named, &values) {
+                let own = unheld
+                    .iter()
+                    .find(|(v, _)| *v == value)
+                    .and_then(|(_, own)| *own);
+                if let Some((entity, record)) = owner
+                    && record != value
+                    && Some(entity) != own
+                {
+                    held.push((value, (entity, record)));
+                }
+            }
+        }
+        self.facts
+            .held
+            .extend(held.into_iter().map(|(value, (entity, record))| HeldFact {
+                value: Value::Str(value),
+                event: k,
+                entity,
+                record: Value::Str(record),
+            }));
+    }
+
+    /// The record whose section of the agent's turn at `k` each of
+    /// `values` stands in, when the turn lays out a plan over lines: each
+    /// line belongs to the record of `named` (each once, of types named
+    /// twice or more) it names alone among its type, else to the one the
+    /// lines before it opened; a value belongs to a record when every line
+    /// naming it (by itself or an alias) does. One pass over the turn.
+    fn section_owners(
+        &self,
+        k: EventIdx,
+        named: &[(Symbol, Symbol)],
+        values: &[Symbol],
+    ) -> Vec<(Symbol, Option<(Symbol, Symbol)>)> {
+        let Some(turn) = self.turns.last().filter(|t| t.event == k) else {
+            return Vec::new();
+        };
+        let lines = turn.read.token_lines();
+        let last = lines.last().copied().unwrap_or(0);
+        if last == 0 {
+            return Vec::new();
+        }
+        // Every string to place: the records, the values, and the aliases
+        // naming either, each as `(whose, spelling)`.
+        let whose: Vec<Symbol> = named
+            .iter()
+            .map(|(_, r)| *r)
+            .chain(values.iter().copied())
+            .collect();
+        let spellings: Vec<(Symbol, Symbol)> = whose
+            .iter()
+            .map(|&w| (w, w))
+            .chain(self.aliases.iter().filter_map(|(&alias, named)| {
+                named
+                    .filter(|record| whose.contains(record))
+                    .map(|record| (record, alias))
+            }))
+            .collect();
+        let read = |symbol: Symbol| {
+            usize::try_from(symbol.0)
+                .ok()
+                .and_then(|i| self.values.get(i))
+                .and_then(Option::as_ref)
+        };
+        let placed: Vec<(Symbol, &ReadValue)> = spellings
+            .iter()
+            .filter_map(|&(w, spelling)| Some((w, read(spelling)?)))
+            .collect();
+        let reads: Vec<&ReadValue> = placed.iter().map(|(_, r)| *r).collect();
+        let starts = turn.read.token_starts_of(&reads);
+        let lines_of = |symbol: Symbol| -> Vec<u32> {
+            let mut found: Vec<u32> = placed
+                .iter()
+                .zip(&starts)
+                .filter(|((w, _), _)| *w == symbol)
+                .flat_map(|(_, at)| at.iter().filter_map(|&at| lines.get(at).copied()))
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        };
+        // The records each line names.
+        let mut by_line: Vec<Vec<(Symbol, Symbol)>> = vec![Vec::new(); last as usize + 1];
+        for &(entity, record) in named {
+            for line in lines_of(record) {
+                if let Some(slot) = by_line.get_mut(line as usize) {
+                    slot.push((entity, record));
+                }
+            }
+        }
+        // Each line's records, one per type.
+        let mut owner: Vec<Vec<(Symbol, Symbol)>> = Vec::with_capacity(by_line.len());
+        let mut open: Vec<(Symbol, Symbol)> = Vec::new();
+        for here in &by_line {
+            for &(entity, record) in here {
+                let alone = here.iter().filter(|(e, _)| *e == entity).count() == 1;
+                open.retain(|(e, _)| *e != entity);
+                if alone {
+                    open.push((entity, record));
+                }
+            }
+            owner.push(open.clone());
+        }
+        values
+            .iter()
+            .map(|&value| {
+                let mut found: Option<(Symbol, Symbol)> = None;
+                let mut one = true;
+                for line in lines_of(value) {
+                    match owner.get(line as usize).map(Vec::as_slice) {
+                        Some([only]) if found.is_none_or(|seen| seen == *only) => {
+                            found = Some(*only);
+                        }
+                        _ => one = false,
+                    }
+                }
+                (value, found.filter(|_| one))
+            })
+            .collect()
+    }
+
+    /// The mentions, in every turn so far, of the dates, amounts and counts    /// The mentions, in every turn so far, of the dates, amounts and counts
     /// this event's arguments and reads hold for the first time. A date is
     /// named as ISO, `05/17/2024`, `May 17`, `17 May 2024` or `May 17th`; an
     /// amount with or without `$` and thousands separators, and a count

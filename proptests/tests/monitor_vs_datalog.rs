@@ -48,7 +48,8 @@ use turnstile_rules::{
 use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, Duration};
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
-    LiteralFact, MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker, TurnFact,
+    HeldFact, LiteralFact, MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker,
+    TurnFact,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -750,6 +751,9 @@ struct TurnSpec {
     /// A user turn whose yes answers items one by one: a yes only to calls
     /// carrying a value its answer names.
     by_item: bool,
+    /// What an agent turn names as another named record's detail
+    /// (`HeldFact`): `(value, record)`, the record an order.
+    held: Vec<(Value, Value)>,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -768,6 +772,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
     let passed = prop::option::weighted(0.2, (select(symbols.clone()), any::<bool>()));
     let retracts = prop::bool::weighted(0.4);
     let by_item = prop::bool::weighted(0.3);
+    let held_ids = ids.clone();
     (
         speaker_and_cues,
         prop::sample::subsequence(symbols, 0..=max),
@@ -778,7 +783,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         (prop::bool::weighted(0.3), any::<u8>(), back),
         passed,
         retracts,
-        by_item,
+        (by_item, any::<u8>()),
     )
         .prop_map(
             move |(
@@ -791,7 +796,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                 disowning,
                 passed,
                 retracts,
-                by_item,
+                (by_item, held_mask),
             )| {
                 let in_answer = named
                     .iter()
@@ -812,6 +817,20 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                         !by_user && decline_mask % 4 == 0 && decline_mask >> (2 + i % 6) & 1 == 1
                     })
                     .map(|(_, &s)| Value::Str(s))
+                    .collect();
+                // Rarely: in an agent's request, a value named as another
+                // named record's detail (a plan of one action per record).
+                let record = named.iter().copied().find(|s| held_ids.contains(s));
+                let held = named
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &s)| {
+                        !by_user
+                            && held_mask % 3 == 0
+                            && held_mask >> (2 + i % 6) & 1 == 1
+                            && Some(s) != record
+                    })
+                    .filter_map(|(_, &s)| Some((Value::Str(s), Value::Str(record?))))
                     .collect();
                 let (disowns, disown_mask, back) = disowning;
                 let disowned = named
@@ -837,6 +856,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                         .collect(),
                     retracts: by_user && retracts,
                     by_item: by_user && by_item,
+                    held,
                 }
             },
         )
@@ -879,6 +899,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 passed_over: Vec::new(),
                 retracts: false,
                 by_item: false,
+                held: Vec::new(),
             };
             let yes = TurnSpec {
                 by_user: true,
@@ -896,6 +917,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 },
                 retracts: false,
                 by_item: false,
+                held: Vec::new(),
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -946,6 +968,7 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     passed_over: Vec::new(),
                     retracts: false,
                     by_item: false,
+                    held: Vec::new(),
                 };
                 let with_action = |record: Value| {
                     std::iter::once(record)
@@ -977,6 +1000,7 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     passed_over: Vec::new(),
                     retracts: false,
                     by_item: false,
+                    held: Vec::new(),
                 })));
                 events.push(EventSpec::Call {
                     tool,
@@ -1614,6 +1638,16 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         // An agent turn's answer marks mean nothing: they
                         // stand for references to the only record in play.
                         implied: !turn.by_user && turn.in_answer.contains(&value),
+                    })
+                    .collect();
+                ev.held = turn
+                    .held
+                    .iter()
+                    .map(|&(value, record)| HeldFact {
+                        value,
+                        event: EventIdx(k),
+                        entity: ORDER,
+                        record,
                     })
                     .collect();
                 ev.passed_over = turn
@@ -2778,6 +2812,85 @@ fn a_yes_naming_one_of_two_entities_read_confirms_that_one_only() {
         call(7, CANCEL, o2),
     ]);
     assert_eq!(allowed, vec![7], "only the entity the yes named");
+}
+
+/// A plan over two records: a request naming the call's record `o1`,
+/// another `o2` and an item `o3`, a yes, and a call on `o1` carrying
+/// another item no request named. `o3` is a rival of that item unless
+/// the request set it down as `o2`'s detail (`HeldFact`), or as `o1`'s
+/// own, which the call carries: then it rivals still.
+#[test]
+fn a_value_the_request_gives_another_record_is_no_rival_of_the_call() {
+    let [o1, o2, o3] = IDS;
+    let item = STATUSES[0];
+    let pending = STATUSES[1];
+    // `o3` and the item are records of another type than the orders.
+    let of_items = |mut facts: EventFacts| {
+        for read in &mut facts.reads {
+            read.entity = ITEMS;
+        }
+        facts
+    };
+    let allowed_with = |held_by: Option<Symbol>| {
+        let mut checks = CheckSet::default();
+        let guard = checks.push(Check::Confirmed {
+            values: vec![arg(path_order_id())],
+            call: vec![arg(path_item_ids())],
+        });
+        let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+        auth.authorizes = Some(CANCEL);
+        let mut request = turn(8, Speaker::Agent, SUMMARY_CUES, &[o1, o2, o3]);
+        request.held = held_by
+            .into_iter()
+            .map(|record| HeldFact {
+                value: Value::Str(o3),
+                event: EventIdx(8),
+                entity: ORDER,
+                record: Value::Str(record),
+            })
+            .collect();
+        let mut write = call(10, CANCEL, o1);
+        write.args.push(ArgFact {
+            call: EventIdx(10),
+            path: P_ITEM_IDS,
+            elem: 0,
+            value: Value::Str(item),
+        });
+        write.arg_lens.push(ArgLenFact {
+            call: EventIdx(10),
+            path: P_ITEM_IDS,
+            len: 1,
+        });
+        let case = Case {
+            checks: chain(
+                vec![step("entry", Timing::State, None, vec![]), auth],
+                checks,
+                &[],
+            ),
+            events: vec![
+                call(0, LOOKUP, o1),
+                result(1, 0, Some((o1, pending)), None),
+                call(2, LOOKUP, o2),
+                result(3, 2, Some((o2, pending)), None),
+                call(4, LOOKUP, o3),
+                of_items(result(5, 4, Some((o3, pending)), None)),
+                call(6, LOOKUP, item),
+                of_items(result(7, 6, Some((item, pending)), None)),
+                request,
+                turn(9, Speaker::User, YES_CUES, &[]),
+                write,
+            ],
+            judged: Vec::new(),
+        };
+        allowed_events(&agreed(&case))
+    };
+    assert_eq!(allowed_with(None), Vec::<u32>::new(), "o3 rivals the item");
+    assert_eq!(allowed_with(Some(o2)), vec![10], "o3 is o2's detail");
+    assert_eq!(
+        allowed_with(Some(o1)),
+        Vec::<u32>::new(),
+        "o3 is the call's own record's"
+    );
 }
 
 #[test]

@@ -278,6 +278,24 @@ pub struct PassedOverFact {
     pub picked_another: bool,
 }
 
+/// In the request for a decision at `event`, `value` is held by `record`,
+/// a record of type `entity` the request also names, and by no other record
+/// it names: in a plan of one action per record ("change the watch in
+/// #W4219264 and the air purifier in #W6729841"), it is that record's
+/// detail, no rival of a call on another record of that type
+/// (`confirmed(...)`). Held: read in one of the record's fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HeldFact {
+    /// The value the request names.
+    pub value: Value,
+    /// The agent turn's event index.
+    pub event: EventIdx,
+    /// The type of the record holding it.
+    pub entity: Symbol,
+    /// The record holding it.
+    pub record: Value,
+}
+
 /// A value is a literal of one of the bundle's enums (`next_day` of
 /// `delivery_speed`): two literals of one enum are values of one kind, so a
 /// request naming another literal in place of the call's proposes another
@@ -411,6 +429,9 @@ pub struct TraceFacts {
     /// Every value a user reply passed over for another option.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed_over: Vec<PassedOverFact>,
+    /// Every value a request names as another named record's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<HeldFact>,
 }
 
 impl TraceFacts {
@@ -497,6 +518,10 @@ pub struct EventFacts {
     /// another option, found at this event.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed_over: Vec<PassedOverFact>,
+    /// Values the request for a decision at this event names as another
+    /// record's it names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<HeldFact>,
 }
 
 /// `(entity, id, field)`.
@@ -548,6 +573,7 @@ impl FactsBuilder {
         self.facts.disowned.extend_from_slice(&event.disowned);
         self.facts.literals.extend_from_slice(&event.literals);
         self.facts.passed_over.extend_from_slice(&event.passed_over);
+        self.facts.held.extend_from_slice(&event.held);
         self.facts
             .diagnostics
             .extend(event.diagnostics.iter().cloned());

@@ -47,8 +47,8 @@ pub use evaluate::{
 };
 pub use facts::{
     ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, DisownFact, EventFacts,
-    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, LiteralFact, MentionFact,
-    PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker, TraceFacts, TurnFact,
+    ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, HeldFact, LiteralFact,
+    MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker, TraceFacts, TurnFact,
 };
 pub use ids::{EventIdx, OperandId};
 pub use intern::{Interner, Symbol};

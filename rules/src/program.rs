@@ -241,6 +241,9 @@ crepe! {
     @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IDeclined(pub Value, pub u32);
+    // The request at the event names the value as a record's of the
+    // entity type it also names (`HeldFact`): `(value, event, type, record)`.
+    @input pub struct IHeld(pub Value, pub u32, pub Symbol, pub Value);
     // The user's reply at the event picked another option than the value
     // (`PassedOverFact`).
     @input pub struct IPassedOver(pub Value, pub u32);
@@ -437,17 +440,28 @@ crepe! {
     // set aside.
     struct AgentNamed(Value, u32);
     AgentNamed(v, a) <- IMention(v, a, Speaker::Agent), !IDeclined(v, a);
+    // A value the request names as another named record's, of a type the
+    // call's values are of, is that record's detail, no rival of the call's.
+    struct CallOfType(u32, u32, Env, Symbol);
+    CallOfType(c, k, e, t) <- ConfVal(c, k, e, v), let Value::Str(vs) = v, EntityRead(t, vs, rv), (rv <= k);
+    CallOfType(c, k, e, t) <- CallVal(c, k, e, v), let Value::Str(vs) = v, EntityRead(t, vs, rv), (rv <= k);
+    struct HeldElsewhere(u32, u32, Env, u32, Value);
+    HeldElsewhere(c, k, e, a, w) <- IHeld(w, a, t, r), CallOfType(c, k, e, t),
+        !ConfVal(c, k, e, r), !CallVal(c, k, e, r);
     struct CallRival(u32, u32, Env, u32, Value);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), IAskTurn(a), (a <= k),
         !AgentNamed(v, a), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
-        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), IRecord(v), IMention(v, ev, _), (ev <= k), IRecord(w);
+        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), !HeldElsewhere(c, k, e, a, w),
+        IRecord(v), IMention(v, ev, _), (ev <= k), IRecord(w);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), let Value::Str(vs) = v,
         EntityRead(t, vs, rv), (rv <= k), IAskTurn(a), (a <= k),
         !AgentNamed(v, a), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
-        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), let Value::Str(ws) = w, EntityRead(t, ws, rw), (rw <= k);
+        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), !HeldElsewhere(c, k, e, a, w),
+        let Value::Str(ws) = w, EntityRead(t, ws, rw), (rw <= k);
     CallRival(c, k, e, a, v) <- CallVal(c, k, e, v), ILiteral(v, set), IAskTurn(a), (a <= k),
         !AgentNamed(v, a), IMention(w, a, Speaker::Agent), !IDeclined(w, a),
-        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), ILiteral(w, set);
+        !ConfVal(c, k, e, w), !CallVal(c, k, e, w), !HeldElsewhere(c, k, e, a, w),
+        ILiteral(w, set);
     NotSummary(c, k, e, a) <- CallRival(c, k, e, a, _);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);

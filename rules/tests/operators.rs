@@ -62,6 +62,7 @@ fn facts(w: &World) -> TraceFacts {
         clock: Vec::new(),
         literals: Vec::new(),
         passed_over: Vec::new(),
+        held: Vec::new(),
         calls: vec![
             CallFact {
                 event: EventIdx(1),

@@ -14,7 +14,7 @@ use turnstile_rules::{
 use crate::bundle::model::{Side, ToolKind};
 use crate::compile::Ctx;
 use crate::compile::typecheck::{Site, Typed, element};
-use crate::diag::{ProblemKind, name_hint, with_article};
+use crate::diag::{ProblemKind, RawProblem, name_hint, with_article};
 use crate::expr::ast::{Aggregate, EventKind, Expr, ExprKind, Lit, PathSeg};
 use crate::schema::{Domain, Tool};
 
@@ -807,6 +807,90 @@ impl Ctx<'_> {
         }) && turnstile_rules::is_consent(values, &[symbol])
     }
 
+    /// Warns of each `confirmed(args.…, "<word>")` in a write's guard
+    /// whose one word is none of the tool's action words, written as an
+    /// alternative (`||`) to a consent: the consent compares the call's
+    /// other arguments with the summary, this alternative does not, so a
+    /// summary naming the word lets through a call the consent would hold.
+    /// Alternatives under a negation say what the summary must not state,
+    /// and are not read.
+    pub(crate) fn warn_formal_beside_consent(
+        &mut self,
+        scope: &Scope<'_>,
+        site: Site<'_>,
+        expr: &Expr,
+    ) {
+        let Some(tool) = scope.tool else {
+            return;
+        };
+        if tool.kind != ToolKind::Write || tool.side != Side::Agent {
+            return;
+        }
+        let mut chains = Vec::new();
+        or_chains(expr, &mut chains);
+        for disjuncts in chains {
+            let mut consent = false;
+            let mut formal: Vec<(&Expr, Vec<String>)> = Vec::new();
+            for disjunct in disjuncts {
+                let ExprKind::Confirmed(values) = &disjunct.kind else {
+                    continue;
+                };
+                let Some(lowered) = values
+                    .iter()
+                    .map(|v| self.lower_dialogue_value(scope, site, v, true))
+                    .collect::<Option<Vec<Operand>>>()
+                else {
+                    continue;
+                };
+                let others = self.other_arguments(tool, &lowered);
+                if others.is_empty() {
+                    continue;
+                }
+                if self.is_consent_at(tool, &lowered) {
+                    consent = true;
+                } else if turnstile_rules::is_consent(&lowered, &word_constants(&lowered)) {
+                    let names = others
+                        .iter()
+                        .filter_map(|o| match o {
+                            Operand::Arg(ArgPath(steps)) => match steps.first() {
+                                Some(ArgStep::Key(param)) => {
+                                    Some(self.interner.resolve(*param).to_owned())
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        })
+                        .collect();
+                    formal.push((disjunct, names));
+                }
+            }
+            if !consent {
+                continue;
+            }
+            for (disjunct, others) in formal {
+                let loc = self.inner_loc(
+                    site.sp,
+                    site.file,
+                    site.shift + disjunct.span.start..site.shift + disjunct.span.end,
+                );
+                self.warnings.push(
+                    RawProblem::new(
+                        ProblemKind::FormalBesideConsent,
+                        Some(loc),
+                        format!(
+                            "this alternative names no action word of `{}` ({}): where it holds, the call's other arguments ({}) are not compared with the summary the consent beside it reads",
+                            tool.name,
+                            tool.actions.join(", "),
+                            others.join(", ")
+                        ),
+                    )
+                    .label("holds without reading the rest of the call")
+                    .help("name the action by one of the tool's action words, or add the word to its `action_words`"),
+                );
+            }
+        }
+    }
+
     /// The arguments of `tool` a person names as records or literals (a
     /// string or an enum, one value each), other than those `values` reads
     /// whole: the rest of the call a consent covers.
@@ -963,4 +1047,41 @@ fn flatten(a: Check, b: Check, all: bool) -> Check {
     } else {
         Check::Any(items)
     }
+}
+
+/// The maximal chains of `||` in `expr` outside any negation, each as its
+/// alternatives.
+fn or_chains<'e>(expr: &'e Expr, chains: &mut Vec<Vec<&'e Expr>>) {
+    match &expr.kind {
+        ExprKind::Or(..) => {
+            let mut alternatives = Vec::new();
+            let mut pending = vec![expr];
+            while let Some(e) = pending.pop() {
+                match &e.kind {
+                    ExprKind::Or(a, b) => pending.extend([b.as_ref(), a.as_ref()]),
+                    _ => alternatives.push(e),
+                }
+            }
+            for alternative in &alternatives {
+                or_chains(alternative, chains);
+            }
+            chains.push(alternatives);
+        }
+        ExprKind::And(a, b) => {
+            or_chains(a, chains);
+            or_chains(b, chains);
+        }
+        _ => {}
+    }
+}
+
+/// The string constants among `operands`: a `confirmed(...)`'s words.
+fn word_constants(operands: &[Operand]) -> Vec<turnstile_rules::Symbol> {
+    operands
+        .iter()
+        .filter_map(|o| match o {
+            Operand::Const(Value::Str(word)) => Some(*word),
+            _ => None,
+        })
+        .collect()
 }

@@ -192,6 +192,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
             let argument_enums = argument_enums(&domain, &ctx.guarded_enums, &ctx.interner);
             let mut warnings = review::markers(&bundle.sources);
             warnings.extend(words::silent_confirmations(&bundle.domain, &lexicon));
+            warnings.append(&mut ctx.warnings);
             Ok(CompiledBundle {
                 name: manifest.name.value().clone(),
                 description: manifest.description.clone(),
@@ -375,6 +376,8 @@ pub(crate) struct Ctx<'a> {
     /// `(enum, parameter)` of every `args.<parameter> in enum(<enum>)` a
     /// guard tests: a string argument the policy bounds to an enum.
     pub guarded_enums: Vec<(Symbol, Symbol)>,
+    /// Warnings found while lowering (the bundle still compiles).
+    pub warnings: Vec<RawProblem>,
 }
 
 impl<'a> Ctx<'a> {
@@ -388,6 +391,7 @@ impl<'a> Ctx<'a> {
             clock_written: false,
             reads_now: false,
             guarded_enums: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 

@@ -358,7 +358,9 @@ impl<'d> Builder<'_, '_, 'd> {
             tool,
             vars: &self.visible,
         };
-        self.ctx.lower_check(&scope, site, &expr)
+        let check = self.ctx.lower_check(&scope, site, &expr)?;
+        self.ctx.warn_formal_beside_consent(&scope, site, &expr);
+        Some(check)
     }
 
     fn syntax_error<T>(&mut self, site: Site<'_>, e: ParseError) -> Option<T> {

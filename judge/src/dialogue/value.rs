@@ -56,6 +56,9 @@ struct TokenText {
     /// Each token's [`head`], in order: a value's first token is looked
     /// for among a turn's by these, not by their bytes.
     heads: Vec<u32>,
+    /// The length of the turn's own text at the start of `text`: a token
+    /// spanning bytes past it is spelt after the turn.
+    turn_len: usize,
 }
 
 /// A token's length and first byte in one number: two tokens with
@@ -398,6 +401,7 @@ impl ReadTurn {
             text: lowered,
             spans: Vec::with_capacity(turn.len() / 6 + 1),
             heads: Vec::with_capacity(turn.len() / 6 + 1),
+            turn_len: turn.len(),
         };
         // A list offers options only in a turn asking to pick one: its
         // lines are read only where a picking word may stand.
@@ -703,6 +707,35 @@ impl ReadTurn {
             .collect()
     }
 
+    /// Where each of `values` starts among the turn's tokens, by its tokens
+    /// as [`ReadTurn::token_spans`] finds them, in one pass over the turn.
+    #[must_use]
+    pub fn token_starts_of(&self, values: &[&ReadValue]) -> Vec<Vec<usize>> {
+        let mut by_head: hashbrown::HashMap<u32, Vec<usize>> = hashbrown::HashMap::new();
+        for (i, value) in values.iter().enumerate() {
+            if let Some(first) = value.tokens.first() {
+                by_head.entry(head(first)).or_default().push(i);
+            }
+        }
+        let mut found = vec![Vec::new(); values.len()];
+        if by_head.is_empty() {
+            return found;
+        }
+        for (at, h) in self.tokens.heads.iter().enumerate() {
+            let Some(candidates) = by_head.get(h) else {
+                continue;
+            };
+            for &i in candidates {
+                if let (Some(value), Some(starts)) = (values.get(i), found.get_mut(i))
+                    && self.tokens.opens_at(at, &value.tokens)
+                {
+                    starts.push(at);
+                }
+            }
+        }
+        found
+    }
+
     /// Where a value of words (not an amount or a date) starts in the
     /// turn, by token: every occurrence.
     #[must_use]
@@ -715,6 +748,28 @@ impl ReadTurn {
 }
 
 impl ReadTurn {
+    /// The line of the turn each token stands on (counted from 0), in
+    /// token order. A token spelt after the turn's text (one holding a
+    /// character beyond ASCII) stands on the line of the token before it.
+    #[must_use]
+    pub fn token_lines(&self) -> Vec<u32> {
+        let text = self.tokens.text.as_bytes();
+        let mut lines = Vec::with_capacity(self.tokens.len());
+        let (mut line, mut scanned) = (0u32, 0usize);
+        for &(start, _) in &self.tokens.spans {
+            if start < self.tokens.turn_len {
+                let upto = start.max(scanned);
+                let breaks = text
+                    .get(scanned..upto)
+                    .map_or(0, |gap| gap.iter().filter(|&&b| b == b'\n').count());
+                line = line.saturating_add(u32::try_from(breaks).unwrap_or(u32::MAX));
+                scanned = upto;
+            }
+            lines.push(line);
+        }
+        lines
+    }
+
     /// Whether token `at + 1` follows token `at` with only spaces between:
     /// one phrase ("sneakers order"), not the end of one sentence or line
     /// and the start of the next ("sneakers. Order").
@@ -1439,6 +1494,36 @@ pub(crate) mod tests {
     /// The amounts [`ReadTurn::new`] reads in `text`.
     fn amounts(text: &str) -> Vec<Amount> {
         ReadTurn::new(text).amounts
+    }
+
+    #[test]
+    fn values_are_placed_on_their_lines_in_one_pass() {
+        let turn = ReadTurn::new(
+            "For order #W4219264:\n- change the Wristwatch to item 2407258246\n\nFor order #W6729841 — the Air Purifier:\n- upgrade it",
+        );
+        let lines = turn.token_lines();
+        assert_eq!(lines.len(), turn.token_count());
+        let values = [
+            ReadValue::new("#W4219264"),
+            ReadValue::new("2407258246"),
+            ReadValue::new("#W6729841"),
+            ReadValue::new("Air Purifier"),
+            ReadValue::new("speaker"),
+        ];
+        let refs: Vec<&ReadValue> = values.iter().collect();
+        let placed: Vec<Vec<u32>> = turn
+            .token_starts_of(&refs)
+            .iter()
+            .map(|starts| starts.iter().map(|&at| lines[at]).collect())
+            .collect();
+        // A blank line counts; a word beyond ASCII (the dash) stands on its
+        // neighbours' line.
+        assert_eq!(placed, vec![vec![0], vec![1], vec![3], vec![3], vec![]]);
+        // The same starts `token_spans` finds one value at a time.
+        for value in &values {
+            let one: Vec<usize> = turn.token_spans(value).iter().map(|s| s.0).collect();
+            assert_eq!(turn.token_starts_of(&[value]), vec![one]);
+        }
     }
 
     #[test]

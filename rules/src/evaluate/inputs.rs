@@ -395,6 +395,12 @@ impl Inputs {
                 .filter(|m| m.declined)
                 .map(|m| IDeclined(m.value, m.event.0)),
         );
+        rt.extend(
+            facts
+                .held
+                .iter()
+                .map(|h| IHeld(h.value, h.event.0, h.entity, h.record)),
+        );
         for p in &facts.passed_over {
             if p.picked_another {
                 rt.extend([IPassedOver(p.value, p.event.0)]);

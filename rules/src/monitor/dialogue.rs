@@ -42,6 +42,9 @@ pub struct Dialogue {
     /// `(value, user turn event)`: the reply picked none of the options a
     /// question offered beside the value.
     unpicked: HashSet<(Value, u32)>,
+    /// Per agent turn event, `(value, entity type, record)`: the request
+    /// names the value as that record's, another record it names.
+    held: HashMap<u32, Vec<(Value, Symbol, Value)>>,
 }
 
 /// A kind of value a yes may pick some of among those a summary named.
@@ -69,6 +72,8 @@ pub enum DialogueChange {
     DisownAdded(Value, u32),
     LiteralAdded(Value, Symbol),
     PassedOverAdded((Value, u32), bool),
+    /// The last value added to the held values of an agent turn.
+    HeldAdded(u32),
 }
 
 impl Dialogue {
@@ -87,6 +92,16 @@ impl Dialogue {
                 undo.push(StateChange::DialogueChanged(
                     DialogueChange::PassedOverAdded(key, p.picked_another),
                 ));
+            }
+        }
+        for h in &facts.held {
+            let here = self.held.entry(h.event.0).or_default();
+            let held = (h.value, h.entity, h.record);
+            if !here.contains(&held) {
+                here.push(held);
+                undo.push(StateChange::DialogueChanged(DialogueChange::HeldAdded(
+                    h.event.0,
+                )));
             }
         }
         for literal in &facts.literals {
@@ -209,6 +224,14 @@ impl Dialogue {
             }
             DialogueChange::EntityIdAdded(key) => {
                 self.entity_ids.remove(&key);
+            }
+            DialogueChange::HeldAdded(event) => {
+                if let Some(here) = self.held.get_mut(&event) {
+                    here.pop();
+                    if here.is_empty() {
+                        self.held.remove(&event);
+                    }
+                }
             }
             DialogueChange::LiteralAdded(value, of) => {
                 if let Some(sets) = self.literals.get_mut(&value) {
@@ -556,9 +579,27 @@ impl Dialogue {
         let named = |v: &Value| {
             self.mentions.contains(&(*v, a, Speaker::Agent)) && !self.declined.contains(&(*v, a))
         };
-        // A value the call carries is no rival of its other values (an
-        // exchange's old item beside its new one).
-        let rival = |w: &Value| !values.contains(w) && !call.contains(w) && named(w);
+        let carried = |w: &Value| values.contains(w) || call.contains(w);
+        // A value the request names as another record's it names, of a
+        // type the call's values are of, is that record's detail.
+        // A value the request names as another record's it names, of a
+        // type the call's values are of, is that record's detail.
+        let held_here = self.held.get(&a).map_or(&[][..], Vec::as_slice);
+        let of_type = |entity: Symbol| {
+            values.iter().chain(call).any(|v| match v {
+                Value::Str(id) => self
+                    .entity_ids
+                    .get(&(entity, *id))
+                    .is_some_and(|&first| first <= k),
+                _ => false,
+            })
+        };
+        let held_elsewhere = |w: &Value| {
+            held_here
+                .iter()
+                .any(|&(value, entity, record)| value == *w && !carried(&record) && of_type(entity))
+        };
+        let rival = |w: &Value| !carried(w) && named(w) && !held_elsewhere(w);
         // A value named only to describe a record ("the order with the
         // bananas") or set aside is not stated for the action.
         call.iter()
