@@ -54,6 +54,48 @@ fn check_rejects_each_broken_fixture_and_names_the_line() {
     }
 }
 
+/// The toy bundle with one edit; the edit list takes static text, so a
+/// test's few replacements are leaked.
+fn edited(file: &'static str, find: &'static str, replace: String) -> tempfile::TempDir {
+    mutated(&[support::Edit {
+        file,
+        find,
+        replace: replace.leak(),
+    }])
+}
+
+/// `turnstile check` on the bundle at `root`, which must load (a warning
+/// never fails it): its standard error.
+fn check_loads(root: &std::path::Path) -> String {
+    let out = turnstile(&["check", root.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    stderr
+}
+
+/// `stderr` holds a warning at `needle` of `file` in the bundle at `root`,
+/// and ends with `summary`, the count of each kind of warning.
+fn assert_warned_at(stderr: &str, root: &std::path::Path, file: &str, needle: &str, summary: &str) {
+    let (line, column) = position_of(root, file, needle);
+    assert!(
+        stderr.contains(&format!("toy-orders/{file}:{line}:{column}")),
+        "{stderr}"
+    );
+    assert!(stderr.contains(summary), "{stderr}");
+}
+
+/// Each bundle `variant` makes of its text loads with no warning of `code`.
+fn assert_no_warning<'a>(
+    code: &str,
+    texts: impl IntoIterator<Item = &'a str>,
+    variant: impl Fn(&str) -> tempfile::TempDir,
+) {
+    for written in texts {
+        let stderr = check_loads(&bundle_in(&variant(written)));
+        assert!(!stderr.contains(code), "{written}: {stderr}");
+    }
+}
+
 /// A confirmation template naming none of its tool's action words is a
 /// located warning (the gate would ask a question whose yes confirms
 /// nothing); the bundle still compiles. Worded with one of them, or with a
@@ -61,66 +103,56 @@ fn check_rejects_each_broken_fixture_and_names_the_line() {
 #[test]
 fn check_warns_of_a_confirmation_naming_no_action_word() {
     let with_template = |template: &str| {
-        mutated(&[support::Edit {
-            file: "domain.yaml",
-            find: "    action_words: [cancel, cancellation]\n",
-            // The edit list takes static text: a test's few strings are leaked.
-            replace: format!(
-                "    action_words: [cancel, cancellation]\n    confirmation: \"{template}\"\n"
-            )
-            .leak(),
-        }])
+        edited(
+            "domain.yaml",
+            "    action_words: [cancel, cancellation]\n",
+            format!("    action_words: [cancel, cancellation]\n    confirmation: \"{template}\"\n"),
+        )
     };
     let silent = with_template("Drop order {order_id} for reason {reason}?");
     let root = bundle_in(&silent);
-    let out = turnstile(&["check", root.to_str().unwrap()]);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stderr = check_loads(&root);
     assert!(
         stderr.contains("turnstile::silent_confirmation"),
         "{stderr}"
     );
     assert!(stderr.contains("(cancel, cancellation)"), "{stderr}");
-    let (line, column) = position_of(&root, "domain.yaml", "\"Drop order");
-    assert!(
-        stderr.contains(&format!("toy-orders/domain.yaml:{line}:{column}")),
-        "{stderr}"
+    assert_warned_at(
+        &stderr,
+        &root,
+        "domain.yaml",
+        "\"Drop order",
+        "1 warning: 1 confirmation naming no action word",
     );
-    assert!(
-        stderr.contains("1 warning: 1 confirmation naming no action word"),
-        "{stderr}"
+    assert_no_warning(
+        "silent_confirmation",
+        [
+            "Cancel order {order_id} ({reason})?",
+            "Shall I go ahead with cancelling {order_id}?",
+        ],
+        with_template,
     );
-    for worded in [
-        "Cancel order {order_id} ({reason})?",
-        "Shall I go ahead with cancelling {order_id}?",
-    ] {
-        let dir = with_template(worded);
-        let out = turnstile(&["check", bundle_in(&dir).to_str().unwrap()]);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{stderr}");
-        assert!(
-            !stderr.contains("silent_confirmation"),
-            "{worded}: {stderr}"
-        );
-    }
 }
 
+/// A `confirmed(...)` alternative beside a consent whose word is no action
+/// word of the tool is a located warning (where it holds, the call's other
+/// arguments are not compared with the summary); the bundle still
+/// compiles. Alternatives that all name action words, that list the other
+/// arguments themselves, that stand beside no consent or under a negation
+/// are none.
 #[test]
 fn check_warns_of_an_alternative_beside_consent_that_reads_less_of_the_call() {
     let with_consent = |consent: &str| {
-        mutated(&[support::Edit {
-            file: "flows/cancel.yaml",
-            find: "&& order[args.order_id].status == \"pending\"\n",
-            replace: format!("&& order[args.order_id].status == \"pending\" && ({consent})\n")
-                .leak(),
-        }])
+        edited(
+            "flows/cancel.yaml",
+            "&& order[args.order_id].status == \"pending\"\n",
+            format!("&& order[args.order_id].status == \"pending\" && ({consent})\n"),
+        )
     };
     let beside =
         with_consent("confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"drop\")");
     let root = bundle_in(&beside);
-    let out = turnstile(&["check", root.to_str().unwrap()]);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stderr = check_loads(&root);
     assert!(
         stderr.contains("turnstile::formal_beside_consent"),
         "{stderr}"
@@ -133,38 +165,27 @@ fn check_warns_of_an_alternative_beside_consent_that_reads_less_of_the_call() {
         .unwrap_or_default();
     assert!(message.contains("(cancel, cancellation)"), "{report}");
     assert!(message.contains("(reason)"), "{report}");
-    let (line, _) = position_of(
+    assert_warned_at(
+        &stderr,
         &root,
         "flows/cancel.yaml",
         "confirmed(args.order_id, \"drop\")",
+        "1 warning: 1 alternative beside a consent reading less of the call",
     );
-    assert!(
-        stderr.contains(&format!("toy-orders/flows/cancel.yaml:{line}:")),
-        "{stderr}"
+    assert_no_warning(
+        "formal_beside_consent",
+        [
+            // Every alternative names an action word.
+            "confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"cancellation\")",
+            // The alternative lists every other argument itself.
+            "confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, args.reason, \"drop\")",
+            // No consent beside it.
+            "confirmed(args.order_id, \"drop\") || confirmed(args.order_id, \"remove\")",
+            // Under a negation an alternative says what must not be stated.
+            "!(confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"keep\")) || args.reason == \"ordered by mistake\"",
+        ],
+        with_consent,
     );
-    assert!(
-        stderr.contains("1 warning: 1 alternative beside a consent reading less of the call"),
-        "{stderr}"
-    );
-    for covered in [
-        // Every alternative names an action word.
-        "confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"cancellation\")",
-        // The alternative lists every other argument itself.
-        "confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, args.reason, \"drop\")",
-        // No consent beside it.
-        "confirmed(args.order_id, \"drop\") || confirmed(args.order_id, \"remove\")",
-        // Under a negation an alternative says what must not be stated.
-        "!(confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"keep\")) || args.reason == \"ordered by mistake\"",
-    ] {
-        let dir = with_consent(covered);
-        let out = turnstile(&["check", bundle_in(&dir).to_str().unwrap()]);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{covered}: {stderr}");
-        assert!(
-            !stderr.contains("formal_beside_consent"),
-            "{covered}: {stderr}"
-        );
-    }
 }
 
 #[test]
