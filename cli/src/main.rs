@@ -889,6 +889,11 @@ fn report_warnings(warnings: &Problems) {
             "beside a consent reading less of the call".to_owned(),
             "alternative",
         ),
+        (
+            ProblemKind::ComputedInDialogue,
+            "not looked for in the text".to_owned(),
+            "computed value",
+        ),
     ]
     .into_iter()
     .filter_map(|(kind, what, noun)| {

@@ -64,6 +64,15 @@ fn edited(file: &'static str, find: &'static str, replace: String) -> tempfile::
     }])
 }
 
+/// The toy bundle with `clause` added to the cancellation's guard.
+fn with_cancel_guard(clause: &str) -> tempfile::TempDir {
+    edited(
+        "flows/cancel.yaml",
+        "&& order[args.order_id].status == \"pending\"\n",
+        format!("&& order[args.order_id].status == \"pending\" && {clause}\n"),
+    )
+}
+
 /// `turnstile check` on the bundle at `root`, which must load (a warning
 /// never fails it): its standard error.
 fn check_loads(root: &std::path::Path) -> String {
@@ -142,13 +151,7 @@ fn check_warns_of_a_confirmation_naming_no_action_word() {
 /// are none.
 #[test]
 fn check_warns_of_an_alternative_beside_consent_that_reads_less_of_the_call() {
-    let with_consent = |consent: &str| {
-        edited(
-            "flows/cancel.yaml",
-            "&& order[args.order_id].status == \"pending\"\n",
-            format!("&& order[args.order_id].status == \"pending\" && ({consent})\n"),
-        )
-    };
+    let with_consent = |consent: &str| with_cancel_guard(&format!("({consent})"));
     let beside =
         with_consent("confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"drop\")");
     let root = bundle_in(&beside);
@@ -183,6 +186,39 @@ fn check_warns_of_an_alternative_beside_consent_that_reads_less_of_the_call() {
             "confirmed(args.order_id, \"drop\") || confirmed(args.order_id, \"remove\")",
             // Under a negation an alternative says what must not be stated.
             "!(confirmed(args.order_id, \"cancel\") || confirmed(args.order_id, \"keep\")) || args.reason == \"ordered by mistake\"",
+        ],
+        with_consent,
+    );
+}
+
+/// A computed value in `confirmed` or `said` (a sum, arithmetic, a count
+/// of calls) is a located warning: turns are read for the values calls
+/// carry and reads hold, so a summary stating it is found only where it
+/// equals one of those. The bundle still compiles. The values it is
+/// computed from, and read fields, are none.
+#[test]
+fn check_warns_of_a_computed_value_in_a_dialogue_predicate() {
+    let with_consent = with_cancel_guard;
+    let computed =
+        with_consent("confirmed(args.order_id, sum(order[args.order_id].item_prices), \"cancel\")");
+    let root = bundle_in(&computed);
+    let stderr = check_loads(&root);
+    assert!(
+        stderr.contains("turnstile::computed_in_dialogue"),
+        "{stderr}"
+    );
+    assert_warned_at(
+        &stderr,
+        &root,
+        "flows/cancel.yaml",
+        "sum(order[args.order_id].item_prices)",
+        "1 warning: 1 computed value not looked for in the text",
+    );
+    assert_no_warning(
+        "computed_in_dialogue",
+        [
+            "confirmed(args.order_id, order[args.order_id].item_prices, \"cancel\")",
+            "confirmed(args.order_id, args.reason, \"cancel\")",
         ],
         with_consent,
     );

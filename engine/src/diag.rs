@@ -108,6 +108,11 @@ pub enum ProblemKind {
     /// holds without the call's other arguments being compared with the
     /// summary. A warning.
     FormalBesideConsent,
+    /// A computed value (`sum(...)`, arithmetic, a count, `now()`) in
+    /// `said` or `confirmed`: turns are read for the values calls carry
+    /// and reads hold, so it is found only where it equals one of those.
+    /// A warning.
+    ComputedInDialogue,
 }
 
 impl ProblemKind {
@@ -156,6 +161,7 @@ impl ProblemKind {
             ProblemKind::Unreviewed => "turnstile::unreviewed",
             ProblemKind::SilentConfirmation => "turnstile::silent_confirmation",
             ProblemKind::FormalBesideConsent => "turnstile::formal_beside_consent",
+            ProblemKind::ComputedInDialogue => "turnstile::computed_in_dialogue",
         }
     }
 
@@ -166,6 +172,7 @@ impl ProblemKind {
             ProblemKind::Unreviewed
                 | ProblemKind::SilentConfirmation
                 | ProblemKind::FormalBesideConsent
+                | ProblemKind::ComputedInDialogue
         )
     }
 }

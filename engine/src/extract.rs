@@ -299,7 +299,9 @@ fn names_on_its_own<K>(
         // No phrase holds an amount or a date: they are named by value.
         return turn.names_read(value);
     }
-    let mut found = word_starts(turn, value, starts).peekable();
+    let mut found = word_starts(turn, value, starts)
+        .filter(|&at| !turn.is_asked_answer(at))
+        .peekable();
     if found.peek().is_none() {
         return false;
     }
@@ -2284,7 +2286,7 @@ impl Extractor {
             .collect()
     }
 
-    /// The mentions, in every turn so far, of the dates, amounts and counts    /// The mentions, in every turn so far, of the dates, amounts and counts
+    /// The mentions, in every turn so far, of the dates, amounts and counts
     /// this event's arguments and reads hold for the first time. A date is
     /// named as ISO, `05/17/2024`, `May 17`, `17 May 2024` or `May 17th`; an
     /// amount with or without `$` and thousands separators, and a count

@@ -523,6 +523,9 @@ impl Ctx<'_> {
             ValueType::Str | ValueType::Enum(_) | ValueType::Date | ValueType::Amount
         ) || (counts && *ty == ValueType::Int)
         {
+            if is_computed(&typed.operand) {
+                self.warn_computed_in_dialogue(site, expr);
+            }
             return Some(typed.operand);
         }
         let shown = self.show_type(&typed.ty);
@@ -891,26 +894,40 @@ impl Ctx<'_> {
         }
     }
 
+    /// Warns of a computed value (`sum(...)`, arithmetic, a count of
+    /// calls, `now()`) a dialogue predicate looks for: turns are read for
+    /// the values the calls carry and the reads hold, so a summary stating
+    /// the computed value is found only where it equals one of those.
+    fn warn_computed_in_dialogue(&mut self, site: Site<'_>, expr: &Expr) {
+        let loc = self.inner_loc(
+            site.sp,
+            site.file,
+            site.shift + expr.span.start..site.shift + expr.span.end,
+        );
+        self.warnings.push(
+            RawProblem::new(
+                ProblemKind::ComputedInDialogue,
+                Some(loc),
+                "turns are read for the values calls carry and reads hold, not for computed ones: a summary stating this value is found only where it equals one of those".to_owned(),
+            )
+            .label("computed: not looked for in the text")
+            .help("name the values it is computed from (each payment's amount), or a field a read holds"),
+        );
+    }
+
     /// The arguments of `tool` a person names as records or literals (a
     /// string or an enum, one value each), other than those `values` reads
-    /// whole: the rest of the call a consent covers.
+    /// whole: the rest of the call a consent covers. A field of an object
+    /// argument, or of each object of a list (a booking's payments, its
+    /// passengers), is an argument of its own.
     fn other_arguments(&mut self, tool: &Tool, values: &[Operand]) -> Vec<Operand> {
-        tool.params
-            .iter()
-            .filter_map(|(name, ty)| {
-                let key = ArgStep::Key(self.interner.intern(name));
-                match ty {
-                    ValueType::Str | ValueType::Enum(_) => Some(ArgPath(vec![key])),
-                    // Every item of a list of records or literals is the
-                    // call's too: an exchange's new items.
-                    ValueType::List(inner)
-                        if matches!(**inner, ValueType::Str | ValueType::Enum(_)) =>
-                    {
-                        Some(ArgPath(vec![key, ArgStep::Each]))
-                    }
-                    _ => None,
-                }
-            })
+        let mut paths = Vec::new();
+        for (name, ty) in &tool.params {
+            let key = ArgStep::Key(self.interner.intern(name));
+            named_paths(vec![key], ty, false, &mut paths);
+        }
+        paths
+            .into_iter()
             .filter(|path| {
                 !values
                     .iter()
@@ -1084,4 +1101,39 @@ fn word_constants(operands: &[Operand]) -> Vec<turnstile_rules::Symbol> {
             _ => None,
         })
         .collect()
+}
+
+/// Pushes onto `paths` the paths below `path` (of type `ty`) to strings
+/// and enums, through objects' fields and at most one list (`in_list`:
+/// one was passed), each item of a list in turn.
+fn named_paths(path: Vec<ArgStep>, ty: &ValueType, in_list: bool, paths: &mut Vec<ArgPath>) {
+    match ty {
+        ValueType::Str | ValueType::Enum(_) => paths.push(ArgPath(path)),
+        ValueType::List(inner) if !in_list => {
+            let mut each = path;
+            each.push(ArgStep::Each);
+            named_paths(each, inner, true, paths);
+        }
+        ValueType::Object(fields) => {
+            for (field, field_ty) in fields {
+                let mut below = path.clone();
+                below.push(ArgStep::Key(*field));
+                named_paths(below, field_ty, in_list, paths);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether an operand is computed rather than carried by a call or held by
+/// a read: an aggregate, arithmetic, a count of past calls or the clock.
+fn is_computed(operand: &Operand) -> bool {
+    matches!(
+        operand,
+        Operand::Aggregate { .. }
+            | Operand::Arith { .. }
+            | Operand::CountEqual { .. }
+            | Operand::CountEvents(_)
+            | Operand::Now
+    )
 }

@@ -554,6 +554,107 @@ pub(crate) const WITHDRAWALS: &[&[&str]] = &[
     &["was", "answering"],
 ];
 
+/// Said by someone answering for the user rather than the user: they type
+/// or speak for them, or the user is away ("Tom typing for Nadia", "on her
+/// behalf", "Nadia stepped away").
+pub(crate) const RELAYED: &[&[&str]] = &[
+    &["typing", "for"],
+    &["speaking", "for"],
+    &["answering", "for"],
+    &["replying", "for"],
+    &["writing", "for"],
+    &["on", "behalf", "of"],
+    &["on", "her", "behalf"],
+    &["on", "his", "behalf"],
+    &["on", "their", "behalf"],
+    &["stepped", "away"],
+    &["stepped", "out"],
+];
+
+/// Words for a person standing to another ("her husband", "Dana's
+/// assistant"): one naming themselves so answers for someone else.
+pub(crate) const RELATION_NOUNS: &[&str] = &[
+    "husband",
+    "wife",
+    "spouse",
+    "partner",
+    "boyfriend",
+    "girlfriend",
+    "fiance",
+    "fiancee",
+    "son",
+    "daughter",
+    "child",
+    "kid",
+    "mother",
+    "father",
+    "mom",
+    "mum",
+    "dad",
+    "brother",
+    "sister",
+    "cousin",
+    "niece",
+    "nephew",
+    "grandson",
+    "granddaughter",
+    "aunt",
+    "uncle",
+    "friend",
+    "roommate",
+    "flatmate",
+    "neighbour",
+    "neighbor",
+    "colleague",
+    "coworker",
+    "assistant",
+    "secretary",
+    "carer",
+    "caregiver",
+    "caretaker",
+    "nurse",
+    "manager",
+    "boss",
+];
+
+/// Third persons' possessives before a relation ("her husband"); a name's
+/// (`dana's`) is one too.
+pub(crate) const THIRD_POSSESSIVES: &[&str] = &["her", "his", "their"];
+
+/// Words ending in *'s* that are no name's possessive (contractions).
+pub(crate) const S_CONTRACTIONS: &[&str] = &[
+    "it's",
+    "that's",
+    "he's",
+    "she's",
+    "there's",
+    "here's",
+    "what's",
+    "who's",
+    "where's",
+    "how's",
+    "let's",
+    "one's",
+    "everything's",
+    "everyone's",
+    "somebody's",
+    "someone's",
+];
+
+/// A clause naming its speaker: "this is", "I'm", "it's" before the
+/// relation ("This is her husband, Tom").
+pub(crate) const SPEAKER_FRAMES: &[&[&str]] = &[
+    &["this", "is"],
+    &["i'm"],
+    &["i", "am"],
+    &["it's"],
+    &["it", "is"],
+];
+
+/// Words after a relation saying its holder is the one answering ("Mia's
+/// colleague here", "Gareth's son speaking").
+pub(crate) const SPEAKER_TAILS: &[&str] = &["here", "speaking", "typing", "writing"];
+
 /// Withdrawals only when they open a clause ("Wait, …", "Hold on."), so "I'll
 /// wait until it's delivered" is not one.
 pub(crate) const WITHDRAWAL_HEADS: &[&[&str]] =
@@ -730,6 +831,17 @@ pub(crate) const ASK_CUES: &[&[&str]] = &[
     &["is", "this", "all", "right"],
     &["good", "to", "go"],
 ];
+
+/// Verbs by which a request tells the user what to answer ("Reply YES to
+/// confirm", "type yes or no"): the *yes* or *no* after them is the answer
+/// asked for.
+pub(crate) const ASKED_ANSWER_VERBS: &[&str] = &[
+    "reply", "respond", "type", "say", "answer", "write", "enter", "text",
+];
+
+/// How many tokens after a verb of answering an asked *yes* or *no* may
+/// stand ("reply YES to confirm or NO to keep": four).
+pub(crate) const ASKED_ANSWER_REACH: usize = 6;
 
 /// What a reply says to answer every question of a turn at once ("Yes to
 /// both", "both please", "yes to all of them").

@@ -281,8 +281,9 @@ use crate::types::{Role, Turn};
 
 use asked::{identifiers_in, is_alias_number, is_identifier, record_ids_in};
 use lexicon::{
-    ACTION_OBJECT_WINDOW, ALL_OF_THEM, KEPT_NOUN_COMPLEMENTS, KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS,
-    LEAVE_ADJECTIVES, LEAVE_MODALS, NOT_A_VERB, PLAN_VERBS, VERB_SLOT_CUES,
+    ACTION_OBJECT_WINDOW, ALL_OF_THEM, ASKED_ANSWER_VERBS, KEPT_NOUN_COMPLEMENTS,
+    KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS, NOT_A_VERB, PLAN_VERBS,
+    VERB_SLOT_CUES,
 };
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
@@ -1310,21 +1311,31 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
     let mut kept: Vec<(Vec<Word>, bool)> = Vec::new();
     for sentence in sentences {
         let mut previous: &[Word] = &[];
-        for clause in sentence.clauses() {
+        // The clause before `previous`, when `previous` is bracketed.
+        let mut headed: &[Word] = &[];
+        for (index, clause) in sentence.clauses().enumerate() {
             for (at, phrase) in PhraseClass::KeptAfter.matches(clause) {
                 if names_a_record(clause, at, phrase.len()) {
                     continue;
                 }
                 // A phrase opening its clause keeps the clause before it:
-                // "Your other prescription, RX-71104, stays here".
+                // "Your other prescription, RX-71104, stays here"; and a
+                // bracketed clause there describes the one before it,
+                // which it keeps too: "Ticket TK-90312 (seat D4) stays".
                 let before = match clause.get(..at).unwrap_or_default() {
                     [] => previous,
                     before => before,
                 };
                 let start = subjects_start(before, ends);
-                let span = before.get(start..).unwrap_or_default();
+                let mut span = before.get(start..).unwrap_or_default().to_vec();
+                if at == 0 && !headed.is_empty() {
+                    let head = headed
+                        .get(subjects_start(headed, ends)..)
+                        .unwrap_or_default();
+                    span.splice(0..0, head.iter().cloned());
+                }
                 if !span.is_empty() {
-                    kept.push((span.to_vec(), sentence.question));
+                    kept.push((span, sentence.question));
                 }
             }
             for (at, phrase) in PhraseClass::KeptBefore.matches(clause) {
@@ -1335,6 +1346,11 @@ fn kept_as_is(sentences: &[Sentence]) -> Vec<Vec<Word>> {
                     kept.push((span.to_vec(), sentence.question));
                 }
             }
+            headed = if sentence.is_bracketed(index) {
+                previous
+            } else {
+                &[]
+            };
             previous = clause;
         }
     }
@@ -1408,9 +1424,29 @@ fn request_words(sentences: &[Sentence]) -> Vec<Word> {
         .iter()
         .filter(|s| s.question || sentence_asks_decision(s));
     match (asking.next(), asking.next()) {
-        (Some(only), None) => only.words().to_vec(),
+        (Some(only), None) => without_asked_answers(only.words()),
         _ => Vec::new(),
     }
+}
+
+/// A request sentence's words but the answers it tells the user to give: a
+/// *yes* or *no* after a verb of answering ("Please reply "yes" to
+/// confirm", "Type YES to proceed or NO to keep it") is the reply asked
+/// for, not a detail of the action, and names no record whose field reads
+/// yes.
+fn without_asked_answers(words: &[Word]) -> Vec<Word> {
+    let Some(answering) = words
+        .iter()
+        .position(|w| ASKED_ANSWER_VERBS.contains(&w.as_str()))
+    else {
+        return words.to_vec();
+    };
+    words
+        .iter()
+        .enumerate()
+        .filter(|&(at, w)| at <= answering || !matches!(w.as_str(), "yes" | "no"))
+        .map(|(_, w)| w.clone())
+        .collect()
 }
 
 /// Whether sentences ask the user to decide something: they hold a cue
@@ -2327,6 +2363,33 @@ mod tests {
         assert!(!left.keeps("#W1234567"));
         // A turn asking for no decision keeps nothing.
         assert!(!cues("LT-7734 stays as it is.").keeps("LT-7734"));
+        // A bracketed description between a record and what stays says of
+        // it keeps the record too, and not the record proposed.
+        let described = cues(
+            "Here's the plan:\n- Wipe LT-7720 (the old MacBook)\n- LT-7734 (the ThinkPad) \
+             stays as it is\n\nShall I go ahead?",
+        );
+        assert!(described.keeps("LT-7734"));
+        assert!(!described.keeps("LT-7720"));
+    }
+
+    #[test]
+    fn the_answer_a_request_asks_for_is_no_detail_it_proposes() {
+        let cues = |text: &str| turn_cues(Role::Agent, text, &tau2(), &mut AskedWords::default());
+        for text in [
+            "Please reply \"yes\" to confirm and I'll cancel order #W1234567.",
+            "Type YES to cancel order #W1234567 or NO to keep it.",
+        ] {
+            let request = cues(text);
+            assert!(request.asks_decision, "{text}");
+            assert!(request.proposes("#W1234567"), "{text}");
+            assert!(!request.proposes("yes"), "{text}");
+            assert!(!request.proposes("no"), "{text}");
+        }
+        // A yes the request gives a detail, with no verb of answering
+        // before it, is proposed.
+        let detail = cues("Shall I set travel insurance to yes on #W1234567?");
+        assert!(detail.proposes("yes"));
     }
 
     #[test]

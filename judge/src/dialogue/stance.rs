@@ -18,7 +18,8 @@ use super::lexicon::{
     AFTER_PERSON_OBJECT, DEADLINES, EXCLUDING_WORDS, KEEPING_VERBS, KEPT_NOUN_COMPLEMENTS,
     NOT_THIRD_PERSONS, NUMBER_WORDS, ORDINALS, OTHER_CLOSERS, OWN_CONCLUSIONS, PERSON_OBJECTS,
     PICK_WORDS, PLACING_WORDS, POSSESSIVES, REMAINING_VERBS, REPORTING_VERBS, RESTRICTING_WORDS,
-    STAYS_PLACES, SUBJECT_MODALS, TIME_UNITS,
+    S_CONTRACTIONS, SPEAKER_FRAMES, SPEAKER_TAILS, STAYS_PLACES, SUBJECT_MODALS, THIRD_POSSESSIVES,
+    TIME_UNITS,
 };
 use super::tokens::{Rewrite, Sentence, Word, contains_phrase, sentences, sentences_in};
 use super::vocabulary::{PhraseClass, WordClass, has_action_stem};
@@ -91,6 +92,9 @@ pub(crate) struct Markers {
     pub takes_back: bool,
     /// A sarcasm marker.
     pub sarcasm: bool,
+    /// Someone other than the user answers ([`answered_by_another`]): their
+    /// yes is not the user's.
+    pub relayed: bool,
     /// Some sentence is a question.
     pub question: bool,
     /// A weak yes whose sentence goes on to ask for something the request
@@ -158,6 +162,7 @@ impl Markers {
         m.go_ahead = matches!(read, [only] if only_confirms(only));
         (m.held_back, m.held_back_refused) = held_back_sentences(read, asked);
         m.labels_answered = answers_labels_yes_and_no(read);
+        m.relayed = answered_by_another(read);
         for (index, sentence) in read.iter().enumerate() {
             // Asked only of a sentence holding a pause, which few do.
             let yes_follows = || {
@@ -513,6 +518,7 @@ impl Markers {
             || self.retention
             || self.withdrawal
             || self.sarcasm
+            || self.relayed
     }
 
     /// Whether anything qualifies the reply's own yes: [`Self::any_defeater`]
@@ -539,6 +545,7 @@ impl Markers {
         }
         let qualified = self.contrast
             || self.condition
+            || self.relayed
             || self.defers
             || self.retention
             || self.negation
@@ -2613,12 +2620,100 @@ fn is_elongated(word: &str) -> bool {
         .any(|w| matches!(w, [a, b, c] if a == b && b == c && a.is_alphabetic()))
 }
 
+/// Whether a reply says someone other than the user answers it: the one
+/// typing speaks for the user or says the user is away ([`RELAYED`]: "Tom
+/// typing for Nadia", "Nadia stepped away"), or names themselves as a third
+/// person's relation ([`RELATION_NOUNS`] after *her*, *his*, *their* or a
+/// name's *'s*): after "this is", "I'm" or "it's" ("This is her husband,
+/// Tom", "This is Priya, his carer"), before "here", "speaking" or "typing" ("Mia's colleague here"),
+/// or as a signature, a last or bracketed clause after a name alone ("—
+/// Tom, Gareth's son"). "My husband will pick it up" is the user's own.
+fn answered_by_another(read: &[Sentence]) -> bool {
+    let third_possessive = |w: &Word| {
+        THIRD_POSSESSIVES.contains(&w.as_str())
+            || (w.as_str().ends_with("'s") && !S_CONTRACTIONS.contains(&w.as_str()))
+    };
+    read.iter().any(|sentence| {
+        let words = sentence.words();
+        if PhraseClass::Relayed.any_in(words) {
+            return true;
+        }
+        // Most replies name no relation: nothing else is read.
+        if !words.iter().any(|w| WordClass::RelationNouns.has(w)) {
+            return false;
+        }
+        let clauses: Vec<&[Word]> = sentence.clauses().collect();
+        clauses.iter().enumerate().any(|(index, clause)| {
+            clause.windows(2).enumerate().any(|(at, pair)| {
+                let [owner, relation] = pair else {
+                    return false;
+                };
+                if !WordClass::RelationNouns.has(relation) || !third_possessive(owner) {
+                    return false;
+                }
+                // The frame stands before the relation in its clause, or
+                // in the clause before one the relation opens ("This is
+                // Priya, his carer").
+                let previous = index
+                    .checked_sub(1)
+                    .and_then(|before| clauses.get(before))
+                    .copied()
+                    .unwrap_or_default();
+                let before = match clause.get(..at).unwrap_or_default() {
+                    [] => previous,
+                    before => before,
+                };
+                let framed = SPEAKER_FRAMES
+                    .iter()
+                    .any(|frame| contains_phrase(before, frame));
+                let tailed = clause
+                    .get(at + 2)
+                    .is_some_and(|w| SPEAKER_TAILS.contains(&w.as_str()));
+                let signed = at == 0
+                    && (index + 1 == clauses.len() || sentence.is_bracketed(index))
+                    && previous.len() == 1;
+                framed || tailed || signed
+            })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dialogue::test_words::tau2;
 
     /// A reply's markers, read with the tau2 bundles' words.
+    #[test]
+    fn a_reply_someone_else_types_is_not_the_users_yes() {
+        for reply in [
+            "Lena here, Nadia stepped away for a sec - yes, upgrade us!",
+            "(Tom typing for Nadia) yep, confirm",
+            "This is her husband, Tom. Go ahead.",
+            "Sure, confirm. (This is Priya, his carer, he can't type right now.)",
+            "Hi, it's Dana's assistant typing, yes please",
+            "[Mia's colleague here, she's in a meeting] yes, cancel it",
+            "Yes, that's right.\n- Tom, Gareth's son",
+            "I'm answering on her behalf: yes, go ahead.",
+        ] {
+            let read = markers(reply);
+            assert!(read.relayed, "{reply}");
+            assert_ne!(read.stance(), Stance::Affirm, "{reply}");
+        }
+        for reply in [
+            "Yes, my husband Tom will pick the car up.",
+            "Yes please, my wife asked me to do this.",
+            "Yes, go ahead. Tell Lena I said hi.",
+            "Yes, that's me, Dana, go ahead.",
+            "Yes, add her husband as a driver.",
+            "Yep, my assistant booked the original, but yes, cancel it.",
+            "Yes! (typing from my phone)",
+        ] {
+            let read = markers(reply);
+            assert!(!read.relayed, "{reply}");
+        }
+    }
+
     fn markers(reply: &str) -> Markers {
         read_in(reply, None)
     }

@@ -10,7 +10,8 @@ use std::ops::Range;
 use smol_str::{SmolStr, StrExt};
 
 use super::lexicon::{
-    ASIDE_JOINS, ASIDE_RELATIVES, HOLDING_VERBS, HOLDING_WORDS, NAME_DETERMINERS,
+    ASIDE_JOINS, ASIDE_RELATIVES, ASKED_ANSWER_REACH, ASKED_ANSWER_VERBS, HOLDING_VERBS,
+    HOLDING_WORDS, NAME_DETERMINERS,
 };
 
 /// One token of a turn or value as [`names_value`] reads it (split at
@@ -581,6 +582,19 @@ impl ReadTurn {
     #[must_use]
     pub fn is_bracketed(&self, at: usize) -> bool {
         self.bracketed.binary_search(&at).is_ok()
+    }
+
+    /// Whether the token at `at` is an answer the turn tells the user to
+    /// give: a *yes* or *no* shortly after a verb of answering ("Reply YES
+    /// and I'll book it", "type yes to confirm or no to keep it"), not a
+    /// value of the action.
+    #[must_use]
+    pub fn is_asked_answer(&self, at: usize) -> bool {
+        matches!(self.token(at), Some("yes" | "no"))
+            && (at.saturating_sub(ASKED_ANSWER_REACH)..at).any(|before| {
+                self.token(before)
+                    .is_some_and(|t| ASKED_ANSWER_VERBS.contains(&t))
+            })
     }
 
     /// Whether a choice may be offered at token `at` ([`Self::choice_marks`]).
@@ -1489,6 +1503,33 @@ fn mentions_date(tokens: &TokenText, (year, month, day): Date) -> bool {
 
 #[cfg(test)]
 pub(crate) mod tests {
+
+    #[test]
+    fn a_yes_or_no_after_a_verb_of_answering_is_the_answer_asked_for() {
+        let at = |turn: &ReadTurn, token: &str| {
+            (0..turn.token_count())
+                .filter(|&i| turn.token(i) == Some(token))
+                .collect::<Vec<_>>()
+        };
+        let asked = ReadTurn::new("Insurance: no. Reply YES to book it, or NO to keep looking.");
+        let [first_no, second_no] = at(&asked, "no")[..] else {
+            panic!(
+                "two noes in {:?}",
+                (0..asked.token_count())
+                    .map(|i| asked.token(i))
+                    .collect::<Vec<_>>()
+            );
+        };
+        assert!(!asked.is_asked_answer(first_no));
+        assert!(asked.is_asked_answer(second_no));
+        assert!(at(&asked, "yes").iter().all(|&i| asked.is_asked_answer(i)));
+        let stated = ReadTurn::new("Travel insurance: yes. Shall I book it?");
+        assert!(
+            at(&stated, "yes")
+                .iter()
+                .all(|&i| !stated.is_asked_answer(i))
+        );
+    }
     use super::*;
 
     /// The amounts [`ReadTurn::new`] reads in `text`.

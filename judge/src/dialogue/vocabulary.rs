@@ -23,9 +23,9 @@ use super::lexicon::{
     INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING,
     KEPT_AFTER, KEPT_BEFORE, LATER_TIMES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
     NO_NEED_TAIL, OBJECT_WORDS, PAUSES, PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS,
-    RESTATED_ANSWERS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM, SCOPE_ENDS, SELECTING_WORDS,
-    SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, TOPIC_CHANGES, VERDICTS, WAITING_HEADS, WISHES,
-    WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
+    RELATION_NOUNS, RELAYED, RESTATED_ANSWERS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM,
+    SCOPE_ENDS, SELECTING_WORDS, SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, TOPIC_CHANGES,
+    VERDICTS, WAITING_HEADS, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
 
@@ -67,11 +67,12 @@ pub(crate) enum WordClass {
     ClauseAfterAnaphor,
     PerfectMarkers,
     Deferrals,
+    RelationNouns,
 }
 
 impl WordClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [WordClass; 29] = [
+    const ALL: [WordClass; 30] = [
         WordClass::Fillers,
         WordClass::Negators,
         WordClass::InterjectionFollowers,
@@ -101,6 +102,7 @@ impl WordClass {
         WordClass::ClauseAfterAnaphor,
         WordClass::PerfectMarkers,
         WordClass::Deferrals,
+        WordClass::RelationNouns,
     ];
 
     /// The lexicon's list this class reads.
@@ -135,6 +137,7 @@ impl WordClass {
             WordClass::ClauseAfterAnaphor => CLAUSE_AFTER_ANAPHOR,
             WordClass::PerfectMarkers => PERFECT_MARKERS,
             WordClass::Deferrals => DEFERRALS,
+            WordClass::RelationNouns => RELATION_NOUNS,
         }
     }
 
@@ -200,11 +203,12 @@ pub(crate) enum PhraseClass {
     LaterTimes,
     KeptAfter,
     KeptBefore,
+    Relayed,
 }
 
 impl PhraseClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [PhraseClass; 35] = [
+    const ALL: [PhraseClass; 36] = [
         PhraseClass::YesHeads,
         PhraseClass::GoAhead,
         PhraseClass::Agreement,
@@ -240,6 +244,7 @@ impl PhraseClass {
         PhraseClass::LaterTimes,
         PhraseClass::KeptAfter,
         PhraseClass::KeptBefore,
+        PhraseClass::Relayed,
     ];
 
     /// The lexicon's list this class reads.
@@ -280,6 +285,7 @@ impl PhraseClass {
             PhraseClass::LaterTimes => LATER_TIMES,
             PhraseClass::KeptAfter => KEPT_AFTER,
             PhraseClass::KeptBefore => KEPT_BEFORE,
+            PhraseClass::Relayed => RELAYED,
         }
     }
 

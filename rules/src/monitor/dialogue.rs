@@ -582,8 +582,6 @@ impl Dialogue {
         let carried = |w: &Value| values.contains(w) || call.contains(w);
         // A value the request names as another record's it names, of a
         // type the call's values are of, is that record's detail.
-        // A value the request names as another record's it names, of a
-        // type the call's values are of, is that record's detail.
         let held_here = self.held.get(&a).map_or(&[][..], Vec::as_slice);
         let of_type = |entity: Symbol| {
             values.iter().chain(call).any(|v| match v {
