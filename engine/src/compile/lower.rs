@@ -871,11 +871,7 @@ impl Ctx<'_> {
                 continue;
             }
             for (disjunct, others) in formal {
-                let loc = self.inner_loc(
-                    site.sp,
-                    site.file,
-                    site.shift + disjunct.span.start..site.shift + disjunct.span.end,
-                );
+                let loc = self.expr_loc(site, &disjunct.span);
                 self.warnings.push(
                     RawProblem::new(
                         ProblemKind::FormalBesideConsent,
@@ -899,11 +895,7 @@ impl Ctx<'_> {
     /// the values the calls carry and the reads hold, so a summary stating
     /// the computed value is found only where it equals one of those.
     fn warn_computed_in_dialogue(&mut self, site: Site<'_>, expr: &Expr) {
-        let loc = self.inner_loc(
-            site.sp,
-            site.file,
-            site.shift + expr.span.start..site.shift + expr.span.end,
-        );
+        let loc = self.expr_loc(site, &expr.span);
         self.warnings.push(
             RawProblem::new(
                 ProblemKind::ComputedInDialogue,

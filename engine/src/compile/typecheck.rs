@@ -12,7 +12,7 @@ use crate::bundle::model::Sp;
 use crate::compile::Ctx;
 use crate::diag::{ProblemKind, RawProblem, did_you_mean, with_article};
 use crate::expr::ast::{Expr, ExprKind};
-use crate::source::FileId;
+use crate::source::{FileId, Loc};
 
 /// Where the expression text lives, for diagnostics.
 #[derive(Clone, Copy)]
@@ -37,6 +37,16 @@ pub(crate) struct Typed {
 }
 
 impl Ctx<'_> {
+    /// Where `span` (offsets within the expression at `site`) stands in
+    /// its file.
+    pub(super) fn expr_loc(&self, site: Site<'_>, span: &Range<usize>) -> Loc {
+        self.inner_loc(
+            site.sp,
+            site.file,
+            site.shift + span.start..site.shift + span.end,
+        )
+    }
+
     /// Reports a problem at `span` of the expression at `site`; returns `None`
     /// so a failing lowering step can `return` it directly.
     pub(super) fn expr_error<T>(
@@ -47,11 +57,7 @@ impl Ctx<'_> {
         message: String,
         help: Option<String>,
     ) -> Option<T> {
-        let loc = self.inner_loc(
-            site.sp,
-            site.file,
-            site.shift + span.start..site.shift + span.end,
-        );
+        let loc = self.expr_loc(site, span);
         let mut problem = RawProblem::new(kind, Some(loc), message).label("here");
         if let Some(help) = help {
             problem = problem.help(help);
