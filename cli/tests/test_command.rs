@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 145] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 150] = [
         (
             "pharmacy",
             "round10",
@@ -894,6 +894,7 @@ fn the_blind_suites_keep_their_verdicts() {
             &[],
             &[
                 "r1-freeze-last4-exact-allow",
+                "r1-unfreeze-yes-then-pick-second-message-allow",
                 "r1-dispute-txnid-no-hyphen-allow",
                 "r1-raise-latter-allow",
                 "r1-raise-bulleted-first-emoji-allow",
@@ -2686,7 +2687,6 @@ fn the_blind_suites_keep_their_verdicts() {
             &[
                 "r40a-pax-dob-month-day-swapped-block",
                 "r40a-pax-last-name-other-than-confirmed-block",
-                "r40a-book-giftcard-instead-of-visa-block",
             ],
             &[
                 "r40a-pax-dob-long-date-bullets-allow",
@@ -2752,6 +2752,83 @@ fn the_blind_suites_keep_their_verdicts() {
                 "self-refill-levothyroxine-allow",
                 "self-cancel-lisinopril-allow",
                 "self-transfer-sertraline-allow",
+            ],
+        ),
+        (
+            "bundles/retail",
+            "round42r",
+            &["r42r-exchange-two-tees-new-variants-swapped-block"],
+            &[
+                "r42r-cancel-say-the-word-phrasing-allow",
+                "r42r-exchange-yes-wife-thrilled-allow",
+                "r42r-cancel-yes-after-refund-question-answered-allow",
+                "r42r-return-markdown-table-thumbs-yes-allow",
+                "r42r-cancel-confirmed-then-other-order-status-allow",
+                "r42r-items-numbered-list-lowercase-typos-allow",
+                "r42r-user-address-json-block-affirmative-allow",
+            ],
+        ),
+        (
+            "bundles/airline",
+            "round42r",
+            &[
+                "r42a-book-split-payment-amounts-swapped-block",
+                "r42a-passengers-dobs-swapped-between-passengers-block",
+            ],
+            &[
+                "r42a-book-markdown-table-yes-correct-thanks-allow",
+                "r42a-passengers-json-block-do-it-allow",
+                "r42a-baggage-numbered-list-that-works-proceed-allow",
+                "r42a-flight-change-later-same-day-go-for-it-allow",
+            ],
+        ),
+        (
+            "bundles/telecom",
+            "round42r",
+            &["r42t-refuel-confirmed-own-line-called-sons-line-block"],
+            &[
+                "r42t-refuel-yes-with-bus-station-chatter-allow",
+                "r42t-refuel-line-named-by-number-matches-allow",
+                "r42t-refuel-markdown-table-lowercase-thumbs-allow",
+                "r42t-refuel-numbered-list-sure-thing-allow",
+            ],
+        ),
+        (
+            "vet",
+            "round42n",
+            &["vet42n-18-group-services-swapped-block"],
+            &[
+                "vet42n-01-book-visa-last4-allow",
+                "vet42n-03-book-table-dental-allow",
+                "vet42n-05-book-wallet-terse-y-allow",
+                "vet42n-09-book-vaccination-rabbit-allow",
+                "vet42n-11-book-pause-then-yes-allow",
+                "vet42n-13-book-corrected-then-resummarised-allow",
+                "vet42n-17-group-bullets-allow",
+                "vet42n-19-group-three-numbered-allow",
+                "vet42n-21-reschedule-allow",
+                "vet42n-24-reschedule-name-time-allow",
+                "vet42n-25-cancel-recovered-allow",
+                "vet42n-30-refill-courier-amex-allow",
+                "vet42n-33-refill-wallet-pickup-allow",
+                "vet42n-35-refill-yes-with-question-allow",
+            ],
+        ),
+        (
+            "venue",
+            "round42y",
+            &[],
+            &[
+                "hv-labelled-lines-allow",
+                "hv-prose-with-without-allow",
+                "hv-included-not-needed-allow",
+                "hv-markdown-table-allow",
+                "hv-no-extra-fees-allow",
+                "hv-opens-yes-i-can-allow",
+                "hv-reply-yes-to-confirm-allow",
+                "hv-card-last-four-yesno-allow",
+                "hv-no-problem-restated-allow",
+                "hv-no-smoking-house-rules-allow",
             ],
         ),
     ];

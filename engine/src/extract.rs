@@ -249,6 +249,9 @@ pub struct Extractor {
     /// request proposes for a call, and a summary's line labelled by one of
     /// the words gives it ([`Extractor::context_literals`]).
     argument_enums: Vec<(Symbol, Vec<String>)>,
+    /// The words naming the fields whose values a *yes* or *no* states
+    /// ([`CompiledBundle::answer_fields`]).
+    answer_fields: Arc<[String]>,
     /// The bundle's phrases ([`CompiledBundle::phrases`]), and the values of
     /// several words read or passed so far: a turn naming a value only
     /// inside one of them does not name it ([`names_on_its_own`]).
@@ -293,14 +296,24 @@ fn names_on_its_own<K>(
     symbol: Symbol,
     value: &ReadValue,
     phrases: [&Phrases; 2],
+    answer_fields: &[String],
     starts: &[Placed<K>],
 ) -> bool {
     if value.words() == 0 {
         // No phrase holds an amount or a date: they are named by value.
         return turn.names_read(value);
     }
+    // A *yes* or *no* alone names a field's value only beside the field's
+    // name; a phrase starting with one ("no insurance") is named whole.
+    let answer = value.words() == 1;
     let mut found = word_starts(turn, value, starts)
-        .filter(|&at| !turn.is_asked_answer(at))
+        .filter(|&at| {
+            if answer && turn.is_answer_word(at) {
+                turn.answers_for_field(at, answer_fields)
+            } else {
+                !turn.is_asked_answer(at)
+            }
+        })
         .peekable();
     if found.peek().is_none() {
         return false;
@@ -538,6 +551,7 @@ impl Extractor {
                 })
                 .collect(),
             argument_enums: bundle.argument_enums.clone(),
+            answer_fields: Arc::clone(&bundle.answer_fields),
             proposal: None,
             choices: Choices::default(),
             phrases: bundle.phrases.clone(),
@@ -863,11 +877,12 @@ impl Extractor {
                 self.read_phrases.add(value, read.clone());
             }
             let phrases = [self.phrases.as_ref(), &self.read_phrases];
+            let answer_fields = self.answer_fields.as_ref();
             let on_its_own = |turn: &ReadTurn, starts: &[Placed<usize>]| {
                 if lexicon.is_action_word(text) {
                     names_at(turn, &read, starts)
                 } else {
-                    names_on_its_own(turn, value, &read, phrases, starts)
+                    names_on_its_own(turn, value, &read, phrases, answer_fields, starts)
                 }
             };
             if nameable {
@@ -1115,7 +1130,14 @@ impl Extractor {
             let named = if action {
                 names_at(&seen.read, read, starts)
             } else {
-                names_on_its_own(&seen.read, Symbol(raw), read, phrases, starts)
+                names_on_its_own(
+                    &seen.read,
+                    Symbol(raw),
+                    read,
+                    phrases,
+                    &self.answer_fields,
+                    starts,
+                )
             };
             if named {
                 let identifier = self.identifiers.get(&raw);
@@ -4143,12 +4165,12 @@ mod mention_index_tests {
                 assert_eq!(names_at(&turn, read, starts_now), named, "{text:?} {raw}");
                 assert_eq!(names_at(&turn, read, starts_later), named, "{text:?} {raw}");
                 assert_eq!(
-                    names_on_its_own(&turn, symbol, read, [&phrases, &empty], starts_now),
+                    names_on_its_own(&turn, symbol, read, [&phrases, &empty], &[], starts_now),
                     own,
                     "{text:?} {raw}"
                 );
                 assert_eq!(
-                    names_on_its_own(&turn, symbol, read, [&empty, &phrases], starts_later),
+                    names_on_its_own(&turn, symbol, read, [&empty, &phrases], &[], starts_later),
                     own,
                     "{text:?} {raw}"
                 );

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use turnstile_judge::dialogue::Lexicon;
+use turnstile_judge::dialogue::{Lexicon, is_answer_word};
 use turnstile_rules::{ArgPath, CompiledChecks, Interner, StepId, Symbol, ValueType};
 
 use crate::bundle::model::{Side, Sp, ToolKind};
@@ -118,6 +118,11 @@ pub struct CompiledBundle {
     /// literals of them are read for the one it proposes
     /// (`Extractor::context_literals`).
     pub argument_enums: Vec<(Symbol, Vec<String>)>,
+    /// The words of the names of the enums with a *yes* or *no* literal
+    /// and of the fields and parameters typed by them (`insurance`): a
+    /// turn's *yes* or *no* names such a literal only beside one of them
+    /// ("Insurance: no", "no travel insurance"; `ReadTurn::answers_for_field`).
+    pub answer_fields: Arc<[String]>,
     /// Whether a host's `principal` event counts as the user's words.
     pub host_principal: bool,
     /// Warnings: spots marked for review (`# REVIEW:` comments) not yet
@@ -190,6 +195,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
             let phrases = Arc::new(words::Phrases::of(&ctx.interner));
             let lexicon = words::compile_words(&bundle.domain.1);
             let argument_enums = argument_enums(&domain, &ctx.guarded_enums, &ctx.interner);
+            let answer_fields = answer_fields(&domain);
             let mut warnings = review::markers(&bundle.sources);
             warnings.extend(words::silent_confirmations(&bundle.domain, &lexicon));
             warnings.append(&mut ctx.warnings);
@@ -228,6 +234,7 @@ pub fn compile(bundle: LoadedBundle) -> Result<CompiledBundle, Problems> {
                 clock: ctx.clock,
                 reads_now: ctx.reads_now,
                 argument_enums,
+                answer_fields,
                 lexicon,
                 phrases,
                 host_principal: manifest.host_principal,
@@ -285,6 +292,46 @@ fn argument_enums(
         }
     }
     enums
+}
+
+/// The words of the names of `domain`'s enums holding an answer word (a
+/// `yes` or `no` literal), and of every entity field and tool parameter
+/// typed by one of them, alone or as a list's items.
+fn answer_fields(domain: &Domain) -> Arc<[String]> {
+    let answering: Vec<&crate::schema::EnumDef> = domain
+        .enums
+        .values()
+        .filter(|def| def.values.iter().any(|v| is_answer_word(v)))
+        .collect();
+    let typed_by_answering = |kind: &ValueType| {
+        let kind = match kind {
+            ValueType::List(item) => item.as_ref(),
+            other => other,
+        };
+        matches!(kind, ValueType::Enum(of) if answering.iter().any(|def| def.symbol == *of))
+    };
+    let fields = domain
+        .entities
+        .values()
+        .flat_map(|entity| entity.fields.iter());
+    let params = domain.tools.values().flat_map(|tool| tool.params.iter());
+    let names = answering.iter().map(|def| def.name.as_str()).chain(
+        fields
+            .chain(params)
+            .filter(|(_, kind)| typed_by_answering(kind))
+            .map(|(name, _)| name.as_str()),
+    );
+    let mut words: Vec<String> = Vec::new();
+    for word in names
+        .flat_map(|name| name.split('_'))
+        .filter(|w| !w.is_empty())
+    {
+        let word = word.to_lowercase();
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words.into()
 }
 
 /// The manifest's `clock:`, checked.

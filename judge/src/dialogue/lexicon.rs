@@ -694,12 +694,12 @@ pub(crate) const SARCASM: &[&[&str]] = &[
     &["psyche"],
     &["not", "really"],
     &["jk"],
-    &["lol"],
-    &["lmao"],
-    &["rofl"],
-    &["haha"],
-    &["hahaha"],
 ];
+
+/// Laughter: sarcasm where it laughs at the answer ("Yes lol", "Sure,
+/// cancel it haha"), a tone where it closes a sentence about something
+/// else ("Yes please! I need maps to find my shuttle lol").
+pub(crate) const LAUGHTER: &[&str] = &["lol", "lmao", "rofl", "haha", "hahaha"];
 
 /// Sarcasm marks read from the raw text (they are not words).
 pub(crate) const SARCASM_MARKS: &[&str] =
@@ -843,6 +843,22 @@ pub(crate) const ASKED_ANSWER_VERBS: &[&str] = &[
 /// stand ("reply YES to confirm or NO to keep": four).
 pub(crate) const ASKED_ANSWER_REACH: usize = 6;
 
+/// The words a reply answers with, which name a field's value only beside
+/// the field's name ("Insurance: no", "no travel insurance"): elsewhere a
+/// *yes* answers ("Yes, I can book that") and a *no* is a determiner ("no
+/// bags") or an option offered ("(yes/no)").
+pub(crate) const ANSWER_WORDS: &[&str] = &["yes", "no"];
+
+/// How many tokens apart an answer word and the field name labelling it
+/// may stand ("travel insurance coverage: yes", "no travel insurance").
+pub(crate) const ANSWER_LABEL_REACH: usize = 3;
+
+/// Marks that end the phrase an answer word stands in: between a field's
+/// name and a *yes* or *no* past one of them, the answer is no longer the
+/// field's ("no bags, travel insurance included").
+pub(crate) const PHRASE_BREAKS: &[char] =
+    &[',', ';', '.', '!', '?', '(', ')', '[', ']', '{', '}', '\n'];
+
 /// What a reply says to answer every question of a turn at once ("Yes to
 /// both", "both please", "yes to all of them").
 pub(crate) const EVERY_QUESTION: &[&[&str]] = &[&["both"], &["to", "all"], &["all", "of", "them"]];
@@ -899,6 +915,12 @@ pub(crate) const PLAN_VERBS: &[&str] = &[
     "run",
     "have",
 ];
+
+/// Particles that make a verb of carrying out a plan a verb of its own,
+/// taking an object of its own: "set up email reminders", "sign up for
+/// alerts", "send out a copy" ([`PLAN_VERBS`]; "set that up" keeps the
+/// plan as its object).
+pub(crate) const PHRASAL_PARTICLES: &[&str] = &["up", "out", "off", "on"];
 
 /// Words that may stand in a request cue's verb slot without being a verb
 /// ("Would you like me to also …" is skipped as a filler; "Should I go

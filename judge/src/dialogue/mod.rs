@@ -282,8 +282,8 @@ use crate::types::{Role, Turn};
 use asked::{identifiers_in, is_alias_number, is_identifier, record_ids_in};
 use lexicon::{
     ACTION_OBJECT_WINDOW, ALL_OF_THEM, ASKED_ANSWER_VERBS, KEPT_NOUN_COMPLEMENTS,
-    KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS, NOT_A_VERB, PLAN_VERBS,
-    VERB_SLOT_CUES,
+    KEPT_OBJECT_FILLERS, KEPT_SPAN_ENDS, LEAVE_ADJECTIVES, LEAVE_MODALS, NOT_A_VERB,
+    PHRASAL_PARTICLES, PLAN_VERBS, VERB_SLOT_CUES,
 };
 use stance::{Markers, is_action_word, negator_positions, quotes_nothing, without_quoted_mentions};
 pub(crate) use tokens::{Sentence, sentences, sentences_in};
@@ -299,7 +299,7 @@ pub use inflect::{inflections, plurals};
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
 pub use tokens::{Word, asking_action_sentences, labelled_values, puts_forward};
-pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, amount_of, names_value};
+pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, amount_of, is_answer_word, names_value};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later
@@ -1709,13 +1709,38 @@ fn service_objects(words: &[Word]) -> Vec<&[Word]> {
             })?;
             let slot = stance::skip_fillers(rest.get(cue.len()..).unwrap_or_default());
             let (verb, object) = slot.split_first()?;
+            if PLAN_VERBS.contains(&verb.as_str()) {
+                return phrasal_object(object);
+            }
             (!is_action_word(verb)
-                && !PLAN_VERBS.contains(&verb.as_str())
                 && !NOT_A_VERB.contains(&verb.as_str())
                 && verb.as_str().chars().all(char::is_alphabetic))
             .then_some(object)
         })
         .collect()
+}
+
+/// The object of its own a verb of carrying out a plan takes with a
+/// particle ([`PHRASAL_PARTICLES`]): "set up email reminders for when her
+/// next refill is due" offers the reminders. Only where no word of the
+/// action, of the plan, or an anaphor for it stands in the
+/// [`ACTION_OBJECT_WINDOW`] words after the particle: "set up the refill",
+/// "set up these changes" carry out the plan.
+fn phrasal_object(object: &[Word]) -> Option<&[Word]> {
+    let (particle, own) = object.split_first()?;
+    (PHRASAL_PARTICLES.contains(&particle.as_str()) && !own.is_empty() && !names_the_plan_near(own))
+        .then_some(own)
+}
+
+/// Whether a word of the action, of the plan, or an anaphor for it stands
+/// in the [`ACTION_OBJECT_WINDOW`] words of `object`.
+fn names_the_plan_near(object: &[Word]) -> bool {
+    object.iter().take(ACTION_OBJECT_WINDOW).any(|w| {
+        is_action_word(w)
+            || WordClass::PlanWords.has(w)
+            || WordClass::ActionAnaphors.has(w)
+            || WordClass::AnaphoricObjects.has(w)
+    })
 }
 
 /// Whether a question offers a service of its own on an object of its own
@@ -1726,15 +1751,7 @@ fn service_objects(words: &[Word]) -> Vec<&[Word]> {
 /// refund?" or "shall I send it through?").
 fn offers_service_on_its_own_object(words: &[Word]) -> bool {
     let objects = service_objects(words);
-    !objects.is_empty()
-        && objects.iter().all(|object| {
-            !object.iter().take(ACTION_OBJECT_WINDOW).any(|w| {
-                is_action_word(w)
-                    || WordClass::PlanWords.has(w)
-                    || WordClass::ActionAnaphors.has(w)
-                    || WordClass::AnaphoricObjects.has(w)
-            })
-        })
+    !objects.is_empty() && objects.iter().all(|object| !names_the_plan_near(object))
 }
 
 /// Whether words are a request cue and nothing of their own ("Do you
@@ -2616,6 +2633,37 @@ mod tests {
         ] {
             let summary = format!("{statement} {about_it}");
             assert!(given(&summary, "Sure, yes."), "{about_it}");
+        }
+    }
+
+    /// A verb of carrying out a plan with a particle of its own takes an
+    /// object of its own: asked after the summary's own question, it asks
+    /// about that object, so a bare yes answers it. With the plan as its
+    /// object the particle changes nothing.
+    #[test]
+    fn a_plan_verb_with_a_particle_of_its_own_offers_a_service() {
+        let given = |summary: &str, reply: &str| {
+            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+            consent(&turns, &["#W9300146", "return"]).is_given()
+        };
+        let request = "Return on #W9300146: Backpack, $208.43, refunded to your Visa ending \
+                       1198. Shall I submit the return?";
+        for offer in [
+            "By the way, would you like me to set up email reminders for when your next return is due?",
+            "Also, should I sign up your account for text alerts about the return?",
+            "Would you like me to turn on delivery notifications for future returns?",
+        ] {
+            let summary = format!("{request} {offer}");
+            assert!(!given(&summary, "Yes please!"), "{offer}");
+            assert!(given(&summary, "Yes to both."), "{offer}");
+        }
+        for about_it in [
+            "Would you like me to set that up now?",
+            "Shall I set up the return for pickup?",
+            "Should I set it up for you?",
+        ] {
+            let summary = format!("{request} {about_it}");
+            assert!(given(&summary, "Yes please!"), "{about_it}");
         }
     }
 

@@ -312,8 +312,9 @@ impl Markers {
         self.withdrawal |= takes_back;
         self.takes_back |= takes_back;
         // Sarcasm and elongation ("suuure") read across clause boundaries.
-        self.sarcasm |=
-            any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w) && !is_pause_word(w));
+        self.sarcasm |= any(PhraseClass::Sarcasm)
+            || laughs_at_the_answer(all)
+            || all.iter().any(|w| is_elongated(w) && !is_pause_word(w));
         // An acknowledgement with its "that" ("I understand that, after
         // this, the order can't be changed") covers the clauses after it in
         // its sentence, until a contrast, a yes or a wish of the user's own
@@ -407,7 +408,9 @@ impl Markers {
         let takes_back = withdraws(sentence);
         self.withdrawal |= takes_back;
         self.takes_back |= takes_back;
-        self.sarcasm |= any(PhraseClass::Sarcasm) || all.iter().any(|w| is_elongated(w));
+        self.sarcasm |= any(PhraseClass::Sarcasm)
+            || laughs_at_the_answer(all)
+            || all.iter().any(|w| is_elongated(w));
         let context = ClauseContext {
             acknowledged: false,
             about_other: about_other_things(all, asked),
@@ -663,6 +666,26 @@ fn adds_to_the_answer(words: &[Word]) -> bool {
         ]
         .into_iter()
         .any(|class| class.any_in(words))
+}
+
+/// Whether a sentence laughs at the answer ([`WordClass::Laughter`]): the
+/// laughter stands alone, or after a yes, a go-ahead or an action word of
+/// its sentence ("Yes lol", "Sure, cancel it haha"). Closing a sentence
+/// about something else ("I need maps to find my shuttle lol") it sets a
+/// tone and takes nothing back.
+fn laughs_at_the_answer(words: &[Word]) -> bool {
+    words.iter().enumerate().any(|(at, word)| {
+        if !WordClass::Laughter.has(word) {
+            return false;
+        }
+        let before = words.get(..at).unwrap_or_default();
+        before
+            .iter()
+            .all(|w| WordClass::Fillers.has(w) || WordClass::Laughter.has(w))
+            || PhraseClass::YesHeads.any_in(before)
+            || PhraseClass::GoAhead.any_in(before)
+            || before.iter().any(is_action_word)
+    })
 }
 
 /// Whether a reply holds a sarcasm mark ([`SARCASM_MARKS`]) standing on
@@ -3102,6 +3125,29 @@ mod tests {
         assert!(!m.negation && !m.refusal);
         // "no problem" negates nothing.
         assert!(!markers("No problem, go ahead").negation);
+    }
+
+    /// Laughter at the answer takes the yes back as sarcasm does;
+    /// laughter closing a sentence about something else sets a tone.
+    #[test]
+    fn laughter_is_sarcasm_only_at_the_answer() {
+        for reply in [
+            "Yes please! I need maps to find my hotel shuttle lol",
+            "Yes, go ahead. My phone has been dead all morning haha",
+            "sure. the other one was in my coat pocket the whole time lmao",
+        ] {
+            let m = markers(reply);
+            assert!(m.says_yes() && !m.sarcasm, "{reply}: {m:?}");
+        }
+        for reply in [
+            "Yes lol",
+            "Sure, cancel it haha",
+            "lol yes",
+            "Yes please. lol",
+            "go ahead lmao",
+        ] {
+            assert!(markers(reply).sarcasm, "{reply}");
+        }
     }
 
     #[test]

@@ -10,8 +10,8 @@ use std::ops::Range;
 use smol_str::{SmolStr, StrExt};
 
 use super::lexicon::{
-    ASIDE_JOINS, ASIDE_RELATIVES, ASKED_ANSWER_REACH, ASKED_ANSWER_VERBS, HOLDING_VERBS,
-    HOLDING_WORDS, NAME_DETERMINERS,
+    ANSWER_LABEL_REACH, ANSWER_WORDS, ASIDE_JOINS, ASIDE_RELATIVES, ASKED_ANSWER_REACH,
+    ASKED_ANSWER_VERBS, HOLDING_VERBS, HOLDING_WORDS, NAME_DETERMINERS, PHRASE_BREAKS,
 };
 
 /// One token of a turn or value as [`names_value`] reads it (split at
@@ -23,6 +23,14 @@ pub type ValueToken = SmolStr;
 #[must_use]
 pub fn names_value(turn: &str, value: &str) -> bool {
     ReadTurn::new(turn).names(value)
+}
+
+/// Whether `word` (lowered) is a word replies answer with (*yes*, *no*):
+/// an enum holding one as a literal names its values by its fields' names
+/// ([`ReadTurn::answers_for_field`]).
+#[must_use]
+pub fn is_answer_word(word: &str) -> bool {
+    ANSWER_WORDS.contains(&word)
 }
 
 /// A turn read once for many [`names_value`] questions: its tokens and
@@ -99,25 +107,49 @@ impl TokenText {
     }
 
     /// Whether the tokens from `at` on open with `words`.
-    fn opens_at(&self, at: usize, words: &[ValueToken]) -> bool {
+    fn opens_at(&self, at: usize, words: &[ValueToken], across_phrases: bool) -> bool {
         self.spans.get(at..).is_some_and(|rest| {
             rest.len() >= words.len()
                 && rest.iter().zip(words).all(|(&(start, end), word)| {
                     self.text.as_bytes().get(start..end) == Some(word.as_bytes())
                 })
+                && (across_phrases
+                    || rest
+                        .get(..words.len())
+                        .unwrap_or_default()
+                        .windows(2)
+                        .all(|pair| !self.ends_phrase_between(pair)))
         })
     }
 
+    /// Whether a phrase of the turn ends between two tokens (`[first,
+    /// second]`, in order): a comma, a full stop or a line break stands
+    /// between them in the turn's own text.
+    fn ends_phrase_between(&self, pair: &[(usize, usize)]) -> bool {
+        let [(_, end), (start, _)] = pair else {
+            return false;
+        };
+        *start <= self.turn_len
+            && self
+                .text
+                .get(*end..*start)
+                .is_some_and(|gap| gap.contains(PHRASE_BREAKS))
+    }
+
     /// Where `words` (at least one) start among the tokens: every
-    /// occurrence.
-    fn positions<'a>(&'a self, words: &'a [ValueToken]) -> impl Iterator<Item = usize> + 'a {
+    /// occurrence, within one phrase unless `across_phrases`.
+    fn positions<'a>(
+        &'a self,
+        words: &'a [ValueToken],
+        across_phrases: bool,
+    ) -> impl Iterator<Item = usize> + 'a {
         let first = words.first().map_or(u32::MAX, |w| head(w));
         let last_start = (self.len() + 1).saturating_sub(words.len().max(1));
         self.heads
             .iter()
             .take(last_start)
             .enumerate()
-            .filter(move |&(at, &head)| head == first && self.opens_at(at, words))
+            .filter(move |&(at, &head)| head == first && self.opens_at(at, words, across_phrases))
             .map(|(at, _)| at)
     }
 }
@@ -545,7 +577,10 @@ impl ReadTurn {
         }
         // The first token decides most places: the rest is compared only
         // there.
-        self.tokens.positions(&value.tokens).next().is_some()
+        self.tokens
+            .positions(&value.tokens, value.spans_phrases)
+            .next()
+            .is_some()
     }
 }
 
@@ -595,6 +630,66 @@ impl ReadTurn {
                 self.token(before)
                     .is_some_and(|t| ASKED_ANSWER_VERBS.contains(&t))
             })
+    }
+
+    /// Whether the token at `at` is a word replies answer with (*yes*,
+    /// *no*): it names a field's value only where
+    /// [`Self::answers_for_field`] says so.
+    #[must_use]
+    pub fn is_answer_word(&self, at: usize) -> bool {
+        self.token(at).is_some_and(is_answer_word)
+    }
+
+    /// Whether the answer word at `at` states the value of a field named
+    /// by one of `names` (lowered words): the name stands before it in the
+    /// same phrase, as a label ("Insurance: no", "travel insurance - yes"),
+    /// or, for a *no*, after it as what it denies ("no travel insurance").
+    /// Elsewhere it answers ("Yes, I can book that"), denies something
+    /// else ("no bags, travel insurance included") or is the reply asked
+    /// for ([`Self::is_asked_answer`]).
+    #[must_use]
+    pub fn answers_for_field(&self, at: usize, names: &[String]) -> bool {
+        if names.is_empty() || self.is_asked_answer(at) {
+            return false;
+        }
+        let named = |i: usize| self.token(i).is_some_and(|t| names.iter().any(|n| n == t));
+        // A label stands before the answer, across spaces and label marks
+        // (`:`, `-`, `*`), never across a phrase's end.
+        for before in (at.saturating_sub(ANSWER_LABEL_REACH)..at).rev() {
+            if !self.one_phrase(before, |gap| !gap.contains(PHRASE_BREAKS)) {
+                break;
+            }
+            if named(before) {
+                return true;
+            }
+        }
+        if self.token(at) != Some("no") {
+            return false;
+        }
+        // What a *no* denies follows it, words apart by spaces alone.
+        for after in at + 1..=at + ANSWER_LABEL_REACH {
+            if !self.one_phrase(after - 1, |gap| gap.bytes().all(|b| b == b' ')) {
+                break;
+            }
+            if named(after) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether tokens `at` and `at + 1` both stand in the turn's own text
+    /// with a gap between them that `joins` accepts. A token holding a
+    /// character beyond ASCII is spelt after the turn's text, so no gap of
+    /// the turn lies between it and another.
+    fn one_phrase(&self, at: usize, joins: impl Fn(&str) -> bool) -> bool {
+        let spans = &self.tokens.spans;
+        let (Some(&(_, end)), Some(&(start, _))) = (spans.get(at), spans.get(at + 1)) else {
+            return false;
+        };
+        start > end
+            && start <= self.tokens.turn_len
+            && self.tokens.text.get(end..start).is_some_and(joins)
     }
 
     /// Whether a choice may be offered at token `at` ([`Self::choice_marks`]).
@@ -662,7 +757,8 @@ impl ReadTurn {
         let end = within.end.min(self.tokens.len());
         (within.start..end)
             .filter(|&at| {
-                self.tokens.heads.get(at) == Some(&first) && self.tokens.opens_at(at, &value.tokens)
+                self.tokens.heads.get(at) == Some(&first)
+                    && self.tokens.opens_at(at, &value.tokens, value.spans_phrases)
             })
             .map(|at| (at, value.tokens.len()))
             .collect()
@@ -716,7 +812,7 @@ impl ReadTurn {
             return Vec::new();
         }
         self.tokens
-            .positions(&value.tokens)
+            .positions(&value.tokens, value.spans_phrases)
             .map(|at| (at, value.tokens.len()))
             .collect()
     }
@@ -741,7 +837,7 @@ impl ReadTurn {
             };
             for &i in candidates {
                 if let (Some(value), Some(starts)) = (values.get(i), found.get_mut(i))
-                    && self.tokens.opens_at(at, &value.tokens)
+                    && self.tokens.opens_at(at, &value.tokens, value.spans_phrases)
                 {
                     starts.push(at);
                 }
@@ -757,7 +853,9 @@ impl ReadTurn {
         if value.tokens.is_empty() || value.amount.is_some() || value.date.is_some() {
             return Vec::new();
         }
-        self.tokens.positions(&value.tokens).collect()
+        self.tokens
+            .positions(&value.tokens, value.spans_phrases)
+            .collect()
     }
 }
 
@@ -789,18 +887,7 @@ impl ReadTurn {
     /// and the start of the next ("sneakers. Order").
     #[must_use]
     pub fn runs_on(&self, at: usize) -> bool {
-        let spans = &self.tokens.spans;
-        let (Some(&(_, end)), Some(&(start, _))) = (spans.get(at), spans.get(at + 1)) else {
-            return false;
-        };
-        // A token holding a character beyond ASCII is spelt after the
-        // turn's text, so no gap of the turn lies between it and another.
-        start > end
-            && self
-                .tokens
-                .text
-                .get(end..start)
-                .is_some_and(|gap| gap.bytes().all(|b| b == b' '))
+        self.one_phrase(at, |gap| gap.bytes().all(|b| b == b' '))
     }
 
     /// The kind of record that the `len` tokens from `at` describe, if
@@ -948,7 +1035,7 @@ impl ReadTurn {
     /// turn from token `at` on ([`ReadTurn::word_positions`] at one place).
     #[must_use]
     pub fn names_words_at(&self, at: usize, value: &ReadValue) -> bool {
-        value.words() > 0 && self.tokens.opens_at(at, &value.tokens)
+        value.words() > 0 && self.tokens.opens_at(at, &value.tokens, value.spans_phrases)
     }
 }
 
@@ -1011,16 +1098,23 @@ pub struct ReadValue {
     tokens: Vec<ValueToken>,
     amount: Option<Amount>,
     date: Option<Date>,
+    /// Whether the value's words are written across a phrase's end (a
+    /// comma, a full stop, a line break: "Suite 978, Houston"): a turn may
+    /// then name them so too. Else its words stand in one phrase of the
+    /// turn: "catering, no parking" does not name "catering: no".
+    spans_phrases: bool,
 }
 
 impl ReadValue {
     /// Reads `value`.
     #[must_use]
     pub fn new(value: &str) -> Self {
+        let value = value.trim();
         ReadValue {
             tokens: value_tokens(value),
-            amount: parse_amount(value.trim()),
-            date: parse_iso_date(value.trim()),
+            amount: parse_amount(value),
+            date: parse_iso_date(value),
+            spans_phrases: value.contains(PHRASE_BREAKS),
         }
     }
 
@@ -1531,6 +1625,68 @@ pub(crate) mod tests {
         );
     }
     use super::*;
+
+    /// A value of several words is named within one phrase of a turn:
+    /// not across a comma, a full stop, a bracket or a line's end, unless
+    /// the value is itself written across one.
+    #[test]
+    fn a_value_of_several_words_is_named_within_one_phrase() {
+        let names =
+            |turn: &str, value: &str| ReadTurn::new(turn).names_read(&ReadValue::new(value));
+        assert!(names("Catering: no, parking: yes", "catering: no"));
+        assert!(names("with no parking and no AV", "no parking"));
+        assert!(names("Mia Li (1990-04-05)", "Mia Li"));
+        assert!(!names("with catering, no parking", "catering: no"));
+        assert!(!names("Catering: No\nParking: Yes", "no parking"));
+        assert!(!names("Delivered to Mia. Li Wei paid.", "Mia Li"));
+        assert!(!names("free (no) parking", "no parking"));
+        assert!(names(
+            "592 Elm Avenue, Suite 978, Houston",
+            "Suite 978, Houston"
+        ));
+        assert!(names("Suite 978 Houston", "Suite 978, Houston"));
+    }
+
+    /// A *yes* or *no* states a field only beside its name: as the value
+    /// of a label, or as what a *no* denies. Paraphrases of each side,
+    /// none of them a phrase the rule names.
+    #[test]
+    fn a_yes_or_no_states_a_field_only_beside_its_name() {
+        let names = ["insurance".to_owned(), "parking".to_owned()];
+        let stated_at = |text: &str| -> Vec<bool> {
+            let turn = ReadTurn::new(text);
+            (0..turn.token_count())
+                .filter(|&i| turn.is_answer_word(i))
+                .map(|i| turn.answers_for_field(i, &names))
+                .collect()
+        };
+        for text in [
+            "Insurance: no",
+            "Travel insurance - yes",
+            "**Insurance:** Yes",
+            "Parking = no",
+            "no travel insurance",
+            "No parking needed",
+            "insurance coverage: yes",
+        ] {
+            assert_eq!(stated_at(text), [true], "{text}");
+        }
+        for text in [
+            "Yes, I can book that for you.",
+            "no bags, travel insurance included",
+            "Shall I book it (yes/no)?",
+            "Reply yes to confirm the parking.",
+            "No problem! The insurance is on file.",
+            "Is parking needed? No worries either way",
+            "no extra guests",
+        ] {
+            assert!(stated_at(text).iter().all(|&stated| !stated), "{text}");
+        }
+        // With no field of answers, a yes or no states nothing.
+        let turn = ReadTurn::new("Insurance: no");
+        let at = (0..turn.token_count()).find(|&i| turn.is_answer_word(i));
+        assert!(at.is_some_and(|i| !turn.answers_for_field(i, &[])));
+    }
 
     /// The amounts [`ReadTurn::new`] reads in `text`.
     fn amounts(text: &str) -> Vec<Amount> {

@@ -21,10 +21,10 @@ use super::lexicon::{
     CORRECTIONS, COURTESY_CONDITIONS, DECISION_LABELS, DECISION_WORDS, DECLINING, DECLINING_CLAUSE,
     DEFERRALS, FILLERS, FIRM_CONDITIONS, FIRST_PERSON, GO_AHEAD, HEDGES, INDIRECT_QUESTIONS,
     INFINITIVE_VERBS, INFORMATION_REQUESTS, INTERJECTION_FOLLOWERS, INTERROGATIVES, KEEPING,
-    KEPT_AFTER, KEPT_BEFORE, LATER_TIMES, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS, NEW_TOPIC,
-    NO_NEED_TAIL, OBJECT_WORDS, PAUSES, PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE, REFUSALS,
-    RELATION_NOUNS, RELAYED, RESTATED_ANSWERS, RETENTION, RETENTION_AFTER_OBJECT, SARCASM,
-    SCOPE_ENDS, SELECTING_WORDS, SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, TOPIC_CHANGES,
+    KEPT_AFTER, KEPT_BEFORE, LATER_TIMES, LAUGHTER, MODAL_HEADS, NEGATORS, NEUTRAL_NEGATIONS,
+    NEW_TOPIC, NO_NEED_TAIL, OBJECT_WORDS, PAUSES, PERFECT_MARKERS, PLAN_WORDS, PRECEDENCE,
+    REFUSALS, RELATION_NOUNS, RELAYED, RESTATED_ANSWERS, RETENTION, RETENTION_AFTER_OBJECT,
+    SARCASM, SCOPE_ENDS, SELECTING_WORDS, SELF_CORRECTIONS, TAG_QUESTIONS, TEMPORAL, TOPIC_CHANGES,
     VERDICTS, WAITING_HEADS, WISHES, WITHDRAWAL_HEADS, WITHDRAWALS, YES_HEADS,
 };
 use super::tokens::Word;
@@ -68,11 +68,12 @@ pub(crate) enum WordClass {
     PerfectMarkers,
     Deferrals,
     RelationNouns,
+    Laughter,
 }
 
 impl WordClass {
     /// Every class, in declaration order (a class's bit is its position).
-    const ALL: [WordClass; 30] = [
+    const ALL: [WordClass; 31] = [
         WordClass::Fillers,
         WordClass::Negators,
         WordClass::InterjectionFollowers,
@@ -103,6 +104,7 @@ impl WordClass {
         WordClass::PerfectMarkers,
         WordClass::Deferrals,
         WordClass::RelationNouns,
+        WordClass::Laughter,
     ];
 
     /// The lexicon's list this class reads.
@@ -138,6 +140,7 @@ impl WordClass {
             WordClass::PerfectMarkers => PERFECT_MARKERS,
             WordClass::Deferrals => DEFERRALS,
             WordClass::RelationNouns => RELATION_NOUNS,
+            WordClass::Laughter => LAUGHTER,
         }
     }
 
