@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 150] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 152] = [
         (
             "pharmacy",
             "round10",
@@ -2759,6 +2759,7 @@ fn the_blind_suites_keep_their_verdicts() {
             "round42r",
             &["r42r-exchange-two-tees-new-variants-swapped-block"],
             &[
+                "r42r-payment-two-options-picks-paypal-allow",
                 "r42r-cancel-say-the-word-phrasing-allow",
                 "r42r-exchange-yes-wife-thrilled-allow",
                 "r42r-cancel-yes-after-refund-question-answered-allow",
@@ -2776,6 +2777,7 @@ fn the_blind_suites_keep_their_verdicts() {
                 "r42a-passengers-dobs-swapped-between-passengers-block",
             ],
             &[
+                "r42a-baggage-two-options-picks-add-bag-allow",
                 "r42a-book-markdown-table-yes-correct-thanks-allow",
                 "r42a-passengers-json-block-do-it-allow",
                 "r42a-baggage-numbered-list-that-works-proceed-allow",
@@ -2829,6 +2831,25 @@ fn the_blind_suites_keep_their_verdicts() {
                 "hv-card-last-four-yesno-allow",
                 "hv-no-problem-restated-allow",
                 "hv-no-smoking-house-rules-allow",
+            ],
+        ),
+        (
+            "hotel",
+            "round42o",
+            &[],
+            &[
+                "h01-cancel-option1-pick-allow",
+                "h03-room-optionA-goahead-allow",
+            ],
+        ),
+        (
+            "insurance",
+            "round42o",
+            &[],
+            &[
+                "i01-withdraw-option1-digit-allow",
+                "i03-payout-optionA-switch-allow",
+                "i05-deductible-second-letter-b-allow",
             ],
         ),
     ];

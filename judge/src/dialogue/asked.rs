@@ -20,7 +20,7 @@ use super::choice::is_consent_word;
 use super::domain::DomainClass;
 use super::lexicon::{
     ALL_OF_THEM, FIRST_OF_TWO, ITEM_COORDINATORS, ITEM_LEADS, KEEPING_VERBS, KEPT_OBJECT_FILLERS,
-    MAX_ITEM_LEADS, NAME_DETERMINERS, ORDINALS, PART_DETERMINERS, PICKING_NOTHING,
+    MAX_ITEM_LEADS, NAME_DETERMINERS, OPTION_WORDS, ORDINALS, PART_DETERMINERS, PICKING_NOTHING,
     RESTRICTING_WORDS, SECOND_OF_TWO,
 };
 use super::stance::{is_action_word, names_the_other_record};
@@ -67,6 +67,9 @@ pub struct AskedWords {
     /// are instead of its action
     /// ([`AskedWords::mark_latest_offers_keeping`]).
     latest_offers_keeping: bool,
+    /// The text of the latest request for a decision, whose labelled
+    /// options ([`labelled_options`]) are read only when a reply picks one.
+    latest_text: String,
     /// A request for a decision named an action that takes something away
     /// (a word of [`DomainClass::RemovalForm`]).
     removal_asked: bool,
@@ -224,6 +227,8 @@ impl AskedWords {
     /// side by side ([`coordinated_items`]); fewer than two lay out none.
     pub(crate) fn note_request_items(&mut self, text: &str, sentences: &[Sentence]) {
         self.latest_named = self.request_names(sentences);
+        self.latest_text.clear();
+        self.latest_text.push_str(text);
         let listed = listed_items(text, sentences);
         let (joined, mut set_aside) = coordinated_items(sentences, &self.latest_ids);
         let laid = if listed.len() >= 2 {
@@ -914,6 +919,53 @@ impl AskedWords {
     /// How many items the latest request for a decision laid out.
     pub(crate) fn item_count(&self) -> usize {
         self.latest_items.len()
+    }
+
+    /// Whether the option of the latest request for a decision that a
+    /// reply picks by its label (`option` and a label: "option 1", "Option
+    /// (a)"; a number alone: "2"; a place: "the first one") is the one
+    /// option proposing the action, the others keeping things as they are.
+    /// `None` where the reply picks no labelled option of it.
+    pub(crate) fn picked_option_proposes(&self, words: &[Word]) -> Option<bool> {
+        // The pick's shape is read first: most replies are none, and the
+        // request's options are read only for one that is.
+        let pick = match words {
+            [lead, label, ..] if OPTION_WORDS.contains(&lead.as_str()) => OptionPick::Label(label),
+            [label, ..] if label.as_str().bytes().all(|b| b.is_ascii_digit()) => {
+                OptionPick::Label(label)
+            }
+            // A word alone picks by a label's shape: a letter or a number.
+            [label] if label.as_str().len() <= 2 => OptionPick::Label(label),
+            _ => {
+                let rest = words
+                    .strip_prefix(&[Word::new_static("the")][..])
+                    .unwrap_or(words);
+                let (ordinal, after) = rest.split_first()?;
+                let place = ORDINALS
+                    .iter()
+                    .find(|(o, _)| *o == ordinal.as_str())
+                    .map(|&(_, place)| place)?;
+                if !after
+                    .first()
+                    .is_none_or(|w| w == "one" || OPTION_WORDS.contains(&w.as_str()))
+                {
+                    return None;
+                }
+                OptionPick::Place(place.checked_sub(1)?)
+            }
+        };
+        let options = labelled_options(&self.latest_text, |word| self.words.get(word));
+        if options.len() < 2 {
+            return None;
+        }
+        let at = match pick {
+            OptionPick::Label(label) => options.iter().position(|(own, _)| own == label.as_str()),
+            OptionPick::Place(at) => Some(at),
+        }?;
+        // Where several options do the action, a pick chooses among their
+        // details, which a yes would not keep apart.
+        let doing = options.iter().filter(|(_, proposes)| *proposes).count();
+        options.get(at).map(|&(_, proposes)| proposes && doing == 1)
     }
 
     /// Whether the latest request for a decision asks which of the things
@@ -1885,6 +1937,111 @@ fn identifier_at(words: &[Word], at: usize, ids: &[String]) -> Option<String> {
 }
 
 /// The rest of a line after the list mark it opens with, if it does.
+/// The options a request labels, one per line: a line opening (after
+/// markdown emphasis) with `option` or `choice` and a label, or with a
+/// label and its mark (`1)`, `2.`, `(a)`, `b)`), the label a number of one
+/// or two digits or one letter. Each comes with its label, lowered, and
+/// whether it proposes the action: it names an action word and keeps
+/// nothing as it is ([`PhraseClass::Keeping`], [`PhraseClass::Declining`];
+/// a noun for the domain's records, a hotel's *stay*, keeps nothing).
+/// None where fewer than two lines are labelled, or two share a label. The
+/// words are read as the request tagged them (`tagged`).
+fn labelled_options<'w>(
+    text: &str,
+    tagged: impl Fn(&Word) -> Option<&'w Word>,
+) -> Vec<(String, bool)> {
+    if !text.contains('\n') {
+        return Vec::new();
+    }
+    let mut lines: Vec<(String, &str)> = Vec::new();
+    for line in text.lines() {
+        let Some((label, rest)) = option_label(line) else {
+            continue;
+        };
+        if lines.iter().any(|(own, _)| *own == label) {
+            return Vec::new();
+        }
+        lines.push((label, rest));
+    }
+    if lines.len() < 2 {
+        return Vec::new();
+    }
+    lines
+        .into_iter()
+        .map(|(label, rest)| {
+            let said = words(&normalise(rest));
+            // A noun for the domain's records keeps nothing (a hotel's
+            // *stay*).
+            let plain: Vec<Word> = said
+                .iter()
+                .filter(|word| !tagged(word).is_some_and(|t| t.tags().has(DomainClass::RecordNoun)))
+                .cloned()
+                .collect();
+            let proposes = said
+                .iter()
+                .any(|word| tagged(word).is_some_and(is_action_word))
+                && !PhraseClass::Keeping.any_in(&plain)
+                && !PhraseClass::Declining.any_in(&plain)
+                && !PhraseClass::DecliningClause.any_in(&plain);
+            (label, proposes)
+        })
+        .collect()
+}
+
+/// How a reply picks a labelled option ([`AskedWords::picked_option_proposes`]).
+enum OptionPick<'a> {
+    /// By its label: "option 1", "(b)", "2".
+    Label(&'a Word),
+    /// By its place among the options, from 0: "the first one".
+    Place(usize),
+}
+
+/// The label a line opens with as an option ([`labelled_options`]), lowered,
+/// and the rest of the line.
+fn option_label(line: &str) -> Option<(String, &str)> {
+    let line = line.trim_start().trim_start_matches(['*', '_', '#', ' ']);
+    let lead = line
+        .get(..7)
+        .filter(|lead| lead.eq_ignore_ascii_case("option "))
+        .or_else(|| {
+            line.get(..7)
+                .filter(|lead| lead.eq_ignore_ascii_case("choice "))
+        });
+    let (named, rest) = match lead {
+        Some(lead) => (true, line.get(lead.len()..)?.trim_start()),
+        None => (false, line),
+    };
+    let bracketed = rest.starts_with('(');
+    let rest = rest.strip_prefix('(').unwrap_or(rest);
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let len = match digits {
+        1 | 2 => digits,
+        0 if rest.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !rest
+                .get(1..)
+                .is_some_and(|after| after.starts_with(|c: char| c.is_ascii_alphanumeric())) =>
+        {
+            1
+        }
+        _ => return None,
+    };
+    let label = rest.get(..len)?.to_ascii_lowercase();
+    let after = rest.get(len..)?;
+    let marked = if bracketed {
+        after.strip_prefix(')')
+    } else if named {
+        Some(after.trim_start_matches([')', '.', ':', '-', '*', ' ']))
+    } else {
+        after.strip_prefix([')', '.'])
+    }?;
+    // A letter alone opening a sentence ("A. Smith", "I.") is no label
+    // unless brackets or `option` mark it, or a bracket follows it.
+    if digits == 0 && !bracketed && !named && !after.starts_with(')') {
+        return None;
+    }
+    Some((label, marked.trim_start()))
+}
+
 fn after_list_mark(line: &str) -> Option<&str> {
     if let Some(rest) = line
         .strip_prefix(['-', '*', '•'])

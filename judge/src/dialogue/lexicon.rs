@@ -856,8 +856,7 @@ pub(crate) const ANSWER_LABEL_REACH: usize = 3;
 /// Marks that end the phrase an answer word stands in: between a field's
 /// name and a *yes* or *no* past one of them, the answer is no longer the
 /// field's ("no bags, travel insurance included").
-pub(crate) const PHRASE_BREAKS: &[char] =
-    &[',', ';', '.', '!', '?', '(', ')', '[', ']', '{', '}', '\n'];
+pub(crate) const PHRASE_BREAKS: &[u8] = b",;.!?()[]{}\n";
 
 /// What a reply says to answer every question of a turn at once ("Yes to
 /// both", "both please", "yes to all of them").
@@ -1620,6 +1619,10 @@ pub(crate) const PICK_WORDS: &[&str] = &[
     "just", "only", "all", "except", "but", "the", "one", "ones", "please", "pls", "thanks",
     "thank", "you", "thx", "and",
 ];
+
+/// Words a reply picks a labelled option by ("option 1", "choice b",
+/// "number 2").
+pub(crate) const OPTION_WORDS: &[&str] = &["option", "choice", "number"];
 
 /// Ordinals a reply picks an item of a list of options by, with its
 /// place ("the third one", "2nd").

@@ -1222,6 +1222,7 @@ fn markers_of(turn: &Turn, asked: Option<&AskedWords>) -> (Markers, Answer) {
         let said = asked.and_then(|asked| {
             stance::ordered_as_yes(sentences, asked)
                 .or_else(|| stance::picked_as_yes(sentences, asked))
+                .or_else(|| stance::picked_option_as_yes(sentences, asked))
         });
         match said {
             Some(said) => by_items(&said),
@@ -2664,6 +2665,41 @@ mod tests {
         ] {
             let summary = format!("{request} {about_it}");
             assert!(given(&summary, "Yes please!"), "{about_it}");
+        }
+    }
+
+    /// A reply picking, by its label or place, the one labelled option
+    /// that does the action (the others keep things as they are) is the
+    /// yes it stands for; a pick of a keeping option, of a label the
+    /// request never wrote, or of one of two options both doing the action
+    /// is none.
+    #[test]
+    fn a_pick_of_the_one_option_doing_the_action_is_its_yes() {
+        let lexicon = lexicon_of(&[&["cancel"], &["upgrade"]]);
+        let reply_to = |request: &str, reply: &str| reply_cues(&lexicon, request, reply).reply;
+        let keep_or_cancel = "Booking HB-1234 is refundable. Two options:\n1) Cancel booking \
+                              HB-1234 now; $212 goes back to your Visa ending 4417.\n2) Keep \
+                              the booking as it is.\nWhich would you prefer?";
+        let lettered = "Booking HB-1234 is refundable.\n(a) Leave HB-1234 as it is\n(b) Cancel \
+                        it and refund $212 to the Visa ending 4417\nWhich one?";
+        for (request, reply) in [
+            (keep_or_cancel, "Option 1 - cancel it please."),
+            (keep_or_cancel, "1"),
+            (keep_or_cancel, "The first one."),
+            (lettered, "Option (b)"),
+            (lettered, "Option (b)."),
+        ] {
+            assert_eq!(reply_to(request, reply), Reply::Affirms, "{reply}");
+        }
+        let both_act = "Two options:\n1) Upgrade HB-1234 to a suite for $90.\n2) Upgrade \
+                        HB-1234 to a deluxe room for $40.\nWhich would you like?";
+        for (request, reply) in [
+            (keep_or_cancel, "Option 2."),
+            (keep_or_cancel, "Option 3."),
+            (lettered, "(a)"),
+            (both_act, "Option 1."),
+        ] {
+            assert_ne!(reply_to(request, reply), Reply::Affirms, "{reply}");
         }
     }
 

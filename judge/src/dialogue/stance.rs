@@ -1908,6 +1908,20 @@ pub(crate) fn picked_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec
     picks.then(|| with_yes_at(&joined, 0, 0, asked))
 }
 
+/// A reply saying no yes that opens with a pick, by its label or place, of
+/// an option the latest request for a decision labelled line by line,
+/// where that option proposes the action: read with the yes it stands for
+/// ("Option 1 - add the third bag, please." to "1) Add one bag … 2) Keep
+/// it at 2 bags" as "Yes, option 1 - add …"). A pick of an option keeping
+/// things as they are, or of none, is left as it is.
+pub(crate) fn picked_option_as_yes(read: &[Sentence], asked: &AskedWords) -> Option<Vec<Sentence>> {
+    let first = read.first().filter(|sentence| !sentence.question)?;
+    let words = skip_fillers(first.words());
+    asked
+        .picked_option_proposes(words)?
+        .then(|| with_yes_at(read, 0, first.words().len() - words.len(), asked))
+}
+
 /// Words making an ordered object another than the one named ("the other
 /// order", "another card").
 const OTHER_RECORD: &[&str] = &["other", "another", "different", "else"];

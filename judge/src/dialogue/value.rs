@@ -107,6 +107,7 @@ impl TokenText {
     }
 
     /// Whether the tokens from `at` on open with `words`.
+    #[inline]
     fn opens_at(&self, at: usize, words: &[ValueToken], across_phrases: bool) -> bool {
         self.spans.get(at..).is_some_and(|rest| {
             rest.len() >= words.len()
@@ -114,6 +115,7 @@ impl TokenText {
                     self.text.as_bytes().get(start..end) == Some(word.as_bytes())
                 })
                 && (across_phrases
+                    || words.len() < 2
                     || rest
                         .get(..words.len())
                         .unwrap_or_default()
@@ -130,10 +132,10 @@ impl TokenText {
             return false;
         };
         *start <= self.turn_len
-            && self
-                .text
-                .get(*end..*start)
-                .is_some_and(|gap| gap.contains(PHRASE_BREAKS))
+            && self.text.as_bytes().get(*end..*start).is_some_and(|gap| {
+                // Most words stand one space apart.
+                gap != b" " && gap.iter().any(|&b| breaks_phrase(b))
+            })
     }
 
     /// Where `words` (at least one) start among the tokens: every
@@ -656,7 +658,7 @@ impl ReadTurn {
         // A label stands before the answer, across spaces and label marks
         // (`:`, `-`, `*`), never across a phrase's end.
         for before in (at.saturating_sub(ANSWER_LABEL_REACH)..at).rev() {
-            if !self.one_phrase(before, |gap| !gap.contains(PHRASE_BREAKS)) {
+            if !self.one_phrase(before, |gap| !gap.bytes().any(breaks_phrase)) {
                 break;
             }
             if named(before) {
@@ -1110,11 +1112,14 @@ impl ReadValue {
     #[must_use]
     pub fn new(value: &str) -> Self {
         let value = value.trim();
+        let tokens = value_tokens(value);
+        // Only a value of several words can span phrases.
+        let spans_phrases = tokens.len() >= 2 && value.bytes().any(breaks_phrase);
         ReadValue {
-            tokens: value_tokens(value),
+            tokens,
             amount: parse_amount(value),
             date: parse_iso_date(value),
-            spans_phrases: value.contains(PHRASE_BREAKS),
+            spans_phrases,
         }
     }
 
@@ -1206,6 +1211,29 @@ pub(crate) fn value_tokens(text: &str) -> Vec<ValueToken> {
         });
     });
     tokens
+}
+
+/// Which bytes end a phrase ([`PHRASE_BREAKS`]), by byte.
+// Built at compile time: an index out of bounds fails the build, it cannot
+// panic at run time.
+#[allow(clippy::indexing_slicing)]
+const PHRASE_BREAK_BYTES: [bool; 256] = {
+    let mut breaks = [false; 256];
+    let mut at = 0;
+    while at < PHRASE_BREAKS.len() {
+        breaks[PHRASE_BREAKS[at] as usize] = true;
+        at += 1;
+    }
+    breaks
+};
+
+/// Whether the byte `b` ends a phrase: a comma, a full stop, a bracket, a
+/// line's end ([`PHRASE_BREAKS`]).
+fn breaks_phrase(b: u8) -> bool {
+    PHRASE_BREAK_BYTES
+        .get(usize::from(b))
+        .copied()
+        .unwrap_or(false)
 }
 
 /// What an ASCII byte is to [`scan`], as bits: it joins a value token
