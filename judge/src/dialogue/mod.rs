@@ -2602,16 +2602,20 @@ mod tests {
         }
     }
 
+    /// Whether `reply` consents to the return of #W9300146 that `summary`
+    /// asks about.
+    fn return_consented(summary: &str, reply: &str) -> bool {
+        let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
+        consent(&turns, &["#W9300146", "return"]).is_given()
+    }
+
     /// A summary stated as a statement, then one question offering a
     /// service of its own on an object of its own: a yes answers the
     /// offer. A question whose generic verb takes the plan ("send this
     /// through", "issue this refund") still asks about the action.
     #[test]
     fn a_lone_question_offering_a_service_of_its_own_asks_nothing_of_the_action() {
-        let given = |summary: &str, reply: &str| {
-            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
-            consent(&turns, &["#W9300146", "return"]).is_given()
-        };
+        let given = return_consented;
         let statement =
             "Return on #W9300146: Backpack, $208.43, refunded to your Visa ending 1198.";
         for offer in [
@@ -2643,10 +2647,7 @@ mod tests {
     /// object the particle changes nothing.
     #[test]
     fn a_plan_verb_with_a_particle_of_its_own_offers_a_service() {
-        let given = |summary: &str, reply: &str| {
-            let turns = [turn(1, Role::Agent, summary), turn(2, Role::User, reply)];
-            consent(&turns, &["#W9300146", "return"]).is_given()
-        };
+        let given = return_consented;
         let request = "Return on #W9300146: Backpack, $208.43, refunded to your Visa ending \
                        1198. Shall I submit the return?";
         for offer in [
