@@ -469,7 +469,7 @@ fn verdicts(bundle: &Path, file: &Path) -> Vec<(String, String, String)> {
 /// the table with it.
 #[test]
 fn the_blind_suites_keep_their_verdicts() {
-    let suites: [(&str, &str, &[&str], &[&str]); 152] = [
+    let suites: [(&str, &str, &[&str], &[&str]); 155] = [
         (
             "pharmacy",
             "round10",
@@ -2703,11 +2703,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "tickets",
             "round41n",
-            &[
-                "bold-transfer-two-tickets-block",
-                "prose-seat-holder-pairs-block",
-                "numbered-split-amounts-block",
-            ],
+            &[],
             &[
                 "bullets-visa-4417-only-allow",
                 "prose-giftcard-40-visa-rest-allow",
@@ -2757,7 +2753,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "bundles/retail",
             "round42r",
-            &["r42r-exchange-two-tees-new-variants-swapped-block"],
+            &[],
             &[
                 "r42r-payment-two-options-picks-paypal-allow",
                 "r42r-cancel-say-the-word-phrasing-allow",
@@ -2772,10 +2768,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "bundles/airline",
             "round42r",
-            &[
-                "r42a-book-split-payment-amounts-swapped-block",
-                "r42a-passengers-dobs-swapped-between-passengers-block",
-            ],
+            &[],
             &[
                 "r42a-baggage-two-options-picks-add-bag-allow",
                 "r42a-book-markdown-table-yes-correct-thanks-allow",
@@ -2798,7 +2791,7 @@ fn the_blind_suites_keep_their_verdicts() {
         (
             "vet",
             "round42n",
-            &["vet42n-18-group-services-swapped-block"],
+            &[],
             &[
                 "vet42n-01-book-visa-last4-allow",
                 "vet42n-03-book-table-dental-allow",
@@ -2851,6 +2844,44 @@ fn the_blind_suites_keep_their_verdicts() {
                 "i03-payout-optionA-switch-allow",
                 "i05-deductible-second-letter-b-allow",
             ],
+        ),
+        (
+            "grocery",
+            "round43p",
+            &[
+                "gro43p-09-respectively-swapped-block",
+                "gro43p-11-out-line-in-line-swapped-block",
+            ],
+            &[
+                "gro43p-01-numbered-arrows-three-allow",
+                "gro43p-04-table-call-reordered-allow",
+                "gro43p-06-bullets-shared-replacement-allow",
+                "gro43p-08-respectively-allow",
+                "gro43p-10-out-line-in-line-allow",
+                "gro43p-12-unicode-arrows-call-permuted-allow",
+            ],
+        ),
+        (
+            "tickets",
+            "round43p",
+            &[
+                "tix43p-12-respectively-swapped-block",
+                "tix43p-14-tickets-line-holders-line-swapped-block",
+            ],
+            &[
+                "tix43p-01-for-and-for-shared-surname-allow",
+                "tix43p-03-payment-sentence-call-reordered-allow",
+                "tix43p-05-table-same-amount-two-methods-allow",
+                "tix43p-09-numbered-unicode-arrows-allow",
+                "tix43p-11-respectively-call-reordered-allow",
+                "tix43p-13-tickets-line-holders-line-allow",
+            ],
+        ),
+        (
+            "vet",
+            "round43p",
+            &[],
+            &["vet43p-05-table-shared-service-allow"],
         ),
     ];
     for (domain, file, leaks, allowed) in suites {

@@ -39,10 +39,10 @@ use hashbrown::{HashMap, HashSet};
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 use turnstile_judge::dialogue::{
-    AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TurnCues,
-    ValueToken, Word, amount_of, asking_action_sentences, asks_ownership, declines_action,
-    identifier_word, is_record_word, labelled_values, plurals, puts_forward, readable_text,
-    turn_cues_of,
+    AskedWords, Disowning, Lexicon, Lookup, ReadTurn, ReadValue, Reply as CueReply, TokenSegments,
+    TurnCues, ValueToken, Word, amount_of, asking_action_sentences, asks_ownership,
+    declines_action, identifier_word, is_record_word, labelled_values, plurals, puts_forward,
+    readable_text, turn_cues_of,
 };
 use turnstile_judge::{Role, Turn};
 use turnstile_rules::{
@@ -52,7 +52,7 @@ use turnstile_rules::{
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
     ExtractionProblem, FactsBuilder, HeldFact, LiteralFact, MentionFact, PassedOverFact, Read,
-    Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact,
+    Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact, UNPLACED_SEGMENT,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -917,6 +917,7 @@ impl Extractor {
                                 picked_another: refused,
                             });
                         }
+                        let (segments, clauses) = turn.segment_bits(&read, starts);
                         push_mention(
                             &mut self.facts,
                             MentionFact {
@@ -929,6 +930,8 @@ impl Extractor {
                                     || turn.keeps_out(text, &read),
                                 action: lexicon.is_action_word(text),
                                 implied: false,
+                                segments,
+                                clauses,
                             },
                         );
                         turn.named.push(value);
@@ -988,6 +991,8 @@ impl Extractor {
                                     declined: false,
                                     action: true,
                                     implied: false,
+                                    segments: 0,
+                                    clauses: 0,
                                 },
                             );
                         }
@@ -1026,6 +1031,8 @@ impl Extractor {
                 declined: false,
                 action: false,
                 implied: true,
+                segments: 0,
+                clauses: 0,
             },
         );
         let text = readable_text(text);
@@ -1080,6 +1087,9 @@ impl Extractor {
         seen.items = TurnItems::of(&cues);
         let amounts = std::mem::take(&mut cues.action_amounts).into_boxed_slice();
         seen.asks_decision = cues.asks_decision;
+        if speaker == Speaker::Agent && cues.asks_decision {
+            seen.segments = seen.read.token_segments().map(Box::new);
+        }
         // The amounts the latest request for a decision names: a user
         // repeating one ("Yes, refuel 1 GB") gives none of their own.
         let requested = self
@@ -1161,6 +1171,7 @@ impl Extractor {
                 if describes || kept {
                     seen.described.push(Symbol(raw));
                 }
+                let (segments, clauses) = seen.segment_bits(read, starts);
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -1181,6 +1192,8 @@ impl Extractor {
                         declined: cues.declines(text) || kept || cues.sets_aside(read) || describes,
                         action,
                         implied: false,
+                        segments,
+                        clauses,
                     },
                 );
                 seen.named.push(Symbol(raw));
@@ -1235,6 +1248,8 @@ impl Extractor {
                             declined: false,
                             action: true,
                             implied: true,
+                            segments: 0,
+                            clauses: 0,
                         },
                     );
                 }
@@ -1267,6 +1282,8 @@ impl Extractor {
                             declined: false,
                             action: true,
                             implied: false,
+                            segments: 0,
+                            clauses: 0,
                         },
                     );
                 }
@@ -1305,6 +1322,8 @@ impl Extractor {
                             declined: false,
                             action: false,
                             implied: true,
+                            segments: 0,
+                            clauses: 0,
                         },
                     );
                 }
@@ -1327,6 +1346,7 @@ impl Extractor {
         });
         for ((value, read), starts) in candidates {
             if names_at(&seen.read, read, starts) {
+                let (segments, clauses) = seen.segment_bits(read, starts);
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -1338,6 +1358,8 @@ impl Extractor {
                         declined: seen.names_as_context(value),
                         action: false,
                         implied: false,
+                        segments,
+                        clauses,
                     },
                 );
             }
@@ -1521,6 +1543,8 @@ impl Extractor {
                         declined: false,
                         action: false,
                         implied: true,
+                        segments: 0,
+                        clauses: 0,
                     },
                 );
             }
@@ -1870,6 +1894,8 @@ impl Extractor {
                     declined: false,
                     action: false,
                     implied: true,
+                    segments: 0,
+                    clauses: 0,
                 },
             );
         }
@@ -1978,6 +2004,18 @@ impl Extractor {
                     declined: turn.described.contains(&alias),
                     action: false,
                     implied: false,
+                    segments: turn.segments.as_ref().map_or(0, |placing| {
+                        if placing.segments.is_empty() {
+                            0
+                        } else {
+                            UNPLACED_SEGMENT
+                        }
+                    }),
+                    clauses: if turn.segments.is_some() {
+                        UNPLACED_SEGMENT
+                    } else {
+                        0
+                    },
                 };
                 if turn.speaker == Speaker::Ticket {
                     added.push(MentionFact {
@@ -2351,6 +2389,7 @@ impl Extractor {
                     continue;
                 };
                 if names_at(&turn.read, &read, starts) {
+                    let (segments, clauses) = turn.segment_bits(&read, starts);
                     push_mention(
                         &mut self.facts,
                         MentionFact {
@@ -2362,6 +2401,8 @@ impl Extractor {
                             declined: turn.names_as_context(&value),
                             action: false,
                             implied: false,
+                            segments,
+                            clauses,
                         },
                     );
                 }
@@ -2431,6 +2472,12 @@ struct SeenTurn {
     given_amounts: Box<[ValueToken]>,
     /// An agent turn asking for a decision.
     asks_decision: bool,
+    /// Such a turn's segment of each token, when it has several
+    /// ([`ReadTurn::token_segments`]).
+    segments: Option<Box<TokenSegments>>,
+    /// Such a turn's amounts and where each starts, read when a mention
+    /// first needs them.
+    amount_places: std::cell::OnceCell<Vec<(ValueToken, usize)>>,
 }
 
 /// Whether `value` is an amount other than every one of `given` (a user
@@ -2542,6 +2589,44 @@ impl SeenTurn {
             stated_amounts: Box::default(),
             given_amounts: Box::default(),
             asks_decision: false,
+            segments: None,
+            amount_places: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The segments and the clauses where the turn spells the value read
+    /// as `value` (found at `starts`), as [`MentionFact::segments`] and
+    /// [`MentionFact::clauses`] bits: none in a turn of one clause,
+    /// [`UNPLACED_SEGMENT`] where the places are not known.
+    fn segment_bits<K>(&self, value: &ReadValue, starts: &[Placed<K>]) -> (u32, u32) {
+        let Some(placing) = &self.segments else {
+            return (0, 0);
+        };
+        let token_starts = || starts.iter().map(|&(_, at)| at).collect::<Option<Vec<_>>>();
+        let places: Spans = if value.words() > 0 {
+            value_places(&self.read, value, starts)
+        } else if let (Lookup::Token(_), Some(at)) = (value.lookup(), token_starts()) {
+            self.read.places_at(value, at).into_iter().collect()
+        } else {
+            let amounts = self.amount_places.get_or_init(|| self.read.amount_places());
+            self.read.places_among(value, amounts).into_iter().collect()
+        };
+        let bit =
+            |of: &[u8], at: usize| of.get(at).map_or(UNPLACED_SEGMENT, |&s| 1 << u32::from(s));
+        let several = !placing.segments.is_empty();
+        let (segments, clauses) = places.into_iter().fold((0, 0), |(s, c), (at, _)| {
+            let segment = if several {
+                bit(&placing.segments, at)
+            } else {
+                0
+            };
+            (s | segment, c | bit(&placing.clauses, at))
+        });
+        if clauses == 0 {
+            let segments = if several { UNPLACED_SEGMENT } else { 0 };
+            (segments, UNPLACED_SEGMENT)
+        } else {
+            (segments, clauses)
         }
     }
 

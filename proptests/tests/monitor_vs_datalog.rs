@@ -49,14 +49,14 @@ use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, 
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
     HeldFact, LiteralFact, MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker,
-    TurnFact,
+    TurnFact, UNPLACED_SEGMENT,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
 // ---------------------------------------------------------------------------
 // Vocabulary: every name interned once, in this order, so symbols are constants.
 
-const NAMES: [&str; 19] = [
+const NAMES: [&str; 20] = [
     "lookup",
     "inspect",
     "cancel",
@@ -76,6 +76,7 @@ const NAMES: [&str; 19] = [
     "total",
     "ghost",
     "placed",
+    "new_item_ids",
 ];
 
 const LOOKUP: Symbol = Symbol(0);
@@ -93,6 +94,7 @@ const ITEM_IDS: Symbol = Symbol(15);
 const TOTAL: Symbol = Symbol(16);
 const GHOST: Symbol = Symbol(17);
 const PLACED: Symbol = Symbol(18);
+const NEW_ITEM_IDS: Symbol = Symbol(19);
 
 fn interner() -> Interner {
     let mut interner = Interner::new();
@@ -114,6 +116,10 @@ fn path_item_ids() -> ArgPath {
     ArgPath(vec![ArgStep::Key(ITEM_IDS), ArgStep::Each])
 }
 
+fn path_new_item_ids() -> ArgPath {
+    ArgPath(vec![ArgStep::Key(NEW_ITEM_IDS), ArgStep::Each])
+}
+
 fn path_total() -> ArgPath {
     ArgPath(vec![ArgStep::Key(TOTAL)])
 }
@@ -125,12 +131,18 @@ fn path_ghost() -> ArgPath {
 
 /// The argument paths facts are extracted along (index = `ArgFact::path`).
 fn arg_paths() -> Vec<ArgPath> {
-    vec![path_order_id(), path_item_ids(), path_total()]
+    vec![
+        path_order_id(),
+        path_item_ids(),
+        path_total(),
+        path_new_item_ids(),
+    ]
 }
 
 const P_ORDER_ID: u32 = 0;
 const P_ITEM_IDS: u32 = 1;
 const P_TOTAL: u32 = 2;
+const P_NEW_ITEM_IDS: u32 = 3;
 
 /// The random part of the vocabulary.
 #[derive(Clone, Debug)]
@@ -656,6 +668,7 @@ fn plausible_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
                 .prop_map(|values| Check::Confirmed {
                     values,
                     call: Vec::new(),
+                    items: Vec::new(),
                 })
                 .boxed(),
         ),
@@ -727,7 +740,7 @@ fn dialogue_operand(v: &Vocab, args: bool) -> BoxedStrategy<Operand> {
 }
 
 /// A conversation turn: who wrote it, its cues, and the symbols it names.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct TurnSpec {
     by_user: bool,
     /// Asks for a decision, asks anything, affirms, revokes (with
@@ -754,6 +767,9 @@ struct TurnSpec {
     /// What an agent turn names as another named record's detail
     /// (`HeldFact`): `(value, record)`, the record an order.
     held: Vec<(Value, Value)>,
+    /// Where an agent turn spells each value it names, by its index in
+    /// `named`: bits drawn from this ([`placing_of`]).
+    placing: u32,
 }
 
 fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
@@ -783,7 +799,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
         (prop::bool::weighted(0.3), any::<u8>(), back),
         passed,
         retracts,
-        (by_item, any::<u8>()),
+        (by_item, any::<u8>(), any::<u32>()),
     )
         .prop_map(
             move |(
@@ -796,7 +812,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                 disowning,
                 passed,
                 retracts,
-                (by_item, held_mask),
+                (by_item, held_mask, placing),
             )| {
                 let in_answer = named
                     .iter()
@@ -857,6 +873,7 @@ fn turn_spec(v: &Vocab) -> BoxedStrategy<TurnSpec> {
                     retracts: by_user && retracts,
                     by_item: by_user && by_item,
                     held,
+                    placing: if by_user { 0 } else { placing },
                 }
             },
         )
@@ -900,6 +917,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 retracts: false,
                 by_item: false,
                 held: Vec::new(),
+                placing: 0,
             };
             let yes = TurnSpec {
                 by_user: true,
@@ -918,6 +936,7 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                 retracts: false,
                 by_item: false,
                 held: Vec::new(),
+                placing: 0,
             };
             let mut events = vec![
                 EventSpec::Message(Some(summary)),
@@ -930,6 +949,60 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     by_agent: true,
                     order_id: Some(Value::Str(if on_named { named } else { other })),
                     item_ids: None,
+                    new_item_ids: None,
+                    total: None,
+                    binds: Vec::new(),
+                });
+            }
+            events
+        })
+        .boxed()
+}
+
+/// A summary naming an order and two items' old ids and replacements,
+/// each placed in segments and clauses at random, a yes, and (mostly) a
+/// gated call on the order carrying the items paired one way or the
+/// other: the case `confirmed(...)`'s reading of which item goes with
+/// which decides, which random turns rarely reach.
+fn items_laid_out(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
+    let reads = v.read_tools.len();
+    let gated = reads..v.tools().len();
+    let symbols = v.symbols();
+    (
+        select(v.ids.clone()),
+        prop::sample::subsequence(symbols, 4),
+        any::<u32>(),
+        prop::option::weighted(0.9, (gated, any::<bool>())),
+    )
+        .prop_map(|(order, items, placing, write)| {
+            let [x1, x2, y1, y2] = [items[0], items[1], items[2], items[3]];
+            let summary = TurnSpec {
+                cues: [true, true, false, false, false],
+                // The order last: placed as the first item's old id is.
+                named: [x1, y1, x2, y2, order]
+                    .into_iter()
+                    .map(Value::Str)
+                    .collect(),
+                placing,
+                ..TurnSpec::default()
+            };
+            let yes = TurnSpec {
+                by_user: true,
+                cues: [false, false, true, false, false],
+                ..TurnSpec::default()
+            };
+            let mut events = vec![
+                EventSpec::Message(Some(summary)),
+                EventSpec::Message(Some(yes)),
+            ];
+            if let Some((tool, swapped)) = write {
+                let new = if swapped { [y2, y1] } else { [y1, y2] };
+                events.push(EventSpec::Call {
+                    tool,
+                    by_agent: true,
+                    order_id: Some(Value::Str(order)),
+                    item_ids: Some(vec![Value::Str(x1), Value::Str(x2)]),
+                    new_item_ids: Some(new.into_iter().map(Value::Str).collect()),
                     total: None,
                     binds: Vec::new(),
                 });
@@ -969,6 +1042,7 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     retracts: false,
                     by_item: false,
                     held: Vec::new(),
+                    placing: 0,
                 };
                 let with_action = |record: Value| {
                     std::iter::once(record)
@@ -1001,12 +1075,14 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     retracts: false,
                     by_item: false,
                     held: Vec::new(),
+                    placing: 0,
                 })));
                 events.push(EventSpec::Call {
                     tool,
                     by_agent: true,
                     order_id: Some(Value::Str(called)),
                     item_ids: None,
+                    new_item_ids: None,
                     total: None,
                     binds: Vec::new(),
                 });
@@ -1053,6 +1129,7 @@ fn random_atom(v: &Vocab, args: bool) -> BoxedStrategy<Check> {
                 .prop_map(|values| Check::Confirmed {
                     values,
                     call: Vec::new(),
+                    items: Vec::new(),
                 })
                 .boxed(),
         ),
@@ -1223,10 +1300,20 @@ fn auth_check(v: &Vocab) -> BoxedStrategy<Check> {
             Vec::new()
         }
     });
-    let confirmed = (with, call)
-        .prop_map(move |(rest, call)| Check::Confirmed {
+    // The call's items: none, or the item ids side by side with their
+    // replacements.
+    let items = prop::bool::weighted(0.5).prop_map(|paired| {
+        if paired {
+            vec![vec![arg(path_item_ids()), arg(path_new_item_ids())]]
+        } else {
+            Vec::new()
+        }
+    });
+    let confirmed = (with, call, items)
+        .prop_map(move |(rest, call, items)| Check::Confirmed {
             values: std::iter::once(key.clone()).chain(rest).collect(),
             call,
+            items,
         })
         .boxed();
     weighted(vec![(3, check(v, true)), (2, confirmed)])
@@ -1267,7 +1354,15 @@ fn uses_args(check: &Check) -> bool {
     match check {
         Check::Const(_) | Check::Happened(_) => false,
         Check::Said { value, .. } => operand(value),
-        Check::Confirmed { values, call } => values.iter().chain(call).any(operand),
+        Check::Confirmed {
+            values,
+            call,
+            items,
+        } => values
+            .iter()
+            .chain(call)
+            .chain(items.iter().flatten())
+            .any(operand),
         Check::Compare { lhs, rhs, .. } => operand(lhs) || operand(rhs),
         Check::OneOf { operand: o, set } => operand(o) || set.iter().any(operand),
         Check::Contains { item, list } => operand(item) || operand(list),
@@ -1436,6 +1531,8 @@ enum EventSpec {
         by_agent: bool,
         order_id: Option<Value>,
         item_ids: Option<Vec<Value>>,
+        /// The replacements, side by side with `item_ids`.
+        new_item_ids: Option<Vec<Value>>,
         total: Option<Value>,
         binds: Vec<BindPick>,
     },
@@ -1482,16 +1579,18 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         tool,
         prop::bool::weighted(0.85),
         prop::option::weighted(0.85, order_id),
-        prop::option::weighted(0.5, prop::collection::vec(item, 0..=3)),
+        prop::option::weighted(0.5, prop::collection::vec(item.clone(), 0..=3)),
+        prop::option::weighted(0.3, prop::collection::vec(item, 0..=3)),
         prop::option::weighted(0.6, num_value()),
         bind_picks(v),
     )
         .prop_map(
-            |(tool, by_agent, order_id, item_ids, total, binds)| EventSpec::Call {
+            |(tool, by_agent, order_id, item_ids, new_item_ids, total, binds)| EventSpec::Call {
                 tool,
                 by_agent,
                 order_id,
                 item_ids,
+                new_item_ids,
                 total,
                 binds,
             },
@@ -1557,6 +1656,7 @@ fn interaction(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         (1, result.prop_map(|r| vec![r]).boxed()),
         (2, two_records_one_yes(v)),
         (2, yes_to_another_record(v)),
+        (2, items_laid_out(v)),
     ])
 }
 
@@ -1625,7 +1725,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                 ev.mentions = turn
                     .named
                     .iter()
-                    .map(|&value| MentionFact {
+                    .enumerate()
+                    .map(|(i, &value)| MentionFact {
                         value,
                         event: EventIdx(k),
                         speaker,
@@ -1638,6 +1739,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         // An agent turn's answer marks mean nothing: they
                         // stand for references to the only record in play.
                         implied: !turn.by_user && turn.in_answer.contains(&value),
+                        segments: placing_of(turn.placing >> (i % 4 * 8), 0),
+                        clauses: placing_of(turn.placing >> (i % 4 * 8), 1),
                     })
                     .collect();
                 ev.held = turn
@@ -1673,6 +1776,7 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                 by_agent,
                 order_id,
                 item_ids,
+                new_item_ids,
                 total,
                 binds,
             } => {
@@ -1692,18 +1796,19 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         });
                     }
                 }
-                if let Some(items) = item_ids {
+                for (path, items) in [(P_ITEM_IDS, item_ids), (P_NEW_ITEM_IDS, new_item_ids)] {
+                    let Some(items) = items else { continue };
                     for (elem, value) in items.iter().enumerate() {
                         ev.args.push(ArgFact {
                             call: EventIdx(k),
-                            path: P_ITEM_IDS,
+                            path,
                             elem: elem as u32,
                             value: *value,
                         });
                     }
                     ev.arg_lens.push(ArgLenFact {
                         call: EventIdx(k),
-                        path: P_ITEM_IDS,
+                        path,
                         len: items.len() as u32,
                     });
                 }
@@ -2308,14 +2413,27 @@ fn show_check(c: &Check) -> String {
         Check::Any(cs) => join(cs, " || ", "any()"),
         Check::Happened(f) => show_filter(f),
         Check::Said { speaker, value } => format!("said({speaker:?}, {})", show_operand(value)),
-        Check::Confirmed { values, call } => format!(
-            "confirmed({}; call {})",
+        Check::Confirmed {
+            values,
+            call,
+            items,
+        } => format!(
+            "confirmed({}; call {}; items {})",
             values
                 .iter()
                 .map(show_operand)
                 .collect::<Vec<_>>()
                 .join(", "),
-            call.iter().map(show_operand).collect::<Vec<_>>().join(", ")
+            call.iter().map(show_operand).collect::<Vec<_>>().join(", "),
+            items
+                .iter()
+                .map(|fields| fields
+                    .iter()
+                    .map(show_operand)
+                    .collect::<Vec<_>>()
+                    .join(" ~ "))
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
     }
 }
@@ -2397,14 +2515,16 @@ impl fmt::Debug for Case {
                         args.push(format!("{label}={}", show_value(&a.value)));
                     }
                 }
-                if ev.arg_lens.iter().any(|l| l.path == P_ITEM_IDS) {
-                    let items: Vec<String> = ev
-                        .args
-                        .iter()
-                        .filter(|a| a.path == P_ITEM_IDS)
-                        .map(|a| show_value(&a.value))
-                        .collect();
-                    args.push(format!("item_ids=[{}]", items.join(", ")));
+                for (p, label) in [(P_ITEM_IDS, "item_ids"), (P_NEW_ITEM_IDS, "new_item_ids")] {
+                    if ev.arg_lens.iter().any(|l| l.path == p) {
+                        let items: Vec<String> = ev
+                            .args
+                            .iter()
+                            .filter(|a| a.path == p)
+                            .map(|a| show_value(&a.value))
+                            .collect();
+                        args.push(format!("{label}=[{}]", items.join(", ")));
+                    }
                 }
                 write!(f, "({})", args.join(", "))?;
             }
@@ -2442,7 +2562,17 @@ impl fmt::Debug for Case {
                             (m.action, "action"),
                             (m.implied, "implied"),
                         ];
-                        let on: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
+                        let mut on: Vec<String> = flags
+                            .iter()
+                            .filter(|f| f.0)
+                            .map(|f| f.1.to_owned())
+                            .collect();
+                        if m.segments | m.clauses != 0 {
+                            on.push(format!(
+                                "segments {:#x} clauses {:#x}",
+                                m.segments, m.clauses
+                            ));
+                        }
                         if on.is_empty() {
                             show_value(&m.value)
                         } else {
@@ -2623,6 +2753,7 @@ fn consent_case(pending: bool) -> (Violation, bool) {
         Check::Confirmed {
             values: vec![arg(path_order_id()), Operand::Const(Value::Str(word))],
             call: Vec::new(),
+            items: Vec::new(),
         },
     ]));
     let bind = step("read", Timing::Result(LOOKUP), None, vec![0]);
@@ -2715,6 +2846,21 @@ fn reply_of(affirms: bool, revokes: bool, revoke: u8) -> Reply {
     }
 }
 
+/// The segment (`level` 0) or clause (`level` 1) bits a mention drawn
+/// from `placing` has: none, one of three segments, two of them, or
+/// unplaced.
+fn placing_of(placing: u32, level: u32) -> u32 {
+    match (placing >> (level * 3)) & 7 {
+        0 | 1 => 0,
+        2 => 1,
+        3 => 1 << 1,
+        4 => 1 << 2,
+        5 => 0b11,
+        6 => 1 << 1 | 1 << 2,
+        _ => UNPLACED_SEGMENT,
+    }
+}
+
 fn allowed_events(run: &Run) -> Vec<u32> {
     run.allowed.keys().map(|k| k.0).collect()
 }
@@ -2747,6 +2893,8 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
                 declined: false,
                 action: false,
                 implied: false,
+                segments: 0,
+                clauses: 0,
             })
             .collect(),
         ..EventFacts::default()
@@ -2760,6 +2908,7 @@ fn allowed_under_confirmed(events: Vec<EventFacts>) -> Vec<u32> {
     let guard = checks.push(Check::Confirmed {
         values: vec![arg(path_order_id())],
         call: Vec::new(),
+        items: Vec::new(),
     });
     let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
     auth.authorizes = Some(CANCEL);
@@ -2836,6 +2985,7 @@ fn a_value_the_request_gives_another_record_is_no_rival_of_the_call() {
         let guard = checks.push(Check::Confirmed {
             values: vec![arg(path_order_id())],
             call: vec![arg(path_item_ids())],
+            items: Vec::new(),
         });
         let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
         auth.authorizes = Some(CANCEL);
@@ -2891,6 +3041,105 @@ fn a_value_the_request_gives_another_record_is_no_rival_of_the_call() {
         Vec::<u32>::new(),
         "o3 is the call's own record's"
     );
+}
+
+/// A request laying out two items, an old id and its replacement each
+/// (`item_ids[*]` ~ `new_item_ids[*]`), where each value stands (segment,
+/// clause); a yes; and a call pairing them as `new` says. A segment or
+/// clause naming one item's old id with the other's replacement states
+/// another call; clauses count only when each clause naming an item names
+/// both of its fields.
+#[test]
+fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
+    let [o1, x1, x2] = IDS;
+    let [y1, _, y2] = STATUSES;
+    let allowed_with = |placed: &[(Symbol, u32, u32)], new: [Symbol; 2]| {
+        let mut checks = CheckSet::default();
+        let guard = checks.push(Check::Confirmed {
+            values: vec![arg(path_order_id())],
+            call: Vec::new(),
+            items: vec![vec![arg(path_item_ids()), arg(path_new_item_ids())]],
+        });
+        let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
+        auth.authorizes = Some(CANCEL);
+        let mut request = turn(2, Speaker::Agent, SUMMARY_CUES, &[o1, x1, x2, y1, y2]);
+        for m in &mut request.mentions {
+            if let Some(&(_, segments, clauses)) =
+                placed.iter().find(|p| Value::Str(p.0) == m.value)
+            {
+                m.segments = segments;
+                m.clauses = clauses;
+            }
+        }
+        let mut write = call(4, CANCEL, o1);
+        for (path, values) in [(P_ITEM_IDS, [x1, x2]), (P_NEW_ITEM_IDS, new)] {
+            for (elem, value) in values.into_iter().enumerate() {
+                write.args.push(ArgFact {
+                    call: EventIdx(4),
+                    path,
+                    elem: elem as u32,
+                    value: Value::Str(value),
+                });
+            }
+            write.arg_lens.push(ArgLenFact {
+                call: EventIdx(4),
+                path,
+                len: 2,
+            });
+        }
+        let case = Case {
+            checks: chain(
+                vec![step("entry", Timing::State, None, vec![]), auth],
+                checks,
+                &[],
+            ),
+            events: vec![
+                call(0, LOOKUP, o1),
+                result(1, 0, Some((o1, STATUSES[1])), None),
+                request,
+                turn(3, Speaker::User, YES_CUES, &[]),
+                write,
+            ],
+            judged: Vec::new(),
+        };
+        allowed_events(&agreed(&case))
+    };
+    // "1. x1 -> y1\n2. x2 -> y2": one item per line.
+    let lines = [(x1, 1, 1), (y1, 1, 1), (x2, 2, 2), (y2, 2, 2)];
+    assert_eq!(allowed_with(&lines, [y1, y2]), vec![4], "as laid out");
+    assert_eq!(allowed_with(&lines, [y2, y1]), Vec::<u32>::new(), "swapped");
+    // A value spelt where no segment is known may stand beside either:
+    // line 2 may name `y1` with `x2`.
+    let unplaced = [
+        (x1, 1, 1),
+        (y1, UNPLACED_SEGMENT, UNPLACED_SEGMENT),
+        (x2, 2, 2),
+        (y2, 2, 2),
+    ];
+    assert_eq!(
+        allowed_with(&unplaced, [y2, y1]),
+        vec![4],
+        "y1 may stand in line 2"
+    );
+    // A line naming both items' values pairs nothing.
+    let one_line = [(x1, 1, 1), (y1, 1, 1), (x2, 1, 1), (y2, 1, 1)];
+    assert_eq!(
+        allowed_with(&one_line, [y2, y1]),
+        vec![4],
+        "one line for both"
+    );
+    // "x1 with y1 and x2 with y2": one sentence, a clause per item.
+    let clauses = [(x1, 0, 1), (y1, 0, 1), (x2, 0, 2), (y2, 0, 2)];
+    assert_eq!(allowed_with(&clauses, [y1, y2]), vec![4], "as laid out");
+    assert_eq!(
+        allowed_with(&clauses, [y2, y1]),
+        Vec::<u32>::new(),
+        "swapped"
+    );
+    // "x1 and x2 for y1 and y2": the clauses are no items.
+    let lists = [(x1, 0, 1), (x2, 0, 2), (y1, 0, 2), (y2, 0, 4)];
+    assert_eq!(allowed_with(&lists, [y1, y2]), vec![4], "as listed");
+    assert_eq!(allowed_with(&lists, [y2, y1]), vec![4], "no pairing read");
 }
 
 #[test]

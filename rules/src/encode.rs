@@ -75,6 +75,9 @@ pub enum CNode {
         /// Index into [`Encoded::sets`]: the call's other arguments naming
         /// records or literals ([`Check::Confirmed`]'s `call`), if any.
         call: Option<u32>,
+        /// Index into [`Encoded::item_groups`]: the call's items
+        /// ([`Check::Confirmed`]'s `items`), if any.
+        items: Option<u32>,
         /// Whether the node holds when there is no such confirmation instead.
         negated: bool,
     },
@@ -154,6 +157,9 @@ pub struct Encoded {
     pub onodes: Vec<ONode>,
     /// Literal sets of operand nodes (for `in`).
     pub sets: Vec<Vec<u32>>,
+    /// Per `confirmed(...)` with items, the sets (into [`Encoded::sets`])
+    /// of each list's field operands.
+    pub item_groups: Vec<Vec<u32>>,
     /// Event filters.
     pub filters: Vec<FilterNode>,
     /// Argument paths by index (operands and filter constraints refer to them).
@@ -307,7 +313,11 @@ impl Encoded {
                     negated,
                 })
             }
-            Check::Confirmed { values, call } => {
+            Check::Confirmed {
+                values,
+                call,
+                items,
+            } => {
                 let members = values
                     .iter()
                     .map(|m| self.operand(m, paths, mask))
@@ -319,7 +329,27 @@ impl Encoded {
                     self.sets.push(members);
                     index(self.sets.len() - 1)
                 });
-                self.push_c(CNode::Confirmed { set, call, negated })
+                let items = (!items.is_empty()).then(|| {
+                    let groups = items
+                        .iter()
+                        .map(|fields| {
+                            let members = fields
+                                .iter()
+                                .map(|m| self.operand(m, paths, mask))
+                                .collect();
+                            self.sets.push(members);
+                            index(self.sets.len() - 1)
+                        })
+                        .collect();
+                    self.item_groups.push(groups);
+                    index(self.item_groups.len() - 1)
+                });
+                self.push_c(CNode::Confirmed {
+                    set,
+                    call,
+                    items,
+                    negated,
+                })
             }
         }
     }

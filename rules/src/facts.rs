@@ -245,6 +245,27 @@ pub struct MentionFact {
     /// record; `said(...)` does not (nobody said it).
     #[serde(default)]
     pub implied: bool,
+    /// In an agent turn of several segments (lines, or sentences of one:
+    /// `turnstile_judge::dialogue::ReadTurn::token_segments`), the
+    /// segments where the value is spelt, as bits (segment `s` is bit
+    /// `s`); [`UNPLACED_SEGMENT`] when it is spelt where no segment is
+    /// known. `0` in a turn of one segment, and for a value not spelt.
+    /// Which value goes with which inside a list (`confirmed(...)`) is read
+    /// from them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub segments: u32,
+    /// Likewise, the clauses where the value is spelt: a segment, or a
+    /// part of one that *and* opens.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clauses: u32,
+}
+
+/// The bit of [`MentionFact::segments`] for a value spelt in a turn of
+/// several segments where no segment is known: it may stand in any.
+pub const UNPLACED_SEGMENT: u32 = 1 << 31;
+
+fn is_zero(bits: &u32) -> bool {
+    *bits == 0
 }
 
 /// The user said, in the turn at `event`, that the value is not theirs

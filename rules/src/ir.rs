@@ -264,6 +264,14 @@ pub enum Check {
         /// them, another record or literal of its kind is no summary of
         /// this call.
         call: Vec<Operand>,
+        /// The call's items (consent at a write only): per list of the
+        /// call whose elements pair values (a list of objects; lists side
+        /// by side), the operands of its fields, each a list whose `i`th
+        /// element belongs to item `i`. A request laying out items segment
+        /// by segment that pairs one item's value with another's is no
+        /// summary of this call.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        items: Vec<Vec<Operand>>,
     },
 }
 

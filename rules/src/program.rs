@@ -206,6 +206,9 @@ crepe! {
     @input pub struct ICSaid(pub u32, pub Speaker, pub u32, pub bool);
     @input pub struct ICConfirmed(pub u32, pub u32, pub bool);
     @input pub struct ICConfirmedCall(pub u32, pub u32);
+    // `(node, group, operand)`: a field of one of the call's lists of items
+    // (`Check::Confirmed`'s `items`; the group is the set of its fields).
+    @input pub struct ICItemField(pub u32, pub u32, pub u32);
     @input pub struct IOConst(pub u32, pub Value);
     @input pub struct IOVar(pub u32, pub VarId);
     @input pub struct IOArg(pub u32, pub u32);
@@ -241,6 +244,15 @@ crepe! {
     @input pub struct IActionWord(pub Value);
     @input pub struct IInAnswer(pub Value, pub u32);
     @input pub struct IDeclined(pub Value, pub u32);
+    // An agent turn of several segments spells the value in the segment
+    // (`MentionFact::segments`): `(value, event, segment)`.
+    @input pub struct ISegment(pub Value, pub u32, pub u32);
+    // An agent turn of several clauses spells the value in the clause
+    // (`MentionFact::clauses`): `(value, event, clause)`.
+    @input pub struct IClause(pub Value, pub u32, pub u32);
+    // An agent turn of several segments or clauses spells the value where
+    // none is known.
+    @input pub struct IUnplaced(pub Value, pub u32);
     // The request at the event names the value as a record's of the
     // entity type it also names (`HeldFact`): `(value, event, type, record)`.
     @input pub struct IHeld(pub Value, pub u32, pub Symbol, pub Value);
@@ -303,6 +315,7 @@ crepe! {
     Need(o, k, e) <- Eval(c, k, e), ICSaid(c, _, o, _);
     Need(m, k, e) <- Eval(c, k, e), ICConfirmed(c, s, _), ISetMember(s, m);
     Need(m, k, e) <- Eval(c, k, e), ICConfirmedCall(c, s), ISetMember(s, m);
+    Need(m, k, e) <- Eval(c, k, e), ICItemField(c, _, m);
     Need(i, k, e) <- Need(o, k, e), IOField(o, _, i, _);
     Need(i, k, e) <- Need(o, k, e), IOAgg(o, _, i, _);
     Need(key, k, e) <- Need(o, k, e), IOCount(o, _, key);
@@ -463,6 +476,43 @@ crepe! {
         !ConfVal(c, k, e, w), !CallVal(c, k, e, w), !HeldElsewhere(c, k, e, a, w),
         ILiteral(w, set);
     NotSummary(c, k, e, a) <- CallRival(c, k, e, a, _);
+    // Which item goes with which: a request laying out the call's items
+    // segment by segment pairs, in one segment, one field's value of item
+    // `i` with another field's value of item `j`, naming neither the first
+    // field's value of `j` nor the second's of `i` there: it states
+    // another call. (Fields of one list are as long as each other; a value
+    // spelt where no segment is known may stand in any.)
+    struct ItemVal(u32, u32, Env, u32, u32, u32, Value);
+    ItemVal(c, k, e, g, m, i, v) <- ConfReady(c, k, e), ICItemField(c, g, m), Val(m, k, e, i, v),
+        (i != SCALAR);
+    struct ItemLen(u32, u32, Env, u32, u32, u32);
+    ItemLen(c, k, e, g, m, n) <- ConfReady(c, k, e), ICItemField(c, g, m), Len(m, k, e, n);
+    struct MixedItems(u32, u32, Env, u32);
+    MixedItems(c, k, e, a) <- ItemVal(c, k, e, g, f, i, x), ISegment(x, a, s), IAskTurn(a), (a <= k),
+        AgentNamed(x, a), ItemVal(c, k, e, g, h, j, y), (f != h && i != j), ISegment(y, a, s),
+        AgentNamed(y, a),
+        ItemLen(c, k, e, g, f, n), ItemLen(c, k, e, g, h, n),
+        ItemVal(c, k, e, g, f, j, x2), !ISegment(x2, a, s), !IUnplaced(x2, a),
+        ItemVal(c, k, e, g, h, i, y2), !ISegment(y2, a, s), !IUnplaced(y2, a);
+    NotSummary(c, k, e, a) <- MixedItems(c, k, e, a);
+    // Clauses likewise, when every clause naming a value of the list names
+    // values of two of its fields.
+    struct ClauseField(u32, u32, Env, u32, u32, u32, u32);
+    ClauseField(c, k, e, g, a, cl, f) <- ItemVal(c, k, e, g, f, _, v), IClause(v, a, cl),
+        AgentNamed(v, a);
+    struct ClauseHasOther(u32, u32, Env, u32, u32, u32, u32);
+    ClauseHasOther(c, k, e, g, a, cl, f) <- ClauseField(c, k, e, g, a, cl, f),
+        ClauseField(c, k, e, g, a, cl, h), (f != h);
+    struct NotItemised(u32, u32, Env, u32, u32);
+    NotItemised(c, k, e, g, a) <- ClauseField(c, k, e, g, a, cl, f),
+        !ClauseHasOther(c, k, e, g, a, cl, f);
+    MixedItems(c, k, e, a) <- ItemVal(c, k, e, g, f, i, x), IClause(x, a, s), IAskTurn(a), (a <= k),
+        AgentNamed(x, a), ItemVal(c, k, e, g, h, j, y), (f != h && i != j), IClause(y, a, s),
+        AgentNamed(y, a),
+        ItemLen(c, k, e, g, f, n), ItemLen(c, k, e, g, h, n),
+        ItemVal(c, k, e, g, f, j, x2), !IClause(x2, a, s), !IUnplaced(x2, a),
+        ItemVal(c, k, e, g, h, i, y2), !IClause(y2, a, s), !IUnplaced(y2, a),
+        !NotItemised(c, k, e, g, a);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);
     struct LaterSummary(u32, u32, Env, u32);

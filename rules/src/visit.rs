@@ -61,8 +61,8 @@ pub fn walk_condition<V: Visitor + ?Sized>(visitor: &mut V, tree: &Encoded, c: u
             }
         }
         Some(CNode::Said { operand, .. }) => visitor.operand(tree, *operand),
-        // The call's other arguments are the call's own, read at it: no
-        // operand the condition cites.
+        // The call's other arguments and its items are the call's own,
+        // read at it: no operand the condition cites.
         Some(CNode::Confirmed { set, .. }) => {
             for &member in set_members(tree, *set) {
                 visitor.operand(tree, member);
@@ -210,6 +210,7 @@ mod tests {
             Check::Confirmed {
                 values: vec![field(1, Operand::Arg(ArgPath::default()), 3)],
                 call: Vec::new(),
+                items: Vec::new(),
             },
         ]));
         let tree = Encoded::new(&checks);

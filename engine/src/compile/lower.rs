@@ -154,13 +154,22 @@ impl Ctx<'_> {
                     .map(|v| self.lower_dialogue_value(scope, site, v, true))
                     .collect();
                 let values: Vec<Operand> = lowered.into_iter().collect::<Option<_>>()?;
-                let call = match scope.tool {
+                let (call, items) = match scope.tool {
                     Some(tool) if self.is_consent_at(tool, &values) => {
-                        self.other_arguments(tool, &values)
+                        (self.other_arguments(tool, &values), self.call_items(tool))
                     }
-                    _ => Vec::new(),
+                    // A consent naming no action word still states the
+                    // call's items it names.
+                    Some(tool) if states_items(tool, &values) => {
+                        (Vec::new(), self.call_items(tool))
+                    }
+                    _ => (Vec::new(), Vec::new()),
                 };
-                Some(Check::Confirmed { values, call })
+                Some(Check::Confirmed {
+                    values,
+                    call,
+                    items,
+                })
             }
             ExprKind::InOperand { operand, list } => {
                 let (item, list_typed) = (
@@ -929,6 +938,43 @@ impl Ctx<'_> {
             .collect()
     }
 
+    /// The call's items, for a consent at a write to read which value goes
+    /// with which: each list of objects, by its fields a person names
+    /// ([`pairs_by_value`]), and the lists of such values side by side,
+    /// together. A list of fewer than two such fields pairs nothing.
+    fn call_items(&mut self, tool: &Tool) -> Vec<Vec<Operand>> {
+        let mut items = Vec::new();
+        let mut side_by_side = Vec::new();
+        for (name, ty) in &tool.params {
+            let ValueType::List(element) = ty else {
+                continue;
+            };
+            let param = ArgStep::Key(self.interner.intern(name));
+            match &**element {
+                ValueType::Object(fields) => {
+                    let group: Vec<Operand> = fields
+                        .iter()
+                        .filter(|(_, ty)| pairs_by_value(ty))
+                        .map(|(field, _)| {
+                            Operand::Arg(ArgPath(vec![param, ArgStep::Each, ArgStep::Key(*field)]))
+                        })
+                        .collect();
+                    if group.len() > 1 {
+                        items.push(group);
+                    }
+                }
+                scalar if pairs_by_value(scalar) => {
+                    side_by_side.push(Operand::Arg(ArgPath(vec![param, ArgStep::Each])));
+                }
+                _ => {}
+            }
+        }
+        if side_by_side.len() > 1 {
+            items.push(side_by_side);
+        }
+        items
+    }
+
     pub(crate) fn lower_arg_path(
         &mut self,
         site: Site<'_>,
@@ -1115,6 +1161,26 @@ fn named_paths(path: Vec<ArgStep>, ty: &ValueType, in_list: bool, paths: &mut Ve
         }
         _ => {}
     }
+}
+
+/// Whether `confirmed(...)` over `values` in a write's guard is the
+/// agent's summary of the call's own arguments, with no words of its own:
+/// no constant, and an argument among them.
+fn states_items(tool: &Tool, values: &[Operand]) -> bool {
+    tool.kind == ToolKind::Write
+        && tool.side == Side::Agent
+        && values.iter().any(|v| matches!(v, Operand::Arg(_)))
+        && !values.iter().any(|v| matches!(v, Operand::Const(_)))
+}
+
+/// Whether values of a type tell one item of a list from another as a
+/// person names them: ids, names, enum literals, amounts and dates. A
+/// count or a flag is spelt too loosely ("2 bags", a list's "1.").
+fn pairs_by_value(ty: &ValueType) -> bool {
+    matches!(
+        ty,
+        ValueType::Str | ValueType::Enum(_) | ValueType::Amount | ValueType::Date
+    )
 }
 
 /// Whether an operand is computed rather than carried by a call or held by

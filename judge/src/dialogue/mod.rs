@@ -299,7 +299,10 @@ pub use inflect::{inflections, plurals};
 pub use stance::{Stance, reply_stance, reply_stance_in};
 pub use structured::readable_text;
 pub use tokens::{Word, asking_action_sentences, labelled_values, puts_forward};
-pub use value::{Lookup, ReadTurn, ReadValue, ValueToken, amount_of, is_answer_word, names_value};
+pub use value::{
+    Lookup, MAX_SEGMENTS, ReadTurn, ReadValue, TokenSegments, ValueToken, amount_of,
+    is_answer_word, names_value,
+};
 
 /// What the consent rule ([`consent`]) needs to know about one turn, read by
 /// code once so an evaluator can apply the rule to any key values later

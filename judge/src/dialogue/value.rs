@@ -722,6 +722,85 @@ impl ReadTurn {
         self.spans_in(value, 0..self.tokens.len())
     }
 
+    /// Where the turn writes `value`, as token spans `(first, count)`:
+    /// [`ReadTurn::spans`], and a date at the token where each of its
+    /// forms starts.
+    #[must_use]
+    pub fn places(&self, value: &ReadValue) -> Vec<(usize, usize)> {
+        match value.date {
+            Some(date) if !value.tokens.is_empty() => {
+                date_places(&self.tokens, date).map(|at| (at, 1)).collect()
+            }
+            _ => self.spans(value),
+        }
+    }
+
+    /// Every amount the turn writes, canonical, with the token it starts
+    /// at: read once for the turn, so each amount value's
+    /// [`ReadTurn::places`] is a lookup ([`ReadTurn::places_among`]).
+    #[must_use]
+    pub fn amount_places(&self) -> Vec<(ValueToken, usize)> {
+        let mut out = Vec::new();
+        for at in 0..self.tokens.len() {
+            let Some(first) = self.tokens.get(at) else {
+                continue;
+            };
+            if !first.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+                continue;
+            }
+            let mut written = String::new();
+            for count in 1..=MAX_AMOUNT_GROUPS {
+                let Some(token) = self.tokens.get(at + count - 1) else {
+                    break;
+                };
+                if count > 1 {
+                    written.push(',');
+                }
+                written.push_str(token);
+                if let Some(amount) = amount_of(&written)
+                    && !out.contains(&(amount.clone(), at))
+                {
+                    out.push((amount, at));
+                }
+            }
+        }
+        out
+    }
+
+    /// [`ReadTurn::places`], an amount's looked up among the turn's
+    /// `amounts` ([`ReadTurn::amount_places`]).
+    #[must_use]
+    pub fn places_among(
+        &self,
+        value: &ReadValue,
+        amounts: &[(ValueToken, usize)],
+    ) -> Vec<(usize, usize)> {
+        match &value.amount {
+            Some(amount) => amounts
+                .iter()
+                .filter(|(a, _)| a == amount)
+                .map(|&(_, at)| (at, 1))
+                .collect(),
+            None => self.places(value),
+        }
+    }
+
+    /// [`ReadTurn::places`] of a value of one token's key
+    /// ([`Lookup::Token`]) among the tokens `starts`, where its first
+    /// token stands ([`ReadTurn::lookup_keys`]).
+    #[must_use]
+    pub fn places_at(
+        &self,
+        value: &ReadValue,
+        starts: impl IntoIterator<Item = usize>,
+    ) -> Vec<(usize, usize)> {
+        starts
+            .into_iter()
+            .filter(|&at| self.tokens.opens_at(at, &value.tokens, value.spans_phrases))
+            .map(|at| (at, value.tokens.len()))
+            .collect()
+    }
+
     /// [`ReadTurn::spans`] starting among the tokens `within`.
     #[must_use]
     pub fn spans_in(&self, value: &ReadValue, within: Range<usize>) -> Vec<(usize, usize)> {
@@ -731,6 +810,11 @@ impl ReadTurn {
             // open with the token's whole digits ("5" of "5,000").
             let opens = |at: usize| {
                 self.tokens.get(at).is_some_and(|t| {
+                    // Most tokens are words: only one opening with a digit
+                    // can open an amount.
+                    if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+                        return false;
+                    }
                     let whole = t.split('.').next().unwrap_or(t).trim_start_matches('0');
                     !whole.is_empty()
                         && whole.bytes().all(|b| b.is_ascii_digit())
@@ -882,6 +966,53 @@ impl ReadTurn {
             lines.push(line);
         }
         lines
+    }
+
+    /// The segment and the clause of the turn each token stands in, when
+    /// the turn has more than one of either. A segment is a line, or a
+    /// sentence of one (a full stop, a question or exclamation mark, or a
+    /// semicolon followed by a space ends it); a clause is a segment, or a
+    /// part of one that *and* or a comma opens. A summary laying out
+    /// several items gives each its line, its sentence or its clause ("X
+    /// with Y and Z with W", "$40 on the gift card, $130 on the Visa"), so
+    /// what one names goes together. Segments and clauses
+    /// past [`MAX_SEGMENTS`] share the last.
+    #[must_use]
+    pub fn token_segments(&self) -> Option<TokenSegments> {
+        let text = self.tokens.text.as_bytes();
+        let turn_len = self.tokens.turn_len;
+        let mut out = TokenSegments {
+            segments: Vec::with_capacity(self.tokens.len()),
+            clauses: Vec::with_capacity(self.tokens.len()),
+        };
+        let (mut segment, mut clause, mut previous_end) = (0u8, 0u8, None::<usize>);
+        let next = |n: u8| n.saturating_add(1).min(MAX_SEGMENTS - 1);
+        for (at, &(start, end)) in self.tokens.spans.iter().enumerate() {
+            if start < turn_len && previous_end.is_some() {
+                if previous_end
+                    .and_then(|from| text.get(from..start))
+                    .is_some_and(ends_segment)
+                {
+                    segment = next(segment);
+                    clause = next(clause);
+                } else if self.tokens.get(at) == Some("and")
+                    || previous_end
+                        .and_then(|from| text.get(from..start))
+                        .is_some_and(|gap| gap.contains(&b','))
+                {
+                    clause = next(clause);
+                }
+            }
+            if start < turn_len {
+                previous_end = Some(end);
+            }
+            out.segments.push(segment);
+            out.clauses.push(clause);
+        }
+        if segment == 0 {
+            out.segments.clear();
+        }
+        (clause > 0).then_some(out)
     }
 
     /// Whether token `at + 1` follows token `at` with only spaces between:
@@ -1226,6 +1357,31 @@ const PHRASE_BREAK_BYTES: [bool; 256] = {
     }
     breaks
 };
+
+/// Where each token of a turn stands ([`ReadTurn::token_segments`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenSegments {
+    /// Each token's line or sentence, in token order (none in a turn of
+    /// one segment).
+    pub segments: Vec<u8>,
+    /// Each token's clause, in token order.
+    pub clauses: Vec<u8>,
+}
+
+/// The most segments [`ReadTurn::token_segments`] tells apart: a mention's
+/// segments are bits of one word, the last kept for a value spelt where no
+/// segment is known.
+pub const MAX_SEGMENTS: u8 = 31;
+
+/// Whether the bytes between two tokens end a segment
+/// ([`ReadTurn::token_segments`]): a line break, or a sentence's end
+/// followed by a space.
+fn ends_segment(gap: &[u8]) -> bool {
+    gap.contains(&b'\n')
+        || gap
+            .windows(2)
+            .any(|pair| matches!(pair, [b'.' | b'?' | b'!' | b';', b' ' | b'\t' | b'\r']))
+}
 
 /// Whether the byte `b` ends a phrase: a comma, a full stop, a bracket, a
 /// line's end ([`PHRASE_BREAKS`]).
@@ -1592,35 +1748,52 @@ fn day_number(word: &str) -> Option<u32> {
 /// Whether a text of these [`value_tokens`] mentions `date`: ISO,
 /// `MM/DD/YYYY`, or a month name with the day (and, if written, the year) in
 /// either order.
-fn mentions_date(tokens: &TokenText, (year, month, day): Date) -> bool {
-    let year_ok = |t: Option<&str>| {
+fn mentions_date(tokens: &TokenText, date: Date) -> bool {
+    date_places(tokens, date).next().is_some()
+}
+
+/// The tokens where a date is written: in ISO form, as month/day/year,
+/// or by its month's name beside its day (and a year, if one follows).
+fn date_places(tokens: &TokenText, (year, month, day): Date) -> impl Iterator<Item = usize> + '_ {
+    let year_ok = move |t: Option<&str>| {
         t.and_then(|t| t.parse::<u32>().ok())
             .is_none_or(|y| y < 1000 || y == year)
     };
-    tokens.iter().enumerate().any(|(i, token)| {
-        if parse_iso_date(token) == Some((year, month, day)) {
-            return true;
-        }
-        let mut slashed = token.split('/');
-        if let (Some(m), Some(d), Some(y), None) = (
-            slashed.next(),
-            slashed.next(),
-            slashed.next(),
-            slashed.next(),
-        ) && m.parse() == Ok(month)
-            && d.parse() == Ok(day)
-            && y.parse() == Ok(year)
-        {
-            return true;
-        }
-        if month_number(token) != Some(month) {
-            return false;
-        }
-        let next = tokens.get(i + 1);
-        let before = i.checked_sub(1).and_then(|p| tokens.get(p));
-        (next.and_then(day_number) == Some(day) && year_ok(tokens.get(i + 2)))
-            || (before.and_then(day_number) == Some(day) && year_ok(next))
+    tokens.iter().enumerate().filter_map(move |(i, token)| {
+        date_at(tokens, i, token, (year, month, day), year_ok).then_some(i)
     })
+}
+
+/// Whether the date is written at token `i` ([`date_places`]).
+fn date_at(
+    tokens: &TokenText,
+    i: usize,
+    token: &str,
+    (year, month, day): Date,
+    year_ok: impl Fn(Option<&str>) -> bool,
+) -> bool {
+    if parse_iso_date(token) == Some((year, month, day)) {
+        return true;
+    }
+    let mut slashed = token.split('/');
+    if let (Some(m), Some(d), Some(y), None) = (
+        slashed.next(),
+        slashed.next(),
+        slashed.next(),
+        slashed.next(),
+    ) && m.parse() == Ok(month)
+        && d.parse() == Ok(day)
+        && y.parse() == Ok(year)
+    {
+        return true;
+    }
+    if month_number(token) != Some(month) {
+        return false;
+    }
+    let next = tokens.get(i + 1);
+    let before = i.checked_sub(1).and_then(|p| tokens.get(p));
+    (next.and_then(day_number) == Some(day) && year_ok(tokens.get(i + 2)))
+        || (before.and_then(day_number) == Some(day) && year_ok(next))
 }
 
 #[cfg(test)]
@@ -2232,5 +2405,73 @@ pub(crate) mod tests {
         ] {
             assert_eq!(asides(turn), Vec::new(), "{turn}");
         }
+    }
+
+    /// The segment and the clause of each token that spells a word of
+    /// `words`, by that word.
+    fn placed(turn: &str, words: &[&str]) -> Option<Vec<(String, u8, u8)>> {
+        let read = ReadTurn::new(turn);
+        let placing = read.token_segments()?;
+        Some(
+            (0..read.token_count())
+                .filter_map(|at| {
+                    let token = read.token(at)?;
+                    words.contains(&token).then(|| {
+                        (
+                            token.to_owned(),
+                            placing.segments.get(at).copied().unwrap_or(u8::MAX),
+                            placing.clauses.get(at).copied().unwrap_or(u8::MAX),
+                        )
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn lines_and_sentences_are_segments_and_and_or_a_comma_opens_a_clause() {
+        let at = |turn: &str| placed(turn, &["x1", "y1", "x2", "y2"]);
+        let row = |w: &str, s: u8, c: u8| (w.to_owned(), s, c);
+        // One item per line, per sentence, per line of a table.
+        for turn in [
+            "Here's the exchange:\n1. x1 -> y1\n2. x2 -> y2\nShall I go ahead?",
+            "Here's the exchange.\n- x1 becomes y1\n- x2 becomes y2\nConfirm?",
+            "| old | new |\n|---|---|\n| x1 | y1 |\n| x2 | y2 |",
+        ] {
+            let rows = at(turn).unwrap_or_default();
+            let segment = |w: &str| rows.iter().find(|r| r.0 == w).map(|r| r.1);
+            assert_eq!(segment("x1"), segment("y1"), "{turn}");
+            assert_eq!(segment("x2"), segment("y2"), "{turn}");
+            assert_ne!(segment("x1"), segment("x2"), "{turn}");
+        }
+        assert_eq!(
+            at("I'll replace x1 with y1. Then x2 with y2? Okay!"),
+            Some(vec![
+                row("x1", 0, 0),
+                row("y1", 0, 0),
+                row("x2", 1, 1),
+                row("y2", 1, 1)
+            ])
+        );
+        // Clauses: *and*, a comma (in a turn of one segment, no token has
+        // a segment).
+        let one = u8::MAX;
+        assert_eq!(
+            at("Shall I replace x1 with y1 and x2 with y2?"),
+            Some(vec![
+                row("x1", one, 0),
+                row("y1", one, 0),
+                row("x2", one, 1),
+                row("y2", one, 1)
+            ])
+        );
+        assert_eq!(
+            at("Payment: $40 on x1, $60 on x2."),
+            Some(vec![row("x1", one, 0), row("x2", one, 1)])
+        );
+        // A full stop inside a token ends nothing; a turn of one clause has
+        // none.
+        assert_eq!(at("Shall I pay 40.00 on x1 for y1?"), None);
+        assert_eq!(at("Shall I pay x1 for y1?"), None);
     }
 }

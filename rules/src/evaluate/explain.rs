@@ -827,6 +827,7 @@ mod tests {
         let confirmed = Check::Confirmed {
             values: vec![arg(PARCEL)],
             call: Vec::new(),
+            items: Vec::new(),
         };
         // "Not a refund, or confirmed": a refund fails its confirmation.
         assert_eq!(
@@ -862,6 +863,7 @@ mod tests {
                 Check::Confirmed {
                     values: vec![arg(PARCEL)],
                     call: Vec::new(),
+                    items: Vec::new(),
                 },
             ),
             row(15, within),

@@ -9,7 +9,7 @@ use hashbrown::{HashMap, HashSet};
 
 use crate::encode::{CNode, Encoded, ONode};
 use crate::env::{Env, MAX_VARS};
-use crate::facts::{FOREVER, Reply, Speaker, TraceFacts};
+use crate::facts::{FOREVER, Reply, Speaker, TraceFacts, UNPLACED_SEGMENT};
 use crate::intern::Symbol;
 use crate::ir::{CmpOp, Outcome, VarId};
 use crate::program::{self, Program};
@@ -278,9 +278,24 @@ impl Inputs {
                     operand,
                     negated,
                 } => rt.extend([ICSaid(c, speaker, operand, negated)]),
-                CNode::Confirmed { set, call, negated } => {
+                CNode::Confirmed {
+                    set,
+                    call,
+                    items,
+                    negated,
+                } => {
                     rt.extend([ICConfirmed(c, set, negated)]);
                     rt.extend(call.map(|call| ICConfirmedCall(c, call)));
+                    let groups = items
+                        .and_then(|i| encoded.item_groups.get(i as usize))
+                        .map_or(&[][..], Vec::as_slice);
+                    for &group in groups {
+                        let fields = encoded
+                            .sets
+                            .get(group as usize)
+                            .map_or(&[][..], Vec::as_slice);
+                        rt.extend(fields.iter().map(|&m| ICItemField(c, group, m)));
+                    }
                 }
             }
         }
@@ -395,6 +410,20 @@ impl Inputs {
                 .filter(|m| m.declined)
                 .map(|m| IDeclined(m.value, m.event.0)),
         );
+        for m in facts
+            .mentions
+            .iter()
+            .filter(|m| m.speaker == Speaker::Agent)
+        {
+            if (m.segments | m.clauses) & UNPLACED_SEGMENT != 0 {
+                rt.extend([IUnplaced(m.value, m.event.0)]);
+            }
+            let placed = |bits: u32| {
+                (0..UNPLACED_SEGMENT.trailing_zeros()).filter(move |s| bits & (1 << s) != 0)
+            };
+            rt.extend(placed(m.segments).map(|s| ISegment(m.value, m.event.0, s)));
+            rt.extend(placed(m.clauses).map(|s| IClause(m.value, m.event.0, s)));
+        }
         rt.extend(
             facts
                 .held

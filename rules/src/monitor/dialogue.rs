@@ -6,12 +6,86 @@
 use hashbrown::{HashMap, HashSet};
 
 use crate::evaluate::{ConsentFailure, ConsentOutcome};
-use crate::facts::{EventFacts, Reply, Speaker, TurnFact};
+use crate::facts::{EventFacts, Reply, SCALAR, Speaker, TurnFact, UNPLACED_SEGMENT};
 use crate::ids::EventIdx;
 use crate::intern::Symbol;
 use crate::value::Value;
 
+use smallvec::SmallVec;
+
+use super::eval::OpVal;
 use super::state::StateChange;
+
+/// The fields of one list of a call's items (`confirmed(...)`'s `items`):
+/// each field's operand node, with its values by element and its length.
+pub type ItemFields = Vec<(u32, OpVal)>;
+
+/// One list's fields as a request places them: per field (its operand
+/// node and lengths), each value's place.
+type PlacedFields = SmallVec<[((u32, SmallVec<[u32; 1]>), SmallVec<[PlacedValue; 4]>); 4]>;
+
+/// Where a request spells one value of a call's item.
+#[derive(Clone, Copy, Debug)]
+struct PlacedValue {
+    /// The item (element) it belongs to.
+    el: u32,
+    /// The segments and the clauses it stands in, as bits.
+    segments: u32,
+    clauses: u32,
+    /// Spelt where no segment is known: it may stand in any.
+    unplaced: bool,
+    /// Named, not only declined.
+    named: bool,
+}
+
+/// Whether one list's fields, as placed, pair in some segment (`level`:
+/// segments or clauses) one field's value of item `i` with another
+/// field's value of item `j`, the first field's value of `j` and the
+/// second's of `i` standing elsewhere ([`Dialogue::mixes_items`]).
+fn mixes_in(fields: &PlacedFields, level: impl Fn(&PlacedValue) -> u32) -> bool {
+    let absent_at = |values: &[PlacedValue], el: u32, bit: u32| {
+        values
+            .iter()
+            .any(|w| w.el == el && !w.unplaced && level(w) & bit == 0)
+    };
+    fields.iter().any(|((f, f_lens), first)| {
+        fields.iter().any(|((h, h_lens), second)| {
+            f != h
+                && f_lens.iter().any(|n| h_lens.contains(n))
+                && first.iter().filter(|x| x.named).any(|x| {
+                    second.iter().filter(|y| y.named && y.el != x.el).any(|y| {
+                        let shared = level(x) & level(y);
+                        (0..UNPLACED_SEGMENT.trailing_zeros())
+                            .map(|s| 1 << s)
+                            .filter(|bit| shared & bit != 0)
+                            .any(|bit| absent_at(first, y.el, bit) && absent_at(second, x.el, bit))
+                    })
+                })
+        })
+    })
+}
+
+/// Whether a request names one list's items clause by clause: every
+/// clause naming a value of one of its fields names one of another.
+fn itemised(fields: &PlacedFields) -> bool {
+    let per_field: SmallVec<[(u32, u32); 4]> = fields
+        .iter()
+        .map(|((node, _), values)| {
+            let clauses = values
+                .iter()
+                .filter(|v| v.named)
+                .fold(0, |bits, v| bits | v.clauses);
+            (*node, clauses)
+        })
+        .collect();
+    per_field.iter().all(|&(node, bits)| {
+        let others = per_field
+            .iter()
+            .filter(|&&(other, _)| other != node)
+            .fold(0, |all, &(_, b)| all | b);
+        bits & !others == 0
+    })
+}
 
 /// Turns and mentions seen so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,6 +119,13 @@ pub struct Dialogue {
     /// Per agent turn event, `(value, entity type, record)`: the request
     /// names the value as that record's, another record it names.
     held: HashMap<u32, Vec<(Value, Symbol, Value)>>,
+    /// `(value, agent turn event)`: the segments and the clauses of a
+    /// turn of several where the value is spelt (`MentionFact::segments`,
+    /// `MentionFact::clauses`), as bits.
+    segments: HashMap<(Value, u32), (u32, u32)>,
+    /// Per agent turn event, how many values it places (keys of
+    /// `segments`).
+    placed_per_turn: HashMap<u32, u32>,
 }
 
 /// A kind of value a yes may pick some of among those a summary named.
@@ -74,6 +155,8 @@ pub enum DialogueChange {
     PassedOverAdded((Value, u32), bool),
     /// The last value added to the held values of an agent turn.
     HeldAdded(u32),
+    /// A value's segments in an agent turn, before this event's mentions.
+    SegmentsWere((Value, u32), Option<(u32, u32)>),
 }
 
 impl Dialogue {
@@ -133,6 +216,21 @@ impl Dialogue {
             undo.push(StateChange::DialogueChanged(DialogueChange::TurnPushed));
         }
         for m in &facts.mentions {
+            if (m.segments | m.clauses) != 0 && m.speaker == Speaker::Agent {
+                let key = (m.value, m.event.0);
+                let was = self.segments.get(&key).copied();
+                let (segments, clauses) = was.unwrap_or((0, 0));
+                let now = (segments | m.segments, clauses | m.clauses);
+                if was != Some(now) {
+                    self.segments.insert(key, now);
+                    if was.is_none() {
+                        *self.placed_per_turn.entry(key.1).or_default() += 1;
+                    }
+                    undo.push(StateChange::DialogueChanged(DialogueChange::SegmentsWere(
+                        key, was,
+                    )));
+                }
+            }
             let mention = (m.value, m.event.0, m.speaker);
             if self.mentions.insert(mention) {
                 undo.push(StateChange::DialogueChanged(DialogueChange::MentionAdded(
@@ -197,6 +295,18 @@ impl Dialogue {
             }
             DialogueChange::MentionAdded(mention) => {
                 self.mentions.remove(&mention);
+            }
+            DialogueChange::SegmentsWere(key, Some(was)) => {
+                self.segments.insert(key, was);
+            }
+            DialogueChange::SegmentsWere(key, None) => {
+                self.segments.remove(&key);
+                if let Some(count) = self.placed_per_turn.get_mut(&key.1) {
+                    *count = count.saturating_sub(1);
+                    if *count == 0 {
+                        self.placed_per_turn.remove(&key.1);
+                    }
+                }
             }
             DialogueChange::EarliestWas(key, Some(was)) => {
                 self.earliest.insert(key, was);
@@ -351,7 +461,9 @@ impl Dialogue {
     /// ([`Dialogue::consent`] is [`ConsentOutcome::Affirmative`]).
     #[cfg(test)]
     pub fn confirmed(&self, values: &[Value], k: u32) -> bool {
-        self.consent(values, Vec::<Value>::new, k).outcome == ConsentOutcome::Affirmative
+        self.consent(values, Vec::<Value>::new, Vec::<ItemFields>::new, k)
+            .outcome
+            == ConsentOutcome::Affirmative
     }
 
     /// How the user answered, by event `k`, the latest agent turn asking
@@ -375,15 +487,23 @@ impl Dialogue {
     /// `call` holds the call's other arguments: a request naming, in place
     /// of one of them, another record or literal of its kind
     /// ([`Dialogue::states_another_call`]) is no summary of this call.
-    pub fn consent<C>(&self, values: &[Value], call: impl FnOnce() -> C, k: u32) -> ConsentFailure
+    pub fn consent<C, I>(
+        &self,
+        values: &[Value],
+        call: impl FnOnce() -> C,
+        items: impl FnOnce() -> I,
+        k: u32,
+    ) -> ConsentFailure
     where
         C: AsRef<[Value]>,
+        I: AsRef<[ItemFields]>,
     {
         // Turns are in event order: only those up to `k`, from the summary
         // on, are read (not the whole conversation).
         let upto = self.turns.partition_point(|t| t.event.0 <= k);
         let turns = self.turns.get(..upto).unwrap_or_default();
         let call = std::cell::LazyCell::new(call);
+        let items = std::cell::LazyCell::new(items);
         let summary = turns.iter().rposition(|t| {
             t.speaker == Speaker::Agent
                 && t.asks_decision
@@ -394,6 +514,9 @@ impl Dialogue {
                     t.event.0,
                     k,
                 )
+                // Only a turn placing some value can pair the call's items.
+                && !(self.placed_per_turn.contains_key(&t.event.0)
+                    && self.mixes_items(std::cell::LazyCell::force(&items).as_ref(), t.event.0))
         });
         let answered = summary.map(|at| self.answer(values, turns, at, k));
         // A qualified answer is no yes that stands: a later yes to the call
@@ -619,6 +742,54 @@ impl Dialogue {
             })
     }
 
+    /// Whether the agent request at event `a` pairs, in one of its
+    /// segments, a field's value of one of the call's items with another
+    /// field's value of another item, naming neither the first field's
+    /// value of the second item nor the second field's of the first there
+    /// (`items`: per list of the call, its fields, as long as each other).
+    /// Clauses are read the same way when every clause naming a value of
+    /// the list names values of two of its fields (the request lays the
+    /// items out clause by clause, not "A and B for C and D"). A value spelt
+    /// where no segment is known may stand in any.
+    fn mixes_items(&self, items: &[ItemFields], a: u32) -> bool {
+        items.iter().any(|fields| {
+            let placed = self.place_items(fields, a);
+            placed
+                .iter()
+                .any(|(_, values)| values.iter().any(|v| v.segments | v.clauses != 0))
+                && (mixes_in(&placed, |v| v.segments)
+                    || (itemised(&placed) && mixes_in(&placed, |v| v.clauses)))
+        })
+    }
+
+    /// Where the agent turn at event `a` spells each value of one list's
+    /// fields.
+    fn place_items(&self, fields: &ItemFields, a: u32) -> PlacedFields {
+        fields
+            .iter()
+            .map(|(node, field)| {
+                let values = field
+                    .vals
+                    .iter()
+                    .filter(|&&(el, _)| el != SCALAR)
+                    .map(|&(el, v)| {
+                        let (segments, clauses) =
+                            self.segments.get(&(v, a)).copied().unwrap_or((0, 0));
+                        PlacedValue {
+                            el,
+                            segments: segments & !UNPLACED_SEGMENT,
+                            clauses: clauses & !UNPLACED_SEGMENT,
+                            unplaced: (segments | clauses) & UNPLACED_SEGMENT != 0,
+                            named: self.mentions.contains(&(v, a, Speaker::Agent))
+                                && !self.declined.contains(&(v, a)),
+                        }
+                    })
+                    .collect();
+                ((*node, field.lens.clone()), values)
+            })
+            .collect()
+    }
+
     /// Whether the agent request at event `a` proposes the call with
     /// another record: it names some of `values`, and in place of each it
     /// does not name, another record of that value's kind (an order-like
@@ -725,6 +896,8 @@ mod tests {
                     declined: false,
                     action: false,
                     implied: false,
+                    segments: 0,
+                    clauses: 0,
                 })
                 .collect(),
             ..EventFacts::default()
@@ -779,6 +952,8 @@ mod tests {
             declined: false,
             action: true,
             implied: false,
+            segments: 0,
+            clauses: 0,
         });
         if let Some(turn) = &mut with_action.turn {
             turn.by_item = true;
@@ -852,7 +1027,8 @@ mod tests {
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
         assert!(!d.confirmed(&values, 2));
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 2).outcome,
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2)
+                .outcome,
             ConsentOutcome::Absent
         );
         assert!(d.confirmed(&[Value::Str(ORDER)], 2), "the record alone");
@@ -867,13 +1043,23 @@ mod tests {
             turn: turn.map(EventIdx),
         };
         assert_eq!(
-            dialogue(&[user(0, true, false, false)]).consent(&values, Vec::<Value>::new, 1),
+            dialogue(&[user(0, true, false, false)]).consent(
+                &values,
+                Vec::<Value>::new,
+                Vec::<ItemFields>::new,
+                1
+            ),
             at(ConsentOutcome::Absent, None),
             "no request for a decision"
         );
         let asked = agent(0, true, &[ORDER]);
         assert_eq!(
-            dialogue(std::slice::from_ref(&asked)).consent(&values, Vec::<Value>::new, 1),
+            dialogue(std::slice::from_ref(&asked)).consent(
+                &values,
+                Vec::<Value>::new,
+                Vec::<ItemFields>::new,
+                1
+            ),
             at(ConsentOutcome::Absent, Some(0)),
             "no reply"
         );
@@ -885,11 +1071,11 @@ mod tests {
             replying(4, Reply::Withdraws),
         ]);
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 1),
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 1),
             at(ConsentOutcome::Qualified, Some(1))
         );
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 4),
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 4),
             at(ConsentOutcome::Withdrawn, Some(2))
         );
         let d = dialogue(&[
@@ -898,11 +1084,11 @@ mod tests {
             replying(2, Reply::Refuses),
         ]);
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 1),
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 1),
             at(ConsentOutcome::Affirmative, Some(1))
         );
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 2),
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2),
             at(ConsentOutcome::Refused, Some(2))
         );
         // A correction after the yes qualifies it.
@@ -912,7 +1098,7 @@ mod tests {
             user(2, false, false, true),
         ]);
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 2),
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2),
             at(ConsentOutcome::Qualified, Some(2))
         );
     }
@@ -931,7 +1117,7 @@ mod tests {
         let outcome = |events: &[EventFacts], k: u32| {
             let mut all = vec![asked.clone()];
             all.extend_from_slice(events);
-            dialogue(&all).consent(&values, Vec::<Value>::new, k)
+            dialogue(&all).consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, k)
         };
         let no = replying(1, Reply::Refuses);
         // "no" … "sorry, misread — yes, please cancel it".
@@ -978,7 +1164,12 @@ mod tests {
         };
         // "ORDER or OTHER?" → "yes, OTHER": the call on ORDER is refused.
         assert_eq!(
-            dialogue(&[asked.clone(), picking(true)]).consent(&values, Vec::<Value>::new, 1),
+            dialogue(&[asked.clone(), picking(true)]).consent(
+                &values,
+                Vec::<Value>::new,
+                Vec::<ItemFields>::new,
+                1
+            ),
             ConsentFailure {
                 outcome: ConsentOutcome::Refused,
                 turn: Some(EventIdx(1)),
@@ -987,7 +1178,7 @@ mod tests {
         // "ORDER or OTHER?" → "yes": no yes to either.
         assert_eq!(
             dialogue(&[asked.clone(), picking(false)])
-                .consent(&values, Vec::<Value>::new, 1)
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 1)
                 .outcome,
             ConsentOutcome::Absent
         );
@@ -1003,7 +1194,7 @@ mod tests {
             let mut events = vec![asked.clone()];
             events.extend_from_slice(replies);
             dialogue(&events)
-                .consent(&values, Vec::<Value>::new, k)
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, k)
                 .outcome
         };
         // "Hold on, let me check." (the reader's qualification) … "OK, yes,
@@ -1068,6 +1259,8 @@ mod tests {
                 declined: false,
                 action: false,
                 implied: false,
+                segments: 0,
+                clauses: 0,
             }],
             ..EventFacts::default()
         };
@@ -1087,7 +1280,7 @@ mod tests {
             user(1, true, false, false),
         ]);
         assert_eq!(
-            other.consent(&values, Vec::<Value>::new, 2),
+            other.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2),
             at(ConsentOutcome::Refused, 1)
         );
         assert!(other.confirmed(&[Value::Str(OTHER), Value::Str(ACTION)], 2));
@@ -1098,7 +1291,7 @@ mod tests {
             user(2, true, false, false),
         ]);
         assert_eq!(
-            later.consent(&values, Vec::<Value>::new, 3),
+            later.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 3),
             at(ConsentOutcome::Refused, 2)
         );
         // A yes to its own summary stands though another order is agreed later.
@@ -1109,7 +1302,7 @@ mod tests {
             user(3, true, false, false),
         ]);
         assert_eq!(
-            both.consent(&values, Vec::<Value>::new, 4),
+            both.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 4),
             at(ConsentOutcome::Affirmative, 1)
         );
         // A request before the summary proposes nothing against it.
@@ -1119,13 +1312,15 @@ mod tests {
             agent(2, true, &[ORDER, ACTION]),
         ]);
         assert_eq!(
-            earlier.consent(&values, Vec::<Value>::new, 3),
+            earlier.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 3),
             at(ConsentOutcome::Absent, 2)
         );
         // A request naming none of the values is about something else.
         let unrelated = known_order(&[agent(0, true, &[OTHER]), user(1, true, false, false)]);
         assert_eq!(
-            unrelated.consent(&values, Vec::<Value>::new, 2).outcome,
+            unrelated
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2)
+                .outcome,
             ConsentOutcome::Absent
         );
         // A yes naming the call's order is no yes to the other.
@@ -1134,7 +1329,9 @@ mod tests {
             user_yes_naming(1, &[ORDER]),
         ]);
         assert_eq!(
-            named.consent(&values, Vec::<Value>::new, 2).outcome,
+            named
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2)
+                .outcome,
             ConsentOutcome::Absent
         );
         // A yes naming what the request named itself (its action word)
@@ -1144,7 +1341,7 @@ mod tests {
             user_yes_naming(1, &[ACTION]),
         ]);
         assert_eq!(
-            repeats.consent(&values, Vec::<Value>::new, 2),
+            repeats.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2),
             at(ConsentOutcome::Refused, 1)
         );
         // A question qualifying the call's own summary is no yes that
@@ -1156,7 +1353,7 @@ mod tests {
             user(3, true, false, false),
         ]);
         assert_eq!(
-            qualified.consent(&values, Vec::<Value>::new, 4),
+            qualified.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 4),
             at(ConsentOutcome::Refused, 3)
         );
         // The other order only as context of the question's record is no rival.
@@ -1166,7 +1363,9 @@ mod tests {
         }
         let context = known_order(&[context, user(1, true, false, false)]);
         assert_eq!(
-            context.consent(&values, Vec::<Value>::new, 2).outcome,
+            context
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 2)
+                .outcome,
             ConsentOutcome::Absent
         );
         // After a later agent question the yes answers that one.
@@ -1176,7 +1375,9 @@ mod tests {
             user(2, true, false, false),
         ]);
         assert_eq!(
-            closed.consent(&values, Vec::<Value>::new, 3).outcome,
+            closed
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 3)
+                .outcome,
             ConsentOutcome::Absent
         );
     }
@@ -1206,7 +1407,7 @@ mod tests {
         let yes = user(2, true, false, false);
         let outcome = |declared: &[(Symbol, Symbol)]| {
             dialogue(&[literals(declared), request.clone(), yes.clone()])
-                .consent(&values, Vec::<Value>::new, 3)
+                .consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 3)
                 .outcome
         };
         assert_eq!(
@@ -1254,13 +1455,16 @@ mod tests {
                 declined: false,
                 action: true,
                 implied: false,
+                segments: 0,
+                clauses: 0,
             }],
             ..EventFacts::default()
         });
         let d = dialogue(&facts);
         let values = [Value::Str(ORDER), Value::Str(ACTION)];
         assert_eq!(
-            d.consent(&values, Vec::<Value>::new, 1).outcome,
+            d.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 1)
+                .outcome,
             ConsentOutcome::Absent
         );
         // A request weighing the call's action and another (the reader's
@@ -1280,7 +1484,8 @@ mod tests {
             read.apply(&e, &mut Vec::new());
         }
         assert_eq!(
-            read.consent(&values, Vec::<Value>::new, 5).outcome,
+            read.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 5)
+                .outcome,
             ConsentOutcome::Absent
         );
         let mut alone = agent(6, true, &[OTHER, ACTION]);
@@ -1294,7 +1499,8 @@ mod tests {
             read.apply(&e, &mut Vec::new());
         }
         assert_eq!(
-            read.consent(&values, Vec::<Value>::new, 8).outcome,
+            read.consent(&values, Vec::<Value>::new, Vec::<ItemFields>::new, 8)
+                .outcome,
             ConsentOutcome::Refused
         );
     }
@@ -1367,7 +1573,9 @@ mod tests {
             .concat(),
         );
         assert_eq!(
-            other_new.consent(&values, || call, 5).outcome,
+            other_new
+                .consent(&values, || call, Vec::<ItemFields>::new, 5)
+                .outcome,
             ConsentOutcome::Absent
         );
         let old_only = dialogue(
@@ -1381,7 +1589,9 @@ mod tests {
             .concat(),
         );
         assert_eq!(
-            old_only.consent(&values, || call, 5).outcome,
+            old_only
+                .consent(&values, || call, Vec::<ItemFields>::new, 5)
+                .outcome,
             ConsentOutcome::Affirmative
         );
     }
@@ -1411,7 +1621,7 @@ mod tests {
             }
             let turns = [request, plain_turn(3, Speaker::User, PLAIN_YES, &[])];
             dialogue(&[&reads[..], &turns[..]].concat())
-                .consent(&values, || call, 4)
+                .consent(&values, || call, Vec::<ItemFields>::new, 4)
                 .outcome
         };
         assert_eq!(consent(true), ConsentOutcome::Absent);
@@ -1505,7 +1715,7 @@ mod tests {
         // "Waive $48 of fee F-3301 on BK-1?" → "Yes" → a waiver of F-3302.
         let other = asked(&[ORDER, OTHER_FEE, ACTION]);
         assert_eq!(
-            other.consent(&values, || call, 4),
+            other.consent(&values, || call, Vec::<ItemFields>::new, 4),
             ConsentFailure {
                 outcome: ConsentOutcome::Absent,
                 turn: None,
@@ -1518,7 +1728,9 @@ mod tests {
         // Naming the call's fee, or no fee at all, states no other call.
         for named in [&[ORDER, FEE, OTHER_FEE, ACTION][..], &[ORDER, ACTION]] {
             assert_eq!(
-                asked(named).consent(&values, || call, 4).outcome,
+                asked(named)
+                    .consent(&values, || call, Vec::<ItemFields>::new, 4)
+                    .outcome,
                 ConsentOutcome::Affirmative
             );
         }
@@ -1540,6 +1752,8 @@ mod tests {
                 declined: false,
                 action: false,
                 implied: false,
+                segments: 0,
+                clauses: 0,
             });
         }
         let d = dialogue(&[summary, user(1, true, false, false)]);

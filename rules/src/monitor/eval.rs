@@ -14,6 +14,7 @@ use crate::ir::{AggOp, CmpOp};
 use crate::program::{arith, compare};
 use crate::value::Value;
 
+use super::dialogue::ItemFields;
 use super::plan::Plan;
 use super::state::View;
 
@@ -147,8 +148,13 @@ impl Ctx<'_> {
                     .any(|(_, v)| !self.state.dialogue().said(speaker, *v, k));
                 fails == negated
             }
-            CNode::Confirmed { set, call, negated } => self
-                .consent(set, call)
+            CNode::Confirmed {
+                set,
+                call,
+                items,
+                negated,
+            } => self
+                .consent(set, call, items)
                 .is_some_and(|c| (c.outcome == ConsentOutcome::Affirmative) != negated),
         }
     }
@@ -157,7 +163,12 @@ impl Ctx<'_> {
     /// `confirmed(...)` over the operands of `set` reads, at this event,
     /// the call's other arguments being those of `call`; `None` while an
     /// operand of `set` is not ready (the check fails closed).
-    pub fn consent(&self, set: u32, call: Option<u32>) -> Option<ConsentFailure> {
+    pub fn consent(
+        &self,
+        set: u32,
+        call: Option<u32>,
+        items: Option<u32>,
+    ) -> Option<ConsentFailure> {
         let mut values: SmallVec<[Value; 8]> = SmallVec::new();
         for member in self.set_members(set) {
             let o = self.operand(member);
@@ -180,8 +191,26 @@ impl Ctx<'_> {
             }
             others
         };
+        let items = items.filter(|_| self.state.args_visible().is_some());
+        let item_fields = || {
+            let groups = items
+                .and_then(|i| self.plan.encoded.item_groups.get(i as usize))
+                .map_or(&[][..], Vec::as_slice);
+            groups
+                .iter()
+                .map(|&group| {
+                    self.set_members(group)
+                        .map(|m| (m, self.operand(m)))
+                        .collect::<ItemFields>()
+                })
+                .collect::<Vec<ItemFields>>()
+        };
         let k = self.state.event();
-        Some(self.state.dialogue().consent(&values, others, k))
+        Some(
+            self.state
+                .dialogue()
+                .consent(&values, others, item_fields, k),
+        )
     }
 
     /// The operand nodes of the encoded set `set` (none for an unknown set).

@@ -660,8 +660,11 @@ impl Explainer<'_> {
                 Some(CNode::Confirmed {
                     set,
                     call,
+                    items,
                     negated: false,
-                }) => self.ctx(self.monitor.state.at(k), env).consent(*set, *call),
+                }) => self
+                    .ctx(self.monitor.state.at(k), env)
+                    .consent(*set, *call, *items),
                 _ => None,
             };
             out.push(FailedAtom {
