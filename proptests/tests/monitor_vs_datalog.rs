@@ -944,19 +944,27 @@ fn two_records_one_yes(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
             ];
             // The write, mostly on the record the yes did not name.
             if let Some((tool, on_named)) = write {
-                events.push(EventSpec::Call {
-                    tool,
-                    by_agent: true,
-                    order_id: Some(Value::Str(if on_named { named } else { other })),
-                    item_ids: None,
-                    new_item_ids: None,
-                    total: None,
-                    binds: Vec::new(),
-                });
+                let order = if on_named { named } else { other };
+                events.push(agent_write(tool, order, None));
             }
             events
         })
         .boxed()
+}
+
+/// The agent's call of tool `tool` on `order`, carrying `items` (old ids
+/// and, side by side, their replacements) when given, and nothing else.
+fn agent_write(tool: usize, order: Symbol, items: Option<([Symbol; 2], [Symbol; 2])>) -> EventSpec {
+    let list = |ids: [Symbol; 2]| ids.into_iter().map(Value::Str).collect();
+    EventSpec::Call {
+        tool,
+        by_agent: true,
+        order_id: Some(Value::Str(order)),
+        item_ids: items.map(|(old, _)| list(old)),
+        new_item_ids: items.map(|(_, new)| list(new)),
+        total: None,
+        binds: Vec::new(),
+    }
 }
 
 /// A summary naming an order and two items' old ids and replacements,
@@ -997,15 +1005,7 @@ fn items_laid_out(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
             ];
             if let Some((tool, swapped)) = write {
                 let new = if swapped { [y2, y1] } else { [y1, y2] };
-                events.push(EventSpec::Call {
-                    tool,
-                    by_agent: true,
-                    order_id: Some(Value::Str(order)),
-                    item_ids: Some(vec![Value::Str(x1), Value::Str(x2)]),
-                    new_item_ids: Some(new.into_iter().map(Value::Str).collect()),
-                    total: None,
-                    binds: Vec::new(),
-                });
+                events.push(agent_write(tool, order, Some(([x1, x2], new))));
             }
             events
         })
@@ -1077,15 +1077,7 @@ fn yes_to_another_record(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
                     held: Vec::new(),
                     placing: 0,
                 })));
-                events.push(EventSpec::Call {
-                    tool,
-                    by_agent: true,
-                    order_id: Some(Value::Str(called)),
-                    item_ids: None,
-                    new_item_ids: None,
-                    total: None,
-                    binds: Vec::new(),
-                });
+                events.push(agent_write(tool, called, None));
                 events
             },
         )
@@ -2644,6 +2636,15 @@ fn step(name: &str, timing: Timing, check: Option<CheckId>, binds: Vec<u32>) -> 
     }
 }
 
+/// A workflow of an entry step, then `auth`.
+fn entry_then(auth: Step, checks: CheckSet) -> CompiledChecks {
+    chain(
+        vec![step("entry", Timing::State, None, vec![]), auth],
+        checks,
+        &[],
+    )
+}
+
 fn chain(steps: Vec<Step>, checks: CheckSet, back: &[(u32, u32)]) -> CompiledChecks {
     let mut edges: Vec<(StepId, StepId)> = (1..steps.len() as u32)
         .map(|i| (StepId(i - 1), StepId(i)))
@@ -2913,11 +2914,7 @@ fn allowed_under_confirmed(events: Vec<EventFacts>) -> Vec<u32> {
     let mut auth = step("auth", Timing::Call(CANCEL), Some(guard), vec![]);
     auth.authorizes = Some(CANCEL);
     let case = Case {
-        checks: chain(
-            vec![step("entry", Timing::State, None, vec![]), auth],
-            checks,
-            &[],
-        ),
+        checks: entry_then(auth, checks),
         events,
         judged: Vec::new(),
     };
@@ -3000,23 +2997,9 @@ fn a_value_the_request_gives_another_record_is_no_rival_of_the_call() {
             })
             .collect();
         let mut write = call(10, CANCEL, o1);
-        write.args.push(ArgFact {
-            call: EventIdx(10),
-            path: P_ITEM_IDS,
-            elem: 0,
-            value: Value::Str(item),
-        });
-        write.arg_lens.push(ArgLenFact {
-            call: EventIdx(10),
-            path: P_ITEM_IDS,
-            len: 1,
-        });
+        push_list(&mut write, P_ITEM_IDS, &[item]);
         let case = Case {
-            checks: chain(
-                vec![step("entry", Timing::State, None, vec![]), auth],
-                checks,
-                &[],
-            ),
+            checks: entry_then(auth, checks),
             events: vec![
                 call(0, LOOKUP, o1),
                 result(1, 0, Some((o1, pending)), None),
@@ -3041,6 +3024,24 @@ fn a_value_the_request_gives_another_record_is_no_rival_of_the_call() {
         Vec::<u32>::new(),
         "o3 is the call's own record's"
     );
+}
+
+/// Gives the call `write` the list argument at `path` holding `values`.
+fn push_list(write: &mut EventFacts, path: u32, values: &[Symbol]) {
+    let call = write.event;
+    for (elem, value) in values.iter().enumerate() {
+        write.args.push(ArgFact {
+            call,
+            path,
+            elem: elem as u32,
+            value: Value::Str(*value),
+        });
+    }
+    write.arg_lens.push(ArgLenFact {
+        call,
+        path,
+        len: values.len() as u32,
+    });
 }
 
 /// A request laying out two items, an old id and its replacement each
@@ -3072,27 +3073,10 @@ fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
             }
         }
         let mut write = call(4, CANCEL, o1);
-        for (path, values) in [(P_ITEM_IDS, [x1, x2]), (P_NEW_ITEM_IDS, new)] {
-            for (elem, value) in values.into_iter().enumerate() {
-                write.args.push(ArgFact {
-                    call: EventIdx(4),
-                    path,
-                    elem: elem as u32,
-                    value: Value::Str(value),
-                });
-            }
-            write.arg_lens.push(ArgLenFact {
-                call: EventIdx(4),
-                path,
-                len: 2,
-            });
-        }
+        push_list(&mut write, P_ITEM_IDS, &[x1, x2]);
+        push_list(&mut write, P_NEW_ITEM_IDS, &new);
         let case = Case {
-            checks: chain(
-                vec![step("entry", Timing::State, None, vec![]), auth],
-                checks,
-                &[],
-            ),
+            checks: entry_then(auth, checks),
             events: vec![
                 call(0, LOOKUP, o1),
                 result(1, 0, Some((o1, STATUSES[1])), None),
