@@ -52,7 +52,7 @@ use turnstile_rules::{
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, ExtractionDiagnostic,
     ExtractionProblem, FactsBuilder, HeldFact, LiteralFact, MentionFact, PassedOverFact, Read,
-    Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact, UNPLACED_SEGMENT,
+    Reply, ResultFact, SCALAR, Speaker, Symbol, TurnFact, UNKNOWN_PLACE, UNPLACED_SEGMENT,
 };
 
 use crate::bundle::model::{Control, Side, ToolKind};
@@ -917,7 +917,8 @@ impl Extractor {
                                 picked_another: refused,
                             });
                         }
-                        let (segments, clauses) = turn.segment_bits(&read, starts);
+                        let (segments, clauses, (first_place, last_place)) =
+                            turn.segment_bits(&read, starts);
                         push_mention(
                             &mut self.facts,
                             MentionFact {
@@ -932,6 +933,8 @@ impl Extractor {
                                 implied: false,
                                 segments,
                                 clauses,
+                                first_place,
+                                last_place,
                             },
                         );
                         turn.named.push(value);
@@ -993,6 +996,8 @@ impl Extractor {
                                     implied: false,
                                     segments: 0,
                                     clauses: 0,
+                                    first_place: 0,
+                                    last_place: 0,
                                 },
                             );
                         }
@@ -1033,6 +1038,8 @@ impl Extractor {
                 implied: true,
                 segments: 0,
                 clauses: 0,
+                first_place: 0,
+                last_place: 0,
             },
         );
         let text = readable_text(text);
@@ -1171,7 +1178,8 @@ impl Extractor {
                 if describes || kept {
                     seen.described.push(Symbol(raw));
                 }
-                let (segments, clauses) = seen.segment_bits(read, starts);
+                let (segments, clauses, (first_place, last_place)) =
+                    seen.segment_bits(read, starts);
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -1194,6 +1202,8 @@ impl Extractor {
                         implied: false,
                         segments,
                         clauses,
+                        first_place,
+                        last_place,
                     },
                 );
                 seen.named.push(Symbol(raw));
@@ -1250,6 +1260,8 @@ impl Extractor {
                             implied: true,
                             segments: 0,
                             clauses: 0,
+                            first_place: 0,
+                            last_place: 0,
                         },
                     );
                 }
@@ -1284,6 +1296,8 @@ impl Extractor {
                             implied: false,
                             segments: 0,
                             clauses: 0,
+                            first_place: 0,
+                            last_place: 0,
                         },
                     );
                 }
@@ -1324,6 +1338,8 @@ impl Extractor {
                             implied: true,
                             segments: 0,
                             clauses: 0,
+                            first_place: 0,
+                            last_place: 0,
                         },
                     );
                 }
@@ -1346,7 +1362,8 @@ impl Extractor {
         });
         for ((value, read), starts) in candidates {
             if names_at(&seen.read, read, starts) {
-                let (segments, clauses) = seen.segment_bits(read, starts);
+                let (segments, clauses, (first_place, last_place)) =
+                    seen.segment_bits(read, starts);
                 push_mention(
                     &mut self.facts,
                     MentionFact {
@@ -1360,6 +1377,8 @@ impl Extractor {
                         implied: false,
                         segments,
                         clauses,
+                        first_place,
+                        last_place,
                     },
                 );
             }
@@ -1545,6 +1564,8 @@ impl Extractor {
                         implied: true,
                         segments: 0,
                         clauses: 0,
+                        first_place: 0,
+                        last_place: 0,
                     },
                 );
             }
@@ -1896,6 +1917,8 @@ impl Extractor {
                     implied: true,
                     segments: 0,
                     clauses: 0,
+                    first_place: 0,
+                    last_place: 0,
                 },
             );
         }
@@ -2013,6 +2036,16 @@ impl Extractor {
                     }),
                     clauses: if turn.segments.is_some() {
                         UNPLACED_SEGMENT
+                    } else {
+                        0
+                    },
+                    first_place: if turn.segments.is_some() {
+                        UNKNOWN_PLACE
+                    } else {
+                        0
+                    },
+                    last_place: if turn.segments.is_some() {
+                        UNKNOWN_PLACE
                     } else {
                         0
                     },
@@ -2389,7 +2422,8 @@ impl Extractor {
                     continue;
                 };
                 if names_at(&turn.read, &read, starts) {
-                    let (segments, clauses) = turn.segment_bits(&read, starts);
+                    let (segments, clauses, (first_place, last_place)) =
+                        turn.segment_bits(&read, starts);
                     push_mention(
                         &mut self.facts,
                         MentionFact {
@@ -2403,6 +2437,8 @@ impl Extractor {
                             implied: false,
                             segments,
                             clauses,
+                            first_place,
+                            last_place,
                         },
                     );
                 }
@@ -2596,11 +2632,13 @@ impl SeenTurn {
 
     /// The segments and the clauses where the turn spells the value read
     /// as `value` (found at `starts`), as [`MentionFact::segments`] and
-    /// [`MentionFact::clauses`] bits: none in a turn of one clause,
-    /// [`UNPLACED_SEGMENT`] where the places are not known.
-    fn segment_bits<K>(&self, value: &ReadValue, starts: &[Placed<K>]) -> (u32, u32) {
+    /// [`MentionFact::clauses`] bits, and its first and last places
+    /// ([`MentionFact::first_place`]): none in a turn of one clause,
+    /// [`UNPLACED_SEGMENT`] and [`UNKNOWN_PLACE`] where the places are not
+    /// known.
+    fn segment_bits<K>(&self, value: &ReadValue, starts: &[Placed<K>]) -> (u32, u32, (u32, u32)) {
         let Some(placing) = &self.segments else {
-            return (0, 0);
+            return (0, 0, (0, 0));
         };
         let token_starts = || starts.iter().map(|&(_, at)| at).collect::<Option<Vec<_>>>();
         let places: Spans = if value.words() > 0 {
@@ -2611,6 +2649,23 @@ impl SeenTurn {
             let amounts = self.amount_places.get_or_init(|| self.read.amount_places());
             self.read.places_among(value, amounts).into_iter().collect()
         };
+        let place_of = |at: usize| {
+            u32::try_from(at)
+                .ok()
+                .and_then(|at| at.checked_add(1))
+                .filter(|&place| place != UNKNOWN_PLACE)
+                .unwrap_or(UNKNOWN_PLACE)
+        };
+        let first = places
+            .iter()
+            .map(|&(at, _)| at)
+            .min()
+            .map_or(UNKNOWN_PLACE, place_of);
+        let last = places
+            .iter()
+            .map(|&(at, _)| at)
+            .max()
+            .map_or(UNKNOWN_PLACE, place_of);
         let bit =
             |of: &[u8], at: usize| of.get(at).map_or(UNPLACED_SEGMENT, |&s| 1 << u32::from(s));
         let several = !placing.segments.is_empty();
@@ -2624,9 +2679,9 @@ impl SeenTurn {
         });
         if clauses == 0 {
             let segments = if several { UNPLACED_SEGMENT } else { 0 };
-            (segments, UNPLACED_SEGMENT)
+            (segments, UNPLACED_SEGMENT, (UNKNOWN_PLACE, UNKNOWN_PLACE))
         } else {
-            (segments, clauses)
+            (segments, clauses, (first, last))
         }
     }
 

@@ -49,7 +49,7 @@ use turnstile_rules::{ArgConstraint, ArithOp, Condition, ConsentSpec, DateTime, 
 use turnstile_rules::{
     ArgFact, ArgLenFact, BindFact, CallFact, DisownFact, EventFacts, EventIdx, FactsBuilder,
     HeldFact, LiteralFact, MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker,
-    TurnFact, UNPLACED_SEGMENT,
+    TurnFact, UNKNOWN_PLACE, UNPLACED_SEGMENT,
 };
 use turnstile_rules::{EventOutcome, Monitor, Plan, Violation};
 
@@ -980,10 +980,19 @@ fn items_laid_out(v: &Vocab) -> BoxedStrategy<Vec<EventSpec>> {
         select(v.ids.clone()),
         prop::sample::subsequence(symbols, 4),
         any::<u32>(),
+        0..3u8,
         prop::option::weighted(0.9, (gated, any::<bool>())),
     )
-        .prop_map(|(order, items, placing, write)| {
+        .prop_map(|(order, items, drawn, lists, write)| {
             let [x1, x2, y1, y2] = [items[0], items[1], items[2], items[3]];
+            // Often two lists one after the other: the old ids in one run
+            // of places, the replacements in another ([`place_of`]).
+            let runs = |x: u32, y: u32| drawn & !0xC0C0_C0C0 | x << 6 | y << 14 | x << 22 | y << 30;
+            let placing = match lists {
+                0 => drawn,
+                1 => runs(2, 3),
+                _ => runs(3, 2),
+            };
             let summary = TurnSpec {
                 cues: [true, true, false, false, false],
                 // The order last: placed as the first item's old id is.
@@ -1733,6 +1742,8 @@ fn build_events(v: &Vocab, checks: &CompiledChecks, specs: &[EventSpec]) -> Vec<
                         implied: !turn.by_user && turn.in_answer.contains(&value),
                         segments: placing_of(turn.placing >> (i % 4 * 8), 0),
                         clauses: placing_of(turn.placing >> (i % 4 * 8), 1),
+                        first_place: place_of(turn.placing >> (i % 4 * 8), i).0,
+                        last_place: place_of(turn.placing >> (i % 4 * 8), i).1,
                     })
                     .collect();
                 ev.held = turn
@@ -2862,6 +2873,22 @@ fn placing_of(placing: u32, level: u32) -> u32 {
     }
 }
 
+/// The first and last places ([`MentionFact::first_place`]) that the top
+/// two of a value's eight bits drawn from `placing` give the `i`th value a
+/// turn names: none, not known, one place in a middle run, or in a last
+/// run, where every other value is also spelt in a first run, in the order
+/// the turn names them.
+fn place_of(placing: u32, i: usize) -> (u32, u32) {
+    let i = u32::try_from(i).unwrap_or(0);
+    match (placing >> 6) & 3 {
+        0 => (0, 0),
+        1 => (UNKNOWN_PLACE, UNKNOWN_PLACE),
+        2 => (64 + i + 1, 64 + i + 1),
+        _ if i % 2 == 0 => (i + 1, 128 + i + 1),
+        _ => (128 + i + 1, 128 + i + 1),
+    }
+}
+
 fn allowed_events(run: &Run) -> Vec<u32> {
     run.allowed.keys().map(|k| k.0).collect()
 }
@@ -2896,6 +2923,8 @@ fn turn(k: u32, speaker: Speaker, cues: [bool; 5], named: &[Symbol]) -> EventFac
                 implied: false,
                 segments: 0,
                 clauses: 0,
+                first_place: 0,
+                last_place: 0,
             })
             .collect(),
         ..EventFacts::default()
@@ -3049,12 +3078,13 @@ fn push_list(write: &mut EventFacts, path: u32, values: &[Symbol]) {
 /// clause); a yes; and a call pairing them as `new` says. A segment or
 /// clause naming one item's old id with the other's replacement states
 /// another call; clauses count only when each clause naming an item names
-/// both of its fields.
+/// both of its fields. Two lists laid out one after the other (each
+/// value at one place) pair by their order.
 #[test]
 fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
     let [o1, x1, x2] = IDS;
     let [y1, _, y2] = STATUSES;
-    let allowed_with = |placed: &[(Symbol, u32, u32)], new: [Symbol; 2]| {
+    let allowed_with = |placed: &[(Symbol, u32, u32, (u32, u32))], new: [Symbol; 2]| {
         let mut checks = CheckSet::default();
         let guard = checks.push(Check::Confirmed {
             values: vec![arg(path_order_id())],
@@ -3065,11 +3095,13 @@ fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
         auth.authorizes = Some(CANCEL);
         let mut request = turn(2, Speaker::Agent, SUMMARY_CUES, &[o1, x1, x2, y1, y2]);
         for m in &mut request.mentions {
-            if let Some(&(_, segments, clauses)) =
+            if let Some(&(_, segments, clauses, (first, last))) =
                 placed.iter().find(|p| Value::Str(p.0) == m.value)
             {
                 m.segments = segments;
                 m.clauses = clauses;
+                m.first_place = first;
+                m.last_place = last;
             }
         }
         let mut write = call(4, CANCEL, o1);
@@ -3089,16 +3121,21 @@ fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
         allowed_events(&agreed(&case))
     };
     // "1. x1 -> y1\n2. x2 -> y2": one item per line.
-    let lines = [(x1, 1, 1), (y1, 1, 1), (x2, 2, 2), (y2, 2, 2)];
+    let lines = [
+        (x1, 1, 1, (0, 0)),
+        (y1, 1, 1, (0, 0)),
+        (x2, 2, 2, (0, 0)),
+        (y2, 2, 2, (0, 0)),
+    ];
     assert_eq!(allowed_with(&lines, [y1, y2]), vec![4], "as laid out");
     assert_eq!(allowed_with(&lines, [y2, y1]), Vec::<u32>::new(), "swapped");
     // A value spelt where no segment is known may stand beside either:
     // line 2 may name `y1` with `x2`.
     let unplaced = [
-        (x1, 1, 1),
-        (y1, UNPLACED_SEGMENT, UNPLACED_SEGMENT),
-        (x2, 2, 2),
-        (y2, 2, 2),
+        (x1, 1, 1, (0, 0)),
+        (y1, UNPLACED_SEGMENT, UNPLACED_SEGMENT, (0, 0)),
+        (x2, 2, 2, (0, 0)),
+        (y2, 2, 2, (0, 0)),
     ];
     assert_eq!(
         allowed_with(&unplaced, [y2, y1]),
@@ -3106,24 +3143,72 @@ fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
         "y1 may stand in line 2"
     );
     // A line naming both items' values pairs nothing.
-    let one_line = [(x1, 1, 1), (y1, 1, 1), (x2, 1, 1), (y2, 1, 1)];
+    let one_line = [
+        (x1, 1, 1, (0, 0)),
+        (y1, 1, 1, (0, 0)),
+        (x2, 1, 1, (0, 0)),
+        (y2, 1, 1, (0, 0)),
+    ];
     assert_eq!(
         allowed_with(&one_line, [y2, y1]),
         vec![4],
         "one line for both"
     );
     // "x1 with y1 and x2 with y2": one sentence, a clause per item.
-    let clauses = [(x1, 0, 1), (y1, 0, 1), (x2, 0, 2), (y2, 0, 2)];
+    let clauses = [
+        (x1, 0, 1, (0, 0)),
+        (y1, 0, 1, (0, 0)),
+        (x2, 0, 2, (0, 0)),
+        (y2, 0, 2, (0, 0)),
+    ];
     assert_eq!(allowed_with(&clauses, [y1, y2]), vec![4], "as laid out");
     assert_eq!(
         allowed_with(&clauses, [y2, y1]),
         Vec::<u32>::new(),
         "swapped"
     );
-    // "x1 and x2 for y1 and y2": the clauses are no items.
-    let lists = [(x1, 0, 1), (x2, 0, 2), (y1, 0, 2), (y2, 0, 4)];
+    // "x1 and x2 for y1 and y2" where the places are not known: the
+    // clauses are no items, and no order is read.
+    let lists = [
+        (x1, 0, 1, (0, 0)),
+        (x2, 0, 2, (0, 0)),
+        (y1, 0, 2, (0, 0)),
+        (y2, 0, 4, (0, 0)),
+    ];
     assert_eq!(allowed_with(&lists, [y1, y2]), vec![4], "as listed");
     assert_eq!(allowed_with(&lists, [y2, y1]), vec![4], "no pairing read");
+    // The same with each value at its places (first, last; `x1`, `x2`,
+    // `y1`, `y2` in that order, a clause each): the lists pair by order,
+    // the second in its own order ("Out: x1, x2" / "In: y2, y1"); lists
+    // that interleave, or a value whose place is not known, pair nothing;
+    // after an intro ("You asked about x2 and x1. Out: x1, x2 / In: y1,
+    // y2") each value of the first list stands where it is spelt last.
+    let u = UNKNOWN_PLACE;
+    let listed = [(2, 2), (5, 5), (9, 9), (12, 12)];
+    let reversed = [(2, 2), (5, 5), (12, 12), (9, 9)];
+    let interleaved = [(2, 2), (9, 9), (12, 12), (5, 5)];
+    let not_known = [(u, u), (5, 5), (9, 9), (12, 12)];
+    let intro = [(3, 20), (1, 22), (30, 30), (32, 32)];
+    let by_order = [
+        ("in order", listed, [y1, y2], true),
+        ("against it", listed, [y2, y1], false),
+        ("reversed", reversed, [y2, y1], true),
+        ("reversed, against it", reversed, [y1, y2], false),
+        ("interleaved", interleaved, [y1, y2], true),
+        ("not known", not_known, [y2, y1], true),
+        ("after an intro", intro, [y1, y2], true),
+        ("the intro's order", intro, [y2, y1], false),
+    ];
+    for (label, places, new, allowed) in by_order {
+        let placed: Vec<_> = [x1, x2, y1, y2]
+            .into_iter()
+            .zip(places)
+            .zip(1..)
+            .map(|((value, at), clause)| (value, 0, clause, at))
+            .collect();
+        let expected = if allowed { vec![4] } else { Vec::new() };
+        assert_eq!(allowed_with(&placed, new), expected, "{label}");
+    }
 }
 
 #[test]

@@ -258,7 +258,20 @@ pub struct MentionFact {
     /// part of one that *and* opens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub clauses: u32,
+    /// Likewise, the first and the last place where the value is spelt:
+    /// a token's index plus one; [`UNKNOWN_PLACE`] where it is spelt but
+    /// no place is known. Two lists laid out one after the other ("A and
+    /// B for C and D") pair their values by these places.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_place: u32,
+    /// The last place where the value is spelt ([`MentionFact::first_place`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_place: u32,
 }
+
+/// [`MentionFact::first_place`] and [`MentionFact::last_place`] of a value
+/// spelt where no place is known: it has no place in the turn's order.
+pub const UNKNOWN_PLACE: u32 = u32::MAX;
 
 /// The bit of [`MentionFact::segments`] for a value spelt in a turn of
 /// several segments where no segment is known: it may stand in any.

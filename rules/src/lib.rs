@@ -49,7 +49,7 @@ pub use facts::{
     ArgFact, ArgLenFact, AttrFact, AttrLenFact, BindFact, CallFact, DisownFact, EventFacts,
     ExtractionDiagnostic, ExtractionProblem, FOREVER, FactsBuilder, HeldFact, LiteralFact,
     MentionFact, PassedOverFact, Read, Reply, ResultFact, SCALAR, Speaker, TraceFacts, TurnFact,
-    UNPLACED_SEGMENT,
+    UNKNOWN_PLACE, UNPLACED_SEGMENT,
 };
 pub use ids::{EventIdx, OperandId};
 pub use intern::{Interner, Symbol};

@@ -35,6 +35,7 @@ use crate::env::Env;
 /// Event index meaning "never superseded".
 pub const FOREVER: u32 = crate::facts::FOREVER.0;
 const SCALAR: u32 = crate::facts::SCALAR;
+const UNKNOWN_PLACE: u32 = crate::facts::UNKNOWN_PLACE;
 
 fn pairs(i: u32, j: u32) -> bool {
     i == j || i == SCALAR || j == SCALAR
@@ -253,6 +254,10 @@ crepe! {
     // An agent turn of several segments or clauses spells the value where
     // none is known.
     @input pub struct IUnplaced(pub Value, pub u32);
+    // An agent turn of several clauses spells the value first or last at
+    // the place (`MentionFact::first_place`, `MentionFact::last_place`):
+    // `(value, event, place)`.
+    @input pub struct IPlace(pub Value, pub u32, pub u32);
     // The request at the event names the value as a record's of the
     // entity type it also names (`HeldFact`): `(value, event, type, record)`.
     @input pub struct IHeld(pub Value, pub u32, pub Symbol, pub Value);
@@ -513,6 +518,38 @@ crepe! {
         ItemVal(c, k, e, g, f, j, x2), !IClause(x2, a, s), !IUnplaced(x2, a),
         ItemVal(c, k, e, g, h, i, y2), !IClause(y2, a, s), !IUnplaced(y2, a),
         !NotItemised(c, k, e, g, a);
+    // Two lists laid out one after the other pair by their order: where
+    // every value of two fields is named at known places, one field's
+    // values all before the other's, and items `i` and `j` stand in one
+    // order in the first list (by their last places) and in the other
+    // order in the second (by their first places).
+    struct PlaceUnknown(Value, u32);
+    PlaceUnknown(v, a) <- IPlace(v, a, UNKNOWN_PLACE);
+    struct PlacedEarlier(Value, u32, u32);
+    PlacedEarlier(v, a, p) <- IPlace(v, a, p), IPlace(v, a, q), (q < p);
+    struct PlacedLater(Value, u32, u32);
+    PlacedLater(v, a, p) <- IPlace(v, a, p), IPlace(v, a, q), (p < q);
+    struct Placed(Value, u32, u32, u32);
+    Placed(v, a, p, q) <- IPlace(v, a, p), !PlacedEarlier(v, a, p), IPlace(v, a, q),
+        !PlacedLater(v, a, q), !PlaceUnknown(v, a), AgentNamed(v, a);
+    struct PlacedAt(Value, u32);
+    PlacedAt(v, a) <- Placed(v, a, _, _);
+    struct ItemPlace(u32, u32, Env, u32, u32, u32, u32, u32, u32);
+    ItemPlace(c, k, e, g, a, f, i, p, q) <- ItemVal(c, k, e, g, f, i, v), Placed(v, a, p, q),
+        IAskTurn(a), (a <= k);
+    struct Unordered(u32, u32, Env, u32, u32, u32);
+    Unordered(c, k, e, g, a, f) <- ItemPlace(c, k, e, g, a, _, _, _, _),
+        ItemVal(c, k, e, g, f, _, v), !PlacedAt(v, a);
+    struct NotBefore(u32, u32, Env, u32, u32, u32, u32);
+    NotBefore(c, k, e, g, a, f, h) <- ItemPlace(c, k, e, g, a, f, _, _, p),
+        ItemPlace(c, k, e, g, a, h, _, q, _), (f != h && p >= q);
+    MixedItems(c, k, e, a) <- ItemPlace(c, k, e, g, a, f, i, _, pi),
+        ItemPlace(c, k, e, g, a, f, j, _, pj), (pi < pj),
+        ItemPlace(c, k, e, g, a, h, i, qi, _), ItemPlace(c, k, e, g, a, h, j, qj, _),
+        (f != h && qj < qi),
+        ItemLen(c, k, e, g, f, n), ItemLen(c, k, e, g, h, n),
+        !NotBefore(c, k, e, g, a, f, h), !Unordered(c, k, e, g, a, f),
+        !Unordered(c, k, e, g, a, h);
     struct SummaryAt(u32, u32, Env, u32);
     SummaryAt(c, k, e, a) <- ConfReady(c, k, e), IAskTurn(a), (a <= k), !NotSummary(c, k, e, a);
     struct LaterSummary(u32, u32, Env, u32);

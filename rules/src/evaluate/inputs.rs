@@ -423,6 +423,12 @@ impl Inputs {
             };
             rt.extend(placed(m.segments).map(|s| ISegment(m.value, m.event.0, s)));
             rt.extend(placed(m.clauses).map(|s| IClause(m.value, m.event.0, s)));
+            if m.first_place != 0 {
+                rt.extend([
+                    IPlace(m.value, m.event.0, m.first_place),
+                    IPlace(m.value, m.event.0, m.last_place),
+                ]);
+            }
         }
         rt.extend(
             facts

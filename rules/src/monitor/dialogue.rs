@@ -6,7 +6,9 @@
 use hashbrown::{HashMap, HashSet};
 
 use crate::evaluate::{ConsentFailure, ConsentOutcome};
-use crate::facts::{EventFacts, Reply, SCALAR, Speaker, TurnFact, UNPLACED_SEGMENT};
+use crate::facts::{
+    EventFacts, MentionFact, Reply, SCALAR, Speaker, TurnFact, UNKNOWN_PLACE, UNPLACED_SEGMENT,
+};
 use crate::ids::EventIdx;
 use crate::intern::Symbol;
 use crate::value::Value;
@@ -36,6 +38,9 @@ struct PlacedValue {
     unplaced: bool,
     /// Named, not only declined.
     named: bool,
+    /// Its first and last places in the turn's order
+    /// (`MentionFact::first_place`), when it is named and they are known.
+    places: Option<(u32, u32)>,
 }
 
 /// Whether one list's fields, as placed, pair in some segment (`level`:
@@ -65,6 +70,45 @@ fn mixes_in(fields: &PlacedFields, level: impl Fn(&PlacedValue) -> u32) -> bool 
     })
 }
 
+/// Whether one list's fields, as placed, are laid out as two lists, one
+/// field's values all before another's ("A and B for C and D", "Out: A,
+/// B" then "In: C, D"), that pair by their order an item's value of one
+/// with another item's value of the other: the first field's values of
+/// items `i` and `j` stand in one order and the second's in the other.
+/// Each value stands where it is spelt nearest the other list (its last
+/// place in the first list, its first in the second), and all must be
+/// named where their places are known.
+fn crosses_in_order(fields: &PlacedFields) -> bool {
+    /// Each item's first and last places.
+    type ItemPlaces = SmallVec<[(u32, (u32, u32)); 4]>;
+
+    let places = |values: &[PlacedValue]| -> Option<ItemPlaces> {
+        values.iter().map(|v| v.places.map(|p| (v.el, p))).collect()
+    };
+    fields.iter().any(|((f, f_lens), first)| {
+        fields.iter().any(|((h, h_lens), second)| {
+            if f == h || !f_lens.iter().any(|n| h_lens.contains(n)) {
+                return false;
+            }
+            let (Some(first), Some(second)) = (places(first), places(second)) else {
+                return false;
+            };
+            let before = first
+                .iter()
+                .all(|&(_, (_, last))| second.iter().all(|&(_, (next, _))| last < next));
+            before
+                && first.iter().any(|&(i, (_, pi))| {
+                    first.iter().any(|&(j, (_, pj))| {
+                        pi < pj
+                            && second.iter().any(|&(i2, (qi, _))| {
+                                i2 == i && second.iter().any(|&(j2, (qj, _))| j2 == j && qj < qi)
+                            })
+                    })
+                })
+        })
+    })
+}
+
 /// Whether a request names one list's items clause by clause: every
 /// clause naming a value of one of its fields names one of another.
 fn itemised(fields: &PlacedFields) -> bool {
@@ -85,6 +129,41 @@ fn itemised(fields: &PlacedFields) -> bool {
             .fold(0, |all, &(_, b)| all | b);
         bits & !others == 0
     })
+}
+
+/// Where a turn of several segments or clauses spells a value: its
+/// segments and clauses as bits (`MentionFact::segments`,
+/// `MentionFact::clauses`) and its first and last places
+/// (`MentionFact::first_place`, `MentionFact::last_place`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spelt {
+    segments: u32,
+    clauses: u32,
+    first_place: u32,
+    last_place: u32,
+}
+
+impl Spelt {
+    /// Also spelt where `mention` says. A place not known leaves the value
+    /// no place in the turn's order.
+    fn with(self, mention: &MentionFact) -> Spelt {
+        let (first_place, last_place) = match (
+            (self.first_place, self.last_place),
+            (mention.first_place, mention.last_place),
+        ) {
+            ((0, _), places) | (places, (0, _)) => places,
+            ((UNKNOWN_PLACE, _), _) | (_, (UNKNOWN_PLACE, _)) => (UNKNOWN_PLACE, UNKNOWN_PLACE),
+            ((first, last), (other_first, other_last)) => {
+                (first.min(other_first), last.max(other_last))
+            }
+        };
+        Spelt {
+            segments: self.segments | mention.segments,
+            clauses: self.clauses | mention.clauses,
+            first_place,
+            last_place,
+        }
+    }
 }
 
 /// Turns and mentions seen so far.
@@ -119,10 +198,9 @@ pub struct Dialogue {
     /// Per agent turn event, `(value, entity type, record)`: the request
     /// names the value as that record's, another record it names.
     held: HashMap<u32, Vec<(Value, Symbol, Value)>>,
-    /// `(value, agent turn event)`: the segments and the clauses of a
-    /// turn of several where the value is spelt (`MentionFact::segments`,
-    /// `MentionFact::clauses`), as bits.
-    segments: HashMap<(Value, u32), (u32, u32)>,
+    /// `(value, agent turn event)`: where a turn of several segments or
+    /// clauses spells the value.
+    segments: HashMap<(Value, u32), Spelt>,
     /// Per agent turn event, how many values it places (keys of
     /// `segments`).
     placed_per_turn: HashMap<u32, u32>,
@@ -156,7 +234,7 @@ pub enum DialogueChange {
     /// The last value added to the held values of an agent turn.
     HeldAdded(u32),
     /// A value's segments in an agent turn, before this event's mentions.
-    SegmentsWere((Value, u32), Option<(u32, u32)>),
+    SegmentsWere((Value, u32), Option<Spelt>),
 }
 
 impl Dialogue {
@@ -216,11 +294,10 @@ impl Dialogue {
             undo.push(StateChange::DialogueChanged(DialogueChange::TurnPushed));
         }
         for m in &facts.mentions {
-            if (m.segments | m.clauses) != 0 && m.speaker == Speaker::Agent {
+            if (m.segments | m.clauses | m.first_place) != 0 && m.speaker == Speaker::Agent {
                 let key = (m.value, m.event.0);
                 let was = self.segments.get(&key).copied();
-                let (segments, clauses) = was.unwrap_or((0, 0));
-                let now = (segments | m.segments, clauses | m.clauses);
+                let now = was.unwrap_or_default().with(m);
                 if was != Some(now) {
                     self.segments.insert(key, now);
                     if was.is_none() {
@@ -750,15 +827,17 @@ impl Dialogue {
     /// Clauses are read the same way when every clause naming a value of
     /// the list names values of two of its fields (the request lays the
     /// items out clause by clause, not "A and B for C and D"). A value spelt
-    /// where no segment is known may stand in any.
+    /// where no segment is known may stand in any. Two lists laid out one
+    /// after the other pair by their order ([`crosses_in_order`]).
     fn mixes_items(&self, items: &[ItemFields], a: u32) -> bool {
         items.iter().any(|fields| {
             let placed = self.place_items(fields, a);
-            placed
+            (placed
                 .iter()
                 .any(|(_, values)| values.iter().any(|v| v.segments | v.clauses != 0))
                 && (mixes_in(&placed, |v| v.segments)
-                    || (itemised(&placed) && mixes_in(&placed, |v| v.clauses)))
+                    || (itemised(&placed) && mixes_in(&placed, |v| v.clauses))))
+                || crosses_in_order(&placed)
         })
     }
 
@@ -773,15 +852,20 @@ impl Dialogue {
                     .iter()
                     .filter(|&&(el, _)| el != SCALAR)
                     .map(|&(el, v)| {
-                        let (segments, clauses) =
-                            self.segments.get(&(v, a)).copied().unwrap_or((0, 0));
+                        let spelt = self.segments.get(&(v, a)).copied().unwrap_or_default();
+                        let named = self.mentions.contains(&(v, a, Speaker::Agent))
+                            && !self.declined.contains(&(v, a));
                         PlacedValue {
                             el,
-                            segments: segments & !UNPLACED_SEGMENT,
-                            clauses: clauses & !UNPLACED_SEGMENT,
-                            unplaced: (segments | clauses) & UNPLACED_SEGMENT != 0,
-                            named: self.mentions.contains(&(v, a, Speaker::Agent))
-                                && !self.declined.contains(&(v, a)),
+                            segments: spelt.segments & !UNPLACED_SEGMENT,
+                            clauses: spelt.clauses & !UNPLACED_SEGMENT,
+                            unplaced: (spelt.segments | spelt.clauses) & UNPLACED_SEGMENT != 0,
+                            named,
+                            places: (named
+                                && spelt.first_place != 0
+                                && spelt.first_place != UNKNOWN_PLACE
+                                && spelt.last_place != UNKNOWN_PLACE)
+                                .then_some((spelt.first_place, spelt.last_place)),
                         }
                     })
                     .collect();
@@ -898,6 +982,8 @@ mod tests {
                     implied: false,
                     segments: 0,
                     clauses: 0,
+                    first_place: 0,
+                    last_place: 0,
                 })
                 .collect(),
             ..EventFacts::default()
@@ -954,6 +1040,8 @@ mod tests {
             implied: false,
             segments: 0,
             clauses: 0,
+            first_place: 0,
+            last_place: 0,
         });
         if let Some(turn) = &mut with_action.turn {
             turn.by_item = true;
@@ -1261,6 +1349,8 @@ mod tests {
                 implied: false,
                 segments: 0,
                 clauses: 0,
+                first_place: 0,
+                last_place: 0,
             }],
             ..EventFacts::default()
         };
@@ -1457,6 +1547,8 @@ mod tests {
                 implied: false,
                 segments: 0,
                 clauses: 0,
+                first_place: 0,
+                last_place: 0,
             }],
             ..EventFacts::default()
         });
@@ -1754,6 +1846,8 @@ mod tests {
                 implied: false,
                 segments: 0,
                 clauses: 0,
+                first_place: 0,
+                last_place: 0,
             });
         }
         let d = dialogue(&[summary, user(1, true, false, false)]);
