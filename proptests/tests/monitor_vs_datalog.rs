@@ -3120,91 +3120,56 @@ fn a_request_pairing_one_items_value_with_anothers_is_no_summary_of_the_call() {
         };
         allowed_events(&agreed(&case))
     };
-    // "1. x1 -> y1\n2. x2 -> y2": one item per line.
-    let lines = [
-        (x1, 1, 1, (0, 0)),
-        (y1, 1, 1, (0, 0)),
-        (x2, 2, 2, (0, 0)),
-        (y2, 2, 2, (0, 0)),
+    // Where each of `x1`, `y1`, `x2`, `y2` stands: its segment and clause,
+    // and its first and last places (`unknown`: none given, as when no place is known).
+    // - "1. x1 -> y1\n2. x2 -> y2": one item per line. A value spelt where
+    //   no segment is known may stand beside either (line 2 may name `y1`
+    //   with `x2`); a line naming both items' values pairs nothing.
+    // - "x1 with y1 and x2 with y2": a clause per item. "x1 and x2 for y1
+    //   and y2": the clauses are no items, and without places no order is
+    //   read.
+    // - The same lists with their places (a clause each): they pair by
+    //   order, the second in its own order ("Out: x1, x2" / "In: y2, y1");
+    //   lists that interleave, or a value whose place is not known, pair
+    //   nothing; after an intro ("You asked about x2 and x1. Out: x1, x2 /
+    //   In: y1, y2") each value of the first list stands where it is spelt
+    //   last.
+    let (n, u) = (UNPLACED_SEGMENT, UNKNOWN_PLACE);
+    let lines = [(1, 1), (1, 1), (2, 2), (2, 2)];
+    let unplaced = [(1, 1), (n, n), (2, 2), (2, 2)];
+    let one_line = [(1, 1); 4];
+    let clauses = [(0, 1), (0, 1), (0, 2), (0, 2)];
+    let lists = [(0, 1), (0, 2), (0, 2), (0, 4)];
+    let own = [(0, 1), (0, 3), (0, 2), (0, 4)];
+    let unknown = [(0, 0); 4];
+    let listed = [(2, 2), (9, 9), (5, 5), (12, 12)];
+    let reversed = [(2, 2), (12, 12), (5, 5), (9, 9)];
+    let interleaved = [(2, 2), (12, 12), (9, 9), (5, 5)];
+    let not_known = [(u, u), (9, 9), (5, 5), (12, 12)];
+    let intro = [(3, 20), (30, 30), (1, 22), (32, 32)];
+    let cases = [
+        ("lines as laid out", lines, unknown, [y1, y2], true),
+        ("lines swapped", lines, unknown, [y2, y1], false),
+        ("y1 may stand in line 2", unplaced, unknown, [y2, y1], true),
+        ("one line for both", one_line, unknown, [y2, y1], true),
+        ("clauses as laid out", clauses, unknown, [y1, y2], true),
+        ("clauses swapped", clauses, unknown, [y2, y1], false),
+        ("as listed", lists, unknown, [y1, y2], true),
+        ("no pairing read", lists, unknown, [y2, y1], true),
+        ("in order", own, listed, [y1, y2], true),
+        ("against it", own, listed, [y2, y1], false),
+        ("reversed", own, reversed, [y2, y1], true),
+        ("reversed, against it", own, reversed, [y1, y2], false),
+        ("interleaved", own, interleaved, [y1, y2], true),
+        ("not known", own, not_known, [y2, y1], true),
+        ("after an intro", own, intro, [y1, y2], true),
+        ("the intro's order", own, intro, [y2, y1], false),
     ];
-    assert_eq!(allowed_with(&lines, [y1, y2]), vec![4], "as laid out");
-    assert_eq!(allowed_with(&lines, [y2, y1]), Vec::<u32>::new(), "swapped");
-    // A value spelt where no segment is known may stand beside either:
-    // line 2 may name `y1` with `x2`.
-    let unplaced = [
-        (x1, 1, 1, (0, 0)),
-        (y1, UNPLACED_SEGMENT, UNPLACED_SEGMENT, (0, 0)),
-        (x2, 2, 2, (0, 0)),
-        (y2, 2, 2, (0, 0)),
-    ];
-    assert_eq!(
-        allowed_with(&unplaced, [y2, y1]),
-        vec![4],
-        "y1 may stand in line 2"
-    );
-    // A line naming both items' values pairs nothing.
-    let one_line = [
-        (x1, 1, 1, (0, 0)),
-        (y1, 1, 1, (0, 0)),
-        (x2, 1, 1, (0, 0)),
-        (y2, 1, 1, (0, 0)),
-    ];
-    assert_eq!(
-        allowed_with(&one_line, [y2, y1]),
-        vec![4],
-        "one line for both"
-    );
-    // "x1 with y1 and x2 with y2": one sentence, a clause per item.
-    let clauses = [
-        (x1, 0, 1, (0, 0)),
-        (y1, 0, 1, (0, 0)),
-        (x2, 0, 2, (0, 0)),
-        (y2, 0, 2, (0, 0)),
-    ];
-    assert_eq!(allowed_with(&clauses, [y1, y2]), vec![4], "as laid out");
-    assert_eq!(
-        allowed_with(&clauses, [y2, y1]),
-        Vec::<u32>::new(),
-        "swapped"
-    );
-    // "x1 and x2 for y1 and y2" where the places are not known: the
-    // clauses are no items, and no order is read.
-    let lists = [
-        (x1, 0, 1, (0, 0)),
-        (x2, 0, 2, (0, 0)),
-        (y1, 0, 2, (0, 0)),
-        (y2, 0, 4, (0, 0)),
-    ];
-    assert_eq!(allowed_with(&lists, [y1, y2]), vec![4], "as listed");
-    assert_eq!(allowed_with(&lists, [y2, y1]), vec![4], "no pairing read");
-    // The same with each value at its places (first, last; `x1`, `x2`,
-    // `y1`, `y2` in that order, a clause each): the lists pair by order,
-    // the second in its own order ("Out: x1, x2" / "In: y2, y1"); lists
-    // that interleave, or a value whose place is not known, pair nothing;
-    // after an intro ("You asked about x2 and x1. Out: x1, x2 / In: y1,
-    // y2") each value of the first list stands where it is spelt last.
-    let u = UNKNOWN_PLACE;
-    let listed = [(2, 2), (5, 5), (9, 9), (12, 12)];
-    let reversed = [(2, 2), (5, 5), (12, 12), (9, 9)];
-    let interleaved = [(2, 2), (9, 9), (12, 12), (5, 5)];
-    let not_known = [(u, u), (5, 5), (9, 9), (12, 12)];
-    let intro = [(3, 20), (1, 22), (30, 30), (32, 32)];
-    let by_order = [
-        ("in order", listed, [y1, y2], true),
-        ("against it", listed, [y2, y1], false),
-        ("reversed", reversed, [y2, y1], true),
-        ("reversed, against it", reversed, [y1, y2], false),
-        ("interleaved", interleaved, [y1, y2], true),
-        ("not known", not_known, [y2, y1], true),
-        ("after an intro", intro, [y1, y2], true),
-        ("the intro's order", intro, [y2, y1], false),
-    ];
-    for (label, places, new, allowed) in by_order {
-        let placed: Vec<_> = [x1, x2, y1, y2]
+    for (label, bits, places, new, allowed) in cases {
+        let placed: Vec<_> = [x1, y1, x2, y2]
             .into_iter()
-            .zip(places)
-            .zip(1..)
-            .map(|((value, at), clause)| (value, 0, clause, at))
+            .zip(bits.into_iter().zip(places))
+            .map(|(value, ((segment, clause), at))| (value, segment, clause, at))
             .collect();
         let expected = if allowed { vec![4] } else { Vec::new() };
         assert_eq!(allowed_with(&placed, new), expected, "{label}");
